@@ -1,0 +1,97 @@
+/**
+ * The answer shapes of the three engines (CONTRACT §3) and the small interface each engine presents to the HTTP layer.
+ * Engines are pure: they take their data, resolvers and clocks as arguments and import nothing from HTTP, the
+ * database or process.env.
+ */
+
+// ---- address ---------------------------------------------------------------------------------------------------
+
+export const ADDRESS_STATUSES = ['verified', 'corrected', 'partial', 'plausible', 'ambiguous', 'invalid'] as const;
+export type AddressStatus = (typeof ADDRESS_STATUSES)[number];
+export type Dpv = 'Y' | 'N' | 'S' | 'D' | '';
+
+export interface AddressComponents {
+  primary_number: string | null;
+  street_predirection: string | null;
+  street_name: string | null;
+  street_suffix: string | null;
+  street_postdirection: string | null;
+  secondary_designator: string | null;
+  secondary_number: string | null;
+  city: string | null;
+  state: string | null;
+  postal_code: string | null;
+  plus4: string | null;
+  country: string | null;
+}
+
+export interface AddressResult {
+  status: AddressStatus;
+  standardized: string | null;
+  dpv: Dpv;
+  zip4: string | null;
+  country: string | null;
+  components: AddressComponents;
+  footnotes: string[];
+}
+
+export interface AddressEngine {
+  /** Cheap and synchronous: ISO 3166-1 alpha-2 country of the input (hint first), or null. Used for pricing. */
+  countryOf(input: string, countryHint?: string): string | null;
+  validate(input: string, options: { country?: string; deadline: number }): Promise<AddressResult>;
+}
+
+// ---- e-mail ----------------------------------------------------------------------------------------------------
+
+export type EmailStatus = 'valid' | 'invalid' | 'risky' | 'unknown';
+export type EmailRisk = 'low' | 'medium' | 'high';
+export type SmtpVerdict =
+  | 'deliverable' | 'undeliverable' | 'catch_all' | 'mailbox_full' | 'disabled' | 'unknown' | 'pending' | 'skipped';
+
+export interface EmailResult {
+  status: EmailStatus;
+  risk: EmailRisk;
+  smtp: SmtpVerdict;
+  reason: string;
+  normalized: string | null;
+  suggestion: string | null;
+  disposable: boolean;
+  role: boolean;
+  free: boolean;
+}
+
+export interface EmailEngine {
+  /** `deadline` is an absolute Date.now() value; the answer is final by then (`pending` if the probe goes on). */
+  validate(input: string, options: { smtp: boolean; deadline: number }): Promise<EmailResult>;
+  /** Closes sockets, timers and background probes (graceful shutdown, tests). */
+  close?(): Promise<void>;
+}
+
+// ---- phone -----------------------------------------------------------------------------------------------------
+
+export const PHONE_TYPES = [
+  'mobile', 'landline', 'fixed_or_mobile', 'voip', 'toll_free', 'premium_rate', 'shared_cost', 'personal', 'pager',
+  'uan', 'voicemail', 'unknown',
+] as const;
+export type PhoneType = (typeof PHONE_TYPES)[number];
+export type PhoneStatus = 'valid' | 'invalid' | 'unknown';
+export type CarrierSource = 'live' | 'allocation' | 'none';
+
+export interface PhoneResult {
+  status: PhoneStatus;
+  type: PhoneType;
+  carrier: string | null;
+  carrier_source: CarrierSource;
+  e164: string | null;
+  country: string | null;
+  /** Extensions beyond the contract (documented in the README): reason for invalid, national format. */
+  reason?: string | null;
+  national?: string | null;
+}
+
+export interface PhoneEngine {
+  /** Cheap and synchronous offline line type, used for pricing before the slow work starts. */
+  offlineType(input: string, countryHint?: string): PhoneType;
+  validate(input: string, options: { country?: string; deadline: number }): Promise<PhoneResult>;
+  close?(): Promise<void>;
+}
