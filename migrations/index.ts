@@ -1,0 +1,4 @@
+/** Every migration, in order. TypeORM runs those not yet applied at start and from the CLI. Add new ones at the end. */
+import { Billing1763790000000 } from './1763790000000-Billing.js';
+
+export const migrations = [Billing1763790000000];

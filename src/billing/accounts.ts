@@ -1,0 +1,125 @@
+/** Accounts and their API keys. A key is shown once, at creation; only its SHA-256 hash is kept. */
+import type { Database } from '../db/data-source.js';
+import { generateApiKey, hashApiKey, isWellFormedApiKey, newId, sameHash } from './api-keys.js';
+import type { CreditLedger, Grant } from './ledger.js';
+import { DAY_MS, FREE_GRANT_VALIDITY_DAYS, listPacks, PACK_VALIDITY_DAYS } from './pricing.js';
+
+export interface ApiKeyInfo {
+  key_id: string;
+  prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface Principal {
+  accountId: string;
+  keyId: string;
+}
+
+export class NotFoundError extends Error {}
+export class InvalidArgumentError extends Error {}
+
+const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+
+export class Accounts {
+  constructor(
+    private readonly db: Database,
+    private readonly ledger: CreditLedger,
+    private readonly settings: { freeCredits: number; packPrices: ReadonlyMap<number, number> },
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async create(name: string): Promise<{ account_id: string; api_key: string; key_id: string; balance: number }> {
+    const id = newId('acct');
+    await this.db.run(`INSERT INTO accounts (id, name, created_at) VALUES ($1, $2, $3)`, [id, name, this.now()]);
+    const key = await this.createKey(id);
+    if (this.settings.freeCredits > 0) {
+      await this.ledger.grant(id, {
+        kind: 'free',
+        credits: this.settings.freeCredits,
+        expiresAt: this.now() + FREE_GRANT_VALIDITY_DAYS * DAY_MS,
+      });
+    }
+    return { account_id: id, api_key: key.api_key, key_id: key.key_id, balance: await this.ledger.balance(id) };
+  }
+
+  async get(accountId: string): Promise<{ id: string; name: string; created_at: string }> {
+    const rows = await this.db.all<{ id: string; name: string; created_at: number }>(
+      `SELECT id, name, created_at FROM accounts WHERE id = $1`,
+      [accountId],
+    );
+    if (!rows[0]) throw new NotFoundError(`no account ${accountId}`);
+    return { id: rows[0].id, name: rows[0].name, created_at: iso(rows[0].created_at)! };
+  }
+
+  async createKey(accountId: string): Promise<{ key_id: string; api_key: string }> {
+    await this.get(accountId);
+    const key = generateApiKey();
+    const id = newId('key');
+    await this.db.run(
+      `INSERT INTO api_keys (id, account_id, key_hash, display_prefix, created_at) VALUES ($1, $2, $3, $4, $5)`,
+      [id, accountId, key.hash, key.displayPrefix, this.now()],
+    );
+    return { key_id: id, api_key: key.plaintext };
+  }
+
+  async revokeKey(keyId: string): Promise<{ key_id: string; revoked_at: string }> {
+    const at = this.now();
+    await this.db.run(`UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL`, [at, keyId]);
+    const rows = await this.db.all<{ revoked_at: number }>(`SELECT revoked_at FROM api_keys WHERE id = $1`, [keyId]);
+    if (!rows[0]) throw new NotFoundError(`no key ${keyId}`);
+    return { key_id: keyId, revoked_at: iso(rows[0].revoked_at)! };
+  }
+
+  async listKeys(accountId: string): Promise<ApiKeyInfo[]> {
+    await this.get(accountId);
+    const rows = await this.db.all<{ id: string; display_prefix: string; created_at: number; revoked_at: number | null }>(
+      `SELECT id, display_prefix, created_at, revoked_at FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`,
+      [accountId],
+    );
+    return rows.map((r) => ({ key_id: r.id, prefix: r.display_prefix, created_at: iso(r.created_at)!, revoked_at: iso(r.revoked_at) }));
+  }
+
+  /**
+   * The account behind a presented key, or null for a malformed, unknown or revoked one. The look-up is by hash (an
+   * attacker controls nothing of the indexed value), then the stored hash is compared in constant time.
+   */
+  async authenticate(presented: string): Promise<Principal | null> {
+    if (!isWellFormedApiKey(presented)) return null;
+    const hash = hashApiKey(presented);
+    const rows = await this.db.all<{ id: string; account_id: string; key_hash: string; revoked_at: number | null }>(
+      `SELECT id, account_id, key_hash, revoked_at FROM api_keys WHERE key_hash = $1`,
+      [hash],
+    );
+    const row = rows[0];
+    if (!row || !sameHash(row.key_hash, hash) || row.revoked_at !== null) return null;
+    return { accountId: row.account_id, keyId: row.id };
+  }
+
+  async buyPack(accountId: string, size: number): Promise<Grant> {
+    const pack = listPacks(this.settings.packPrices).find((p) => p.size === size);
+    if (!pack) {
+      const sizes = listPacks(this.settings.packPrices).map((p) => p.size).join(', ');
+      throw new InvalidArgumentError(`no pack of ${size} credits; packs: ${sizes}`);
+    }
+    await this.get(accountId);
+    return this.ledger.grant(accountId, {
+      kind: 'pack',
+      credits: pack.size,
+      priceUsd: pack.priceUsd,
+      expiresAt: this.now() + PACK_VALIDITY_DAYS * DAY_MS,
+    });
+  }
+
+  async grantCredits(accountId: string, credits: number, expiresInDays = PACK_VALIDITY_DAYS): Promise<Grant> {
+    if (!Number.isInteger(credits) || credits <= 0) throw new InvalidArgumentError('credits must be a positive whole number');
+    if (!Number.isFinite(expiresInDays) || expiresInDays <= 0) throw new InvalidArgumentError('expires-in-days must be positive');
+    await this.get(accountId);
+    return this.ledger.grant(accountId, { kind: 'admin', credits, expiresAt: this.now() + expiresInDays * DAY_MS });
+  }
+
+  async credits(accountId: string): Promise<{ balance: number; grants: Grant[] }> {
+    await this.get(accountId);
+    return { balance: await this.ledger.balance(accountId), grants: await this.ledger.grants(accountId) };
+  }
+}

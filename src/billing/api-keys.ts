@@ -1,0 +1,81 @@
+/**
+ * API key format: `cv_live_` + 32 random base62 characters + 6 base62 characters of CRC-32 over the rest (the GitHub
+ * token scheme): a malformed or mistyped key is refused without touching the database, and a key leaked into a
+ * public place can be recognised by scanners. Keys are shown once and stored only as a SHA-256 hash.
+ */
+import crypto from 'node:crypto';
+
+const PREFIX = 'cv_live_';
+const RANDOM_LENGTH = 32;
+const CHECKSUM_LENGTH = 6;
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const KEY_PATTERN = new RegExp(`^${PREFIX}[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}$`);
+/** How much of the key is kept in clear, to tell keys apart in listings. */
+const DISPLAY_LENGTH = PREFIX.length + 4;
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(text: string): number {
+  let crc = 0xffffffff;
+  for (const byte of Buffer.from(text, 'latin1')) crc = CRC_TABLE[(crc ^ byte) & 0xff] ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function base62(n: number, width: number): string {
+  let out = '';
+  for (let i = 0; i < width; i++) {
+    out = BASE62[n % 62] + out;
+    n = Math.floor(n / 62);
+  }
+  return out;
+}
+
+function randomBase62(length: number): string {
+  // Rejection sampling keeps every character uniform (256 is not a multiple of 62).
+  let out = '';
+  while (out.length < length) {
+    for (const b of crypto.randomBytes(length * 2)) {
+      if (b < 248 && out.length < length) out += BASE62[b % 62];
+    }
+  }
+  return out;
+}
+
+export interface NewApiKey {
+  plaintext: string;
+  hash: string;
+  displayPrefix: string;
+}
+
+export function generateApiKey(): NewApiKey {
+  const body = PREFIX + randomBase62(RANDOM_LENGTH);
+  const plaintext = body + base62(crc32(body), CHECKSUM_LENGTH);
+  return { plaintext, hash: hashApiKey(plaintext), displayPrefix: plaintext.slice(0, DISPLAY_LENGTH) };
+}
+
+/** Shape and checksum only: says nothing about whether the key exists. */
+export function isWellFormedApiKey(candidate: string): boolean {
+  if (!KEY_PATTERN.test(candidate)) return false;
+  const body = candidate.slice(0, -CHECKSUM_LENGTH);
+  const expected = Buffer.from(base62(crc32(body), CHECKSUM_LENGTH));
+  return crypto.timingSafeEqual(expected, Buffer.from(candidate.slice(-CHECKSUM_LENGTH)));
+}
+
+export function hashApiKey(plaintext: string): string {
+  return crypto.createHash('sha256').update(plaintext).digest('hex');
+}
+
+/** Constant-time comparison of two hex digests of equal length. */
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}
+
+export function newId(prefix: string): string {
+  return `${prefix}_${randomBase62(20)}`;
+}

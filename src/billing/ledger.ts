@@ -1,0 +1,242 @@
+/**
+ * The credit ledger (CONTRACT §5). Grants carry credits and an expiry; every movement is appended to ledger_entries.
+ * Debits draw from the grant that expires first; expired credits are never spendable (decided at read time: an expired
+ * grant's rest is written off with an `expire` entry the next time the account's grants are read for a debit).
+ *
+ * The algorithms are written once, as generators that yield their SQL, and driven two ways: synchronously inside
+ * BEGIN IMMEDIATE on the raw better-sqlite3 handle (nothing else can run between the statements), and asynchronously
+ * inside a PostgreSQL transaction that locks the account's grant rows (SELECT … FOR UPDATE).
+ */
+import type { Database, SqlExecutor } from '../db/data-source.js';
+import { newId } from './api-keys.js';
+import type { Charge, Module } from './pricing.js';
+
+type Step = { op: 'all' | 'run'; sql: string; params: unknown[] };
+type Steps<T> = Generator<Step, T, unknown>;
+
+const all = (sql: string, ...params: unknown[]): Step => ({ op: 'all', sql, params });
+const run = (sql: string, ...params: unknown[]): Step => ({ op: 'run', sql, params });
+
+export interface Grant {
+  id: string;
+  kind: 'free' | 'pack' | 'admin';
+  credits: number;
+  remaining: number;
+  price_usd: number | null;
+  created_at: string;
+  expires_at: string;
+  expired: boolean;
+}
+
+export type DebitOutcome =
+  | { ok: true; charged: number; remaining: number }
+  | { ok: false; balance: number; required: number };
+
+interface GrantRow {
+  id: string;
+  remaining: number | string;
+  expires_at: number | string;
+}
+
+export interface Draw {
+  grantId: string;
+  module: Module;
+  credits: number;
+}
+
+/** Pure: which grants pay for which charge, drawing from the earliest expiry first; null if they do not cover it. */
+export function planDraws(grants: { id: string; remaining: number }[], charges: Charge[]): Draw[] | null {
+  const left = grants.map((g) => ({ ...g }));
+  const draws: Draw[] = [];
+  for (const charge of charges) {
+    let due = charge.credits;
+    for (const g of left) {
+      if (due === 0) break;
+      const take = Math.min(due, g.remaining);
+      if (take > 0) {
+        g.remaining -= take;
+        due -= take;
+        draws.push({ grantId: g.id, module: charge.module, credits: take });
+      }
+    }
+    if (due > 0) return null;
+  }
+  return draws;
+}
+
+export class CreditLedger {
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private execute<T>(steps: () => Steps<T>): Promise<T> {
+    if (this.db.dialect === 'sqlite') {
+      return Promise.resolve(
+        this.db.immediate(() => {
+          const gen = steps();
+          let r = gen.next();
+          while (!r.done) {
+            const s = r.value;
+            r = gen.next(s.op === 'all' ? this.db.allSync(s.sql, s.params) : this.db.runSync(s.sql, s.params));
+          }
+          return r.value;
+        }),
+      );
+    }
+    return this.db.pgTransaction(async (tx: SqlExecutor) => {
+      const gen = steps();
+      let r = gen.next();
+      while (!r.done) {
+        const s = r.value;
+        r = gen.next(s.op === 'all' ? await tx.all(s.sql, s.params) : await tx.run(s.sql, s.params));
+      }
+      return r.value;
+    });
+  }
+
+  /** Locks (PostgreSQL) and reads the account's grants with credits left; writes off the expired ones. */
+  private *liveGrants(accountId: string, at: number): Steps<{ id: string; remaining: number }[]> {
+    const lock = this.db.dialect === 'postgres' ? ' FOR UPDATE' : '';
+    const rows = (yield all(
+      `SELECT id, remaining, expires_at FROM credit_grants WHERE account_id = $1 AND remaining > 0
+       ORDER BY expires_at, created_at, id${lock}`,
+      accountId,
+    )) as GrantRow[];
+    const live: { id: string; remaining: number }[] = [];
+    for (const row of rows) {
+      const remaining = Number(row.remaining);
+      if (Number(row.expires_at) <= at) {
+        yield run(`UPDATE credit_grants SET remaining = 0 WHERE id = $1`, row.id);
+        yield run(
+          `INSERT INTO ledger_entries (account_id, grant_id, kind, credits, created_at) VALUES ($1, $2, 'expire', $3, $4)`,
+          accountId, row.id, -remaining, at,
+        );
+      } else {
+        live.push({ id: row.id, remaining });
+      }
+    }
+    return live;
+  }
+
+  async grant(
+    accountId: string,
+    grant: { kind: Grant['kind']; credits: number; expiresAt: number; priceUsd?: number | null },
+  ): Promise<Grant> {
+    const at = this.now();
+    const id = newId('grant');
+    await this.execute(function* () {
+      yield run(
+        `INSERT INTO credit_grants (id, account_id, kind, credits, remaining, price_usd, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $4, $5, $6, $7)`,
+        id, accountId, grant.kind, grant.credits, grant.priceUsd ?? null, at, grant.expiresAt,
+      );
+      yield run(
+        `INSERT INTO ledger_entries (account_id, grant_id, kind, credits, created_at) VALUES ($1, $2, 'grant', $3, $4)`,
+        accountId, id, grant.credits, at,
+      );
+    });
+    return {
+      id, kind: grant.kind, credits: grant.credits, remaining: grant.credits, price_usd: grant.priceUsd ?? null,
+      created_at: new Date(at).toISOString(), expires_at: new Date(grant.expiresAt).toISOString(), expired: false,
+    };
+  }
+
+  /** All or nothing: either every charge is drawn or nothing is, and the balance never goes below zero. */
+  debit(accountId: string, charges: Charge[], requestId: string): Promise<DebitOutcome> {
+    const at = this.now();
+    const self = this;
+    const required = charges.reduce((sum, c) => sum + c.credits, 0);
+    return this.execute(function* (): Steps<DebitOutcome> {
+      const grants = yield* self.liveGrants(accountId, at);
+      const balance = grants.reduce((sum, g) => sum + g.remaining, 0);
+      const draws = planDraws(grants, charges);
+      if (!draws) return { ok: false, balance, required };
+      for (const d of draws) {
+        const changed = (yield run(
+          `UPDATE credit_grants SET remaining = remaining - $1 WHERE id = $2 AND remaining >= $1`,
+          d.credits, d.grantId,
+        )) as number;
+        // Cannot happen under the lock; if it ever does, the transaction is rolled back rather than overdrawn.
+        if (changed !== 1) throw new Error(`ledger: grant ${d.grantId} changed under the lock`);
+        yield run(
+          `INSERT INTO ledger_entries (account_id, grant_id, kind, credits, module, request_id, created_at)
+           VALUES ($1, $2, 'debit', $3, $4, $5, $6)`,
+          accountId, d.grantId, -d.credits, d.module, requestId, at,
+        );
+      }
+      return { ok: true, charged: required, remaining: balance - required };
+    });
+  }
+
+  /**
+   * Gives back what a request was charged for the given modules (all when none are named), to the grants it came
+   * from. Idempotent: what was refunded already is not refunded again. Returns the credits refunded.
+   */
+  refund(accountId: string, requestId: string, modules?: Module[]): Promise<number> {
+    const at = this.now();
+    return this.execute(function* (): Steps<number> {
+      const rows = (yield all(
+        `SELECT grant_id, module, SUM(-credits) AS due FROM ledger_entries
+         WHERE account_id = $1 AND request_id = $2 AND kind IN ('debit', 'refund') GROUP BY grant_id, module`,
+        accountId, requestId,
+      )) as { grant_id: string; module: Module; due: number | string }[];
+      let refunded = 0;
+      for (const row of rows) {
+        const due = Number(row.due);
+        if (due <= 0 || (modules && !modules.includes(row.module))) continue;
+        yield run(`UPDATE credit_grants SET remaining = remaining + $1 WHERE id = $2`, due, row.grant_id);
+        yield run(
+          `INSERT INTO ledger_entries (account_id, grant_id, kind, credits, module, request_id, created_at)
+           VALUES ($1, $2, 'refund', $3, $4, $5, $6)`,
+          accountId, row.grant_id, due, row.module, requestId, at,
+        );
+        refunded += due;
+      }
+      return refunded;
+    });
+  }
+
+  /** Spendable credits: grants not yet expired. */
+  async balance(accountId: string): Promise<number> {
+    const rows = await this.db.all<{ balance: number | string | null }>(
+      `SELECT SUM(remaining) AS balance FROM credit_grants WHERE account_id = $1 AND expires_at > $2`,
+      [accountId, this.now()],
+    );
+    return Number(rows[0]?.balance ?? 0);
+  }
+
+  async grants(accountId: string): Promise<Grant[]> {
+    const at = this.now();
+    const rows = await this.db.all<Record<string, string | number | null>>(
+      `SELECT id, kind, credits, remaining, price_usd, created_at, expires_at FROM credit_grants
+       WHERE account_id = $1 ORDER BY expires_at, created_at, id`,
+      [accountId],
+    );
+    return rows.map((r) => {
+      const expired = Number(r.expires_at) <= at;
+      return {
+        id: String(r.id),
+        kind: r.kind as Grant['kind'],
+        credits: Number(r.credits),
+        remaining: expired ? 0 : Number(r.remaining),
+        price_usd: r.price_usd === null ? null : Number(r.price_usd),
+        created_at: new Date(Number(r.created_at)).toISOString(),
+        expires_at: new Date(Number(r.expires_at)).toISOString(),
+        expired,
+      };
+    });
+  }
+
+  /** Credits spent per module since `since` (debits less refunds). */
+  async usage(accountId: string, since: number): Promise<Record<Module, { requests: number; credits: number }>> {
+    const rows = await this.db.all<{ module: Module; credits: number | string; requests: number | string }>(
+      `SELECT module, SUM(-credits) AS credits, COUNT(DISTINCT CASE WHEN kind = 'debit' THEN request_id END) AS requests
+       FROM ledger_entries WHERE account_id = $1 AND created_at >= $2 AND kind IN ('debit', 'refund') GROUP BY module`,
+      [accountId, since],
+    );
+    const usage = { address: { requests: 0, credits: 0 }, email: { requests: 0, credits: 0 }, phone: { requests: 0, credits: 0 } };
+    for (const r of rows) usage[r.module] = { requests: Number(r.requests), credits: Number(r.credits) };
+    return usage;
+  }
+}

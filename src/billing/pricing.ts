@@ -1,0 +1,60 @@
+/** Prices of CONTRACT §5: what each module of a request costs, and the credit packs on sale. */
+
+export const MODULES = ['address', 'email', 'phone'] as const;
+export type Module = (typeof MODULES)[number];
+
+export const MODULE_PRICES = {
+  email: 1,
+  /** US and Canadian addresses: parsed, standardized and confirmed against reference data. */
+  addressDomestic: 1,
+  /** Every other country: checked against its postal rules. */
+  addressInternational: 3,
+  phone: 2,
+  phoneLandline: 3,
+} as const;
+
+const DOMESTIC_ADDRESS_COUNTRIES = new Set(['US', 'CA']);
+
+export interface PricedModules {
+  /** Country of the address (null when unknown, priced as international). */
+  address?: { country: string | null };
+  email?: true;
+  /** Offline line type of the phone number. */
+  phone?: { type: string };
+}
+
+export interface Charge {
+  module: Module;
+  credits: number;
+}
+
+/** Priced before the slow work starts, from cheap offline facts (the address's country, the phone's offline type). */
+export function priceRequest(modules: PricedModules): Charge[] {
+  const charges: Charge[] = [];
+  if (modules.address) {
+    const domestic = modules.address.country !== null && DOMESTIC_ADDRESS_COUNTRIES.has(modules.address.country);
+    charges.push({ module: 'address', credits: domestic ? MODULE_PRICES.addressDomestic : MODULE_PRICES.addressInternational });
+  }
+  if (modules.email) charges.push({ module: 'email', credits: MODULE_PRICES.email });
+  if (modules.phone) {
+    charges.push({ module: 'phone', credits: modules.phone.type === 'landline' ? MODULE_PRICES.phoneLandline : MODULE_PRICES.phone });
+  }
+  return charges;
+}
+
+export const PACK_VALIDITY_DAYS = 365;
+export const FREE_GRANT_VALIDITY_DAYS = 365;
+export const DAY_MS = 86_400_000;
+
+export interface Pack {
+  size: number;
+  pricePerCredit: number;
+  priceUsd: number;
+}
+
+/** The packs on sale, from configuration (size -> price per credit), smallest first. */
+export function listPacks(packPrices: ReadonlyMap<number, number>): Pack[] {
+  return [...packPrices.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([size, pricePerCredit]) => ({ size, pricePerCredit, priceUsd: Math.round(size * pricePerCredit * 100) / 100 }));
+}

@@ -1,0 +1,109 @@
+/**
+ * The command line of CONTRACT §2: one JSON object on stdout; errors as JSON on stderr with a non-zero exit.
+ * The same environment variables as the service apply (DATABASE_URL chooses the database).
+ */
+import { parseArgs } from 'node:util';
+import { InvalidArgumentError, NotFoundError } from './billing/accounts.js';
+import { loadConfig } from './config.js';
+import { Database } from './db/data-source.js';
+import { openBilling } from './service.js';
+
+class UsageError extends Error {}
+
+const USAGE = `usage:
+  cli accounts create --name NAME
+  cli keys create --account ID
+  cli keys list --account ID
+  cli keys revoke --key KEY_ID
+  cli credits buy --account ID --pack N
+  cli credits grant --account ID --credits N [--expires-in-days D]
+  cli credits show --account ID
+  cli reference import --format usps-zip4|usps-city-state|openaddresses|nar FILE
+  cli migrate`;
+
+type Options = Record<string, string | undefined>;
+
+function required(options: Options, name: string): string {
+  const value = options[name];
+  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function wholeNumber(options: Options, name: string): number {
+  const raw = required(options, name);
+  if (!/^\d+$/.test(raw)) throw new UsageError(`--${name} must be a whole number`);
+  return Number(raw);
+}
+
+async function run(argv: string[]): Promise<unknown> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      name: { type: 'string' },
+      account: { type: 'string' },
+      key: { type: 'string' },
+      pack: { type: 'string' },
+      credits: { type: 'string' },
+      'expires-in-days': { type: 'string' },
+      format: { type: 'string' },
+    },
+  });
+  const [group, action, ...rest] = positionals;
+  const command = `${group ?? ''} ${action ?? ''}`.trim();
+  const config = loadConfig();
+  const db = await Database.open(config.databaseUrl);
+  try {
+    const { accounts } = await openBilling(config, db);
+    switch (command) {
+      case 'accounts create':
+        return await accounts.create(required(values, 'name'));
+      case 'keys create':
+        return await accounts.createKey(required(values, 'account'));
+      case 'keys list':
+        return { keys: await accounts.listKeys(required(values, 'account')) };
+      case 'keys revoke':
+        return await accounts.revokeKey(required(values, 'key'));
+      case 'credits buy':
+        return await accounts.buyPack(required(values, 'account'), wholeNumber(values, 'pack'));
+      case 'credits grant':
+        return await accounts.grantCredits(
+          required(values, 'account'),
+          wholeNumber(values, 'credits'),
+          values['expires-in-days'] === undefined ? undefined : wholeNumber(values, 'expires-in-days'),
+        );
+      case 'credits show':
+        return await accounts.credits(required(values, 'account'));
+      case 'reference import': {
+        const file = rest[0];
+        if (!file) throw new UsageError('reference import needs a FILE');
+        const { importReferenceFile } = await import('./db/reference-store.js');
+        return await importReferenceFile(db, required(values, 'format') as never, file);
+      }
+      case 'migrate':
+        return { migrated: true, database: db.dialect };
+      default:
+        throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (result) => {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  },
+  (err: Error) => {
+    const kind =
+      err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 'usage'
+        : err instanceof NotFoundError ? 'not_found'
+          : err instanceof InvalidArgumentError ? 'invalid_argument'
+            : 'error';
+    const out: Record<string, string> = { error: kind, message: err.message };
+    if (kind === 'usage') out.usage = USAGE;
+    process.stderr.write(`${JSON.stringify(out)}\n`);
+    process.exitCode = kind === 'usage' ? 2 : 1;
+  },
+);

@@ -1,0 +1,127 @@
+/**
+ * The service's configuration: the only reader of process.env (CONTRACT §1). Every variable is listed in .env.example.
+ */
+import os from 'node:os';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const hostPortList = z
+  .string()
+  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+  .pipe(z.array(z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:\[\]]+)(:\d{1,5})?$/, 'expected host:port')));
+
+/** Per-credit prices of the packs (USD), falling with each tier; `SIZE:PRICE,...`. */
+const packPrices = (fallback: string) => z
+  .string()
+  .default(fallback)
+  .transform((s, ctx) => {
+    const out = new Map<number, number>();
+    for (const part of s.split(',').map((x) => x.trim()).filter(Boolean)) {
+      const m = /^(\d+):(\d+(?:\.\d+)?)$/.exec(part);
+      if (!m) {
+        ctx.addIssue({ code: 'custom', message: `bad pack "${part}", expected SIZE:PRICE_PER_CREDIT` });
+        return z.NEVER;
+      }
+      out.set(Number(m[1]), Number(m[2]));
+    }
+    return out;
+  });
+
+const hostname = os.hostname() || 'localhost';
+
+const schema = z.object({
+  NODE_ENV: z.string().default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'expected sqlite:PATH or postgres://…')
+    .default('sqlite:./data/contact-validator.sqlite'),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  VALIDATION_BUDGET_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
+  EMAIL_NETWORK_CHECKS: bool.default(true),
+  EMAIL_DNS_SERVERS: hostPortList.optional(),
+  EMAIL_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(25),
+  EMAIL_SMTP_ALLOW_PRIVATE: bool.default(false),
+  EMAIL_HELO_NAME: z.string().regex(/^[A-Za-z0-9.-]{1,253}$/, 'a host name').default(hostname),
+  EMAIL_MAIL_FROM: z.string().regex(/^[^\s<>@]+@[A-Za-z0-9.-]+$/, 'an address').optional(),
+  PHONE_LOOKUP_PROVIDER: z.enum(['none', 'twilio']).default('none'),
+  TWILIO_ACCOUNT_SID: z.string().optional(),
+  TWILIO_AUTH_TOKEN: z.string().optional(),
+  TWILIO_LOOKUP_BASE_URL: z.string().url().default('https://lookups.twilio.com'),
+  CREDIT_PACK_PRICES: packPrices('20000:0.0040,50000:0.0035,100000:0.0030,250000:0.0025,500000:0.0020'),
+  FREE_CREDITS: z.coerce.number().int().min(0).default(100),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+});
+
+export type Env = z.input<typeof schema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  rateLimitPerMinute: number;
+  validationBudgetMs: number;
+  email: {
+    networkChecks: boolean;
+    dnsServers?: string[];
+    smtpPort: number;
+    allowPrivate: boolean;
+    heloName: string;
+    mailFrom: string;
+  };
+  phone: {
+    provider: 'none' | 'twilio';
+    accountSid?: string;
+    authToken?: string;
+    baseUrl: string;
+  };
+  credits: { free: number; packPrices: Map<number, number> };
+  logLevel: string;
+  shutdownGraceMs: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads the configuration from an environment (process.env by default); throws ConfigError naming each bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // An empty variable counts as unset, as in most twelve-factor tooling.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  if (e.PHONE_LOOKUP_PROVIDER === 'twilio' && (!e.TWILIO_ACCOUNT_SID || !e.TWILIO_AUTH_TOKEN)) {
+    throw new ConfigError('invalid configuration:\n  PHONE_LOOKUP_PROVIDER=twilio needs TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN');
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    validationBudgetMs: e.VALIDATION_BUDGET_MS,
+    email: {
+      networkChecks: e.EMAIL_NETWORK_CHECKS,
+      dnsServers: e.EMAIL_DNS_SERVERS,
+      smtpPort: e.EMAIL_SMTP_PORT,
+      allowPrivate: e.EMAIL_SMTP_ALLOW_PRIVATE,
+      heloName: e.EMAIL_HELO_NAME,
+      mailFrom: e.EMAIL_MAIL_FROM ?? `verify@${e.EMAIL_HELO_NAME}`,
+    },
+    phone: {
+      provider: e.PHONE_LOOKUP_PROVIDER,
+      accountSid: e.TWILIO_ACCOUNT_SID,
+      authToken: e.TWILIO_AUTH_TOKEN,
+      baseUrl: e.TWILIO_LOOKUP_BASE_URL,
+    },
+    credits: { free: e.FREE_CREDITS, packPrices: e.CREDIT_PACK_PRICES },
+    logLevel: e.LOG_LEVEL,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * The database: a TypeORM DataSource on SQLite (better-sqlite3, WAL) or PostgreSQL, chosen by DATABASE_URL, with the
+ * migrations of migrations/ run at start. Queries are written once with PostgreSQL's `$1` placeholders; `Database`
+ * rewrites them for SQLite.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import { DataSource } from 'typeorm';
+import { migrations } from '../../migrations/index.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export function createDataSource(databaseUrl: string): DataSource {
+  if (databaseUrl.startsWith('sqlite:')) {
+    const file = databaseUrl.slice('sqlite:'.length);
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    return new DataSource({
+      type: 'better-sqlite3',
+      database: file,
+      enableWAL: true,
+      // Concurrent writers (a CLI beside the server) wait for the lock instead of failing at once.
+      prepareDatabase: (db: BetterSqlite3.Database) => {
+        db.pragma('busy_timeout = 5000');
+        db.pragma('foreign_keys = ON');
+        db.pragma('synchronous = NORMAL');
+      },
+      migrations,
+      migrationsTransactionMode: 'each',
+      logging: false,
+    });
+  }
+  return new DataSource({
+    type: 'postgres',
+    url: databaseUrl,
+    migrations,
+    migrationsTransactionMode: 'each',
+    logging: false,
+    extra: { max: 20, connectionTimeoutMillis: 5000 },
+  });
+}
+
+/** `$1, $2 …` -> `?` in order of appearance, with the parameters re-ordered to match (better-sqlite3 binds `?` only). */
+export function toSqlitePlaceholders(sql: string, params: readonly unknown[]): [string, unknown[]] {
+  const ordered: unknown[] = [];
+  const text = sql.replace(/\$(\d+)/g, (_, n: string) => {
+    ordered.push(params[Number(n) - 1]);
+    return '?';
+  });
+  return [text, ordered.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p))];
+}
+
+/** What one transaction may do: the same two calls as Database, on one connection. */
+export interface SqlExecutor {
+  all<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  run(sql: string, params?: readonly unknown[]): Promise<number>;
+}
+
+export class Database implements SqlExecutor {
+  readonly dialect: Dialect;
+  private readonly statements = new Map<string, BetterSqlite3.Statement>();
+
+  constructor(readonly dataSource: DataSource) {
+    this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
+  }
+
+  static async open(databaseUrl: string, { migrate = true } = {}): Promise<Database> {
+    const ds = createDataSource(databaseUrl);
+    await ds.initialize();
+    if (migrate) await ds.runMigrations();
+    return new Database(ds);
+  }
+
+  /** The raw better-sqlite3 handle (SQLite only): money moves through it with BEGIN IMMEDIATE. */
+  get sqlite(): BetterSqlite3.Database {
+    if (this.dialect !== 'sqlite') throw new Error('not a SQLite database');
+    return (this.dataSource.driver as unknown as { databaseConnection: BetterSqlite3.Database }).databaseConnection;
+  }
+
+  /** A prepared statement on the raw SQLite handle, cached by its text. */
+  prepare(sql: string): BetterSqlite3.Statement {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.sqlite.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  async all<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    if (this.dialect === 'sqlite') return this.allSync<T>(sql, params);
+    return (await this.dataSource.query(sql, params as unknown[])) as T[];
+  }
+
+  async run(sql: string, params: readonly unknown[] = []): Promise<number> {
+    if (this.dialect === 'sqlite') return this.runSync(sql, params);
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      const result = await runner.query(sql, params as unknown[], true);
+      return (result as { affected?: number }).affected ?? 0;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  allSync<T>(sql: string, params: readonly unknown[] = []): T[] {
+    const [text, ordered] = toSqlitePlaceholders(sql, params);
+    const stmt = this.prepare(text);
+    return (stmt.reader ? stmt.all(...ordered) : (stmt.run(...ordered), [])) as T[];
+  }
+
+  runSync(sql: string, params: readonly unknown[] = []): number {
+    const [text, ordered] = toSqlitePlaceholders(sql, params);
+    return this.prepare(text).run(...ordered).changes;
+  }
+
+  /**
+   * A PostgreSQL transaction on one pooled connection. (SQLite transactions go through `immediate` instead: TypeORM's
+   * SQLite transactions share one connection and issue a plain BEGIN, which loses updates under concurrency.)
+   */
+  async pgTransaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      const tx: SqlExecutor = {
+        all: async <R>(sql: string, params: readonly unknown[] = []) =>
+          (await runner.query(sql, params as unknown[])) as R[],
+        run: async (sql: string, params: readonly unknown[] = []) =>
+          ((await runner.query(sql, params as unknown[], true)) as { affected?: number }).affected ?? 0,
+      };
+      const result = await work(tx);
+      await runner.commitTransaction();
+      return result;
+    } catch (err) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      throw err;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** A synchronous SQLite transaction opened with BEGIN IMMEDIATE on the raw handle: it takes the write lock first. */
+  immediate<T>(work: () => T): T {
+    return this.sqlite.transaction(work).immediate();
+  }
+
+  async ping(): Promise<void> {
+    await this.all('SELECT 1 AS ok');
+  }
+
+  async close(): Promise<void> {
+    this.statements.clear();
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}
+
+/** True for errors that mean the database cannot be reached (answered 503, never charged). */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: string; driverError?: { code?: string }; message?: string } | null;
+  const code = e?.driverError?.code ?? e?.code ?? '';
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P03', '08000', '08001', '08003', '08006',
+      'SQLITE_BUSY', 'SQLITE_CANTOPEN', 'SQLITE_IOERR'].includes(code) ||
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|database is locked|Cannot use a pool after calling end|The database connection is not open/i.test(
+      e?.message ?? '',
+    )
+  );
+}

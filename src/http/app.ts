@@ -1,0 +1,75 @@
+/** The Express application: thin routes over the billing and validation use cases. */
+import express, { type Request, type Response } from 'express';
+import type { Accounts } from '../billing/accounts.js';
+import type { CreditLedger } from '../billing/ledger.js';
+import type { Database } from '../db/data-source.js';
+import type { Logger } from '../log.js';
+import type { ContactValidation } from '../validation/validate-contact.js';
+import { errorHandler } from './error-handler.js';
+import { IdempotencyStore } from './idempotency.js';
+import { authenticate } from './middleware/authenticate.js';
+import { rateLimitPerKey } from './middleware/rate-limit.js';
+import { requestContext } from './middleware/request-context.js';
+import { Problem, PROBLEM_TYPES, problemBody, type ProblemCode } from './problems.js';
+import { accountRoutes } from './routes/account.js';
+import { validateRoutes } from './routes/validate.js';
+
+export interface AppDeps {
+  db: Database;
+  accounts: Accounts;
+  ledger: CreditLedger;
+  validation: ContactValidation;
+  logger: Logger;
+  rateLimitPerMinute: number;
+  /** True once the data the engines need is loaded. */
+  isReady: () => boolean;
+}
+
+/** Methods each known path answers, for 405 with Allow (RFC 9110 §15.5.6). */
+const ROUTES: Record<string, string[]> = {
+  '/healthz': ['GET', 'HEAD'],
+  '/v1/validate': ['POST'],
+  '/v1/account': ['GET', 'HEAD'],
+  '/v1/keys': ['GET', 'HEAD', 'POST'],
+};
+
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(requestContext(deps.logger));
+  app.use((_req, res, next) => {
+    res.set('X-Content-Type-Options', 'nosniff');
+    next();
+  });
+
+  app.get('/healthz', async (_req: Request, res: Response) => {
+    if (!deps.isReady()) throw new Problem('not-ready', 'Reference data is still loading.');
+    await deps.db.ping();
+    res.set('Cache-Control', 'no-store').json({ status: 'ok' });
+  });
+
+  app.get('/problems/:code', (req, res) => {
+    const code = String(req.params.code) as ProblemCode;
+    if (!Object.hasOwn(PROBLEM_TYPES, code)) throw new Problem('not-found', 'No such problem type.');
+    res.json(problemBody(new Problem(code)));
+  });
+
+  const v1 = express.Router();
+  v1.use(authenticate(deps.accounts));
+  v1.use(rateLimitPerKey(deps.db, deps.rateLimitPerMinute));
+  v1.use(validateRoutes(deps.validation, new IdempotencyStore(deps.db)));
+  v1.use(accountRoutes(deps.accounts, deps.ledger));
+  app.use('/v1', v1);
+
+  app.use((req: Request) => {
+    const allowed = ROUTES[req.path] ?? (/^\/v1\/keys\/[^/]+$/.test(req.path) ? ['DELETE'] : undefined);
+    if (allowed) {
+      throw new Problem('method-not-allowed', `${req.method} is not allowed here.`, {}, { Allow: allowed.join(', ') });
+    }
+    throw new Problem('not-found', 'No such endpoint.');
+  });
+  app.use(errorHandler());
+  return app;
+}

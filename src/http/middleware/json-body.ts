@@ -1,0 +1,44 @@
+/**
+ * JSON bodies only, at most 16 KiB (CONTRACT §4). Express would skip a body of another content type silently and
+ * answer its own parse errors with HTML; here both become problems: 415 for the type, 400/413 from the parser errors
+ * (translated in error-handler.ts).
+ */
+import crypto from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { Problem } from '../problems.js';
+
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** SHA-256 of the raw body bytes: the request fingerprint of Idempotency-Key. */
+      bodyHash?: string;
+    }
+  }
+}
+
+const parseJson = express.json({
+  limit: BODY_LIMIT_BYTES,
+  strict: true,
+  type: () => true,
+  verify: (req, _res, buf) => {
+    (req as Request).bodyHash = crypto.createHash('sha256').update(buf).digest('hex');
+  },
+});
+
+export function jsonBody() {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!req.is('application/json') && !req.is('application/*+json')) {
+      const got = req.get('content-type');
+      throw new Problem(
+        'unsupported-media-type',
+        got ? `Content-Type ${JSON.stringify(got.slice(0, 100))} is not accepted.` : 'Content-Type is missing.',
+        {},
+        { 'Accept-Post': 'application/json' },
+      );
+    }
+    parseJson(req, res, next);
+  };
+}

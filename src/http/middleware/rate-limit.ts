@@ -1,0 +1,77 @@
+/**
+ * Requests per API key per minute (RATE_LIMIT_PER_MINUTE; 0 turns it off), by express-rate-limit, with the IETF
+ * RateLimit / RateLimit-Policy headers (draft-ietf-httpapi-ratelimit-headers-08) and Retry-After on 429.
+ * On PostgreSQL the counters live in the database, so that every instance of the service counts the same window;
+ * on SQLite (one process) they live in memory.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import { MemoryStore, rateLimit, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
+import type { Database } from '../../db/data-source.js';
+import { Problem } from '../problems.js';
+
+const WINDOW_MS = 60_000;
+
+/** A fixed-window counter per key in the rate_limit_counters table, advanced by one atomic upsert. */
+export class DatabaseRateLimitStore implements Store {
+  localKeys = false;
+  prefix = 'rl:';
+  private windowMs = WINDOW_MS;
+
+  constructor(private readonly db: Database) {}
+
+  init(options: Options): void {
+    this.windowMs = options.windowMs;
+  }
+
+  async increment(key: string): Promise<ClientRateLimitInfo> {
+    const now = Date.now();
+    const rows = await this.db.all<{ hits: number | string; reset_at: number | string }>(
+      `INSERT INTO rate_limit_counters (bucket, hits, reset_at) VALUES ($1, 1, $2)
+       ON CONFLICT (bucket) DO UPDATE SET
+         hits = CASE WHEN rate_limit_counters.reset_at <= $3 THEN 1 ELSE rate_limit_counters.hits + 1 END,
+         reset_at = CASE WHEN rate_limit_counters.reset_at <= $3 THEN $2 ELSE rate_limit_counters.reset_at END
+       RETURNING hits, reset_at`,
+      [this.prefix + key, now + this.windowMs, now],
+    );
+    return { totalHits: Number(rows[0].hits), resetTime: new Date(Number(rows[0].reset_at)) };
+  }
+
+  async get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    const rows = await this.db.all<{ hits: number | string; reset_at: number | string }>(
+      `SELECT hits, reset_at FROM rate_limit_counters WHERE bucket = $1 AND reset_at > $2`,
+      [this.prefix + key, Date.now()],
+    );
+    return rows[0] ? { totalHits: Number(rows[0].hits), resetTime: new Date(Number(rows[0].reset_at)) } : undefined;
+  }
+
+  async decrement(key: string): Promise<void> {
+    await this.db.run(`UPDATE rate_limit_counters SET hits = hits - 1 WHERE bucket = $1 AND hits > 0`, [this.prefix + key]);
+  }
+
+  async resetKey(key: string): Promise<void> {
+    await this.db.run(`DELETE FROM rate_limit_counters WHERE bucket = $1`, [this.prefix + key]);
+  }
+}
+
+export function rateLimitPerKey(db: Database, perMinute: number) {
+  if (perMinute <= 0) return (_req: Request, _res: Response, next: NextFunction) => next();
+  return rateLimit({
+    windowMs: WINDOW_MS,
+    limit: perMinute,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    identifier: `${perMinute}-per-minute`,
+    store: db.dialect === 'postgres' ? new DatabaseRateLimitStore(db) : new MemoryStore(),
+    // Runs after authentication: the key id, never the key itself.
+    keyGenerator: (req) => req.principal!.keyId,
+    handler: (_req, res, next, options) => {
+      const retryAfter = res.getHeader('Retry-After');
+      next(
+        new Problem(
+          'rate-limited',
+          `At most ${options.limit} requests per minute for one API key; retry after ${retryAfter ?? 60} s.`,
+        ),
+      );
+    },
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * First middleware of every request: the arrival time (for response_ms), a request id (the caller's X-Request-Id when
+ * it is a safe token, else a new one: a header value is never echoed unchecked), and one log line when the answer
+ * has gone out.
+ */
+import crypto from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from '../../log.js';
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      id: string;
+      arrivedAt: number;
+      principal?: { accountId: string; keyId: string };
+      log: Logger;
+      /** Extra fields for this request's log line (masked values only). */
+      logFields: Record<string, unknown>;
+    }
+  }
+}
+
+export function requestContext(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    req.arrivedAt = performance.now();
+    const offered = req.get('x-request-id');
+    req.id = offered && SAFE_REQUEST_ID.test(offered) ? offered : `req_${crypto.randomBytes(12).toString('base64url')}`;
+    req.log = logger.child({ request_id: req.id });
+    req.logFields = {};
+    res.setHeader('X-Request-Id', req.id);
+    res.on('finish', () => {
+      req.log.info(
+        {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Math.round((performance.now() - req.arrivedAt) * 10) / 10,
+          account_id: req.principal?.accountId,
+          ...req.logFields,
+        },
+        'request',
+      );
+    });
+    next();
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * The one catalogue of problem types (RFC 9457). Every error the service answers is one of these, with a stable `type`
+ * URI, a `title` and a status (CONTRACT §4). `type` is a relative reference to /problems/<code>, which the service
+ * itself documents (GET /problems/<code>).
+ */
+
+export const PROBLEM_TYPES = {
+  'invalid-json': { status: 400, title: 'The request body is not valid JSON' },
+  'invalid-request': { status: 400, title: 'The request does not match the schema' },
+  'invalid-header': { status: 400, title: 'A request header is malformed' },
+  unauthorized: { status: 401, title: 'The API key is missing, malformed, unknown or revoked' },
+  'insufficient-credits': { status: 402, title: "The account's usable credits do not cover the request" },
+  'not-found': { status: 404, title: 'No such resource' },
+  'method-not-allowed': { status: 405, title: 'The method is not allowed on this resource' },
+  'idempotency-key-in-use': { status: 409, title: 'A request with this Idempotency-Key is still being processed' },
+  'payload-too-large': { status: 413, title: 'The request body is larger than 16 KiB' },
+  'unsupported-media-type': { status: 415, title: 'The request body must be application/json' },
+  'idempotency-key-reused': { status: 422, title: 'This Idempotency-Key was used with a different request body' },
+  'rate-limited': { status: 429, title: 'Too many requests for this API key' },
+  internal: { status: 500, title: 'The service failed to process the request' },
+  'database-unavailable': { status: 503, title: 'The database is unreachable; nothing was charged' },
+  'not-ready': { status: 503, title: 'The service is not ready to serve' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ProblemCode = keyof typeof PROBLEM_TYPES;
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** An error the service means to answer: a catalogue entry, a detail for this occurrence, and extension members. */
+export class Problem extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ProblemCode,
+    readonly detail?: string,
+    readonly extensions: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail ?? PROBLEM_TYPES[code].title);
+    this.status = PROBLEM_TYPES[code].status;
+  }
+}
+
+export function problemBody(problem: Problem, instance?: string): Record<string, unknown> {
+  const { title, status } = PROBLEM_TYPES[problem.code];
+  return {
+    type: `/problems/${problem.code}`,
+    title,
+    status,
+    ...(problem.detail ? { detail: problem.detail } : {}),
+    ...(instance ? { instance } : {}),
+    ...problem.extensions,
+  };
+}

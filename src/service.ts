@@ -1,0 +1,69 @@
+/** Wiring: config -> database (migrations) -> billing -> engines -> app -> listening server, and its orderly close. */
+import type { AddressInfo } from 'node:net';
+import http from 'node:http';
+import { Accounts } from './billing/accounts.js';
+import { CreditLedger } from './billing/ledger.js';
+import type { Config } from './config.js';
+import { Database } from './db/data-source.js';
+import { createApp } from './http/app.js';
+import { createLogger, type Logger } from './log.js';
+import { createEngines } from './validation/engines.js';
+import { ContactValidation } from './validation/validate-contact.js';
+
+export interface RunningService {
+  url: string;
+  server: http.Server;
+  db: Database;
+  accounts: Accounts;
+  ledger: CreditLedger;
+  logger: Logger;
+  /** Stops accepting, lets in-flight requests finish (up to the grace period), closes engines and the database. */
+  close(): Promise<void>;
+}
+
+export async function openBilling(config: Config, db: Database) {
+  const ledger = new CreditLedger(db);
+  const accounts = new Accounts(db, ledger, { freeCredits: config.credits.free, packPrices: config.credits.packPrices });
+  return { ledger, accounts };
+}
+
+export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
+  const db = await Database.open(config.databaseUrl);
+  const { ledger, accounts } = await openBilling(config, db);
+  let ready = false;
+  const engines = await createEngines(config, db);
+  ready = true;
+  const validation = new ContactValidation(engines, ledger, config.validationBudgetMs);
+  const app = createApp({
+    db, accounts, ledger, validation, logger, rateLimitPerMinute: config.rateLimitPerMinute, isReady: () => ready,
+  });
+
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 5_000;
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  logger.info({ url, database: db.dialect }, 'listening');
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      ready = false;
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
+      await Promise.race([drained, grace]);
+      server.closeAllConnections();
+      await engines.close();
+      await db.close();
+      logger.info('stopped');
+    })());
+
+  return { url, server, db, accounts, ledger, logger, close };
+}

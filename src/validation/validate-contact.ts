@@ -1,0 +1,113 @@
+/**
+ * The story of one /v1/validate request: price each module from cheap offline facts, debit the credits atomically,
+ * run the address, e-mail and phone engines in parallel within the request's budget, refund what the contract
+ * refunds (an e-mail answer of status `unknown`; everything when the service itself failed), and answer.
+ */
+import type { CreditLedger } from '../billing/ledger.js';
+import { priceRequest, type Charge, type Module } from '../billing/pricing.js';
+import { Problem } from '../http/problems.js';
+import type { Logger } from '../log.js';
+import type {
+  AddressEngine, AddressResult, EmailEngine, EmailResult, PhoneEngine, PhoneResult,
+} from './types.js';
+
+export interface Engines {
+  address: AddressEngine;
+  email: EmailEngine;
+  phone: PhoneEngine;
+}
+
+export interface ContactInput {
+  address?: string;
+  email?: string;
+  phone?: string;
+  country?: string;
+  smtp: boolean;
+}
+
+export interface ContactAnswer {
+  address: AddressResult | null;
+  email: EmailResult | null;
+  phone: PhoneResult | null;
+  credits: { charged: number; remaining: number };
+}
+
+/** How long past the budget an engine may take before its answer is given up on (engines keep their own budget). */
+const BUDGET_GRACE_MS = 250;
+
+class BudgetExceeded extends Error {}
+
+function withinBudget<T>(work: Promise<T>, deadline: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new BudgetExceeded()), Math.max(0, deadline - Date.now()) + BUDGET_GRACE_MS);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/** What a module answers when its engine ran out of time: honest "we do not know", refunded where the contract says. */
+const OUT_OF_TIME = {
+  email: (input: string): EmailResult => ({
+    status: 'unknown', risk: 'medium', smtp: 'unknown', reason: 'timeout', normalized: input.trim() || null,
+    suggestion: null, disposable: false, role: false, free: false,
+  }),
+  phone: (): PhoneResult => ({
+    status: 'unknown', type: 'unknown', carrier: null, carrier_source: 'none', e164: null, country: null, reason: 'timeout',
+  }),
+};
+
+export class ContactValidation {
+  constructor(
+    private readonly engines: Engines,
+    private readonly ledger: CreditLedger,
+    private readonly budgetMs: number,
+  ) {}
+
+  price(input: ContactInput): Charge[] {
+    return priceRequest({
+      address: input.address !== undefined ? { country: this.engines.address.countryOf(input.address, input.country) } : undefined,
+      email: input.email !== undefined ? true : undefined,
+      phone: input.phone !== undefined ? { type: this.engines.phone.offlineType(input.phone, input.country) } : undefined,
+    });
+  }
+
+  async validate(accountId: string, requestId: string, input: ContactInput, arrivedAtEpochMs: number, log: Logger): Promise<ContactAnswer> {
+    const charges = this.price(input);
+    const debit = await this.ledger.debit(accountId, charges, requestId);
+    if (!debit.ok) {
+      throw new Problem(
+        'insufficient-credits',
+        `This request costs ${debit.required} credits; the account has ${debit.balance} usable.`,
+        { balance: debit.balance, required: debit.required },
+      );
+    }
+
+    const deadline = arrivedAtEpochMs + this.budgetMs;
+    const { address, email, phone } = input;
+    const [a, e, p] = await Promise.allSettled([
+      address === undefined ? null : withinBudget(this.engines.address.validate(address, { country: input.country, deadline }), deadline),
+      email === undefined ? null : withinBudget(this.engines.email.validate(email, { smtp: input.smtp, deadline }), deadline)
+        .catch((err) => { if (err instanceof BudgetExceeded) return OUT_OF_TIME.email(email); throw err; }),
+      phone === undefined ? null : withinBudget(this.engines.phone.validate(phone, { country: input.country, deadline }), deadline)
+        .catch((err) => { if (err instanceof BudgetExceeded) return OUT_OF_TIME.phone(); throw err; }),
+    ]);
+
+    const failed = [a, e, p].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed.length) {
+      // The service's own fault: nothing is charged.
+      for (const f of failed) log.error({ err: f.reason }, 'engine failed');
+      await this.ledger.refund(accountId, requestId);
+      throw new Problem('internal', 'A validation engine failed; nothing was charged.');
+    }
+    const answer = {
+      address: (a as PromiseFulfilledResult<AddressResult | null>).value,
+      email: (e as PromiseFulfilledResult<EmailResult | null>).value,
+      phone: (p as PromiseFulfilledResult<PhoneResult | null>).value,
+    };
+
+    // CONTRACT §5: an e-mail result of status `unknown` is refunded.
+    const refundModules: Module[] = answer.email?.status === 'unknown' ? ['email'] : [];
+    const refunded = refundModules.length ? await this.ledger.refund(accountId, requestId, refundModules) : 0;
+    return { ...answer, credits: { charged: debit.charged - refunded, remaining: debit.remaining + refunded } };
+  }
+}
