@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../support/databases.js';
+import { problemOf, startTestService, type TestService } from '../support/service.js';
+
+describe.each(testDatabases)('accounts and keys on $name', (database) => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService(await database.create(), { FREE_CREDITS: '100' });
+  });
+  afterAll(async () => {
+    await service.close();
+    await database.dropAll();
+  });
+
+  it('When an account is created, then it has 100 free credits valid a year and a key shown once', async () => {
+    const created = await service.accounts.create('New user');
+
+    expect(created.balance).toBe(100);
+    expect(created.api_key).toMatch(/^cv_live_[0-9A-Za-z]{38}$/);
+    const stored = await service.db.all<{ key_hash: string; display_prefix: string }>(
+      `SELECT key_hash, display_prefix FROM api_keys WHERE account_id = $1`, [created.account_id]);
+    expect(stored[0].key_hash).not.toContain(created.api_key);
+    expect(stored[0].key_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(created.api_key.startsWith(stored[0].display_prefix)).toBe(true);
+  });
+
+  it('When GET /v1/account is called, then it shows balance, grants with expiry, usage per module and keys', async () => {
+    const { api_key } = await service.accounts.create('Reader');
+    await service.post('/v1/validate', { phone: '+14155550123' }, { key: api_key });
+
+    const res = await service.get('/v1/account', api_key);
+
+    expect(res.status).toBe(200);
+    const account = await res.json();
+    expect(account.balance).toBe(98);
+    expect(account.grants).toEqual([expect.objectContaining({ kind: 'free', credits: 100, remaining: 98, expires_at: expect.any(String) })]);
+    expect(account.usage).toMatchObject({ window_days: 30, phone: { requests: 1, credits: 2 }, email: { requests: 0, credits: 0 } });
+    expect(account.keys).toHaveLength(1);
+    expect(JSON.stringify(account)).not.toContain(api_key);
+  });
+
+  it('When keys are created, listed and revoked through the API, then the revoked key stops working', async () => {
+    const { api_key } = await service.accounts.create('Rotator');
+
+    const created = await (await service.post('/v1/keys', {}, { key: api_key })).json();
+    const listed = await (await service.get('/v1/keys', api_key)).json();
+    const revoked = await fetch(`${service.url}/v1/keys/${created.key_id}`, { method: 'DELETE', headers: { authorization: `Bearer ${api_key}` } });
+    const afterwards = await service.get('/v1/account', created.api_key);
+
+    expect(listed.keys).toHaveLength(2);
+    expect(revoked.status).toBe(200);
+    expect((await revoked.json()).revoked_at).toEqual(expect.any(String));
+    expect(afterwards.status).toBe(401);
+  });
+
+  it("When one tenant tries to revoke another tenant's key, then it is not found and the key keeps working", async () => {
+    const alice = await service.accounts.create('Alice');
+    const bob = await service.accounts.create('Bob');
+
+    const res = await fetch(`${service.url}/v1/keys/${bob.key_id}`, { method: 'DELETE', headers: { authorization: `Bearer ${alice.api_key}` } });
+
+    expect(res.status).toBe(404);
+    await problemOf(res);
+    expect((await service.get('/v1/account', bob.api_key)).status).toBe(200);
+    const aliceView = await (await service.get('/v1/account', alice.api_key)).json();
+    expect(JSON.stringify(aliceView)).not.toContain(bob.account_id);
+  });
+});

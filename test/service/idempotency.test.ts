@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import crypto from 'node:crypto';
+import { IdempotencyStore } from '../../src/http/idempotency.js';
+import { testDatabases } from '../support/databases.js';
+import { problemOf, startTestService, type TestService } from '../support/service.js';
+
+describe.each(testDatabases)('Idempotency-Key on $name', (database) => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService(await database.create());
+  });
+  afterAll(async () => {
+    await service.close();
+    await database.dropAll();
+  });
+
+  const body = { phone: '+14155550123' };
+
+  it('When the same key and body are sent again, then the stored answer is replayed and nothing more is charged', async () => {
+    const { apiKey, accountId } = await service.newAccount(10);
+    const headers = { 'idempotency-key': 'order-1001' };
+
+    const first = await service.post('/v1/validate', body, { key: apiKey, headers });
+    const second = await service.post('/v1/validate', body, { key: apiKey, headers });
+
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(await second.text()).toBe(await first.text());
+    expect(await service.ledger.balance(accountId)).toBe(8);
+  });
+
+  it('When the key is sent as a structured-field string, then it is the same key as the bare token', async () => {
+    const { apiKey, accountId } = await service.newAccount(10);
+
+    await service.post('/v1/validate', body, { key: apiKey, headers: { 'idempotency-key': '"abc-1"' } });
+    const replay = await service.post('/v1/validate', body, { key: apiKey, headers: { 'idempotency-key': 'abc-1' } });
+
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await service.ledger.balance(accountId)).toBe(8);
+  });
+
+  it('When the same key comes with another body, then 422 and nothing is charged', async () => {
+    const { apiKey, accountId } = await service.newAccount(10);
+    const headers = { 'idempotency-key': 'order-1002' };
+    await service.post('/v1/validate', body, { key: apiKey, headers });
+
+    const res = await service.post('/v1/validate', { phone: '+14155550124' }, { key: apiKey, headers });
+
+    expect(res.status).toBe(422);
+    expect((await problemOf(res)).type).toBe('/problems/idempotency-key-reused');
+    expect(await service.ledger.balance(accountId)).toBe(8);
+  });
+
+  it('When the first request with the key is still in flight, then 409', async () => {
+    const { apiKey, accountId } = await service.newAccount(10);
+    const raw = JSON.stringify(body);
+    // The first request has claimed the key and not finished.
+    await new IdempotencyStore(service.db).begin(accountId, 'order-1003', crypto.createHash('sha256').update(raw).digest('hex'));
+
+    const res = await service.post('/v1/validate', raw, { key: apiKey, headers: { 'idempotency-key': 'order-1003' } });
+
+    expect(res.status).toBe(409);
+    expect((await problemOf(res)).type).toBe('/problems/idempotency-key-in-use');
+    expect(await service.ledger.balance(accountId)).toBe(10);
+  });
+
+  it('When two accounts use the same key, then each has its own answer', async () => {
+    const a = await service.newAccount(10);
+    const b = await service.newAccount(10);
+    const headers = { 'idempotency-key': 'shared-key' };
+
+    await service.post('/v1/validate', body, { key: a.apiKey, headers });
+    const res = await service.post('/v1/validate', { email: 'x@y.co' }, { key: b.apiKey, headers });
+
+    expect(res.status).toBe(200);
+    expect(res.headers.get('idempotent-replayed')).toBeNull();
+    expect((await res.json()).phone).toBeNull();
+  });
+
+  it('When a request with a key fails, then the key is free again for a corrected retry', async () => {
+    const { apiKey, accountId } = await service.newAccount(1);
+    const headers = { 'idempotency-key': 'order-1004' };
+
+    const refused = await service.post('/v1/validate', body, { key: apiKey, headers });
+    await service.accounts.grantCredits(accountId, 5);
+    const retried = await service.post('/v1/validate', body, { key: apiKey, headers });
+
+    expect(refused.status).toBe(402);
+    expect(retried.status).toBe(200);
+  });
+
+  it('When the key is not printable ASCII or too long, then 400', async () => {
+    const { apiKey } = await service.newAccount(10);
+
+    const res = await service.post('/v1/validate', body, { key: apiKey, headers: { 'idempotency-key': 'x'.repeat(300) } });
+
+    expect(res.status).toBe(400);
+    expect((await problemOf(res)).type).toBe('/problems/invalid-header');
+  });
+});

@@ -1,0 +1,86 @@
+import net from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { testDatabases } from '../support/databases.js';
+import { problemOf, startTestService } from '../support/service.js';
+
+/** A TCP relay to PostgreSQL that can be cut, to make the database unreachable for real. */
+async function relayTo(target: URL) {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    sockets.add(client).add(upstream);
+    client.pipe(upstream).pipe(client);
+    const drop = () => { client.destroy(); upstream.destroy(); };
+    client.on('error', drop);
+    upstream.on('error', drop);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const url = new URL(target);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as net.AddressInfo).port);
+  return {
+    url: url.toString(),
+    cut: () => { server.close(); for (const s of sockets) s.destroy(); },
+  };
+}
+
+describe.each(testDatabases)('lifecycle on $name', (database) => {
+  afterAll(() => database.dropAll());
+
+  it('When the database becomes unreachable, then /v1/validate and /healthz answer 503 problems and nothing is charged', async () => {
+    const url = await database.create();
+    const relay = database.name === 'postgres' ? await relayTo(new URL(url)) : null;
+    const service = await startTestService(relay?.url ?? url);
+    const { apiKey } = await service.newAccount(10);
+    try {
+      if (relay) relay.cut();
+      else await service.db.close();
+
+      const res = await service.post('/v1/validate', { email: 'a@b.co' }, { key: apiKey });
+      const health = await service.get('/healthz');
+
+      expect(res.status).toBe(503);
+      expect((await problemOf(res)).type).toBe('/problems/database-unavailable');
+      expect(health.status).toBe(503);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('When the service is closed during a request, then that request still gets its answer and new connections are refused', async () => {
+    const service = await startTestService(await database.create());
+    const { apiKey } = await service.newAccount(10);
+
+    const inFlight = service.post('/v1/validate', { phone: '+14155550123', address: '1 Main St, Springfield, IL 62701' }, { key: apiKey });
+    await new Promise((r) => setTimeout(r, 5));
+    const closed = service.close();
+    const answer = await inFlight;
+    await closed;
+
+    expect(answer.status).toBe(200);
+    await expect(fetch(`${service.url}/healthz`)).rejects.toThrow();
+  });
+});
+
+describe('configuration', () => {
+  it('When the environment is empty, then the contract defaults apply', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080, host: '0.0.0.0', databaseUrl: 'sqlite:./data/contact-validator.sqlite', rateLimitPerMinute: 600,
+      validationBudgetMs: 2000, email: { networkChecks: true, smtpPort: 25, allowPrivate: false }, phone: { provider: 'none' },
+    });
+    expect(config.email.mailFrom).toBe(`verify@${config.email.heloName}`);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ EMAIL_SMTP_ALLOW_PRIVATE: 'maybe' }, /EMAIL_SMTP_ALLOW_PRIVATE/],
+    [{ EMAIL_DNS_SERVERS: '127.0.0.1:53, bad host:1' }, /EMAIL_DNS_SERVERS/],
+    [{ PHONE_LOOKUP_PROVIDER: 'twilio' }, /TWILIO_ACCOUNT_SID/],
+  ])('When the environment has %o, then a ConfigError names the variable', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
+});

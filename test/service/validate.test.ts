@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../support/databases.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+describe.each(testDatabases)('POST /v1/validate on $name', (database) => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService(await database.create());
+  });
+  afterAll(async () => {
+    await service.close();
+    await database.dropAll();
+  });
+
+  it('When all three modules are asked for, then each has an answer, credits are charged and response_ms is given', async () => {
+    const { apiKey } = await service.newAccount(10);
+
+    const res = await service.post('/v1/validate', {
+      address: '1600 Amphitheatre Pkwy, Mountain View, CA 94043',
+      email: 'Someone@Example.COM',
+      phone: '+1 415 555 0123',
+      options: { smtp: false },
+    }, { key: apiKey });
+
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = await res.json();
+    expect(body.address).toMatchObject({ country: 'US', components: expect.objectContaining({ postal_code: '94043', state: 'CA' }) });
+    expect(['verified', 'corrected', 'partial', 'plausible', 'ambiguous', 'invalid']).toContain(body.address.status);
+    expect(body.email.normalized).toBe('Someone@example.com');
+    expect(body.phone).toMatchObject({ e164: '+14155550123', country: 'US' });
+    expect(body.request_id).toBe(res.headers.get('x-request-id'));
+    expect(typeof body.response_ms).toBe('number');
+    // address 1 + phone 2 charged; e-mail 1 charged unless its status is unknown (refunded, CONTRACT §5)
+    const emailCharge = body.email.status === 'unknown' ? 0 : 1;
+    expect(body.credits).toEqual({ charged: 3 + emailCharge, remaining: 10 - 3 - emailCharge });
+  });
+
+  it('When only a phone is asked for, then address and email are null and only the phone is charged', async () => {
+    const { apiKey } = await service.newAccount(10);
+
+    const res = await service.post('/v1/validate', { phone: '+442079460958' }, { key: apiKey });
+
+    const body = await res.json();
+    expect(res.status).toBe(200);
+    expect(body.address).toBeNull();
+    expect(body.email).toBeNull();
+    expect(body.phone.status).toBe('valid');
+    expect(body.credits.charged).toBe(body.phone.type === 'landline' ? 3 : 2);
+  });
+
+  it('When the address is outside the US and Canada, then it costs 3 credits', async () => {
+    const { apiKey } = await service.newAccount(10);
+
+    const res = await service.post('/v1/validate', { address: '10 Downing Street, London SW1A 2AA', country: 'GB' }, { key: apiKey });
+
+    expect(res.status).toBe(200);
+    expect((await res.json()).credits).toEqual({ charged: 3, remaining: 7 });
+  });
+
+  it('When the address is given as parts, then it is validated like the one-line form', async () => {
+    const { apiKey } = await service.newAccount(10);
+
+    const res = await service.post('/v1/validate', {
+      address: { line1: '1600 Amphitheatre Pkwy', city: 'Mountain View', state: 'CA', postal_code: '94043' },
+    }, { key: apiKey });
+
+    expect(res.status).toBe(200);
+    expect((await res.json()).address.components).toMatchObject({ postal_code: '94043', state: 'CA' });
+  });
+
+  it('When the caller sends a safe X-Request-Id, then it is used; an unsafe one is replaced', async () => {
+    const { apiKey } = await service.newAccount(10);
+
+    const safe = await service.post('/v1/validate', { phone: '+14155550123' }, { key: apiKey, headers: { 'x-request-id': 'trace-42' } });
+    const unsafe = await service.post('/v1/validate', { phone: '+14155550123' }, { key: apiKey, headers: { 'x-request-id': '<script>' } });
+
+    expect((await safe.json()).request_id).toBe('trace-42');
+    expect((await unsafe.json()).request_id).toMatch(/^req_/);
+  });
+
+  it('When GET /healthz is called, then it answers ok without a key', async () => {
+    const res = await service.get('/healthz');
+
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+});
