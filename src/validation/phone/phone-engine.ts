@@ -1,0 +1,90 @@
+/**
+ * The phone engine: offline validity, line type and allocation carrier from the data passed in, refined by a live
+ * look-up when one is configured. Imports nothing from HTTP, the database or process.env.
+ */
+import type { MetadataJson } from 'libphonenumber-js/core';
+import type { PhoneEngine, PhoneResult, PhoneType } from '../types.js';
+import { findCarrierByPrefix, type CarrierPrefixIndex } from './carrier-prefix-index.js';
+import { findNanpOperator, type NanpOperatorIndex } from './nanp-operator-index.js';
+import { TYPES_WITH_CARRIER_PREFIX_DATA } from './phone-type-table.js';
+import { readPhoneNumber, type PhoneReading } from './read-phone-number.js';
+import type { LivePhoneLookup } from './live/live-phone-lookup.js';
+
+export interface PhoneData {
+  /** libphonenumber-js metadata (the `max` set in production: it carries the per-type patterns). */
+  metadata: MetadataJson;
+  /** +1: original holders of NANP exchanges and thousands blocks. */
+  nanpOperators: NanpOperatorIndex;
+  /** Elsewhere: Google libphonenumber carrier prefixes. */
+  carrierPrefixes: CarrierPrefixIndex;
+}
+
+export interface PhoneEngineDeps {
+  data: PhoneData;
+  /** From createPhoneLookup(); null or absent: offline only. */
+  liveLookup?: LivePhoneLookup | null;
+}
+
+export interface OfflinePhoneEngine extends PhoneEngine {
+  /** The whole offline answer, synchronously (no live look-up). */
+  validateOffline(input: string, countryHint?: string): PhoneResult;
+}
+
+function allocationCarrier(data: PhoneData, reading: PhoneReading): string | null {
+  if (!reading.valid || !reading.callingCode || !reading.nationalNumber) return null;
+  if (reading.callingCode === '1') {
+    const holder = findNanpOperator(data.nanpOperators, reading.nationalNumber);
+    if (holder) return holder;
+  }
+  if (!TYPES_WITH_CARRIER_PREFIX_DATA.has(reading.type)) return null;
+  return findCarrierByPrefix(data.carrierPrefixes, reading.callingCode, reading.nationalNumber);
+}
+
+function offlineResult(data: PhoneData, reading: PhoneReading): PhoneResult {
+  const carrier = allocationCarrier(data, reading);
+  return {
+    status: reading.valid ? 'valid' : 'invalid',
+    type: reading.type,
+    carrier,
+    carrier_source: carrier ? 'allocation' : 'none',
+    e164: reading.e164,
+    country: reading.country,
+    reason: reading.reason,
+    national: reading.national,
+  };
+}
+
+export function createPhoneEngine(deps: PhoneEngineDeps): OfflinePhoneEngine {
+  const { data } = deps;
+  const liveLookup = deps.liveLookup ?? null;
+
+  function validateOffline(input: string, countryHint?: string): PhoneResult {
+    return offlineResult(data, readPhoneNumber(input, countryHint, data.metadata));
+  }
+
+  return {
+    validateOffline,
+
+    offlineType(input: string, countryHint?: string): PhoneType {
+      return readPhoneNumber(input, countryHint, data.metadata).type;
+    },
+
+    async validate(input, options) {
+      const offline = validateOffline(input, options.country);
+      if (!liveLookup || offline.status !== 'valid' || !offline.e164) return offline;
+      const outcome = await liveLookup.lookup(offline.e164, options.deadline);
+      if (outcome.kind !== 'answered') return offline;
+      // The live answer refines type and carrier; validity stays the offline verdict.
+      const { type, carrier } = outcome.answer;
+      return {
+        ...offline,
+        type: type ?? offline.type,
+        ...(carrier ? { carrier, carrier_source: 'live' as const } : {}),
+      };
+    },
+
+    async close() {
+      await liveLookup?.close();
+    },
+  };
+}

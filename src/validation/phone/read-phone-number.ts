@@ -1,0 +1,138 @@
+/**
+ * Offline reading of one phone number with libphonenumber-js and the metadata passed in: never throws, every failure
+ * is an `invalid` reading with a reason (README: "Invalid reasons").
+ */
+import {
+  parsePhoneNumberWithError, isSupportedCountry, validatePhoneNumberLength, ParseError,
+  type CountryCode, type MetadataJson, type NumberType, type PhoneNumber,
+} from 'libphonenumber-js/core';
+import type { PhoneType } from '../types.js';
+import { PHONE_TYPE_BY_LIBPHONENUMBER_TYPE, REGIONS_WITHOUT_OFFLINE_MOBILE_DISTINCTION } from './phone-type-table.js';
+
+export const PHONE_INVALID_REASONS = [
+  'empty', 'not_a_number', 'too_short', 'too_long', 'invalid_length', 'invalid_country_code', 'missing_country_code',
+  'invalid_for_region',
+] as const;
+export type PhoneInvalidReason = (typeof PHONE_INVALID_REASONS)[number];
+
+export interface PhoneReading {
+  valid: boolean;
+  reason: PhoneInvalidReason | null;
+  type: PhoneType;
+  /** Set for valid numbers only. */
+  e164: string | null;
+  /** ISO 3166-1 alpha-2 region the number belongs to, when known (also for some invalid numbers). */
+  country: string | null;
+  national: string | null;
+  callingCode: string | null;
+  nationalNumber: string | null;
+}
+
+/** libphonenumber-js refuses longer input anyway (MAX_INPUT_STRING_LENGTH); checking first keeps huge input cheap. */
+const MAX_INPUT_LENGTH = 250;
+/** No national significant number is longer (libphonenumber MAX_LENGTH_FOR_NSN), whatever the country. */
+const MAX_NATIONAL_NUMBER_DIGITS = 17;
+const MAX_COUNTRY_CODE_DIGITS = 3;
+
+const REASON_BY_PARSE_ERROR: Record<string, PhoneInvalidReason> = {
+  NOT_A_NUMBER: 'not_a_number',
+  TOO_SHORT: 'too_short',
+  TOO_LONG: 'too_long',
+  INVALID_LENGTH: 'invalid_length',
+  INVALID_COUNTRY: 'invalid_country_code',
+};
+
+const REASON_BY_LENGTH_VERDICT: Record<string, PhoneInvalidReason> = {
+  TOO_SHORT: 'too_short',
+  TOO_LONG: 'too_long',
+  INVALID_LENGTH: 'invalid_length',
+};
+
+function invalid(reason: PhoneInvalidReason, number?: PhoneNumber, metadata?: MetadataJson): PhoneReading {
+  return {
+    valid: false, reason, type: 'unknown', e164: null, country: number && metadata ? regionOf(number, metadata) : null, national: null,
+    callingCode: number?.countryCallingCode ?? null, nationalNumber: number?.nationalNumber ?? null,
+  };
+}
+
+/** The number's region, or for a number no region claims, the only region of its calling code (if only one). */
+function regionOf(number: PhoneNumber, metadata: MetadataJson): string | null {
+  if (number.country) return number.country;
+  const regions = metadata.country_calling_codes[number.countryCallingCode];
+  return regions?.length === 1 ? regions[0] : null;
+}
+
+/** The request's country hint, if it is a region the metadata knows (anything else is ignored, not an error). */
+export function defaultRegionOf(countryHint: string | undefined, metadata: MetadataJson): CountryCode | undefined {
+  if (typeof countryHint !== 'string' || countryHint.length !== 2) return undefined;
+  const region = countryHint.toUpperCase();
+  return isSupportedCountry(region as CountryCode, metadata) ? (region as CountryCode) : undefined;
+}
+
+/**
+ * RFC 3966 `tel:` URI -> plain number text: parameters are dropped except `ext`, which becomes " ext. N" so the
+ * extension parser sees it (visual separators - . ( ) are left to libphonenumber-js).
+ */
+export function unwrapTelUri(text: string): string {
+  if (!/^tel:/i.test(text)) return text;
+  const [number, ...parameters] = text.slice(4).split(';');
+  const extension = parameters.find((parameter) => /^ext=/i.test(parameter));
+  return extension ? `${number} ext. ${extension.slice(4)}` : number;
+}
+
+type ParseAttempt = { number: PhoneNumber; type: NumberType; valid: boolean } | { error: PhoneInvalidReason };
+
+function attemptParse(text: string, defaultRegion: CountryCode | undefined, metadata: MetadataJson): ParseAttempt {
+  try {
+    // extract: false: the whole input must be the number (decorations allowed), not text that contains one.
+    const number = parsePhoneNumberWithError(text, { defaultCountry: defaultRegion, extract: false }, metadata);
+    // With per-type patterns (max metadata) libphonenumber-js defines "valid" as "has a type": ask once, not twice.
+    const type = number.getType();
+    return { number, type, valid: type !== undefined || number.isValid() };
+  } catch (error) {
+    const reason = error instanceof ParseError ? REASON_BY_PARSE_ERROR[error.message] : undefined;
+    return { error: reason ?? 'not_a_number' };
+  }
+}
+
+export function readPhoneNumber(input: unknown, countryHint: string | undefined, metadata: MetadataJson): PhoneReading {
+  if (typeof input !== 'string') return invalid('not_a_number');
+  const text = unwrapTelUri(input.trim());
+  if (text === '') return invalid('empty');
+  if (text.length > MAX_INPUT_LENGTH) return invalid('too_long');
+  const defaultRegion = defaultRegionOf(countryHint, metadata);
+
+  let attempt = attemptParse(text, defaultRegion, metadata);
+  // "00" is the international prefix in most of the world; read "00 44 …" as "+44 …" when the default region
+  // (e.g. US, whose prefix is 011) did not already make a valid number of it.
+  if (!('valid' in attempt && attempt.valid) && text.startsWith('00')) {
+    const international = attemptParse(`+${text.slice(2)}`, undefined, metadata);
+    if ('valid' in international) attempt = international;
+  }
+
+  if ('error' in attempt) {
+    const international = text.startsWith('+') || text.startsWith('00');
+    if (attempt.error === 'invalid_country_code') {
+      // A digit string longer than any country code plus any national number is too long before anything else.
+      const digitCount = text.replace(/\D/g, '').length;
+      if (digitCount > MAX_COUNTRY_CODE_DIGITS + MAX_NATIONAL_NUMBER_DIGITS) return invalid('too_long');
+      if (!international && !defaultRegion) return invalid('missing_country_code');
+    }
+    return invalid(attempt.error);
+  }
+  const { number } = attempt;
+  if (!attempt.valid) {
+    const lengthVerdict = validatePhoneNumberLength(number.number, metadata);
+    return invalid((lengthVerdict && REASON_BY_LENGTH_VERDICT[lengthVerdict]) || 'invalid_for_region', number, metadata);
+  }
+
+  const libphonenumberType = attempt.type;
+  let type: PhoneType = libphonenumberType ? PHONE_TYPE_BY_LIBPHONENUMBER_TYPE[libphonenumberType] : 'unknown';
+  if ((type === 'landline' || type === 'mobile') && REGIONS_WITHOUT_OFFLINE_MOBILE_DISTINCTION.has(number.country ?? '')) {
+    type = 'fixed_or_mobile';
+  }
+  return {
+    valid: true, reason: null, type, e164: number.number, country: number.country ?? null,
+    national: number.formatNational(), callingCode: number.countryCallingCode, nationalNumber: number.nationalNumber,
+  };
+}

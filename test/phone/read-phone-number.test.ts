@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import maxMetadata from 'libphonenumber-js/metadata.max.json';
+import type { MetadataJson } from 'libphonenumber-js/core';
+import { readPhoneNumber, unwrapTelUri } from '../../src/validation/phone/read-phone-number.js';
+
+const metadata = maxMetadata as unknown as MetadataJson;
+const read = (input: unknown, country?: string) => readPhoneNumber(input, country, metadata);
+
+describe('readPhoneNumber: decorations', () => {
+  it.each([
+    ['+1 (201) 203-1234', undefined, '+12012031234'],
+    ['+1.201.203.1234', undefined, '+12012031234'],
+    ['  +44 20 7946 0958  ', undefined, '+442079460958'],
+    ['0044 20 7946 0958', undefined, '+442079460958'],
+    ['0044 20 7946 0958', 'US', '+442079460958'],
+    ['0044 20 7946 0958', 'DE', '+442079460958'],
+    ['011 44 20 7946 0958', 'US', '+442079460958'],
+    ['tel:+1-201-203-1234', undefined, '+12012031234'],
+    ['TEL:+442079460958;phone-context=example.com', undefined, '+442079460958'],
+    ['tel:+1-201-203-1234;ext=55', undefined, '+12012031234'],
+    ['+1 201 203 1234 ext. 12', undefined, '+12012031234'],
+    ['+1 201 203 1234 x12', undefined, '+12012031234'],
+    ['(201) 203-1234', 'US', '+12012031234'],
+    ['(201) 203-1234', 'us', '+12012031234'],
+    ['020 7946 0958', 'GB', '+442079460958'],
+    ['07400 123456', 'GB', '+447400123456'],
+  ])('When the input is %j with country %s, then it reads as %s', (input, country, e164) => {
+    expect(read(input, country)).toMatchObject({ valid: true, e164, reason: null });
+  });
+
+  it('When the hint names another country than an international number, then the number decides', () =>
+    expect(read('+44 20 7946 0958', 'US')).toMatchObject({ valid: true, country: 'GB' }));
+  it('When the hint is not a known region, then it is ignored', () =>
+    expect(read('+12012031234', 'XX')).toMatchObject({ valid: true, country: 'US' }));
+  it('When a Canadian area code is dialled with the US hint, then the country is CA', () =>
+    expect(read('613 555 0199', 'US')).toMatchObject({ valid: true, country: 'CA' }));
+  it('When the number has an extension, then the national format keeps it', () =>
+    expect(read('tel:+1-201-203-1234;ext=55').national).toBe('(201) 203-1234 ext. 55'));
+  it('When a number is valid, then the national format is the country\'s own', () =>
+    expect(read('+442079460958').national).toBe('020 7946 0958'));
+  it('When a tel: URI has no extension, then it is just the number', () =>
+    expect(unwrapTelUri('tel:+1-201-203-1234;phone-context=x')).toBe('+1-201-203-1234'));
+});
+
+describe('readPhoneNumber: types', () => {
+  it.each([
+    ['+12012031234', 'fixed_or_mobile'],
+    ['+16135550199', 'fixed_or_mobile'],
+    ['+18005550199', 'toll_free'],
+    ['+19002123456', 'premium_rate'],
+    ['+442079460958', 'landline'],
+    ['+447400123456', 'mobile'],
+    ['+12684641234', 'mobile'],
+    ['+12684601234', 'landline'],
+    ['+971700012345', 'shared_cost'],
+    ['+445612345678', 'voip'],
+    ['+447012345678', 'personal'],
+    ['+447640123456', 'pager'],
+    ['+445512345678', 'uan'],
+  ])('When the number is %s, then the offline type is %s', (input, type) => {
+    expect(read(input)).toMatchObject({ valid: true, type });
+  });
+});
+
+describe('readPhoneNumber: bad input never throws', () => {
+  it.each([
+    ['', undefined, 'empty'],
+    ['   ', undefined, 'empty'],
+    ['+', undefined, 'not_a_number'],
+    ['hello', 'US', 'not_a_number'],
+    ['call me maybe', undefined, 'not_a_number'],
+    ['😀😀😀', 'US', 'not_a_number'],
+    ['+1 201 203 1234 😀', undefined, 'not_a_number'],
+    ['call +1 201 203 1234', undefined, 'not_a_number'],
+    ['1'.repeat(64), 'US', 'too_long'],
+    ['1'.repeat(64), undefined, 'too_long'],
+    ['2'.repeat(21), undefined, 'too_long'],
+    ['+' + '9'.repeat(64), undefined, 'too_long'],
+    ['+'.repeat(300), undefined, 'too_long'],
+    ['+999 1234567', undefined, 'invalid_country_code'],
+    ['+0 123456', undefined, 'invalid_country_code'],
+    ['2012031234', undefined, 'missing_country_code'],
+    ['+1 201', undefined, 'too_short'],
+    ['+1 201 203 12', undefined, 'too_short'],
+    ['+1 201 203 12345', undefined, 'too_long'],
+    ['+1 101 203 1234', undefined, 'invalid_for_region'],
+    ['+4420794609581234', undefined, 'too_long'],
+    ['tel:', undefined, 'empty'],
+  ])('When the input is %j with country %s, then it is invalid because %s', (input, country, reason) => {
+    expect(read(input, country)).toMatchObject({ valid: false, reason, type: 'unknown', e164: null });
+  });
+
+  it.each([[null], [undefined], [42], [{}], [['+12012031234']]])('When the input is not a string (%j), then it is not_a_number', (input) =>
+    expect(read(input)).toMatchObject({ valid: false, reason: 'not_a_number' }));
+  it('When an invalid number has a calling code of one region, then that region is kept', () =>
+    expect(read('+49 30 1')).toMatchObject({ valid: false, country: 'DE' }));
+  it('When an invalid number has a calling code shared by regions, then the region is unknown', () =>
+    expect(read('+1 101 203 1234')).toMatchObject({ valid: false, country: null }));
+});
