@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
-import { problemOf, startTestService, type TestService } from '../support/service.js';
+import { problemOf, useTestService, type TestService } from '../support/service.js';
 
 describe.each(testDatabases)('accounts and keys on $name', (database) => {
+  const current = useTestService(database, { FREE_CREDITS: '100' });
   let service: TestService;
   beforeAll(async () => {
-    service = await startTestService(await database.create(), { FREE_CREDITS: '100' });
-  });
-  afterAll(async () => {
-    await service.close();
-    await database.dropAll();
+    service = current();
   });
 
   it('When an account is created, then it has 100 free credits valid a year and a key shown once', async () => {

@@ -1,18 +1,15 @@
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
-import { problemOf, startTestService, type TestService } from '../support/service.js';
+import { problemOf, useTestService, type TestService } from '../support/service.js';
 
 describe.each(testDatabases)('bad input on $name: a precise problem, nothing charged, the service stays up', (database) => {
+  const current = useTestService(database);
   let service: TestService;
   let apiKey: string;
   beforeAll(async () => {
-    service = await startTestService(await database.create());
+    service = current();
     ({ apiKey } = await service.newAccount(50));
-  });
-  afterAll(async () => {
-    await service.close();
-    await database.dropAll();
   });
 
   const balance = async () => (await (await service.get('/v1/account', apiKey)).json()).balance;

@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
 import { IdempotencyStore } from '../../src/http/idempotency.js';
 import { testDatabases } from '../support/databases.js';
-import { problemOf, startTestService, type TestService } from '../support/service.js';
+import { problemOf, useTestService, type TestService } from '../support/service.js';
 
 describe.each(testDatabases)('Idempotency-Key on $name', (database) => {
+  const current = useTestService(database);
   let service: TestService;
   beforeAll(async () => {
-    service = await startTestService(await database.create());
-  });
-  afterAll(async () => {
-    await service.close();
-    await database.dropAll();
+    service = current();
   });
 
   const body = { phone: '+14155550123' };

@@ -1,10 +1,10 @@
 import dgram from 'node:dgram';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CreditLedger, planDraws } from '../../src/billing/ledger.js';
 import { DAY_MS } from '../../src/billing/pricing.js';
 import { Accounts } from '../../src/billing/accounts.js';
 import { testDatabases } from '../support/databases.js';
-import { databaseUrlOf, startTestService, type TestService } from '../support/service.js';
+import { databaseUrlOf, startTestService, useTestService, type TestService } from '../support/service.js';
 
 describe('planDraws', () => {
   it('When grants are listed earliest expiry first, then the charge drains them in that order', () => {
@@ -19,13 +19,10 @@ describe('planDraws', () => {
 });
 
 describe.each(testDatabases)('the credit ledger on $name', (database) => {
+  const current = useTestService(database);
   let service: TestService;
   beforeAll(async () => {
-    service = await startTestService(await database.create());
-  });
-  afterAll(async () => {
-    await service.close();
-    await database.dropAll();
+    service = current();
   });
 
   it('When 2N requests race for N credits, then exactly N are served, N get 402, and the balance ends at 0', async () => {

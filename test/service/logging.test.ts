@@ -35,7 +35,7 @@ describe('logs', () => {
 
     const all = lines.join('\n');
     const entry = lines.map((l) => JSON.parse(l)).find((l) => l.request_id === requestId && l.msg === 'request');
-    expect(entry).toMatchObject({ status: 200, path: '/v1/validate', email: 'j***@example.com', phone: '+1415****23' });
+    expect(entry).toMatchObject({ status: 200, path: '/v1/validate', email: 'j***@example.com', phone: '+1415*****23' });
     expect(all).not.toContain(api_key);
     expect(all).not.toContain('jane.doe');
     expect(all).not.toContain('4155550123');

@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
-import { databaseUrlOf, problemOf, startTestService, type TestService } from '../support/service.js';
+import { databaseUrlOf, problemOf, startTestService, useTestService, type TestService } from '../support/service.js';
 
 describe.each(testDatabases)('rate limiting on $name', (database) => {
+  const current = useTestService(database, { RATE_LIMIT_PER_MINUTE: '3' });
   let service: TestService;
   beforeAll(async () => {
-    service = await startTestService(await database.create(), { RATE_LIMIT_PER_MINUTE: '3' });
-  });
-  afterAll(async () => {
-    await service.close();
-    await database.dropAll();
+    service = current();
   });
 
   it('When a key goes over its limit, then 429 with Retry-After and RateLimit headers, and other keys are unaffected', async () => {

@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useTestService, type TestService } from '../support/service.js';
 
 describe.each(testDatabases)('POST /v1/validate on $name', (database) => {
+  const current = useTestService(database);
   let service: TestService;
   beforeAll(async () => {
-    service = await startTestService(await database.create());
-  });
-  afterAll(async () => {
-    await service.close();
-    await database.dropAll();
+    service = current();
   });
 
   it('When all three modules are asked for, then each has an answer, credits are charged and response_ms is given', async () => {

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 /** Starts the real service in-process on port 0 and talks to it over HTTP. */
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
@@ -59,4 +60,23 @@ export async function problemOf(res: Response): Promise<Record<string, unknown>>
 export function databaseUrlOf(service: RunningService): string {
   const options = service.db.dataSource.options as { type: string; url?: string; database?: string };
   return options.type === 'postgres' ? options.url! : `sqlite:${options.database}`;
+}
+
+/**
+ * One service per describe block, on a fresh database of the given kind, closed (and the database dropped) after it.
+ * Returns a getter: the service exists only once beforeAll has run.
+ */
+export function useTestService(
+  database: { create(): Promise<string>; dropAll(): Promise<void> },
+  env: Record<string, string> = {},
+): () => TestService {
+  let service: TestService | undefined;
+  beforeAll(async () => {
+    service = await startTestService(await database.create(), env);
+  });
+  afterAll(async () => {
+    await service?.close();
+    await database.dropAll();
+  });
+  return () => service!;
 }

@@ -35,7 +35,7 @@ export function requestContext(logger: Logger) {
       req.log.info(
         {
           method: req.method,
-          path: req.path,
+          path: req.originalUrl.split('?')[0].slice(0, 200),
           status: res.statusCode,
           ms: Math.round((performance.now() - req.arrivedAt) * 10) / 10,
           account_id: req.principal?.accountId,
