@@ -28,6 +28,8 @@ export interface PhoneEngineDeps {
 export interface OfflinePhoneEngine extends PhoneEngine {
   /** The whole offline answer, synchronously (no live look-up). */
   validateOffline(input: string, countryHint?: string): PhoneResult;
+  /** Aborts live look-ups in flight; the engine holds no timers of its own. */
+  close(): Promise<void>;
 }
 
 function allocationCarrier(data: PhoneData, reading: PhoneReading): string | null {
