@@ -6,6 +6,7 @@ import { CreditLedger } from './billing/ledger.js';
 import type { Config } from './config.js';
 import { Database } from './db/data-source.js';
 import { createApp } from './http/app.js';
+import { FailedAuthenticationLimiter } from './http/middleware/rate-limit.js';
 import { createLogger, type Logger } from './log.js';
 import { createEngines } from './validation/engines.js';
 import { ContactValidation } from './validation/validate-contact.js';
@@ -34,8 +35,9 @@ export async function startService(config: Config, logger: Logger = createLogger
   const engines = await createEngines(config, db);
   ready = true;
   const validation = new ContactValidation(engines, ledger, config.validationBudgetMs);
+  const failedAuthentications = new FailedAuthenticationLimiter();
   const app = createApp({
-    db, accounts, ledger, validation, logger, rateLimitPerMinute: config.rateLimitPerMinute, isReady: () => ready,
+    db, accounts, failedAuthentications, ledger, validation, logger, rateLimitPerMinute: config.rateLimitPerMinute, isReady: () => ready,
   });
 
   const server = http.createServer(app);
@@ -60,6 +62,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
       await Promise.race([drained, grace]);
       server.closeAllConnections();
+      failedAuthentications.shutdown();
       await engines.close();
       await db.close();
       logger.info('stopped');

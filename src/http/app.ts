@@ -8,7 +8,7 @@ import type { ContactValidation } from '../validation/validate-contact.js';
 import { errorHandler } from './error-handler.js';
 import { IdempotencyStore } from './idempotency.js';
 import { authenticate } from './middleware/authenticate.js';
-import { rateLimitPerKey } from './middleware/rate-limit.js';
+import { FailedAuthenticationLimiter, rateLimitPerKey } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { Problem, PROBLEM_TYPES, problemBody, type ProblemCode } from './problems.js';
 import { accountRoutes } from './routes/account.js';
@@ -21,6 +21,7 @@ export interface AppDeps {
   validation: ContactValidation;
   logger: Logger;
   rateLimitPerMinute: number;
+  failedAuthentications: FailedAuthenticationLimiter;
   /** True once the data the engines need is loaded. */
   isReady: () => boolean;
 }
@@ -57,7 +58,7 @@ export function createApp(deps: AppDeps): express.Express {
   });
 
   const v1 = express.Router();
-  v1.use(authenticate(deps.accounts));
+  v1.use(authenticate(deps.accounts, deps.failedAuthentications));
   v1.use(rateLimitPerKey(deps.db, deps.rateLimitPerMinute));
   v1.use(validateRoutes(deps.validation, new IdempotencyStore(deps.db)));
   v1.use(accountRoutes(deps.accounts, deps.ledger));

@@ -28,7 +28,7 @@ describe.each(testDatabases)('accounts and keys on $name', (database) => {
     const res = await service.get('/v1/account', api_key);
 
     expect(res.status).toBe(200);
-    const account = await res.json();
+    const account = await res.json() as any;
     expect(account.balance).toBe(98);
     expect(account.grants).toEqual([expect.objectContaining({ kind: 'free', credits: 100, remaining: 98, expires_at: expect.any(String) })]);
     expect(account.usage).toMatchObject({ window_days: 30, phone: { requests: 1, credits: 2 }, email: { requests: 0, credits: 0 } });
@@ -39,14 +39,14 @@ describe.each(testDatabases)('accounts and keys on $name', (database) => {
   it('When keys are created, listed and revoked through the API, then the revoked key stops working', async () => {
     const { api_key } = await service.accounts.create('Rotator');
 
-    const created = await (await service.post('/v1/keys', {}, { key: api_key })).json();
-    const listed = await (await service.get('/v1/keys', api_key)).json();
+    const created = await (await service.post('/v1/keys', {}, { key: api_key })).json() as any;
+    const listed = await (await service.get('/v1/keys', api_key)).json() as any;
     const revoked = await fetch(`${service.url}/v1/keys/${created.key_id}`, { method: 'DELETE', headers: { authorization: `Bearer ${api_key}` } });
     const afterwards = await service.get('/v1/account', created.api_key);
 
     expect(listed.keys).toHaveLength(2);
     expect(revoked.status).toBe(200);
-    expect((await revoked.json()).revoked_at).toEqual(expect.any(String));
+    expect((await revoked.json() as any).revoked_at).toEqual(expect.any(String));
     expect(afterwards.status).toBe(401);
   });
 
@@ -59,7 +59,7 @@ describe.each(testDatabases)('accounts and keys on $name', (database) => {
     expect(res.status).toBe(404);
     await problemOf(res);
     expect((await service.get('/v1/account', bob.api_key)).status).toBe(200);
-    const aliceView = await (await service.get('/v1/account', alice.api_key)).json();
+    const aliceView = await (await service.get('/v1/account', alice.api_key)).json() as any;
     expect(JSON.stringify(aliceView)).not.toContain(bob.account_id);
   });
 });

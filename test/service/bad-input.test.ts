@@ -12,7 +12,7 @@ describe.each(testDatabases)('bad input on $name: a precise problem, nothing cha
     ({ apiKey } = await service.newAccount(50));
   });
 
-  const balance = async () => (await (await service.get('/v1/account', apiKey)).json()).balance;
+  const balance = async () => (await (await service.get('/v1/account', apiKey)).json() as any).balance;
 
   it.each([
     ['broken JSON', '{"email": "a@b.co",', 400, 'invalid-json'],
@@ -122,6 +122,19 @@ describe.each(testDatabases)('bad input on $name: a precise problem, nothing cha
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     await problemOf(res);
+  });
+
+  it('When one address keeps presenting bad keys, then it gets 429 after 30 failures a minute, while a valid key is still served', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      statuses.push((await service.post('/v1/validate', { email: 'a@b.co' }, { key: `cv_live_${String(i).padStart(38, 'x')}` })).status);
+    }
+    const good = await service.post('/v1/validate', { phone: '+14155550123' }, { key: apiKey });
+
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(30);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(10);
+    expect(statuses.at(-1)).toBe(429);
+    expect(good.status).toBe(200); // a valid key is never held back by the failures
   });
 
   it('When a raw request smuggles CR LF into a header, then the server refuses it and stays up', async () => {

@@ -72,7 +72,7 @@ describe.each(testDatabases)('Idempotency-Key on $name', (database) => {
 
     expect(res.status).toBe(200);
     expect(res.headers.get('idempotent-replayed')).toBeNull();
-    expect((await res.json()).phone).toBeNull();
+    expect((await res.json() as any).phone).toBeNull();
   });
 
   it('When a request with a key fails, then the key is free again for a corrected retry', async () => {

@@ -111,7 +111,7 @@ describe.each(testDatabases)('the credit ledger on $name', (database) => {
     try {
       const { apiKey, accountId } = await withDns.newAccount(5);
 
-      const body = await (await withDns.post('/v1/validate', { email: 'someone@unreachable-resolver.test' }, { key: apiKey })).json();
+      const body = await (await withDns.post('/v1/validate', { email: 'someone@unreachable-resolver.test' }, { key: apiKey })).json() as any;
 
       expect(body.email.status).toBe('unknown');
       expect(body.credits).toEqual({ charged: 0, remaining: 5 });

@@ -21,7 +21,7 @@ describe.each(testDatabases)('POST /v1/validate on $name', (database) => {
 
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    const body = await res.json();
+    const body = await res.json() as any;
     expect(body.address).toMatchObject({ country: 'US', components: expect.objectContaining({ postal_code: '94043', state: 'CA' }) });
     expect(['verified', 'corrected', 'partial', 'plausible', 'ambiguous', 'invalid']).toContain(body.address.status);
     expect(body.email.normalized).toBe('Someone@example.com');
@@ -38,7 +38,7 @@ describe.each(testDatabases)('POST /v1/validate on $name', (database) => {
 
     const res = await service.post('/v1/validate', { phone: '+442079460958' }, { key: apiKey });
 
-    const body = await res.json();
+    const body = await res.json() as any;
     expect(res.status).toBe(200);
     expect(body.address).toBeNull();
     expect(body.email).toBeNull();
@@ -52,7 +52,7 @@ describe.each(testDatabases)('POST /v1/validate on $name', (database) => {
     const res = await service.post('/v1/validate', { address: '10 Downing Street, London SW1A 2AA', country: 'GB' }, { key: apiKey });
 
     expect(res.status).toBe(200);
-    expect((await res.json()).credits).toEqual({ charged: 3, remaining: 7 });
+    expect((await res.json() as any).credits).toEqual({ charged: 3, remaining: 7 });
   });
 
   it('When the address is given as parts, then it is validated like the one-line form', async () => {
@@ -63,7 +63,7 @@ describe.each(testDatabases)('POST /v1/validate on $name', (database) => {
     }, { key: apiKey });
 
     expect(res.status).toBe(200);
-    expect((await res.json()).address.components).toMatchObject({ postal_code: '94043', state: 'CA' });
+    expect((await res.json() as any).address.components).toMatchObject({ postal_code: '94043', state: 'CA' });
   });
 
   it('When the caller sends a safe X-Request-Id, then it is used; an unsafe one is replaced', async () => {
@@ -72,14 +72,14 @@ describe.each(testDatabases)('POST /v1/validate on $name', (database) => {
     const safe = await service.post('/v1/validate', { phone: '+14155550123' }, { key: apiKey, headers: { 'x-request-id': 'trace-42' } });
     const unsafe = await service.post('/v1/validate', { phone: '+14155550123' }, { key: apiKey, headers: { 'x-request-id': '<script>' } });
 
-    expect((await safe.json()).request_id).toBe('trace-42');
-    expect((await unsafe.json()).request_id).toMatch(/^req_/);
+    expect((await safe.json() as any).request_id).toBe('trace-42');
+    expect((await unsafe.json() as any).request_id).toMatch(/^req_/);
   });
 
   it('When GET /healthz is called, then it answers ok without a key', async () => {
     const res = await service.get('/healthz');
 
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok' });
+    expect(await res.json() as any).toEqual({ status: 'ok' });
   });
 });

@@ -5,7 +5,7 @@
  * on SQLite (one process) they live in memory.
  */
 import type { NextFunction, Request, Response } from 'express';
-import { MemoryStore, rateLimit, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
+import { ipKeyGenerator, MemoryStore, rateLimit, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
 import type { Database } from '../../db/data-source.js';
 import { Problem } from '../problems.js';
 
@@ -74,4 +74,29 @@ export function rateLimitPerKey(db: Database, perMinute: number) {
       );
     },
   });
+}
+
+/**
+ * Failed authentications per client address: past `perMinute` failures in a minute, a bad key from that address is
+ * answered 429 instead of 401 until the window ends. Keys are 190 random bits, so guessing is hopeless anyway; this
+ * keeps a scanner from trying and from loading the database. A valid key is never held back by it (a neighbour
+ * behind the same NAT stays served).
+ */
+export class FailedAuthenticationLimiter {
+  private readonly store = new MemoryStore();
+
+  constructor(readonly perMinute = 30) {
+    this.store.init({ windowMs: WINDOW_MS } as Options);
+  }
+
+  /** Counts one failure; returns the seconds to wait when the address is over its limit, else null. */
+  async fail(address: string): Promise<number | null> {
+    const { totalHits, resetTime } = await this.store.increment(ipKeyGenerator(address));
+    if (totalHits <= this.perMinute) return null;
+    return Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + WINDOW_MS) - Date.now()) / 1000));
+  }
+
+  shutdown(): void {
+    this.store.shutdown();
+  }
 }
