@@ -1,0 +1,197 @@
+/**
+ * The e-mail engine: syntax, lists and suggestion at once; DNS and the SMTP probe within the request's budget.
+ * A probe that outlives the budget is answered `pending` and goes on in the background; its result is cached, so
+ * the next request for the address is answered from the cache. Everything it needs is passed in.
+ */
+import { createHash } from 'node:crypto';
+import type { EmailEngine, EmailResult } from '../types.js';
+import type { ConnectionLimits } from './connection-limits.js';
+import { isDisposableDomain, isFreeProviderDomain, isRoleLocalPart, type EmailLists } from './email-lists.js';
+import { ExpiringCache } from './expiring-cache.js';
+import type { MailHostResolver, MailRoute } from './mail-host-resolver.js';
+import { policyForMailHost, type MailProviderPolicy } from './mail-provider-policies.js';
+import { probeMailbox, type MailboxProbeSettings, type ProbeOutcome } from './mailbox-probe.js';
+import { parseEmailAddress, type ParsedEmailAddress } from './syntax.js';
+import { suggestDomain, type TypoSuggestionData } from './typo-suggestion.js';
+import { decideEmailVerdict, syntaxVerdict, type NetworkFinding } from './verdict-table.js';
+
+export interface ResultLifetimes {
+  /** deliverable, undeliverable, disabled, catch-all, no such domain: the mailbox's state, stable for days. */
+  definiteMs: number;
+  /** A full mailbox empties. */
+  mailboxFullMs: number;
+  /** temp_fail, blocked, timeout, no_connect, DNS failures: ask again soon (greylisting lets through in minutes). */
+  unknownMs: number;
+  /** Whether a domain takes every local part. */
+  catchAllMs: number;
+}
+
+export interface EmailEngineDependencies {
+  networkChecks: boolean;
+  lists: EmailLists;
+  suggestions: TypoSuggestionData;
+  resolver: MailHostResolver;
+  limits: ConnectionLimits;
+  probeSettings: MailboxProbeSettings;
+  policies: readonly MailProviderPolicy[];
+  lifetimes: ResultLifetimes;
+  /** Longest a background probe (DNS and SMTP together) may run. */
+  probeTimeoutMs: number;
+  resultCacheEntries: number;
+  now: () => number;
+}
+
+const DEFINITE: ReadonlySet<NetworkFinding['kind']> = new Set([
+  'accepted', 'mailbox_not_found', 'disabled', 'no_such_domain', 'null_mx', 'no_mail_server', 'unverifiable',
+]);
+
+export class EmailValidationEngine implements EmailEngine {
+  private readonly results: ExpiringCache<NetworkFinding>;
+  private readonly catchAllDomains: ExpiringCache<boolean>;
+  private readonly inFlight = new Map<string, Promise<NetworkFinding>>();
+  private readonly running = new Set<AbortController>();
+  private closed = false;
+
+  constructor(private readonly deps: EmailEngineDependencies) {
+    this.results = new ExpiringCache(deps.resultCacheEntries, deps.now);
+    this.catchAllDomains = new ExpiringCache(deps.resultCacheEntries, deps.now);
+  }
+
+  async validate(input: string, options: { smtp: boolean; deadline: number }): Promise<EmailResult> {
+    const parsed = parseEmailAddress(input);
+    if (!parsed.ok) {
+      return { ...syntaxVerdict(parsed.detail), normalized: null, suggestion: null, disposable: false, role: false, free: false };
+    }
+    const { lists } = this.deps;
+    const disposable = isDisposableDomain(parsed.domain, lists);
+    const role = isRoleLocalPart(parsed.localPart, lists);
+    const free = isFreeProviderDomain(parsed.domain, lists);
+    const suggestedDomain = suggestDomain(parsed.domain, this.deps.suggestions);
+
+    const finding = await this.networkFinding(parsed, { smtp: options.smtp && !disposable, deadline: options.deadline });
+    return {
+      ...decideEmailVerdict({ finding, disposable, role }),
+      normalized: parsed.normalized,
+      suggestion: suggestedDomain ? `${parsed.localPart}@${suggestedDomain}` : null,
+      disposable,
+      role,
+      free,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const controller of this.running) controller.abort();
+    await Promise.allSettled([...this.inFlight.values()]);
+    this.results.clear();
+    this.catchAllDomains.clear();
+  }
+
+  private async networkFinding(parsed: ParsedEmailAddress, options: { smtp: boolean; deadline: number }): Promise<NetworkFinding> {
+    if (!this.deps.networkChecks || this.closed) return { kind: 'not_checked' };
+    const key = `${options.smtp ? 'smtp' : 'dns'} ${parsed.normalized}`;
+    const cached = this.results.get(key);
+    if (cached) return cached;
+
+    let job = this.inFlight.get(key);
+    if (!job) {
+      job = this.runChecks(parsed, options.smtp)
+        // A fault of ours (a bug, a malformed DNS message) must not crash a background probe nobody waits for.
+        .catch((): NetworkFinding => ({ kind: 'no_connect' }))
+        .finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, job);
+    }
+    return raceDeadline(job, options.deadline);
+  }
+
+  /** DNS, then SMTP; the finding is cached when it arrives, whether or not anyone still waits for it. */
+  private async runChecks(parsed: ParsedEmailAddress, smtp: boolean): Promise<NetworkFinding> {
+    const controller = new AbortController();
+    this.running.add(controller);
+    const timer = setTimeout(() => controller.abort(), this.deps.probeTimeoutMs);
+    try {
+      const route = await this.deps.resolver.resolveMailRoute(parsed.domain);
+      const finding = await this.findingForRoute(parsed, route, smtp, controller.signal);
+      if (!this.closed) this.results.set(`${smtp ? 'smtp' : 'dns'} ${parsed.normalized}`, finding, this.lifetimeOf(finding));
+      return finding;
+    } finally {
+      clearTimeout(timer);
+      this.running.delete(controller);
+    }
+  }
+
+  private async findingForRoute(
+    parsed: ParsedEmailAddress,
+    route: MailRoute,
+    smtp: boolean,
+    signal: AbortSignal,
+  ): Promise<NetworkFinding> {
+    switch (route.kind) {
+      case 'no_such_domain':
+      case 'null_mx':
+      case 'no_mail_server':
+      case 'dns_error':
+        return { kind: route.kind };
+      case 'timeout':
+        return { kind: 'dns_timeout' };
+      case 'mx':
+      case 'implicit_mx':
+        break;
+    }
+    if (!smtp) return { kind: 'mail_route_only' };
+
+    const policy = policyForMailHost(route.hosts[0].name, this.deps.policies);
+    if (!policy.rcptIsEvidence) return { kind: 'unverifiable' };
+    const knownCatchAll = this.catchAllDomains.get(parsed.domain);
+    if (knownCatchAll === true) return { kind: 'accepted', catchAll: true };
+
+    const sendCatchAllProbe = policy.catchAllProbe && knownCatchAll === undefined;
+    const outcome: ProbeOutcome = await probeMailbox(
+      {
+        address: parsed.normalized,
+        catchAllProbeAddress: sendCatchAllProbe ? catchAllProbeAddress(parsed.domain, this.deps.now()) : null,
+        hosts: route.hosts,
+        policy,
+        signal,
+      },
+      { resolver: this.deps.resolver, limits: this.deps.limits, settings: this.deps.probeSettings },
+    );
+    if (outcome.kind === 'accepted' && outcome.catchAll !== null) {
+      this.catchAllDomains.set(parsed.domain, outcome.catchAll, this.deps.lifetimes.catchAllMs);
+    }
+    if (outcome.kind === 'accepted' && outcome.catchAll === null && knownCatchAll === false) {
+      return { kind: 'accepted', catchAll: false };
+    }
+    return outcome;
+  }
+
+  private lifetimeOf(finding: NetworkFinding): number {
+    const { lifetimes } = this.deps;
+    if (finding.kind === 'mailbox_full') return lifetimes.mailboxFullMs;
+    return DEFINITE.has(finding.kind) ? lifetimes.definiteMs : lifetimes.unknownMs;
+  }
+}
+
+/**
+ * A local part no one has, the same for a domain all day (so repeated checks look alike to the receiver and the
+ * catch-all answer can be cached), different across domains and days.
+ */
+export function catchAllProbeAddress(domain: string, now: number): string {
+  const day = new Date(now).toISOString().slice(0, 10);
+  const digest = createHash('sha256').update(`${domain}\n${day}`).digest('hex').slice(0, 16);
+  return `cv-${digest}@${domain}`;
+}
+
+async function raceDeadline(job: Promise<NetworkFinding>, deadline: number): Promise<NetworkFinding> {
+  const remaining = deadline - Date.now();
+  if (remaining <= 0) return { kind: 'pending' };
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<NetworkFinding>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: 'pending' }), remaining);
+  });
+  try {
+    return await Promise.race([job, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

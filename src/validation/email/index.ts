@@ -1,0 +1,114 @@
+/**
+ * Entry point of the e-mail engine: `createEmailEngine(options)` with plain values from the service's config.
+ * The table of answers is in README.md beside this file.
+ */
+import dns from 'node:dns';
+import type { EmailEngine } from '../types.js';
+import { ConnectionLimits } from './connection-limits.js';
+import { parseDnsServer } from './dns-wire-client.js';
+import { isDisposableDomain, loadEmailLists, type EmailLists } from './email-lists.js';
+import { EmailValidationEngine, type ResultLifetimes } from './email-engine.js';
+import { MailHostResolver } from './mail-host-resolver.js';
+import { MAIL_PROVIDER_POLICIES, type MailProviderPolicy } from './mail-provider-policies.js';
+import { TLD_TYPOS, WELL_KNOWN_MAILBOX_DOMAINS } from './typo-suggestion.js';
+
+export interface EmailEngineOptions {
+  /** false: no DNS, no SMTP; every answer has `smtp: "skipped"`. */
+  networkChecks: boolean;
+  /** `host:port` resolvers; default: the system's (node `dns.getServers()`). */
+  dnsServers?: string[];
+  /** Port of the SMTP probe; the only port it ever connects to. */
+  smtpPort: number;
+  /** true lets the probe connect to loopback/private/reserved addresses (tests only). */
+  allowPrivate: boolean;
+  /** EHLO name (RFC 5321 §4.1.1.1). */
+  heloName: string;
+  /** Reverse-path of MAIL FROM (RFC 5321 §4.1.1.2). */
+  mailFrom: string;
+  /** Clock for caches and the catch-all probe's day; default Date.now. */
+  now?: () => number;
+  /** Per DNS question; default 2000. */
+  dnsTimeoutMs?: number;
+  /** TCP connect to a mail host; default 5000. */
+  connectTimeoutMs?: number;
+  /** Each SMTP reply (greeting included); default 10000. RFC 5321 §4.5.3.2 allows minutes; we do not wait that long. */
+  replyTimeoutMs?: number;
+  /** Whole background check of one address (DNS and SMTP); default 30000. */
+  probeTimeoutMs?: number;
+  /** default 2 */
+  maxConnectionsPerHost?: number;
+  /** default 50 */
+  maxProbesInFlight?: number;
+  /** MX hosts tried per domain (default 3) and addresses per host (default 2). */
+  maxMailHosts?: number;
+  maxAddressesPerHost?: number;
+  /** Wait for a free connection slot; default 10000. */
+  slotWaitMs?: number;
+  /** STARTTLS when offered; default true. */
+  startTls?: boolean;
+  /** Result lifetimes; defaults: definite 3 days, mailbox full 1 day, unknown 5 minutes, catch-all 1 day. */
+  lifetimes?: Partial<ResultLifetimes>;
+  /** Entries of each cache (results, catch-all, DNS); default 100000. */
+  cacheEntries?: number;
+  /** Reference lists; default: loaded from the packages (loadEmailLists). */
+  lists?: EmailLists;
+  policies?: readonly MailProviderPolicy[];
+}
+
+const DAY_MS = 86_400_000;
+
+export function createEmailEngine(options: EmailEngineOptions): EmailValidationEngine & EmailEngine {
+  assertSafeIdentity(options);
+  const now = options.now ?? Date.now;
+  const lists = options.lists ?? loadEmailLists();
+  const servers = (options.dnsServers?.length ? options.dnsServers : dns.getServers()).map(parseDnsServer);
+  const cacheEntries = options.cacheEntries ?? 100_000;
+  return new EmailValidationEngine({
+    networkChecks: options.networkChecks,
+    lists,
+    suggestions: {
+      tldTypos: TLD_TYPOS,
+      wellKnownDomains: WELL_KNOWN_MAILBOX_DOMAINS,
+      // The provider list also holds typo-squatting domains (gmial.com); those are the ones to correct.
+      knownDomains: new Set([...lists.freeDomains].filter((domain) => !isDisposableDomain(domain, lists))),
+    },
+    resolver: new MailHostResolver({ servers, now, timeoutMs: options.dnsTimeoutMs ?? 2000, cacheEntries }),
+    limits: new ConnectionLimits(options.maxConnectionsPerHost ?? 2, options.maxProbesInFlight ?? 50),
+    probeSettings: {
+      port: options.smtpPort,
+      heloName: options.heloName,
+      mailFrom: options.mailFrom,
+      connectTimeoutMs: options.connectTimeoutMs ?? 5000,
+      replyTimeoutMs: options.replyTimeoutMs ?? 10_000,
+      startTls: options.startTls ?? true,
+      allowPrivate: options.allowPrivate,
+      maxMailHosts: options.maxMailHosts ?? 3,
+      maxAddressesPerHost: options.maxAddressesPerHost ?? 2,
+      slotWaitMs: options.slotWaitMs ?? 10_000,
+    },
+    policies: options.policies ?? MAIL_PROVIDER_POLICIES,
+    lifetimes: {
+      definiteMs: 3 * DAY_MS,
+      mailboxFullMs: DAY_MS,
+      unknownMs: 5 * 60_000,
+      catchAllMs: DAY_MS,
+      ...options.lifetimes,
+    },
+    probeTimeoutMs: options.probeTimeoutMs ?? 30_000,
+    resultCacheEntries: cacheEntries,
+    now,
+  });
+}
+
+/** Our own identity goes on the wire too: it must be as clean as any address we check. */
+function assertSafeIdentity(options: EmailEngineOptions): void {
+  if (!/^[A-Za-z0-9.-]{1,253}$/.test(options.heloName)) throw new Error(`heloName "${options.heloName}" is not a host name`);
+  // A single-label host name (a container's) is a fine domain for our own reverse-path, so no full syntax check.
+  if (!/^[A-Za-z0-9!#$%&'*+\/=?^_`{|}~.-]{1,64}@[A-Za-z0-9.-]{1,253}$/.test(options.mailFrom)) {
+    throw new Error(`mailFrom "${options.mailFrom}" is not an address`);
+  }
+}
+
+export type { EmailLists } from './email-lists.js';
+export { loadEmailLists } from './email-lists.js';
+export { EmailValidationEngine } from './email-engine.js';

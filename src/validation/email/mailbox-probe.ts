@@ -1,0 +1,186 @@
+/**
+ * The mailbox probe: asks the domain's mail hosts whether they would take mail for the address, without sending
+ * any. RFC 5321 §3.3: greeting, EHLO (HELO when EHLO is refused, §4.1.4), STARTTLS when offered (RFC 3207),
+ * MAIL FROM, RCPT TO for a made-up local part (catch-all probe) and for the address, RSET, QUIT. A host that cannot
+ * be reached hands over to the next one by MX preference (RFC 5321 §5.1).
+ */
+import { isPubliclyRoutableAddress } from './address-guard.js';
+import { ConnectionLimitTimeoutError, type ConnectionLimits } from './connection-limits.js';
+import type { MailHost, MailHostResolver } from './mail-host-resolver.js';
+import type { MailProviderPolicy } from './mail-provider-policies.js';
+import { classifySmtpReply, type SmtpReply, type SmtpReplyMeaning } from './smtp-reply-classifier.js';
+import { SmtpSession, SmtpTimeoutError } from './smtp-session.js';
+
+export type ProbeOutcome =
+  | { kind: 'accepted'; catchAll: boolean | null }
+  | { kind: Exclude<SmtpReplyMeaning, 'accepted'> }
+  /** Nothing reachable: refused connections, closed sockets, no addresses for the MX names. */
+  | { kind: 'no_connect' }
+  /** Every address of every mail host is loopback/private/reserved and the guard is on. */
+  | { kind: 'private_address' }
+  | { kind: 'timeout' };
+
+export interface MailboxProbeSettings {
+  port: number;
+  heloName: string;
+  mailFrom: string;
+  connectTimeoutMs: number;
+  replyTimeoutMs: number;
+  startTls: boolean;
+  allowPrivate: boolean;
+  /** How many MX hosts to try, and how many addresses of each. */
+  maxMailHosts: number;
+  maxAddressesPerHost: number;
+  /** How long to wait for a free connection slot. */
+  slotWaitMs: number;
+}
+
+export interface MailboxProbeRequest {
+  /** `local@domain` in normalized form: already through the syntax check, so plain atext and LDH. */
+  address: string;
+  /** The made-up address of the catch-all probe, or null to send none. */
+  catchAllProbeAddress: string | null;
+  hosts: readonly MailHost[];
+  policy: MailProviderPolicy;
+  signal: AbortSignal;
+}
+
+export interface MailboxProbeDependencies {
+  resolver: MailHostResolver;
+  limits: ConnectionLimits;
+  settings: MailboxProbeSettings;
+}
+
+/** A conversation either settles the question or says why the next host should be asked. */
+type ConversationResult = { final: true; outcome: ProbeOutcome } | { final: false; outcome: ProbeOutcome };
+
+export async function probeMailbox(request: MailboxProbeRequest, deps: MailboxProbeDependencies): Promise<ProbeOutcome> {
+  const { settings, resolver } = deps;
+  let lastFailure: ProbeOutcome = { kind: 'no_connect' };
+  for (const host of request.hosts.slice(0, settings.maxMailHosts)) {
+    if (request.signal.aborted) return { kind: 'timeout' };
+    const resolved = await resolver.resolveHostAddresses(host.name);
+    if (resolved.kind !== 'addresses') {
+      lastFailure = { kind: resolved.kind === 'timeout' ? 'timeout' : 'no_connect' };
+      continue;
+    }
+    const reachable = settings.allowPrivate ? resolved.addresses : resolved.addresses.filter(isPubliclyRoutableAddress);
+    if (reachable.length === 0) {
+      lastFailure = { kind: 'private_address' };
+      continue;
+    }
+    for (const ip of reachable.slice(0, settings.maxAddressesPerHost)) {
+      const result = await converseWithSlot(ip, host.name, request, deps);
+      if (result.final) return result.outcome;
+      lastFailure = result.outcome;
+    }
+  }
+  return lastFailure;
+}
+
+async function converseWithSlot(
+  ip: string,
+  hostName: string,
+  request: MailboxProbeRequest,
+  deps: MailboxProbeDependencies,
+): Promise<ConversationResult> {
+  let release: () => void;
+  try {
+    release = await deps.limits.acquire(ip, deps.settings.slotWaitMs);
+  } catch (error) {
+    if (error instanceof ConnectionLimitTimeoutError) return { final: false, outcome: { kind: 'timeout' } };
+    throw error;
+  }
+  try {
+    return await converse(ip, hostName, request, deps.settings);
+  } finally {
+    release();
+  }
+}
+
+async function converse(
+  ip: string,
+  hostName: string,
+  request: MailboxProbeRequest,
+  settings: MailboxProbeSettings,
+): Promise<ConversationResult> {
+  let session: SmtpSession | null = null;
+  const onAbort = () => session?.abort(new SmtpTimeoutError('probe'));
+  request.signal.addEventListener('abort', onAbort);
+  try {
+    const opened = await SmtpSession.open({
+      host: ip,
+      port: settings.port,
+      connectTimeoutMs: settings.connectTimeoutMs,
+      replyTimeoutMs: settings.replyTimeoutMs,
+    });
+    session = opened.session;
+    if (request.signal.aborted) onAbort();
+    // RFC 5321 §3.1: a 554 or 421 greeting means this host will not talk; another MX may.
+    if (opened.greeting.code !== 220) return { final: false, outcome: refusal(opened.greeting) };
+
+    const hello = await sayHello(session, settings.heloName);
+    if (!isPositive(hello)) return { final: true, outcome: refusal(hello) };
+    if (settings.startTls && offers(hello, 'STARTTLS')) {
+      const ready = await session.command('STARTTLS');
+      if (ready.code === 220) {
+        await session.startTls(hostName, settings.replyTimeoutMs);
+        const again = await sayHello(session, settings.heloName);
+        if (!isPositive(again)) return { final: true, outcome: refusal(again) };
+      }
+    }
+
+    const mail = await session.command(`MAIL FROM:<${settings.mailFrom}>`, 'MAIL');
+    if (!isPositive(mail)) return { final: true, outcome: refusal(mail) };
+
+    const catchAllReply = request.catchAllProbeAddress
+      ? await session.command(`RCPT TO:<${request.catchAllProbeAddress}>`, 'RCPT')
+      : null;
+    const reply = await session.command(`RCPT TO:<${request.address}>`, 'RCPT');
+    await session.command('RSET').catch(() => undefined);
+    await session.quit();
+    return { final: true, outcome: outcomeOfRcpt(reply, catchAllReply) };
+  } catch (error) {
+    if (error instanceof SmtpTimeoutError) return { final: false, outcome: { kind: 'timeout' } };
+    if (isSocketError(error)) return { final: false, outcome: { kind: 'no_connect' } };
+    throw error;
+  } finally {
+    request.signal.removeEventListener('abort', onAbort);
+    session?.destroy();
+  }
+}
+
+function outcomeOfRcpt(reply: SmtpReply, catchAllReply: SmtpReply | null): ProbeOutcome {
+  const meaning = classifySmtpReply(reply);
+  if (meaning !== 'accepted') return { kind: meaning };
+  if (!catchAllReply) return { kind: 'accepted', catchAll: null };
+  const probeMeaning = classifySmtpReply(catchAllReply);
+  // Only a definite answer about the made-up mailbox says whether the domain takes everything.
+  const catchAll = probeMeaning === 'accepted' ? true : probeMeaning === 'mailbox_not_found' ? false : null;
+  return { kind: 'accepted', catchAll };
+}
+
+/** A refusal before RCPT is about the session (our name, our address, our IP), never about the mailbox. */
+function refusal(reply: SmtpReply): ProbeOutcome {
+  return { kind: Math.floor(reply.code / 100) === 4 ? 'temp_fail' : 'blocked' };
+}
+
+/** EHLO, or HELO when the server does not know EHLO (RFC 5321 §4.1.4). */
+async function sayHello(session: SmtpSession, heloName: string): Promise<SmtpReply> {
+  const ehlo = await session.command(`EHLO ${heloName}`, 'EHLO');
+  if (isPositive(ehlo) || Math.floor(ehlo.code / 100) === 4) return ehlo;
+  return session.command(`HELO ${heloName}`, 'HELO');
+}
+
+function isPositive(reply: SmtpReply): boolean {
+  return Math.floor(reply.code / 100) === 2;
+}
+
+/** RFC 5321 §4.1.1.1: each line after the first of the EHLO reply names an extension. */
+function offers(ehlo: SmtpReply, extension: string): boolean {
+  return new RegExp(`(^|\\s)${extension}(\\s|$)`, 'i').test(ehlo.text);
+}
+
+function isSocketError(error: unknown): boolean {
+  return typeof (error as NodeJS.ErrnoException)?.code === 'string' || (error as Error)?.name === 'SmtpProtocolError';
+}
