@@ -3,7 +3,7 @@
  * is an `invalid` reading with a reason (README: "Invalid reasons").
  */
 import {
-  parsePhoneNumberWithError, isSupportedCountry, validatePhoneNumberLength, ParseError,
+  parsePhoneNumberWithError, isSupportedCountry, Metadata, ParseError,
   type CountryCode, type MetadataJson, type NumberType, type PhoneNumber,
 } from 'libphonenumber-js/core';
 import type { PhoneType } from '../types.js';
@@ -42,11 +42,34 @@ const REASON_BY_PARSE_ERROR: Record<string, PhoneInvalidReason> = {
   INVALID_COUNTRY: 'invalid_country_code',
 };
 
-const REASON_BY_LENGTH_VERDICT: Record<string, PhoneInvalidReason> = {
-  TOO_SHORT: 'too_short',
-  TOO_LONG: 'too_long',
-  INVALID_LENGTH: 'invalid_length',
-};
+/**
+ * Why a parsed number that libphonenumber calls invalid is invalid, from the possible lengths of its numbering plan
+ * (the rule of libphonenumber-js checkNumberLength / Google's testNumberLength, without parsing the number again).
+ * Possible lengths are memoised per metadata and plan.
+ */
+const possibleLengthsByMetadata = new WeakMap<MetadataJson, Map<string, readonly number[] | null>>();
+
+function possibleLengthsOf(plan: string, metadata: MetadataJson): readonly number[] | null {
+  let byPlan = possibleLengthsByMetadata.get(metadata);
+  if (!byPlan) possibleLengthsByMetadata.set(metadata, (byPlan = new Map()));
+  let lengths = byPlan.get(plan);
+  if (lengths === undefined) {
+    const numberingPlans = new Metadata(metadata);
+    numberingPlans.selectNumberingPlan(plan as CountryCode);
+    lengths = numberingPlans.numberingPlan?.possibleLengths() ?? null;
+    byPlan.set(plan, lengths);
+  }
+  return lengths;
+}
+
+function lengthReason(number: PhoneNumber, metadata: MetadataJson): PhoneInvalidReason {
+  const lengths = possibleLengthsOf(number.country ?? number.countryCallingCode, metadata);
+  const length = number.nationalNumber.length;
+  if (!lengths || lengths.length === 0) return 'invalid_for_region';
+  if (length < lengths[0]) return 'too_short';
+  if (length > lengths[lengths.length - 1]) return 'too_long';
+  return lengths.includes(length) ? 'invalid_for_region' : 'invalid_length';
+}
 
 function invalid(reason: PhoneInvalidReason, number?: PhoneNumber, metadata?: MetadataJson): PhoneReading {
   return {
@@ -80,12 +103,14 @@ export function unwrapTelUri(text: string): string {
   return extension ? `${number} ext. ${extension.slice(4)}` : number;
 }
 
+const STRICT = { extract: false } as const;
+
 type ParseAttempt = { number: PhoneNumber; type: NumberType; valid: boolean } | { error: PhoneInvalidReason };
 
 function attemptParse(text: string, defaultRegion: CountryCode | undefined, metadata: MetadataJson): ParseAttempt {
   try {
     // extract: false: the whole input must be the number (decorations allowed), not text that contains one.
-    const number = parsePhoneNumberWithError(text, { defaultCountry: defaultRegion, extract: false }, metadata);
+    const number = parsePhoneNumberWithError(text, defaultRegion ? { defaultCountry: defaultRegion, extract: false } : STRICT, metadata);
     // With per-type patterns (max metadata) libphonenumber-js defines "valid" as "has a type": ask once, not twice.
     const type = number.getType();
     return { number, type, valid: type !== undefined || number.isValid() };
@@ -122,8 +147,7 @@ export function readPhoneNumber(input: unknown, countryHint: string | undefined,
   }
   const { number } = attempt;
   if (!attempt.valid) {
-    const lengthVerdict = validatePhoneNumberLength(number.number, metadata);
-    return invalid((lengthVerdict && REASON_BY_LENGTH_VERDICT[lengthVerdict]) || 'invalid_for_region', number, metadata);
+    return invalid(lengthReason(number, metadata), number, metadata);
   }
 
   const libphonenumberType = attempt.type;
