@@ -110,6 +110,11 @@ describe('Twilio failures fall back to the offline answer', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
+  it('When the deadline is not a number, then the timeout alone bounds the call', async () => {
+    const engine = engineWith();
+    expect(await engine.validate(US_NUMBER, { deadline: Number.NaN })).toMatchObject({ carrier_source: 'live' });
+  });
+
   it('When the budget is already spent, then no call is made', async () => {
     expect(await validate(engineWith(), US_NUMBER, 5)).toMatchObject(offline);
     expect(server.requests).toHaveLength(0);
@@ -172,6 +177,15 @@ describe('Rate limits, cache and circuit breaker', () => {
     clock += 600;
     await validate(engine);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('When Retry-After asks for a day, then the pause is capped', async () => {
+    server.respond = () => rateLimited('86400');
+    const engine = engineWith({ maxRetryAfterMs: 60_000 });
+    await validate(engine);
+    clock += 60_001;
+    server.respond = (number) => ({ body: lineTypeAnswer(number, 'mobile') });
+    expect(await validate(engine)).toMatchObject({ carrier_source: 'live' });
   });
 
   it('When rate limited, then the circuit does not count it as a failure', async () => {

@@ -31,6 +31,8 @@ describe('readPhoneNumber: decorations', () => {
 
   it('When the hint names another country than an international number, then the number decides', () =>
     expect(read('+44 20 7946 0958', 'US')).toMatchObject({ valid: true, country: 'GB' }));
+  it('When the number uses a non-geographic calling code, then it is valid with no country', () =>
+    expect(read('+800 1234 5678')).toMatchObject({ valid: true, type: 'toll_free', country: null, e164: '+80012345678' }));
   it('When the hint is not a known region, then it is ignored', () =>
     expect(read('+12012031234', 'XX')).toMatchObject({ valid: true, country: 'US' }));
   it('When a Canadian area code is dialled with the US hint, then the country is CA', () =>

@@ -16,6 +16,8 @@ export interface LivePhoneLookupOptions {
   breakerCooldownMs?: number;
   /** Pause after a 429 that has no usable Retry-After. */
   defaultRetryAfterMs?: number;
+  /** Longest pause a Retry-After may impose (a misconfigured proxy should not stop live look-ups for a day). */
+  maxRetryAfterMs?: number;
   /** Below this much remaining budget no call is started. */
   minimumBudgetMs?: number;
 }
@@ -27,6 +29,7 @@ export const LIVE_PHONE_LOOKUP_DEFAULTS = {
   breakerFailureThreshold: 5,
   breakerCooldownMs: 30_000,
   defaultRetryAfterMs: 1000,
+  maxRetryAfterMs: 10 * 60 * 1000,
   minimumBudgetMs: 25,
 } as const satisfies Required<LivePhoneLookupOptions>;
 
@@ -66,7 +69,8 @@ export function createLivePhoneLookup(
     } catch (error) {
       const failure: PhoneLookupFailure = error instanceof PhoneLookupError ? error.failure : controller.signal.aborted ? 'timeout' : 'network';
       if (failure === 'rate_limited') {
-        const pauseMs = (error as PhoneLookupError).details.retryAfterMs ?? settings.defaultRetryAfterMs;
+        const retryAfterMs = (error as PhoneLookupError).details.retryAfterMs ?? settings.defaultRetryAfterMs;
+        const pauseMs = Math.min(retryAfterMs, settings.maxRetryAfterMs);
         breaker.pauseUntil(now() + pauseMs);
       } else {
         breaker.recordFailure();
@@ -87,7 +91,7 @@ export function createLivePhoneLookup(
       if (closed) return { kind: 'skipped', why: 'closed' };
       const cached = cache.get(e164);
       if (cached) return { kind: 'answered', answer: cached, cached: true };
-      const budgetMs = deadline - now();
+      const budgetMs = Number.isFinite(deadline) ? deadline - now() : settings.timeoutMs;
       if (budgetMs < settings.minimumBudgetMs) return { kind: 'skipped', why: 'no_budget' };
       if (!breaker.tryAcquire()) return { kind: 'skipped', why: 'circuit_open' };
       return callProvider(e164, budgetMs);
