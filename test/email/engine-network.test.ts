@@ -1,0 +1,269 @@
+/**
+ * The e-mail engine against real servers on 127.0.0.1: dns2 for DNS, smtp-server for SMTP.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmailEngine, loadEmailLists, type EmailEngineOptions, type EmailLists } from '../../src/validation/email/index.js';
+import type { EmailResult } from '../../src/validation/types.js';
+import { startLocalDnsServer, type LocalDnsServer } from './local-dns-server.js';
+import { startLocalSmtpServer, type LocalSmtpServer } from './local-smtp-server.js';
+
+const LOOPBACK_MX = (exchange: string) => ({ MX: [{ exchange, priority: 10 }] });
+
+const ZONE = {
+  'mail.test': LOOPBACK_MX('mx.mail.test'),
+  'mx.mail.test': { A: ['127.0.0.1'] },
+  'catchall.test': LOOPBACK_MX('mx.mail.test'),
+  'greylist.test': LOOPBACK_MX('mx.mail.test'),
+  'policy.test': LOOPBACK_MX('mx.mail.test'),
+  'slow.test': LOOPBACK_MX('mx.mail.test'),
+  'm365.test': LOOPBACK_MX('tenant.mail.protection.outlook.com'),
+  'tenant.mail.protection.outlook.com': { A: ['127.0.0.1'] },
+  'yahoo-like.test': LOOPBACK_MX('mta5.am0.yahoodns.net'),
+  'mta5.am0.yahoodns.net': { A: ['127.0.0.1'] },
+  'backup.test': { MX: [{ exchange: 'dead.backup.test', priority: 5 }, { exchange: 'mx.mail.test', priority: 20 }] },
+  'dead.backup.test': { A: ['127.0.0.2'] },
+  'implicit.test': { A: ['127.0.0.1'] },
+  'nullmx.test': { MX: [{ exchange: '', priority: 0 }] },
+  'nodata.test': {},
+  'broken.test': { rcode: 2 },
+  'silent.test': { silent: true },
+  'private.test': LOOPBACK_MX('mx.private.test'),
+  'mx.private.test': { A: ['10.1.2.3'] },
+  'xn--bcher-kva.test': LOOPBACK_MX('mx.mail.test'),
+  'mailinator.com': LOOPBACK_MX('mx.mail.test'),
+};
+
+const SMTP_SCRIPT = {
+  byAddress: {
+    'alice@mail.test': 'accept' as const,
+    'info@mail.test': 'accept' as const,
+    'full@mail.test': { code: 552, message: '5.2.2 Mailbox full' },
+    'gone@mail.test': { code: 550, message: '5.2.1 Mailbox disabled' },
+    'slow@slow.test': { delayMs: 400 },
+    // smtp-server hands the application U-labels; on the wire the probe sends the A-label.
+    'alice@bücher.test': 'accept' as const,
+    'alice@implicit.test': 'accept' as const,
+    'alice@backup.test': 'accept' as const,
+    'alice@m365.test': 'accept' as const,
+    'ghost@m365.test': { code: 550, message: '5.4.1 Recipient address rejected: Access denied. AS(201806281)' },
+  },
+  byDomain: {
+    'catchall.test': 'accept' as const,
+    'greylist.test': { code: 451, message: '4.7.1 Greylisted, please try again later' },
+    'policy.test': { code: 550, message: '5.7.1 Client host rejected: listed at zen.spamhaus.org' },
+  },
+};
+
+describe('e-mail engine with DNS and SMTP', () => {
+  let dnsServer: LocalDnsServer;
+  let smtpServer: LocalSmtpServer;
+  let lists: EmailLists;
+  const engines: Array<{ close(): Promise<void> }> = [];
+
+  beforeAll(async () => {
+    lists = loadEmailLists();
+    dnsServer = await startLocalDnsServer(ZONE);
+    smtpServer = await startLocalSmtpServer(SMTP_SCRIPT);
+  });
+
+  afterAll(async () => {
+    await Promise.all(engines.map((e) => e.close()));
+    await smtpServer.close();
+    await dnsServer.close();
+  });
+
+  function engine(overrides: Partial<EmailEngineOptions> = {}) {
+    const created = createEmailEngine({
+      networkChecks: true,
+      dnsServers: [dnsServer.address],
+      smtpPort: smtpServer.port,
+      allowPrivate: true,
+      heloName: 'verifier.test',
+      mailFrom: 'verify@verifier.test',
+      lists,
+      dnsTimeoutMs: 300,
+      connectTimeoutMs: 300,
+      replyTimeoutMs: 1000,
+      probeTimeoutMs: 3000,
+      ...overrides,
+    });
+    engines.push(created);
+    return created;
+  }
+
+  const check = (e: ReturnType<typeof engine>, address: string, budgetMs = 2000, smtp = true): Promise<EmailResult> =>
+    e.validate(address, { smtp, deadline: Date.now() + budgetMs });
+
+  it('When the mailbox exists, then the answer is valid and deliverable', async () => {
+    const result = await check(engine(), 'alice@mail.test');
+    expect(result).toMatchObject({ status: 'valid', risk: 'low', smtp: 'deliverable', reason: 'accepted', normalized: 'alice@mail.test' });
+  });
+
+  it('When the server answers 5.1.1 for the mailbox, then the answer is invalid, mailbox_not_found', async () => {
+    const result = await check(engine(), 'nobody@mail.test');
+    expect(result).toMatchObject({ status: 'invalid', smtp: 'undeliverable', reason: 'mailbox_not_found' });
+  });
+
+  it('When the domain takes any local part, then the answer is risky catch_all', async () => {
+    const e = engine();
+    const result = await check(e, 'anyone@catchall.test');
+    expect(result).toMatchObject({ status: 'risky', smtp: 'catch_all', reason: 'catch_all' });
+    const probe = smtpServer.recipients.find((r) => r.startsWith('cv-') && r.endsWith('@catchall.test'));
+    expect(probe).toMatch(/^cv-[0-9a-f]{16}@catchall\.test$/);
+  });
+
+  it('When the mailbox is full, then the answer is risky mailbox_full', async () => {
+    expect(await check(engine(), 'full@mail.test')).toMatchObject({ status: 'risky', smtp: 'mailbox_full', reason: 'mailbox_full' });
+  });
+
+  it('When the mailbox is disabled, then the answer is invalid disabled', async () => {
+    expect(await check(engine(), 'gone@mail.test')).toMatchObject({ status: 'invalid', smtp: 'disabled', reason: 'disabled' });
+  });
+
+  it('When the server greylists (451 4.7.1), then the answer is unknown temp_fail, never invalid', async () => {
+    expect(await check(engine(), 'bob@greylist.test')).toMatchObject({ status: 'unknown', smtp: 'unknown', reason: 'temp_fail' });
+  });
+
+  it('When the server refuses us by policy (5.7.1 blocklist), then the answer is unknown blocked', async () => {
+    expect(await check(engine(), 'bob@policy.test')).toMatchObject({ status: 'unknown', smtp: 'unknown', reason: 'blocked' });
+  });
+
+  it('When Microsoft 365 answers 5.4.1 Access denied, then the mailbox does not exist and no catch-all probe was sent', async () => {
+    const e = engine();
+    expect(await check(e, 'ghost@m365.test')).toMatchObject({ status: 'invalid', reason: 'mailbox_not_found' });
+    expect(await check(e, 'alice@m365.test')).toMatchObject({ status: 'valid', smtp: 'deliverable' });
+    expect(smtpServer.recipients.filter((r) => r.startsWith('cv-') && r.endsWith('@m365.test'))).toEqual([]);
+  });
+
+  it('When the provider accepts every RCPT (Yahoo), then it is not asked and the answer is unknown', async () => {
+    const before = smtpServer.connections;
+    expect(await check(engine(), 'someone@yahoo-like.test')).toMatchObject({ status: 'unknown', reason: 'unverifiable' });
+    expect(smtpServer.connections).toBe(before);
+  });
+
+  it('When the server is too slow for the budget, then the answer is pending in time, and the next one comes from the cache', async () => {
+    const e = engine();
+    const started = Date.now();
+    const first = await check(e, 'slow@slow.test', 150);
+    expect(Date.now() - started).toBeLessThan(400);
+    expect(first).toMatchObject({ status: 'unknown', smtp: 'pending' });
+
+    await new Promise((r) => setTimeout(r, 600));
+    const rcptsBefore = smtpServer.recipients.length;
+    const second = await check(e, 'slow@slow.test', 150);
+    expect(second).toMatchObject({ status: 'valid', smtp: 'deliverable' });
+    expect(smtpServer.recipients.length).toBe(rcptsBefore);
+  });
+
+  it('When the first MX cannot be reached, then the next MX by preference answers', async () => {
+    const e = engine({ smtpPort: smtpServer.port });
+    expect(await check(e, 'alice@backup.test')).toMatchObject({ status: 'valid', smtp: 'deliverable' });
+  });
+
+  it('When the domain has no MX but an A record, then the A host is the mail server (implicit MX)', async () => {
+    expect(await check(engine(), 'alice@implicit.test')).toMatchObject({ status: 'valid', smtp: 'deliverable' });
+  });
+
+  it('When the domain publishes a null MX, then the answer is invalid null_mx without any connection', async () => {
+    const before = smtpServer.connections;
+    expect(await check(engine(), 'a@nullmx.test')).toMatchObject({ status: 'invalid', smtp: 'undeliverable', reason: 'null_mx' });
+    expect(smtpServer.connections).toBe(before);
+  });
+
+  it('When the domain does not exist (NXDOMAIN), then the answer is invalid no_such_domain', async () => {
+    expect(await check(engine(), 'a@nowhere.test')).toMatchObject({ status: 'invalid', reason: 'no_such_domain' });
+  });
+
+  it('When the domain exists with neither MX nor address, then the answer is invalid no_mail_server', async () => {
+    expect(await check(engine(), 'a@nodata.test')).toMatchObject({ status: 'invalid', reason: 'no_mail_server' });
+  });
+
+  it('When the resolver fails (SERVFAIL) or does not answer, then the answer is unknown, never invalid', async () => {
+    const e = engine();
+    expect(await check(e, 'a@broken.test')).toMatchObject({ status: 'unknown', reason: 'dns_error' });
+    expect(await check(e, 'a@silent.test')).toMatchObject({ status: 'unknown', reason: 'dns_error:timeout' });
+  });
+
+  it('When an MX points at a private address and the guard is on, then no connection is made', async () => {
+    const before = smtpServer.connections;
+    const guarded = engine({ allowPrivate: false });
+    expect(await check(guarded, 'a@private.test')).toMatchObject({ status: 'unknown', reason: 'no_connect:private_address' });
+    // 127.0.0.1, where the test server listens, is refused the same way.
+    expect(await check(guarded, 'alice@mail.test')).toMatchObject({ status: 'unknown', reason: 'no_connect:private_address' });
+    expect(smtpServer.connections).toBe(before);
+  });
+
+  it('When the domain is internationalized, then it is checked under its A-label', async () => {
+    const result = await check(engine(), 'alice@bücher.test');
+    expect(result).toMatchObject({ status: 'valid', smtp: 'deliverable', normalized: 'alice@xn--bcher-kva.test' });
+  });
+
+  it.each([
+    'alice@mail.test\r\nRCPT TO:<victim@mail.test>',
+    'alice@mail.test\nDATA',
+    'alice\r\n@mail.test',
+    '"a\r\nb"@mail.test',
+    'alice@mail.test>\r\nRSET',
+    'alice@mail.test\u0000',
+  ])('When the input tries command injection (%j), then it is a syntax error and nothing reaches the wire', async (input) => {
+    const before = { connections: smtpServer.connections, rcpts: smtpServer.recipients.length };
+    const result = await check(engine(), input);
+    expect(result.status).toBe('invalid');
+    expect(result.reason).toMatch(/^syntax:/);
+    expect(smtpServer.connections).toBe(before.connections);
+    expect(smtpServer.recipients.length).toBe(before.rcpts);
+  });
+
+  it('When the request turns the probe off, then DNS still answers and smtp is skipped', async () => {
+    const before = smtpServer.connections;
+    const e = engine();
+    expect(await check(e, 'alice@mail.test', 2000, false)).toMatchObject({ status: 'valid', smtp: 'skipped', reason: 'mail_server_found' });
+    expect(await check(e, 'a@nowhere.test', 2000, false)).toMatchObject({ status: 'invalid', reason: 'no_such_domain' });
+    expect(smtpServer.connections).toBe(before);
+  });
+
+  it('When network checks are off, then lists and suggestion still answer and smtp is skipped', async () => {
+    const e = engine({ networkChecks: false });
+    expect(await check(e, 'info@gmial.com')).toMatchObject({ smtp: 'skipped', suggestion: 'info@gmail.com', role: true });
+    expect(await check(e, 'x@mailinator.com')).toMatchObject({ status: 'risky', reason: 'disposable', disposable: true, smtp: 'skipped' });
+    expect(await check(e, 'joe@gmail.com')).toMatchObject({ status: 'unknown', reason: 'not_checked', free: true });
+  });
+
+  it('When the domain is disposable, then the answer is risky and the mailbox is not probed', async () => {
+    const before = smtpServer.connections;
+    expect(await check(engine(), 'x@mailinator.com')).toMatchObject({ status: 'risky', risk: 'high', reason: 'disposable' });
+    expect(smtpServer.connections).toBe(before);
+  });
+
+  it('When a role mailbox is accepted, then the answer is risky role', async () => {
+    expect(await check(engine(), 'info@mail.test')).toMatchObject({ status: 'risky', smtp: 'deliverable', reason: 'role', role: true });
+  });
+
+  it('When DNS answers were cached, then the same question is not asked again within its TTL', async () => {
+    const e = engine();
+    await check(e, 'alice@mail.test', 2000, false);
+    const asked = dnsServer.questions.get('MX mail.test');
+    await check(e, 'other@mail.test', 2000, false);
+    expect(dnsServer.questions.get('MX mail.test')).toBe(asked);
+  });
+});
+
+describe('e-mail engine over STARTTLS', () => {
+  it('When the server offers STARTTLS, then the RCPT goes over TLS', async () => {
+    const dnsServer = await startLocalDnsServer(ZONE);
+    const tlsServer = await startLocalSmtpServer(SMTP_SCRIPT, { startTls: true });
+    const e = createEmailEngine({
+      networkChecks: true, dnsServers: [dnsServer.address], smtpPort: tlsServer.port, allowPrivate: true,
+      heloName: 'verifier.test', mailFrom: 'verify@verifier.test', lists: loadEmailLists(), replyTimeoutMs: 2000,
+    });
+    try {
+      expect(await e.validate('alice@mail.test', { smtp: true, deadline: Date.now() + 3000 })).toMatchObject({ smtp: 'deliverable' });
+      expect(tlsServer.secureRcpts.every(Boolean)).toBe(true);
+      expect(tlsServer.secureRcpts.length).toBeGreaterThan(0);
+    } finally {
+      await e.close();
+      await tlsServer.close();
+      await dnsServer.close();
+    }
+  });
+});

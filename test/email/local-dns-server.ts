@@ -1,0 +1,64 @@
+/** A real DNS server on 127.0.0.1 (dns2) answering from a small zone table, for the e-mail engine's tests. */
+import dns2 from 'dns2';
+
+const { Packet } = dns2;
+
+export interface ZoneEntry {
+  MX?: Array<{ exchange: string; priority: number }>;
+  A?: string[];
+  AAAA?: string[];
+  /** RFC 1035 response code to answer with (3 NXDOMAIN, 2 SERVFAIL). */
+  rcode?: number;
+  /** Never answer (a resolver time-out). */
+  silent?: boolean;
+  ttl?: number;
+}
+
+export interface LocalDnsServer {
+  address: string;
+  /** How many questions each `TYPE name` got. */
+  questions: Map<string, number>;
+  close(): Promise<void>;
+}
+
+const TYPE_NAMES: Record<number, 'A' | 'AAAA' | 'MX'> = { [Packet.TYPE.A]: 'A', [Packet.TYPE.AAAA]: 'AAAA', [Packet.TYPE.MX]: 'MX' };
+
+export async function startLocalDnsServer(zone: Record<string, ZoneEntry>): Promise<LocalDnsServer> {
+  const questions = new Map<string, number>();
+  const server = dns2.createServer({
+    udp: true,
+    handle: (request: any, send: (response: any) => void) => {
+      const response = Packet.createResponseFromRequest(request);
+      const [question] = request.questions;
+      const name = String(question.name).toLowerCase();
+      const typeName = TYPE_NAMES[question.type];
+      questions.set(`${typeName} ${name}`, (questions.get(`${typeName} ${name}`) ?? 0) + 1);
+      const entry = zone[name];
+      if (entry?.silent) return;
+      if (!entry) {
+        response.header.rcode = Packet.RCODE.NXDOMAIN;
+      } else if (entry.rcode !== undefined) {
+        response.header.rcode = entry.rcode;
+      } else {
+        const ttl = entry.ttl ?? 300;
+        const base = { name, class: Packet.CLASS.IN, ttl };
+        if (typeName === 'MX') for (const mx of entry.MX ?? []) response.answers.push({ ...base, type: Packet.TYPE.MX, ...mx });
+        if (typeName === 'A') for (const address of entry.A ?? []) response.answers.push({ ...base, type: Packet.TYPE.A, address });
+        if (typeName === 'AAAA') for (const address of entry.AAAA ?? []) response.answers.push({ ...base, type: Packet.TYPE.AAAA, address });
+        if (response.answers.length === 0) {
+          response.authorities.push({
+            name, type: Packet.TYPE.SOA, class: Packet.CLASS.IN, ttl: 60, primary: `ns.${name}`, admin: `hostmaster.${name}`,
+            serial: 1, refresh: 3600, retry: 600, expiration: 86400, minimum: 60,
+          });
+        }
+      }
+      send(response);
+    },
+  });
+  const addresses: any = await server.listen({ udp: { port: 0, address: '127.0.0.1' } } as any);
+  return {
+    address: `127.0.0.1:${addresses.udp.port}`,
+    questions,
+    close: () => server.close() as Promise<void>,
+  };
+}

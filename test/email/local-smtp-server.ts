@@ -1,0 +1,66 @@
+/** A real SMTP server on 127.0.0.1 (smtp-server) whose replies to RCPT TO are scripted per address or domain. */
+import { SMTPServer } from 'smtp-server';
+
+export interface ScriptedReply {
+  code: number;
+  /** Sent after the code: put an RFC 3463 enhanced code first when the scenario needs one. */
+  message: string;
+}
+
+/** `delayMs`: accept, but only after that long (a slow server). */
+export type ScriptedRule = ScriptedReply | 'accept' | { delayMs: number };
+
+export interface RcptScript {
+  /** Reply for an exact address, then for any address at a domain; default: 550 5.1.1 for unknown. */
+  byAddress?: Record<string, ScriptedRule>;
+  byDomain?: Record<string, ScriptedRule>;
+}
+
+export interface LocalSmtpServer {
+  port: number;
+  /** Every RCPT TO address the server was given, in order. */
+  recipients: string[];
+  connections: number;
+  /** Whether each session was on TLS when RCPT arrived. */
+  secureRcpts: boolean[];
+  close(): Promise<void>;
+}
+
+export async function startLocalSmtpServer(script: RcptScript, options: { startTls?: boolean } = {}): Promise<LocalSmtpServer> {
+  const state = { recipients: [] as string[], connections: 0, secureRcpts: [] as boolean[] };
+  const server = new SMTPServer({
+    logger: false,
+    authOptional: true,
+    disabledCommands: options.startTls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
+    onConnect(_session, callback) {
+      state.connections += 1;
+      callback();
+    },
+    onRcptTo(address, session, callback) {
+      const recipient = address.address;
+      state.recipients.push(recipient);
+      state.secureRcpts.push(Boolean(session.secure));
+      const domain = recipient.split('@')[1];
+      const rule = script.byAddress?.[recipient] ?? script.byDomain?.[domain];
+      const reply = (r: ScriptedReply | 'accept' | undefined) => {
+        if (r === 'accept') return callback();
+        const { code, message } = r ?? { code: 550, message: '5.1.1 User unknown' };
+        return callback(Object.assign(new Error(message), { responseCode: code }));
+      };
+      if (rule && typeof rule === 'object' && 'delayMs' in rule) {
+        setTimeout(() => reply('accept'), rule.delayMs);
+        return;
+      }
+      reply(rule);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.server.address() as { port: number };
+  return {
+    port,
+    get recipients() { return state.recipients; },
+    get connections() { return state.connections; },
+    get secureRcpts() { return state.secureRcpts; },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
