@@ -31,5 +31,6 @@ describe('Phone engine offline', () => {
       expect(result).toMatchObject({ status: 'invalid', type: 'unknown' });
       expect(result.reason).toEqual(expect.any(String));
     });
+  it('When the shipped data is loaded twice, then it is read once and shared', () => expect(loadShippedPhoneData()).toBe(loadShippedPhoneData()));
   it('When there is no live look-up, then close resolves', async () => expect(await engine.close()).toBeUndefined());
 });

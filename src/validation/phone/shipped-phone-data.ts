@@ -12,7 +12,15 @@ export const CARRIER_PREFIXES_FILE = 'carrier-prefixes.json.gz';
 
 const dataDirectory = new URL('./data/', import.meta.url);
 
+let loaded: PhoneData | undefined;
+
+/** Reads and decodes the files on the first call (about 80 ms); later calls share the same read-only data. */
 export function loadShippedPhoneData(): PhoneData {
+  loaded ??= readShippedPhoneData();
+  return loaded;
+}
+
+function readShippedPhoneData(): PhoneData {
   const read = (file: string) => gunzipSync(readFileSync(new URL(file, dataDirectory)));
   return {
     metadata: maxMetadata as unknown as MetadataJson,
