@@ -2,6 +2,8 @@
 import dns2 from 'dns2';
 
 const { Packet } = dns2;
+/** dns2's typings lack RCODE and are narrower than the records it encodes. */
+const RCODE = (Packet as unknown as { RCODE: Record<'NXDOMAIN', number> }).RCODE;
 
 export interface ZoneEntry {
   MX?: Array<{ exchange: string; priority: number }>;
@@ -28,7 +30,7 @@ export async function startLocalDnsServer(zone: Record<string, ZoneEntry>): Prom
   const server = dns2.createServer({
     udp: true,
     handle: (request: any, send: (response: any) => void) => {
-      const response = Packet.createResponseFromRequest(request);
+      const response: any = Packet.createResponseFromRequest(request);
       const [question] = request.questions;
       const name = String(question.name).toLowerCase();
       const typeName = TYPE_NAMES[question.type];
@@ -36,7 +38,7 @@ export async function startLocalDnsServer(zone: Record<string, ZoneEntry>): Prom
       const entry = zone[name];
       if (entry?.silent) return;
       if (!entry) {
-        response.header.rcode = Packet.RCODE.NXDOMAIN;
+        response.header.rcode = RCODE.NXDOMAIN;
       } else if (entry.rcode !== undefined) {
         response.header.rcode = entry.rcode;
       } else {

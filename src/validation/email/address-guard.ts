@@ -19,16 +19,18 @@ export const NON_PUBLIC_IPV6_RANGES = [
   ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const;
 
-const nonPublic = new net.BlockList();
-for (const [prefix, bits] of NON_PUBLIC_IPV4_RANGES) nonPublic.addSubnet(prefix, bits, 'ipv4');
-for (const [prefix, bits] of NON_PUBLIC_IPV6_RANGES) nonPublic.addSubnet(prefix, bits, 'ipv6');
+// Two lists: node's BlockList lets IPv6 rules match IPv4 addresses through ::ffff:0:0/96, and ::/8 covers that.
+const nonPublicV4 = new net.BlockList();
+for (const [prefix, bits] of NON_PUBLIC_IPV4_RANGES) nonPublicV4.addSubnet(prefix, bits, 'ipv4');
+const nonPublicV6 = new net.BlockList();
+for (const [prefix, bits] of NON_PUBLIC_IPV6_RANGES) nonPublicV6.addSubnet(prefix, bits, 'ipv6');
 
 export function isPubliclyRoutableAddress(address: string): boolean {
-  if (net.isIPv4(address)) return !nonPublic.check(address, 'ipv4');
+  if (net.isIPv4(address)) return !nonPublicV4.check(address, 'ipv4');
   if (!net.isIPv6(address)) return false;
   const embedded = embeddedIpv4(address);
   if (embedded !== null) return isPubliclyRoutableAddress(embedded);
-  return !nonPublic.check(address, 'ipv6');
+  return !nonPublicV6.check(address, 'ipv6');
 }
 
 /** The IPv4 address inside ::ffff:0:0/96 (RFC 4291 §2.5.5.2), 64:ff9b::/96 (RFC 6052) or 2002::/16 (RFC 3056). */

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import {
+  isDisposableDomain, isFreeProviderDomain, isRoleLocalPart, loadEmailLists, type EmailLists,
+} from '../../src/validation/email/email-lists.js';
+import { suggestDomain, TLD_TYPOS, WELL_KNOWN_MAILBOX_DOMAINS } from '../../src/validation/email/typo-suggestion.js';
+
+const small: EmailLists = {
+  disposableDomains: new Set(['trash.test']),
+  disposableParentDomains: new Set(['dyn.test']),
+  freeDomains: new Set(['free.test']),
+  roleLocalParts: new Set(['info', 'sales']),
+};
+
+describe('e-mail lists', () => {
+  it.each([
+    ['trash.test', true], ['a.b.trash.test', true], ['x.dyn.test', true], ['dyn.test', false], ['nottrash.test', false],
+  ])('When the domain is %s, then disposable is %s', (domain, expected) => {
+    expect(isDisposableDomain(domain, small)).toBe(expected);
+  });
+
+  it.each([['info', true], ['Sales+eu', true], ['john', false]])('When the local part is %s, then role is %s', (local, expected) => {
+    expect(isRoleLocalPart(local, small)).toBe(expected);
+  });
+
+  it('When the packaged lists are loaded, then they know the well-known cases', () => {
+    const lists = loadEmailLists();
+    expect(isDisposableDomain('mailinator.com', lists)).toBe(true);
+    expect(isDisposableDomain('sub.guerrillamail.com', lists)).toBe(true);
+    expect(isDisposableDomain('gmail.com', lists)).toBe(false);
+    expect(isFreeProviderDomain('gmail.com', lists)).toBe(true);
+    expect(isFreeProviderDomain('example.com', lists)).toBe(false);
+    expect(isRoleLocalPart('admin', lists)).toBe(true);
+    expect(isRoleLocalPart('postmaster', lists)).toBe(true);
+  });
+});
+
+describe('typo suggestion', () => {
+  const data = { tldTypos: TLD_TYPOS, wellKnownDomains: WELL_KNOWN_MAILBOX_DOMAINS, knownDomains: new Set(['gmx.de', 'mail.com']) };
+  it.each([
+    ['gmial.com', 'gmail.com'], ['gmail.con', 'gmail.com'], ['gmai.com', 'gmail.com'], ['hotmial.com', 'hotmail.com'],
+    ['yaho.com', 'yahoo.com'], ['outlok.com', 'outlook.com'], ['acme.con', 'acme.com'], ['hotmaill.con', 'hotmail.com'],
+    ['gmail.com', null], ['gmx.de', null], ['mail.com', null], ['acme.com', null], ['acme.co', null], ['example.org', null],
+  ])('When the domain is %s, then the suggestion is %s', (domain, expected) => {
+    expect(suggestDomain(domain, data)).toBe(expected);
+  });
+});
