@@ -59,6 +59,8 @@ export interface SqlExecutor {
 export class Database implements SqlExecutor {
   readonly dialect: Dialect;
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
+  /** Per query text (with `$n`): its prepared SQLite statement and which parameter each `?` binds, found once. */
+  private readonly sqliteQueries = new Map<string, { stmt: BetterSqlite3.Statement; order: number[] }>();
 
   constructor(readonly dataSource: DataSource) {
     this.dialect = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
@@ -103,15 +105,36 @@ export class Database implements SqlExecutor {
     }
   }
 
+  /**
+   * `sql` (with `$n` placeholders) prepared on the raw SQLite handle with its parameters in `?` order: the same as
+   * toSqlitePlaceholders + prepare, with the rewriting done once per query text instead of on every call.
+   */
+  private bindSqlite(sql: string, params: readonly unknown[]): [BetterSqlite3.Statement, unknown[]] {
+    let query = this.sqliteQueries.get(sql);
+    if (!query) {
+      const order: number[] = [];
+      const text = sql.replace(/\$(\d+)/g, (_, n: string) => {
+        order.push(Number(n) - 1);
+        return '?';
+      });
+      query = { stmt: this.prepare(text), order };
+      this.sqliteQueries.set(sql, query);
+    }
+    const ordered = query.order.map((i) => {
+      const p = params[i];
+      return typeof p === 'boolean' ? (p ? 1 : 0) : p;
+    });
+    return [query.stmt, ordered];
+  }
+
   allSync<T>(sql: string, params: readonly unknown[] = []): T[] {
-    const [text, ordered] = toSqlitePlaceholders(sql, params);
-    const stmt = this.prepare(text);
+    const [stmt, ordered] = this.bindSqlite(sql, params);
     return (stmt.reader ? stmt.all(...ordered) : (stmt.run(...ordered), [])) as T[];
   }
 
   runSync(sql: string, params: readonly unknown[] = []): number {
-    const [text, ordered] = toSqlitePlaceholders(sql, params);
-    return this.prepare(text).run(...ordered).changes;
+    const [stmt, ordered] = this.bindSqlite(sql, params);
+    return stmt.run(...ordered).changes;
   }
 
   /**
@@ -142,8 +165,12 @@ export class Database implements SqlExecutor {
 
   /** A synchronous SQLite transaction opened with BEGIN IMMEDIATE on the raw handle: it takes the write lock first. */
   immediate<T>(work: () => T): T {
-    return this.sqlite.transaction(work).immediate();
+    // One transaction wrapper for all work (better-sqlite3 builds several functions per transaction() call).
+    this.runInTransaction ??= this.sqlite.transaction((fn: () => unknown) => fn());
+    return this.runInTransaction.immediate(work) as T;
   }
+
+  private runInTransaction?: BetterSqlite3.Transaction<(fn: () => unknown) => unknown>;
 
   async ping(): Promise<void> {
     await this.all('SELECT 1 AS ok');
@@ -151,6 +178,8 @@ export class Database implements SqlExecutor {
 
   async close(): Promise<void> {
     this.statements.clear();
+    this.sqliteQueries.clear();
+    this.runInTransaction = undefined;
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
 }

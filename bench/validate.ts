@@ -1,0 +1,459 @@
+/**
+ * Throughput and latency of POST /v1/validate (address + e-mail + phone, network checks off) beside a bare Express 5
+ * JSON endpoint, from one run on one machine:
+ *
+ *     npm run bench:validate [-- --duration 10 --connections 32 --rounds 3 --warmup 3 --profile]
+ *
+ * (or BENCH_DURATION, BENCH_CONNECTIONS, BENCH_ROUNDS, BENCH_WARMUP, BENCH_PROFILE=1).
+ *
+ * Each server runs in its own child process (bench/servers/*.ts), so the load generator (autocannon, here) never shares
+ * the server's event loop. After a warm-up, the targets alternate (baseline, service, baseline, service, …) and each
+ * target reports the median of its rounds, so that drift on a shared, noisy machine falls on both alike. The bodies cycle
+ * through a few dozen real US addresses (OpenAddresses, via EthanRBrown/rrad, public domain), e-mails and phone numbers.
+ * The bench speaks only HTTP to the service: it knows nothing of the engines behind /v1/validate.
+ *
+ * Target: the service answers at least 0.6 of the baseline's requests per second, with no failed request. The verdict
+ * is printed; the exit code is 0 whatever the numbers (this is a measurement), and non-zero only when a server fails to
+ * start or to answer a first request correctly.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const TARGET_RATIO = 0.6;
+const SERVER_START_TIMEOUT_MS = 60_000;
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+// ---------------------------------------------------------------------------------------------------------------------
+// autocannon (CommonJS, no bundled types): the small part of its API used here.
+
+interface AutocannonRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+interface AutocannonOptions {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: AutocannonRequest[];
+  timeout?: number;
+}
+
+interface AutocannonResult {
+  duration: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  '2xx': number;
+  latency: { p50: number; p99: number; average: number };
+  requests: { total: number; sent: number };
+}
+
+const autocannon = createRequire(import.meta.url)('autocannon') as (opts: AutocannonOptions) => Promise<AutocannonResult>;
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Settings
+
+interface Settings {
+  duration: number;
+  warmup: number;
+  connections: number;
+  rounds: number;
+  profile: boolean;
+}
+
+function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
+    if (!m) throw new Error(`unexpected argument ${JSON.stringify(argv[i])}`);
+    if (m[2] !== undefined) flags.set(m[1], m[2]);
+    else if (m[1] === 'profile') flags.set('profile', '1');
+    else if (i + 1 < argv.length) flags.set(m[1], argv[++i]);
+    else throw new Error(`--${m[1]} needs a value`);
+  }
+  const known = new Set(['duration', 'warmup', 'connections', 'rounds', 'profile']);
+  for (const name of flags.keys()) if (!known.has(name)) throw new Error(`unknown flag --${name}`);
+  const number = (name: string, fallback: number, min: number) => {
+    const raw = flags.get(name) ?? env[`BENCH_${name.toUpperCase()}`];
+    const value = raw === undefined || raw === '' ? fallback : Number(raw);
+    if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be a whole number >= ${min}`);
+    return value;
+  };
+  const profileRaw = flags.get('profile') ?? env.BENCH_PROFILE ?? '';
+  return {
+    duration: number('duration', 10, 1),
+    warmup: number('warmup', 3, 0),
+    connections: number('connections', 32, 1),
+    rounds: number('rounds', 3, 1),
+    profile: ['1', 'true', 'yes'].includes(profileRaw),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Request bodies: real US addresses (one line, or in parts), e-mails and phone numbers as users type them. A few are
+// wrong on purpose (a typo'd domain, a broken address, a number too short), as in real traffic.
+
+const ADDRESSES: [line1: string, line2: string, city: string, state: string, zip: string][] = [
+  ['702 Farragut Street Northwest', '', 'Washington', 'DC', '20011'],
+  ['422 C Street Northeast', '', 'Washington', 'DC', '20002'],
+  ['31 Ashworth Street', '', 'Manchester', 'CT', '06040'],
+  ['3146 North Old Wire Road', '', 'Fayetteville', 'AR', '72703'],
+  ['311 South Panama Street', '', 'Montgomery', 'AL', '36107'],
+  ['1822 North Grand Avenue', '', 'Pueblo', 'CO', '81003'],
+  ['16896 West 85th Lane', '', 'Arvada', 'CO', '80007'],
+  ['2506 West Madison Street', '', 'Louisville', 'KY', '40211'],
+  ['6611 5th Street Northwest', '', 'Washington', 'DC', '20012'],
+  ['2906 Clare Avenue', '', 'Nashville', 'TN', '37209'],
+  ['11150 Sun Valley Drive', '', 'Oakland', 'CA', '94605'],
+  ['7113 North 69th Avenue', '', 'Glendale', 'AZ', '85303'],
+  ['2894 Music Avenue', '', 'Grand Junction', 'CO', '81506'],
+  ['11 Meeting Place Circle', '', 'Boxford', 'MA', '01921'],
+  ['5912 North 48th Avenue', '', 'Glendale', 'AZ', '85301'],
+  ['2835 Southwest 78th Street', '', 'Oklahoma City', 'OK', '73159'],
+  ['1428 Flatwood Court', '', 'Crofton', 'MD', '21114'],
+  ['37 East Broad Street', '', 'Savannah', 'GA', '31401'],
+  ['424 North Powderhorn Drive', '', 'Fayetteville', 'AR', '72704'],
+  ['1010 M Street Northwest', '', 'Washington', 'DC', '20001'],
+  ['9009 West Nicolet Avenue', '', 'Glendale', 'AZ', '85305'],
+  ['2 Spencer Street', '', 'Lexington', 'MA', '02420'],
+  ['10508 Kovats Court', '', 'Louisville', 'KY', '40223'],
+  ['4132 Carmichael Road', '', 'Montgomery', 'AL', '36106'],
+  ['7002 Secrest Court', '', 'Arvada', 'CO', '80007'],
+  ['722 Oak Grove Circle', '', 'Severna Park', 'MD', '21146'],
+  ['3784 Milky Way Drive', '', 'Anchorage', 'AK', '99517'],
+  ['10841 Sutter Circle', '', 'Sutter Creek', 'CA', '95685'],
+  ['2057 Lucas Street', '', 'Montgomery', 'AL', '36107'],
+  ['4350 Woodley Square', '', 'Montgomery', 'AL', '36116'],
+  ['905 Richardson Vista Road', '#APT 165', 'Anchorage', 'AK', '99501'],
+  ['7106 Bear Creek Drive', '#B3', 'Saint Matthews', 'KY', '40207'],
+  ['6114 West Glenn Drive', '#1', 'Glendale', 'AZ', '85301'],
+  ['6022 West Alice Avenue', '#3', 'Glendale', 'AZ', '85302'],
+  ['5514 West Wedington Drive', '#3', 'Fayetteville', 'AR', '72704'],
+  ['2100 North Leverett Avenue', '#112J', 'Fayetteville', 'AR', '72703'],
+];
+
+const EMAILS = [
+  'jane.doe@gmail.com', 'm.garcia@yahoo.com', 'support@acme-widgets.com', 'j.smith+newsletter@outlook.com',
+  'temp1234@mailinator.com', 'kevin.oneil@gmial.com', 'tom.baker@hotmail.co.uk', 'anna.kowalska@protonmail.com',
+  'first.last@sub.example.org', 'sales@northwind.io', 'lwei88@icloud.com', 'info@smallbusiness.net',
+  'Patrick.OConnor@Example.COM', 'dr.ruth.ellis@uky.edu', 'no-reply@notifications.shopify.com', 'bad-email@',
+  'maria_lopez1987@aol.com', 'chris@localhost', 'd.nguyen@comcast.net', 'hr@cityofglendale.gov',
+];
+
+const PHONES = [
+  '+12026301234', '(502) 713-4410', '479.423.7781', '1-719-731-0042', '+1 615 684 9023', '623-352-1187',
+  '(405) 490-3356', '+1 (912) 563-8810', '209 935 6402', '+442079460958', '+49 30 901820', '+33 1 42 68 53 00',
+  '555-1234', '+1 123 456 7890', '202-630-88', '+61 2 9374 4000',
+];
+
+function validateBodies(count = 48): string[] {
+  return Array.from({ length: count }, (_, i) => {
+    const [line1, line2, city, state, zip] = ADDRESSES[i % ADDRESSES.length];
+    const street = line2 ? `${line1} ${line2}` : line1;
+    const address = i % 4 === 3
+      ? { line1, ...(line2 ? { line2 } : {}), city, state, postal_code: zip }
+      : `${street}, ${city}, ${state} ${zip}`;
+    return JSON.stringify({
+      address,
+      email: EMAILS[i % EMAILS.length],
+      phone: PHONES[i % PHONES.length],
+      ...(i % 3 === 0 ? { country: 'US' } : {}),
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Servers
+
+interface Server {
+  name: string;
+  url: string;
+  apiKey?: string;
+  child: ChildProcess;
+  stderr: () => string;
+}
+
+function startServer(name: string, script: string, nodeFlags: string[] = []): Promise<Server> {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(ROOT, script)], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => { err = (err + d).slice(-8_000); });
+  return new Promise((resolve, reject) => {
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`${name} did not start: ${why}${err ? `\n--- its stderr ---\n${err.trim()}` : ''}`));
+    };
+    const timer = setTimeout(() => fail(`no URL within ${SERVER_START_TIMEOUT_MS / 1000} s`), SERVER_START_TIMEOUT_MS);
+    child.once('error', (e) => fail(e.message));
+    child.once('exit', (code, signal) => fail(`exited (${signal ?? code}) before printing its URL`));
+    child.stdout!.setEncoding('utf8').on('data', function onData(d: string) {
+      out += d;
+      const nl = out.indexOf('\n');
+      if (nl < 0) return;
+      child.stdout!.off('data', onData);
+      child.removeAllListeners('exit');
+      clearTimeout(timer);
+      try {
+        const info = JSON.parse(out.slice(0, nl)) as { url: string; api_key?: string };
+        if (typeof info.url !== 'string') throw new Error('no url');
+        resolve({ name, url: info.url, apiKey: info.api_key, child, stderr: () => err });
+      } catch {
+        fail(`unexpected first line ${JSON.stringify(out.slice(0, 200))}`);
+      }
+    });
+  });
+}
+
+function stopServer(server: Server): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => server.child.kill('SIGKILL'), 15_000);
+    server.child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    server.child.kill('SIGTERM');
+  });
+}
+
+function requestsFor(server: Server, bodies: string[]): AutocannonRequest[] {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (server.apiKey) headers.authorization = `Bearer ${server.apiKey}`;
+  return bodies.map((body) => ({ method: 'POST', path: '/v1/validate', headers, body }));
+}
+
+/** One request by hand before any load: the target answers 200, and the service answers all three modules. */
+async function preflight(server: Server, body: string): Promise<void> {
+  const [request] = requestsFor(server, [body]);
+  const res = await fetch(server.url + request.path, {
+    method: 'POST', headers: request.headers, body, signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${server.name} answered ${res.status} to a first request: ${text.slice(0, 500)}`);
+  if (server.apiKey) {
+    const json = JSON.parse(text) as Record<string, unknown>;
+    const missing = ['address', 'email', 'phone'].filter((m) => json[m] == null);
+    if (missing.length) throw new Error(`${server.name} answered without ${missing.join(', ')}: ${text.slice(0, 500)}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Measurement
+
+interface Round {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function load(server: Server, requests: AutocannonRequest[], connections: number, duration: number): Promise<Round> {
+  const r = await autocannon({ url: server.url, connections, duration, requests, timeout: 10 });
+  return {
+    // Successful answers per second of wall time: a failed request does not count as throughput.
+    rps: r['2xx'] / r.duration,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  };
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+function summarize(rounds: Round[]): Round {
+  return {
+    rps: median(rounds.map((r) => r.rps)),
+    p50: median(rounds.map((r) => r.p50)),
+    p99: median(rounds.map((r) => r.p99)),
+    non2xx: rounds.reduce((s, r) => s + r.non2xx, 0),
+    errors: rounds.reduce((s, r) => s + r.errors, 0),
+  };
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')).join('\n');
+}
+
+const row = (name: string, r: Round) => [name, r.rps.toFixed(0), r.p50.toFixed(0), r.p99.toFixed(0), String(r.non2xx), String(r.errors)];
+const HEADER = ['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'];
+
+// ---------------------------------------------------------------------------------------------------------------------
+// CPU profile of the service child (--profile): self time by package / source file, and inclusive time of the
+// project's own functions, so that "where does the time go" has an answer from the same run.
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  children?: number[];
+}
+
+function placeOf(url: string, fn: string): string {
+  if (!url) return fn || '(anonymous)';
+  if (url.startsWith('node:')) return url;
+  const nm = url.lastIndexOf('/node_modules/');
+  if (nm >= 0) {
+    const rest = url.slice(nm + '/node_modules/'.length).split('/');
+    return `npm:${rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]}`;
+  }
+  const file = url.startsWith('file://') ? fileURLToPath(url) : url;
+  return path.relative(ROOT, file) || file;
+}
+
+function summarizeProfile(file: string, top = 15): string {
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const self = new Map<number, number>();
+  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const idle = [...self].filter(([id]) => byId.get(id)!.callFrame.functionName === '(idle)').reduce((s, [, t]) => s + t, 0);
+  const busy = total - idle;
+
+  const selfByPlace = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  for (const [id, t] of self) {
+    const node = byId.get(id)!;
+    if (node.callFrame.functionName === '(idle)') continue;
+    const place = placeOf(node.callFrame.url, node.callFrame.functionName);
+    selfByPlace.set(place, (selfByPlace.get(place) ?? 0) + t);
+    // Charge this sample to every distinct project function on its stack (once each, even under recursion).
+    const seen = new Set<string>();
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const f = byId.get(cur)!.callFrame;
+      const where = placeOf(f.url, f.functionName);
+      if (!/^(src|migrations)\//.test(where)) continue;
+      // Line numbers are those of tsx's transformed code, not of the source: name and file only.
+      const key = `${f.functionName || '(anonymous)'} ${where}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      inclusive.set(key, (inclusive.get(key) ?? 0) + t);
+    }
+  }
+  const pct = (t: number) => `${((100 * t) / busy).toFixed(1)}%`;
+  const ms = (t: number) => `${(t / 1000).toFixed(0)}`;
+  const topOf = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top);
+  return [
+    `CPU profile of the service child: ${ms(total)} ms sampled, ${ms(busy)} ms busy (${((100 * busy) / total).toFixed(0)}%)`,
+    '',
+    'self time by place (share of busy time)',
+    table([['place', 'ms', 'share'], ...topOf(selfByPlace).map(([k, t]) => [k, ms(t), pct(t)])]),
+    '',
+    'inclusive time of project functions (share of busy time)',
+    table([['function', 'ms', 'share'], ...topOf(inclusive).map(([k, t]) => [k, ms(t), pct(t)])]),
+  ].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+  const settings = readSettings(process.argv.slice(2), process.env);
+  const cpus = os.cpus();
+  console.log(`node ${process.version} on ${os.platform()}/${os.arch()}, ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}`);
+  console.log(
+    `POST /v1/validate (address + email + phone, EMAIL_NETWORK_CHECKS=false, SQLite) vs bare Express 5 JSON endpoint; ` +
+      `${settings.connections} connections, ${settings.warmup} s warm-up, ${settings.rounds} alternating rounds of ${settings.duration} s each`,
+  );
+
+  const profileDir = settings.profile ? fs.mkdtempSync(path.join(os.tmpdir(), 'cv-bench-prof-')) : undefined;
+  const servers: Server[] = [];
+  const stopAll = () => Promise.all(servers.map(stopServer));
+  process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
+  let baseline: Server;
+  let service: Server;
+  const bodies = validateBodies();
+  try {
+    baseline = await startServer('baseline', 'bench/servers/bare-express.ts');
+    servers.push(baseline);
+    service = await startServer(
+      'service',
+      'bench/servers/service.ts',
+      profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    );
+    servers.push(service);
+    for (const s of servers) await preflight(s, bodies[0]);
+  } catch (err) {
+    console.error(`bench:validate: ${(err as Error).message}`);
+    await stopAll();
+    return 1;
+  }
+
+  const targets = [
+    { label: 'bare express', server: baseline, requests: requestsFor(baseline, bodies), rounds: [] as Round[] },
+    { label: 'service /v1/validate', server: service, requests: requestsFor(service, bodies), rounds: [] as Round[] },
+  ];
+
+  const perRound: string[][] = [HEADER.map((h, i) => (i === 0 ? 'round' : h))];
+  try {
+    if (settings.warmup > 0) {
+      for (const t of targets) {
+        const w = await load(t.server, t.requests, settings.connections, settings.warmup);
+        if (w.non2xx || w.errors) console.log(`warm-up of ${t.label}: ${w.non2xx} non-2xx, ${w.errors} errors`);
+      }
+    }
+    for (let i = 1; i <= settings.rounds; i++) {
+      for (const t of targets) {
+        const r = await load(t.server, t.requests, settings.connections, settings.duration);
+        t.rounds.push(r);
+        perRound.push(row(`${i}: ${t.label}`, r));
+      }
+    }
+  } finally {
+    await stopAll();
+  }
+
+  // A server that died under load fails the run like one that never started.
+  const crashed = servers.filter((s) => s.child.exitCode !== 0 && s.child.exitCode !== null);
+  for (const s of crashed) console.error(`bench:validate: ${s.name} exited with ${s.child.exitCode}\n${s.stderr().trim()}`);
+
+  const [base, svc] = targets.map((t) => summarize(t.rounds));
+  const ratio = base.rps > 0 ? svc.rps / base.rps : 0;
+  const failures = svc.non2xx + svc.errors + base.non2xx + base.errors;
+  const pass = ratio >= TARGET_RATIO && failures === 0;
+
+  console.log('');
+  console.log('per round');
+  console.log(table(perRound));
+  console.log('');
+  console.log(`median of ${settings.rounds} round(s) (non-2xx and errors: totals)`);
+  console.log(table([HEADER, row(targets[0].label, base), row(targets[1].label, svc)]));
+  console.log('');
+  console.log(
+    `ratio service/baseline: ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}); failed requests: ${failures} -> ${pass ? 'PASS' : 'FAIL'}`,
+  );
+
+  if (profileDir) {
+    const files = fs.readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
+    console.log('');
+    if (files.length) {
+      const file = path.join(profileDir, files[0]);
+      console.log(summarizeProfile(file));
+      console.log(`\nfull profile: ${file} (open in Chrome DevTools > Performance)`);
+    } else {
+      console.log(`no CPU profile was written in ${profileDir}`);
+    }
+  }
+  return crashed.length ? 1 : 0;
+}
+
+process.exitCode = await main();
