@@ -2,10 +2,11 @@
  * The e-mail engine against real servers on 127.0.0.1: dns2 for DNS, smtp-server for SMTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmailEngine, loadEmailLists, type EmailEngineOptions, type EmailLists } from '../../src/validation/email/index.js';
+import type { EmailEngineOptions } from '../../src/validation/email/index.js';
 import type { EmailResult } from '../../src/validation/types.js';
-import { startLocalDnsServer, type LocalDnsServer } from './local-dns-server.js';
-import { startLocalSmtpServer, type LocalSmtpServer } from './local-smtp-server.js';
+import { startEmailTestRig, type EmailTestRig } from './email-test-rig.js';
+import type { LocalDnsServer } from './local-dns-server.js';
+import type { LocalSmtpServer } from './local-smtp-server.js';
 
 const LOOPBACK_MX = (exchange: string) => ({ MX: [{ exchange, priority: 10 }] });
 
@@ -31,6 +32,8 @@ const ZONE = {
   'mx.private.test': { A: ['10.1.2.3'] },
   'xn--bcher-kva.test': LOOPBACK_MX('mx.mail.test'),
   'mailinator.com': LOOPBACK_MX('mx.mail.test'),
+  'queue.test': LOOPBACK_MX('mx.mail.test'),
+  'ttl.test': { ...LOOPBACK_MX('mx.mail.test'), ttl: 60 },
 };
 
 const SMTP_SCRIPT = {
@@ -51,46 +54,22 @@ const SMTP_SCRIPT = {
     'catchall.test': 'accept' as const,
     'greylist.test': { code: 451, message: '4.7.1 Greylisted, please try again later' },
     'policy.test': { code: 550, message: '5.7.1 Client host rejected: listed at zen.spamhaus.org' },
+    'queue.test': { delayMs: 100 },
   },
 };
 
 describe('e-mail engine with DNS and SMTP', () => {
+  let rig: EmailTestRig;
   let dnsServer: LocalDnsServer;
   let smtpServer: LocalSmtpServer;
-  let lists: EmailLists;
-  const engines: Array<{ close(): Promise<void> }> = [];
 
   beforeAll(async () => {
-    lists = loadEmailLists();
-    dnsServer = await startLocalDnsServer(ZONE);
-    smtpServer = await startLocalSmtpServer(SMTP_SCRIPT);
+    rig = await startEmailTestRig(ZONE, SMTP_SCRIPT);
+    ({ dnsServer, smtpServer } = rig);
   });
+  afterAll(() => rig.close());
 
-  afterAll(async () => {
-    await Promise.all(engines.map((e) => e.close()));
-    await smtpServer.close();
-    await dnsServer.close();
-  });
-
-  function engine(overrides: Partial<EmailEngineOptions> = {}) {
-    const created = createEmailEngine({
-      networkChecks: true,
-      dnsServers: [dnsServer.address],
-      smtpPort: smtpServer.port,
-      allowPrivate: true,
-      heloName: 'verifier.test',
-      mailFrom: 'verify@verifier.test',
-      lists,
-      dnsTimeoutMs: 300,
-      connectTimeoutMs: 300,
-      replyTimeoutMs: 1000,
-      probeTimeoutMs: 3000,
-      ...overrides,
-    });
-    engines.push(created);
-    return created;
-  }
-
+  const engine = (overrides: Partial<EmailEngineOptions> = {}) => rig.engine(overrides);
   const check = (e: ReturnType<typeof engine>, address: string, budgetMs = 2000, smtp = true): Promise<EmailResult> =>
     e.validate(address, { smtp, deadline: Date.now() + budgetMs });
 
@@ -248,22 +227,77 @@ describe('e-mail engine with DNS and SMTP', () => {
   });
 });
 
+describe('e-mail engine manners and lifetimes', () => {
+  let rig: EmailTestRig;
+  let dnsServer: LocalDnsServer;
+  let smtpServer: LocalSmtpServer;
+  let clock = Date.parse('2026-01-05T10:00:00Z');
+
+  beforeAll(async () => {
+    rig = await startEmailTestRig(ZONE, SMTP_SCRIPT, { now: () => clock });
+    ({ dnsServer, smtpServer } = rig);
+  });
+  afterAll(() => rig.close());
+
+  const engine = (overrides: Partial<EmailEngineOptions> = {}) => rig.engine(overrides);
+  const check = (e: ReturnType<typeof engine>, address: string, smtp = true) =>
+    e.validate(address, { smtp, deadline: Date.now() + 3000 });
+
+  it('When many addresses at one mail host are checked at once, then at most 2 connections are open to it', async () => {
+    const e = engine({ maxConnectionsPerHost: 2 });
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => check(e, `user${i}@queue.test`)));
+    expect(results.every((r) => r.status !== 'invalid')).toBe(true);
+    expect(smtpServer.maxConcurrent).toBeLessThanOrEqual(2);
+  });
+
+  it('When a DNS answer outlives its TTL, then the question is asked again', async () => {
+    const e = engine();
+    await check(e, 'a@ttl.test', false);
+    await check(e, 'b@ttl.test', false);
+    expect(dnsServer.questions.get('MX ttl.test')).toBe(1);
+    clock += 61_000;
+    await check(e, 'c@ttl.test', false);
+    expect(dnsServer.questions.get('MX ttl.test')).toBe(2);
+  });
+
+  it('When a greylisted answer is minutes old, then the address is probed again; a definite one is kept', async () => {
+    const e = engine();
+    const rcpts = (address: string) => smtpServer.recipients.filter((r) => r === address).length;
+    await check(e, 'carol@greylist.test');
+    await check(e, 'carol@greylist.test');
+    expect(rcpts('carol@greylist.test')).toBe(1);
+    await check(e, 'alice@mail.test');
+    clock += 6 * 60_000;
+    await check(e, 'carol@greylist.test');
+    expect(rcpts('carol@greylist.test')).toBe(2);
+    const before = rcpts('alice@mail.test');
+    expect(await check(e, 'alice@mail.test')).toMatchObject({ smtp: 'deliverable' });
+    expect(rcpts('alice@mail.test')).toBe(before);
+  });
+
+  it('When the same domain is probed twice in a day, then the catch-all probe uses the same local part, and another the next day', async () => {
+    const e = engine({ lifetimes: { catchAllMs: 0 } });
+    const probes = () => smtpServer.recipients.filter((r) => r.startsWith('cv-') && r.endsWith('@catchall.test'));
+    await check(e, 'p1@catchall.test');
+    await check(e, 'p2@catchall.test');
+    expect(probes()).toHaveLength(2);
+    expect(new Set(probes()).size).toBe(1);
+    clock += 86_400_000;
+    await check(e, 'p3@catchall.test');
+    expect(new Set(probes()).size).toBe(2);
+  });
+});
+
 describe('e-mail engine over STARTTLS', () => {
   it('When the server offers STARTTLS, then the RCPT goes over TLS', async () => {
-    const dnsServer = await startLocalDnsServer(ZONE);
-    const tlsServer = await startLocalSmtpServer(SMTP_SCRIPT, { startTls: true });
-    const e = createEmailEngine({
-      networkChecks: true, dnsServers: [dnsServer.address], smtpPort: tlsServer.port, allowPrivate: true,
-      heloName: 'verifier.test', mailFrom: 'verify@verifier.test', lists: loadEmailLists(), replyTimeoutMs: 2000,
-    });
+    const rig = await startEmailTestRig(ZONE, SMTP_SCRIPT, { startTls: true });
     try {
-      expect(await e.validate('alice@mail.test', { smtp: true, deadline: Date.now() + 3000 })).toMatchObject({ smtp: 'deliverable' });
-      expect(tlsServer.secureRcpts.every(Boolean)).toBe(true);
-      expect(tlsServer.secureRcpts.length).toBeGreaterThan(0);
+      const result = await rig.engine({ replyTimeoutMs: 2000 }).validate('alice@mail.test', { smtp: true, deadline: Date.now() + 3000 });
+      expect(result).toMatchObject({ smtp: 'deliverable' });
+      expect(rig.smtpServer.secureRcpts.length).toBeGreaterThan(0);
+      expect(rig.smtpServer.secureRcpts.every(Boolean)).toBe(true);
     } finally {
-      await e.close();
-      await tlsServer.close();
-      await dnsServer.close();
+      await rig.close();
     }
   });
 });

@@ -21,20 +21,27 @@ export interface LocalSmtpServer {
   /** Every RCPT TO address the server was given, in order. */
   recipients: string[];
   connections: number;
+  /** Most connections open at the same time. */
+  maxConcurrent: number;
   /** Whether each session was on TLS when RCPT arrived. */
   secureRcpts: boolean[];
   close(): Promise<void>;
 }
 
 export async function startLocalSmtpServer(script: RcptScript, options: { startTls?: boolean } = {}): Promise<LocalSmtpServer> {
-  const state = { recipients: [] as string[], connections: 0, secureRcpts: [] as boolean[] };
+  const state = { recipients: [] as string[], connections: 0, secureRcpts: [] as boolean[], open: 0, maxConcurrent: 0 };
   const server = new SMTPServer({
     logger: false,
     authOptional: true,
     disabledCommands: options.startTls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
     onConnect(_session, callback) {
       state.connections += 1;
+      state.open += 1;
+      state.maxConcurrent = Math.max(state.maxConcurrent, state.open);
       callback();
+    },
+    onClose() {
+      state.open -= 1;
     },
     onRcptTo(address, session, callback) {
       const recipient = address.address;
@@ -60,6 +67,7 @@ export async function startLocalSmtpServer(script: RcptScript, options: { startT
     port,
     get recipients() { return state.recipients; },
     get connections() { return state.connections; },
+    get maxConcurrent() { return state.maxConcurrent; },
     get secureRcpts() { return state.secureRcpts; },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

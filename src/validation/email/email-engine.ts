@@ -65,7 +65,8 @@ export class EmailValidationEngine implements EmailEngine {
     const { lists } = this.deps;
     const disposable = isDisposableDomain(parsed.domain, lists);
     const role = isRoleLocalPart(parsed.localPart, lists);
-    const free = isFreeProviderDomain(parsed.domain, lists);
+    // The provider list also holds typo-squatting and throw-away domains; those are disposable, not free providers.
+    const free = !disposable && isFreeProviderDomain(parsed.domain, lists);
     const suggestedDomain = suggestDomain(parsed.domain, this.deps.suggestions);
 
     const finding = await this.networkFinding(parsed, { smtp: options.smtp && !disposable, deadline: options.deadline });
