@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import net from 'node:net';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { testDatabases } from '../support/databases.js';
@@ -60,6 +62,48 @@ describe.each(testDatabases)('lifecycle on $name', (database) => {
 
     expect(answer.status).toBe(200);
     await expect(fetch(`${service.url}/healthz`)).rejects.toThrow();
+  });
+});
+
+describe('the process', () => {
+  it('When npm start receives SIGTERM, then it finishes the request in flight and exits 0', async () => {
+    const database = testDatabases[0];
+    const root = path.resolve(import.meta.dirname, '../..');
+    const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/main.ts'], {
+      cwd: root,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: await database.create(), LOG_LEVEL: 'info', EMAIL_NETWORK_CHECKS: 'false' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d) => {
+          out += d;
+          const line = out.split('\n').find((l) => l.includes('"listening"'));
+          if (line) resolve(JSON.parse(line).url);
+        });
+        child.once('exit', () => reject(new Error(`exited early: ${out}`)));
+      });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+      // A request whose headers are still arriving when the signal comes.
+      const socket = net.connect(Number(new URL(url).port), '127.0.0.1');
+      let reply = '';
+      socket.on('data', (d) => (reply += d));
+      await new Promise((r) => socket.once('connect', r));
+      socket.write('POST /v1/validate HTTP/1.1\r\nHost: localhost\r\n');
+      await new Promise((r) => setTimeout(r, 100));
+      child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 300));
+      socket.write('Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
+      await new Promise((r) => socket.once('close', r));
+
+      expect(reply).toMatch(/^HTTP\/1\.1 401/); // answered, not cut off
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      await database.dropAll();
+    }
   });
 });
 
