@@ -93,20 +93,33 @@ function encodeQuery(id: number, name: string, qtype: number): Buffer {
   return Buffer.concat([header, ...labels, Buffer.from([0]), question]);
 }
 
-function exchangeUdp(server: DnsServer, query: Buffer, id: number, timeoutMs: number): Promise<Buffer> {
+type Finish = (error: Error | null, message?: Buffer) => void;
+
+/** One request and its answer on a socket: settles once, on the answer, an error or the time limit. */
+function exchangeOnce(timeoutMs: number, closeSocket: () => void, start: (finish: Finish) => void): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const socket = dgram.createSocket(net.isIPv6(server.host) ? 'udp6' : 'udp4');
-    const finish = (error: Error | null, message?: Buffer) => {
+    let settled = false;
+    const finish: Finish = (error, message) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      socket.close();
+      closeSocket();
       if (error) reject(error);
       else resolve(message!);
     };
     const timer = setTimeout(() => finish(new DnsTimeoutError('', '')), timeoutMs);
+    start(finish);
+  });
+}
+
+function exchangeUdp(server: DnsServer, query: Buffer, id: number, timeoutMs: number): Promise<Buffer> {
+  const socket = dgram.createSocket(net.isIPv6(server.host) ? 'udp6' : 'udp4');
+  return exchangeOnce(timeoutMs, () => socket.close(), (finish) => {
     socket.on('error', (error) => finish(error));
     socket.on('message', (message, remote) => {
       // RFC 5452 §9.1: only an answer from the server asked, with our id, is taken.
-      if (remote.port !== server.port || message.length < 12 || message.readUInt16BE(0) !== id) return;
+      const fromServer = remote.port === server.port && (!net.isIPv4(server.host) || remote.address === server.host);
+      if (!fromServer || message.length < 12 || message.readUInt16BE(0) !== id) return;
       finish(null, message);
     });
     socket.send(query, server.port, server.host);
@@ -114,29 +127,22 @@ function exchangeUdp(server: DnsServer, query: Buffer, id: number, timeoutMs: nu
 }
 
 function exchangeTcp(server: DnsServer, query: Buffer, id: number, timeoutMs: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: server.host, port: server.port });
+  const socket = net.connect({ host: server.host, port: server.port });
+  return exchangeOnce(timeoutMs, () => socket.destroy(), (finish) => {
     let received = Buffer.alloc(0);
-    const finish = (error: Error | null, message?: Buffer) => {
-      clearTimeout(timer);
-      socket.destroy();
-      if (error) reject(error);
-      else resolve(message!);
-    };
-    const timer = setTimeout(() => finish(new DnsTimeoutError('', '')), timeoutMs);
     socket.on('error', (error) => finish(error));
     socket.on('connect', () => {
+      // RFC 1035 §4.2.2: over TCP each message is preceded by its two-octet length.
       const length = Buffer.alloc(2);
       length.writeUInt16BE(query.length);
       socket.write(Buffer.concat([length, query]));
     });
     socket.on('data', (chunk) => {
       received = Buffer.concat([received, chunk]);
-      if (received.length >= 2 && received.length >= 2 + received.readUInt16BE(0)) {
-        const message = received.subarray(2, 2 + received.readUInt16BE(0));
-        if (message.length < 12 || message.readUInt16BE(0) !== id) finish(new Error('DNS over TCP: wrong id'));
-        else finish(null, message);
-      }
+      if (received.length < 2 || received.length < 2 + received.readUInt16BE(0)) return;
+      const message = received.subarray(2, 2 + received.readUInt16BE(0));
+      if (message.length < 12 || message.readUInt16BE(0) !== id) finish(new Error('DNS over TCP: wrong id'));
+      else finish(null, message);
     });
   });
 }
