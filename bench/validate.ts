@@ -254,17 +254,36 @@ async function preflight(server: Server, body: string): Promise<void> {
 
 interface Round {
   rps: number;
+  /** Server CPU time (user + system) per successful request, in µs; NaN where /proc is not available. */
+  cpuUs: number;
   p50: number;
   p99: number;
   non2xx: number;
   errors: number;
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in clock ticks.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+/** USER_HZ: 100 on every Linux architecture Node supports. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 async function load(server: Server, requests: AutocannonRequest[], connections: number, duration: number): Promise<Round> {
+  const cpuBefore = cpuSeconds(server.child.pid);
   const r = await autocannon({ url: server.url, connections, duration, requests, timeout: 10 });
+  const cpu = cpuSeconds(server.child.pid) - cpuBefore;
   return {
     // Successful answers per second of wall time: a failed request does not count as throughput.
     rps: r['2xx'] / r.duration,
+    cpuUs: r['2xx'] ? (cpu * 1e6) / r['2xx'] : NaN,
     p50: r.latency.p50,
     p99: r.latency.p99,
     non2xx: r.non2xx,
@@ -281,6 +300,7 @@ function median(values: number[]): number {
 function summarize(rounds: Round[]): Round {
   return {
     rps: median(rounds.map((r) => r.rps)),
+    cpuUs: median(rounds.map((r) => r.cpuUs)),
     p50: median(rounds.map((r) => r.p50)),
     p99: median(rounds.map((r) => r.p99)),
     non2xx: rounds.reduce((s, r) => s + r.non2xx, 0),
@@ -293,8 +313,11 @@ function table(rows: string[][]): string {
   return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')).join('\n');
 }
 
-const row = (name: string, r: Round) => [name, r.rps.toFixed(0), r.p50.toFixed(0), r.p99.toFixed(0), String(r.non2xx), String(r.errors)];
-const HEADER = ['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'];
+const row = (name: string, r: Round) => [
+  name, r.rps.toFixed(0), r.p50.toFixed(0), r.p99.toFixed(0), String(r.non2xx), String(r.errors),
+  Number.isNaN(r.cpuUs) ? '-' : r.cpuUs.toFixed(0),
+];
+const HEADER = ['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'server cpu µs/req'];
 
 // ---------------------------------------------------------------------------------------------------------------------
 // CPU profile of the service child (--profile): self time by package / source file, and inclusive time of the
@@ -376,6 +399,7 @@ async function main(): Promise<number> {
   );
 
   const profileDir = settings.profile ? fs.mkdtempSync(path.join(os.tmpdir(), 'cv-bench-prof-')) : undefined;
+  if (profileDir) console.log('the service runs under --cpu-prof: its numbers are somewhat lower than without');
   const servers: Server[] = [];
   const stopAll = () => Promise.all(servers.map(stopServer));
   process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
@@ -441,12 +465,21 @@ async function main(): Promise<number> {
   console.log(
     `ratio service/baseline: ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}); failed requests: ${failures} -> ${pass ? 'PASS' : 'FAIL'}`,
   );
+  if (!Number.isNaN(svc.cpuUs) && !Number.isNaN(base.cpuUs)) {
+    // Less sensitive to other load on a shared machine than req/s: what one request costs the server's own process.
+    console.log(
+      `server CPU per request: service ${svc.cpuUs.toFixed(0)} µs, baseline ${base.cpuUs.toFixed(0)} µs ` +
+        `(ratio baseline/service ${(base.cpuUs / svc.cpuUs).toFixed(2)}; informational)`,
+    );
+  }
 
   if (profileDir) {
+    // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main thread (others: tsx's loader, workers).
     const files = fs.readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
+    const main = files.find((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f)) ?? files[0];
     console.log('');
-    if (files.length) {
-      const file = path.join(profileDir, files[0]);
+    if (main) {
+      const file = path.join(profileDir, main);
       console.log(summarizeProfile(file));
       console.log(`\nfull profile: ${file} (open in Chrome DevTools > Performance)`);
     } else {
