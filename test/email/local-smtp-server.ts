@@ -33,6 +33,8 @@ export async function startLocalSmtpServer(script: RcptScript, options: { startT
   const server = new SMTPServer({
     logger: false,
     authOptional: true,
+    // No reverse DNS of the client: the tests have no resolver but their own.
+    disableReverseLookup: true,
     disabledCommands: options.startTls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
     onConnect(_session, callback) {
       state.connections += 1;

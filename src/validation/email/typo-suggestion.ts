@@ -52,7 +52,7 @@ function nearestWellKnownDomain(domain: string, wellKnown: readonly string[]): s
   let bestDistance = maxDistance + 1;
   for (const candidate of wellKnown) {
     if (Math.abs(candidate.length - domain.length) > maxDistance) continue;
-    const distance = optimalStringAlignmentDistance(domain, candidate);
+    const distance = optimalStringAlignmentDistance(domain, candidate, maxDistance);
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
@@ -61,18 +61,26 @@ function nearestWellKnownDomain(domain: string, wellKnown: readonly string[]): s
   return best;
 }
 
-export function optimalStringAlignmentDistance(a: string, b: string): number {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < cols; j++) {
+/**
+ * Levenshtein distance plus adjacent transposition (optimal string alignment), on three rolling rows. Stops early
+ * and answers `bound + 1` once every alignment costs more than `bound`.
+ */
+export function optimalStringAlignmentDistance(a: string, b: string, bound = Infinity): number {
+  let beforePrevious = new Int32Array(b.length + 1);
+  let previous = Int32Array.from({ length: b.length + 1 }, (_, j) => j);
+  let current = new Int32Array(b.length + 1);
+  for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
+    let rowMinimum = i;
+    for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-      }
+      let d = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, beforePrevious[j - 2] + 1);
+      current[j] = d;
+      if (d < rowMinimum) rowMinimum = d;
     }
+    if (rowMinimum > bound) return bound + 1;
+    [beforePrevious, previous, current] = [previous, current, beforePrevious];
   }
-  return d[a.length][b.length];
+  return previous[b.length];
 }
