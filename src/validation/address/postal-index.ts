@@ -1,0 +1,119 @@
+/**
+ * ZIP codes (US) and forward sortation areas (Canada) with their places: the data that lets the engine check a ZIP,
+ * city and state against each other. Built from text passed in (the shipped GeoNames extracts, see README), so tests
+ * can hand it a few lines.
+ */
+
+export interface ZipPlace {
+  zip: string;
+  state: string;
+  city: string;
+  county: string;
+}
+
+export interface CityEntry {
+  /** The spelling shown in answers (GeoNames place name, upper case). */
+  name: string;
+  state: string;
+  zips: string[];
+  counties: Set<string>;
+}
+
+export interface FsaPlace {
+  fsa: string;
+  province: string;
+  place: string;
+}
+
+const CITY_WORD_ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
+  ['SAINT', 'ST'], ['SAINTE', 'STE'], ['FORT', 'FT'], ['MOUNT', 'MT'], ['MOUNTAIN', 'MTN'], ['NORTH', 'N'], ['SOUTH', 'S'],
+  ['EAST', 'E'], ['WEST', 'W'], ['HEIGHTS', 'HTS'], ['SPRINGS', 'SPGS'], ['POINT', 'PT'], ['PORT', 'PT'],
+  ['CENTER', 'CTR'], ['JUNCTION', 'JCT'], ['VILLAGE', 'VLG'], ['TOWNSHIP', 'TWP'], ['ISLAND', 'IS'], ['BEACH', 'BCH'],
+  ['LAKE', 'LK'], ['CITY', 'CITY'],
+]);
+
+/**
+ * A spelling-independent key for a city name: words abbreviated the way USPS city names are (SAINT -> ST, FORT -> FT),
+ * then letters and digits only, so that "St. Louis", "SAINT LOUIS" and "DesPlaines"/"DES PLAINES" meet.
+ */
+export function cityKey(name: string): string {
+  let key = '';
+  for (const word of name.toUpperCase().split(/[^A-Z0-9]+/)) {
+    if (word) key += CITY_WORD_ABBREVIATIONS.get(word) ?? word;
+  }
+  return key;
+}
+
+export class PostalIndex {
+  private readonly placesByZip = new Map<string, ZipPlace[]>();
+  private readonly citiesByState = new Map<string, Map<string, CityEntry>>();
+  private readonly statesByCityKey = new Map<string, CityEntry[]>();
+  private readonly fsaPlaces = new Map<string, FsaPlace>();
+
+  /** `usZipTsv`: ZIP, state, place, county per line; `caFsaTsv`: FSA, province, place per line. */
+  static fromText(usZipTsv: string, caFsaTsv: string): PostalIndex {
+    const index = new PostalIndex();
+    for (const line of usZipTsv.split('\n')) {
+      const [zip, state, city, county = ''] = line.split('\t');
+      if (zip && state && city) index.addZip({ zip, state, city, county });
+    }
+    for (const line of caFsaTsv.split('\n')) {
+      const [fsa, province, place = ''] = line.split('\t');
+      if (fsa && province) index.fsaPlaces.set(fsa, { fsa, province, place });
+    }
+    return index;
+  }
+
+  addZip(place: ZipPlace): void {
+    const list = this.placesByZip.get(place.zip);
+    if (list) list.push(place);
+    else this.placesByZip.set(place.zip, [place]);
+    let cities = this.citiesByState.get(place.state);
+    if (!cities) this.citiesByState.set(place.state, (cities = new Map()));
+    const key = cityKey(place.city);
+    let entry = cities.get(key);
+    if (!entry) {
+      entry = { name: place.city, state: place.state, zips: [], counties: new Set() };
+      cities.set(key, entry);
+      const all = this.statesByCityKey.get(key);
+      if (all) all.push(entry);
+      else this.statesByCityKey.set(key, [entry]);
+    }
+    entry.zips.push(place.zip);
+    if (place.county) entry.counties.add(place.county);
+  }
+
+  zip(zip5: string): ZipPlace[] | undefined {
+    return this.placesByZip.get(zip5);
+  }
+
+  city(state: string, name: string): CityEntry | undefined {
+    return this.citiesByState.get(state)?.get(cityKey(name));
+  }
+
+  /** Cities of that name in any state (for input without a state). */
+  citiesNamed(name: string): CityEntry[] {
+    return this.statesByCityKey.get(cityKey(name)) ?? [];
+  }
+
+  hasState(state: string): boolean {
+    return this.citiesByState.has(state);
+  }
+
+  /**
+   * Other names accepted for the place of a ZIP: the place names of the other ZIPs of the same county. GeoNames
+   * keeps one name per ZIP, so this stands in for the USPS "acceptable city names" list (README: limits).
+   */
+  isAcceptableCity(place: ZipPlace, name: string): boolean {
+    const entry = this.city(place.state, name);
+    return !!entry && (cityKey(place.city) === cityKey(name) || (place.county !== '' && entry.counties.has(place.county)));
+  }
+
+  fsa(code: string): FsaPlace | undefined {
+    return this.fsaPlaces.get(code);
+  }
+
+  get zipCount(): number {
+    return this.placesByZip.size;
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Turning one address of a reference file (RRAD, OpenAddresses, NAR) into an address point keyed the way the engine
+ * looks addresses up: the street goes through the same parser and Pub 28 / Canada Post standardization as the input,
+ * so `1745 T Street Southeast` in the file meets `1745 t st se` typed by a user.
+ */
+import { parseDeliveryLine } from './parser.js';
+import type { AddressPointRecord } from './reference-index.js';
+import { tokenizeAddress } from './tokenize.js';
+
+export interface RawAddressPoint {
+  /** House number and street, e.g. `1745 T Street Southeast`; or the street alone when `number` is given. */
+  street: string;
+  number?: string;
+  unit?: string;
+  postalCode: string;
+  country: 'US' | 'CA';
+}
+
+/** The point, or a reason it cannot be used. */
+export function addressPointOf(raw: RawAddressPoint): AddressPointRecord | { rejected: string } {
+  const postal = raw.country === 'US' ? /^(\d{5})(?:-?(\d{4}))?$/.exec(raw.postalCode.trim()) : null;
+  const caPostal = raw.country === 'CA' ? /^([A-Z]\d[A-Z])\s?(\d[A-Z]\d)$/i.exec(raw.postalCode.trim()) : null;
+  if (!postal && !caPostal) return { rejected: `bad postal code "${raw.postalCode}"` };
+  const text = `${raw.number ?? ''} ${raw.street}`.trim();
+  const tokens = tokenizeAddress(text);
+  const line = parseDeliveryLine(tokens, 0, tokens.length, raw.country);
+  if (!line.primaryNumber || !line.name) return { rejected: `no house number and street in "${text}"` };
+  const unitTokens = raw.unit ? tokenizeAddress(raw.unit).map((t) => t.w) : [];
+  // `APT 4B`, `#4B`, `Unit 4B` and `4B` are the same unit: the last word is its number.
+  const unit = unitTokens.length ? unitTokens[unitTokens.length - 1] : line.secondaryNumber;
+  return {
+    postalCode: postal ? postal[1] : `${caPostal![1]} ${caPostal![2]}`.toUpperCase(),
+    street: { predirection: line.predirection, name: line.name, suffix: line.suffix, postdirection: line.postdirection },
+    primaryNumber: line.primaryNumber,
+    unit: unit ?? null,
+    plus4: postal?.[2] ?? null,
+  };
+}

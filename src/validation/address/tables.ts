@@ -1,0 +1,176 @@
+/**
+ * The postal vocabularies the parser reads, compiled once from the JSON tables in ./data (kept as data, not code):
+ * USPS Publication 28 appendices B, C1 and C2, and the Canada Post Canadian Addressing Guide.
+ */
+import streetSuffixData from './data/street-suffixes.json' with { type: 'json' };
+import unitDesignatorData from './data/unit-designators.json' with { type: 'json' };
+import directionalData from './data/directionals.json' with { type: 'json' };
+import usStateData from './data/us-states.json' with { type: 'json' };
+import caProvinceData from './data/ca-provinces.json' with { type: 'json' };
+import caStreetTypeData from './data/ca-street-types.json' with { type: 'json' };
+
+type VariantTable = Record<string, readonly string[] | string>;
+
+/** variant -> standard abbreviation, from a `{ STANDARD: [variants] }` table (keys starting with `_` are notes). */
+function invertVariants(table: VariantTable): Map<string, string> {
+  const byVariant = new Map<string, string>();
+  for (const [standard, variants] of Object.entries(table)) {
+    if (standard.startsWith('_') || typeof variants === 'string') continue;
+    byVariant.set(standard, standard);
+    for (const v of variants) if (!byVariant.has(v)) byVariant.set(v, standard);
+  }
+  return byVariant;
+}
+
+/** Pub 28 C1: every common street-suffix spelling -> its standard abbreviation (AVENUE, AV, AVN -> AVE). */
+export const StreetSuffixTable: ReadonlyMap<string, string> = invertVariants(streetSuffixData as VariantTable);
+
+export interface UnitDesignator {
+  abbreviation: string;
+  /** Pub 28 section 213: designators such as BSMT, FRNT, LBBY, PH, REAR take no secondary number. */
+  requiresNumber: boolean;
+}
+
+/** Pub 28 C2: secondary unit designator spellings -> standard designator. */
+export const UnitDesignatorTable: ReadonlyMap<string, UnitDesignator> = (() => {
+  const byVariant = new Map<string, UnitDesignator>();
+  for (const [abbreviation, entry] of Object.entries(unitDesignatorData)) {
+    if (abbreviation.startsWith('_') || typeof entry === 'string') continue;
+    const designator = { abbreviation, requiresNumber: entry.requiresNumber };
+    byVariant.set(abbreviation, designator);
+    for (const v of entry.variants) byVariant.set(v, designator);
+  }
+  return byVariant;
+})();
+
+/** Pub 28 Appendix B directionals (NORTH, N -> N). */
+export const DirectionalTable: ReadonlyMap<string, string> = invertVariants(directionalData.us);
+/** Canada Post French street directions (OUEST -> O, NORD-EST -> NE). */
+export const FrenchDirectionalTable: ReadonlyMap<string, string> = invertVariants(directionalData.caFrench);
+
+/** Two-letter code -> full name, for the 50 states, DC, territories, freely associated states and AA/AE/AP. */
+export const UsStateNames: ReadonlyMap<string, string> = new Map(
+  Object.entries(usStateData).filter(([k]) => !k.startsWith('_')),
+);
+
+export interface Province {
+  code: string;
+  /** First letters of the postal codes of the province (Canada Post). */
+  postalFirstLetters: string;
+}
+
+export const CanadianProvinces: ReadonlyMap<string, Province> = new Map(
+  Object.entries(caProvinceData)
+    .filter(([k]) => !k.startsWith('_'))
+    .map(([code, p]) => [code, { code, postalFirstLetters: (p as { postalFirstLetters: string }).postalFirstLetters }]),
+);
+
+/** Every way of writing a state or province (code or name, English or French) -> its code and country. */
+export const RegionByName: ReadonlyMap<string, { code: string; country: 'US' | 'CA' }> = (() => {
+  const byName = new Map<string, { code: string; country: 'US' | 'CA' }>();
+  for (const [code, name] of UsStateNames) {
+    byName.set(code, { code, country: 'US' });
+    byName.set(name, { code, country: 'US' });
+  }
+  for (const [code, p] of Object.entries(caProvinceData)) {
+    if (code.startsWith('_') || typeof p === 'string') continue;
+    // A US code wins over nothing here: no Canadian code collides with a US one except none (CA is California).
+    if (!byName.has(code)) byName.set(code, { code, country: 'CA' });
+    for (const n of p.names) byName.set(n.replace(/-/g, ' '), { code, country: 'CA' });
+  }
+  return byName;
+})();
+
+/** Longest state or province name in words (NORTHERN MARIANA ISLANDS, TERRITOIRES DU NORD OUEST). */
+export const LONGEST_REGION_NAME_WORDS = Math.max(...[...RegionByName.keys()].map((n) => n.split(' ').length));
+
+/** Canada Post street types written after the name (English usage). */
+export const CanadianStreetTypeAfter: ReadonlyMap<string, string> = invertVariants(caStreetTypeData.after);
+/** Canada Post French street types written before the name (RUE, BOUL, CH). */
+export const CanadianStreetTypeBefore: ReadonlyMap<string, string> = invertVariants(caStreetTypeData.before);
+
+/**
+ * Highway and route names (Pub 28 section 235 and Smarty practice): the words that introduce them -> the standard
+ * spelling. The route number that follows becomes part of the street name (US HIGHWAY 278, COUNTY ROAD 5).
+ */
+export const HighwayPrefixTable: readonly (readonly [readonly string[], string])[] = [
+  [['FARM', 'TO', 'MARKET', 'ROAD'], 'FM'],
+  [['FARM', 'TO', 'MARKET'], 'FM'],
+  [['U', 'S', 'HIGHWAY'], 'US HIGHWAY'],
+  [['US', 'HIGHWAY'], 'US HIGHWAY'],
+  [['US', 'HWY'], 'US HIGHWAY'],
+  [['US', 'HWAY'], 'US HIGHWAY'],
+  [['US', 'HY'], 'US HIGHWAY'],
+  [['US', 'ROUTE'], 'US HIGHWAY'],
+  [['US', 'RTE'], 'US HIGHWAY'],
+  [['US', 'RT'], 'US HIGHWAY'],
+  [['US'], 'US HIGHWAY'],
+  [['STATE', 'ROUTE'], 'STATE ROUTE'],
+  [['STATE', 'RTE'], 'STATE ROUTE'],
+  [['STATE', 'RT'], 'STATE ROUTE'],
+  [['SR'], 'STATE ROUTE'],
+  [['STATE', 'HIGHWAY'], 'STATE HIGHWAY'],
+  [['STATE', 'HWY'], 'STATE HIGHWAY'],
+  [['SH'], 'STATE HIGHWAY'],
+  [['STATE', 'ROAD'], 'STATE ROAD'],
+  [['STATE', 'RD'], 'STATE ROAD'],
+  [['COUNTY', 'ROAD'], 'COUNTY ROAD'],
+  [['COUNTY', 'RD'], 'COUNTY ROAD'],
+  [['CNTY', 'RD'], 'COUNTY ROAD'],
+  [['CO', 'RD'], 'COUNTY ROAD'],
+  [['CO', 'ROAD'], 'COUNTY ROAD'],
+  [['CR'], 'COUNTY ROAD'],
+  [['COUNTRY', 'ROAD'], 'COUNTY ROAD'],
+  [['COUNTY', 'HIGHWAY'], 'COUNTY HIGHWAY'],
+  [['COUNTY', 'HWY'], 'COUNTY HIGHWAY'],
+  [['CO', 'HWY'], 'COUNTY HIGHWAY'],
+  [['COUNTY', 'ROUTE'], 'COUNTY ROUTE'],
+  [['INTERSTATE'], 'INTERSTATE'],
+  [['INTERSTATE', 'HIGHWAY'], 'INTERSTATE'],
+  [['I'], 'INTERSTATE'],
+  [['IH'], 'INTERSTATE'],
+  [['FM'], 'FM'],
+  [['RANCH', 'ROAD'], 'RANCH ROAD'],
+  [['LOOP'], 'LOOP'],
+  [['SPUR'], 'SPUR'],
+  [['HIGHWAY'], 'HIGHWAY'],
+  [['HWY'], 'HIGHWAY'],
+  [['HWAY'], 'HIGHWAY'],
+  [['HIWAY'], 'HIGHWAY'],
+  [['HY'], 'HIGHWAY'],
+  [['HGHWY'], 'HIGHWAY'],
+  [['ROUTE'], 'ROUTE'],
+  [['RTE'], 'ROUTE'],
+  [['RT'], 'ROUTE'],
+];
+
+/** Words for floors written before FLOOR (SECOND FLOOR -> FL 2). */
+export const OrdinalWords: ReadonlyMap<string, string> = new Map([
+  ['FIRST', '1'], ['SECOND', '2'], ['THIRD', '3'], ['FOURTH', '4'], ['FIFTH', '5'], ['SIXTH', '6'], ['SEVENTH', '7'],
+  ['EIGHTH', '8'], ['NINTH', '9'], ['TENTH', '10'], ['GROUND', '1'],
+]);
+
+/** House numbers written as words, at the start of a delivery line. */
+export const NumberWords: ReadonlyMap<string, string> = new Map([
+  ['ONE', '1'], ['TWO', '2'], ['THREE', '3'], ['FOUR', '4'], ['FIVE', '5'], ['SIX', '6'], ['SEVEN', '7'], ['EIGHT', '8'],
+  ['NINE', '9'], ['TEN', '10'], ['ELEVEN', '11'], ['TWELVE', '12'], ['TWENTY', '20'], ['FIFTY', '50'], ['HUNDRED', '100'],
+]);
+
+/** PO Box spellings (Pub 28 section 28): the token sequences that mean "PO BOX". */
+export const PoBoxPrefixes: readonly (readonly string[])[] = [
+  ['POST', 'OFFICE', 'BOX'], ['POST', 'OFFICE', 'DRAWER'], ['PO', 'BOX'], ['P', 'O', 'BOX'], ['POB'], ['POBOX'], ['PO', 'BX'],
+  ['PO', 'DRAWER'], ['BOX'], ['BX'], ['PO'], ['CALLER', 'BOX'], ['LOCKBOX'],
+];
+
+/** Rural route and highway contract spellings (Pub 28 sections 24 and 25), military CMR and PSC boxes (section 27). */
+export const RuralRoutePrefixes: readonly (readonly [readonly string[], 'RR' | 'HC' | 'CMR' | 'PSC'])[] = [
+  [['RURAL', 'ROUTE'], 'RR'], [['RURAL', 'RTE'], 'RR'], [['RR'], 'RR'], [['R', 'R'], 'RR'], [['RFD'], 'RR'],
+  [['RD', 'ROUTE'], 'RR'], [['HIGHWAY', 'CONTRACT', 'ROUTE'], 'HC'], [['HIGHWAY', 'CONTRACT'], 'HC'], [['HCR'], 'HC'],
+  [['HC'], 'HC'], [['STAR', 'ROUTE'], 'HC'], [['CMR'], 'CMR'], [['PSC'], 'PSC'],
+];
+
+/** Trailing country names and codes accepted on US and Canadian input. */
+export const NorthAmericanCountryNames: readonly (readonly [readonly string[], 'US' | 'CA'])[] = [
+  [['UNITED', 'STATES', 'OF', 'AMERICA'], 'US'], [['UNITED', 'STATES'], 'US'], [['USA'], 'US'], [['US'], 'US'],
+  [['U', 'S', 'A'], 'US'], [['CANADA'], 'CA'], [['CAN'], 'CA'],
+];

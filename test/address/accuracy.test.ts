@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
+import { loadCorpus, parsedFieldsOf, scoreParser } from '../../bench/address-corpus.js';
+import { parseNorthAmericanAddress } from '../../src/validation/address/parser.js';
+import { shippedData } from './shipped-engine.js';
+
+/** The floor under the parse accuracy measured by `npm run bench:address`; raise it when the parser improves. */
+const ACCURACY_FLOOR = 0.735;
+
+describe('address parser accuracy on the labelled usaddress corpus', () => {
+  const corpus = loadCorpus();
+  const ours = scoreParser(corpus, (s) => parsedFieldsOf(parseNorthAmericanAddress(s, shippedData.postal)));
+
+  it('When the 1,513 labelled addresses are parsed, then the share fully right does not fall', () => {
+    expect(ours.correct / ours.total).toBeGreaterThanOrEqual(ACCURACY_FLOOR);
+  });
+
+  it('When compared with parse-address on the same strings, then ours is at least 6 points better', () => {
+    const parseAddress = createRequire(import.meta.url)('parse-address') as { parseLocation(s: string): Record<string, string> | null };
+    const theirs = scoreParser(corpus, (s) => {
+      const p = parseAddress.parseLocation(s) ?? {};
+      return {
+        number: p.number ?? null, street: [p.prefix, p.street, p.type, p.suffix].filter(Boolean).join(' ') || null,
+        unit: [p.sec_unit_type, p.sec_unit_num].filter(Boolean).join(' ') || null, city: p.city ?? null, state: p.state ?? null,
+        zip: p.zip ?? null,
+      };
+    });
+    expect(ours.correct / ours.total - theirs.correct / theirs.total).toBeGreaterThanOrEqual(0.06);
+  });
+});

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { check, engine } from './shipped-engine.js';
+
+describe('address engine: US ZIP, city and state', () => {
+  it('When ZIP, city and state agree and no data covers the street, then the address is plausible with dpv ""', () => {
+    const r = check('1600 Amphitheatre Pkwy, Mountain View, CA 94043');
+    expect([r.status, r.dpv, r.zip4, r.standardized]).toEqual(['plausible', '', null, '1600 AMPHITHEATRE PKWY MOUNTAIN VIEW CA 94043']);
+  });
+
+  it('When the state is wrong but ZIP and city agree, then the state is corrected', () => {
+    const r = check('1600 Amphitheatre Pkwy, Mountain View, NV 94043');
+    expect([r.status, r.components.state]).toEqual(['corrected', 'CA']);
+    expect(r.footnotes.join(' ')).toMatch(/state corrected from NV to CA/);
+  });
+
+  it('When the city is misspelled and ZIP and state agree, then the city is corrected', () => {
+    const r = check('1600 Amphitheatre Pkwy, Mountian Veiw, CA 94043');
+    expect([r.status, r.components.city]).toEqual(['corrected', 'MOUNTAIN VIEW']);
+  });
+
+  it('When a one-ZIP town is given with a slipped ZIP digit, then the ZIP is corrected', () => {
+    const r = check('10 Main St, Akutan, AK 99533');
+    expect([r.status, r.components.postal_code]).toEqual(['corrected', '99553']);
+  });
+
+  it('When the ZIP does not exist and the city has many ZIPs, then the address is invalid', () => {
+    const r = check('1 Main St, Chicago, IL 00000');
+    expect(r.status).toBe('invalid');
+    expect(r.footnotes.join(' ')).toMatch(/ZIP code 00000 does not exist/);
+  });
+
+  it('When the ZIP is missing and the town has one ZIP, then the ZIP is added', () => {
+    expect(check('10 Main St, Akutan, AK').components.postal_code).toBe('99553');
+  });
+
+  it('When the city and state are missing, then they come from the ZIP', () => {
+    const r = check('1600 Amphitheatre Pkwy 94043');
+    expect([r.components.city, r.components.state]).toEqual(['MOUNTAIN VIEW', 'CA']);
+  });
+
+  it('When a military address is given, then APO AE is accepted', () => {
+    expect(check('PSC 1234 Box 5678, APO AE 09012').status).toBe('plausible');
+  });
+});
+
+describe('address engine: delivery points from the embedded RRAD data', () => {
+  it.each([
+    ['1745 T Street Southeast, Washington, DC 20020', 'verified', 'Y'],
+    ['1745 t st se washington dc 20020', 'verified', 'Y'],
+    ['6007 Applegate Lane, Louisville, KY 40219', 'verified', 'Y'],
+    ['6007 Applegate Ln Apt 5, Louisville, KY 40219', 'partial', 'S'],
+    ['6009 Applegate Lane, Louisville, KY 40219', 'invalid', 'N'],
+    ['600 West 19th Avenue, Anchorage, AK 99503', 'partial', 'D'],
+    ['600 West 19th Avenue Apt B, Anchorage, AK 99503', 'verified', 'Y'],
+  ])('When "%s" is checked, then the status is %s with dpv %s', (input, status, dpv) => {
+    const r = check(input);
+    expect([r.status, r.dpv]).toEqual([status, dpv]);
+    expect(r.zip4).toBeNull();
+  });
+
+  it('When the street suffix is wrong but the name is unique in the ZIP, then the street is corrected', () => {
+    const r = check('6007 Applegate Street, Louisville, KY 40219');
+    expect([r.status, r.components.street_suffix]).toEqual(['corrected', 'LN']);
+  });
+});
+
+describe('address engine: Canada', () => {
+  it('When a Canadian address is well formed, then it is written the Canada Post way', () => {
+    const r = check('104-2701 23rd Ave NE, Calgary AB T2E 1K4');
+    expect([r.status, r.standardized, r.country]).toEqual(['plausible', '104-2701 23RD AVE NE CALGARY AB  T2E 1K4', 'CA']);
+  });
+
+  it.each([
+    ['10 Main St, Toronto ON M5V 2T6', 'plausible'],
+    ['10 Main St, Toronto ON D5V 2T6', 'invalid'],
+    ['10 Main St, Toronto ON W5V 2T6', 'invalid'],
+    ['10 Main St, Toronto ON M5V 2O6', 'invalid'],
+  ])('When the Canadian postal code of "%s" is checked, then the status is %s', (input, status) => {
+    expect(check(input).status).toBe(status);
+  });
+
+  it('When the province does not fit the postal code, then the province is corrected', () => {
+    const r = check('10 Main St, Toronto BC M5V 2T6');
+    expect([r.status, r.components.state]).toEqual(['corrected', 'ON']);
+  });
+});
+
+describe('address engine: other countries', () => {
+  it.each([
+    ['Unter den Linden 77, 10117 Berlin, Germany', 'DE', 'plausible'],
+    ['Unter den Linden 77, 1011 Berlin, Germany', 'DE', 'invalid'],
+    ['10 Downing Street, London SW1A 2AA, United Kingdom', 'GB', 'plausible'],
+    ['10 Downing Street, London, United Kingdom', 'GB', 'invalid'],
+    ['1-1 Chiyoda, Chiyoda-ku, Tokyo 100-8111, Japan', 'JP', 'plausible'],
+    ['Rua Augusta 100, Lisboa, 1100-053, Portugal', 'PT', 'plausible'],
+  ])('When "%s" is checked, then the country is %s and the status %s', (input, country, status) => {
+    const r = check(input);
+    expect([r.country, r.status, r.dpv, r.zip4]).toEqual([country, status, '', null]);
+  });
+
+  it('When the country hint is given, then it decides the country', () => {
+    expect(check('Unter den Linden 77, 10117 Berlin', 'DE').country).toBe('DE');
+  });
+
+  it('When a German postal code is missing, then the footnote gives an example', () => {
+    expect(check('Unter den Linden 77, Berlin', 'DE').footnotes[0]).toMatch(/postal code missing.*26133/);
+  });
+});
+
+describe('address engine: countryOf (pricing)', () => {
+  it.each([
+    ['1600 Amphitheatre Pkwy, Mountain View, CA 94043', undefined, 'US'],
+    ['10 Main St, Toronto ON M5V 2T6', undefined, 'CA'],
+    ['Unter den Linden 77, 10117 Berlin, Germany', undefined, 'DE'],
+    ['anything', 'fr', 'FR'],
+    ['', undefined, null],
+  ])('When the input is "%s" with hint %s, then the country is %s', (input, hint, country) => {
+    expect(engine.countryOf(input, hint)).toBe(country);
+  });
+});

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { parseNorthAmericanAddress } from '../../src/validation/address/parser.js';
+import { shippedData } from './shipped-engine.js';
+
+const parse = (input: string) => parseNorthAmericanAddress(input, shippedData.postal);
+/** The delivery line as one string: number, directional, name, suffix, directional, unit. */
+const street = (input: string) => {
+  const p = parse(input);
+  const name = p.suffixBeforeName ? [p.suffix, p.name] : [p.name, p.suffix];
+  const numberFirst = p.kind === 'street' || p.kind === 'highway';
+  const parts = numberFirst ? [p.primaryNumber, p.predirection, ...name] : [p.predirection, ...name, p.primaryNumber];
+  return [...parts, p.postdirection, p.secondaryDesignator, p.secondaryNumber].filter(Boolean).join(' ');
+};
+const lastLine = (input: string) => {
+  const p = parse(input);
+  return [p.city, p.state, p.postalCode, p.plus4].filter(Boolean).join(' ');
+};
+
+describe('address parser: delivery line', () => {
+  it.each([
+    ['123 Main Street', '123 MAIN ST'],
+    ['123 north main avenue', '123 N MAIN AVE'],
+    ['500 Marquette Avenue Northwest', '500 MARQUETTE AVE NW'],
+    ['123 N St', '123 N ST'],
+    ['214 B South Boulevard', '214B SOUTH BLVD'],
+    ['9912 S. Avenue H', '9912 S AVENUE H'],
+    ['1044 Lake Shore Boulevard', '1044 LAKE SHORE BLVD'],
+    ['123 1/2 Main St', '123 1/2 MAIN ST'],
+    ['123-45 Queens Blvd', '123-45 QUEENS BLVD'],
+    ['6251 smithpointe dr # 132', '6251 SMITHPOINTE DR # 132'],
+    ['6251 Smithpointe Dr 136', '6251 SMITHPOINTE DR # 136'],
+    ['1111 Broadway, Suite 1515', '1111 BROADWAY STE 1515'],
+    ['219 South Dearborn Second Floor', '219 S DEARBORN FL 2'],
+    ['10 W 35th St 15th Floor', '10 W 35TH ST FL 15'],
+    ['2610 West 25th Place Lower level', '2610 W 25TH PL LOWR'],
+    ['1960 South 18th Rear', '1960 S 18TH REAR'],
+    ['350 Fifth Ave Bsmt', '350 FIFTH AVE BSMT'],
+    ['350 Fifth Ave PH', '350 FIFTH AVE PH'],
+    ['350 Fifth Ave Lobby', '350 FIFTH AVE LBBY'],
+    ['12 Elm St Apt 3B', '12 ELM ST APT 3B'],
+    ['12 Elm St Apartment #3B', '12 ELM ST APT 3B'],
+    ['88175 US Highway 278', '88175 US HIGHWAY 278'],
+    ['88175 US Hwy 278', '88175 US HIGHWAY 278'],
+    ['5442 State Route 690', '5442 STATE ROUTE 690'],
+    ['133 County Road KK', '133 COUNTY ROAD KK'],
+    ['14442 County Rd 5', '14442 COUNTY ROAD 5'],
+    ['6500 Highway 179', '6500 HIGHWAY 179'],
+    ['100 route 37 e', '100 ROUTE 37 E'],
+    ['11745 I-10 W', '11745 INTERSTATE 10 W'],
+    ['9601 Spur 591', '9601 SPUR 591'],
+    ['PO Box 123', 'PO BOX 123'],
+    ['P.O. Box 123', 'PO BOX 123'],
+    ['Post Office Box 9', 'PO BOX 9'],
+    ['RR 2 Box 152', 'RR 2 BOX 152'],
+    ['Rural Route 2 Box 152', 'RR 2 BOX 152'],
+    ['HC 68 Box 23A', 'HC 68 BOX 23A'],
+    ['General Delivery', 'GENERAL DELIVERY'],
+    ['One S. Wacker Dr.', '1 S WACKER DR'],
+    ['W148 N9748 Tree Tops Dr', 'W148N9748 TREE TOPS DR'],
+    ['  123   MAIN    st  ', '123 MAIN ST'],
+  ])('When the delivery line is "%s", then it standardizes to "%s"', (input, expected) => {
+    expect(street(input)).toBe(expected);
+  });
+});
+
+describe('address parser: last line', () => {
+  it.each([
+    ['1600 Amphitheatre Pkwy, Mountain View, CA 94043', 'MOUNTAIN VIEW CA 94043'],
+    ['1600 Amphitheatre Pkwy Mountain View CA 94043', 'MOUNTAIN VIEW CA 94043'],
+    ['261 anderson rd n rock hill sc 29730-3316', 'ROCK HILL SC 29730 3316'],
+    ['3970 Flint Hill Road Powder Springs, Georgia 30127', 'POWDER SPRINGS GA 30127'],
+    ['60 ORVILLE DR FLOWERY BRANCH GA 30542-5314', 'FLOWERY BRANCH GA 30542 5314'],
+    ['123 Main St West Lafayette INDIANA', 'WEST LAFAYETTE IN'],
+    ['1005 Gravenstein Hwy N, Sebastopol CA', 'SEBASTOPOL CA'],
+    ['216 Bloomfield St., Hoboken, NJ 7030', 'HOBOKEN NJ 07030'],
+    ['1 Main St, Springfield, IL 62701, USA', 'SPRINGFIELD IL 62701'],
+    ['PSC 1234 Box 5678, APO AE 09001', 'APO AE 09001'],
+    ['Minneapolis, MN 55401', 'MINNEAPOLIS MN 55401'],
+  ])('When the address is "%s", then the last line is "%s"', (input, expected) => {
+    expect(lastLine(input)).toBe(expected);
+  });
+
+  it('When the address has no comma before the city, then the street keeps its suffix', () => {
+    expect(street('6251 smithpointe dr # 132 peachtree corners ga 30092-2755')).toBe('6251 SMITHPOINTE DR # 132');
+  });
+
+  it('When a recipient stands before the number, then it is dropped from the street', () => {
+    const p = parse('Marcos Placona, Twilio 645 Harrison St, San Francisco CA 94107');
+    expect([p.primaryNumber, p.name, p.recipient]).toEqual(['645', 'HARRISON', 'MARCOS PLACONA TWILIO']);
+  });
+});
+
+describe('address parser: Canada', () => {
+  it.each([
+    ['104-2701 23rd Ave NE, Calgary AB T2E 1K4', '2701 23RD AVE NE UNIT 104', 'CALGARY AB T2E 1K4'],
+    ['1234 rue Saint-Denis, Montréal QC H2X 3K4', '1234 RUE SAINT-DENIS', 'MONTREAL QC H2X 3K4'],
+    ['55 boul. René-Lévesque O, Québec QC G1R 2B5', '55 BOUL RENE-LEVESQUE O', 'QUEBEC QC G1R 2B5'],
+    ['10 Main Street East, Hamilton, Ontario L8N1E8', '10 MAIN ST E', 'HAMILTON ON L8N 1E8'],
+    ['200 Kent St, Ottawa ON K1A 0G9 Canada', '200 KENT ST', 'OTTAWA ON K1A 0G9'],
+  ])('When the Canadian address is "%s", then the delivery line is "%s" and the last line "%s"', (input, delivery, last) => {
+    expect([street(input), lastLine(input)]).toEqual([delivery, last]);
+    expect(parse(input).country).toBe('CA');
+  });
+});
