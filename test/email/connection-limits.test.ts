@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConnectionLimitTimeoutError, ConnectionLimits } from '../../src/validation/email/connection-limits.js';
+import { ConnectionLimitTimeoutError, ConnectionLimits, ConnectionRateExceededError } from '../../src/validation/email/connection-limits.js';
 
 describe('connection limits', () => {
   it('When two connections to a host are open, then a third waits until one is released', async () => {
@@ -20,5 +20,16 @@ describe('connection limits', () => {
     const limits = new ConnectionLimits(2, 1);
     await limits.acquire('192.0.2.1', 100);
     await expect(limits.acquire('198.51.100.1', 30)).rejects.toBeInstanceOf(ConnectionLimitTimeoutError);
+  });
+
+  it('When a host has had its connections this minute, then the next is refused at once until the minute has passed', async () => {
+    let clock = 0;
+    const limits = new ConnectionLimits(2, 10, 2, () => clock);
+    (await limits.acquire('192.0.2.1', 100))();
+    (await limits.acquire('192.0.2.1', 100))();
+    await expect(limits.acquire('192.0.2.1', 100)).rejects.toBeInstanceOf(ConnectionRateExceededError);
+    (await limits.acquire('198.51.100.1', 100))();
+    clock += 60_001;
+    (await limits.acquire('192.0.2.1', 100))();
   });
 });

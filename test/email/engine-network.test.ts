@@ -250,6 +250,17 @@ describe('e-mail engine manners and lifetimes', () => {
     expect(smtpServer.maxConcurrent).toBeLessThanOrEqual(2);
   });
 
+  it('When one mail host has had its connections for the minute, then further addresses there are throttled, not probed', async () => {
+    const e = engine({ maxConnectionsPerHostPerMinute: 2 });
+    await check(e, 'alice@mail.test');
+    await check(e, 'nobody@mail.test');
+    const connections = smtpServer.connections;
+    expect(await check(e, 'carol@mail.test')).toMatchObject({ status: 'unknown', smtp: 'unknown', reason: 'throttled' });
+    expect(smtpServer.connections).toBe(connections);
+    clock += 61_000;
+    expect(await check(e, 'nobody2@mail.test')).toMatchObject({ reason: 'mailbox_not_found' });
+  });
+
   it('When a DNS answer outlives its TTL, then the question is asked again', async () => {
     const e = engine();
     await check(e, 'a@ttl.test', false);

@@ -39,6 +39,8 @@ export interface EmailEngineOptions {
   maxConnectionsPerHost?: number;
   /** default 50 */
   maxProbesInFlight?: number;
+  /** New connections to one mail host address per minute; default 60. Past it the answer is `throttled`. */
+  maxConnectionsPerHostPerMinute?: number;
   /** MX hosts tried per domain (default 3) and addresses per host (default 2). */
   maxMailHosts?: number;
   maxAddressesPerHost?: number;
@@ -73,7 +75,12 @@ export function createEmailEngine(options: EmailEngineOptions): EmailValidationE
       knownDomains: new Set([...lists.freeDomains].filter((domain) => !isDisposableDomain(domain, lists))),
     },
     resolver: new MailHostResolver({ servers, now, timeoutMs: options.dnsTimeoutMs ?? 2000, cacheEntries }),
-    limits: new ConnectionLimits(options.maxConnectionsPerHost ?? 2, options.maxProbesInFlight ?? 50),
+    limits: new ConnectionLimits(
+      options.maxConnectionsPerHost ?? 2,
+      options.maxProbesInFlight ?? 50,
+      options.maxConnectionsPerHostPerMinute ?? 60,
+      now,
+    ),
     probeSettings: {
       port: options.smtpPort,
       heloName: options.heloName,

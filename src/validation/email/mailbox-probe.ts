@@ -5,7 +5,7 @@
  * be reached hands over to the next one by MX preference (RFC 5321 §5.1).
  */
 import { isPubliclyRoutableAddress } from './address-guard.js';
-import { ConnectionLimitTimeoutError, type ConnectionLimits } from './connection-limits.js';
+import { ConnectionLimitTimeoutError, ConnectionRateExceededError, type ConnectionLimits } from './connection-limits.js';
 import type { MailHost, MailHostResolver } from './mail-host-resolver.js';
 import type { MailProviderPolicy } from './mail-provider-policies.js';
 import { classifySmtpReply, type SmtpReply, type SmtpReplyMeaning } from './smtp-reply-classifier.js';
@@ -18,6 +18,8 @@ export type ProbeOutcome =
   | { kind: 'no_connect' }
   /** Every address of every mail host is loopback/private/reserved and the guard is on. */
   | { kind: 'private_address' }
+  /** We have talked to this mail host as often as our manners allow this minute (connection-limits.ts). */
+  | { kind: 'throttled' }
   | { kind: 'timeout' };
 
 export interface MailboxProbeSettings {
@@ -89,6 +91,7 @@ async function converseWithSlot(
     release = await deps.limits.acquire(ip, deps.settings.slotWaitMs);
   } catch (error) {
     if (error instanceof ConnectionLimitTimeoutError) return { final: false, outcome: { kind: 'timeout' } };
+    if (error instanceof ConnectionRateExceededError) return { final: false, outcome: { kind: 'throttled' } };
     throw error;
   }
   try {

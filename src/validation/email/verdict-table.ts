@@ -52,6 +52,7 @@ export const FINDING_VERDICTS: Readonly<Record<FindingKind, EmailVerdict>> = {
   no_connect: { status: 'unknown', risk: 'medium', smtp: 'unknown', reason: 'no_connect' },
   private_address: { status: 'unknown', risk: 'medium', smtp: 'unknown', reason: 'no_connect:private_address' },
   timeout: { status: 'unknown', risk: 'medium', smtp: 'unknown', reason: 'timeout' },
+  throttled: { status: 'unknown', risk: 'medium', smtp: 'unknown', reason: 'throttled' },
   dns_error: { status: 'unknown', risk: 'medium', smtp: 'unknown', reason: 'dns_error' },
   dns_timeout: { status: 'unknown', risk: 'medium', smtp: 'unknown', reason: 'dns_error:timeout' },
   unverifiable: { status: 'unknown', risk: 'medium', smtp: 'unknown', reason: 'unverifiable' },
