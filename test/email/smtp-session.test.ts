@@ -121,6 +121,22 @@ describe('SMTP client', () => {
     expect(await probe(server.port)).toEqual({ kind: 'no_connect' });
   });
 
+  it('When the server offers STARTTLS but the handshake fails, then the probe asks again in plain text', async () => {
+    let connection = 0;
+    const server = await startScriptedServer('220 ready\r\n', (line) => {
+      if (line.startsWith('EHLO')) {
+        connection += 1;
+        return '250-tls.test\r\n250 STARTTLS\r\n';
+      }
+      if (line === 'STARTTLS') return '220 2.0.0 Go ahead\r\nthis is not a TLS record\r\n';
+      return ACCEPT_ALL(line);
+    });
+    closers.push(server.close);
+    expect(await probe(server.port)).toEqual({ kind: 'accepted', catchAll: null });
+    expect(connection).toBe(2);
+    expect(server.received.filter((l) => l === 'STARTTLS')).toHaveLength(1);
+  });
+
   it('When a command carries CR or LF, then the client refuses to send it', async () => {
     const server = await startScriptedServer('220 ready\r\n', ACCEPT_ALL);
     closers.push(server.close);

@@ -55,6 +55,7 @@ export interface MailboxProbeDependencies {
 
 /** A conversation either settles the question or says why the next host should be asked. */
 type ConversationResult = { final: true; outcome: ProbeOutcome } | { final: false; outcome: ProbeOutcome };
+const TLS_FAILED = Symbol('STARTTLS handshake failed');
 
 export async function probeMailbox(request: MailboxProbeRequest, deps: MailboxProbeDependencies): Promise<ProbeOutcome> {
   const { settings, resolver } = deps;
@@ -95,7 +96,12 @@ async function converseWithSlot(
     throw error;
   }
   try {
-    return await converse(ip, hostName, request, deps.settings);
+    const result = await converse(ip, hostName, request, deps.settings);
+    // A server that offers STARTTLS but cannot finish the handshake is asked again in plain text: the probe
+    // carries nothing secret, and RFC 3207 §4.1 leaves the client free to go on without TLS.
+    if (result !== TLS_FAILED) return result;
+    const plain = await converse(ip, hostName, request, { ...deps.settings, startTls: false });
+    return plain === TLS_FAILED ? { final: false, outcome: { kind: 'no_connect' } } : plain;
   } finally {
     release();
   }
@@ -106,7 +112,7 @@ async function converse(
   hostName: string,
   request: MailboxProbeRequest,
   settings: MailboxProbeSettings,
-): Promise<ConversationResult> {
+): Promise<ConversationResult | typeof TLS_FAILED> {
   let session: SmtpSession | null = null;
   const onAbort = () => session?.abort(new SmtpTimeoutError('probe'));
   request.signal.addEventListener('abort', onAbort);
@@ -127,7 +133,11 @@ async function converse(
     if (settings.startTls && offers(hello, 'STARTTLS')) {
       const ready = await session.command('STARTTLS');
       if (ready.code === 220) {
-        await session.startTls(hostName, settings.replyTimeoutMs);
+        try {
+          await session.startTls(hostName, settings.replyTimeoutMs);
+        } catch {
+          return TLS_FAILED;
+        }
         const again = await sayHello(session, settings.heloName);
         if (!isPositive(again)) return { final: true, outcome: refusal(again) };
       }
