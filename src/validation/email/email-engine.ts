@@ -41,8 +41,9 @@ export interface EmailEngineDependencies {
   now: () => number;
 }
 
-const DEFINITE: ReadonlySet<NetworkFinding['kind']> = new Set([
-  'accepted', 'mailbox_not_found', 'disabled', 'no_such_domain', 'null_mx', 'no_mail_server', 'unverifiable',
+const DEFINITE: ReadonlySet<NetworkFinding['kind']> = new Set(['accepted', 'mailbox_not_found', 'disabled', 'unverifiable']);
+const FROM_DNS_ALONE: ReadonlySet<NetworkFinding['kind']> = new Set([
+  'no_such_domain', 'null_mx', 'no_mail_server', 'dns_error', 'dns_timeout', 'mail_route_only',
 ]);
 
 export class EmailValidationEngine implements EmailEngine {
@@ -90,7 +91,7 @@ export class EmailValidationEngine implements EmailEngine {
 
   private async networkFinding(parsed: ParsedEmailAddress, options: { smtp: boolean; deadline: number }): Promise<NetworkFinding> {
     if (!this.deps.networkChecks || this.closed) return { kind: 'not_checked' };
-    const key = `${options.smtp ? 'smtp' : 'dns'} ${parsed.normalized}`;
+    const key = resultKey(parsed, options.smtp);
     const cached = this.results.get(key);
     if (cached) return cached;
 
@@ -113,7 +114,10 @@ export class EmailValidationEngine implements EmailEngine {
     try {
       const route = await this.deps.resolver.resolveMailRoute(parsed.domain);
       const finding = await this.findingForRoute(parsed, route, smtp, controller.signal);
-      if (!this.closed) this.results.set(`${smtp ? 'smtp' : 'dns'} ${parsed.normalized}`, finding, this.lifetimeOf(finding));
+      // Findings from DNS alone live as long as the DNS answers do, in the resolver's cache; not here.
+      if (!this.closed && !FROM_DNS_ALONE.has(finding.kind)) {
+        this.results.set(resultKey(parsed, smtp), finding, this.lifetimeOf(finding));
+      }
       return finding;
     } finally {
       clearTimeout(timer);
@@ -171,6 +175,11 @@ export class EmailValidationEngine implements EmailEngine {
     if (finding.kind === 'mailbox_full') return lifetimes.mailboxFullMs;
     return DEFINITE.has(finding.kind) ? lifetimes.definiteMs : lifetimes.unknownMs;
   }
+}
+
+/** With the probe, a finding is about one mailbox; without it, only about the domain. */
+function resultKey(parsed: ParsedEmailAddress, smtp: boolean): string {
+  return smtp ? `smtp ${parsed.normalized}` : `dns ${parsed.domain}`;
 }
 
 /**
