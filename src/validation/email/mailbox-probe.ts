@@ -56,6 +56,8 @@ export interface MailboxProbeDependencies {
 /** A conversation either settles the question or says why the next host should be asked. */
 type ConversationResult = { final: true; outcome: ProbeOutcome } | { final: false; outcome: ProbeOutcome };
 const TLS_FAILED = Symbol('STARTTLS handshake failed');
+/** RSET and QUIT come after the answer: a server slow to acknowledge them does not hold the answer up for long. */
+const CLOSING_TIMEOUT_MS = 1000;
 
 export async function probeMailbox(request: MailboxProbeRequest, deps: MailboxProbeDependencies): Promise<ProbeOutcome> {
   const { settings, resolver } = deps;
@@ -150,8 +152,7 @@ async function converse(
       ? await session.command(`RCPT TO:<${request.catchAllProbeAddress}>`, 'RCPT')
       : null;
     const reply = await session.command(`RCPT TO:<${request.address}>`, 'RCPT');
-    await session.command('RSET').catch(() => undefined);
-    await session.quit();
+    await session.closePolitely(Math.min(settings.replyTimeoutMs, CLOSING_TIMEOUT_MS));
     return { final: true, outcome: outcomeOfRcpt(reply, catchAllReply) };
   } catch (error) {
     if (error instanceof SmtpTimeoutError) return { final: false, outcome: { kind: 'timeout' } };

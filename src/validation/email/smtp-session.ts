@@ -61,10 +61,25 @@ export class SmtpSession {
     }
   }
 
-  async command(line: string, waitingFor = line.split(' ')[0]): Promise<SmtpReply> {
+  async command(line: string, waitingFor = line.split(' ')[0], timeoutMs = this.replyTimeoutMs): Promise<SmtpReply> {
     if (FORBIDDEN_IN_COMMAND.test(line)) throw new SmtpProtocolError('refusing to send a control character');
     this.socket.write(`${line}\r\n`);
-    return this.readReply(waitingFor);
+    return this.readReply(waitingFor, timeoutMs);
+  }
+
+  /**
+   * RSET and QUIT once the answer is known (RFC 5321 §4.1.1.5, §4.1.1.10): manners, not evidence, so they wait at
+   * most `timeoutMs` and never fail.
+   */
+  async closePolitely(timeoutMs: number): Promise<void> {
+    try {
+      await this.command('RSET', 'RSET', timeoutMs);
+      await this.command('QUIT', 'QUIT', timeoutMs);
+    } catch {
+      // the server may close first; nothing to learn from it
+    } finally {
+      this.destroy();
+    }
   }
 
   /** RFC 3207 §4: after "220 ready" the TLS handshake starts; the session state is reset (EHLO again). */
@@ -91,17 +106,6 @@ export class SmtpSession {
     this.buffer = '';
     this.lines = [];
     this.listen(secure);
-  }
-
-  /** QUIT politely (RFC 5321 §4.1.1.10) without waiting long for the answer, then close. */
-  async quit(): Promise<void> {
-    try {
-      await this.command('QUIT');
-    } catch {
-      // the server may close first; nothing to learn from it
-    } finally {
-      this.destroy();
-    }
   }
 
   destroy(): void {
@@ -144,8 +148,8 @@ export class SmtpSession {
   }
 
   /** RFC 5321 §4.2.1: "ddd-text" lines continue a reply, "ddd text" ends it. */
-  private async readReply(waitingFor: string): Promise<SmtpReply> {
-    const deadline = Date.now() + this.replyTimeoutMs;
+  private async readReply(waitingFor: string, timeoutMs = this.replyTimeoutMs): Promise<SmtpReply> {
+    const deadline = Date.now() + timeoutMs;
     const collected: string[] = [];
     for (;;) {
       const line = this.lines.shift();
