@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import type { ParsedAddress } from '../src/validation/address/parser.js';
 import { cityKey } from '../src/validation/address/postal-index.js';
 import {
-  DirectionalTable, HighwayPrefixTable, NumberWords, OrdinalWords, RegionByName, StreetSuffixTable, UnitDesignatorTable,
+  DirectionalTable, HighwayPrefixTable, NumberWords, OrdinalStreetNames, OrdinalWords, RegionByName, StreetSuffixTable, UnitDesignatorTable,
 } from '../src/validation/address/tables.js';
 
 export const CORPUS_PATH = new URL('../../shared/data/address/usaddress-training-labeled.xml', import.meta.url);
@@ -64,7 +64,7 @@ function canonicalStreet(text: string | null): string | null {
       out.push(w + ws[++i]);
       continue;
     }
-    out.push(DirectionalTable.get(w) ?? StreetSuffixTable.get(w) ?? w);
+    out.push(DirectionalTable.get(w) ?? StreetSuffixTable.get(w) ?? OrdinalStreetNames.get(w) ?? w);
   }
   return out.length ? out.join(' ').replace(/\bHIGHWAY\b/g, 'HWY').replace(/\bROAD\b/g, 'RD').replace(/\bROUTE\b/g, 'RTE') : null;
 }

@@ -32,7 +32,7 @@ function oneSlipApart(a: string, b: string): boolean {
   return diff.length === 2 && diff[1] === diff[0] + 1 && a[diff[0]] === b[diff[1]] && a[diff[1]] === b[diff[0]];
 }
 
-function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, notes: string[]): LastLine {
+function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[]): LastLine {
   const out: LastLine = { city: p.city, state: p.state, zip: p.postalCode, corrected: false, invalid: false, candidateZips: [] };
   const places = p.postalCode ? postal.zip(p.postalCode) : undefined;
   const cityEntry = p.city && p.state ? postal.city(p.state, p.city) : undefined;
@@ -49,11 +49,14 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, notes: strin
 
   if (places) {
     const stateOk = !p.state || places.some((z) => z.state === p.state);
-    const cityOk = !p.city || places.some((z) => postal.isAcceptableCity(z, p.city!));
-    const place = places.find((z) => (!p.state || z.state === p.state) && (!p.city || postal.isAcceptableCity(z, p.city))) ?? places[0];
+    const cityOk = !p.city || places.some((z) => postal.isAcceptableCity(z, p.city!)) || !!reference?.acceptsCity(p.postalCode!, p.city);
+    const place = places.find((z) => (!p.state || z.state === p.state) && (!p.city || postal.isAcceptableCity(z, p.city))) ??
+      places.find((z) => !p.state || z.state === p.state) ?? places[0];
     if (stateOk && cityOk) {
       if (!p.city) notes.push(F.cityAdded((out.city = place.city)));
       if (!p.state) notes.push(F.stateAdded((out.state = place.state)));
+      // The street may be in another ZIP of the same city: the reference data can tell.
+      if (cityEntry) out.candidateZips = cityEntry.zips.filter((z) => z !== p.postalCode);
       return out;
     }
     if (!stateOk && cityOk) {
@@ -186,7 +189,7 @@ export function validateNorthAmerican(
   if (p.leftover.length) notes.push(F.extraDropped(p.leftover.join(' ')));
   if (p.extraSecondary) notes.push(F.extraSecondary(p.extraSecondary));
 
-  const last = canada ? reconcileCanadianLastLine(p, postal, notes) : reconcileUsLastLine(p, postal, notes);
+  const last = canada ? reconcileCanadianLastLine(p, postal, notes) : reconcileUsLastLine(p, postal, reference, notes);
   let street = streetPartsOf(p);
   let status: AddressStatus;
   let dpv: Dpv = '';
@@ -200,7 +203,7 @@ export function validateNorthAmerican(
       reference.lookup({ postalCode, street, primaryNumber: p.primaryNumber, secondaryNumber: p.secondaryNumber });
     let zip = last.zip;
     let answer = zip && !last.invalid ? query(zip) : null;
-    if ((!answer || answer.dpv === '' || answer.dpv === 'N') && last.candidateZips.length > 0) {
+    if ((!answer || answer.dpv === '' || answer.dpv === 'N') && last.candidateZips.length > 0 && last.candidateZips.length <= 500) {
       const found = [...new Set(last.candidateZips)].map((z) => [z, query(z)] as const).filter(([, a]) => a.dpv && a.dpv !== 'N');
       if (found.length === 1) {
         const [z, a] = found[0];

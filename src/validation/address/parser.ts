@@ -6,7 +6,7 @@
  * split: how cleanly the delivery line ends (Pub 28 suffix, unit, highway number), whether the rest is a known city of
  * the state (GeoNames, through PostalIndex), and whether a comma stands there.
  */
-import type { PostalIndex } from './postal-index.js';
+import { type PostalIndex, cityKey, cityWordKey } from './postal-index.js';
 import { type Token, hasNonLatinLetters, tokenizeAddress } from './tokenize.js';
 import {
   CanadianStreetTypeAfter,
@@ -17,12 +17,14 @@ import {
   LONGEST_REGION_NAME_WORDS,
   NumberWords,
   NorthAmericanCountryNames,
+  OrdinalStreetNames,
   OrdinalWords,
   PoBoxPrefixes,
   RegionByName,
   RuralRoutePrefixes,
   StreetSuffixTable,
   UnitDesignatorTable,
+  byFirstWord,
 } from './tables.js';
 
 export type DeliveryKind =
@@ -66,6 +68,14 @@ const FRACTION = /^\d\/\d{1,2}$/;
 const UNIT_ID = /^(?=.*\d)[A-Z0-9]{1,8}(-[A-Z0-9]{1,6})?$|^[A-Z]{1,2}$|^[A-Z]-[A-Z0-9]$/;
 const ORDINAL_NUMBER = /^(\d+)(ST|ND|RD|TH)$/;
 const HAS_DIGIT = /\d/;
+
+const HIGHWAYS_BY_FIRST_WORD = byFirstWord(HighwayPrefixTable);
+const RURAL_ROUTES_BY_FIRST_WORD = byFirstWord(RuralRoutePrefixes);
+const PO_BOXES_BY_FIRST_WORD = byFirstWord(PoBoxPrefixes.map((words) => [words] as const));
+/** Last words of highway names (HWY, ROUTE, ROAD …): a number after one is a route number, not a house number. */
+const HIGHWAY_LAST_WORDS = new Set(HighwayPrefixTable.map(([words]) => words[words.length - 1]));
+/** A city has at most this many words (TERRITOIRES DU NORD OUEST, LAKE IN THE HILLS). */
+const MAX_CITY_WORDS = 7;
 
 function matchSequence(toks: readonly Token[], at: number, end: number, words: readonly string[]): boolean {
   if (at + words.length > end) return false;
@@ -185,7 +195,7 @@ function matchHighway(
   end: number,
   afterName = false,
 ): { name: string; length: number } | null {
-  for (const [words, standard] of HighwayPrefixTable) {
+  for (const [words, standard] of HIGHWAYS_BY_FIRST_WORD.get(toks[at]?.w) ?? []) {
     if (!matchSequence(toks, at, end, words)) continue;
     let k = at + words.length;
     // `HIGHWAY NO 33`, `ROUTE # A`; after a name (`DIXIE HWY # 312`) the `#` starts a unit instead.
@@ -211,7 +221,7 @@ function emptyLine(): DeliveryLine {
 }
 
 function matchPoBox(toks: readonly Token[], at: number, end: number): number {
-  for (const words of PoBoxPrefixes) {
+  for (const [words] of PO_BOXES_BY_FIRST_WORD.get(toks[at]?.w) ?? []) {
     if (!matchSequence(toks, at, end, words)) continue;
     let k = at + words.length;
     if (k < end && toks[k].w === '#') k++;
@@ -243,7 +253,7 @@ export function parseDeliveryLine(
   }
 
   // Rural route and highway contract (Pub 28 sections 24, 25): `RR 2 BOX 152`.
-  for (const [words, route] of RuralRoutePrefixes) {
+  for (const [words, route] of RURAL_ROUTES_BY_FIRST_WORD.get(toks[i].w) ?? []) {
     if (!matchSequence(toks, i, end, words)) continue;
     let k = i + words.length;
     if (k < end && toks[k].w === '#') k++;
@@ -372,7 +382,9 @@ export function parseDeliveryLine(
   line.postdirection = postdir ?? null;
   line.suffix = suffix ?? null;
   line.suffixBeforeName = suffixBefore;
-  line.name = e > s ? toks.slice(s, e).map((t) => t.w).join(' ') : null;
+  line.name = e > s ? joinWords(toks, s, e) : null;
+  // Numbered streets are written in figures (FIFTH AVE -> 5TH AVE), as in the USPS ZIP+4 file.
+  if (e - s === 1 && OrdinalStreetNames.has(toks[s].w)) line.name = OrdinalStreetNames.get(toks[s].w)!;
   readSecondaries(toks, unitAt, end, line);
   const twoDirectionals = postdir !== undefined && e - s >= 1 && unitAt - 2 >= s && directionalOf(toks[unitAt - 2].w, country) !== undefined;
   const endsWell = !twoDirectionals && (suffix !== undefined || postdir !== undefined || line.secondaryDesignator !== null);
@@ -408,7 +420,7 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
       }
       continue;
     }
-    const route = RuralRoutePrefixes.find(([words]) => matchSequence(toks, k, end, words));
+    const route = RURAL_ROUTES_BY_FIRST_WORD.get(w)?.find(([words]) => matchSequence(toks, k, end, words));
     if (route && HAS_DIGIT.test(toks[k + route[0].length]?.w ?? '')) {
       starts.push(k);
       // The route's own `BOX 152` is not another delivery line.
@@ -424,7 +436,7 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
       const gridNumber =
         prev !== undefined && ((DirectionalTable.has(prev) && k >= 2 && PRIMARY_NUMBER.test(toks[k - 2].w)) || /^[NSEW]\d+$/.test(prev));
       const afterWord = prev === '#' ? k > 1 : prev === 'NO' || prev === 'NUMBER' || (prev !== undefined && UnitDesignatorTable.has(prev));
-      if (gridNumber || afterWord || HighwayPrefixTable.some(([ws]) => ws[ws.length - 1] === prev)) {
+      if (gridNumber || afterWord || (prev !== undefined && HIGHWAY_LAST_WORDS.has(prev))) {
         continue;
       }
       starts.push(k);
@@ -471,6 +483,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     const prev = end >= 2 ? toks[end - 2].w : '';
     // A ZIP that lost its leading zero in a spreadsheet (`NJ 7030`) after a state.
     const zip = US_ZIP.exec(last) ?? (/^\d{4}$/.test(last) && end >= 2 && RegionByName.get(prev)?.country === 'US' ? ['', `0${last}`] : null);
+    const afterHighwayWord = HIGHWAY_LAST_WORDS.has(prev);
     const afterBoxWord =
       ['BOX', '#', 'BX', 'PO', 'POB', 'POBOX', 'DRAWER'].includes(prev) ||
       (UnitDesignatorTable.get(prev)?.requiresNumber === true && !RegionByName.has(prev));
@@ -481,7 +494,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       plus4 = splitZip[2];
       end -= 2;
       if (country !== 'CA') country = 'US';
-    } else if (zip && (!afterBoxWord || end === 1) && (end === 1 || !HighwayPrefixTable.some(([ws]) => ws[ws.length - 1] === prev))) {
+    } else if (zip && (!afterBoxWord || end === 1) && (end === 1 || !afterHighwayWord)) {
       postalCode = zip[1];
       plus4 = zip[2] ?? null;
       end--;
@@ -523,37 +536,50 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   const cityExpected = state !== null || postalCode !== null;
   const separatorAtEnd = end < toks.length && toks[end].sep && state === null;
   let best = { score: -Infinity, start: 0, at: end, line: emptyLine() };
+  const wordKeys = toks.map((t) => cityWordKey(t.w));
+  let lastDigitAt = -1;
+  for (let k = 0; k < end; k++) if (HAS_DIGIT.test(toks[k].w)) lastDigitAt = k;
+  const cityHasDigit = (p: number) => lastDigitAt >= p;
   for (const start of deliveryStarts(toks, end)) {
+    let cityKeyFromP = '';
     for (let p = end; p >= start; p--) {
-      const line = p > start ? parseDeliveryLine(toks, start, p, country) : emptyLine();
-      // No delivery line at all (`Minneapolis, MN 55401`): the start of the text is a boundary like a comma.
-      let score = p > start ? line.quality * 10 : start === 0 || toks[start]?.sep ? 2 : -10;
-      // Two delivery lines (street and PO Box): the one nearer the city is used (Pub 28 section 252).
-      score += 0.001 * start;
+      if (p > start && end - p > MAX_CITY_WORDS) p = start;
+      if (p < end) cityKeyFromP = p === start && end - start > MAX_CITY_WORDS ? cityKey(joinWords(toks, p, end)) : wordKeys[p] + cityKeyFromP;
+      // The city's part of the score first: the delivery line (at most 20) is parsed only when it can still win.
+      let score = 0.001 * start;
       if (p < end) {
-        const city = joinWords(toks, p, end);
         const first = toks[p].w;
         const knownZips = cityState
-          ? postal.city(cityState, city)?.zips.length ?? 0
-          : postal.citiesNamed(city).reduce((n, c) => n + c.zips.length, 0);
+          ? postal.cityByKey(cityState, cityKeyFromP)?.zips.length ?? 0
+          : postal.citiesByKey(cityKeyFromP).reduce((n, c) => n + c.zips.length, 0);
         const streetWordFirst = isStreetWord(first);
-        // Without state or ZIP a city name is believed after a comma, after a complete street, or when it is a large
-        // city (many ZIP codes: `5429 WOODLAWN CHICAGO`).
-        const believed = cityExpected || toks[p].sep || (line.quality >= 2 && !streetWordFirst) || knownZips >= 8;
-        if (knownZips > 0 && believed) score += 8 + 0.01 * (end - p);
-        else if (!cityExpected && !toks[p].sep) score -= 12;
-        else score -= 0.01 * (end - p);
-        if (p === end - 1 && streetWordFirst) score -= 10;
-        if (zipPlaces?.some((z) => postal.isAcceptableCity(z, city))) score += 4;
+        if (zipPlaces?.some((z) => postal.isAcceptableCityKey(z, cityKeyFromP))) score += 4;
         if (toks[p].sep) score += 12;
-        if (HAS_DIGIT.test(city)) score -= 15;
+        if (cityHasDigit(p)) score -= 15;
         if (UnitDesignatorTable.has(first) || first === '#') score -= 10;
         if (p === end - 1 && DirectionalTable.has(first)) score -= 20;
+        if (p === end - 1 && streetWordFirst) score -= 10;
+        // Without state or ZIP a city name is believed after a comma, after a complete street, or when it is a large
+        // city (many ZIP codes: `5429 WOODLAWN CHICAGO`).
+        const believedWithoutLine = cityExpected || toks[p].sep || knownZips >= 8;
+        const cityBonus = (quality: number) => {
+          const believed = believedWithoutLine || (quality >= 2 && !streetWordFirst);
+          if (knownZips > 0 && believed) return 8 + 0.01 * (end - p);
+          if (!cityExpected && !toks[p].sep) return -12;
+          return -0.01 * (end - p);
+        };
+        if (p > start && score + 20 + cityBonus(2) <= best.score) continue;
+        const line = p > start ? parseDeliveryLine(toks, start, p, country) : emptyLine();
+        // No delivery line at all (`Minneapolis, MN 55401`): the start of the text is a boundary like a comma.
+        score += (p > start ? line.quality * 10 : start === 0 || toks[start]?.sep ? 2 : -10) + cityBonus(line.quality);
+        if (score > best.score) best = { score, start, at: p, line };
       } else {
         if (cityExpected) score -= 6;
         if (separatorAtEnd) score += 12;
+        const line = p > start ? parseDeliveryLine(toks, start, p, country) : emptyLine();
+        score += p > start ? line.quality * 10 : start === 0 || toks[start]?.sep ? 2 : -10;
+        if (score > best.score) best = { score, start, at: p, line };
       }
-      if (score > best.score) best = { score, start, at: p, line };
     }
   }
   const start = best.start;

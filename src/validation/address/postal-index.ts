@@ -44,6 +44,11 @@ export function cityKey(name: string): string {
   return key;
 }
 
+/** cityKey of one upper-case word; the key of a name is the concatenation of the keys of its words. */
+export function cityWordKey(word: string): string {
+  return /^[A-Z0-9]+$/.test(word) ? CITY_WORD_ABBREVIATIONS.get(word) ?? word : cityKey(word);
+}
+
 export class PostalIndex {
   private readonly placesByZip = new Map<string, ZipPlace[]>();
   private readonly citiesByState = new Map<string, Map<string, CityEntry>>();
@@ -88,12 +93,20 @@ export class PostalIndex {
   }
 
   city(state: string, name: string): CityEntry | undefined {
-    return this.citiesByState.get(state)?.get(cityKey(name));
+    return this.cityByKey(state, cityKey(name));
+  }
+
+  cityByKey(state: string, key: string): CityEntry | undefined {
+    return this.citiesByState.get(state)?.get(key);
   }
 
   /** Cities of that name in any state (for input without a state). */
   citiesNamed(name: string): CityEntry[] {
-    return this.statesByCityKey.get(cityKey(name)) ?? [];
+    return this.citiesByKey(cityKey(name));
+  }
+
+  citiesByKey(key: string): CityEntry[] {
+    return this.statesByCityKey.get(key) ?? [];
   }
 
   hasState(state: string): boolean {
@@ -105,8 +118,12 @@ export class PostalIndex {
    * keeps one name per ZIP, so this stands in for the USPS "acceptable city names" list (README: limits).
    */
   isAcceptableCity(place: ZipPlace, name: string): boolean {
-    const entry = this.city(place.state, name);
-    return !!entry && (cityKey(place.city) === cityKey(name) || (place.county !== '' && entry.counties.has(place.county)));
+    return this.isAcceptableCityKey(place, cityKey(name));
+  }
+
+  isAcceptableCityKey(place: ZipPlace, key: string): boolean {
+    const entry = this.cityByKey(place.state, key);
+    return !!entry && (cityKey(place.city) === key || (place.county !== '' && entry.counties.has(place.county)));
   }
 
   fsa(code: string): FsaPlace | undefined {

@@ -13,6 +13,7 @@
  * point data answers "" and a number absent from a covered street answers N.
  */
 import type { Dpv } from '../types.js';
+import { cityKey } from './postal-index.js';
 
 export interface StreetParts {
   predirection: string | null;
@@ -116,6 +117,8 @@ export class ReferenceIndex {
   private readonly ranges = new Map<string, Map<string, StreetRangeRecord[]>>();
   /** postal code -> street name -> street keys, for finding a street given with a wrong or missing suffix. */
   private readonly streetsByName = new Map<string, Map<string, Set<string>>>();
+  /** ZIP -> city key -> name: the mailing names USPS accepts for the ZIP (City-State product). */
+  private readonly cityNames = new Map<string, Map<string, string>>();
   private pointCount = 0;
   private rangeCount = 0;
 
@@ -150,6 +153,15 @@ export class ReferenceIndex {
     const streets = entryOf(this.ranges, r.zip, () => new Map<string, StreetRangeRecord[]>());
     entryOf(streets, key, () => [] as StreetRangeRecord[], () => this.rememberStreet(r.zip, key, r.street.name)).push(r);
     this.rangeCount++;
+  }
+
+  /** A city name USPS accepts for the ZIP (City-State product, mailing names only). */
+  addCityName(zip: string, city: string): void {
+    entryOf(this.cityNames, zip, () => new Map<string, string>()).set(cityKey(city), city);
+  }
+
+  acceptsCity(zip: string, city: string): boolean {
+    return this.cityNames.get(zip)?.has(cityKey(city)) ?? false;
   }
 
   /** True when some data names this postal code. */

@@ -150,6 +150,16 @@ export const OrdinalWords: ReadonlyMap<string, string> = new Map([
   ['EIGHTH', '8'], ['NINTH', '9'], ['TENTH', '10'], ['GROUND', '1'],
 ]);
 
+/** Numbered street names written as words -> figures (FIRST -> 1ST … TWENTIETH -> 20TH). */
+export const OrdinalStreetNames: ReadonlyMap<string, string> = new Map(
+  ['FIRST', 'SECOND', 'THIRD', 'FOURTH', 'FIFTH', 'SIXTH', 'SEVENTH', 'EIGHTH', 'NINTH', 'TENTH', 'ELEVENTH', 'TWELFTH',
+    'THIRTEENTH', 'FOURTEENTH', 'FIFTEENTH', 'SIXTEENTH', 'SEVENTEENTH', 'EIGHTEENTH', 'NINETEENTH', 'TWENTIETH'].map((w, i) => {
+    const n = i + 1;
+    const suffix = n % 10 === 1 && n !== 11 ? 'ST' : n % 10 === 2 && n !== 12 ? 'ND' : n % 10 === 3 && n !== 13 ? 'RD' : 'TH';
+    return [w, `${n}${suffix}`];
+  }),
+);
+
 /** House numbers written as words, at the start of a delivery line. */
 export const NumberWords: ReadonlyMap<string, string> = new Map([
   ['ONE', '1'], ['TWO', '2'], ['THREE', '3'], ['FOUR', '4'], ['FIVE', '5'], ['SIX', '6'], ['SEVEN', '7'], ['EIGHT', '8'],
@@ -174,3 +184,14 @@ export const NorthAmericanCountryNames: readonly (readonly [readonly string[], '
   [['UNITED', 'STATES', 'OF', 'AMERICA'], 'US'], [['UNITED', 'STATES'], 'US'], [['USA'], 'US'], [['US'], 'US'],
   [['U', 'S', 'A'], 'US'], [['CANADA'], 'CA'], [['CAN'], 'CA'],
 ];
+
+/** A table of word sequences indexed by its first word, so that a lookup tries only the sequences that can match. */
+export function byFirstWord<T extends readonly [readonly string[], ...unknown[]]>(table: readonly T[]): ReadonlyMap<string, readonly T[]> {
+  const index = new Map<string, T[]>();
+  for (const entry of table) {
+    const list = index.get(entry[0][0]);
+    if (list) list.push(entry);
+    else index.set(entry[0][0], [entry]);
+  }
+  return index;
+}

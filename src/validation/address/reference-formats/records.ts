@@ -1,0 +1,72 @@
+/**
+ * What the reference readers produce, one record at a time: address points, street ranges (with ZIP+4 add-ons),
+ * acceptable city names of a ZIP, or a rejected input record with the reason.
+ */
+import type { AddressPointRecord, StreetRangeRecord } from '../reference-index.js';
+
+export const REFERENCE_FORMATS = ['usps-zip4', 'usps-city-state', 'openaddresses', 'nar'] as const;
+export type ReferenceFormat = (typeof REFERENCE_FORMATS)[number];
+
+/** A city name USPS accepts for a ZIP (City-State product). */
+export interface CityNameRecord {
+  zip: string;
+  city: string;
+  state: string;
+  county: string;
+  /** Facility code P (post office), B (branch), N (named area) …; only mailing names are accepted by the engine. */
+  facility: string;
+  /** Mailing name indicator Y: the name may be used in a last line. */
+  mailingName: boolean;
+  /** The ZIP's preferred last-line name. */
+  preferredName: string;
+}
+
+export type ReferenceRecord =
+  | { kind: 'point'; point: AddressPointRecord }
+  | { kind: 'range'; range: StreetRangeRecord }
+  | { kind: 'city'; city: CityNameRecord }
+  | { kind: 'rejected'; record: number; reason: string };
+
+/** File content as it streams in (a file read stream), or held whole (tests). */
+export type ByteSource = AsyncIterable<string | Buffer> | Iterable<string | Buffer>;
+
+/** A record of input: its text (a line or a fixed-width record) and its 1-based number in the file. */
+export interface RawRecord {
+  text: string;
+  number: number;
+}
+
+/**
+ * Fixed-width records from a byte stream: one per line when the file has line breaks, else cut every
+ * `recordLength` characters (USPS ships both ways). Holds at most one chunk in memory.
+ */
+export async function* fixedWidthRecords(input: ByteSource, recordLength: number): AsyncGenerator<RawRecord> {
+  let buffer = '';
+  let number = 0;
+  let lineMode: boolean | null = null;
+  for await (const chunk of input) {
+    buffer += typeof chunk === 'string' ? chunk : chunk.toString('latin1');
+    if (lineMode === null && (buffer.includes('\n') || buffer.length > recordLength)) lineMode = buffer.includes('\n');
+    if (lineMode) {
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        const text = buffer.slice(0, nl).replace(/\r$/, '');
+        buffer = buffer.slice(nl + 1);
+        if (text.trim()) yield { text: text.padEnd(recordLength), number: ++number };
+      }
+    } else if (lineMode === false) {
+      while (buffer.length >= recordLength) {
+        const text = buffer.slice(0, recordLength);
+        buffer = buffer.slice(recordLength);
+        yield { text, number: ++number };
+      }
+    }
+  }
+  const rest = buffer.replace(/\r?\n$/, '');
+  if (rest.trim()) yield { text: rest.padEnd(recordLength), number: ++number };
+}
+
+/** Field `from`-`to` (1-based, inclusive, as the USPS layouts are written), trimmed. */
+export function field(record: string, from: number, to: number): string {
+  return record.slice(from - 1, to).trim();
+}

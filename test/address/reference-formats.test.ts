@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createAddressEngine } from '../../src/validation/address/index.js';
+import { ReferenceIndex } from '../../src/validation/address/reference-index.js';
+import { ReferenceReaders, type ReferenceFormat, type ReferenceRecord } from '../../src/validation/address/reference-formats/index.js';
+import { shippedData } from './shipped-engine.js';
+import { CITY_STATE_FIXTURE_RECORDS, ZIP4_FIXTURE_RECORDS } from './usps-fixture.js';
+
+const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url);
+
+async function readAll(format: ReferenceFormat, file: string): Promise<ReferenceRecord[]> {
+  const out: ReferenceRecord[] = [];
+  for await (const r of ReferenceReaders[format](fs.createReadStream(fixture(file), { highWaterMark: 64 }))) out.push(r);
+  return out;
+}
+
+const kinds = (records: ReferenceRecord[]) => records.map((r) => r.kind).join(',');
+
+describe('reference readers', () => {
+  it('When a USPS ZIP+4 file without line breaks is read in small chunks, then each detail record becomes a range', async () => {
+    const records = await readAll('usps-zip4', 'usps-zip4-sample.txt');
+    expect(kinds(records)).toBe('range,range,range,range,range,range,range,rejected,rejected');
+    expect(records.filter((r) => r.kind === 'rejected').map((r) => (r as { reason: string }).reason)).toEqual(['delete action', 'bad ZIP "ABCDE"']);
+  });
+
+  it('When a ZIP+4 record is read, then its fields come from the published byte positions', async () => {
+    const [first] = await readAll('usps-zip4', 'usps-zip4-sample.txt');
+    expect(first).toEqual({
+      kind: 'range',
+      range: {
+        zip: '94043', recordType: 'S', street: { predirection: null, name: 'AMPHITHEATRE', suffix: 'PKWY', postdirection: null },
+        primaryLow: '1600', primaryHigh: '1600', primaryParity: 'E', secondaryDesignator: null, secondaryLow: null,
+        secondaryHigh: null, secondaryParity: null, plus4Low: '1351', plus4High: '1351',
+      },
+    });
+  });
+
+  it('When the ZIP+4 file has one record per line, then it reads the same', async () => {
+    const lines = ZIP4_FIXTURE_RECORDS.join('\n');
+    const out: ReferenceRecord[] = [];
+    for await (const r of ReferenceReaders['usps-zip4']([lines])) out.push(r);
+    expect(out.filter((r) => r.kind === 'range')).toHaveLength(7);
+  });
+
+  it('When a City-State file is read, then mailing names of each ZIP come out', async () => {
+    const records = await readAll('usps-city-state', 'usps-city-state-sample.txt');
+    expect(kinds(records)).toBe('city,city,city,rejected');
+    expect(records[1]).toMatchObject({ kind: 'city', city: { zip: '94043', city: 'MOFFETT FIELD', state: 'CA', mailingName: true } });
+    expect(CITY_STATE_FIXTURE_RECORDS[1]).toHaveLength(129);
+  });
+
+  it('When an OpenAddresses CSV is read, then rows become standardized points and rows without number or ZIP are rejected', async () => {
+    const records = await readAll('openaddresses', 'openaddresses-sample.csv');
+    expect(kinds(records)).toBe('point,point,point,point,rejected,rejected');
+    expect(records[1]).toEqual({
+      kind: 'point',
+      point: {
+        postalCode: '94043', street: { predirection: null, name: 'AMPHITHEATRE', suffix: 'PKWY', postdirection: null },
+        primaryNumber: '1500', unit: '200', plus4: '1300',
+      },
+    });
+  });
+
+  it('When a National Address Register CSV is read, then French street types stay before the name', async () => {
+    const records = await readAll('nar', 'nar-sample.csv');
+    expect(kinds(records)).toBe('point,point,point,point,rejected');
+    expect(records[2]).toMatchObject({ point: { postalCode: 'H2X 3K4', primaryNumber: '1234', street: { name: 'SAINT-DENIS', suffix: 'RUE' } } });
+    expect(records[3]).toMatchObject({ point: { postalCode: 'K1A 0G9', street: { name: 'KENT', suffix: 'ST' } } });
+  });
+});
+
+describe('address engine with USPS ZIP+4 ranges', () => {
+  const reference = new ReferenceIndex();
+  const ready = (async () => {
+    for (const r of await readAll('usps-zip4', 'usps-zip4-sample.txt')) if (r.kind === 'range') reference.addRange(r.range);
+    for (const r of await readAll('nar', 'nar-sample.csv')) if (r.kind === 'point') reference.addPoint(r.point);
+    for (const r of await readAll('usps-city-state', 'usps-city-state-sample.txt')) {
+      if (r.kind === 'city' && r.city.mailingName) reference.addCityName(r.city.zip, r.city.city);
+    }
+  })();
+  const engine = createAddressEngine({ ...shippedData, reference });
+  const check = async (input: string) => {
+    await ready;
+    return engine.validate(input, { deadline: Number.MAX_SAFE_INTEGER });
+  };
+
+  it.each([
+    ['1600 Amphitheatre Pkwy, Mountain View, CA 94043', 'verified', 'Y', '94043-1351'],
+    ['1600 Amphitheatre Parkway Mountain View CA 94043', 'verified', 'Y', '94043-1351'],
+    ['1525 Amphitheatre Pkwy, Mountain View, CA 94043', 'verified', 'Y', null],
+    ['1602 Amphitheatre Pkwy, Mountain View, CA 94043', 'invalid', 'N', null],
+    ['1 Nowhere Street, Mountain View, CA 94043', 'invalid', 'N', null],
+    ['350 5th Ave Ste 150, New York, NY 10118', 'verified', 'Y', '10118-0120'],
+    ['350 5th Ave Ste 250, New York, NY 10118', 'partial', 'S', '10118-0110'],
+    ['350 Fifth Avenue, New York, NY 10118', 'verified', 'Y', '10118-0110'],
+    ['20 W 34th St, New York, NY 10118', 'partial', 'D', null],
+    ['20 W 34th St Apt 7, New York, NY 10118', 'verified', 'Y', '10118-0130'],
+    ['PO Box 42, Akutan, AK 99553', 'verified', 'Y', null],
+    ['RR 2 Box 150, Akutan, AK 99553', 'verified', 'Y', '99553-9701'],
+    ['104-2701 23rd Ave NE, Calgary AB T2E 1K4', 'verified', 'Y', null],
+    ['2701 23rd Ave NE, Calgary AB T2E 1K4', 'partial', 'D', null],
+    ['1234 rue Saint-Denis, Montréal QC H2X 3K4', 'verified', 'Y', null],
+  ])('When "%s" is checked, then it is %s with dpv %s and zip4 %s', async (input, status, dpv, zip4) => {
+    const r = await check(input);
+    expect([r.status, r.dpv, r.zip4]).toEqual([status, dpv, zip4]);
+  });
+
+  it('When the city is a USPS mailing name of the ZIP other than the GeoNames one, then it is accepted as given', async () => {
+    const r = await check('1600 Amphitheatre Pkwy, Moffett Field, CA 94043');
+    expect([r.status, r.components.city]).toEqual(['verified', 'MOFFETT FIELD']);
+  });
+
+  it('When a confirmed address has its ZIP+4, then the standardized line carries it', async () => {
+    expect((await check('1600 amphitheatre pkwy mountain view ca 94043')).standardized).toBe('1600 AMPHITHEATRE PKWY MOUNTAIN VIEW CA 94043-1351');
+  });
+
+  it('When the ZIP is wrong but the street exists in one ZIP of the city, then the reference decides the ZIP', async () => {
+    const r = await check('350 5th Ave Ste 150, New York, NY 10001');
+    expect([r.status, r.components.postal_code, r.dpv]).toEqual(['corrected', '10118', 'Y']);
+  });
+});
