@@ -74,6 +74,11 @@ describe('e-mail syntax details', () => {
     ['a@example.com\r\nRCPT TO:<victim@example.org>', 'control_character'],
     ['a\u0000@example.com', 'control_character'],
     ['a\u0085@example.com', 'control_character'],
+    ['a@bü cher.de', 'domain_invalid'],
+    ['a@ab\u200dc.de', 'domain_invalid'],
+    ['a@ü', 'single_label_domain'],
+    [`a@${'ü'.repeat(60)}.de`, 'label_too_long'],
+    ['a@münchen.de.', 'domain_dot'],
   ])('When the address is %j, then it is rejected as %s', (input, detail) => {
     expect(parseEmailAddress(input)).toEqual({ ok: false, detail });
   });
@@ -85,6 +90,10 @@ describe('e-mail syntax details', () => {
     ['a@☃.net', 'a@xn--n3h.net'],
     ['a@xn--bcher-kva.de', 'a@xn--bcher-kva.de'],
     ['x@io', 'x@io'],
+    ['a@例え.テスト', 'a@xn--r8jz45g.xn--zckzah'],
+    ['a@BÜCHER.de', 'a@xn--bcher-kva.de'],
+    ['a@💩.la', 'a@xn--ls8h.la'],
+    ['a@straße.de', 'a@xn--strae-oqa.de'],
   ])('When the address is %j, then it is accepted and normalized to %j', (input, normalized) => {
     expect(parseEmailAddress(input)).toMatchObject({ ok: true, normalized });
   });
