@@ -105,6 +105,7 @@ describe('SMTP client', () => {
     const server = await startScriptedServer('554 5.7.1 No SMTP service here\r\n', ACCEPT_ALL);
     closers.push(server.close);
     expect(await probe(server.port)).toEqual({ kind: 'blocked' });
+    expect(server.received.at(-1)).toBe('QUIT');
   });
 
   it('When the server never greets, then the probe times out', async () => {

@@ -127,33 +127,10 @@ async function converse(
     });
     session = opened.session;
     if (request.signal.aborted) onAbort();
-    // RFC 5321 §3.1: a 554 or 421 greeting means this host will not talk; another MX may.
-    if (opened.greeting.code !== 220) return { final: false, outcome: refusal(opened.greeting) };
-
-    const hello = await sayHello(session, settings.heloName);
-    if (!isPositive(hello)) return { final: true, outcome: refusal(hello) };
-    if (settings.startTls && offers(hello, 'STARTTLS')) {
-      const ready = await session.command('STARTTLS');
-      if (ready.code === 220) {
-        try {
-          await session.startTls(hostName, settings.replyTimeoutMs);
-        } catch {
-          return TLS_FAILED;
-        }
-        const again = await sayHello(session, settings.heloName);
-        if (!isPositive(again)) return { final: true, outcome: refusal(again) };
-      }
-    }
-
-    const mail = await session.command(`MAIL FROM:<${settings.mailFrom}>`, 'MAIL');
-    if (!isPositive(mail)) return { final: true, outcome: refusal(mail) };
-
-    const catchAllReply = request.catchAllProbeAddress
-      ? await session.command(`RCPT TO:<${request.catchAllProbeAddress}>`, 'RCPT')
-      : null;
-    const reply = await session.command(`RCPT TO:<${request.address}>`, 'RCPT');
-    await session.closePolitely(Math.min(settings.replyTimeoutMs, CLOSING_TIMEOUT_MS));
-    return { final: true, outcome: outcomeOfRcpt(reply, catchAllReply) };
+    const result = await talk(session, opened.greeting, hostName, request, settings);
+    // QUIT also after a refusal (RFC 5321 §3.1 asks it even after a 554 greeting); not on a broken TLS session.
+    if (result !== TLS_FAILED) await session.closePolitely(Math.min(settings.replyTimeoutMs, CLOSING_TIMEOUT_MS));
+    return result;
   } catch (error) {
     if (error instanceof SmtpTimeoutError) return { final: false, outcome: { kind: 'timeout' } };
     if (isSocketError(error)) return { final: false, outcome: { kind: 'no_connect' } };
@@ -162,6 +139,42 @@ async function converse(
     request.signal.removeEventListener('abort', onAbort);
     session?.destroy();
   }
+}
+
+/** From the greeting to the answer about the address. */
+async function talk(
+  session: SmtpSession,
+  greeting: SmtpReply,
+  hostName: string,
+  request: MailboxProbeRequest,
+  settings: MailboxProbeSettings,
+): Promise<ConversationResult | typeof TLS_FAILED> {
+  // RFC 5321 §3.1: a 554 or 421 greeting means this host will not talk; another MX may.
+  if (greeting.code !== 220) return { final: false, outcome: refusal(greeting) };
+
+  const hello = await sayHello(session, settings.heloName);
+  if (!isPositive(hello)) return { final: true, outcome: refusal(hello) };
+  if (settings.startTls && offers(hello, 'STARTTLS')) {
+    const ready = await session.command('STARTTLS');
+    if (ready.code === 220) {
+      try {
+        await session.startTls(hostName, settings.replyTimeoutMs);
+      } catch {
+        return TLS_FAILED;
+      }
+      const again = await sayHello(session, settings.heloName);
+      if (!isPositive(again)) return { final: true, outcome: refusal(again) };
+    }
+  }
+
+  const mail = await session.command(`MAIL FROM:<${settings.mailFrom}>`, 'MAIL');
+  if (!isPositive(mail)) return { final: true, outcome: refusal(mail) };
+
+  const catchAllReply = request.catchAllProbeAddress
+    ? await session.command(`RCPT TO:<${request.catchAllProbeAddress}>`, 'RCPT')
+    : null;
+  const reply = await session.command(`RCPT TO:<${request.address}>`, 'RCPT');
+  return { final: true, outcome: outcomeOfRcpt(reply, catchAllReply) };
 }
 
 function outcomeOfRcpt(reply: SmtpReply, catchAllReply: SmtpReply | null): ProbeOutcome {
