@@ -4,8 +4,9 @@
  * grant's rest is written off with an `expire` entry the next time the account's grants are read for a debit).
  *
  * The algorithms are written once, as generators that yield their SQL, and driven two ways: synchronously inside
- * BEGIN IMMEDIATE on the raw better-sqlite3 handle (nothing else can run between the statements), and asynchronously
- * inside a PostgreSQL transaction that locks the account's grant rows (SELECT … FOR UPDATE).
+ * BEGIN IMMEDIATE on the raw better-sqlite3 handle (nothing else can run between the statements; movements of one
+ * event-loop turn share one commit), and asynchronously inside a PostgreSQL transaction that locks the account's
+ * grant rows (SELECT … FOR UPDATE).
  */
 import type { Database, SqlExecutor } from '../db/data-source.js';
 import { newId } from './api-keys.js';
@@ -72,17 +73,10 @@ export class CreditLedger {
 
   private execute<T>(steps: () => Steps<T>): Promise<T> {
     if (this.db.dialect === 'sqlite') {
-      return Promise.resolve(
-        this.db.immediate(() => {
-          const gen = steps();
-          let r = gen.next();
-          while (!r.done) {
-            const s = r.value;
-            r = gen.next(s.op === 'all' ? this.db.allSync(s.sql, s.params) : this.db.runSync(s.sql, s.params));
-          }
-          return r.value;
-        }),
-      );
+      return new Promise<T>((resolve, reject) => {
+        this.queued.push({ work: () => this.driveSync(steps), resolve: resolve as (v: unknown) => void, reject });
+        if (this.queued.length === 1) setImmediate(() => this.commitQueued());
+      });
     }
     return this.db.pgTransaction(async (tx: SqlExecutor) => {
       const gen = steps();
@@ -93,6 +87,45 @@ export class CreditLedger {
       }
       return r.value;
     });
+  }
+
+  private driveSync<T>(steps: () => Steps<T>): T {
+    const gen = steps();
+    let r = gen.next();
+    while (!r.done) {
+      const s = r.value;
+      r = gen.next(s.op === 'all' ? this.db.allSync(s.sql, s.params) : this.db.runSync(s.sql, s.params));
+    }
+    return r.value;
+  }
+
+  /** SQLite movements waiting for the next group commit. */
+  private queued: { work: () => unknown; resolve: (value: unknown) => void; reject: (err: unknown) => void }[] = [];
+
+  /**
+   * Group commit: the movements asked for during one turn of the event loop run in one BEGIN IMMEDIATE transaction,
+   * each inside its own SAVEPOINT (so each stays all-or-nothing), and are committed together — one WAL write for
+   * many requests instead of one each. Nothing else can run between the statements: better-sqlite3 is synchronous.
+   */
+  private commitQueued(): void {
+    const batch = this.queued.splice(0);
+    const outcomes: { ok: boolean; value: unknown }[] = [];
+    try {
+      this.db.immediate(() => {
+        for (const item of batch) {
+          try {
+            outcomes.push({ ok: true, value: this.db.savepoint(item.work) });
+          } catch (err) {
+            outcomes.push({ ok: false, value: err });
+          }
+        }
+      });
+    } catch (err) {
+      // BEGIN or COMMIT failed: none of the batch happened.
+      for (const item of batch) item.reject(err);
+      return;
+    }
+    batch.forEach((item, i) => (outcomes[i].ok ? item.resolve(outcomes[i].value) : item.reject(outcomes[i].value)));
   }
 
   /** Locks (PostgreSQL) and reads the account's grants with credits left; writes off the expired ones. */

@@ -170,6 +170,13 @@ export class Database implements SqlExecutor {
     return this.runInTransaction.immediate(work) as T;
   }
 
+  /** Inside `immediate`: a SAVEPOINT, so that `work` is all-or-nothing without ending the outer transaction. */
+  savepoint<T>(work: () => T): T {
+    if (!this.sqlite.inTransaction) throw new Error('savepoint outside a transaction');
+    this.runInTransaction ??= this.sqlite.transaction((fn: () => unknown) => fn());
+    return this.runInTransaction(work) as T;
+  }
+
   private runInTransaction?: BetterSqlite3.Transaction<(fn: () => unknown) => unknown>;
 
   async ping(): Promise<void> {

@@ -63,16 +63,23 @@ export class ContactValidation {
     private readonly budgetMs: number,
   ) {}
 
-  price(input: ContactInput): Charge[] {
-    return priceRequest({
-      address: input.address !== undefined ? { country: this.engines.address.countryOf(input.address, input.country) } : undefined,
+  /**
+   * Prices the request from cheap offline facts. The address's country also serves as the phone's default region
+   * when the request gives no `country`: `(502) 713-4410` beside a Kentucky address is a US number.
+   */
+  price(input: ContactInput): { charges: Charge[]; phoneRegion?: string } {
+    const addressCountry = input.address !== undefined ? this.engines.address.countryOf(input.address, input.country) : null;
+    const phoneRegion = input.country ?? addressCountry ?? undefined;
+    const charges = priceRequest({
+      address: input.address !== undefined ? { country: addressCountry } : undefined,
       email: input.email !== undefined ? true : undefined,
-      phone: input.phone !== undefined ? { type: this.engines.phone.offlineType(input.phone, input.country) } : undefined,
+      phone: input.phone !== undefined ? { type: this.engines.phone.offlineType(input.phone, phoneRegion) } : undefined,
     });
+    return { charges, phoneRegion };
   }
 
   async validate(accountId: string, requestId: string, input: ContactInput, arrivedAtEpochMs: number, log: Logger): Promise<ContactAnswer> {
-    const charges = this.price(input);
+    const { charges, phoneRegion } = this.price(input);
     const debit = await this.ledger.debit(accountId, charges, requestId);
     if (!debit.ok) {
       throw new Problem(
@@ -88,7 +95,7 @@ export class ContactValidation {
       address === undefined ? null : withinBudget(this.engines.address.validate(address, { country: input.country, deadline }), deadline),
       email === undefined ? null : withinBudget(this.engines.email.validate(email, { smtp: input.smtp, deadline }), deadline)
         .catch((err) => { if (err instanceof BudgetExceeded) return OUT_OF_TIME.email(email); throw err; }),
-      phone === undefined ? null : withinBudget(this.engines.phone.validate(phone, { country: input.country, deadline }), deadline)
+      phone === undefined ? null : withinBudget(this.engines.phone.validate(phone, { country: phoneRegion, deadline }), deadline)
         .catch((err) => { if (err instanceof BudgetExceeded) return OUT_OF_TIME.phone(); throw err; }),
     ]);
 

@@ -89,6 +89,21 @@ describe.each(testDatabases)('the credit ledger on $name', (database) => {
     expect((await accounts.credits(account_id)).grants[0]).toMatchObject({ expired: true, remaining: 0 });
   });
 
+  it('When one movement of a group commit fails, then the others in the same commit still happen', async () => {
+    const { accountId } = await service.newAccount(0);
+
+    const [bad, good] = await Promise.allSettled([
+      service.ledger.grant('acct_does_not_exist', { kind: 'admin', credits: 5, expiresAt: Date.now() + DAY_MS }),
+      service.ledger.grant(accountId, { kind: 'admin', credits: 5, expiresAt: Date.now() + DAY_MS }),
+    ]);
+
+    expect(bad.status).toBe('rejected');
+    expect(good.status).toBe('fulfilled');
+    expect(await service.ledger.balance(accountId)).toBe(5);
+    const orphans = await service.db.all(`SELECT id FROM credit_grants WHERE account_id = $1`, ['acct_does_not_exist']);
+    expect(orphans).toHaveLength(0);
+  });
+
   it('When a request is refunded twice, then the credits come back once', async () => {
     const { accountId } = await service.newAccount(10);
     await service.ledger.debit(accountId, [{ module: 'email', credits: 1 }, { module: 'phone', credits: 2 }], 'req-refund');

@@ -46,6 +46,15 @@ describe.each(testDatabases)('POST /v1/validate on $name', (database) => {
     expect(body.credits.charged).toBe(body.phone.type === 'landline' ? 3 : 2);
   });
 
+  it('When a national phone number comes with a US address and no country, then the address decides its region', async () => {
+    const { apiKey } = await service.newAccount(10);
+
+    const res = await service.post('/v1/validate', { address: '1 Main St, Springfield, IL 62701', phone: '(217) 555-0134' }, { key: apiKey });
+
+    const body = await res.json() as any;
+    expect(body.phone).toMatchObject({ status: 'valid', e164: '+12175550134', country: 'US' });
+  });
+
   it('When the address is outside the US and Canada, then it costs 3 credits', async () => {
     const { apiKey } = await service.newAccount(10);
 

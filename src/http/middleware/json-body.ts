@@ -13,8 +13,8 @@ declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
-      /** SHA-256 of the raw body bytes: the request fingerprint of Idempotency-Key. */
-      bodyHash?: string;
+      /** The raw body bytes, for the request fingerprint of Idempotency-Key (hashed only when a key is sent). */
+      rawBody?: Buffer;
     }
   }
 }
@@ -24,7 +24,7 @@ const parseJson = express.json({
   strict: true,
   type: () => true,
   verify: (req, _res, buf) => {
-    (req as Request).bodyHash = crypto.createHash('sha256').update(buf).digest('hex');
+    (req as Request).rawBody = buf;
   },
 });
 
@@ -41,4 +41,9 @@ export function jsonBody() {
     }
     parseJson(req, res, next);
   };
+}
+
+/** SHA-256 of the raw body: what Idempotency-Key compares. */
+export function bodyFingerprint(req: Request): string {
+  return crypto.createHash('sha256').update(req.rawBody ?? Buffer.alloc(0)).digest('hex');
 }

@@ -41,6 +41,7 @@ declare global {
 }
 
 export function requestContext(logger: Logger) {
+  const logRequests = logger.isLevelEnabled('info');
   return (req: Request, res: Response, next: NextFunction) => {
     req.arrivedAt = performance.now();
     const offered = req.get('x-request-id');
@@ -48,7 +49,7 @@ export function requestContext(logger: Logger) {
     req.log = logger.child({ request_id: req.id });
     req.logFields = {};
     res.setHeader('X-Request-Id', req.id);
-    res.on('finish', () => {
+    if (logRequests) res.on('finish', () => {
       req.log.info(
         {
           method: req.method,

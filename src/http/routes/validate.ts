@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { ContactInput, ContactValidation } from '../../validation/validate-contact.js';
 import { maskEmail, maskPhone } from '../../log.js';
 import { IdempotencyStore, parseIdempotencyKey } from '../idempotency.js';
-import { jsonBody } from '../middleware/json-body.js';
+import { bodyFingerprint, jsonBody } from '../middleware/json-body.js';
 import { Problem } from '../problems.js';
 import { parseBody } from '../request-schema.js';
 
@@ -75,7 +75,7 @@ export function validateRoutes(validation: ContactValidation, idempotency: Idemp
     const { accountId } = req.principal!;
     const key = parseIdempotencyKey(req.get('idempotency-key'));
     if (key) {
-      const start = await idempotency.begin(accountId, key, req.bodyHash!);
+      const start = await idempotency.begin(accountId, key, bodyFingerprint(req));
       if (start.replay) {
         res.status(start.status).set('Idempotent-Replayed', 'true').type('application/json').send(start.body);
         return;

@@ -60,15 +60,35 @@ export function createPhoneEngine(deps: PhoneEngineDeps): OfflinePhoneEngine {
   const { data } = deps;
   const liveLookup = deps.liveLookup ?? null;
 
+  /**
+   * Readings made for pricing (offlineType), kept until validate asks for the same number: a request reads each
+   * number once. Bounded; a reading that is never asked for again is dropped with the rest when the bound is hit.
+   */
+  const pricedReadings = new Map<string, PhoneReading>();
+  const readingKey = (input: string, countryHint?: string) => `${countryHint ?? ''}|${input}`;
+
+  function read(input: string, countryHint?: string): PhoneReading {
+    const key = readingKey(input, countryHint);
+    const priced = pricedReadings.get(key);
+    if (priced) {
+      pricedReadings.delete(key);
+      return priced;
+    }
+    return readPhoneNumber(input, countryHint, data.metadata);
+  }
+
   function validateOffline(input: string, countryHint?: string): PhoneResult {
-    return offlineResult(data, readPhoneNumber(input, countryHint, data.metadata));
+    return offlineResult(data, read(input, countryHint));
   }
 
   return {
     validateOffline,
 
     offlineType(input: string, countryHint?: string): PhoneType {
-      return readPhoneNumber(input, countryHint, data.metadata).type;
+      const reading = readPhoneNumber(input, countryHint, data.metadata);
+      if (pricedReadings.size >= 1024) pricedReadings.clear();
+      pricedReadings.set(readingKey(input, countryHint), reading);
+      return reading.type;
     },
 
     async validate(input, options) {
