@@ -43,6 +43,7 @@ const SMTP_SCRIPT = {
     'full@mail.test': { code: 552, message: '5.2.2 Mailbox full' },
     'gone@mail.test': { code: 550, message: '5.2.1 Mailbox disabled' },
     'slow@slow.test': { delayMs: 400 },
+    'dave@mail.test': { greylistFirst: true as const },
     // smtp-server hands the application U-labels; on the wire the probe sends the A-label.
     'alice@bücher.test': 'accept' as const,
     'alice@implicit.test': 'accept' as const,
@@ -101,6 +102,16 @@ describe('e-mail engine with DNS and SMTP', () => {
 
   it('When the server greylists (451 4.7.1), then the answer is unknown temp_fail, never invalid', async () => {
     expect(await check(engine(), 'bob@greylist.test')).toMatchObject({ status: 'unknown', smtp: 'unknown', reason: 'temp_fail' });
+  });
+
+  it('When an address was greylisted, then it is asked again in the background and the next answer is definite', async () => {
+    const e = engine({ greylistRetryMs: 100 });
+    expect(await check(e, 'dave@mail.test')).toMatchObject({ status: 'unknown', reason: 'temp_fail' });
+    await new Promise((r) => setTimeout(r, 500));
+    const rcpts = smtpServer.recipients.filter((r) => r === 'dave@mail.test').length;
+    expect(rcpts).toBe(2);
+    expect(await check(e, 'dave@mail.test')).toMatchObject({ status: 'valid', smtp: 'deliverable' });
+    expect(smtpServer.recipients.filter((r) => r === 'dave@mail.test').length).toBe(rcpts);
   });
 
   it('When the server refuses us by policy (5.7.1 blocklist), then the answer is unknown blocked', async () => {

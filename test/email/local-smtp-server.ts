@@ -7,8 +7,8 @@ export interface ScriptedReply {
   message: string;
 }
 
-/** `delayMs`: accept, but only after that long (a slow server). */
-export type ScriptedRule = ScriptedReply | 'accept' | { delayMs: number };
+/** `delayMs`: accept, but only after that long (a slow server). `greylistFirst`: 451 the first time, then accept. */
+export type ScriptedRule = ScriptedReply | 'accept' | { delayMs: number } | { greylistFirst: true };
 
 export interface RcptScript {
   /** Reply for an exact address, then for any address at a domain; default: 550 5.1.1 for unknown. */
@@ -30,6 +30,7 @@ export interface LocalSmtpServer {
 
 export async function startLocalSmtpServer(script: RcptScript, options: { startTls?: boolean } = {}): Promise<LocalSmtpServer> {
   const state = { recipients: [] as string[], connections: 0, secureRcpts: [] as boolean[], open: 0, maxConcurrent: 0 };
+  const greylisted = new Set<string>();
   const server = new SMTPServer({
     logger: false,
     authOptional: true,
@@ -56,11 +57,16 @@ export async function startLocalSmtpServer(script: RcptScript, options: { startT
         const { code, message } = r ?? { code: 550, message: '5.1.1 User unknown' };
         return callback(Object.assign(new Error(message), { responseCode: code }));
       };
+      if (rule && typeof rule === 'object' && 'greylistFirst' in rule) {
+        const seenBefore = greylisted.has(recipient);
+        greylisted.add(recipient);
+        return reply(seenBefore ? 'accept' : { code: 451, message: '4.7.1 Greylisted, try again in a minute' });
+      }
       if (rule && typeof rule === 'object' && 'delayMs' in rule) {
         setTimeout(() => reply('accept'), rule.delayMs);
         return;
       }
-      reply(rule);
+      reply(rule as ScriptedReply | 'accept' | undefined);
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

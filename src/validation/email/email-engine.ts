@@ -37,6 +37,11 @@ export interface EmailEngineDependencies {
   lifetimes: ResultLifetimes;
   /** Longest a background probe (DNS and SMTP together) may run. */
   probeTimeoutMs: number;
+  /**
+   * After a temporary refusal (greylisting, RFC 6647 §2.1), ask once more this much later, in the background, so the
+   * next request finds a definite answer in the cache. 0: never.
+   */
+  greylistRetryMs: number;
   resultCacheEntries: number;
   now: () => number;
 }
@@ -51,6 +56,7 @@ export class EmailValidationEngine implements EmailEngine {
   private readonly catchAllDomains: ExpiringCache<boolean>;
   private readonly inFlight = new Map<string, Promise<NetworkFinding>>();
   private readonly running = new Set<AbortController>();
+  private readonly retryTimers = new Set<NodeJS.Timeout>();
   private closed = false;
 
   constructor(private readonly deps: EmailEngineDependencies) {
@@ -83,6 +89,8 @@ export class EmailValidationEngine implements EmailEngine {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const timer of this.retryTimers) clearTimeout(timer);
+    this.retryTimers.clear();
     for (const controller of this.running) controller.abort();
     await Promise.allSettled([...this.inFlight.values()]);
     this.results.clear();
@@ -95,15 +103,32 @@ export class EmailValidationEngine implements EmailEngine {
     const cached = this.results.get(key);
     if (cached) return cached;
 
+    return raceDeadline(this.startChecks(parsed, options.smtp, 'first'), options.deadline);
+  }
+
+  /** One check per address at a time: a request that finds one running waits for the same. */
+  private startChecks(parsed: ParsedEmailAddress, smtp: boolean, attempt: 'first' | 'retry'): Promise<NetworkFinding> {
+    const key = resultKey(parsed, smtp);
     let job = this.inFlight.get(key);
     if (!job) {
-      job = this.runChecks(parsed, options.smtp)
+      job = this.runChecks(parsed, smtp)
         // A fault of ours (a bug, a malformed DNS message) must not crash a background probe nobody waits for.
         .catch((): NetworkFinding => ({ kind: 'no_connect' }))
         .finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, job);
+      if (attempt === 'first') void job.then((finding) => this.retryIfGreylisted(parsed, smtp, finding));
     }
-    return raceDeadline(job, options.deadline);
+    return job;
+  }
+
+  private retryIfGreylisted(parsed: ParsedEmailAddress, smtp: boolean, finding: NetworkFinding): void {
+    if (finding.kind !== 'temp_fail' || !smtp || this.closed || this.deps.greylistRetryMs <= 0) return;
+    const timer = setTimeout(() => {
+      this.retryTimers.delete(timer);
+      if (!this.closed) void this.startChecks(parsed, smtp, 'retry');
+    }, this.deps.greylistRetryMs);
+    timer.unref();
+    this.retryTimers.add(timer);
   }
 
   /** DNS, then SMTP; the finding is cached when it arrives, whether or not anyone still waits for it. */

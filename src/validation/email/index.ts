@@ -35,6 +35,8 @@ export interface EmailEngineOptions {
   replyTimeoutMs?: number;
   /** Whole background check of one address (DNS and SMTP); default 30000. */
   probeTimeoutMs?: number;
+  /** A greylisted address is asked once more this much later, in the background; default 120000, 0: never. */
+  greylistRetryMs?: number;
   /** default 2 */
   maxConnectionsPerHost?: number;
   /** default 50 */
@@ -102,6 +104,7 @@ export function createEmailEngine(options: EmailEngineOptions): EmailValidationE
       ...options.lifetimes,
     },
     probeTimeoutMs: options.probeTimeoutMs ?? 30_000,
+    greylistRetryMs: options.greylistRetryMs ?? 120_000,
     resultCacheEntries: cacheEntries,
     now,
   });
