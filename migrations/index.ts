@@ -1,4 +1,5 @@
 /** Every migration, in order. TypeORM runs those not yet applied at start and from the CLI. Add new ones at the end. */
 import { Billing1763790000000 } from './1763790000000-Billing.js';
+import { ReferenceData1763800000000 } from './1763800000000-ReferenceData.js';
 
-export const migrations = [Billing1763790000000];
+export const migrations = [Billing1763790000000, ReferenceData1763800000000];

@@ -1,0 +1,245 @@
+/**
+ * Address reference data in the database (tables of migrations/1763800000000-ReferenceData.ts):
+ *   importReferenceFile   `reference import --format FORMAT FILE`: streams the file through its reader, upserts by
+ *                         natural key in batched multi-row INSERTs, one transaction per batch: constant memory, and a
+ *                         re-import of the same file changes nothing.
+ *   seedEmbeddedReference loads the shipped RRAD points once (first start).
+ *   loadReferenceIndex    reads the tables into the in-memory ReferenceIndex the address engine takes.
+ */
+import fs from 'node:fs';
+import type { Database } from './data-source.js';
+import { SHIPPED_DATA_DIR, rradRows } from '../validation/address/index.js';
+import { ReferenceIndex, streetKey, type AddressPointRecord, type StreetRangeRecord } from '../validation/address/reference-index.js';
+import { addressPointOf } from '../validation/address/reference-records.js';
+import {
+  REFERENCE_FORMATS, ReferenceReaders, type CityNameRecord, type ReferenceFormat, type ReferenceRecord,
+} from '../validation/address/reference-formats/index.js';
+
+export interface ReferenceImportResult {
+  format: string;
+  file: string;
+  /** Records read from the file (header and copyright records not counted). */
+  read: number;
+  /** Records upserted. */
+  loaded: number;
+  rejected: number;
+  /** The first rejected records with the reason (at most MAX_REJECTS_LISTED). */
+  rejects?: { record: number; reason: string }[];
+}
+
+/** Rows per INSERT statement and per transaction. */
+const ROWS_PER_STATEMENT = 200;
+const ROWS_PER_TRANSACTION = 2000;
+const MAX_REJECTS_LISTED = 100;
+export const EMBEDDED_RRAD_FORMAT = 'rrad-embedded';
+
+interface TableSpec {
+  table: string;
+  columns: readonly string[];
+  key: readonly string[];
+}
+
+const POINTS: TableSpec = {
+  table: 'reference_points',
+  columns: ['postal_code', 'street_key', 'primary_number', 'unit', 'predirection', 'street_name', 'suffix', 'postdirection', 'plus4', 'source'],
+  key: ['postal_code', 'street_key', 'primary_number', 'unit'],
+};
+const RANGES: TableSpec = {
+  table: 'reference_ranges',
+  columns: ['zip', 'street_key', 'record_type', 'primary_low', 'primary_high', 'primary_parity', 'secondary_low', 'secondary_high',
+    'secondary_designator', 'secondary_parity', 'predirection', 'street_name', 'suffix', 'postdirection', 'plus4_low', 'plus4_high', 'source'],
+  key: ['zip', 'street_key', 'record_type', 'primary_low', 'primary_high', 'primary_parity', 'secondary_low', 'secondary_high'],
+};
+const CITY_NAMES: TableSpec = {
+  table: 'reference_city_names',
+  columns: ['zip', 'city', 'state', 'mailing_name', 'preferred_name'],
+  key: ['zip', 'city'],
+};
+
+/** `INSERT … VALUES (…), (…) ON CONFLICT (natural key) DO UPDATE`: the same text works on SQLite and PostgreSQL. */
+function upsertSql(spec: TableSpec, rows: number): string {
+  const n = spec.columns.length;
+  const values = Array.from({ length: rows }, (_, r) => `(${spec.columns.map((_, c) => `$${r * n + c + 1}`).join(', ')})`);
+  const updates = spec.columns.filter((c) => !spec.key.includes(c)).map((c) => `${c} = excluded.${c}`);
+  return `INSERT INTO ${spec.table} (${spec.columns.join(', ')}) VALUES ${values.join(', ')} ` +
+    `ON CONFLICT (${spec.key.join(', ')}) DO UPDATE SET ${updates.join(', ')}`;
+}
+
+function pointRow(p: AddressPointRecord, source: string): unknown[] {
+  const s = p.street;
+  return [p.postalCode, streetKey(s), p.primaryNumber, p.unit ?? '', s.predirection, s.name, s.suffix, s.postdirection, p.plus4, source];
+}
+
+function rangeRow(r: StreetRangeRecord, source: string): unknown[] {
+  const s = r.street;
+  return [r.zip, streetKey(s), r.recordType, r.primaryLow, r.primaryHigh, r.primaryParity, r.secondaryLow ?? '', r.secondaryHigh ?? '',
+    r.secondaryDesignator, r.secondaryParity, s.predirection, s.name, s.suffix, s.postdirection, r.plus4Low, r.plus4High, source];
+}
+
+function cityRow(c: CityNameRecord): unknown[] {
+  return [c.zip, c.city, c.state, c.mailingName, c.preferredName];
+}
+
+/** Rows waiting to be written, per table, deduplicated by natural key (a batch must not upsert one row twice). */
+class PendingRows {
+  readonly tables = new Map<TableSpec, Map<string, unknown[]>>([[POINTS, new Map()], [RANGES, new Map()], [CITY_NAMES, new Map()]]);
+  size = 0;
+
+  add(spec: TableSpec, row: unknown[]): void {
+    const rows = this.tables.get(spec)!;
+    const key = spec.key.map((k) => String(row[spec.columns.indexOf(k)] ?? '')).join('\u0001');
+    if (!rows.has(key)) this.size++;
+    rows.set(key, row);
+  }
+
+  clear(): void {
+    for (const rows of this.tables.values()) rows.clear();
+    this.size = 0;
+  }
+}
+
+async function writeRows(db: Database, pending: PendingRows): Promise<void> {
+  const statements: [string, unknown[]][] = [];
+  for (const [spec, rows] of pending.tables) {
+    const all = [...rows.values()];
+    for (let i = 0; i < all.length; i += ROWS_PER_STATEMENT) {
+      const chunk = all.slice(i, i + ROWS_PER_STATEMENT);
+      statements.push([upsertSql(spec, chunk.length), chunk.flat()]);
+    }
+  }
+  if (statements.length === 0) return;
+  if (db.dialect === 'sqlite') {
+    db.immediate(() => {
+      for (const [sql, params] of statements) db.runSync(sql, params);
+    });
+  } else {
+    await db.pgTransaction(async (tx) => {
+      for (const [sql, params] of statements) await tx.run(sql, params);
+    });
+  }
+}
+
+async function importRecords(
+  db: Database,
+  format: string,
+  file: string,
+  records: AsyncIterable<ReferenceRecord>,
+): Promise<ReferenceImportResult> {
+  const result: ReferenceImportResult = { format, file, read: 0, loaded: 0, rejected: 0 };
+  const rejects: { record: number; reason: string }[] = [];
+  const pending = new PendingRows();
+  for await (const record of records) {
+    result.read++;
+    switch (record.kind) {
+      case 'point':
+        pending.add(POINTS, pointRow(record.point, format));
+        break;
+      case 'range':
+        pending.add(RANGES, rangeRow(record.range, format));
+        break;
+      case 'city':
+        pending.add(CITY_NAMES, cityRow(record.city));
+        break;
+      case 'rejected':
+        result.rejected++;
+        if (rejects.length < MAX_REJECTS_LISTED) rejects.push({ record: record.record, reason: record.reason });
+        continue;
+    }
+    result.loaded++;
+    if (pending.size >= ROWS_PER_TRANSACTION) {
+      await writeRows(db, pending);
+      pending.clear();
+    }
+  }
+  await writeRows(db, pending);
+  await db.run(
+    `INSERT INTO reference_imports (format, file, records_read, records_loaded, records_rejected, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+    [format, file, result.read, result.loaded, result.rejected, Date.now()],
+  );
+  if (rejects.length) result.rejects = rejects;
+  return result;
+}
+
+export function isReferenceFormat(format: string): format is ReferenceFormat {
+  return (REFERENCE_FORMATS as readonly string[]).includes(format);
+}
+
+/** Imports one reference file; throws (before touching the database) on an unknown format or a missing file. */
+export async function importReferenceFile(db: Database, format: string, filePath: string): Promise<ReferenceImportResult> {
+  if (!isReferenceFormat(format)) {
+    throw Object.assign(new Error(`unknown format "${format}"; expected one of ${REFERENCE_FORMATS.join(', ')}`), { code: 'INVALID_ARGUMENT' });
+  }
+  await fs.promises.access(filePath, fs.constants.R_OK);
+  const stream = fs.createReadStream(filePath, { highWaterMark: 256 * 1024 });
+  try {
+    return await importRecords(db, format, filePath, ReferenceReaders[format](stream));
+  } finally {
+    stream.destroy();
+  }
+}
+
+async function* embeddedRradRecords(): AsyncGenerator<ReferenceRecord> {
+  const text = await fs.promises.readFile(new URL('rrad-addresses-us.tsv', SHIPPED_DATA_DIR), 'utf8');
+  let number = 1;
+  for (const row of rradRows(text)) {
+    number++;
+    const point = addressPointOf({ street: row.address1, unit: row.address2 || undefined, postalCode: row.zip, country: 'US' });
+    yield 'rejected' in point ? { kind: 'rejected', record: number, reason: point.rejected } : { kind: 'point', point };
+  }
+}
+
+/** Loads the shipped RRAD address points unless a previous start did; `{seeded: false}` when already there. */
+export async function seedEmbeddedReference(db: Database): Promise<{ seeded: boolean } & Partial<ReferenceImportResult>> {
+  const done = await db.all(`SELECT 1 AS done FROM reference_imports WHERE format = $1 LIMIT 1`, [EMBEDDED_RRAD_FORMAT]);
+  if (done.length > 0) return { seeded: false };
+  const result = await importRecords(db, EMBEDDED_RRAD_FORMAT, 'rrad-addresses-us.tsv', embeddedRradRecords());
+  return { seeded: true, ...result };
+}
+
+interface PointRow {
+  postal_code: string; primary_number: string; unit: string; predirection: string | null; street_name: string;
+  suffix: string | null; postdirection: string | null; plus4: string | null;
+}
+interface RangeRow {
+  zip: string; record_type: string; primary_low: string; primary_high: string; primary_parity: string; secondary_low: string;
+  secondary_high: string; secondary_designator: string | null; secondary_parity: string | null; predirection: string | null;
+  street_name: string; suffix: string | null; postdirection: string | null; plus4_low: string | null; plus4_high: string | null;
+}
+
+/** Everything loaded, as the in-memory index `createAddressEngine({ reference })` takes. */
+export async function loadReferenceIndex(db: Database): Promise<ReferenceIndex> {
+  const index = new ReferenceIndex();
+  for (const r of await db.all<PointRow>(
+    `SELECT postal_code, primary_number, unit, predirection, street_name, suffix, postdirection, plus4 FROM reference_points`,
+  )) {
+    index.addPoint({
+      postalCode: r.postal_code,
+      street: { predirection: r.predirection, name: r.street_name, suffix: r.suffix, postdirection: r.postdirection },
+      primaryNumber: r.primary_number,
+      unit: r.unit || null,
+      plus4: r.plus4,
+    });
+  }
+  for (const r of await db.all<RangeRow>(`SELECT * FROM reference_ranges`)) {
+    index.addRange({
+      zip: r.zip,
+      recordType: r.record_type,
+      street: { predirection: r.predirection, name: r.street_name, suffix: r.suffix, postdirection: r.postdirection },
+      primaryLow: r.primary_low,
+      primaryHigh: r.primary_high,
+      primaryParity: r.primary_parity,
+      secondaryDesignator: r.secondary_designator,
+      secondaryLow: r.secondary_low || null,
+      secondaryHigh: r.secondary_high || null,
+      secondaryParity: r.secondary_parity,
+      plus4Low: r.plus4_low,
+      plus4High: r.plus4_high,
+    });
+  }
+  for (const r of await db.all<{ zip: string; city: string; mailing_name: boolean | number }>(
+    `SELECT zip, city, mailing_name FROM reference_city_names`,
+  )) {
+    if (r.mailing_name === true || r.mailing_name === 1) index.addCityName(r.zip, r.city);
+  }
+  return index;
+}

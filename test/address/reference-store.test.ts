@@ -1,0 +1,61 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { Database } from '../../src/db/data-source.js';
+import { importReferenceFile, loadReferenceIndex, seedEmbeddedReference } from '../../src/db/reference-store.js';
+import { createAddressEngine } from '../../src/validation/address/index.js';
+import { testDatabases } from '../support/databases.js';
+import { shippedData } from './shipped-engine.js';
+
+const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
+
+describe.each(testDatabases)('address reference store on $name', (database) => {
+  afterAll(() => database.dropAll());
+
+  const opened = (async () => Database.open(await database.create()))();
+  const count = async (table: string) => Number((await (await opened).all<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))[0].n);
+
+  afterAll(async () => (await opened).close());
+
+  it('When a USPS ZIP+4 file is imported twice, then the second import upserts the same rows and reports the rejects', async () => {
+    const db = await opened;
+    const first = await importReferenceFile(db, 'usps-zip4', fixture('usps-zip4-sample.txt'));
+    const rows = await count('reference_ranges');
+    const second = await importReferenceFile(db, 'usps-zip4', fixture('usps-zip4-sample.txt'));
+    expect([first.read, first.loaded, first.rejected]).toEqual([9, 7, 2]);
+    expect(first.rejects).toEqual([{ record: 9, reason: 'delete action' }, { record: 10, reason: 'bad ZIP "ABCDE"' }]);
+    expect([second.loaded, rows, await count('reference_ranges')]).toEqual([7, 7, 7]);
+  });
+
+  it('When the other formats are imported, then points and city names are stored', async () => {
+    const db = await opened;
+    const results = [
+      await importReferenceFile(db, 'openaddresses', fixture('openaddresses-sample.csv')),
+      await importReferenceFile(db, 'nar', fixture('nar-sample.csv')),
+      await importReferenceFile(db, 'usps-city-state', fixture('usps-city-state-sample.txt')),
+    ];
+    expect(results.map((r) => [r.loaded, r.rejected])).toEqual([[4, 2], [4, 1], [3, 1]]);
+    expect([await count('reference_points'), await count('reference_city_names')]).toEqual([8, 3]);
+  });
+
+  it('When the format is unknown or the file missing, then the import fails before touching the tables', async () => {
+    const db = await opened;
+    await expect(importReferenceFile(db, 'shapefile', fixture('nar-sample.csv'))).rejects.toThrow(/unknown format/);
+    await expect(importReferenceFile(db, 'nar', '/nonexistent/file.csv')).rejects.toThrow(/ENOENT/);
+  });
+
+  it('When the embedded RRAD data is seeded twice, then it loads once', async () => {
+    const db = await opened;
+    const first = await seedEmbeddedReference(db);
+    const second = await seedEmbeddedReference(db);
+    expect([first.seeded, second.seeded]).toEqual([true, false]);
+    expect(first.loaded).toBeGreaterThan(3000);
+  });
+
+  it('When the index is loaded from the database, then the engine confirms stored points, ranges and city names', async () => {
+    const engine = createAddressEngine({ ...shippedData, reference: await loadReferenceIndex(await opened) });
+    const check = (s: string) => engine.validateSync(s, { deadline: Number.MAX_SAFE_INTEGER });
+    expect(check('1600 Amphitheatre Pkwy, Moffett Field, CA 94043')).toMatchObject({ status: 'verified', dpv: 'Y', zip4: '94043-1351' });
+    expect(check('1500 Amphitheatre Pkwy Ste 200, Mountain View, CA 94043')).toMatchObject({ dpv: 'Y', zip4: '94043-1300' });
+    expect(check('105-2701 23rd Ave NE, Calgary AB T2E 1K4')).toMatchObject({ status: 'verified', dpv: 'Y' });
+    expect(check('1745 T Street Southeast, Washington, DC 20020')).toMatchObject({ status: 'verified', dpv: 'Y' });
+  });
+});
