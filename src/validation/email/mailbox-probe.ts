@@ -61,26 +61,36 @@ const CLOSING_TIMEOUT_MS = 1000;
 
 export async function probeMailbox(request: MailboxProbeRequest, deps: MailboxProbeDependencies): Promise<ProbeOutcome> {
   const { settings, resolver } = deps;
-  let lastFailure: ProbeOutcome = { kind: 'no_connect' };
+  let lastFailure: ProbeOutcome | null = null;
   for (const host of request.hosts.slice(0, settings.maxMailHosts)) {
     if (request.signal.aborted) return { kind: 'timeout' };
     const resolved = await resolver.resolveHostAddresses(host.name);
     if (resolved.kind !== 'addresses') {
-      lastFailure = { kind: resolved.kind === 'timeout' ? 'timeout' : 'no_connect' };
+      lastFailure = moreTelling(lastFailure, { kind: resolved.kind === 'timeout' ? 'timeout' : 'no_connect' });
       continue;
     }
     const reachable = settings.allowPrivate ? resolved.addresses : resolved.addresses.filter(isPubliclyRoutableAddress);
     if (reachable.length === 0) {
-      lastFailure = { kind: 'private_address' };
+      lastFailure = moreTelling(lastFailure, { kind: 'private_address' });
       continue;
     }
     for (const ip of reachable.slice(0, settings.maxAddressesPerHost)) {
       const result = await converseWithSlot(ip, host.name, request, deps);
       if (result.final) return result.outcome;
-      lastFailure = result.outcome;
+      lastFailure = moreTelling(lastFailure, result.outcome);
     }
   }
-  return lastFailure;
+  return lastFailure ?? { kind: 'no_connect' };
+}
+
+/** When no host settles the question, the answer names what a server said over what a socket did. */
+const FAILURE_WEIGHT: Partial<Record<ProbeOutcome['kind'], number>> = {
+  blocked: 5, temp_fail: 5, throttled: 4, timeout: 3, no_connect: 2, private_address: 1,
+};
+
+function moreTelling(kept: ProbeOutcome | null, next: ProbeOutcome): ProbeOutcome {
+  if (!kept) return next;
+  return (FAILURE_WEIGHT[next.kind] ?? 0) >= (FAILURE_WEIGHT[kept.kind] ?? 0) ? next : kept;
 }
 
 async function converseWithSlot(
