@@ -108,6 +108,21 @@ describe('SMTP client', () => {
     expect(server.received.at(-1)).toBe('QUIT');
   });
 
+  it('When the first MX greets 421 and the next cannot be reached, then the answer is temp_fail, not no_connect', async () => {
+    const server = await startScriptedServer('421 4.3.2 Service shutting down\r\n', ACCEPT_ALL);
+    closers.push(server.close);
+    const resolver = stubResolver();
+    resolver.resolveHostAddresses = async (host) => ({ kind: 'addresses', addresses: [host === 'mx1.test' ? '127.0.0.1' : '127.0.0.2'] });
+    const outcome = await probeMailbox(
+      {
+        address: 'alice@scripted.test', catchAllProbeAddress: null, policy: DEFAULT_PROVIDER_POLICY, signal: new AbortController().signal,
+        hosts: [{ name: 'mx1.test', preference: 10 }, { name: 'mx2.test', preference: 20 }],
+      },
+      { resolver, limits: new ConnectionLimits(2, 10), settings: settings(server.port) },
+    );
+    expect(outcome).toEqual({ kind: 'temp_fail' });
+  });
+
   it('When the server never greets, then the probe times out', async () => {
     const server = await startScriptedServer(null, ACCEPT_ALL);
     closers.push(server.close);
