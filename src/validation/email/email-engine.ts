@@ -189,6 +189,8 @@ export class EmailValidationEngine implements EmailEngine {
     if (outcome.kind === 'accepted' && outcome.catchAll !== null) {
       this.catchAllDomains.set(parsed.domain, outcome.catchAll, this.deps.lifetimes.catchAllMs);
     }
+    // A domain that refuses one of its local parts does not take everything.
+    if (outcome.kind === 'mailbox_not_found') this.catchAllDomains.set(parsed.domain, false, this.deps.lifetimes.catchAllMs);
     if (outcome.kind === 'accepted' && outcome.catchAll === null && knownCatchAll === false) {
       return { kind: 'accepted', catchAll: false };
     }
