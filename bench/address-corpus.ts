@@ -31,7 +31,8 @@ export interface CorpusEntry {
 const FIELD_NAMES = ['number', 'street', 'unit', 'city', 'state', 'zip'] as const;
 
 function decodeXml(s: string): string {
-  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  return s
+    .replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n))).replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
 }
 
 function words(s: string | null): string[] {
@@ -46,9 +47,20 @@ function words(s: string | null): string[] {
 
 const BOX_WORDS = new Map([['BX', 'BOX'], ['RFD', 'RR'], ['POB', 'PO BOX']]);
 
+/** `U S HWY` -> `US HWY`: initials written apart are one word. */
+function joinInitials(ws: string[]): string[] {
+  const out: string[] = [];
+  for (const w of ws) {
+    const prev = out[out.length - 1];
+    if (w.length === 1 && prev && /^[A-Z]$/.test(prev) && (prev + w === 'US')) out[out.length - 1] = prev + w;
+    else out.push(w);
+  }
+  return out;
+}
+
 /** Street words with highway spellings unified and Pub 28 abbreviations applied. */
 function canonicalStreet(text: string | null): string | null {
-  const ws = words(text)
+  const ws = joinInitials(words(text))
     .flatMap((w) => /^(RR|HC)(\d+)$/.exec(w)?.slice(1) ?? [w])
     .filter((w) => w !== 'NO' && w !== '#');
   const out: string[] = [];
@@ -112,7 +124,8 @@ export function loadCorpus(path: URL | string = CORPUS_PATH): CorpusEntry[] {
       expected: {
         number: pick('AddressNumberPrefix', 'AddressNumber', 'AddressNumberSuffix') ?? (hasBox ? boxId : null),
         street: street && /^P\W*O\W*B(OX)?$|^BOX$|^POST OFFICE BOX$/i.test(street.trim()) ? 'PO BOX' : street,
-        unit: pick('OccupancyType', 'OccupancyIdentifier'),
+        // The innermost secondary unit: the occupancy (suite, apartment), else the building.
+        unit: pick('OccupancyType', 'OccupancyIdentifier') ?? pick('SubaddressType', 'SubaddressIdentifier'),
         city: pick('PlaceName'),
         state: pick('StateName'),
         zip: pick('ZipCode'),
@@ -150,13 +163,13 @@ export function scoreParser(corpus: readonly CorpusEntry[], parse: (input: strin
   return score;
 }
 
-/** Our parser's answer in the corpus's fields (the unit keeps a building or floor given before it). */
+/** Our parser's answer in the corpus's fields (the unit is the innermost one, as Pub 28 writes it). */
 export function parsedFieldsOf(p: ParsedAddress): ParsedFields {
   const street = [p.predirection, p.suffixBeforeName ? p.suffix : null, p.name, p.suffixBeforeName ? null : p.suffix, p.postdirection];
   return {
     number: p.primaryNumber,
     street: street.filter(Boolean).join(' ') || null,
-    unit: p.secondaryDesignator ? [p.extraSecondary, p.secondaryDesignator, p.secondaryNumber].filter(Boolean).join(' ') : null,
+    unit: p.secondaryDesignator ? [p.secondaryDesignator, p.secondaryNumber].filter(Boolean).join(' ') : null,
     city: p.city,
     state: p.state,
     zip: p.postalCode ? p.postalCode + (p.plus4 ?? '') : null,

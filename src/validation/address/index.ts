@@ -76,7 +76,8 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     // Without a country, a US or Canadian address is assumed: most input is, and the parser tells which.
     const parsed = parseNorthAmericanAddress(input, postal, { countryHint: (code as 'US' | 'CA' | null) ?? undefined });
     if (!code && !parsed.country && !parsed.state && !parsed.postalCode && parsed.kind === 'none') {
-      return invalidAnswer(null, F.unknownCountry);
+      if (/\bBOX\b/i.test(input) && !/\d/.test(input)) return invalidAnswer(null, F.poBoxNumberMissing);
+      return invalidAnswer(null, parsed.nonLatin ? F.nonLatin : parsed.recipient ? F.noDeliveryLine : F.unknownCountry);
     }
     if (!parsed.country) parsed.country = 'US';
     return validateNorthAmerican(parsed, postal, reference, input.length > MAX_INPUT_CHARS);

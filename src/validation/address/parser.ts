@@ -164,7 +164,7 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
       if (nextIsSuffix) continue;
       if (designator.requiresNumber) {
         if (k + 1 < end && (next === '#' || UNIT_ID.test(next))) return k;
-      } else if (k + 1 === end || next === 'LEVEL' || UnitDesignatorTable.has(next) || next === '#') {
+      } else if (k + 1 === end || next === 'LEVEL' || next === '#') {
         return k;
       }
     }
@@ -284,6 +284,13 @@ export function parseDeliveryLine(
     return line;
   }
 
+  // Only secondary units (`BLDG 15, SUITE 100`): no street.
+  if (UnitDesignatorTable.get(toks[i].w)?.requiresNumber && i + 1 < end && (UNIT_ID.test(toks[i + 1].w) || toks[i + 1].w === '#')) {
+    readSecondaries(toks, i, end, line);
+    line.quality = -1 - line.leftover.length;
+    return line;
+  }
+
   // A house number written as a word (`ONE S WACKER DR`) is written in figures (Pub 28 section 232).
   const numberWord = NumberWords.get(toks[i].w);
   if (numberWord && end - i >= 3) {
@@ -388,7 +395,9 @@ export function parseDeliveryLine(
   readSecondaries(toks, unitAt, end, line);
   const twoDirectionals = postdir !== undefined && e - s >= 1 && unitAt - 2 >= s && directionalOf(toks[unitAt - 2].w, country) !== undefined;
   const endsWell = !twoDirectionals && (suffix !== undefined || postdir !== undefined || line.secondaryDesignator !== null);
-  line.quality = (endsWell ? 2 : 1) - line.leftover.length - (line.primaryNumber ? 0 : 1);
+  // A name that is only a directional (`5500 N`) is a street cut short.
+  const cutShort = !suffix && e - s === 1 && directionalOf(toks[s].w, country) !== undefined;
+  line.quality = (endsWell ? 2 : cutShort ? 0 : 1) - line.leftover.length - (line.primaryNumber ? 0 : 1);
   return line;
 }
 
@@ -513,7 +522,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     const phrase = joinWords(toks, at, end).replace(/-/g, ' ');
     const region = RegionByName.get(phrase);
     if (!region || (country && region.country !== country && !(country === 'US' && region.country === 'CA' && !postalCode))) continue;
-    if (!postalCode && region.country === 'US' && !toks[at].sep) {
+    if (!postalCode && region.country === 'US' && (!toks[at].sep || (k === 1 && isStreetWord(phrase)))) {
       // Without a postal code a state ends the address after a known city of that state, or when it cannot be part
       // of a street: `123 MAIN CT` ends in a suffix, `3719 OLD ALABAMA` is a street.
       let cityBefore = false;
@@ -552,7 +561,8 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
         const knownZips = cityState
           ? postal.cityByKey(cityState, cityKeyFromP)?.zips.length ?? 0
           : postal.citiesByKey(cityKeyFromP).reduce((n, c) => n + c.zips.length, 0);
-        const streetWordFirst = isStreetWord(first);
+        // A city may start with a directional (NORTH PLATTE), not with a suffix or unit word.
+        const streetWordFirst = isStreetWord(first) && !DirectionalTable.has(first);
         if (zipPlaces?.some((z) => postal.isAcceptableCityKey(z, cityKeyFromP))) score += 4;
         if (toks[p].sep) score += 12;
         if (cityHasDigit(p)) score -= 15;
@@ -589,6 +599,14 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     best.line.secondaryNumber = toks[start - 1].w;
   }
   if (start >= end) best.line = emptyLine();
+  // Several words without house number, suffix or route (`MUNICIPAL AIRPORT`, `JMB INSURANCE`) name a place or a firm,
+  // not a street; one word (`MAIN, ASHLAND NH`) or a corner (`18TH AND LINCOLN`) stays a street.
+  const l = best.line;
+  const placeName = l.kind === 'street' && !l.primaryNumber && !l.suffix && !l.secondaryDesignator;
+  if (placeName && l.name && / /.test(l.name) && !/ (AND|&) /.test(l.name)) {
+    best.line = { ...emptyLine(), leftover: [] };
+    best.start = best.at;
+  }
 
   return {
     ...best.line,
@@ -597,7 +615,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     state,
     postalCode,
     plus4,
-    recipient: start > 0 ? joinWords(toks, 0, start) : null,
+    recipient: best.start > 0 ? joinWords(toks, 0, best.start) : null,
     nonLatin,
     tokenCount: toks.length,
   };

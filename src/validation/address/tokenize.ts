@@ -30,8 +30,8 @@ export function tokenizeAddress(input: string): Token[] {
   let s = input.slice(0, MAX_INPUT_CHARS).normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
   s = s
     .replace(/\([^)]*\)?/g, ' ')
-    // Initials written with full stops keep together: P.O. -> PO, U.S. -> US, S.W. -> SW.
-    .replace(/\b([A-Z])\.\s?(?=[A-Z]\b)/g, '$1')
+    // Initials written with full stops keep together: P.O. -> PO, U.S.A. -> USA, S.W. -> SW.
+    .replace(/\b([A-Z])\.\s?([A-Z])\.(?:\s?([A-Z])\.)?/g, '$1$2$3')
     .replace(/[\r\n;|]+/g, ',')
     .replace(/#/g, ' # ')
     .replace(/['’`]/g, '')
