@@ -183,6 +183,14 @@ describe('e-mail engine with DNS and SMTP', () => {
     expect(smtpServer.connections).toBe(before);
   });
 
+  it('When the engine closes while a DNS question hangs, then it closes at once', async () => {
+    const e = engine({ dnsTimeoutMs: 5000 });
+    expect(await check(e, 'a@silent.test', 50)).toMatchObject({ smtp: 'pending' });
+    const started = Date.now();
+    await e.close();
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
   it('When the domain is internationalized, then it is checked under its A-label', async () => {
     const result = await check(engine(), 'alice@bücher.test');
     expect(result).toMatchObject({ status: 'valid', smtp: 'deliverable', normalized: 'alice@xn--bcher-kva.test' });

@@ -53,18 +53,19 @@ export async function queryDns(
   name: string,
   type: DnsQuestionType,
   timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<DnsAnswer> {
   const giveUpAt = Date.now() + timeoutMs;
   const perServerMs = Math.max(50, Math.floor(timeoutMs / Math.max(1, servers.length)));
   for (const server of servers) {
     const remaining = giveUpAt - Date.now();
-    if (remaining <= 0) break;
+    if (remaining <= 0 || signal?.aborted) break;
     try {
       const id = randomInt(0, 0x10000);
       const query = encodeQuery(id, name, DNS_TYPE[type]);
-      let message = await exchangeUdp(server, query, id, Math.min(perServerMs, remaining));
+      let message = await exchangeUdp(server, query, id, Math.min(perServerMs, remaining), signal);
       if (message.readUInt16BE(2) & 0x0200) {
-        message = await exchangeTcp(server, query, id, Math.max(50, giveUpAt - Date.now()));
+        message = await exchangeTcp(server, query, id, Math.max(50, giveUpAt - Date.now()), signal);
       }
       return decodeAnswer(message);
     } catch (error) {
@@ -95,26 +96,35 @@ function encodeQuery(id: number, name: string, qtype: number): Buffer {
 
 type Finish = (error: Error | null, message?: Buffer) => void;
 
-/** One request and its answer on a socket: settles once, on the answer, an error or the time limit. */
-function exchangeOnce(timeoutMs: number, closeSocket: () => void, start: (finish: Finish) => void): Promise<Buffer> {
+/** One request and its answer on a socket: settles once, on the answer, an error, the time limit or `signal`. */
+function exchangeOnce(
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  closeSocket: () => void,
+  start: (finish: Finish) => void,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     let settled = false;
+    const onAbort = () => finish(new DnsTimeoutError('', ''));
     const finish: Finish = (error, message) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
       closeSocket();
       if (error) reject(error);
       else resolve(message!);
     };
     const timer = setTimeout(() => finish(new DnsTimeoutError('', '')), timeoutMs);
+    signal?.addEventListener('abort', onAbort);
     start(finish);
+    if (signal?.aborted) onAbort();
   });
 }
 
-function exchangeUdp(server: DnsServer, query: Buffer, id: number, timeoutMs: number): Promise<Buffer> {
+function exchangeUdp(server: DnsServer, query: Buffer, id: number, timeoutMs: number, signal?: AbortSignal): Promise<Buffer> {
   const socket = dgram.createSocket(net.isIPv6(server.host) ? 'udp6' : 'udp4');
-  return exchangeOnce(timeoutMs, () => socket.close(), (finish) => {
+  return exchangeOnce(timeoutMs, signal, () => socket.close(), (finish) => {
     socket.on('error', (error) => finish(error));
     socket.on('message', (message, remote) => {
       // RFC 5452 §9.1: only an answer from the server asked, with our id, is taken.
@@ -126,9 +136,9 @@ function exchangeUdp(server: DnsServer, query: Buffer, id: number, timeoutMs: nu
   });
 }
 
-function exchangeTcp(server: DnsServer, query: Buffer, id: number, timeoutMs: number): Promise<Buffer> {
+function exchangeTcp(server: DnsServer, query: Buffer, id: number, timeoutMs: number, signal?: AbortSignal): Promise<Buffer> {
   const socket = net.connect({ host: server.host, port: server.port });
-  return exchangeOnce(timeoutMs, () => socket.destroy(), (finish) => {
+  return exchangeOnce(timeoutMs, signal, () => socket.destroy(), (finish) => {
     let received = Buffer.alloc(0);
     socket.on('error', (error) => finish(error));
     socket.on('connect', () => {

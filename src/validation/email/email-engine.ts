@@ -92,6 +92,7 @@ export class EmailValidationEngine implements EmailEngine {
     for (const timer of this.retryTimers) clearTimeout(timer);
     this.retryTimers.clear();
     for (const controller of this.running) controller.abort();
+    this.deps.resolver.close();
     await Promise.allSettled([...this.inFlight.values()]);
     this.results.clear();
     this.catchAllDomains.clear();

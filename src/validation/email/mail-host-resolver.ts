@@ -48,6 +48,8 @@ type CachedQuestion = { kind: 'answer'; answer: DnsAnswer } | { kind: 'error'; d
 
 export class MailHostResolver {
   private readonly cache: ExpiringCache<CachedQuestion>;
+  /** Aborted by close(): questions in flight give up at once. */
+  private readonly closing = new AbortController();
 
   constructor(private readonly options: MailHostResolverOptions) {
     this.cache = new ExpiringCache(options.cacheEntries ?? 50_000, options.now);
@@ -95,7 +97,8 @@ export class MailHostResolver {
     return failures[0] ?? { kind: 'none' };
   }
 
-  clearCache(): void {
+  close(): void {
+    this.closing.abort();
     this.cache.clear();
   }
 
@@ -105,7 +108,7 @@ export class MailHostResolver {
     if (cached) return cached;
     let result: CachedQuestion;
     try {
-      result = { kind: 'answer', answer: await queryDns(this.options.servers, name, type, this.options.timeoutMs) };
+      result = { kind: 'answer', answer: await queryDns(this.options.servers, name, type, this.options.timeoutMs, this.closing.signal) };
     } catch (error) {
       if (error instanceof DnsTimeoutError) return 'timeout'; // not cached: the next request asks again
       result = { kind: 'error', detail: (error as Error).message };
