@@ -1,7 +1,7 @@
 import dgram from 'node:dgram';
 import dns2 from 'dns2';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DNS_RCODE, queryDns, type DnsServer } from '../../src/validation/email/dns-wire-client.js';
+import { DNS_RCODE, parseDnsServer, queryDns, type DnsServer } from '../../src/validation/email/dns-wire-client.js';
 
 const { Packet } = dns2;
 
@@ -71,5 +71,15 @@ describe('DNS wire client', () => {
     await expect(queryDns([{ host: '127.0.0.1', port: silent.address().port }], 'x.test', 'MX', 100)).rejects.toMatchObject({
       name: 'DnsTimeoutError',
     });
+  });
+
+  it.each([
+    ['1.2.3.4', { host: '1.2.3.4', port: 53 }],
+    ['127.0.0.1:5353', { host: '127.0.0.1', port: 5353 }],
+    ['[::1]:5353', { host: '::1', port: 5353 }],
+    ['2001:4860:4860::8888', { host: '2001:4860:4860::8888', port: 53 }],
+    ['dns.internal:53', { host: 'dns.internal', port: 53 }],
+  ])('When EMAIL_DNS_SERVERS names %s, then the client asks %j', (spec, server) => {
+    expect(parseDnsServer(spec)).toEqual(server);
   });
 });
