@@ -9,7 +9,8 @@ export class Billing1763790000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     const pg = q.connection.options.type === 'postgres';
-    const serial = pg ? 'BIGSERIAL PRIMARY KEY' : 'INTEGER PRIMARY KEY AUTOINCREMENT';
+    // SQLite: a rowid alias; AUTOINCREMENT would write sqlite_sequence on every insert, for no guarantee we need.
+    const serial = pg ? 'BIGSERIAL PRIMARY KEY' : 'INTEGER PRIMARY KEY';
     await q.query(`CREATE TABLE accounts (
       id TEXT PRIMARY KEY,
       name TEXT NOT NULL,

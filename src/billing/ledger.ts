@@ -65,11 +65,54 @@ export function planDraws(grants: { id: string; remaining: number }[], charges: 
   return draws;
 }
 
+class BatchItemFailed extends Error {
+  constructor(readonly cause: unknown) {
+    super('a ledger movement failed inside a group commit');
+  }
+}
+
+interface EntryRow {
+  grantId: string;
+  kind: 'debit' | 'refund';
+  credits: number;
+  module: Module;
+}
+
+/** One multi-row INSERT for the ledger entries of a movement. */
+function insertEntries(accountId: string, requestId: string, at: number, rows: EntryRow[]): Step {
+  const values: string[] = [];
+  const params: unknown[] = [accountId, requestId, at];
+  for (const row of rows) {
+    const n = params.length;
+    values.push(`($1, $${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $2, $3)`);
+    params.push(row.grantId, row.kind, row.credits, row.module);
+  }
+  return {
+    op: 'run',
+    sql: `INSERT INTO ledger_entries (account_id, grant_id, kind, credits, module, request_id, created_at) VALUES ${values.join(', ')}`,
+    params,
+  };
+}
+
+/** Credits per grant, summed over modules: one UPDATE per grant touched. */
+function perGrant(rows: { grantId: string; credits: number }[]): Map<string, number> {
+  const sums = new Map<string, number>();
+  for (const r of rows) sums.set(r.grantId, (sums.get(r.grantId) ?? 0) + r.credits);
+  return sums;
+}
+
+const LIVE_GRANTS_SQL = `SELECT id, remaining, expires_at FROM credit_grants WHERE account_id = $1 AND remaining > 0
+       ORDER BY expires_at, created_at, id`;
+
 export class CreditLedger {
+  private readonly liveGrantsSql: string;
+
   constructor(
     private readonly db: Database,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.liveGrantsSql = LIVE_GRANTS_SQL + (db.dialect === 'postgres' ? ' FOR UPDATE' : '');
+  }
 
   private execute<T>(steps: () => Steps<T>): Promise<T> {
     if (this.db.dialect === 'sqlite') {
@@ -109,33 +152,51 @@ export class CreditLedger {
    */
   private commitQueued(): void {
     const batch = this.queued.splice(0);
-    const outcomes: { ok: boolean; value: unknown }[] = [];
+    let outcomes: { ok: boolean; value: unknown }[];
     try {
-      this.db.immediate(() => {
-        for (const item of batch) {
-          try {
-            outcomes.push({ ok: true, value: this.db.savepoint(item.work) });
-          } catch (err) {
-            outcomes.push({ ok: false, value: err });
-          }
-        }
-      });
+      outcomes = this.commitBatch(batch, false);
     } catch (err) {
-      // BEGIN or COMMIT failed: none of the batch happened.
-      for (const item of batch) item.reject(err);
-      return;
+      if (!(err instanceof BatchItemFailed)) {
+        for (const item of batch) item.reject(err); // BEGIN or COMMIT failed: none of the batch happened
+        return;
+      }
+      // One movement failed and the whole batch was rolled back: again, each in its own SAVEPOINT this time.
+      try {
+        outcomes = this.commitBatch(batch, true);
+      } catch (again) {
+        for (const item of batch) item.reject(again);
+        return;
+      }
     }
     batch.forEach((item, i) => (outcomes[i].ok ? item.resolve(outcomes[i].value) : item.reject(outcomes[i].value)));
   }
 
+  /**
+   * One BEGIN IMMEDIATE … COMMIT for the batch. Optimistically without savepoints (a movement checks before it writes,
+   * so failures are rare); with `isolate`, each movement in a SAVEPOINT so that a failing one leaves the rest.
+   */
+  private commitBatch(batch: { work: () => unknown }[], isolate: boolean): { ok: boolean; value: unknown }[] {
+    return this.db.immediate(() =>
+      batch.map((item) => {
+        if (!isolate) {
+          try {
+            return { ok: true, value: item.work() };
+          } catch (err) {
+            throw new BatchItemFailed(err);
+          }
+        }
+        try {
+          return { ok: true, value: this.db.savepoint(item.work) };
+        } catch (err) {
+          return { ok: false, value: err };
+        }
+      }),
+    );
+  }
+
   /** Locks (PostgreSQL) and reads the account's grants with credits left; writes off the expired ones. */
   private *liveGrants(accountId: string, at: number): Steps<{ id: string; remaining: number }[]> {
-    const lock = this.db.dialect === 'postgres' ? ' FOR UPDATE' : '';
-    const rows = (yield all(
-      `SELECT id, remaining, expires_at FROM credit_grants WHERE account_id = $1 AND remaining > 0
-       ORDER BY expires_at, created_at, id${lock}`,
-      accountId,
-    )) as GrantRow[];
+    const rows = (yield all(this.liveGrantsSql, accountId)) as GrantRow[];
     const live: { id: string; remaining: number }[] = [];
     for (const row of rows) {
       const remaining = Number(row.remaining);
@@ -185,19 +246,15 @@ export class CreditLedger {
       const balance = grants.reduce((sum, g) => sum + g.remaining, 0);
       const draws = planDraws(grants, charges);
       if (!draws) return { ok: false, balance, required };
-      for (const d of draws) {
+      for (const [grantId, credits] of perGrant(draws)) {
         const changed = (yield run(
           `UPDATE credit_grants SET remaining = remaining - $1 WHERE id = $2 AND remaining >= $1`,
-          d.credits, d.grantId,
+          credits, grantId,
         )) as number;
         // Cannot happen under the lock; if it ever does, the transaction is rolled back rather than overdrawn.
-        if (changed !== 1) throw new Error(`ledger: grant ${d.grantId} changed under the lock`);
-        yield run(
-          `INSERT INTO ledger_entries (account_id, grant_id, kind, credits, module, request_id, created_at)
-           VALUES ($1, $2, 'debit', $3, $4, $5, $6)`,
-          accountId, d.grantId, -d.credits, d.module, requestId, at,
-        );
+        if (changed !== 1) throw new Error(`ledger: grant ${grantId} changed under the lock`);
       }
+      yield insertEntries(accountId, requestId, at, draws.map((d) => ({ ...d, kind: 'debit', credits: -d.credits })));
       return { ok: true, charged: required, remaining: balance - required };
     });
   }
@@ -214,18 +271,15 @@ export class CreditLedger {
          WHERE account_id = $1 AND request_id = $2 AND kind IN ('debit', 'refund') GROUP BY grant_id, module`,
         accountId, requestId,
       )) as { grant_id: string; module: Module; due: number | string }[];
-      let refunded = 0;
-      for (const row of rows) {
-        const due = Number(row.due);
-        if (due <= 0 || (modules && !modules.includes(row.module))) continue;
-        yield run(`UPDATE credit_grants SET remaining = remaining + $1 WHERE id = $2`, due, row.grant_id);
-        yield run(
-          `INSERT INTO ledger_entries (account_id, grant_id, kind, credits, module, request_id, created_at)
-           VALUES ($1, $2, 'refund', $3, $4, $5, $6)`,
-          accountId, row.grant_id, due, row.module, requestId, at,
-        );
-        refunded += due;
+      const due = rows
+        .map((r) => ({ grantId: r.grant_id, module: r.module, credits: Number(r.due), kind: 'refund' as const }))
+        .filter((r) => r.credits > 0 && (!modules || modules.includes(r.module)));
+      if (!due.length) return 0;
+      for (const [grantId, credits] of perGrant(due)) {
+        yield run(`UPDATE credit_grants SET remaining = remaining + $1 WHERE id = $2`, credits, grantId);
       }
+      yield insertEntries(accountId, requestId, at, due);
+      const refunded = due.reduce((sum, r) => sum + r.credits, 0);
       return refunded;
     });
   }

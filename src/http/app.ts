@@ -57,12 +57,10 @@ export function createApp(deps: AppDeps): express.Express {
     res.json(problemBody(new Problem(code)));
   });
 
-  const v1 = express.Router();
-  v1.use(authenticate(deps.accounts, deps.failedAuthentications));
-  v1.use(rateLimitPerKey(deps.db, deps.rateLimitPerMinute));
-  v1.use(validateRoutes(deps.validation, new IdempotencyStore(deps.db)));
-  v1.use(accountRoutes(deps.accounts, deps.ledger));
-  app.use('/v1', v1);
+  // Every /v1 route: the key first, then its rate limit. Routes are flat (no nested routers) to keep the hot path short.
+  const guard = [authenticate(deps.accounts, deps.failedAuthentications), rateLimitPerKey(deps.db, deps.rateLimitPerMinute)];
+  validateRoutes(app, guard, deps.validation, new IdempotencyStore(deps.db));
+  accountRoutes(app, guard, deps.accounts, deps.ledger);
 
   app.use((req: Request) => {
     const allowed = ROUTES[req.path] ?? (/^\/v1\/keys\/[^/]+$/.test(req.path) ? ['DELETE'] : undefined);

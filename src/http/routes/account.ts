@@ -1,5 +1,5 @@
 /** The calling key's own account: balance, grants, usage, and its API keys. Nothing of any other account is reachable. */
-import { Router, type Request } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import type { Accounts } from '../../billing/accounts.js';
 import type { CreditLedger } from '../../billing/ledger.js';
 import { DAY_MS } from '../../billing/pricing.js';
@@ -7,11 +7,10 @@ import { Problem } from '../problems.js';
 
 const USAGE_WINDOW_DAYS = 30;
 
-export function accountRoutes(accounts: Accounts, ledger: CreditLedger): Router {
-  const router = Router();
+export function accountRoutes(router: Router, guard: RequestHandler[], accounts: Accounts, ledger: CreditLedger): void {
   const accountOf = (req: Request) => req.principal!.accountId;
 
-  router.get('/account', async (req, res) => {
+  router.get('/v1/account', ...guard, async (req, res) => {
     const id = accountOf(req);
     const [account, credits, usage, keys] = await Promise.all([
       accounts.get(id),
@@ -30,20 +29,19 @@ export function accountRoutes(accounts: Accounts, ledger: CreditLedger): Router 
     });
   });
 
-  router.get('/keys', async (req, res) => {
+  router.get('/v1/keys', ...guard, async (req, res) => {
     res.json({ keys: await accounts.listKeys(accountOf(req)) });
   });
 
-  router.post('/keys', async (req, res) => {
+  router.post('/v1/keys', ...guard, async (req, res) => {
     res.status(201).json(await accounts.createKey(accountOf(req)));
   });
 
-  router.delete('/keys/:keyId', async (req, res) => {
+  router.delete('/v1/keys/:keyId', ...guard, async (req, res) => {
     const own = await accounts.listKeys(accountOf(req));
     // Another account's key answers exactly like a key that does not exist.
     if (!own.some((k) => k.key_id === req.params.keyId)) throw new Problem('not-found', 'No such API key on this account.');
     res.json(await accounts.revokeKey(String(req.params.keyId)));
   });
 
-  return router;
 }

@@ -1,5 +1,5 @@
 /** POST /v1/validate: read and check the request, call the use case, answer (with Idempotency-Key replay). */
-import { Router, type Request, type Response } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import type { ContactInput, ContactValidation } from '../../validation/validate-contact.js';
 import { maskEmail, maskPhone } from '../../log.js';
@@ -57,9 +57,13 @@ function addressLine(address: ValidateRequest['address']): string | undefined {
   return [address.line1, address.line2, address.city, lastLine, address.country].filter(Boolean).join(', ');
 }
 
-export function validateRoutes(validation: ContactValidation, idempotency: IdempotencyStore): Router {
-  const router = Router();
-  router.post('/validate', jsonBody(), async (req: Request, res: Response) => {
+export function validateRoutes(
+  router: Router,
+  guard: RequestHandler[],
+  validation: ContactValidation,
+  idempotency: IdempotencyStore,
+): void {
+  router.post('/v1/validate', ...guard, jsonBody(), async (req: Request, res: Response) => {
     const body = parseBody(validateRequestSchema, req.body);
     const input: ContactInput = {
       address: addressLine(body.address),
@@ -97,5 +101,4 @@ export function validateRoutes(validation: ContactValidation, idempotency: Idemp
       throw err;
     }
   });
-  return router;
 }
