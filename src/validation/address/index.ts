@@ -50,7 +50,8 @@ function invalidAnswer(country: string | null, footnote: string): AddressResult 
 export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithSync {
   const { postal, countries, reference } = deps;
 
-  function resolveCountry(input: string, hint?: string): { code: string | null; rest: string } {
+  /** The country named by the hint or at the end of the text; `guess` also looks at US/Canadian postal codes. */
+  function resolveCountry(input: string, hint?: string, guess = true): { code: string | null; rest: string } {
     const h = hint?.trim().toUpperCase();
     if (h && /^[A-Z]{2}$/.test(h)) {
       const code = h === 'UK' ? 'GB' : h;
@@ -59,6 +60,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     }
     const named = countries.trailingCountry(input);
     if (named) return { code: named.code, rest: named.code === 'US' || named.code === 'CA' ? input : named.rest };
+    if (!guess) return { code: null, rest: input };
     const upper = input.toUpperCase().trim();
     if (CANADIAN_POSTAL.test(upper)) return { code: 'CA', rest: input };
     if (US_LIKE.test(upper)) return { code: 'US', rest: input };
@@ -67,7 +69,8 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
 
   function validateSync(input: string, options: { country?: string; deadline: number }): AddressResult {
     if (typeof input !== 'string' || input.trim() === '') return invalidAnswer(options.country ?? null, F.empty);
-    const { code, rest } = resolveCountry(input, options.country);
+    // The parser tells US from Canada itself; only another country changes the path.
+    const { code, rest } = resolveCountry(input, options.country, false);
     if (code && code !== 'US' && code !== 'CA') {
       const rules = countries.get(code);
       if (!rules) return invalidAnswer(code, F.unknownCountry);

@@ -6,8 +6,8 @@
 import type { AddressComponents, AddressResult, AddressStatus, Dpv } from '../types.js';
 import { AddressFootnotes as F } from './footnotes.js';
 import type { ParsedAddress } from './parser.js';
-import type { PostalIndex } from './postal-index.js';
-import type { ReferenceIndex, StreetParts } from './reference-index.js';
+import type { CityEntry, PostalIndex, ZipPlace } from './postal-index.js';
+import type { ReferenceAnswer, ReferenceIndex, StreetParts } from './reference-index.js';
 import { CanadianProvinces } from './tables.js';
 
 /** Canada Post: D F I O Q U never appear; W and Z never start a postal code (A1A 1A1). */
@@ -19,8 +19,8 @@ interface LastLine {
   zip: string | null;
   corrected: boolean;
   invalid: boolean;
-  /** ZIPs the reference data may choose between when the input leaves it open. */
-  candidateZips: string[];
+  /** ZIPs the reference data may choose between when the input leaves it open (may be shared: never modified). */
+  candidateZips: readonly string[];
 }
 
 /** Levenshtein distance 1 or a swap of two neighbours: the typing slips a ZIP correction accepts. */
@@ -32,31 +32,54 @@ function oneSlipApart(a: string, b: string): boolean {
   return diff.length === 2 && diff[1] === diff[0] + 1 && a[diff[0]] === b[diff[1]] && a[diff[1]] === b[diff[0]];
 }
 
+/** A ZIP that is one slip away from one of the city's ZIPs (or a one-ZIP town's) is corrected to it. */
+function correctZip(p: ParsedAddress, cityEntry: CityEntry | undefined, out: LastLine, notes: string[]): boolean {
+  if (!cityEntry || !p.postalCode) return false;
+  let near: string | null = null;
+  let nearCount = 0;
+  for (const z of cityEntry.zips) {
+    if (oneSlipApart(z, p.postalCode)) {
+      near = z;
+      nearCount++;
+    }
+  }
+  const choice = cityEntry.zips.length === 1 ? cityEntry.zips[0] : nearCount === 1 ? near : null;
+  if (!choice) return false;
+  notes.push(F.zipCorrected(p.postalCode, choice));
+  out.zip = choice;
+  out.corrected = true;
+  return true;
+}
+
+/** The place of the ZIP that fits the given state and city best. */
+function bestPlace(places: readonly ZipPlace[], p: ParsedAddress, postal: PostalIndex): { place: ZipPlace; stateOk: boolean; cityOk: boolean } {
+  let stateMatch: ZipPlace | undefined;
+  let cityMatch: ZipPlace | undefined;
+  for (const z of places) {
+    const stateFits = !p.state || z.state === p.state;
+    const cityFits = !p.city || postal.isAcceptableCity(z, p.city);
+    if (stateFits && cityFits) return { place: z, stateOk: true, cityOk: true };
+    if (stateFits) stateMatch ??= z;
+    if (cityFits) cityMatch ??= z;
+  }
+  return { place: stateMatch ?? cityMatch ?? places[0], stateOk: stateMatch !== undefined, cityOk: cityMatch !== undefined };
+}
+
 function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[]): LastLine {
   const out: LastLine = { city: p.city, state: p.state, zip: p.postalCode, corrected: false, invalid: false, candidateZips: [] };
   const places = p.postalCode ? postal.zip(p.postalCode) : undefined;
   const cityEntry = p.city && p.state ? postal.city(p.state, p.city) : undefined;
-  const correctZipFromCity = (): boolean => {
-    if (!cityEntry || !p.postalCode) return false;
-    const near = cityEntry.zips.filter((z) => oneSlipApart(z, p.postalCode!));
-    const choice = cityEntry.zips.length === 1 ? cityEntry.zips : near.length === 1 ? near : [];
-    if (choice.length !== 1) return false;
-    notes.push(F.zipCorrected(p.postalCode, choice[0]));
-    out.zip = choice[0];
-    out.corrected = true;
-    return true;
-  };
-
+  const correctZipFromCity = (): boolean => correctZip(p, cityEntry, out, notes);
   if (places) {
-    const stateOk = !p.state || places.some((z) => z.state === p.state);
-    const cityOk = !p.city || places.some((z) => postal.isAcceptableCity(z, p.city!)) || !!reference?.acceptsCity(p.postalCode!, p.city);
-    const place = places.find((z) => (!p.state || z.state === p.state) && (!p.city || postal.isAcceptableCity(z, p.city))) ??
-      places.find((z) => !p.state || z.state === p.state) ?? places[0];
+    const fit = bestPlace(places, p, postal);
+    const stateOk = fit.stateOk;
+    const cityOk = fit.cityOk || (!!p.city && !!reference?.acceptsCity(p.postalCode!, p.city));
+    const place = fit.place;
     if (stateOk && cityOk) {
       if (!p.city) notes.push(F.cityAdded((out.city = place.city)));
       if (!p.state) notes.push(F.stateAdded((out.state = place.state)));
       // The street may be in another ZIP of the same city: the reference data can tell.
-      if (cityEntry) out.candidateZips = cityEntry.zips.filter((z) => z !== p.postalCode);
+      if (cityEntry) out.candidateZips = cityEntry.zips;
       return out;
     }
     if (!stateOk && cityOk) {
@@ -70,7 +93,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
       if (cityEntry) {
         // A real city of the state with another ZIP: a slipped digit is corrected, otherwise the reference decides.
         if (correctZipFromCity()) return out;
-        out.candidateZips = [p.postalCode!, ...cityEntry.zips];
+        out.candidateZips = cityEntry.zips;
         out.invalid = true;
         return out;
       }
@@ -81,7 +104,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
       return out;
     }
     if (correctZipFromCity()) return out;
-    if (cityEntry) out.candidateZips = [...cityEntry.zips];
+    if (cityEntry) out.candidateZips = cityEntry.zips;
     out.invalid = true;
     return out;
   }
@@ -89,7 +112,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
   if (p.postalCode) {
     if (correctZipFromCity()) return out;
     notes.push(F.zipUnknown(p.postalCode));
-    if (cityEntry) out.candidateZips = [...cityEntry.zips];
+    if (cityEntry) out.candidateZips = cityEntry.zips;
     out.invalid = true;
     return out;
   }
@@ -109,7 +132,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
     out.zip = cityEntry.zips[0];
     notes.push(F.zipAdded(out.zip));
   } else {
-    out.candidateZips = [...cityEntry.zips];
+    out.candidateZips = cityEntry.zips;
   }
   return out;
 }
@@ -199,12 +222,21 @@ export function validateNorthAmerican(
 
   // Delivery-point lookup: the given ZIP, or the one ZIP among the candidates where the street and number exist.
   if (reference && hasDeliveryLine && !p.nonLatin) {
-    const query = (postalCode: string) =>
+    const query = (postalCode: string): ReferenceAnswer =>
       reference.lookup({ postalCode, street, primaryNumber: p.primaryNumber, secondaryNumber: p.secondaryNumber });
     let zip = last.zip;
     let answer = zip && !last.invalid ? query(zip) : null;
     if ((!answer || answer.dpv === '' || answer.dpv === 'N') && last.candidateZips.length > 0 && last.candidateZips.length <= 500) {
-      const found = [...new Set(last.candidateZips)].map((z) => [z, query(z)] as const).filter(([, a]) => a.dpv && a.dpv !== 'N');
+      // Only the ZIPs of the city where the data has a street of that name are asked.
+      const withStreet = reference.zipsWithStreetName(street.name ?? '');
+      const found: [string, ReferenceAnswer][] = [];
+      if (withStreet) {
+        for (const z of last.candidateZips) {
+          if (z === zip || !withStreet.has(z)) continue;
+          const a = query(z);
+          if (a.dpv && a.dpv !== 'N') found.push([z, a]);
+        }
+      }
       if (found.length === 1) {
         const [z, a] = found[0];
         if (zip && z !== zip) notes.push(F.zipCorrected(zip, z));

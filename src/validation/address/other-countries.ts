@@ -42,7 +42,8 @@ const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
 };
 
 function plain(text: string): string {
-  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+  const ascii = !/[^\x00-\x7f]/.test(text);
+  return (ascii ? text : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')).toUpperCase();
 }
 
 export class CountryMetadata {
@@ -94,12 +95,16 @@ export class CountryMetadata {
    */
   trailingCountry(text: string): { code: string; rest: string } | null {
     const cleaned = plain(text).replace(/[.]/g, '').replace(/\s+$/, '');
-    const m = /^(.*?)[\s,;\n]*([A-Z][A-Z '()-]*)$/s.exec(cleaned);
-    if (!m) return null;
-    const words = m[2].replace(/[^A-Z0-9]+/g, ' ').trim().split(' ');
+    // Only the last words can name a country: the run of letters, spaces, hyphens and brackets at the end.
+    let from = cleaned.length;
+    while (from > 0 && from > cleaned.length - 60 && /[A-Z '()-]/.test(cleaned[from - 1])) from--;
+    while (from < cleaned.length && !/[A-Z]/.test(cleaned[from])) from++;
+    if (from >= cleaned.length) return null;
+    const tail = cleaned.slice(from);
+    const words = tail.replace(/[^A-Z0-9]+/g, ' ').trim().split(' ');
     for (let k = Math.min(this.longestNameWords, words.length); k >= 1; k--) {
       const name = words.slice(words.length - k).join(' ');
-      const restText = cleaned.slice(0, cleaned.length - m[2].length) + words.slice(0, words.length - k).join(' ');
+      const restText = cleaned.slice(0, cleaned.length - tail.length) + words.slice(0, words.length - k).join(' ');
       const code = this.codeByName.get(name);
       if (code) return { code, rest: restText };
       if (k === 1 && name.length === 2 && this.rules.has(name) && /[,;\n]\s*[A-Z]{2}$/.test(cleaned)) {

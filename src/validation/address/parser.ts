@@ -6,8 +6,8 @@
  * split: how cleanly the delivery line ends (Pub 28 suffix, unit, highway number), whether the rest is a known city of
  * the state (GeoNames, through PostalIndex), and whether a comma stands there.
  */
-import { type PostalIndex, cityKey, cityWordKey } from './postal-index.js';
-import { type Token, hasNonLatinLetters, tokenizeAddress } from './tokenize.js';
+import { type PostalIndex, type ZipPlace, cityKey, cityWordKey } from './postal-index.js';
+import { PRIMARY_NUMBER, type Token, UNIT_ID, hasNonLatinLetters, tokenizeAddress } from './tokenize.js';
 import {
   CanadianStreetTypeAfter,
   CanadianStreetTypeBefore,
@@ -63,9 +63,7 @@ export interface ParsedAddress extends DeliveryLine {
 
 const US_ZIP = /^(\d{5})(?:-?(\d{4}))?$/;
 const CA_POSTAL = /^([A-Z]\d[A-Z])-?(\d[A-Z]\d)$/;
-const PRIMARY_NUMBER = /^(\d+[A-Z]?|\d+-\d+[A-Z]?|\d+[A-Z]?-[A-Z0-9]{1,6}|[NSEW]\d+[NSEW]\d+[A-Z]?|[A-Z]\d{1,6})$/;
 const FRACTION = /^\d\/\d{1,2}$/;
-const UNIT_ID = /^(?=.*\d)[A-Z0-9]{1,8}(-[A-Z0-9]{1,6})?$|^[A-Z]{1,2}$|^[A-Z]-[A-Z0-9]$/;
 const ORDINAL_NUMBER = /^(\d+)(ST|ND|RD|TH)$/;
 const HAS_DIGIT = /\d/;
 
@@ -110,7 +108,7 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
     const ordinal = ORDINAL_NUMBER.exec(w)?.[1] ?? OrdinalWords.get(w) ?? (/^\d{1,3}$/.test(w) ? w : undefined);
     if (w === '#') {
       const id = toks[k + 1]?.w;
-      if (k + 1 < end && UNIT_ID.test(id)) {
+      if (k + 1 < end && toks[k + 1].unitId) {
         found.push({ designator: '#', number: id });
         k += 2;
       } else k += 1;
@@ -120,7 +118,7 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
     } else if (designator) {
       let next = k + 1;
       if (next < end && toks[next].w === '#') next++;
-      if (designator.requiresNumber && next < end && UNIT_ID.test(toks[next].w)) {
+      if (designator.requiresNumber && next < end && toks[next].unitId) {
         let number = toks[next].w;
         k = next + 1;
         // `APT 13 C` at the end of the line is unit 13C.
@@ -131,7 +129,7 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
         k = next;
         if (k < end && toks[k].w === 'LEVEL') k++;
       }
-    } else if (found.length === 0 && k === at && UNIT_ID.test(w) && (HAS_DIGIT.test(w) || (k === end - 1 && w.length === 1))) {
+    } else if (found.length === 0 && k === at && toks[k].unitId && (toks[k].digit || (k === end - 1 && w.length === 1))) {
       // Pub 28 section 214: a unit number with no designator is written after `#`.
       found.push({ designator: '#', number: w });
       k += 1;
@@ -160,10 +158,10 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
     const next = toks[k + 1]?.w;
     const designator = UnitDesignatorTable.get(w);
     if (designator) {
-      const nextIsSuffix = k + 1 < end && suffixOf(next, country) !== undefined && !UNIT_ID.test(next);
+      const nextIsSuffix = k + 1 < end && suffixOf(next, country) !== undefined && !toks[k + 1].unitId;
       if (nextIsSuffix) continue;
       if (designator.requiresNumber) {
-        if (k + 1 < end && (next === '#' || UNIT_ID.test(next))) return k;
+        if (k + 1 < end && (next === '#' || toks[k + 1].unitId)) return k;
       } else if (k + 1 === end || next === 'LEVEL' || next === '#') {
         return k;
       }
@@ -173,15 +171,14 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
     }
     // A bare unit number right after the suffix or post-directional (`DR 136`).
     const prev = toks[k - 1].w;
-    if (HAS_DIGIT.test(w) && UNIT_ID.test(w) && k - 1 > nameStart && (suffixOf(prev, country) || directionalOf(prev, country))) {
+    if (toks[k].digit && toks[k].unitId && k - 1 > nameStart && (suffixOf(prev, country) || directionalOf(prev, country))) {
       return k;
     }
     // A last single letter after the suffix (`SUMMIT CT B`) is a unit.
     const nameWordsBefore = k - 1 - nameStart - (directionalOf(toks[nameStart].w, country) ? 1 : 0);
     if (k === end - 1 && nameWordsBefore > 0 && /^[A-Z]$/.test(w) && suffixOf(prev, country) && !directionalOf(w, country)) return k;
     // A last word that is a plain number after a name (`1020 W BRYN MAWR 211`) is a unit too.
-    if (k === end - 1 && !directionalOf(prev, country) && UNIT_ID.test(w) &&
-      HAS_DIGIT.test(w) && !ORDINAL_NUMBER.test(w)) {
+    if (k === end - 1 && !directionalOf(prev, country) && toks[k].unitId && toks[k].digit && !ORDINAL_NUMBER.test(w)) {
       return k;
     }
   }
@@ -225,7 +222,7 @@ function matchPoBox(toks: readonly Token[], at: number, end: number): number {
     if (!matchSequence(toks, at, end, words)) continue;
     let k = at + words.length;
     if (k < end && toks[k].w === '#') k++;
-    if (k < end && HAS_DIGIT.test(toks[k].w) && /^[A-Z0-9-]{1,10}$/.test(toks[k].w)) return k;
+    if (k < end && toks[k].digit && /^[A-Z0-9-]{1,10}$/.test(toks[k].w)) return k;
   }
   return -1;
 }
@@ -265,7 +262,7 @@ export function parseDeliveryLine(
     if (k < end && (toks[k].w === 'BOX' || toks[k].w === 'BX')) {
       k++;
       if (k < end && toks[k].w === '#') k++;
-      if (k < end && HAS_DIGIT.test(toks[k].w)) {
+      if (k < end && toks[k].digit) {
         line.name += ' BOX';
         line.primaryNumber = toks[k].w;
         k++;
@@ -285,7 +282,7 @@ export function parseDeliveryLine(
   }
 
   // Only secondary units (`BLDG 15, SUITE 100`): no street.
-  if (UnitDesignatorTable.get(toks[i].w)?.requiresNumber && i + 1 < end && (UNIT_ID.test(toks[i + 1].w) || toks[i + 1].w === '#')) {
+  if (UnitDesignatorTable.get(toks[i].w)?.requiresNumber && i + 1 < end && (toks[i + 1].unitId || toks[i + 1].w === '#')) {
     readSecondaries(toks, i, end, line);
     line.quality = -1 - line.leftover.length;
     return line;
@@ -407,6 +404,23 @@ function joinWords(toks: readonly Token[], from: number, to: number): string {
   return out;
 }
 
+function matchRuralRoute(toks: readonly Token[], at: number, end: number): (typeof RuralRoutePrefixes)[number] | undefined {
+  for (const entry of RURAL_ROUTES_BY_FIRST_WORD.get(toks[at].w) ?? []) if (matchSequence(toks, at, end, entry[0])) return entry;
+  return undefined;
+}
+
+function knownCityZips(postal: PostalIndex, state: string | null, key: string): number {
+  if (state) return postal.cityByKey(state, key)?.zips.length ?? 0;
+  let n = 0;
+  for (const c of postal.citiesByKey(key)) n += c.zips.length;
+  return n;
+}
+
+function acceptableForSomeZip(postal: PostalIndex, places: readonly ZipPlace[] | undefined, key: string): boolean {
+  if (places) for (const z of places) if (postal.isAcceptableCityKey(z, key)) return true;
+  return false;
+}
+
 const RECIPIENT_MARKERS = new Set(['C/O', 'CO', 'ATTN', 'ATTENTION', 'CARE']);
 
 /**
@@ -429,21 +443,21 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
       }
       continue;
     }
-    const route = RURAL_ROUTES_BY_FIRST_WORD.get(w)?.find(([words]) => matchSequence(toks, k, end, words));
-    if (route && HAS_DIGIT.test(toks[k + route[0].length]?.w ?? '')) {
+    const route = matchRuralRoute(toks, k, end);
+    if (route && toks[k + route[0].length]?.digit) {
       starts.push(k);
       // The route's own `BOX 152` is not another delivery line.
       k += route[0].length;
-      while (k + 1 < end && (toks[k + 1].w === 'BOX' || toks[k + 1].w === 'BX' || toks[k + 1].w === '#' || HAS_DIGIT.test(toks[k + 1].w))) k++;
+      while (k + 1 < end && (toks[k + 1].w === 'BOX' || toks[k + 1].w === 'BX' || toks[k + 1].w === '#' || toks[k + 1].digit)) k++;
     } else if (w === 'GENERAL' && toks[k + 1]?.w === 'DELIVERY') {
       starts.push(k);
     } else if (NumberWords.has(w) && (k === 0 || toks[k].sep) && end - k >= 3) {
       starts.push(k);
-    } else if (PRIMARY_NUMBER.test(w) && HAS_DIGIT.test(w)) {
+    } else if (toks[k].number) {
       // A number after a unit word or a highway word belongs to them, not to a new delivery line.
       // So does a grid number after a directional (`6641 N 2200 W`).
       const gridNumber =
-        prev !== undefined && ((DirectionalTable.has(prev) && k >= 2 && PRIMARY_NUMBER.test(toks[k - 2].w)) || /^[NSEW]\d+$/.test(prev));
+        prev !== undefined && ((DirectionalTable.has(prev) && k >= 2 && toks[k - 2].number) || /^[NSEW]\d+$/.test(prev));
       const afterWord = prev === '#' ? k > 1 : prev === 'NO' || prev === 'NUMBER' || (prev !== undefined && UnitDesignatorTable.has(prev));
       if (gridNumber || afterWord || (prev !== undefined && HIGHWAY_LAST_WORDS.has(prev))) {
         continue;
@@ -461,6 +475,26 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
     starts.push(k);
   }
   return starts;
+}
+
+interface CityEvidence {
+  /** How many ZIP codes the words name as a city (0: not a known city). */
+  knownZips: number;
+  streetWordFirst: boolean;
+  cityExpected: boolean;
+  separated: boolean;
+  words: number;
+}
+
+/**
+ * What the words after the delivery line add as a city. Without state or ZIP a city name is believed after a comma,
+ * after a complete street, or when it is a large city (many ZIP codes: `5429 WOODLAWN CHICAGO`).
+ */
+function cityBonus(c: CityEvidence, lineQuality: number): number {
+  const believed = c.cityExpected || c.separated || c.knownZips >= 8 || (lineQuality >= 2 && !c.streetWordFirst);
+  if (c.knownZips > 0 && believed) return 8 + 0.01 * c.words;
+  if (!c.cityExpected && !c.separated) return -12;
+  return -0.01 * c.words;
 }
 
 export interface ParseOptions {
@@ -545,10 +579,12 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   const cityExpected = state !== null || postalCode !== null;
   const separatorAtEnd = end < toks.length && toks[end].sep && state === null;
   let best = { score: -Infinity, start: 0, at: end, line: emptyLine() };
-  const wordKeys = toks.map((t) => cityWordKey(t.w));
+  const wordKeys: string[] = [];
   let lastDigitAt = -1;
-  for (let k = 0; k < end; k++) if (HAS_DIGIT.test(toks[k].w)) lastDigitAt = k;
-  const cityHasDigit = (p: number) => lastDigitAt >= p;
+  for (let k = 0; k < toks.length; k++) {
+    wordKeys.push(cityWordKey(toks[k].w));
+    if (k < end && toks[k].digit) lastDigitAt = k;
+  }
   for (const start of deliveryStarts(toks, end)) {
     let cityKeyFromP = '';
     for (let p = end; p >= start; p--) {
@@ -558,30 +594,24 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       let score = 0.001 * start;
       if (p < end) {
         const first = toks[p].w;
-        const knownZips = cityState
-          ? postal.cityByKey(cityState, cityKeyFromP)?.zips.length ?? 0
-          : postal.citiesByKey(cityKeyFromP).reduce((n, c) => n + c.zips.length, 0);
+        const knownZips = knownCityZips(postal, cityState, cityKeyFromP);
         // A city may start with a directional (NORTH PLATTE), not with a suffix or unit word.
         const streetWordFirst = isStreetWord(first) && !DirectionalTable.has(first);
-        if (zipPlaces?.some((z) => postal.isAcceptableCityKey(z, cityKeyFromP))) score += 4;
+        if (acceptableForSomeZip(postal, zipPlaces, cityKeyFromP)) score += 4;
         if (toks[p].sep) score += 12;
-        if (cityHasDigit(p)) score -= 15;
+        if (lastDigitAt >= p) score -= 15;
         if (UnitDesignatorTable.has(first) || first === '#') score -= 10;
-        if (p === end - 1 && DirectionalTable.has(first)) score -= 20;
+        if (p === end - 1 && DirectionalTable.has(first)) score -= 30;
         if (p === end - 1 && streetWordFirst) score -= 10;
-        // Without state or ZIP a city name is believed after a comma, after a complete street, or when it is a large
-        // city (many ZIP codes: `5429 WOODLAWN CHICAGO`).
-        const believedWithoutLine = cityExpected || toks[p].sep || knownZips >= 8;
-        const cityBonus = (quality: number) => {
-          const believed = believedWithoutLine || (quality >= 2 && !streetWordFirst);
-          if (knownZips > 0 && believed) return 8 + 0.01 * (end - p);
-          if (!cityExpected && !toks[p].sep) return -12;
-          return -0.01 * (end - p);
-        };
-        if (p > start && score + 20 + cityBonus(2) <= best.score) continue;
+        const city: CityEvidence = { knownZips, streetWordFirst, cityExpected, separated: toks[p].sep, words: end - p };
+        // A line can only end well on a suffix, directional, unit or number: otherwise its quality is at most 1.
+        const last = toks[p - 1]?.w ?? '';
+        const maxQuality = p > start && (suffixOf(last, country) || directionalOf(last, country) || toks[p - 1].digit ||
+          last.length === 1 || UnitDesignatorTable.has(last)) ? 2 : 1;
+        if (p > start && score + maxQuality * 10 + cityBonus(city, maxQuality) <= best.score) continue;
         const line = p > start ? parseDeliveryLine(toks, start, p, country) : emptyLine();
         // No delivery line at all (`Minneapolis, MN 55401`): the start of the text is a boundary like a comma.
-        score += (p > start ? line.quality * 10 : start === 0 || toks[start]?.sep ? 2 : -10) + cityBonus(line.quality);
+        score += (p > start ? line.quality * 10 : start === 0 || toks[start]?.sep ? 2 : -10) + cityBonus(city, line.quality);
         if (score > best.score) best = { score, start, at: p, line };
       } else {
         if (cityExpected) score -= 6;

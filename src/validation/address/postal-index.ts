@@ -9,6 +9,8 @@ export interface ZipPlace {
   state: string;
   city: string;
   county: string;
+  /** cityKey(city), computed once. */
+  cityKey?: string;
 }
 
 export interface CityEntry {
@@ -70,6 +72,7 @@ export class PostalIndex {
   }
 
   addZip(place: ZipPlace): void {
+    place.cityKey = cityKey(place.city);
     const list = this.placesByZip.get(place.zip);
     if (list) list.push(place);
     else this.placesByZip.set(place.zip, [place]);
@@ -123,7 +126,7 @@ export class PostalIndex {
 
   isAcceptableCityKey(place: ZipPlace, key: string): boolean {
     const entry = this.cityByKey(place.state, key);
-    return !!entry && (cityKey(place.city) === key || (place.county !== '' && entry.counties.has(place.county)));
+    return !!entry && ((place.cityKey ?? cityKey(place.city)) === key || (place.county !== '' && entry.counties.has(place.county)));
   }
 
   fsa(code: string): FsaPlace | undefined {

@@ -117,6 +117,8 @@ export class ReferenceIndex {
   private readonly ranges = new Map<string, Map<string, StreetRangeRecord[]>>();
   /** postal code -> street name -> street keys, for finding a street given with a wrong or missing suffix. */
   private readonly streetsByName = new Map<string, Map<string, Set<string>>>();
+  /** street name -> postal codes that have a street of that name. */
+  private readonly postalCodesByStreetName = new Map<string, Set<string>>();
   /** ZIP -> city key -> name: the mailing names USPS accepts for the ZIP (City-State product). */
   private readonly cityNames = new Map<string, Map<string, string>>();
   private pointCount = 0;
@@ -128,6 +130,7 @@ export class ReferenceIndex {
   }
 
   private rememberStreet(postalCode: string, key: string, name: string | null): void {
+    entryOf(this.postalCodesByStreetName, name ?? '', () => new Set<string>()).add(postalCode);
     entryOf(entryOf(this.streetsByName, postalCode, () => new Map<string, Set<string>>()), name ?? '', () => new Set<string>()).add(key);
   }
 
@@ -162,6 +165,11 @@ export class ReferenceIndex {
 
   acceptsCity(zip: string, city: string): boolean {
     return this.cityNames.get(zip)?.has(cityKey(city)) ?? false;
+  }
+
+  /** The postal codes with a street of this name, if any. */
+  zipsWithStreetName(name: string): ReadonlySet<string> | undefined {
+    return this.postalCodesByStreetName.get(name);
   }
 
   /** True when some data names this postal code. */

@@ -9,6 +9,21 @@ export interface Token {
   w: string;
   /** A comma, new line or semicolon stood before this token. */
   sep: boolean;
+  /** Shape of the word, found once here because the parser asks many times: has a digit, */
+  digit: boolean;
+  /** could be a unit number (`4B`, `C-2`, `A`), */
+  unitId: boolean;
+  /** could be a house number (`123`, `123A`, `123-45`, `N123W456`). */
+  number: boolean;
+}
+
+export const UNIT_ID = /^(?=.*\d)[A-Z0-9]{1,8}(-[A-Z0-9]{1,6})?$|^[A-Z]{1,2}$|^[A-Z]-[A-Z0-9]$/;
+export const PRIMARY_NUMBER = /^(\d+[A-Z]?|\d+-\d+[A-Z]?|\d+[A-Z]?-[A-Z0-9]{1,6}|[NSEW]\d+[NSEW]\d+[A-Z]?|[A-Z]\d{1,6})$/;
+const DIGIT = /\d/;
+
+export function makeToken(w: string, sep: boolean): Token {
+  const digit = DIGIT.test(w);
+  return { w, sep, digit, unitId: UNIT_ID.test(w), number: digit && PRIMARY_NUMBER.test(w) };
 }
 
 /** Input longer than this is cut: nothing postal is that long, and parse time must stay bounded. */
@@ -23,11 +38,16 @@ const GLUED_RURAL_ROUTE = /^(RR|HC|HCR|RFD)(\d{1,3})$/;
 
 /** True when the text has letters of a script other than Latin (Cyrillic, Han, Arabic, …). */
 export function hasNonLatinLetters(text: string): boolean {
-  return /[^\p{Script=Latin}\P{L}]/u.test(text);
+  return NON_ASCII.test(text) && /[^\p{Script=Latin}\P{L}]/u.test(text);
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 export function tokenizeAddress(input: string): Token[] {
-  let s = input.slice(0, MAX_INPUT_CHARS).normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+  let s = input.slice(0, MAX_INPUT_CHARS);
+  // Accents go (MONTRÉAL -> MONTREAL); plain ASCII, most input, skips the Unicode work.
+  if (NON_ASCII.test(s)) s = s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  s = s.toUpperCase();
   s = s
     .replace(/\([^)]*\)?/g, ' ')
     // Initials written with full stops keep together: P.O. -> PO, U.S.A. -> USA, S.W. -> SW.
@@ -45,9 +65,9 @@ export function tokenizeAddress(input: string): Token[] {
       if (!word) continue;
       const route = HYPHENATED_ROUTE.exec(word) ?? GLUED_RURAL_ROUTE.exec(word);
       if (route) {
-        tokens.push({ w: route[1], sep }, { w: route[2], sep: false });
+        tokens.push(makeToken(route[1], sep), makeToken(route[2], false));
       } else {
-        tokens.push({ w: word, sep });
+        tokens.push(makeToken(word, sep));
       }
       sep = false;
       if (tokens.length >= MAX_TOKENS) return tokens;
