@@ -118,7 +118,7 @@ export class CreditLedger {
     if (this.db.dialect === 'sqlite') {
       return new Promise<T>((resolve, reject) => {
         this.queued.push({ work: () => this.driveSync(steps), resolve: resolve as (v: unknown) => void, reject });
-        if (this.queued.length === 1) setImmediate(() => this.commitQueued());
+        if (this.queued.length === 1) setTimeout(() => this.commitQueued(), 1);
       });
     }
     return this.db.pgTransaction(async (tx: SqlExecutor) => {

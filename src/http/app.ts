@@ -40,10 +40,6 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestContext(deps.logger));
-  app.use((_req, res, next) => {
-    res.set('X-Content-Type-Options', 'nosniff');
-    next();
-  });
 
   app.get('/healthz', async (_req: Request, res: Response) => {
     if (!deps.isReady()) throw new Problem('not-ready', 'Reference data is still loading.');

@@ -39,10 +39,10 @@ export function errorHandler() {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     let problem = toProblem(err);
     if (!problem) {
-      req.log?.error({ err }, 'unhandled error');
+      req.log?.error({ err, request_id: req.id }, 'unhandled error');
       problem = new Problem('internal', 'An unexpected error occurred; it has been logged with the request id.');
     } else if (problem.status >= 500) {
-      req.log?.error({ err }, problem.code);
+      req.log?.error({ err, request_id: req.id }, problem.code);
     }
     if (res.headersSent) {
       res.destroy();

@@ -37,12 +37,14 @@ const BUDGET_GRACE_MS = 250;
 
 class BudgetExceeded extends Error {}
 
-function withinBudget<T>(work: Promise<T>, deadline: number): Promise<T> {
+/** One timer per request: rejects once the budget (and a grace) is spent; `cancel` when the answer is in. */
+function budgetTimer(deadline: number): { late: Promise<never>; cancel(): void } {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new BudgetExceeded()), Math.max(0, deadline - Date.now()) + BUDGET_GRACE_MS);
   });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+  late.catch(() => undefined); // nobody may be racing it any more
+  return { late, cancel: () => clearTimeout(timer) };
 }
 
 /** What a module answers when its engine ran out of time: honest "we do not know", refunded where the contract says. */
@@ -90,19 +92,22 @@ export class ContactValidation {
     }
 
     const deadline = arrivedAtEpochMs + this.budgetMs;
+    const budget = budgetTimer(deadline);
+    const withinBudget = <T>(work: Promise<T>) => Promise.race([work, budget.late]);
     const { address, email, phone } = input;
     const [a, e, p] = await Promise.allSettled([
-      address === undefined ? null : withinBudget(this.engines.address.validate(address, { country: input.country, deadline }), deadline),
-      email === undefined ? null : withinBudget(this.engines.email.validate(email, { smtp: input.smtp, deadline }), deadline)
+      address === undefined ? null : withinBudget(this.engines.address.validate(address, { country: input.country, deadline })),
+      email === undefined ? null : withinBudget(this.engines.email.validate(email, { smtp: input.smtp, deadline }))
         .catch((err) => { if (err instanceof BudgetExceeded) return OUT_OF_TIME.email(email); throw err; }),
-      phone === undefined ? null : withinBudget(this.engines.phone.validate(phone, { country: phoneRegion, deadline }), deadline)
+      phone === undefined ? null : withinBudget(this.engines.phone.validate(phone, { country: phoneRegion, deadline }))
         .catch((err) => { if (err instanceof BudgetExceeded) return OUT_OF_TIME.phone(); throw err; }),
     ]);
+    budget.cancel();
 
     const failed = [a, e, p].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed.length) {
       // The service's own fault: nothing is charged.
-      for (const f of failed) log.error({ err: f.reason }, 'engine failed');
+      for (const f of failed) log.error({ err: f.reason, request_id: requestId }, 'engine failed');
       await this.ledger.refund(accountId, requestId);
       throw new Problem('internal', 'A validation engine failed; nothing was charged.');
     }

@@ -30,8 +30,23 @@ export interface TypoSuggestionData {
   knownDomains: ReadonlySet<string>;
 }
 
+/** Answers per domain, per data set: a form sees the same few domains over and over. Bounded. */
+const answered = new WeakMap<TypoSuggestionData, Map<string, string | null>>();
+const ANSWERS_KEPT = 10_000;
+
 /** The corrected domain, or null when the domain looks right. `domain` is lower-case A-labels. */
 export function suggestDomain(domain: string, data: TypoSuggestionData): string | null {
+  let answers = answered.get(data);
+  if (!answers) answered.set(data, (answers = new Map()));
+  const known = answers.get(domain);
+  if (known !== undefined) return known;
+  const answer = computeSuggestion(domain, data);
+  if (answers.size >= ANSWERS_KEPT) answers.clear();
+  answers.set(domain, answer);
+  return answer;
+}
+
+function computeSuggestion(domain: string, data: TypoSuggestionData): string | null {
   if (data.knownDomains.has(domain) || data.wellKnownDomains.includes(domain)) return null;
 
   const dot = domain.lastIndexOf('.');
