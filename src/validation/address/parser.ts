@@ -18,6 +18,7 @@ import {
   NumberWords,
   NorthAmericanCountryNames,
   OrdinalStreetNames,
+  PrivateUnitWords,
   OrdinalWords,
   PoBoxPrefixes,
   RegionByName,
@@ -43,8 +44,10 @@ export interface DeliveryLine {
   secondaryNumber: string | null;
   /** Further secondary parts (BLDG 300 before STE 120): Pub 28 keeps the lowest level on the line. */
   extraSecondary: string | null;
-  /** Words that fit no part (attention lines, notes), dropped from the answer. */
+  /** Words that fit no part (notes), dropped from the answer. */
   leftover: string[];
+  /** An attention line written after the delivery line (`ATTN MR JOHN POOLE`), dropped from the answer. */
+  attention: string | null;
   /** 2: ends as a street should (suffix, unit, route number, box); 1: a bare name; lower with leftovers. */
   quality: number;
 }
@@ -93,6 +96,11 @@ function isStreetWord(word: string): boolean {
   return StreetSuffixTable.has(word) || DirectionalTable.has(word) || UnitDesignatorTable.has(word);
 }
 
+/** How deep a unit lies: a building holds floors, a floor holds suites and rooms; a private mailbox is outermost. */
+function unitDepth(designator: string): number {
+  return designator === 'PMB' ? 0 : designator === 'BLDG' ? 1 : designator === 'FL' ? 2 : 3;
+}
+
 interface Secondary {
   designator: string;
   number: string | null;
@@ -133,18 +141,24 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
       // Pub 28 section 214: a unit number with no designator is written after `#`.
       found.push({ designator: '#', number: w });
       k += 1;
+    } else if (RECIPIENT_MARKERS.has(w) && k > at) {
+      // `STE D ATTN MR JOHN POOLE`: the attention line ends the delivery line; it is not an address part.
+      line.attention = joinWords(toks, k, end);
+      break;
     } else {
       line.leftover.push(w);
       k += 1;
     }
   }
   if (found.length === 0) return;
-  const last = found[found.length - 1];
+  // Pub 28 keeps the innermost unit on the line (STE 120 inside BLDG 100), whatever order it was written in.
+  let last = found[found.length - 1];
+  for (const f of found) if (unitDepth(f.designator) > unitDepth(last.designator)) last = f;
   line.secondaryDesignator = last.designator;
   line.secondaryNumber = last.number;
   if (found.length > 1) {
     line.extraSecondary = found
-      .slice(0, -1)
+      .filter((f) => f !== last)
       .map((s) => (s.number ? `${s.designator} ${s.number}` : s.designator))
       .join(' ');
   }
@@ -213,7 +227,8 @@ function matchHighway(
 function emptyLine(): DeliveryLine {
   return {
     kind: 'none', primaryNumber: null, predirection: null, name: null, suffix: null, suffixBeforeName: false,
-    postdirection: null, secondaryDesignator: null, secondaryNumber: null, extraSecondary: null, leftover: [], quality: 0,
+    postdirection: null, secondaryDesignator: null, secondaryNumber: null, extraSecondary: null, leftover: [], attention: null,
+    quality: 0,
   };
 }
 
@@ -422,6 +437,18 @@ function acceptableForSomeZip(postal: PostalIndex, places: readonly ZipPlace[] |
 }
 
 const RECIPIENT_MARKERS = new Set(['C/O', 'CO', 'ATTN', 'ATTENTION', 'CARE']);
+/** Words that end a firm or person's name, never a city (`PURI BROTHERS, INC`). */
+const FIRM_WORDS = new Set(['INC', 'LLC', 'LTD', 'CORP', 'JR', 'SR', 'III', 'PC', 'LLP', 'PLLC']);
+
+/** `DEPT 33629`, `LOCKBOX # 4987`, `REF NO 24385309` just before the delivery line. */
+function unitBefore(toks: readonly Token[], start: number): Secondary | null {
+  if (start < 2 || !toks[start - 1].unitId) return null;
+  let k = start - 2;
+  if (k >= 1 && (toks[k].w === '#' || toks[k].w === 'NO')) k--;
+  const word = toks[k].w;
+  const designator = UnitDesignatorTable.get(word)?.requiresNumber ? UnitDesignatorTable.get(word)!.abbreviation : PrivateUnitWords.get(word);
+  return designator ? { designator, number: toks[start - 1].w } : null;
+}
 
 /**
  * Where a delivery line may start: each house number, PO Box, rural route or GENERAL DELIVERY (up to four). Words
@@ -491,6 +518,8 @@ interface CityEvidence {
  * after a complete street, or when it is a large city (many ZIP codes: `5429 WOODLAWN CHICAGO`).
  */
 function cityBonus(c: CityEvidence, lineQuality: number): number {
+  // Text after a name or a firm (`C/O G THOMAS COLLINS, JR`) is no city unless a state or ZIP says so.
+  if (!c.cityExpected && lineQuality < 1 && c.knownZips === 0) return -12;
   const believed = c.cityExpected || c.separated || c.knownZips >= 8 || (lineQuality >= 2 && !c.streetWordFirst);
   if (c.knownZips > 0 && believed) return 8 + 0.01 * c.words;
   if (!c.cityExpected && !c.separated) return -12;
@@ -602,6 +631,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
         if (lastDigitAt >= p) score -= 15;
         if (UnitDesignatorTable.has(first) || first === '#') score -= 10;
         if (p === end - 1 && DirectionalTable.has(first)) score -= 30;
+        if (p === end - 1 && FIRM_WORDS.has(first)) score -= 20;
         if (p === end - 1 && streetWordFirst) score -= 10;
         const city: CityEvidence = { knownZips, streetWordFirst, cityExpected, separated: toks[p].sep, words: end - p };
         // A line can only end well on a suffix, directional, unit or number: otherwise its quality is at most 1.
@@ -623,10 +653,12 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     }
   }
   const start = best.start;
-  // A unit written before the street (`STE 201, 4401 N MESA`) is the secondary when the line has none.
-  if (start >= 2 && !best.line.secondaryDesignator && UnitDesignatorTable.get(toks[start - 2].w)?.requiresNumber) {
-    best.line.secondaryDesignator = UnitDesignatorTable.get(toks[start - 2].w)!.abbreviation;
-    best.line.secondaryNumber = toks[start - 1].w;
+  // A unit written before the street or box (`STE 201, 4401 N MESA`, `MSC 410833 PO BOX 415000`) is the secondary
+  // when the line has none.
+  const before = unitBefore(toks, start);
+  if (before && !best.line.secondaryDesignator) {
+    best.line.secondaryDesignator = before.designator;
+    best.line.secondaryNumber = before.number;
   }
   if (start >= end) best.line = emptyLine();
   // Several words without house number, suffix or route (`MUNICIPAL AIRPORT`, `JMB INSURANCE`) name a place or a firm,

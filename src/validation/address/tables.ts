@@ -144,6 +144,15 @@ export const HighwayPrefixTable: readonly (readonly [readonly string[], string])
   [['RT'], 'ROUTE'],
 ];
 
+/**
+ * Mail-stop words companies put before a PO Box or street (not Pub 28 designators; USPS treats them as secondary
+ * information): MSC 410833 PO BOX 415000.
+ */
+export const PrivateUnitWords: ReadonlyMap<string, string> = new Map([
+  ['MSC', 'MSC'], ['LOCKBOX', 'LOCKBOX'], ['DRAWER', 'DRAWER'], ['FILE', 'FILE'], ['BIN', 'BIN'], ['MS', 'MS'], ['REF', 'REF'],
+  ['PMB', 'PMB'], ['DEPARTMENT', 'DEPT'],
+]);
+
 /** Words for floors written before FLOOR (SECOND FLOOR -> FL 2). */
 export const OrdinalWords: ReadonlyMap<string, string> = new Map([
   ['FIRST', '1'], ['SECOND', '2'], ['THIRD', '3'], ['FOURTH', '4'], ['FIFTH', '5'], ['SIXTH', '6'], ['SEVENTH', '7'],
