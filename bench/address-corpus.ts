@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import type { ParsedAddress } from '../src/validation/address/parser.js';
 import { cityKey } from '../src/validation/address/postal-index.js';
 import {
-  DirectionalTable, HighwayPrefixTable, NumberWords, OrdinalStreetNames, OrdinalWords, RegionByName, StreetSuffixTable, UnitDesignatorTable,
+  DirectionalTable, HighwayPrefixTable, NumberWords, OrdinalStreetNames, OrdinalWords, RuralRoutePrefixes, RegionByName, StreetSuffixTable, UnitDesignatorTable,
 } from '../src/validation/address/tables.js';
 
 export const CORPUS_PATH = new URL('../../shared/data/address/usaddress-training-labeled.xml', import.meta.url);
@@ -62,9 +62,15 @@ function joinInitials(ws: string[]): string[] {
 function canonicalStreet(text: string | null): string | null {
   const ws = joinInitials(words(text))
     .flatMap((w) => /^(RR|HC)(\d+)$/.exec(w)?.slice(1) ?? [w])
-    .filter((w) => w !== 'NO' && w !== '#');
+    .filter((w) => w !== 'NO' && w !== '#' && w !== 'AND' && w !== '&');
   const out: string[] = [];
   for (let i = 0; i < ws.length; i++) {
+    const route = RuralRoutePrefixes.find(([seq]) => seq.every((w, k) => ws[i + k] === w) && /^\d/.test(ws[i + seq.length] ?? ''));
+    if (route && (route[0][0] !== 'RT' && route[0][0] !== 'RTE' && route[0][0] !== 'ROUTE' || ws[i + route[0].length + 1] === 'BOX')) {
+      out.push(route[1]);
+      i += route[0].length - 1;
+      continue;
+    }
     const highway = HighwayPrefixTable.find(([seq]) => seq.every((w, k) => ws[i + k] === w) && i + seq.length < ws.length);
     if (highway && /\d|^[A-Z]{1,2}$/.test(ws[i + highway[0].length])) {
       out.push(highway[1]);

@@ -211,6 +211,7 @@ export function validateNorthAmerican(
   if (p.recipient) notes.push(F.recipientDropped(p.recipient));
   if (p.leftover.length) notes.push(F.extraDropped(p.leftover.join(' ')));
   if (p.attention) notes.push(F.attentionDropped(p.attention));
+  if (p.building) notes.push(F.buildingDropped(p.building));
   if (p.extraSecondary) notes.push(F.extraSecondary(p.extraSecondary));
 
   const last = canada ? reconcileCanadianLastLine(p, postal, notes) : reconcileUsLastLine(p, postal, reference, notes);

@@ -17,7 +17,10 @@ import {
   LONGEST_REGION_NAME_WORDS,
   NumberWords,
   NorthAmericanCountryNames,
+  BuildingWords,
   OrdinalStreetNames,
+  RURAL_ROUTE_ONLY_WITH_BOX,
+  RouteModifiers,
   PrivateUnitWords,
   OrdinalWords,
   PoBoxPrefixes,
@@ -46,6 +49,8 @@ export interface DeliveryLine {
   extraSecondary: string | null;
   /** Words that fit no part (notes), dropped from the answer. */
   leftover: string[];
+  /** A building name written between the street and the unit (`TOWER PLACE`), dropped from the answer. */
+  building: string | null;
   /** An attention line written after the delivery line (`ATTN MR JOHN POOLE`), dropped from the answer. */
   attention: string | null;
   /** 2: ends as a street should (suffix, unit, route number, box); 1: a bare name; lower with leftovers. */
@@ -168,7 +173,7 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
 function secondaryStart(toks: readonly Token[], nameStart: number, end: number, country: 'US' | 'CA' | null): number {
   for (let k = nameStart + 1; k < end; k++) {
     const w = toks[k].w;
-    if (w === '#') return k;
+    if (w === '#' || RECIPIENT_MARKERS.has(w)) return k;
     const next = toks[k + 1]?.w;
     const designator = UnitDesignatorTable.get(w);
     if (designator) {
@@ -197,6 +202,28 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
     }
   }
   return end;
+}
+
+/**
+ * Where a building name written after the street starts (`PEACHTREE RD NE TOWER PLACE`, `8TH ST, WEST HALL`): after
+ * the first suffix (and directional) that is followed by a comma or by a building word. The name goes to
+ * `line.building`; `unitAt` when there is none.
+ */
+function buildingStart(toks: readonly Token[], from: number, unitAt: number, country: 'US' | 'CA' | null, line: DeliveryLine): number {
+  for (let k = from + 1; k < unitAt - 1; k++) {
+    if (!suffixOf(toks[k].w, country)) continue;
+    let after = k + 1;
+    if (after < unitAt && directionalOf(toks[after].w, country) && !toks[after].sep) after++;
+    if (after >= unitAt) return unitAt;
+    // A suffix right after is the street's own (`MEDICAL CENTER BLVD`, `LINDBERGH PLAZA CENTER`).
+    if (suffixOf(toks[after].w, country)) continue;
+    let building = toks[after].sep && !directionalOf(toks[after].w, country);
+    for (let b = after; b < unitAt && !building; b++) building = BuildingWords.has(toks[b].w);
+    if (!building) continue;
+    line.building = joinWords(toks, after, unitAt);
+    return after;
+  }
+  return unitAt;
 }
 
 /** Highway or route at `at`: the standard spelling and how many words it used, or null. */
@@ -228,7 +255,7 @@ function emptyLine(): DeliveryLine {
   return {
     kind: 'none', primaryNumber: null, predirection: null, name: null, suffix: null, suffixBeforeName: false,
     postdirection: null, secondaryDesignator: null, secondaryNumber: null, extraSecondary: null, leftover: [], attention: null,
-    quality: 0,
+    building: null, quality: 0,
   };
 }
 
@@ -272,6 +299,7 @@ export function parseDeliveryLine(
     if (k >= end || !/^\d{1,4}[A-Z]?$/.test(toks[k].w)) continue;
     const routeNumber = toks[k].w;
     k++;
+    if (RURAL_ROUTE_ONLY_WITH_BOX.has(words[0]) && toks[k]?.w !== 'BOX' && toks[k]?.w !== 'BX') continue;
     line.kind = route === 'RR' ? 'rural_route' : route === 'HC' ? 'highway_contract' : 'military';
     line.name = `${route} ${routeNumber}`;
     if (k < end && (toks[k].w === 'BOX' || toks[k].w === 'BX')) {
@@ -356,6 +384,7 @@ export function parseDeliveryLine(
     const prefixWords = toks.slice(nameStart, h).map((t) => t.w);
     line.kind = 'highway';
     line.name = [...prefixWords, highway.name].join(' ');
+    if (after < end && RouteModifiers.has(toks[after].w)) line.name += ` ${RouteModifiers.get(toks[after++].w)}`;
     if (after < end && directionalOf(toks[after].w, country)) line.postdirection = directionalOf(toks[after++].w, country)!;
     readSecondaries(toks, after, end, line);
     line.quality = 2 - line.leftover.length - (line.primaryNumber ? 0 : 1);
@@ -364,7 +393,7 @@ export function parseDeliveryLine(
 
   const unitAt = secondaryStart(toks, i, end, country);
   let s = i;
-  let e = unitAt;
+  let e = buildingStart(toks, i, unitAt, country, line);
 
   // Suffix, post-directional and pre-directional, keeping at least one word for the name (Pub 28 section 233:
   // `N ST` is a street named N; `AVENUE H` a street named AVENUE H).
@@ -405,7 +434,8 @@ export function parseDeliveryLine(
   // Numbered streets are written in figures (FIFTH AVE -> 5TH AVE), as in the USPS ZIP+4 file.
   if (e - s === 1 && OrdinalStreetNames.has(toks[s].w)) line.name = OrdinalStreetNames.get(toks[s].w)!;
   readSecondaries(toks, unitAt, end, line);
-  const twoDirectionals = postdir !== undefined && e - s >= 1 && unitAt - 2 >= s && directionalOf(toks[unitAt - 2].w, country) !== undefined;
+  const bodyEnd = e + (postdir ? 1 : 0) + (suffix && !suffixBefore ? 1 : 0);
+  const twoDirectionals = postdir !== undefined && bodyEnd - 2 >= s && directionalOf(toks[bodyEnd - 2].w, country) !== undefined;
   const endsWell = !twoDirectionals && (suffix !== undefined || postdir !== undefined || line.secondaryDesignator !== null);
   // A name that is only a directional (`5500 N`) is a street cut short.
   const cutShort = !suffix && e - s === 1 && directionalOf(toks[s].w, country) !== undefined;
@@ -471,7 +501,9 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
       continue;
     }
     const route = matchRuralRoute(toks, k, end);
-    if (route && toks[k + route[0].length]?.digit) {
+    const routeNumberAt = route ? k + route[0].length + (toks[k + route[0].length]?.w === '#' ? 1 : 0) : -1;
+    const routeBoxOk = route && (!RURAL_ROUTE_ONLY_WITH_BOX.has(route[0][0]) || toks[routeNumberAt + 1]?.w === 'BOX');
+    if (route && routeBoxOk && toks[routeNumberAt]?.digit) {
       starts.push(k);
       // The route's own `BOX 152` is not another delivery line.
       k += route[0].length;

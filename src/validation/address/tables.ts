@@ -131,6 +131,7 @@ export const HighwayPrefixTable: readonly (readonly [readonly string[], string])
   [['IH'], 'INTERSTATE'],
   [['FM'], 'FM'],
   [['RANCH', 'ROAD'], 'RANCH ROAD'],
+  [['BUSINESS', 'LOOP'], 'BUSINESS LOOP'],
   [['LOOP'], 'LOOP'],
   [['SPUR'], 'SPUR'],
   [['HIGHWAY'], 'HIGHWAY'],
@@ -151,6 +152,18 @@ export const HighwayPrefixTable: readonly (readonly [readonly string[], string])
 export const PrivateUnitWords: ReadonlyMap<string, string> = new Map([
   ['MSC', 'MSC'], ['LOCKBOX', 'LOCKBOX'], ['DRAWER', 'DRAWER'], ['FILE', 'FILE'], ['BIN', 'BIN'], ['MS', 'MS'], ['REF', 'REF'],
   ['PMB', 'PMB'], ['DEPARTMENT', 'DEPT'],
+]);
+
+/** Words written after a route number that belong to the route (`HIGHWAY 71 BUSINESS`, `US 117 ALT`). */
+export const RouteModifiers: ReadonlyMap<string, string> = new Map([
+  ['BUSINESS', 'BUSINESS'], ['BUS', 'BUSINESS'], ['BYPASS', 'BYPASS'], ['BYP', 'BYPASS'], ['ALT', 'ALT'], ['ALTERNATE', 'ALT'],
+  ['TRUCK', 'TRUCK'], ['SPUR', 'SPUR'],
+]);
+
+/** Words that name a building written after the street (`PEACHTREE RD NE TOWER PLACE`): not part of the street. */
+export const BuildingWords: ReadonlySet<string> = new Set([
+  'TOWER', 'TOWERS', 'BUILDING', 'HALL', 'CENTER', 'CENTRE', 'CTR', 'PLAZA', 'PLZ', 'COMMONS', 'OFFICE', 'OFFICES', 'MALL',
+  'COMPLEX', 'PAVILION', 'ANNEX',
 ]);
 
 /** Words for floors written before FLOOR (SECOND FLOOR -> FL 2). */
@@ -185,8 +198,14 @@ export const PoBoxPrefixes: readonly (readonly string[])[] = [
 export const RuralRoutePrefixes: readonly (readonly [readonly string[], 'RR' | 'HC' | 'CMR' | 'PSC'])[] = [
   [['RURAL', 'ROUTE'], 'RR'], [['RURAL', 'RTE'], 'RR'], [['RR'], 'RR'], [['R', 'R'], 'RR'], [['RFD'], 'RR'],
   [['RD', 'ROUTE'], 'RR'], [['HIGHWAY', 'CONTRACT', 'ROUTE'], 'HC'], [['HIGHWAY', 'CONTRACT'], 'HC'], [['HCR'], 'HC'],
-  [['HC'], 'HC'], [['STAR', 'ROUTE'], 'HC'], [['CMR'], 'CMR'], [['PSC'], 'PSC'],
+  [['HC', 'ROUTE'], 'HC'], [['HC', 'RTE'], 'HC'], [['HC'], 'HC'], [['STAR', 'ROUTE'], 'HC'], [['STAR', 'RTE'], 'HC'],
+  [['CMR'], 'CMR'], [['PSC'], 'PSC'],
+  // A route number followed by BOX is a rural route (`RT 1 BOX 81`); without BOX these words name a highway.
+  [['ROUTE'], 'RR'], [['RTE'], 'RR'], [['RT'], 'RR'],
 ];
+
+/** Rural-route words that only mean a rural route when BOX follows the route number. */
+export const RURAL_ROUTE_ONLY_WITH_BOX: ReadonlySet<string> = new Set(['ROUTE', 'RTE', 'RT']);
 
 /** Trailing country names and codes accepted on US and Canadian input. */
 export const NorthAmericanCountryNames: readonly (readonly [readonly string[], 'US' | 'CA'])[] = [
