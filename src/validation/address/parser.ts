@@ -146,7 +146,7 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
       // Pub 28 section 214: a unit number with no designator is written after `#`.
       found.push({ designator: '#', number: w });
       k += 1;
-    } else if (RECIPIENT_MARKERS.has(w) && k > at) {
+    } else if (RECIPIENT_MARKERS.has(w)) {
       // `STE D ATTN MR JOHN POOLE`: the attention line ends the delivery line; it is not an address part.
       line.attention = joinWords(toks, k, end);
       break;
@@ -190,7 +190,8 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
     }
     // A bare unit number right after the suffix or post-directional (`DR 136`).
     const prev = toks[k - 1].w;
-    if (toks[k].digit && toks[k].unitId && k - 1 > nameStart && (suffixOf(prev, country) || directionalOf(prev, country))) {
+    const lastOrBeforeUnit = k === end - 1 || next === '#' || UnitDesignatorTable.has(next);
+    if (toks[k].digit && toks[k].unitId && k - 1 > nameStart && lastOrBeforeUnit && (suffixOf(prev, country) || directionalOf(prev, country))) {
       return k;
     }
     // A last single letter after the suffix (`SUMMIT CT B`) is a unit.
@@ -216,7 +217,7 @@ function buildingStart(toks: readonly Token[], from: number, unitAt: number, cou
     if (after < unitAt && directionalOf(toks[after].w, country) && !toks[after].sep) after++;
     if (after >= unitAt) return unitAt;
     // A suffix right after is the street's own (`MEDICAL CENTER BLVD`, `LINDBERGH PLAZA CENTER`).
-    if (suffixOf(toks[after].w, country)) continue;
+    if (suffixOf(toks[after].w, country) || toks[after].number) continue;
     let building = toks[after].sep && !directionalOf(toks[after].w, country);
     for (let b = after; b < unitAt && !building; b++) building = BuildingWords.has(toks[b].w);
     if (!building) continue;
@@ -249,6 +250,15 @@ function matchHighway(
     return { name: `${standard} ${id}`, length: k + 1 - at };
   }
   return null;
+}
+
+/**
+ * How well a street line reads: `base` 2 when it ends as a street should, less for each word left over. Words after
+ * a designated unit (`STE 110 BURNS PROF BLG`) are notes and cost little; elsewhere they break the line.
+ */
+function lineQuality(line: DeliveryLine, base: number): number {
+  const afterUnit = line.secondaryNumber !== null && line.secondaryDesignator !== '#' && base === 2;
+  return base - (afterUnit ? 0.3 : 1) * line.leftover.length - (line.primaryNumber ? 0 : 1);
 }
 
 function emptyLine(): DeliveryLine {
@@ -387,7 +397,7 @@ export function parseDeliveryLine(
     if (after < end && RouteModifiers.has(toks[after].w)) line.name += ` ${RouteModifiers.get(toks[after++].w)}`;
     if (after < end && directionalOf(toks[after].w, country)) line.postdirection = directionalOf(toks[after++].w, country)!;
     readSecondaries(toks, after, end, line);
-    line.quality = 2 - line.leftover.length - (line.primaryNumber ? 0 : 1);
+    line.quality = lineQuality(line, 2);
     return line;
   }
 
@@ -439,7 +449,7 @@ export function parseDeliveryLine(
   const endsWell = !twoDirectionals && (suffix !== undefined || postdir !== undefined || line.secondaryDesignator !== null);
   // A name that is only a directional (`5500 N`) is a street cut short.
   const cutShort = !suffix && e - s === 1 && directionalOf(toks[s].w, country) !== undefined;
-  line.quality = (endsWell ? 2 : cutShort ? 0 : 1) - line.leftover.length - (line.primaryNumber ? 0 : 1);
+  line.quality = lineQuality(line, endsWell ? 2 : cutShort ? 0 : 1);
   return line;
 }
 
