@@ -89,6 +89,9 @@ function canonicalStreet(text: string | null): string | null {
 
 function canonicalUnit(text: string | null): string | null {
   const out = words(text)
+    .join(' ')
+    .replace(/\b(\d+) ([A-Z])\b/g, '$1$2')
+    .split(' ')
     .filter((w) => w !== '#' && w !== 'LEVEL' && w !== 'NO')
     .map((w) => UnitDesignatorTable.get(w)?.abbreviation ?? OrdinalWords.get(w) ?? /^(\d+)(ST|ND|RD|TH)$/.exec(w)?.[1] ?? w);
   return out.length ? out.sort().join(' ') : null;

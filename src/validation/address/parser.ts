@@ -671,7 +671,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
         if (acceptableForSomeZip(postal, zipPlaces, cityKeyFromP)) score += 4;
         if (toks[p].sep) score += 12;
         if (lastDigitAt >= p) score -= 15;
-        if (UnitDesignatorTable.has(first) || first === '#') score -= 10;
+        if (UnitDesignatorTable.has(first) || first === '#') score -= 20;
         if (p === end - 1 && DirectionalTable.has(first)) score -= 30;
         if (p === end - 1 && FIRM_WORDS.has(first)) score -= 20;
         if (p === end - 1 && streetWordFirst) score -= 10;

@@ -51,7 +51,8 @@ export function tokenizeAddress(input: string): Token[] {
   s = s
     .replace(/\([^)]*\)?/g, ' ')
     // Initials written with full stops keep together: P.O. -> PO, U.S.A. -> USA, S.W. -> SW.
-    .replace(/\b([A-Z])\.\s?([A-Z])\.(?:\s?([A-Z])\.)?/g, '$1$2$3')
+    .replace(/\b([A-Z])\.([A-Z])\.(?:([A-Z])\.)?/g, '$1$2$3')
+    .replace(/\bP\.?\s+O\.?\s+(?=BOX\b)/g, 'PO ')
     .replace(/[\r\n;|]+/g, ',')
     .replace(/#/g, ' # ')
     .replace(/['’`]/g, '')
