@@ -214,12 +214,15 @@ function buildingStart(toks: readonly Token[], from: number, unitAt: number, cou
   for (let k = from + 1; k < unitAt - 1; k++) {
     if (!suffixOf(toks[k].w, country)) continue;
     let after = k + 1;
-    if (after < unitAt && directionalOf(toks[after].w, country) && !toks[after].sep) after++;
+    // `RD, NE TOWER PLACE`: an abbreviated directional after the comma is the street's; `ST, WEST HALL` names a hall.
+    if (after < unitAt - 1 && directionalOf(toks[after].w, country) && (!toks[after].sep || toks[after].w.length <= 2)) after++;
     if (after >= unitAt) return unitAt;
     // A suffix right after is the street's own (`MEDICAL CENTER BLVD`, `LINDBERGH PLAZA CENTER`).
-    if (suffixOf(toks[after].w, country) || toks[after].number) continue;
-    let building = toks[after].sep && !directionalOf(toks[after].w, country);
-    for (let b = after; b < unitAt && !building; b++) building = BuildingWords.has(toks[b].w);
+    if (suffixOf(toks[after].w, country)) continue;
+    let namesBuilding = false;
+    for (let b = after; b < unitAt && !namesBuilding; b++) namesBuilding = BuildingWords.has(toks[b].w);
+    // After a comma, words are a building unless they are a directional or another street (`55 BROADWAY`).
+    const building = namesBuilding || (toks[after].sep && !toks[after].number && !directionalOf(toks[after].w, country));
     if (!building) continue;
     line.building = joinWords(toks, after, unitAt);
     return after;
@@ -319,6 +322,8 @@ export function parseDeliveryLine(
         line.name += ' BOX';
         line.primaryNumber = toks[k].w;
         k++;
+        // `BOX 164 A` is box 164A.
+        if (k === end - 1 && /^[A-Z]$/.test(toks[k].w) && !directionalOf(toks[k].w, country)) line.primaryNumber += toks[k++].w;
       }
     }
     readSecondaries(toks, k, end, line);
@@ -482,12 +487,19 @@ const FIRM_WORDS = new Set(['INC', 'LLC', 'LTD', 'CORP', 'JR', 'SR', 'III', 'PC'
 
 /** `DEPT 33629`, `LOCKBOX # 4987`, `REF NO 24385309` just before the delivery line. */
 function unitBefore(toks: readonly Token[], start: number): Secondary | null {
-  if (start < 2 || !toks[start - 1].unitId) return null;
-  let k = start - 2;
-  if (k >= 1 && (toks[k].w === '#' || toks[k].w === 'NO')) k--;
-  const word = toks[k].w;
-  const designator = UnitDesignatorTable.get(word)?.requiresNumber ? UnitDesignatorTable.get(word)!.abbreviation : PrivateUnitWords.get(word);
-  return designator ? { designator, number: toks[start - 1].w } : null;
+  // Several may stand there (`SUITE 200, BUILDING 17, 7000 …`): the innermost is kept.
+  let best: Secondary | null = null;
+  let end = start;
+  while (end >= 2 && toks[end - 1].unitId) {
+    let k = end - 2;
+    if (k >= 1 && (toks[k].w === '#' || toks[k].w === 'NO')) k--;
+    const word = toks[k].w;
+    const designator = UnitDesignatorTable.get(word)?.requiresNumber ? UnitDesignatorTable.get(word)!.abbreviation : PrivateUnitWords.get(word);
+    if (!designator) break;
+    if (!best || unitDepth(designator) > unitDepth(best.designator)) best = { designator, number: toks[end - 1].w };
+    end = k;
+  }
+  return best;
 }
 
 /**
