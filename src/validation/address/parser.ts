@@ -101,9 +101,14 @@ function isStreetWord(word: string): boolean {
   return StreetSuffixTable.has(word) || DirectionalTable.has(word) || UnitDesignatorTable.has(word);
 }
 
+function isFloorNumber(word: string): boolean {
+  return ORDINAL_NUMBER.test(word) || OrdinalWords.has(word) || /^\d{1,3}$/.test(word);
+}
+
 /** How deep a unit lies: a building holds floors, a floor holds suites and rooms; a private mailbox is outermost. */
 function unitDepth(designator: string): number {
-  return designator === 'PMB' ? 0 : designator === 'BLDG' ? 1 : designator === 'FL' ? 2 : 3;
+  // A bare `#` after a designated unit (`SUITE 1515 ACCT # 4398032`) is a note rather than a deeper unit.
+  return designator === 'PMB' ? 0 : designator === 'BLDG' ? 1 : designator === 'FL' ? 2 : designator === '#' ? 2.9 : 3;
 }
 
 interface Secondary {
@@ -146,6 +151,11 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
       // Pub 28 section 214: a unit number with no designator is written after `#`.
       found.push({ designator: '#', number: w });
       k += 1;
+    } else if (PrivateUnitWords.has(w) && k + 1 < end && (toks[k + 1].unitId || toks[k + 1].w === '#')) {
+      // Mail stops after the street or box (`MSC 24`, `FILE 73484`, `MAILBOX 2825`).
+      const id = toks[k + 1].w === '#' ? k + 2 : k + 1;
+      if (id < end && toks[id].unitId) found.push({ designator: PrivateUnitWords.get(w)!, number: toks[id].w });
+      k = id + 1;
     } else if (RECIPIENT_MARKERS.has(w)) {
       // `STE D ATTN MR JOHN POOLE`: the attention line ends the delivery line; it is not an address part.
       line.attention = joinWords(toks, k, end);
@@ -174,6 +184,7 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
   for (let k = nameStart + 1; k < end; k++) {
     const w = toks[k].w;
     if (w === '#' || RECIPIENT_MARKERS.has(w)) return k;
+    if (PrivateUnitWords.has(w) && k + 1 < end && toks[k + 1].unitId && toks[k + 1].digit) return k;
     const next = toks[k + 1]?.w;
     const designator = UnitDesignatorTable.get(w);
     if (designator) {
@@ -221,6 +232,8 @@ function buildingStart(toks: readonly Token[], from: number, unitAt: number, cou
     if (suffixOf(toks[after].w, country)) continue;
     let namesBuilding = false;
     for (let b = after; b < unitAt && !namesBuilding; b++) namesBuilding = BuildingWords.has(toks[b].w);
+    // `STRAWBERRY HILL AVE THE FAIRFIELD`: a name starting with THE is a building.
+    if (toks[after].w === 'THE') namesBuilding = true;
     // After a comma, words are a building unless they are a directional or another street (`55 BROADWAY`).
     const building = namesBuilding || (toks[after].sep && !toks[after].number && !directionalOf(toks[after].w, country));
     if (!building) continue;
@@ -490,6 +503,10 @@ function unitBefore(toks: readonly Token[], start: number): Secondary | null {
   // Several may stand there (`SUITE 200, BUILDING 17, 7000 …`): the innermost is kept.
   let best: Secondary | null = null;
   let end = start;
+  if (end >= 2 && UnitDesignatorTable.get(toks[end - 1].w)?.abbreviation === 'FL' && isFloorNumber(toks[end - 2].w)) {
+    best = { designator: 'FL', number: ORDINAL_NUMBER.exec(toks[end - 2].w)?.[1] ?? OrdinalWords.get(toks[end - 2].w) ?? toks[end - 2].w };
+    end -= 2;
+  }
   while (end >= 2 && toks[end - 1].unitId) {
     let k = end - 2;
     if (k >= 1 && (toks[k].w === '#' || toks[k].w === 'NO')) k--;
@@ -539,7 +556,10 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
       // So does a grid number after a directional (`6641 N 2200 W`).
       const gridNumber =
         prev !== undefined && ((DirectionalTable.has(prev) && k >= 2 && toks[k - 2].number) || /^[NSEW]\d+$/.test(prev));
-      const afterWord = prev === '#' ? k > 1 : prev === 'NO' || prev === 'NUMBER' || (prev !== undefined && UnitDesignatorTable.has(prev));
+      // … except after a floor already numbered (`4TH FLOOR 300 E RANDOLPH ST`).
+      const floorDone = prev !== undefined && UnitDesignatorTable.get(prev)?.abbreviation === 'FL' && k >= 2 && isFloorNumber(toks[k - 2].w);
+      const afterUnitWord = prev !== undefined && (UnitDesignatorTable.has(prev) || PrivateUnitWords.has(prev) || prev === 'CODE') && !floorDone;
+      const afterWord = prev === '#' ? k > 1 : prev === 'NO' || prev === 'NUMBER' || afterUnitWord;
       if (gridNumber || afterWord || (prev !== undefined && HIGHWAY_LAST_WORDS.has(prev))) {
         continue;
       }

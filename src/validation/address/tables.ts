@@ -151,7 +151,7 @@ export const HighwayPrefixTable: readonly (readonly [readonly string[], string])
  */
 export const PrivateUnitWords: ReadonlyMap<string, string> = new Map([
   ['MSC', 'MSC'], ['LOCKBOX', 'LOCKBOX'], ['DRAWER', 'DRAWER'], ['FILE', 'FILE'], ['BIN', 'BIN'], ['MS', 'MS'], ['REF', 'REF'],
-  ['PMB', 'PMB'], ['DEPARTMENT', 'DEPT'],
+  ['PMB', 'PMB'], ['DEPARTMENT', 'DEPT'], ['MAILBOX', 'MAILBOX'], ['SCB', 'SCB'],
 ]);
 
 /** Words written after a route number that belong to the route (`HIGHWAY 71 BUSINESS`, `US 117 ALT`). */
@@ -163,7 +163,7 @@ export const RouteModifiers: ReadonlyMap<string, string> = new Map([
 /** Words that name a building written after the street (`PEACHTREE RD NE TOWER PLACE`): not part of the street. */
 export const BuildingWords: ReadonlySet<string> = new Set([
   'TOWER', 'TOWERS', 'BUILDING', 'HALL', 'CENTER', 'CENTRE', 'CTR', 'PLAZA', 'PLZ', 'COMMONS', 'OFFICE', 'OFFICES', 'MALL',
-  'COMPLEX', 'PAVILION', 'ANNEX',
+  'COMPLEX', 'PAVILION', 'ANNEX', 'FLATS', 'APARTMENTS', 'APTS', 'CONDOMINIUMS', 'CONDOS', 'LOFTS', 'RESIDENCES',
 ]);
 
 /** Words for floors written before FLOOR (SECOND FLOOR -> FL 2). */
@@ -198,7 +198,8 @@ export const PoBoxPrefixes: readonly (readonly string[])[] = [
 export const RuralRoutePrefixes: readonly (readonly [readonly string[], 'RR' | 'HC' | 'CMR' | 'PSC'])[] = [
   [['RURAL', 'ROUTE'], 'RR'], [['RURAL', 'RTE'], 'RR'], [['RR'], 'RR'], [['R', 'R'], 'RR'], [['RFD'], 'RR'],
   [['RD', 'ROUTE'], 'RR'], [['HIGHWAY', 'CONTRACT', 'ROUTE'], 'HC'], [['HIGHWAY', 'CONTRACT'], 'HC'], [['HCR'], 'HC'],
-  [['HC', 'ROUTE'], 'HC'], [['HC', 'RTE'], 'HC'], [['HC'], 'HC'], [['STAR', 'ROUTE'], 'HC'], [['STAR', 'RTE'], 'HC'],
+  [['HWY', 'CONTRACT', 'ROUTE'], 'HC'], [['HWY', 'CONTRACT', 'RTE'], 'HC'], [['HWY', 'CONTRACT'], 'HC'],
+  [['HIGHWAY', 'CONTRACT', 'RTE'], 'HC'], [['HC', 'ROUTE'], 'HC'], [['HC', 'RTE'], 'HC'], [['HC'], 'HC'], [['STAR', 'ROUTE'], 'HC'], [['STAR', 'RTE'], 'HC'],
   [['CMR'], 'CMR'], [['PSC'], 'PSC'],
   // A route number followed by BOX is a rural route (`RT 1 BOX 81`); without BOX these words name a highway.
   [['ROUTE'], 'RR'], [['RTE'], 'RR'], [['RT'], 'RR'],
