@@ -101,6 +101,13 @@ function isStreetWord(word: string): boolean {
   return StreetSuffixTable.has(word) || DirectionalTable.has(word) || UnitDesignatorTable.has(word);
 }
 
+/** True when the comma group ending before `at` starts with ATTN, C/O … */
+function attentionGroupBefore(toks: readonly Token[], at: number): boolean {
+  let j = at - 1;
+  while (j > 0 && !toks[j].sep) j--;
+  return j >= 0 && RECIPIENT_MARKERS.has(toks[j].w);
+}
+
 function isFloorNumber(word: string): boolean {
   return ORDINAL_NUMBER.test(word) || OrdinalWords.has(word) || /^\d{1,3}$/.test(word);
 }
@@ -506,6 +513,8 @@ function unitBefore(toks: readonly Token[], start: number): Secondary | null {
   if (end >= 2 && UnitDesignatorTable.get(toks[end - 1].w)?.abbreviation === 'FL' && isFloorNumber(toks[end - 2].w)) {
     best = { designator: 'FL', number: ORDINAL_NUMBER.exec(toks[end - 2].w)?.[1] ?? OrdinalWords.get(toks[end - 2].w) ?? toks[end - 2].w };
     end -= 2;
+    // Units in an attention group before it are not the delivery line's (`ATTN DEPT # 528, 4TH FLOOR 300 …`).
+    if (toks[end].sep && attentionGroupBefore(toks, end)) return best;
   }
   while (end >= 2 && toks[end - 1].unitId) {
     let k = end - 2;
@@ -515,6 +524,7 @@ function unitBefore(toks: readonly Token[], start: number): Secondary | null {
     if (!designator) break;
     if (!best || unitDepth(designator) > unitDepth(best.designator)) best = { designator, number: toks[end - 1].w };
     end = k;
+    if (toks[k].sep && attentionGroupBefore(toks, k)) break;
   }
   return best;
 }
@@ -611,13 +621,17 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   let country: 'US' | 'CA' | null = options.countryHint ?? null;
   const nonLatin = hasNonLatinLetters(input);
 
-  // Trailing country.
-  for (const [words, code] of NorthAmericanCountryNames) {
-    const at = end - words.length;
-    if (at >= 1 && matchSequence(toks, at, end, words) && (words.length > 1 || words[0].length > 2 || at >= 2)) {
-      country ??= code;
-      end = at;
-      break;
+  // Trailing country, possibly written twice (`UNITED STATES US`).
+  for (let found = true; found; ) {
+    found = false;
+    for (const [words, code] of NorthAmericanCountryNames) {
+      const at = end - words.length;
+      if (at >= 1 && matchSequence(toks, at, end, words) && (words.length > 1 || words[0].length > 2 || at >= 2)) {
+        country ??= code;
+        end = at;
+        found = true;
+        break;
+      }
     }
   }
 

@@ -17,7 +17,7 @@ export interface Token {
   number: boolean;
 }
 
-export const UNIT_ID = /^(?=.*\d)[A-Z0-9]{1,8}(-[A-Z0-9]{1,6})?$|^[A-Z]{1,2}$|^[A-Z]-[A-Z0-9]$/;
+export const UNIT_ID = /^(?=.*\d)[A-Z0-9]{1,16}(-[A-Z0-9]{1,8})?$|^[A-Z]{1,2}$|^[A-Z]-[A-Z0-9]$/;
 export const PRIMARY_NUMBER = /^(\d+[A-Z]?|\d+-\d+[A-Z]?|\d+[A-Z]?-[A-Z0-9]{1,6}|[NSEW]\d+[NSEW]\d+[A-Z]?|[A-Z]\d{1,6})$/;
 const DIGIT = /\d/;
 
