@@ -199,6 +199,8 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
       if (nextIsSuffix) continue;
       if (designator.requiresNumber) {
         if (k + 1 < end && (next === '#' || toks[k + 1].unitId)) return k;
+        // `DORCHESTER PL NE UNIT`: the designator alone at the end still marks a unit.
+        if (k + 1 === end && k - 1 > nameStart && (suffixOf(toks[k - 1].w, country) || directionalOf(toks[k - 1].w, country))) return k;
       } else if (k + 1 === end || next === 'LEVEL' || next === '#') {
         return k;
       }
@@ -647,7 +649,10 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     const afterBoxWord =
       ['BOX', '#', 'BX', 'PO', 'POB', 'POBOX', 'DRAWER'].includes(prev) ||
       (UnitDesignatorTable.get(prev)?.requiresNumber === true && !RegionByName.has(prev));
-    const splitZip = end >= 3 && /^\d{4}$/.test(last) && /^\d{5}$/.test(prev) ? [prev + last, prev, last] : null;
+    const splitZip =
+      end >= 3 && /^\d{4}$/.test(last) && /^\d{5}$/.test(prev) ? [prev + last, prev, last]
+      : end >= 3 && /^\d{2}$/.test(last) && /^\d{3}$/.test(prev) && RegionByName.has(toks[end - 3].w) ? [prev + last, prev + last, null]
+      : null;
     const ca = CA_POSTAL.exec(last) ?? (end >= 2 && /^[A-Z]\d[A-Z]$/.test(prev) && /^\d[A-Z]\d$/.test(last) ? [prev + last, prev, last] : null);
     if (splitZip) {
       postalCode = splitZip[1];

@@ -46,12 +46,12 @@ const NON_ASCII = /[^\x00-\x7f]/;
 export function tokenizeAddress(input: string): Token[] {
   let s = input.slice(0, MAX_INPUT_CHARS);
   // Accents go (MONTRÉAL -> MONTREAL); plain ASCII, most input, skips the Unicode work.
-  if (NON_ASCII.test(s)) s = s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  if (NON_ASCII.test(s)) s = s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/\u2044/g, '/');
   s = s.toUpperCase();
   s = s
     .replace(/\([^)]*\)?/g, ' ')
     // Initials written with full stops keep together: P.O. -> PO, U.S.A. -> USA, S.W. -> SW.
-    .replace(/\b([A-Z])\.([A-Z])\.(?:([A-Z])\.)?/g, '$1$2$3')
+    .replace(/\b([A-Z])\.([A-Z])(?:\.([A-Z]))?\b\.?/g, '$1$2$3')
     .replace(/\bP\.?\s+O\.?\s+(?=BOX\b)/g, 'PO ')
     .replace(/[\r\n;|]+/g, ',')
     .replace(/#/g, ' # ')
