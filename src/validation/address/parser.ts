@@ -758,7 +758,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   // not a street; one word (`MAIN, ASHLAND NH`) or a corner (`18TH AND LINCOLN`) stays a street.
   const l = best.line;
   const placeName = l.kind === 'street' && !l.primaryNumber && !l.suffix && !l.secondaryDesignator;
-  if (placeName && l.name && / /.test(l.name) && !/ (AND|&) /.test(l.name)) {
+  if (placeName && l.name && ((/ /.test(l.name) && !/ (AND|&) /.test(l.name)) || FIRM_WORDS.has(l.name))) {
     best.line = { ...emptyLine(), leftover: [] };
     best.start = best.at;
   }
