@@ -164,6 +164,7 @@ export const RouteModifiers: ReadonlyMap<string, string> = new Map([
 export const BuildingWords: ReadonlySet<string> = new Set([
   'TOWER', 'TOWERS', 'BUILDING', 'HALL', 'CENTER', 'CENTRE', 'CTR', 'PLAZA', 'PLZ', 'COMMONS', 'OFFICE', 'OFFICES', 'MALL',
   'COMPLEX', 'PAVILION', 'ANNEX', 'FLATS', 'APARTMENTS', 'APTS', 'CONDOMINIUMS', 'CONDOS', 'LOFTS', 'RESIDENCES',
+  'TOWNHOMES', 'TOWNHOUSES', 'HOMES',
 ]);
 
 /** Words for floors written before FLOOR (SECOND FLOOR -> FL 2). */
