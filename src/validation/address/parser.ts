@@ -81,7 +81,7 @@ const PO_BOXES_BY_FIRST_WORD = byFirstWord(PoBoxPrefixes.map((words) => [words] 
 /** Last words of highway names (HWY, ROUTE, ROAD …): a number after one is a route number, not a house number. */
 const HIGHWAY_LAST_WORDS = new Set(HighwayPrefixTable.map(([words]) => words[words.length - 1]));
 /** A city has at most this many words (TERRITOIRES DU NORD OUEST, LAKE IN THE HILLS). */
-const MAX_CITY_WORDS = 7;
+const MAX_CITY_WORDS = 5;
 
 function matchSequence(toks: readonly Token[], at: number, end: number, words: readonly string[]): boolean {
   if (at + words.length > end) return false;
@@ -590,6 +590,35 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
   return starts;
 }
 
+/**
+ * Whether toks[start, p) can read as a complete street (quality 2): it ends on a suffix, directional, unit, number or
+ * route word, or holds what the line parser sets aside (an attention line, a building name, a comma).
+ */
+function mayEndWell(toks: readonly Token[], start: number, p: number, country: 'US' | 'CA' | null): boolean {
+  const last = toks[p - 1];
+  if (suffixOf(last.w, country) || directionalOf(last.w, country) || last.digit || last.w.length === 1) return true;
+  if (UnitDesignatorTable.has(last.w) || RouteModifiers.has(last.w) || (country === 'CA' && CanadianStreetTypeBefore.has(toks[start + 1]?.w ?? ''))) {
+    return true;
+  }
+  for (let k = start + 1; k < p; k++) {
+    const w = toks[k].w;
+    if (toks[k].sep || RECIPIENT_MARKERS.has(w) || BuildingWords.has(w) || w === 'THE' || PrivateUnitWords.has(w)) return true;
+  }
+  return false;
+}
+
+interface SplitCandidate {
+  start: number;
+  /** Where the city starts (`end`: no city). */
+  p: number;
+  /** The score without the delivery line's part. */
+  score: number;
+  city: CityEvidence | null;
+  /** The best score this split can reach. */
+  bound: number;
+  order: number;
+}
+
 interface CityEvidence {
   /** How many ZIP codes the words name as a city (0: not a known city). */
   knownZips: number;
@@ -603,7 +632,9 @@ interface CityEvidence {
  * What the words after the delivery line add as a city. Without state or ZIP a city name is believed after a comma,
  * after a complete street, or when it is a large city (many ZIP codes: `5429 WOODLAWN CHICAGO`).
  */
-function cityBonus(c: CityEvidence, lineQuality: number): number {
+function cityBonus(c: CityEvidence, lineQuality: number, afterAttention = false): number {
+  // Words after an attention line are a name unless a state or ZIP follows (`… ATTN TRAVIS LINDLEY`).
+  if (afterAttention && !c.cityExpected) return -12;
   // Text after a name or a firm (`C/O G THOMAS COLLINS, JR`) is no city unless a state or ZIP says so.
   if (!c.cityExpected && lineQuality < 1 && c.knownZips === 0) return -12;
   const believed = c.cityExpected || c.separated || c.knownZips >= 8 || (lineQuality >= 2 && !c.streetWordFirst);
@@ -707,13 +738,18 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     wordKeys.push(cityWordKey(toks[k].w));
     if (k < end && toks[k].digit) lastDigitAt = k;
   }
+  // Branch and bound: each split's city part is cheap and the delivery line adds at most 20, so the splits are tried
+  // best bound first and a line is parsed only while it can still win. Ties go to the earlier start, then the
+  // shorter city (the order in which the candidates were listed).
+  const candidates: SplitCandidate[] = [];
   for (const start of deliveryStarts(toks, end)) {
     let cityKeyFromP = '';
     for (let p = end; p >= start; p--) {
       if (p > start && end - p > MAX_CITY_WORDS) p = start;
       if (p < end) cityKeyFromP = p === start && end - start > MAX_CITY_WORDS ? cityKey(joinWords(toks, p, end)) : wordKeys[p] + cityKeyFromP;
-      // The city's part of the score first: the delivery line (at most 20) is parsed only when it can still win.
       let score = 0.001 * start;
+      let city: CityEvidence | null = null;
+      let maxQuality = 2;
       if (p < end) {
         const first = toks[p].w;
         const knownZips = knownCityZips(postal, cityState, cityKeyFromP);
@@ -726,23 +762,28 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
         if (p === end - 1 && DirectionalTable.has(first)) score -= 30;
         if (p === end - 1 && FIRM_WORDS.has(first)) score -= 20;
         if (p === end - 1 && streetWordFirst) score -= 10;
-        const city: CityEvidence = { knownZips, streetWordFirst, cityExpected, separated: toks[p].sep, words: end - p };
-        // A line can only end well on a suffix, directional, unit or number: otherwise its quality is at most 1.
-        const last = toks[p - 1]?.w ?? '';
-        const maxQuality = p > start && (suffixOf(last, country) || directionalOf(last, country) || toks[p - 1].digit ||
-          last.length === 1 || UnitDesignatorTable.has(last)) ? 2 : 1;
-        if (p > start && score + maxQuality * 10 + cityBonus(city, maxQuality) <= best.score) continue;
-        const line = p > start ? parseDeliveryLine(toks, start, p, country) : emptyLine();
-        // No delivery line at all (`Minneapolis, MN 55401`): the start of the text is a boundary like a comma.
-        score += (p > start ? line.quality * 10 : start === 0 || toks[start]?.sep ? 2 : -10) + cityBonus(city, line.quality);
-        if (score > best.score) best = { score, start, at: p, line };
+        city = { knownZips, streetWordFirst, cityExpected, separated: toks[p].sep, words: end - p };
+        maxQuality = p > start && !mayEndWell(toks, start, p, country) ? 1 : 2;
       } else {
         if (cityExpected) score -= 6;
         if (separatorAtEnd) score += 12;
-        const line = p > start ? parseDeliveryLine(toks, start, p, country) : emptyLine();
-        score += p > start ? line.quality * 10 : start === 0 || toks[start]?.sep ? 2 : -10;
-        if (score > best.score) best = { score, start, at: p, line };
       }
+      // No delivery line at all (`Minneapolis, MN 55401`): the start of the text is a boundary like a comma.
+      const noLine = start === 0 || toks[start]?.sep ? 2 : -10;
+      const bound = score + (p > start ? maxQuality * 10 : noLine) + (city ? cityBonus(city, maxQuality) : 0);
+      candidates.push({ start, p, score, city, bound, order: candidates.length });
+    }
+  }
+  candidates.sort((a, b) => b.bound - a.bound || a.order - b.order);
+  let bestOrder = Infinity;
+  for (const c of candidates) {
+    if (c.bound < best.score || (c.bound === best.score && c.order > bestOrder)) break;
+    const line = c.p > c.start ? parseDeliveryLine(toks, c.start, c.p, country) : emptyLine();
+    const noLine = c.start === 0 || toks[c.start]?.sep ? 2 : -10;
+    const score = c.score + (c.p > c.start ? line.quality * 10 : noLine) + (c.city ? cityBonus(c.city, line.quality, line.attention !== null) : 0);
+    if (score > best.score || (score === best.score && c.order < bestOrder)) {
+      best = { score, start: c.start, at: c.p, line };
+      bestOrder = c.order;
     }
   }
   const start = best.start;
