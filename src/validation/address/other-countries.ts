@@ -94,6 +94,8 @@ export class CountryMetadata {
    * count only after a comma or a new line, so that a US state code is not taken for a country.
    */
   trailingCountry(text: string): { code: string; rest: string } | null {
+    // Text ending in a number (a ZIP, a house number) names no country after it.
+    if (/\d[\s.]*$/.test(text)) return null;
     const cleaned = plain(text).replace(/[.]/g, '').replace(/\s+$/, '');
     // Only the last words can name a country: the run of letters, spaces, hyphens and brackets at the end.
     let from = cleaned.length;

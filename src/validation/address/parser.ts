@@ -607,6 +607,10 @@ function mayEndWell(toks: readonly Token[], start: number, p: number, country: '
   return false;
 }
 
+function byBoundThenOrder(a: SplitCandidate, b: SplitCandidate): number {
+  return b.bound - a.bound || a.order - b.order;
+}
+
 interface SplitCandidate {
   start: number;
   /** Where the city starts (`end`: no city). */
@@ -706,7 +710,8 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   let state: string | null = null;
   for (let k = Math.min(LONGEST_REGION_NAME_WORDS, end - 1); k >= 1 && !state; k--) {
     const at = end - k;
-    const phrase = joinWords(toks, at, end).replace(/-/g, ' ');
+    const words = joinWords(toks, at, end);
+    const phrase = words.includes('-') ? words.replace(/-/g, ' ') : words;
     const region = RegionByName.get(phrase);
     if (!region || (country && region.country !== country && !(country === 'US' && region.country === 'CA' && !postalCode))) continue;
     if (!postalCode && region.country === 'US' && (!toks[at].sep || (k === 1 && isStreetWord(phrase)))) {
@@ -732,12 +737,11 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   const cityExpected = state !== null || postalCode !== null;
   const separatorAtEnd = end < toks.length && toks[end].sep && state === null;
   let best = { score: -Infinity, start: 0, at: end, line: emptyLine() };
-  const wordKeys: string[] = [];
+  // City keys of the words that can be in a city (the last MAX_CITY_WORDS before the state).
+  const wordKeys: string[] = new Array<string>(end);
+  for (let k = Math.max(0, end - MAX_CITY_WORDS); k < end; k++) wordKeys[k] = cityWordKey(toks[k].w);
   let lastDigitAt = -1;
-  for (let k = 0; k < toks.length; k++) {
-    wordKeys.push(cityWordKey(toks[k].w));
-    if (k < end && toks[k].digit) lastDigitAt = k;
-  }
+  for (let k = 0; k < end; k++) if (toks[k].digit) lastDigitAt = k;
   // Branch and bound: each split's city part is cheap and the delivery line adds at most 20, so the splits are tried
   // best bound first and a line is parsed only while it can still win. Ties go to the earlier start, then the
   // shorter city (the order in which the candidates were listed).
@@ -774,7 +778,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       candidates.push({ start, p, score, city, bound, order: candidates.length });
     }
   }
-  candidates.sort((a, b) => b.bound - a.bound || a.order - b.order);
+  candidates.sort(byBoundThenOrder);
   let bestOrder = Infinity;
   for (const c of candidates) {
     if (c.bound < best.score || (c.bound === best.score && c.order > bestOrder)) break;
