@@ -64,6 +64,17 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
   });
 });
 
+describe('address engine: footnotes say what was set aside', () => {
+  it.each([
+    ['Marcos Placona, Twilio 645 Harrison St, San Francisco CA 94107', /R#: text before the delivery line dropped: MARCOS PLACONA TWILIO/],
+    ['3459 Lawrenceville Suwanee Rd Ste D Attn: Mr. John Poole, Suwanee GA 30024', /R#: attention line dropped: ATTN MR JOHN POOLE/],
+    ['3340 Peachtree Rd NE Tower Place Ste 1685, Atlanta GA 30326', /R#: building name dropped from the delivery line: TOWER PLACE/],
+    ['10151 Deerwood Park Blvd Building 100, Suite 120, Jacksonville FL 32256', /S#: further secondary information .*: BLDG 100/],
+  ])('When "%s" is checked, then a footnote names what was dropped', (input, footnote) => {
+    expect(check(input).footnotes.join(' | ')).toMatch(footnote);
+  });
+});
+
 describe('address engine: Canada', () => {
   it('When a Canadian address is well formed, then it is written the Canada Post way', () => {
     const r = check('104-2701 23rd Ave NE, Calgary AB T2E 1K4');

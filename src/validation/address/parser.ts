@@ -401,6 +401,12 @@ export function parseDeliveryLine(
       i++;
     }
   }
+  // `6910 # G MARY CAROLINE CIR`: a unit written between the number and the street.
+  let unitAfterNumber: Secondary | null = null;
+  if (line.primaryNumber && i + 2 < end && toks[i].w === '#' && toks[i + 1].unitId) {
+    unitAfterNumber = { designator: '#', number: toks[i + 1].w };
+    i += 2;
+  }
   line.kind = 'street';
   if (i >= end) {
     line.quality = line.primaryNumber ? 0 : -1;
@@ -471,6 +477,10 @@ export function parseDeliveryLine(
   // Numbered streets are written in figures (FIFTH AVE -> 5TH AVE), as in the USPS ZIP+4 file.
   if (e - s === 1 && OrdinalStreetNames.has(toks[s].w)) line.name = OrdinalStreetNames.get(toks[s].w)!;
   readSecondaries(toks, unitAt, end, line);
+  if (unitAfterNumber && !line.secondaryDesignator) {
+    line.secondaryDesignator = unitAfterNumber.designator;
+    line.secondaryNumber = unitAfterNumber.number;
+  }
   const bodyEnd = e + (postdir ? 1 : 0) + (suffix && !suffixBefore ? 1 : 0);
   const twoDirectionals = postdir !== undefined && bodyEnd - 2 >= s && directionalOf(toks[bodyEnd - 2].w, country) !== undefined;
   const endsWell = !twoDirectionals && (suffix !== undefined || postdir !== undefined || line.secondaryDesignator !== null);
