@@ -1,0 +1,51 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { testDatabases } from '../support/databases.js';
+import { startTestService } from '../support/service.js';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+
+describe.each(testDatabases)('address reference data through the service on $name', (database) => {
+  it('When the service starts on an empty database, then the embedded RRAD points confirm a real address', async () => {
+    const service = await startTestService(await database.create());
+    try {
+      const { apiKey } = await service.newAccount(10);
+
+      const res = await service.post('/v1/validate', { address: '6007 applegate ln, louisville ky 40219' }, { key: apiKey });
+
+      const { address } = await res.json() as any;
+      expect(address).toMatchObject({ status: 'verified', dpv: 'Y', country: 'US' });
+      expect(address.standardized).toMatch(/^6007 APPLEGATE LN LOUISVILLE KY 40219/);
+    } finally {
+      await service.close();
+      await database.dropAll();
+    }
+  });
+
+  it('When an operator imports a USPS ZIP+4 file from the CLI, then the next start confirms with the ZIP+4 add-on', async () => {
+    const url = await database.create();
+    const { stdout } = await run(path.join(root, 'node_modules/.bin/tsx'),
+      ['src/cli.ts', 'reference', 'import', '--format', 'usps-zip4', 'test/address/fixtures/usps-zip4-sample.txt'],
+      { cwd: root, env: { ...process.env, DATABASE_URL: url } });
+    const counts = JSON.parse(stdout);
+    expect(counts).toMatchObject({ read: expect.any(Number), loaded: expect.any(Number), rejected: expect.any(Number) });
+    expect(counts.loaded).toBeGreaterThan(0);
+
+    const service = await startTestService(url);
+    try {
+      const { apiKey } = await service.newAccount(10);
+
+      const res = await service.post('/v1/validate', { address: '1600 Amphitheatre Parkway, Mountain View, CA 94043' }, { key: apiKey });
+
+      const { address } = await res.json() as any;
+      expect(address.dpv).not.toBe('');
+      expect(address.zip4).toBe('94043-1351');
+    } finally {
+      await service.close();
+      await database.dropAll();
+    }
+  });
+});
