@@ -6,7 +6,7 @@
 import type { AddressComponents, AddressResult, AddressStatus, Dpv } from '../types.js';
 import { AddressFootnotes as F } from './footnotes.js';
 import type { ParsedAddress } from './parser.js';
-import type { CityEntry, PostalIndex, ZipPlace } from './postal-index.js';
+import { type CityEntry, type PostalIndex, type ZipPlace, cityKey } from './postal-index.js';
 import type { ReferenceAnswer, ReferenceIndex, StreetParts } from './reference-index.js';
 import { CanadianProvinces } from './tables.js';
 
@@ -21,6 +21,13 @@ interface LastLine {
   invalid: boolean;
   /** ZIPs the reference data may choose between when the input leaves it open (may be shared: never modified). */
   candidateZips: readonly string[];
+}
+
+/** The non-empty parts joined by `separator` (what `[…].filter(Boolean).join(' ')` does, without the arrays). */
+function words(separator: string, ...parts: (string | null | undefined)[]): string {
+  let out = '';
+  for (const part of parts) if (part) out = out ? out + separator + part : part;
+  return out;
 }
 
 /** Levenshtein distance 1 or a swap of two neighbours: the typing slips a ZIP correction accepts. */
@@ -52,12 +59,17 @@ function correctZip(p: ParsedAddress, cityEntry: CityEntry | undefined, out: Las
 }
 
 /** The place of the ZIP that fits the given state and city best. */
-function bestPlace(places: readonly ZipPlace[], p: ParsedAddress, postal: PostalIndex): { place: ZipPlace; stateOk: boolean; cityOk: boolean } {
+function bestPlace(
+  places: readonly ZipPlace[],
+  p: ParsedAddress,
+  postal: PostalIndex,
+  inputCityKey: string,
+): { place: ZipPlace; stateOk: boolean; cityOk: boolean } {
   let stateMatch: ZipPlace | undefined;
   let cityMatch: ZipPlace | undefined;
   for (const z of places) {
     const stateFits = !p.state || z.state === p.state;
-    const cityFits = !p.city || postal.isAcceptableCity(z, p.city);
+    const cityFits = !p.city || postal.isAcceptableCityKey(z, inputCityKey);
     if (stateFits && cityFits) return { place: z, stateOk: true, cityOk: true };
     if (stateFits) stateMatch ??= z;
     if (cityFits) cityMatch ??= z;
@@ -68,10 +80,11 @@ function bestPlace(places: readonly ZipPlace[], p: ParsedAddress, postal: Postal
 function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[]): LastLine {
   const out: LastLine = { city: p.city, state: p.state, zip: p.postalCode, corrected: false, invalid: false, candidateZips: [] };
   const places = p.postalCode ? postal.zip(p.postalCode) : undefined;
-  const cityEntry = p.city && p.state ? postal.city(p.state, p.city) : undefined;
+  const inputCityKey = p.city ? cityKey(p.city) : '';
+  const cityEntry = p.city && p.state ? postal.cityByKey(p.state, inputCityKey) : undefined;
   const correctZipFromCity = (): boolean => correctZip(p, cityEntry, out, notes);
   if (places) {
-    const fit = bestPlace(places, p, postal);
+    const fit = bestPlace(places, p, postal, inputCityKey);
     const stateOk = fit.stateOk;
     const cityOk = fit.cityOk || (!!p.city && !!reference?.acceptsCity(p.postalCode!, p.city));
     const place = fit.place;
@@ -176,20 +189,20 @@ function streetPartsOf(p: ParsedAddress): StreetParts {
 
 function streetText(s: StreetParts, suffixBeforeName: boolean): string {
   const parts = suffixBeforeName ? [s.predirection, s.suffix, s.name, s.postdirection] : [s.predirection, s.name, s.suffix, s.postdirection];
-  return parts.filter(Boolean).join(' ');
+  return words(' ', ...parts);
 }
 
 /** Pub 28 delivery line (unit at the end) or Canada Post's (unit before the civic number: `104-2701 23RD AVE NW`). */
 function deliveryLineText(p: ParsedAddress, street: StreetParts, canada: boolean): string {
   const name = streetText(street, p.suffixBeforeName);
-  const unit = p.secondaryDesignator ? [p.secondaryDesignator, p.secondaryNumber].filter(Boolean).join(' ') : '';
+  const unit = p.secondaryDesignator ? words(' ', p.secondaryDesignator, p.secondaryNumber) : '';
   if (p.kind === 'po_box' || p.kind === 'rural_route' || p.kind === 'highway_contract' || p.kind === 'military') {
-    return [name, p.primaryNumber, unit].filter(Boolean).join(' ');
+    return words(' ', name, p.primaryNumber, unit);
   }
   if (canada && p.primaryNumber && p.secondaryNumber) {
     return `${p.secondaryNumber}-${p.primaryNumber} ${name}`.trim();
   }
-  return [p.primaryNumber, name, unit].filter(Boolean).join(' ');
+  return words(' ', p.primaryNumber, name, unit);
 }
 
 export function validateNorthAmerican(
@@ -284,9 +297,9 @@ export function validateNorthAmerican(
   const plus4 = zip4 ? zip4.slice(6) : p.plus4;
   const postalText = last.zip ? (canada ? last.zip : zip4 ?? last.zip) : '';
   const lastLine = canada
-    ? [last.city, [last.state, postalText].filter(Boolean).join('  ')].filter(Boolean).join(' ')
-    : [last.city, last.state, postalText].filter(Boolean).join(' ');
-  const standardized = [delivery, lastLine].filter(Boolean).join(' ') || null;
+    ? words(' ', last.city, words('  ', last.state, postalText))
+    : words(' ', last.city, last.state, postalText);
+  const standardized = words(' ', delivery, lastLine) || null;
   if (standardized && hasDeliveryLine && !invalid) notes.push(canada ? F.standardizedCanada : F.standardized);
 
   const components: AddressComponents = {
