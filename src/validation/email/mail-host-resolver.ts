@@ -4,6 +4,7 @@
  * data, a server failure and a time-out are kept apart: only NXDOMAIN says the domain does not exist, and a resolver
  * that fails tells nothing about the address.
  */
+import { setMaxListeners } from 'node:events';
 import { DNS_RCODE, DnsTimeoutError, queryDns, type DnsAnswer, type DnsQuestionType, type DnsServer } from './dns-wire-client.js';
 import { ExpiringCache } from './expiring-cache.js';
 
@@ -53,6 +54,8 @@ export class MailHostResolver {
 
   constructor(private readonly options: MailHostResolverOptions) {
     this.cache = new ExpiringCache(options.cacheEntries ?? 50_000, options.now);
+    // Every question in flight listens to it (and stops listening when answered): many at once is intended.
+    setMaxListeners(0, this.closing.signal);
   }
 
   async resolveMailRoute(domain: string): Promise<MailRoute> {
