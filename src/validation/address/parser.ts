@@ -154,7 +154,7 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
         k = next;
         if (k < end && toks[k].w === 'LEVEL') k++;
       }
-    } else if (found.length === 0 && k === at && toks[k].unitId && (toks[k].digit || (k === end - 1 && w.length === 1))) {
+    } else if (found.length === 0 && k === at && toks[k].unitId && (toks[k].digit || (k === end - 1 && w.length <= 2 && w !== 'NO'))) {
       // Pub 28 section 214: a unit number with no designator is written after `#`.
       found.push({ designator: '#', number: w });
       k += 1;
@@ -216,7 +216,11 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
     }
     // A last single letter after the suffix (`SUMMIT CT B`) is a unit.
     const nameWordsBefore = k - 1 - nameStart - (directionalOf(toks[nameStart].w, country) ? 1 : 0);
-    if (k === end - 1 && nameWordsBefore > 0 && /^[A-Z]$/.test(w) && suffixOf(prev, country) && !directionalOf(w, country)) return k;
+    const shortWord = w.length === 1 || (w.length === 2 && w !== 'NO' && !isStreetWord(w) && !RegionByName.has(w) && !HIGHWAYS_BY_FIRST_WORD.has(w));
+    if (k === end - 1 && nameWordsBefore > 0 && shortWord && /^[A-Z]{1,2}$/.test(w) && suffixOf(prev, country) &&
+      !suffixOf(w, country) && !directionalOf(w, country) && !HIGHWAY_LAST_WORDS.has(prev)) {
+      return k;
+    }
     // A last word that is a plain number after a name (`1020 W BRYN MAWR 211`) is a unit too.
     if (k === end - 1 && !directionalOf(prev, country) && toks[k].unitId && toks[k].digit && !ORDINAL_NUMBER.test(w)) {
       return k;
@@ -331,7 +335,7 @@ export function parseDeliveryLine(
     if (!matchSequence(toks, i, end, words)) continue;
     let k = i + words.length;
     if (k < end && toks[k].w === '#') k++;
-    if (k >= end || !/^\d{1,4}[A-Z]?$/.test(toks[k].w)) continue;
+    if (k >= end || !/^\d{1,4}[A-Z]{0,2}$/.test(toks[k].w)) continue;
     const routeNumber = toks[k].w;
     k++;
     if (RURAL_ROUTE_ONLY_WITH_BOX.has(words[0]) && toks[k]?.w !== 'BOX' && toks[k]?.w !== 'BX') continue;
@@ -395,7 +399,8 @@ export function parseDeliveryLine(
     } else if (
       i + 1 < end && /^[A-Z]$/.test(toks[i].w) && !directionalOf(toks[i].w, country) && /^\d+$/.test(first) &&
       !suffixOf(toks[i + 1].w, country) && !UnitDesignatorTable.has(toks[i + 1].w) &&
-      !(/^[A-Z]$/.test(toks[i + 1].w) && !directionalOf(toks[i + 1].w, country)) && !matchHighway(toks, i, end)
+      !(/^[A-Z]$/.test(toks[i + 1].w) && !directionalOf(toks[i + 1].w, country)) && !matchHighway(toks, i, end) &&
+      toks[i + 1].w !== 'AND' && toks[i + 1].w !== '&' && !(toks[i].w === 'U' && toks[i + 1].w === 'S')
     ) {
       line.primaryNumber += toks[i].w;
       i++;
@@ -704,7 +709,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       plus4 = splitZip[2];
       end -= 2;
       if (country !== 'CA') country = 'US';
-    } else if (zip && (!afterBoxWord || end === 1) && (end === 1 || !afterHighwayWord)) {
+    } else if (zip && (!afterBoxWord || end === 1) && (end === 1 || !afterHighwayWord || /^\d{5}/.test(last))) {
       postalCode = zip[1];
       plus4 = zip[2] ?? null;
       end--;
@@ -724,7 +729,9 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     const phrase = words.includes('-') ? words.replace(/-/g, ' ') : words;
     const region = RegionByName.get(phrase);
     if (!region || (country && region.country !== country && !(country === 'US' && region.country === 'CA' && !postalCode))) continue;
-    if (!postalCode && region.country === 'US' && (!toks[at].sep || (k === 1 && isStreetWord(phrase)))) {
+    // `…, FL` at the very end: FLOOR would need a number, so it is Florida.
+    const lastAfterComma = toks[at].sep && at === end - 1 && UnitDesignatorTable.get(phrase)?.requiresNumber === true;
+    if (!postalCode && region.country === 'US' && !lastAfterComma && (!toks[at].sep || (k === 1 && isStreetWord(phrase)))) {
       // Without a postal code a state ends the address after a known city of that state, or when it cannot be part
       // of a street: `123 MAIN CT` ends in a suffix, `3719 OLD ALABAMA` is a street.
       let cityBefore = false;

@@ -132,6 +132,7 @@ export const HighwayPrefixTable: readonly (readonly [readonly string[], string])
   [['FM'], 'FM'],
   [['RANCH', 'ROAD'], 'RANCH ROAD'],
   [['BUSINESS', 'LOOP'], 'BUSINESS LOOP'],
+  [['BUSINESS'], 'BUSINESS'],
   [['LOOP'], 'LOOP'],
   [['SPUR'], 'SPUR'],
   [['HIGHWAY'], 'HIGHWAY'],
