@@ -136,7 +136,10 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
       if (k + 1 < end && toks[k + 1].unitId) {
         found.push({ designator: '#', number: id });
         k += 2;
-      } else k += 1;
+      } else {
+        line.leftover.push(w);
+        k += 1;
+      }
     } else if (ordinal && k + 1 < end && UnitDesignatorTable.get(toks[k + 1].w)?.abbreviation === 'FL') {
       found.push({ designator: 'FL', number: ordinal });
       k += 2;
@@ -519,6 +522,8 @@ function acceptableForSomeZip(postal: PostalIndex, places: readonly ZipPlace[] |
 }
 
 const RECIPIENT_MARKERS = new Set(['C/O', 'CO', 'ATTN', 'ATTENTION', 'CARE']);
+/** Street types that do not occur in city names (unlike CREEK, BEACH, HILL). */
+const COMMON_STREET_TYPES = new Set(['ST', 'AVE', 'RD', 'DR', 'LN', 'BLVD', 'CT', 'PL', 'WAY', 'PKWY', 'CIR', 'TER', 'HWY', 'TRL']);
 /** Words that end a firm or person's name, never a city (`PURI BROTHERS, INC`). */
 const FIRM_WORDS = new Set(['INC', 'LLC', 'LTD', 'CORP', 'JR', 'SR', 'III', 'PC', 'LLP', 'PLLC']);
 
@@ -641,6 +646,10 @@ interface SplitCandidate {
 interface CityEvidence {
   /** How many ZIP codes the words name as a city (0: not a known city). */
   knownZips: number;
+  /** A common street type (ST, RD, AVE …) stands among the words. */
+  holdsStreetType: boolean;
+  /** The first word is a directional (a post-directional of the street, or NORTH PLATTE). */
+  directionalFirst: boolean;
   streetWordFirst: boolean;
   cityExpected: boolean;
   separated: boolean;
@@ -659,6 +668,8 @@ function cityBonus(c: CityEvidence, lineQuality: number, afterAttention = false)
   const believed = c.cityExpected || c.separated || c.knownZips >= 8 || (lineQuality >= 2 && !c.streetWordFirst);
   if (c.knownZips > 0 && believed) return 8 + 0.01 * c.words;
   if (!c.cityExpected && !c.separated) return -12;
+  // An unknown city where one is expected: the longer reading (`BEAR CREEK TW`) unless it holds a street type.
+  if (c.cityExpected && !c.holdsStreetType && !c.separated && !c.directionalFirst) return 0.01 * c.words;
   return -0.01 * c.words;
 }
 
@@ -783,7 +794,9 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
         if (p === end - 1 && DirectionalTable.has(first)) score -= 30;
         if (p === end - 1 && FIRM_WORDS.has(first)) score -= 20;
         if (p === end - 1 && streetWordFirst) score -= 10;
-        city = { knownZips, streetWordFirst, cityExpected, separated: toks[p].sep, words: end - p };
+        let holdsStreetType = false;
+        for (let k = p; k < end && !holdsStreetType; k++) holdsStreetType = COMMON_STREET_TYPES.has(StreetSuffixTable.get(toks[k].w) ?? '');
+        city = { knownZips, holdsStreetType, directionalFirst: DirectionalTable.has(first), streetWordFirst, cityExpected, separated: toks[p].sep, words: end - p };
         maxQuality = p > start && !mayEndWell(toks, start, p, country) ? 1 : 2;
       } else {
         if (cityExpected) score -= 6;

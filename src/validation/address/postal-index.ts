@@ -31,7 +31,7 @@ const CITY_WORD_ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['SAINT', 'ST'], ['SAINTE', 'STE'], ['FORT', 'FT'], ['MOUNT', 'MT'], ['MOUNTAIN', 'MTN'], ['NORTH', 'N'], ['SOUTH', 'S'],
   ['EAST', 'E'], ['WEST', 'W'], ['HEIGHTS', 'HTS'], ['SPRINGS', 'SPGS'], ['POINT', 'PT'], ['PORT', 'PT'],
   ['CENTER', 'CTR'], ['JUNCTION', 'JCT'], ['VILLAGE', 'VLG'], ['TOWNSHIP', 'TWP'], ['ISLAND', 'IS'], ['BEACH', 'BCH'],
-  ['LAKE', 'LK'], ['CITY', 'CITY'],
+  ['LAKE', 'LK'], ['CITY', 'CITY'], ['TW', 'TWP'], ['VALLEY', 'VLY'], ['VY', 'VLY'], ['CREEK', 'CRK'],
 ]);
 
 /**
