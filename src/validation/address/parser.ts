@@ -436,6 +436,13 @@ export function parseDeliveryLine(
     line.kind = 'highway';
     line.name = [...prefixWords, highway.name].join(' ');
     if (after < end && RouteModifiers.has(toks[after].w)) line.name += ` ${RouteModifiers.get(toks[after++].w)}`;
+    // A road named after the route (`I 49 S SERVICE RD`, `US 117 SOUTH ALT HWY`): the words up to a unit that end in
+    // a street type belong to the name.
+    const unitAt = secondaryStart(toks, after, end, country);
+    if (unitAt - after >= 2 && (suffixOf(toks[unitAt - 1].w, country) || HIGHWAY_LAST_WORDS.has(toks[unitAt - 1].w))) {
+      line.name += ` ${joinWords(toks, after, unitAt)}`;
+      after = unitAt;
+    }
     if (after < end && directionalOf(toks[after].w, country)) line.postdirection = directionalOf(toks[after++].w, country)!;
     readSecondaries(toks, after, end, line);
     line.quality = lineQuality(line, 2);
@@ -759,6 +766,18 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     end = at;
   }
 
+  // State written before the city (`… CA LONG BEACH 90807`): the ZIP's state followed by a known city of it.
+  if (!state && postalCode && country !== 'CA') {
+    const zipState = postal.zip(postalCode)?.[0]?.state;
+    for (let c = 1; zipState && c <= 4 && end - c - 1 >= 1; c++) {
+      if (toks[end - c - 1].w === zipState && postal.city(zipState, joinWords(toks, end - c, end))) {
+        state = zipState;
+        toks.splice(end - c - 1, 1);
+        end--;
+        break;
+      }
+    }
+  }
   const zipPlaces = postalCode && country === 'US' ? postal.zip(postalCode) : undefined;
   const cityState = state ?? zipPlaces?.[0]?.state ?? null;
   // Score every start of the delivery line and every split between delivery line and city.

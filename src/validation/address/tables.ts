@@ -96,6 +96,8 @@ export const CanadianStreetTypeBefore: ReadonlyMap<string, string> = invertVaria
 export const HighwayPrefixTable: readonly (readonly [readonly string[], string])[] = [
   [['FARM', 'TO', 'MARKET', 'ROAD'], 'FM'],
   [['FARM', 'TO', 'MARKET'], 'FM'],
+  [['UNITED', 'STATES', 'HIGHWAY'], 'US HIGHWAY'],
+  [['UNITED', 'STATES', 'HWY'], 'US HIGHWAY'],
   [['U', 'S', 'HIGHWAY'], 'US HIGHWAY'],
   [['US', 'HIGHWAY'], 'US HIGHWAY'],
   [['US', 'HWY'], 'US HIGHWAY'],
@@ -157,7 +159,7 @@ export const PrivateUnitWords: ReadonlyMap<string, string> = new Map([
 
 /** Words written after a route number that belong to the route (`HIGHWAY 71 BUSINESS`, `US 117 ALT`). */
 export const RouteModifiers: ReadonlyMap<string, string> = new Map([
-  ['BUSINESS', 'BUSINESS'], ['BUS', 'BUSINESS'], ['BYPASS', 'BYPASS'], ['BYP', 'BYPASS'], ['ALT', 'ALT'], ['ALTERNATE', 'ALT'],
+  ['BUSINESS', 'BUSINESS'], ['BUS', 'BUSINESS'], ['BSNSS', 'BUSINESS'], ['BYPASS', 'BYPASS'], ['BYP', 'BYPASS'], ['ALT', 'ALT'], ['ALTERNATE', 'ALT'],
   ['TRUCK', 'TRUCK'], ['SPUR', 'SPUR'],
 ]);
 
