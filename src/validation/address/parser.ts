@@ -851,8 +851,14 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   // Several words without house number, suffix or route (`MUNICIPAL AIRPORT`, `JMB INSURANCE`) name a place or a firm,
   // not a street; one word (`MAIN, ASHLAND NH`) or a corner (`18TH AND LINCOLN`) stays a street.
   const l = best.line;
-  const placeName = l.kind === 'street' && !l.primaryNumber && !l.suffix && !l.secondaryDesignator;
-  if (placeName && l.name && ((/ /.test(l.name) && !/ (AND|&) /.test(l.name)) || FIRM_WORDS.has(l.name))) {
+  // A name ending in TOWER or BUILDING (no Pub 28 suffix) is a building, with or without a number.
+  const lastWord = l.name?.split(' ').pop() ?? '';
+  const buildingName = l.kind === 'street' && !l.suffix && /^(TOWER|TOWERS|BUILDING|BLDG|OFFICES)$/.test(lastWord);
+  const placeName = (l.kind === 'street' && !l.primaryNumber && !l.suffix && !l.secondaryDesignator) || buildingName;
+  if (buildingName && l.secondaryDesignator) {
+    // `TERMINAL TOWER STE 1100`: the unit stays, the building name goes.
+    best.line = { ...l, building: l.name, name: null, kind: 'none' };
+  } else if (placeName && l.name && ((/ /.test(l.name) && !/ (AND|&) /.test(l.name)) || FIRM_WORDS.has(l.name))) {
     best.line = { ...emptyLine(), leftover: [] };
     best.start = best.at;
   }
