@@ -5,7 +5,7 @@
  *
  * The algorithms are written once, as generators that yield their SQL, and driven two ways: synchronously inside
  * BEGIN IMMEDIATE on the raw better-sqlite3 handle (nothing else can run between the statements; movements of one
- * event-loop turn share one commit), and asynchronously inside a PostgreSQL transaction that locks the account's
+ * event-loop turn, or of 2 ms under load, share one commit), and asynchronously inside a PostgreSQL transaction that locks the account's
  * grant rows (SELECT … FOR UPDATE).
  */
 import type { Database, SqlExecutor } from '../db/data-source.js';
@@ -101,6 +101,8 @@ function perGrant(rows: { grantId: string; credits: number }[]): Map<string, num
   return sums;
 }
 
+const GROUP_COMMIT_SPACING_MS = 2;
+
 const LIVE_GRANTS_SQL = `SELECT id, remaining, expires_at FROM credit_grants WHERE account_id = $1 AND remaining > 0
        ORDER BY expires_at, created_at, id`;
 
@@ -118,7 +120,7 @@ export class CreditLedger {
     if (this.db.dialect === 'sqlite') {
       return new Promise<T>((resolve, reject) => {
         this.queued.push({ work: () => this.driveSync(steps), resolve: resolve as (v: unknown) => void, reject });
-        if (this.queued.length === 1) setTimeout(() => this.commitQueued(), 1);
+        if (this.queued.length === 1) this.scheduleCommit();
       });
     }
     return this.db.pgTransaction(async (tx: SqlExecutor) => {
@@ -142,6 +144,18 @@ export class CreditLedger {
     return r.value;
   }
 
+  /**
+   * When idle, commit at once (after the current turn of the event loop); under load, at most one commit every
+   * GROUP_COMMIT_SPACING_MS, so that the movements of many requests share it.
+   */
+  private scheduleCommit(): void {
+    const wait = this.lastCommitAt + GROUP_COMMIT_SPACING_MS - performance.now();
+    if (wait <= 0) setImmediate(() => this.commitQueued());
+    else setTimeout(() => this.commitQueued(), wait);
+  }
+
+  private lastCommitAt = -Infinity;
+
   /** SQLite movements waiting for the next group commit. */
   private queued: { work: () => unknown; resolve: (value: unknown) => void; reject: (err: unknown) => void }[] = [];
 
@@ -151,6 +165,7 @@ export class CreditLedger {
    * many requests instead of one each. Nothing else can run between the statements: better-sqlite3 is synchronous.
    */
   private commitQueued(): void {
+    this.lastCommitAt = performance.now();
     const batch = this.queued.splice(0);
     let outcomes: { ok: boolean; value: unknown }[];
     try {
