@@ -3,6 +3,8 @@
  */
 import os from 'node:os';
 import { z } from 'zod';
+import type { EmailEngineOptions } from './validation/email/index.js';
+import type { PhoneLookupOptions } from './validation/phone/live/create-phone-lookup.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -66,20 +68,10 @@ export interface Config {
   databaseUrl: string;
   rateLimitPerMinute: number;
   validationBudgetMs: number;
-  email: {
-    networkChecks: boolean;
-    dnsServers?: string[];
-    smtpPort: number;
-    allowPrivate: boolean;
-    heloName: string;
-    mailFrom: string;
-  };
-  phone: {
-    provider: 'none' | 'twilio';
-    accountSid?: string;
-    authToken?: string;
-    baseUrl: string;
-  };
+  /** Handed to createEmailEngine as they are. */
+  email: Pick<EmailEngineOptions, 'networkChecks' | 'dnsServers' | 'smtpPort' | 'allowPrivate' | 'heloName' | 'mailFrom'>;
+  /** Handed to createPhoneLookup as they are. */
+  phone: Pick<PhoneLookupOptions, 'provider' | 'accountSid' | 'authToken' | 'baseUrl'>;
   credits: { free: number; packPrices: Map<number, number> };
   logLevel: string;
   shutdownGraceMs: number;
