@@ -119,7 +119,14 @@ export class ContactValidation {
 
     // CONTRACT §5: an e-mail result of status `unknown` is refunded.
     const refundModules: Module[] = answer.email?.status === 'unknown' ? ['email'] : [];
-    const refunded = refundModules.length ? await this.ledger.refund(accountId, requestId, refundModules) : 0;
+    let refunded = 0;
+    if (refundModules.length) {
+      // The answer is ready and paid for; if the refund cannot be written now, `credits` says what was really charged.
+      refunded = await this.ledger.refund(accountId, requestId, refundModules).catch((err) => {
+        log.error({ err, request_id: requestId }, 'refund failed');
+        return 0;
+      });
+    }
     return { ...answer, credits: { charged: debit.charged - refunded, remaining: debit.remaining + refunded } };
   }
 }

@@ -5,7 +5,6 @@ import type { ContactInput, ContactValidation } from '../../validation/validate-
 import { maskEmail, maskPhone } from '../../log.js';
 import { IdempotencyStore, parseIdempotencyKey } from '../idempotency.js';
 import { bodyFingerprint, jsonBody } from '../middleware/json-body.js';
-import { Problem } from '../problems.js';
 import { parseBody } from '../request-schema.js';
 
 const CONTROL_EXCEPT_LINE_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
@@ -85,20 +84,25 @@ export function validateRoutes(
         return;
       }
     }
+    let json: string;
     try {
       const arrivedAtEpochMs = Date.now() - (performance.now() - req.arrivedAt);
       const answer = await validation.validate(accountId, req.id, input, arrivedAtEpochMs, req.log);
-      const json = JSON.stringify({
-        ...answer,
-        request_id: req.id,
-        response_ms: Math.round(performance.now() - req.arrivedAt),
-      });
-      if (key) await idempotency.complete(accountId, key, 200, json);
-      res.status(200).type('application/json').send(json);
+      json = JSON.stringify({ ...answer, request_id: req.id, response_ms: Math.round(performance.now() - req.arrivedAt) });
     } catch (err) {
+      // Nothing was charged (the use case refunds on its own failures); the key is free for a retry.
       if (key) await idempotency.abandon(accountId, key).catch(() => undefined);
-      if (!(err instanceof Problem) || err.status >= 500) req.logFields.charged = false;
       throw err;
     }
+    if (key) {
+      try {
+        await idempotency.complete(accountId, key, 200, json);
+      } catch (err) {
+        // The work is done and paid for: the caller gets its answer even if it cannot be kept for a replay.
+        req.log.error({ err, request_id: req.id }, 'idempotent answer not stored');
+        await idempotency.abandon(accountId, key).catch(() => undefined);
+      }
+    }
+    res.status(200).type('application/json').send(json);
   });
 }
