@@ -157,7 +157,7 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
         k = next;
         if (k < end && toks[k].w === 'LEVEL') k++;
       }
-    } else if (found.length === 0 && k === at && toks[k].unitId && (toks[k].digit || (k === end - 1 && w.length <= 2 && w !== 'NO'))) {
+    } else if (found.length === 0 && k === at && toks[k].unitId && (toks[k].digit || (k === end - 1 && w.length <= 2 && w !== 'NO' && !RECIPIENT_MARKERS.has(w)))) {
       // Pub 28 section 214: a unit number with no designator is written after `#`.
       found.push({ designator: '#', number: w });
       k += 1;
@@ -219,7 +219,7 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
     }
     // A last single letter after the suffix (`SUMMIT CT B`) is a unit.
     const nameWordsBefore = k - 1 - nameStart - (directionalOf(toks[nameStart].w, country) ? 1 : 0);
-    const shortWord = w.length === 1 || (w.length === 2 && w !== 'NO' && !isStreetWord(w) && !RegionByName.has(w) && !HIGHWAYS_BY_FIRST_WORD.has(w));
+    const shortWord = w.length === 1 || (w.length === 2 && w !== 'NO' && !RECIPIENT_MARKERS.has(w) && !isStreetWord(w) && !RegionByName.has(w) && !HIGHWAYS_BY_FIRST_WORD.has(w));
     if (k === end - 1 && nameWordsBefore > 0 && shortWord && /^[A-Z]{1,2}$/.test(w) && suffixOf(prev, country) &&
       !suffixOf(w, country) && !directionalOf(w, country) && !HIGHWAY_LAST_WORDS.has(prev)) {
       return k;
@@ -756,7 +756,9 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       for (let c = 1; c <= 4 && at - c >= 0; c++) if (postal.city(region.code, joinWords(toks, at - c, at))) cityBefore = true;
       const before = toks[at - 1]?.w ?? '';
       const streetBefore = toks.slice(0, at - 1).some((t) => StreetSuffixTable.has(t.w) || UnitDesignatorTable.has(t.w));
-      const codeAtEnd = k === 1 && phrase.length === 2 && !isStreetWord(phrase) && at >= 2;
+      // A bare code at the end counts after a street with a number (`UNITED MANAGEMENT CO` is a firm).
+      const numberBefore = toks.slice(0, at).some((t) => t.digit);
+      const codeAtEnd = k === 1 && phrase.length === 2 && !isStreetWord(phrase) && at >= 2 && numberBefore;
       const nameAfterStreet = k >= 1 && phrase.length > 2 && streetBefore && !DirectionalTable.has(before) && !HAS_DIGIT.test(before);
       if (!cityBefore && !codeAtEnd && !nameAfterStreet) continue;
     }
@@ -764,6 +766,15 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     country ??= region.country;
     if (region.country === 'CA') country = 'CA';
     end = at;
+    // The state written twice (`ROSWELL, GEORGIA, GA 30075`) when a known city of it stands before (unlike
+    // `NEW YORK, NY`, where the name is the city).
+    for (let j = Math.min(LONGEST_REGION_NAME_WORDS, end - 1); j >= 1; j--) {
+      if (RegionByName.get(joinWords(toks, end - j, end))?.code !== state || !toks[end - j].sep) continue;
+      let g = end - j - 1;
+      while (g > 0 && !toks[g].sep) g--;
+      if (g < end - j && postal.city(state, joinWords(toks, g, end - j))) end -= j;
+      break;
+    }
   }
 
   // State written before the city (`… CA LONG BEACH 90807`): the ZIP's state followed by a known city of it.
