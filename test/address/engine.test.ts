@@ -38,6 +38,15 @@ describe('address engine: US ZIP, city and state', () => {
     expect([r.components.city, r.components.state]).toEqual(['MOUNTAIN VIEW', 'CA']);
   });
 
+  it('When the input carries a ZIP+4 that no data confirms, then plus4 keeps it and zip4 stays null', () => {
+    const r = check('1600 Amphitheatre Pkwy, Mountain View, CA 94043-1351');
+    expect([r.components.plus4, r.zip4, r.standardized]).toEqual(['1351', null, '1600 AMPHITHEATRE PKWY MOUNTAIN VIEW CA 94043']);
+  });
+
+  it('When the address is written in mixed case with extra spaces and no commas, then it standardizes the same', () => {
+    expect(check('  1600   amphitheatre PARKWAY   mountain view  ca 94043 ').standardized).toBe('1600 AMPHITHEATRE PKWY MOUNTAIN VIEW CA 94043');
+  });
+
   it('When a military address is given, then APO AE is accepted', () => {
     expect(check('PSC 1234 Box 5678, APO AE 09012').status).toBe('plausible');
   });
