@@ -124,7 +124,7 @@ interface Secondary {
 }
 
 /** The secondary units at [at, end): Pub 28 C2 designators, `#`, floors written as ordinals, a bare number. */
-function readSecondaries(toks: readonly Token[], at: number, end: number, line: DeliveryLine): void {
+function readSecondaries(toks: readonly Token[], at: number, end: number, line: DeliveryLine, textEnds = false): void {
   const found: Secondary[] = [];
   let k = at;
   while (k < end) {
@@ -176,6 +176,12 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
     }
   }
   if (found.length === 0) return;
+  // `# 23 SE`, `4 N` ending the whole text: the directional belongs to the unit number (before a city it would
+  // start the city: `# 4H NORTH BAY VILLAGE`).
+  const lastFound = found[found.length - 1];
+  if (textEnds && lastFound.number && line.leftover.length === 1 && DirectionalTable.has(line.leftover[0]) && toks[end - 1].w === line.leftover[0]) {
+    lastFound.number += ` ${line.leftover.pop()}`;
+  }
   // Pub 28 keeps the innermost unit on the line (STE 120 inside BLDG 100), whatever order it was written in.
   let last = found[found.length - 1];
   for (const f of found) if (unitDepth(f.designator) > unitDepth(last.designator)) last = f;
@@ -213,7 +219,7 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
     }
     // A bare unit number right after the suffix or post-directional (`DR 136`).
     const prev = toks[k - 1].w;
-    const lastOrBeforeUnit = k === end - 1 || next === '#' || UnitDesignatorTable.has(next);
+    const lastOrBeforeUnit = k === end - 1 || next === '#' || UnitDesignatorTable.has(next) || (k === end - 2 && DirectionalTable.has(next));
     if (toks[k].digit && toks[k].unitId && k - 1 > nameStart && lastOrBeforeUnit && (suffixOf(prev, country) || directionalOf(prev, country))) {
       return k;
     }
@@ -225,7 +231,8 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
       return k;
     }
     // A last word that is a plain number after a name (`1020 W BRYN MAWR 211`) is a unit too.
-    if (k === end - 1 && !directionalOf(prev, country) && toks[k].unitId && toks[k].digit && !ORDINAL_NUMBER.test(w)) {
+    const lastOrBeforeDirectional = k === end - 1 || (k === end - 2 && DirectionalTable.has(next));
+    if (lastOrBeforeDirectional && !directionalOf(prev, country) && toks[k].unitId && toks[k].digit && !ORDINAL_NUMBER.test(w)) {
       return k;
     }
   }
@@ -491,7 +498,7 @@ export function parseDeliveryLine(
   line.name = e > s ? joinWords(toks, s, e) : null;
   // Numbered streets are written in figures (FIFTH AVE -> 5TH AVE), as in the USPS ZIP+4 file.
   if (e - s === 1 && OrdinalStreetNames.has(toks[s].w)) line.name = OrdinalStreetNames.get(toks[s].w)!;
-  readSecondaries(toks, unitAt, end, line);
+  readSecondaries(toks, unitAt, end, line, end === toks.length);
   if (unitAfterNumber && !line.secondaryDesignator) {
     line.secondaryDesignator = unitAfterNumber.designator;
     line.secondaryNumber = unitAfterNumber.number;
