@@ -255,8 +255,14 @@ function buildingStart(toks: readonly Token[], from: number, unitAt: number, cou
     if (suffixOf(toks[after].w, country)) continue;
     let namesBuilding = false;
     for (let b = after; b < unitAt && !namesBuilding; b++) namesBuilding = BuildingWords.has(toks[b].w);
-    // `STRAWBERRY HILL AVE THE FAIRFIELD`: a name starting with THE is a building.
+    // `STRAWBERRY HILL AVE THE FAIRFIELD`: a name starting with THE is a building; so is a name of two words or more
+    // ending like a street, between a street with a name and a comma (`ASHBOURNE RD LYNNEWOOD GARDENS, ELKINS PARK`).
     if (toks[after].w === 'THE') namesBuilding = true;
+    const namedStreetBefore = k - from >= 2 || (k - from === 1 && !directionalOf(toks[from].w, country));
+    const commaAfter = unitAt < toks.length && toks[unitAt].sep;
+    if (namedStreetBefore && commaAfter && unitAt - after >= 2 && suffixOf(toks[unitAt - 1].w, country) && !directionalOf(toks[unitAt - 1].w, country)) {
+      namesBuilding = true;
+    }
     // After a comma, words are a building unless they are a directional or another street (`55 BROADWAY`).
     const building = namesBuilding || (toks[after].sep && !toks[after].number && !directionalOf(toks[after].w, country));
     if (!building) continue;
