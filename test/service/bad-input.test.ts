@@ -116,6 +116,16 @@ describe.each(testDatabases)('bad input on $name: a precise problem, nothing cha
     expect(wrongMethod.headers.get('allow')).toBe('POST');
   });
 
+  it("When a problem's type is followed, then the service describes it", async () => {
+    const problem = await problemOf(await service.post('/v1/validate', '{', { key: apiKey }));
+
+    const described = await fetch(new URL(String(problem.type), service.url));
+
+    expect(described.status).toBe(200);
+    expect(await described.json() as any).toEqual({ type: '/problems/invalid-json', title: problem.title, status: 400 });
+    expect((await service.get('/problems/no-such-thing')).status).toBe(404);
+  });
+
   it('When a malformed URL escape is sent, then 400 problem, not a crash', async () => {
     const res = await service.get('/problems/%E0%A4%A', apiKey);
 
