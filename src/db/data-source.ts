@@ -40,16 +40,6 @@ export function createDataSource(databaseUrl: string): DataSource {
   });
 }
 
-/** `$1, $2 …` -> `?` in order of appearance, with the parameters re-ordered to match (better-sqlite3 binds `?` only). */
-export function toSqlitePlaceholders(sql: string, params: readonly unknown[]): [string, unknown[]] {
-  const ordered: unknown[] = [];
-  const text = sql.replace(/\$(\d+)/g, (_, n: string) => {
-    ordered.push(params[Number(n) - 1]);
-    return '?';
-  });
-  return [text, ordered.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p))];
-}
-
 /** What one transaction may do: the same two calls as Database, on one connection. */
 export interface SqlExecutor {
   all<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
@@ -58,7 +48,6 @@ export interface SqlExecutor {
 
 export class Database implements SqlExecutor {
   readonly dialect: Dialect;
-  private readonly statements = new Map<string, BetterSqlite3.Statement>();
   /** Per query text (with `$n`): its prepared SQLite statement and which parameter each `?` binds, found once. */
   private readonly sqliteQueries = new Map<string, { stmt: BetterSqlite3.Statement; order: number[] }>();
 
@@ -79,16 +68,6 @@ export class Database implements SqlExecutor {
     return (this.dataSource.driver as unknown as { databaseConnection: BetterSqlite3.Database }).databaseConnection;
   }
 
-  /** A prepared statement on the raw SQLite handle, cached by its text. */
-  prepare(sql: string): BetterSqlite3.Statement {
-    let stmt = this.statements.get(sql);
-    if (!stmt) {
-      stmt = this.sqlite.prepare(sql);
-      this.statements.set(sql, stmt);
-    }
-    return stmt;
-  }
-
   async all<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
     if (this.dialect === 'sqlite') return this.allSync<T>(sql, params);
     return (await this.dataSource.query(sql, params as unknown[])) as T[];
@@ -106,8 +85,8 @@ export class Database implements SqlExecutor {
   }
 
   /**
-   * `sql` (with `$n` placeholders) prepared on the raw SQLite handle with its parameters in `?` order: the same as
-   * toSqlitePlaceholders + prepare, with the rewriting done once per query text instead of on every call.
+   * `sql` (written with PostgreSQL's `$n` placeholders) prepared on the raw SQLite handle, with its parameters in `?`
+   * order (better-sqlite3 binds `?` only): rewritten and prepared once per query text.
    */
   private bindSqlite(sql: string, params: readonly unknown[]): [BetterSqlite3.Statement, unknown[]] {
     let query = this.sqliteQueries.get(sql);
@@ -117,7 +96,7 @@ export class Database implements SqlExecutor {
         order.push(Number(n) - 1);
         return '?';
       });
-      query = { stmt: this.prepare(text), order };
+      query = { stmt: this.sqlite.prepare(text), order };
       this.sqliteQueries.set(sql, query);
     }
     const ordered = query.order.map((i) => {
@@ -184,7 +163,6 @@ export class Database implements SqlExecutor {
   }
 
   async close(): Promise<void> {
-    this.statements.clear();
     this.sqliteQueries.clear();
     this.runInTransaction = undefined;
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
