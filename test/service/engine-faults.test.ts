@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+import { createEngines } from '../../src/validation/engines.js';
+import { ContactValidation, type Engines } from '../../src/validation/validate-contact.js';
+import { testDatabases } from '../support/databases.js';
+import { QUIET_ENV, useTestService, type TestService } from '../support/service.js';
+
+const log = createLogger('silent');
+
+describe.each(testDatabases)('when an engine fails or runs late, on $name', (database) => {
+  const current = useTestService(database);
+  let service: TestService;
+  let real: Engines & { close(): Promise<void> };
+  beforeAll(async () => {
+    service = current();
+    real = await createEngines(loadConfig({ ...QUIET_ENV }), service.db);
+  });
+  afterAll(() => real?.close());
+
+  const validationWith = (phone: Engines['phone'], budgetMs = 1000) =>
+    new ContactValidation({ ...real, phone }, service.ledger, budgetMs);
+
+  it('When an engine throws, then the request answers a 500 problem and the whole charge is refunded', async () => {
+    const { accountId } = await service.newAccount(10);
+    const broken = { ...real.phone, validate: async () => { throw new Error('engine crashed'); } };
+
+    const attempt = validationWith(broken).validate(accountId, 'req-fault-1', {
+      address: '1 Main St, Springfield, IL 62701', phone: '+14155550123', smtp: false,
+    }, Date.now(), log);
+
+    await expect(attempt).rejects.toMatchObject({ code: 'internal', status: 500 });
+    expect(await service.ledger.balance(accountId)).toBe(10);
+  });
+
+  it('When an engine is still working past the budget, then its module answers unknown/timeout in time and the rest is kept', async () => {
+    const { accountId } = await service.newAccount(10);
+    const stuck = { ...real.phone, validate: () => new Promise<never>(() => undefined) };
+    const started = Date.now();
+
+    const answer = await validationWith(stuck, 100).validate(accountId, 'req-late-1', {
+      address: '1 Main St, Springfield, IL 62701', phone: '+14155550123', smtp: false,
+    }, started, log);
+
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(answer.phone).toMatchObject({ status: 'unknown', reason: 'timeout', carrier_source: 'none' });
+    expect(answer.address?.components.postal_code).toBe('62701');
+    expect(answer.credits).toEqual({ charged: 3, remaining: 7 });
+  });
+});
