@@ -72,11 +72,11 @@ export class Accounts {
   }
 
   async listKeys(accountId: string): Promise<ApiKeyInfo[]> {
-    await this.get(accountId);
     const rows = await this.db.all<{ id: string; display_prefix: string; created_at: number; revoked_at: number | null }>(
       `SELECT id, display_prefix, created_at, revoked_at FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`,
       [accountId],
     );
+    if (rows.length === 0) await this.get(accountId); // no keys, or no such account?
     return rows.map((r) => ({ key_id: r.id, prefix: r.display_prefix, created_at: iso(r.created_at)!, revoked_at: iso(r.revoked_at) }));
   }
 
@@ -118,8 +118,10 @@ export class Accounts {
     return this.ledger.grant(accountId, { kind: 'admin', credits, expiresAt: this.now() + expiresInDays * DAY_MS });
   }
 
+  /** The balance is what the grants have left (an expired grant shows 0 remaining). */
   async credits(accountId: string): Promise<{ balance: number; grants: Grant[] }> {
-    await this.get(accountId);
-    return { balance: await this.ledger.balance(accountId), grants: await this.ledger.grants(accountId) };
+    const grants = await this.ledger.grants(accountId);
+    if (grants.length === 0) await this.get(accountId); // no grants, or no such account?
+    return { balance: grants.reduce((sum, g) => sum + g.remaining, 0), grants };
   }
 }
