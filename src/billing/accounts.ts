@@ -19,6 +19,15 @@ export interface Principal {
 export class NotFoundError extends Error {}
 export class InvalidArgumentError extends Error {}
 
+/**
+ * Keys that authenticated lately, by hash: a request with a known key skips the database. An entry holds for at most
+ * KEY_CACHE_TTL_MS, and on SQLite only while no other connection has written (a CLI revocation is seen at once);
+ * a revocation through this process clears the cache. On PostgreSQL another instance's revocation takes effect here
+ * within KEY_CACHE_TTL_MS. Only keys that authenticated are kept: a flood of bad keys adds nothing.
+ */
+const KEY_CACHE_TTL_MS = 1_000;
+const KEY_CACHE_MAX_ENTRIES = 10_000;
+
 const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 export class Accounts {
@@ -28,6 +37,9 @@ export class Accounts {
     private readonly settings: { freeCredits: number; packPrices: ReadonlyMap<number, number> },
     private readonly now: () => number = Date.now,
   ) {}
+
+  private readonly keyCache = new Map<string, { principal: Principal; checkedAt: number; stamp: number | null }>();
+  private keyGeneration = 0;
 
   async create(name: string): Promise<{ account_id: string; api_key: string; key_id: string; balance: number }> {
     const id = newId('acct');
@@ -66,6 +78,9 @@ export class Accounts {
   async revokeKey(keyId: string): Promise<{ key_id: string; revoked_at: string }> {
     const at = this.now();
     await this.db.run(`UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL`, [at, keyId]);
+    // A look-up that read the key before this UPDATE must not cache it afterwards.
+    this.keyGeneration++;
+    this.keyCache.clear();
     const rows = await this.db.all<{ revoked_at: number }>(`SELECT revoked_at FROM api_keys WHERE id = $1`, [keyId]);
     if (!rows[0]) throw new NotFoundError(`no key ${keyId}`);
     return { key_id: keyId, revoked_at: iso(rows[0].revoked_at)! };
@@ -87,13 +102,26 @@ export class Accounts {
   async authenticate(presented: string): Promise<Principal | null> {
     if (!isWellFormedApiKey(presented)) return null;
     const hash = hashApiKey(presented);
+    const stamp = this.db.externalChangeStamp();
+    const checkedAt = performance.now();
+    const cached = this.keyCache.get(hash);
+    if (cached && cached.stamp === stamp && checkedAt - cached.checkedAt < KEY_CACHE_TTL_MS) return cached.principal;
+    const generation = this.keyGeneration;
     const rows = await this.db.all<{ id: string; account_id: string; key_hash: string; revoked_at: number | null }>(
       `SELECT id, account_id, key_hash, revoked_at FROM api_keys WHERE key_hash = $1`,
       [hash],
     );
     const row = rows[0];
-    if (!row || !sameHash(row.key_hash, hash) || row.revoked_at !== null) return null;
-    return { accountId: row.account_id, keyId: row.id };
+    if (!row || !sameHash(row.key_hash, hash) || row.revoked_at !== null) {
+      this.keyCache.delete(hash);
+      return null;
+    }
+    const principal = { accountId: row.account_id, keyId: row.id };
+    this.keyCache.delete(hash);
+    if (generation !== this.keyGeneration) return principal;
+    if (this.keyCache.size >= KEY_CACHE_MAX_ENTRIES) this.keyCache.delete(this.keyCache.keys().next().value!);
+    this.keyCache.set(hash, { principal, checkedAt, stamp });
+    return principal;
   }
 
   async buyPack(accountId: string, size: number): Promise<Grant> {

@@ -30,8 +30,15 @@ export interface Grant {
 }
 
 export type DebitOutcome =
-  | { ok: true; charged: number; remaining: number }
+  | { ok: true; charged: number; remaining: number; draws: Draw[] }
   | { ok: false; balance: number; required: number };
+
+/** A grant with credits left, as a debit needs it. */
+interface LiveGrant {
+  id: string;
+  remaining: number;
+  expiresAt: number;
+}
 
 interface GrantRow {
   id: string;
@@ -134,6 +141,26 @@ export class CreditLedger {
     });
   }
 
+  /**
+   * SQLite only: each account's live grants as this process last read or wrote them, so that a debit need not read
+   * them again. Valid while no other connection has written (Database.externalChangeStamp, checked at every BEGIN
+   * IMMEDIATE); dropped whole when any movement fails (its transaction, or savepoint, is rolled back). On PostgreSQL
+   * other instances write too, and the rows must be locked anyway: never used there.
+   */
+  private readonly grantCache = new Map<string, LiveGrant[]>();
+  private grantCacheStamp: number | null = null;
+
+  private cachedGrants(accountId: string, at: number): LiveGrant[] | undefined {
+    const grants = this.grantCache.get(accountId);
+    // A grant that has expired since must be written off: the full read does that.
+    if (grants?.some((g) => g.expiresAt <= at)) this.grantCache.delete(accountId);
+    else return grants;
+  }
+
+  private rememberGrants(accountId: string, grants: LiveGrant[]): void {
+    if (this.db.dialect === 'sqlite') this.grantCache.set(accountId, grants.filter((g) => g.remaining > 0));
+  }
+
   private driveSync<T>(steps: () => Steps<T>): T {
     const gen = steps();
     let r = gen.next();
@@ -191,38 +218,50 @@ export class CreditLedger {
    * so failures are rare); with `isolate`, each movement in a SAVEPOINT so that a failing one leaves the rest.
    */
   private commitBatch(batch: { work: () => unknown }[], isolate: boolean): { ok: boolean; value: unknown }[] {
-    return this.db.immediate(() =>
-      batch.map((item) => {
-        if (!isolate) {
-          try {
-            return { ok: true, value: item.work() };
-          } catch (err) {
-            throw new BatchItemFailed(err);
+    try {
+      return this.db.immediate(() => {
+        const stamp = this.db.externalChangeStamp();
+        if (stamp !== this.grantCacheStamp) {
+          this.grantCache.clear();
+          this.grantCacheStamp = stamp;
+        }
+        return batch.map((item) => {
+          if (!isolate) {
+            try {
+              return { ok: true, value: item.work() };
+            } catch (err) {
+              throw new BatchItemFailed(err);
+            }
           }
-        }
-        try {
-          return { ok: true, value: this.db.savepoint(item.work) };
-        } catch (err) {
-          return { ok: false, value: err };
-        }
-      }),
-    );
+          try {
+            return { ok: true, value: this.db.savepoint(item.work) };
+          } catch (err) {
+            this.grantCache.clear();
+            return { ok: false, value: err };
+          }
+        });
+      });
+    } catch (err) {
+      this.grantCache.clear();
+      throw err;
+    }
   }
 
   /** Locks (PostgreSQL) and reads the account's grants with credits left; writes off the expired ones. */
-  private *liveGrants(accountId: string, at: number): Steps<{ id: string; remaining: number }[]> {
+  private *liveGrants(accountId: string, at: number): Steps<LiveGrant[]> {
     const rows = (yield all(this.liveGrantsSql, accountId)) as GrantRow[];
-    const live: { id: string; remaining: number }[] = [];
+    const live: LiveGrant[] = [];
     for (const row of rows) {
       const remaining = Number(row.remaining);
-      if (Number(row.expires_at) <= at) {
+      const expiresAt = Number(row.expires_at);
+      if (expiresAt <= at) {
         yield run(`UPDATE credit_grants SET remaining = 0 WHERE id = $1`, row.id);
         yield run(
           `INSERT INTO ledger_entries (account_id, grant_id, kind, credits, created_at) VALUES ($1, $2, 'expire', $3, $4)`,
           accountId, row.id, -remaining, at,
         );
       } else {
-        live.push({ id: row.id, remaining });
+        live.push({ id: row.id, remaining, expiresAt });
       }
     }
     return live;
@@ -234,7 +273,9 @@ export class CreditLedger {
   ): Promise<Grant> {
     const at = this.now();
     const id = newId('grant');
+    const self = this;
     await this.execute(function* () {
+      self.grantCache.delete(accountId);
       yield run(
         `INSERT INTO credit_grants (id, account_id, kind, credits, remaining, price_usd, created_at, expires_at)
          VALUES ($1, $2, $3, $4, $4, $5, $6, $7)`,
@@ -257,11 +298,15 @@ export class CreditLedger {
     const self = this;
     const required = charges.reduce((sum, c) => sum + c.credits, 0);
     return this.execute(function* (): Steps<DebitOutcome> {
-      const grants = yield* self.liveGrants(accountId, at);
+      const grants = self.cachedGrants(accountId, at) ?? (yield* self.liveGrants(accountId, at));
       const balance = grants.reduce((sum, g) => sum + g.remaining, 0);
       const draws = planDraws(grants, charges);
-      if (!draws) return { ok: false, balance, required };
-      for (const [grantId, credits] of perGrant(draws)) {
+      if (!draws) {
+        self.rememberGrants(accountId, grants);
+        return { ok: false, balance, required };
+      }
+      const taken = perGrant(draws);
+      for (const [grantId, credits] of taken) {
         const changed = (yield run(
           `UPDATE credit_grants SET remaining = remaining - $1 WHERE id = $2 AND remaining >= $1`,
           credits, grantId,
@@ -270,7 +315,8 @@ export class CreditLedger {
         if (changed !== 1) throw new Error(`ledger: grant ${grantId} changed under the lock`);
       }
       yield insertEntries(accountId, requestId, at, draws.map((d) => ({ ...d, kind: 'debit', credits: -d.credits })));
-      return { ok: true, charged: required, remaining: balance - required };
+      self.rememberGrants(accountId, grants.map((g) => ({ ...g, remaining: g.remaining - (taken.get(g.id) ?? 0) })));
+      return { ok: true, charged: required, remaining: balance - required, draws };
     });
   }
 
@@ -279,7 +325,7 @@ export class CreditLedger {
    * from. Idempotent: what was refunded already is not refunded again. Returns the credits refunded.
    */
   refund(accountId: string, requestId: string, modules?: Module[]): Promise<number> {
-    const at = this.now();
+    const self = this;
     return this.execute(function* (): Steps<number> {
       const rows = (yield all(
         `SELECT grant_id, module, SUM(-credits) AS due FROM ledger_entries
@@ -287,16 +333,34 @@ export class CreditLedger {
         accountId, requestId,
       )) as { grant_id: string; module: Module; due: number | string }[];
       const due = rows
-        .map((r) => ({ grantId: r.grant_id, module: r.module, credits: Number(r.due), kind: 'refund' as const }))
+        .map((r) => ({ grantId: r.grant_id, module: r.module, credits: Number(r.due) }))
         .filter((r) => r.credits > 0 && (!modules || modules.includes(r.module)));
-      if (!due.length) return 0;
-      for (const [grantId, credits] of perGrant(due)) {
-        yield run(`UPDATE credit_grants SET remaining = remaining + $1 WHERE id = $2`, credits, grantId);
-      }
-      yield insertEntries(accountId, requestId, at, due);
-      const refunded = due.reduce((sum, r) => sum + r.credits, 0);
-      return refunded;
+      return yield* self.giveBack(accountId, requestId, due);
     });
+  }
+
+  /**
+   * Gives back draws that the caller knows this request's debit made and nothing has refunded yet (the use case
+   * refunding an `unknown` e-mail from its own debit): `refund` without reading the entries first.
+   */
+  refundDraws(accountId: string, requestId: string, draws: Draw[]): Promise<number> {
+    const self = this;
+    return this.execute(function* (): Steps<number> {
+      return yield* self.giveBack(accountId, requestId, draws);
+    });
+  }
+
+  private *giveBack(accountId: string, requestId: string, due: Draw[]): Steps<number> {
+    if (!due.length) return 0;
+    const cached = this.grantCache.get(accountId);
+    for (const [grantId, credits] of perGrant(due)) {
+      yield run(`UPDATE credit_grants SET remaining = remaining + $1 WHERE id = $2`, credits, grantId);
+      const grant = cached?.find((g) => g.id === grantId);
+      if (grant) grant.remaining += credits;
+      else this.grantCache.delete(accountId); // a grant emptied earlier has credits again: read them next time
+    }
+    yield insertEntries(accountId, requestId, this.now(), due.map((d) => ({ ...d, kind: 'refund' as const })));
+    return due.reduce((sum, r) => sum + r.credits, 0);
   }
 
   /** Spendable credits: grants not yet expired. */

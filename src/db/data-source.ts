@@ -158,6 +158,19 @@ export class Database implements SqlExecutor {
 
   private runInTransaction?: BetterSqlite3.Transaction<(fn: () => unknown) => unknown>;
 
+  /**
+   * SQLite: a number that changes whenever another connection (the CLI, a second instance on the same file) has
+   * committed since it was last read (PRAGMA data_version); this process's own writes leave it alone. Caches of rows
+   * that only this process writes stay valid while it does not change. Always null on PostgreSQL.
+   */
+  externalChangeStamp(): number | null {
+    if (this.dialect !== 'sqlite') return null;
+    this.dataVersion ??= this.sqlite.prepare('PRAGMA data_version').pluck();
+    return this.dataVersion.get() as number;
+  }
+
+  private dataVersion?: BetterSqlite3.Statement;
+
   async ping(): Promise<void> {
     await this.all('SELECT 1 AS ok');
   }
@@ -165,6 +178,7 @@ export class Database implements SqlExecutor {
   async close(): Promise<void> {
     this.sqliteQueries.clear();
     this.runInTransaction = undefined;
+    this.dataVersion = undefined;
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
 }

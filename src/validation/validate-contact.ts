@@ -127,7 +127,8 @@ export class ContactValidation {
     let refunded = 0;
     if (answer.email?.status === 'unknown') {
       // The answer is ready and paid for; if the refund cannot be written now, `credits` says what was really charged.
-      refunded = await this.ledger.refund(accountId, requestId, ['email']).catch((err) => {
+      const emailDraws = debit.draws.filter((d) => d.module === 'email');
+      refunded = await this.ledger.refundDraws(accountId, requestId, emailDraws).catch((err) => {
         log.error({ err, request_id: requestId }, 'refund failed');
         return 0;
       });

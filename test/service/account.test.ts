@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { Accounts } from '../../src/billing/accounts.js';
+import { CreditLedger } from '../../src/billing/ledger.js';
+import { Database } from '../../src/db/data-source.js';
 import { testDatabases } from '../support/databases.js';
-import { problemOf, useTestService, type TestService } from '../support/service.js';
+import { databaseUrlOf, problemOf, useTestService, type TestService } from '../support/service.js';
 
 describe.each(testDatabases)('accounts and keys on $name', (database) => {
   const current = useTestService(database, { FREE_CREDITS: '100' });
@@ -48,6 +51,24 @@ describe.each(testDatabases)('accounts and keys on $name', (database) => {
     expect(revoked.status).toBe(200);
     expect((await revoked.json() as any).revoked_at).toEqual(expect.any(String));
     expect(afterwards.status).toBe(401);
+  });
+
+  it('When a key is revoked by another process (the CLI), then it stops working: at once on SQLite, within a second on PostgreSQL', async () => {
+    const { api_key, key_id } = await service.accounts.create('Revoked elsewhere');
+    const before = await service.get('/v1/account', api_key); // the key is now remembered by the service
+    const cliDb = await Database.open(databaseUrlOf(service), { migrate: false });
+    try {
+      const cliLedger = new CreditLedger(cliDb);
+      await new Accounts(cliDb, cliLedger, { freeCredits: 0, packPrices: new Map() }).revokeKey(key_id);
+    } finally {
+      await cliDb.close();
+    }
+    if (database.name === 'postgres') await new Promise((r) => setTimeout(r, 1_100));
+
+    const after = await service.get('/v1/account', api_key);
+
+    expect(before.status).toBe(200);
+    expect(after.status).toBe(401);
   });
 
   it("When one tenant tries to revoke another tenant's key, then it is not found and the key keeps working", async () => {

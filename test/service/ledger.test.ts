@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CreditLedger, planDraws } from '../../src/billing/ledger.js';
 import { DAY_MS } from '../../src/billing/pricing.js';
 import { Accounts } from '../../src/billing/accounts.js';
+import { Database } from '../../src/db/data-source.js';
 import { testDatabases } from '../support/databases.js';
 import { databaseUrlOf, startTestService, useTestService, type TestService } from '../support/service.js';
 
@@ -40,6 +41,23 @@ describe.each(testDatabases)('the credit ledger on $name', (database) => {
     const entries = await service.db.all<{ total: number | string }>(
       `SELECT SUM(credits) AS total FROM ledger_entries WHERE account_id = $1`, [accountId]);
     expect(Number(entries[0].total)).toBe(0); // granted N, debited N: no credit counted twice
+  });
+
+  it('When another process grants credits while the service runs, then they are spendable at once', async () => {
+    const { apiKey, accountId } = await service.newAccount(2);
+    const first = await service.post('/v1/validate', { phone: '+14155550123' }, { key: apiKey }); // 2 credits: now 0
+    const cliDb = await Database.open(databaseUrlOf(service), { migrate: false });
+    try {
+      await new CreditLedger(cliDb).grant(accountId, { kind: 'admin', credits: 5, expiresAt: Date.now() + DAY_MS });
+    } finally {
+      await cliDb.close();
+    }
+
+    const second = await service.post('/v1/validate', { phone: '+14155550123' }, { key: apiKey });
+
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect((await second.json() as any).credits).toEqual({ charged: 2, remaining: 3 });
   });
 
   it('When two service instances share the database, then the debit is still atomic across them', async () => {

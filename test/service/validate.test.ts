@@ -85,6 +85,19 @@ describe.each(testDatabases)('POST /v1/validate on $name', (database) => {
     expect((await unsafe.json() as any).request_id).toMatch(/^req_/);
   });
 
+  it('When a caller repeats an X-Request-Id, then each request is charged, counted and refundable on its own', async () => {
+    const { apiKey } = await service.newAccount(10);
+    const headers = { 'x-request-id': 'same-id-twice' };
+
+    const first = await service.post('/v1/validate', { phone: '+14155550123' }, { key: apiKey, headers });
+    const second = await service.post('/v1/validate', { phone: '+14155550123' }, { key: apiKey, headers });
+    const account = await (await service.get('/v1/account', apiKey)).json() as any;
+
+    expect([(await first.json() as any).request_id, (await second.json() as any).request_id]).toEqual(['same-id-twice', 'same-id-twice']);
+    expect(account.usage.phone).toEqual({ requests: 2, credits: 4 });
+    expect(account.balance).toBe(6);
+  });
+
   it('When GET /healthz is called, then it answers ok without a key', async () => {
     const res = await service.get('/healthz');
 

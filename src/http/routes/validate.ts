@@ -87,7 +87,7 @@ export function validateRoutes(
     let json: string;
     try {
       const arrivedAtEpochMs = Date.now() - (performance.now() - req.arrivedAt);
-      const answer = await validation.validate(accountId, req.id, input, arrivedAtEpochMs, req.log);
+      const answer = await validation.validate(accountId, req.ledgerId, input, arrivedAtEpochMs, req.log);
       json = JSON.stringify({ ...answer, request_id: req.id, response_ms: Math.round(performance.now() - req.arrivedAt) });
     } catch (err) {
       // Nothing was charged (the use case refunds on its own failures); the key is free for a retry.
