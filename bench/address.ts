@@ -4,7 +4,9 @@
  */
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { loadCorpus, parsedFieldsOf, scoreParser, type CorpusEntry, type ParsedFields, type Score } from './address-corpus.js';
+import {
+  adjudicatedCorpus, holdoutHalf, loadCorpus, loadLabelDisputes, parsedFieldsOf, scoreParser, type CorpusEntry, type ParsedFields, type Score,
+} from './address-corpus.js';
 import { createAddressEngine, loadShippedAddressData } from '../src/validation/address/index.js';
 import { parseNorthAmericanAddress } from '../src/validation/address/parser.js';
 
@@ -32,18 +34,30 @@ const corpus = loadCorpus();
 const NOT_ONE_ADDRESS = ['Recipient', 'BuildingName', 'LandmarkName', 'NotAddress', 'CornerOf', 'IntersectionSeparator'];
 const addressesOnly = corpus.filter((e: CorpusEntry) => !NOT_ONE_ADDRESS.some((l) => e.labels.has(l)));
 
+const disputes = loadLabelDisputes();
+const adjudicated = adjudicatedCorpus(corpus, disputes);
+// Rules were developed reading the whole corpus (holdout included); the holdout half shows whether they generalise.
+const holdout = holdoutHalf(corpus);
+
 const ours = (input: string) => parsedFieldsOf(parseNorthAmericanAddress(input, data.postal));
-const row = (name: string, s: Score, t: Score) => ({
-  parser: name,
-  'all entries': `${((100 * s.correct) / s.total).toFixed(1)}% (${s.correct}/${s.total})`,
-  'postal addresses only': `${((100 * t.correct) / t.total).toFixed(1)}% (${t.correct}/${t.total})`,
-  ...Object.fromEntries(Object.entries(s.perField).map(([f, n]) => [f, `${((100 * n) / s.total).toFixed(1)}%`])),
-});
+const share = (s: Score) => `${((100 * s.correct) / s.total).toFixed(1)}% (${s.correct}/${s.total})`;
+const row = (name: string, parse: (input: string) => ParsedFields) => {
+  const all = scoreParser(corpus, parse);
+  return {
+    parser: name,
+    'all entries': share(all),
+    'postal addresses only': share(scoreParser(addressesOnly, parse)),
+    'holdout half': share(scoreParser(holdout, parse)),
+    adjudicated: share(scoreParser(adjudicated, parse)),
+    ...Object.fromEntries(Object.entries(all.perField).map(([f, n]) => [f, `${((100 * n) / all.total).toFixed(1)}%`])),
+  };
+};
 console.log('Parse accuracy on usaddress-training-labeled.xml (house number, street line, unit, city, state, ZIP all right)');
-console.table([
-  row('contact-validator', scoreParser(corpus, ours), scoreParser(addressesOnly, ours)),
-  row('parse-address', scoreParser(corpus, parseAddressFields), scoreParser(addressesOnly, parseAddressFields)),
-]);
+console.log(
+  `"all entries" is the headline; "holdout half": the even-indexed entries; "adjudicated": the ${disputes.length} labels of ` +
+    'bench/address-label-disputes.json scored by the USPS reading instead',
+);
+console.table([row('contact-validator', ours), row('parse-address', parseAddressFields)]);
 
 // Throughput on one core: the parser alone, and the whole engine answer (parse, ZIP/city/state, reference lookup).
 // Each step runs in several rounds, interleaved with the others; the table gives the best and the median round, per

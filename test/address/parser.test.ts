@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseNorthAmericanAddress } from '../../src/validation/address/parser.js';
-import { shippedData } from './shipped-engine.js';
+import type { NorthAmericanComponents } from '../../src/validation/address/north-america.js';
+import { check, shippedData } from './shipped-engine.js';
 
 const parse = (input: string) => parseNorthAmericanAddress(input, shippedData.postal);
 /** The delivery line as one string: number, directional, name, suffix, directional, unit. */
@@ -113,5 +114,39 @@ describe('address parser: Canada', () => {
   ])('When the Canadian address is "%s", then the delivery line is "%s" and the last line "%s"', (input, delivery, last) => {
     expect([street(input), lastLine(input)]).toEqual([delivery, last]);
     expect(parse(input).country).toBe('CA');
+  });
+});
+
+describe('address parser: several units, unit spellings, grid streets', () => {
+  const units = (input: string) => {
+    const p = parse(input);
+    return [[p.secondaryDesignator, p.secondaryNumber].join(' '), p.extraSecondaries.map((s) => [s.designator, s.number].join(' '))];
+  };
+
+  it.each([
+    ['180 Water Street, 14th Floor, Room 1418, New York, NY 10038', 'RM 1418', ['FL 14']],
+    ['9837 SW 184th St Bld A FLR 3 STE 222', 'STE 222', ['BLDG A', 'FL 3']],
+    ['300 east randolph street dept 528 4th floor chicago il 60601', 'FL 4', ['DEPT 528']],
+    ['dept 528 4th floor 300 east randolph st chicago il 60601', 'FL 4', ['DEPT 528']],
+  ])('When "%s" names several units, then the innermost %s is the unit and the others are kept', (input, unit, extra) => {
+    expect(units(input)).toEqual([unit, extra]);
+  });
+
+  it('When several units are given, then the answer keeps the innermost on the line and lists the others', () => {
+    const r = check('180 Water Street, 14th Floor, Room 1418, New York, NY 10038');
+    expect([r.standardized, (r.components as NorthAmericanComponents).extra_secondaries]).toEqual(['180 WATER ST RM 1418 NEW YORK NY 10038', ['FL 14']]);
+  });
+
+  it.each([
+    ['7777 Bonhomme Ave St 1400 St Louis MO 63105', '7777 BONHOMME AVE STE 1400', 'ST LOUIS MO 63105'],
+    ['3000 E. Boundary Terrace, St 2 Midlothian VA 23112', '3000 E BOUNDARY TER STE 2', 'MIDLOTHIAN VA 23112'],
+    ['Flat 4 10A Dr. Martin Luther King Blvd Austin, TX 78701', '10A DR MARTIN LUTHER KING BLVD APT 4', 'AUSTIN TX 78701'],
+    ['2260 Peachtree Rd NW Condo D1 Atlanta GA 30309', '2260 PEACHTREE RD NW UNIT D1', 'ATLANTA GA 30309'],
+    ['4101 Winnfield Road, 106 D, Warrenville IL 60555', '4101 WINNFIELD RD # 106D', 'WARRENVILLE IL 60555'],
+    ['720 10th Ave SW A Mount Vernon IA 52314', '720 10TH AVE SW # A', 'MOUNT VERNON IA 52314'],
+    ['1301 SE 2nd Fort Lauderdale, FL', '1301 SE 2ND', 'FORT LAUDERDALE FL'],
+    ['510 NE 93rd Miami Shores, FL', '510 NE 93RD', 'MIAMI SHORES FL'],
+  ])('When the address is "%s", then the delivery line is "%s" and the last line "%s"', (input, delivery, last) => {
+    expect([street(input), lastLine(input)]).toEqual([delivery, last]);
   });
 });

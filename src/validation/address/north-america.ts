@@ -5,7 +5,7 @@
  */
 import type { AddressComponents, AddressResult, AddressStatus, Dpv } from '../types.js';
 import { AddressFootnotes as F } from './footnotes.js';
-import type { ParsedAddress } from './parser.js';
+import type { ParsedAddress, Secondary } from './parser.js';
 import { type CityEntry, type PostalIndex, type ZipPlace, cityKey } from './postal-index.js';
 import type { ReferenceAnswer, ReferenceIndex, StreetParts } from './reference-index.js';
 import { CanadianProvinces } from './tables.js';
@@ -183,6 +183,15 @@ function reconcileCanadianLastLine(p: ParsedAddress, postal: PostalIndex, notes:
   return out;
 }
 
+/** Beyond CONTRACT §3 (additive): the secondary units Pub 28 keeps off the delivery line (`BLDG A`, `FL 3`). */
+export interface NorthAmericanComponents extends AddressComponents {
+  extra_secondaries: string[];
+}
+
+function secondaryText(s: Secondary): string {
+  return words(' ', s.designator, s.number);
+}
+
 function streetPartsOf(p: ParsedAddress): StreetParts {
   return { predirection: p.predirection, name: p.name, suffix: p.suffix, postdirection: p.postdirection };
 }
@@ -225,7 +234,7 @@ export function validateNorthAmerican(
   if (p.leftover.length) notes.push(F.extraDropped(p.leftover.join(' ')));
   if (p.attention) notes.push(F.attentionDropped(p.attention));
   if (p.building) notes.push(F.buildingDropped(p.building));
-  if (p.extraSecondary) notes.push(F.extraSecondary(p.extraSecondary));
+  if (p.extraSecondaries.length) notes.push(F.extraSecondary(p.extraSecondaries.map(secondaryText).join(' ')));
 
   const last = canada ? reconcileCanadianLastLine(p, postal, notes) : reconcileUsLastLine(p, postal, reference, notes);
   let street = streetPartsOf(p);
@@ -302,7 +311,7 @@ export function validateNorthAmerican(
   const standardized = words(' ', delivery, lastLine) || null;
   if (standardized && hasDeliveryLine && !invalid) notes.push(canada ? F.standardizedCanada : F.standardized);
 
-  const components: AddressComponents = {
+  const components: NorthAmericanComponents = {
     primary_number: p.primaryNumber,
     street_predirection: street.predirection,
     street_name: street.name,
@@ -315,6 +324,7 @@ export function validateNorthAmerican(
     postal_code: last.zip,
     plus4: canada ? null : plus4,
     country: canada ? 'CA' : 'US',
+    extra_secondaries: p.extraSecondaries.map(secondaryText),
   };
   return { status, standardized, dpv, zip4, country: components.country, components, footnotes: notes };
 }

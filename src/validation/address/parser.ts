@@ -45,8 +45,11 @@ export interface DeliveryLine {
   postdirection: string | null;
   secondaryDesignator: string | null;
   secondaryNumber: string | null;
-  /** Further secondary parts (BLDG 300 before STE 120): Pub 28 keeps the lowest level on the line. */
-  extraSecondary: string | null;
+  /**
+   * Further secondary units (BLDG 300 and FL 3 beside STE 120), outermost first: Pub 28 keeps only the innermost on
+   * the delivery line (secondaryDesignator, secondaryNumber); the others are kept here.
+   */
+  extraSecondaries: Secondary[];
   /** Words that fit no part (notes), dropped from the answer. */
   leftover: string[];
   /** A building name written between the street and the unit (`TOWER PLACE`), dropped from the answer. */
@@ -112,15 +115,30 @@ function isFloorNumber(word: string): boolean {
   return ORDINAL_NUMBER.test(word) || OrdinalWords.has(word) || /^\d{1,3}$/.test(word);
 }
 
-/** How deep a unit lies: a building holds floors, a floor holds suites and rooms; a private mailbox is outermost. */
-function unitDepth(designator: string): number {
+/**
+ * How deep a unit lies: a building holds floors, a floor holds suites and rooms; a private mailbox, a department or
+ * a mail stop is outermost (it names who inside the firm, not where).
+ */
+export function unitDepth(designator: string): number {
   // A bare `#` after a designated unit (`SUITE 1515 ACCT # 4398032`) is a note rather than a deeper unit.
-  return designator === 'PMB' ? 0 : designator === 'BLDG' ? 1 : designator === 'FL' ? 2 : designator === '#' ? 2.9 : 3;
+  return OUTER_UNITS.has(designator) ? 0 : designator === 'BLDG' ? 1 : designator === 'FL' ? 2 : designator === '#' ? 2.9 : 3;
 }
 
-interface Secondary {
+const OUTER_UNITS: ReadonlySet<string> = new Set(['PMB', 'DEPT', 'MSC', 'MS', 'FILE', 'BIN', 'REF', 'SCB', 'MAILBOX', 'LOCKBOX', 'DRAWER']);
+
+export interface Secondary {
   designator: string;
   number: string | null;
+}
+
+/** Pub 28 keeps the innermost unit on the line (STE 120 inside BLDG 100), whatever order it was written in. */
+function keepInnermost(line: DeliveryLine, found: readonly Secondary[]): void {
+  if (found.length === 0) return;
+  let last = found[found.length - 1];
+  for (const f of found) if (unitDepth(f.designator) > unitDepth(last.designator)) last = f;
+  line.secondaryDesignator = last.designator;
+  line.secondaryNumber = last.number;
+  line.extraSecondaries = found.filter((f) => f !== last).sort((a, b) => unitDepth(a.designator) - unitDepth(b.designator));
 }
 
 /** The secondary units at [at, end): Pub 28 C2 designators, `#`, floors written as ordinals, a bare number. */
@@ -157,10 +175,16 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
         k = next;
         if (k < end && toks[k].w === 'LEVEL') k++;
       }
+    } else if (w === 'ST' && (k === at || found.length > 0) && k + 1 < end && toks[k + 1].digit && toks[k + 1].unitId) {
+      // Only a suite can stand where a unit starts or after another unit (see secondaryStart).
+      found.push({ designator: 'STE', number: toks[k + 1].w });
+      k += 2;
     } else if (found.length === 0 && k === at && toks[k].unitId && (toks[k].digit || (k === end - 1 && w.length <= 2 && w !== 'NO' && !RECIPIENT_MARKERS.has(w)))) {
-      // Pub 28 section 214: a unit number with no designator is written after `#`.
-      found.push({ designator: '#', number: w });
-      k += 1;
+      // Pub 28 section 214: a unit number with no designator is written after `#`; a letter after it is part of it
+      // (`106 D` is 106D).
+      const letter = k === end - 2 && toks[k].digit && /^[A-Z]$/.test(toks[k + 1].w) && !DirectionalTable.has(toks[k + 1].w);
+      found.push({ designator: '#', number: letter ? w + toks[k + 1].w : w });
+      k += letter ? 2 : 1;
     } else if (PrivateUnitWords.has(w) && k + 1 < end && (toks[k + 1].unitId || toks[k + 1].w === '#')) {
       // Mail stops after the street or box (`MSC 24`, `FILE 73484`, `MAILBOX 2825`).
       const id = toks[k + 1].w === '#' ? k + 2 : k + 1;
@@ -182,17 +206,7 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
   if (textEnds && lastFound.number && line.leftover.length === 1 && DirectionalTable.has(line.leftover[0]) && toks[end - 1].w === line.leftover[0]) {
     lastFound.number += ` ${line.leftover.pop()}`;
   }
-  // Pub 28 keeps the innermost unit on the line (STE 120 inside BLDG 100), whatever order it was written in.
-  let last = found[found.length - 1];
-  for (const f of found) if (unitDepth(f.designator) > unitDepth(last.designator)) last = f;
-  line.secondaryDesignator = last.designator;
-  line.secondaryNumber = last.number;
-  if (found.length > 1) {
-    line.extraSecondary = found
-      .filter((f) => f !== last)
-      .map((s) => (s.number ? `${s.designator} ${s.number}` : s.designator))
-      .join(' ');
-  }
+  keepInnermost(line, found);
 }
 
 /** Where the secondary part of a street line starts, or `end`. */
@@ -202,6 +216,11 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
     if (w === '#' || RECIPIENT_MARKERS.has(w)) return k;
     if (PrivateUnitWords.has(w) && k + 1 < end && toks[k + 1].unitId && toks[k + 1].digit) return k;
     const next = toks[k + 1]?.w;
+    const prev = toks[k - 1].w;
+    // `BONHOMME AVE ST 1400`, `BOUNDARY TER, ST 2`: ST after a complete street and before a number is the suite.
+    if (w === 'ST' && k - 1 > nameStart && k + 1 < end && toks[k + 1].digit && toks[k + 1].unitId && (suffixOf(prev, country) || directionalOf(prev, country))) {
+      return k;
+    }
     const designator = UnitDesignatorTable.get(w);
     if (designator) {
       const nextIsSuffix = k + 1 < end && suffixOf(next, country) !== undefined && !toks[k + 1].unitId;
@@ -217,16 +236,17 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
     if ((ORDINAL_NUMBER.test(w) || OrdinalWords.has(w) || /^\d{1,3}$/.test(w)) && k + 1 < end && UnitDesignatorTable.get(next)?.abbreviation === 'FL') {
       return k;
     }
-    // A bare unit number right after the suffix or post-directional (`DR 136`).
-    const prev = toks[k - 1].w;
-    const lastOrBeforeUnit = k === end - 1 || next === '#' || UnitDesignatorTable.has(next) || (k === end - 2 && DirectionalTable.has(next));
+    // A bare unit number right after the suffix or post-directional (`DR 136`, `RD, 106 D`).
+    const lastOrBeforeUnit = k === end - 1 || next === '#' || UnitDesignatorTable.has(next) || (k === end - 2 && (DirectionalTable.has(next) || /^[A-Z]$/.test(next)));
     if (toks[k].digit && toks[k].unitId && k - 1 > nameStart && lastOrBeforeUnit && (suffixOf(prev, country) || directionalOf(prev, country))) {
       return k;
     }
     // A last single letter after the suffix (`SUMMIT CT B`) is a unit.
     const nameWordsBefore = k - 1 - nameStart - (directionalOf(toks[nameStart].w, country) ? 1 : 0);
     const shortWord = w.length === 1 || (w.length === 2 && w !== 'NO' && !RECIPIENT_MARKERS.has(w) && !isStreetWord(w) && !RegionByName.has(w) && !HIGHWAYS_BY_FIRST_WORD.has(w));
-    if (k === end - 1 && nameWordsBefore > 0 && shortWord && /^[A-Z]{1,2}$/.test(w) && suffixOf(prev, country) &&
+    // … also after the post-directional of a street with a suffix (`10TH AVE SW A`).
+    const streetEndsBefore = suffixOf(prev, country) || (directionalOf(prev, country) && k - 2 > nameStart && suffixOf(toks[k - 2].w, country));
+    if (k === end - 1 && nameWordsBefore > 0 && shortWord && /^[A-Z]{1,2}$/.test(w) && streetEndsBefore &&
       !suffixOf(w, country) && !directionalOf(w, country) && !HIGHWAY_LAST_WORDS.has(prev)) {
       return k;
     }
@@ -309,7 +329,7 @@ function lineQuality(line: DeliveryLine, base: number): number {
 function emptyLine(): DeliveryLine {
   return {
     kind: 'none', primaryNumber: null, predirection: null, name: null, suffix: null, suffixBeforeName: false,
-    postdirection: null, secondaryDesignator: null, secondaryNumber: null, extraSecondary: null, leftover: [], attention: null,
+    postdirection: null, secondaryDesignator: null, secondaryNumber: null, extraSecondaries: [], leftover: [], attention: null,
     building: null, quality: 0,
   };
 }
@@ -511,7 +531,9 @@ export function parseDeliveryLine(
   }
   const bodyEnd = e + (postdir ? 1 : 0) + (suffix && !suffixBefore ? 1 : 0);
   const twoDirectionals = postdir !== undefined && bodyEnd - 2 >= s && directionalOf(toks[bodyEnd - 2].w, country) !== undefined;
-  const endsWell = !twoDirectionals && (suffix !== undefined || postdir !== undefined || line.secondaryDesignator !== null);
+  // A numbered street after a directional (`SE 2ND`, Florida and Utah grids) is complete without a suffix.
+  const gridStreet = predir !== undefined && !suffix && e - s === 1 && ORDINAL_NUMBER.test(toks[s].w);
+  const endsWell = !twoDirectionals && (suffix !== undefined || postdir !== undefined || line.secondaryDesignator !== null || gridStreet);
   // A name that is only a directional (`5500 N`) is a street cut short.
   const cutShort = !suffix && e - s === 1 && directionalOf(toks[s].w, country) !== undefined;
   line.quality = lineQuality(line, endsWell ? 2 : cutShort ? 0 : 1);
@@ -547,16 +569,16 @@ const COMMON_STREET_TYPES = new Set(['ST', 'AVE', 'RD', 'DR', 'LN', 'BLVD', 'CT'
 /** Words that end a firm or person's name, never a city (`PURI BROTHERS, INC`). */
 const FIRM_WORDS = new Set(['INC', 'LLC', 'LTD', 'CORP', 'JR', 'SR', 'III', 'PC', 'LLP', 'PLLC']);
 
-/** `DEPT 33629`, `LOCKBOX # 4987`, `REF NO 24385309` just before the delivery line. */
-function unitBefore(toks: readonly Token[], start: number): Secondary | null {
-  // Several may stand there (`SUITE 200, BUILDING 17, 7000 …`): the innermost is kept.
-  let best: Secondary | null = null;
+/** `DEPT 33629`, `LOCKBOX # 4987`, `REF NO 24385309`, `4TH FLOOR` just before the delivery line, outermost first. */
+function unitsBefore(toks: readonly Token[], start: number): Secondary[] {
+  // Several may stand there (`SUITE 200, BUILDING 17, 7000 …`).
+  const found: Secondary[] = [];
   let end = start;
   if (end >= 2 && UnitDesignatorTable.get(toks[end - 1].w)?.abbreviation === 'FL' && isFloorNumber(toks[end - 2].w)) {
-    best = { designator: 'FL', number: ORDINAL_NUMBER.exec(toks[end - 2].w)?.[1] ?? OrdinalWords.get(toks[end - 2].w) ?? toks[end - 2].w };
+    found.push({ designator: 'FL', number: ORDINAL_NUMBER.exec(toks[end - 2].w)?.[1] ?? OrdinalWords.get(toks[end - 2].w) ?? toks[end - 2].w });
     end -= 2;
     // Units in an attention group before it are not the delivery line's (`ATTN DEPT # 528, 4TH FLOOR 300 …`).
-    if (toks[end].sep && attentionGroupBefore(toks, end)) return best;
+    if (toks[end].sep && attentionGroupBefore(toks, end)) return found;
   }
   while (end >= 2 && toks[end - 1].unitId) {
     let k = end - 2;
@@ -564,11 +586,11 @@ function unitBefore(toks: readonly Token[], start: number): Secondary | null {
     const word = toks[k].w;
     const designator = UnitDesignatorTable.get(word)?.requiresNumber ? UnitDesignatorTable.get(word)!.abbreviation : PrivateUnitWords.get(word);
     if (!designator) break;
-    if (!best || unitDepth(designator) > unitDepth(best.designator)) best = { designator, number: toks[end - 1].w };
+    found.unshift({ designator, number: toks[end - 1].w });
     end = k;
     if (toks[k].sep && attentionGroupBefore(toks, k)) break;
   }
-  return best;
+  return found;
 }
 
 /**
@@ -864,12 +886,13 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     }
   }
   const start = best.start;
-  // A unit written before the street or box (`STE 201, 4401 N MESA`, `MSC 410833 PO BOX 415000`) is the secondary
-  // when the line has none.
-  const before = unitBefore(toks, start);
-  if (before && !best.line.secondaryDesignator) {
-    best.line.secondaryDesignator = before.designator;
-    best.line.secondaryNumber = before.number;
+  // Units written before the street or box (`STE 201, 4401 N MESA`, `MSC 410833 PO BOX 415000`, `DEPT 528 4TH FLOOR
+  // 300 E RANDOLPH ST`) join those after it; the innermost of all is the line's.
+  const before = unitsBefore(toks, start);
+  if (before.length) {
+    const line = best.line;
+    const onLine = line.secondaryDesignator ? [...line.extraSecondaries, { designator: line.secondaryDesignator, number: line.secondaryNumber }] : [];
+    keepInnermost(line, [...before, ...onLine]);
   }
   if (start >= end) best.line = emptyLine();
   // Several words without house number, suffix or route (`MUNICIPAL AIRPORT`, `JMB INSURANCE`) name a place or a firm,
