@@ -21,12 +21,13 @@ export class InvalidArgumentError extends Error {}
 
 /**
  * Keys that authenticated lately, by hash: a request with a known key skips the database. An entry holds for at most
- * KEY_CACHE_TTL_MS, and on SQLite only while no other connection has written (a CLI revocation is seen at once);
- * a revocation through this process clears the cache. On PostgreSQL another instance's revocation takes effect here
- * within KEY_CACHE_TTL_MS. Only keys that authenticated are kept: a flood of bad keys adds nothing.
+ * KEY_CACHE_TTL_MS, and on SQLite only while no other connection has written (a CLI revocation is seen within
+ * KEY_CACHE_STAMP_MAX_AGE_MS); a revocation through this process clears the cache. On PostgreSQL another instance's
+ * revocation takes effect here within KEY_CACHE_TTL_MS. Only keys that authenticated are kept: a flood of bad keys adds nothing.
  */
 const KEY_CACHE_TTL_MS = 1_000;
 const KEY_CACHE_MAX_ENTRIES = 10_000;
+const KEY_CACHE_STAMP_MAX_AGE_MS = 5;
 
 const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
@@ -102,7 +103,7 @@ export class Accounts {
   async authenticate(presented: string): Promise<Principal | null> {
     if (!isWellFormedApiKey(presented)) return null;
     const hash = hashApiKey(presented);
-    const stamp = this.db.externalChangeStamp();
+    const stamp = this.db.recentExternalChangeStamp(KEY_CACHE_STAMP_MAX_AGE_MS);
     const checkedAt = performance.now();
     const cached = this.keyCache.get(hash);
     if (cached && cached.stamp === stamp && checkedAt - cached.checkedAt < KEY_CACHE_TTL_MS) return cached.principal;

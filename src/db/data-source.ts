@@ -166,10 +166,22 @@ export class Database implements SqlExecutor {
   externalChangeStamp(): number | null {
     if (this.dialect !== 'sqlite') return null;
     this.dataVersion ??= this.sqlite.prepare('PRAGMA data_version').pluck();
-    return this.dataVersion.get() as number;
+    this.lastStamp = { value: this.dataVersion.get() as number, at: performance.now() };
+    return this.lastStamp.value;
+  }
+
+  /**
+   * `externalChangeStamp` as read at most `maxAgeMs` ago (each read takes the WAL's shared lock: a hot path that
+   * can live with seeing another connection's write a few milliseconds late asks this one).
+   */
+  recentExternalChangeStamp(maxAgeMs: number): number | null {
+    if (this.dialect !== 'sqlite') return null;
+    const last = this.lastStamp;
+    return last && performance.now() - last.at < maxAgeMs ? last.value : this.externalChangeStamp();
   }
 
   private dataVersion?: BetterSqlite3.Statement;
+  private lastStamp?: { value: number; at: number };
 
   async ping(): Promise<void> {
     await this.all('SELECT 1 AS ok');
@@ -179,6 +191,7 @@ export class Database implements SqlExecutor {
     this.sqliteQueries.clear();
     this.runInTransaction = undefined;
     this.dataVersion = undefined;
+    this.lastStamp = undefined;
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
 }

@@ -30,7 +30,10 @@ const parseJson = express.json({
 
 export function jsonBody() {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (!req.is('application/json') && !req.is('application/*+json')) {
+    const type = req.headers['content-type'];
+    // The common spellings first, without parsing the media type.
+    const plainJson = type === 'application/json' || type === 'application/json; charset=utf-8';
+    if (!plainJson && !req.is('application/json') && !req.is('application/*+json')) {
       const got = req.get('content-type');
       throw new Problem(
         'unsupported-media-type',

@@ -103,6 +103,7 @@ export function validateRoutes(
         await idempotency.abandon(accountId, key).catch(() => undefined);
       }
     }
-    res.status(200).type('application/json').send(json);
+    // Straight to Node: Express's send() would look for an ETag and freshness this answer never has.
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) }).end(json);
   });
 }

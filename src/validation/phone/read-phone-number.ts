@@ -108,6 +108,10 @@ const STRICT = { extract: false } as const;
 type ParseAttempt = { number: PhoneNumber; type: NumberType; valid: boolean } | { error: PhoneInvalidReason };
 
 function attemptParse(text: string, defaultRegion: CountryCode | undefined, metadata: MetadataJson): ParseAttempt {
+  // A ParseError is thrown for every number that does not parse, and only its message is read: without a stack
+  // trace to capture it costs a fraction (capturing it was an eighth of the time of reading a phone number).
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     // extract: false: the whole input must be the number (decorations allowed), not text that contains one.
     const number = parsePhoneNumberWithError(text, defaultRegion ? { defaultCountry: defaultRegion, extract: false } : STRICT, metadata);
@@ -117,6 +121,8 @@ function attemptParse(text: string, defaultRegion: CountryCode | undefined, meta
   } catch (error) {
     const reason = error instanceof ParseError ? REASON_BY_PARSE_ERROR[error.message] : undefined;
     return { error: reason ?? 'not_a_number' };
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
   }
 }
 
