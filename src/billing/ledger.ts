@@ -109,6 +109,7 @@ function perGrant(rows: { grantId: string; credits: number }[]): Map<string, num
 }
 
 const GROUP_COMMIT_SPACING_MS = 2;
+const GRANT_CACHE_MAX_ACCOUNTS = 10_000;
 
 const LIVE_GRANTS_SQL = `SELECT id, remaining, expires_at FROM credit_grants WHERE account_id = $1 AND remaining > 0
        ORDER BY expires_at, created_at, id`;
@@ -158,7 +159,11 @@ export class CreditLedger {
   }
 
   private rememberGrants(accountId: string, grants: LiveGrant[]): void {
-    if (this.db.dialect === 'sqlite') this.grantCache.set(accountId, grants.filter((g) => g.remaining > 0));
+    if (this.db.dialect !== 'sqlite') return;
+    // Most recently used last; the least recently used account goes first when the cache is full.
+    this.grantCache.delete(accountId);
+    if (this.grantCache.size >= GRANT_CACHE_MAX_ACCOUNTS) this.grantCache.delete(this.grantCache.keys().next().value!);
+    this.grantCache.set(accountId, grants.filter((g) => g.remaining > 0));
   }
 
   private driveSync<T>(steps: () => Steps<T>): T {
