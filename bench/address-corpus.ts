@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import { type ParsedAddress, unitDepth } from '../src/validation/address/parser.js';
 import { cityKey } from '../src/validation/address/postal-index.js';
+import { HYPHENATED_ROUTE } from '../src/validation/address/tokenize.js';
 import {
   DirectionalTable, HighwayPrefixTable, NumberWords, OrdinalStreetNames, OrdinalWords, RuralRoutePrefixes, RegionByName, StreetSuffixTable, UnitDesignatorTable,
 } from '../src/validation/address/tables.js';
@@ -61,7 +62,7 @@ function joinInitials(ws: string[]): string[] {
 /** Street words with highway spellings unified and Pub 28 abbreviations applied. */
 function canonicalStreet(text: string | null): string | null {
   const ws = joinInitials(words(text))
-    .flatMap((w) => /^(RR|HC)(\d+)$/.exec(w)?.slice(1) ?? [w])
+    .flatMap((w) => /^(RR|HC)(\d+)$/.exec(w)?.slice(1) ?? HYPHENATED_ROUTE.exec(w)?.slice(1) ?? [w])
     .filter((w) => w !== 'NO' && w !== '#' && w !== 'AND' && w !== '&');
   const out: string[] = [];
   for (let i = 0; i < ws.length; i++) {

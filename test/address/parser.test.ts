@@ -8,7 +8,7 @@ const parse = (input: string) => parseNorthAmericanAddress(input, shippedData.po
 const street = (input: string) => {
   const p = parse(input);
   const name = p.suffixBeforeName ? [p.suffix, p.name] : [p.name, p.suffix];
-  const numberFirst = p.kind === 'street' || p.kind === 'highway';
+  const numberFirst = p.kind === 'street' || p.kind === 'highway' || p.kind === 'intersection';
   const parts = numberFirst ? [p.primaryNumber, p.predirection, ...name] : [p.predirection, ...name, p.primaryNumber];
   return [...parts, p.postdirection, p.secondaryDesignator, p.secondaryNumber].filter(Boolean).join(' ');
 };
@@ -16,6 +16,11 @@ const lastLine = (input: string) => {
   const p = parse(input);
   return [p.city, p.state, p.postalCode, p.plus4].filter(Boolean).join(' ');
 };
+/** One test per [input, delivery line, last line]. */
+const itReadsLines = (cases: [string, string, string][]) =>
+  it.each(cases)('When the address is "%s", then the delivery line is "%s" and the last line "%s"', (input, delivery, last) => {
+    expect([street(input), lastLine(input)]).toEqual([delivery, last]);
+  });
 
 describe('address parser: delivery line', () => {
   it.each([
@@ -137,7 +142,7 @@ describe('address parser: several units, unit spellings, grid streets', () => {
     expect([r.standardized, (r.components as NorthAmericanComponents).extra_secondaries]).toEqual(['180 WATER ST RM 1418 NEW YORK NY 10038', ['FL 14']]);
   });
 
-  it.each([
+  itReadsLines([
     ['7777 Bonhomme Ave St 1400 St Louis MO 63105', '7777 BONHOMME AVE STE 1400', 'ST LOUIS MO 63105'],
     ['3000 E. Boundary Terrace, St 2 Midlothian VA 23112', '3000 E BOUNDARY TER STE 2', 'MIDLOTHIAN VA 23112'],
     ['Flat 4 10A Dr. Martin Luther King Blvd Austin, TX 78701', '10A DR MARTIN LUTHER KING BLVD APT 4', 'AUSTIN TX 78701'],
@@ -146,7 +151,42 @@ describe('address parser: several units, unit spellings, grid streets', () => {
     ['720 10th Ave SW A Mount Vernon IA 52314', '720 10TH AVE SW # A', 'MOUNT VERNON IA 52314'],
     ['1301 SE 2nd Fort Lauderdale, FL', '1301 SE 2ND', 'FORT LAUDERDALE FL'],
     ['510 NE 93rd Miami Shores, FL', '510 NE 93RD', 'MIAMI SHORES FL'],
-  ])('When the address is "%s", then the delivery line is "%s" and the last line "%s"', (input, delivery, last) => {
-    expect([street(input), lastLine(input)]).toEqual([delivery, last]);
+  ]);
+});
+
+describe('address parser: street corners', () => {
+  it.each([
+    ['Hwy 16 And Minnesota Rd NW, Preston, MN 55965', 'HIGHWAY 16 & MINNESOTA RD NW', 'PRESTON MN 55965'],
+    ['18th and Lincoln', '18TH & LINCOLN', ''],
+    ['Route 30 & Route 45', 'ROUTE 30 & ROUTE 45', ''],
+    ['Hwys 51 and 151, Madison, WI 53714', 'HWYS 51 & 151', 'MADISON WI 53714'],
+    ['Rts 1 & 24 East', 'RTS 1 & 24 E', ''],
+    ['CORNER OF CAVE & ZERKEL STS', 'CAVE & ZERKEL STS', ''],
+    ['1601 Jumer Drive at Veterans Pkwy', '1601 JUMER DR & VETERANS PKWY', ''],
+  ])('When the text "%s" names two streets, then one intersection line names both: "%s"', (input, delivery, last) => {
+    expect([parse(input).kind, street(input), lastLine(input)]).toEqual(['intersection', delivery, last]);
   });
+
+  it.each([
+    ['100 Bread and Butter Ln, Dayton OH 45402', '100 BREAD AND BUTTER LN'],
+    ['4351 The Circle at North Hills St', '4351 THE CIRCLE AT NORTH HILLS ST'],
+    ['1 Johnson & Johnson Plaza, New Brunswick NJ 08933', '1 JOHNSON & JOHNSON PLZ'],
+  ])('When AND or AT is part of one street name ("%s"), then it stays one street', (input, delivery) => {
+    expect([parse(input).kind, street(input)]).toEqual(['street', delivery]);
+  });
+
+  it('When the address is a corner, then the answer is invalid and says why', () => {
+    const r = check('Hwy 16 And Minnesota Rd NW, Preston, MN 55965');
+    expect([r.status, r.footnotes]).toEqual(['invalid', expect.arrayContaining(['E#: a street corner, not a delivery point'])]);
+  });
+});
+
+describe('address parser: a directional between street and city, decided by the gazetteer', () => {
+  itReadsLines([
+    ['2108 Wealthy St SE E Grand Rapids, MI 49506', '2108 WEALTHY ST SE', 'E GRAND RAPIDS MI 49506'],
+    ['2153 WEALTHY S E E GRAND RAPIDS, MI 49506', '2153 WEALTHY SE', 'E GRAND RAPIDS MI 49506'],
+    ['2959 LUCERNE DR S E GRAND RAPIDS, MI 49546', '2959 LUCERNE DR SE', 'GRAND RAPIDS MI 49546'],
+    ['1005 Gravenstein Hwy, N Sebastopol CA', '1005 GRAVENSTEIN HWY N', 'SEBASTOPOL CA'],
+    ['4221 Richards Rd North Little Rock AR 72117', '4221 RICHARDS RD', 'NORTH LITTLE ROCK AR 72117'],
+  ]);
 });

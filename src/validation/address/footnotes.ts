@@ -38,6 +38,7 @@ export const AddressFootnotes = {
   nonLatin: 'E#: non-Latin script; US and Canadian addresses are written in Latin letters',
   noDeliveryLine: 'E#: no street, PO Box or rural route found',
   noPrimaryNumber: 'E#: house number missing',
+  intersection: 'E#: a street corner, not a delivery point',
   poBoxNumberMissing: 'E#: PO Box number missing',
   onlyPostalCode: 'E#: only a postal code was given',
   unknownCountry: 'E#: country not recognised; give the country hint or end the address with the country',

@@ -227,6 +227,8 @@ export function validateNorthAmerican(
   const hasDeliveryLine = p.kind !== 'none' && p.name !== null;
   if (!hasDeliveryLine) {
     notes.push(p.postalCode && !p.city && !p.state ? F.onlyPostalCode : F.noDeliveryLine);
+  } else if (p.kind === 'intersection') {
+    notes.push(F.intersection);
   } else if (!p.primaryNumber && (p.kind === 'street' || p.kind === 'po_box')) {
     notes.push(F.noPrimaryNumber);
   }
@@ -242,7 +244,7 @@ export function validateNorthAmerican(
   let dpv: Dpv = '';
   let zip4: string | null = null;
   let corrected = last.corrected;
-  let invalid = last.invalid || p.nonLatin || !hasDeliveryLine || (!p.primaryNumber && p.kind === 'street');
+  let invalid = last.invalid || p.nonLatin || !hasDeliveryLine || p.kind === 'intersection' || (!p.primaryNumber && p.kind === 'street');
 
   // Delivery-point lookup: the given ZIP, or the one ZIP among the candidates where the street and number exist.
   if (reference && hasDeliveryLine && !p.nonLatin) {
@@ -266,7 +268,7 @@ export function validateNorthAmerican(
         if (zip && z !== zip) notes.push(F.zipCorrected(zip, z));
         else if (!zip) notes.push(F.zipAdded(z));
         corrected = corrected || zip !== null;
-        invalid = p.nonLatin || (!p.primaryNumber && p.kind === 'street');
+        invalid = p.nonLatin || p.kind === 'intersection' || (!p.primaryNumber && p.kind === 'street');
         zip = z;
         answer = a;
         last.zip = z;

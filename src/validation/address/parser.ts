@@ -18,6 +18,7 @@ import {
   NumberWords,
   NorthAmericanCountryNames,
   BuildingWords,
+  IntersectionLeads,
   OrdinalStreetNames,
   RURAL_ROUTE_ONLY_WITH_BOX,
   RouteModifiers,
@@ -32,7 +33,7 @@ import {
 } from './tables.js';
 
 export type DeliveryKind =
-  | 'street' | 'highway' | 'po_box' | 'rural_route' | 'highway_contract' | 'military' | 'general_delivery' | 'none';
+  | 'street' | 'highway' | 'intersection' | 'po_box' | 'rural_route' | 'highway_contract' | 'military' | 'general_delivery' | 'none';
 
 export interface DeliveryLine {
   kind: DeliveryKind;
@@ -344,12 +345,76 @@ function matchPoBox(toks: readonly Token[], at: number, end: number): number {
   return -1;
 }
 
-/** The delivery line in toks[at, end), every word accounted for (leftovers lower the quality). */
+/** The street words of a parsed line as Pub 28 writes them (`N MAIN ST`, `RUE SAINT-DENIS`). */
+function streetWords(l: DeliveryLine): string {
+  const parts = [l.predirection, l.suffixBeforeName ? l.suffix : null, l.name, l.suffixBeforeName ? null : l.suffix, l.postdirection];
+  let out = '';
+  for (const part of parts) if (part) out = out ? `${out} ${part}` : part;
+  return out;
+}
+
+/** A side of an intersection that reads as a street on its own: a route, a suffix or post-directional, a numbered street. */
+function standsAsStreet(l: DeliveryLine): boolean {
+  return l.leftover.length === 0 && l.building === null && l.name !== null &&
+    (l.kind === 'highway' || l.suffix !== null || l.postdirection !== null || ORDINAL_NUMBER.test(l.name));
+}
+
+/** A bare name of one word, possibly after a directional (`LINCOLN`, `EAST HCKRY`). */
+function oneNameWord(l: DeliveryLine): boolean {
+  return l.kind === 'street' && l.leftover.length === 0 && l.primaryNumber === null && l.name !== null && !l.name.includes(' ');
+}
+
+/**
+ * Two streets joined by AND, & or AT (`HWY 16 AND MINNESOTA RD NW`, `18TH AND LINCOLN`, `CORNER OF CAVE & ZERKEL STS`,
+ * `US HWY 18 AND 15`): one street line naming both, `&` between them. The first must read as a street on its own
+ * (or a word such as CORNER OF announce the corner), so that names like `BREAD AND BUTTER LN` stay one street.
+ */
+function parseIntersection(toks: readonly Token[], at: number, end: number, country: 'US' | 'CA' | null, line: DeliveryLine): boolean {
+  let from = at;
+  for (const words of IntersectionLeads) {
+    if (matchSequence(toks, at, end, words)) {
+      from = at + words.length;
+      break;
+    }
+  }
+  const announced = from > at;
+  for (let j = from + 1; j < end - 1; j++) {
+    const w = toks[j].w;
+    if (w !== 'AND' && w !== '&' && w !== 'AT') continue;
+    const first = parseDeliveryLine(toks, from, j, country, false);
+    // `THE CIRCLE AT NORTH HILLS ST` is one street: a name of THE and a suffix names a place.
+    if (first.name === 'THE' || !(standsAsStreet(first) || (announced && oneNameWord(first)))) return false;
+    let second: DeliveryLine;
+    const routeDirection = j + 3 === end ? directionalOf(toks[j + 2].w, country) : undefined;
+    if (first.kind === 'highway' && (j + 2 === end || routeDirection) && /^\d+[A-Z]?$/.test(toks[j + 1].w)) {
+      // `US HWY 18 AND 15`, `RTS 1 & 24 EAST`: a second route number on the same road.
+      second = { ...emptyLine(), name: toks[j + 1].w, postdirection: routeDirection ?? null };
+    } else {
+      second = parseDeliveryLine(toks, j + 1, end, country, false);
+      const strict = w === 'AT';
+      if (second.primaryNumber !== null || !(standsAsStreet(second) || (!strict && oneNameWord(second)))) return false;
+    }
+    line.kind = 'intersection';
+    line.name = `${streetWords(first)} & ${streetWords(second)}`;
+    line.secondaryDesignator = second.secondaryDesignator;
+    line.secondaryNumber = second.secondaryNumber;
+    line.extraSecondaries = second.extraSecondaries;
+    line.quality = 2;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * The delivery line in toks[at, end), every word accounted for (leftovers lower the quality); `intersections`:
+ * whether two streets joined by AND may be read as a corner (not inside one side of a corner).
+ */
 export function parseDeliveryLine(
   toks: readonly Token[],
   at: number,
   end: number,
   country: 'US' | 'CA' | null,
+  intersections = true,
 ): DeliveryLine {
   const line = emptyLine();
   if (at >= end) return line;
@@ -453,6 +518,7 @@ export function parseDeliveryLine(
     line.quality = line.primaryNumber ? 0 : -1;
     return line;
   }
+  if (intersections && !unitAfterNumber && parseIntersection(toks, i, end, country, line)) return line;
 
   // Highways and routes (US HWY 278, STATE ROUTE 690, COUNTY ROAD 5), possibly after a directional or a name word.
   for (let h = i; h < end; h++) {
@@ -493,6 +559,12 @@ export function parseDeliveryLine(
   let predir: string | undefined;
   let suffixBefore = false;
   if (e - s >= 2) postdir = directionalOf(toks[e - 1].w, country);
+  // `WEALTHY S E`: a post-directional written as two letters.
+  const pairedPostdir = postdir !== undefined && e - s >= 3 && /^[EW]$/.test(toks[e - 1].w) && /^[NS]$/.test(toks[e - 2].w);
+  if (pairedPostdir) {
+    postdir = toks[e - 2].w + toks[e - 1].w;
+    e--;
+  }
   if (postdir) {
     e--;
     if (e - s >= 2) suffix = suffixOf(toks[e - 1].w, country);
@@ -599,7 +671,8 @@ function unitsBefore(toks: readonly Token[], start: number): Secondary[] {
  * (`ONE MIDTOWN PLAZA 1360 PEACHTREE ST`) yields to the later one by score.
  */
 function deliveryStarts(toks: readonly Token[], end: number): number[] {
-  const starts: number[] = [];
+  // A text that starts with a route (`HWYS 51 AND 151`, `HWY 16 AND MINNESOTA RD`) starts its delivery line there.
+  const starts: number[] = matchHighway(toks, 0, end) ? [0] : [];
   let recipientGroup = false;
   for (let k = 0; k < end && starts.length < 4; k++) {
     const w = toks[k].w;
@@ -849,7 +922,20 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       let maxQuality = 2;
       if (p < end) {
         const first = toks[p].w;
-        const knownZips = knownCityZips(postal, cityState, cityKeyFromP);
+        let knownZips = knownCityZips(postal, cityState, cityKeyFromP);
+        if (knownZips === 0 && p + 1 < end && DirectionalTable.has(first) && p > start) {
+          // A directional before a known city that the gazetteer does not know with it: the street's post-directional
+          // when the street can take one (`GRAVENSTEIN HWY, N SEBASTOPOL`), else a place named after its neighbour
+          // (`WEALTHY ST SE E GRAND RAPIDS`: East Grand Rapids), believed a little less than a known name.
+          const restZips = knownCityZips(postal, cityState, cityKeyFromP.slice(wordKeys[p].length));
+          // `DR S E GRAND RAPIDS`: S E after a name is one post-directional, SE.
+          const halfOfPair = /^[NS]$/.test(toks[p - 1].w) && /^[EW]$/.test(first) && p - 2 > start;
+          if (restZips > 0 && (suffixOf(toks[p - 1].w, country) || halfOfPair)) score -= 12.5;
+          else if (restZips > 0 && directionalOf(toks[p - 1].w, country)) {
+            knownZips = restZips;
+            score -= 1;
+          }
+        }
         // A city may start with a directional (NORTH PLATTE), not with a suffix or unit word.
         const streetWordFirst = isStreetWord(first) && !DirectionalTable.has(first);
         if (acceptableForSomeZip(postal, zipPlaces, cityKeyFromP)) score += 4;

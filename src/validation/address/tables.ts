@@ -146,6 +146,12 @@ export const HighwayPrefixTable: readonly (readonly [readonly string[], string])
   [['ROUTE'], 'ROUTE'],
   [['RTE'], 'ROUTE'],
   [['RT'], 'ROUTE'],
+  // Several routes on one road (`HWYS 51 AND 151`, `RTS 1 & 24 EAST`).
+  [['HIGHWAYS'], 'HWYS'],
+  [['HWYS'], 'HWYS'],
+  [['ROUTES'], 'RTS'],
+  [['RTES'], 'RTS'],
+  [['RTS'], 'RTS'],
 ];
 
 /**
@@ -169,6 +175,11 @@ export const BuildingWords: ReadonlySet<string> = new Set([
   'COMPLEX', 'PAVILION', 'ANNEX', 'FLATS', 'APARTMENTS', 'APTS', 'CONDOMINIUMS', 'CONDOS', 'LOFTS', 'RESIDENCES',
   'TOWNHOMES', 'TOWNHOUSES', 'HOMES',
 ]);
+
+/** Words that announce a street corner rather than an address (`CORNER OF CAVE & ZERKEL STS`, `JCT 4 & 13`). */
+export const IntersectionLeads: readonly (readonly string[])[] = [
+  ['CORNER', 'OF'], ['COR', 'OF'], ['CORNER'], ['JUNCTION', 'OF'], ['JUNCTION'], ['JCT'], ['CROSSROADS'], ['CRSRDS'],
+];
 
 /** Words for floors written before FLOOR (SECOND FLOOR -> FL 2). */
 export const OrdinalWords: ReadonlyMap<string, string> = new Map([

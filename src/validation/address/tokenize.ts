@@ -31,7 +31,7 @@ export const MAX_INPUT_CHARS = 400;
 export const MAX_TOKENS = 40;
 
 /** Highway words written with a hyphen before the route number (I-95, US-1, SR-690). */
-const HYPHENATED_ROUTE = /^(I|IH|US|SR|CR|FM|SH|HWY|RT|RTE|ROUTE|HIGHWAY)-([A-Z0-9]+)$/;
+export const HYPHENATED_ROUTE = /^(I|IH|US|SR|CR|FM|SH|HWY|RT|RTE|ROUTE|HIGHWAY)-([A-Z0-9]+)$/;
 
 /** Rural route written without a space (RR2, HC1). */
 const GLUED_RURAL_ROUTE = /^(RR|HC|HCR|RFD)(\d{1,3})$/;
