@@ -89,9 +89,16 @@ export interface PhoneResult {
   national?: string | null;
 }
 
+/** What pricing learnt of a phone number offline; handed back to `validate` so that a request reads the number once. */
+export interface PhoneReadingForPricing {
+  readonly type: PhoneType;
+}
+
 export interface PhoneEngine {
   /** Cheap and synchronous offline line type, used for pricing before the slow work starts. */
   offlineType(input: string, countryHint?: string): PhoneType;
-  validate(input: string, options: { country?: string; deadline: number }): Promise<PhoneResult>;
+  /** `offlineType`, with the reading itself: pass it to `validate` (for the same input and hint). */
+  offlineReading(input: string, countryHint?: string): PhoneReadingForPricing;
+  validate(input: string, options: { country?: string; deadline: number; reading?: PhoneReadingForPricing }): Promise<PhoneResult>;
   close?(): Promise<void>;
 }

@@ -8,7 +8,7 @@ import { priceRequest, type Charge } from '../billing/pricing.js';
 import { Problem } from '../http/problems.js';
 import type { Logger } from '../log.js';
 import type {
-  AddressEngine, AddressResult, EmailEngine, EmailResult, PhoneEngine, PhoneResult,
+  AddressEngine, AddressResult, EmailEngine, EmailResult, PhoneEngine, PhoneReadingForPricing, PhoneResult,
 } from './types.js';
 
 export interface Engines {
@@ -69,19 +69,20 @@ export class ContactValidation {
    * Prices the request from cheap offline facts. The address's country also serves as the phone's default region
    * when the request gives no `country`: `(502) 713-4410` beside a Kentucky address is a US number.
    */
-  price(input: ContactInput): { charges: Charge[]; phoneRegion?: string } {
+  price(input: ContactInput): { charges: Charge[]; phoneRegion?: string; phoneReading?: PhoneReadingForPricing } {
     const addressCountry = input.address !== undefined ? this.engines.address.countryOf(input.address, input.country) : null;
     const phoneRegion = input.country ?? addressCountry ?? undefined;
+    const phoneReading = input.phone !== undefined ? this.engines.phone.offlineReading(input.phone, phoneRegion) : undefined;
     const charges = priceRequest({
       address: input.address !== undefined ? { country: addressCountry } : undefined,
       email: input.email !== undefined ? true : undefined,
-      phone: input.phone !== undefined ? { type: this.engines.phone.offlineType(input.phone, phoneRegion) } : undefined,
+      phone: phoneReading ? { type: phoneReading.type } : undefined,
     });
-    return { charges, phoneRegion };
+    return { charges, phoneRegion, phoneReading };
   }
 
   async validate(accountId: string, requestId: string, input: ContactInput, arrivedAtEpochMs: number, log: Logger): Promise<ContactAnswer> {
-    const { charges, phoneRegion } = this.price(input);
+    const { charges, phoneRegion, phoneReading } = this.price(input);
     const debit = await this.ledger.debit(accountId, charges, requestId);
     if (!debit.ok) {
       throw new Problem(
@@ -106,7 +107,7 @@ export class ContactValidation {
       email === undefined ? null
         : withinBudget(this.engines.email.validate(email, { smtp: input.smtp, deadline }), () => OUT_OF_TIME.email(email)),
       phone === undefined ? null
-        : withinBudget(this.engines.phone.validate(phone, { country: phoneRegion, deadline }), OUT_OF_TIME.phone),
+        : withinBudget(this.engines.phone.validate(phone, { country: phoneRegion, deadline, reading: phoneReading }), OUT_OF_TIME.phone),
     ]);
     budget.cancel();
 

@@ -25,6 +25,17 @@ describe('Phone engine offline', () => {
   it('When offlineType is asked for a US number, then it is fixed_or_mobile', () => expect(engine.offlineType('(201) 203-1234', 'US')).toBe('fixed_or_mobile'));
   it('When offlineType is asked for a UK landline, then it is landline (priced 3 credits)', () => expect(engine.offlineType('+442079460958')).toBe('landline'));
   it('When offlineType is asked for garbage, then it is unknown', () => expect(engine.offlineType('😀')).toBe('unknown'));
+  it('When validate is handed the reading made for pricing, then it answers from it; a reading it did not make is ignored', async () => {
+    const reading = engine.offlineReading('020 7946 0958', 'GB');
+    const forged = { ...reading, type: 'mobile' as const };
+
+    const fromReading = await engine.validate('020 7946 0958', { country: 'GB', deadline: deadline(), reading });
+    const fromForged = await engine.validate('020 7946 0958', { country: 'GB', deadline: deadline(), reading: forged });
+
+    expect(reading.type).toBe('landline');
+    expect(fromReading).toMatchObject({ status: 'valid', type: 'landline', e164: '+442079460958' });
+    expect(fromForged).toMatchObject({ status: 'valid', type: 'landline', e164: '+442079460958' });
+  });
   it.each(['', '+', 'abc', '😀', '9'.repeat(64), '+999 1234567', '\u0000', 'tel:', '00', '+1'.repeat(200)])(
     'When the input is %j, then validate resolves invalid with a reason', async (input) => {
       const result = await engine.validate(input, { deadline: deadline() });

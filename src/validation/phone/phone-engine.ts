@@ -3,7 +3,7 @@
  * look-up when one is configured. Imports nothing from HTTP, the database or process.env.
  */
 import type { MetadataJson } from 'libphonenumber-js/core';
-import type { PhoneEngine, PhoneResult, PhoneType } from '../types.js';
+import type { PhoneEngine, PhoneReadingForPricing, PhoneResult, PhoneType } from '../types.js';
 import { findCarrierByPrefix, type CarrierPrefixIndex } from './carrier-prefix-index.js';
 import { findNanpOperator, type NanpOperatorIndex } from './nanp-operator-index.js';
 import { TYPES_WITH_CARRIER_PREFIX_DATA } from './phone-type-table.js';
@@ -60,39 +60,30 @@ export function createPhoneEngine(deps: PhoneEngineDeps): OfflinePhoneEngine {
   const { data } = deps;
   const liveLookup = deps.liveLookup ?? null;
 
-  /**
-   * Readings made for pricing (offlineType), kept until validate asks for the same number: a request reads each
-   * number once. Bounded; a reading that is never asked for again is dropped with the rest when the bound is hit.
-   */
-  const pricedReadings = new Map<string, PhoneReading>();
-  const readingKey = (input: string, countryHint?: string) => `${countryHint ?? ''}|${input}`;
-
-  function read(input: string, countryHint?: string): PhoneReading {
-    const key = readingKey(input, countryHint);
-    const priced = pricedReadings.get(key);
-    if (priced) {
-      pricedReadings.delete(key);
-      return priced;
-    }
-    return readPhoneNumber(input, countryHint, data.metadata);
-  }
+  /** Readings this engine made for pricing: the only ones `validate` takes instead of reading the number again. */
+  const pricingReadings = new WeakSet<PhoneReadingForPricing>();
 
   function validateOffline(input: string, countryHint?: string): PhoneResult {
-    return offlineResult(data, read(input, countryHint));
+    return offlineResult(data, readPhoneNumber(input, countryHint, data.metadata));
+  }
+
+  function offlineReading(input: string, countryHint?: string): PhoneReading {
+    const reading = readPhoneNumber(input, countryHint, data.metadata);
+    pricingReadings.add(reading);
+    return reading;
   }
 
   return {
     validateOffline,
+    offlineReading,
 
     offlineType(input: string, countryHint?: string): PhoneType {
-      const reading = readPhoneNumber(input, countryHint, data.metadata);
-      if (pricedReadings.size >= 1024) pricedReadings.clear();
-      pricedReadings.set(readingKey(input, countryHint), reading);
-      return reading.type;
+      return readPhoneNumber(input, countryHint, data.metadata).type;
     },
 
     async validate(input, options) {
-      const offline = validateOffline(input, options.country);
+      const priced = options.reading && pricingReadings.has(options.reading) ? (options.reading as PhoneReading) : null;
+      const offline = priced ? offlineResult(data, priced) : validateOffline(input, options.country);
       if (!liveLookup || offline.status !== 'valid' || !offline.e164) return offline;
       const outcome = await liveLookup.lookup(offline.e164, options.deadline);
       if (outcome.kind !== 'answered') return offline;
