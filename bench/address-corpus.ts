@@ -5,7 +5,7 @@
  * so that neither parser gains from its own abbreviation habits.
  */
 import fs from 'node:fs';
-import { type ParsedAddress, unitDepth } from '../src/validation/address/parser.js';
+import { type DeliveryLine, type ParsedAddress, unitDepth } from '../src/validation/address/parser.js';
 import { cityKey } from '../src/validation/address/postal-index.js';
 import { HYPHENATED_ROUTE } from '../src/validation/address/tokenize.js';
 import {
@@ -46,7 +46,11 @@ function words(s: string | null): string[] {
     .filter(Boolean);
 }
 
-const BOX_WORDS = new Map([['BX', 'BOX'], ['RFD', 'RR'], ['POB', 'PO BOX']]);
+/**
+ * Box spellings. Lockboxes, drawers and caller boxes are post office boxes, which Pub 28 (section 28) writes PO BOX;
+ * the corpus keeps the word written (`LOCKBOX 848104`, `LBX 427`), so both sides are compared as PO BOX.
+ */
+const BOX_WORDS = new Map([['BX', 'BOX'], ['RFD', 'RR'], ['POB', 'PO BOX'], ['LOCKBOX', 'PO BOX'], ['LBX', 'PO BOX'], ['DRAWER', 'PO BOX']]);
 
 /** `U S HWY` -> `US HWY`: initials written apart are one word. */
 function joinInitials(ws: string[]): string[] {
@@ -76,6 +80,11 @@ function canonicalStreet(text: string | null): string | null {
     if (highway && /\d|^[A-Z]{1,2}$/.test(ws[i + highway[0].length])) {
       out.push(highway[1]);
       i += highway[0].length - 1;
+      continue;
+    }
+    if ((ws[i] === 'LOCK' || ws[i] === 'CALLER') && ws[i + 1] === 'BOX') {
+      out.push('PO BOX');
+      i++;
       continue;
     }
     const w = BOX_WORDS.get(ws[i]) ?? ws[i];
@@ -236,13 +245,22 @@ const OCCUPANCY_DEPTH = 2;
  * departments and mail stops only when nothing deeper is given (the corpus labels them as the sub-address).
  */
 export function parsedFieldsOf(p: ParsedAddress): ParsedFields {
-  const street = [p.predirection, p.suffixBeforeName ? p.suffix : null, p.name, p.suffixBeforeName ? null : p.suffix, p.postdirection];
+  // A street and a box in one entry (`3523 WILLIAMS ST, POB 477`): the corpus fields take the house number of the
+  // street and the box as the street line (see loadCorpus); ours, the same projection of both lines we read.
+  const other = p.otherLine;
+  const isBox = (l: DeliveryLine) => l.kind === 'po_box' || l.kind === 'rural_route';
+  const boxAndStreet = other !== null && isBox(p) !== isBox(other);
+  const line = boxAndStreet && isBox(p) ? other : p;
+  const box = boxAndStreet ? (isBox(p) ? p : other) : null;
+  const street = box
+    ? [box.name]
+    : [line.predirection, line.suffixBeforeName ? line.suffix : null, line.name, line.suffixBeforeName ? null : line.suffix, line.postdirection];
   const inner = p.secondaryDesignator && unitDepth(p.secondaryDesignator) >= OCCUPANCY_DEPTH;
   const units = p.secondaryDesignator
     ? [...(inner ? p.extraSecondaries.filter((s) => s.designator !== '#' && unitDepth(s.designator) >= OCCUPANCY_DEPTH) : []), { designator: p.secondaryDesignator, number: p.secondaryNumber }]
     : [];
   return {
-    number: p.primaryNumber,
+    number: line.primaryNumber,
     street: street.filter(Boolean).join(' ') || null,
     unit: units.map((u) => [u.designator, u.number].filter(Boolean).join(' ')).join(' ') || null,
     city: p.city,

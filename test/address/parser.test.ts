@@ -190,3 +190,37 @@ describe('address parser: a directional between street and city, decided by the 
     ['4221 Richards Rd North Little Rock AR 72117', '4221 RICHARDS RD', 'NORTH LITTLE ROCK AR 72117'],
   ]);
 });
+
+describe('address parser: landmarks, and a street beside a box', () => {
+  it.each([
+    ['Union Station, Washington, DC 20001', 'WASHINGTON DC 20001'],
+    ['Wrigley Field', ''],
+    ['Valley West Mall, West Des Moines, IA 50266', 'WEST DES MOINES IA 50266'],
+    ['Meriden Square, Meriden, CT 06450', 'MERIDEN CT 06450'],
+  ])('When "%s" names a landmark without a house number, then there is no street', (input, last) => {
+    expect([parse(input).kind, street(input), lastLine(input)]).toEqual(['none', '', last]);
+  });
+
+  it.each([
+    ['Drum Point Road, Deale, MD 20751', 'DRUM POINT RD'],
+    ['Highway 80, Allentown, GA 31003', 'HIGHWAY 80'],
+  ])('When "%s" is a road without a house number, then it stays a street', (input, delivery) => {
+    expect(street(input)).toBe(delivery);
+  });
+
+  it.each([
+    ['3523 Williams St, POB 477 Patterson, GA 31557', 'PO BOX 477', '3523 WILLIAMS ST'],
+    ['104 s walnut rr 1 box 297 monee il 60449', 'RR 1 BOX 297', '104 S WALNUT'],
+    ['1950 n stemmons freeway, ste 5010 lockbox 848104 dallas tx 75207', 'PO BOX 848104 STE 5010', '1950 N STEMMONS FWY'],
+    ['6000 feldwood rd lbx # 402605 college park ga 30349', 'PO BOX 402605', '6000 FELDWOOD RD'],
+  ])('When "%s" gives a street and then a box, then the box above the city is used and the street kept apart', (input, delivery, other) => {
+    const o = parse(input).otherLine!;
+    expect([street(input), [o.primaryNumber, o.predirection, o.name, o.suffix].filter(Boolean).join(' ')]).toEqual([delivery, other]);
+  });
+
+  it('When a street stands before a box, then the answer delivers to the box and says the street was set aside', () => {
+    const r = check('3523 Williams St, PO Box 477, Patterson, GA 31557');
+    expect(r.standardized).toBe('PO BOX 477 PATTERSON GA 31557');
+    expect(r.footnotes).toContain('R#: an earlier delivery line set aside (Pub 28: mail goes to the line just above the city): 3523 WILLIAMS ST');
+  });
+});

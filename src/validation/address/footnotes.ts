@@ -23,6 +23,8 @@ export const AddressFootnotes = {
   standardized: 'N#: abbreviations and spelling standardized (USPS Publication 28)',
   standardizedCanada: 'N#: standardized per the Canada Post Canadian Addressing Guide',
   recipientDropped: (text: string) => `R#: text before the delivery line dropped: ${text}`,
+  otherLineSetAside: (text: string) =>
+    `R#: an earlier delivery line set aside (Pub 28: mail goes to the line just above the city): ${text}`,
   buildingDropped: (text: string) => `R#: building name dropped from the delivery line: ${text}`,
   attentionDropped: (text: string) => `R#: attention line dropped: ${text}`,
   extraDropped: (text: string) => `R#: words that fit no address part dropped: ${text}`,

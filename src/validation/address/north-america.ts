@@ -232,7 +232,7 @@ export function validateNorthAmerican(
   } else if (!p.primaryNumber && (p.kind === 'street' || p.kind === 'po_box')) {
     notes.push(F.noPrimaryNumber);
   }
-  if (p.recipient) notes.push(F.recipientDropped(p.recipient));
+  if (p.recipient) notes.push(p.otherLine ? F.otherLineSetAside(p.recipient) : F.recipientDropped(p.recipient));
   if (p.leftover.length) notes.push(F.extraDropped(p.leftover.join(' ')));
   if (p.attention) notes.push(F.attentionDropped(p.attention));
   if (p.building) notes.push(F.buildingDropped(p.building));

@@ -69,6 +69,11 @@ export interface ParsedAddress extends DeliveryLine {
   plus4: string | null;
   /** Text before the delivery line (recipient, firm or building name), dropped. */
   recipient: string | null;
+  /**
+   * A complete delivery line written before the one used (`3523 WILLIAMS ST, POB 477`): Pub 28 delivers to the line
+   * just above the city, so the earlier one is kept apart (it is part of `recipient`).
+   */
+  otherLine: DeliveryLine | null;
   nonLatin: boolean;
   tokenCount: number;
 }
@@ -638,11 +643,14 @@ function acceptableForSomeZip(postal: PostalIndex, places: readonly ZipPlace[] |
 const RECIPIENT_MARKERS = new Set(['C/O', 'CO', 'ATTN', 'ATTENTION', 'CARE']);
 /** Street types that do not occur in city names (unlike CREEK, BEACH, HILL). */
 const COMMON_STREET_TYPES = new Set(['ST', 'AVE', 'RD', 'DR', 'LN', 'BLVD', 'CT', 'PL', 'WAY', 'PKWY', 'CIR', 'TER', 'HWY', 'TRL']);
+/** Street types that name roads rather than places, read as streets even without a house number (`DRUM POINT RD`). */
+const OPEN_ROAD_TYPES = new Set(['FWY', 'EXPY', 'PIKE', 'TPKE', 'RTE', 'ROW', 'RUN', 'BYP', 'ALY', 'BND', 'CSWY', 'HWY', 'HL', 'XING', 'LOOP']);
 /** Words that end a firm or person's name, never a city (`PURI BROTHERS, INC`). */
 const FIRM_WORDS = new Set(['INC', 'LLC', 'LTD', 'CORP', 'JR', 'SR', 'III', 'PC', 'LLP', 'PLLC']);
 
-/** `DEPT 33629`, `LOCKBOX # 4987`, `REF NO 24385309`, `4TH FLOOR` just before the delivery line, outermost first. */
-function unitsBefore(toks: readonly Token[], start: number): Secondary[] {
+/** `DEPT 33629`, `LOCKBOX # 4987`, `REF NO 24385309`, `4TH FLOOR` just before the delivery line, outermost first,
+ * and where they start. */
+function unitsBefore(toks: readonly Token[], start: number): { units: Secondary[]; from: number } {
   // Several may stand there (`SUITE 200, BUILDING 17, 7000 …`).
   const found: Secondary[] = [];
   let end = start;
@@ -650,7 +658,7 @@ function unitsBefore(toks: readonly Token[], start: number): Secondary[] {
     found.push({ designator: 'FL', number: ORDINAL_NUMBER.exec(toks[end - 2].w)?.[1] ?? OrdinalWords.get(toks[end - 2].w) ?? toks[end - 2].w });
     end -= 2;
     // Units in an attention group before it are not the delivery line's (`ATTN DEPT # 528, 4TH FLOOR 300 …`).
-    if (toks[end].sep && attentionGroupBefore(toks, end)) return found;
+    if (toks[end].sep && attentionGroupBefore(toks, end)) return { units: found, from: end };
   }
   while (end >= 2 && toks[end - 1].unitId) {
     let k = end - 2;
@@ -662,7 +670,7 @@ function unitsBefore(toks: readonly Token[], start: number): Secondary[] {
     end = k;
     if (toks[k].sep && attentionGroupBefore(toks, k)) break;
   }
-  return found;
+  return { units: found, from: end };
 }
 
 /**
@@ -912,7 +920,8 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   // best bound first and a line is parsed only while it can still win. Ties go to the earlier start, then the
   // shorter city (the order in which the candidates were listed).
   const candidates: SplitCandidate[] = [];
-  for (const start of deliveryStarts(toks, end)) {
+  const starts = deliveryStarts(toks, end);
+  for (const start of starts) {
     let cityKeyFromP = '';
     for (let p = end; p >= start; p--) {
       if (p > start && end - p > MAX_CITY_WORDS) p = start;
@@ -975,10 +984,10 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   // Units written before the street or box (`STE 201, 4401 N MESA`, `MSC 410833 PO BOX 415000`, `DEPT 528 4TH FLOOR
   // 300 E RANDOLPH ST`) join those after it; the innermost of all is the line's.
   const before = unitsBefore(toks, start);
-  if (before.length) {
+  if (before.units.length) {
     const line = best.line;
     const onLine = line.secondaryDesignator ? [...line.extraSecondaries, { designator: line.secondaryDesignator, number: line.secondaryNumber }] : [];
-    keepInnermost(line, [...before, ...onLine]);
+    keepInnermost(line, [...before.units, ...onLine]);
   }
   if (start >= end) best.line = emptyLine();
   // Several words without house number, suffix or route (`MUNICIPAL AIRPORT`, `JMB INSURANCE`) name a place or a firm,
@@ -988,16 +997,34 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   const lastWord = l.name?.split(' ').pop() ?? '';
   const buildingName = l.kind === 'street' && !l.suffix && /^(TOWER|TOWERS|BUILDING|BLDG|OFFICES)$/.test(lastWord);
   const placeName = (l.kind === 'street' && !l.primaryNumber && !l.suffix && !l.secondaryDesignator) || buildingName;
+  // Without a house number, a name ending in a suffix that names places more than streets (`UNION STATION`,
+  // `WRIGLEY FIELD`, `VALLEY WEST MALL`, `MERIDEN SQUARE`) is a landmark: Pub 28 has no street to deliver to.
+  const landmark = l.kind === 'street' && !l.primaryNumber && !l.secondaryDesignator && l.suffix !== null && !l.suffixBeforeName &&
+    !COMMON_STREET_TYPES.has(l.suffix) && !OPEN_ROAD_TYPES.has(l.suffix);
   if (buildingName && l.secondaryDesignator) {
     // `TERMINAL TOWER STE 1100`: the unit stays, the building name goes.
     best.line = { ...l, building: l.name, name: null, kind: 'none' };
-  } else if (placeName && l.name && ((/ /.test(l.name) && !/ (AND|&) /.test(l.name)) || FIRM_WORDS.has(l.name))) {
+  } else if (landmark || (placeName && l.name && ((/ /.test(l.name) && !/ (AND|&) /.test(l.name)) || FIRM_WORDS.has(l.name)))) {
     best.line = { ...emptyLine(), leftover: [] };
     best.start = best.at;
   }
 
+  let otherLine: DeliveryLine | null = null;
+  if (best.line.kind !== 'none' && best.start > 0) {
+    const otherEnd = before.from;
+    for (const s of starts) {
+      if (s >= otherEnd) break;
+      const l = parseDeliveryLine(toks, s, otherEnd, country);
+      if (l.primaryNumber && l.name && /[A-Z]/.test(l.name) && l.quality >= 1 && l.leftover.length === 0 && l.kind !== 'intersection') {
+        otherLine = l;
+        break;
+      }
+    }
+  }
+
   return {
     ...best.line,
+    otherLine,
     country,
     city: best.at < end ? joinWords(toks, best.at, end) : null,
     state,
