@@ -58,6 +58,7 @@ const schema = z.object({
   FREE_CREDITS: z.coerce.number().int().min(0).default(100),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  REFERENCE_RELOAD_MS: z.coerce.number().int().min(0).default(60_000),
 });
 
 export type Env = z.input<typeof schema>;
@@ -75,6 +76,8 @@ export interface Config {
   credits: { free: number; packPrices: Map<number, number> };
   logLevel: string;
   shutdownGraceMs: number;
+  /** How often a running service looks for new reference imports (the CLI's) and loads them; 0: only at start. */
+  referenceReloadMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -115,5 +118,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     credits: { free: e.FREE_CREDITS, packPrices: e.CREDIT_PACK_PRICES },
     logLevel: e.LOG_LEVEL,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    referenceReloadMs: e.REFERENCE_RELOAD_MS,
   };
 }

@@ -1,28 +1,64 @@
 /**
  * Builds the three engines from configuration and the database: the address engine's delivery-point reference is
  * what the database holds (the embedded RRAD points are loaded into it at first start; `reference import` adds more,
- * seen by the service at its next start).
+ * which a running service loads within REFERENCE_RELOAD_MS).
  */
 import type { Config } from '../config.js';
 import type { Database } from '../db/data-source.js';
+import type { Logger } from '../log.js';
 import { loadReferenceIndex, seedEmbeddedReference } from '../db/reference-store.js';
 import { createAddressEngine, loadShippedAddressData } from './address/index.js';
 import { createEmailEngine } from './email/index.js';
 import { createPhoneEngine, createPhoneLookup, loadShippedPhoneData } from './phone/index.js';
 import type { Engines } from './validate-contact.js';
 
-export async function createEngines(config: Config, db: Database): Promise<Engines & { close(): Promise<void> }> {
+/** The id of the newest reference import (0 when none): it changes when `reference import` has loaded a file. */
+async function lastReferenceImport(db: Database): Promise<number> {
+  const rows = await db.all<{ last: number | string | null }>(`SELECT MAX(id) AS last FROM reference_imports`);
+  return Number(rows[0]?.last ?? 0);
+}
+
+export async function createEngines(
+  config: Config,
+  db: Database,
+  logger?: Logger,
+): Promise<Engines & { close(): Promise<void>; reloadReference(): Promise<boolean> }> {
   await seedEmbeddedReference(db);
   const { postal, countries } = loadShippedAddressData({ rrad: false });
-  const address = createAddressEngine({ postal, countries, reference: await loadReferenceIndex(db) });
+  let loadedImport = await lastReferenceImport(db);
   const email = createEmailEngine(config.email);
   const phone = createPhoneEngine({ data: loadShippedPhoneData(), liveLookup: createPhoneLookup(config.phone) });
-  return {
-    address,
+  const engines = {
+    address: createAddressEngine({ postal, countries, reference: await loadReferenceIndex(db) }),
     email,
     phone,
+    /**
+     * Loads the reference data again if an import has finished since the last load (a CLI `reference import`
+     * beside the running service), and swaps the address engine: requests in flight finish on the old one.
+     */
+    async reloadReference(): Promise<boolean> {
+      const last = await lastReferenceImport(db);
+      if (last === loadedImport) return false;
+      const reference = await loadReferenceIndex(db);
+      engines.address = createAddressEngine({ postal, countries, reference });
+      loadedImport = last;
+      logger?.info({ reference_import: last }, 'reference data reloaded');
+      return true;
+    },
     async close() {
+      clearInterval(poll);
       await Promise.all([email.close?.(), phone.close?.()]);
     },
   };
+  let reloading = false;
+  const poll = config.referenceReloadMs > 0
+    ? setInterval(() => {
+      if (reloading) return;
+      reloading = true;
+      engines.reloadReference()
+        .catch((err: unknown) => logger?.error({ err }, 'reference data reload failed; the loaded data stays in use'))
+        .finally(() => { reloading = false; });
+    }, config.referenceReloadMs).unref()
+    : undefined;
+  return engines;
 }

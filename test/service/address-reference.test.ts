@@ -3,7 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
-import { startTestService } from '../support/service.js';
+import { databaseUrlOf, startTestService } from '../support/service.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -25,12 +25,17 @@ describe.each(testDatabases)('address reference data through the service on $nam
     }
   });
 
-  it('When an operator imports a USPS ZIP+4 file from the CLI, then the next start confirms with the ZIP+4 add-on', async () => {
-    const url = await database.create();
+  const importFromCli = async (url: string) => {
     const { stdout } = await run(path.join(root, 'node_modules/.bin/tsx'),
       ['src/cli.ts', 'reference', 'import', '--format', 'usps-zip4', 'test/address/fixtures/usps-zip4-sample.txt'],
       { cwd: root, env: { ...process.env, DATABASE_URL: url } });
-    const counts = JSON.parse(stdout);
+    return JSON.parse(stdout);
+  };
+  const GOOGLEPLEX = { address: '1600 Amphitheatre Parkway, Mountain View, CA 94043' };
+
+  it('When an operator imports a USPS ZIP+4 file from the CLI, then the next start confirms with the ZIP+4 add-on', async () => {
+    const url = await database.create();
+    const counts = await importFromCli(url);
     expect(counts).toMatchObject({ read: expect.any(Number), loaded: expect.any(Number), rejected: expect.any(Number) });
     expect(counts.loaded).toBeGreaterThan(0);
 
@@ -38,11 +43,33 @@ describe.each(testDatabases)('address reference data through the service on $nam
     try {
       const { apiKey } = await service.newAccount(10);
 
-      const res = await service.post('/v1/validate', { address: '1600 Amphitheatre Parkway, Mountain View, CA 94043' }, { key: apiKey });
+      const res = await service.post('/v1/validate', GOOGLEPLEX, { key: apiKey });
 
       const { address } = await res.json() as any;
       expect(address.dpv).not.toBe('');
       expect(address.zip4).toBe('94043-1351');
+    } finally {
+      await service.close();
+      await database.dropAll();
+    }
+  });
+
+  it('When an operator imports from the CLI while the service runs, then the service uses the new data without a restart', async () => {
+    const service = await startTestService(await database.create(), { REFERENCE_RELOAD_MS: '100' });
+    try {
+      const { apiKey } = await service.newAccount(100);
+      const zip4Now = async () => ((await (await service.post('/v1/validate', GOOGLEPLEX, { key: apiKey })).json()) as any).address.zip4;
+      const before = await zip4Now();
+
+      await importFromCli(databaseUrlOf(service));
+      let after = await zip4Now();
+      for (let tries = 0; after === null && tries < 50; tries++) {
+        await new Promise((r) => setTimeout(r, 100));
+        after = await zip4Now();
+      }
+
+      expect(before).toBeNull();
+      expect(after).toBe('94043-1351');
     } finally {
       await service.close();
       await database.dropAll();
