@@ -224,3 +224,22 @@ describe('address parser: landmarks, and a street beside a box', () => {
     expect(r.footnotes).toContain('R#: an earlier delivery line set aside (Pub 28: mail goes to the line just above the city): 3523 WILLIAMS ST');
   });
 });
+
+describe('address parser: attention lines, a building after the street, FL at the end', () => {
+  itReadsLines([
+    ['attn:charlotte duran 2905 rodeo park drive east bld 1 santa fe nm 87505', '2905 RODEO PARK DR E BLDG 1', 'SANTA FE NM 87505'],
+    ['c/o bank of america 6000 feldwood rd; lockbox # 402605 college park ga 30349', 'PO BOX 402605', 'COLLEGE PARK GA 30349'],
+    ['4193 solutions center lockbox no 774193 chicago il 60677', 'PO BOX 774193', 'CHICAGO IL 60677'],
+    ['8725 nw 18th ter ste 106 doral fl', '8725 NW 18TH TER STE 106', 'DORAL FL'],
+    ['1750 Tysons Blvd Fourth Fl', '1750 TYSONS BLVD FL 4', ''],
+    ['1201 peachtree street ne 400 colony square, # 1001', '1201 PEACHTREE ST NE # 1001', ''],
+  ]);
+
+  it('When a numbered place name follows a street, then it is kept as the building and the street is the address', () => {
+    expect(parse('1201 Peachtree St NE 400 Colony Square, Suite 1730 Atlanta, GA 30361').building).toBe('400 COLONY SQ');
+  });
+
+  it('When an attention line holds a house number right after ATTN, then it is not the delivery line', () => {
+    expect(street('attn dept # 528, 4th floor 300 east randolph st chicago il 60601')).toBe('300 E RANDOLPH ST FL 4');
+  });
+});

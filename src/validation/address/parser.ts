@@ -344,7 +344,7 @@ function matchPoBox(toks: readonly Token[], at: number, end: number): number {
   for (const [words] of PO_BOXES_BY_FIRST_WORD.get(toks[at]?.w) ?? []) {
     if (!matchSequence(toks, at, end, words)) continue;
     let k = at + words.length;
-    if (k < end && toks[k].w === '#') k++;
+    if (k < end && (toks[k].w === '#' || toks[k].w === 'NO')) k++;
     if (k < end && toks[k].digit && /^[A-Z0-9-]{1,10}$/.test(toks[k].w)) return k;
   }
   return -1;
@@ -685,7 +685,9 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
   for (let k = 0; k < end && starts.length < 4; k++) {
     const w = toks[k].w;
     if (k === 0 || toks[k].sep) recipientGroup = RECIPIENT_MARKERS.has(w);
-    if (recipientGroup) continue;
+    // In an attention or care-of group only a house number after a name may start the delivery line
+    // (`ATTN CHARLOTTE DURAN 2905 RODEO PARK DR`); numbers right after the marker belong to it (`ATTN DEPT # 528`).
+    if (recipientGroup && (!toks[k].number || k < 2 || RECIPIENT_MARKERS.has(toks[k - 1].w) || RECIPIENT_MARKERS.has(toks[k - 2].w))) continue;
     const prev = toks[k - 1]?.w;
     if (matchPoBox(toks, k, end) >= 0) {
       if ((w !== 'BOX' && w !== 'BX' && w !== 'PO') || k === 0 || toks[k].sep || !UnitDesignatorTable.has(prev ?? '')) {
@@ -874,7 +876,9 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       const streetBefore = toks.slice(0, at - 1).some((t) => StreetSuffixTable.has(t.w) || UnitDesignatorTable.has(t.w));
       // A bare code at the end counts after a street with a number (`UNITED MANAGEMENT CO` is a firm).
       const numberBefore = toks.slice(0, at).some((t) => t.digit);
-      const codeAtEnd = k === 1 && phrase.length === 2 && !isStreetWord(phrase) && at >= 2 && numberBefore;
+      // `… STE 106 DORAL FL`: a designator that needs a number cannot end the text as a unit, so FL is Florida.
+      const unitCannotEnd = UnitDesignatorTable.get(phrase)?.requiresNumber === true && !toks[at - 1].digit && !isFloorNumber(toks[at - 1].w);
+      const codeAtEnd = k === 1 && phrase.length === 2 && (!isStreetWord(phrase) || unitCannotEnd) && at >= 2 && numberBefore;
       const nameAfterStreet = k >= 1 && phrase.length > 2 && streetBefore && !DirectionalTable.has(before) && !HAS_DIGIT.test(before);
       if (!cityBefore && !codeAtEnd && !nameAfterStreet) continue;
     }
@@ -1010,15 +1014,27 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   }
 
   let otherLine: DeliveryLine | null = null;
+  let recipientEnd = best.start;
   if (best.line.kind !== 'none' && best.start > 0) {
     const otherEnd = before.from;
     for (const s of starts) {
       if (s >= otherEnd) break;
       const l = parseDeliveryLine(toks, s, otherEnd, country);
-      if (l.primaryNumber && l.name && /[A-Z]/.test(l.name) && l.quality >= 1 && l.leftover.length === 0 && l.kind !== 'intersection') {
-        otherLine = l;
-        break;
+      if (!l.primaryNumber || !l.name || !/[A-Z]/.test(l.name) || l.quality < 1 || l.leftover.length > 0 || l.kind === 'intersection') continue;
+      otherLine = l;
+      // `1201 PEACHTREE ST NE 400 COLONY SQ # 1001`: a numbered name that ends like a place (square, center, no
+      // suffix) after a street of a common type names the building on that street, not a second address.
+      const chosen = best.line;
+      const streetFirst = l.kind === 'street' && ((l.suffix !== null && COMMON_STREET_TYPES.has(l.suffix)) || l.postdirection !== null);
+      const placeLater = chosen.kind === 'street' && (chosen.suffix === null || (!COMMON_STREET_TYPES.has(chosen.suffix) && !OPEN_ROAD_TYPES.has(chosen.suffix)));
+      if (streetFirst && placeLater && !l.secondaryDesignator) {
+        const units = [...chosen.extraSecondaries, ...(chosen.secondaryDesignator ? [{ designator: chosen.secondaryDesignator, number: chosen.secondaryNumber }] : [])];
+        best.line = { ...l, building: `${chosen.primaryNumber} ${streetWords(chosen)}` };
+        keepInnermost(best.line, units);
+        otherLine = null;
+        recipientEnd = s;
       }
+      break;
     }
   }
 
@@ -1030,7 +1046,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     state,
     postalCode,
     plus4,
-    recipient: best.start > 0 ? joinWords(toks, 0, best.start) : null,
+    recipient: recipientEnd > 0 ? joinWords(toks, 0, recipientEnd) : null,
     nonLatin,
     tokenCount: toks.length,
   };
