@@ -53,7 +53,7 @@ describe.each(testDatabases)('accounts and keys on $name', (database) => {
     expect(afterwards.status).toBe(401);
   });
 
-  it('When a key is revoked by another process (the CLI), then it stops working: at once on SQLite, within a second on PostgreSQL', async () => {
+  it('When a key is revoked by another process (the CLI), then it stops working: within milliseconds on SQLite, a second on PostgreSQL', async () => {
     const { api_key, key_id } = await service.accounts.create('Revoked elsewhere');
     const before = await service.get('/v1/account', api_key); // the key is now remembered by the service
     const cliDb = await Database.open(databaseUrlOf(service), { migrate: false });
@@ -63,7 +63,8 @@ describe.each(testDatabases)('accounts and keys on $name', (database) => {
     } finally {
       await cliDb.close();
     }
-    if (database.name === 'postgres') await new Promise((r) => setTimeout(r, 1_100));
+    // SQLite: the service notices another connection's write within 5 ms; PostgreSQL: its key cache lives 1 s.
+    await new Promise((r) => setTimeout(r, database.name === 'postgres' ? 1_100 : 20));
 
     const after = await service.get('/v1/account', api_key);
 
