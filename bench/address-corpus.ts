@@ -70,8 +70,10 @@ function canonicalStreet(text: string | null): string | null {
     .filter((w) => w !== 'NO' && w !== '#' && w !== 'AND' && w !== '&');
   const out: string[] = [];
   for (let i = 0; i < ws.length; i++) {
-    const route = RuralRoutePrefixes.find(([seq]) => seq.every((w, k) => ws[i + k] === w) && /^\d/.test(ws[i + seq.length] ?? ''));
-    if (route && (route[0][0] !== 'RT' && route[0][0] !== 'RTE' && route[0][0] !== 'ROUTE' || ws[i + route[0].length + 1] === 'BOX')) {
+    // `RR 2 BOX 152`, `RT 1 BOX 81`, and `ROUTE BOX 100` (a rural route box without the route number).
+    const route = RuralRoutePrefixes.find(([seq]) => seq.every((w, k) => ws[i + k] === w) && /^\d|^BOX$/.test(ws[i + seq.length] ?? ''));
+    const boxAfter = route && (ws[i + route[0].length] === 'BOX' || ws[i + route[0].length + 1] === 'BOX');
+    if (route && (route[0][0] !== 'RT' && route[0][0] !== 'RTE' && route[0][0] !== 'ROUTE' || boxAfter)) {
       out.push(route[1]);
       i += route[0].length - 1;
       continue;
@@ -150,7 +152,8 @@ export function loadCorpus(path: URL | string = CORPUS_PATH): CorpusEntry[] {
         unit: pick('OccupancyType', 'OccupancyIdentifier') ?? pick('SubaddressType', 'SubaddressIdentifier'),
         city: pick('PlaceName'),
         state: pick('StateName'),
-        zip: pick('ZipCode'),
+        // The corpus labels a ZIP+4 add-on written apart (`97212 4321`) as ZipPlus4: part of the ZIP, as in ours.
+        zip: pick('ZipCode', 'ZipPlus4'),
       },
     });
   }

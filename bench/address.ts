@@ -54,8 +54,8 @@ const row = (name: string, parse: (input: string) => ParsedFields) => {
 };
 console.log('Parse accuracy on usaddress-training-labeled.xml (house number, street line, unit, city, state, ZIP all right)');
 console.log(
-  `"all entries" is the headline; "holdout half": the even-indexed entries; "adjudicated": the ${disputes.length} labels of ` +
-    'bench/address-label-disputes.json scored by the USPS reading instead',
+  `"all entries" is the headline; "holdout half": the even-indexed entries; "adjudicated": the ${disputes.length} labels ` +
+    `(${new Set(disputes.map((d) => d.input)).size} entries) of bench/address-label-disputes.json scored by the USPS reading instead`,
 );
 console.table([row('contact-validator', ours), row('parse-address', parseAddressFields)]);
 

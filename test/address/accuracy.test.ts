@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
-import { loadCorpus, parsedFieldsOf, scoreParser } from '../../bench/address-corpus.js';
+import { adjudicatedCorpus, loadCorpus, loadLabelDisputes, parsedFieldsOf, scoreParser } from '../../bench/address-corpus.js';
 import { parseNorthAmericanAddress } from '../../src/validation/address/parser.js';
 import { shippedData } from './shipped-engine.js';
 
@@ -13,6 +13,10 @@ describe('address parser accuracy on the labelled usaddress corpus', () => {
 
   it('When the 1,513 labelled addresses are parsed, then the share fully right does not fall', () => {
     expect(ours.correct / ours.total).toBeGreaterThanOrEqual(ACCURACY_FLOOR);
+  });
+
+  it('When the reviewed label disputes are applied, then each names a label the corpus really has', () => {
+    expect(() => adjudicatedCorpus(corpus, loadLabelDisputes())).not.toThrow();
   });
 
   it('When compared with parse-address on the same strings, then ours is at least 6 points better', () => {

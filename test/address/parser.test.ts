@@ -243,3 +243,16 @@ describe('address parser: attention lines, a building after the street, FL at th
     expect(street('attn dept # 528, 4th floor 300 east randolph st chicago il 60601')).toBe('300 E RANDOLPH ST FL 4');
   });
 });
+
+describe('address parser: route boxes, a state written twice, a country alone, hyphenated units', () => {
+  itReadsLines([
+    ['Route Box # 100, West Dover, VT 05356', 'RR BOX 100', 'WEST DOVER VT 05356'],
+    ['Fifty N. Front St., Memphis TN, TN 38103', '50 N FRONT ST', 'MEMPHIS TN 38103'],
+    ['9837 SW 184th St Bld-A Flr 3 Ste 222', '9837 SW 184TH ST STE 222', ''],
+    ['USA', '', ''],
+  ]);
+
+  it('When a route box has no route number, then it is a rural route box', () => {
+    expect([parse('Route Box # 65').kind, parse('Route Box # 65').primaryNumber]).toEqual(['rural_route', '65']);
+  });
+});

@@ -441,12 +441,13 @@ export function parseDeliveryLine(
     if (!matchSequence(toks, i, end, words)) continue;
     let k = i + words.length;
     if (k < end && toks[k].w === '#') k++;
-    if (k >= end || !/^\d{1,4}[A-Z]{0,2}$/.test(toks[k].w)) continue;
-    const routeNumber = toks[k].w;
-    k++;
+    // `ROUTE BOX # 100`: a rural route box written without the route number.
+    const numberless = route === 'RR' && k < end && toks[k].w === 'BOX';
+    if (!numberless && (k >= end || !/^\d{1,4}[A-Z]{0,2}$/.test(toks[k].w))) continue;
+    const routeNumber = numberless ? null : toks[k++].w;
     if (RURAL_ROUTE_ONLY_WITH_BOX.has(words[0]) && toks[k]?.w !== 'BOX' && toks[k]?.w !== 'BX') continue;
     line.kind = route === 'RR' ? 'rural_route' : route === 'HC' ? 'highway_contract' : 'military';
-    line.name = `${route} ${routeNumber}`;
+    line.name = routeNumber ? `${route} ${routeNumber}` : route;
     if (k < end && (toks[k].w === 'BOX' || toks[k].w === 'BX')) {
       k++;
       if (k < end && toks[k].w === '#') k++;
@@ -699,7 +700,7 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
     const route = matchRuralRoute(toks, k, end);
     const routeNumberAt = route ? k + route[0].length + (toks[k + route[0].length]?.w === '#' ? 1 : 0) : -1;
     const routeBoxOk = route && (!RURAL_ROUTE_ONLY_WITH_BOX.has(route[0][0]) || toks[routeNumberAt + 1]?.w === 'BOX');
-    if (route && routeBoxOk && toks[routeNumberAt]?.digit) {
+    if (route && (routeBoxOk && toks[routeNumberAt]?.digit || toks[k + route[0].length]?.w === 'BOX')) {
       starts.push(k);
       // The route's own `BOX 152` is not another delivery line.
       k += route[0].length;
@@ -814,7 +815,8 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     found = false;
     for (const [words, code] of NorthAmericanCountryNames) {
       const at = end - words.length;
-      if (at >= 1 && matchSequence(toks, at, end, words) && (words.length > 1 || words[0].length > 2 || at >= 2)) {
+      // A country alone (`USA`) is no street either.
+      if (at >= 0 && matchSequence(toks, at, end, words) && (words.length > 1 || words[0].length > 2 || at >= 2)) {
         country ??= code;
         end = at;
         found = true;
@@ -886,10 +888,10 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     country ??= region.country;
     if (region.country === 'CA') country = 'CA';
     end = at;
-    // The state written twice (`ROSWELL, GEORGIA, GA 30075`) when a known city of it stands before (unlike
-    // `NEW YORK, NY`, where the name is the city).
+    // The state written twice (`ROSWELL, GEORGIA, GA 30075`, `MEMPHIS TN, TN 38103`) when a known city of it
+    // stands before (unlike `NEW YORK, NY`, where the name is the city).
     for (let j = Math.min(LONGEST_REGION_NAME_WORDS, end - 1); j >= 1; j--) {
-      if (RegionByName.get(joinWords(toks, end - j, end))?.code !== state || !toks[end - j].sep) continue;
+      if (RegionByName.get(joinWords(toks, end - j, end))?.code !== state || !(toks[end - j].sep || toks[end].sep)) continue;
       let g = end - j - 1;
       while (g > 0 && !toks[g].sep) g--;
       if (g < end - j && postal.city(state, joinWords(toks, g, end - j))) end -= j;

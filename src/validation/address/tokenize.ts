@@ -4,6 +4,8 @@
  * (comma, new line, semicolon) came before it: separators are strong hints of where the city starts.
  */
 
+import { UnitDesignatorTable } from './tables.js';
+
 export interface Token {
   /** Upper-case word without punctuation (hyphens and fraction slashes kept). */
   w: string;
@@ -36,6 +38,14 @@ export const HYPHENATED_ROUTE = /^(I|IH|US|SR|CR|FM|SH|HWY|RT|RTE|ROUTE|HIGHWAY)
 /** Rural route written without a space (RR2, HC1). */
 const GLUED_RURAL_ROUTE = /^(RR|HC|HCR|RFD)(\d{1,3})$/;
 
+/** A unit designator joined to its number by a hyphen (`BLD-A`, `STE-200`): designator and number. */
+function hyphenatedUnit(word: string): [string, string, string] | null {
+  const dash = word.indexOf('-');
+  if (dash < 2 || !UnitDesignatorTable.get(word.slice(0, dash))?.requiresNumber) return null;
+  const id = word.slice(dash + 1);
+  return /^[A-Z0-9]{1,8}$/.test(id) ? [word, word.slice(0, dash), id] : null;
+}
+
 /** True when the text has letters of a script other than Latin (Cyrillic, Han, Arabic, …). */
 export function hasNonLatinLetters(text: string): boolean {
   return NON_ASCII.test(text) && /[^\p{Script=Latin}\P{L}]/u.test(text);
@@ -64,7 +74,7 @@ export function tokenizeAddress(input: string): Token[] {
     for (let word of group.split(' ')) {
       word = word.replace(/^[-/]+|[-/]+$/g, '');
       if (!word) continue;
-      const route = HYPHENATED_ROUTE.exec(word) ?? GLUED_RURAL_ROUTE.exec(word);
+      const route = HYPHENATED_ROUTE.exec(word) ?? GLUED_RURAL_ROUTE.exec(word) ?? hyphenatedUnit(word);
       if (route) {
         tokens.push(makeToken(route[1], sep), makeToken(route[2], false));
       } else {
