@@ -56,6 +56,17 @@ function addressLine(address: ValidateRequest['address']): string | undefined {
   return [address.line1, address.line2, address.city, lastLine, address.country].filter(Boolean).join(', ');
 }
 
+/** The use case's input from a checked request body. */
+export function contactInputOf(body: ValidateRequest): ContactInput {
+  return {
+    address: addressLine(body.address),
+    email: body.email ?? undefined,
+    phone: body.phone ?? undefined,
+    country: body.country,
+    smtp: body.options?.smtp ?? true,
+  };
+}
+
 export function validateRoutes(
   router: Router,
   guard: RequestHandler[],
@@ -63,14 +74,7 @@ export function validateRoutes(
   idempotency: IdempotencyStore,
 ): void {
   router.post('/v1/validate', ...guard, jsonBody(), async (req: Request, res: Response) => {
-    const body = parseBody(validateRequestSchema, req.body);
-    const input: ContactInput = {
-      address: addressLine(body.address),
-      email: body.email ?? undefined,
-      phone: body.phone ?? undefined,
-      country: body.country,
-      smtp: body.options?.smtp ?? true,
-    };
+    const input = contactInputOf(parseBody(validateRequestSchema, req.body));
     req.logFields.modules = ['address', 'email', 'phone'].filter((m) => input[m as 'address'] !== undefined);
     if (input.email !== undefined) req.logFields.email = maskEmail(input.email);
     if (input.phone !== undefined) req.logFields.phone = maskPhone(input.phone);
