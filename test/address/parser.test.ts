@@ -256,3 +256,19 @@ describe('address parser: route boxes, a state written twice, a country alone, h
     expect([parse('Route Box # 65').kind, parse('Route Box # 65').primaryNumber]).toEqual(['rural_route', '65']);
   });
 });
+
+describe('address parser: numbered streets, county roads, traditional state abbreviations, words after the ZIP', () => {
+  itReadsLines([
+    ['20713 2700 N Ave', '20713 2700 N AVE', ''],
+    ['28030 E C R 850 N', '28030 E COUNTY ROAD 850 N', ''],
+    ['2320 mocking bird lane chico cal', '2320 MOCKING BIRD LN', 'CHICO CA'],
+    ['Joe Ballenger 3645 N Route Z Columbia MO 65202 Ballenger Propane Inc Utilities', '3645 N ROUTE Z', 'COLUMBIA MO 65202'],
+    ['2848 Paces Ferry Road Suite 700, Overlook 1', '2848 PACES FERRY RD STE 700', ''],
+    ['Main and 63rd', 'MAIN & 63RD', ''],
+    ['M & E Bank Building, Fake City, UT, 84101', '', 'FAKE CITY UT 84101'],
+  ]);
+
+  it('When words follow the ZIP code, then they are set aside and reported', () => {
+    expect(parse('3645 N Route Z Columbia MO 65202 Ballenger Propane Inc').trailing).toBe('BALLENGER PROPANE INC');
+  });
+});

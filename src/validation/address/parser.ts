@@ -69,6 +69,8 @@ export interface ParsedAddress extends DeliveryLine {
   plus4: string | null;
   /** Text before the delivery line (recipient, firm or building name), dropped. */
   recipient: string | null;
+  /** Words after the ZIP code (a firm or note written last), dropped. */
+  trailing: string | null;
   /**
    * A complete delivery line written before the one used (`3523 WILLIAMS ST, POB 477`): Pub 28 delivers to the line
    * just above the city, so the earlier one is kept apart (it is part of `recipient`).
@@ -387,8 +389,14 @@ function parseIntersection(toks: readonly Token[], at: number, end: number, coun
     const w = toks[j].w;
     if (w !== 'AND' && w !== '&' && w !== 'AT') continue;
     const first = parseDeliveryLine(toks, from, j, country, false);
-    // `THE CIRCLE AT NORTH HILLS ST` is one street: a name of THE and a suffix names a place.
-    if (first.name === 'THE' || !(standsAsStreet(first) || (announced && oneNameWord(first)))) return false;
+    // `THE CIRCLE AT NORTH HILLS ST` is one street: a name of THE and a suffix names a place. A first side of one word
+    // needs CORNER OF before it, or a numbered street or route after it (`MAIN AND 63RD`, not `BREAD AND BUTTER LN`).
+    const numberedSecond = () => {
+      const l = parseDeliveryLine(toks, j + 1, end, country, false);
+      return l.name !== null && (l.kind === 'highway' || ORDINAL_NUMBER.test(l.name)) && l.leftover.length === 0;
+    };
+    const oneWordFirst = oneNameWord(first) && (announced || (w !== 'AT' && numberedSecond()));
+    if (first.name === 'THE' || !(standsAsStreet(first) || oneWordFirst)) return false;
     let second: DeliveryLine;
     const routeDirection = j + 3 === end ? directionalOf(toks[j + 2].w, country) : undefined;
     if (first.kind === 'highway' && (j + 2 === end || routeDirection) && /^\d+[A-Z]?$/.test(toks[j + 1].w)) {
@@ -825,6 +833,17 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     }
   }
 
+  // Words after the ZIP code (`… COLUMBIA MO 65202 BALLENGER PROPANE INC`): a firm or note written last, set aside.
+  let trailing: string | null = null;
+  for (let k = end - 2; k >= Math.max(2, end - 7) && !toks[end - 1].digit; k--) {
+    if (!toks[k].digit) continue;
+    if (US_ZIP.test(toks[k].w) && RegionByName.get(toks[k - 1].w)?.country === 'US' && !RegionByName.has(toks[end - 1].w)) {
+      trailing = joinWords(toks, k + 1, end);
+      end = k + 1;
+    }
+    break;
+  }
+
   // Postal code.
   let postalCode: string | null = null;
   let plus4: string | null = null;
@@ -932,7 +951,9 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     for (let p = end; p >= start; p--) {
       if (p > start && end - p > MAX_CITY_WORDS) p = start;
       if (p < end) cityKeyFromP = p === start && end - start > MAX_CITY_WORDS ? cityKey(joinWords(toks, p, end)) : wordKeys[p] + cityKeyFromP;
-      let score = 0.001 * start;
+      // A later start is preferred (the words before are a recipient), but a lone number is no recipient: it is the
+      // house number of a numbered street (`20713 2700 N AVE`).
+      let score = start === 1 && toks[0].number ? -0.5 : 0.001 * start;
       let city: CityEvidence | null = null;
       let maxQuality = 2;
       if (p < end) {
@@ -955,7 +976,8 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
         const streetWordFirst = isStreetWord(first) && !DirectionalTable.has(first);
         if (acceptableForSomeZip(postal, zipPlaces, cityKeyFromP)) score += 4;
         if (toks[p].sep) score += 12;
-        if (lastDigitAt >= p) score -= 15;
+        // A city has no figures (`SUITE 700, OVERLOOK 1` names a building).
+        if (lastDigitAt >= p) score -= 20;
         if (UnitDesignatorTable.has(first) || first === '#') score -= 20;
         if (p === end - 1 && DirectionalTable.has(first)) score -= 30;
         if (p === end - 1 && FIRM_WORDS.has(first)) score -= 20;
@@ -997,7 +1019,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   }
   if (start >= end) best.line = emptyLine();
   // Several words without house number, suffix or route (`MUNICIPAL AIRPORT`, `JMB INSURANCE`) name a place or a firm,
-  // not a street; one word (`MAIN, ASHLAND NH`) or a corner (`18TH AND LINCOLN`) stays a street.
+  // not a street, and so does a lone letter; one word (`MAIN, ASHLAND NH`) stays a street (corners are intersections).
   const l = best.line;
   // A name ending in TOWER or BUILDING (no Pub 28 suffix) is a building, with or without a number.
   const lastWord = l.name?.split(' ').pop() ?? '';
@@ -1010,7 +1032,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   if (buildingName && l.secondaryDesignator) {
     // `TERMINAL TOWER STE 1100`: the unit stays, the building name goes.
     best.line = { ...l, building: l.name, name: null, kind: 'none' };
-  } else if (landmark || (placeName && l.name && ((/ /.test(l.name) && !/ (AND|&) /.test(l.name)) || FIRM_WORDS.has(l.name)))) {
+  } else if (landmark || (placeName && l.name && (/ /.test(l.name) || FIRM_WORDS.has(l.name) || l.name.length === 1))) {
     best.line = { ...emptyLine(), leftover: [] };
     best.start = best.at;
   }
@@ -1049,6 +1071,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     postalCode,
     plus4,
     recipient: recipientEnd > 0 ? joinWords(toks, 0, recipientEnd) : null,
+    trailing,
     nonLatin,
     tokenCount: toks.length,
   };

@@ -65,6 +65,16 @@ export const CanadianProvinces: ReadonlyMap<string, Province> = new Map(
     .map(([code, p]) => [code, { code, postalFirstLetters: (p as { postalFirstLetters: string }).postalFirstLetters }]),
 );
 
+/**
+ * The traditional state abbreviations (U.S. GPO Style Manual, used before the two-letter codes of 1963 and still
+ * written: `CHICO CAL`, `BOSTON MASS`), those that are no common word.
+ */
+const TraditionalStateAbbreviations: ReadonlyMap<string, string> = new Map([
+  ['ALA', 'AL'], ['ARIZ', 'AZ'], ['ARK', 'AR'], ['CAL', 'CA'], ['CALIF', 'CA'], ['COLO', 'CO'], ['CONN', 'CT'], ['FLA', 'FL'],
+  ['ILL', 'IL'], ['KANS', 'KS'], ['MASS', 'MA'], ['MICH', 'MI'], ['MINN', 'MN'], ['MONT', 'MT'], ['NEBR', 'NE'], ['NEV', 'NV'],
+  ['OKLA', 'OK'], ['OREG', 'OR'], ['PENN', 'PA'], ['PENNA', 'PA'], ['TENN', 'TN'], ['TEX', 'TX'], ['WISC', 'WI'], ['WYO', 'WY'],
+]);
+
 /** Every way of writing a state or province (code or name, English or French) -> its code and country. */
 export const RegionByName: ReadonlyMap<string, { code: string; country: 'US' | 'CA' }> = (() => {
   const byName = new Map<string, { code: string; country: 'US' | 'CA' }>();
@@ -72,6 +82,7 @@ export const RegionByName: ReadonlyMap<string, { code: string; country: 'US' | '
     byName.set(code, { code, country: 'US' });
     byName.set(name, { code, country: 'US' });
   }
+  for (const [abbreviation, code] of TraditionalStateAbbreviations) byName.set(abbreviation, { code, country: 'US' });
   for (const [code, p] of Object.entries(caProvinceData)) {
     if (code.startsWith('_') || typeof p === 'string') continue;
     // A US code wins over nothing here: no Canadian code collides with a US one except none (CA is California).
@@ -126,6 +137,7 @@ export const HighwayPrefixTable: readonly (readonly [readonly string[], string])
   [['COUNTY', 'HIGHWAY'], 'COUNTY HIGHWAY'],
   [['COUNTY', 'HWY'], 'COUNTY HIGHWAY'],
   [['CO', 'HWY'], 'COUNTY HIGHWAY'],
+  [['C', 'R'], 'COUNTY ROAD'],
   [['COUNTY', 'ROUTE'], 'COUNTY ROUTE'],
   [['INTERSTATE'], 'INTERSTATE'],
   [['INTERSTATE', 'HIGHWAY'], 'INTERSTATE'],
