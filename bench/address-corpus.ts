@@ -9,7 +9,8 @@ import { type DeliveryLine, type ParsedAddress, unitDepth } from '../src/validat
 import { cityKey } from '../src/validation/address/postal-index.js';
 import { HYPHENATED_ROUTE } from '../src/validation/address/tokenize.js';
 import {
-  DirectionalTable, HighwayPrefixTable, NumberWords, OrdinalStreetNames, OrdinalWords, RuralRoutePrefixes, RegionByName, StreetSuffixTable, UnitDesignatorTable,
+  DirectionalTable, HighwayPrefixTable, NumberWords, OrdinalStreetNames, OrdinalWords, RouteModifiers, RuralRoutePrefixes, RegionByName, StreetSuffixTable,
+  UnitDesignatorTable,
 } from '../src/validation/address/tables.js';
 
 export const CORPUS_PATH = new URL('../../shared/data/address/usaddress-training-labeled.xml', import.meta.url);
@@ -94,7 +95,7 @@ function canonicalStreet(text: string | null): string | null {
       out.push(w + ws[++i]);
       continue;
     }
-    out.push(DirectionalTable.get(w) ?? StreetSuffixTable.get(w) ?? OrdinalStreetNames.get(w) ?? w);
+    out.push(DirectionalTable.get(w) ?? StreetSuffixTable.get(w) ?? RouteModifiers.get(w) ?? OrdinalStreetNames.get(w) ?? w);
   }
   return out.length ? out.join(' ').replace(/\bHIGHWAY\b/g, 'HWY').replace(/\bROAD\b/g, 'RD').replace(/\bROUTE\b/g, 'RTE') : null;
 }

@@ -272,3 +272,13 @@ describe('address parser: numbered streets, county roads, traditional state abbr
     expect(parse('3645 N Route Z Columbia MO 65202 Ballenger Propane Inc').trailing).toBe('BALLENGER PROPANE INC');
   });
 });
+
+describe('address parser: highway contracts, business routes, two-word mail stops', () => {
+  itReadsLines([
+    ['HIGHWAY CONTRACT rte # 24 BOX # 2A', 'HC 24 BOX 2A', ''],
+    ['851 UNITED STATES HIGHWAY 53 BSNSS RTE N', '851 US HIGHWAY 53 BUSINESS ROUTE N', ''],
+    ['510 U.S. 17 Business Surfside Beach, South Carolina 29575', '510 US HIGHWAY 17 BUSINESS', 'SURFSIDE BEACH SC 29575'],
+    ['p.o. box 660367 mail code 5021 dallas tx 75266', 'PO BOX 660367 MAIL CODE 5021', 'DALLAS TX 75266'],
+    ['mail code 55083 p.o. box 105046 atlanta ga 30348', 'PO BOX 105046 MAIL CODE 55083', 'ATLANTA GA 30348'],
+  ]);
+});

@@ -28,6 +28,7 @@ import {
   RegionByName,
   RuralRoutePrefixes,
   StreetSuffixTable,
+  TwoWordMailStops,
   UnitDesignatorTable,
   byFirstWord,
 } from './tables.js';
@@ -132,7 +133,14 @@ export function unitDepth(designator: string): number {
   return OUTER_UNITS.has(designator) ? 0 : designator === 'BLDG' ? 1 : designator === 'FL' ? 2 : designator === '#' ? 2.9 : 3;
 }
 
-const OUTER_UNITS: ReadonlySet<string> = new Set(['PMB', 'DEPT', 'MSC', 'MS', 'FILE', 'BIN', 'REF', 'SCB', 'MAILBOX', 'LOCKBOX', 'DRAWER']);
+const OUTER_UNITS: ReadonlySet<string> = new Set(['PMB', 'DEPT', 'MSC', 'MS', 'FILE', 'BIN', 'REF', 'SCB', 'MAILBOX', 'LOCKBOX', 'DRAWER', ...TwoWordMailStops]);
+
+/** The two-word mail stop at k with its number after it (`MAIL CODE 5021`), or undefined. */
+function mailStopAt(toks: readonly Token[], k: number, end: number): string | undefined {
+  if (k + 2 >= end || !toks[k + 2].unitId || !toks[k + 2].digit) return undefined;
+  const words = `${toks[k].w} ${toks[k + 1].w}`;
+  return TwoWordMailStops.has(words) ? words : undefined;
+}
 
 export interface Secondary {
   designator: string;
@@ -193,6 +201,9 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
       const letter = k === end - 2 && toks[k].digit && /^[A-Z]$/.test(toks[k + 1].w) && !DirectionalTable.has(toks[k + 1].w);
       found.push({ designator: '#', number: letter ? w + toks[k + 1].w : w });
       k += letter ? 2 : 1;
+    } else if (mailStopAt(toks, k, end)) {
+      found.push({ designator: mailStopAt(toks, k, end)!, number: toks[k + 2].w });
+      k += 3;
     } else if (PrivateUnitWords.has(w) && k + 1 < end && (toks[k + 1].unitId || toks[k + 1].w === '#')) {
       // Mail stops after the street or box (`MSC 24`, `FILE 73484`, `MAILBOX 2825`).
       const id = toks[k + 1].w === '#' ? k + 2 : k + 1;
@@ -222,7 +233,7 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
   for (let k = nameStart + 1; k < end; k++) {
     const w = toks[k].w;
     if (w === '#' || RECIPIENT_MARKERS.has(w)) return k;
-    if (PrivateUnitWords.has(w) && k + 1 < end && toks[k + 1].unitId && toks[k + 1].digit) return k;
+    if ((PrivateUnitWords.has(w) && k + 1 < end && toks[k + 1].unitId && toks[k + 1].digit) || mailStopAt(toks, k, end)) return k;
     const next = toks[k + 1]?.w;
     const prev = toks[k - 1].w;
     // `BONHOMME AVE ST 1400`, `BOUNDARY TER, ST 2`: ST after a complete street and before a number is the suite.
@@ -548,7 +559,14 @@ export function parseDeliveryLine(
     const prefixWords = toks.slice(nameStart, h).map((t) => t.w);
     line.kind = 'highway';
     line.name = [...prefixWords, highway.name].join(' ');
-    if (after < end && RouteModifiers.has(toks[after].w)) line.name += ` ${RouteModifiers.get(toks[after++].w)}`;
+    if (after < end && RouteModifiers.has(toks[after].w)) {
+      line.name += ` ${RouteModifiers.get(toks[after++].w)}`;
+      // `US HIGHWAY 53 BSNSS RTE N`: the business route.
+      if (after < end && ROUTE_WORDS.has(toks[after].w) && (after + 1 === end || directionalOf(toks[after + 1].w, country))) {
+        line.name += ' ROUTE';
+        after++;
+      }
+    }
     // A road named after the route (`I 49 S SERVICE RD`, `US 117 SOUTH ALT HWY`): the words up to a unit that end in
     // a street type belong to the name.
     const unitAt = secondaryStart(toks, after, end, country);
@@ -649,6 +667,7 @@ function acceptableForSomeZip(postal: PostalIndex, places: readonly ZipPlace[] |
   return false;
 }
 
+const ROUTE_WORDS: ReadonlySet<string> = new Set(['ROUTE', 'RTE', 'RT']);
 const RECIPIENT_MARKERS = new Set(['C/O', 'CO', 'ATTN', 'ATTENTION', 'CARE']);
 /** Street types that do not occur in city names (unlike CREEK, BEACH, HILL). */
 const COMMON_STREET_TYPES = new Set(['ST', 'AVE', 'RD', 'DR', 'LN', 'BLVD', 'CT', 'PL', 'WAY', 'PKWY', 'CIR', 'TER', 'HWY', 'TRL']);
@@ -673,7 +692,8 @@ function unitsBefore(toks: readonly Token[], start: number): { units: Secondary[
     let k = end - 2;
     if (k >= 1 && (toks[k].w === '#' || toks[k].w === 'NO')) k--;
     const word = toks[k].w;
-    const designator = UnitDesignatorTable.get(word)?.requiresNumber ? UnitDesignatorTable.get(word)!.abbreviation : PrivateUnitWords.get(word);
+    let designator = UnitDesignatorTable.get(word)?.requiresNumber ? UnitDesignatorTable.get(word)!.abbreviation : PrivateUnitWords.get(word);
+    if (!designator && k >= 1 && mailStopAt(toks, k - 1, end + 1)) designator = mailStopAt(toks, --k, end + 1);
     if (!designator) break;
     found.unshift({ designator, number: toks[end - 1].w });
     end = k;
@@ -724,7 +744,7 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
         prev !== undefined && ((DirectionalTable.has(prev) && k >= 2 && toks[k - 2].number) || /^[NSEW]\d+$/.test(prev));
       // … except after a floor already numbered (`4TH FLOOR 300 E RANDOLPH ST`).
       const floorDone = prev !== undefined && UnitDesignatorTable.get(prev)?.abbreviation === 'FL' && k >= 2 && isFloorNumber(toks[k - 2].w);
-      const afterUnitWord = prev !== undefined && (UnitDesignatorTable.has(prev) || PrivateUnitWords.has(prev) || prev === 'CODE') && !floorDone;
+      const afterUnitWord = prev !== undefined && (UnitDesignatorTable.has(prev) || PrivateUnitWords.has(prev) || prev === 'CODE' || prev === 'STOP') && !floorDone;
       const afterWord = prev === '#' ? k > 1 : prev === 'NO' || prev === 'NUMBER' || afterUnitWord;
       if (gridNumber || afterWord || (prev !== undefined && HIGHWAY_LAST_WORDS.has(prev))) {
         continue;
@@ -979,6 +999,8 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
         // A city has no figures (`SUITE 700, OVERLOOK 1` names a building).
         if (lastDigitAt >= p) score -= 20;
         if (UnitDesignatorTable.has(first) || first === '#') score -= 20;
+        // `US 17 BUSINESS SURFSIDE BEACH`: a word that modifies a route number belongs to the route.
+        if (RouteModifiers.has(first) && toks[p - 1]?.digit) score -= 1;
         if (p === end - 1 && DirectionalTable.has(first)) score -= 30;
         if (p === end - 1 && FIRM_WORDS.has(first)) score -= 20;
         if (p === end - 1 && streetWordFirst) score -= 10;

@@ -175,6 +175,9 @@ export const PrivateUnitWords: ReadonlyMap<string, string> = new Map([
   ['PMB', 'PMB'], ['DEPARTMENT', 'DEPT'], ['MAILBOX', 'MAILBOX'], ['SCB', 'SCB'],
 ]);
 
+/** Mail stops written in two words (`MAIL CODE 5021`, `MAIL STOP 24`): secondary information like MSC. */
+export const TwoWordMailStops: ReadonlySet<string> = new Set(['MAIL CODE', 'MAIL STOP', 'CLIENT CODE']);
+
 /** Words written after a route number that belong to the route (`HIGHWAY 71 BUSINESS`, `US 117 ALT`). */
 export const RouteModifiers: ReadonlyMap<string, string> = new Map([
   ['BUSINESS', 'BUSINESS'], ['BUS', 'BUSINESS'], ['BSNSS', 'BUSINESS'], ['BYPASS', 'BYPASS'], ['BYP', 'BYPASS'], ['ALT', 'ALT'], ['ALTERNATE', 'ALT'],
@@ -241,7 +244,10 @@ export const NorthAmericanCountryNames: readonly (readonly [readonly string[], '
   [['U', 'S', 'A'], 'US'], [['CANADA'], 'CA'], [['CAN'], 'CA'],
 ];
 
-/** A table of word sequences indexed by its first word, so that a lookup tries only the sequences that can match. */
+/**
+ * A table of word sequences indexed by its first word, so that a lookup tries only the sequences that can match,
+ * longest first (`HIGHWAY CONTRACT RTE` before `HIGHWAY CONTRACT`).
+ */
 export function byFirstWord<T extends readonly [readonly string[], ...unknown[]]>(table: readonly T[]): ReadonlyMap<string, readonly T[]> {
   const index = new Map<string, T[]>();
   for (const entry of table) {
@@ -249,5 +255,6 @@ export function byFirstWord<T extends readonly [readonly string[], ...unknown[]]
     if (list) list.push(entry);
     else index.set(entry[0][0], [entry]);
   }
+  for (const list of index.values()) list.sort((a, b) => b[0].length - a[0].length);
   return index;
 }
