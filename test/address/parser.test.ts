@@ -266,6 +266,7 @@ describe('address parser: numbered streets, county roads, traditional state abbr
     ['2848 Paces Ferry Road Suite 700, Overlook 1', '2848 PACES FERRY RD STE 700', ''],
     ['Main and 63rd', 'MAIN & 63RD', ''],
     ['M & E Bank Building, Fake City, UT, 84101', '', 'FAKE CITY UT 84101'],
+    ['Anheuser Busch One Busch Place St Louis MO 63118', '1 BUSCH PL', 'ST LOUIS MO 63118'],
   ]);
 
   it('When words follow the ZIP code, then they are set aside and reported', () => {

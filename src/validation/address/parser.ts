@@ -735,7 +735,8 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
       while (k + 1 < end && (toks[k + 1].w === 'BOX' || toks[k + 1].w === 'BX' || toks[k + 1].w === '#' || toks[k + 1].digit)) k++;
     } else if (w === 'GENERAL' && toks[k + 1]?.w === 'DELIVERY') {
       starts.push(k);
-    } else if (NumberWords.has(w) && (k === 0 || toks[k].sep) && end - k >= 3) {
+    } else if (NumberWords.has(w) && end - k >= 3 && (k === 0 || toks[k].sep || !toks[k - 1].digit)) {
+      // A house number written as a word, also after a firm (`ANHEUSER BUSCH ONE BUSCH PL`); the score decides.
       starts.push(k);
     } else if (toks[k].number) {
       // A number after a unit word or a highway word belongs to them, not to a new delivery line.
