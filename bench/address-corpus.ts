@@ -49,7 +49,7 @@ function words(s: string | null): string[] {
 
 /**
  * Box spellings. Lockboxes, drawers and caller boxes are post office boxes, which Pub 28 (section 28) writes PO BOX;
- * the corpus keeps the word written (`LOCKBOX 848104`, `LBX 427`), so both sides are compared as PO BOX.
+ * the corpus keeps the word written (`LOCKBOX 848104`, `LBX 427`, `POST OFFICE 20387`), so both sides are compared as PO BOX.
  */
 const BOX_WORDS = new Map([['BX', 'BOX'], ['RFD', 'RR'], ['POB', 'PO BOX'], ['LOCKBOX', 'PO BOX'], ['LBX', 'PO BOX'], ['DRAWER', 'PO BOX']]);
 
@@ -85,7 +85,7 @@ function canonicalStreet(text: string | null): string | null {
       i += highway[0].length - 1;
       continue;
     }
-    if ((ws[i] === 'LOCK' || ws[i] === 'CALLER') && ws[i + 1] === 'BOX') {
+    if (((ws[i] === 'LOCK' || ws[i] === 'CALLER') && ws[i + 1] === 'BOX') || (ws[i] === 'POST' && ws[i + 1] === 'OFFICE' && ws.length === 2)) {
       out.push('PO BOX');
       i++;
       continue;

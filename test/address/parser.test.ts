@@ -247,6 +247,7 @@ describe('address parser: attention lines, a building after the street, FL at th
 describe('address parser: route boxes, a state written twice, a country alone, hyphenated units', () => {
   itReadsLines([
     ['Route Box # 100, West Dover, VT 05356', 'RR BOX 100', 'WEST DOVER VT 05356'],
+    ['Post Office 20387 St. Simons Island GA 31522', 'PO BOX 20387', 'ST SIMONS ISLAND GA 31522'],
     ['Fifty N. Front St., Memphis TN, TN 38103', '50 N FRONT ST', 'MEMPHIS TN 38103'],
     ['9837 SW 184th St Bld-A Flr 3 Ste 222', '9837 SW 184TH ST STE 222', ''],
     ['USA', '', ''],

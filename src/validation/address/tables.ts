@@ -220,7 +220,7 @@ export const NumberWords: ReadonlyMap<string, string> = new Map([
 
 /** PO Box spellings (Pub 28 section 28): the token sequences that mean "PO BOX". */
 export const PoBoxPrefixes: readonly (readonly string[])[] = [
-  ['POST', 'OFFICE', 'BOX'], ['POST', 'OFFICE', 'DRAWER'], ['PO', 'BOX'], ['P', 'O', 'BOX'], ['POB'], ['POBOX'], ['PO', 'BX'],
+  ['POST', 'OFFICE', 'BOX'], ['POST', 'OFFICE', 'DRAWER'], ['POST', 'OFFICE'], ['PO', 'BOX'], ['P', 'O', 'BOX'], ['POB'], ['POBOX'], ['PO', 'BX'],
   ['PO', 'DRAWER'], ['BOX'], ['BX'], ['PO'], ['CALLER', 'BOX'], ['LOCKBOX'], ['LOCK', 'BOX'], ['LBX'],
 ];
 
