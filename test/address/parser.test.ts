@@ -148,6 +148,7 @@ describe('address parser: several units, unit spellings, grid streets', () => {
     ['Flat 4 10A Dr. Martin Luther King Blvd Austin, TX 78701', '10A DR MARTIN LUTHER KING BLVD APT 4', 'AUSTIN TX 78701'],
     ['2260 Peachtree Rd NW Condo D1 Atlanta GA 30309', '2260 PEACHTREE RD NW UNIT D1', 'ATLANTA GA 30309'],
     ['4101 Winnfield Road, 106 D, Warrenville IL 60555', '4101 WINNFIELD RD # 106D', 'WARRENVILLE IL 60555'],
+    ['7000 Peachtree Dunwoody, B-17, Ste. 200', '7000 PEACHTREE DUNWOODY STE 200', ''],
     ['720 10th Ave SW A Mount Vernon IA 52314', '720 10TH AVE SW # A', 'MOUNT VERNON IA 52314'],
     ['1301 SE 2nd Fort Lauderdale, FL', '1301 SE 2ND', 'FORT LAUDERDALE FL'],
     ['510 NE 93rd Miami Shores, FL', '510 NE 93RD', 'MIAMI SHORES FL'],

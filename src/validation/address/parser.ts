@@ -255,6 +255,8 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
     if ((ORDINAL_NUMBER.test(w) || OrdinalWords.has(w) || /^\d{1,3}$/.test(w)) && k + 1 < end && UnitDesignatorTable.get(next)?.abbreviation === 'FL') {
       return k;
     }
+    // An identifier after a comma and before a designated unit (`PEACHTREE DUNWOODY, B-17, STE 200`) is a unit too.
+    if (toks[k].sep && toks[k].digit && toks[k].unitId && !toks[k].number && k + 1 < end && UnitDesignatorTable.get(next)?.requiresNumber) return k;
     // A bare unit number right after the suffix or post-directional (`DR 136`, `RD, 106 D`).
     const lastOrBeforeUnit = k === end - 1 || next === '#' || UnitDesignatorTable.has(next) || (k === end - 2 && (DirectionalTable.has(next) || /^[A-Z]$/.test(next)));
     if (toks[k].digit && toks[k].unitId && k - 1 > nameStart && lastOrBeforeUnit && (suffixOf(prev, country) || directionalOf(prev, country))) {
