@@ -78,21 +78,15 @@ class BatchItemFailed extends Error {
   }
 }
 
-interface EntryRow {
-  grantId: string;
-  kind: 'debit' | 'refund';
-  credits: number;
-  module: Module;
-}
-
-/** One multi-row INSERT for the ledger entries of a movement. */
-function insertEntries(accountId: string, requestId: string, at: number, rows: EntryRow[]): Step {
+/** One multi-row INSERT for the ledger entries of a movement: a debit's entries count the draws negative. */
+function insertEntries(accountId: string, requestId: string, at: number, kind: 'debit' | 'refund', draws: readonly Draw[]): Step {
   const values: string[] = [];
   const params: unknown[] = [accountId, requestId, at];
-  for (const row of rows) {
+  const sign = kind === 'debit' ? -1 : 1;
+  for (const draw of draws) {
     const n = params.length;
     values.push(`($1, $${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $2, $3)`);
-    params.push(row.grantId, row.kind, row.credits, row.module);
+    params.push(draw.grantId, kind, sign * draw.credits, draw.module);
   }
   return {
     op: 'run',
@@ -319,7 +313,7 @@ export class CreditLedger {
         // Cannot happen under the lock; if it ever does, the transaction is rolled back rather than overdrawn.
         if (changed !== 1) throw new Error(`ledger: grant ${grantId} changed under the lock`);
       }
-      yield insertEntries(accountId, requestId, at, draws.map((d) => ({ ...d, kind: 'debit', credits: -d.credits })));
+      yield insertEntries(accountId, requestId, at, 'debit', draws);
       self.rememberGrants(accountId, grants.map((g) => ({ ...g, remaining: g.remaining - (taken.get(g.id) ?? 0) })));
       return { ok: true, charged: required, remaining: balance - required, draws };
     });
@@ -364,7 +358,7 @@ export class CreditLedger {
       if (grant) grant.remaining += credits;
       else this.grantCache.delete(accountId); // a grant emptied earlier has credits again: read them next time
     }
-    yield insertEntries(accountId, requestId, this.now(), due.map((d) => ({ ...d, kind: 'refund' as const })));
+    yield insertEntries(accountId, requestId, this.now(), 'refund', due);
     return due.reduce((sum, r) => sum + r.credits, 0);
   }
 

@@ -118,15 +118,13 @@ export class ContactValidation {
       await this.ledger.refund(accountId, requestId);
       throw new Problem('internal', 'A validation engine failed; nothing was charged.');
     }
-    const answer = {
-      address: (a as PromiseFulfilledResult<AddressResult | null>).value,
-      email: (e as PromiseFulfilledResult<EmailResult | null>).value,
-      phone: (p as PromiseFulfilledResult<PhoneResult | null>).value,
-    };
+    const addressResult = (a as PromiseFulfilledResult<AddressResult | null>).value;
+    const emailResult = (e as PromiseFulfilledResult<EmailResult | null>).value;
+    const phoneResult = (p as PromiseFulfilledResult<PhoneResult | null>).value;
 
     // CONTRACT §5: an e-mail result of status `unknown` is refunded.
     let refunded = 0;
-    if (answer.email?.status === 'unknown') {
+    if (emailResult?.status === 'unknown') {
       // The answer is ready and paid for; if the refund cannot be written now, `credits` says what was really charged.
       const emailDraws = debit.draws.filter((d) => d.module === 'email');
       refunded = await this.ledger.refundDraws(accountId, requestId, emailDraws).catch((err) => {
@@ -134,6 +132,7 @@ export class ContactValidation {
         return 0;
       });
     }
-    return { ...answer, credits: { charged: debit.charged - refunded, remaining: debit.remaining + refunded } };
+    const credits = { charged: debit.charged - refunded, remaining: debit.remaining + refunded };
+    return { address: addressResult, email: emailResult, phone: phoneResult, credits };
   }
 }

@@ -92,7 +92,8 @@ export function validateRoutes(
     try {
       const arrivedAtEpochMs = Date.now() - (performance.now() - req.arrivedAt);
       const answer = await validation.validate(accountId, req.ledgerId, input, arrivedAtEpochMs, req.log);
-      json = JSON.stringify({ ...answer, request_id: req.id, response_ms: Math.round(performance.now() - req.arrivedAt) });
+      const { address, email, phone, credits } = answer;
+      json = JSON.stringify({ address, email, phone, credits, request_id: req.id, response_ms: Math.round(performance.now() - req.arrivedAt) });
     } catch (err) {
       // Nothing was charged (the use case refunds on its own failures); the key is free for a retry.
       if (key) await idempotency.abandon(accountId, key).catch(() => undefined);
