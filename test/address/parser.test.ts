@@ -285,3 +285,17 @@ describe('address parser: highway contracts, business routes, two-word mail stop
     ['mail code 55083 p.o. box 105046 atlanta ga 30348', 'PO BOX 105046 MAIL CODE 55083', 'ATLANTA GA 30348'],
   ]);
 });
+
+describe('address parser: a mistyped ZIP after the state', () => {
+  itReadsLines([
+    ['42 Elm Ave Apt 3, Denver CO 8020-1234', '42 ELM AVE APT 3', 'DENVER CO 8020 1234'],
+    ['42 Elm Ave, Denver, CO 802021', '42 ELM AVE', 'DENVER CO 802021'],
+    ['42 Elm Ave, Denver, CO 802', '42 ELM AVE', 'DENVER CO 802'],
+  ]);
+  it('When the ZIP after the state has the wrong number of digits, then city and state are still read and the answer says the ZIP is malformed', () => {
+    const r = check('42 Elm Ave Apt 3, Denver CO 8020-1234');
+    expect(r.status).toBe('invalid');
+    expect(r.components).toMatchObject({ city: 'DENVER', state: 'CO', primary_number: '42', secondary_number: '3' });
+    expect(r.footnotes).toEqual(['C#: ZIP code 8020-1234 is not a ZIP code (five digits, optionally a hyphen and four more)']);
+  });
+});

@@ -12,6 +12,7 @@ export const AddressFootnotes = {
   provinceCorrected: (from: string, to: string) => `B#: province corrected from ${from} to ${to} (postal code decides)`,
   zipCityStateDisagree: 'C#: ZIP code, city and state do not agree and nothing decides which is wrong',
   zipUnknown: (zip: string) => `C#: ZIP code ${zip} does not exist`,
+  zipMalformed: (zip: string) => `C#: ZIP code ${zip} is not a ZIP code (five digits, optionally a hyphen and four more)`,
   cityUnknown: (city: string, state: string) => `C#: city ${city} not found in ${state}`,
   zipMissing: 'C#: ZIP code missing and the city has several',
   lastLineMissing: 'C#: city and state, or a ZIP code, are needed',

@@ -12,6 +12,7 @@ import { CanadianProvinces } from './tables.js';
 
 /** Canada Post: D F I O Q U never appear; W and Z never start a postal code (A1A 1A1). */
 const CANADIAN_POSTAL_CODE = /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] \d[ABCEGHJ-NPRSTV-Z]\d$/;
+const FIVE_DIGITS = /^\d{5}$/;
 
 interface LastLine {
   city: string | null;
@@ -124,7 +125,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
 
   if (p.postalCode) {
     if (correctZipFromCity()) return out;
-    notes.push(F.zipUnknown(p.postalCode));
+    notes.push(FIVE_DIGITS.test(p.postalCode) ? F.zipUnknown(p.postalCode) : F.zipMalformed(p.plus4 ? `${p.postalCode}-${p.plus4}` : p.postalCode));
     if (cityEntry) out.candidateZips = cityEntry.zips;
     out.invalid = true;
     return out;

@@ -86,6 +86,8 @@ const CA_POSTAL = /^([A-Z]\d[A-Z])-?(\d[A-Z]\d)$/;
 const FRACTION = /^\d\/\d{1,2}$/;
 const ORDINAL_NUMBER = /^(\d+)(ST|ND|RD|TH)$/;
 const HAS_DIGIT = /\d/;
+/** Figures where a ZIP goes that are no ZIP: a digit dropped or doubled, two ZIPs run together. */
+const MALFORMED_ZIP = /^(\d{3,4}|\d{6,10})$|^\d{3,6}-\d{3,5}$/;
 
 const HIGHWAYS_BY_FIRST_WORD = byFirstWord(HighwayPrefixTable);
 const RURAL_ROUTES_BY_FIRST_WORD = byFirstWord(RuralRoutePrefixes);
@@ -901,6 +903,14 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       postalCode = `${ca[1]} ${ca[2]}`;
       end -= ca[0].length === 6 && prev + last === ca[0] ? 2 : 1;
       country = 'CA';
+    } else if (end >= 3 && RegionByName.get(prev)?.country === 'US' && MALFORMED_ZIP.test(last)) {
+      // Figures after a state where the ZIP goes (`CA 9151-2100`, `IL 6065460610`) are a mistyped ZIP: taken as the
+      // ZIP, so that the city and state are still read and the answer can say the ZIP does not exist.
+      const [five, four = null] = last.split('-');
+      postalCode = five;
+      plus4 = four;
+      end--;
+      if (country !== 'CA') country = 'US';
     }
   }
 
