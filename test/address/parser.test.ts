@@ -299,3 +299,13 @@ describe('address parser: a mistyped ZIP after the state', () => {
     expect(r.footnotes).toEqual(['C#: ZIP code 8020-1234 is not a ZIP code (five digits, optionally a hyphen and four more)']);
   });
 });
+
+describe('address parser: lettered boxes', () => {
+  itReadsLines([
+    ['PO Box C, Talkeetna, AK 99676', 'PO BOX C', 'TALKEETNA AK 99676'],
+    ['210 Spur Rd PO Box C', 'PO BOX C', ''],
+  ]);
+  it('When a box is lettered, then the standardized line keeps the letter', () => {
+    expect(check('P.O. Box C, Talkeetna, AK 99676').standardized).toBe('PO BOX C TALKEETNA AK 99676');
+  });
+});

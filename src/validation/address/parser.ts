@@ -366,6 +366,8 @@ function matchPoBox(toks: readonly Token[], at: number, end: number): number {
     let k = at + words.length;
     if (k < end && (toks[k].w === '#' || toks[k].w === 'NO')) k++;
     if (k < end && toks[k].digit && /^[A-Z0-9-]{1,10}$/.test(toks[k].w)) return k;
+    // Small post offices letter their boxes (`PO BOX A`): a lone letter ending the line.
+    if (k === end - 1 && /^[A-Z]$/.test(toks[k].w)) return k;
   }
   return -1;
 }
