@@ -309,3 +309,16 @@ describe('address parser: lettered boxes', () => {
     expect(check('P.O. Box C, Talkeetna, AK 99676').standardized).toBe('PO BOX C TALKEETNA AK 99676');
   });
 });
+
+describe('address parser: a route written after a complete street', () => {
+  itReadsLines([
+    ['77 Harbor Road Route 27, Southport, ME 04576', '77 HARBOR RD', 'SOUTHPORT ME 04576'],
+    ['500 N Main Street State Route 9 Suite 4, Dover, DE 19901', '500 N MAIN ST STE 4', 'DOVER DE 19901'],
+    ['12 Old County Road 5', '12 OLD COUNTY ROAD 5', ''],
+  ]);
+  it('When a route follows a complete street, then the street is the address and the route is reported as set aside', () => {
+    const r = check('500 N Main Street State Route 9 Suite 4, Dover, DE 19901');
+    expect(r.standardized).toBe('500 N MAIN ST STE 4 DOVER DE 19901');
+    expect(r.footnotes).toContain('R#: words that fit no address part dropped: STATE ROUTE 9');
+  });
+});

@@ -565,6 +565,16 @@ export function parseDeliveryLine(
       line.predirection = directionalOf(toks[i].w, country)!;
       nameStart++;
     }
+    // A route written after a complete street (`1601 ENGLEWOOD RD ROUTE 776`) is that road's other name: the street
+    // is the address, the route is set aside.
+    if (h - nameStart >= 2 && suffixOf(toks[h - 1].w, country)) {
+      const street = parseDeliveryLine(toks, at, h, country, false);
+      if (street.kind === 'street' && street.suffix && street.quality >= 2) {
+        for (let k = h; k < h + highway.length; k++) street.leftover.push(toks[k].w);
+        readSecondaries(toks, after, end, street);
+        return street;
+      }
+    }
     const prefixWords = toks.slice(nameStart, h).map((t) => t.w);
     line.kind = 'highway';
     line.name = [...prefixWords, highway.name].join(' ');
