@@ -322,3 +322,13 @@ describe('address parser: a route written after a complete street', () => {
     expect(r.footnotes).toContain('R#: words that fit no address part dropped: STATE ROUTE 9');
   });
 });
+
+describe('address parser: an attention line after the street holds no second delivery line', () => {
+  itReadsLines([
+    ['410 Commerce Pkwy Attn: Lockbox 7731 Marietta GA 30060', '410 COMMERCE PKWY', 'MARIETTA GA 30060'],
+    ['410 Commerce Pkwy Attention PO Box 12, Marietta, GA 30060', '410 COMMERCE PKWY', 'MARIETTA GA 30060'],
+  ]);
+  it('When a box follows C/O, then the box is where the mail goes', () => {
+    expect(street('410 Commerce Pkwy c/o First Bank PO Box 7731, Marietta, GA 30060')).toBe('PO BOX 7731');
+  });
+});

@@ -688,6 +688,7 @@ function acceptableForSomeZip(postal: PostalIndex, places: readonly ZipPlace[] |
 
 const ROUTE_WORDS: ReadonlySet<string> = new Set(['ROUTE', 'RTE', 'RT']);
 const RECIPIENT_MARKERS = new Set(['C/O', 'CO', 'ATTN', 'ATTENTION', 'CARE']);
+const ATTENTION_MARKERS = new Set(['ATTN', 'ATTENTION']);
 /** Street types that do not occur in city names (unlike CREEK, BEACH, HILL). */
 const COMMON_STREET_TYPES = new Set(['ST', 'AVE', 'RD', 'DR', 'LN', 'BLVD', 'CT', 'PL', 'WAY', 'PKWY', 'CIR', 'TER', 'HWY', 'TRL']);
 /** Street types that name roads rather than places, read as streets even without a house number (`DRUM POINT RD`). */
@@ -733,6 +734,9 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
   for (let k = 0; k < end && starts.length < 4; k++) {
     const w = toks[k].w;
     if (k === 0 || toks[k].sep) recipientGroup = RECIPIENT_MARKERS.has(w);
+    // An attention line after the street (`6000 FELDWOOD RD ATTN LOCKBOX 402605`) runs to the next comma, and a box
+    // or number in it is no delivery line of its own.
+    else if (starts.length && ATTENTION_MARKERS.has(w)) recipientGroup = true;
     // In an attention or care-of group only a house number after a name may start the delivery line
     // (`ATTN CHARLOTTE DURAN 2905 RODEO PARK DR`); numbers right after the marker belong to it (`ATTN DEPT # 528`).
     if (recipientGroup && (!toks[k].number || k < 2 || RECIPIENT_MARKERS.has(toks[k - 1].w) || RECIPIENT_MARKERS.has(toks[k - 2].w))) continue;
