@@ -332,3 +332,10 @@ describe('address parser: an attention line after the street holds no second del
     expect(street('410 Commerce Pkwy c/o First Bank PO Box 7731, Marietta, GA 30060')).toBe('PO BOX 7731');
   });
 });
+
+describe('address parser: lettered roads', () => {
+  itReadsLines([
+    ['2210 M 28, Shingleton, MI 49884', '2210 M 28', 'SHINGLETON MI 49884'],
+    ['214 B South Boulevard', '214B SOUTH BLVD', ''],
+  ]);
+});

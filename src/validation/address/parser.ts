@@ -116,6 +116,11 @@ function isStreetWord(word: string): boolean {
 }
 
 /** True when the comma group ending before `at` starts with ATTN, C/O … */
+/** A letter and a number ending the line name a lettered road (`4715 F 41`: Michigan's county road F-41). */
+function letteredRoad(toks: readonly Token[], at: number, end: number, country: 'US' | 'CA' | null): boolean {
+  return at + 2 === end && /^[A-Z]$/.test(toks[at].w) && !directionalOf(toks[at].w, country) && /^\d+$/.test(toks[at + 1].w);
+}
+
 function attentionGroupBefore(toks: readonly Token[], at: number): boolean {
   let j = at - 1;
   while (j > 0 && !toks[j].sep) j--;
@@ -535,11 +540,18 @@ export function parseDeliveryLine(
       i + 1 < end && /^[A-Z]$/.test(toks[i].w) && !directionalOf(toks[i].w, country) && /^\d+$/.test(first) &&
       !suffixOf(toks[i + 1].w, country) && !UnitDesignatorTable.has(toks[i + 1].w) &&
       !(/^[A-Z]$/.test(toks[i + 1].w) && !directionalOf(toks[i + 1].w, country)) && !matchHighway(toks, i, end) &&
-      toks[i + 1].w !== 'AND' && toks[i + 1].w !== '&' && !(toks[i].w === 'U' && toks[i + 1].w === 'S')
+      toks[i + 1].w !== 'AND' && toks[i + 1].w !== '&' && !(toks[i].w === 'U' && toks[i + 1].w === 'S') &&
+      !letteredRoad(toks, i, end, country)
     ) {
       line.primaryNumber += toks[i].w;
       i++;
     }
+  }
+  if (line.primaryNumber && letteredRoad(toks, i, end, country)) {
+    line.kind = 'street';
+    line.name = `${toks[i].w} ${toks[i + 1].w}`;
+    line.quality = 2;
+    return line;
   }
   // `6910 # G MARY CAROLINE CIR`: a unit written between the number and the street.
   let unitAfterNumber: Secondary | null = null;
