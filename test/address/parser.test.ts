@@ -339,3 +339,16 @@ describe('address parser: lettered roads', () => {
     ['214 B South Boulevard', '214B SOUTH BLVD', ''],
   ]);
 });
+
+describe('address parser: a misspelt city of the ZIP still ends the street', () => {
+  itReadsLines([
+    ['880 Pike Ave North Litle Rock AR 72114', '880 PIKE AVE', 'NORTH LITLE ROCK AR 72114'],
+    ['3313 Hwy 31 W White House TN 37188', '3313 HIGHWAY 31 W', 'WHITE HOUSE TN 37188'],
+  ]);
+  it('When the city of the ZIP is misspelt after a street, then the answer corrects it and says so', () => {
+    const r = check('880 Pike Ave North Litle Rock AR 72114');
+    expect(r.status).toBe('corrected');
+    expect(r.standardized).toBe('880 PIKE AVE NORTH LITTLE ROCK AR 72114');
+    expect(r.footnotes).toContain('B#: city corrected from NORTH LITLE ROCK to NORTH LITTLE ROCK');
+  });
+});

@@ -694,8 +694,24 @@ function knownCityZips(postal: PostalIndex, state: string | null, key: string): 
 }
 
 function acceptableForSomeZip(postal: PostalIndex, places: readonly ZipPlace[] | undefined, key: string): boolean {
-  if (places) for (const z of places) if (postal.isAcceptableCityKey(z, key)) return true;
+  if (!places) return false;
+  for (const z of places) if (postal.isAcceptableCityKey(z, key)) return true;
+  // The ZIP's own city with a letter dropped, doubled or mistyped inside it (`NORTH LITTE ROCK`): the engine corrects
+  // the spelling, the parser only needs to know where the city starts. An edit at either end is no slip: a letter
+  // before the name (`E HAZEL CREST`) may be the street's post-directional.
+  if (key.length >= 6) for (const z of places) if (oneInnerSlip(key, z.cityKey ?? '')) return true;
   return false;
+}
+
+/** One letter inserted, dropped or changed, neither among the first two nor last (keys of at least six letters). */
+function oneInnerSlip(a: string, b: string): boolean {
+  if (b.length < 6 || Math.abs(a.length - b.length) > 1 || a === b || a[0] !== b[0] || a[a.length - 1] !== b[b.length - 1]) return false;
+  let i = 0;
+  while (a[i] === b[i]) i++;
+  // Not within the first two letters either: `W WHITE HOUSE` is a post-directional before WHITE HOUSE.
+  if (i < 2) return false;
+  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
 const ROUTE_WORDS: ReadonlySet<string> = new Set(['ROUTE', 'RTE', 'RT']);
