@@ -352,3 +352,16 @@ describe('address parser: a misspelt city of the ZIP still ends the street', () 
     expect(r.footnotes).toContain('B#: city corrected from NORTH LITLE ROCK to NORTH LITTLE ROCK');
   });
 });
+
+describe('address parser: a mistyped state code before the ZIP', () => {
+  itReadsLines([
+    ['77 W Jackson Blvd, Chicago, lL 60604', '77 W JACKSON BLVD', 'CHICAGO LL 60604'],
+    ['123 Main St Columbia 29201', '123 MAIN ST', 'COLUMBIA 29201'],
+  ]);
+  it('When the state code before the ZIP is mistyped, then the ZIP and city correct it', () => {
+    const r = check('77 W Jackson Blvd, Chicago, lL 60604');
+    expect(r.status).toBe('corrected');
+    expect(r.standardized).toBe('77 W JACKSON BLVD CHICAGO IL 60604');
+    expect(r.footnotes).toContain('B#: state corrected from LL to IL');
+  });
+});

@@ -1010,8 +1010,18 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       }
     }
   }
+  // A mistyped state code right before the ZIP (`CHICAGO, LL 60603`): two letters that are no state, no street or
+  // unit word, and share a letter in place with the ZIP's state. It is the state field; the engine corrects it.
+  if (!state && postalCode && country !== 'CA' && end >= 3) {
+    const w = toks[end - 1].w;
+    const zipState = postal.zip(postalCode)?.[0]?.state;
+    if (zipState && /^[A-Z]{2}$/.test(w) && !RegionByName.has(w) && !isStreetWord(w) && (w[0] === zipState[0] || w[1] === zipState[1])) {
+      state = w;
+      end--;
+    }
+  }
   const zipPlaces = postalCode && country === 'US' ? postal.zip(postalCode) : undefined;
-  const cityState = state ?? zipPlaces?.[0]?.state ?? null;
+  const cityState = (state && RegionByName.has(state) ? state : null) ?? zipPlaces?.[0]?.state ?? null;
   // Score every start of the delivery line and every split between delivery line and city.
   const cityExpected = state !== null || postalCode !== null;
   const separatorAtEnd = end < toks.length && toks[end].sep && state === null;
