@@ -115,12 +115,12 @@ function isStreetWord(word: string): boolean {
   return StreetSuffixTable.has(word) || DirectionalTable.has(word) || UnitDesignatorTable.has(word);
 }
 
-/** True when the comma group ending before `at` starts with ATTN, C/O … */
 /** A letter and a number ending the line name a lettered road (`4715 F 41`: Michigan's county road F-41). */
 function letteredRoad(toks: readonly Token[], at: number, end: number, country: 'US' | 'CA' | null): boolean {
   return at + 2 === end && /^[A-Z]$/.test(toks[at].w) && !directionalOf(toks[at].w, country) && /^\d+$/.test(toks[at + 1].w);
 }
 
+/** True when the comma group ending before `at` starts with ATTN, C/O … */
 function attentionGroupBefore(toks: readonly Token[], at: number): boolean {
   let j = at - 1;
   while (j > 0 && !toks[j].sep) j--;
@@ -949,7 +949,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       country = 'CA';
     } else if (end >= 3 && RegionByName.get(prev)?.country === 'US' && MALFORMED_ZIP.test(last)) {
       // Figures after a state where the ZIP goes (`CA 9151-2100`, `IL 6065460610`) are a mistyped ZIP: taken as the
-      // ZIP, so that the city and state are still read and the answer can say the ZIP does not exist.
+      // ZIP, so that the city and state are still read and the answer can say the ZIP is malformed.
       const [five, four = null] = last.split('-');
       postalCode = five;
       plus4 = four;
@@ -998,9 +998,10 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     }
   }
 
+  const zipPlaces = postalCode && country === 'US' ? postal.zip(postalCode) : undefined;
+  const zipState = zipPlaces?.[0]?.state;
   // State written before the city (`… CA LONG BEACH 90807`): the ZIP's state followed by a known city of it.
   if (!state && postalCode && country !== 'CA') {
-    const zipState = postal.zip(postalCode)?.[0]?.state;
     for (let c = 1; zipState && c <= 4 && end - c - 1 >= 1; c++) {
       if (toks[end - c - 1].w === zipState && postal.city(zipState, joinWords(toks, end - c, end))) {
         state = zipState;
@@ -1014,14 +1015,13 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   // unit word, and share a letter in place with the ZIP's state. It is the state field; the engine corrects it.
   if (!state && postalCode && country !== 'CA' && end >= 3) {
     const w = toks[end - 1].w;
-    const zipState = postal.zip(postalCode)?.[0]?.state;
     if (zipState && /^[A-Z]{2}$/.test(w) && !RegionByName.has(w) && !isStreetWord(w) && (w[0] === zipState[0] || w[1] === zipState[1])) {
       state = w;
       end--;
     }
   }
-  const zipPlaces = postalCode && country === 'US' ? postal.zip(postalCode) : undefined;
-  const cityState = (state && RegionByName.has(state) ? state : null) ?? zipPlaces?.[0]?.state ?? null;
+  // A mistyped state (above) names no place: the ZIP's state stands in for it.
+  const cityState = (state && RegionByName.has(state) ? state : null) ?? zipState ?? null;
   // Score every start of the delivery line and every split between delivery line and city.
   const cityExpected = state !== null || postalCode !== null;
   const separatorAtEnd = end < toks.length && toks[end].sep && state === null;
