@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { check, engine } from './shipped-engine.js';
+import { createAddressEngine, ReferenceIndex } from '../../src/validation/address/index.js';
+import type { NorthAmericanComponents } from '../../src/validation/address/north-america.js';
+import { check, engine, shippedData } from './shipped-engine.js';
 
 describe('address engine: US ZIP, city and state', () => {
   it('When ZIP, city and state agree and no data covers the street, then the address is plausible with dpv ""', () => {
@@ -136,5 +138,84 @@ describe('address engine: countryOf (pricing)', () => {
     ['', undefined, null],
   ])('When the input is "%s" with hint %s, then the country is %s', (input, hint, country) => {
     expect(engine.countryOf(input, hint)).toBe(country);
+  });
+});
+
+describe('address engine: territories (no places in the embedded data) and overseas military mail', () => {
+  it('When a Puerto Rico address has its ZIP, then it is plausible, the state is PR and a footnote says the city was not checked', () => {
+    const r = check('123 Calle Luna, San Juan, PR 00901');
+    expect([r.status, r.country, r.components.state, r.standardized]).toEqual(['plausible', 'US', 'PR', '123 CALLE LUNA SAN JUAN PR 00901']);
+    expect(r.footnotes.join(' ')).toMatch(/^L#: ZIP code 00901 \(PR\) is not in the embedded ZIP code data/m);
+    expect(r.footnotes.join(' ')).not.toMatch(/does not exist/);
+  });
+
+  it.each([
+    ['PO Box 3000, Charlotte Amalie, VI 00803', 'VI'],
+    ['123 Marine Corps Dr, Tamuning, GU 96913', 'GU'],
+    ['PO Box 5, Pago Pago, AS 96799', 'AS'],
+    ['PO Box 500, Saipan, MP 96950', 'MP'],
+  ])('When the territory address is "%s", then it is plausible in %s', (input, state) => {
+    const r = check(input);
+    expect([r.status, r.components.state]).toEqual(['plausible', state]);
+  });
+
+  it('When a territory ZIP is given with another state, then the address is invalid and says whose ZIP it is', () => {
+    const r = check('123 Main St, Austin, TX 00901');
+    expect(r.status).toBe('invalid');
+    expect(r.footnotes).toContain('C#: ZIP code 00901 belongs to PR');
+  });
+
+  it('When the state is missing, then it comes from the territory ZIP range', () => {
+    const r = check('123 Calle Luna, San Juan 00901');
+    expect([r.status, r.components.state]).toEqual(['plausible', 'PR']);
+    expect(r.footnotes).toContain('B#: state PR added from the postal code');
+  });
+
+  it.each([
+    ['123 Calle Luna, San Juan', 'PR'],
+    ['123 Calle Luna, San Juan, Puerto Rico', undefined],
+    ['123 Calle Luna, San Juan, PR 00901, Puerto Rico', undefined],
+  ])('When "%s" (country hint %s) names Puerto Rico as a country, then it is read as a US address in PR', (input, hint) => {
+    const r = check(input, hint);
+    expect([r.status, r.country, r.components.state, r.components.city]).toEqual(['plausible', 'US', 'PR', 'SAN JUAN']);
+    expect(engine.countryOf(input, hint)).toBe('US');
+  });
+
+  it('When the address has an urbanization, then it is a component and written first, as above the delivery line', () => {
+    const before = check('URB Las Gladiolas 150 Calle A, San Juan PR 00926');
+    const after = check('1234 Calle Alturas, Urbanizacion Villa Nevarez, San Juan PR 00927');
+    expect([before.standardized, (before.components as NorthAmericanComponents).urbanization]).toEqual(['URB LAS GLADIOLAS 150 CALLE A SAN JUAN PR 00926', 'LAS GLADIOLAS']);
+    expect([after.standardized, after.components.street_name]).toEqual(['URB VILLA NEVAREZ 1234 CALLE ALTURAS SAN JUAN PR 00927', 'CALLE ALTURAS']);
+  });
+
+  it('When City-State data names the territory ZIP, then it decides the city', () => {
+    const reference = new ReferenceIndex();
+    reference.addCityName('00926', 'SAN JUAN');
+    const withData = createAddressEngine({ ...shippedData, reference });
+    const ok = withData.validateSync('150 Calle A, San Juan PR 00926', { deadline: Number.MAX_SAFE_INTEGER });
+    const wrong = withData.validateSync('150 Calle A, Bayamon PR 00926', { deadline: Number.MAX_SAFE_INTEGER });
+    expect([ok.status, ok.footnotes.some((f) => f.startsWith('L#'))]).toEqual(['plausible', false]);
+    expect([wrong.status, wrong.components.city]).toEqual(['corrected', 'SAN JUAN']);
+  });
+
+  it.each([
+    ['Unit 2050 Box 4190, APO AP 96278', 'UNIT 2050 BOX 4190 APO AP 96278'],
+    ['PSC 802 Box 74, APO AE 09499', 'PSC 802 BOX 74 APO AE 09499'],
+    ['USCGC Hamilton, FPO AP 96667', 'USCGC HAMILTON FPO AP 96667'],
+    ['USS Nimitz (CVN 68) FPO AP 96620-2820', 'USS NIMITZ FPO AP 96620'],
+  ])('When the military address is "%s", then it is plausible as "%s"', (input, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['plausible', standardized]);
+  });
+
+  it('When the military "state" does not fit the ZIP range, then it is corrected from the ZIP (962-966 is AP)', () => {
+    const r = check('Unit 2050 Box 4190, APO AE 96278');
+    expect([r.status, r.components.state]).toEqual(['corrected', 'AP']);
+  });
+
+  it('When a military ZIP the data does not list has a city other than APO, FPO or DPO, then the address is invalid', () => {
+    const r = check('PSC 1 Box 2, Naples AE 09532');
+    expect(r.status).toBe('invalid');
+    expect(r.footnotes).toContain('C#: city NAPLES not found in AE');
   });
 });

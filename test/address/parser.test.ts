@@ -365,3 +365,34 @@ describe('address parser: a mistyped state code before the ZIP', () => {
     expect(r.footnotes).toContain('B#: state corrected from LL to IL');
   });
 });
+
+describe('address parser: Puerto Rico streets and urbanizations, military units and ships', () => {
+  itReadsLines([
+    ['123 Calle 1, Bayamon, PR 00961', '123 CALLE 1', 'BAYAMON PR 00961'],
+    ['12 CALLE A BAYAMON PR 00959', '12 CALLE A', 'BAYAMON PR 00959'],
+    ['12 Calle A Apt 3, Bayamon PR 00959', '12 CALLE A APT 3', 'BAYAMON PR 00959'],
+    ['500 Avenida Ponce de Leon, San Juan PR 00918', '500 AVENIDA PONCE DE LEON', 'SAN JUAN PR 00918'],
+    ['Unit 2050 Box 4190, APO AP 96278', 'UNIT 2050 BOX 4190', 'APO AP 96278'],
+    ['USCGC Hamilton FPO AP 96667', 'USCGC HAMILTON', 'FPO AP 96667'],
+  ]);
+
+  it.each([
+    ['URB Santa Rosa 12 Calle 15, Bayamon PR 00959', 'SANTA ROSA', '12 CALLE 15'],
+    ['1234 Calle Alturas, Urb Villa Nevarez, San Juan PR 00927', 'VILLA NEVAREZ', '1234 CALLE ALTURAS'],
+    ['Urbanizacion Royal Oak, 123 Calle 1, Bayamon PR 00961', 'ROYAL OAK', '123 CALLE 1'],
+  ])('When the address is "%s", then the urbanization is "%s" and the delivery line "%s"', (input, urbanization, delivery) => {
+    expect([parse(input).urbanization, street(input)]).toEqual([urbanization, delivery]);
+  });
+
+  it('When URB runs into the city with no comma or number to end it, then it is left where it is', () => {
+    expect(parse('1234 Calle Alturas Urb Villa Nevarez San Juan PR 00927').urbanization).toBeNull();
+  });
+
+  it('When UNIT is not followed by BOX, then it stays a unit (`UNIT 5, 123 MAIN ST`)', () => {
+    expect(street('Unit 5, 123 Main St, Austin TX 78701')).toBe('123 MAIN ST UNIT 5');
+  });
+
+  it('When a ship prefix is not before APO, FPO or DPO, then it is no delivery line', () => {
+    expect(parse('USS Constitution Museum, Boston MA 02129').kind).toBe('none');
+  });
+});

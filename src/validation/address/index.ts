@@ -14,6 +14,7 @@ import { parseNorthAmericanAddress } from './parser.js';
 import { PostalIndex } from './postal-index.js';
 import { addressPointOf } from './reference-records.js';
 import { ReferenceIndex } from './reference-index.js';
+import { UspsTerritories } from './tables.js';
 import { MAX_INPUT_CHARS } from './tokenize.js';
 
 export { PostalIndex } from './postal-index.js';
@@ -50,8 +51,17 @@ function invalidAnswer(country: string | null, footnote: string): AddressResult 
 export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithSync {
   const { postal, countries, reference } = deps;
 
-  /** The country named by the hint or at the end of the text; `guess` also looks at US/Canadian postal codes. */
-  function resolveCountry(input: string, hint?: string, guess = true): { code: string | null; rest: string } {
+  /**
+   * The country named by the hint or at the end of the text; `guess` also looks at US/Canadian postal codes. A US
+   * territory (PR, GU, VI, AS, MP, and the freely associated FM, MH, PW) is domestic USPS mail: it reads as US, with
+   * the territory as its `state`.
+   */
+  function resolveCountry(input: string, hint?: string, guess = true): { code: string | null; rest: string; state?: string } {
+    const found = resolveNamedCountry(input, hint, guess);
+    return found.code && UspsTerritories.has(found.code) ? { code: 'US', rest: found.rest, state: found.code } : found;
+  }
+
+  function resolveNamedCountry(input: string, hint?: string, guess = true): { code: string | null; rest: string } {
     const h = hint?.trim().toUpperCase();
     if (h && /^[A-Z]{2}$/.test(h)) {
       const code = h === 'UK' ? 'GB' : h;
@@ -70,19 +80,21 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
   function validateSync(input: string, options: { country?: string; deadline: number }): AddressResult {
     if (typeof input !== 'string' || input.trim() === '') return invalidAnswer(options.country ?? null, F.empty);
     // The parser tells US from Canada itself; only another country changes the path.
-    const { code, rest } = resolveCountry(input, options.country, false);
+    const { code, rest, state } = resolveCountry(input, options.country, false);
     if (code && code !== 'US' && code !== 'CA') {
       const rules = countries.get(code);
       if (!rules) return invalidAnswer(code, F.unknownCountry);
       return validateOtherCountry(input, rules, rest.slice(0, MAX_INPUT_CHARS));
     }
     // Without a country, a US or Canadian address is assumed: most input is, and the parser tells which.
-    const parsed = parseNorthAmericanAddress(input, postal, { countryHint: (code as 'US' | 'CA' | null) ?? undefined });
+    const parsed = parseNorthAmericanAddress(state ? rest : input, postal, { countryHint: (code as 'US' | 'CA' | null) ?? undefined });
     if (!code && !parsed.country && !parsed.state && !parsed.postalCode && parsed.kind === 'none') {
       if (/\bBOX\b/i.test(input) && !/\d/.test(input)) return invalidAnswer(null, F.poBoxNumberMissing);
       return invalidAnswer(null, parsed.nonLatin ? F.nonLatin : parsed.recipient ? F.noDeliveryLine : F.unknownCountry);
     }
     if (!parsed.country) parsed.country = 'US';
+    // `country: "PR"` with `123 CALLE LUNA, SAN JUAN 00901`: the territory is the state.
+    if (state && !parsed.state && parsed.country === 'US') parsed.state = state;
     return validateNorthAmerican(parsed, postal, reference, input.length > MAX_INPUT_CHARS);
   }
 

@@ -8,7 +8,7 @@ import { AddressFootnotes as F } from './footnotes.js';
 import type { ParsedAddress, Secondary } from './parser.js';
 import { type CityEntry, type PostalIndex, type ZipPlace, cityKey } from './postal-index.js';
 import type { ReferenceAnswer, ReferenceIndex, StreetParts } from './reference-index.js';
-import { CanadianProvinces } from './tables.js';
+import { CanadianProvinces, MilitaryPostOffices, UspsTerritories, stateOfUnlistedZip } from './tables.js';
 
 /** Canada Post: D F I O Q U never appear; W and Z never start a postal code (A1A 1A1). */
 const CANADIAN_POSTAL_CODE = /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] \d[ABCEGHJ-NPRSTV-Z]\d$/;
@@ -123,6 +123,40 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
     return out;
   }
 
+  // A ZIP the embedded data does not list, of a territory (Puerto Rico, Guam, …) or of military mail: its state is
+  // known from the ZIP range, its city only from reference data the operator loads.
+  const unlistedState = p.postalCode && FIVE_DIGITS.test(p.postalCode) ? stateOfUnlistedZip(p.postalCode) : undefined;
+  if (unlistedState) {
+    if (p.state && p.state !== unlistedState) {
+      if (correctZipFromCity()) return out;
+      notes.push(F.zipOfOtherState(p.postalCode!, unlistedState));
+      out.invalid = true;
+      return out;
+    }
+    if (!p.state) notes.push(F.stateAdded((out.state = unlistedState)));
+    if (!p.city) {
+      notes.push(F.lastLineMissing);
+      out.invalid = true;
+    } else if (!UspsTerritories.has(unlistedState) && !MilitaryPostOffices.has(p.city)) {
+      // Overseas military mail goes to APO, FPO or DPO (Pub 28 section 225.1).
+      notes.push(F.cityUnknown(p.city, unlistedState));
+      out.invalid = true;
+    } else if (!reference?.acceptsCity(p.postalCode!, p.city)) {
+      // Loaded City-State data that names the ZIP decides its city; without it the city cannot be checked.
+      const named = reference?.cityNamesOf(p.postalCode!) ?? [];
+      if (named.length === 1) {
+        notes.push(F.cityCorrected(p.city, (out.city = named[0])));
+        out.corrected = true;
+      } else if (named.length > 1) {
+        notes.push(F.zipCityStateDisagree);
+        out.invalid = true;
+      } else {
+        notes.push(F.zipNotListed(p.postalCode!, unlistedState));
+      }
+    }
+    return out;
+  }
+
   if (p.postalCode) {
     if (correctZipFromCity()) return out;
     notes.push(FIVE_DIGITS.test(p.postalCode) ? F.zipUnknown(p.postalCode) : F.zipMalformed(p.plus4 ? `${p.postalCode}-${p.plus4}` : p.postalCode));
@@ -135,6 +169,10 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
   if (!p.city || !p.state) {
     notes.push(F.lastLineMissing);
     out.invalid = true;
+    return out;
+  }
+  if (!cityEntry && !postal.hasState(p.state) && UspsTerritories.has(p.state)) {
+    notes.push(F.territoryNotCovered(p.state));
     return out;
   }
   if (!cityEntry) {
@@ -187,6 +225,8 @@ function reconcileCanadianLastLine(p: ParsedAddress, postal: PostalIndex, notes:
 /** Beyond CONTRACT §3 (additive): the secondary units Pub 28 keeps off the delivery line (`BLDG A`, `FL 3`). */
 export interface NorthAmericanComponents extends AddressComponents {
   extra_secondaries: string[];
+  /** Puerto Rico's urbanization name (`LAS GLADIOLAS`), written `URB LAS GLADIOLAS` above the delivery line. */
+  urbanization: string | null;
 }
 
 function secondaryText(s: Secondary): string {
@@ -312,7 +352,7 @@ export function validateNorthAmerican(
   const lastLine = canada
     ? words(' ', last.city, words('  ', last.state, postalText))
     : words(' ', last.city, last.state, postalText);
-  const standardized = words(' ', delivery, lastLine) || null;
+  const standardized = words(' ', p.urbanization ? `URB ${p.urbanization}` : null, delivery, lastLine) || null;
   if (standardized && hasDeliveryLine && !invalid) notes.push(canada ? F.standardizedCanada : F.standardized);
 
   const components: NorthAmericanComponents = {
@@ -329,6 +369,7 @@ export function validateNorthAmerican(
     plus4: canada ? null : plus4,
     country: canada ? 'CA' : 'US',
     extra_secondaries: p.extraSecondaries.map(secondaryText),
+    urbanization: p.urbanization,
   };
   return { status, standardized, dpv, zip4, country: components.country, components, footnotes: notes };
 }

@@ -24,8 +24,12 @@ import {
   RouteModifiers,
   PrivateUnitWords,
   OrdinalWords,
+  MilitaryPostOffices,
   PoBoxPrefixes,
   RegionByName,
+  ShipPrefixes,
+  SpanishStreetTypes,
+  UrbanizationWords,
   RuralRoutePrefixes,
   StreetSuffixTable,
   TwoWordMailStops,
@@ -77,6 +81,8 @@ export interface ParsedAddress extends DeliveryLine {
    * just above the city, so the earlier one is kept apart (it is part of `recipient`).
    */
   otherLine: DeliveryLine | null;
+  /** Puerto Rico's urbanization (`LAS GLADIOLAS` of `URB LAS GLADIOLAS`): the development the street is in. */
+  urbanization: string | null;
   nonLatin: boolean;
   tokenCount: number;
 }
@@ -664,11 +670,22 @@ export function parseDeliveryLine(
     line.secondaryDesignator = unitAfterNumber.designator;
     line.secondaryNumber = unitAfterNumber.number;
   }
+  // Puerto Rico's streets are named after CALLE, AVENIDA … (`CALLE 1`, `CALLE A`, `AVENIDA 65 DE INFANTERIA`): the
+  // number or letter after the word is the name, not a unit.
+  const spanishType = country !== 'CA' && !suffix && !predir && SpanishStreetTypes.has(toks[s].w);
+  const spanishStreet = spanishType && (e - s >= 2 || (e - s === 1 && s + 1 < end && toks[s + 1].unitId));
+  if (spanishStreet && e - s === 1) {
+    line.name = `${toks[s].w} ${toks[s + 1].w}`;
+    line.secondaryDesignator = line.secondaryNumber = null;
+    line.extraSecondaries = NO_SECONDARIES;
+    line.leftover = [];
+    readSecondaries(toks, s + 2, end, line, end === toks.length);
+  }
   const bodyEnd = e + (postdir ? 1 : 0) + (suffix && !suffixBefore ? 1 : 0);
   const twoDirectionals = postdir !== undefined && bodyEnd - 2 >= s && directionalOf(toks[bodyEnd - 2].w, country) !== undefined;
   // A numbered street after a directional (`SE 2ND`, Florida and Utah grids) is complete without a suffix.
   const gridStreet = predir !== undefined && !suffix && e - s === 1 && ORDINAL_NUMBER.test(toks[s].w);
-  const endsWell = !twoDirectionals && (suffix !== undefined || postdir !== undefined || line.secondaryDesignator !== null || gridStreet);
+  const endsWell = !twoDirectionals && (spanishStreet || suffix !== undefined || postdir !== undefined || line.secondaryDesignator !== null || gridStreet);
   // A name that is only a directional (`5500 N`) is a street cut short.
   const cutShort = !suffix && e - s === 1 && directionalOf(toks[s].w, country) !== undefined;
   line.quality = lineQuality(line, endsWell ? 2 : cutShort ? 0 : 1);
@@ -879,6 +896,32 @@ function cityBonus(c: CityEvidence, lineQuality: number, afterAttention = false)
   return -0.01 * c.words;
 }
 
+/**
+ * Takes Puerto Rico's urbanization out of the tokens (`URB LAS GLADIOLAS 150 CALLE A`, `1234 CALLE ALTURAS, URB VILLA
+ * NEVAREZ, SAN JUAN`): from URB to the next comma or house number. When nothing ends it before the state and ZIP it
+ * cannot be told from the city, and is left where it is.
+ */
+function takeUrbanization(toks: Token[]): string | null {
+  for (let u = 0; u < toks.length - 1; u++) {
+    if (!UrbanizationWords.has(toks[u].w)) continue;
+    let stop = u + 1;
+    while (stop < toks.length && !toks[stop].sep && !toks[stop].digit) stop++;
+    if (stop === u + 1 || stop >= toks.length - 1 || RegionByName.has(toks[stop - 1].w)) return null;
+    const name = joinWords(toks, u + 1, stop);
+    const sep = toks[u].sep || toks[stop].sep;
+    toks.splice(u, stop - u);
+    toks[u] = { ...toks[u], sep };
+    return name;
+  }
+  return null;
+}
+
+/** An FPO ship's name written before the city (`USS JOHN F KENNEDY FPO AE 09532`): where it starts, or -1. */
+function shipNameStart(toks: readonly Token[], end: number): number {
+  for (let k = 0; k + 1 < end; k++) if (ShipPrefixes.has(toks[k].w)) return k;
+  return -1;
+}
+
 export interface ParseOptions {
   countryHint?: 'US' | 'CA';
 }
@@ -886,9 +929,10 @@ export interface ParseOptions {
 /** Parses a US or Canadian address. Never throws; what cannot be read is left null. */
 export function parseNorthAmericanAddress(input: string, postal: PostalIndex, options: ParseOptions = {}): ParsedAddress {
   const toks = tokenizeAddress(input);
-  let end = toks.length;
   let country: 'US' | 'CA' | null = options.countryHint ?? null;
   const nonLatin = hasNonLatinLetters(input);
+  const urbanization = country === 'CA' ? null : takeUrbanization(toks);
+  let end = toks.length;
 
   // Trailing country, possibly written twice (`UNITED STATES US`).
   for (let found = true; found; ) {
@@ -1129,6 +1173,15 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     best.start = best.at;
   }
 
+  // Mail to a ship goes to the ship's name (Pub 28 section 225): `USCGC HAMILTON, FPO AP 96667`.
+  if (best.line.kind === 'none' && best.at < end && MilitaryPostOffices.has(joinWords(toks, best.at, end))) {
+    const ship = shipNameStart(toks, best.at);
+    if (ship >= 0) {
+      best.line = { ...emptyLine(), kind: 'military', name: joinWords(toks, ship, best.at), quality: 2 };
+      best.start = ship;
+    }
+  }
+
   let otherLine: DeliveryLine | null = null;
   let recipientEnd = best.start;
   if (best.line.kind !== 'none' && best.start > 0) {
@@ -1162,6 +1215,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     secondaryNumber: line.secondaryNumber, extraSecondaries: line.extraSecondaries, leftover: line.leftover,
     building: line.building, attention: line.attention, quality: line.quality,
     otherLine,
+    urbanization,
     country,
     city: best.at < end ? joinWords(toks, best.at, end) : null,
     state,

@@ -167,6 +167,11 @@ export class ReferenceIndex {
     return this.cityNames.get(zip)?.has(cityKey(city)) ?? false;
   }
 
+  /** The city names loaded for the ZIP (empty when no City-State data names it). */
+  cityNamesOf(zip: string): string[] {
+    return [...(this.cityNames.get(zip)?.values() ?? [])];
+  }
+
   /** The postal codes with a street of this name, if any. */
   zipsWithStreetName(name: string): ReadonlySet<string> | undefined {
     return this.postalCodesByStreetName.get(name);

@@ -8,6 +8,7 @@ import directionalData from './data/directionals.json' with { type: 'json' };
 import usStateData from './data/us-states.json' with { type: 'json' };
 import caProvinceData from './data/ca-provinces.json' with { type: 'json' };
 import caStreetTypeData from './data/ca-street-types.json' with { type: 'json' };
+import territoryZipData from './data/territory-zip-ranges.json' with { type: 'json' };
 
 type VariantTable = Record<string, readonly string[] | string>;
 
@@ -52,6 +53,23 @@ export const FrenchDirectionalTable: ReadonlyMap<string, string> = invertVariant
 export const UsStateNames: ReadonlyMap<string, string> = new Map(
   Object.entries(usStateData).filter(([k]) => !k.startsWith('_')),
 );
+
+/**
+ * Whose ZIP code it is, by its USPS prefix range, for the ZIPs the shipped GeoNames list lacks: the territories (PR,
+ * VI, GU, AS, MP, FM, PW, MH), where it has no places, and overseas military mail (AA, AE, AP), where it has some.
+ * The engine can then say whose ZIP it is, but cannot check the city.
+ */
+export function stateOfUnlistedZip(zip5: string): string | undefined {
+  for (const [from, to, state] of territoryZipData.ranges) if (zip5 >= from && zip5 <= to) return state;
+  for (const [from, to, state] of territoryZipData.military) if (zip5 >= from && zip5 <= to) return state;
+  return undefined;
+}
+
+/**
+ * The territories and freely associated states that USPS serves as domestic mail: their ISO 3166 country codes are
+ * their USPS state codes, and an address there is read as a US one.
+ */
+export const UspsTerritories: ReadonlySet<string> = new Set(territoryZipData.ranges.map(([, , state]) => state));
 
 export interface Province {
   code: string;
@@ -225,18 +243,32 @@ export const PoBoxPrefixes: readonly (readonly string[])[] = [
 ];
 
 /** Rural route and highway contract spellings (Pub 28 sections 24 and 25), military CMR and PSC boxes (section 27). */
-export const RuralRoutePrefixes: readonly (readonly [readonly string[], 'RR' | 'HC' | 'CMR' | 'PSC'])[] = [
+export const RuralRoutePrefixes: readonly (readonly [readonly string[], 'RR' | 'HC' | 'CMR' | 'PSC' | 'UNIT'])[] = [
   [['RURAL', 'ROUTE'], 'RR'], [['RURAL', 'RTE'], 'RR'], [['RR'], 'RR'], [['R', 'R'], 'RR'], [['RFD'], 'RR'],
   [['RD', 'ROUTE'], 'RR'], [['HIGHWAY', 'CONTRACT', 'ROUTE'], 'HC'], [['HIGHWAY', 'CONTRACT'], 'HC'], [['HCR'], 'HC'],
   [['HWY', 'CONTRACT', 'ROUTE'], 'HC'], [['HWY', 'CONTRACT', 'RTE'], 'HC'], [['HWY', 'CONTRACT'], 'HC'],
   [['HIGHWAY', 'CONTRACT', 'RTE'], 'HC'], [['HC', 'ROUTE'], 'HC'], [['HC', 'RTE'], 'HC'], [['HC'], 'HC'], [['STAR', 'ROUTE'], 'HC'], [['STAR', 'RTE'], 'HC'],
   [['CMR'], 'CMR'], [['PSC'], 'PSC'],
+  // Military `UNIT 2050 BOX 4190` (Pub 28 section 225; DMM 703.2): a unit followed by BOX, else an ordinary unit.
+  [['UNIT'], 'UNIT'],
   // A route number followed by BOX is a rural route (`RT 1 BOX 81`); without BOX these words name a highway.
   [['ROUTE'], 'RR'], [['RTE'], 'RR'], [['RT'], 'RR'],
 ];
 
-/** Rural-route words that only mean a rural route when BOX follows the route number. */
-export const RURAL_ROUTE_ONLY_WITH_BOX: ReadonlySet<string> = new Set(['ROUTE', 'RTE', 'RT']);
+/** Rural-route (and military UNIT) words that only mean a route when BOX follows the route number. */
+export const RURAL_ROUTE_ONLY_WITH_BOX: ReadonlySet<string> = new Set(['ROUTE', 'RTE', 'RT', 'UNIT']);
+
+/** Words that start a ship's name, the delivery line of FPO mail (`USCGC HAMILTON`, `FPO AP 96667`). */
+export const ShipPrefixes: ReadonlySet<string> = new Set(['USS', 'USNS', 'USCGC', 'USNV']);
+
+/** The city of overseas military mail (Pub 28 section 225.1): Army, Fleet and Diplomatic Post Office. */
+export const MilitaryPostOffices: ReadonlySet<string> = new Set(['APO', 'FPO', 'DPO']);
+
+/** Spanish street words written before the name in Puerto Rico (`CALLE 1`, `AVENIDA 65 DE INFANTERIA`, `CARR 2`). */
+export const SpanishStreetTypes: ReadonlySet<string> = new Set(['CALLE', 'AVENIDA', 'CAMINO', 'CARRETERA', 'CARR', 'PASEO', 'VEREDA', 'CALLEJON']);
+
+/** Puerto Rico's urbanization (USPS addressing standards for Puerto Rico): `URB LAS GLADIOLAS`, above the delivery line. */
+export const UrbanizationWords: ReadonlySet<string> = new Set(['URB', 'URBANIZACION']);
 
 /** Trailing country names and codes accepted on US and Canadian input. */
 export const NorthAmericanCountryNames: readonly (readonly [readonly string[], 'US' | 'CA'])[] = [
