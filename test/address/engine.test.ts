@@ -145,7 +145,7 @@ describe('address engine: territories (no places in the embedded data) and overs
   it('When a Puerto Rico address has its ZIP, then it is plausible, the state is PR and a footnote says the city was not checked', () => {
     const r = check('123 Calle Luna, San Juan, PR 00901');
     expect([r.status, r.country, r.components.state, r.standardized]).toEqual(['plausible', 'US', 'PR', '123 CALLE LUNA SAN JUAN PR 00901']);
-    expect(r.footnotes.join(' ')).toMatch(/^L#: ZIP code 00901 \(PR\) is not in the embedded ZIP code data/m);
+    expect(r.footnotes.join(' ')).toMatch(/^V#: ZIP code 00901 \(PR\) is not in the embedded ZIP code data/m);
     expect(r.footnotes.join(' ')).not.toMatch(/does not exist/);
   });
 
@@ -194,7 +194,7 @@ describe('address engine: territories (no places in the embedded data) and overs
     const withData = createAddressEngine({ ...shippedData, reference });
     const ok = withData.validateSync('150 Calle A, San Juan PR 00926', { deadline: Number.MAX_SAFE_INTEGER });
     const wrong = withData.validateSync('150 Calle A, Bayamon PR 00926', { deadline: Number.MAX_SAFE_INTEGER });
-    expect([ok.status, ok.footnotes.some((f) => f.startsWith('L#'))]).toEqual(['plausible', false]);
+    expect([ok.status, ok.footnotes.some((f) => f.startsWith('V#'))]).toEqual(['plausible', false]);
     expect([wrong.status, wrong.components.city]).toEqual(['corrected', 'SAN JUAN']);
   });
 

@@ -14,9 +14,9 @@ export const AddressFootnotes = {
   zipUnknown: (zip: string) => `C#: ZIP code ${zip} does not exist`,
   zipOfOtherState: (zip: string, state: string) => `C#: ZIP code ${zip} belongs to ${state}`,
   zipNotListed: (zip: string, state: string) =>
-    `L#: ZIP code ${zip} (${state}) is not in the embedded ZIP code data, so the city was not checked (load USPS City-State data to check it)`,
+    `V#: ZIP code ${zip} (${state}) is not in the embedded ZIP code data, so the city was not checked (load USPS City-State data to check it)`,
   territoryNotCovered: (state: string) =>
-    `L#: the embedded ZIP code data has no places in ${state}, so the city was not checked (load USPS City-State data to check it)`,
+    `V#: the embedded ZIP code data has no places in ${state}, so the city was not checked (load USPS City-State data to check it)`,
   zipMalformed: (zip: string) => `C#: ZIP code ${zip} is not a ZIP code (five digits, optionally a hyphen and four more)`,
   cityUnknown: (city: string, state: string) => `C#: city ${city} not found in ${state}`,
   zipMissing: 'C#: ZIP code missing and the city has several',
