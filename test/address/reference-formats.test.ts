@@ -1,10 +1,11 @@
 import fs from 'node:fs';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createAddressEngine } from '../../src/validation/address/index.js';
 import { ReferenceIndex } from '../../src/validation/address/reference-index.js';
 import { ReferenceReaders, type ReferenceFormat, type ReferenceRecord } from '../../src/validation/address/reference-formats/index.js';
 import { shippedData } from './shipped-engine.js';
-import { CITY_STATE_FIXTURE_RECORDS, ZIP4_FIXTURE_RECORDS } from './usps-fixture.js';
+import { CITY_STATE_FIXTURE_RECORDS, COPYRIGHT_RECORD, ZIP4_FIXTURE_RECORDS, cityStateRecord, zip4Record } from './usps-fixture.js';
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url);
 
@@ -117,5 +118,38 @@ describe('address engine with USPS ZIP+4 ranges', () => {
   it('When the ZIP is wrong but the street exists in one ZIP of the city, then the reference decides the ZIP', async () => {
     const r = await check('350 5th Ave Ste 150, New York, NY 10001');
     expect([r.status, r.components.postal_code, r.dpv]).toEqual(['corrected', '10118', 'Y']);
+  });
+});
+
+describe('address engine with USPS data for Puerto Rico', () => {
+  /** Records in the USPS layouts, read by the same readers as an import, from memory. */
+  async function load(reference: ReferenceIndex, format: 'usps-zip4' | 'usps-city-state', records: string[]) {
+    for await (const r of ReferenceReaders[format](Readable.from([[COPYRIGHT_RECORD, ...records].join('\n')]))) {
+      if (r.kind === 'range') reference.addRange(r.range);
+      else if (r.kind === 'city' && r.city.mailingName) reference.addCityName(r.city.zip, r.city.city);
+    }
+  }
+  const reference = new ReferenceIndex();
+  const ready = (async () => {
+    await load(reference, 'usps-zip4', [
+      zip4Record({ zip: '00926', type: 'S', name: 'CALLE A', low: '100', high: '198', parity: 'E', addonLow: '2301', state: 'PR' }),
+      zip4Record({ zip: '00926', type: 'S', name: 'CALLE 1', low: '1', high: '99', parity: 'O', addonLow: '2401', state: 'PR' }),
+    ]);
+    await load(reference, 'usps-city-state', [cityStateRecord({ zip: '00926', city: 'SAN JUAN', state: 'PR' })]);
+  })();
+  const engine = createAddressEngine({ ...shippedData, reference });
+  const check = async (input: string) => {
+    await ready;
+    return engine.validate(input, { deadline: Number.MAX_SAFE_INTEGER });
+  };
+
+  it.each([
+    ['URB Las Gladiolas 150 Calle A, San Juan PR 00926', 'verified', 'Y', '00926-2301'],
+    ['15 Calle 1, San Juan, PR 00926', 'verified', 'Y', '00926-2401'],
+    ['152 Calle B, San Juan, PR 00926', 'invalid', 'N', null],
+  ])('When "%s" is checked, then it is %s with dpv %s and zip4 %s', async (input, status, dpv, zip4) => {
+    const r = await check(input);
+    expect([r.status, r.dpv, r.zip4]).toEqual([status, dpv, zip4]);
+    expect(r.footnotes.some((f) => f.startsWith('V#'))).toBe(false);
   });
 });
