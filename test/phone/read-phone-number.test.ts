@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import maxMetadata from 'libphonenumber-js/metadata.max.json';
 import type { MetadataJson } from 'libphonenumber-js/core';
-import { readPhoneNumber, unwrapTelUri } from '../../src/validation/phone/read-phone-number.js';
+import { keypadDigits, readPhoneNumber, unwrapTelUri } from '../../src/validation/phone/read-phone-number.js';
 
 const metadata = maxMetadata as unknown as MetadataJson;
 const read = (input: unknown, country?: string) => readPhoneNumber(input, country, metadata);
@@ -45,6 +45,25 @@ describe('readPhoneNumber: decorations', () => {
     expect(unwrapTelUri('tel:+1-201-203-1234;phone-context=x')).toBe('+1-201-203-1234'));
 });
 
+describe('readPhoneNumber: vanity numbers, as Google libphonenumber reads them', () => {
+  it.each([
+    ['1-800-FLOWERS', 'US', '+18003569377', '(800) 356-9377'],
+    ['800 FLOWERS', 'US', '+18003569377', '(800) 356-9377'],
+    ['+1 800 GOT MILK x12', undefined, '+18004686455', '(800) 468-6455 ext. 12'],
+    ['+1 (800) got-milk ext. 7', undefined, '+18004686455', '(800) 468-6455 ext. 7'],
+  ])('When the input is %j with country %s, then the letters are keypad digits: %s', (input, country, e164, national) => {
+    expect(read(input, country)).toMatchObject({ valid: true, type: 'toll_free', e164, national });
+  });
+
+  it.each([['212-555-0123 x45'], ['+1 212 555 0123 ext 45'], ['212.555.0123 extension 45']])(
+    'When %j has letters only in its extension, then they stay an extension', (input) => {
+      expect(read(input, 'US')).toMatchObject({ valid: true, e164: '+12125550123', national: '(212) 555-0123 ext. 45' });
+    });
+
+  it.each([['1-800-FLOWERS', '1-800-3569377'], ['+1 800 GOT MILK x12', '+1 800 468 6455 x12'], ['hello', null], ['12 AB', null]])(
+    'When keypadDigits reads %j, then it gives %j', (input, digits) => expect(keypadDigits(input)).toBe(digits));
+});
+
 describe('readPhoneNumber: types', () => {
   it.each([
     ['+12012031234', 'fixed_or_mobile'],
@@ -75,7 +94,10 @@ describe('readPhoneNumber: bad input never throws', () => {
     ['😀😀😀', 'US', 'not_a_number'],
     ['+1 201 203 1234 😀', undefined, 'not_a_number'],
     ['call +1 201 203 1234', undefined, 'not_a_number'],
-    ['1-800-FLOWERS', 'US', 'not_a_number'],
+    ['1-800-FLOWERS', undefined, 'missing_country_code'],
+    ['1-800-FLOWERS-NOW', 'US', 'too_long'],
+    ['call 1-800-FLOWERS', 'US', 'not_a_number'],
+    ['FLOWERS-800', 'US', 'not_a_number'],
     ['1'.repeat(64), 'US', 'too_long'],
     ['1'.repeat(64), undefined, 'too_long'],
     ['2'.repeat(21), undefined, 'too_long'],

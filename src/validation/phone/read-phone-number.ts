@@ -103,6 +103,24 @@ export function unwrapTelUri(text: string): string {
   return extension ? `${number} ext. ${extension.slice(4)}` : number;
 }
 
+/**
+ * A vanity number (`1-800-FLOWERS`, `+1 800 GOT MILK x12`): three digits or more, then letters among them. Google's
+ * libphonenumber reads the letters as the keypad's digits (its VALID_ALPHA_PHONE_PATTERN: three letters or more);
+ * libphonenumber-js refuses them, so they are turned into digits here first. An extension stays as written.
+ */
+const VANITY_NUMBER = /^[+\s().\-]*(?:\d[\s().\-/]*){3,}[A-Za-z0-9\s().\-/]*$/;
+const EXTENSION_TAIL = /\s*(?:ext\.?|extn\.?|extension|x|#)\s*\d{1,7}#?\s*$/i;
+const KEYPAD: Readonly<Record<string, string>> = Object.fromEntries(
+  ['ABC', 'DEF', 'GHI', 'JKL', 'MNO', 'PQRS', 'TUV', 'WXYZ'].flatMap((letters, i) => [...letters].map((l) => [l, String(i + 2)])),
+);
+
+export function keypadDigits(text: string): string | null {
+  const tail = EXTENSION_TAIL.exec(text);
+  const main = tail ? text.slice(0, tail.index) : text;
+  if (!VANITY_NUMBER.test(main) || (main.match(/[A-Za-z]/g)?.length ?? 0) < 3) return null;
+  return main.replace(/[A-Za-z]/g, (letter) => KEYPAD[letter.toUpperCase()]) + (tail?.[0] ?? '');
+}
+
 const STRICT = { extract: false } as const;
 
 type ParseAttempt = { number: PhoneNumber; type: NumberType; valid: boolean } | { error: PhoneInvalidReason };
@@ -128,7 +146,7 @@ function attemptParse(text: string, defaultRegion: CountryCode | undefined, meta
 
 export function readPhoneNumber(input: unknown, countryHint: string | undefined, metadata: MetadataJson): PhoneReading {
   if (typeof input !== 'string') return invalid('not_a_number');
-  const text = unwrapTelUri(input.trim());
+  let text = unwrapTelUri(input.trim());
   if (text === '') return invalid('empty');
   if (text.length > MAX_INPUT_LENGTH) return invalid('too_long');
   const defaultRegion = defaultRegionOf(countryHint, metadata);
@@ -139,6 +157,16 @@ export function readPhoneNumber(input: unknown, countryHint: string | undefined,
   if (!('valid' in attempt && attempt.valid) && text.startsWith('00')) {
     const international = attemptParse(`+${text.slice(2)}`, undefined, metadata);
     if ('valid' in international) attempt = international;
+  }
+
+  if (!('valid' in attempt && attempt.valid) && /[A-Za-z]/.test(text)) {
+    const digits = keypadDigits(text);
+    const vanity = digits ? attemptParse(digits, defaultRegion, metadata) : null;
+    // Its own verdict, unless it reads no better than the letters did.
+    if (vanity && ('valid' in vanity || ('error' in attempt && attempt.error === 'not_a_number'))) {
+      attempt = vanity;
+      text = digits!;
+    }
   }
 
   if ('error' in attempt) {
