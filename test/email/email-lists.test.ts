@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  isDisposableDomain, isFreeProviderDomain, isRoleLocalPart, loadEmailLists, type EmailLists,
+  hasDelegatedTld, isDisposableDomain, isFreeProviderDomain, isRoleLocalPart, loadEmailLists, type EmailLists,
 } from '../../src/validation/email/email-lists.js';
 import { suggestDomain, TLD_TYPOS, WELL_KNOWN_MAILBOX_DOMAINS } from '../../src/validation/email/typo-suggestion.js';
 
@@ -10,6 +10,8 @@ const small: EmailLists = {
   freeDomains: new Set(['free.test']),
   roleLocalParts: new Set(['info', 'sales']),
 };
+
+const packaged = loadEmailLists();
 
 describe('e-mail lists', () => {
   it.each([
@@ -21,6 +23,14 @@ describe('e-mail lists', () => {
   it.each([['info', true], ['Sales+eu', true], ['john', false]])('When the local part is %s, then role is %s', (local, expected) => {
     expect(isRoleLocalPart(local, small)).toBe(expected);
   });
+
+  it.each([
+    ['gmail.com', true], ['example.xn--p1ai', true], ['ai', true], ['gmail.con', false], ['b.c', false], ['mail.test', false],
+  ])('When the domain is %s, then its TLD is delegated: %s', (domain, expected) => {
+    expect(hasDelegatedTld(domain, packaged)).toBe(expected);
+  });
+
+  it('When the lists carry no TLD list, then every TLD passes', () => expect(hasDelegatedTld('gmail.con', small)).toBe(true));
 
   it('When the packaged lists are loaded, then they know the well-known cases', () => {
     const lists = loadEmailLists();

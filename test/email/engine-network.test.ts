@@ -227,6 +227,22 @@ describe('e-mail engine with DNS and SMTP', () => {
     expect(await check(e, 'joe@gmail.com')).toMatchObject({ status: 'unknown', reason: 'not_checked', free: true });
   });
 
+  it('When network checks are off, then a TLD outside the root zone is no_such_domain, an internationalized one is not', async () => {
+    const e = engine({ networkChecks: false });
+    expect(await check(e, 'jane@gmail.con')).toMatchObject({
+      status: 'invalid', risk: 'high', smtp: 'undeliverable', reason: 'no_such_domain', suggestion: 'jane@gmail.com',
+    });
+    expect(await check(e, 'x@example.рф')).toMatchObject({ status: 'unknown', reason: 'not_checked', normalized: 'x@example.xn--p1ai' });
+  });
+
+  it('When network checks are on, then DNS decides, not the TLD list (.test is in no root zone, but the local DNS serves it)', async () => {
+    expect(await check(engine(), 'alice@mail.test', 2000, false)).toMatchObject({ status: 'valid', reason: 'mail_server_found' });
+  });
+
+  it('When the address has white space around it (a form\'s trailing space), then it is checked without it', async () => {
+    expect(await check(engine({ networkChecks: false }), ' joe@gmail.com \u00a0')).toMatchObject({ status: 'unknown', normalized: 'joe@gmail.com' });
+  });
+
   it('When the domain is disposable, then the answer is risky and the mailbox is not probed', async () => {
     const before = smtpServer.connections;
     expect(await check(engine(), 'x@mailinator.com')).toMatchObject({ status: 'risky', risk: 'high', reason: 'disposable' });

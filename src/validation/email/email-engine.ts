@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { EmailEngine, EmailResult } from '../types.js';
 import type { ConnectionLimits } from './connection-limits.js';
-import { isDisposableDomain, isFreeProviderDomain, isRoleLocalPart, type EmailLists } from './email-lists.js';
+import { hasDelegatedTld, isDisposableDomain, isFreeProviderDomain, isRoleLocalPart, type EmailLists } from './email-lists.js';
 import { ExpiringCache } from './expiring-cache.js';
 import type { MailHostResolver, MailRoute } from './mail-host-resolver.js';
 import { policyForMailHost, type MailProviderPolicy } from './mail-provider-policies.js';
@@ -77,7 +77,8 @@ export class EmailValidationEngine implements EmailEngine {
   }
 
   async validate(input: string, options: { smtp: boolean; deadline: number }): Promise<EmailResult> {
-    const parsed = parseEmailAddress(input);
+    // White space around the address (a form's trailing space, a pasted line) is no part of it.
+    const parsed = parseEmailAddress(input.trim());
     if (!parsed.ok) {
       return resultOf(syntaxVerdict(parsed.detail), null, null, false, false, false);
     }
@@ -105,7 +106,10 @@ export class EmailValidationEngine implements EmailEngine {
   }
 
   private async networkFinding(parsed: ParsedEmailAddress, options: { smtp: boolean; deadline: number }): Promise<NetworkFinding> {
-    if (!this.deps.networkChecks || this.closed) return { kind: 'not_checked' };
+    if (!this.deps.networkChecks || this.closed) {
+      // Without DNS, the root zone's list still tells a TLD that does not exist (with DNS, NXDOMAIN says it).
+      return hasDelegatedTld(parsed.domain, this.deps.lists) ? { kind: 'not_checked' } : { kind: 'no_such_domain' };
+    }
     const key = resultKey(parsed, options.smtp);
     const cached = this.results.get(key);
     if (cached) return cached;

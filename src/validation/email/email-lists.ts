@@ -4,6 +4,7 @@
  * them small lists of their own.
  */
 import { createRequire } from 'node:module';
+import { domainToASCII } from 'node:url';
 
 export interface EmailLists {
   /** Domains whose mailboxes are throw-away; a subdomain of a listed domain is disposable too. */
@@ -14,6 +15,11 @@ export interface EmailLists {
   freeDomains: ReadonlySet<string>;
   /** Local parts that name a function rather than a person (RFC 2142 mailbox names and common ones). */
   roleLocalParts: ReadonlySet<string>;
+  /**
+   * The top-level domains of the IANA root zone, in A-labels (`com`, `xn--p1ai`): a domain under any other has no
+   * mail server. Absent: not checked.
+   */
+  delegatedTlds?: ReadonlySet<string>;
 }
 
 /**
@@ -30,6 +36,7 @@ export function loadEmailLists(): EmailLists {
   const disposableWildcard = require('disposable-email-domains/wildcard.json') as string[];
   const freeProviders = require('email-providers/all.json') as string[];
   const roleLocalParts = require('role-based-email-addresses') as string[];
+  const tlds = require('tlds') as string[];
 
   const reserved = new Set<string>(RESERVED_EXAMPLE_DOMAINS);
   return {
@@ -37,7 +44,13 @@ export function loadEmailLists(): EmailLists {
     disposableParentDomains: new Set(disposableWildcard.map((d) => d.toLowerCase())),
     freeDomains: new Set(freeProviders.map((d) => d.toLowerCase()).filter((d) => !reserved.has(d))),
     roleLocalParts: new Set(roleLocalParts.map((l) => l.toLowerCase())),
+    delegatedTlds: new Set(tlds.map((tld) => domainToASCII(tld) || tld.toLowerCase())),
   };
+}
+
+/** False when the domain's TLD is not in the root zone (`gmail.con`, `b.c`); true when the list is absent. */
+export function hasDelegatedTld(domain: string, lists: EmailLists): boolean {
+  return !lists.delegatedTlds || lists.delegatedTlds.has(domain.slice(domain.lastIndexOf('.') + 1));
 }
 
 /** `a.b.example.com` -> `a.b.example.com`, `b.example.com`, `example.com`, `com`. */
