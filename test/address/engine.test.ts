@@ -115,9 +115,17 @@ describe('address engine: other countries', () => {
     ['10 Downing Street, London, United Kingdom', 'GB', 'invalid'],
     ['1-1 Chiyoda, Chiyoda-ku, Tokyo 100-8111, Japan', 'JP', 'plausible'],
     ['Rua Augusta 100, Lisboa, 1100-053, Portugal', 'PT', 'plausible'],
+    // Countries whose metadata also has language variants (CA--fr, ES--ca, IN--hi): the name is the country's.
+    ['100 Queen St W, Toronto, ON M5H 2N2, Canada', 'CA', 'plausible'],
+    ['Calle Mayor 1, 28013 Madrid, Spain', 'ES', 'plausible'],
+    ['12 MG Road, Bengaluru, Karnataka 560001, India', 'IN', 'plausible'],
   ])('When "%s" is checked, then the country is %s and the status %s', (input, country, status) => {
     const r = check(input);
     expect([r.country, r.status, r.dpv, r.zip4]).toEqual([country, status, '', null]);
+  });
+
+  it('When a name has an apostrophe, then it is kept, not made a space (`QUEEN S ROAD`)', () => {
+    expect(check("1 Queen’s Road Central, Central, Hong Kong Island, Hong Kong").standardized).toMatch(/^1 QUEEN'S ROAD CENTRAL/);
   });
 
   it('When the country hint is given, then it decides the country', () => {

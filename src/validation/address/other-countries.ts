@@ -55,7 +55,8 @@ export class CountryMetadata {
   static fromGoogleData(data: Record<string, GoogleRegionData>): CountryMetadata {
     const meta = new CountryMetadata();
     for (const [code, region] of Object.entries(data)) {
-      if (code.includes('/') || code === 'ZZ' || !region.name) continue;
+      // Sub-regions (`US/CA`) and language variants (`CA--fr`, `ES--ca`) are not countries.
+      if (code.includes('/') || code.includes('--') || code === 'ZZ' || !region.name) continue;
       const split = (s?: string) => (s ? s.split('~') : []);
       const keys = split(region.sub_keys);
       const names = split(region.sub_names);
@@ -125,7 +126,8 @@ const EMPTY_COMPONENTS: AddressComponents = {
 /** Checks an address of a country other than US/CA against that country's metadata. */
 export function validateOtherCountry(input: string, rules: CountryRules, textWithoutCountry: string): AddressResult {
   const footnotes: string[] = [];
-  const upper = plain(textWithoutCountry).replace(/[^\p{L}\p{N},\s#/-]+/gu, ' ');
+  // Apostrophes stay (`QUEEN'S ROAD`, `L'ÉGLISE`): each country's post has its own rule for them.
+  const upper = plain(textWithoutCountry).replace(/[\u2019\u02bc]/g, "'").replace(/[^\p{L}\p{N},\s#/'-]+/gu, ' ');
   const groups = upper.split(/[,\n;]+/).map((g) => g.replace(/\s+/g, ' ').trim()).filter(Boolean);
   const words = groups.flatMap((g) => g.split(' '));
 
