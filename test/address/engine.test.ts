@@ -76,6 +76,13 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
 });
 
 describe('address engine: footnotes say what was set aside', () => {
+  it('When a unit is written before the street, then it joins the delivery line and no footnote says it was dropped', () => {
+    const r = check('Apt 4, 123 Main St, Boston MA 02108');
+    expect(r.standardized).toBe('123 MAIN ST APT 4 BOSTON MA 02108');
+    expect(r.footnotes.some((f) => f.startsWith('R#'))).toBe(false);
+    expect(check('Acme Corp, Suite 200, 4401 N Mesa St, El Paso TX 79902').footnotes).toContain('R#: text before the delivery line dropped: ACME CORP');
+  });
+
   it.each([
     ['Marcos Placona, Twilio 645 Harrison St, San Francisco CA 94107', /R#: text before the delivery line dropped: MARCOS PLACONA TWILIO/],
     ['3459 Lawrenceville Suwanee Rd Ste D Attn: Mr. John Poole, Suwanee GA 30024', /R#: attention line dropped: ATTN MR JOHN POOLE/],

@@ -1183,7 +1183,8 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   }
 
   let otherLine: DeliveryLine | null = null;
-  let recipientEnd = best.start;
+  // Units written before the line (`APT 4, 123 MAIN ST`) are on the line now: the recipient ends before them.
+  let recipientEnd = before.units.length && best.line.kind !== 'none' ? before.from : best.start;
   if (best.line.kind !== 'none' && best.start > 0) {
     const otherEnd = before.from;
     for (const s of starts) {
