@@ -234,3 +234,25 @@ describe('address engine: territories (no places in the embedded data) and overs
     expect(r.footnotes).toContain('C#: city NAPLES not found in AE');
   });
 });
+
+describe('address engine: delivery type and county (US/Canada extras)', () => {
+  it.each([
+    ['1600 Amphitheatre Pkwy, Mountain View, CA 94043', 'street', 'SANTA CLARA'],
+    ['2802 US Highway 98, Mexico Beach FL 32410', 'street', 'BAY'],
+    ['PO Box 123, Anchorage AK 99501', 'po_box', 'ANCHORAGE MUNICIPALITY'],
+    ['RR 2 Box 152, Akutan AK 99553', 'rural_route', 'ALEUTIANS EAST'],
+    ['HC 1 Box 20, Akutan AK 99553', 'highway_contract', 'ALEUTIANS EAST'],
+    ['General Delivery, Akutan AK 99553', 'general_delivery', 'ALEUTIANS EAST'],
+    ['PSC 802 Box 74, APO AE 09499', 'military', null],
+    ['100 Queen St W, Toronto ON M5H 2N2', 'street', null],
+  ])('When "%s" is checked, then delivery_type is %s and county %s', (input, deliveryType, county) => {
+    const c = check(input).components as NorthAmericanComponents;
+    expect([c.delivery_type, c.county]).toEqual([deliveryType, county]);
+  });
+
+  it('When a highway has no house number, then it is no delivery point', () => {
+    const r = check('US Highway 98, Mexico Beach FL 32410');
+    expect(r.status).toBe('invalid');
+    expect(r.footnotes).toContain('E#: house number missing');
+  });
+});

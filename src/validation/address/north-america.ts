@@ -227,6 +227,33 @@ export interface NorthAmericanComponents extends AddressComponents {
   extra_secondaries: string[];
   /** Puerto Rico's urbanization name (`LAS GLADIOLAS`), written `URB LAS GLADIOLAS` above the delivery line. */
   urbanization: string | null;
+  /**
+   * What the delivery line is: `street` (highways included), `po_box`, `rural_route`, `highway_contract`, `military`
+   * (PSC/CMR/UNIT boxes, ships) or `general_delivery`; null when there is none. Couriers that do not deliver to PO
+   * boxes or APO/FPO can filter on it.
+   */
+  delivery_type: DeliveryType | null;
+  /** US: the county of the ZIP code's place (GeoNames), upper case; null in Canada or without a known ZIP. */
+  county: string | null;
+}
+
+export type DeliveryType = 'street' | 'po_box' | 'rural_route' | 'highway_contract' | 'military' | 'general_delivery';
+
+/** Delivery lines that are no delivery point without a number: a street or highway, a PO Box. */
+const NEEDS_NUMBER: ReadonlySet<ParsedAddress['kind']> = new Set(['street', 'highway', 'po_box']);
+
+const DELIVERY_TYPE_BY_KIND: Partial<Record<ParsedAddress['kind'], DeliveryType>> = {
+  street: 'street', highway: 'street', po_box: 'po_box', rural_route: 'rural_route', highway_contract: 'highway_contract',
+  military: 'military', general_delivery: 'general_delivery',
+};
+
+/** The county of the ZIP's place named like the city (a ZIP can straddle counties: the first place otherwise). */
+function countyOf(postal: PostalIndex, zip: string | null, city: string | null): string | null {
+  const places = zip ? postal.zip(zip) : undefined;
+  if (!places) return null;
+  const key = city ? cityKey(city) : '';
+  const place = places.find((z) => z.cityKey === key) ?? places[0];
+  return place.county || null;
 }
 
 function secondaryText(s: Secondary): string {
@@ -270,7 +297,7 @@ export function validateNorthAmerican(
     notes.push(p.postalCode && !p.city && !p.state ? F.onlyPostalCode : F.noDeliveryLine);
   } else if (p.kind === 'intersection') {
     notes.push(F.intersection);
-  } else if (!p.primaryNumber && (p.kind === 'street' || p.kind === 'po_box')) {
+  } else if (!p.primaryNumber && NEEDS_NUMBER.has(p.kind)) {
     notes.push(F.noPrimaryNumber);
   }
   if (p.recipient) notes.push(p.otherLine ? F.otherLineSetAside(p.recipient) : F.recipientDropped(p.recipient));
@@ -286,7 +313,7 @@ export function validateNorthAmerican(
   let dpv: Dpv = '';
   let zip4: string | null = null;
   let corrected = last.corrected;
-  let invalid = last.invalid || p.nonLatin || !hasDeliveryLine || p.kind === 'intersection' || (!p.primaryNumber && p.kind === 'street');
+  let invalid = last.invalid || p.nonLatin || !hasDeliveryLine || p.kind === 'intersection' || (!p.primaryNumber && NEEDS_NUMBER.has(p.kind));
 
   // Delivery-point lookup: the given ZIP, or the one ZIP among the candidates where the street and number exist.
   if (reference && hasDeliveryLine && !p.nonLatin) {
@@ -310,7 +337,7 @@ export function validateNorthAmerican(
         if (zip && z !== zip) notes.push(F.zipCorrected(zip, z));
         else if (!zip) notes.push(F.zipAdded(z));
         corrected = corrected || zip !== null;
-        invalid = p.nonLatin || p.kind === 'intersection' || (!p.primaryNumber && p.kind === 'street');
+        invalid = p.nonLatin || p.kind === 'intersection' || (!p.primaryNumber && NEEDS_NUMBER.has(p.kind));
         zip = z;
         answer = a;
         last.zip = z;
@@ -370,6 +397,8 @@ export function validateNorthAmerican(
     country: canada ? 'CA' : 'US',
     extra_secondaries: p.extraSecondaries.map(secondaryText),
     urbanization: p.urbanization,
+    delivery_type: hasDeliveryLine ? DELIVERY_TYPE_BY_KIND[p.kind] ?? null : null,
+    county: canada ? null : countyOf(postal, last.zip, last.city),
   };
   return { status, standardized, dpv, zip4, country: components.country, components, footnotes: notes };
 }
