@@ -251,8 +251,11 @@ const DELIVERY_TYPE_BY_KIND: Partial<Record<ParsedAddress['kind'], DeliveryType>
 function countyOf(postal: PostalIndex, zip: string | null, city: string | null): string | null {
   const places = zip ? postal.zip(zip) : undefined;
   if (!places) return null;
-  const key = city ? cityKey(city) : '';
-  const place = places.find((z) => z.cityKey === key) ?? places[0];
+  let place = places[0];
+  if (places.length > 1 && city) {
+    const key = cityKey(city);
+    place = places.find((z) => z.cityKey === key) ?? place;
+  }
   return place.county || null;
 }
 
