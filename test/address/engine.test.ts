@@ -256,3 +256,27 @@ describe('address engine: delivery type and county (US/Canada extras)', () => {
     expect(r.footnotes).toContain('E#: house number missing');
   });
 });
+
+describe('address engine: Canada Post delivery installations and French words', () => {
+  it.each([
+    ['PO Box 1234 Stn Main, Halifax NS B3J 2X1', 'PO BOX 1234 STN MAIN HALIFAX NS  B3J 2X1', 'HALIFAX', 'STN MAIN'],
+    ['PO Box 1234 Stn Main Halifax NS B3J 2X1', 'PO BOX 1234 STN MAIN HALIFAX NS  B3J 2X1', 'HALIFAX', 'STN MAIN'],
+    ['C.P. 123, Succ. Centre-Ville, Montréal QC H3C 1A1', 'CP 123 SUCC CENTRE-VILLE MONTREAL QC  H3C 1A1', 'MONTREAL', 'SUCC CENTRE-VILLE'],
+    ['Case postale 123 succ Centre-Ville Montréal (Québec) H3C 1A1', 'CP 123 SUCC CENTRE-VILLE MONTREAL QC  H3C 1A1', 'MONTREAL', 'SUCC CENTRE-VILLE'],
+    ['RR 1 Stn Main, Okotoks AB T1S 1A1', 'RR 1 STN MAIN OKOTOKS AB  T1S 1A1', 'OKOTOKS', 'STN MAIN'],
+    ['GD Stn A, Banff AB T1L 1A1', 'GENERAL DELIVERY STN A BANFF AB  T1L 1A1', 'BANFF', 'STN A'],
+  ])('When "%s" is checked, then it reads "%s" in %s with installation %s', (input, standardized, city, installation) => {
+    const r = check(input);
+    const c = r.components as NorthAmericanComponents;
+    expect([r.status, r.standardized, c.city, c.delivery_installation]).toEqual(['plausible', standardized, city, installation]);
+  });
+
+  it.each([
+    ['123, rue Principale, app. 4, Québec QC G1R 4P5', '4-123 RUE PRINCIPALE QUEBEC QC  G1R 4P5'],
+    ['123 rue Principale app B Québec (Québec) G1R 4P5', 'B-123 RUE PRINCIPALE QUEBEC QC  G1R 4P5'],
+    ['1000 boul. René-Lévesque O., bureau 200, Montréal QC H3B 4W5', '200-1000 BOUL RENE-LEVESQUE O MONTREAL QC  H3B 4W5'],
+    ['10 Bureau St, Ottawa ON K1A 0B1', '10 BUREAU ST OTTAWA ON  K1A 0B1'],
+  ])('When the French address is "%s", then it reads "%s"', (input, standardized) => {
+    expect(check(input).standardized).toBe(standardized);
+  });
+});

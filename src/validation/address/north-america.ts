@@ -235,6 +235,8 @@ export interface NorthAmericanComponents extends AddressComponents {
   delivery_type: DeliveryType | null;
   /** US: the county of the ZIP code's place (GeoNames), upper case; null in Canada or without a known ZIP. */
   county: string | null;
+  /** Canada: the delivery installation of a box, route or general delivery (`STN MAIN`, `SUCC CENTRE-VILLE`). */
+  delivery_installation: string | null;
 }
 
 export type DeliveryType = 'street' | 'po_box' | 'rural_route' | 'highway_contract' | 'military' | 'general_delivery';
@@ -277,8 +279,9 @@ function deliveryLineText(p: ParsedAddress, street: StreetParts, canada: boolean
   const name = streetText(street, p.suffixBeforeName);
   const unit = p.secondaryDesignator ? words(' ', p.secondaryDesignator, p.secondaryNumber) : '';
   if (p.kind === 'po_box' || p.kind === 'rural_route' || p.kind === 'highway_contract' || p.kind === 'military') {
-    return words(' ', name, p.primaryNumber, unit);
+    return words(' ', name, p.primaryNumber, unit, p.installation);
   }
+  if (p.kind === 'general_delivery') return words(' ', name, p.installation);
   if (canada && p.primaryNumber && p.secondaryNumber) {
     return `${p.secondaryNumber}-${p.primaryNumber} ${name}`.trim();
   }
@@ -402,6 +405,7 @@ export function validateNorthAmerican(
     urbanization: p.urbanization,
     delivery_type: hasDeliveryLine ? DELIVERY_TYPE_BY_KIND[p.kind] ?? null : null,
     county: canada ? null : countyOf(postal, last.zip, last.city),
+    delivery_installation: p.installation,
   };
   return { status, standardized, dpv, zip4, country: components.country, components, footnotes: notes };
 }

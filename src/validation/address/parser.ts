@@ -7,7 +7,7 @@
  * the state (GeoNames, through PostalIndex), and whether a comma stands there.
  */
 import { type PostalIndex, type ZipPlace, cityKey, cityWordKey } from './postal-index.js';
-import { PRIMARY_NUMBER, type Token, UNIT_ID, hasNonLatinLetters, tokenizeAddress } from './tokenize.js';
+import { PRIMARY_NUMBER, type Token, UNIT_ID, hasNonLatinLetters, makeToken, tokenizeAddress } from './tokenize.js';
 import {
   CanadianStreetTypeAfter,
   CanadianStreetTypeBefore,
@@ -62,6 +62,8 @@ export interface DeliveryLine {
   building: string | null;
   /** An attention line written after the delivery line (`ATTN MR JOHN POOLE`), dropped from the answer. */
   attention: string | null;
+  /** Canada Post delivery installation after a box, route or general delivery (`STN MAIN`, `SUCC CENTRE-VILLE`). */
+  installation: string | null;
   /** 2: ends as a street should (suffix, unit, route number, box); 1: a bare name; lower with leftovers. */
   quality: number;
 }
@@ -366,7 +368,7 @@ const NO_SECONDARIES: Secondary[] = [];
 function emptyLine(): DeliveryLine {
   return {
     kind: 'none', primaryNumber: null, predirection: null, name: null, suffix: null, suffixBeforeName: false,
-    postdirection: null, secondaryDesignator: null, secondaryNumber: null, extraSecondaries: NO_SECONDARIES, leftover: [], attention: null,
+    postdirection: null, secondaryDesignator: null, secondaryNumber: null, extraSecondaries: NO_SECONDARIES, leftover: [], attention: null, installation: null,
     building: null, quality: 0,
   };
 }
@@ -449,6 +451,24 @@ function parseIntersection(toks: readonly Token[], at: number, end: number, coun
   return false;
 }
 
+/** Canada Post delivery installation types, English and French (station, retail postal outlet; succursale, comptoir). */
+const INSTALLATION_TYPES: ReadonlyMap<string, string> = new Map([
+  ['STN', 'STN'], ['STATION', 'STN'], ['RPO', 'RPO'], ['SUCC', 'SUCC'], ['SUCCURSALE', 'SUCC'], ['CSP', 'CSP'],
+]);
+
+/**
+ * A Canadian box, route or general delivery names its delivery installation after it (`PO BOX 1234 STN MAIN`): the
+ * type and its name. Returns where units go on.
+ */
+function readInstallation(toks: readonly Token[], at: number, end: number, country: 'US' | 'CA' | null, line: DeliveryLine): number {
+  const type = country === 'CA' && at + 1 < end ? INSTALLATION_TYPES.get(toks[at].w) : undefined;
+  if (!type) return at;
+  // Its name runs to a comma; without one it is one word (`STN MAIN HALIFAX`: the rest is the city).
+  const stop = end >= toks.length || toks[end].sep ? end : at + 2;
+  line.installation = `${type} ${joinWords(toks, at + 1, stop)}`;
+  return stop;
+}
+
 /**
  * The delivery line in toks[at, end), every word accounted for (leftovers lower the quality); `intersections`:
  * whether two streets joined by AND may be read as a corner (not inside one side of a corner).
@@ -470,7 +490,7 @@ export function parseDeliveryLine(
     line.kind = 'po_box';
     line.name = 'PO BOX';
     line.primaryNumber = toks[boxId].w;
-    readSecondaries(toks, boxId + 1, end, line);
+    readSecondaries(toks, readInstallation(toks, boxId + 1, end, country, line), end, line);
     line.quality = 2 - line.leftover.length;
     return line;
   }
@@ -498,15 +518,17 @@ export function parseDeliveryLine(
         if (k === end - 1 && /^[A-Z]$/.test(toks[k].w) && !directionalOf(toks[k].w, country)) line.primaryNumber += toks[k++].w;
       }
     }
-    readSecondaries(toks, k, end, line);
+    readSecondaries(toks, readInstallation(toks, k, end, country, line), end, line);
     line.quality = 2 - line.leftover.length;
     return line;
   }
 
-  if (matchSequence(toks, i, end, ['GENERAL', 'DELIVERY'])) {
+  // General delivery (Pub 28 section 26; Canada Post `GD STN MAIN`).
+  const generalDelivery = matchSequence(toks, i, end, ['GENERAL', 'DELIVERY']) ? 2 : country === 'CA' && toks[i].w === 'GD' ? 1 : 0;
+  if (generalDelivery) {
     line.kind = 'general_delivery';
     line.name = 'GENERAL DELIVERY';
-    for (let k = i + 2; k < end; k++) line.leftover.push(toks[k].w);
+    for (let k = readInstallation(toks, i + generalDelivery, end, country, line); k < end; k++) line.leftover.push(toks[k].w);
     line.quality = 2 - line.leftover.length;
     return line;
   }
@@ -801,7 +823,7 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
       // The route's own `BOX 152` is not another delivery line.
       k += route[0].length;
       while (k + 1 < end && (toks[k + 1].w === 'BOX' || toks[k + 1].w === 'BX' || toks[k + 1].w === '#' || toks[k + 1].digit)) k++;
-    } else if (w === 'GENERAL' && toks[k + 1]?.w === 'DELIVERY') {
+    } else if ((w === 'GENERAL' && toks[k + 1]?.w === 'DELIVERY') || (w === 'GD' && (k === 0 || toks[k].sep))) {
       starts.push(k);
     } else if (NumberWords.has(w) && end - k >= 3 && (k === 0 || toks[k].sep || !toks[k - 1].digit)) {
       // A house number written as a word, also after a firm (`ANHEUSER BUSCH ONE BUSCH PL`); the score decides.
@@ -843,6 +865,8 @@ function mayEndWell(toks: readonly Token[], start: number, p: number, country: '
   if (UnitDesignatorTable.has(last.w) || RouteModifiers.has(last.w) || (country === 'CA' && CanadianStreetTypeBefore.has(toks[start + 1]?.w ?? ''))) {
     return true;
   }
+  // A delivery installation's name (`PO BOX 1234 STN MAIN`).
+  if (country === 'CA' && p - 2 > start && INSTALLATION_TYPES.has(toks[p - 2].w)) return true;
   for (let k = start + 1; k < p; k++) {
     const w = toks[k].w;
     if (toks[k].sep || RECIPIENT_MARKERS.has(w) || BuildingWords.has(w) || w === 'THE' || PrivateUnitWords.has(w)) return true;
@@ -914,6 +938,34 @@ function takeUrbanization(toks: Token[]): string | null {
     return name;
   }
   return null;
+}
+
+/** Canada Post's French unit designators, in the English forms the tables know (`APP 4` is `APT 4`). */
+const FRENCH_UNIT_WORDS: ReadonlyMap<string, string> = new Map([
+  ['APP', 'APT'], ['APPART', 'APT'], ['APPARTEMENT', 'APT'], ['BUREAU', 'STE'], ['UNITE', 'UNIT'],
+]);
+
+/**
+ * French Canadian delivery words read as the English ones (`APP 4`, `BUREAU 200`; `CP 123` and `CASE POSTALE 123`,
+ * the post office box). Returns whether a box was written the French way, so that it is written back as CP.
+ */
+function readFrenchWords(toks: Token[], end: number): boolean {
+  let frenchBox = false;
+  for (let k = 0; k + 1 < end; k++) {
+    const w = toks[k].w;
+    const next = toks[k + 1];
+    const unit = FRENCH_UNIT_WORDS.get(w);
+    if (unit && ((next.unitId && (next.digit || next.w.length === 1)) || next.w === '#')) toks[k] = makeToken(unit, toks[k].sep);
+    else if (w === 'CP' && next.digit) {
+      toks[k] = makeToken('POBOX', toks[k].sep);
+      frenchBox = true;
+    } else if (w === 'CASE' && next.w === 'POSTALE' && toks[k + 2]?.digit) {
+      toks[k] = makeToken('PO', toks[k].sep);
+      toks[k + 1] = makeToken('BOX', false);
+      frenchBox = true;
+    }
+  }
+  return frenchBox;
 }
 
 /** An FPO ship's name written before the city (`USS JOHN F KENNEDY FPO AE 09532`): where it starts, or -1. */
@@ -1066,6 +1118,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   }
   // A mistyped state (above) names no place: the ZIP's state stands in for it.
   const cityState = (state && RegionByName.has(state) ? state : null) ?? zipState ?? null;
+  const frenchBox = country === 'CA' && readFrenchWords(toks, end);
   // Score every start of the delivery line and every split between delivery line and city.
   const cityExpected = state !== null || postalCode !== null;
   const separatorAtEnd = end < toks.length && toks[end].sep && state === null;
@@ -1113,6 +1166,10 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
         // A city has no figures (`SUITE 700, OVERLOOK 1` names a building).
         if (lastDigitAt >= p) score -= 20;
         if (UnitDesignatorTable.has(first) || first === '#') score -= 20;
+        // Nor with a delivery installation (`STN MAIN HALIFAX`), nor with a lone letter that is no directional (`B QUEBEC`
+        // after `APP`, `L CEDAR RAPIDS` after `UNIT K`): those end the delivery line.
+        if (country === 'CA' && INSTALLATION_TYPES.has(first)) score -= 20;
+        if (first.length === 1 && /[A-Z]/.test(first) && !DirectionalTable.has(first)) score -= 10;
         // `US 17 BUSINESS SURFSIDE BEACH`: a word that modifies a route number belongs to the route.
         if (RouteModifiers.has(first) && toks[p - 1]?.digit) score -= 1;
         if (p === end - 1 && DirectionalTable.has(first)) score -= 30;
@@ -1173,6 +1230,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     best.start = best.at;
   }
 
+  if (frenchBox && best.line.kind === 'po_box') best.line.name = 'CP';
   // Mail to a ship goes to the ship's name (Pub 28 section 225): `USCGC HAMILTON, FPO AP 96667`.
   if (best.line.kind === 'none' && best.at < end && MilitaryPostOffices.has(joinWords(toks, best.at, end))) {
     const ship = shipNameStart(toks, best.at);
@@ -1214,7 +1272,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     kind: line.kind, primaryNumber: line.primaryNumber, predirection: line.predirection, name: line.name, suffix: line.suffix,
     suffixBeforeName: line.suffixBeforeName, postdirection: line.postdirection, secondaryDesignator: line.secondaryDesignator,
     secondaryNumber: line.secondaryNumber, extraSecondaries: line.extraSecondaries, leftover: line.leftover,
-    building: line.building, attention: line.attention, quality: line.quality,
+    building: line.building, attention: line.attention, installation: line.installation, quality: line.quality,
     otherLine,
     urbanization,
     country,

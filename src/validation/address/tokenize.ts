@@ -4,7 +4,7 @@
  * (comma, new line, semicolon) came before it: separators are strong hints of where the city starts.
  */
 
-import { UnitDesignatorTable } from './tables.js';
+import { RegionByName, UnitDesignatorTable } from './tables.js';
 
 export interface Token {
   /** Upper-case word without punctuation (hyphens and fraction slashes kept). */
@@ -59,7 +59,8 @@ export function tokenizeAddress(input: string): Token[] {
   if (NON_ASCII.test(s)) s = s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/\u2044/g, '/');
   s = s.toUpperCase();
   s = s
-    .replace(/\([^)]*\)?/g, ' ')
+    // Brackets hold notes (`(REAR)`, a ship's hull number), dropped; or a province, kept (`MONTREAL (QUEBEC)`).
+    .replace(/\(([^)]*)\)?/g, (_, inside: string) => (RegionByName.has(inside.trim()) ? ` ${inside} ` : ' '))
     // Initials written with full stops keep together: P.O. -> PO, U.S.A. -> USA, S.W. -> SW.
     .replace(/\b([A-Z])\.([A-Z])(?:\.([A-Z]))?\b\.?/g, '$1$2$3')
     .replace(/\bP\.?\s+O\.?\s+(?=BOX\b)/g, 'PO ')
