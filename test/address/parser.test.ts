@@ -396,3 +396,16 @@ describe('address parser: Puerto Rico streets and urbanizations, military units 
     expect(parse('USS Constitution Museum, Boston MA 02129').kind).toBe('none');
   });
 });
+
+describe('address parser: a state glued to its ZIP, a glued fraction, a drawer', () => {
+  itReadsLines([
+    ['123 Main St Springfield IL62701', '123 MAIN ST', 'SPRINGFIELD IL 62701'],
+    ['123 Main St, Springfield, IL62701-1234', '123 MAIN ST', 'SPRINGFIELD IL 62701 1234'],
+    ['123½ Main St, Springfield IL 62701', '123 1/2 MAIN ST', 'SPRINGFIELD IL 62701'],
+    ['Drawer 5, Springfield IL 62701', 'PO BOX 5', 'SPRINGFIELD IL 62701'],
+  ]);
+
+  it('When two letters glued to five digits are no state (`XX62701`), then they stay one word', () => {
+    expect(parse('123 Main St XX62701').postalCode).toBeNull();
+  });
+});

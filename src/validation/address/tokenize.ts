@@ -46,6 +46,12 @@ function hyphenatedUnit(word: string): [string, string, string] | null {
   return /^[A-Z0-9]{1,8}$/.test(id) ? [word, word.slice(0, dash), id] : null;
 }
 
+/** A state code glued to its ZIP (`IL62701`, `IL62701-1234`): state and ZIP. */
+function gluedStateZip(word: string): [string, string, string] | null {
+  const m = /^([A-Z]{2})(\d{5}(?:-?\d{4})?)$/.exec(word);
+  return m && RegionByName.get(m[1])?.country === 'US' ? [word, m[1], m[2]] : null;
+}
+
 /** True when the text has letters of a script other than Latin (Cyrillic, Han, Arabic, …). */
 export function hasNonLatinLetters(text: string): boolean {
   return NON_ASCII.test(text) && /[^\p{Script=Latin}\P{L}]/u.test(text);
@@ -56,7 +62,8 @@ const NON_ASCII = /[^\x00-\x7f]/;
 export function tokenizeAddress(input: string): Token[] {
   let s = input.slice(0, MAX_INPUT_CHARS);
   // Accents go (MONTRÉAL -> MONTREAL); plain ASCII, most input, skips the Unicode work.
-  if (NON_ASCII.test(s)) s = s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/\u2044/g, '/');
+  // A vulgar fraction glued to the number (`123½`) is a fraction after it (`123 1/2`).
+  if (NON_ASCII.test(s)) s = s.replace(/([\u00bc-\u00be\u2150-\u215e])/g, ' $1').normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/\u2044/g, '/');
   s = s.toUpperCase();
   s = s
     // Brackets hold notes (`(REAR)`, a ship's hull number), dropped; or a province, kept (`MONTREAL (QUEBEC)`).
@@ -75,7 +82,7 @@ export function tokenizeAddress(input: string): Token[] {
     for (let word of group.split(' ')) {
       word = word.replace(/^[-/]+|[-/]+$/g, '');
       if (!word) continue;
-      const route = HYPHENATED_ROUTE.exec(word) ?? GLUED_RURAL_ROUTE.exec(word) ?? hyphenatedUnit(word);
+      const route = HYPHENATED_ROUTE.exec(word) ?? GLUED_RURAL_ROUTE.exec(word) ?? hyphenatedUnit(word) ?? gluedStateZip(word);
       if (route) {
         tokens.push(makeToken(route[1], sep), makeToken(route[2], false));
       } else {
