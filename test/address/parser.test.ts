@@ -409,3 +409,13 @@ describe('address parser: a state glued to its ZIP, a glued fraction, a drawer',
     expect(parse('123 Main St XX62701').postalCode).toBeNull();
   });
 });
+
+describe('address parser: a city written twice', () => {
+  itReadsLines([
+    ['123 Main St Springfield, Springfield, IL 62701', '123 MAIN ST', 'SPRINGFIELD IL 62701'],
+    ['123 Main St Salt Lake City Salt Lake City UT 84101', '123 MAIN ST', 'SALT LAKE CITY UT 84101'],
+    ['123 Main St Walla Walla WA 99362', '123 MAIN ST', 'WALLA WALLA WA 99362'],
+    ['123 Main St, Walla Walla, Walla Walla, WA 99362', '123 MAIN ST', 'WALLA WALLA WA 99362'],
+    ['123 Springfield St Springfield IL 62701', '123 SPRINGFIELD ST', 'SPRINGFIELD IL 62701'],
+  ]);
+});

@@ -940,6 +940,26 @@ function takeUrbanization(toks: Token[]): string | null {
   return null;
 }
 
+/**
+ * A city written twice before the state or ZIP (`123 MAIN ST SPRINGFIELD, SPRINGFIELD, IL`: a form's address line that
+ * already held the city): the first copy is dropped, when the city is known once and not twice (`WALLA WALLA`).
+ * Returns the new end of the words before the state.
+ */
+function dropRepeatedCity(toks: Token[], end: number, postal: PostalIndex, state: string | null): number {
+  for (let k = Math.min(MAX_CITY_WORDS, Math.floor(end / 2) - 1); k >= 1; k--) {
+    let same = true;
+    for (let i = 0; i < k && same; i++) same = toks[end - 2 * k + i].w === toks[end - k + i].w;
+    if (!same) continue;
+    const once = cityKey(joinWords(toks, end - k, end));
+    if (knownCityZips(postal, state, once) === 0 || knownCityZips(postal, state, once + once) > 0) continue;
+    const sep = toks[end - 2 * k].sep || toks[end - k].sep;
+    toks.splice(end - 2 * k, k);
+    toks[end - 2 * k] = { ...toks[end - 2 * k], sep };
+    return end - k;
+  }
+  return end;
+}
+
 /** Canada Post's French unit designators, in the English forms the tables know (`APP 4` is `APT 4`). */
 const FRENCH_UNIT_WORDS: ReadonlyMap<string, string> = new Map([
   ['APP', 'APT'], ['APPART', 'APT'], ['APPARTEMENT', 'APT'], ['BUREAU', 'STE'], ['UNITE', 'UNIT'],
@@ -1118,6 +1138,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   }
   // A mistyped state (above) names no place: the ZIP's state stands in for it.
   const cityState = (state && RegionByName.has(state) ? state : null) ?? zipState ?? null;
+  end = dropRepeatedCity(toks, end, postal, cityState);
   const frenchBox = country === 'CA' && readFrenchWords(toks, end);
   // Score every start of the delivery line and every split between delivery line and city.
   const cityExpected = state !== null || postalCode !== null;
