@@ -64,17 +64,19 @@ describe.each(testDatabases)('POST /v1/validate on $name', (database) => {
     expect((await res.json() as any).credits).toEqual({ charged: 3, remaining: 7 });
   });
 
-  it('When the address is in Puerto Rico (country "PR"), then it is domestic USPS mail: read as US, 1 credit', async () => {
+  it('When the address is in Puerto Rico (country "PR"), then it is domestic USPS mail (read as US, 1 credit) and the phone is read in PR', async () => {
     const { apiKey } = await service.newAccount(10);
 
     const res = await service.post('/v1/validate', {
       address: { line1: '150 Calle A', line2: 'Urb Las Gladiolas', city: 'San Juan', postal_code: '00926' }, country: 'PR',
+      phone: '(787) 722-1234',
     }, { key: apiKey });
 
     expect(res.status).toBe(200);
     const body = await res.json() as any;
     expect(body.address).toMatchObject({ status: 'plausible', country: 'US', components: expect.objectContaining({ state: 'PR', urbanization: 'LAS GLADIOLAS' }) });
-    expect(body.credits).toEqual({ charged: 1, remaining: 9 });
+    expect(body.phone).toMatchObject({ status: 'valid', e164: '+17877221234', country: 'PR' });
+    expect(body.credits).toEqual({ charged: 1 + (body.phone.type === 'landline' ? 3 : 2), remaining: 9 - (body.phone.type === 'landline' ? 3 : 2) });
   });
 
   it('When the address is given as parts, then it is validated like the one-line form', async () => {
