@@ -280,3 +280,18 @@ describe('address engine: Canada Post delivery installations and French words', 
     expect(check(input).standardized).toBe(standardized);
   });
 });
+
+describe('address engine: a US or Canadian country hint that the address contradicts', () => {
+  it.each([
+    ['1600 Amphitheatre Pkwy, Mountain View, CA 94043', 'CA', 'US'],
+    ['100 Queen St W, Toronto, ON M5H 2N2', 'US', 'CA'],
+  ])('When "%s" comes with country %s, then it is read as %s and a footnote says the hint was overruled', (input, hint, country) => {
+    const r = check(input, hint);
+    expect([r.status, r.country]).toEqual(['plausible', country]);
+    expect(r.footnotes[0]).toMatch(new RegExp(`^CH#: the country hint ${hint} does not fit the address`));
+  });
+
+  it('When the hint fits, then there is no such footnote', () => {
+    expect(check('1600 Amphitheatre Pkwy, Mountain View, CA 94043', 'US').footnotes.some((f) => f.startsWith('CH#'))).toBe(false);
+  });
+});

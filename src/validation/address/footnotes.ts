@@ -50,4 +50,6 @@ export const AddressFootnotes = {
   poBoxNumberMissing: 'E#: PO Box number missing',
   onlyPostalCode: 'E#: only a postal code was given',
   unknownCountry: 'E#: country not recognised; give the country hint or end the address with the country',
+  countryHintOverruled: (hint: string, country: string) =>
+    `CH#: the country hint ${hint} does not fit the address, which is a ${country === 'US' ? 'US' : 'Canadian'} one`,
 } as const;

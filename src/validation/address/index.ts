@@ -93,9 +93,12 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
       return invalidAnswer(null, parsed.nonLatin ? F.nonLatin : parsed.recipient ? F.noDeliveryLine : F.unknownCountry);
     }
     if (!parsed.country) parsed.country = 'US';
+    const overruled = code && (code === 'US' || code === 'CA') && !state && parsed.country !== code;
     // `country: "PR"` with `123 CALLE LUNA, SAN JUAN 00901`: the territory is the state.
     if (state && !parsed.state && parsed.country === 'US') parsed.state = state;
-    return validateNorthAmerican(parsed, postal, reference, input.length > MAX_INPUT_CHARS);
+    const answer = validateNorthAmerican(parsed, postal, reference, input.length > MAX_INPUT_CHARS);
+    if (overruled) answer.footnotes.unshift(F.countryHintOverruled(code, parsed.country));
+    return answer;
   }
 
   return {

@@ -1058,7 +1058,9 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       postalCode = zip[1];
       plus4 = zip[2] ?? null;
       end--;
-      if (country !== 'CA') country = 'US';
+      // A five-digit ZIP after a US state is a US address whatever the hint said (`CA 94043` with `country: "CA"`, the
+      // ISO code of Canada taken for California), as a Canadian postal code is Canadian.
+      if (country !== 'CA' || (/^\d{5}$/.test(zip[1]) && RegionByName.get(prev)?.country === 'US')) country = 'US';
     } else if (ca) {
       postalCode = `${ca[1]} ${ca[2]}`;
       end -= ca[0].length === 6 && prev + last === ca[0] ? 2 : 1;
