@@ -265,6 +265,7 @@ describe('address engine: Canada Post delivery installations and French words', 
     ['Case postale 123 succ Centre-Ville Montréal (Québec) H3C 1A1', 'CP 123 SUCC CENTRE-VILLE MONTREAL QC  H3C 1A1', 'MONTREAL', 'SUCC CENTRE-VILLE'],
     ['RR 1 Stn Main, Okotoks AB T1S 1A1', 'RR 1 STN MAIN OKOTOKS AB  T1S 1A1', 'OKOTOKS', 'STN MAIN'],
     ['GD Stn A, Banff AB T1L 1A1', 'GENERAL DELIVERY STN A BANFF AB  T1L 1A1', 'BANFF', 'STN A'],
+    ['S6 C10 RR8 Stn Main, Millarville AB T0L 1K0', 'SITE 6 COMP 10 RR 8 STN MAIN MILLARVILLE AB  T0L 1K0', 'MILLARVILLE', 'STN MAIN'],
   ])('When "%s" is checked, then it reads "%s" in %s with installation %s', (input, standardized, city, installation) => {
     const r = check(input);
     const c = r.components as NorthAmericanComponents;
@@ -293,5 +294,17 @@ describe('address engine: a US or Canadian country hint that the address contrad
 
   it('When the hint fits, then there is no such footnote', () => {
     expect(check('1600 Amphitheatre Pkwy, Mountain View, CA 94043', 'US').footnotes.some((f) => f.startsWith('CH#'))).toBe(false);
+  });
+});
+
+describe('address engine: Canada Post rural site and compartment', () => {
+  it.each([
+    ['Site 6 Comp 10 RR 8, Millarville AB T0L 1K0'],
+    ['RR 8 Site 6 Comp 10 Millarville AB T0L 1K0'],
+    ['RR 8, Site 6, Comp 10, Millarville AB T0L 1K0'],
+  ])('When the rural address is "%s", then it reads SITE 6 COMP 10 RR 8 in MILLARVILLE', (input) => {
+    const r = check(input);
+    expect([r.status, r.standardized, (r.components as NorthAmericanComponents).delivery_type])
+      .toEqual(['plausible', 'SITE 6 COMP 10 RR 8 MILLARVILLE AB  T0L 1K0', 'rural_route']);
   });
 });

@@ -451,6 +451,19 @@ function parseIntersection(toks: readonly Token[], at: number, end: number, coun
   return false;
 }
 
+/** `SITE 6 COMP 10` (also `S6 C10`): the site and compartment of a Canadian rural route, and where the route goes on. */
+function siteAndCompartment(toks: readonly Token[], at: number, end: number): { text: string; next: number } | null {
+  if (toks[at]?.w[0] !== 'S') return null;
+  const site = /^(?:SITE|S)(\d{1,4})$/.exec(toks[at]?.w ?? '')?.[1] ?? (toks[at]?.w === 'SITE' && toks[at + 1]?.digit ? toks[at + 1].w : null);
+  if (!site || at >= end) return null;
+  let k = at + (toks[at].w === 'SITE' ? 2 : 1);
+  const comp = /^(?:COMP|C)(\d{1,4})$/.exec(toks[k]?.w ?? '')?.[1] ??
+    ((toks[k]?.w === 'COMP' || toks[k]?.w === 'COMPARTMENT') && toks[k + 1]?.digit ? toks[k + 1].w : null);
+  if (!comp || k >= end) return null;
+  k += /^(?:COMP|COMPARTMENT)$/.test(toks[k].w) ? 2 : 1;
+  return k <= end ? { text: `SITE ${site} COMP ${comp}`, next: k } : null;
+}
+
 /** Canada Post delivery installation types, English and French (station, retail postal outlet; succursale, comptoir). */
 const INSTALLATION_TYPES: ReadonlyMap<string, string> = new Map([
   ['STN', 'STN'], ['STATION', 'STN'], ['RPO', 'RPO'], ['SUCC', 'SUCC'], ['SUCCURSALE', 'SUCC'], ['CSP', 'CSP'],
@@ -495,6 +508,10 @@ export function parseDeliveryLine(
     return line;
   }
 
+  // Canada Post rural address: `SITE 6 COMP 10 RR 8` (site and compartment before the route, or after it).
+  const siteBefore = country === 'CA' ? siteAndCompartment(toks, i, end) : null;
+  if (siteBefore) i = siteBefore.next;
+
   // Rural route and highway contract (Pub 28 sections 24, 25): `RR 2 BOX 152`.
   for (const [words, route] of RURAL_ROUTES_BY_FIRST_WORD.get(toks[i].w) ?? []) {
     if (!matchSequence(toks, i, end, words)) continue;
@@ -518,10 +535,16 @@ export function parseDeliveryLine(
         if (k === end - 1 && /^[A-Z]$/.test(toks[k].w) && !directionalOf(toks[k].w, country)) line.primaryNumber += toks[k++].w;
       }
     }
+    const siteAfter = siteBefore ?? (country === 'CA' && route === 'RR' ? siteAndCompartment(toks, k, end) : null);
+    if (siteAfter) {
+      line.name = `${siteAfter.text} ${line.name}`;
+      if (!siteBefore) k = siteAfter.next;
+    }
     readSecondaries(toks, readInstallation(toks, k, end, country, line), end, line);
     line.quality = 2 - line.leftover.length;
     return line;
   }
+  if (siteBefore) i = at;
 
   // General delivery (Pub 28 section 26; Canada Post `GD STN MAIN`).
   const generalDelivery = matchSequence(toks, i, end, ['GENERAL', 'DELIVERY']) ? 2 : country === 'CA' && toks[i].w === 'GD' ? 1 : 0;
@@ -815,6 +838,15 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
       }
       continue;
     }
+    // A Canadian site and compartment (`SITE 6 COMP 10 RR 8`) start the line; they and their route are one line.
+    const site = siteAndCompartment(toks, k, end);
+    if (site) {
+      starts.push(k);
+      k = site.next - 1;
+      const after = matchRuralRoute(toks, site.next, end);
+      if (after) k = site.next + after[0].length - (toks[site.next + after[0].length]?.digit ? 0 : 1);
+      continue;
+    }
     const route = matchRuralRoute(toks, k, end);
     const routeNumberAt = route ? k + route[0].length + (toks[k + route[0].length]?.w === '#' ? 1 : 0) : -1;
     const routeBoxOk = route && (!RURAL_ROUTE_ONLY_WITH_BOX.has(route[0][0]) || toks[routeNumberAt + 1]?.w === 'BOX');
@@ -823,6 +855,9 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
       // The route's own `BOX 152` is not another delivery line.
       k += route[0].length;
       while (k + 1 < end && (toks[k + 1].w === 'BOX' || toks[k + 1].w === 'BX' || toks[k + 1].w === '#' || toks[k + 1].digit)) k++;
+      // … nor is its site and compartment (`RR 8 SITE 6 COMP 10`).
+      const siteAfter = siteAndCompartment(toks, k + 1, end);
+      if (siteAfter) k = siteAfter.next - 1;
     } else if ((w === 'GENERAL' && toks[k + 1]?.w === 'DELIVERY') || (w === 'GD' && (k === 0 || toks[k].sep))) {
       starts.push(k);
     } else if (NumberWords.has(w) && end - k >= 3 && (k === 0 || toks[k].sep || !toks[k - 1].digit)) {
