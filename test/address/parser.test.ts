@@ -419,3 +419,11 @@ describe('address parser: a city written twice', () => {
     ['123 Springfield St Springfield IL 62701', '123 SPRINGFIELD ST', 'SPRINGFIELD IL 62701'],
   ]);
 });
+
+describe('address parser: a street type after a route number', () => {
+  itReadsLines([
+    ['123 FM 1960 Rd W, Houston TX 77090', '123 FM 1960 RD W', 'HOUSTON TX 77090'],
+    ['123 FM 1960 Road West Suite 5, Houston TX 77090', '123 FM 1960 RD W STE 5', 'HOUSTON TX 77090'],
+    ['4567 US Hwy 1 N, Vero Beach FL 32960', '4567 US HIGHWAY 1 N', 'VERO BEACH FL 32960'],
+  ]);
+});

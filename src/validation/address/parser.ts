@@ -649,6 +649,14 @@ export function parseDeliveryLine(
         after++;
       }
     }
+    // A street type right after the route number (`FM 1960 RD W`: Farm to Market 1960 Road West, as the ZIP+4 file
+    // writes it) is the road's suffix.
+    const typeAfter = after < end ? suffixOf(toks[after].w, country) : undefined;
+    const afterType = toks[after + 1]?.w;
+    if (typeAfter && (after + 1 === end || directionalOf(afterType, country) || afterType === '#' || UnitDesignatorTable.has(afterType))) {
+      line.suffix = typeAfter;
+      after++;
+    }
     // A road named after the route (`I 49 S SERVICE RD`, `US 117 SOUTH ALT HWY`): the words up to a unit that end in
     // a street type belong to the name.
     const unitAt = secondaryStart(toks, after, end, country);
