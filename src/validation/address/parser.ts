@@ -7,7 +7,8 @@
  * the state (GeoNames, through PostalIndex), and whether a comma stands there.
  */
 import { type PostalIndex, type ZipPlace, cityKey, cityWordKey } from './postal-index.js';
-import { PRIMARY_NUMBER, type Token, UNIT_ID, hasNonLatinLetters, makeToken, tokenizeAddress } from './tokenize.js';
+import { readFrenchWords, readInstallation, shipNameStart, siteAndCompartment, takeUrbanization } from './regional-forms.js';
+import { PRIMARY_NUMBER, type Token, UNIT_ID, hasNonLatinLetters, joinWords, tokenizeAddress } from './tokenize.js';
 import {
   CanadianStreetTypeAfter,
   CanadianStreetTypeBefore,
@@ -27,9 +28,8 @@ import {
   MilitaryPostOffices,
   PoBoxPrefixes,
   RegionByName,
-  ShipPrefixes,
   SpanishStreetTypes,
-  UrbanizationWords,
+  CanadianInstallationTypes,
   RuralRoutePrefixes,
   StreetSuffixTable,
   TwoWordMailStops,
@@ -451,37 +451,6 @@ function parseIntersection(toks: readonly Token[], at: number, end: number, coun
   return false;
 }
 
-/** `SITE 6 COMP 10` (also `S6 C10`): the site and compartment of a Canadian rural route, and where the route goes on. */
-function siteAndCompartment(toks: readonly Token[], at: number, end: number): { text: string; next: number } | null {
-  if (toks[at]?.w[0] !== 'S') return null;
-  const site = /^(?:SITE|S)(\d{1,4})$/.exec(toks[at]?.w ?? '')?.[1] ?? (toks[at]?.w === 'SITE' && toks[at + 1]?.digit ? toks[at + 1].w : null);
-  if (!site || at >= end) return null;
-  let k = at + (toks[at].w === 'SITE' ? 2 : 1);
-  const comp = /^(?:COMP|C)(\d{1,4})$/.exec(toks[k]?.w ?? '')?.[1] ??
-    ((toks[k]?.w === 'COMP' || toks[k]?.w === 'COMPARTMENT') && toks[k + 1]?.digit ? toks[k + 1].w : null);
-  if (!comp || k >= end) return null;
-  k += /^(?:COMP|COMPARTMENT)$/.test(toks[k].w) ? 2 : 1;
-  return k <= end ? { text: `SITE ${site} COMP ${comp}`, next: k } : null;
-}
-
-/** Canada Post delivery installation types, English and French (station, retail postal outlet; succursale, comptoir). */
-const INSTALLATION_TYPES: ReadonlyMap<string, string> = new Map([
-  ['STN', 'STN'], ['STATION', 'STN'], ['RPO', 'RPO'], ['SUCC', 'SUCC'], ['SUCCURSALE', 'SUCC'], ['CSP', 'CSP'],
-]);
-
-/**
- * A Canadian box, route or general delivery names its delivery installation after it (`PO BOX 1234 STN MAIN`): the
- * type and its name. Returns where units go on.
- */
-function readInstallation(toks: readonly Token[], at: number, end: number, country: 'US' | 'CA' | null, line: DeliveryLine): number {
-  const type = country === 'CA' && at + 1 < end ? INSTALLATION_TYPES.get(toks[at].w) : undefined;
-  if (!type) return at;
-  // Its name runs to a comma; without one it is one word (`STN MAIN HALIFAX`: the rest is the city).
-  const stop = end >= toks.length || toks[end].sep ? end : at + 2;
-  line.installation = `${type} ${joinWords(toks, at + 1, stop)}`;
-  return stop;
-}
-
 /**
  * The delivery line in toks[at, end), every word accounted for (leftovers lower the quality); `intersections`:
  * whether two streets joined by AND may be read as a corner (not inside one side of a corner).
@@ -745,12 +714,6 @@ export function parseDeliveryLine(
   return line;
 }
 
-function joinWords(toks: readonly Token[], from: number, to: number): string {
-  let out = '';
-  for (let k = from; k < to; k++) out += (k > from ? ' ' : '') + toks[k].w;
-  return out;
-}
-
 function matchRuralRoute(toks: readonly Token[], at: number, end: number): (typeof RuralRoutePrefixes)[number] | undefined {
   for (const entry of RURAL_ROUTES_BY_FIRST_WORD.get(toks[at].w) ?? []) if (matchSequence(toks, at, end, entry[0])) return entry;
   return undefined;
@@ -909,7 +872,7 @@ function mayEndWell(toks: readonly Token[], start: number, p: number, country: '
     return true;
   }
   // A delivery installation's name (`PO BOX 1234 STN MAIN`).
-  if (country === 'CA' && p - 2 > start && INSTALLATION_TYPES.has(toks[p - 2].w)) return true;
+  if (country === 'CA' && p - 2 > start && CanadianInstallationTypes.has(toks[p - 2].w)) return true;
   for (let k = start + 1; k < p; k++) {
     const w = toks[k].w;
     if (toks[k].sep || RECIPIENT_MARKERS.has(w) || BuildingWords.has(w) || w === 'THE' || PrivateUnitWords.has(w)) return true;
@@ -964,26 +927,6 @@ function cityBonus(c: CityEvidence, lineQuality: number, afterAttention = false)
 }
 
 /**
- * Takes Puerto Rico's urbanization out of the tokens (`URB LAS GLADIOLAS 150 CALLE A`, `1234 CALLE ALTURAS, URB VILLA
- * NEVAREZ, SAN JUAN`): from URB to the next comma or house number. When nothing ends it before the state and ZIP it
- * cannot be told from the city, and is left where it is.
- */
-function takeUrbanization(toks: Token[]): string | null {
-  for (let u = 0; u < toks.length - 1; u++) {
-    if (!UrbanizationWords.has(toks[u].w)) continue;
-    let stop = u + 1;
-    while (stop < toks.length && !toks[stop].sep && !toks[stop].digit) stop++;
-    if (stop === u + 1 || stop >= toks.length - 1 || RegionByName.has(toks[stop - 1].w)) return null;
-    const name = joinWords(toks, u + 1, stop);
-    const sep = toks[u].sep || toks[stop].sep;
-    toks.splice(u, stop - u);
-    toks[u] = { ...toks[u], sep };
-    return name;
-  }
-  return null;
-}
-
-/**
  * A city written twice before the state or ZIP (`123 MAIN ST SPRINGFIELD, SPRINGFIELD, IL`: a form's address line that
  * already held the city): the first copy is dropped, when the city is known once and not twice (`WALLA WALLA`).
  * Returns the new end of the words before the state.
@@ -1001,40 +944,6 @@ function dropRepeatedCity(toks: Token[], end: number, postal: PostalIndex, state
     return end - k;
   }
   return end;
-}
-
-/** Canada Post's French unit designators, in the English forms the tables know (`APP 4` is `APT 4`). */
-const FRENCH_UNIT_WORDS: ReadonlyMap<string, string> = new Map([
-  ['APP', 'APT'], ['APPART', 'APT'], ['APPARTEMENT', 'APT'], ['BUREAU', 'STE'], ['UNITE', 'UNIT'],
-]);
-
-/**
- * French Canadian delivery words read as the English ones (`APP 4`, `BUREAU 200`; `CP 123` and `CASE POSTALE 123`,
- * the post office box). Returns whether a box was written the French way, so that it is written back as CP.
- */
-function readFrenchWords(toks: Token[], end: number): boolean {
-  let frenchBox = false;
-  for (let k = 0; k + 1 < end; k++) {
-    const w = toks[k].w;
-    const next = toks[k + 1];
-    const unit = FRENCH_UNIT_WORDS.get(w);
-    if (unit && ((next.unitId && (next.digit || next.w.length === 1)) || next.w === '#')) toks[k] = makeToken(unit, toks[k].sep);
-    else if (w === 'CP' && next.digit) {
-      toks[k] = makeToken('POBOX', toks[k].sep);
-      frenchBox = true;
-    } else if (w === 'CASE' && next.w === 'POSTALE' && toks[k + 2]?.digit) {
-      toks[k] = makeToken('PO', toks[k].sep);
-      toks[k + 1] = makeToken('BOX', false);
-      frenchBox = true;
-    }
-  }
-  return frenchBox;
-}
-
-/** An FPO ship's name written before the city (`USS JOHN F KENNEDY FPO AE 09532`): where it starts, or -1. */
-function shipNameStart(toks: readonly Token[], end: number): number {
-  for (let k = 0; k + 1 < end; k++) if (ShipPrefixes.has(toks[k].w)) return k;
-  return -1;
 }
 
 export interface ParseOptions {
@@ -1234,7 +1143,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
         if (UnitDesignatorTable.has(first) || first === '#') score -= 20;
         // Nor with a delivery installation (`STN MAIN HALIFAX`), nor with a lone letter that is no directional (`B QUEBEC`
         // after `APP`, `L CEDAR RAPIDS` after `UNIT K`): those end the delivery line.
-        if (country === 'CA' && INSTALLATION_TYPES.has(first)) score -= 20;
+        if (country === 'CA' && CanadianInstallationTypes.has(first)) score -= 20;
         if (first.length === 1 && /[A-Z]/.test(first) && !DirectionalTable.has(first)) score -= 10;
         // `US 17 BUSINESS SURFSIDE BEACH`: a word that modifies a route number belongs to the route.
         if (RouteModifiers.has(first) && toks[p - 1]?.digit) score -= 1;

@@ -264,6 +264,16 @@ export const ShipPrefixes: ReadonlySet<string> = new Set(['USS', 'USNS', 'USCGC'
 /** The city of overseas military mail (Pub 28 section 225.1): Army, Fleet and Diplomatic Post Office. */
 export const MilitaryPostOffices: ReadonlySet<string> = new Set(['APO', 'FPO', 'DPO']);
 
+/** Canada Post delivery installation types, English and French (station, retail postal outlet; succursale, comptoir). */
+export const CanadianInstallationTypes: ReadonlyMap<string, string> = new Map([
+  ['STN', 'STN'], ['STATION', 'STN'], ['RPO', 'RPO'], ['SUCC', 'SUCC'], ['SUCCURSALE', 'SUCC'], ['CSP', 'CSP'],
+]);
+
+/** Canada Post's French unit designators, in the English forms the tables know (`APP 4` is `APT 4`). */
+export const CanadianFrenchUnitWords: ReadonlyMap<string, string> = new Map([
+  ['APP', 'APT'], ['APPART', 'APT'], ['APPARTEMENT', 'APT'], ['BUREAU', 'STE'], ['UNITE', 'UNIT'],
+]);
+
 /** Spanish street words written before the name in Puerto Rico (`CALLE 1`, `AVENIDA 65 DE INFANTERIA`, `CARR 2`). */
 export const SpanishStreetTypes: ReadonlySet<string> = new Set(['CALLE', 'AVENIDA', 'CAMINO', 'CARRETERA', 'CARR', 'PASEO', 'VEREDA', 'CALLEJON']);
 

@@ -94,3 +94,10 @@ export function tokenizeAddress(input: string): Token[] {
   }
   return tokens;
 }
+
+/** The words of toks[from, to) joined by single spaces. */
+export function joinWords(toks: readonly Token[], from: number, to: number): string {
+  let out = '';
+  for (let k = from; k < to; k++) out += (k > from ? ' ' : '') + toks[k].w;
+  return out;
+}
