@@ -427,3 +427,11 @@ describe('address parser: a street type after a route number', () => {
     ['4567 US Hwy 1 N, Vero Beach FL 32960', '4567 US HIGHWAY 1 N', 'VERO BEACH FL 32960'],
   ]);
 });
+
+describe('address parser: a lone letter after ROAD is a unit, unless the road is a lettered county road', () => {
+  itReadsLines([
+    ['1720 Quacco Road A, Pooler, GA 31322', '1720 QUACCO RD # A', 'POOLER GA 31322'],
+    ['123 County Road A, Hudson WI 54016', '123 COUNTY ROAD A', 'HUDSON WI 54016'],
+    ['123 Avenue B, New York NY 10009', '123 AVENUE B', 'NEW YORK NY 10009'],
+  ]);
+});

@@ -283,7 +283,8 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
     // … also after the post-directional of a street with a suffix (`10TH AVE SW A`).
     const streetEndsBefore = suffixOf(prev, country) || (directionalOf(prev, country) && k - 2 > nameStart && suffixOf(toks[k - 2].w, country));
     if (k === end - 1 && nameWordsBefore > 0 && shortWord && /^[A-Z]{1,2}$/.test(w) && streetEndsBefore &&
-      !suffixOf(w, country) && !directionalOf(w, country) && !HIGHWAY_LAST_WORDS.has(prev)) {
+      // … but not the letter of a lettered county road (`COUNTY ROAD A`); `QUACCO ROAD A` is a unit.
+      !suffixOf(w, country) && !directionalOf(w, country) && !(HIGHWAY_LAST_WORDS.has(prev) && HIGHWAYS_BY_FIRST_WORD.has(toks[k - 2].w))) {
       return k;
     }
     // A last word that is a plain number after a name (`1020 W BRYN MAWR 211`) is a unit too.
