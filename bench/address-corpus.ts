@@ -2,9 +2,11 @@
  * The labelled address corpus of datamade/usaddress (MIT; ../shared/data/address/usaddress-training-labeled.xml) as
  * expected components, and the scoring both parsers are measured with: house number, street line, unit, city,
  * state and ZIP, each compared after the same canonical spelling (Pub 28 abbreviations, SAINT = ST, no punctuation),
- * so that neither parser gains from its own abbreviation habits.
+ * so that neither parser gains from its own abbreviation habits. Also the round trip of the embedded RRAD points.
  */
 import fs from 'node:fs';
+import { type AddressEngineWithSync, rradRows } from '../src/validation/address/index.js';
+import type { AddressStatus } from '../src/validation/types.js';
 import { type DeliveryLine, type ParsedAddress, unitDepth } from '../src/validation/address/parser.js';
 import { cityKey } from '../src/validation/address/postal-index.js';
 import { HYPHENATED_ROUTE } from '../src/validation/address/tokenize.js';
@@ -271,4 +273,22 @@ export function parsedFieldsOf(p: ParsedAddress): ParsedFields {
     state: p.state,
     zip: p.postalCode ? p.postalCode + (p.plus4 ?? '') : null,
   };
+}
+
+/**
+ * The embedded RRAD addresses (real, from OpenAddresses) typed back as one line, with commas and without: how many
+ * come out with each status. Each should be verified, since the engine holds them as delivery points.
+ */
+export function rradRoundTrip(engine: AddressEngineWithSync, rradTsv: string): { statuses: Map<AddressStatus, number>; inputs: number } {
+  const statuses = new Map<AddressStatus, number>();
+  let inputs = 0;
+  for (const r of rradRows(rradTsv)) {
+    const street = r.address2 ? `${r.address1} ${r.address2}` : r.address1;
+    for (const input of [`${street}, ${r.city}, ${r.state} ${r.zip}`, `${street} ${r.city} ${r.state} ${r.zip}`]) {
+      const { status } = engine.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      inputs++;
+    }
+  }
+  return { statuses, inputs };
 }

@@ -2,12 +2,14 @@
  * `npm run bench:address`: parse accuracy on the labelled usaddress corpus, ours beside the parse-address package on
  * the same strings and the same scoring (bench/address-corpus.ts), then addresses per second on one core.
  */
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import {
-  adjudicatedCorpus, holdoutHalf, loadCorpus, loadLabelDisputes, parsedFieldsOf, scoreParser, type CorpusEntry, type ParsedFields, type Score,
+  adjudicatedCorpus, holdoutHalf, loadCorpus, loadLabelDisputes, parsedFieldsOf, rradRoundTrip, scoreParser, type CorpusEntry, type ParsedFields,
+  type Score,
 } from './address-corpus.js';
-import { createAddressEngine, loadShippedAddressData } from '../src/validation/address/index.js';
+import { SHIPPED_DATA_DIR, createAddressEngine, loadShippedAddressData } from '../src/validation/address/index.js';
 import { parseNorthAmericanAddress } from '../src/validation/address/parser.js';
 
 const require = createRequire(import.meta.url);
@@ -39,6 +41,7 @@ const adjudicated = adjudicatedCorpus(corpus, disputes);
 // Rules were developed reading the whole corpus (holdout included); the holdout half shows whether they generalise.
 const holdout = holdoutHalf(corpus);
 
+const createdEngine = createAddressEngine(data);
 const ours = (input: string) => parsedFieldsOf(parseNorthAmericanAddress(input, data.postal));
 const share = (s: Score) => `${((100 * s.correct) / s.total).toFixed(1)}% (${s.correct}/${s.total})`;
 const row = (name: string, parse: (input: string) => ParsedFields) => {
@@ -59,11 +62,20 @@ console.log(
 );
 console.table([row('contact-validator', ours), row('parse-address', parseAddressFields)]);
 
+// Round trip on the embedded delivery points: each RRAD address (real, from OpenAddresses) typed back as one line, with
+// commas and without, must come out verified; what does not is counted by status.
+const { statuses: roundTrip, inputs: roundTrips } = rradRoundTrip(createdEngine, fs.readFileSync(new URL('rrad-addresses-us.tsv', SHIPPED_DATA_DIR), 'utf8'));
+console.log(`The ${roundTrips / 2} embedded RRAD addresses typed back as one line, with and without commas (${roundTrips} inputs): status`);
+console.log('("corrected" is mostly a city name GeoNames does not list for the ZIP, JEFFERSONTOWN for LOUISVILLE; see the address README)');
+console.table(
+  [...roundTrip.entries()].sort((a, b) => b[1] - a[1]).map(([status, n]) => ({ status, share: `${((100 * n) / roundTrips).toFixed(1)}% (${n})` })),
+);
+
 // Throughput on one core: the parser alone, and the whole engine answer (parse, ZIP/city/state, reference lookup).
 // Each step runs in several rounds, interleaved with the others; the table gives the best and the median round, per
 // wall-clock second of this single-threaded loop, so that other work on a shared machine shows as a spread instead
 // of a lower figure.
-const engine = createAddressEngine(data);
+const engine = createdEngine;
 const inputs = corpus.map((e) => e.input);
 const deadline = Number.MAX_SAFE_INTEGER;
 const steps: [string, (s: string) => unknown][] = [

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
-import { adjudicatedCorpus, loadCorpus, loadLabelDisputes, parsedFieldsOf, scoreParser } from '../../bench/address-corpus.js';
+import fs from 'node:fs';
+import { adjudicatedCorpus, loadCorpus, loadLabelDisputes, parsedFieldsOf, rradRoundTrip, scoreParser } from '../../bench/address-corpus.js';
+import { SHIPPED_DATA_DIR } from '../../src/validation/address/index.js';
 import { parseNorthAmericanAddress } from '../../src/validation/address/parser.js';
-import { shippedData } from './shipped-engine.js';
+import { engine, shippedData } from './shipped-engine.js';
 
 /** The floor under the parse accuracy measured by `npm run bench:address`; raise it when the parser improves. */
 const ACCURACY_FLOOR = 0.92;
+/** The floor under the share of embedded RRAD addresses, typed back as one line, that come out verified (96.3%). */
+const RRAD_VERIFIED_FLOOR = 0.96;
 
 describe('address parser accuracy on the labelled usaddress corpus', () => {
   const corpus = loadCorpus();
@@ -30,5 +34,13 @@ describe('address parser accuracy on the labelled usaddress corpus', () => {
       };
     });
     expect(ours.correct / ours.total - theirs.correct / theirs.total).toBeGreaterThanOrEqual(0.06);
+  });
+});
+
+describe('address engine round trip on the embedded delivery points', () => {
+  it('When each RRAD address is typed back as one line, with and without commas, then the share verified does not fall', () => {
+    const { statuses, inputs } = rradRoundTrip(engine, fs.readFileSync(new URL('rrad-addresses-us.tsv', SHIPPED_DATA_DIR), 'utf8'));
+    expect(inputs).toBe(6440);
+    expect((statuses.get('verified') ?? 0) / inputs).toBeGreaterThanOrEqual(RRAD_VERIFIED_FLOOR);
   });
 });
