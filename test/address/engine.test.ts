@@ -73,6 +73,16 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     const r = check('6007 Applegate Street, Louisville, KY 40219');
     expect([r.status, r.components.street_suffix]).toEqual(['corrected', 'LN']);
   });
+
+  it('When the city has another ZIP in GeoNames but the data holds the delivery point under the given ZIP, then the given ZIP stands', () => {
+    const r = check('106 Parker Parkway, Mexico Beach, FL 32456');
+    expect([r.status, r.dpv, r.components.postal_code, r.components.city]).toEqual(['verified', 'Y', '32456', 'MEXICO BEACH']);
+    expect(r.footnotes.some((f) => f.startsWith('A#'))).toBe(false);
+  });
+
+  it('When the data does not hold the point under the given ZIP either, then the ZIP is still corrected to the town\'s', () => {
+    expect(check('999 Parker Parkway, Mexico Beach, FL 32456').footnotes).toContain('A#: ZIP code corrected from 32456 to 32410');
+  });
 });
 
 describe('address engine: footnotes say what was set aside', () => {

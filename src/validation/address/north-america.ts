@@ -327,6 +327,20 @@ export function validateNorthAmerican(
       reference.lookup({ postalCode, street, primaryNumber: p.primaryNumber, secondaryNumber: p.secondaryNumber });
     let zip = last.zip;
     let answer = zip && !last.invalid ? query(zip) : null;
+    // The ZIP was changed to the city's, but the delivery point is in the data under the ZIP as given (`… MEXICO BEACH
+    // FL 32456`: a town whose GeoNames place has another ZIP): the given ZIP stands, and the city as written with it.
+    const given = p.postalCode;
+    if (given && zip !== given && FIVE_DIGITS.test(given) && !(answer && answer.dpv && answer.dpv !== 'N')) {
+      const atGiven = query(given);
+      if (atGiven.dpv && atGiven.dpv !== 'N') {
+        const changed = notes.findIndex((n) => n === F.zipCorrected(given, zip ?? ''));
+        if (changed >= 0) notes.splice(changed, 1);
+        zip = last.zip = given;
+        last.city = p.city;
+        corrected = notes.some((n) => /^[AB]#: .* corrected/.test(n));
+        answer = atGiven;
+      }
+    }
     if ((!answer || answer.dpv === '' || answer.dpv === 'N') && last.candidateZips.length > 0 && last.candidateZips.length <= 500) {
       // Only the ZIPs of the city where the data has a street of that name are asked.
       const withStreet = reference.zipsWithStreetName(street.name ?? '');
