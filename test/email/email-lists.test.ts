@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   hasDelegatedTld, isDisposableDomain, isFreeProviderDomain, isRoleLocalPart, loadEmailLists, type EmailLists,
 } from '../../src/validation/email/email-lists.js';
-import { suggestDomain, TLD_TYPOS, WELL_KNOWN_MAILBOX_DOMAINS } from '../../src/validation/email/typo-suggestion.js';
+import { isTypoOfWellKnownDomain, suggestDomain, TLD_TYPOS, WELL_KNOWN_MAILBOX_DOMAINS } from '../../src/validation/email/typo-suggestion.js';
 
 const small: EmailLists = {
   disposableDomains: new Set(['trash.test']),
@@ -52,5 +52,12 @@ describe('typo suggestion', () => {
     ['gmail.com', null], ['gmx.de', null], ['mail.com', null], ['acme.com', null], ['acme.co', null], ['example.org', null],
   ])('When the domain is %s, then the suggestion is %s', (domain, expected) => {
     expect(suggestDomain(domain, data)).toBe(expected);
+  });
+
+  it.each([
+    ['gmail.co', true], ['gmail.om', true], ['hotmail.cm', true], ['yahoo.om', true],
+    ['gmail.com', false], ['hotmail.gr', false], ['email.com', false], ['y7mail.com', false], ['gmx.at', false],
+  ])('When the provider list holds %s, then it is a typo of a well-known domain: %s', (domain, expected) => {
+    expect(isTypoOfWellKnownDomain(domain, WELL_KNOWN_MAILBOX_DOMAINS)).toBe(expected);
   });
 });

@@ -239,6 +239,11 @@ describe('e-mail engine with DNS and SMTP', () => {
     expect(await check(engine(), 'alice@mail.test', 2000, false)).toMatchObject({ status: 'valid', reason: 'mail_server_found' });
   });
 
+  it('When the domain is a typo-squat the free-provider list holds (gmail.co), then it is corrected and not called free', async () => {
+    expect(await check(engine({ networkChecks: false }), 'jane@gmail.co')).toMatchObject({ suggestion: 'jane@gmail.com', free: false });
+    expect(await check(engine({ networkChecks: false }), 'jane@hotmail.gr')).toMatchObject({ suggestion: null, free: true });
+  });
+
   it('When the address has white space around it (a form\'s trailing space), then it is checked without it', async () => {
     expect(await check(engine({ networkChecks: false }), ' joe@gmail.com \u00a0')).toMatchObject({ status: 'unknown', normalized: 'joe@gmail.com' });
   });

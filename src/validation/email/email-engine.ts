@@ -85,9 +85,10 @@ export class EmailValidationEngine implements EmailEngine {
     const { lists } = this.deps;
     const disposable = isDisposableDomain(parsed.domain, lists);
     const role = isRoleLocalPart(parsed.localPart, lists);
-    // The provider list also holds typo-squatting and throw-away domains; those are disposable, not free providers.
-    const free = !disposable && isFreeProviderDomain(parsed.domain, lists);
     const suggestedDomain = suggestDomain(parsed.domain, this.deps.suggestions);
+    // The provider list also holds typo-squatting and throw-away domains: those are no free providers (a listed domain
+    // with a suggestion is one of the typos).
+    const free = !disposable && !suggestedDomain && isFreeProviderDomain(parsed.domain, lists);
 
     const finding = await this.networkFinding(parsed, { smtp: options.smtp && !disposable, deadline: options.deadline });
     const suggestion = suggestedDomain ? `${parsed.localPart}@${suggestedDomain}` : null;

@@ -10,7 +10,7 @@ import { isDisposableDomain, loadEmailLists, type EmailLists } from './email-lis
 import { EmailValidationEngine, type ResultLifetimes } from './email-engine.js';
 import { MailHostResolver } from './mail-host-resolver.js';
 import { MAIL_PROVIDER_POLICIES, type MailProviderPolicy } from './mail-provider-policies.js';
-import { TLD_TYPOS, WELL_KNOWN_MAILBOX_DOMAINS } from './typo-suggestion.js';
+import { TLD_TYPOS, WELL_KNOWN_MAILBOX_DOMAINS, isTypoOfWellKnownDomain } from './typo-suggestion.js';
 
 export interface EmailEngineOptions {
   /** false: no DNS, no SMTP; every answer has `smtp: "skipped"`. */
@@ -73,8 +73,10 @@ export function createEmailEngine(options: EmailEngineOptions): EmailValidationE
     suggestions: {
       tldTypos: TLD_TYPOS,
       wellKnownDomains: WELL_KNOWN_MAILBOX_DOMAINS,
-      // The provider list also holds typo-squatting domains (gmial.com); those are the ones to correct.
-      knownDomains: new Set([...lists.freeDomains].filter((domain) => !isDisposableDomain(domain, lists))),
+      // The provider list also holds typo-squatting domains (gmial.com, gmal.com); those are the ones to correct.
+      knownDomains: new Set(
+        [...lists.freeDomains].filter((domain) => !isDisposableDomain(domain, lists) && !isTypoOfWellKnownDomain(domain, WELL_KNOWN_MAILBOX_DOMAINS)),
+      ),
     },
     resolver: new MailHostResolver({ servers, now, timeoutMs: options.dnsTimeoutMs ?? 2000, cacheEntries }),
     limits: new ConnectionLimits(

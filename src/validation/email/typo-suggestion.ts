@@ -30,6 +30,25 @@ export interface TypoSuggestionData {
   knownDomains: ReadonlySet<string>;
 }
 
+/**
+ * A well-known mailbox name under a top-level domain one slip from its own `.com` or `.net` (`gmail.co`, `gmail.om`,
+ * `hotmail.cm`, `yahoo.om`): the free-provider list holds such typo-squatting domains, which are to be corrected, not
+ * trusted. Only the TLD counts: names one letter apart are often real providers of their own (`email.com`,
+ * `y7mail.com`), and so are regional TLDs (`hotmail.gr`).
+ */
+export function isTypoOfWellKnownDomain(domain: string, wellKnown: readonly string[]): boolean {
+  if (wellKnown.includes(domain)) return false;
+  const dot = domain.lastIndexOf('.');
+  const label = domain.slice(0, dot);
+  const tld = domain.slice(dot + 1);
+  for (const candidate of wellKnown) {
+    const candidateTld = candidate.slice(candidate.lastIndexOf('.') + 1);
+    if ((candidateTld !== 'com' && candidateTld !== 'net') || candidate.slice(0, -candidateTld.length - 1) !== label) continue;
+    if (optimalStringAlignmentDistance(tld, candidateTld, 1) <= 1) return true;
+  }
+  return false;
+}
+
 /** Answers per domain, per data set: a form sees the same few domains over and over. Bounded. */
 const answered = new WeakMap<TypoSuggestionData, Map<string, string | null>>();
 const ANSWERS_KEPT = 10_000;
