@@ -435,3 +435,14 @@ describe('address parser: a lone letter after ROAD is a unit, unless the road is
     ['123 Avenue B, New York NY 10009', '123 AVENUE B', 'NEW YORK NY 10009'],
   ]);
 });
+
+describe('address parser: numbered rural roads (township, range, side and concession roads)', () => {
+  itReadsLines([
+    ['53016 Range Road 225, Sherwood Park AB T8A 4V2', '53016 RANGE ROAD 225', 'SHERWOOD PARK AB T8A 4V2'],
+    ['22560 Twp Rd 530, Sherwood Park AB T8E 1H8', '22560 TOWNSHIP ROAD 530', 'SHERWOOD PARK AB T8E 1H8'],
+    ['12 Sideroad 10, Caledon ON L7K 0A1', '12 SIDEROAD 10', 'CALEDON ON L7K 0A1'],
+    ['1234 Concession Rd 5, Uxbridge ON L9P 1R1', '1234 CONCESSION ROAD 5', 'UXBRIDGE ON L9P 1R1'],
+    ['1234 Township Road 123, Millersburg OH 44654', '1234 TOWNSHIP ROAD 123', 'MILLERSBURG OH 44654'],
+    ['123 Range Rd, Austin TX 78701', '123 RANGE RD', 'AUSTIN TX 78701'],
+  ]);
+});
