@@ -318,3 +318,31 @@ describe('address engine: Canada Post rural site and compartment', () => {
       .toEqual(['plausible', 'SITE 6 COMP 10 RR 8 MILLARVILLE AB  T0L 1K0', 'rural_route']);
   });
 });
+
+describe('address engine: a state or province whose code or name is also a country', () => {
+  it.each([
+    ['6007 Applegate Lane, Louisville, KY', 'US', 'KY'],
+    ['560 Penstock Drive, Grass Valley, CA', 'US', 'CA'],
+    ['5601 West Crocus Drive, Glendale, AZ', 'US', 'AZ'],
+    ['123 Main St, Wilmington, DE', 'US', 'DE'],
+    ['123 Peachtree St, Atlanta, Georgia', 'US', 'GA'],
+    ['123 Main St, Saskatoon, SK', 'CA', 'SK'],
+  ])('When "%s" ends with a state that is also a country code or name, then it is read in %s, state %s', (input, country, state) => {
+    const r = check(input);
+    expect([r.country, r.components.state]).toEqual([country, state]);
+    expect(engine.countryOf(input)).toBe(country);
+  });
+
+  it('When the address ends with a delivery point of the embedded data and its state only, then the ZIP is found and it is verified', () => {
+    expect(check('6007 Applegate Lane, Louisville, KY')).toMatchObject({ status: 'verified', dpv: 'Y', components: expect.objectContaining({ postal_code: '40219' }) });
+  });
+
+  it.each([
+    ['Unter den Linden 77, 10117 Berlin, DE', 'DE'],
+    ['Hlavna 1, 81101 Bratislava, SK', 'SK'],
+    ['Av. Corrientes 1234, Buenos Aires, AR', 'AR'],
+  ])('When "%s" does not read as a North American address, then the code is the country %s', (input, country) => {
+    expect(check(input).country).toBe(country);
+    expect(engine.countryOf(input)).toBe(country);
+  });
+});

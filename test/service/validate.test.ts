@@ -79,6 +79,16 @@ describe.each(testDatabases)('POST /v1/validate on $name', (database) => {
     expect(body.credits).toEqual({ charged: 1 + (body.phone.type === 'landline' ? 3 : 2), remaining: 9 - (body.phone.type === 'landline' ? 3 : 2) });
   });
 
+  it('When a US address without ZIP ends with a state code that is also a country code (KY: Cayman Islands), then it costs 1 credit, as a US one', async () => {
+    const { apiKey } = await service.newAccount(10);
+
+    const res = await service.post('/v1/validate', { address: '6007 Applegate Lane, Louisville, KY' }, { key: apiKey });
+
+    const body = await res.json() as any;
+    expect(body.address).toMatchObject({ country: 'US', status: 'verified', components: expect.objectContaining({ state: 'KY' }) });
+    expect(body.credits).toEqual({ charged: 1, remaining: 9 });
+  });
+
   it('When the address is given as parts, then it is validated like the one-line form', async () => {
     const { apiKey } = await service.newAccount(10);
 

@@ -14,7 +14,7 @@ import { parseNorthAmericanAddress } from './parser.js';
 import { PostalIndex } from './postal-index.js';
 import { addressPointOf } from './reference-records.js';
 import { ReferenceIndex } from './reference-index.js';
-import { UspsTerritories } from './tables.js';
+import { RegionByName, UspsTerritories } from './tables.js';
 import { MAX_INPUT_CHARS } from './tokenize.js';
 
 export { PostalIndex } from './postal-index.js';
@@ -58,7 +58,29 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
    */
   function resolveCountry(input: string, hint?: string, guess = true): { code: string | null; rest: string; state?: string } {
     const found = resolveNamedCountry(input, hint, guess);
+    // A country named like a US state or Canadian province (`…, LOUISVILLE, KY`: the Cayman Islands' code; `…, CA`,
+    // `…, DE`, `…, ATLANTA, GEORGIA`): the state when the text reads as an address there.
+    if (!hint && found.code && found.code !== 'US') {
+      const northAmerica = northAmericanReading(input);
+      if (northAmerica) return { code: guess ? northAmerica : null, rest: input };
+    }
     return found.code && UspsTerritories.has(found.code) ? { code: 'US', rest: found.rest, state: found.code } : found;
+  }
+
+  /**
+   * 'US' or 'CA' when the text ends with a state or province and reads as an address there: a known city of it before
+   * it, or a house number and a street with a street type (`123 MAIN ST, SASKATOON, SK`); else null.
+   */
+  function northAmericanReading(input: string): 'US' | 'CA' | null {
+    const words = input.toUpperCase().replace(/[^A-Z\s]/g, ' ').trim().split(/\s+/);
+    let region: { code: string; country: 'US' | 'CA' } | undefined;
+    for (let k = Math.min(3, words.length); k >= 1 && !region; k--) region = RegionByName.get(words.slice(-k).join(' '));
+    if (!region) return null;
+    const parsed = parseNorthAmericanAddress(input, postal);
+    if (parsed.state !== region.code) return null;
+    const knownCity = parsed.city !== null && (region.country === 'CA' || postal.city(region.code, parsed.city) !== undefined);
+    const street = parsed.kind === 'street' && parsed.primaryNumber !== null && parsed.suffix !== null;
+    return (knownCity && region.country === 'US') || street ? region.country : null;
   }
 
   function resolveNamedCountry(input: string, hint?: string, guess = true): { code: string | null; rest: string } {
