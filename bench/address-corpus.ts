@@ -276,15 +276,23 @@ export function parsedFieldsOf(p: ParsedAddress): ParsedFields {
 }
 
 /**
- * The embedded RRAD addresses (real, from OpenAddresses) typed back as one line, with commas and without: how many
- * come out with each status. Each should be verified, since the engine holds them as delivery points.
+ * The embedded RRAD addresses (real, from OpenAddresses) typed back as one line: with their ZIP, with commas and without
+ * (two inputs each), or without the ZIP (city and state only): how many come out with each status. Each should be
+ * verified, since the engine holds them as delivery points.
  */
-export function rradRoundTrip(engine: AddressEngineWithSync, rradTsv: string): { statuses: Map<AddressStatus, number>; inputs: number } {
+export function rradRoundTrip(
+  engine: AddressEngineWithSync,
+  rradTsv: string,
+  form: 'with ZIP' | 'without ZIP' = 'with ZIP',
+): { statuses: Map<AddressStatus, number>; inputs: number } {
   const statuses = new Map<AddressStatus, number>();
   let inputs = 0;
   for (const r of rradRows(rradTsv)) {
     const street = r.address2 ? `${r.address1} ${r.address2}` : r.address1;
-    for (const input of [`${street}, ${r.city}, ${r.state} ${r.zip}`, `${street} ${r.city} ${r.state} ${r.zip}`]) {
+    const typed = form === 'with ZIP'
+      ? [`${street}, ${r.city}, ${r.state} ${r.zip}`, `${street} ${r.city} ${r.state} ${r.zip}`]
+      : [`${street}, ${r.city}, ${r.state}`];
+    for (const input of typed) {
       const { status } = engine.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       inputs++;
