@@ -1054,6 +1054,11 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       const nameAfterStreet = k >= 1 && phrase.length > 2 && streetBefore && !DirectionalTable.has(before) && !HAS_DIGIT.test(before);
       if (!cityBefore && !codeAtEnd && !nameAfterStreet) continue;
     }
+    // A state's name before a ZIP of another state whose place bears that name is the city (`WASHINGTON 20018`: DC).
+    if (postalCode && phrase.length > 2) {
+      const place = postal.zip(postalCode)?.[0];
+      if (place && place.state !== region.code && place.cityKey === cityKey(phrase)) continue;
+    }
     state = region.code;
     country ??= region.country;
     if (region.country === 'CA') country = 'CA';
@@ -1153,6 +1158,12 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
         if (p === end - 1 && streetWordFirst) score -= 10;
         let holdsStreetType = false;
         for (let k = p; k < end && !holdsStreetType; k++) holdsStreetType = COMMON_STREET_TYPES.has(StreetSuffixTable.get(toks[k].w) ?? '');
+        if (knownZips === 0) {
+          // An unknown "city" that starts with a common street type or holds a unit (`AVENUE APT B` before a lone ZIP)
+          // is the end of the street.
+          if (COMMON_STREET_TYPES.has(StreetSuffixTable.get(first) ?? '')) score -= 8;
+          for (let k = p; k + 1 < end; k++) if (UnitDesignatorTable.get(toks[k].w)?.requiresNumber && toks[k + 1].unitId) score -= 20;
+        }
         city = { knownZips, holdsStreetType, directionalFirst: DirectionalTable.has(first), streetWordFirst, cityExpected, separated: toks[p].sep, words: end - p };
         maxQuality = p > start && !mayEndWell(toks, start, p, country) ? 1 : 2;
       } else {
