@@ -275,23 +275,28 @@ export function parsedFieldsOf(p: ParsedAddress): ParsedFields {
   };
 }
 
+/** How an RRAD address is typed back: all of it; city and state, no ZIP; city and ZIP, no state; street and ZIP. */
+export const RRAD_FORMS = ['with ZIP', 'without ZIP', 'without state', 'street and ZIP'] as const;
+export type RradForm = (typeof RRAD_FORMS)[number];
+
 /**
- * The embedded RRAD addresses (real, from OpenAddresses) typed back as one line: with their ZIP, with commas and without
- * (two inputs each), or without the ZIP (city and state only): how many come out with each status. Each should be
- * verified, since the engine holds them as delivery points.
+ * The embedded RRAD addresses (real, from OpenAddresses) typed back as one line, in one of RRAD_FORMS (`with ZIP`: with
+ * commas and without, two inputs each): how many come out with each status. Each should be verified, since the
+ * engine holds them as delivery points.
  */
 export function rradRoundTrip(
   engine: AddressEngineWithSync,
   rradTsv: string,
-  form: 'with ZIP' | 'without ZIP' = 'with ZIP',
+  form: RradForm = 'with ZIP',
 ): { statuses: Map<AddressStatus, number>; inputs: number } {
   const statuses = new Map<AddressStatus, number>();
   let inputs = 0;
   for (const r of rradRows(rradTsv)) {
     const street = r.address2 ? `${r.address1} ${r.address2}` : r.address1;
-    const typed = form === 'with ZIP'
-      ? [`${street}, ${r.city}, ${r.state} ${r.zip}`, `${street} ${r.city} ${r.state} ${r.zip}`]
-      : [`${street}, ${r.city}, ${r.state}`];
+    const typed = form === 'with ZIP' ? [`${street}, ${r.city}, ${r.state} ${r.zip}`, `${street} ${r.city} ${r.state} ${r.zip}`]
+      : form === 'without ZIP' ? [`${street}, ${r.city}, ${r.state}`]
+      : form === 'without state' ? [`${street}, ${r.city} ${r.zip}`]
+      : [`${street} ${r.zip}`];
     for (const input of typed) {
       const { status } = engine.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });
       statuses.set(status, (statuses.get(status) ?? 0) + 1);

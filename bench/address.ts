@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import {
-  adjudicatedCorpus, holdoutHalf, loadCorpus, loadLabelDisputes, parsedFieldsOf, rradRoundTrip, scoreParser, type CorpusEntry, type ParsedFields,
+  adjudicatedCorpus, holdoutHalf, loadCorpus, loadLabelDisputes, parsedFieldsOf, RRAD_FORMS, rradRoundTrip, scoreParser, type CorpusEntry, type ParsedFields,
   type Score,
 } from './address-corpus.js';
 import { SHIPPED_DATA_DIR, createAddressEngine, loadShippedAddressData } from '../src/validation/address/index.js';
@@ -66,8 +66,8 @@ console.table([row('contact-validator', ours), row('parse-address', parseAddress
 // commas and without, must come out verified; what does not is counted by status.
 const rradTsv = fs.readFileSync(new URL('rrad-addresses-us.tsv', SHIPPED_DATA_DIR), 'utf8');
 const shareOf = (n: number, total: number) => `${((100 * n) / total).toFixed(1)}% (${n})`;
-const forms = (['with ZIP', 'without ZIP'] as const).map((form) => ({ form, ...rradRoundTrip(createdEngine, rradTsv, form) }));
-console.log('The 3,220 embedded RRAD addresses typed back as one line: with the ZIP (with and without commas), and with city and state only');
+const forms = RRAD_FORMS.map((form) => ({ form, ...rradRoundTrip(createdEngine, rradTsv, form) }));
+console.log('The 3,220 embedded RRAD addresses typed back as one line: whole (with and without commas), without ZIP, without state, street and ZIP only');
 console.log('("corrected" is mostly a city name GeoNames does not list for the ZIP, JEFFERSONTOWN for LOUISVILLE; see the address README)');
 console.table(
   (['verified', 'corrected', 'partial', 'plausible', 'ambiguous', 'invalid'] as const).map((status) => ({
