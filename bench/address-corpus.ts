@@ -275,8 +275,20 @@ export function parsedFieldsOf(p: ParsedAddress): ParsedFields {
   };
 }
 
-/** How an RRAD address is typed back: all of it; city and state, no ZIP; city and ZIP, no state; street and ZIP. */
-export const RRAD_FORMS = ['with ZIP', 'without ZIP', 'without state', 'street and ZIP'] as const;
+/** The street with the 4th and 5th letters of its name's first word of six letters or more swapped (`APPLEGTAE LANE`). */
+function misspeltStreetName(street: string): string {
+  const words = street.split(' ');
+  const k = words.findIndex((w) => /^[A-Za-z]{6,}$/.test(w) && !StreetSuffixTable.has(w.toUpperCase()) && !DirectionalTable.has(w.toUpperCase()));
+  if (k >= 0) words[k] = words[k].slice(0, 3) + words[k][4] + words[k][3] + words[k].slice(5);
+  return words.join(' ');
+}
+
+/**
+ * How an RRAD address is typed back: all of it; city and state, no ZIP; city and ZIP, no state; street and ZIP; all of
+ * it with two letters of the street name swapped (`APPLEGTAE`; names with no word of six letters or more, or with the
+ * same two letters, stay as they are).
+ */
+export const RRAD_FORMS = ['with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt'] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
 /**
@@ -296,7 +308,8 @@ export function rradRoundTrip(
     const typed = form === 'with ZIP' ? [`${street}, ${r.city}, ${r.state} ${r.zip}`, `${street} ${r.city} ${r.state} ${r.zip}`]
       : form === 'without ZIP' ? [`${street}, ${r.city}, ${r.state}`]
       : form === 'without state' ? [`${street}, ${r.city} ${r.zip}`]
-      : [`${street} ${r.zip}`];
+      : form === 'street and ZIP' ? [`${street} ${r.zip}`]
+      : [`${misspeltStreetName(street)}, ${r.city}, ${r.state} ${r.zip}`];
     for (const input of typed) {
       const { status } = engine.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });
       statuses.set(status, (statuses.get(status) ?? 0) + 1);

@@ -74,6 +74,19 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect([r.status, r.components.street_suffix]).toEqual(['corrected', 'LN']);
   });
 
+  it.each([['6007 Aplegate Lane'], ['6007 Applegtae Lane'], ['6007 Appplegate Lane']])(
+    'When the street name is misspelt ("%s") and the corrected address is a delivery point, then the street is corrected', (street) => {
+      const r = check(`${street}, Louisville, KY 40219`);
+      expect([r.status, r.dpv, r.components.street_name]).toEqual(['corrected', 'Y', 'APPLEGATE']);
+      expect(r.footnotes.some((f) => f.startsWith('M#: street corrected from'))).toBe(true);
+    });
+
+  it('When the misspelt street has no such number, or the first letter differs, then nothing is corrected', () => {
+    // (A lone letter is no misspelling either: CALLE B is not CALLE A; see the Puerto Rico ZIP+4 test.)
+    expect(check('9999 Aplegate Lane, Louisville, KY 40219').components.street_name).toBe('APLEGATE');
+    expect(check('6007 Bpplegate Lane, Louisville, KY 40219').components.street_name).toBe('BPPLEGATE');
+  });
+
   it('When the city has another ZIP in GeoNames but the data holds the delivery point under the given ZIP, then the given ZIP stands', () => {
     const r = check('106 Parker Parkway, Mexico Beach, FL 32456');
     expect([r.status, r.dpv, r.components.postal_code, r.components.city]).toEqual(['verified', 'Y', '32456', 'MEXICO BEACH']);

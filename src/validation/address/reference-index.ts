@@ -108,6 +108,27 @@ function inRange(value: string, low: string, high: string, parity: string | null
   return true;
 }
 
+/** One typing slip apart: a letter inserted, dropped or changed, or two neighbours swapped. */
+function oneSlipApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/** The names differ in one word of four letters or more (`APLEGATE LN`), not in a lone letter (`CALLE A`, `CALLE B`). */
+function slipInsideLongWord(a: string, b: string): boolean {
+  const wa = a.split(' ');
+  const wb = b.split(' ');
+  if (wa.length !== wb.length) return false;
+  const differing = wa.findIndex((w, i) => w !== wb[i]);
+  return differing >= 0 && Math.min(wa[differing].length, wb[differing].length) >= 4;
+}
+
 function normalizeUnit(unit: string): string {
   return unit.toUpperCase().replace(/^0+(?=\w)/, '');
 }
@@ -197,13 +218,37 @@ export class ReferenceIndex {
     return fitting.length > 0 ? fitting : keys.size === 1 ? [...keys] : [];
   }
 
+  /**
+   * A street name of the postal code one typing slip from the one asked for (`APLEGATE` for APPLEGATE: a letter
+   * dropped, added, changed or two swapped, inside a word of four letters or more, never the first letter nor a
+   * figure), when exactly one is.
+   */
+  private misspeltStreetName(postalCode: string, name: string | null): string | null {
+    if (!name || name.length < 5 || /\d/.test(name)) return null;
+    let found: string | null = null;
+    for (const candidate of this.streetsByName.get(postalCode)?.keys() ?? []) {
+      if (candidate[0] !== name[0] || /\d/.test(candidate) || !oneSlipApart(name, candidate) || !slipInsideLongWord(name, candidate)) continue;
+      if (found) return null;
+      found = candidate;
+    }
+    return found;
+  }
+
   lookup(q: ReferenceQuery): ReferenceAnswer {
     const none: ReferenceAnswer = { dpv: '', zip4: null, correctedStreet: null, ambiguous: false };
     const hasRanges = this.ranges.has(q.postalCode);
     if (!hasRanges && !this.points.has(q.postalCode)) return none;
     const notFound: ReferenceAnswer = { ...none, dpv: 'N' };
     const candidates = this.streetCandidates(q.postalCode, q.street);
-    if (candidates.length === 0) return hasRanges ? notFound : none;
+    if (candidates.length === 0) {
+      // A misspelt street name is corrected only when the corrected address is a delivery point of the data.
+      const spelt = this.misspeltStreetName(q.postalCode, q.street.name);
+      const answer = spelt ? this.lookup({ ...q, street: { ...q.street, name: spelt } }) : null;
+      if (answer && (answer.dpv === 'Y' || answer.dpv === 'S' || answer.dpv === 'D')) {
+        return { ...answer, correctedStreet: answer.correctedStreet ?? { ...q.street, name: spelt } };
+      }
+      return hasRanges ? notFound : none;
+    }
     if (candidates.length > 1) return { ...none, dpv: hasRanges ? 'N' : '', ambiguous: true };
     const key = candidates[0];
     const correctedStreet = key === streetKey(q.street) ? null : partsOfKey(key);
