@@ -455,3 +455,11 @@ describe('address parser: a state name that is the city of the ZIP, a unit befor
     ['14358 West 88th Place C 80005', '14358 W 88TH PL # C', '80005'],
   ]);
 });
+
+describe('address parser: a lettered unit before the street, across a comma', () => {
+  itReadsLines([
+    ['Unit N5, 2443 Sierra Nevada Road, Mammoth Lakes, CA 93546', '2443 SIERRA NEVADA RD UNIT N5', 'MAMMOTH LAKES CA 93546'],
+    ['Unit E33, 1753 Zion Road, Fayetteville, AR 72703', '1753 ZION RD UNIT E33', 'FAYETTEVILLE AR 72703'],
+    ['W148 N9748 Main St, Germantown WI 53022', 'W148N9748 MAIN ST', 'GERMANTOWN WI 53022'],
+  ]);
+});

@@ -838,8 +838,9 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
     } else if (toks[k].number) {
       // A number after a unit word or a highway word belongs to them, not to a new delivery line.
       // So does a grid number after a directional (`6641 N 2200 W`).
-      const gridNumber =
-        prev !== undefined && ((DirectionalTable.has(prev) && k >= 2 && toks[k - 2].number) || /^[NSEW]\d+$/.test(prev));
+      // (Not across a comma: `UNIT N5, 2443 SIERRA NEVADA RD` is a unit, then the house number.)
+      const gridNumber = prev !== undefined && !toks[k].sep &&
+        ((DirectionalTable.has(prev) && k >= 2 && toks[k - 2].number) || /^[NSEW]\d+$/.test(prev));
       // … except after a floor already numbered (`4TH FLOOR 300 E RANDOLPH ST`).
       const floorDone = prev !== undefined && UnitDesignatorTable.get(prev)?.abbreviation === 'FL' && k >= 2 && isFloorNumber(toks[k - 2].w);
       const afterUnitWord = prev !== undefined && (UnitDesignatorTable.has(prev) || PrivateUnitWords.has(prev) || prev === 'CODE' || prev === 'STOP') && !floorDone;
