@@ -74,6 +74,10 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect([r.status, r.components.street_suffix]).toEqual(['corrected', 'LN']);
   });
 
+  it('When no ZIP is given and the street is in a ZIP of another place of the city\'s county (Hermitage\'s, for Nashville), then that ZIP is added', () => {
+    expect(check('629 Debbie Drive, Nashville, TN')).toMatchObject({ status: 'verified', dpv: 'Y', components: expect.objectContaining({ postal_code: '37076', city: 'NASHVILLE' }) });
+  });
+
   it.each([['6007 Aplegate Lane'], ['6007 Applegtae Lane'], ['6007 Appplegate Lane']])(
     'When the street name is misspelt ("%s") and the corrected address is a delivery point, then the street is corrected', (street) => {
       const r = check(`${street}, Louisville, KY 40219`);

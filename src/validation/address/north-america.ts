@@ -184,7 +184,10 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
     out.zip = cityEntry.zips[0];
     notes.push(F.zipAdded(out.zip));
   } else {
-    out.candidateZips = cityEntry.zips;
+    // A city of several ZIPs lends its name to the ZIPs of its county's other places (`NASHVILLE` for Hermitage's
+    // 37076): the reference may find the street in one of them. (A one-ZIP town keeps its ZIP: its neighbours are
+    // other towns.)
+    out.candidateZips = postal.zipsAround(cityEntry);
   }
   return out;
 }
@@ -354,9 +357,11 @@ export function validateNorthAmerican(
       }
       if (found.length === 1) {
         const [z, a] = found[0];
-        if (zip && z !== zip) notes.push(F.zipCorrected(zip, z));
+        const added = zip ? notes.indexOf(F.zipAdded(zip)) : -1;
+        if (added >= 0) notes[added] = F.zipAdded(z); // the ZIP was ours (a one-ZIP town's), not the input's
+        else if (zip && z !== zip) notes.push(F.zipCorrected(zip, z));
         else if (!zip) notes.push(F.zipAdded(z));
-        corrected = corrected || zip !== null;
+        corrected = corrected || (zip !== null && added < 0);
         invalid = p.nonLatin || p.kind === 'intersection' || (!p.primaryNumber && NEEDS_NUMBER.has(p.kind));
         zip = z;
         answer = a;

@@ -56,6 +56,8 @@ export class PostalIndex {
   private readonly citiesByState = new Map<string, Map<string, CityEntry>>();
   private readonly statesByCityKey = new Map<string, CityEntry[]>();
   private readonly fsaPlaces = new Map<string, FsaPlace>();
+  /** `STATE|COUNTY` -> its ZIPs. */
+  private readonly zipsByCounty = new Map<string, string[]>();
 
   /** `usZipTsv`: ZIP, state, place, county per line; `caFsaTsv`: FSA, province, place per line. */
   static fromText(usZipTsv: string, caFsaTsv: string): PostalIndex {
@@ -88,7 +90,23 @@ export class PostalIndex {
       else this.statesByCityKey.set(key, [entry]);
     }
     entry.zips.push(place.zip);
-    if (place.county) entry.counties.add(place.county);
+    if (place.county) {
+      entry.counties.add(place.county);
+      const countyKey = `${place.state}|${place.county}`;
+      const zips = this.zipsByCounty.get(countyKey);
+      if (zips) zips.push(place.zip);
+      else this.zipsByCounty.set(countyKey, [place.zip]);
+    }
+  }
+
+  /**
+   * The city's ZIPs, then the other ZIPs of its counties: where a street of the city may be when no ZIP is given (the
+   * names of a county's places are accepted for one another, see isAcceptableCityKey; `NASHVILLE` for Hermitage's).
+   */
+  zipsAround(city: CityEntry): string[] {
+    const zips = new Set(city.zips);
+    for (const county of city.counties) for (const zip of this.zipsByCounty.get(`${city.state}|${county}`) ?? []) zips.add(zip);
+    return [...zips];
   }
 
   zip(zip5: string): ZipPlace[] | undefined {
