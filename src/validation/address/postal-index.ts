@@ -103,11 +103,18 @@ export class PostalIndex {
    * The city's ZIPs, then the other ZIPs of its counties: where a street of the city may be when no ZIP is given (the
    * names of a county's places are accepted for one another, see isAcceptableCityKey; `NASHVILLE` for Hermitage's).
    */
-  zipsAround(city: CityEntry): string[] {
-    const zips = new Set(city.zips);
-    for (const county of city.counties) for (const zip of this.zipsByCounty.get(`${city.state}|${county}`) ?? []) zips.add(zip);
-    return [...zips];
+  zipsAround(city: CityEntry): readonly string[] {
+    let around = this.zipsAroundCity.get(city);
+    if (!around) {
+      const zips = new Set(city.zips);
+      for (const county of city.counties) for (const zip of this.zipsByCounty.get(`${city.state}|${county}`) ?? []) zips.add(zip);
+      this.zipsAroundCity.set(city, (around = [...zips]));
+    }
+    return around;
   }
+
+  /** zipsAround, worked out once per city (the index does not change once built). */
+  private readonly zipsAroundCity = new WeakMap<CityEntry, readonly string[]>();
 
   zip(zip5: string): ZipPlace[] | undefined {
     return this.placesByZip.get(zip5);
