@@ -45,6 +45,15 @@ describe('readPhoneNumber: decorations', () => {
     expect(unwrapTelUri('tel:+1-201-203-1234;phone-context=x')).toBe('+1-201-203-1234'));
 });
 
+describe('readPhoneNumber: full-width digits, as an East Asian input method types them', () => {
+  it.each([
+    ['＋１ ２０２ ６３０ １２３４', undefined, '+12026301234'],
+    ['０３－１２３４－５６７８', 'JP', '+81312345678'],
+  ])('When the input is %j with country %s, then it reads %s', (input, country, e164) => {
+    expect(read(input, country)).toMatchObject({ valid: true, e164 });
+  });
+});
+
 describe('readPhoneNumber: vanity numbers, as Google libphonenumber reads them', () => {
   it.each([
     ['1-800-FLOWERS', 'US', '+18003569377', '(800) 356-9377'],

@@ -121,6 +121,8 @@ export function keypadDigits(text: string): string | null {
   return main.replace(/[A-Za-z]/g, (letter) => KEYPAD[letter.toUpperCase()]) + (tail?.[0] ?? '');
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 const STRICT = { extract: false } as const;
 
 type ParseAttempt = { number: PhoneNumber; type: NumberType; valid: boolean } | { error: PhoneInvalidReason };
@@ -146,7 +148,9 @@ function attemptParse(text: string, defaultRegion: CountryCode | undefined, meta
 
 export function readPhoneNumber(input: unknown, countryHint: string | undefined, metadata: MetadataJson): PhoneReading {
   if (typeof input !== 'string') return invalid('not_a_number');
-  let text = unwrapTelUri(input.trim());
+  // Full-width digits and plus (`＋１ ２０２ …`, typed with an East Asian input method) are the ASCII ones, as
+  // Google's libphonenumber reads them.
+  let text = unwrapTelUri((NON_ASCII.test(input) ? input.normalize('NFKC') : input).trim());
   if (text === '') return invalid('empty');
   if (text.length > MAX_INPUT_LENGTH) return invalid('too_long');
   const defaultRegion = defaultRegionOf(countryHint, metadata);
