@@ -463,3 +463,10 @@ describe('address parser: a lettered unit before the street, across a comma', ()
     ['W148 N9748 Main St, Germantown WI 53022', 'W148N9748 MAIN ST', 'GERMANTOWN WI 53022'],
   ]);
 });
+
+describe('address parser: the country written before the postal code', () => {
+  itReadsLines([
+    ['100 Queen St W Toronto Ontario Canada M5H 2N2', '100 QUEEN ST W', 'TORONTO ON M5H 2N2'],
+    ['1600 Amphitheatre Pkwy, Mountain View, CA, USA 94043', '1600 AMPHITHEATRE PKWY', 'MOUNTAIN VIEW CA 94043'],
+  ]);
+});

@@ -1030,6 +1030,18 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     }
   }
 
+  // The country written before the postal code (`TORONTO ONTARIO CANADA M5H 2N2`): set aside like one written last.
+  if (postalCode) {
+    for (const [words, code] of NorthAmericanCountryNames) {
+      const at = end - words.length;
+      if (words.join('').length > 2 && at >= 2 && matchSequence(toks, at, end, words) && (country ?? code) === code) {
+        country ??= code;
+        end = at;
+        break;
+      }
+    }
+  }
+
   // State or province, by name (longest first) or two-letter code.
   let state: string | null = null;
   for (let k = Math.min(LONGEST_REGION_NAME_WORDS, end - 1); k >= 1 && !state; k--) {
