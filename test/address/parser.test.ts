@@ -470,3 +470,12 @@ describe('address parser: the country written before the postal code', () => {
     ['1600 Amphitheatre Pkwy, Mountain View, CA, USA 94043', '1600 AMPHITHEATRE PKWY', 'MOUNTAIN VIEW CA 94043'],
   ]);
 });
+
+describe('address parser: NO and NUMBER before a unit number', () => {
+  itReadsLines([
+    ['123 Main St Apartment No. 5, Springfield IL 62701', '123 MAIN ST APT 5', 'SPRINGFIELD IL 62701'],
+    ['123 Main St Apt Number 12, Springfield IL 62701', '123 MAIN ST APT 12', 'SPRINGFIELD IL 62701'],
+    ['123 Main St No. 5, Springfield IL 62701', '123 MAIN ST # 5', 'SPRINGFIELD IL 62701'],
+    ['123 No Name Rd, Springfield IL 62701', '123 NO NAME RD', 'SPRINGFIELD IL 62701'],
+  ]);
+});

@@ -180,7 +180,8 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
     const w = toks[k].w;
     const designator = UnitDesignatorTable.get(w);
     const ordinal = ORDINAL_NUMBER.exec(w)?.[1] ?? OrdinalWords.get(w) ?? (/^\d{1,3}$/.test(w) ? w : undefined);
-    if (w === '#') {
+    if (w === '#' || ((w === 'NO' || w === 'NUMBER') && k + 2 === end && toks[k + 1].digit && toks[k + 1].unitId)) {
+      // `#` (Pub 28 section 214), and `NO 5` at the end of the line, which is the same.
       const id = toks[k + 1]?.w;
       if (k + 1 < end && toks[k + 1].unitId) {
         found.push({ designator: '#', number: id });
@@ -194,7 +195,8 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
       k += 2;
     } else if (designator) {
       let next = k + 1;
-      if (next < end && toks[next].w === '#') next++;
+      // `APT # 5`, `APARTMENT NO 5`.
+      if (next < end && (toks[next].w === '#' || ((toks[next].w === 'NO' || toks[next].w === 'NUMBER') && next + 1 < end && toks[next + 1].digit))) next++;
       if (designator.requiresNumber && next < end && toks[next].unitId) {
         let number = toks[next].w;
         k = next + 1;
@@ -248,6 +250,7 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
   for (let k = nameStart + 1; k < end; k++) {
     const w = toks[k].w;
     if (w === '#' || RECIPIENT_MARKERS.has(w)) return k;
+    if ((w === 'NO' || w === 'NUMBER') && k + 2 === end && toks[k + 1].digit && toks[k + 1].unitId) return k;
     if ((PrivateUnitWords.has(w) && k + 1 < end && toks[k + 1].unitId && toks[k + 1].digit) || mailStopAt(toks, k, end)) return k;
     const next = toks[k + 1]?.w;
     const prev = toks[k - 1].w;
@@ -260,7 +263,7 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
       const nextIsSuffix = k + 1 < end && suffixOf(next, country) !== undefined && !toks[k + 1].unitId;
       if (nextIsSuffix) continue;
       if (designator.requiresNumber) {
-        if (k + 1 < end && (next === '#' || toks[k + 1].unitId)) return k;
+        if (k + 1 < end && (next === '#' || toks[k + 1].unitId || (next === 'NUMBER' && toks[k + 2]?.digit))) return k;
         // `DORCHESTER PL NE UNIT`: the designator alone at the end still marks a unit.
         if (k + 1 === end && k - 1 > nameStart && (suffixOf(toks[k - 1].w, country) || directionalOf(toks[k - 1].w, country))) return k;
       } else if (k + 1 === end || next === 'LEVEL' || next === '#') {
