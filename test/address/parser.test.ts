@@ -479,3 +479,11 @@ describe('address parser: NO and NUMBER before a unit number', () => {
     ['123 No Name Rd, Springfield IL 62701', '123 NO NAME RD', 'SPRINGFIELD IL 62701'],
   ]);
 });
+
+describe('address parser: traditional province abbreviations', () => {
+  itReadsLines([
+    ['100 Main St, Okotoks, Alta. T1S 1A2', '100 MAIN ST', 'OKOTOKS AB T1S 1A2'],
+    ['100 Main St, Brandon, Man. R7A 1A1', '100 MAIN ST', 'BRANDON MB R7A 1A1'],
+    ['100 Main St, Kingston, Ont. K7L 1A1', '100 MAIN ST', 'KINGSTON ON K7L 1A1'],
+  ]);
+});
