@@ -487,3 +487,12 @@ describe('address parser: traditional province abbreviations', () => {
     ['100 Main St, Kingston, Ont. K7L 1A1', '100 MAIN ST', 'KINGSTON ON K7L 1A1'],
   ]);
 });
+
+describe('address parser: fields separated by tabs (pasted from a spreadsheet)', () => {
+  itReadsLines([
+    ['123 Main St\tApt 4\tSpringfield\tIL\t62701', '123 MAIN ST APT 4', 'SPRINGFIELD IL 62701'],
+  ]);
+  it('When fields are separated by tabs, then each starts a group as after a comma', () => {
+    expect(parse('123 Main St\tSpringfield\tIL\t62701').city).toBe('SPRINGFIELD');
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * One-line or multi-line address text -> upper-case word tokens, the way Pub 28 wants them (section 212: no
  * punctuation except the hyphen in numbers and the slash of fractions). A token remembers whether a separator
- * (comma, new line, semicolon) came before it: separators are strong hints of where the city starts.
+ * (comma, new line, tab, semicolon) came before it: separators are strong hints of where the city starts.
  */
 
 import { RegionByName, UnitDesignatorTable } from './tables.js';
@@ -71,7 +71,7 @@ export function tokenizeAddress(input: string): Token[] {
     // Initials written with full stops keep together: P.O. -> PO, U.S.A. -> USA, S.W. -> SW.
     .replace(/\b([A-Z])\.([A-Z])(?:\.([A-Z]))?\b\.?/g, '$1$2$3')
     .replace(/\bP\.?\s+O\.?\s+(?=BOX\b)/g, 'PO ')
-    .replace(/[\r\n;|]+/g, ',')
+    .replace(/[\r\n\t;|]+/g, ',')
     .replace(/#/g, ' # ')
     .replace(/['’`]/g, '')
     .replace(/&/g, ' & ')
