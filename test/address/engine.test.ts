@@ -78,6 +78,11 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect(check('629 Debbie Drive, Nashville, TN')).toMatchObject({ status: 'verified', dpv: 'Y', components: expect.objectContaining({ postal_code: '37076', city: 'NASHVILLE' }) });
   });
 
+  it.each([['Lousville'], ['Louisvile']])('When no ZIP is given and the city is misspelt by one slip (%s), then it is corrected and the ZIP found', (city) => {
+    const r = check(`6007 Applegate Lane, ${city}, KY`);
+    expect([r.status, r.dpv, r.components.city, r.components.postal_code]).toEqual(['corrected', 'Y', 'LOUISVILLE', '40219']);
+  });
+
   it.each([['6007 Aplegate Lane'], ['6007 Applegtae Lane'], ['6007 Appplegate Lane']])(
     'When the street name is misspelt ("%s") and the corrected address is a delivery point, then the street is corrected', (street) => {
       const r = check(`${street}, Louisville, KY 40219`);

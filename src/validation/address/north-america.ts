@@ -175,19 +175,26 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
     notes.push(F.territoryNotCovered(p.state));
     return out;
   }
-  if (!cityEntry) {
+  // A city misspelt by one slip (`LOUSVILLE`) is the one city of the state it is that close to.
+  const near = cityEntry ? undefined : postal.cityOneSlipFrom(p.state, inputCityKey);
+  if (near) {
+    notes.push(F.cityCorrected(p.city, (out.city = near.name)));
+    out.corrected = true;
+  }
+  const city = cityEntry ?? near;
+  if (!city) {
     notes.push(F.cityUnknown(p.city, p.state));
     out.invalid = true;
     return out;
   }
-  if (cityEntry.zips.length === 1) {
-    out.zip = cityEntry.zips[0];
+  if (city.zips.length === 1) {
+    out.zip = city.zips[0];
     notes.push(F.zipAdded(out.zip));
   } else {
     // A city of several ZIPs lends its name to the ZIPs of its county's other places (`NASHVILLE` for Hermitage's
     // 37076): the reference may find the street in one of them. (A one-ZIP town keeps its ZIP: its neighbours are
     // other towns.)
-    out.candidateZips = postal.zipsAround(cityEntry);
+    out.candidateZips = postal.zipsAround(city);
   }
   return out;
 }

@@ -51,6 +51,18 @@ export function cityWordKey(word: string): string {
   return /^[A-Z0-9]+$/.test(word) ? CITY_WORD_ABBREVIATIONS.get(word) ?? word : cityKey(word);
 }
 
+/** One typing slip apart: a letter inserted, dropped or changed, or two neighbours swapped. */
+export function oneTypingSlipApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
 export class PostalIndex {
   private readonly placesByZip = new Map<string, ZipPlace[]>();
   private readonly citiesByState = new Map<string, Map<string, CityEntry>>();
@@ -135,6 +147,18 @@ export class PostalIndex {
 
   citiesByKey(key: string): CityEntry[] {
     return this.statesByCityKey.get(key) ?? [];
+  }
+
+  /** The city of the state one typing slip from the key (`LOUSVILLE`), when exactly one is; keys of six letters or more. */
+  cityOneSlipFrom(state: string, key: string): CityEntry | undefined {
+    if (key.length < 6) return undefined;
+    let found: CityEntry | undefined;
+    for (const [candidate, entry] of this.citiesByState.get(state) ?? []) {
+      if (candidate[0] !== key[0] || !oneTypingSlipApart(key, candidate)) continue;
+      if (found) return undefined;
+      found = entry;
+    }
+    return found;
   }
 
   hasState(state: string): boolean {

@@ -13,7 +13,7 @@
  * point data answers "" and a number absent from a covered street answers N.
  */
 import type { Dpv } from '../types.js';
-import { cityKey } from './postal-index.js';
+import { cityKey, oneTypingSlipApart } from './postal-index.js';
 
 export interface StreetParts {
   predirection: string | null;
@@ -106,18 +106,6 @@ function inRange(value: string, low: string, high: string, parity: string | null
   if (parity === 'O') return v % 2 === 1;
   if (parity === 'E') return v % 2 === 0;
   return true;
-}
-
-/** One typing slip apart: a letter inserted, dropped or changed, or two neighbours swapped. */
-function oneSlipApart(a: string, b: string): boolean {
-  if (a === b || Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (a.length === b.length) {
-    if (a.slice(i + 1) === b.slice(i + 1)) return true;
-    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
-  }
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
 /** The names differ in one word of four letters or more (`APLEGATE LN`), not in a lone letter (`CALLE A`, `CALLE B`). */
@@ -227,7 +215,7 @@ export class ReferenceIndex {
     if (!name || name.length < 5 || /\d/.test(name)) return null;
     let found: string | null = null;
     for (const candidate of this.streetsByName.get(postalCode)?.keys() ?? []) {
-      if (candidate[0] !== name[0] || /\d/.test(candidate) || !oneSlipApart(name, candidate) || !slipInsideLongWord(name, candidate)) continue;
+      if (candidate[0] !== name[0] || /\d/.test(candidate) || !oneTypingSlipApart(name, candidate) || !slipInsideLongWord(name, candidate)) continue;
       if (found) return null;
       found = candidate;
     }
