@@ -1125,6 +1125,11 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   // City keys of the words that can be in a city (the last MAX_CITY_WORDS before the state).
   const wordKeys: string[] = new Array<string>(end);
   for (let k = Math.max(0, end - MAX_CITY_WORDS); k < end; k++) wordKeys[k] = cityWordKey(toks[k].w);
+  // unitFrom[p]: a designated unit (`APT B`) stands in toks[p, end), for the city candidates.
+  const unitFrom: boolean[] = new Array<boolean>(end + 1).fill(false);
+  for (let k = end - 2; k >= Math.max(0, end - MAX_CITY_WORDS - 1); k--) {
+    unitFrom[k] = unitFrom[k + 1] || (UnitDesignatorTable.get(toks[k].w)?.requiresNumber === true && toks[k + 1].unitId);
+  }
   let lastDigitAt = -1;
   for (let k = 0; k < end; k++) if (toks[k].digit) lastDigitAt = k;
   // Branch and bound: each split's city part is cheap and the delivery line adds at most 20, so the splits are tried
@@ -1180,7 +1185,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
           // An unknown "city" that starts with a common street type or holds a unit (`AVENUE APT B` before a lone ZIP)
           // is the end of the street.
           if (COMMON_STREET_TYPES.has(StreetSuffixTable.get(first) ?? '')) score -= 8;
-          for (let k = p; k + 1 < end; k++) if (UnitDesignatorTable.get(toks[k].w)?.requiresNumber && toks[k + 1].unitId) score -= 20;
+          if (unitFrom[p]) score -= 20;
         }
         city = { knownZips, holdsStreetType, directionalFirst: DirectionalTable.has(first), streetWordFirst, cityExpected, separated: toks[p].sep, words: end - p };
         maxQuality = p > start && !mayEndWell(toks, start, p, country) ? 1 : 2;

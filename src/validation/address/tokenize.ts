@@ -46,9 +46,13 @@ function hyphenatedUnit(word: string): [string, string, string] | null {
   return /^[A-Z0-9]{1,8}$/.test(id) ? [word, word.slice(0, dash), id] : null;
 }
 
+const BRACKETS = /\(([^)]*)\)?/g;
+const GLUED_STATE_ZIP = /^([A-Z]{2})(\d{5}(?:-?\d{4})?)$/;
+
 /** A state code glued to its ZIP (`IL62701`, `IL62701-1234`): state and ZIP. */
 function gluedStateZip(word: string): [string, string, string] | null {
-  const m = /^([A-Z]{2})(\d{5}(?:-?\d{4})?)$/.exec(word);
+  if (word.length < 7 || word.length > 12) return null;
+  const m = GLUED_STATE_ZIP.exec(word);
   return m && RegionByName.get(m[1])?.country === 'US' ? [word, m[1], m[2]] : null;
 }
 
@@ -67,7 +71,7 @@ export function tokenizeAddress(input: string): Token[] {
   s = s.toUpperCase();
   s = s
     // Brackets hold notes (`(REAR)`, a ship's hull number), dropped; or a province, kept (`MONTREAL (QUEBEC)`).
-    .replace(/\(([^)]*)\)?/g, (_, inside: string) => (RegionByName.has(inside.trim()) ? ` ${inside} ` : ' '))
+    .replace(BRACKETS, (_, inside: string) => (RegionByName.has(inside.trim()) ? ` ${inside} ` : ' '))
     // Initials written with full stops keep together: P.O. -> PO, U.S.A. -> USA, S.W. -> SW.
     .replace(/\b([A-Z])\.([A-Z])(?:\.([A-Z]))?\b\.?/g, '$1$2$3')
     .replace(/\bP\.?\s+O\.?\s+(?=BOX\b)/g, 'PO ')
