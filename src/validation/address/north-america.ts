@@ -6,7 +6,7 @@
 import type { AddressComponents, AddressResult, AddressStatus, Dpv } from '../types.js';
 import { AddressFootnotes as F } from './footnotes.js';
 import type { ParsedAddress, Secondary } from './parser.js';
-import { type CityEntry, type PostalIndex, type ZipPlace, cityKey } from './postal-index.js';
+import { type CityEntry, type PostalIndex, type ZipPlace, cityKey, oneTypingSlipApart } from './postal-index.js';
 import type { ReferenceAnswer, ReferenceIndex, StreetParts } from './reference-index.js';
 import { CanadianProvinces, MilitaryPostOffices, UspsTerritories, stateOfUnlistedZip } from './tables.js';
 
@@ -31,22 +31,16 @@ function words(separator: string, ...parts: (string | null | undefined)[]): stri
   return out;
 }
 
-/** Levenshtein distance 1 or a swap of two neighbours: the typing slips a ZIP correction accepts. */
-function oneSlipApart(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  const diff: number[] = [];
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diff.push(i);
-  if (diff.length === 1) return true;
-  return diff.length === 2 && diff[1] === diff[0] + 1 && a[diff[0]] === b[diff[1]] && a[diff[1]] === b[diff[0]];
-}
-
-/** A ZIP that is one slip away from one of the city's ZIPs (or a one-ZIP town's) is corrected to it. */
+/**
+ * A ZIP that is one slip away from one of the city's ZIPs (or a one-ZIP town's) is corrected to it. A ZIP slip keeps
+ * its length: a digit changed, or two neighbours swapped.
+ */
 function correctZip(p: ParsedAddress, cityEntry: CityEntry | undefined, out: LastLine, notes: string[]): boolean {
   if (!cityEntry || !p.postalCode) return false;
   let near: string | null = null;
   let nearCount = 0;
   for (const z of cityEntry.zips) {
-    if (oneSlipApart(z, p.postalCode)) {
+    if (z.length === p.postalCode.length && oneTypingSlipApart(z, p.postalCode)) {
       near = z;
       nearCount++;
     }
@@ -343,11 +337,12 @@ export function validateNorthAmerican(
     if (given && zip !== given && FIVE_DIGITS.test(given) && !(answer && answer.dpv && answer.dpv !== 'N')) {
       const atGiven = query(given);
       if (atGiven.dpv && atGiven.dpv !== 'N') {
-        const changed = notes.findIndex((n) => n === F.zipCorrected(given, zip ?? ''));
+        // The ZIP correction was the only one made (reconcileUsLastLine returns right after correctZip): undone.
+        const changed = notes.indexOf(F.zipCorrected(given, zip ?? ''));
         if (changed >= 0) notes.splice(changed, 1);
         zip = last.zip = given;
         last.city = p.city;
-        corrected = notes.some((n) => /^[AB]#: .* corrected/.test(n));
+        corrected = false;
         answer = atGiven;
       }
     }

@@ -97,6 +97,10 @@ const HAS_DIGIT = /\d/;
 /** Figures where a ZIP goes that are no ZIP: a digit dropped or doubled, two ZIPs run together. */
 const MALFORMED_ZIP = /^(\d{3,4}|\d{6,10})$|^\d{3,6}-\d{3,5}$/;
 
+/** Words for "number" before a unit number (`APARTMENT NO 5`, `APT NUMBER 12`). */
+const NUMBER_WORDS: ReadonlySet<string> = new Set(['NO', 'NUMBER']);
+/** Country names that may stand before a postal code (two-letter codes would be states there). */
+const COUNTRY_NAMES_BEFORE_POSTAL_CODE = NorthAmericanCountryNames.filter(([words]) => words.join('').length > 2);
 const HIGHWAYS_BY_FIRST_WORD = byFirstWord(HighwayPrefixTable);
 const RURAL_ROUTES_BY_FIRST_WORD = byFirstWord(RuralRoutePrefixes);
 const PO_BOXES_BY_FIRST_WORD = byFirstWord(PoBoxPrefixes.map((words) => [words] as const));
@@ -180,7 +184,7 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
     const w = toks[k].w;
     const designator = UnitDesignatorTable.get(w);
     const ordinal = ORDINAL_NUMBER.exec(w)?.[1] ?? OrdinalWords.get(w) ?? (/^\d{1,3}$/.test(w) ? w : undefined);
-    if (w === '#' || ((w === 'NO' || w === 'NUMBER') && k + 2 === end && toks[k + 1].digit && toks[k + 1].unitId)) {
+    if (w === '#' || (NUMBER_WORDS.has(w) && k + 2 === end && toks[k + 1].digit && toks[k + 1].unitId)) {
       // `#` (Pub 28 section 214), and `NO 5` at the end of the line, which is the same.
       const id = toks[k + 1]?.w;
       if (k + 1 < end && toks[k + 1].unitId) {
@@ -196,7 +200,7 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
     } else if (designator) {
       let next = k + 1;
       // `APT # 5`, `APARTMENT NO 5`.
-      if (next < end && (toks[next].w === '#' || ((toks[next].w === 'NO' || toks[next].w === 'NUMBER') && next + 1 < end && toks[next + 1].digit))) next++;
+      if (next < end && (toks[next].w === '#' || (NUMBER_WORDS.has(toks[next].w) && next + 1 < end && toks[next + 1].digit))) next++;
       if (designator.requiresNumber && next < end && toks[next].unitId) {
         let number = toks[next].w;
         k = next + 1;
@@ -250,7 +254,7 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
   for (let k = nameStart + 1; k < end; k++) {
     const w = toks[k].w;
     if (w === '#' || RECIPIENT_MARKERS.has(w)) return k;
-    if ((w === 'NO' || w === 'NUMBER') && k + 2 === end && toks[k + 1].digit && toks[k + 1].unitId) return k;
+    if (NUMBER_WORDS.has(w) && k + 2 === end && toks[k + 1].digit && toks[k + 1].unitId) return k;
     if ((PrivateUnitWords.has(w) && k + 1 < end && toks[k + 1].unitId && toks[k + 1].digit) || mailStopAt(toks, k, end)) return k;
     const next = toks[k + 1]?.w;
     const prev = toks[k - 1].w;
@@ -1035,9 +1039,9 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
 
   // The country written before the postal code (`TORONTO ONTARIO CANADA M5H 2N2`): set aside like one written last.
   if (postalCode) {
-    for (const [words, code] of NorthAmericanCountryNames) {
+    for (const [words, code] of COUNTRY_NAMES_BEFORE_POSTAL_CODE) {
       const at = end - words.length;
-      if (words.join('').length > 2 && at >= 2 && matchSequence(toks, at, end, words) && (country ?? code) === code) {
+      if (at >= 2 && matchSequence(toks, at, end, words) && (country ?? code) === code) {
         country ??= code;
         end = at;
         break;
