@@ -5,7 +5,10 @@
  * so that neither parser gains from its own abbreviation habits. Also the round trip of the embedded RRAD points.
  */
 import fs from 'node:fs';
-import { type AddressEngineWithSync, rradRows } from '../src/validation/address/index.js';
+import {
+  type AddressEngineWithSync, type ShippedAddressData, createAddressEngine, ReferenceIndex, rradRows,
+} from '../src/validation/address/index.js';
+import { addressPointOf } from '../src/validation/address/reference-records.js';
 import type { AddressStatus } from '../src/validation/types.js';
 import { type DeliveryLine, type ParsedAddress, unitDepth } from '../src/validation/address/parser.js';
 import { cityKey } from '../src/validation/address/postal-index.js';
@@ -317,4 +320,32 @@ export function rradRoundTrip(
     }
   }
   return { statuses, inputs };
+}
+
+/**
+ * The round trip's city names without their circle: each RRAD address typed whole (with commas) is checked by an engine
+ * that holds every point but takes place names only from the other half's points (even rows from odd ones, odd rows
+ * from even ones), so that a city is accepted only where other addresses of the file put that ZIP in it.
+ */
+export function rradRoundTripPlacesHeldOut(
+  data: Omit<ShippedAddressData, 'reference'>,
+  rradTsv: string,
+): { statuses: Map<AddressStatus, number>; inputs: number } {
+  const rows = [...rradRows(rradTsv)];
+  const statuses = new Map<AddressStatus, number>();
+  for (const parity of [0, 1]) {
+    const reference = new ReferenceIndex();
+    rows.forEach((r, i) => {
+      const point = addressPointOf({ street: r.address1, unit: r.address2 || undefined, postalCode: r.zip, country: 'US', city: r.city });
+      if (!('rejected' in point)) reference.addPoint(i % 2 === parity ? { ...point, city: null } : point);
+    });
+    const engine = createAddressEngine({ ...data, reference });
+    rows.forEach((r, i) => {
+      if (i % 2 !== parity) return;
+      const street = r.address2 ? `${r.address1} ${r.address2}` : r.address1;
+      const { status } = engine.validateSync(`${street}, ${r.city}, ${r.state} ${r.zip}`, { deadline: Number.MAX_SAFE_INTEGER });
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    });
+  }
+  return { statuses, inputs: rows.length };
 }

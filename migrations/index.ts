@@ -1,5 +1,6 @@
 /** Every migration, in order. TypeORM runs those not yet applied at start and from the CLI. Add new ones at the end. */
 import { Billing1763790000000 } from './1763790000000-Billing.js';
 import { ReferenceData1763800000000 } from './1763800000000-ReferenceData.js';
+import { ReferencePointCity1763810000000 } from './1763810000000-ReferencePointCity.js';
 
-export const migrations = [Billing1763790000000, ReferenceData1763800000000];
+export const migrations = [Billing1763790000000, ReferenceData1763800000000, ReferencePointCity1763810000000];

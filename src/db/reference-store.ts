@@ -41,7 +41,7 @@ interface TableSpec {
 
 const POINTS: TableSpec = {
   table: 'reference_points',
-  columns: ['postal_code', 'street_key', 'primary_number', 'unit', 'predirection', 'street_name', 'suffix', 'postdirection', 'plus4', 'source'],
+  columns: ['postal_code', 'street_key', 'primary_number', 'unit', 'predirection', 'street_name', 'suffix', 'postdirection', 'plus4', 'source', 'city'],
   key: ['postal_code', 'street_key', 'primary_number', 'unit'],
 };
 const RANGES: TableSpec = {
@@ -67,7 +67,7 @@ function upsertSql(spec: TableSpec, rows: number): string {
 
 function pointRow(p: AddressPointRecord, source: string): unknown[] {
   const s = p.street;
-  return [p.postalCode, streetKey(s), p.primaryNumber, p.unit ?? '', s.predirection, s.name, s.suffix, s.postdirection, p.plus4, source];
+  return [p.postalCode, streetKey(s), p.primaryNumber, p.unit ?? '', s.predirection, s.name, s.suffix, s.postdirection, p.plus4, source, p.city ?? ''];
 }
 
 function rangeRow(r: StreetRangeRecord, source: string): unknown[] {
@@ -183,7 +183,7 @@ async function* embeddedRradRecords(): AsyncGenerator<ReferenceRecord> {
   let number = 1;
   for (const row of rradRows(text)) {
     number++;
-    const point = addressPointOf({ street: row.address1, unit: row.address2 || undefined, postalCode: row.zip, country: 'US' });
+    const point = addressPointOf({ street: row.address1, unit: row.address2 || undefined, postalCode: row.zip, country: 'US', city: row.city });
     yield 'rejected' in point ? { kind: 'rejected', record: number, reason: point.rejected } : { kind: 'point', point };
   }
 }
@@ -198,7 +198,7 @@ export async function seedEmbeddedReference(db: Database): Promise<{ seeded: boo
 
 interface PointRow {
   postal_code: string; primary_number: string; unit: string; predirection: string | null; street_name: string;
-  suffix: string | null; postdirection: string | null; plus4: string | null;
+  suffix: string | null; postdirection: string | null; plus4: string | null; city: string;
 }
 interface RangeRow {
   zip: string; record_type: string; primary_low: string; primary_high: string; primary_parity: string; secondary_low: string;
@@ -210,7 +210,7 @@ interface RangeRow {
 export async function loadReferenceIndex(db: Database): Promise<ReferenceIndex> {
   const index = new ReferenceIndex();
   for (const r of await db.all<PointRow>(
-    `SELECT postal_code, primary_number, unit, predirection, street_name, suffix, postdirection, plus4 FROM reference_points`,
+    `SELECT postal_code, primary_number, unit, predirection, street_name, suffix, postdirection, plus4, city FROM reference_points`,
   )) {
     index.addPoint({
       postalCode: r.postal_code,
@@ -218,6 +218,7 @@ export async function loadReferenceIndex(db: Database): Promise<ReferenceIndex> 
       primaryNumber: r.primary_number,
       unit: r.unit || null,
       plus4: r.plus4,
+      city: r.city || null,
     });
   }
   for (const r of await db.all<RangeRow>(`SELECT * FROM reference_ranges`)) {

@@ -20,6 +20,14 @@ describe('address engine: US ZIP, city and state', () => {
     expect([r.status, r.components.city]).toEqual(['corrected', 'MOUNTAIN VIEW']);
   });
 
+  it.each([
+    ['1 Main St, Foxborough, MA 02035', 'FOXBOROUGH'],
+    ['1 Main St, Foxboro, MA 02035', 'FOXBORO'],
+  ])('When the city is written "-borough" or "-boro" (%s), then either is accepted as typed', (input, city) => {
+    const r = check(input);
+    expect([r.status, r.components.city]).toEqual(['plausible', city]);
+  });
+
   it('When a one-ZIP town is given with a slipped ZIP digit, then the ZIP is corrected', () => {
     const r = check('10 Main St, Akutan, AK 99533');
     expect([r.status, r.components.postal_code]).toEqual(['corrected', '99553']);
@@ -103,7 +111,23 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
   });
 
   it('When the data does not hold the point under the given ZIP either, then the ZIP is still corrected to the town\'s', () => {
-    expect(check('999 Parker Parkway, Mexico Beach, FL 32456').footnotes).toContain('A#: ZIP code corrected from 32456 to 32410');
+    // Points without place names: only the delivery point can speak for the given ZIP.
+    const reference = new ReferenceIndex();
+    const street = { predirection: null, name: 'PARKER', suffix: 'PKWY', postdirection: null };
+    reference.addPoint({ postalCode: '32456', street, primaryNumber: '106', unit: null, plus4: null });
+    const e = createAddressEngine({ ...shippedData, reference });
+    const r = e.validateSync('999 Parker Parkway, Mexico Beach, FL 32456', { deadline: Number.MAX_SAFE_INTEGER });
+    expect(r.footnotes).toContain('A#: ZIP code corrected from 32456 to 32410');
+  });
+
+  it('When the address files place the ZIP in the town, then the given ZIP stands even where the number is not found', () => {
+    const r = check('999 Parker Parkway, Mexico Beach, FL 32456');
+    expect([r.status, r.dpv, r.components.postal_code]).toEqual(['invalid', 'N', '32456']);
+  });
+
+  it('When a one-ZIP town is typed without its ZIP and the point is under another ZIP the files place in it, then that ZIP is found', () => {
+    const r = check('106 Parker Parkway, Mexico Beach, FL');
+    expect([r.status, r.dpv, r.components.postal_code]).toEqual(['verified', 'Y', '32456']);
   });
 });
 
@@ -264,6 +288,49 @@ describe('address engine: territories (no places in the embedded data) and overs
     const r = check('PSC 1 Box 2, Naples AE 09532');
     expect(r.status).toBe('invalid');
     expect(r.footnotes).toContain('C#: city NAPLES not found in AE');
+  });
+});
+
+describe('address engine: city names from loaded address files', () => {
+  /** An engine whose reference holds points placed in JEFFERSONTOWN, a USPS name of 40299 GeoNames does not list. */
+  function withPoints(cityNames: [string, string][] = []) {
+    const reference = new ReferenceIndex();
+    const street = { predirection: null, name: 'EUPORA', suffix: 'CT', postdirection: null };
+    reference.addPoint({ postalCode: '40299', street, primaryNumber: '9209', unit: null, plus4: null, city: 'JEFFERSONTOWN' });
+    reference.addPoint({ postalCode: '40291', street, primaryNumber: '4000', unit: null, plus4: null, city: null });
+    for (const [zip, city] of cityNames) reference.addCityName(zip, city);
+    const e = createAddressEngine({ ...shippedData, reference });
+    return (input: string) => e.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });
+  }
+
+  it('When the city is the place the address file gives the ZIP, then it is accepted as typed', () => {
+    const r = withPoints()('9209 Eupora Ct, Jeffersontown, KY 40299');
+    expect([r.status, r.dpv, r.components.city, r.standardized]).toEqual(['verified', 'Y', 'JEFFERSONTOWN', '9209 EUPORA CT JEFFERSONTOWN KY 40299']);
+  });
+
+  it('When the address file names the city for another ZIP only, then the ZIP\'s own name still replaces it', () => {
+    const r = withPoints()('4000 Eupora Ct, Jeffersontown, KY 40291');
+    expect([r.status, r.components.city]).toEqual(['corrected', 'LOUISVILLE']);
+  });
+
+  it('When the ZIP is missing and the city is only in the address file, then the file\'s ZIP is added', () => {
+    const r = withPoints()('9209 Eupora Ct, Jeffersontown, KY');
+    expect([r.status, r.components.postal_code, r.components.city]).toEqual(['verified', '40299', 'JEFFERSONTOWN']);
+    expect(r.footnotes.join(' ')).toMatch(/ZIP code 40299 added/);
+  });
+
+  it('When the address file names the city in another state, then it does not lend it its ZIP', () => {
+    expect(withPoints()('9209 Eupora Ct, Jeffersontown, OH').status).toBe('invalid');
+  });
+
+  it('When USPS City-State data names the ZIP, then it decides and the address file\'s name is corrected', () => {
+    const r = withPoints([['40299', 'LOUISVILLE']])('9209 Eupora Ct, Jeffersontown, KY 40299');
+    expect([r.status, r.components.city]).toEqual(['corrected', 'LOUISVILLE']);
+  });
+
+  it('When no loaded data names the place, then the city is corrected to the ZIP\'s (as before)', () => {
+    const r = check('9209 Eupora Ct, Jeffersontown, KY 40291');
+    expect([r.status, r.components.city]).toEqual(['corrected', 'LOUISVILLE']);
   });
 });
 

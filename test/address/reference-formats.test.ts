@@ -57,15 +57,22 @@ describe('reference readers', () => {
       kind: 'point',
       point: {
         postalCode: '94043', street: { predirection: null, name: 'AMPHITHEATRE', suffix: 'PKWY', postdirection: null },
-        primaryNumber: '1500', unit: '200', plus4: '1300',
+        primaryNumber: '1500', unit: '200', plus4: '1300', city: 'MOUNTAIN VIEW',
       },
     });
+  });
+
+  it('When an address file gives the place with accents or punctuation, then the point keeps it as input is read', async () => {
+    const csv = 'LON,LAT,NUMBER,STREET,UNIT,CITY,DISTRICT,REGION,POSTCODE,ID,HASH\n0,0,5,Main St,,"Cañon City (St. Clair\'s)",,CO,81212,,h\n0,0,6,Main St,,,,CA,94043,,i\n';
+    const out: ReferenceRecord[] = [];
+    for await (const r of ReferenceReaders.openaddresses([csv])) out.push(r);
+    expect(out.map((r) => (r.kind === 'point' ? r.point.city : r.kind))).toEqual(["CANON CITY ST CLAIR'S", null]);
   });
 
   it('When a National Address Register CSV is read, then French street types stay before the name', async () => {
     const records = await readAll('nar', 'nar-sample.csv');
     expect(kinds(records)).toBe('point,point,point,point,rejected');
-    expect(records[2]).toMatchObject({ point: { postalCode: 'H2X 3K4', primaryNumber: '1234', street: { name: 'SAINT-DENIS', suffix: 'RUE' } } });
+    expect(records[2]).toMatchObject({ point: { postalCode: 'H2X 3K4', primaryNumber: '1234', street: { name: 'SAINT-DENIS', suffix: 'RUE' }, city: 'MONTREAL' } });
     expect(records[3]).toMatchObject({ point: { postalCode: 'K1A 0G9', street: { name: 'KENT', suffix: 'ST' } } });
   });
 });
@@ -109,6 +116,20 @@ describe('address engine with USPS ZIP+4 ranges', () => {
   it('When the city is a USPS mailing name of the ZIP other than the GeoNames one, then it is accepted as given', async () => {
     const r = await check('1600 Amphitheatre Pkwy, Moffett Field, CA 94043');
     expect([r.status, r.components.city]).toEqual(['verified', 'MOFFETT FIELD']);
+  });
+
+  it.each([
+    ['104-2701 23rd Ave NE, Airdrie AB T2E 1K4', 'corrected', 'B#: city corrected from AIRDRIE to CALGARY'],
+    ['1234 rue Saint-Denis, H2X 3K4', 'verified', 'B#: city MONTREAL added from the reference data of the postal code'],
+  ])('When the NAR places the Canadian postal code in a municipality, then it checks the city of "%s" (%s)', async (input, status, note) => {
+    const r = await check(input);
+    expect([r.status, r.dpv]).toEqual([status, 'Y']);
+    expect(r.footnotes).toContain(note);
+  });
+
+  it('When no address file places the Canadian postal code, then the city stays unchecked and a missing one is missing', async () => {
+    expect((await check('10 Main St, Airdrie AB T2E 1K5')).status).toBe('plausible');
+    expect((await check('10 Main St, AB T2E 1K5')).status).toBe('invalid');
   });
 
   it('When a confirmed address has its ZIP+4, then the standardized line carries it', async () => {

@@ -58,4 +58,11 @@ describe.each(testDatabases)('address reference store on $name', (database) => {
     expect(check('105-2701 23rd Ave NE, Calgary AB T2E 1K4')).toMatchObject({ status: 'verified', dpv: 'Y' });
     expect(check('1745 T Street Southeast, Washington, DC 20020')).toMatchObject({ status: 'verified', dpv: 'Y' });
   });
+
+  it('When the index is loaded from the database, then the places the address files give are accepted for their ZIP', async () => {
+    const engine = createAddressEngine({ ...shippedData, reference: await loadReferenceIndex(await opened) });
+    // RRAD places 9209 Eupora Court in Jeffersontown, a USPS name of 40299 that GeoNames (LOUISVILLE) lacks.
+    const r = engine.validateSync('9209 Eupora Ct, Jeffersontown, KY 40299', { deadline: Number.MAX_SAFE_INTEGER });
+    expect([r.status, r.components.city]).toEqual(['verified', 'JEFFERSONTOWN']);
+  });
 });

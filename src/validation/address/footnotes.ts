@@ -7,6 +7,7 @@ export const AddressFootnotes = {
   zipAdded: (zip: string) => `A#: ZIP code ${zip} added`,
   cityCorrected: (from: string, to: string) => `B#: city corrected from ${from} to ${to}`,
   cityAdded: (city: string) => `B#: city ${city} added from the ZIP code`,
+  cityAddedFromReference: (city: string) => `B#: city ${city} added from the reference data of the postal code`,
   stateCorrected: (from: string, to: string) => `B#: state corrected from ${from} to ${to}`,
   stateAdded: (state: string) => `B#: state ${state} added from the postal code`,
   provinceCorrected: (from: string, to: string) => `B#: province corrected from ${from} to ${to} (postal code decides)`,

@@ -164,7 +164,7 @@ export function* rradRows(text: string): Generator<{ address1: string; address2:
 export function referenceFromRrad(text: string): ReferenceIndex {
   const index = new ReferenceIndex();
   for (const row of rradRows(text)) {
-    const point = addressPointOf({ street: row.address1, unit: row.address2 || undefined, postalCode: row.zip, country: 'US' });
+    const point = addressPointOf({ street: row.address1, unit: row.address2 || undefined, postalCode: row.zip, country: 'US', city: row.city });
     if (!('rejected' in point)) index.addPoint(point);
   }
   return index;

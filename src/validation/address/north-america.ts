@@ -169,6 +169,19 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
     notes.push(F.territoryNotCovered(p.state));
     return out;
   }
+  // The ZIPs of the state whose points the loaded address files place in this city (JEFFERSONTOWN, which GeoNames does
+  // not list; MEXICO BEACH, which it lists under one ZIP of its two).
+  const state = p.state;
+  const local = reference
+    ? [...reference.postalCodesOfLocalCity(inputCityKey)].filter(
+      (z) => (postal.zip(z)?.some((place) => place.state === state) ?? stateOfUnlistedZip(z) === state),
+    )
+    : [];
+  if (!cityEntry && local.length) {
+    if (local.length === 1) notes.push(F.zipAdded((out.zip = local[0])));
+    else out.candidateZips = local;
+    return out;
+  }
   // A city misspelt by one slip (`LOUSVILLE`) is the one city of the state it is that close to.
   const near = cityEntry ? undefined : postal.cityOneSlipFrom(p.state, inputCityKey);
   if (near) {
@@ -184,16 +197,19 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
   if (city.zips.length === 1) {
     out.zip = city.zips[0];
     notes.push(F.zipAdded(out.zip));
+    // The reference may find the street in a ZIP its address files place in the town too.
+    if (local.length) out.candidateZips = local;
   } else {
     // A city of several ZIPs lends its name to the ZIPs of its county's other places (`NASHVILLE` for Hermitage's
     // 37076): the reference may find the street in one of them. (A one-ZIP town keeps its ZIP: its neighbours are
     // other towns.)
-    out.candidateZips = postal.zipsAround(city);
+    const around = postal.zipsAround(city);
+    out.candidateZips = local.length ? [...new Set([...around, ...local])] : around;
   }
   return out;
 }
 
-function reconcileCanadianLastLine(p: ParsedAddress, postal: PostalIndex, notes: string[]): LastLine {
+function reconcileCanadianLastLine(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[]): LastLine {
   const out: LastLine = { city: p.city, state: p.state, zip: p.postalCode, corrected: false, invalid: false, candidateZips: [] };
   if (!p.postalCode) {
     notes.push(F.postalCodeMissing);
@@ -219,9 +235,24 @@ function reconcileCanadianLastLine(p: ParsedAddress, postal: PostalIndex, notes:
     out.state = fsa.province;
     out.corrected = true;
   }
+  // The FSA's name is a region, not a municipality: only address files that place the postal code (the NAR's Canada
+  // Post municipality) can check the city, and add it when it is missing.
+  const named = reference?.localCityNamesOf(p.postalCode) ?? [];
   if (!p.city) {
-    notes.push(F.lastLineMissing);
-    out.invalid = true;
+    if (named.length === 1) {
+      notes.push(F.cityAddedFromReference((out.city = named[0])));
+    } else {
+      notes.push(F.lastLineMissing);
+      out.invalid = true;
+    }
+  } else if (named.length && !reference!.acceptsCity(p.postalCode, p.city)) {
+    if (named.length === 1) {
+      notes.push(F.cityCorrected(p.city, (out.city = named[0])));
+      out.corrected = true;
+    } else {
+      notes.push(F.zipCityStateDisagree);
+      out.invalid = true;
+    }
   }
   return out;
 }
@@ -317,7 +348,7 @@ export function validateNorthAmerican(
   if (p.building) notes.push(F.buildingDropped(p.building));
   if (p.extraSecondaries.length) notes.push(F.extraSecondary(p.extraSecondaries.map(secondaryText).join(' ')));
 
-  const last = canada ? reconcileCanadianLastLine(p, postal, notes) : reconcileUsLastLine(p, postal, reference, notes);
+  const last = canada ? reconcileCanadianLastLine(p, postal, reference, notes) : reconcileUsLastLine(p, postal, reference, notes);
   let street = streetPartsOf(p);
   let status: AddressStatus;
   let dpv: Dpv = '';

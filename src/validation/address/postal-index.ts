@@ -34,21 +34,29 @@ const CITY_WORD_ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['LAKE', 'LK'], ['CITY', 'CITY'], ['TW', 'TWP'], ['VALLEY', 'VLY'], ['VY', 'VLY'], ['CREEK', 'CRK'],
 ]);
 
+/** One upper-case word's key: its USPS abbreviation, and `-BOROUGH` as USPS writes it (FOXBOROUGH is FOXBORO). */
+function wordKey(word: string): string {
+  const abbreviated = CITY_WORD_ABBREVIATIONS.get(word);
+  if (abbreviated) return abbreviated;
+  return word.length > 7 && word.endsWith('BOROUGH') ? word.slice(0, -3) : word;
+}
+
 /**
- * A spelling-independent key for a city name: words abbreviated the way USPS city names are (SAINT -> ST, FORT -> FT),
- * then letters and digits only, so that "St. Louis", "SAINT LOUIS" and "DesPlaines"/"DES PLAINES" meet.
+ * A spelling-independent key for a city name: words abbreviated the way USPS city names are (SAINT -> ST, FORT -> FT,
+ * FOXBOROUGH -> FOXBORO), then letters and digits only, so that "St. Louis", "SAINT LOUIS" and "DesPlaines"/"DES
+ * PLAINES" meet.
  */
 export function cityKey(name: string): string {
   let key = '';
   for (const word of name.toUpperCase().split(/[^A-Z0-9]+/)) {
-    if (word) key += CITY_WORD_ABBREVIATIONS.get(word) ?? word;
+    if (word) key += wordKey(word);
   }
   return key;
 }
 
 /** cityKey of one upper-case word; the key of a name is the concatenation of the keys of its words. */
 export function cityWordKey(word: string): string {
-  return /^[A-Z0-9]+$/.test(word) ? CITY_WORD_ABBREVIATIONS.get(word) ?? word : cityKey(word);
+  return /^[A-Z0-9]+$/.test(word) ? wordKey(word) : cityKey(word);
 }
 
 /** One typing slip apart: a letter inserted, dropped or changed, or two neighbours swapped. */

@@ -30,6 +30,8 @@ export interface AddressPointRecord {
   /** Secondary number of the unit (designator dropped: `APT 4B` and `# 4B` are the same unit). */
   unit: string | null;
   plus4: string | null;
+  /** The place name the address file gives the point (not a USPS mailing name), when it gives one. */
+  city?: string | null;
 }
 
 export interface StreetRangeRecord {
@@ -72,6 +74,8 @@ interface PointEntry {
 }
 
 /** The value under `key`, created by `make` the first time. */
+const NO_POSTAL_CODES: ReadonlySet<string> = new Set();
+
 function entryOf<K, V>(map: Map<K, V>, key: K, make: () => V, onCreate?: () => void): V {
   let value = map.get(key);
   if (value === undefined) {
@@ -130,6 +134,12 @@ export class ReferenceIndex {
   private readonly postalCodesByStreetName = new Map<string, Set<string>>();
   /** ZIP -> city key -> name: the mailing names USPS accepts for the ZIP (City-State product). */
   private readonly cityNames = new Map<string, Map<string, string>>();
+  /**
+   * Postal code -> city key -> name: the place names the loaded address files give its points (JEFFERSONTOWN for
+   * 40299, where GeoNames lists only LOUISVILLE), and the reverse, city key -> postal codes.
+   */
+  private readonly localCityNames = new Map<string, Map<string, string>>();
+  private readonly postalCodesByLocalCity = new Map<string, Set<string>>();
   private pointCount = 0;
   private rangeCount = 0;
 
@@ -151,6 +161,7 @@ export class ReferenceIndex {
       numbers, p.primaryNumber, () => ({ units: new Set<string>(), plus4: null, unitPlus4: new Map<string, string>() }) as PointEntry,
       () => this.pointCount++,
     );
+    if (p.city) this.addLocalCityName(p.postalCode, p.city);
     if (p.unit) {
       const unit = normalizeUnit(p.unit);
       entry.units.add(unit);
@@ -172,8 +183,35 @@ export class ReferenceIndex {
     entryOf(this.cityNames, zip, () => new Map<string, string>()).set(cityKey(city), city);
   }
 
-  acceptsCity(zip: string, city: string): boolean {
-    return this.cityNames.get(zip)?.has(cityKey(city)) ?? false;
+  private addLocalCityName(postalCode: string, city: string): void {
+    const key = cityKey(city);
+    const names = entryOf(this.localCityNames, postalCode, () => new Map<string, string>());
+    if (names.has(key)) return;
+    names.set(key, city);
+    entryOf(this.postalCodesByLocalCity, key, () => new Set<string>()).add(postalCode);
+  }
+
+  /**
+   * A city name accepted for the postal code: a USPS mailing name where City-State data names the ZIP (USPS decides
+   * there), else a place name the loaded address files give its points.
+   */
+  acceptsCity(postalCode: string, city: string): boolean {
+    const key = cityKey(city);
+    const usps = this.cityNames.get(postalCode);
+    return usps ? usps.has(key) : this.localCityNames.get(postalCode)?.has(key) ?? false;
+  }
+
+  /** The places the loaded address files give the postal code's points (empty when none). */
+  localCityNamesOf(postalCode: string): string[] {
+    return [...(this.localCityNames.get(postalCode)?.values() ?? [])];
+  }
+
+  /**
+   * The postal codes whose points the loaded address files place in this city (by city key), for finding an address
+   * typed without its ZIP in a place the embedded postal data does not list. Empty when none.
+   */
+  postalCodesOfLocalCity(key: string): ReadonlySet<string> {
+    return this.postalCodesByLocalCity.get(key) ?? NO_POSTAL_CODES;
   }
 
   /** The city names loaded for the ZIP (empty when no City-State data names it). */

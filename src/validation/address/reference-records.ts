@@ -14,6 +14,15 @@ export interface RawAddressPoint {
   unit?: string;
   postalCode: string;
   country: 'US' | 'CA';
+  /** The place name the file gives the point (OpenAddresses CITY, the NAR's mailing municipality), if any. */
+  city?: string;
+}
+
+/** A place name as the engine compares it: upper case, accents and punctuation dropped (as the tokenizer reads input). */
+function placeName(raw: string | undefined): string | null {
+  if (!raw) return null;
+  const name = raw.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toUpperCase().replace(/[^A-Z0-9'-]+/g, ' ').trim();
+  return /[A-Z]/.test(name) ? name : null;
 }
 
 /** The point, or a reason it cannot be used. */
@@ -34,5 +43,6 @@ export function addressPointOf(raw: RawAddressPoint): AddressPointRecord | { rej
     primaryNumber: line.primaryNumber,
     unit: unit ?? null,
     plus4: postal?.[2] ?? null,
+    city: placeName(raw.city),
   };
 }

@@ -34,7 +34,7 @@ export async function* readOpenAddresses(
       yield { kind: 'rejected', record: number, reason: 'NUMBER or STREET empty' };
       continue;
     }
-    yield pointRecord({ number: row.NUMBER, street: row.STREET, unit: row.UNIT || undefined, postalCode: row.POSTCODE ?? '', country }, number);
+    yield pointRecord({ number: row.NUMBER, street: row.STREET, unit: row.UNIT || undefined, postalCode: row.POSTCODE ?? '', country, city: row.CITY }, number);
   }
 }
 
@@ -51,6 +51,6 @@ export async function* readNationalAddressRegister(input: ByteSource): AsyncGene
     // Canada Post writes French street types before the name (RUE SAINT-DENIS), English ones after (MAIN ST).
     const before = type && CanadianStreetTypeBefore.has(type.toUpperCase()) && row.MAIL_PROV_ABVN === 'QC';
     const street = [before ? type : '', name, before ? '' : type, dir].filter(Boolean).join(' ');
-    yield pointRecord({ number: civic, street, unit: row.APT_NO_LABEL || undefined, postalCode: row.MAIL_POSTAL_CODE ?? '', country: 'CA' }, number);
+    yield pointRecord({ number: civic, street, unit: row.APT_NO_LABEL || undefined, postalCode: row.MAIL_POSTAL_CODE ?? '', country: 'CA', city: row.MAIL_MUN_NAME || row.CSD_ENG_NAME }, number);
   }
 }
