@@ -328,6 +328,17 @@ describe('address engine: city names from loaded address files', () => {
     expect([r.status, r.components.city]).toEqual(['corrected', 'LOUISVILLE']);
   });
 
+  it('When the state is also a country code (GA, Gabon) and the city is only in the address files, then it is read in the US', () => {
+    const r = check('1326 U.S. 80 #403, Garden City, GA');
+    expect([r.country, r.status, r.components.postal_code]).toEqual(['US', 'verified', '31408']);
+    expect(engine.countryOf('1326 U.S. 80 #403, Garden City, GA')).toBe('US');
+  });
+
+  it('When a city of a county of more than 500 ZIPs is typed without a ZIP, then the ZIP is still found', () => {
+    const r = check('3905 Lyceum Avenue, Los Angeles, CA');
+    expect([r.status, r.components.postal_code]).toEqual(['verified', '90066']);
+  });
+
   it('When no loaded data names the place, then the city is corrected to the ZIP\'s (as before)', () => {
     const r = check('9209 Eupora Ct, Jeffersontown, KY 40291');
     expect([r.status, r.components.city]).toEqual(['corrected', 'LOUISVILLE']);

@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AddressEngine, AddressResult } from '../types.js';
 import { AddressFootnotes as F } from './footnotes.js';
-import { validateNorthAmerican } from './north-america.js';
+import { localZipsOfCity, validateNorthAmerican } from './north-america.js';
 import { CountryMetadata, type GoogleRegionData, validateOtherCountry } from './other-countries.js';
 import { parseNorthAmericanAddress } from './parser.js';
-import { PostalIndex } from './postal-index.js';
+import { cityKey, PostalIndex } from './postal-index.js';
 import { addressPointOf } from './reference-records.js';
 import { ReferenceIndex } from './reference-index.js';
 import { RegionByName, UspsTerritories } from './tables.js';
@@ -69,7 +69,8 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
 
   /**
    * 'US' or 'CA' when the text ends with a state or province and reads as an address there: a known city of it before
-   * it, or a house number and a street with a street type (`123 MAIN ST, SASKATOON, SK`); else null.
+   * it (in the embedded data or the loaded address files), or a house number and a street with a street type or a
+   * highway (`123 MAIN ST, SASKATOON, SK`; `1326 U.S. 80 #403, Garden City, GA`); else null.
    */
   function northAmericanReading(input: string): 'US' | 'CA' | null {
     const words = input.toUpperCase().replace(/[^A-Z\s]/g, ' ').trim().split(/\s+/);
@@ -78,8 +79,9 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     if (!region) return null;
     const parsed = parseNorthAmericanAddress(input, postal);
     if (parsed.state !== region.code) return null;
-    const knownCity = parsed.city !== null && (region.country === 'CA' || postal.city(region.code, parsed.city) !== undefined);
-    const street = parsed.kind === 'street' && parsed.primaryNumber !== null && parsed.suffix !== null;
+    const knownCity = parsed.city !== null && (region.country === 'CA' || postal.city(region.code, parsed.city) !== undefined
+      || localZipsOfCity(reference, postal, region.code, cityKey(parsed.city)).length > 0);
+    const street = parsed.primaryNumber !== null && ((parsed.kind === 'street' && parsed.suffix !== null) || parsed.kind === 'highway');
     return (knownCity && region.country === 'US') || street ? region.country : null;
   }
 

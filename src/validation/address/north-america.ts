@@ -13,6 +13,11 @@ import { CanadianProvinces, MilitaryPostOffices, UspsTerritories, stateOfUnliste
 /** Canada Post: D F I O Q U never appear; W and Z never start a postal code (A1A 1A1). */
 const CANADIAN_POSTAL_CODE = /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] \d[ABCEGHJ-NPRSTV-Z]\d$/;
 const FIVE_DIGITS = /^\d{5}$/;
+/**
+ * The most ZIPs a delivery-point search without a ZIP walks (a set lookup each, before any query): more than the
+ * largest county (Los Angeles, about 510 in GeoNames) with its cities' other ZIPs.
+ */
+const MAX_CANDIDATE_ZIPS = 2_000;
 
 interface LastLine {
   city: string | null;
@@ -70,6 +75,16 @@ function bestPlace(
     if (cityFits) cityMatch ??= z;
   }
   return { place: stateMatch ?? cityMatch ?? places[0], stateOk: stateMatch !== undefined, cityOk: cityMatch !== undefined };
+}
+
+/** The ZIPs of the state whose points the loaded address files place in the city (by city key). */
+export function localZipsOfCity(reference: ReferenceIndex | undefined, postal: PostalIndex, state: string, key: string): string[] {
+  if (!reference) return [];
+  const zips: string[] = [];
+  for (const z of reference.postalCodesOfLocalCity(key)) {
+    if (postal.zip(z)?.some((place) => place.state === state) ?? stateOfUnlistedZip(z) === state) zips.push(z);
+  }
+  return zips;
 }
 
 function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[]): LastLine {
@@ -171,12 +186,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
   }
   // The ZIPs of the state whose points the loaded address files place in this city (JEFFERSONTOWN, which GeoNames does
   // not list; MEXICO BEACH, which it lists under one ZIP of its two).
-  const state = p.state;
-  const local = reference
-    ? [...reference.postalCodesOfLocalCity(inputCityKey)].filter(
-      (z) => (postal.zip(z)?.some((place) => place.state === state) ?? stateOfUnlistedZip(z) === state),
-    )
-    : [];
+  const local = localZipsOfCity(reference, postal, p.state, inputCityKey);
   if (!cityEntry && local.length) {
     if (local.length === 1) notes.push(F.zipAdded((out.zip = local[0])));
     else out.candidateZips = local;
@@ -377,7 +387,7 @@ export function validateNorthAmerican(
         answer = atGiven;
       }
     }
-    if ((!answer || answer.dpv === '' || answer.dpv === 'N') && last.candidateZips.length > 0 && last.candidateZips.length <= 500) {
+    if ((!answer || answer.dpv === '' || answer.dpv === 'N') && last.candidateZips.length > 0 && last.candidateZips.length <= MAX_CANDIDATE_ZIPS) {
       // Only the ZIPs of the city where the data has a street of that name are asked.
       const withStreet = reference.zipsWithStreetName(street.name ?? '');
       const found: [string, ReferenceAnswer][] = [];
