@@ -959,6 +959,124 @@ export interface ParseOptions {
   countryHint?: 'US' | 'CA';
 }
 
+/** The delivery line and city the parser settled on: where the line starts, where the city starts, the line read. */
+interface BestSplit {
+  score: number;
+  start: number;
+  at: number;
+  line: DeliveryLine;
+}
+
+/**
+ * Scores every start of the delivery line and every split between delivery line and city in toks[0, end) (the last
+ * line read off already: postal code, state), and returns the best.
+ */
+function bestSplit(
+  toks: Token[],
+  end: number,
+  starts: readonly number[],
+  state: string | null,
+  postalCode: string | null,
+  cityState: string | null,
+  zipPlaces: readonly ZipPlace[] | undefined,
+  postal: PostalIndex,
+  country: 'US' | 'CA' | null,
+): BestSplit {
+  // Score every start of the delivery line and every split between delivery line and city.
+  const cityExpected = state !== null || postalCode !== null;
+  const separatorAtEnd = end < toks.length && toks[end].sep && state === null;
+  let best: BestSplit = { score: -Infinity, start: 0, at: end, line: emptyLine() };
+  // City keys of the words that can be in a city (the last MAX_CITY_WORDS before the state).
+  const wordKeys: string[] = new Array<string>(end);
+  for (let k = Math.max(0, end - MAX_CITY_WORDS); k < end; k++) wordKeys[k] = cityWordKey(toks[k].w);
+  // unitFrom[p]: a designated unit (`APT B`) stands in toks[p, end), for the city candidates.
+  const unitFrom: boolean[] = new Array<boolean>(end + 1).fill(false);
+  for (let k = end - 2; k >= Math.max(0, end - MAX_CITY_WORDS - 1); k--) {
+    unitFrom[k] = unitFrom[k + 1] || (UnitDesignatorTable.get(toks[k].w)?.requiresNumber === true && toks[k + 1].unitId);
+  }
+  let lastDigitAt = -1;
+  for (let k = 0; k < end; k++) if (toks[k].digit) lastDigitAt = k;
+  // Branch and bound: each split's city part is cheap and the delivery line adds at most 20, so the splits are tried
+  // best bound first and a line is parsed only while it can still win. Ties go to the earlier start, then the
+  // shorter city (the order in which the candidates were listed).
+  const candidates: SplitCandidate[] = [];
+  for (const start of starts) {
+    let cityKeyFromP = '';
+    for (let p = end; p >= start; p--) {
+      if (p > start && end - p > MAX_CITY_WORDS) p = start;
+      if (p < end) cityKeyFromP = p === start && end - start > MAX_CITY_WORDS ? cityKey(joinWords(toks, p, end)) : wordKeys[p] + cityKeyFromP;
+      // A later start is preferred (the words before are a recipient), but a lone number is no recipient: it is the
+      // house number of a numbered street (`20713 2700 N AVE`).
+      let score = start === 1 && toks[0].number ? -0.5 : 0.001 * start;
+      let city: CityEvidence | null = null;
+      let maxQuality = 2;
+      if (p < end) {
+        const first = toks[p].w;
+        let knownZips = knownCityZips(postal, cityState, cityKeyFromP);
+        if (knownZips === 0 && p + 1 < end && DirectionalTable.has(first) && p > start) {
+          // A directional before a known city that the gazetteer does not know with it: the street's post-directional
+          // when the street can take one (`GRAVENSTEIN HWY, N SEBASTOPOL`), else a place named after its neighbour
+          // (`WEALTHY ST SE E GRAND RAPIDS`: East Grand Rapids), believed a little less than a known name.
+          const restZips = knownCityZips(postal, cityState, cityKeyFromP.slice(wordKeys[p].length));
+          // `DR S E GRAND RAPIDS`: S E after a name is one post-directional, SE.
+          const halfOfPair = /^[NS]$/.test(toks[p - 1].w) && /^[EW]$/.test(first) && p - 2 > start;
+          if (restZips > 0 && (suffixOf(toks[p - 1].w, country) || halfOfPair)) score -= 12.5;
+          else if (restZips > 0 && directionalOf(toks[p - 1].w, country)) {
+            knownZips = restZips;
+            score -= 1;
+          }
+        }
+        // A city may start with a directional (NORTH PLATTE), not with a suffix or unit word.
+        const streetWordFirst = isStreetWord(first) && !DirectionalTable.has(first);
+        if (acceptableForSomeZip(postal, zipPlaces, cityKeyFromP)) score += 4;
+        if (toks[p].sep) score += 12;
+        // A city has no figures (`SUITE 700, OVERLOOK 1` names a building).
+        if (lastDigitAt >= p) score -= 20;
+        if (UnitDesignatorTable.has(first) || first === '#') score -= 20;
+        // Nor with a delivery installation (`STN MAIN HALIFAX`), nor with a lone letter that is no directional (`B QUEBEC`
+        // after `APP`, `L CEDAR RAPIDS` after `UNIT K`): those end the delivery line.
+        if (country === 'CA' && CanadianInstallationTypes.has(first)) score -= 20;
+        if (first.length === 1 && /[A-Z]/.test(first) && !DirectionalTable.has(first)) score -= 10;
+        // `US 17 BUSINESS SURFSIDE BEACH`: a word that modifies a route number belongs to the route.
+        if (RouteModifiers.has(first) && toks[p - 1]?.digit) score -= 1;
+        if (p === end - 1 && DirectionalTable.has(first)) score -= 30;
+        if (p === end - 1 && FIRM_WORDS.has(first)) score -= 20;
+        if (p === end - 1 && streetWordFirst) score -= 10;
+        let holdsStreetType = false;
+        for (let k = p; k < end && !holdsStreetType; k++) holdsStreetType = COMMON_STREET_TYPES.has(StreetSuffixTable.get(toks[k].w) ?? '');
+        if (knownZips === 0) {
+          // An unknown "city" that starts with a common street type or holds a unit (`AVENUE APT B` before a lone ZIP)
+          // is the end of the street.
+          if (COMMON_STREET_TYPES.has(StreetSuffixTable.get(first) ?? '')) score -= 8;
+          if (unitFrom[p]) score -= 20;
+        }
+        city = { knownZips, holdsStreetType, directionalFirst: DirectionalTable.has(first), streetWordFirst, cityExpected, separated: toks[p].sep, words: end - p };
+        maxQuality = p > start && !mayEndWell(toks, start, p, country) ? 1 : 2;
+      } else {
+        if (cityExpected) score -= 6;
+        if (separatorAtEnd) score += 12;
+      }
+      // No delivery line at all (`Minneapolis, MN 55401`): the start of the text is a boundary like a comma.
+      const noLine = start === 0 || toks[start]?.sep ? 2 : -10;
+      const bound = score + (p > start ? maxQuality * 10 : noLine) + (city ? cityBonus(city, maxQuality) : 0);
+      candidates.push({ start, p, score, city, bound, order: candidates.length });
+    }
+  }
+  candidates.sort(byBoundThenOrder);
+  let bestOrder = Infinity;
+  for (const c of candidates) {
+    if (c.bound < best.score || (c.bound === best.score && c.order > bestOrder)) break;
+    const line = c.p > c.start ? parseDeliveryLine(toks, c.start, c.p, country) : emptyLine();
+    const noLine = c.start === 0 || toks[c.start]?.sep ? 2 : -10;
+    const score = c.score + (c.p > c.start ? line.quality * 10 : noLine) + (c.city ? cityBonus(c.city, line.quality, line.attention !== null) : 0);
+    if (score > best.score || (score === best.score && c.order < bestOrder)) {
+      best = { score, start: c.start, at: c.p, line };
+      bestOrder = c.order;
+    }
+  }
+  return best;
+}
+
 /** Parses a US or Canadian address. Never throws; what cannot be read is left null. */
 export function parseNorthAmericanAddress(input: string, postal: PostalIndex, options: ParseOptions = {}): ParsedAddress {
   const toks = tokenizeAddress(input);
@@ -1122,99 +1240,8 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   const cityState = (state && RegionByName.has(state) ? state : null) ?? zipState ?? null;
   end = dropRepeatedCity(toks, end, postal, cityState);
   const frenchBox = country === 'CA' && readFrenchWords(toks, end);
-  // Score every start of the delivery line and every split between delivery line and city.
-  const cityExpected = state !== null || postalCode !== null;
-  const separatorAtEnd = end < toks.length && toks[end].sep && state === null;
-  let best = { score: -Infinity, start: 0, at: end, line: emptyLine() };
-  // City keys of the words that can be in a city (the last MAX_CITY_WORDS before the state).
-  const wordKeys: string[] = new Array<string>(end);
-  for (let k = Math.max(0, end - MAX_CITY_WORDS); k < end; k++) wordKeys[k] = cityWordKey(toks[k].w);
-  // unitFrom[p]: a designated unit (`APT B`) stands in toks[p, end), for the city candidates.
-  const unitFrom: boolean[] = new Array<boolean>(end + 1).fill(false);
-  for (let k = end - 2; k >= Math.max(0, end - MAX_CITY_WORDS - 1); k--) {
-    unitFrom[k] = unitFrom[k + 1] || (UnitDesignatorTable.get(toks[k].w)?.requiresNumber === true && toks[k + 1].unitId);
-  }
-  let lastDigitAt = -1;
-  for (let k = 0; k < end; k++) if (toks[k].digit) lastDigitAt = k;
-  // Branch and bound: each split's city part is cheap and the delivery line adds at most 20, so the splits are tried
-  // best bound first and a line is parsed only while it can still win. Ties go to the earlier start, then the
-  // shorter city (the order in which the candidates were listed).
-  const candidates: SplitCandidate[] = [];
   const starts = deliveryStarts(toks, end);
-  for (const start of starts) {
-    let cityKeyFromP = '';
-    for (let p = end; p >= start; p--) {
-      if (p > start && end - p > MAX_CITY_WORDS) p = start;
-      if (p < end) cityKeyFromP = p === start && end - start > MAX_CITY_WORDS ? cityKey(joinWords(toks, p, end)) : wordKeys[p] + cityKeyFromP;
-      // A later start is preferred (the words before are a recipient), but a lone number is no recipient: it is the
-      // house number of a numbered street (`20713 2700 N AVE`).
-      let score = start === 1 && toks[0].number ? -0.5 : 0.001 * start;
-      let city: CityEvidence | null = null;
-      let maxQuality = 2;
-      if (p < end) {
-        const first = toks[p].w;
-        let knownZips = knownCityZips(postal, cityState, cityKeyFromP);
-        if (knownZips === 0 && p + 1 < end && DirectionalTable.has(first) && p > start) {
-          // A directional before a known city that the gazetteer does not know with it: the street's post-directional
-          // when the street can take one (`GRAVENSTEIN HWY, N SEBASTOPOL`), else a place named after its neighbour
-          // (`WEALTHY ST SE E GRAND RAPIDS`: East Grand Rapids), believed a little less than a known name.
-          const restZips = knownCityZips(postal, cityState, cityKeyFromP.slice(wordKeys[p].length));
-          // `DR S E GRAND RAPIDS`: S E after a name is one post-directional, SE.
-          const halfOfPair = /^[NS]$/.test(toks[p - 1].w) && /^[EW]$/.test(first) && p - 2 > start;
-          if (restZips > 0 && (suffixOf(toks[p - 1].w, country) || halfOfPair)) score -= 12.5;
-          else if (restZips > 0 && directionalOf(toks[p - 1].w, country)) {
-            knownZips = restZips;
-            score -= 1;
-          }
-        }
-        // A city may start with a directional (NORTH PLATTE), not with a suffix or unit word.
-        const streetWordFirst = isStreetWord(first) && !DirectionalTable.has(first);
-        if (acceptableForSomeZip(postal, zipPlaces, cityKeyFromP)) score += 4;
-        if (toks[p].sep) score += 12;
-        // A city has no figures (`SUITE 700, OVERLOOK 1` names a building).
-        if (lastDigitAt >= p) score -= 20;
-        if (UnitDesignatorTable.has(first) || first === '#') score -= 20;
-        // Nor with a delivery installation (`STN MAIN HALIFAX`), nor with a lone letter that is no directional (`B QUEBEC`
-        // after `APP`, `L CEDAR RAPIDS` after `UNIT K`): those end the delivery line.
-        if (country === 'CA' && CanadianInstallationTypes.has(first)) score -= 20;
-        if (first.length === 1 && /[A-Z]/.test(first) && !DirectionalTable.has(first)) score -= 10;
-        // `US 17 BUSINESS SURFSIDE BEACH`: a word that modifies a route number belongs to the route.
-        if (RouteModifiers.has(first) && toks[p - 1]?.digit) score -= 1;
-        if (p === end - 1 && DirectionalTable.has(first)) score -= 30;
-        if (p === end - 1 && FIRM_WORDS.has(first)) score -= 20;
-        if (p === end - 1 && streetWordFirst) score -= 10;
-        let holdsStreetType = false;
-        for (let k = p; k < end && !holdsStreetType; k++) holdsStreetType = COMMON_STREET_TYPES.has(StreetSuffixTable.get(toks[k].w) ?? '');
-        if (knownZips === 0) {
-          // An unknown "city" that starts with a common street type or holds a unit (`AVENUE APT B` before a lone ZIP)
-          // is the end of the street.
-          if (COMMON_STREET_TYPES.has(StreetSuffixTable.get(first) ?? '')) score -= 8;
-          if (unitFrom[p]) score -= 20;
-        }
-        city = { knownZips, holdsStreetType, directionalFirst: DirectionalTable.has(first), streetWordFirst, cityExpected, separated: toks[p].sep, words: end - p };
-        maxQuality = p > start && !mayEndWell(toks, start, p, country) ? 1 : 2;
-      } else {
-        if (cityExpected) score -= 6;
-        if (separatorAtEnd) score += 12;
-      }
-      // No delivery line at all (`Minneapolis, MN 55401`): the start of the text is a boundary like a comma.
-      const noLine = start === 0 || toks[start]?.sep ? 2 : -10;
-      const bound = score + (p > start ? maxQuality * 10 : noLine) + (city ? cityBonus(city, maxQuality) : 0);
-      candidates.push({ start, p, score, city, bound, order: candidates.length });
-    }
-  }
-  candidates.sort(byBoundThenOrder);
-  let bestOrder = Infinity;
-  for (const c of candidates) {
-    if (c.bound < best.score || (c.bound === best.score && c.order > bestOrder)) break;
-    const line = c.p > c.start ? parseDeliveryLine(toks, c.start, c.p, country) : emptyLine();
-    const noLine = c.start === 0 || toks[c.start]?.sep ? 2 : -10;
-    const score = c.score + (c.p > c.start ? line.quality * 10 : noLine) + (c.city ? cityBonus(c.city, line.quality, line.attention !== null) : 0);
-    if (score > best.score || (score === best.score && c.order < bestOrder)) {
-      best = { score, start: c.start, at: c.p, line };
-      bestOrder = c.order;
-    }
-  }
+  const best = bestSplit(toks, end, starts, state, postalCode, cityState, zipPlaces, postal, country);
   const start = best.start;
   // Units written before the street or box (`STE 201, 4401 N MESA`, `MSC 410833 PO BOX 415000`, `DEPT 528 4TH FLOOR
   // 300 E RANDOLPH ST`) join those after it; the innermost of all is the line's.

@@ -62,6 +62,7 @@ export function hasNonLatinLetters(text: string): boolean {
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
+const EDGE_DASH_OR_SLASH = /^[-/]|[-/]$/;
 
 export function tokenizeAddress(input: string): Token[] {
   let s = input.slice(0, MAX_INPUT_CHARS);
@@ -69,24 +70,28 @@ export function tokenizeAddress(input: string): Token[] {
   // A vulgar fraction glued to the number (`123½`) is a fraction after it (`123 1/2`).
   if (NON_ASCII.test(s)) s = s.replace(/([\u00bc-\u00be\u2150-\u215e])/g, ' $1').normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/\u2044/g, '/');
   s = s.toUpperCase();
-  s = s
-    // Brackets hold notes (`(REAR)`, a ship's hull number), dropped; or a province, kept (`MONTREAL (QUEBEC)`).
-    .replace(BRACKETS, (_, inside: string) => (RegionByName.has(inside.trim()) ? ` ${inside} ` : ' '))
-    // Initials written with full stops keep together: P.O. -> PO, U.S.A. -> USA, S.W. -> SW.
-    .replace(/\b([A-Z])\.([A-Z])(?:\.([A-Z]))?\b\.?/g, '$1$2$3')
-    .replace(/\bP\.?\s+O\.?\s+(?=BOX\b)/g, 'PO ')
-    .replace(/[\r\n\t;|]+/g, ',')
-    .replace(/#/g, ' # ')
-    .replace(/['’`]/g, '')
-    .replace(/&/g, ' & ')
-    .replace(/[^A-Z0-9,#/\- &]+/g, ' ');
+  // Each rewrite only where its character occurs (most input has no brackets, full stops, # or &).
+  // Brackets hold notes (`(REAR)`, a ship's hull number), dropped; or a province, kept (`MONTREAL (QUEBEC)`).
+  if (s.includes('(')) s = s.replace(BRACKETS, (_, inside: string) => (RegionByName.has(inside.trim()) ? ` ${inside} ` : ' '));
+  // Initials written with full stops keep together: P.O. -> PO, U.S.A. -> USA, S.W. -> SW.
+  if (s.includes('.')) s = s.replace(/\b([A-Z])\.([A-Z])(?:\.([A-Z]))?\b\.?/g, '$1$2$3');
+  if (s.includes('P')) s = s.replace(/\bP\.?\s+O\.?\s+(?=BOX\b)/g, 'PO ');
+  s = s.replace(/[\r\n\t;|]+/g, ',');
+  if (s.includes('#')) s = s.replace(/#/g, ' # ');
+  s = s.replace(/['’`]/g, '');
+  if (s.includes('&')) s = s.replace(/&/g, ' & ');
+  s = s.replace(/[^A-Z0-9,#/\- &]+/g, ' ');
   const tokens: Token[] = [];
   for (const group of s.split(',')) {
     let sep = tokens.length > 0;
     for (let word of group.split(' ')) {
-      word = word.replace(/^[-/]+|[-/]+$/g, '');
       if (!word) continue;
-      const route = HYPHENATED_ROUTE.exec(word) ?? GLUED_RURAL_ROUTE.exec(word) ?? hyphenatedUnit(word) ?? gluedStateZip(word);
+      if (EDGE_DASH_OR_SLASH.test(word)) {
+        word = word.replace(/^[-/]+|[-/]+$/g, '');
+        if (!word) continue;
+      }
+      const hyphen = word.includes('-');
+      const route = (hyphen ? HYPHENATED_ROUTE.exec(word) ?? hyphenatedUnit(word) : null) ?? GLUED_RURAL_ROUTE.exec(word) ?? gluedStateZip(word);
       if (route) {
         tokens.push(makeToken(route[1], sep), makeToken(route[2], false));
       } else {
