@@ -81,27 +81,36 @@ export function tokenizeAddress(input: string): Token[] {
   s = s.replace(/['’`]/g, '');
   if (s.includes('&')) s = s.replace(/&/g, ' & ');
   s = s.replace(/[^A-Z0-9,#/\- &]+/g, ' ');
+  // One pass over the text: a comma starts a new group (its first word carries `sep`), a space ends a word.
   const tokens: Token[] = [];
-  for (const group of s.split(',')) {
-    let sep = tokens.length > 0;
-    for (let word of group.split(' ')) {
-      if (!word) continue;
-      if (EDGE_DASH_OR_SLASH.test(word)) {
-        word = word.replace(/^[-/]+|[-/]+$/g, '');
-        if (!word) continue;
-      }
-      const hyphen = word.includes('-');
-      const route = (hyphen ? HYPHENATED_ROUTE.exec(word) ?? hyphenatedUnit(word) : null) ?? GLUED_RURAL_ROUTE.exec(word) ?? gluedStateZip(word);
-      if (route) {
-        tokens.push(makeToken(route[1], sep), makeToken(route[2], false));
-      } else {
-        tokens.push(makeToken(word, sep));
-      }
+  let sep = false;
+  let from = 0;
+  for (let i = 0; i <= s.length; i++) {
+    const c = i < s.length ? s.charCodeAt(i) : COMMA;
+    if (c !== COMMA && c !== SPACE) continue;
+    if (i > from && pushWord(tokens, s.slice(from, i), sep)) {
       sep = false;
       if (tokens.length >= MAX_TOKENS) return tokens;
     }
+    if (c === COMMA && tokens.length > 0) sep = true;
+    from = i + 1;
   }
   return tokens;
+}
+
+const COMMA = 44;
+const SPACE = 32;
+
+/** Appends the token(s) of one word (a hyphenated route or unit, a glued route or state and ZIP: two); false if none. */
+function pushWord(tokens: Token[], word: string, sep: boolean): boolean {
+  if (EDGE_DASH_OR_SLASH.test(word)) {
+    word = word.replace(/^[-/]+|[-/]+$/g, '');
+    if (!word) return false;
+  }
+  const route = (word.includes('-') ? HYPHENATED_ROUTE.exec(word) ?? hyphenatedUnit(word) : null) ?? GLUED_RURAL_ROUTE.exec(word) ?? gluedStateZip(word);
+  if (route) tokens.push(makeToken(route[1], sep), makeToken(route[2], false));
+  else tokens.push(makeToken(word, sep));
+  return true;
 }
 
 /** The words of toks[from, to) joined by single spaces. */
