@@ -291,6 +291,43 @@ describe('address engine: territories (no places in the embedded data) and overs
   });
 });
 
+describe('address engine: state abbreviations and unit forms people write', () => {
+  it.each([
+    ['40 Pine Rd, Seattle, Wash. 98101', '40 PINE RD SEATTLE WA 98101'],
+    ['40 Pine Rd, Seattle, Wash.', '40 PINE RD SEATTLE WA'],
+    ['5 Elm St, Charleston, W.Va. 25301', '5 ELM ST CHARLESTON WV 25301'],
+    ['5 Elm St, Gary, Ind. 46402', '5 ELM ST GARY IN 46402'],
+    ['4 Main St, Santa Fe, N. Mex. 87501', '4 MAIN ST SANTA FE NM 87501'],
+  ])('When the state is a traditional abbreviation ("%s"), then it is read as the state', (input, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['plausible', standardized]);
+  });
+
+  it('When an abbreviation that is also a word is not of the ZIP\'s state, then it is not read as a state', () => {
+    expect(check('123 Desert Wash 85001').components.state).toBe('AZ');
+  });
+
+  it('When the city is corrected from the ZIP and no state was given, then the state is added too', () => {
+    const r = check('123 Main St Phoenx 85001');
+    expect([r.status, r.standardized]).toEqual(['corrected', '123 MAIN ST PHOENIX AZ 85001']);
+  });
+
+  it.each([
+    '#4 - 123 Main St, Toronto ON M5V 2T6',
+    '4 - 123 Main St, Toronto ON M5V 2T6',
+    '#4-123 Main St, Toronto ON M5V 2T6',
+    '#4 123 Main St, Toronto ON M5V 2T6',
+  ])('When a Canadian unit is written before the civic number as "%s", then it is the unit, with nothing dropped', (input) => {
+    const r = check(input);
+    expect([r.standardized, r.components.secondary_number]).toEqual(['4-123 MAIN ST TORONTO ON  M5V 2T6', '4']);
+    expect(r.footnotes.some((f) => f.startsWith('R#'))).toBe(false);
+  });
+
+  it('When a US unit is written "#4" before the house number, then it goes to the end of the delivery line', () => {
+    expect(check('#4 123 Main St, Boston MA 02108').standardized).toBe('123 MAIN ST # 4 BOSTON MA 02108');
+  });
+});
+
 describe('address engine: city names from loaded address files', () => {
   /** An engine whose reference holds points placed in JEFFERSONTOWN, a USPS name of 40299 GeoNames does not list. */
   function withPoints(cityNames: [string, string][] = []) {

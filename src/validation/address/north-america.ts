@@ -120,10 +120,11 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
         out.invalid = true;
         return out;
       }
-      // The city is not a place of the state: ZIP and state decide it.
+      // The city is not a place of the state: ZIP and state decide it (the ZIP alone, when no state was given).
       notes.push(F.cityCorrected(p.city!, place.city));
       out.city = place.city;
       out.corrected = true;
+      if (!p.state) notes.push(F.stateAdded((out.state = place.state)));
       return out;
     }
     if (correctZipFromCity()) return out;

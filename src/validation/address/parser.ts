@@ -29,6 +29,7 @@ import {
   PoBoxPrefixes,
   RegionByName,
   SpanishStreetTypes,
+  StateAbbreviationsThatAreWords,
   CanadianInstallationTypes,
   RuralRoutePrefixes,
   StreetSuffixTable,
@@ -727,6 +728,21 @@ function matchRuralRoute(toks: readonly Token[], at: number, end: number): (type
   return undefined;
 }
 
+/**
+ * A state abbreviation that is also a word (`WASH`, `IND`): the state where the ZIP is of that state, or without a ZIP
+ * after a known city of it (`SEATTLE, WASH`); else undefined (`123 DESERT WASH 85001` is a street).
+ */
+function stateWrittenAsWord(
+  phrase: string, postalCode: string | null, toks: readonly Token[], at: number, postal: PostalIndex,
+): { code: string; country: 'US' } | undefined {
+  const code = StateAbbreviationsThatAreWords.get(phrase);
+  if (!code) return undefined;
+  const fits = postalCode
+    ? postal.zip(postalCode)?.some((place) => place.state === code) ?? false
+    : [1, 2, 3, 4].some((c) => at - c >= 0 && postal.city(code, joinWords(toks, at - c, at)) !== undefined);
+  return fits ? { code, country: 'US' } : undefined;
+}
+
 function knownCityZips(postal: PostalIndex, state: string | null, key: string): number {
   if (state) return postal.cityByKey(state, key)?.zips.length ?? 0;
   let n = 0;
@@ -781,7 +797,8 @@ function unitsBefore(toks: readonly Token[], start: number): { units: Secondary[
     let k = end - 2;
     if (k >= 1 && (toks[k].w === '#' || toks[k].w === 'NO')) k--;
     const word = toks[k].w;
-    let designator = UnitDesignatorTable.get(word)?.requiresNumber ? UnitDesignatorTable.get(word)!.abbreviation : PrivateUnitWords.get(word);
+    let designator = UnitDesignatorTable.get(word)?.requiresNumber ? UnitDesignatorTable.get(word)!.abbreviation
+      : word === '#' ? '#' : PrivateUnitWords.get(word);
     if (!designator && k >= 1 && mailStopAt(toks, k - 1, end + 1)) designator = mailStopAt(toks, --k, end + 1);
     if (!designator) break;
     found.unshift({ designator, number: toks[end - 1].w });
@@ -1173,7 +1190,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     const at = end - k;
     const words = joinWords(toks, at, end);
     const phrase = words.includes('-') ? words.replace(/-/g, ' ') : words;
-    const region = RegionByName.get(phrase);
+    const region = RegionByName.get(phrase) ?? stateWrittenAsWord(phrase, postalCode, toks, at, postal);
     if (!region || (country && region.country !== country && !(country === 'US' && region.country === 'CA' && !postalCode))) continue;
     // `…, FL` at the very end: FLOOR would need a number, so it is Florida.
     const lastAfterComma = toks[at].sep && at === end - 1 && UnitDesignatorTable.get(phrase)?.requiresNumber === true;

@@ -91,6 +91,16 @@ const TraditionalStateAbbreviations: ReadonlyMap<string, string> = new Map([
   ['ALA', 'AL'], ['ARIZ', 'AZ'], ['ARK', 'AR'], ['CAL', 'CA'], ['CALIF', 'CA'], ['COLO', 'CO'], ['CONN', 'CT'], ['FLA', 'FL'],
   ['ILL', 'IL'], ['KANS', 'KS'], ['MASS', 'MA'], ['MICH', 'MI'], ['MINN', 'MN'], ['MONT', 'MT'], ['NEBR', 'NE'], ['NEV', 'NV'],
   ['OKLA', 'OK'], ['OREG', 'OR'], ['PENN', 'PA'], ['PENNA', 'PA'], ['TENN', 'TN'], ['TEX', 'TX'], ['WISC', 'WI'], ['WYO', 'WY'],
+  // Two words once the full stops are gone (`W. Va.`, `N. Mex.`, `S. Dak.`).
+  ['W VA', 'WV'], ['N MEX', 'NM'], ['N DAK', 'ND'], ['S DAK', 'SD'],
+]);
+
+/**
+ * The traditional and AP abbreviations that are also words (`Seattle, Wash.`, `Gary, Ind.`, `Dover, Del.`): a state
+ * only where the ZIP is of that state, or without a ZIP after a known city of it (the parser checks).
+ */
+export const StateAbbreviationsThatAreWords: ReadonlyMap<string, string> = new Map([
+  ['WASH', 'WA'], ['IND', 'IN'], ['DEL', 'DE'], ['MISS', 'MS'], ['ORE', 'OR'], ['WIS', 'WI'], ['KAN', 'KS'], ['NEB', 'NE'],
 ]);
 
 /** Every way of writing a state or province (code or name, English or French) -> its code and country. */

@@ -63,6 +63,7 @@ export function hasNonLatinLetters(text: string): boolean {
 
 const NON_ASCII = /[^\x00-\x7f]/;
 const EDGE_DASH_OR_SLASH = /^[-/]|[-/]$/;
+const UNIT_DASH_CIVIC = /(^|,)\s*(?:#\s*)?(\d+[A-Z]?)\s*-\s*(?=\d)/g;
 
 export function tokenizeAddress(input: string): Token[] {
   let s = input.slice(0, MAX_INPUT_CHARS);
@@ -80,6 +81,9 @@ export function tokenizeAddress(input: string): Token[] {
   if (s.includes('#')) s = s.replace(/#/g, ' # ');
   s = s.replace(/['’`]/g, '');
   if (s.includes('&')) s = s.replace(/&/g, ' & ');
+  // A unit before the civic number at the start of a line, written with spaces or a # (`#4 - 123 MAIN ST`,
+  // `4 - 123 MAIN ST`): one token, as Canada Post writes it (4-123).
+  if (s.includes('-')) s = s.replace(UNIT_DASH_CIVIC, '$1$2-');
   s = s.replace(/[^A-Z0-9,#/\- &]+/g, ' ');
   // One pass over the text: a comma starts a new group (its first word carries `sep`), a space ends a word.
   const tokens: Token[] = [];
