@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import maxMetadata from 'libphonenumber-js/metadata.max.json';
 import type { MetadataJson } from 'libphonenumber-js/core';
-import { keypadDigits, readPhoneNumber, unwrapTelUri } from '../../src/validation/phone/read-phone-number.js';
+import { keypadDigits, readPhoneNumber, unwrapTelUri, withoutLineLabel } from '../../src/validation/phone/read-phone-number.js';
 
 const metadata = maxMetadata as unknown as MetadataJson;
 const read = (input: unknown, country?: string) => readPhoneNumber(input, country, metadata);
@@ -71,6 +71,31 @@ describe('readPhoneNumber: vanity numbers, as Google libphonenumber reads them',
 
   it.each([['1-800-FLOWERS', '1-800-3569377'], ['+1 800 GOT MILK x12', '+1 800 468 6455 x12'], ['hello', null], ['12 AB', null]])(
     'When keypadDigits reads %j, then it gives %j', (input, digits) => expect(keypadDigits(input)).toBe(digits));
+});
+
+describe('readPhoneNumber: a label written with the number (CRM fields, forms)', () => {
+  it.each([
+    ['202-456-1111 (work)', 'US', '+12024561111'],
+    ['Cell: 202-456-1111', 'US', '+12024561111'],
+    ['cell 202-456-1111', 'US', '+12024561111'],
+    ['202.456.1111 Mobile', 'US', '+12024561111'],
+    ['Tel. +49 30 901820', undefined, '+4930901820'],
+    ['+44 20 7946 0958 - office', undefined, '+442079460958'],
+  ])('When the input is %j (country %s), then the label is set aside and the number read: %s', (input, country, e164) => {
+    expect(read(input, country)).toMatchObject({ valid: true, e164 });
+  });
+
+  it('When a label and an extension are both written, then the extension stays', () => {
+    expect(read('202-456-1111 ext 5 (work)', 'US')).toMatchObject({ valid: true, national: '(202) 456-1111 ext. 5' });
+  });
+
+  it.each([['1-800-GOT-MILK', '+18004686455'], ['1-800-FLOWERS', '+18003569377']])(
+    'When a vanity number %j has no label word, then its letters are still keypad digits', (input, e164) => {
+      expect(read(input, 'US')).toMatchObject({ valid: true, e164 });
+    });
+
+  it.each([['Cell: 202-456-1111', '202-456-1111'], ['202-456-1111 (work)', '202-456-1111'], ['work', null], ['202-456-1111', null]])(
+    'When withoutLineLabel reads %j, then it gives %j', (input, bare) => expect(withoutLineLabel(input)).toBe(bare));
 });
 
 describe('readPhoneNumber: types', () => {

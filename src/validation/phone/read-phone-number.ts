@@ -121,6 +121,20 @@ export function keypadDigits(text: string): string | null {
   return main.replace(/[A-Za-z]/g, (letter) => KEYPAD[letter.toUpperCase()]) + (tail?.[0] ?? '');
 }
 
+/**
+ * A label written around the number in a CRM field or a form (`Cell: 202-456-1111`, `202-456-1111 (work)`,
+ * `+44 20 7946 0958 - office`): the number without it. Only a few words that name a line, so that a vanity number's
+ * letters (`1-800-GOT-MILK`) are never taken for one.
+ */
+const LINE_WORDS = 'tel|telephone|phone|ph|mobile|mob|cell|cellphone|home|work|office|main|direct|landline|business|fax|personal|private';
+const LEADING_LABEL = new RegExp(`^(?:${LINE_WORDS})\\s*(?:[.:#-]\\s*|\\s)`, 'i');
+const TRAILING_LABEL = new RegExp(`(?:\\s*[-–,:;]?\\s*\\(\\s*(?:${LINE_WORDS})\\.?\\s*\\)|\\s*[-–,:;]?\\s+(?:${LINE_WORDS})\\.?)\\s*$`, 'i');
+
+export function withoutLineLabel(text: string): string | null {
+  const stripped = text.replace(LEADING_LABEL, '').replace(TRAILING_LABEL, '').trim();
+  return stripped !== text && /\d/.test(stripped) ? stripped : null;
+}
+
 const NON_ASCII = /[^\x00-\x7f]/;
 
 const STRICT = { extract: false } as const;
@@ -163,6 +177,15 @@ export function readPhoneNumber(input: unknown, countryHint: string | undefined,
     if ('valid' in international) attempt = international;
   }
 
+  if (!('valid' in attempt && attempt.valid) && /[A-Za-z]/.test(text)) {
+    // A label around the number (`Cell: …`, `… (work)`): the number alone, when that reads as a valid one.
+    const unlabelled = withoutLineLabel(text);
+    const bare = unlabelled ? attemptParse(unlabelled, defaultRegion, metadata) : null;
+    if (bare && 'valid' in bare && bare.valid) {
+      attempt = bare;
+      text = unlabelled!;
+    }
+  }
   if (!('valid' in attempt && attempt.valid) && /[A-Za-z]/.test(text)) {
     const digits = keypadDigits(text);
     const vanity = digits ? attemptParse(digits, defaultRegion, metadata) : null;
