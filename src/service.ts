@@ -11,6 +11,9 @@ import { createLogger, type Logger } from './log.js';
 import { createEngines } from './validation/engines.js';
 import { ContactValidation } from './validation/validate-contact.js';
 
+/** SQLite: how often the worker thread checkpoints the WAL (src/db/wal-checkpointer.ts). */
+const WAL_CHECKPOINT_INTERVAL_MS = 250;
+
 export interface RunningService {
   url: string;
   server: http.Server;
@@ -30,6 +33,7 @@ export async function openBilling(config: Config, db: Database) {
 
 export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
   const db = await Database.open(config.databaseUrl);
+  db.checkpointInBackground(WAL_CHECKPOINT_INTERVAL_MS);
   const { ledger, accounts } = await openBilling(config, db);
   let ready = false;
   const engines = await createEngines(config, db, logger);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { migrations } from '../../migrations/index.js';
+import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -183,11 +184,27 @@ export class Database implements SqlExecutor {
   private dataVersion?: BetterSqlite3.Statement;
   private lastStamp?: { value: number; at: number };
 
+  /**
+   * SQLite file databases: WAL checkpoints from now on on a worker thread, every `intervalMs` (see wal-checkpointer.ts),
+   * until close(). For the long-running service; a no-op on PostgreSQL and in-memory SQLite. Returns the checkpointer.
+   */
+  checkpointInBackground(intervalMs: number): WalCheckpointer | null {
+    if (this.dialect !== 'sqlite' || this.checkpointer) return this.checkpointer ?? null;
+    const file = this.sqlite.name;
+    if (file === ':memory:' || file === '') return null;
+    this.checkpointer = startWalCheckpointer(this.sqlite, file, intervalMs);
+    return this.checkpointer;
+  }
+
+  private checkpointer?: WalCheckpointer;
+
   async ping(): Promise<void> {
     await this.all('SELECT 1 AS ok');
   }
 
   async close(): Promise<void> {
+    await this.checkpointer?.stop();
+    this.checkpointer = undefined;
     this.sqliteQueries.clear();
     this.runInTransaction = undefined;
     this.dataVersion = undefined;
