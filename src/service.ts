@@ -12,7 +12,7 @@ import { createEngines } from './validation/engines.js';
 import { ContactValidation } from './validation/validate-contact.js';
 
 /** SQLite: how often the worker thread checkpoints the WAL (src/db/wal-checkpointer.ts). */
-const WAL_CHECKPOINT_INTERVAL_MS = 250;
+const WAL_CHECKPOINT_INTERVAL_MS = 1_000;
 
 export interface RunningService {
   url: string;

@@ -2,8 +2,8 @@
  * SQLite WAL checkpoints on a worker thread. A checkpoint copies the WAL's pages into the database file and syncs it
  * (synchronous = NORMAL): done by the serving connection, as SQLite does by default every 1,000 pages, that sync
  * blocks the event loop for milliseconds, and every request in flight waits (about a sixth of bench:validate's p99).
- * Here a second connection, on its own thread, runs a PASSIVE checkpoint (it never blocks writers) every few hundred
- * milliseconds; the serving connection's own automatic checkpoint stays as a safety net at a much larger WAL.
+ * Here a second connection, on its own thread, runs a PASSIVE checkpoint (it never blocks writers) at an interval (the
+ * service: every second); the serving connection's own automatic checkpoint stays as a safety net at a much larger WAL.
  *
  * Fails soft: if the worker cannot open the file or a checkpoint fails, it stops and the serving connection goes back
  * to SQLite's default automatic checkpoints.
