@@ -323,6 +323,17 @@ describe('address engine: state abbreviations and unit forms people write', () =
     expect(r.footnotes.some((f) => f.startsWith('R#'))).toBe(false);
   });
 
+  it.each([
+    ['123 main st boston ma 02108 apt 4', '123 MAIN ST APT 4 BOSTON MA 02108'],
+    ['123 Main St, Boston, MA 02108, Apt 4', '123 MAIN ST APT 4 BOSTON MA 02108'],
+    ['123 Main St, Boston, MA 02108 Apt # 4', '123 MAIN ST APT 4 BOSTON MA 02108'],
+    ['123 Main St, Boston, MA 02108, # 4', '123 MAIN ST # 4 BOSTON MA 02108'],
+    ['123 Main St, Toronto ON M5V 2T6 Unit 12', '12-123 MAIN ST TORONTO ON  M5V 2T6'],
+  ])('When the unit is written after the postal code ("%s"), then it is the delivery line\'s unit', (input, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['plausible', standardized]);
+  });
+
   it('When a US unit is written "#4" before the house number, then it goes to the end of the delivery line', () => {
     expect(check('#4 123 Main St, Boston MA 02108').standardized).toBe('123 MAIN ST # 4 BOSTON MA 02108');
   });

@@ -809,6 +809,24 @@ function unitsBefore(toks: readonly Token[], start: number): { units: Secondary[
 }
 
 /**
+ * A unit at the very end, after a US ZIP or a Canadian postal code (`02108 APT 4`, `02108 # 4`, `M5V 2T6 UNIT 12`):
+ * the unit and where it starts; null when the text does not end so.
+ */
+function unitAfterPostalCode(toks: readonly Token[], end: number): { unit: Secondary; from: number } | null {
+  if (end < 4 || !toks[end - 1].unitId) return null;
+  let from = end - 2;
+  let designator = toks[from].w === '#' ? '#' : UnitDesignatorTable.get(toks[from].w)?.requiresNumber ? UnitDesignatorTable.get(toks[from].w)!.abbreviation : null;
+  // `APT # 4`: the designator before the #.
+  if (designator === '#' && from >= 1 && UnitDesignatorTable.get(toks[from - 1].w)?.requiresNumber) {
+    designator = UnitDesignatorTable.get(toks[--from].w)!.abbreviation;
+  }
+  if (!designator || from < 2) return null;
+  const last = toks[from - 1].w;
+  const postalCodeBefore = US_ZIP.test(last) || CA_POSTAL.test(last) || (/^\d[A-Z]\d$/.test(last) && /^[A-Z]\d[A-Z]$/.test(toks[from - 2].w));
+  return postalCodeBefore ? { unit: { designator, number: toks[end - 1].w }, from } : null;
+}
+
+/**
  * Where a delivery line may start: each house number, PO Box, rural route or GENERAL DELIVERY (up to four). Words
  * before the chosen start are a recipient, firm or building name; an earlier complete street followed by another
  * (`ONE MIDTOWN PLAZA 1360 PEACHTREE ST`) yields to the later one by score.
@@ -1117,6 +1135,11 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     }
   }
 
+  // A unit written after the postal code (`… BOSTON MA 02108 APT 4`, `…, MA 02108, # 4`, `… M5V 2T6 UNIT 12`): the
+  // delivery line's, as if written on it.
+  const unitAfter = unitAfterPostalCode(toks, end);
+  if (unitAfter) end = unitAfter.from;
+
   // Words after the ZIP code (`… COLUMBIA MO 65202 BALLENGER PROPANE INC`): a firm or note written last, set aside.
   let trailing: string | null = null;
   for (let k = end - 2; k >= Math.max(2, end - 7) && !toks[end - 1].digit; k--) {
@@ -1263,10 +1286,10 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   // Units written before the street or box (`STE 201, 4401 N MESA`, `MSC 410833 PO BOX 415000`, `DEPT 528 4TH FLOOR
   // 300 E RANDOLPH ST`) join those after it; the innermost of all is the line's.
   const before = unitsBefore(toks, start);
-  if (before.units.length) {
+  if (before.units.length || (unitAfter && best.line.kind !== 'none')) {
     const line = best.line;
     const onLine = line.secondaryDesignator ? [...line.extraSecondaries, { designator: line.secondaryDesignator, number: line.secondaryNumber }] : [];
-    keepInnermost(line, [...before.units, ...onLine]);
+    keepInnermost(line, [...before.units, ...onLine, ...(unitAfter && line.kind !== 'none' ? [unitAfter.unit] : [])]);
   }
   if (start >= end) best.line = emptyLine();
   // Several words without house number, suffix or route (`MUNICIPAL AIRPORT`, `JMB INSURANCE`) name a place or a firm,
