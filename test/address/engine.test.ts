@@ -382,6 +382,21 @@ describe('address engine: city names from loaded address files', () => {
     expect(engine.countryOf('1326 U.S. 80 #403, Garden City, GA')).toBe('US');
   });
 
+  it.each([
+    ['8 Watkins Road, VT', '8 WATKINS RD MILTON VT 05468'],
+    ['1745 T Street Southeast, DC', '1745 T ST SE WASHINGTON DC 20020'],
+    ['9209 Eupora Ct, KY', '9209 EUPORA CT LOUISVILLE KY 40299'],
+  ])('When only the state is given ("%s") and the reference holds the street in one ZIP of it, then ZIP and city are added', (input, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized, r.country]).toEqual(['verified', standardized, 'US']);
+    expect(r.footnotes.some((f) => f.startsWith('C#'))).toBe(false);
+  });
+
+  it('When only the state is given and no reference data holds the street, then the last line is still missing', () => {
+    const r = check('123 Main St, VT');
+    expect([r.status, r.footnotes[0]]).toEqual(['invalid', 'C#: city and state, or a ZIP code, are needed']);
+  });
+
   it('When a city of a county of more than 500 ZIPs is typed without a ZIP, then the ZIP is still found', () => {
     const r = check('3905 Lyceum Avenue, Los Angeles, CA');
     expect([r.status, r.components.postal_code]).toEqual(['verified', '90066']);

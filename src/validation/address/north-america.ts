@@ -179,6 +179,13 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
   if (!p.city || !p.state) {
     notes.push(F.lastLineMissing);
     out.invalid = true;
+    // The state alone (`8 WATKINS RD, VT`): the reference data may hold the street in one ZIP of the state.
+    if (p.state && reference && p.name) {
+      const state = p.state;
+      out.candidateZips = [...(reference.zipsWithStreetName(p.name) ?? [])].filter(
+        (z) => postal.zip(z)?.some((place) => place.state === state) ?? stateOfUnlistedZip(z) === state,
+      );
+    }
     return out;
   }
   if (!cityEntry && !postal.hasState(p.state) && UspsTerritories.has(p.state)) {
@@ -410,6 +417,12 @@ export function validateNorthAmerican(
         zip = z;
         answer = a;
         last.zip = z;
+        if (!last.city) {
+          // Found from the state alone: the ZIP's city (GeoNames, else the place the address files give it).
+          const city = postal.zip(z)?.[0]?.city ?? reference.localCityNamesOf(z)[0];
+          const missing = notes.indexOf(F.lastLineMissing);
+          if (city && missing >= 0) notes.splice(missing, 1, F.cityAdded((last.city = city)));
+        }
       }
     }
     if (answer) {

@@ -1231,7 +1231,8 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       const codeAtEnd = k === 1 && phrase.length === 2 && (!isStreetWord(phrase) || unitCannotEnd) && at >= 2 && numberBefore;
       const nameAfterStreet = k >= 1 && phrase.length > 2 && streetBefore && !DirectionalTable.has(before) && !HAS_DIGIT.test(before);
       // A code in a comma group of its own after a street (`APPLEGATE LN, LOUSVILLE, KY`) is no street type (KEY) there.
-      const ownGroupAfterStreet = k === 1 && toks[at].sep && at === end - 1 && streetBefore && numberBefore && !DirectionalTable.has(phrase);
+      const ownGroupAfterStreet = k === 1 && toks[at].sep && at === end - 1 && (streetBefore || StreetSuffixTable.has(before)) &&
+        numberBefore && !DirectionalTable.has(phrase);
       if (!cityBefore && !codeAtEnd && !nameAfterStreet && !ownGroupAfterStreet) continue;
     }
     // A state's name before a ZIP of another state whose place bears that name is the city (`WASHINGTON 20018`: DC).
