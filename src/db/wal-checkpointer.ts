@@ -47,7 +47,6 @@ try {
     checkpoint();
     stop();
   });
-  parentPort.postMessage({ started: true });
 } catch (err) {
   parentPort.postMessage({ failed: String((err && err.message) || err) });
   parentPort.close();

@@ -77,14 +77,14 @@ function bestPlace(
   return { place: stateMatch ?? cityMatch ?? places[0], stateOk: stateMatch !== undefined, cityOk: cityMatch !== undefined };
 }
 
+/** True when the ZIP is one of the state's: by its GeoNames places, or by its USPS prefix range when GeoNames lacks it. */
+function zipOfState(postal: PostalIndex, zip: string, state: string): boolean {
+  return postal.zip(zip)?.some((place) => place.state === state) ?? stateOfUnlistedZip(zip) === state;
+}
+
 /** The ZIPs of the state whose points the loaded address files place in the city (by city key). */
 export function localZipsOfCity(reference: ReferenceIndex | undefined, postal: PostalIndex, state: string, key: string): string[] {
-  if (!reference) return [];
-  const zips: string[] = [];
-  for (const z of reference.postalCodesOfLocalCity(key)) {
-    if (postal.zip(z)?.some((place) => place.state === state) ?? stateOfUnlistedZip(z) === state) zips.push(z);
-  }
-  return zips;
+  return reference ? [...reference.postalCodesOfLocalCity(key)].filter((z) => zipOfState(postal, z, state)) : [];
 }
 
 function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[]): LastLine {
@@ -182,9 +182,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
     // The state alone (`8 WATKINS RD, VT`): the reference data may hold the street in one ZIP of the state.
     if (p.state && reference && p.name) {
       const state = p.state;
-      out.candidateZips = [...(reference.zipsWithStreetName(p.name) ?? [])].filter(
-        (z) => postal.zip(z)?.some((place) => place.state === state) ?? stateOfUnlistedZip(z) === state,
-      );
+      out.candidateZips = [...(reference.zipsWithStreetName(p.name) ?? [])].filter((z) => zipOfState(postal, z, state));
     }
     return out;
   }
@@ -372,7 +370,9 @@ export function validateNorthAmerican(
   let dpv: Dpv = '';
   let zip4: string | null = null;
   let corrected = last.corrected;
-  let invalid = last.invalid || p.nonLatin || !hasDeliveryLine || p.kind === 'intersection' || (!p.primaryNumber && NEEDS_NUMBER.has(p.kind));
+  // What no reference data can mend: no (readable) delivery line, a corner, a street or box without its number.
+  const lineInvalid = p.nonLatin || !hasDeliveryLine || p.kind === 'intersection' || (!p.primaryNumber && NEEDS_NUMBER.has(p.kind));
+  let invalid = last.invalid || lineInvalid;
 
   // Delivery-point lookup: the given ZIP, or the one ZIP among the candidates where the street and number exist.
   if (reference && hasDeliveryLine && !p.nonLatin) {
@@ -413,7 +413,7 @@ export function validateNorthAmerican(
         else if (zip && z !== zip) notes.push(F.zipCorrected(zip, z));
         else if (!zip) notes.push(F.zipAdded(z));
         corrected = corrected || (zip !== null && added < 0);
-        invalid = p.nonLatin || p.kind === 'intersection' || (!p.primaryNumber && NEEDS_NUMBER.has(p.kind));
+        invalid = lineInvalid;
         zip = z;
         answer = a;
         last.zip = z;

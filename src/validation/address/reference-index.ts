@@ -73,9 +73,9 @@ interface PointEntry {
   unitPlus4: Map<string, string>;
 }
 
-/** The value under `key`, created by `make` the first time. */
 const NO_POSTAL_CODES: ReadonlySet<string> = new Set();
 
+/** The value under `key`, created by `make` the first time. */
 function entryOf<K, V>(map: Map<K, V>, key: K, make: () => V, onCreate?: () => void): V {
   let value = map.get(key);
   if (value === undefined) {
