@@ -296,6 +296,8 @@ export class CreditLedger {
     const at = this.now();
     const self = this;
     const required = charges.reduce((sum, c) => sum + c.credits, 0);
+    // Nothing to charge (an e-mail alone whose answer is known to be refunded): no movement, just the balance.
+    if (required === 0) return this.balance(accountId).then((remaining) => ({ ok: true, charged: 0, remaining, draws: [] }));
     return this.execute(function* (): Steps<DebitOutcome> {
       const grants = self.cachedGrants(accountId, at) ?? (yield* self.liveGrants(accountId, at));
       const balance = grants.reduce((sum, g) => sum + g.remaining, 0);

@@ -18,7 +18,11 @@ const DOMESTIC_ADDRESS_COUNTRIES = new Set(['US', 'CA']);
 export interface PricedModules {
   /** Country of the address (null when unknown, priced as international). */
   address?: { country: string | null };
-  email?: true;
+  /**
+   * The e-mail's answer where it is known before any network check (null: the network decides). An answer known to
+   * be `unknown` (network checks off) costs nothing: CONTRACT §5 would refund it anyway.
+   */
+  email?: { offlineStatus: string | null };
   /** Offline line type of the phone number. */
   phone?: { type: string };
 }
@@ -35,7 +39,7 @@ export function priceRequest(modules: PricedModules): Charge[] {
     const domestic = modules.address.country !== null && DOMESTIC_ADDRESS_COUNTRIES.has(modules.address.country);
     charges.push({ module: 'address', credits: domestic ? MODULE_PRICES.addressDomestic : MODULE_PRICES.addressInternational });
   }
-  if (modules.email) charges.push({ module: 'email', credits: MODULE_PRICES.email });
+  if (modules.email && modules.email.offlineStatus !== 'unknown') charges.push({ module: 'email', credits: MODULE_PRICES.email });
   if (modules.phone) {
     charges.push({ module: 'phone', credits: modules.phone.type === 'landline' ? MODULE_PRICES.phoneLandline : MODULE_PRICES.phone });
   }

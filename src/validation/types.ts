@@ -63,6 +63,11 @@ export interface EmailResult {
 export interface EmailEngine {
   /** `deadline` is an absolute Date.now() value; the answer is final by then (`pending` if the probe goes on). */
   validate(input: string, options: { smtp: boolean; deadline: number }): Promise<EmailResult>;
+  /**
+   * Cheap and synchronous: the answer when it needs no network (a syntax error; any address while network checks
+   * are off), else null. Used for pricing; `validate` would give the same answer.
+   */
+  offlineAnswer?(input: string): EmailResult | null;
   /** Closes sockets, timers and background probes (graceful shutdown, tests). */
   close?(): Promise<void>;
 }

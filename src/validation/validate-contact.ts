@@ -1,5 +1,6 @@
 /**
- * The story of one /v1/validate request: price each module from cheap offline facts, debit the credits atomically,
+ * The story of one /v1/validate request: price each module from cheap offline facts (an e-mail answer known offline
+ * to be `unknown` costs nothing, rather than being charged and refunded), debit the credits atomically,
  * run the address, e-mail and phone engines in parallel within the request's budget, refund what the contract
  * refunds (an e-mail answer of status `unknown`; everything when the service itself failed), and answer.
  */
@@ -69,20 +70,23 @@ export class ContactValidation {
    * Prices the request from cheap offline facts. The address's country also serves as the phone's default region
    * when the request gives no `country`: `(502) 713-4410` beside a Kentucky address is a US number.
    */
-  price(input: ContactInput): { charges: Charge[]; phoneRegion?: string; phoneReading?: PhoneReadingForPricing } {
+  price(input: ContactInput): {
+    charges: Charge[]; phoneRegion?: string; phoneReading?: PhoneReadingForPricing; emailAnswer: EmailResult | null;
+  } {
     const addressCountry = input.address !== undefined ? this.engines.address.countryOf(input.address, input.country) : null;
     const phoneRegion = input.country ?? addressCountry ?? undefined;
     const phoneReading = input.phone !== undefined ? this.engines.phone.offlineReading(input.phone, phoneRegion) : undefined;
+    const emailAnswer = input.email !== undefined ? this.engines.email.offlineAnswer?.(input.email) ?? null : null;
     const charges = priceRequest({
       address: input.address !== undefined ? { country: addressCountry } : undefined,
-      email: input.email !== undefined ? true : undefined,
+      email: input.email !== undefined ? { offlineStatus: emailAnswer?.status ?? null } : undefined,
       phone: phoneReading ? { type: phoneReading.type } : undefined,
     });
-    return { charges, phoneRegion, phoneReading };
+    return { charges, phoneRegion, phoneReading, emailAnswer };
   }
 
   async validate(accountId: string, requestId: string, input: ContactInput, arrivedAtEpochMs: number, log: Logger): Promise<ContactAnswer> {
-    const { charges, phoneRegion, phoneReading } = this.price(input);
+    const { charges, phoneRegion, phoneReading, emailAnswer } = this.price(input);
     const debit = await this.ledger.debit(accountId, charges, requestId);
     if (!debit.ok) {
       throw new Problem(
@@ -105,7 +109,7 @@ export class ContactValidation {
     const [a, e, p] = await Promise.allSettled([
       address === undefined ? null : withinBudget(this.engines.address.validate(address, { country: input.country, deadline })),
       email === undefined ? null
-        : withinBudget(this.engines.email.validate(email, { smtp: input.smtp, deadline }), () => OUT_OF_TIME.email(email)),
+        : emailAnswer ?? withinBudget(this.engines.email.validate(email, { smtp: input.smtp, deadline }), () => OUT_OF_TIME.email(email)),
       phone === undefined ? null
         : withinBudget(this.engines.phone.validate(phone, { country: phoneRegion, deadline, reading: phoneReading }), OUT_OF_TIME.phone),
     ]);
@@ -124,9 +128,9 @@ export class ContactValidation {
 
     // CONTRACT §5: an e-mail result of status `unknown` is refunded.
     let refunded = 0;
-    if (emailResult?.status === 'unknown') {
+    const emailDraws = emailResult?.status === 'unknown' ? debit.draws.filter((d) => d.module === 'email') : [];
+    if (emailDraws.length) {
       // The answer is ready and paid for; if the refund cannot be written now, `credits` says what was really charged.
-      const emailDraws = debit.draws.filter((d) => d.module === 'email');
       refunded = await this.ledger.refundDraws(accountId, requestId, emailDraws).catch((err) => {
         log.error({ err, request_id: requestId }, 'refund failed');
         return 0;

@@ -235,6 +235,21 @@ describe('e-mail engine with DNS and SMTP', () => {
     expect(await check(e, 'x@example.рф')).toMatchObject({ status: 'unknown', reason: 'not_checked', normalized: 'x@example.xn--p1ai' });
   });
 
+  it('When network checks are off, then the offline answer (used for pricing) is the answer validate gives', async () => {
+    const e = engine({ networkChecks: false });
+    for (const address of ['joe@gmail.com', 'info@gmial.com', 'x@mailinator.com', 'jane@gmail.con', 'not an address', 'a@@b.co']) {
+      expect(e.offlineAnswer(address), address).toEqual(await check(e, address));
+    }
+  });
+
+  it('When network checks are on, then the offline answer is given for a syntax error only: DNS and SMTP decide the rest', async () => {
+    const e = engine();
+    expect(e.offlineAnswer('alice@mail.test')).toBeNull();
+    expect(e.offlineAnswer('jane@gmail.con')).toBeNull();
+    expect(e.offlineAnswer('not an address')).toEqual(await check(e, 'not an address'));
+    expect(e.offlineAnswer('not an address')).toMatchObject({ status: 'invalid', smtp: 'skipped' });
+  });
+
   it('When network checks are on, then DNS decides, not the TLD list (.test is in no root zone, but the local DNS serves it)', async () => {
     expect(await check(engine(), 'alice@mail.test', 2000, false)).toMatchObject({ status: 'valid', reason: 'mail_server_found' });
   });

@@ -99,7 +99,7 @@ describe.each(testDatabases)('bad input on $name: a precise problem, nothing cha
   it('When the credits do not cover the request, then 402 with balance and required, and nothing is charged', async () => {
     const poor = await service.newAccount(2);
 
-    const res = await service.post('/v1/validate', { email: 'a@b.co', phone: '+14155550123' }, { key: poor.apiKey });
+    const res = await service.post('/v1/validate', { address: '1 Main St, Springfield, IL 62701', phone: '+14155550123' }, { key: poor.apiKey });
 
     expect(res.status).toBe(402);
     expect(await problemOf(res)).toMatchObject({ balance: 2, required: 3 });

@@ -155,6 +155,21 @@ describe.each(testDatabases)('the credit ledger on $name', (database) => {
     }
   });
 
+  it('When network checks are off, then an e-mail known to be unknown is never charged (no debit and refund pair), a syntax error is', async () => {
+    const { apiKey, accountId } = await service.newAccount(5);
+
+    const unknown = await (await service.post('/v1/validate', { email: 'someone@example.com' }, { key: apiKey })).json() as any;
+    const malformed = await (await service.post('/v1/validate', { email: 'someone@@example.com' }, { key: apiKey })).json() as any;
+
+    expect(unknown.email).toMatchObject({ status: 'unknown', reason: 'not_checked' });
+    expect(unknown.credits).toEqual({ charged: 0, remaining: 5 });
+    expect(malformed.email.status).toBe('invalid');
+    expect(malformed.credits).toEqual({ charged: 1, remaining: 4 });
+    const movements = await service.db.all<{ kind: string; credits: number | string; module: string | null }>(
+      `SELECT kind, credits, module FROM ledger_entries WHERE account_id = $1 AND kind <> 'grant'`, [accountId]);
+    expect(movements.map((m) => [m.kind, Number(m.credits), m.module])).toEqual([['debit', -1, 'email']]);
+  });
+
   it('When a pack is bought, then it is valid 365 days and priced from configuration', async () => {
     const { accountId } = await service.newAccount(0);
 

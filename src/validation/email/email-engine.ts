@@ -51,6 +51,20 @@ const FROM_DNS_ALONE: ReadonlySet<NetworkFinding['kind']> = new Set([
   'no_such_domain', 'null_mx', 'no_mail_server', 'dns_error', 'dns_timeout', 'mail_route_only',
 ]);
 
+/** What the engine knows of an address before any network check. */
+interface EmailReading {
+  parsed: ParsedEmailAddress;
+  disposable: boolean;
+  role: boolean;
+  free: boolean;
+  suggestedDomain: string | null;
+}
+
+/** Without DNS, the root zone's list still tells a TLD that does not exist (with DNS, NXDOMAIN says it). */
+function offlineFinding(parsed: ParsedEmailAddress, lists: EmailLists): NetworkFinding {
+  return hasDelegatedTld(parsed.domain, lists) ? { kind: 'not_checked' } : { kind: 'no_such_domain' };
+}
+
 /**
  * The answer, every field written out: spreading the verdict into a literal with further fields made V8 build each
  * answer the slow way (a measurable share of the e-mail stage in `npm run bench:stages`).
@@ -77,10 +91,31 @@ export class EmailValidationEngine implements EmailEngine {
   }
 
   async validate(input: string, options: { smtp: boolean; deadline: number }): Promise<EmailResult> {
+    const reading = this.read(input);
+    if ('answer' in reading) return reading.answer;
+    const { parsed, disposable, role } = reading;
+    const finding = await this.networkFinding(parsed, { smtp: options.smtp && !disposable, deadline: options.deadline });
+    return this.answerOf(reading, finding);
+  }
+
+  /**
+   * The answer when no network is needed to give it: a syntax error, or any address while network checks are off
+   * (`not_checked`, or `no_such_domain` for a TLD the root zone does not delegate). Null when DNS and SMTP decide.
+   * Pricing asks this first, so that an answer known to be `unknown` is never charged and refunded.
+   */
+  offlineAnswer(input: string): EmailResult | null {
+    const reading = this.read(input);
+    if ('answer' in reading) return reading.answer;
+    if (this.deps.networkChecks && !this.closed) return null;
+    return this.answerOf(reading, offlineFinding(reading.parsed, this.deps.lists));
+  }
+
+  /** Syntax, lists and suggestion: everything that needs no network. */
+  private read(input: string): EmailReading | { answer: EmailResult } {
     // White space around the address (a form's trailing space, a pasted line) is no part of it.
     const parsed = parseEmailAddress(input.trim());
     if (!parsed.ok) {
-      return resultOf(syntaxVerdict(parsed.detail), null, null, false, false, false);
+      return { answer: resultOf(syntaxVerdict(parsed.detail), null, null, false, false, false) };
     }
     const { lists } = this.deps;
     const disposable = isDisposableDomain(parsed.domain, lists);
@@ -89,8 +124,11 @@ export class EmailValidationEngine implements EmailEngine {
     // The provider list also holds typo-squatting and throw-away domains: those are no free providers (a listed domain
     // with a suggestion is one of the typos).
     const free = !disposable && !suggestedDomain && isFreeProviderDomain(parsed.domain, lists);
+    return { parsed, disposable, role, free, suggestedDomain };
+  }
 
-    const finding = await this.networkFinding(parsed, { smtp: options.smtp && !disposable, deadline: options.deadline });
+  private answerOf(reading: EmailReading, finding: NetworkFinding): EmailResult {
+    const { parsed, disposable, role, free, suggestedDomain } = reading;
     const suggestion = suggestedDomain ? `${parsed.localPart}@${suggestedDomain}` : null;
     return resultOf(decideEmailVerdict({ finding, disposable, role }), parsed.normalized, suggestion, disposable, role, free);
   }
@@ -107,10 +145,7 @@ export class EmailValidationEngine implements EmailEngine {
   }
 
   private async networkFinding(parsed: ParsedEmailAddress, options: { smtp: boolean; deadline: number }): Promise<NetworkFinding> {
-    if (!this.deps.networkChecks || this.closed) {
-      // Without DNS, the root zone's list still tells a TLD that does not exist (with DNS, NXDOMAIN says it).
-      return hasDelegatedTld(parsed.domain, this.deps.lists) ? { kind: 'not_checked' } : { kind: 'no_such_domain' };
-    }
+    if (!this.deps.networkChecks || this.closed) return offlineFinding(parsed, this.deps.lists);
     const key = resultKey(parsed, options.smtp);
     const cached = this.results.get(key);
     if (cached) return cached;
