@@ -289,9 +289,12 @@ function misspeltStreetName(street: string): string {
 /**
  * How an RRAD address is typed back: all of it; city and state, no ZIP; city and ZIP, no state; street and ZIP; all of
  * it with two letters of the street name swapped (`APPLEGTAE`; names with no word of six letters or more, or with the
- * same two letters, stay as they are).
+ * same two letters, stay as they are); upper case without commas or ZIP (`8202 4 WINDS DRIVE #3 LYNDON KY`); and,
+ * for the addresses with a unit, the unit in a comma group of its own before the street (`B, 74 SPRINGFIELD STREET, …`).
  */
-export const RRAD_FORMS = ['with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt'] as const;
+export const RRAD_FORMS = [
+  'with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt', 'no commas, no ZIP', 'unit first',
+] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
 /**
@@ -312,6 +315,9 @@ export function rradRoundTrip(
       : form === 'without ZIP' ? [`${street}, ${r.city}, ${r.state}`]
       : form === 'without state' ? [`${street}, ${r.city} ${r.zip}`]
       : form === 'street and ZIP' ? [`${street} ${r.zip}`]
+      : form === 'no commas, no ZIP' ? [`${street} ${r.city} ${r.state}`.toUpperCase()]
+      // The second line typed first, as a form's "Address line 2" pasted before line 1: addresses with a unit only.
+      : form === 'unit first' ? (r.address2 ? [`${r.address2}, ${r.address1}, ${r.city}, ${r.state} ${r.zip}`] : [])
       : [`${misspeltStreetName(street)}, ${r.city}, ${r.state} ${r.zip}`];
     for (const input of typed) {
       const { status } = engine.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });

@@ -334,6 +334,17 @@ describe('address engine: state abbreviations and unit forms people write', () =
     expect([r.status, r.standardized]).toEqual(['plausible', standardized]);
   });
 
+  it.each([
+    ['203, 1267 Martin Street, Nashville, TN 37203', 'verified', '1267 MARTIN ST # 203 NASHVILLE TN 37203'],
+    ['B, 74 Springfield Street, Agawam, MA 01001', 'verified', '74 SPRINGFIELD ST # B AGAWAM MA 01001'],
+    ['#3, 8202 4 Winds Drive, Lyndon, KY 40222', 'verified', '8202 4 WINDS DR # 3 LYNDON KY 40222'],
+    ['12, 34 Elm St, Springfield IL 62701', 'plausible', '34 ELM ST # 12 SPRINGFIELD IL 62701'],
+    ['203, 1267 rue Sherbrooke Ouest, Montréal, QC H3A 1H6', 'plausible', '203-1267 RUE SHERBROOKE O MONTREAL QC  H3A 1H6'],
+  ])('When a unit stands alone in the first comma group ("%s"), then it is the delivery line\'s unit', (input, status, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual([status, standardized]);
+  });
+
   it('When a US unit is written "#4" before the house number, then it goes to the end of the delivery line', () => {
     expect(check('#4 123 Main St, Boston MA 02108').standardized).toBe('123 MAIN ST # 4 BOSTON MA 02108');
   });
@@ -400,6 +411,24 @@ describe('address engine: city names from loaded address files', () => {
   it('When a city of a county of more than 500 ZIPs is typed without a ZIP, then the ZIP is still found', () => {
     const r = check('3905 Lyceum Avenue, Los Angeles, CA');
     expect([r.status, r.components.postal_code]).toEqual(['verified', '90066']);
+  });
+
+  it.each([
+    ['9209 EUPORA COURT JEFFERSONTOWN KY', '9209 EUPORA CT JEFFERSONTOWN KY 40299'],
+    ['9209 eupora ct jeffersontown ky 40299', '9209 EUPORA CT JEFFERSONTOWN KY 40299'],
+  ])('When a city only the address files know is typed without commas ("%s"), then the parser still splits it off', (input, standardized) => {
+    const r = withPoints()(input);
+    expect([r.status, r.standardized]).toEqual(['verified', standardized]);
+  });
+
+  it.each([
+    // RRAD places these in WEST WINDSOR and WEST BRATTLEBORO, which GeoNames does not list.
+    ['87 Horseshoe Drive, West Windsor, VT 05037', '87 HORSESHOE DR WEST WINDSOR VT 05037'],
+    ['129 Glen Street, West Brattleboro, VT 05301', '129 GLEN ST WEST BRATTLEBORO VT 05301'],
+    ['8202 4 WINDS DRIVE #3 LYNDON KY', '8202 4 WINDS DR # 3 LYNDON KY 40222'],
+  ])('When a place of the address files starts with a directional ("%s"), then the directional is the city\'s, not the street\'s', (input, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['verified', standardized]);
   });
 
   it('When no loaded data names the place, then the city is corrected to the ZIP\'s (as before)', () => {

@@ -77,7 +77,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     let region: { code: string; country: 'US' | 'CA' } | undefined;
     for (let k = Math.min(3, words.length); k >= 1 && !region; k--) region = RegionByName.get(words.slice(-k).join(' '));
     if (!region) return null;
-    const parsed = parseNorthAmericanAddress(input, postal);
+    const parsed = parseNorthAmericanAddress(input, postal, { places: reference });
     if (parsed.state !== region.code) return null;
     const knownCity = parsed.city !== null && (region.country === 'CA' || postal.city(region.code, parsed.city) !== undefined
       || localZipsOfCity(reference, postal, region.code, cityKey(parsed.city)).length > 0);
@@ -111,7 +111,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
       return validateOtherCountry(input, rules, rest.slice(0, MAX_INPUT_CHARS));
     }
     // Without a country, a US or Canadian address is assumed: most input is, and the parser tells which.
-    const parsed = parseNorthAmericanAddress(state ? rest : input, postal, { countryHint: (code as 'US' | 'CA' | null) ?? undefined });
+    const parsed = parseNorthAmericanAddress(state ? rest : input, postal, { countryHint: (code as 'US' | 'CA' | null) ?? undefined, places: reference });
     if (!code && !parsed.country && !parsed.state && !parsed.postalCode && parsed.kind === 'none') {
       if (/\bBOX\b/i.test(input) && !/\d/.test(input)) return invalidAnswer(null, F.poBoxNumberMissing);
       return invalidAnswer(null, parsed.nonLatin ? F.nonLatin : parsed.recipient ? F.noDeliveryLine : F.unknownCountry);
@@ -130,7 +130,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
       try {
         const { code } = resolveCountry(input ?? '', countryHint);
         if (code) return code;
-        const parsed = parseNorthAmericanAddress(input ?? '', postal);
+        const parsed = parseNorthAmericanAddress(input ?? '', postal, { places: reference });
         return parsed.country ?? (parsed.kind !== 'none' ? 'US' : null);
       } catch {
         return null;

@@ -743,14 +743,33 @@ function stateWrittenAsWord(
   return fits ? { code, country: 'US' } : undefined;
 }
 
-function knownCityZips(postal: PostalIndex, state: string | null, key: string): number {
-  if (state) return postal.cityByKey(state, key)?.zips.length ?? 0;
+function knownCityZips(postal: PostalIndex, state: string | null, key: string, local?: LocalPlaceNames): number {
   let n = 0;
-  for (const c of postal.citiesByKey(key)) n += c.zips.length;
+  if (state) n = postal.cityByKey(state, key)?.zips.length ?? 0;
+  else for (const c of postal.citiesByKey(key)) n += c.zips.length;
+  // A place the gazetteer does not list, but the loaded address files do (`… DR WEST WINDSOR VT`, `… LYNDON KY`).
+  if (n === 0 && local) {
+    for (const code of local.postalCodesOfLocalCity(key)) if (!state || stateOfPostalCode(postal, code) === state) n++;
+  }
   return n;
 }
 
-function acceptableForSomeZip(postal: PostalIndex, places: readonly ZipPlace[] | undefined, key: string): boolean {
+/** A city of the state in the gazetteer, or in the loaded address files. */
+function isKnownCity(postal: PostalIndex, state: string, name: string, local: LocalPlaceNames | undefined): boolean {
+  if (postal.city(state, name)) return true;
+  if (!local) return false;
+  for (const code of local.postalCodesOfLocalCity(cityKey(name))) if (stateOfPostalCode(postal, code) === state) return true;
+  return false;
+}
+
+function stateOfPostalCode(postal: PostalIndex, code: string): string | undefined {
+  return /^\d{5}$/.test(code) ? postal.zip(code)?.[0]?.state : postal.fsa(code.slice(0, 3))?.province;
+}
+
+function acceptableForSomeZip(
+  postal: PostalIndex, places: readonly ZipPlace[] | undefined, key: string, postalCode: string | null, local?: LocalPlaceNames,
+): boolean {
+  if (postalCode && local?.isLocalCityOf(postalCode, key)) return true;
   if (!places) return false;
   for (const z of places) if (postal.isAcceptableCityKey(z, key)) return true;
   // The ZIP's own city with a letter dropped, doubled or mistyped inside it (`NORTH LITTE ROCK`): the engine corrects
@@ -804,6 +823,12 @@ function unitsBefore(toks: readonly Token[], start: number): { units: Secondary[
     found.unshift({ designator, number: toks[end - 1].w });
     end = k;
     if (toks[k].sep && attentionGroupBefore(toks, k)) break;
+  }
+  // A unit alone in the first comma group (`203, 1267 MARTIN ST`, `B, 74 SPRINGFIELD ST`): an address's second line
+  // typed first. Without its designator, Pub 28 writes it with # (section 213).
+  if (!found.length && end === 1 && start === 1 && toks[1].sep && toks[0].unitId && toks[1].number) {
+    found.push({ designator: '#', number: toks[0].w });
+    end = 0;
   }
   return { units: found, from: end };
 }
@@ -992,6 +1017,19 @@ function dropRepeatedCity(toks: Token[], end: number, postal: PostalIndex, state
 
 export interface ParseOptions {
   countryHint?: 'US' | 'CA';
+  /** Place names of the loaded address files, for cities the embedded gazetteer does not list. */
+  places?: LocalPlaceNames;
+}
+
+/**
+ * Place names that the loaded address files (RRAD, OpenAddresses, the NAR) give their postal codes, beyond the embedded
+ * gazetteer's one name per ZIP: ReferenceIndex provides them.
+ */
+export interface LocalPlaceNames {
+  /** The postal codes whose points the files place in the city (by cityKey). */
+  postalCodesOfLocalCity(key: string): ReadonlySet<string>;
+  /** True when the files place some point of the postal code in the city (by cityKey). */
+  isLocalCityOf(postalCode: string, key: string): boolean;
 }
 
 /** The delivery line and city the parser settled on: where the line starts, where the city starts, the line read. */
@@ -1016,6 +1054,7 @@ function bestSplit(
   zipPlaces: readonly ZipPlace[] | undefined,
   postal: PostalIndex,
   country: 'US' | 'CA' | null,
+  local: LocalPlaceNames | undefined,
 ): BestSplit {
   // Score every start of the delivery line and every split between delivery line and city.
   const cityExpected = state !== null || postalCode !== null;
@@ -1040,19 +1079,20 @@ function bestSplit(
     for (let p = end; p >= start; p--) {
       if (p > start && end - p > MAX_CITY_WORDS) p = start;
       if (p < end) cityKeyFromP = p === start && end - start > MAX_CITY_WORDS ? cityKey(joinWords(toks, p, end)) : wordKeys[p] + cityKeyFromP;
-      // A later start is preferred (the words before are a recipient), but a lone number is no recipient: it is the
-      // house number of a numbered street (`20713 2700 N AVE`).
-      let score = start === 1 && toks[0].number ? -0.5 : 0.001 * start;
+      // A later start is preferred (the words before are a recipient), but a number that opens the text or a comma
+      // group is no recipient: it is the house number of a numbered street (`20713 2700 N AVE`, `# 3, 8202 4 WINDS DR`).
+      const numberOpensGroup = start >= 1 && toks[start - 1].number && !toks[start].sep && (start === 1 || toks[start - 1].sep);
+      let score = numberOpensGroup ? -0.5 : 0.001 * start;
       let city: CityEvidence | null = null;
       let maxQuality = 2;
       if (p < end) {
         const first = toks[p].w;
-        let knownZips = knownCityZips(postal, cityState, cityKeyFromP);
+        let knownZips = knownCityZips(postal, cityState, cityKeyFromP, local);
         if (knownZips === 0 && p + 1 < end && DirectionalTable.has(first) && p > start) {
           // A directional before a known city that the gazetteer does not know with it: the street's post-directional
           // when the street can take one (`GRAVENSTEIN HWY, N SEBASTOPOL`), else a place named after its neighbour
           // (`WEALTHY ST SE E GRAND RAPIDS`: East Grand Rapids), believed a little less than a known name.
-          const restZips = knownCityZips(postal, cityState, cityKeyFromP.slice(wordKeys[p].length));
+          const restZips = knownCityZips(postal, cityState, cityKeyFromP.slice(wordKeys[p].length), local);
           // `DR S E GRAND RAPIDS`: S E after a name is one post-directional, SE.
           const halfOfPair = /^[NS]$/.test(toks[p - 1].w) && /^[EW]$/.test(first) && p - 2 > start;
           if (restZips > 0 && (suffixOf(toks[p - 1].w, country) || halfOfPair)) score -= 12.5;
@@ -1063,7 +1103,7 @@ function bestSplit(
         }
         // A city may start with a directional (NORTH PLATTE), not with a suffix or unit word.
         const streetWordFirst = isStreetWord(first) && !DirectionalTable.has(first);
-        if (acceptableForSomeZip(postal, zipPlaces, cityKeyFromP)) score += 4;
+        if (acceptableForSomeZip(postal, zipPlaces, cityKeyFromP, postalCode, local)) score += 4;
         if (toks[p].sep) score += 12;
         // A city has no figures (`SUITE 700, OVERLOOK 1` names a building).
         if (lastDigitAt >= p) score -= 20;
@@ -1221,7 +1261,9 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       // Without a postal code a state ends the address after a known city of that state, or when it cannot be part
       // of a street: `123 MAIN CT` ends in a suffix, `3719 OLD ALABAMA` is a street.
       let cityBefore = false;
-      for (let c = 1; c <= 4 && at - c >= 0; c++) if (postal.city(region.code, joinWords(toks, at - c, at))) cityBefore = true;
+      for (let c = 1; c <= 4 && at - c >= 0 && !cityBefore; c++) {
+        cityBefore = isKnownCity(postal, region.code, joinWords(toks, at - c, at), options.places);
+      }
       const before = toks[at - 1]?.w ?? '';
       const streetBefore = toks.slice(0, at - 1).some((t) => StreetSuffixTable.has(t.w) || UnitDesignatorTable.has(t.w));
       // A bare code at the end counts after a street with a number (`UNITED MANAGEMENT CO` is a firm).
@@ -1282,7 +1324,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   end = dropRepeatedCity(toks, end, postal, cityState);
   const frenchBox = country === 'CA' && readFrenchWords(toks, end);
   const starts = deliveryStarts(toks, end);
-  const best = bestSplit(toks, end, starts, state, postalCode, cityState, zipPlaces, postal, country);
+  const best = bestSplit(toks, end, starts, state, postalCode, cityState, zipPlaces, postal, country, options.places);
   const start = best.start;
   // Units written before the street or box (`STE 201, 4401 N MESA`, `MSC 410833 PO BOX 415000`, `DEPT 528 4TH FLOOR
   // 300 E RANDOLPH ST`) join those after it; the innermost of all is the line's.

@@ -201,6 +201,11 @@ export class ReferenceIndex {
     return usps ? usps.has(key) : this.localCityNames.get(postalCode)?.has(key) ?? false;
   }
 
+  /** True when the loaded address files place some point of the postal code in the city (by cityKey). */
+  isLocalCityOf(postalCode: string, key: string): boolean {
+    return this.localCityNames.get(postalCode)?.has(key) ?? false;
+  }
+
   /** The places the loaded address files give the postal code's points (empty when none). */
   localCityNamesOf(postalCode: string): string[] {
     return [...(this.localCityNames.get(postalCode)?.values() ?? [])];
