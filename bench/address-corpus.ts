@@ -290,10 +290,13 @@ function misspeltStreetName(street: string): string {
  * How an RRAD address is typed back: all of it; city and state, no ZIP; city and ZIP, no state; street and ZIP; all of
  * it with two letters of the street name swapped (`APPLEGTAE`; names with no word of six letters or more, or with the
  * same two letters, stay as they are); upper case without commas or ZIP (`8202 4 WINDS DRIVE #3 LYNDON KY`); and,
- * for the addresses with a unit, the unit in a comma group of its own before the street (`B, 74 SPRINGFIELD STREET, …`).
+ * for the addresses with a unit, the unit in a comma group of its own before the street (`B, 74 SPRINGFIELD STREET, …`);
+ * and with the town of another address of the state (of another three-digit ZIP area) in place of its own: the right
+ * answer is then `corrected`, the ZIP and street deciding the town, and `verified` a wrong town confirmed.
  */
 export const RRAD_FORMS = [
   'with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt', 'no commas, no ZIP', 'unit first',
+  'wrong town',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -309,7 +312,10 @@ export function rradRoundTrip(
 ): { statuses: Map<AddressStatus, number>; inputs: number } {
   const statuses = new Map<AddressStatus, number>();
   let inputs = 0;
-  for (const r of rradRows(rradTsv)) {
+  const rows = [...rradRows(rradTsv)];
+  const otherTown = (r: (typeof rows)[number]) =>
+    rows.find((o) => o.state === r.state && o.city.toUpperCase() !== r.city.toUpperCase() && o.zip.slice(0, 3) !== r.zip.slice(0, 3))?.city;
+  for (const r of rows) {
     const street = r.address2 ? `${r.address1} ${r.address2}` : r.address1;
     const typed = form === 'with ZIP' ? [`${street}, ${r.city}, ${r.state} ${r.zip}`, `${street} ${r.city} ${r.state} ${r.zip}`]
       : form === 'without ZIP' ? [`${street}, ${r.city}, ${r.state}`]
@@ -318,6 +324,7 @@ export function rradRoundTrip(
       : form === 'no commas, no ZIP' ? [`${street} ${r.city} ${r.state}`.toUpperCase()]
       // The second line typed first, as a form's "Address line 2" pasted before line 1: addresses with a unit only.
       : form === 'unit first' ? (r.address2 ? [`${r.address2}, ${r.address1}, ${r.city}, ${r.state} ${r.zip}`] : [])
+      : form === 'wrong town' ? (otherTown(r) ? [`${street}, ${otherTown(r)}, ${r.state} ${r.zip}`] : [])
       : [`${misspeltStreetName(street)}, ${r.city}, ${r.state} ${r.zip}`];
     for (const input of typed) {
       const { status } = engine.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });

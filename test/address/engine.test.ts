@@ -437,6 +437,32 @@ describe('address engine: city names from loaded address files', () => {
   });
 });
 
+describe('address engine: the reference data decides between readings', () => {
+  it('When the city is another place of the state but the ZIP holds the delivery point, then ZIP and street decide the city', () => {
+    const r = check('1267 Martin St #203, Memphis, TN 37203');
+    expect([r.status, r.dpv, r.standardized]).toEqual(['corrected', 'Y', '1267 MARTIN ST # 203 NASHVILLE TN 37203']);
+    expect(r.footnotes).toContain('B#: city corrected from MEMPHIS to NASHVILLE');
+  });
+
+  it('When neither the city\'s ZIPs nor the ZIP given hold the delivery point, then nothing decides (as before)', () => {
+    const r = check('1268 Martin St #203, Memphis, TN 37203');
+    expect([r.status, r.components.city]).toEqual(['invalid', 'MEMPHIS']);
+    expect(r.footnotes).toContain('C#: ZIP code, city and state do not agree and nothing decides which is wrong');
+  });
+
+  it('When a US number is written unit-dash-number and only that reading is a delivery point, then it is read so', () => {
+    const r = check('203-1267 Martin Street, Nashville, TN 37203');
+    expect([r.status, r.dpv, r.standardized]).toEqual(['corrected', 'Y', '1267 MARTIN ST # 203 NASHVILLE TN 37203']);
+    expect([r.components.primary_number, r.components.secondary_designator, r.components.secondary_number]).toEqual(['1267', '#', '203']);
+    expect(r.footnotes).toContain('M#: 203-1267 read as unit 203 of number 1267 (the reference data holds only that reading)');
+  });
+
+  it('When neither reading of a hyphenated number is a delivery point, then it stays as written and is not found', () => {
+    const r = check('203-1268 Martin Street, Nashville, TN 37203');
+    expect([r.status, r.dpv, r.components.primary_number]).toEqual(['invalid', 'N', '203-1268']);
+  });
+});
+
 describe('address engine: delivery type and county (US/Canada extras)', () => {
   it.each([
     ['1600 Amphitheatre Pkwy, Mountain View, CA 94043', 'street', 'SANTA CLARA'],

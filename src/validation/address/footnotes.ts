@@ -27,6 +27,8 @@ export const AddressFootnotes = {
   postalCodeUnknown: (code: string) => `C#: forward sortation area ${code} is not in use`,
   postalCodeMissing: 'C#: postal code missing',
   streetCorrected: (from: string, to: string) => `M#: street corrected from ${from} to ${to}`,
+  unitBeforeNumber: (written: string, unit: string, number: string) =>
+    `M#: ${written} read as unit ${unit} of number ${number} (the reference data holds only that reading)`,
   standardized: 'N#: abbreviations and spelling standardized (USPS Publication 28)',
   standardizedCanada: 'N#: standardized per the Canada Post Canadian Addressing Guide',
   recipientDropped: (text: string) => `R#: text before the delivery line dropped: ${text}`,

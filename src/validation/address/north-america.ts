@@ -78,6 +78,9 @@ function bestPlace(
 }
 
 /** True when the ZIP is one of the state's: by its GeoNames places, or by its USPS prefix range when GeoNames lacks it. */
+/** `203-1267`: a unit (figures, maybe a letter) before a house number. */
+const UNIT_DASH_NUMBER = /^(\d+[A-Z]?|[A-Z])-(\d+[A-Z]?)$/;
+
 function zipOfState(postal: PostalIndex, zip: string, state: string): boolean {
   return postal.zip(zip)?.some((place) => place.state === state) ?? stateOfUnlistedZip(zip) === state;
 }
@@ -381,7 +384,9 @@ export function validateNorthAmerican(
     let zip = last.zip;
     let answer = zip && !last.invalid ? query(zip) : null;
     // The ZIP was changed to the city's, but the delivery point is in the data under the ZIP as given (`… MEXICO BEACH
-    // FL 32456`: a town whose GeoNames place has another ZIP): the given ZIP stands, and the city as written with it.
+    // FL 32456`: a town whose GeoNames place has another ZIP): the given ZIP stands, and the city as written with it
+    // where the loaded address files place the ZIP's points there; else the ZIP's own city (`150 CARTER ST, GROTON, CT
+    // 06040`: GROTON's 06340 is one slip away, but the point is in 06040, MANCHESTER).
     const given = p.postalCode;
     if (given && zip !== given && FIVE_DIGITS.test(given) && !(answer && answer.dpv && answer.dpv !== 'N')) {
       const atGiven = query(given);
@@ -390,9 +395,15 @@ export function validateNorthAmerican(
         const changed = notes.indexOf(F.zipCorrected(given, zip ?? ''));
         if (changed >= 0) notes.splice(changed, 1);
         zip = last.zip = given;
-        last.city = p.city;
-        corrected = false;
         answer = atGiven;
+        const zipCity = postal.zip(given)?.[0]?.city;
+        if (!p.city || reference.acceptsCity(given, p.city) || !zipCity) {
+          last.city = p.city;
+          corrected = false;
+        } else {
+          notes.push(F.cityCorrected(p.city, (last.city = zipCity)));
+          corrected = true;
+        }
       }
     }
     if ((!answer || answer.dpv === '' || answer.dpv === 'N') && last.candidateZips.length > 0 && last.candidateZips.length <= MAX_CANDIDATE_ZIPS) {
@@ -423,6 +434,34 @@ export function validateNorthAmerican(
           const missing = notes.indexOf(F.lastLineMissing);
           if (city && missing >= 0) notes.splice(missing, 1, F.cityAdded((last.city = city)));
         }
+      }
+    }
+    // The city is another place of the state, whose ZIPs do not hold the street, but the delivery point is in the data
+    // under the ZIP as given (`1267 MARTIN ST # 203, MEMPHIS, TN 37203`): ZIP and street decide, the city is the ZIP's.
+    if (last.invalid && !answer && !canada && given && FIVE_DIGITS.test(given) && p.city && (!p.state || zipOfState(postal, given, p.state))) {
+      const atGiven = query(given);
+      const city = postal.zip(given)?.[0]?.city ?? reference.localCityNamesOf(given)[0];
+      if (city && (atGiven.dpv === 'Y' || atGiven.dpv === 'S' || atGiven.dpv === 'D')) {
+        notes.push(F.cityCorrected(p.city, city));
+        last.city = city;
+        zip = last.zip = given;
+        answer = atGiven;
+        corrected = true;
+        invalid = lineInvalid;
+      }
+    }
+    // A US number written as Canada Post writes a unit before the civic number (`203-1267 MARTIN ST`): where the data
+    // holds no such number but holds the building and its unit, that is the reading (Queens' `123-45` stays as found).
+    const unitCivic = !canada && answer?.dpv === 'N' && !p.secondaryNumber && zip ? UNIT_DASH_NUMBER.exec(p.primaryNumber ?? '') : null;
+    if (unitCivic) {
+      const asUnit = reference.lookup({ postalCode: zip!, street, primaryNumber: unitCivic[2], secondaryNumber: unitCivic[1] });
+      if (asUnit.dpv === 'Y') {
+        notes.push(F.unitBeforeNumber(p.primaryNumber!, unitCivic[1], unitCivic[2]));
+        p.primaryNumber = unitCivic[2];
+        p.secondaryDesignator = '#';
+        p.secondaryNumber = unitCivic[1];
+        answer = asUnit;
+        corrected = true;
       }
     }
     if (answer) {
