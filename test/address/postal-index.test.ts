@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { PostalIndex } from '../../src/validation/address/postal-index.js';
+
+/** Four ZIPs of one county: 85301 and 85302 (GLENDALE) 4 km apart, 85201 (MESA) 35 km away; 85999 without coordinates. */
+const ZIPS = [
+  '85301\tAZ\tGLENDALE\tMARICOPA\t33.53\t-112.18',
+  '85302\tAZ\tPEORIA\tMARICOPA\t33.56\t-112.17',
+  '85201\tAZ\tMESA\tMARICOPA\t33.43\t-111.85',
+  '85999\tAZ\tNOWHERE\tMARICOPA',
+  '86001\tAZ\tFLAGSTAFF\tCOCONINO\t35.2\t-111.65',
+].join('\n');
+
+describe('PostalIndex: other names accepted for a ZIP', () => {
+  const postal = PostalIndex.fromText(ZIPS, '');
+  const place = (zip: string) => postal.zip(zip)![0];
+
+  it('When a place of the same county has a ZIP within 10 km, then its name is accepted for the ZIP', () => {
+    expect(postal.isAcceptableCity(place('85301'), 'PEORIA')).toBe(true);
+    expect(postal.isAcceptableCity(place('85302'), 'Glendale')).toBe(true);
+  });
+
+  it('When a place of the same county is farther than 10 km, then its name is not accepted', () => {
+    expect(postal.isAcceptableCity(place('85301'), 'MESA')).toBe(false);
+  });
+
+  it('When the place is in another county, then it is not accepted, however near', () => {
+    expect(postal.isAcceptableCity(place('86001'), 'GLENDALE')).toBe(false);
+  });
+
+  it('When the ZIP has no coordinates, then the county alone decides (as GeoNames extracts without them did)', () => {
+    expect(postal.isAcceptableCity(place('85999'), 'MESA')).toBe(true);
+  });
+
+  it('When the name is the ZIP\'s own, then it is accepted', () => {
+    expect(postal.isAcceptableCity(place('85201'), 'Mesa')).toBe(true);
+  });
+});
