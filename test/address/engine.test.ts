@@ -437,6 +437,25 @@ describe('address engine: city names from loaded address files', () => {
   });
 });
 
+describe('address engine: the last line written twice', () => {
+  it.each([
+    ['1267 Martin St #203, Nashville, TN 37203, Nashville, TN, 37203, US', 'verified', '1267 MARTIN ST # 203 NASHVILLE TN 37203'],
+    ['1267 Martin St #203, Nashville, TN 37203, NASHVILLE, Tennessee, 37203-1234', 'verified', '1267 MARTIN ST # 203 NASHVILLE TN 37203'],
+    ['350 5th Ave, New York, New York 10118, New York, NY, 10118', 'plausible', '350 5TH AVE NEW YORK NY 10118'],
+    ['100 Queen St W, Toronto, ON M5H 2N2, Toronto, ON M5H 2N2', 'plausible', '100 QUEEN ST W TORONTO ON  M5H 2N2'],
+  ])('When a whole address is followed by its city, state and ZIP again ("%s"), then it is read once', (input, status, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual([status, standardized]);
+  });
+
+  it.each([
+    ['PO BOX 37203, NASHVILLE TN 37203', 'PO BOX 37203 NASHVILLE TN 37203'],
+    ['123 Main St, Boston MA 02108, 456 Elm St, Boston MA 02108', '456 ELM ST BOSTON MA 02108'],
+  ])('When the ZIP appears twice but not as a repeated last line ("%s"), then nothing is dropped', (input, standardized) => {
+    expect(check(input).standardized).toBe(standardized);
+  });
+});
+
 describe('address engine: the reference data decides between readings', () => {
   it('When the city is another place of the state but the ZIP holds the delivery point, then ZIP and street decide the city', () => {
     const r = check('1267 Martin St #203, Memphis, TN 37203');

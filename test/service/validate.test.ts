@@ -33,6 +33,18 @@ describe.each(testDatabases)('POST /v1/validate on $name', (database) => {
     expect(body.credits).toEqual({ charged: 3 + emailCharge, remaining: 10 - 3 - emailCharge });
   });
 
+  it('When the whole address is sent as line1 and its city, state and ZIP again as parts, then it is read once', async () => {
+    const { apiKey } = await service.newAccount(10);
+
+    const res = await service.post('/v1/validate', {
+      address: { line1: '1267 Martin St #203, Nashville, TN 37203', city: 'Nashville', state: 'TN', postal_code: '37203-1234', country: 'US' },
+    }, { key: apiKey });
+
+    const body = await res.json() as any;
+    expect(res.status).toBe(200);
+    expect(body.address).toMatchObject({ status: 'verified', dpv: 'Y', standardized: '1267 MARTIN ST # 203 NASHVILLE TN 37203' });
+  });
+
   it('When only a phone is asked for, then address and email are null and only the phone is charged', async () => {
     const { apiKey } = await service.newAccount(10);
 

@@ -1015,6 +1015,35 @@ function dropRepeatedCity(toks: Token[], end: number, postal: PostalIndex, state
   return end;
 }
 
+/** The longest last line looked for twice: city (up to five words), state (up to three) and postal code (two). */
+const LONGEST_LAST_LINE_WORDS = 10;
+
+/**
+ * Where the text ends with a last line written twice over, a comma before the second copy, the end of the first copy;
+ * else `end`. A US copy is known by its ZIP: the same five digits after a state, a comma, then words alone up to the
+ * ZIP again (`…, TN 37203, NASHVILLE, TENNESSEE, 37203-1234`); a Canadian one must repeat word for word.
+ */
+function dropRepeatedLastLine(toks: readonly Token[], end: number): number {
+  const zip = end > 0 ? US_ZIP.exec(toks[end - 1].w) : null;
+  if (zip) {
+    for (let j = end - 2; j >= Math.max(1, end - 1 - LONGEST_LAST_LINE_WORDS); j--) {
+      if (!toks[j].digit) continue;
+      const stateBefore = [1, 2, 3].some((n) => j - n >= 0 && RegionByName.get(joinWords(toks, j - n, j))?.country === 'US');
+      return US_ZIP.exec(toks[j].w)?.[1] === zip[1] && toks[j + 1].sep && stateBefore ? j + 1 : end;
+    }
+    return end;
+  }
+  const last = end > 0 ? toks[end - 1].w : '';
+  if (!CA_POSTAL.test(last) && !/^\d[A-Z]\d$/.test(last)) return end;
+  for (let k = Math.min(LONGEST_LAST_LINE_WORDS, Math.floor(end / 2)); k >= 2; k--) {
+    if (!toks[end - k].sep) continue;
+    let same = true;
+    for (let i = 0; i < k && same; i++) same = toks[end - 2 * k + i].w === toks[end - k + i].w;
+    if (same) return end - k;
+  }
+  return end;
+}
+
 export interface ParseOptions {
   countryHint?: 'US' | 'CA';
   /** Place names of the loaded address files, for cities the embedded gazetteer does not list. */
@@ -1174,6 +1203,10 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       }
     }
   }
+
+  // The last line written twice (`…, NASHVILLE, TN 37203, NASHVILLE, TN 37203`: a whole address in the street field,
+  // then the city, state and ZIP fields again): once.
+  end = dropRepeatedLastLine(toks, end);
 
   // A unit written after the postal code (`… BOSTON MA 02108 APT 4`, `…, MA 02108, # 4`, `… M5V 2T6 UNIT 12`): the
   // delivery line's, as if written on it.
