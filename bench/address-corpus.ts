@@ -278,6 +278,11 @@ export function parsedFieldsOf(p: ParsedAddress): ParsedFields {
   };
 }
 
+/** Every street type and directional word of the street in its Pub 28 abbreviation (`7th Street Road` -> `7th St Rd`). */
+function abbreviated(street: string): string {
+  return street.split(' ').map((w) => StreetSuffixTable.get(w.toUpperCase()) ?? DirectionalTable.get(w.toUpperCase()) ?? w).join(' ');
+}
+
 /** The street with the 4th and 5th letters of its name's first word of six letters or more swapped (`APPLEGTAE LANE`). */
 function misspeltStreetName(street: string): string {
   const words = street.split(' ');
@@ -291,12 +296,14 @@ function misspeltStreetName(street: string): string {
  * it with two letters of the street name swapped (`APPLEGTAE`; names with no word of six letters or more, or with the
  * same two letters, stay as they are); upper case without commas or ZIP (`8202 4 WINDS DRIVE #3 LYNDON KY`); and,
  * for the addresses with a unit, the unit in a comma group of its own before the street (`B, 74 SPRINGFIELD STREET, …`);
- * and with the town of another address of the state (of another three-digit ZIP area) in place of its own: the right
- * answer is then `corrected`, the ZIP and street deciding the town, and `verified` a wrong town confirmed.
+ * with the town of another address of the state (of another three-digit ZIP area) in place of its own: the right
+ * answer is then `corrected`, the ZIP and street deciding the town, and `verified` a wrong town confirmed; and
+ * abbreviated as people type (`2203 7th St Rd louisville ky 40208`): every street type and directional word short, lower
+ * case, no commas.
  */
 export const RRAD_FORMS = [
   'with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt', 'no commas, no ZIP', 'unit first',
-  'wrong town',
+  'wrong town', 'abbreviated',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -325,6 +332,7 @@ export function rradRoundTrip(
       // The second line typed first, as a form's "Address line 2" pasted before line 1: addresses with a unit only.
       : form === 'unit first' ? (r.address2 ? [`${r.address2}, ${r.address1}, ${r.city}, ${r.state} ${r.zip}`] : [])
       : form === 'wrong town' ? (otherTown(r) ? [`${street}, ${otherTown(r)}, ${r.state} ${r.zip}`] : [])
+      : form === 'abbreviated' ? [`${abbreviated(street)} ${r.city} ${r.state} ${r.zip}`.toLowerCase()]
       : [`${misspeltStreetName(street)}, ${r.city}, ${r.state} ${r.zip}`];
     for (const input of typed) {
       const { status } = engine.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });

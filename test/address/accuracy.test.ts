@@ -20,6 +20,8 @@ const RRAD_PLACES_HELD_OUT_VERIFIED_FLOOR = 0.97;
 /** Measured 99.4% (no commas, no ZIP) and 96.2% (unit first, the 479 addresses with a unit) on 2026-11-23. */
 const RRAD_NO_COMMAS_NO_ZIP_VERIFIED_FLOOR = 0.99;
 const RRAD_UNIT_FIRST_VERIFIED_FLOOR = 0.95;
+/** Street types and directionals abbreviated, lower case, no commas: 99.4% on 2026-11-23 (98.5% before names met so). */
+const RRAD_ABBREVIATED_VERIFIED_FLOOR = 0.99;
 /** A wrong town confirmed: 3.0% on 2026-11-23 (48.6% before: any place of the county, and the town kept beside a ZIP). */
 const RRAD_WRONG_TOWN_VERIFIED_CEILING = 0.05;
 
@@ -70,6 +72,11 @@ describe('address engine round trip on the embedded delivery points', () => {
     const { statuses, inputs } = rradRoundTrip(engine, fs.readFileSync(new URL('rrad-addresses-us.tsv', SHIPPED_DATA_DIR), 'utf8'), 'unit first');
     expect(inputs).toBe(479);
     expect((statuses.get('verified') ?? 0) / inputs).toBeGreaterThanOrEqual(RRAD_UNIT_FIRST_VERIFIED_FLOOR);
+  });
+
+  it('When each RRAD address is typed abbreviated, in lower case and without commas, then the share verified does not fall', () => {
+    const { statuses, inputs } = rradRoundTrip(engine, fs.readFileSync(new URL('rrad-addresses-us.tsv', SHIPPED_DATA_DIR), 'utf8'), 'abbreviated');
+    expect((statuses.get('verified') ?? 0) / inputs).toBeGreaterThanOrEqual(RRAD_ABBREVIATED_VERIFIED_FLOOR);
   });
 
   it('When each RRAD address is typed with another town of its state, then ZIP and street correct it and almost none is confirmed', () => {

@@ -469,6 +469,25 @@ describe('address engine: the reference data decides between readings', () => {
     expect(r.footnotes).toContain('C#: ZIP code, city and state do not agree and nothing decides which is wrong');
   });
 
+  it.each([
+    ['2203 7th St Rd, Louisville, KY 40208', '2203 7TH STREET RD LOUISVILLE KY 40208'],
+    ['2203 Seventh Street Rd, Louisville, KY 40208', '2203 7TH STREET RD LOUISVILLE KY 40208'],
+    ['137 gazebo e dr montgomery al 36117', '137 GAZEBO EAST DR MONTGOMERY AL 36117'],
+    ['11 meeting pl cir boxford ma 01921', '11 MEETING PLACE CIR BOXFORD MA 01921'],
+  ])('When a street type, directional or ordinal inside the name is written another way ("%s"), then the data\'s spelling is standardization, not correction', (input, standardized) => {
+    const r = check(input);
+    expect([r.status, r.dpv, r.standardized]).toEqual(['verified', 'Y', standardized]);
+    expect(r.footnotes.some((f) => f.startsWith('M#'))).toBe(false);
+  });
+
+  it('When the ZIP has address points but none on the street, then the footnote says the street is not covered (not the ZIP)', () => {
+    const covered = check('999 Nonexistent Rd, Louisville, KY 40208');
+    const uncovered = check('999 Nonexistent Rd, Springfield, IL 62701');
+    expect([covered.status, covered.dpv]).toEqual(['plausible', '']);
+    expect(covered.footnotes).toContain('DPV: the address points loaded for this postal code do not cover this street; well-formed only');
+    expect(uncovered.footnotes).toContain('DPV: no reference data covers this postal code; well-formed only');
+  });
+
   it('When a US number is written unit-dash-number and only that reading is a delivery point, then it is read so', () => {
     const r = check('203-1267 Martin Street, Nashville, TN 37203');
     expect([r.status, r.dpv, r.standardized]).toEqual(['corrected', 'Y', '1267 MARTIN ST # 203 NASHVILLE TN 37203']);

@@ -467,7 +467,10 @@ export function validateNorthAmerican(
     if (answer) {
       dpv = answer.dpv;
       zip4 = answer.zip4;
-      if (answer.correctedStreet) {
+      if (answer.correctedStreet && answer.respelled) {
+        // Only a street type inside the name written as the data writes it: standardized (N#), not corrected.
+        street = answer.correctedStreet;
+      } else if (answer.correctedStreet) {
         notes.push(F.streetCorrected(streetText(street, p.suffixBeforeName), streetText(answer.correctedStreet, p.suffixBeforeName)));
         street = answer.correctedStreet;
         corrected = true;
@@ -492,7 +495,10 @@ export function validateNorthAmerican(
   else if (dpv === 'S') notes.push(F.secondaryUnconfirmed);
   else if (dpv === 'D') notes.push(F.secondaryMissing);
   else if (dpv === 'N' && status !== 'ambiguous') notes.push(F.notFound);
-  else if (dpv === '' && hasDeliveryLine && !invalid) notes.push(F.noReferenceData);
+  else if (dpv === '' && hasDeliveryLine && !invalid) {
+    // Address points (RRAD, OpenAddresses, NAR) cover the streets they name; ZIP+4 ranges cover a whole ZIP (then `N`).
+    notes.push(last.zip && reference?.covers(last.zip) ? F.streetNotCovered : F.noReferenceData);
+  }
 
   const delivery = hasDeliveryLine ? deliveryLineText(p, street, canada) : '';
   const plus4 = zip4 ? zip4.slice(6) : p.plus4;

@@ -14,6 +14,7 @@
  */
 import type { Dpv } from '../types.js';
 import { cityKey, oneTypingSlipApart } from './postal-index.js';
+import { DirectionalTable, OrdinalStreetNames, StreetSuffixTable } from './tables.js';
 
 export interface StreetParts {
   predirection: string | null;
@@ -65,6 +66,28 @@ export interface ReferenceAnswer {
   correctedStreet: StreetParts | null;
   /** Several streets of the ZIP fit the query equally. */
   ambiguous: boolean;
+  /**
+   * True when `correctedStreet` only spells out a street type or directional inside the name as the data does
+   * (`7TH ST RD` is `7TH STREET RD`): standardization, not a correction.
+   */
+  respelled?: boolean;
+}
+
+/**
+ * A street name with each street-type or directional word in its Pub 28 abbreviation and each ordinal in figures
+ * (`7TH STREET`, `7TH ST` and `SEVENTH STREET` meet, `GAZEBO EAST` and `GAZEBO E`), or null when it has no such word.
+ */
+function nameWithTypesAbbreviated(name: string): string | null {
+  const words = name.split(' ');
+  let any = false;
+  for (let i = 0; i < words.length; i++) {
+    const short = StreetSuffixTable.get(words[i]) ?? DirectionalTable.get(words[i]) ?? OrdinalStreetNames.get(words[i]);
+    if (short) {
+      words[i] = short;
+      any = true;
+    }
+  }
+  return any ? words.join(' ') : null;
 }
 
 interface PointEntry {
@@ -265,6 +288,22 @@ export class ReferenceIndex {
     return found;
   }
 
+  /**
+   * The street name of the postal code that differs from the one asked for only in how a street type inside it is
+   * written (`MEETING PL` for MEETING PLACE, `NARROW LN` for NARROW LANE), when exactly one does.
+   */
+  private respelledStreetName(postalCode: string, name: string | null): string | null {
+    const key = name ? nameWithTypesAbbreviated(name) : null;
+    if (!key) return null;
+    let found: string | null = null;
+    for (const candidate of this.streetsByName.get(postalCode)?.keys() ?? []) {
+      if (candidate === name || nameWithTypesAbbreviated(candidate) !== key) continue;
+      if (found) return null;
+      found = candidate;
+    }
+    return found;
+  }
+
   lookup(q: ReferenceQuery): ReferenceAnswer {
     const none: ReferenceAnswer = { dpv: '', zip4: null, correctedStreet: null, ambiguous: false };
     const hasRanges = this.ranges.has(q.postalCode);
@@ -272,6 +311,11 @@ export class ReferenceIndex {
     const notFound: ReferenceAnswer = { ...none, dpv: 'N' };
     const candidates = this.streetCandidates(q.postalCode, q.street);
     if (candidates.length === 0) {
+      const respelled = this.respelledStreetName(q.postalCode, q.street.name);
+      const asData = respelled ? this.lookup({ ...q, street: { ...q.street, name: respelled } }) : null;
+      if (asData && asData.dpv && asData.dpv !== 'N') {
+        return { ...asData, correctedStreet: asData.correctedStreet ?? { ...q.street, name: respelled }, respelled: !asData.correctedStreet };
+      }
       // A misspelt street name is corrected only when the corrected address is a delivery point of the data.
       const spelt = this.misspeltStreetName(q.postalCode, q.street.name);
       const answer = spelt ? this.lookup({ ...q, street: { ...q.street, name: spelt } }) : null;
