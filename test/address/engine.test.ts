@@ -480,6 +480,15 @@ describe('address engine: the reference data decides between readings', () => {
     expect(r.footnotes.some((f) => f.startsWith('M#'))).toBe(false);
   });
 
+  it.each([
+    ['7941 Alpine View Circle 99507', '7941 ALPINE VIEW CIR ANCHORAGE AK 99507'],
+    ['6452 El Camino Real 93422', '6452 EL CAMINO REAL ATASCADERO CA 93422'],
+    ['90 Via Verde 94580', '90 VIA VERDE SAN LORENZO CA 94580'],
+  ])('When only street and ZIP are given and the data holds the whole street ("%s"), then no street word is taken for the city', (input, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['verified', standardized]);
+  });
+
   it('When the ZIP has address points but none on the street, then the footnote says the street is not covered (not the ZIP)', () => {
     const covered = check('999 Nonexistent Rd, Louisville, KY 40208');
     const uncovered = check('999 Nonexistent Rd, Springfield, IL 62701');

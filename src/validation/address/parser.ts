@@ -1059,7 +1059,12 @@ export interface LocalPlaceNames {
   postalCodesOfLocalCity(key: string): ReadonlySet<string>;
   /** True when the files place some point of the postal code in the city (by cityKey). */
   isLocalCityOf(postalCode: string, key: string): boolean;
+  /** True when the loaded data has a street of that name in the postal code (any street, for a null name). */
+  hasStreet(postalCode: string, name: string | null): boolean;
 }
+
+/** What a street of the loaded data counts for, against the city and separator evidence of a split. */
+const KNOWN_STREET_BONUS = 10;
 
 /** The delivery line and city the parser settled on: where the line starts, where the city starts, the line read. */
 interface BestSplit {
@@ -1102,6 +1107,9 @@ function bestSplit(
   // Branch and bound: each split's city part is cheap and the delivery line adds at most 20, so the splits are tried
   // best bound first and a line is parsed only while it can still win. Ties go to the earlier start, then the
   // shorter city (the order in which the candidates were listed).
+  // A delivery line whose street the loaded data holds in the ZIP is believed over one that leaves a street word for the
+  // city (`7941 ALPINE VIEW CIRCLE 99507`: not ALPINE VW in the town of CIRCLE).
+  const streetBonus = local && postalCode && local.hasStreet(postalCode, null) ? KNOWN_STREET_BONUS : 0;
   const candidates: SplitCandidate[] = [];
   for (const start of starts) {
     let cityKeyFromP = '';
@@ -1162,7 +1170,7 @@ function bestSplit(
       }
       // No delivery line at all (`Minneapolis, MN 55401`): the start of the text is a boundary like a comma.
       const noLine = start === 0 || toks[start]?.sep ? 2 : -10;
-      const bound = score + (p > start ? maxQuality * 10 : noLine) + (city ? cityBonus(city, maxQuality) : 0);
+      const bound = score + (p > start ? maxQuality * 10 + streetBonus : noLine) + (city ? cityBonus(city, maxQuality) : 0);
       candidates.push({ start, p, score, city, bound, order: candidates.length });
     }
   }
@@ -1172,7 +1180,9 @@ function bestSplit(
     if (c.bound < best.score || (c.bound === best.score && c.order > bestOrder)) break;
     const line = c.p > c.start ? parseDeliveryLine(toks, c.start, c.p, country) : emptyLine();
     const noLine = c.start === 0 || toks[c.start]?.sep ? 2 : -10;
-    const score = c.score + (c.p > c.start ? line.quality * 10 : noLine) + (c.city ? cityBonus(c.city, line.quality, line.attention !== null) : 0);
+    const knownStreet = streetBonus && line.name && local!.hasStreet(postalCode!, line.name) ? streetBonus : 0;
+    const score = c.score + (c.p > c.start ? line.quality * 10 + knownStreet : noLine) +
+      (c.city ? cityBonus(c.city, line.quality, line.attention !== null) : 0);
     if (score > best.score || (score === best.score && c.order < bestOrder)) {
       best = { score, start: c.start, at: c.p, line };
       bestOrder = c.order;

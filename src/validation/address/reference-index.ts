@@ -224,6 +224,12 @@ export class ReferenceIndex {
     return usps ? usps.has(key) : this.localCityNames.get(postalCode)?.has(key) ?? false;
   }
 
+  /** True when the data has a street of that name in the postal code (any street, for a null name). */
+  hasStreet(postalCode: string, name: string | null): boolean {
+    const names = this.streetsByName.get(postalCode);
+    return name === null ? names !== undefined && names.size > 0 : names?.has(name) ?? false;
+  }
+
   /** True when the loaded address files place some point of the postal code in the city (by cityKey). */
   isLocalCityOf(postalCode: string, key: string): boolean {
     return this.localCityNames.get(postalCode)?.has(key) ?? false;
