@@ -437,6 +437,18 @@ describe('address engine: city names from loaded address files', () => {
   });
 });
 
+describe('address engine: a mistyped Canadian postal code', () => {
+  it.each([
+    ['123 Main St, Toronto ON M5V 2TX', 'M5V 2TX'],
+    ['123 Main St, Toronto ON M5V2TX', 'M5V 2TX'],
+    ['123 Main St, Toronto, Ontario, MV5 2T6', 'MV5 2T6'],
+  ])('When the postal code after a province is mistyped ("%s"), then the address stays Canadian and the code is named malformed', (input, code) => {
+    const r = check(input);
+    expect([r.status, r.country, r.standardized]).toEqual(['invalid', 'CA', `123 MAIN ST TORONTO ON  ${code}`]);
+    expect(r.footnotes[0]).toMatch(new RegExp(`^C#: postal code ${code} is not a Canadian postal code`));
+  });
+});
+
 describe('address engine: the last line written twice', () => {
   it.each([
     ['1267 Martin St #203, Nashville, TN 37203, Nashville, TN, 37203, US', 'verified', '1267 MARTIN ST # 203 NASHVILLE TN 37203'],

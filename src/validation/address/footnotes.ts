@@ -23,7 +23,7 @@ export const AddressFootnotes = {
   zipMissing: 'C#: ZIP code missing and the city has several',
   lastLineMissing: 'C#: city and state, or a ZIP code, are needed',
   postalCodeMalformed: (code: string) =>
-    `C#: postal code ${code} is not a Canadian postal code (letters D F I O Q U never appear; W and Z never start one)`,
+    `C#: postal code ${code} is not a Canadian postal code (A1A 1A1: letter, figure, letter, figure, letter, figure; D F I O Q U never appear; W and Z never start one)`,
   postalCodeUnknown: (code: string) => `C#: forward sortation area ${code} is not in use`,
   postalCodeMissing: 'C#: postal code missing',
   streetCorrected: (from: string, to: string) => `M#: street corrected from ${from} to ${to}`,

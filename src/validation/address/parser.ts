@@ -97,6 +97,10 @@ const ORDINAL_NUMBER = /^(\d+)(ST|ND|RD|TH)$/;
 const HAS_DIGIT = /\d/;
 /** Figures where a ZIP goes that are no ZIP: a digit dropped or doubled, two ZIPs run together. */
 const MALFORMED_ZIP = /^(\d{3,4}|\d{6,10})$|^\d{3,6}-\d{3,5}$/;
+/** Three letters and figures, both present: half a Canadian postal code, maybe mistyped (`2TX`, `M5`V). */
+const MALFORMED_POSTAL_HALF = /^(?=.*\d)(?=.*[A-Z])[A-Z0-9]{3}$/;
+/** Six letters and figures, both present, at least two figures: a Canadian postal code, maybe mistyped (`M5V2TX`). */
+const MALFORMED_POSTAL_CODE = /^(?=(?:.*\d){2})(?=.*[A-Z])[A-Z0-9]{6}$/;
 
 /** Words for "number" before a unit number (`APARTMENT NO 5`, `APT NUMBER 12`). */
 const NUMBER_WORDS: ReadonlySet<string> = new Set(['NO', 'NUMBER']);
@@ -1266,6 +1270,16 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     } else if (ca) {
       postalCode = `${ca[1]} ${ca[2]}`;
       end -= ca[0].length === 6 && prev + last === ca[0] ? 2 : 1;
+      country = 'CA';
+    } else if (end >= 3 && RegionByName.get(toks[end - 3].w)?.country === 'CA' && MALFORMED_POSTAL_HALF.test(prev) && MALFORMED_POSTAL_HALF.test(last)) {
+      // Six letters and figures in two halves after a province (`ON M5V 2TX`): a mistyped Canadian postal code, taken as
+      // the postal code so that the answer can say it is malformed.
+      postalCode = `${prev} ${last}`;
+      end -= 2;
+      country = 'CA';
+    } else if (end >= 2 && RegionByName.get(prev)?.country === 'CA' && MALFORMED_POSTAL_CODE.test(last)) {
+      postalCode = `${last.slice(0, 3)} ${last.slice(3)}`;
+      end--;
       country = 'CA';
     } else if (end >= 3 && RegionByName.get(prev)?.country === 'US' && MALFORMED_ZIP.test(last)) {
       // Figures after a state where the ZIP goes (`CA 9151-2100`, `IL 6065460610`) are a mistyped ZIP: taken as the
