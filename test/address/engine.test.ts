@@ -454,6 +454,7 @@ describe('address engine: the last line written twice', () => {
     ['1267 Martin St #203, Nashville, TN 37203, Nashville, TN, 37203, US', 'verified', '1267 MARTIN ST # 203 NASHVILLE TN 37203'],
     ['1267 Martin St #203, Nashville, TN 37203, NASHVILLE, Tennessee, 37203-1234', 'verified', '1267 MARTIN ST # 203 NASHVILLE TN 37203'],
     ['350 5th Ave, New York, New York 10118, New York, NY, 10118', 'plausible', '350 5TH AVE NEW YORK NY 10118'],
+    ['123 Main St, Boston MA 02108 02108', 'plausible', '123 MAIN ST BOSTON MA 02108'],
     ['100 Queen St W, Toronto, ON M5H 2N2, Toronto, ON M5H 2N2', 'plausible', '100 QUEEN ST W TORONTO ON  M5H 2N2'],
   ])('When a whole address is followed by its city, state and ZIP again ("%s"), then it is read once', (input, status, standardized) => {
     const r = check(input);

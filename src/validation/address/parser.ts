@@ -1025,7 +1025,8 @@ const LONGEST_LAST_LINE_WORDS = 10;
 /**
  * Where the text ends with a last line written twice over, a comma before the second copy, the end of the first copy;
  * else `end`. A US copy is known by its ZIP: the same five digits after a state, a comma, then words alone up to the
- * ZIP again (`…, TN 37203, NASHVILLE, TENNESSEE, 37203-1234`); a Canadian one must repeat word for word.
+ * ZIP again (`…, TN 37203, NASHVILLE, TENNESSEE, 37203-1234`), or the ZIP alone again (`MA 02108 02108`); a Canadian
+ * one must repeat word for word.
  */
 function dropRepeatedLastLine(toks: readonly Token[], end: number): number {
   const zip = end > 0 ? US_ZIP.exec(toks[end - 1].w) : null;
@@ -1033,7 +1034,8 @@ function dropRepeatedLastLine(toks: readonly Token[], end: number): number {
     for (let j = end - 2; j >= Math.max(1, end - 1 - LONGEST_LAST_LINE_WORDS); j--) {
       if (!toks[j].digit) continue;
       const stateBefore = [1, 2, 3].some((n) => j - n >= 0 && RegionByName.get(joinWords(toks, j - n, j))?.country === 'US');
-      return US_ZIP.exec(toks[j].w)?.[1] === zip[1] && toks[j + 1].sep && stateBefore ? j + 1 : end;
+      // The ZIP written twice in a row (`MA 02108 02108`) needs no comma between.
+      return US_ZIP.exec(toks[j].w)?.[1] === zip[1] && (toks[j + 1].sep || j === end - 2) && stateBefore ? j + 1 : end;
     }
     return end;
   }
