@@ -28,6 +28,17 @@ describe('address engine: US ZIP, city and state', () => {
     expect([r.status, r.components.city]).toEqual(['plausible', city]);
   });
 
+  it.each([
+    ['100 Main St, St. Louis, MO 63101', 'SAINT LOUIS'],
+    ['100 Main St, Ft Worth, TX 76102', 'FORT WORTH'],
+    ['100 Main St, Mt Pleasant, SC 29464', 'MOUNT PLEASANT'],
+    ['100 Main St, Mc Allen, TX 78501', 'MCALLEN'],
+  ])('When the city is its place written another way (%s), then the answer spells it as the place, without a correction', (input, city) => {
+    const r = check(input);
+    expect([r.status, r.components.city]).toEqual(['plausible', city]);
+    expect(r.standardized).toContain(` ${city} `);
+  });
+
   it('When a one-ZIP town is given with a slipped ZIP digit, then the ZIP is corrected', () => {
     const r = check('10 Main St, Akutan, AK 99533');
     expect([r.status, r.components.postal_code]).toEqual(['corrected', '99553']);

@@ -6,7 +6,7 @@
 import type { AddressComponents, AddressResult, AddressStatus, Dpv } from '../types.js';
 import { AddressFootnotes as F } from './footnotes.js';
 import type { ParsedAddress, Secondary } from './parser.js';
-import { type CityEntry, type PostalIndex, type ZipPlace, cityKey, oneTypingSlipApart } from './postal-index.js';
+import { type CityEntry, type PostalIndex, type ZipPlace, cityKey, citySpellingKey, oneTypingSlipApart } from './postal-index.js';
 import type { ReferenceAnswer, ReferenceIndex, StreetParts } from './reference-index.js';
 import { CanadianProvinces, MilitaryPostOffices, UspsTerritories, stateOfUnlistedZip } from './tables.js';
 
@@ -103,6 +103,12 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
     const place = fit.place;
     if (stateOk && cityOk) {
       if (!p.city) notes.push(F.cityAdded((out.city = place.city)));
+      // A gazetteer place written another way (`ST. LOUIS`, `FT WORTH`, `MC ALLEN`) takes its own spelling, as USPS
+      // writes the last line (SAINT LOUIS, FORT WORTH, MCALLEN): standardization, not correction.
+      else {
+        const name = postal.cityByKey(place.state, inputCityKey)?.name;
+        if (name && citySpellingKey(name) === citySpellingKey(p.city)) out.city = name;
+      }
       if (!p.state) notes.push(F.stateAdded((out.state = place.state)));
       // The street may be in another ZIP of the same city: the reference data can tell.
       if (cityEntry) out.candidateZips = cityEntry.zips;

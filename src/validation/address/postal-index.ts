@@ -58,6 +58,18 @@ export function cityKey(name: string): string {
 }
 
 /** cityKey of one upper-case word; the key of a name is the concatenation of the keys of its words. */
+/**
+ * cityKey without the -BOROUGH rule: names that differ only in how their words are abbreviated or punctuated (ST. LOUIS
+ * and SAINT LOUIS, MC ALLEN and MCALLEN), not in which name they are (FOXBOROUGH and FOXBORO are two USPS names).
+ */
+export function citySpellingKey(name: string): string {
+  let key = '';
+  for (const word of name.toUpperCase().split(/[^A-Z0-9]+/)) {
+    if (word) key += CITY_WORD_ABBREVIATIONS.get(word) ?? word;
+  }
+  return key;
+}
+
 export function cityWordKey(word: string): string {
   return /^[A-Z0-9]+$/.test(word) ? wordKey(word) : cityKey(word);
 }
