@@ -2,9 +2,13 @@
  * Throughput and latency of POST /v1/validate (address + e-mail + phone, network checks off) beside a bare Express 5
  * JSON endpoint, from one run on one machine:
  *
- *     npm run bench:validate [-- --duration 10 --connections 32 --rounds 3 --warmup 3 --profile]
+ *     npm run bench:validate [-- --duration 10 --connections 32 --rounds 3 --warmup 3 --profile --against REV]
  *
- * (or BENCH_DURATION, BENCH_CONNECTIONS, BENCH_ROUNDS, BENCH_WARMUP, BENCH_PROFILE=1).
+ * (or BENCH_DURATION, BENCH_CONNECTIONS, BENCH_ROUNDS, BENCH_WARMUP, BENCH_PROFILE=1, BENCH_AGAINST=REV).
+ *
+ * `--against REV` measures a change instead: the baseline is then the service as it was at git revision REV (checked
+ * out in a temporary worktree that shares this node_modules), in the same alternating rounds, so that a change's
+ * effect is not lost in the machine's drift between two runs. The 0.6 target applies to the bare endpoint only.
  *
  * Each server runs in its own child process (bench/servers/*.ts), so the load generator (autocannon, here) never shares
  * the server's event loop. After a warm-up, the targets alternate (baseline, service, baseline, service, …) and each
@@ -16,7 +20,7 @@
  * is printed; the exit code is 0 whatever the numbers (this is a measurement), and non-zero only when a server fails to
  * start or to answer a first request correctly.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -67,6 +71,8 @@ interface Settings {
   connections: number;
   rounds: number;
   profile: boolean;
+  /** A git revision whose service is the baseline, instead of the bare endpoint. */
+  against: string | null;
 }
 
 function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
@@ -79,7 +85,7 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     else if (i + 1 < argv.length) flags.set(m[1], argv[++i]);
     else throw new Error(`--${m[1]} needs a value`);
   }
-  const known = new Set(['duration', 'warmup', 'connections', 'rounds', 'profile']);
+  const known = new Set(['duration', 'warmup', 'connections', 'rounds', 'profile', 'against']);
   for (const name of flags.keys()) if (!known.has(name)) throw new Error(`unknown flag --${name}`);
   const number = (name: string, fallback: number, min: number) => {
     const raw = flags.get(name) ?? env[`BENCH_${name.toUpperCase()}`];
@@ -94,6 +100,7 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     connections: number('connections', 32, 1),
     rounds: number('rounds', 3, 1),
     profile: ['1', 'true', 'yes'].includes(profileRaw),
+    against: flags.get('against') ?? (env.BENCH_AGAINST || null),
   };
 }
 
@@ -142,6 +149,24 @@ function startServer(name: string, script: string, nodeFlags: string[] = []): Pr
       }
     });
   });
+}
+
+/**
+ * A detached git worktree of `rev` in a temporary folder, sharing this checkout's node_modules (the baseline of
+ * `--against`); removed when the process exits.
+ */
+function checkOut(rev: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-bench-against-'));
+  execFileSync('git', ['worktree', 'add', '--detach', '--force', dir, rev], { cwd: ROOT, stdio: 'ignore' });
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  process.once('exit', () => {
+    try {
+      execFileSync('git', ['worktree', 'remove', '--force', dir], { cwd: ROOT, stdio: 'ignore' });
+    } catch {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  return dir;
 }
 
 function stopServer(server: Server): Promise<void> {
@@ -322,7 +347,8 @@ async function main(): Promise<number> {
   const cpus = os.cpus();
   console.log(`node ${process.version} on ${os.platform()}/${os.arch()}, ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}`);
   console.log(
-    `POST /v1/validate (address + email + phone, EMAIL_NETWORK_CHECKS=false, SQLite) vs bare Express 5 JSON endpoint; ` +
+    `POST /v1/validate (address + email + phone, EMAIL_NETWORK_CHECKS=false, SQLite) vs ` +
+      `${settings.against ? `the service at ${settings.against}` : 'bare Express 5 JSON endpoint'}; ` +
       `${settings.connections} connections, ${settings.warmup} s warm-up, ${settings.rounds} alternating rounds of ${settings.duration} s each`,
   );
 
@@ -335,7 +361,9 @@ async function main(): Promise<number> {
   let service: Server;
   const bodies = validateBodies();
   try {
-    baseline = await startServer('baseline', 'bench/servers/bare-express.ts');
+    baseline = settings.against
+      ? await startServer('baseline', path.relative(ROOT, path.join(checkOut(settings.against), 'bench/servers/service.ts')))
+      : await startServer('baseline', 'bench/servers/bare-express.ts');
     servers.push(baseline);
     service = await startServer(
       'service',
@@ -351,7 +379,10 @@ async function main(): Promise<number> {
   }
 
   const targets = [
-    { label: 'bare express', server: baseline, requests: requestsFor(baseline, bodies), rounds: [] as Round[] },
+    {
+      label: settings.against ? `service at ${settings.against}` : 'bare express',
+      server: baseline, requests: requestsFor(baseline, bodies), rounds: [] as Round[],
+    },
     { label: 'service /v1/validate', server: service, requests: requestsFor(service, bodies), rounds: [] as Round[] },
   ];
 
@@ -381,7 +412,7 @@ async function main(): Promise<number> {
   const [base, svc] = targets.map((t) => summarize(t.rounds));
   const ratio = base.rps > 0 ? svc.rps / base.rps : 0;
   const failures = svc.non2xx + svc.errors + base.non2xx + base.errors;
-  const pass = ratio >= TARGET_RATIO && failures === 0;
+  const pass = ratio >= (settings.against ? 0 : TARGET_RATIO) && failures === 0;
 
   console.log('');
   console.log('per round');
@@ -391,7 +422,9 @@ async function main(): Promise<number> {
   console.log(table([HEADER, row(targets[0].label, base), row(targets[1].label, svc)]));
   console.log('');
   console.log(
-    `ratio service/baseline: ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}); failed requests: ${failures} -> ${pass ? 'PASS' : 'FAIL'}`,
+    settings.against
+      ? `ratio service/service at ${settings.against}: ${ratio.toFixed(2)} (above 1: faster now); failed requests: ${failures}`
+      : `ratio service/baseline: ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}); failed requests: ${failures} -> ${pass ? 'PASS' : 'FAIL'}`,
   );
   if (!Number.isNaN(svc.cpuUs) && !Number.isNaN(base.cpuUs)) {
     // Less sensitive to other load on a shared machine than req/s: what one request costs the server's own process.
