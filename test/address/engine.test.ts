@@ -193,6 +193,16 @@ describe('address engine: other countries', () => {
     ['100 Queen St W, Toronto, ON M5H 2N2, Canada', 'CA', 'plausible'],
     ['Calle Mayor 1, 28013 Madrid, Spain', 'ES', 'plausible'],
     ['12 MG Road, Bengaluru, Karnataka 560001, India', 'IN', 'plausible'],
+    // Names Google's metadata writes with a form of state or otherwise (`BULGARIA (REP.)`, `REP. OF SINGAPORE`).
+    ['ul. Vitosha 1, 1000 Sofia, Bulgaria', 'BG', 'plausible'],
+    ['Váci utca 1, 1052 Budapest, Hungary', 'HU', 'plausible'],
+    ['Knez Mihailova 1, 11000 Belgrade, Serbia', 'RS', 'plausible'],
+    ['Calle 50, Panama City, Panama', 'PA', 'plausible'],
+    ['Av. Winston Churchill 1, Santo Domingo, Dominican Republic', 'DO', 'plausible'],
+    ['Strada Pușkin 1, MD-2012 Chișinău, Moldova', 'MD', 'plausible'],
+    // A city state written as its own city before its postal code.
+    ['1 Raffles Place, Singapore 048616', 'SG', 'plausible'],
+    ['2 Avenue de Monte-Carlo, Monaco 98000', 'MC', 'plausible'],
   ])('When "%s" is checked, then the country is %s and the status %s', (input, country, status) => {
     const r = check(input);
     expect([r.country, r.status, r.dpv, r.zip4]).toEqual([country, status, '', null]);

@@ -39,6 +39,13 @@ const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
   SUOMI: 'FI', POLSKA: 'PL', EIRE: 'IE', HELLAS: 'GR', TURKIYE: 'TR', CHINA: 'CN', "PEOPLE'S REPUBLIC OF CHINA": 'CN',
   'HONG KONG': 'HK', 'NEW ZEALAND': 'NZ', 'SOUTH AFRICA': 'ZA', 'UNITED ARAB EMIRATES': 'AE', UAE: 'AE', VIETNAM: 'VN',
   USA: 'US', 'UNITED STATES OF AMERICA': 'US', 'U S A': 'US',
+  // Common English names that Google's metadata writes otherwise.
+  'DOMINICAN REPUBLIC': 'DO', LAOS: 'LA', 'DR CONGO': 'CD', 'DEMOCRATIC REPUBLIC OF THE CONGO': 'CD',
+  'REPUBLIC OF THE CONGO': 'CG', MICRONESIA: 'FM', 'SAINT PIERRE AND MIQUELON': 'PM', 'BRITISH VIRGIN ISLANDS': 'VG',
+  'US VIRGIN ISLANDS': 'VI', 'IVORY COAST': 'CI', 'VATICAN CITY': 'VA', 'HOLY SEE': 'VA', PALESTINE: 'PS', BRUNEI: 'BN',
+  ESWATINI: 'SZ', BURMA: 'MM', GUERNSEY: 'GG', JERSEY: 'JE', 'NORTH MACEDONIA': 'MK', 'CABO VERDE': 'CV', TIMOR: 'TL',
+  'EAST TIMOR': 'TL', 'SAINT BARTHELEMY': 'BL', 'ST KITTS AND NEVIS': 'KN', 'ST LUCIA': 'LC', 'ST VINCENT AND THE GRENADINES': 'VC',
+  'SAINT VINCENT AND THE GRENADINES': 'VC', 'ST HELENA': 'SH', 'REPUBLIC OF KOREA': 'KR', 'REPUBLIC OF IRELAND': 'IE',
 };
 
 function plain(text: string): string {
@@ -64,7 +71,8 @@ export class CountryMetadata {
       const isoids = split(region.sub_isoids);
       meta.rules.set(code, {
         code,
-        name: region.name,
+        // Shown in answers: without the form of state (`BULGARIA`, not `BULGARIA (REP.)`; `SINGAPORE`, not `REP. OF SINGAPORE`).
+        name: region.name.replace(/\s*\((?:REP|Rep)\.\)\s*$/, '').replace(/^(?:REP\.\s+OF|Rep\.)\s+/, ''),
         postalPattern: region.zip ? new RegExp(`^(?:${region.zip})$`, 'i') : null,
         postalExample: region.zipex?.split(',')[0] ?? null,
         required: region.require ?? 'AC',
@@ -75,6 +83,10 @@ export class CountryMetadata {
         })),
       });
       meta.addName(region.name, code);
+      // Google writes some names with a note (`BULGARIA (REP.)`, `FALKLAND ISLANDS (MALVINAS)`) or a form of state
+      // (`REP. OF SINGAPORE`, `Rep. MOLDOVA`, `REPUBLIC OF SERBIA`): the name alone is how people write it.
+      const bare = region.name.replace(/\s*\([^)]*\)\s*/g, ' ').replace(/^(?:REP(?:UBLIC)?\.?\s+(?:OF\s+)?)/i, '').trim();
+      if (bare && bare !== region.name) meta.addName(bare, code);
     }
     for (const [alias, code] of Object.entries(COUNTRY_ALIASES)) if (meta.rules.has(code)) meta.addName(alias, code);
     return meta;
@@ -95,8 +107,14 @@ export class CountryMetadata {
    * count only after a comma or a new line, so that a US state code is not taken for a country.
    */
   trailingCountry(text: string): { code: string; rest: string } | null {
-    // Text ending in a number (a ZIP, a house number) names no country after it.
-    if (/\d[\s.]*$/.test(text)) return null;
+    // Text ending in a number (a ZIP, a house number) names no country after it, but for a city state written as
+    // its own city before its postal code (`1 RAFFLES PLACE, SINGAPORE 048616`, `MONACO 98000`): the name stays, as the city.
+    if (/\d[\s.]*$/.test(text)) {
+      const last = /^(.*\S)\s+([A-Za-z0-9-]+)[\s.]*$/.exec(text);
+      const named = last && !/\d[\s.]*$/.test(last[1]) ? this.trailingCountry(last[1]) : null;
+      const pattern = named ? this.rules.get(named.code)?.postalPattern : null;
+      return named && pattern?.test(last![2]) && CITY_STATES.has(named.code) ? { code: named.code, rest: text } : null;
+    }
     const cleaned = plain(text).replace(/[.]/g, '').replace(/\s+$/, '');
     // Only the last words can name a country: the run of letters, spaces, hyphens and brackets at the end.
     let from = cleaned.length;
@@ -117,6 +135,9 @@ export class CountryMetadata {
     return null;
   }
 }
+
+/** Countries that are one city, whose name is written as the city before the postal code. */
+const CITY_STATES: ReadonlySet<string> = new Set(['SG', 'MC', 'SM', 'VA', 'GI', 'LU']);
 
 const EMPTY_COMPONENTS: AddressComponents = {
   primary_number: null, street_predirection: null, street_name: null, street_suffix: null, street_postdirection: null,
