@@ -107,7 +107,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
       // writes the last line (SAINT LOUIS, FORT WORTH, MCALLEN): standardization, not correction.
       else {
         const name = postal.cityByKey(place.state, inputCityKey)?.name;
-        if (name && citySpellingKey(name) === citySpellingKey(p.city)) out.city = name;
+        if (name && name !== p.city && citySpellingKey(name) === citySpellingKey(p.city)) out.city = name;
       }
       if (!p.state) notes.push(F.stateAdded((out.state = place.state)));
       // The street may be in another ZIP of the same city: the reference data can tell.

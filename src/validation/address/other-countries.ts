@@ -110,6 +110,8 @@ export class CountryMetadata {
     // Text ending in a number (a ZIP, a house number) names no country after it, but for a city state written as
     // its own city before its postal code (`1 RAFFLES PLACE, SINGAPORE 048616`, `MONACO 98000`): the name stays, as the city.
     if (/\d[\s.]*$/.test(text)) {
+      // Most text that ends in figures is a US or Canadian address: the city states' names are looked for first.
+      if (!CITY_STATE_BEFORE_CODE.test(text)) return null;
       const last = /^(.*\S)\s+([A-Za-z0-9-]+)[\s.]*$/.exec(text);
       const named = last && !/\d[\s.]*$/.test(last[1]) ? this.trailingCountry(last[1]) : null;
       const pattern = named ? this.rules.get(named.code)?.postalPattern : null;
@@ -138,6 +140,7 @@ export class CountryMetadata {
 
 /** Countries that are one city, whose name is written as the city before the postal code. */
 const CITY_STATES: ReadonlySet<string> = new Set(['SG', 'MC', 'SM', 'VA', 'GI', 'LU']);
+const CITY_STATE_BEFORE_CODE = /(?:SINGAPORE|MONACO|SAN MARINO|VATICAN(?: CITY)?|GIBRALTAR|LUXEMBOURG)[\s,]+[A-Z0-9-]+[\s.]*$/i;
 
 const EMPTY_COMPONENTS: AddressComponents = {
   primary_number: null, street_predirection: null, street_name: null, street_suffix: null, street_postdirection: null,

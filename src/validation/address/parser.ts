@@ -959,6 +959,8 @@ function byBoundThenOrder(a: SplitCandidate, b: SplitCandidate): number {
 
 interface SplitCandidate {
   start: number;
+  /** The delivery line, once parsed. */
+  line?: DeliveryLine;
   /** Where the city starts (`end`: no city). */
   p: number;
   /** The score without the delivery line's part. */
@@ -1033,9 +1035,10 @@ function dropRepeatedLastLine(toks: readonly Token[], end: number): number {
   if (zip) {
     for (let j = end - 2; j >= Math.max(1, end - 1 - LONGEST_LAST_LINE_WORDS); j--) {
       if (!toks[j].digit) continue;
-      const stateBefore = [1, 2, 3].some((n) => j - n >= 0 && RegionByName.get(joinWords(toks, j - n, j))?.country === 'US');
       // The ZIP written twice in a row (`MA 02108 02108`) needs no comma between.
-      return US_ZIP.exec(toks[j].w)?.[1] === zip[1] && (toks[j + 1].sep || j === end - 2) && stateBefore ? j + 1 : end;
+      if (!toks[j].w.startsWith(zip[1]) || US_ZIP.exec(toks[j].w)?.[1] !== zip[1] || !(toks[j + 1].sep || j === end - 2)) return end;
+      for (let n = 1; n <= 3 && j - n >= 0; n++) if (RegionByName.get(joinWords(toks, j - n, j))?.country === 'US') return j + 1;
+      return end;
     }
     return end;
   }
@@ -1176,7 +1179,7 @@ function bestSplit(
       }
       // No delivery line at all (`Minneapolis, MN 55401`): the start of the text is a boundary like a comma.
       const noLine = start === 0 || toks[start]?.sep ? 2 : -10;
-      const bound = score + (p > start ? maxQuality * 10 + streetBonus : noLine) + (city ? cityBonus(city, maxQuality) : 0);
+      const bound = score + (p > start ? maxQuality * 10 : noLine) + (city ? cityBonus(city, maxQuality) : 0);
       candidates.push({ start, p, score, city, bound, order: candidates.length });
     }
   }
@@ -1184,17 +1187,37 @@ function bestSplit(
   let bestOrder = Infinity;
   for (const c of candidates) {
     if (c.bound < best.score || (c.bound === best.score && c.order > bestOrder)) break;
-    const line = c.p > c.start ? parseDeliveryLine(toks, c.start, c.p, country) : emptyLine();
-    const noLine = c.start === 0 || toks[c.start]?.sep ? 2 : -10;
-    const knownStreet = streetBonus && line.name && local!.hasStreet(postalCode!, line.name) ? streetBonus : 0;
-    const score = c.score + (c.p > c.start ? line.quality * 10 + knownStreet : noLine) +
-      (c.city ? cityBonus(c.city, line.quality, line.attention !== null) : 0);
+    const line = (c.line = c.p > c.start ? parseDeliveryLine(toks, c.start, c.p, country) : emptyLine());
+    const score = splitScore(c, line, toks, 0);
     if (score > best.score || (score === best.score && c.order < bestOrder)) {
       best = { score, start: c.start, at: c.p, line };
       bestOrder = c.order;
     }
   }
+  // The street bonus in a second pass, only when it can change the outcome: the best split's street is not one the
+  // data holds, and another split's is (its bound plus the bonus reaches the best). The same result as scoring every
+  // split with the bonus, without raising every bound.
+  if (streetBonus && best.line.kind !== 'none' && !(best.line.name && local!.hasStreet(postalCode!, best.line.name))) {
+    for (const c of candidates) {
+      if (c.bound + streetBonus < best.score) break;
+      if (c.p <= c.start) continue;
+      const line = (c.line ??= parseDeliveryLine(toks, c.start, c.p, country));
+      if (!line.name || !local!.hasStreet(postalCode!, line.name)) continue;
+      const score = splitScore(c, line, toks, streetBonus);
+      if (score > best.score || (score === best.score && c.order < bestOrder)) {
+        best = { score, start: c.start, at: c.p, line };
+        bestOrder = c.order;
+      }
+    }
+  }
   return best;
+}
+
+/** A split's score once its delivery line is read (`knownStreet`: the bonus for a street the loaded data holds). */
+function splitScore(c: SplitCandidate, line: DeliveryLine, toks: readonly Token[], knownStreet: number): number {
+  const noLine = c.start === 0 || toks[c.start]?.sep ? 2 : -10;
+  return c.score + (c.p > c.start ? line.quality * 10 + knownStreet : noLine) +
+    (c.city ? cityBonus(c.city, line.quality, line.attention !== null) : 0);
 }
 
 /** Parses a US or Canadian address. Never throws; what cannot be read is left null. */
