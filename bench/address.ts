@@ -1,14 +1,20 @@
 /**
  * `npm run bench:address`: parse accuracy on the labelled usaddress corpus, ours beside the parse-address package on
  * the same strings and the same scoring (bench/address-corpus.ts), then addresses per second on one core.
+ *
+ * `npm run -s bench:address -- --against REV` adds the parser and engine as they were at git revision REV to the speed
+ * rounds (interleaved with today's, in the same process), so that a change's cost is measured in one run.
  */
 import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import {
   adjudicatedCorpus, holdoutHalf, loadCorpus, loadLabelDisputes, parsedFieldsOf, RRAD_FORMS, rradRoundTrip, rradRoundTripPlacesHeldOut, scoreParser, type CorpusEntry, type ParsedFields,
   type Score,
 } from './address-corpus.js';
+import { checkOut } from './git-worktree.js';
 import { SHIPPED_DATA_DIR, createAddressEngine, loadShippedAddressData } from '../src/validation/address/index.js';
 import { parseNorthAmericanAddress } from '../src/validation/address/parser.js';
 
@@ -74,6 +80,22 @@ const steps: [string, (s: string) => unknown][] = [
   ['validate (ours, whole answer)', (s) => engine.validateSync(s, { deadline })],
   ['parse-address', parseAddressFields],
 ];
+const againstAt = process.argv.indexOf('--against');
+const against = againstAt >= 0 ? process.argv[againstAt + 1] : undefined;
+if (againstAt >= 0 && !against) throw new Error('--against needs a git revision');
+if (against) {
+  const dir = checkOut(against);
+  type Engine = typeof import('../src/validation/address/index.js');
+  type Parser = typeof import('../src/validation/address/parser.js');
+  const then = (await import(pathToFileURL(path.join(dir, 'src/validation/address/index.ts')).href)) as Engine;
+  const thenParser = (await import(pathToFileURL(path.join(dir, 'src/validation/address/parser.ts')).href)) as Parser;
+  const thenData = then.loadShippedAddressData();
+  const thenEngine = then.createAddressEngine(thenData);
+  steps.push(
+    [`parse (at ${against})`, (s) => thenParser.parseNorthAmericanAddress(s, thenData.postal)],
+    [`validate (at ${against}, whole answer)`, (s) => thenEngine.validateSync(s, { deadline })],
+  );
+}
 const ROUNDS = 7;
 const rates = new Map<string, number[]>(steps.map(([name]) => [name, []]));
 for (const [, run] of steps) for (const s of inputs) run(s);

@@ -20,12 +20,13 @@
  * is printed; the exit code is 0 whatever the numbers (this is a measurement), and non-zero only when a server fails to
  * start or to answer a first request correctly.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkOut } from './git-worktree.js';
 import { validateBodies } from './validate-bodies.js';
 
 const TARGET_RATIO = 0.6;
@@ -149,24 +150,6 @@ function startServer(name: string, script: string, nodeFlags: string[] = []): Pr
       }
     });
   });
-}
-
-/**
- * A detached git worktree of `rev` in a temporary folder, sharing this checkout's node_modules (the baseline of
- * `--against`); removed when the process exits.
- */
-function checkOut(rev: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-bench-against-'));
-  execFileSync('git', ['worktree', 'add', '--detach', '--force', dir, rev], { cwd: ROOT, stdio: 'ignore' });
-  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  process.once('exit', () => {
-    try {
-      execFileSync('git', ['worktree', 'remove', '--force', dir], { cwd: ROOT, stdio: 'ignore' });
-    } catch {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
-  return dir;
 }
 
 function stopServer(server: Server): Promise<void> {

@@ -1,0 +1,26 @@
+/**
+ * A detached git worktree of a revision in a temporary folder, sharing this checkout's node_modules: the baseline of
+ * the benches' `--against REV`, so that a change is measured against the code before it in the same run. Removed when
+ * the process exits.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export function checkOut(rev: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-bench-against-'));
+  execFileSync('git', ['worktree', 'add', '--detach', '--force', dir, rev], { cwd: ROOT, stdio: 'ignore' });
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  process.once('exit', () => {
+    try {
+      execFileSync('git', ['worktree', 'remove', '--force', dir], { cwd: ROOT, stdio: 'ignore' });
+    } catch {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  return dir;
+}
