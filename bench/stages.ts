@@ -60,7 +60,7 @@ try {
   const stages: [string, (i: number) => unknown, number?][] = [
     ['authenticate (a key seen before)', () => service.accounts.authenticate(apiKey)],
     ['request schema (zod)', (i) => validateRequestSchema.parse(bodies[i % bodies.length])],
-    ['price (country, phone reading)', (i) => validation.price(at(i))],
+    ['price (country, phone reading, e-mail offline answer)', (i) => validation.price(at(i))],
     ['address engine', (i) => engines.address.validate(at(i).address!, { country: at(i).country, deadline: deadline() })],
     ['e-mail engine (offline)', (i) => engines.email.validate(at(i).email!, { smtp: false, deadline: deadline() })],
     ['phone engine (with the pricing reading)', (i) => {
