@@ -212,6 +212,11 @@ describe('address engine: other countries', () => {
     expect(check("1 Queen’s Road Central, Central, Hong Kong Island, Hong Kong").standardized).toMatch(/^1 QUEEN'S ROAD CENTRAL/);
   });
 
+  it('When a city state is written as its own city, then its name is not written again as the country', () => {
+    expect(check('1 Raffles Place, Singapore 048616').standardized).toBe('1 RAFFLES PLACE SINGAPORE 048616');
+    expect(check('2 Avenue de Monte-Carlo, Monaco 98000').standardized).toBe('2 AVENUE DE MONTE-CARLO MONACO 98000');
+  });
+
   it('When the country hint is given, then it decides the country', () => {
     expect(check('Unter den Linden 77, 10117 Berlin', 'DE').country).toBe('DE');
   });

@@ -211,7 +211,10 @@ export function validateOtherCountry(input: string, rules: CountryRules, textWit
   if (valid) footnotes.push(`checked against the ${rules.name} address format; no delivery-point data for this country`);
   if (hasNonLatinLetters(input)) footnotes.push('written in a non-Latin script');
 
-  const standardized = words.length ? `${groups.join(' ')} ${rules.name}` : null;
+  // A city state's name already written as its city (`SINGAPORE 048616`) is not written again as the country.
+  const lines = groups.join(' ');
+  const nameWritten = CITY_STATES.has(rules.code) && ` ${lines} `.includes(` ${rules.name} `);
+  const standardized = words.length ? (nameWritten ? lines : `${lines} ${rules.name}`) : null;
   return {
     status: valid ? 'plausible' : 'invalid',
     standardized,
