@@ -495,6 +495,20 @@ describe('address engine: the last line written twice', () => {
   });
 });
 
+describe('address engine: words written before the city', () => {
+  it('When a note stands between the unit and the city, then the city is the ZIP\'s name at its end and the note is dropped', () => {
+    const r = check('1267 Martin St #203 - leave at door, Nashville TN 37203');
+    expect([r.status, r.standardized]).toEqual(['verified', '1267 MARTIN ST # 203 NASHVILLE TN 37203']);
+    expect(r.footnotes).toContain('R#: words that fit no address part dropped: LEAVE AT DOOR');
+  });
+
+  it('When the whole "city" is another real town of the state, then it is corrected as a whole, not cut', () => {
+    const r = check('100 Main St, East Orange, NJ 07102');
+    expect(r.components.city).not.toBe('ORANGE');
+    expect(r.footnotes.some((f) => f.startsWith('R#'))).toBe(false);
+  });
+});
+
 describe('address engine: the reference data decides between readings', () => {
   it('When the city is another place of the state but the ZIP holds the delivery point, then ZIP and street decide the city', () => {
     const r = check('1267 Martin St #203, Memphis, TN 37203');

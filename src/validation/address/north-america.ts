@@ -8,7 +8,7 @@ import { AddressFootnotes as F } from './footnotes.js';
 import type { ParsedAddress, Secondary } from './parser.js';
 import { type CityEntry, type PostalIndex, type ZipPlace, cityKey, citySpellingKey, oneTypingSlipApart } from './postal-index.js';
 import type { ReferenceAnswer, ReferenceIndex, StreetParts } from './reference-index.js';
-import { CanadianProvinces, MilitaryPostOffices, UspsTerritories, stateOfUnlistedZip } from './tables.js';
+import { CanadianProvinces, DirectionalTable, MilitaryPostOffices, UspsTerritories, stateOfUnlistedZip } from './tables.js';
 
 /** Canada Post: D F I O Q U never appear; W and Z never start a postal code (A1A 1A1). */
 const CANADIAN_POSTAL_CODE = /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] \d[ABCEGHJ-NPRSTV-Z]\d$/;
@@ -90,9 +90,29 @@ export function localZipsOfCity(reference: ReferenceIndex | undefined, postal: P
   return reference ? [...reference.postalCodesOfLocalCity(key)].filter((z) => zipOfState(postal, z, state)) : [];
 }
 
+/**
+ * Words written before the city that are no part of it (`… # 203 - LEAVE AT DOOR, NASHVILLE TN 37203`): where the
+ * typed city is no name of the ZIP but its last words are, those are the city and the rest is dropped (`R#`).
+ */
+function cityAtEnd(p: ParsedAddress, places: readonly ZipPlace[], postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[]): void {
+  const words = p.city?.split(' ') ?? [];
+  const fits = (name: string) => places.some((z) => postal.isAcceptableCity(z, name)) || !!reference?.acceptsCity(p.postalCode!, name);
+  // A real place of the state (`EAST ORANGE` with a Newark ZIP) is a wrong town, which the ZIP corrects as a whole.
+  if (words.length < 2 || fits(p.city!) || (p.state && postal.city(p.state, p.city!))) return;
+  for (let k = 1; k < words.length; k++) {
+    const tail = words.slice(k).join(' ');
+    // A directional before the town (`E HAZEL CREST`) is part of a misnamed town, not a note.
+    if (!fits(tail) || (k === 1 && DirectionalTable.has(words[0]))) continue;
+    notes.push(F.extraDropped(words.slice(0, k).join(' ')));
+    p.city = tail;
+    return;
+  }
+}
+
 function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[]): LastLine {
-  const out: LastLine = { city: p.city, state: p.state, zip: p.postalCode, corrected: false, invalid: false, candidateZips: [] };
   const places = p.postalCode ? postal.zip(p.postalCode) : undefined;
+  if (places && p.city) cityAtEnd(p, places, postal, reference, notes);
+  const out: LastLine = { city: p.city, state: p.state, zip: p.postalCode, corrected: false, invalid: false, candidateZips: [] };
   const inputCityKey = p.city ? cityKey(p.city) : '';
   const cityEntry = p.city && p.state ? postal.cityByKey(p.state, inputCityKey) : undefined;
   const correctZipFromCity = (): boolean => correctZip(p, cityEntry, out, notes);
