@@ -495,6 +495,18 @@ describe('address engine: the last line written twice', () => {
   });
 });
 
+describe('address engine: numbered streets written in words', () => {
+  it.each([
+    ['123 West Fifty-Seventh Street, New York, NY 10019', '123 W 57TH ST NEW YORK NY 10019'],
+    ['123 W Fifty Seventh St, New York, NY 10019', '123 W 57TH ST NEW YORK NY 10019'],
+    ['100 Twentieth Ave, Seattle WA 98122', '100 20TH AVE SEATTLE WA 98122'],
+    ['100 Twenty-First St, Boston MA 02108', '100 21ST ST BOSTON MA 02108'],
+    ['100 Forty Second St, New York NY 10036', '100 42ND ST NEW YORK NY 10036'],
+  ])('When the ordinal is written in words ("%s"), then it is written in figures, as the ZIP+4 file does', (input, standardized) => {
+    expect(check(input).standardized).toBe(standardized);
+  });
+});
+
 describe('address engine: words written before the city', () => {
   it('When a note stands between the unit and the city, then the city is the ZIP\'s name at its end and the note is dropped', () => {
     const r = check('1267 Martin St #203 - leave at door, Nashville TN 37203');

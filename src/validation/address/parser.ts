@@ -700,6 +700,8 @@ export function parseDeliveryLine(
   line.name = e > s ? joinWords(toks, s, e) : null;
   // Numbered streets are written in figures (FIFTH AVE -> 5TH AVE), as in the USPS ZIP+4 file.
   if (e - s === 1 && OrdinalStreetNames.has(toks[s].w)) line.name = OrdinalStreetNames.get(toks[s].w)!;
+  // `FIFTY SEVENTH ST`: a compound ordinal written as two words.
+  else if (e - s === 2 && OrdinalStreetNames.has(`${toks[s].w}-${toks[s + 1].w}`)) line.name = OrdinalStreetNames.get(`${toks[s].w}-${toks[s + 1].w}`)!;
   readSecondaries(toks, unitAt, end, line, end === toks.length);
   if (unitAfterNumber && !line.secondaryDesignator) {
     line.secondaryDesignator = unitAfterNumber.designator;
@@ -903,8 +905,10 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
       if (siteAfter) k = siteAfter.next - 1;
     } else if ((w === 'GENERAL' && toks[k + 1]?.w === 'DELIVERY') || (w === 'GD' && (k === 0 || toks[k].sep))) {
       starts.push(k);
-    } else if (NumberWords.has(w) && end - k >= 3 && (k === 0 || toks[k].sep || !toks[k - 1].digit)) {
-      // A house number written as a word, also after a firm (`ANHEUSER BUSCH ONE BUSCH PL`); the score decides.
+    } else if (NumberWords.has(w) && end - k >= 3 && (k === 0 || toks[k].sep || !toks[k - 1].digit) &&
+      !(k >= 2 && !toks[k].sep && toks[k - 2].number && DirectionalTable.has(toks[k - 1].w) && OrdinalStreetNames.has(`${w}-${toks[k + 1].w}`))) {
+      // A house number written as a word, also after a firm (`ANHEUSER BUSCH ONE BUSCH PL`); the score decides. Not
+      // the first word of a compound ordinal after a number and a directional (`123 W FIFTY SEVENTH ST`).
       starts.push(k);
     } else if (toks[k].number) {
       // A number after a unit word or a highway word belongs to them, not to a new delivery line.

@@ -246,14 +246,26 @@ export const OrdinalWords: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** Numbered street names written as words -> figures (FIRST -> 1ST … TWENTIETH -> 20TH). */
-export const OrdinalStreetNames: ReadonlyMap<string, string> = new Map(
-  ['FIRST', 'SECOND', 'THIRD', 'FOURTH', 'FIFTH', 'SIXTH', 'SEVENTH', 'EIGHTH', 'NINTH', 'TENTH', 'ELEVENTH', 'TWELFTH',
-    'THIRTEENTH', 'FOURTEENTH', 'FIFTEENTH', 'SIXTEENTH', 'SEVENTEENTH', 'EIGHTEENTH', 'NINETEENTH', 'TWENTIETH'].map((w, i) => {
-    const n = i + 1;
-    const suffix = n % 10 === 1 && n !== 11 ? 'ST' : n % 10 === 2 && n !== 12 ? 'ND' : n % 10 === 3 && n !== 13 ? 'RD' : 'TH';
-    return [w, `${n}${suffix}`];
-  }),
-);
+export const OrdinalStreetNames: ReadonlyMap<string, string> = ordinalStreetNames();
+
+/**
+ * Ordinal words up to the ninety-ninth (FIRST, TWENTIETH, FIFTY-SEVENTH) and their figures (1ST, 20TH, 57TH): numbered
+ * streets are written in figures in the USPS ZIP+4 file (Pub 28 writes `W 57TH ST`).
+ */
+function ordinalStreetNames(): Map<string, string> {
+  const figures = (n: number) =>
+    `${n}${n % 10 === 1 && n % 100 !== 11 ? 'ST' : n % 10 === 2 && n % 100 !== 12 ? 'ND' : n % 10 === 3 && n % 100 !== 13 ? 'RD' : 'TH'}`;
+  const ordinals = ['FIRST', 'SECOND', 'THIRD', 'FOURTH', 'FIFTH', 'SIXTH', 'SEVENTH', 'EIGHTH', 'NINTH', 'TENTH', 'ELEVENTH',
+    'TWELFTH', 'THIRTEENTH', 'FOURTEENTH', 'FIFTEENTH', 'SIXTEENTH', 'SEVENTEENTH', 'EIGHTEENTH', 'NINETEENTH'];
+  const tens = ['TWENTY', 'THIRTY', 'FORTY', 'FIFTY', 'SIXTY', 'SEVENTY', 'EIGHTY', 'NINETY'];
+  const names = new Map<string, string>(ordinals.map((w, i) => [w, figures(i + 1)]));
+  tens.forEach((ten, t) => {
+    const n = 20 + 10 * t;
+    names.set(`${ten.slice(0, -1)}IETH`, figures(n));
+    for (let u = 1; u <= 9; u++) names.set(`${ten}-${ordinals[u - 1]}`, figures(n + u));
+  });
+  return names;
+}
 
 /** House numbers written as words, at the start of a delivery line. */
 export const NumberWords: ReadonlyMap<string, string> = new Map([
