@@ -78,6 +78,11 @@ function bestPlace(
 }
 
 /** True when the ZIP is one of the state's: by its GeoNames places, or by its USPS prefix range when GeoNames lacks it. */
+/** A ZIP's own city: its GeoNames place, else the place the loaded address files give it. */
+function cityOfZip(postal: PostalIndex, reference: ReferenceIndex, zip: string): string | undefined {
+  return postal.zip(zip)?.[0]?.city ?? reference.localCityNamesOf(zip)[0];
+}
+
 /** `203-1267`: a unit (figures, maybe a letter) before a house number. */
 const UNIT_DASH_NUMBER = /^(\d+[A-Z]?|[A-Z])-(\d+[A-Z]?)$/;
 
@@ -422,7 +427,7 @@ export function validateNorthAmerican(
         if (changed >= 0) notes.splice(changed, 1);
         zip = last.zip = given;
         answer = atGiven;
-        const zipCity = postal.zip(given)?.[0]?.city;
+        const zipCity = cityOfZip(postal, reference, given);
         if (!p.city || reference.acceptsCity(given, p.city) || !zipCity) {
           last.city = p.city;
           corrected = false;
@@ -455,8 +460,8 @@ export function validateNorthAmerican(
         answer = a;
         last.zip = z;
         if (!last.city) {
-          // Found from the state alone: the ZIP's city (GeoNames, else the place the address files give it).
-          const city = postal.zip(z)?.[0]?.city ?? reference.localCityNamesOf(z)[0];
+          // Found from the state alone: the ZIP's city.
+          const city = cityOfZip(postal, reference, z);
           const missing = notes.indexOf(F.lastLineMissing);
           if (city && missing >= 0) notes.splice(missing, 1, F.cityAdded((last.city = city)));
         }
@@ -466,7 +471,7 @@ export function validateNorthAmerican(
     // under the ZIP as given (`1267 MARTIN ST # 203, MEMPHIS, TN 37203`): ZIP and street decide, the city is the ZIP's.
     if (last.invalid && !answer && !canada && given && FIVE_DIGITS.test(given) && p.city && (!p.state || zipOfState(postal, given, p.state))) {
       const atGiven = query(given);
-      const city = postal.zip(given)?.[0]?.city ?? reference.localCityNamesOf(given)[0];
+      const city = cityOfZip(postal, reference, given);
       if (city && (atGiven.dpv === 'Y' || atGiven.dpv === 'S' || atGiven.dpv === 'D')) {
         notes.push(F.cityCorrected(p.city, city));
         last.city = city;

@@ -138,9 +138,13 @@ export class CountryMetadata {
   }
 }
 
-/** Countries that are one city, whose name is written as the city before the postal code. */
-const CITY_STATES: ReadonlySet<string> = new Set(['SG', 'MC', 'SM', 'VA', 'GI', 'LU']);
-const CITY_STATE_BEFORE_CODE = /(?:SINGAPORE|MONACO|SAN MARINO|VATICAN(?: CITY)?|GIBRALTAR|LUXEMBOURG)[\s,]+[A-Z0-9-]+[\s.]*$/i;
+/** Countries that are one city, whose name is written as the city before the postal code, by the names written so. */
+const CITY_STATE_NAMES: Readonly<Record<string, readonly string[]>> = {
+  SG: ['SINGAPORE'], MC: ['MONACO'], SM: ['SAN MARINO'], VA: ['VATICAN', 'VATICAN CITY'], GI: ['GIBRALTAR'], LU: ['LUXEMBOURG'],
+};
+const CITY_STATES: ReadonlySet<string> = new Set(Object.keys(CITY_STATE_NAMES));
+/** One of those names, then one word (the postal code) at the end: looked for before any country lookup. */
+const CITY_STATE_BEFORE_CODE = new RegExp(`(?:${Object.values(CITY_STATE_NAMES).flat().join('|')})[\\s,]+[A-Z0-9-]+[\\s.]*$`, 'i');
 
 const EMPTY_COMPONENTS: AddressComponents = {
   primary_number: null, street_predirection: null, street_name: null, street_suffix: null, street_postdirection: null,

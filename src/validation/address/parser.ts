@@ -762,10 +762,7 @@ function knownCityZips(postal: PostalIndex, state: string | null, key: string, l
 
 /** A city of the state in the gazetteer, or in the loaded address files. */
 function isKnownCity(postal: PostalIndex, state: string, name: string, local: LocalPlaceNames | undefined): boolean {
-  if (postal.city(state, name)) return true;
-  if (!local) return false;
-  for (const code of local.postalCodesOfLocalCity(cityKey(name))) if (stateOfPostalCode(postal, code) === state) return true;
-  return false;
+  return knownCityZips(postal, state, cityKey(name), local) > 0;
 }
 
 function stateOfPostalCode(postal: PostalIndex, code: string): string | undefined {

@@ -51,6 +51,10 @@ const FROM_DNS_ALONE: ReadonlySet<NetworkFinding['kind']> = new Set([
   'no_such_domain', 'null_mx', 'no_mail_server', 'dns_error', 'dns_timeout', 'mail_route_only',
 ]);
 
+function syntaxAnswer(detail: string): EmailResult {
+  return resultOf(syntaxVerdict(detail), null, null, false, false, false);
+}
+
 /** What the engine knows of an address before any network check. */
 interface EmailReading {
   parsed: ParsedEmailAddress;
@@ -104,19 +108,21 @@ export class EmailValidationEngine implements EmailEngine {
    * Pricing asks this first, so that an answer known to be `unknown` is never charged and refunded.
    */
   offlineAnswer(input: string): EmailResult | null {
-    const reading = this.read(input);
-    if ('answer' in reading) return reading.answer;
+    const parsed = parseEmailAddress(input.trim());
+    if (!parsed.ok) return syntaxAnswer(parsed.detail);
+    // The network decides: the lists and suggestion are left to `validate`, not read twice per request.
     if (this.deps.networkChecks && !this.closed) return null;
-    return this.answerOf(reading, offlineFinding(reading.parsed, this.deps.lists));
+    return this.answerOf(this.readParsed(parsed), offlineFinding(parsed, this.deps.lists));
   }
 
   /** Syntax, lists and suggestion: everything that needs no network. */
   private read(input: string): EmailReading | { answer: EmailResult } {
     // White space around the address (a form's trailing space, a pasted line) is no part of it.
     const parsed = parseEmailAddress(input.trim());
-    if (!parsed.ok) {
-      return { answer: resultOf(syntaxVerdict(parsed.detail), null, null, false, false, false) };
-    }
+    return parsed.ok ? this.readParsed(parsed) : { answer: syntaxAnswer(parsed.detail) };
+  }
+
+  private readParsed(parsed: ParsedEmailAddress): EmailReading {
     const { lists } = this.deps;
     const disposable = isDisposableDomain(parsed.domain, lists);
     const role = isRoleLocalPart(parsed.localPart, lists);
