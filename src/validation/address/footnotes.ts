@@ -26,6 +26,18 @@ export const AddressFootnotes = {
     `C#: postal code ${code} is not a Canadian postal code (A1A 1A1: letter, figure, letter, figure, letter, figure; D F I O Q U never appear; W and Z never start one)`,
   postalCodeUnknown: (code: string) => `C#: forward sortation area ${code} is not in use`,
   postalCodeMissing: 'C#: postal code missing',
+  // Countries other than the US and Canada (Google's address metadata).
+  postalCodeNotInFormat: (country: string, example: string | null) =>
+    `C#: postal code missing or not in the ${country} format${example ? ` (for example ${example})` : ''}`,
+  subdivisionMissing: 'C#: state, province or prefecture missing or not recognised',
+  subdivisionAdded: (name: string) => `B#: state, province or prefecture ${name} added from the postal code`,
+  postalCodeOfOtherSubdivision: (code: string, belongsTo: string, given: string) =>
+    `C#: postal code ${code} belongs to ${belongsTo}, not ${given}`,
+  streetMissing: 'E#: street address missing',
+  cityMissing: 'C#: city missing',
+  checkedAgainstFormat: (country: string) =>
+    `DPV: checked against the ${country} address format; no delivery-point data for this country`,
+  nonLatinScript: 'N#: written in a non-Latin script',
   streetCorrected: (from: string, to: string) => `M#: street corrected from ${from} to ${to}`,
   unitBeforeNumber: (written: string, unit: string, number: string) =>
     `M#: ${written} read as unit ${unit} of number ${number} (the reference data holds only that reading)`,
@@ -52,6 +64,7 @@ export const AddressFootnotes = {
   noPrimaryNumber: 'E#: house number missing',
   intersection: 'E#: a street corner, not a delivery point',
   poBoxNumberMissing: 'E#: PO Box number missing',
+  poBoxNumberZero: 'E#: PO Box 0 does not exist (box numbers start at 1)',
   onlyPostalCode: 'E#: only a postal code was given',
   unknownCountry: 'E#: country not recognised; give the country hint or end the address with the country',
   countryHintOverruled: (hint: string, country: string) =>

@@ -60,7 +60,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     const found = resolveNamedCountry(input, hint, guess);
     // A country named like a US state or Canadian province (`…, LOUISVILLE, KY`: the Cayman Islands' code; `…, CA`,
     // `…, DE`, `…, ATLANTA, GEORGIA`): the state when the text reads as an address there.
-    if (!hint && found.code && found.code !== 'US') {
+    if (!hint && found.code && found.code !== 'US' && !found.byLastLine) {
       const northAmerica = northAmericanReading(input);
       if (northAmerica) return { code: guess ? northAmerica : null, rest: input };
     }
@@ -85,7 +85,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     return (knownCity && region.country === 'US') || street ? region.country : null;
   }
 
-  function resolveNamedCountry(input: string, hint?: string, guess = true): { code: string | null; rest: string } {
+  function resolveNamedCountry(input: string, hint?: string, guess = true): { code: string | null; rest: string; byLastLine?: boolean } {
     const h = hint?.trim().toUpperCase();
     if (h && /^[A-Z]{2}$/.test(h)) {
       const code = h === 'UK' ? 'GB' : h;
@@ -94,6 +94,8 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     }
     const named = countries.trailingCountry(input);
     if (named) return { code: named.code, rest: named.code === 'US' || named.code === 'CA' ? input : named.rest };
+    const byLastLine = countries.countryOfLastLine(input);
+    if (byLastLine) return { code: byLastLine, rest: input, byLastLine: true };
     if (!guess) return { code: null, rest: input };
     const upper = input.toUpperCase().trim();
     if (CANADIAN_POSTAL.test(upper)) return { code: 'CA', rest: input };

@@ -384,12 +384,16 @@ export function validateNorthAmerican(
   if (inputWasCut) notes.push(F.tooLong);
   if (p.nonLatin) notes.push(F.nonLatin);
   const hasDeliveryLine = p.kind !== 'none' && p.name !== null;
+  // Box numbers start at 1 (a street may have a house number 0; a post office has no box 0).
+  const boxZero = p.kind === 'po_box' && p.primaryNumber !== null && /^0+$/.test(p.primaryNumber);
   if (!hasDeliveryLine) {
     notes.push(p.postalCode && !p.city && !p.state ? F.onlyPostalCode : F.noDeliveryLine);
   } else if (p.kind === 'intersection') {
     notes.push(F.intersection);
   } else if (!p.primaryNumber && NEEDS_NUMBER.has(p.kind)) {
     notes.push(F.noPrimaryNumber);
+  } else if (boxZero) {
+    notes.push(F.poBoxNumberZero);
   }
   if (p.recipient) notes.push(p.otherLine ? F.otherLineSetAside(p.recipient) : F.recipientDropped(p.recipient));
   if (p.leftover.length) notes.push(F.extraDropped(p.leftover.join(' ')));
@@ -404,8 +408,8 @@ export function validateNorthAmerican(
   let dpv: Dpv = '';
   let zip4: string | null = null;
   let corrected = last.corrected;
-  // What no reference data can mend: no (readable) delivery line, a corner, a street or box without its number.
-  const lineInvalid = p.nonLatin || !hasDeliveryLine || p.kind === 'intersection' || (!p.primaryNumber && NEEDS_NUMBER.has(p.kind));
+  // What no reference data can mend: no (readable) delivery line, a corner, a street or box without its number, box 0.
+  const lineInvalid = p.nonLatin || !hasDeliveryLine || p.kind === 'intersection' || (!p.primaryNumber && NEEDS_NUMBER.has(p.kind)) || boxZero;
   let invalid = last.invalid || lineInvalid;
 
   // Delivery-point lookup: the given ZIP, or the one ZIP among the candidates where the street and number exist.

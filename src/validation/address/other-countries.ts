@@ -4,16 +4,19 @@
  * confirm a delivery point, so the answer is `plausible` or `invalid`, with `dpv` "" and `zip4` null.
  */
 import type { AddressComponents, AddressResult } from '../types.js';
+import { AddressFootnotes as F } from './footnotes.js';
 import { hasNonLatinLetters } from './tokenize.js';
 
 /** One region's entry in Google's metadata (only the fields used here). */
 export interface GoogleRegionData {
   key?: string;
   name?: string;
+  lname?: string;
   zip?: string;
   zipex?: string;
   require?: string;
   fmt?: string;
+  lfmt?: string;
   sub_keys?: string;
   sub_names?: string;
   sub_lnames?: string;
@@ -27,8 +30,37 @@ export interface CountryRules {
   postalExample: string | null;
   /** Google's `require` letters: A street address, C city, S subdivision, Z postal code. */
   required: string;
-  subdivisions: { key: string; code: string; names: string[] }[];
+  subdivisions: Subdivision[];
+  /**
+   * Where a subdivision added from the postal code is written, from the address format (`fmt`, or `lfmt` for Latin
+   * input): `before` the postal code (`%C %S %Z`: SYDNEY NSW 2000), `after` it (`%Z %C %S`: 00186 ROMA RM), or not at all.
+   */
+  subdivisionPlace: { native: 'before' | 'after' | null; latin: 'before' | 'after' | null };
 }
+
+export interface Subdivision {
+  key: string;
+  /** ISO 3166-2 code where Google gives one, else the key: the `components.state` of an answer. */
+  code: string;
+  /** Every name it is written by, in match form (upper case, without accents; see matchForm). */
+  names: string[];
+  /** How it is written in a standardized Latin / native line (SYDNEY NSW 2000, 00186 ROMA RM / 東京都). */
+  latin: string;
+  native: string;
+  /** How footnotes name it: NEW SOUTH WALES (NSW), BARCELONA (B), SANKT-PETERBURG. */
+  display: string;
+  /** Google's postal-code prefix of the subdivision (`AU/NSW`: 1|2[0-57-8]|…), anchored at the start; null if none. */
+  postalPrefix: RegExp | null;
+}
+
+/** A few English names people write for subdivisions Google names only in their own language. */
+const SUBDIVISION_ALIASES: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  RU: { 'Москва': ['MOSCOW'], 'Санкт-Петербург': ['SAINT PETERSBURG', 'ST PETERSBURG', 'ST. PETERSBURG'], 'Севастополь': ['SEVASTOPOL'] },
+  AR: { 'Ciudad Autónoma de Buenos Aires': ['CABA', 'CAPITAL FEDERAL'] },
+};
+
+/** A Latin name's form of government, left off as people write it (BEIJING SHI, CAIRO GOVERNORATE, ALTAYSKIY KRAY). */
+const FORM_OF_GOVERNMENT = / (?:SHENG|SHI|ZIZHIQU|GOVERNORATE|PROVINCE|PREFECTURE|REGION|OBLAST'?|KRAY|RESPUBLIKA)$/;
 
 /** Other names of countries people write after an address (Google's `name` is the English upper-case name). */
 const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
@@ -50,7 +82,30 @@ const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
 
 function plain(text: string): string {
   const ascii = !/[^\x00-\x7f]/.test(text);
-  return (ascii ? text : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')).toUpperCase();
+  if (ascii) return text.toUpperCase();
+  // Full-width forms as their ASCII and dashes as hyphens (〒１００−０００１: U+2212); Latin accents off; other scripts as written (NFD, put together
+  // again by NFC in answers: Thai's SARA AM survives, where NFKD would split it for good).
+  return text.replace(/[\uff01-\uffee]/g, (c) => c.normalize('NFKC')).replace(/[\u2010-\u2015\u2212]/g, '-').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+}
+
+/**
+ * The form text is compared in: upper case without Latin accents (see plain), apostrophes and the marks of other scripts (Thai vowel signs) kept, other punctuation and symbols (the 〒
+ * sign) a space. Names and input go through it alike.
+ */
+function matchForm(text: string): string {
+  return plain(text).replace(/[\u2019\u02bc]/g, "'").replace(/[^\p{L}\p{M}\p{N},\s#/'-]+/gu, ' ');
+}
+
+/** Scripts written without spaces between words: a subdivision's name is looked for anywhere in the text. */
+const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+/** Where the format writes the subdivision relative to the postal code (see CountryRules.subdivisionPlace). */
+function subdivisionPlaceIn(format: string | undefined): 'before' | 'after' | null {
+  if (!format) return null;
+  const s = format.indexOf('%S');
+  const z = format.indexOf('%Z');
+  if (s < 0 || z < 0) return null;
+  return s < z ? 'before' : 'after';
 }
 
 export class CountryMetadata {
@@ -69,6 +124,7 @@ export class CountryMetadata {
       const names = split(region.sub_names);
       const latin = split(region.sub_lnames);
       const isoids = split(region.sub_isoids);
+      const aliases = SUBDIVISION_ALIASES[code] ?? {};
       meta.rules.set(code, {
         code,
         // Shown in answers: without the form of state (`BULGARIA`, not `BULGARIA (REP.)`; `SINGAPORE`, not `REP. OF SINGAPORE`).
@@ -76,11 +132,27 @@ export class CountryMetadata {
         postalPattern: region.zip ? new RegExp(`^(?:${region.zip})$`, 'i') : null,
         postalExample: region.zipex?.split(',')[0] ?? null,
         required: region.require ?? 'AC',
-        subdivisions: keys.map((key, i) => ({
-          key,
-          code: isoids[i] || key,
-          names: [key, names[i], latin[i]].filter((n): n is string => !!n).map(plain),
-        })),
+        subdivisions: keys.map((key, i): Subdivision => {
+          const sub = data[`${code}/${key}`];
+          const latinName = latin[i] || sub?.lname;
+          const keyIsLatin = !hasNonLatinLetters(key);
+          const form = (n: string) => matchForm(n).replace(/\s+/g, ' ').trim();
+          const written = [key, names[i], latinName, ...(aliases[key] ?? [])].filter((n): n is string => !!n).map(form);
+          const bare = written.map((n) => n.replace(FORM_OF_GOVERNMENT, '')).filter((n) => n.length >= 4);
+          // Keys are what the post writes where they are Latin (NSW, RM, SP); else the Latin name (MOSKVA, TOKYO).
+          const latinLabel = form(keyIsLatin ? key : latinName ?? key);
+          const fullName = [names[i], latinName, key].map((n) => n && form(n)).find((n) => n && !hasNonLatinLetters(n)) ?? latinLabel;
+          return {
+            key,
+            code: isoids[i] || key,
+            names: [...new Set([...written, ...bare])].filter(Boolean),
+            latin: latinLabel,
+            native: form(key),
+            display: fullName === latinLabel ? latinLabel : `${fullName} (${latinLabel})`,
+            postalPrefix: sub?.zip ? new RegExp(`^(?:${sub.zip})`, 'i') : null,
+          };
+        }),
+        subdivisionPlace: { native: subdivisionPlaceIn(region.fmt), latin: subdivisionPlaceIn(region.lfmt ?? region.fmt) },
       });
       meta.addName(region.name, code);
       // Google writes some names with a note (`BULGARIA (REP.)`, `FALKLAND ISLANDS (MALVINAS)`) or a form of state
@@ -96,6 +168,18 @@ export class CountryMetadata {
     const key = plain(name).replace(/[^A-Z0-9]+/g, ' ').trim();
     this.codeByName.set(key, code);
     this.longestNameWords = Math.max(this.longestNameWords, key.split(' ').length);
+  }
+
+  /**
+   * A country the last line names without naming the country: an Australian state code and its four-digit postcode
+   * (`…, Sydney NSW 2000`), which no US or Canadian address ends with (US ZIP codes have five digits; WA and SA before
+   * four digits are not Washington's, whose ZIP codes start 98 and 99). The postcode must be the state's.
+   */
+  countryOfLastLine(text: string): string | null {
+    const m = AUSTRALIAN_LAST_LINE.exec(text);
+    if (!m) return null;
+    const state = this.rules.get('AU')?.subdivisions.find((s) => s.key === m[1].toUpperCase());
+    return state?.postalPrefix?.test(m[2]) ? 'AU' : null;
   }
 
   get(code: string): CountryRules | undefined {
@@ -138,6 +222,8 @@ export class CountryMetadata {
   }
 }
 
+const AUSTRALIAN_LAST_LINE = /(?:^|[\s,])(NSW|VIC|QLD|TAS|ACT|NT|SA|WA)[\s,]+(\d{4})[\s.]*$/i;
+
 /** Countries that are one city, whose name is written as the city before the postal code, by the names written so. */
 const CITY_STATE_NAMES: Readonly<Record<string, readonly string[]>> = {
   SG: ['SINGAPORE'], MC: ['MONACO'], SM: ['SAN MARINO'], VA: ['VATICAN', 'VATICAN CITY'], GI: ['GIBRALTAR'], LU: ['LUXEMBOURG'],
@@ -151,81 +237,187 @@ const EMPTY_COMPONENTS: AddressComponents = {
   secondary_designator: null, secondary_number: null, city: null, state: null, postal_code: null, plus4: null, country: null,
 };
 
+interface PostalCodeAt {
+  code: string;
+  group: number;
+  /** Its words' span in the group's words, end exclusive. */
+  start: number;
+  end: number;
+}
+
+/** Postal code: one word or two adjacent words (UK `EC1Y 8SY`) matching the country's pattern, the last one written. */
+function findPostalCode(groups: string[][], pattern: RegExp): PostalCodeAt | null {
+  for (let g = groups.length - 1; g >= 0; g--) {
+    const ws = groups[g];
+    for (let i = ws.length - 1; i >= 0; i--) {
+      if (i > 0) {
+        const two = `${ws[i - 1]} ${ws[i]}`;
+        if (pattern.test(two) && /\d/.test(two)) return { code: two, group: g, start: i - 1, end: i + 1 };
+      }
+      if (pattern.test(ws[i]) && /\d/.test(ws[i])) return { code: ws[i], group: g, start: i, end: i + 1 };
+    }
+  }
+  return null;
+}
+
+interface NamedSubdivision {
+  sub: Subdivision;
+  /** Written as a code of two or three letters where codes are written (NSW, RJ): what the writer gave as the state. */
+  code: boolean;
+  /** A name written where a subdivision is written; false for one inside the delivery line (VIA ROMA, CALLE B). */
+  strong: boolean;
+  /** Groups between the name and the postal code's group: the nearest is the one the writer meant. */
+  distance: number;
+}
+
+/**
+ * The subdivisions the text names. A name of several letters counts anywhere but in the first of several groups (the
+ * delivery line: VIA ROMA 1); a code of two or three letters only where such codes are written: last in its group or
+ * beside the postal code (SYDNEY NSW 2000, 00186 ROMA RM, SAO PAULO - SP); a one-letter code (Spain's A, B, M) never.
+ * Names in scripts written without spaces (東京都, กรุงเทพมหานคร) are looked for anywhere.
+ */
+function namedSubdivisions(groups: string[][], rules: CountryRules, postal: PostalCodeAt | null): NamedSubdivision[] {
+  const found: NamedSubdivision[] = [];
+  const postalGroup = postal?.group ?? groups.length - 1;
+  for (const sub of rules.subdivisions) {
+    let best: NamedSubdivision | null = null;
+    const consider = (strong: boolean, g: number, code = false) => {
+      const candidate = { sub, strong, code, distance: Math.abs(g - postalGroup) };
+      if (!best || rank(candidate) < rank(best) || (rank(candidate) === rank(best) && candidate.distance < best.distance)) best = candidate;
+    };
+    for (const name of sub.names) {
+      const unspaced = UNSPACED_SCRIPT.test(name);
+      const short = !unspaced && name.replace(/[\s'-]/g, '').length <= 3;
+      if (!unspaced && name.length < 2) continue;
+      const nameWords = name.split(' ');
+      groups.forEach((ws, g) => {
+        if (unspaced) {
+          if (ws.join(' ').includes(name)) consider(true, g);
+          return;
+        }
+        for (let i = 0; i + nameWords.length <= ws.length; i++) {
+          if (!nameWords.every((w, k) => ws[i + k] === w)) continue;
+          const end = i + nameWords.length;
+          const besidePostal = postal !== null && g === postal.group && (end === postal.start || i === postal.end);
+          const inDeliveryLine = g === 0 && groups.length > 1;
+          if (short) {
+            const strong = !inDeliveryLine || besidePostal;
+            if (end === ws.length || besidePostal) consider(strong, g, strong);
+          } else {
+            consider(!inDeliveryLine || besidePostal, g);
+          }
+        }
+      });
+    }
+    if (best) found.push(best);
+  }
+  return found.sort((a, b) => rank(a) - rank(b) || a.distance - b.distance);
+}
+
+/** A code where codes are written first, then a name outside the delivery line, then the rest. */
+const rank = (n: NamedSubdivision) => (n.code ? 0 : n.strong ? 1 : 2);
+
+type SubdivisionFinding =
+  | { sub: Subdivision; how: 'named' | 'added' }
+  | { sub: Subdivision; how: 'conflict'; belongsTo: Subdivision[] }
+  | null;
+
+/**
+ * The subdivision, checked against the postal code where Google gives each subdivision's postal prefixes (22
+ * countries): a named one the postal code agrees with; else one the postal code alone decides (added); a named one
+ * the postal code contradicts is a conflict.
+ */
+function findSubdivision(groups: string[][], rules: CountryRules, postal: PostalCodeAt | null): SubdivisionFinding {
+  const named = namedSubdivisions(groups, rules, postal);
+  const prefixes = postal !== null && rules.subdivisions.some((s) => s.postalPrefix);
+  const ofPostal = prefixes ? rules.subdivisions.filter((s) => s.postalPrefix?.test(postal!.code)) : [];
+  // A state written as a code (SAO PAULO - RJ) is what the writer says, even where the city is named like another.
+  const stated = named[0]?.code ? named[0] : null;
+  if (stated) {
+    return ofPostal.length && !ofPostal.includes(stated.sub) ? { sub: stated.sub, how: 'conflict', belongsTo: ofPostal } : { sub: stated.sub, how: 'named' };
+  }
+  const agreeing = named.find((n) => ofPostal.includes(n.sub));
+  if (agreeing) return { sub: agreeing.sub, how: 'named' };
+  const strong = named.find((n) => n.strong);
+  // A postal code no subdivision's prefix covers says nothing (the metadata may lag the post).
+  if (strong) return ofPostal.length ? { sub: strong.sub, how: 'conflict', belongsTo: ofPostal } : { sub: strong.sub, how: 'named' };
+  if (ofPostal.length === 1) return { sub: ofPostal[0], how: 'added' };
+  if (named.length && !ofPostal.length) return { sub: named[0].sub, how: 'named' };
+  return null;
+}
+
 /** Checks an address of a country other than US/CA against that country's metadata. */
 export function validateOtherCountry(input: string, rules: CountryRules, textWithoutCountry: string): AddressResult {
   const footnotes: string[] = [];
   // Apostrophes stay (`QUEEN'S ROAD`, `L'ÉGLISE`): each country's post has its own rule for them.
-  const upper = plain(textWithoutCountry).replace(/[\u2019\u02bc]/g, "'").replace(/[^\p{L}\p{N},\s#/'-]+/gu, ' ');
-  const groups = upper.split(/[,\n;]+/).map((g) => g.replace(/\s+/g, ' ').trim()).filter(Boolean);
-  const words = groups.flatMap((g) => g.split(' '));
+  const groups = matchForm(textWithoutCountry).split(/[,\n;]+/).map((g) => g.replace(/\s+/g, ' ').trim()).filter(Boolean).map((g) => g.split(' '));
+  const words = groups.flat();
+  const latinInput = !hasNonLatinLetters(input);
 
-  // Postal code: one word or two adjacent words (UK `EC1Y 8SY`) matching the country's pattern.
-  let postalCode: string | null = null;
-  let postalGroup = -1;
-  if (rules.postalPattern) {
-    for (let g = groups.length - 1; g >= 0 && !postalCode; g--) {
-      const ws = groups[g].split(' ');
-      for (let i = ws.length - 1; i >= 0 && !postalCode; i--) {
-        for (const candidate of [i > 0 ? `${ws[i - 1]} ${ws[i]}` : null, ws[i]]) {
-          if (candidate && rules.postalPattern.test(candidate) && /\d/.test(candidate)) {
-            postalCode = candidate;
-            postalGroup = g;
-            break;
-          }
-        }
-      }
-    }
-  }
+  const postal = rules.postalPattern ? findPostalCode(groups, rules.postalPattern) : null;
   const required = rules.required;
   let valid = words.length > 0;
-  if (!postalCode && rules.postalPattern && required.includes('Z')) {
+  if (!postal && rules.postalPattern && required.includes('Z')) {
     valid = false;
-    footnotes.push(`postal code missing or not in the ${rules.name} format (for example ${rules.postalExample ?? ''})`.trim());
+    footnotes.push(F.postalCodeNotInFormat(rules.name, rules.postalExample));
   }
 
-  let subdivision: string | null = null;
-  if (rules.subdivisions.length > 0) {
-    const haystack = ` ${groups.join(' , ')} `;
-    for (const sub of rules.subdivisions) {
-      if (sub.names.some((n) => n && haystack.includes(` ${n} `))) {
-        subdivision = sub.code;
-        break;
-      }
-    }
-    if (!subdivision && required.includes('S')) {
-      valid = false;
-      footnotes.push('state, province or prefecture missing or not recognised');
-    }
+  const found = rules.subdivisions.length ? findSubdivision(groups, rules, postal) : null;
+  const label = (sub: Subdivision) => (latinInput ? sub.latin : sub.native);
+  if (found?.how === 'conflict') {
+    valid = false;
+    footnotes.push(F.postalCodeOfOtherSubdivision(postal!.code, found.belongsTo.map((s) => s.display).join(' or '), found.sub.display));
+  } else if (found?.how === 'added') {
+    footnotes.push(F.subdivisionAdded(label(found.sub)));
+  } else if (!found && rules.subdivisions.length && required.includes('S')) {
+    valid = false;
+    footnotes.push(F.subdivisionMissing);
   }
 
   const letterWords = words.filter((w) => /\p{L}/u.test(w));
   if (required.includes('A') && (letterWords.length < 1 || words.length < 2)) {
     valid = false;
-    footnotes.push('street address missing');
+    footnotes.push(F.streetMissing);
   }
-  if (required.includes('C') && groups.length < 2 && words.length < 3) {
+  // Scripts without spaces (北京市东城区东长安街1号) write a whole address as one word.
+  const unspacedLetters = UNSPACED_SCRIPT.test(input) ? words.join('').replace(/[^\p{L}]/gu, '').length : 0;
+  if (required.includes('C') && groups.length < 2 && words.length < 3 && unspacedLetters < 6) {
     valid = false;
-    footnotes.push('city missing');
+    footnotes.push(F.cityMissing);
   }
-  let city: string | null = null;
-  if (postalGroup >= 0 && postalCode) {
-    const rest = groups[postalGroup].replace(postalCode, '').replace(/\s+/g, ' ').trim();
-    if (rest && !/\d/.test(rest)) city = rest;
-  }
-  if (valid) footnotes.push(`checked against the ${rules.name} address format; no delivery-point data for this country`);
-  if (hasNonLatinLetters(input)) footnotes.push('written in a non-Latin script');
 
+  // The city: what the postal code's group holds besides the postal code (and a subdivision named beside it).
+  let city: string | null = null;
+  if (postal) {
+    let rest = [...groups[postal.group].slice(0, postal.start), ...groups[postal.group].slice(postal.end)].join(' ');
+    if (found && found.how !== 'added') {
+      for (const name of found.sub.names) rest = ` ${rest} `.replace(` ${name} `, ' ').trim();
+    }
+    rest = rest.replace(/^[\s-]+|[\s-]+$/g, '');
+    if (rest && !/\d/.test(rest)) city = rest.normalize('NFC');
+  }
+  if (valid) footnotes.push(F.checkedAgainstFormat(rules.name));
+  if (!latinInput) footnotes.push(F.nonLatinScript);
+
+  // A subdivision added from the postal code is written where the country's format writes it.
+  const lines = groups.map((ws) => ws.join(' '));
+  const place = latinInput ? rules.subdivisionPlace.latin : rules.subdivisionPlace.native;
+  if (found?.how === 'added' && postal && place) {
+    const ws = groups[postal.group];
+    const at = place === 'before' ? postal.start : ws.length;
+    lines[postal.group] = [...ws.slice(0, at), label(found.sub), ...ws.slice(at)].join(' ');
+  }
   // A city state's name already written as its city (`SINGAPORE 048616`) is not written again as the country.
-  const lines = groups.join(' ');
-  const nameWritten = CITY_STATES.has(rules.code) && ` ${lines} `.includes(` ${rules.name} `);
-  const standardized = words.length ? (nameWritten ? lines : `${lines} ${rules.name}`) : null;
+  const text = lines.join(' ').normalize('NFC');
+  const nameWritten = CITY_STATES.has(rules.code) && ` ${text} `.includes(` ${rules.name} `);
+  const standardized = words.length ? (nameWritten ? text : `${text} ${rules.name}`) : null;
   return {
     status: valid ? 'plausible' : 'invalid',
     standardized,
     dpv: '',
     zip4: null,
     country: rules.code,
-    components: { ...EMPTY_COMPONENTS, city, state: subdivision, postal_code: postalCode, country: rules.code },
+    components: { ...EMPTY_COMPONENTS, city, state: found?.sub.code ?? null, postal_code: postal?.code ?? null, country: rules.code },
     footnotes,
   };
 }
