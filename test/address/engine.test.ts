@@ -236,6 +236,20 @@ describe('address engine: PO Box numbers', () => {
   });
 });
 
+describe('address engine: military lines away from military mail', () => {
+  it('When UNIT and BOX follow a street of a civilian town, then the street is the line, not a military unit', () => {
+    const r = check('1 Main St Unit 5 Box 42, Springfield IL 62701');
+    expect([r.status, r.standardized]).toEqual(['plausible', '1 MAIN ST UNIT 5 SPRINGFIELD IL 62701']);
+    expect(r.footnotes[0]).toBe('R#: words that fit no address part dropped: BOX 42');
+  });
+
+  it('When a military line has a civilian town and state, then it is invalid and says what military mail needs', () => {
+    const r = check('Unit 5 Box 42, Springfield IL 62701');
+    expect([r.status, r.footnotes[0]]).toEqual(['invalid', 'E#: a military delivery line (UNIT, PSC or CMR and a box) needs APO, FPO or DPO and AA, AE or AP']);
+    expect(check('Unit 2050 Box 4190, APO AP 96278').status).toBe('plausible');
+  });
+});
+
 describe('address engine: other countries, subdivision and postal code checked against each other', () => {
   it.each([
     // A missing state, written where the country's format writes it (Google's fmt: %C %S %Z, %Z %C %S, %C %Z%n%S).

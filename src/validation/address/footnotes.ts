@@ -64,6 +64,7 @@ export const AddressFootnotes = {
   noPrimaryNumber: 'E#: house number missing',
   intersection: 'E#: a street corner, not a delivery point',
   poBoxNumberMissing: 'E#: PO Box number missing',
+  militaryLineElsewhere: 'E#: a military delivery line (UNIT, PSC or CMR and a box) needs APO, FPO or DPO and AA, AE or AP',
   poBoxNumberZero: 'E#: PO Box 0 does not exist (box numbers start at 1)',
   onlyPostalCode: 'E#: only a postal code was given',
   unknownCountry: 'E#: country not recognised; give the country hint or end the address with the country',

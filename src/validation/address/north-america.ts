@@ -8,7 +8,7 @@ import { AddressFootnotes as F } from './footnotes.js';
 import type { ParsedAddress, Secondary } from './parser.js';
 import { type CityEntry, type PostalIndex, type ZipPlace, cityKey, citySpellingKey, oneTypingSlipApart } from './postal-index.js';
 import type { ReferenceAnswer, ReferenceIndex, StreetParts } from './reference-index.js';
-import { CanadianProvinces, DirectionalTable, MilitaryPostOffices, UspsTerritories, stateOfUnlistedZip } from './tables.js';
+import { CanadianProvinces, DirectionalTable, MilitaryPostOffices, MilitaryStates, UspsTerritories, stateOfUnlistedZip } from './tables.js';
 
 /** Canada Post: D F I O Q U never appear; W and Z never start a postal code (A1A 1A1). */
 const CANADIAN_POSTAL_CODE = /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] \d[ABCEGHJ-NPRSTV-Z]\d$/;
@@ -386,6 +386,8 @@ export function validateNorthAmerican(
   const hasDeliveryLine = p.kind !== 'none' && p.name !== null;
   // Box numbers start at 1 (a street may have a house number 0; a post office has no box 0).
   const boxZero = p.kind === 'po_box' && p.primaryNumber !== null && /^0+$/.test(p.primaryNumber);
+  // `UNIT 5 BOX 42` (military, Pub 28 section 225) delivers only through an APO, FPO or DPO: state AA, AE or AP.
+  const militaryElsewhere = p.kind === 'military' && p.state !== null && !MilitaryStates.has(p.state);
   if (!hasDeliveryLine) {
     notes.push(p.postalCode && !p.city && !p.state ? F.onlyPostalCode : F.noDeliveryLine);
   } else if (p.kind === 'intersection') {
@@ -394,6 +396,8 @@ export function validateNorthAmerican(
     notes.push(F.noPrimaryNumber);
   } else if (boxZero) {
     notes.push(F.poBoxNumberZero);
+  } else if (militaryElsewhere) {
+    notes.push(F.militaryLineElsewhere);
   }
   if (p.recipient) notes.push(p.otherLine ? F.otherLineSetAside(p.recipient) : F.recipientDropped(p.recipient));
   if (p.leftover.length) notes.push(F.extraDropped(p.leftover.join(' ')));
@@ -409,7 +413,7 @@ export function validateNorthAmerican(
   let zip4: string | null = null;
   let corrected = last.corrected;
   // What no reference data can mend: no (readable) delivery line, a corner, a street or box without its number, box 0.
-  const lineInvalid = p.nonLatin || !hasDeliveryLine || p.kind === 'intersection' || (!p.primaryNumber && NEEDS_NUMBER.has(p.kind)) || boxZero;
+  const lineInvalid = p.nonLatin || !hasDeliveryLine || p.kind === 'intersection' || (!p.primaryNumber && NEEDS_NUMBER.has(p.kind)) || boxZero || militaryElsewhere;
   let invalid = last.invalid || lineInvalid;
 
   // Delivery-point lookup: the given ZIP, or the one ZIP among the candidates where the street and number exist.

@@ -176,6 +176,10 @@ export class CountryMetadata {
    * four digits are not Washington's, whose ZIP codes start 98 and 99). The postcode must be the state's.
    */
   countryOfLastLine(text: string): string | null {
+    // Most text ends otherwise: four figures after a non-figure, looked at from the end, before any pattern runs.
+    let e = text.length;
+    while (e > 0 && (text.charCodeAt(e - 1) <= 32 || text[e - 1] === '.')) e--;
+    if (e < 7 || !/^\D\d{4}$/.test(text.slice(e - 5, e))) return null;
     const m = AUSTRALIAN_LAST_LINE.exec(text);
     if (!m) return null;
     const state = this.rules.get('AU')?.subdivisions.find((s) => s.key === m[1].toUpperCase());

@@ -26,6 +26,7 @@ import {
   PrivateUnitWords,
   OrdinalWords,
   MilitaryPostOffices,
+  MilitaryStates,
   PoBoxPrefixes,
   RegionByName,
   SpanishStreetTypes,
@@ -1185,11 +1186,14 @@ function bestSplit(
     }
   }
   candidates.sort(byBoundThenOrder);
+  // `UNIT 5 BOX 42` is a military address only where the state is AA, AE or AP (`1 MAIN ST UNIT 5 BOX 42, SPRINGFIELD IL`
+  // was one): elsewhere such a line loses to any other reading.
+  const civilianState = state !== null && !MilitaryStates.has(state);
   let bestOrder = Infinity;
   for (const c of candidates) {
     if (c.bound < best.score || (c.bound === best.score && c.order > bestOrder)) break;
     const line = (c.line = c.p > c.start ? parseDeliveryLine(toks, c.start, c.p, country) : emptyLine());
-    const score = splitScore(c, line, toks, 0);
+    const score = splitScore(c, line, toks, 0) - (line.kind === 'military' && civilianState ? MILITARY_LINE_ELSEWHERE : 0);
     if (score > best.score || (score === best.score && c.order < bestOrder)) {
       best = { score, start: c.start, at: c.p, line };
       bestOrder = c.order;
@@ -1204,7 +1208,7 @@ function bestSplit(
       if (c.p <= c.start) continue;
       const line = (c.line ??= parseDeliveryLine(toks, c.start, c.p, country));
       if (!line.name || !local!.hasStreet(postalCode!, line.name)) continue;
-      const score = splitScore(c, line, toks, streetBonus);
+      const score = splitScore(c, line, toks, streetBonus) - (line.kind === 'military' && civilianState ? MILITARY_LINE_ELSEWHERE : 0);
       if (score > best.score || (score === best.score && c.order < bestOrder)) {
         best = { score, start: c.start, at: c.p, line };
         bestOrder = c.order;
@@ -1213,6 +1217,8 @@ function bestSplit(
   }
   return best;
 }
+
+const MILITARY_LINE_ELSEWHERE = 25;
 
 /** A split's score once its delivery line is read (`knownStreet`: the bonus for a street the loaded data holds). */
 function splitScore(c: SplitCandidate, line: DeliveryLine, toks: readonly Token[], knownStreet: number): number {

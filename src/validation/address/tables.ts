@@ -300,6 +300,8 @@ export const ShipPrefixes: ReadonlySet<string> = new Set(['USS', 'USNS', 'USCGC'
 
 /** The city of overseas military mail (Pub 28 section 225.1): Army, Fleet and Diplomatic Post Office. */
 export const MilitaryPostOffices: ReadonlySet<string> = new Set(['APO', 'FPO', 'DPO']);
+/** The states of military mail: Armed Forces Americas, Europe, Pacific. */
+export const MilitaryStates: ReadonlySet<string> = new Set(['AA', 'AE', 'AP']);
 
 /** Canada Post delivery installation types, English and French (station, retail postal outlet; succursale, comptoir). */
 export const CanadianInstallationTypes: ReadonlyMap<string, string> = new Map([
