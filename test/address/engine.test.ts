@@ -284,6 +284,7 @@ describe('address engine: other countries, subdivision and postal code checked a
     ['Nevsky Prospekt 28, Moscow 191186, Russia', 'C#: postal code 191186 belongs to SANKT-PETERBURG, not MOSKVA'],
     // The state written as a code decides, though the city is named like the postal code's state.
     ['Rua Augusta 100, 01304-000 São Paulo - RJ, Brazil', 'C#: postal code 01304-000 belongs to SAO PAULO (SP), not RIO DE JANEIRO (RJ)'],
+    ['Paseo de la Reforma 222, Ciudad de México, Jalisco 06600, Mexico', 'C#: postal code 06600 belongs to CIUDAD DE MEXICO (CDMX), not JALISCO (JAL)'],
   ])('When "%s" has a postal code of another subdivision, then it is invalid and says whose', (input, footnote) => {
     const r = check(input);
     expect([r.status, r.footnotes[0]]).toEqual(['invalid', footnote]);

@@ -266,7 +266,10 @@ function findPostalCode(groups: string[][], pattern: RegExp): PostalCodeAt | nul
 
 interface NamedSubdivision {
   sub: Subdivision;
-  /** Written as a code of two or three letters where codes are written (NSW, RJ): what the writer gave as the state. */
+  /**
+   * Written where the writer puts the state: a code of two or three letters where codes are written (NSW, RJ), or a
+   * name right beside the postal code (CIUDAD DE MEXICO, JALISCO 06600).
+   */
   code: boolean;
   /** A name written where a subdivision is written; false for one inside the delivery line (VIA ROMA, CALLE B). */
   strong: boolean;
@@ -308,7 +311,7 @@ function namedSubdivisions(groups: string[][], rules: CountryRules, postal: Post
             const strong = !inDeliveryLine || besidePostal;
             if (end === ws.length || besidePostal) consider(strong, g, strong);
           } else {
-            consider(!inDeliveryLine || besidePostal, g);
+            consider(!inDeliveryLine || besidePostal, g, besidePostal);
           }
         }
       });
@@ -335,7 +338,8 @@ function findSubdivision(groups: string[][], rules: CountryRules, postal: Postal
   const named = namedSubdivisions(groups, rules, postal);
   const prefixes = postal !== null && rules.subdivisions.some((s) => s.postalPrefix);
   const ofPostal = prefixes ? rules.subdivisions.filter((s) => s.postalPrefix?.test(postal!.code)) : [];
-  // A state written as a code (SAO PAULO - RJ) is what the writer says, even where the city is named like another.
+  // A state written where states are written (SAO PAULO - RJ; CIUDAD DE MEXICO, JALISCO 06600) is what the writer
+  // says, even where the city is named like another.
   const stated = named[0]?.code ? named[0] : null;
   if (stated) {
     return ofPostal.length && !ofPostal.includes(stated.sub) ? { sub: stated.sub, how: 'conflict', belongsTo: ofPostal } : { sub: stated.sub, how: 'named' };
