@@ -271,6 +271,7 @@ describe('address engine: other countries, subdivision and postal code checked a
     // A name with its form of government left off (Beijing Shi, Cairo Governorate).
     ['1 Dongchangan Jie, Dongcheng, Beijing 100006, China', '11'],
     ['Tahrir Square, Cairo 11511, Egypt', 'C'],
+    ['Jl. Sudirman No. 1, Jakarta 10220, Indonesia', 'JK'],
   ])('When "%s" names its subdivision as people write it, then it is recognised (%s)', (input, state) => {
     const r = check(input);
     expect([r.status, r.components.state]).toEqual(['plausible', state]);

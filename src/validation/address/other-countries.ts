@@ -59,8 +59,8 @@ const SUBDIVISION_ALIASES: Readonly<Record<string, Readonly<Record<string, reado
   AR: { 'Ciudad Autónoma de Buenos Aires': ['CABA', 'CAPITAL FEDERAL'] },
 };
 
-/** A Latin name's form of government, left off as people write it (BEIJING SHI, CAIRO GOVERNORATE, ALTAYSKIY KRAY). */
-const FORM_OF_GOVERNMENT = / (?:SHENG|SHI|ZIZHIQU|GOVERNORATE|PROVINCE|PREFECTURE|REGION|OBLAST'?|KRAY|RESPUBLIKA)$/;
+/** A Latin name's form of government, left off as people write it (BEIJING SHI, CAIRO GOVERNORATE, DKI JAKARTA). */
+const FORM_OF_GOVERNMENT = / (?:SHENG|SHI|ZIZHIQU|GOVERNORATE|PROVINCE|PREFECTURE|REGION|OBLAST'?|KRAY|RESPUBLIKA)$|^(?:DKI|DAERAH ISTIMEWA|DAERAH KHUSUS IBUKOTA) /;
 
 /** Other names of countries people write after an address (Google's `name` is the English upper-case name). */
 const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
