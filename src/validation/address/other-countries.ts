@@ -42,8 +42,8 @@ export interface Subdivision {
   key: string;
   /** ISO 3166-2 code where Google gives one, else the key: the `components.state` of an answer. */
   code: string;
-  /** Every name it is written by, in match form (upper case, without accents; see matchForm). */
-  names: string[];
+  /** Every name it is written by, in match form (upper case, without accents; see matchForm), read once at load. */
+  names: SubdivisionName[];
   /** How it is written in a standardized Latin / native line (SYDNEY NSW 2000, 00186 ROMA RM / 東京都). */
   latin: string;
   native: string;
@@ -51,6 +51,21 @@ export interface Subdivision {
   display: string;
   /** Google's postal-code prefix of the subdivision (`AU/NSW`: 1|2[0-57-8]|…), anchored at the start; null if none. */
   postalPrefix: RegExp | null;
+}
+
+/** A subdivision's name as the matcher needs it, worked out once when the metadata is loaded. */
+interface SubdivisionName {
+  text: string;
+  words: string[];
+  /** In a script written without spaces (東京都): looked for anywhere in a group. */
+  unspaced: boolean;
+  /** A code of two or three letters (NSW, RM): counts only where codes are written. */
+  short: boolean;
+}
+
+function subdivisionName(text: string): SubdivisionName {
+  const unspaced = UNSPACED_SCRIPT.test(text);
+  return { text, words: text.split(' '), unspaced, short: !unspaced && text.replace(/[\s'-]/g, '').length <= 3 };
 }
 
 /** A few English names people write for subdivisions Google names only in their own language. */
@@ -83,14 +98,14 @@ const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
 function plain(text: string): string {
   const ascii = !/[^\x00-\x7f]/.test(text);
   if (ascii) return text.toUpperCase();
-  // Full-width forms as their ASCII and dashes as hyphens (〒１００−０００１: U+2212); Latin accents off; other scripts as written (NFD, put together
-  // again by NFC in answers: Thai's SARA AM survives, where NFKD would split it for good).
+  // Full-width forms as their ASCII and dashes as hyphens (〒１００−０００１: U+2212); Latin accents off; other scripts
+  // as written (NFD, put together again by NFC in answers: Thai's SARA AM survives, where NFKD would split it for good).
   return text.replace(/[\uff01-\uffee]/g, (c) => c.normalize('NFKC')).replace(/[\u2010-\u2015\u2212]/g, '-').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
 }
 
 /**
- * The form text is compared in: upper case without Latin accents (see plain), apostrophes and the marks of other scripts (Thai vowel signs) kept, other punctuation and symbols (the 〒
- * sign) a space. Names and input go through it alike.
+ * The form text is compared in: upper case without Latin accents (see plain), apostrophes and the marks of other
+ * scripts (Thai vowel signs) kept, other punctuation and symbols (the 〒 sign) a space. Names and input go through it.
  */
 function matchForm(text: string): string {
   return plain(text).replace(/[\u2019\u02bc]/g, "'").replace(/[^\p{L}\p{M}\p{N},\s#/'-]+/gu, ' ');
@@ -145,7 +160,8 @@ export class CountryMetadata {
           return {
             key,
             code: isoids[i] || key,
-            names: [...new Set([...written, ...bare])].filter(Boolean),
+            // A one-letter code (Spain's A, B, M) is never taken for the subdivision: it is a word of too many streets.
+            names: [...new Set([...written, ...bare])].filter((n) => UNSPACED_SCRIPT.test(n) || n.length >= 2).map(subdivisionName),
             latin: latinLabel,
             native: form(key),
             display: fullName === latinLabel ? latinLabel : `${fullName} (${latinLabel})`,
@@ -176,14 +192,14 @@ export class CountryMetadata {
    * four digits are not Washington's, whose ZIP codes start 98 and 99). The postcode must be the state's.
    */
   countryOfLastLine(text: string): string | null {
-    // Most text ends otherwise: four figures after a non-figure, looked at from the end, before any pattern runs.
+    // Looked at from the end: four figures after a space or comma, and the word before them.
     let e = text.length;
     while (e > 0 && (text.charCodeAt(e - 1) <= 32 || text[e - 1] === '.')) e--;
-    if (e < 7 || !/^\D\d{4}$/.test(text.slice(e - 5, e))) return null;
-    const m = AUSTRALIAN_LAST_LINE.exec(text);
-    if (!m) return null;
-    const state = this.rules.get('AU')?.subdivisions.find((s) => s.key === m[1].toUpperCase());
-    return state?.postalPrefix?.test(m[2]) ? 'AU' : null;
+    if (e < 7 || !/^[\s,]\d{4}$/.test(text.slice(e - 5, e))) return null;
+    const word = /(?:^|[\s,])([A-Za-z]{2,3})[\s,]*$/.exec(text.slice(0, e - 4));
+    const postcode = text.slice(e - 4, e);
+    const state = word && this.rules.get('AU')?.subdivisions.find((s) => s.key === word[1].toUpperCase());
+    return state && state.postalPrefix?.test(postcode) ? 'AU' : null;
   }
 
   get(code: string): CountryRules | undefined {
@@ -225,8 +241,6 @@ export class CountryMetadata {
     return null;
   }
 }
-
-const AUSTRALIAN_LAST_LINE = /(?:^|[\s,])(NSW|VIC|QLD|TAS|ACT|NT|SA|WA)[\s,]+(\d{4})[\s.]*$/i;
 
 /** Countries that are one city, whose name is written as the city before the postal code, by the names written so. */
 const CITY_STATE_NAMES: Readonly<Record<string, readonly string[]>> = {
@@ -270,7 +284,7 @@ interface NamedSubdivision {
    * Written where the writer puts the state: a code of two or three letters where codes are written (NSW, RJ), or a
    * name right beside the postal code (CIUDAD DE MEXICO, JALISCO 06600).
    */
-  code: boolean;
+  stated: boolean;
   /** A name written where a subdivision is written; false for one inside the delivery line (VIA ROMA, CALLE B). */
   strong: boolean;
   /** Groups between the name and the postal code's group: the nearest is the one the writer meant. */
@@ -288,18 +302,14 @@ function namedSubdivisions(groups: string[][], rules: CountryRules, postal: Post
   const postalGroup = postal?.group ?? groups.length - 1;
   for (const sub of rules.subdivisions) {
     let best: NamedSubdivision | null = null;
-    const consider = (strong: boolean, g: number, code = false) => {
-      const candidate = { sub, strong, code, distance: Math.abs(g - postalGroup) };
+    const consider = (strong: boolean, g: number, stated = false) => {
+      const candidate = { sub, strong, stated, distance: Math.abs(g - postalGroup) };
       if (!best || rank(candidate) < rank(best) || (rank(candidate) === rank(best) && candidate.distance < best.distance)) best = candidate;
     };
-    for (const name of sub.names) {
-      const unspaced = UNSPACED_SCRIPT.test(name);
-      const short = !unspaced && name.replace(/[\s'-]/g, '').length <= 3;
-      if (!unspaced && name.length < 2) continue;
-      const nameWords = name.split(' ');
+    for (const { text, words: nameWords, unspaced, short } of sub.names) {
       groups.forEach((ws, g) => {
         if (unspaced) {
-          if (ws.join(' ').includes(name)) consider(true, g);
+          if (ws.join(' ').includes(text)) consider(true, g);
           return;
         }
         for (let i = 0; i + nameWords.length <= ws.length; i++) {
@@ -321,8 +331,8 @@ function namedSubdivisions(groups: string[][], rules: CountryRules, postal: Post
   return found.sort((a, b) => rank(a) - rank(b) || a.distance - b.distance);
 }
 
-/** A code where codes are written first, then a name outside the delivery line, then the rest. */
-const rank = (n: NamedSubdivision) => (n.code ? 0 : n.strong ? 1 : 2);
+/** What the writer gave as the state first, then a name outside the delivery line, then the rest. */
+const rank = (n: NamedSubdivision) => (n.stated ? 0 : n.strong ? 1 : 2);
 
 type SubdivisionFinding =
   | { sub: Subdivision; how: 'named' | 'added' }
@@ -340,7 +350,7 @@ function findSubdivision(groups: string[][], rules: CountryRules, postal: Postal
   const ofPostal = prefixes ? rules.subdivisions.filter((s) => s.postalPrefix?.test(postal!.code)) : [];
   // A state written where states are written (SAO PAULO - RJ; CIUDAD DE MEXICO, JALISCO 06600) is what the writer
   // says, even where the city is named like another.
-  const stated = named[0]?.code ? named[0] : null;
+  const stated = named[0]?.stated ? named[0] : null;
   if (stated) {
     return ofPostal.length && !ofPostal.includes(stated.sub) ? { sub: stated.sub, how: 'conflict', belongsTo: ofPostal } : { sub: stated.sub, how: 'named' };
   }
@@ -399,7 +409,7 @@ export function validateOtherCountry(input: string, rules: CountryRules, textWit
   if (postal) {
     let rest = [...groups[postal.group].slice(0, postal.start), ...groups[postal.group].slice(postal.end)].join(' ');
     if (found && found.how !== 'added') {
-      for (const name of found.sub.names) rest = ` ${rest} `.replace(` ${name} `, ' ').trim();
+      for (const { text } of found.sub.names) rest = ` ${rest} `.replace(` ${text} `, ' ').trim();
     }
     rest = rest.replace(/^[\s-]+|[\s-]+$/g, '');
     if (rest && !/\d/.test(rest)) city = rest.normalize('NFC');
