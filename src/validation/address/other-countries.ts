@@ -60,7 +60,8 @@ function indexLocalityNames(subdivisions: Subdivision[]): CountryRules['locality
       for (const name of locality.names) {
         const entry = { name, locality, sub };
         if (name.unspaced) index.unspaced.push(entry);
-        else index.byFirstWord.set(name.words[0], [...(index.byFirstWord.get(name.words[0]) ?? []), entry]);
+        else if (index.byFirstWord.has(name.words[0])) index.byFirstWord.get(name.words[0])!.push(entry);
+        else index.byFirstWord.set(name.words[0], [entry]);
       }
     }
   }
@@ -119,17 +120,19 @@ const SUBDIVISION_ALIASES: Readonly<Record<string, Readonly<Record<string, reado
 
 /** A Latin name's form of government, left off as people write it (BEIJING SHI, CAIRO GOVERNORATE, DKI JAKARTA). */
 const FORM_OF_GOVERNMENT = / (?:SHENG|SHI|ZIZHIQU|GOVERNORATE|PROVINCE|PREFECTURE|REGION|OBLAST'?|KRAY|RESPUBLIKA)$|^(?:DKI|DAERAH ISTIMEWA|DAERAH KHUSUS IBUKOTA) /;
-/** The same for cities and districts (HEFEI SHI, LIXIN XIAN, GANGNEUNG-SI, DA'AN DISTRICT). */
+/** The same for cities and districts (HEFEI SHI, LIXIN XIAN, GANGNEUNG-SI); not DISTRICT: NORTH, EAST alone are no names. */
 const LOCALITY_FORM = /(?: (?:SHI|XIAN|QU)|-(?:SI|GUN|GU))$/;
 
 const form = (n: string) => matchForm(n).replace(/\s+/g, ' ').trim();
+/** A name as answers and footnotes show it: the match form, composed again (NFC) where matching took it apart. */
+const shown = (n: string) => form(n).normalize('NFC');
 
 /** The names a locality is written by (key, local and Latin names, and those without their form of government). */
 function localityOf(key: string, entry: GoogleRegionData | undefined): Locality {
   const written = [key, entry?.name, entry?.lname].filter((n): n is string => !!n).map(form);
   const bare = written.map((n) => n.replace(LOCALITY_FORM, '')).filter((n) => n.length >= 4);
   const names = [...new Set([...written, ...bare])].filter((n) => (UNSPACED_SCRIPT.test(n) ? n.length >= 2 : n.length >= 3));
-  const native = written.find((n) => hasNonLatinLetters(n)) ?? written[0];
+  const native = (written.find((n) => hasNonLatinLetters(n)) ?? written[0]).normalize('NFC');
   return {
     names: names.map(subdivisionName), latin: written.find((n) => !hasNonLatinLetters(n)) ?? native, native,
     postalPrefix: entry?.zip ? new RegExp(`^(?:${entry.zip})`, 'i') : null,
@@ -219,8 +222,8 @@ export class CountryMetadata {
         const written = [key, names[i], latinName, ...(aliases[key] ?? [])].filter((n): n is string => !!n).map(form);
         const bare = written.map((n) => n.replace(FORM_OF_GOVERNMENT, '')).filter((n) => n.length >= 4);
         // Keys are what the post writes where they are Latin (NSW, RM, SP); else the Latin name (MOSKVA, TOKYO).
-        const latinLabel = form(keyIsLatin ? key : latinName ?? key);
-        const fullName = [names[i], latinName, key].map((n) => n && form(n)).find((n) => n && !hasNonLatinLetters(n)) ?? latinLabel;
+        const latinLabel = shown(keyIsLatin ? key : latinName ?? key);
+        const fullName = [names[i], latinName, key].map((n) => n && shown(n)).find((n) => n && !hasNonLatinLetters(n)) ?? latinLabel;
         return {
           key,
           code: isoids[i] || key,
@@ -228,7 +231,7 @@ export class CountryMetadata {
           names: [...new Set([...written, ...bare])].filter((n) => UNSPACED_SCRIPT.test(n) || n.length >= 2).map(subdivisionName),
           latin: latinLabel,
           // Written in the country's script where Google keys it in Latin (HK: Kowloon, 九龍).
-          native: form(keyIsLatin && names[i] && hasNonLatinLetters(names[i]) ? names[i] : key),
+          native: shown(keyIsLatin && names[i] && hasNonLatinLetters(names[i]) ? names[i] : key),
           display: fullName === latinLabel ? latinLabel : `${fullName} (${latinLabel})`,
           postalPrefix: sub?.zip ? new RegExp(`^(?:${sub.zip})`, 'i') : null,
           localities: split(sub?.sub_keys).map((k) => localityOf(k, data[`${code}/${key}/${k}`])),
@@ -434,9 +437,8 @@ function localityNamed(groups: string[][], name: SubdivisionName, postal: Postal
 }
 
 /**
- * The one subdivision (of `among`, when given) whose city or district the text names where a locality is written:
- * outside the delivery line, and in an address of one group only at its end or beside the postal code (88 QUEENSWAY,
- * ADMIRALTY: HONG KONG ISLAND). Null when none does, or when localities of several subdivisions are named (Taiwan has an
+ * The one subdivision (of `among`, when given) whose city or district the text names where a locality is written (see
+ * localityNamed: 88 QUEENSWAY, ADMIRALTY: HONG KONG ISLAND). Null when none does, or when localities of several subdivisions are named (Taiwan has an
  * EAST DISTRICT in four cities).
  */
 function subdivisionOfLocality(
@@ -487,7 +489,7 @@ type SubdivisionFinding =
  * countries): a named one the postal code agrees with; else one the postal code alone decides (added); a named one
  * the postal code contradicts is a conflict.
  */
-function findSubdivision(groups: string[][], rules: CountryRules, postal: PostalCodeAt | null, latinInput: boolean): SubdivisionFinding {
+function findSubdivision(groups: string[][], rules: CountryRules, postal: PostalCodeAt | null, cityFirst: boolean): SubdivisionFinding {
   const named = namedSubdivisions(groups, rules, postal);
   const prefixes = postal !== null && rules.subdivisions.some((s) => s.postalPrefix);
   const ofPostal = prefixes ? rules.subdivisions.filter((s) => s.postalPrefix?.test(postal!.code)) : [];
@@ -505,7 +507,7 @@ function findSubdivision(groups: string[][], rules: CountryRules, postal: Postal
   if (ofPostal.length === 1) return { sub: ofPostal[0], how: 'added' };
   if (named.length && !ofPostal.length) return { sub: named[0].sub, how: 'named' };
   // None named, and no postal code that decides: the city or district may (a postcode two states share: the one of them).
-  const byLocality = subdivisionOfLocality(groups, rules, postal, ofPostal, latinInput ? rules.cityFirst.latin : rules.cityFirst.native);
+  const byLocality = subdivisionOfLocality(groups, rules, postal, ofPostal, cityFirst);
   return byLocality ? { sub: byLocality.sub, how: 'added', locality: byLocality.locality } : null;
 }
 
@@ -525,7 +527,8 @@ export function validateOtherCountry(input: string, rules: CountryRules, textWit
     footnotes.push(F.postalCodeNotInFormat(rules.name, rules.postalExample));
   }
 
-  const found = rules.subdivisions.length ? findSubdivision(groups, rules, postal, latinInput) : null;
+  const cityFirst = latinInput ? rules.cityFirst.latin : rules.cityFirst.native;
+  const found = rules.subdivisions.length ? findSubdivision(groups, rules, postal, cityFirst) : null;
   const label = (sub: Subdivision) => (latinInput ? sub.latin : sub.native);
   if (found?.how === 'conflict') {
     valid = false;
@@ -536,7 +539,6 @@ export function validateOtherCountry(input: string, rules: CountryRules, textWit
     valid = false;
     footnotes.push(F.subdivisionMissing);
   }
-  const cityFirst = latinInput ? rules.cityFirst.latin : rules.cityFirst.native;
   const otherLocality = found && found.how !== 'conflict' && postal ? localityOfOtherPostalCode(groups, found.sub, postal, cityFirst) : null;
   if (otherLocality) {
     valid = false;
@@ -592,7 +594,6 @@ export function validateOtherCountry(input: string, rules: CountryRules, textWit
     zip4: null,
     country: rules.code,
     components: { ...EMPTY_COMPONENTS, city, state: found?.sub.code ?? null, postal_code: postal?.code ?? null, country: rules.code },
-    // Names are compared decomposed (NFD, see plain); they are written composed, as the standardized line is.
-    footnotes: footnotes.map((f) => f.normalize('NFC')),
+    footnotes,
   };
 }
