@@ -299,11 +299,11 @@ function misspeltStreetName(street: string): string {
  * with the town of another address of the state (of another three-digit ZIP area) in place of its own: the right
  * answer is then `corrected`, the ZIP and street deciding the town, and `verified` a wrong town confirmed; and
  * abbreviated as people type (`2203 7th St Rd louisville ky 40208`): every street type and directional word short, lower
- * case, no commas.
+ * case, no commas; and street and city alone (`6007 Applegate Lane, Louisville`), which a city of one state places.
  */
 export const RRAD_FORMS = [
   'with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt', 'no commas, no ZIP', 'unit first',
-  'wrong town', 'abbreviated',
+  'wrong town', 'abbreviated', 'street and city',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -333,6 +333,8 @@ export function rradRoundTrip(
       : form === 'unit first' ? (r.address2 ? [`${r.address2}, ${r.address1}, ${r.city}, ${r.state} ${r.zip}`] : [])
       : form === 'wrong town' ? (otherTown(r) ? [`${street}, ${otherTown(r)}, ${r.state} ${r.zip}`] : [])
       : form === 'abbreviated' ? [`${abbreviated(street)} ${r.city} ${r.state} ${r.zip}`.toLowerCase()]
+      // No state, no ZIP: only a city that one state alone has can place it.
+      : form === 'street and city' ? (r.city ? [`${street}, ${r.city}`] : [])
       : [`${misspeltStreetName(street)}, ${r.city}, ${r.state} ${r.zip}`];
     for (const input of typed) {
       const { status } = engine.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });

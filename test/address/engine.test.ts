@@ -670,6 +670,50 @@ describe('address engine: city names from loaded address files', () => {
   });
 });
 
+describe('address engine: street and city alone, no state and no ZIP', () => {
+  it.each([
+    ['100 Main St, Schenectady', '100 MAIN ST SCHENECTADY NY', 'NY', 'SCHENECTADY'],
+    ['1 Infinite Loop Cupertino', '1 INFINITE LOOP CUPERTINO CA', 'CA', 'CUPERTINO'],
+  ])('When the city is one that only one state has ("%s"), then that state is added and said so', (input, standardized, state, city) => {
+    const r = check(input);
+    expect([r.status, r.standardized, r.country]).toEqual(['plausible', standardized, 'US']);
+    expect(r.footnotes).toContain(`B#: state ${state} added from the city ${city} (no other state has one of that name)`);
+  });
+
+  it('When several states have a city of that name and no data holds the street, then it is invalid and the footnote says why', () => {
+    const r = check('100 Main St, Springfield');
+    expect([r.status, r.components.state]).toEqual(['invalid', null]);
+    expect(r.footnotes[0]).toMatch(/^C#: \d+ states have a city SPRINGFIELD \(AR, CO, GA, .*, …\); its state or a ZIP code is needed$/);
+  });
+
+  it.each([
+    // Louisville is a city of several states; the street is in one ZIP of Kentucky's.
+    ['6007 Applegate Lane, Louisville', '6007 APPLEGATE LN LOUISVILLE KY 40219', 'KY'],
+    // GeoNames has one SAINT MATTHEWS, in SC; the RRAD points put another in KY, where the street is.
+    ['903 Mallard Creek Road, Saint Matthews', '903 MALLARD CREEK RD SAINT MATTHEWS KY 40207', 'KY'],
+  ])('When several states have the city and the reference holds the street in one ZIP of one of them ("%s"), then that decides state and ZIP', (input, standardized, state) => {
+    const r = check(input);
+    expect([r.status, r.dpv, r.standardized]).toEqual(['verified', 'Y', standardized]);
+    expect(r.footnotes).toContain(`B#: state ${state} added from the postal code`);
+    expect(r.footnotes.some((f) => f.startsWith('C#'))).toBe(false);
+  });
+
+  it.each([
+    ['1745 T Street Southeast, Washington', 'verified', '1745 T ST SE WASHINGTON DC 20020'],
+    ['100 Main St, Seattle, Washington', 'plausible', '100 MAIN ST SEATTLE WA'],
+    ['100 Main St, Ohio', 'invalid', '100 MAIN ST OH'],
+  ])('When a state\'s name follows the street ("%s"), then it is the city only when a big city bears it and no city stands between', (input, status, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual([status, standardized]);
+  });
+
+  it('When a city GeoNames places in one state is also a place of the loaded files in another, then no state is guessed', () => {
+    const r = check('100 Main St, Saint Matthews');
+    expect([r.status, r.components.state]).toEqual(['invalid', null]);
+    expect(r.footnotes[0]).toBe('C#: 2 states have a city SAINT MATTHEWS (KY, SC); its state or a ZIP code is needed');
+  });
+});
+
 describe('address engine: a mistyped Canadian postal code', () => {
   it.each([
     ['123 Main St, Toronto ON M5V 2TX', 'M5V 2TX'],

@@ -10,6 +10,7 @@ export const AddressFootnotes = {
   cityAddedFromReference: (city: string) => `B#: city ${city} added from the reference data of the postal code`,
   stateCorrected: (from: string, to: string) => `B#: state corrected from ${from} to ${to}`,
   stateAdded: (state: string) => `B#: state ${state} added from the postal code`,
+  stateAddedFromCity: (state: string, city: string) => `B#: state ${state} added from the city ${city} (no other state has one of that name)`,
   provinceCorrected: (from: string, to: string) => `B#: province corrected from ${from} to ${to} (postal code decides)`,
   zipCityStateDisagree: 'C#: ZIP code, city and state do not agree and nothing decides which is wrong',
   zipUnknown: (zip: string) => `C#: ZIP code ${zip} does not exist`,
@@ -22,6 +23,8 @@ export const AddressFootnotes = {
   cityUnknown: (city: string, state: string) => `C#: city ${city} not found in ${state}`,
   zipMissing: 'C#: ZIP code missing and the city has several',
   lastLineMissing: 'C#: city and state, or a ZIP code, are needed',
+  cityOfSeveralStates: (city: string, states: readonly string[]) =>
+    `C#: ${states.length} states have a city ${city} (${states.length > 6 ? `${states.slice(0, 6).join(', ')}, …` : states.join(', ')}); its state or a ZIP code is needed`,
   postalCodeMalformed: (code: string) =>
     `C#: postal code ${code} is not a Canadian postal code (A1A 1A1: letter, figure, letter, figure, letter, figure; D F I O Q U never appear; W and Z never start one)`,
   postalCodeUnknown: (code: string) => `C#: forward sortation area ${code} is not in use`,

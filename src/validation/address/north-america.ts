@@ -27,6 +27,8 @@ interface LastLine {
   invalid: boolean;
   /** ZIPs the reference data may choose between when the input leaves it open (may be shared: never modified). */
   candidateZips: readonly string[];
+  /** The footnote saying what the last line lacks, which a ZIP the reference data finds replaces. */
+  missing: string;
 }
 
 /** The non-empty parts joined by `separator` (what `[…].filter(Boolean).join(' ')` does, without the arrays). */
@@ -114,10 +116,28 @@ function cityAtEnd(p: ParsedAddress, places: readonly ZipPlace[], postal: Postal
   }
 }
 
+/**
+ * The states that have a city of that name: GeoNames' places, and the places the loaded address files know by it
+ * (`SAINT MATTHEWS`: GeoNames has one, in SC; the files put another in KY).
+ */
+function statesOfCity(key: string, postal: PostalIndex, reference: ReferenceIndex | undefined): string[] {
+  const states = new Set(postal.citiesByKey(key).map((c) => c.state));
+  for (const zip of reference?.postalCodesOfLocalCity(key) ?? []) {
+    const state = postal.zip(zip)?.[0]?.state ?? stateOfUnlistedZip(zip);
+    if (state) states.add(state);
+  }
+  return [...states].sort();
+}
+
 function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[]): LastLine {
   const places = p.postalCode ? postal.zip(p.postalCode) : undefined;
   if (places && p.city) cityAtEnd(p, places, postal, reference, notes);
-  const out: LastLine = { city: p.city, state: p.state, zip: p.postalCode, corrected: false, invalid: false, candidateZips: [] };
+  // No ZIP and no state: a city that only one state has decides the state (`… , SCHENECTADY`), as a ZIP would. A name
+  // several states share (`SPRINGFIELD`) decides nothing here; the reference data may still find the street in one of
+  // them (the candidate ZIPs below).
+  const cityStates = !p.postalCode && p.city && !p.state ? statesOfCity(cityKey(p.city), postal, reference) : [];
+  if (cityStates.length === 1) notes.push(F.stateAddedFromCity((p.state = cityStates[0]), p.city!));
+  const out: LastLine = { city: p.city, state: p.state, zip: p.postalCode, corrected: false, invalid: false, candidateZips: [], missing: F.lastLineMissing };
   const inputCityKey = p.city ? cityKey(p.city) : '';
   const cityEntry = p.city && p.state ? postal.cityByKey(p.state, inputCityKey) : undefined;
   const correctZipFromCity = (): boolean => correctZip(p, cityEntry, out, notes);
@@ -211,12 +231,21 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
 
   // No ZIP: the city and state must name a place; a single-ZIP city gives its ZIP.
   if (!p.city || !p.state) {
-    notes.push(F.lastLineMissing);
+    if (cityStates.length > 1) out.missing = F.cityOfSeveralStates(p.city!, cityStates);
+    notes.push(out.missing);
     out.invalid = true;
     // The state alone (`8 WATKINS RD, VT`): the reference data may hold the street in one ZIP of the state.
     if (p.state && reference && p.name) {
       const state = p.state;
       out.candidateZips = [...(reference.zipsWithStreetName(p.name) ?? [])].filter((z) => zipOfState(postal, z, state));
+    }
+    // A city of several states, without one (`6007 APPLEGATE LN, LOUISVILLE`): the reference data may hold the street
+    // in one ZIP of one of them, which then decides the state.
+    // (Its ZIPs, those of the places around that take its name, and those its address files place in it.)
+    if (p.city && !p.state && reference && p.name) {
+      const zips = new Set(reference.postalCodesOfLocalCity(inputCityKey));
+      for (const city of postal.citiesByKey(inputCityKey)) for (const zip of [...city.zips, ...postal.zipsAround(city)]) zips.add(zip);
+      out.candidateZips = [...zips];
     }
     return out;
   }
@@ -260,7 +289,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
 }
 
 function reconcileCanadianLastLine(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[]): LastLine {
-  const out: LastLine = { city: p.city, state: p.state, zip: p.postalCode, corrected: false, invalid: false, candidateZips: [] };
+  const out: LastLine = { city: p.city, state: p.state, zip: p.postalCode, corrected: false, invalid: false, candidateZips: [], missing: F.lastLineMissing };
   if (!p.postalCode) {
     notes.push(F.postalCodeMissing);
     out.invalid = true;
@@ -467,10 +496,16 @@ export function validateNorthAmerican(
         zip = z;
         answer = a;
         last.zip = z;
+        if (!last.state) {
+          // Found from the city alone: the ZIP's state.
+          const state = postal.zip(z)?.[0]?.state;
+          const missing = notes.indexOf(last.missing);
+          if (state && missing >= 0) notes.splice(missing, 1, F.stateAdded((last.state = state)));
+        }
         if (!last.city) {
           // Found from the state alone: the ZIP's city.
           const city = cityOfZip(postal, reference, z);
-          const missing = notes.indexOf(F.lastLineMissing);
+          const missing = notes.indexOf(last.missing);
           if (city && missing >= 0) notes.splice(missing, 1, F.cityAdded((last.city = city)));
         }
       }

@@ -762,6 +762,9 @@ function knownCityZips(postal: PostalIndex, state: string | null, key: string, l
 }
 
 /** A city of the state in the gazetteer, or in the loaded address files. */
+/** ZIPs that make a place a big city, whose name is read as the city before a state's (WASHINGTON: DC has 271). */
+const BIG_CITY_ZIPS = 10;
+
 function isKnownCity(postal: PostalIndex, state: string, name: string, local: LocalPlaceNames | undefined): boolean {
   return knownCityZips(postal, state, cityKey(name), local) > 0;
 }
@@ -1365,6 +1368,19 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       const ownGroupAfterStreet = k === 1 && toks[at].sep && at === end - 1 && (streetBefore || StreetSuffixTable.has(before)) &&
         numberBefore && !DirectionalTable.has(phrase);
       if (!cityBefore && !codeAtEnd && !nameAfterStreet && !ownGroupAfterStreet) continue;
+    }
+    // A state's name that is a big city's too, alone after the street with no ZIP (`1745 T ST SE, WASHINGTON`): the
+    // city, as the ZIP would tell below. (A village's name stays the state: `100 MAIN ST, OHIO` lacks its city, it is
+    // not in Ohio, IL.)
+    if (!postalCode && phrase.length > 2 && region.country === 'US' && toks[at].sep &&
+      postal.citiesByKey(cityKey(phrase)).some((c) => c.zips.length >= BIG_CITY_ZIPS)) {
+      let g = at - 1;
+      while (g > 0 && !toks[g].sep) g--;
+      let cityBefore = false;
+      for (let c = 1; c <= 4 && at - c >= g && !cityBefore; c++) {
+        cityBefore = isKnownCity(postal, region.code, joinWords(toks, at - c, at), options.places);
+      }
+      if (toks[g].number && !cityBefore) continue;
     }
     // A state's name before a ZIP of another state whose place bears that name is the city (`WASHINGTON 20018`: DC).
     if (postalCode && phrase.length > 2) {
