@@ -95,6 +95,9 @@ describe('address parser: last line', () => {
     ['1 Main St, Springfield, IL 62701, USA', 'SPRINGFIELD IL 62701'],
     ['PSC 1234 Box 5678, APO AE 09001', 'APO AE 09001'],
     ['Minneapolis, MN 55401', 'MINNEAPOLIS MN 55401'],
+    // Only a last line whose ZIP is another place's: the whole city stays (it was dropped, or SALT LAKE taken for a place).
+    ['New Orleans, 12345', 'NEW ORLEANS 12345'],
+    ['Salt Lake City, 12345', 'SALT LAKE CITY 12345'],
   ])('When the address is "%s", then the last line is "%s"', (input, expected) => {
     expect(lastLine(input)).toBe(expected);
   });

@@ -1456,6 +1456,9 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     best.line = { ...l, building: l.name, name: null, kind: 'none' };
   } else if (landmark || (placeName && l.name && (/ /.test(l.name) || FIRM_WORDS.has(l.name) || l.name.length === 1))) {
     best.line = { ...emptyLine(), leftover: [] };
+    // Only a last line, whose ZIP names another place (`NEW ORLEANS, 12345`, `SALT LAKE CITY, 12345`): the words are a
+    // city's, not a place's or a firm's, and all of them.
+    if (postalCode && !state && best.start < best.at && postal.citiesByKey(cityKey(joinWords(toks, best.start, end))).length > 0) best.at = best.start;
     best.start = best.at;
   }
 
