@@ -237,7 +237,13 @@ describe('address parser: attention lines, a building after the street, FL at th
     ['8725 nw 18th ter ste 106 doral fl', '8725 NW 18TH TER STE 106', 'DORAL FL'],
     ['1750 Tysons Blvd Fourth Fl', '1750 TYSONS BLVD FL 4', ''],
     ['1201 peachtree street ne 400 colony square, # 1001', '1201 PEACHTREE ST NE # 1001', ''],
+    // SUITE is no street name: the number before it belongs to the building (it was `5 SUITE # 704`).
+    ['1 Medical Park Tower 5 Suite 704 Wheeling WV 26003', '1 MEDICAL PARK STE 704', 'WHEELING WV 26003'],
   ]);
+
+  it('When a number is followed by a sign alone (`4 & 13`), then the sign is never read as the street name', () => {
+    for (const input of ['Jct 4 & 13', 'Junction Highway 76 37 & 86, Cassville, MO 65625']) expect(parse(input).name ?? '').not.toMatch(/^[^A-Z0-9]+$/);
+  });
 
   it('When a numbered place name follows a street, then it is kept as the building and the street is the address', () => {
     expect(parse('1201 Peachtree St NE 400 Colony Square, Suite 1730 Atlanta, GA 30361').building).toBe('400 COLONY SQ');

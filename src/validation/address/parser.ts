@@ -373,7 +373,12 @@ function matchHighway(
  */
 function lineQuality(line: DeliveryLine, base: number): number {
   const afterUnit = line.secondaryNumber !== null && line.secondaryDesignator !== '#' && base === 2;
-  return base - (afterUnit ? 0.3 : 1) * line.leftover.length - (line.primaryNumber ? 0 : 1);
+  return base - (afterUnit ? 0.3 : 1) * line.leftover.length - (line.primaryNumber ? 0 : 1) - (impossibleName(line.name) ? 2 : 0);
+}
+
+/** A street name no street has: a sign alone (`37 #`, `4 &`) or a unit designator that takes a number (`5 SUITE 704`). */
+function impossibleName(name: string | null): boolean {
+  return name !== null && (!/[A-Z0-9]/.test(name) || UnitDesignatorTable.get(name)?.requiresNumber === true);
 }
 
 /** The extraSecondaries of a line without them, shared (lines replace the array, never push to it). */
