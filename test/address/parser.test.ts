@@ -98,6 +98,11 @@ describe('address parser: last line', () => {
     // Only a last line whose ZIP is another place's: the whole city stays (it was dropped, or SALT LAKE taken for a place).
     ['New Orleans, 12345', 'NEW ORLEANS 12345'],
     ['Salt Lake City, 12345', 'SALT LAKE CITY 12345'],
+    // Words before the city that are no name of the ZIP while the last ones are: the city is those (the rest is left over).
+    ['401 church street, 14th flr, l & c twr div of fiscal services-fee section nashville tn 37243', 'NASHVILLE TN 37243'],
+    ['1267 Martin St #203 - leave at door, Nashville TN 37203', 'NASHVILLE TN 37203'],
+    // A directional before the town is the town's (a misnamed one), not a note.
+    ['1120 w 175th st east hazel crest il 60429', 'HAZEL CREST IL 60429'],
   ])('When the address is "%s", then the last line is "%s"', (input, expected) => {
     expect(lastLine(input)).toBe(expected);
   });

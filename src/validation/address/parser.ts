@@ -774,6 +774,24 @@ function isKnownCity(postal: PostalIndex, state: string, name: string, local: Lo
   return knownCityZips(postal, state, cityKey(name), local) > 0;
 }
 
+/**
+ * Where the city starts when toks[at, end) is no name of the ZIP (nor a known city of the state, which the ZIP would
+ * correct as a whole) but its last words are; `at` when not. A directional before the town (`E HAZEL CREST`) belongs to
+ * a misnamed town, not to a note.
+ */
+function cityAfterNote(
+  toks: readonly Token[], at: number, end: number, places: readonly ZipPlace[], postalCode: string, state: string | null,
+  postal: PostalIndex, local: LocalPlaceNames | undefined,
+): number {
+  const fits = (from: number) => acceptableForSomeZip(postal, places, cityKey(joinWords(toks, from, end)), postalCode, local);
+  if (fits(at) || (state && postal.city(state, joinWords(toks, at, end)))) return at;
+  for (let k = at + 1; k < end; k++) {
+    if (k === at + 1 && DirectionalTable.has(toks[at].w)) continue;
+    if (fits(k)) return k;
+  }
+  return at;
+}
+
 function stateOfPostalCode(postal: PostalIndex, code: string): string | undefined {
   return /^\d{5}$/.test(code) ? postal.zip(code)?.[0]?.state : postal.fsa(code.slice(0, 3))?.province;
 }
@@ -1500,6 +1518,16 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
         recipientEnd = s;
       }
       break;
+    }
+  }
+
+  // Words between the line and the city that are no part of it (`… SUITE 28 REFERENCE DIVISION MIRAMAR FL 33023`):
+  // where the city read is no name of the ZIP but its last words are, those are the city; the rest is left over.
+  if (zipPlaces && end - best.at >= 2) {
+    const at = cityAfterNote(toks, best.at, end, zipPlaces, postalCode!, state, postal, options.places);
+    if (at > best.at) {
+      best.line.leftover = [...best.line.leftover, ...toks.slice(best.at, at).map((t) => t.w)];
+      best.at = at;
     }
   }
 
