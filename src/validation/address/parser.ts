@@ -1002,6 +1002,8 @@ interface SplitCandidate {
 interface CityEvidence {
   /** How many ZIP codes the words name as a city (0: not a known city). */
   knownZips: number;
+  /** The words are a name of the ZIP given. */
+  fitsZip: boolean;
   /** A common street type (ST, RD, AVE …) stands among the words. */
   holdsStreetType: boolean;
   /** The first word is a directional (a post-directional of the street, or NORTH PLATTE). */
@@ -1109,6 +1111,8 @@ interface BestSplit {
   start: number;
   at: number;
   line: DeliveryLine;
+  /** The city toks[at, end) is a name of the ZIP given. */
+  cityFitsZip: boolean;
 }
 
 /**
@@ -1130,7 +1134,7 @@ function bestSplit(
   // Score every start of the delivery line and every split between delivery line and city.
   const cityExpected = state !== null || postalCode !== null;
   const separatorAtEnd = end < toks.length && toks[end].sep && state === null;
-  let best: BestSplit = { score: -Infinity, start: 0, at: end, line: emptyLine() };
+  let best: BestSplit = { score: -Infinity, start: 0, at: end, line: emptyLine(), cityFitsZip: false };
   // City keys of the words that can be in a city (the last MAX_CITY_WORDS before the state).
   const wordKeys: string[] = new Array<string>(end);
   for (let k = Math.max(0, end - MAX_CITY_WORDS); k < end; k++) wordKeys[k] = cityWordKey(toks[k].w);
@@ -1177,7 +1181,8 @@ function bestSplit(
         }
         // A city may start with a directional (NORTH PLATTE), not with a suffix or unit word.
         const streetWordFirst = isStreetWord(first) && !DirectionalTable.has(first);
-        if (acceptableForSomeZip(postal, zipPlaces, cityKeyFromP, postalCode, local)) score += 4;
+        const fitsZip = acceptableForSomeZip(postal, zipPlaces, cityKeyFromP, postalCode, local);
+        if (fitsZip) score += 4;
         if (toks[p].sep) score += 12;
         // A city has no figures (`SUITE 700, OVERLOOK 1` names a building).
         if (lastDigitAt >= p) score -= 20;
@@ -1199,7 +1204,7 @@ function bestSplit(
           if (COMMON_STREET_TYPES.has(StreetSuffixTable.get(first) ?? '')) score -= 8;
           if (unitFrom[p]) score -= 20;
         }
-        city = { knownZips, holdsStreetType, directionalFirst: DirectionalTable.has(first), streetWordFirst, cityExpected, separated: toks[p].sep, words: end - p };
+        city = { knownZips, fitsZip, holdsStreetType, directionalFirst: DirectionalTable.has(first), streetWordFirst, cityExpected, separated: toks[p].sep, words: end - p };
         maxQuality = p > start && !mayEndWell(toks, start, p, country) ? 1 : 2;
       } else {
         if (cityExpected) score -= 6;
@@ -1221,7 +1226,7 @@ function bestSplit(
     const line = (c.line = c.p > c.start ? parseDeliveryLine(toks, c.start, c.p, country) : emptyLine());
     const score = splitScore(c, line, toks, 0) - (line.kind === 'military' && civilianState ? MILITARY_LINE_ELSEWHERE : 0);
     if (score > best.score || (score === best.score && c.order < bestOrder)) {
-      best = { score, start: c.start, at: c.p, line };
+      best = { score, start: c.start, at: c.p, line, cityFitsZip: c.city?.fitsZip ?? false };
       bestOrder = c.order;
     }
   }
@@ -1236,7 +1241,7 @@ function bestSplit(
       if (!line.name || !local!.hasStreet(postalCode!, line.name)) continue;
       const score = splitScore(c, line, toks, streetBonus) - (line.kind === 'military' && civilianState ? MILITARY_LINE_ELSEWHERE : 0);
       if (score > best.score || (score === best.score && c.order < bestOrder)) {
-        best = { score, start: c.start, at: c.p, line };
+        best = { score, start: c.start, at: c.p, line, cityFitsZip: c.city?.fitsZip ?? false };
         bestOrder = c.order;
       }
     }
@@ -1523,7 +1528,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
 
   // Words between the line and the city that are no part of it (`… SUITE 28 REFERENCE DIVISION MIRAMAR FL 33023`):
   // where the city read is no name of the ZIP but its last words are, those are the city; the rest is left over.
-  if (zipPlaces && end - best.at >= 2) {
+  if (zipPlaces && end - best.at >= 2 && !best.cityFitsZip) {
     const at = cityAfterNote(toks, best.at, end, zipPlaces, postalCode!, state, postal, options.places);
     if (at > best.at) {
       best.line.leftover = [...best.line.leftover, ...toks.slice(best.at, at).map((t) => t.w)];
