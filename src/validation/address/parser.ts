@@ -766,10 +766,10 @@ function knownCityZips(postal: PostalIndex, state: string | null, key: string, l
   return n;
 }
 
-/** A city of the state in the gazetteer, or in the loaded address files. */
 /** ZIPs that make a place a big city, whose name is read as the city before a state's (WASHINGTON: DC has 271). */
 const BIG_CITY_ZIPS = 10;
 
+/** A city of the state in the gazetteer, or in the loaded address files. */
 function isKnownCity(postal: PostalIndex, state: string, name: string, local: LocalPlaceNames | undefined): boolean {
   return knownCityZips(postal, state, cityKey(name), local) > 0;
 }
