@@ -670,6 +670,24 @@ describe('address engine: city names from loaded address files', () => {
   });
 });
 
+describe('address engine: a unit designator written without its number', () => {
+  it.each([
+    ['123 Main St Apt, Boston MA 02108', 'plausible', '', '123 MAIN ST BOSTON MA 02108', 'APT'],
+    ['6007 Applegate Ln Apt, Louisville, KY 40219', 'verified', 'Y', '6007 APPLEGATE LN LOUISVILLE KY 40219', 'APT'],
+    // The building has units: the dangling APT does not stand for one.
+    ['600 West 19th Avenue Apt, Anchorage, AK 99503', 'partial', 'D', '600 W 19TH AVE ANCHORAGE AK 99503', 'APT'],
+    ['100 Queen St W Suite, Toronto ON M5H 2N2', 'plausible', '', '100 QUEEN ST W TORONTO ON  M5H 2N2', 'STE'],
+  ])('When "%s" is checked, then the designator is dropped and said so (%s, dpv "%s")', (input, status, dpv, standardized, designator) => {
+    const r = check(input);
+    expect([r.status, r.dpv, r.standardized, r.components.secondary_designator]).toEqual([status, dpv, standardized, null]);
+    expect(r.footnotes).toContain(`S#: ${designator} without a unit number dropped (${designator} needs one)`);
+  });
+
+  it('When the designator needs no number (REAR), then it stays', () => {
+    expect(check('123 Main St Rear, Boston MA 02108').standardized).toBe('123 MAIN ST REAR BOSTON MA 02108');
+  });
+});
+
 describe('address engine: street and city alone, no state and no ZIP', () => {
   it.each([
     ['100 Main St, Schenectady', '100 MAIN ST SCHENECTADY NY', 'NY', 'SCHENECTADY'],

@@ -55,6 +55,7 @@ export const AddressFootnotes = {
   extraDropped: (text: string) => `R#: words that fit no address part dropped: ${text}`,
   extraSecondary: (text: string) => `S#: further secondary information kept out of the delivery line: ${text}`,
   secondaryMissing: 'H#: the building has units and none was given',
+  unitNumberMissing: (designator: string) => `S#: ${designator} without a unit number dropped (${designator} needs one)`,
   secondaryUnconfirmed: 'S#: the unit given could not be confirmed',
   notFound: 'F#: address not found in the reference data for this ZIP code',
   ambiguousStreet: 'AM#: several streets of this ZIP code fit the input',

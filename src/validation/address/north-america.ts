@@ -8,7 +8,9 @@ import { AddressFootnotes as F } from './footnotes.js';
 import type { ParsedAddress, Secondary } from './parser.js';
 import { type CityEntry, type PostalIndex, type ZipPlace, cityKey, citySpellingKey, oneTypingSlipApart } from './postal-index.js';
 import type { ReferenceAnswer, ReferenceIndex, StreetParts } from './reference-index.js';
-import { CanadianProvinces, DirectionalTable, MilitaryPostOffices, MilitaryStates, UspsTerritories, stateOfUnlistedZip } from './tables.js';
+import {
+  CanadianProvinces, DirectionalTable, MilitaryPostOffices, MilitaryStates, UnitDesignatorTable, UspsTerritories, stateOfUnlistedZip,
+} from './tables.js';
 
 /** Canada Post: D F I O Q U never appear; W and Z never start a postal code (A1A 1A1). */
 const CANADIAN_POSTAL_CODE = /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] \d[ABCEGHJ-NPRSTV-Z]\d$/;
@@ -434,6 +436,11 @@ export function validateNorthAmerican(
   if (p.attention) notes.push(F.attentionDropped(p.attention));
   if (p.building) notes.push(F.buildingDropped(p.building));
   if (p.extraSecondaries.length) notes.push(F.extraSecondary(p.extraSecondaries.map(secondaryText).join(' ')));
+  // `123 MAIN ST APT`: a designator that needs a number says nothing without it (Pub 28 section 213); it is dropped.
+  if (p.secondaryDesignator && !p.secondaryNumber && UnitDesignatorTable.get(p.secondaryDesignator)?.requiresNumber) {
+    notes.push(F.unitNumberMissing(p.secondaryDesignator));
+    p.secondaryDesignator = null;
+  }
 
   const last = canada ? reconcileCanadianLastLine(p, postal, reference, notes) : reconcileUsLastLine(p, postal, reference, notes);
   let street = streetPartsOf(p);
