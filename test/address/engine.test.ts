@@ -181,6 +181,21 @@ describe('address engine: Canada', () => {
     const r = check('10 Main St, Toronto BC M5V 2T6');
     expect([r.status, r.components.state]).toEqual(['corrected', 'ON']);
   });
+
+  it.each([
+    ['10 Main St, Montreal, ON H3B 4W5', 'QC'],
+    ['10 Main St, Ottawa, QC K1A 0A9', 'ON'],
+    // A town no FSA name mentions: the postal code still decides.
+    ['10 Main St, Smalltown, ON H3B 4W5', 'QC'],
+  ])('When the city sides with the postal code ("%s"), then the province is corrected to %s', (input, province) => {
+    expect([check(input).status, check(input).components.state]).toEqual(['corrected', province]);
+  });
+
+  it('When the city sides with the province and not the postal code, then nothing decides and the address is invalid', () => {
+    const r = check('10 Main St, Toronto, ON H3B 4W5');
+    expect([r.status, r.components.state, r.standardized]).toEqual(['invalid', 'ON', '10 MAIN ST TORONTO ON  H3B 4W5']);
+    expect(r.footnotes[0]).toBe('C#: postal code H3B 4W5 belongs to QC, not ON');
+  });
 });
 
 describe('address engine: other countries', () => {

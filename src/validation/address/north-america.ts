@@ -312,6 +312,14 @@ function reconcileCanadianLastLine(p: ParsedAddress, postal: PostalIndex, refere
   if (!p.state) {
     notes.push(F.stateAdded((out.state = fsa.province)));
   } else if (!firstLetterFits(p.state) || (fsa.province !== p.state && !firstLetterFits(fsa.province))) {
+    // The postal code decides, unless the city sides with the province (`TORONTO, ON H3B 4W5`: H3B is Montreal's), and
+    // then nothing does.
+    const cityProvinces = p.city ? postal.provincesNamingPlace(p.city) : undefined;
+    if (cityProvinces?.has(p.state) && !cityProvinces.has(fsa.province)) {
+      notes.push(F.postalCodeOfOtherSubdivision(p.postalCode, fsa.province, p.state));
+      out.invalid = true;
+      return out;
+    }
     notes.push(F.provinceCorrected(p.state, fsa.province));
     out.state = fsa.province;
     out.corrected = true;

@@ -24,6 +24,8 @@ export interface CityEntry {
   counties: Set<string>;
 }
 
+const NO_PROVINCES: ReadonlySet<string> = new Set();
+
 export interface FsaPlace {
   fsa: string;
   province: string;
@@ -108,6 +110,8 @@ export class PostalIndex {
   private readonly citiesByState = new Map<string, Map<string, CityEntry>>();
   private readonly statesByCityKey = new Map<string, CityEntry[]>();
   private readonly fsaPlaces = new Map<string, FsaPlace>();
+  /** Place names within FSA names, by city key (built on first use). */
+  private fsaPlaceNames: Map<string, Set<string>> | undefined;
   /** `STATE|COUNTY` -> its ZIPs. */
   private readonly zipsByCounty = new Map<string, string[]>();
 
@@ -238,6 +242,31 @@ export class PostalIndex {
 
   fsa(code: string): FsaPlace | undefined {
     return this.fsaPlaces.get(code);
+  }
+
+  /**
+   * The provinces whose forward sortation areas name a place (`TORONTO`: ON, from EAST TORONTO (THE BEACHES) and the
+   * like). FSA names are regions, so this knows the larger places only; an empty set says nothing.
+   */
+  provincesNamingPlace(name: string): ReadonlySet<string> {
+    if (!this.fsaPlaceNames) {
+      this.fsaPlaceNames = new Map();
+      for (const { province, place } of this.fsaPlaces.values()) {
+        // Each run of words of each part of the name (`DOWNSVIEW EAST`, `CFB TORONTO`).
+        for (const part of place.split(/[()/,]/)) {
+          const words = part.trim().split(/\s+/).filter(Boolean);
+          for (let i = 0; i < words.length; i++) {
+            for (let j = i + 1; j <= Math.min(words.length, i + 4); j++) {
+              const key = cityKey(words.slice(i, j).join(' '));
+              let provinces = this.fsaPlaceNames.get(key);
+              if (!provinces) this.fsaPlaceNames.set(key, (provinces = new Set()));
+              provinces.add(province);
+            }
+          }
+        }
+      }
+    }
+    return this.fsaPlaceNames.get(cityKey(name)) ?? NO_PROVINCES;
   }
 
   get zipCount(): number {
