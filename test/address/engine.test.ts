@@ -713,6 +713,15 @@ describe('address engine: street and city alone, no state and no ZIP', () => {
     expect(r.footnotes).toContain(`B#: state ${state} added from the city ${city} (no other state has one of that name)`);
   });
 
+  it.each([
+    ['10 Rue de la Paix, Nice'],
+    ['10 Via Roma, Milano'],
+    ['12 Bahnhofstrasse, Zurich'],
+  ])('When the street does not read as a US one ("%s"), then a US city of that name alone does not place it', (input) => {
+    const r = check(input);
+    expect([r.status, r.components.state, r.components.postal_code]).toEqual(['invalid', null, null]);
+  });
+
   it('When several states have a city of that name and no data holds the street, then it is invalid and the footnote says why', () => {
     const r = check('100 Main St, Springfield');
     expect([r.status, r.components.state]).toEqual(['invalid', null]);

@@ -134,11 +134,12 @@ function statesOfCity(key: string, postal: PostalIndex, reference: ReferenceInde
 function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[]): LastLine {
   const places = p.postalCode ? postal.zip(p.postalCode) : undefined;
   if (places && p.city) cityAtEnd(p, places, postal, reference, notes);
-  // No ZIP and no state: a city that only one state has decides the state (`… , SCHENECTADY`), as a ZIP would. A name
-  // several states share (`SPRINGFIELD`) decides nothing here; the reference data may still find the street in one of
-  // them (the candidate ZIPs below).
+  // No ZIP and no state: a city that only one state has decides the state (`… , SCHENECTADY`), as a ZIP would, when the
+  // delivery line reads as a US one (`10 RUE DE LA PAIX, NICE` is no address in Nice, CA). A name several states share
+  // (`SPRINGFIELD`) decides nothing here; the reference data may still find the street in one of them (the candidate
+  // ZIPs below).
   const cityStates = !p.postalCode && p.city && !p.state ? statesOfCity(cityKey(p.city), postal, reference) : [];
-  if (cityStates.length === 1) notes.push(F.stateAddedFromCity((p.state = cityStates[0]), p.city!));
+  if (cityStates.length === 1 && p.quality >= 2) notes.push(F.stateAddedFromCity((p.state = cityStates[0]), p.city!));
   const out: LastLine = { city: p.city, state: p.state, zip: p.postalCode, corrected: false, invalid: false, candidateZips: [], missing: F.lastLineMissing };
   const inputCityKey = p.city ? cityKey(p.city) : '';
   const cityEntry = p.city && p.state ? postal.cityByKey(p.state, inputCityKey) : undefined;
