@@ -749,6 +749,22 @@ describe('address engine: street and city alone, no state and no ZIP', () => {
     expect([r.status, r.standardized]).toEqual([status, standardized]);
   });
 
+  it.each([
+    ['100 Main St, Schenectdy', 'corrected', '100 MAIN ST SCHENECTADY NY', 'SCHENECTDY', 'SCHENECTADY'],
+    // LOUISVILLE is a city of several states: the reference data then finds the street in Kentucky's.
+    ['6007 Applegate Lane, Louisvile', 'corrected', '6007 APPLEGATE LN LOUISVILLE KY 40219', 'LOUISVILE', 'LOUISVILLE'],
+  ])('When the city is no city anywhere but one slip from one name ("%s"), then it is that city', (input, status, standardized, from, to) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual([status, standardized]);
+    expect(r.footnotes[0]).toBe(`B#: city corrected from ${from} to ${to}`);
+  });
+
+  it('When the misspelt city is one slip from a city of many states and nothing finds the street, then it stays invalid', () => {
+    const r = check('100 Main St, Springfeld');
+    expect([r.status, r.components.state]).toEqual(['invalid', null]);
+    expect(r.footnotes[1]).toMatch(/^C#: 24 states have a city SPRINGFIELD/);
+  });
+
   it('When a city GeoNames places in one state is also a place of the loaded files in another, then no state is guessed', () => {
     const r = check('100 Main St, Saint Matthews');
     expect([r.status, r.components.state]).toEqual(['invalid', null]);

@@ -35,3 +35,23 @@ describe('PostalIndex: other names accepted for a ZIP', () => {
     expect(postal.isAcceptableCity(place('85201'), 'Mesa')).toBe(true);
   });
 });
+
+describe('PostalIndex: a city name one typing slip away, in any state', () => {
+  const postal = PostalIndex.fromText([
+    '40202\tKY\tLOUISVILLE\tJEFFERSON\t38.25\t-85.75',
+    '80027\tCO\tLOUISVILLE\tBOULDER\t39.97\t-105.13',
+    '17047\tPA\tLOYSVILLE\tPERRY\t40.37\t-77.32',
+    '99553\tAK\tAKUTAN\tALEUTIANS EAST\t54.14\t-165.77',
+  ].join('\n'), '');
+
+  it('When the key is one slip from one name (of one state or several), then that name is the answer', () => {
+    expect(postal.cityNameOneSlipFrom('LOUISVILE')).toBe('LOUISVILLE');
+    expect(postal.cityNameOneSlipFrom('LOIUSVILLE')).toBe('LOUISVILLE');
+  });
+
+  it('When the key is one slip from two names, or shorter than six letters, or a name itself, then there is no answer', () => {
+    expect(postal.cityNameOneSlipFrom('LOUSVILLE')).toBeUndefined(); // LOUISVILLE and LOYSVILLE
+    expect(postal.cityNameOneSlipFrom('AKUTN')).toBeUndefined();
+    expect(postal.cityNameOneSlipFrom('LOUISVILLE')).toBeUndefined();
+  });
+});

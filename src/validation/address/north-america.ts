@@ -138,9 +138,22 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
   // delivery line reads as a US one (`10 RUE DE LA PAIX, NICE` is no address in Nice, CA). A name several states share
   // (`SPRINGFIELD`) decides nothing here; the reference data may still find the street in one of them (the candidate
   // ZIPs below).
-  const cityStates = !p.postalCode && p.city && !p.state ? statesOfCity(cityKey(p.city), postal, reference) : [];
+  let cityStates = !p.postalCode && p.city && !p.state ? statesOfCity(cityKey(p.city), postal, reference) : [];
+  // A city no state has, one typing slip from one name (`… , LOUISVILE`): that name, then as above.
+  let cityCorrected = false;
+  if (!p.postalCode && p.city && !p.state && !cityStates.length && p.quality >= 2) {
+    const near = postal.cityNameOneSlipFrom(cityKey(p.city));
+    if (near) {
+      notes.push(F.cityCorrected(p.city, near));
+      p.city = near;
+      cityCorrected = true;
+      cityStates = statesOfCity(cityKey(near), postal, reference);
+    }
+  }
   if (cityStates.length === 1 && p.quality >= 2) notes.push(F.stateAddedFromCity((p.state = cityStates[0]), p.city!));
-  const out: LastLine = { city: p.city, state: p.state, zip: p.postalCode, corrected: false, invalid: false, candidateZips: [], missing: F.lastLineMissing };
+  const out: LastLine = {
+    city: p.city, state: p.state, zip: p.postalCode, corrected: cityCorrected, invalid: false, candidateZips: [], missing: F.lastLineMissing,
+  };
   const inputCityKey = p.city ? cityKey(p.city) : '';
   const cityEntry = p.city && p.state ? postal.cityByKey(p.state, inputCityKey) : undefined;
   const correctZipFromCity = (): boolean => correctZip(p, cityEntry, out, notes);

@@ -82,12 +82,19 @@ export function cityWordKey(word: string): string {
 export function oneTypingSlipApart(a: string, b: string): boolean {
   if (a === b || Math.abs(a.length - b.length) > 1) return false;
   let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   if (a.length === b.length) {
-    if (a.slice(i + 1) === b.slice(i + 1)) return true;
-    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+    if (sameFrom(a, i + 1, b, i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && sameFrom(a, i + 2, b, i + 2);
   }
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+  return a.length > b.length ? sameFrom(a, i + 1, b, i) : sameFrom(a, i, b, i + 1);
+}
+
+/** a from index i equals b from index j (what `a.slice(i) === b.slice(j)` says, without the copies). */
+function sameFrom(a: string, i: number, b: string, j: number): boolean {
+  if (a.length - i !== b.length - j) return false;
+  while (i < a.length) if (a.charCodeAt(i++) !== b.charCodeAt(j++)) return false;
+  return true;
 }
 
 /**
@@ -110,6 +117,8 @@ export class PostalIndex {
   private readonly citiesByState = new Map<string, Map<string, CityEntry>>();
   private readonly statesByCityKey = new Map<string, CityEntry[]>();
   private readonly fsaPlaces = new Map<string, FsaPlace>();
+  /** City keys by first letter and length (built on first use, for cityNameOneSlipFrom). */
+  private cityKeysByStart: Map<string, string[]> | undefined;
   /** Place names within FSA names, by city key (built on first use). */
   private fsaPlaceNames: Map<string, Set<string>> | undefined;
   /** `STATE|COUNTY` -> its ZIPs. */
@@ -209,6 +218,34 @@ export class PostalIndex {
       found = entry;
     }
     return found;
+  }
+
+  /**
+   * The one city name, in any state, one typing slip from the key (`LOUISVILE`: LOUISVILLE, a city of several states);
+   * undefined when none is or several names are. Keys of six letters or more.
+   */
+  cityNameOneSlipFrom(key: string): string | undefined {
+    if (key.length < 6) return undefined;
+    if (!this.cityKeysByStart) {
+      // Keys by first letter and length: a slip keeps the first letter (as cityOneSlipFrom asks) and moves the length
+      // by one at most, so a look-up reads three short lists instead of every city of the country.
+      this.cityKeysByStart = new Map();
+      for (const candidate of this.statesByCityKey.keys()) {
+        const bucket = `${candidate[0]}${candidate.length}`;
+        const keys = this.cityKeysByStart.get(bucket);
+        if (keys) keys.push(candidate);
+        else this.cityKeysByStart.set(bucket, [candidate]);
+      }
+    }
+    let found: string | undefined;
+    for (let length = key.length - 1; length <= key.length + 1; length++) {
+      for (const candidate of this.cityKeysByStart.get(`${key[0]}${length}`) ?? []) {
+        if (!oneTypingSlipApart(key, candidate)) continue;
+        if (found !== undefined) return undefined;
+        found = candidate;
+      }
+    }
+    return found === undefined ? undefined : this.statesByCityKey.get(found)?.[0]?.name;
   }
 
   hasState(state: string): boolean {
