@@ -284,8 +284,9 @@ function abbreviated(street: string): string {
 }
 
 /** The street with the 4th and 5th letters of its name's first word of six letters or more swapped (`APPLEGTAE LANE`). */
-function misspeltStreetName(street: string): string {
-  const words = street.split(' ');
+/** The first word of six letters or more that is no street type or directional, its 4th and 5th letters swapped. */
+function misspeltWord(text: string): string {
+  const words = text.split(' ');
   const k = words.findIndex((w) => /^[A-Za-z]{6,}$/.test(w) && !StreetSuffixTable.has(w.toUpperCase()) && !DirectionalTable.has(w.toUpperCase()));
   if (k >= 0) words[k] = words[k].slice(0, 3) + words[k][4] + words[k][3] + words[k].slice(5);
   return words.join(' ');
@@ -299,11 +300,13 @@ function misspeltStreetName(street: string): string {
  * with the town of another address of the state (of another three-digit ZIP area) in place of its own: the right
  * answer is then `corrected`, the ZIP and street deciding the town, and `verified` a wrong town confirmed; and
  * abbreviated as people type (`2203 7th St Rd louisville ky 40208`): every street type and directional word short, lower
- * case, no commas; and street and city alone (`6007 Applegate Lane, Louisville`), which a city of one state places.
+ * case, no commas; and street and city alone (`6007 Applegate Lane, Louisville`), which a city of one state places, also
+ * with two letters of the city swapped (`LOUIVSILLE`; rows whose city has no word of six letters or more are left out):
+ * the right answer is then `corrected`.
  */
 export const RRAD_FORMS = [
   'with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt', 'no commas, no ZIP', 'unit first',
-  'wrong town', 'abbreviated', 'street and city',
+  'wrong town', 'abbreviated', 'street and city', 'street and city misspelt',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -335,7 +338,8 @@ export function rradRoundTrip(
       : form === 'abbreviated' ? [`${abbreviated(street)} ${r.city} ${r.state} ${r.zip}`.toLowerCase()]
       // No state, no ZIP: only a city that one state alone has can place it.
       : form === 'street and city' ? (r.city ? [`${street}, ${r.city}`] : [])
-      : [`${misspeltStreetName(street)}, ${r.city}, ${r.state} ${r.zip}`];
+      : form === 'street and city misspelt' ? (misspeltWord(r.city) !== r.city ? [`${street}, ${misspeltWord(r.city)}`] : [])
+      : [`${misspeltWord(street)}, ${r.city}, ${r.state} ${r.zip}`];
     for (const input of typed) {
       const { status } = engine.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
