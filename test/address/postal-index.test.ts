@@ -42,11 +42,14 @@ describe('PostalIndex: a city name one typing slip away, in any state', () => {
     '80027\tCO\tLOUISVILLE\tBOULDER\t39.97\t-105.13',
     '17047\tPA\tLOYSVILLE\tPERRY\t40.37\t-77.32',
     '99553\tAK\tAKUTAN\tALEUTIANS EAST\t54.14\t-165.77',
+    '95945\tCA\tGRASS VALLEY\tNEVADA\t39.2\t-121.04',
   ].join('\n'), '');
 
   it('When the key is one slip from one name (of one state or several), then that name is the answer', () => {
     expect(postal.cityNameOneSlipFrom('LOUISVILE')).toBe('LOUISVILLE');
     expect(postal.cityNameOneSlipFrom('LOIUSVILLE')).toBe('LOUISVILLE');
+    // The key abbreviates VALLEY (GRASSVLY): the letters of the name are compared too.
+    expect(postal.cityNameOneSlipFrom('Grass Valely')).toBe('GRASS VALLEY');
   });
 
   it('When the key is one slip from two names, or shorter than six letters, or a name itself, then there is no answer', () => {

@@ -142,7 +142,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
   // A city no state has, one typing slip from one name (`… , LOUISVILE`): that name, then as above.
   let cityCorrected = false;
   if (!p.postalCode && p.city && !p.state && !cityStates.length && p.quality >= 2) {
-    const near = postal.cityNameOneSlipFrom(cityKey(p.city));
+    const near = postal.cityNameOneSlipFrom(p.city);
     if (near) {
       notes.push(F.cityCorrected(p.city, near));
       p.city = near;

@@ -78,6 +78,11 @@ export function cityWordKey(word: string): string {
   return /^[A-Z0-9]+$/.test(word) ? wordKey(word) : cityKey(word);
 }
 
+/** The letters of a name, upper case, nothing else (`GRASS VALLEY` -> GRASSVALLEY). */
+function lettersOf(name: string): string {
+  return name.toUpperCase().replace(/[^A-Z]/g, '');
+}
+
 /** One typing slip apart: a letter inserted, dropped or changed, or two neighbours swapped. */
 export function oneTypingSlipApart(a: string, b: string): boolean {
   if (a === b || Math.abs(a.length - b.length) > 1) return false;
@@ -117,8 +122,8 @@ export class PostalIndex {
   private readonly citiesByState = new Map<string, Map<string, CityEntry>>();
   private readonly statesByCityKey = new Map<string, CityEntry[]>();
   private readonly fsaPlaces = new Map<string, FsaPlace>();
-  /** City keys by first letter and length (built on first use, for cityNameOneSlipFrom). */
-  private cityKeysByStart: Map<string, string[]> | undefined;
+  /** City keys and the letters of city names, with the name, by first letter and length (built on first use). */
+  private cityFormsByStart: Map<string, [form: string, name: string][]> | undefined;
   /** Place names within FSA names, by city key (built on first use). */
   private fsaPlaceNames: Map<string, Set<string>> | undefined;
   /** `STATE|COUNTY` -> its ZIPs. */
@@ -221,31 +226,39 @@ export class PostalIndex {
   }
 
   /**
-   * The one city name, in any state, one typing slip from the key (`LOUISVILE`: LOUISVILLE, a city of several states);
-   * undefined when none is or several names are. Keys of six letters or more.
+   * The one city name, in any state, one typing slip from the name typed (`LOUISVILE`: LOUISVILLE, a city of several
+   * states; `GRASS VALELY`: GRASS VALLEY, whose key abbreviates VALLEY, so the letters of the names are compared too);
+   * undefined when none is or several names are. Six letters or more.
    */
-  cityNameOneSlipFrom(key: string): string | undefined {
-    if (key.length < 6) return undefined;
-    if (!this.cityKeysByStart) {
-      // Keys by first letter and length: a slip keeps the first letter (as cityOneSlipFrom asks) and moves the length
-      // by one at most, so a look-up reads three short lists instead of every city of the country.
-      this.cityKeysByStart = new Map();
-      for (const candidate of this.statesByCityKey.keys()) {
-        const bucket = `${candidate[0]}${candidate.length}`;
-        const keys = this.cityKeysByStart.get(bucket);
-        if (keys) keys.push(candidate);
-        else this.cityKeysByStart.set(bucket, [candidate]);
+  cityNameOneSlipFrom(typed: string): string | undefined {
+    const forms = [cityKey(typed), lettersOf(typed)].filter((f, i, all) => f.length >= 6 && all.indexOf(f) === i);
+    if (!forms.length) return undefined;
+    if (!this.cityFormsByStart) {
+      // Each city's key and the letters of its name, by first letter and length: a slip keeps the first letter (as
+      // cityOneSlipFrom asks) and moves the length by one at most, so a look-up reads a few short lists instead of
+      // every city of the country.
+      this.cityFormsByStart = new Map();
+      for (const [key, entries] of this.statesByCityKey) {
+        const name = entries[0].name;
+        for (const form of new Set([key, lettersOf(name)])) {
+          const bucket = `${form[0]}${form.length}`;
+          const list = this.cityFormsByStart.get(bucket);
+          if (list) list.push([form, name]);
+          else this.cityFormsByStart.set(bucket, [[form, name]]);
+        }
       }
     }
     let found: string | undefined;
-    for (let length = key.length - 1; length <= key.length + 1; length++) {
-      for (const candidate of this.cityKeysByStart.get(`${key[0]}${length}`) ?? []) {
-        if (!oneTypingSlipApart(key, candidate)) continue;
-        if (found !== undefined) return undefined;
-        found = candidate;
+    for (const form of forms) {
+      for (let length = form.length - 1; length <= form.length + 1; length++) {
+        for (const [candidate, name] of this.cityFormsByStart.get(`${form[0]}${length}`) ?? []) {
+          if (!oneTypingSlipApart(form, candidate) || name === found) continue;
+          if (found !== undefined) return undefined;
+          found = name;
+        }
       }
     }
-    return found === undefined ? undefined : this.statesByCityKey.get(found)?.[0]?.name;
+    return found;
   }
 
   hasState(state: string): boolean {
