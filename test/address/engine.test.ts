@@ -630,6 +630,12 @@ describe('address engine: city names from loaded address files', () => {
     expect(withPoints()('9209 Eupora Ct, Jeffersontown, OH').status).toBe('invalid');
   });
 
+  it('When a place only the address file names is misspelt and typed without state or ZIP, then it is found by its spelling', () => {
+    const r = withPoints()('9209 Eupora Ct, Jefersontown');
+    expect([r.status, r.standardized]).toEqual(['corrected', '9209 EUPORA CT JEFFERSONTOWN KY 40299']);
+    expect(r.footnotes[0]).toBe('B#: city corrected from JEFERSONTOWN to JEFFERSONTOWN');
+  });
+
   it('When USPS City-State data names the ZIP, then it decides and the address file\'s name is corrected', () => {
     const r = withPoints([['40299', 'LOUISVILLE']])('9209 Eupora Ct, Jeffersontown, KY 40299');
     expect([r.status, r.components.city]).toEqual(['corrected', 'LOUISVILLE']);

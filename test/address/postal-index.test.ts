@@ -45,16 +45,16 @@ describe('PostalIndex: a city name one typing slip away, in any state', () => {
     '95945\tCA\tGRASS VALLEY\tNEVADA\t39.2\t-121.04',
   ].join('\n'), '');
 
-  it('When the key is one slip from one name (of one state or several), then that name is the answer', () => {
-    expect(postal.cityNameOneSlipFrom('LOUISVILE')).toBe('LOUISVILLE');
-    expect(postal.cityNameOneSlipFrom('LOIUSVILLE')).toBe('LOUISVILLE');
+  it('When the name typed is one slip from one name (of one state or several), then that name is the answer', () => {
+    expect(postal.cityNamesOneSlipFrom('LOUISVILE')).toEqual(['LOUISVILLE']);
+    expect(postal.cityNamesOneSlipFrom('LOIUSVILLE')).toEqual(['LOUISVILLE']);
     // The key abbreviates VALLEY (GRASSVLY): the letters of the name are compared too.
-    expect(postal.cityNameOneSlipFrom('Grass Valely')).toBe('GRASS VALLEY');
+    expect(postal.cityNamesOneSlipFrom('Grass Valely')).toEqual(['GRASS VALLEY']);
   });
 
-  it('When the key is one slip from two names, or shorter than six letters, or a name itself, then there is no answer', () => {
-    expect(postal.cityNameOneSlipFrom('LOUSVILLE')).toBeUndefined(); // LOUISVILLE and LOYSVILLE
-    expect(postal.cityNameOneSlipFrom('AKUTN')).toBeUndefined();
-    expect(postal.cityNameOneSlipFrom('LOUISVILLE')).toBeUndefined();
+  it('When the name typed is one slip from two names, then both come back; shorter than six letters, or a name itself, none', () => {
+    expect(postal.cityNamesOneSlipFrom('LOUSVILLE').sort()).toEqual(['LOUISVILLE', 'LOYSVILLE']);
+    expect(postal.cityNamesOneSlipFrom('AKUTN')).toEqual([]);
+    expect(postal.cityNamesOneSlipFrom('LOUISVILLE')).toEqual([]);
   });
 });

@@ -139,10 +139,12 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
   // (`SPRINGFIELD`) decides nothing here; the reference data may still find the street in one of them (the candidate
   // ZIPs below).
   let cityStates = !p.postalCode && p.city && !p.state ? statesOfCity(cityKey(p.city), postal, reference) : [];
-  // A city no state has, one typing slip from one name (`… , LOUISVILE`): that name, then as above.
+  // A city no state has, one typing slip from one name (`… , LOUISVILE`), of GeoNames or of the address files (`CROTFON`):
+  // that name, then as above.
   let cityCorrected = false;
   if (!p.postalCode && p.city && !p.state && !cityStates.length && p.quality >= 2) {
-    const near = postal.cityNameOneSlipFrom(p.city);
+    const names = new Set([...postal.cityNamesOneSlipFrom(p.city), ...(reference?.localCityNamesOneSlipFrom(p.city) ?? [])]);
+    const near = names.size === 1 ? [...names][0] : undefined;
     if (near) {
       notes.push(F.cityCorrected(p.city, near));
       p.city = near;

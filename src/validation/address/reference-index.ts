@@ -13,7 +13,7 @@
  * point data answers "" and a number absent from a covered street answers N.
  */
 import type { Dpv } from '../types.js';
-import { cityKey, oneTypingSlipApart } from './postal-index.js';
+import { CityNameSlips, cityKey, oneTypingSlipApart } from './postal-index.js';
 import { DirectionalTable, OrdinalStreetNames, StreetSuffixTable } from './tables.js';
 
 export interface StreetParts {
@@ -163,6 +163,8 @@ export class ReferenceIndex {
    */
   private readonly localCityNames = new Map<string, Map<string, string>>();
   private readonly postalCodesByLocalCity = new Map<string, Set<string>>();
+  /** The local place names by their spelling, for a misspelt one (built on first use, dropped when names are added). */
+  private localCitySlips: CityNameSlips | undefined;
   private pointCount = 0;
   private rangeCount = 0;
 
@@ -212,6 +214,15 @@ export class ReferenceIndex {
     if (names.has(key)) return;
     names.set(key, city);
     entryOf(this.postalCodesByLocalCity, key, () => new Set<string>()).add(postalCode);
+    this.localCitySlips = undefined;
+  }
+
+  /** The place names of the loaded address files one typing slip from the name typed (at most two). */
+  localCityNamesOneSlipFrom(typed: string): string[] {
+    this.localCitySlips ??= new CityNameSlips(function* (byPostalCode: Map<string, Map<string, string>>) {
+      for (const names of byPostalCode.values()) yield* names;
+    }(this.localCityNames));
+    return this.localCitySlips.namesOneSlipFrom(typed);
   }
 
   /**
