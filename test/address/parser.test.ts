@@ -98,6 +98,9 @@ describe('address parser: last line', () => {
     // Only a last line whose ZIP is another place's: the whole city stays (it was dropped, or SALT LAKE taken for a place).
     ['New Orleans, 12345', 'NEW ORLEANS 12345'],
     ['Salt Lake City, 12345', 'SALT LAKE CITY 12345'],
+    // Two letters in a comma group of their own before the ZIP are the state field, whatever they are (the engine
+    // then finds that nothing agrees); ANYTOWN was dropped as a building and ZZ taken for the city.
+    ['123 Main St, Anytown, ZZ 12345', 'ANYTOWN ZZ 12345'],
     // Words before the city that are no name of the ZIP while the last ones are: the city is those (the rest is left over).
     ['401 church street, 14th flr, l & c twr div of fiscal services-fee section nashville tn 37243', 'NASHVILLE TN 37243'],
     ['1267 Martin St #203 - leave at door, Nashville TN 37203', 'NASHVILLE TN 37203'],

@@ -1444,10 +1444,12 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     }
   }
   // A mistyped state code right before the ZIP (`CHICAGO, LL 60603`): two letters that are no state, no street or
-  // unit word, and share a letter in place with the ZIP's state. It is the state field; the engine corrects it.
+  // unit word, and share a letter in place with the ZIP's state, or stand in a comma group of their own after the
+  // city's (`ANYTOWN, ZZ 12345`). It is the state field; the engine corrects it.
   if (!state && postalCode && country !== 'CA' && end >= 3) {
     const w = toks[end - 1].w;
-    if (zipState && /^[A-Z]{2}$/.test(w) && !RegionByName.has(w) && !isStreetWord(w) && (w[0] === zipState[0] || w[1] === zipState[1])) {
+    const ownGroup = toks[end - 1].sep && !toks[end - 2].digit;
+    if (zipState && /^[A-Z]{2}$/.test(w) && !RegionByName.has(w) && !isStreetWord(w) && (w[0] === zipState[0] || w[1] === zipState[1] || ownGroup)) {
       state = w;
       end--;
     }
