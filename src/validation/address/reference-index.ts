@@ -220,7 +220,14 @@ export class ReferenceIndex {
   /** The place names of the loaded address files one typing slip from the name typed (at most two). */
   localCityNamesOneSlipFrom(typed: string): string[] {
     this.localCitySlips ??= new CityNameSlips(function* (byPostalCode: Map<string, Map<string, string>>) {
-      for (const names of byPostalCode.values()) yield* names;
+      const seen = new Set<string>(); // a place of many postal codes, once
+      for (const names of byPostalCode.values()) {
+        for (const [key, name] of names) {
+          if (seen.has(key)) continue;
+          seen.add(key);
+          yield [key, name] as const;
+        }
+      }
     }(this.localCityNames));
     return this.localCitySlips.namesOneSlipFrom(typed);
   }
