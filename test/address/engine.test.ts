@@ -191,6 +191,17 @@ describe('address engine: Canada', () => {
     expect([check(input).status, check(input).components.state]).toEqual(['corrected', province]);
   });
 
+  it.each([['100 Queen St W, Mississauga'], ['100 Main St, Laval']])(
+    'When a city only Canada has is typed without province or postal code ("%s"), then the address is read as Canadian', (input) => {
+      const r = check(input);
+      expect([r.country, r.status, r.footnotes[0]]).toEqual(['CA', 'invalid', 'C#: postal code missing']);
+      expect(engine.countryOf(input)).toBe('CA');
+    });
+
+  it('When the word is one that FSA names of several provinces hold (DOWNTOWN), then it does not make the address Canadian', () => {
+    expect(check('100 Main St, Downtown').country).toBe('US');
+  });
+
   it('When the city sides with the province and not the postal code, then nothing decides and the address is invalid', () => {
     const r = check('10 Main St, Toronto, ON H3B 4W5');
     expect([r.status, r.components.state, r.standardized]).toEqual(['invalid', 'ON', '10 MAIN ST TORONTO ON  H3B 4W5']);

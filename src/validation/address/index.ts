@@ -10,7 +10,7 @@ import type { AddressEngine, AddressResult } from '../types.js';
 import { AddressFootnotes as F } from './footnotes.js';
 import { localZipsOfCity, validateNorthAmerican } from './north-america.js';
 import { CountryMetadata, type GoogleRegionData, validateOtherCountry } from './other-countries.js';
-import { parseNorthAmericanAddress } from './parser.js';
+import { type ParsedAddress, parseNorthAmericanAddress } from './parser.js';
 import { cityKey, PostalIndex } from './postal-index.js';
 import { addressPointOf } from './reference-records.js';
 import { ReferenceIndex } from './reference-index.js';
@@ -103,6 +103,19 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     return { code: null, rest: input };
   }
 
+  /**
+   * 'CA' for an address with neither state nor postal code whose city only Canada has (`100 QUEEN ST W, MISSISSAUGA`):
+   * no US place of that name in GeoNames or the address files, and the names of two or more FSAs of one province
+   * name it (a word of FSA names in several provinces, such as DOWNTOWN, is no city); else undefined (US is assumed).
+   */
+  function canadianByCity(parsed: ParsedAddress): 'CA' | undefined {
+    if (parsed.state || parsed.postalCode || !parsed.city) return undefined;
+    const key = cityKey(parsed.city);
+    if (postal.citiesByKey(key).length || [...(reference?.postalCodesOfLocalCity(key) ?? [])].some((code) => /^\d/.test(code))) return undefined;
+    const provinces = postal.provincesNamingPlace(parsed.city);
+    return provinces.size === 1 && [...provinces.values()][0] >= 2 ? 'CA' : undefined;
+  }
+
   function validateSync(input: string, options: { country?: string; deadline: number }): AddressResult {
     if (typeof input !== 'string' || input.trim() === '') return invalidAnswer(options.country ?? null, F.empty);
     // The parser tells US from Canada itself; only another country changes the path.
@@ -118,7 +131,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
       if (/\bBOX\b/i.test(input) && !/\d/.test(input)) return invalidAnswer(null, F.poBoxNumberMissing);
       return invalidAnswer(null, parsed.nonLatin ? F.nonLatin : parsed.recipient ? F.noDeliveryLine : F.unknownCountry);
     }
-    if (!parsed.country) parsed.country = 'US';
+    parsed.country ??= canadianByCity(parsed) ?? 'US';
     const overruled = code && (code === 'US' || code === 'CA') && !state && parsed.country !== code;
     // `country: "PR"` with `123 CALLE LUNA, SAN JUAN 00901`: the territory is the state.
     if (state && !parsed.state && parsed.country === 'US') parsed.state = state;
@@ -133,7 +146,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
         const { code } = resolveCountry(input ?? '', countryHint);
         if (code) return code;
         const parsed = parseNorthAmericanAddress(input ?? '', postal, { places: reference });
-        return parsed.country ?? (parsed.kind !== 'none' ? 'US' : null);
+        return parsed.country ?? canadianByCity(parsed) ?? (parsed.kind !== 'none' ? 'US' : null);
       } catch {
         return null;
       }

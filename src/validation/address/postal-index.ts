@@ -24,7 +24,7 @@ export interface CityEntry {
   counties: Set<string>;
 }
 
-const NO_PROVINCES: ReadonlySet<string> = new Set();
+const NO_PROVINCES: ReadonlyMap<string, number> = new Map();
 
 export interface FsaPlace {
   fsa: string;
@@ -164,7 +164,7 @@ export class PostalIndex {
   /** The cities' names by their spelling, for a misspelt one (built on first use). */
   private citySlips: CityNameSlips | undefined;
   /** Place names within FSA names, by city key (built on first use). */
-  private fsaPlaceNames: Map<string, Set<string>> | undefined;
+  private fsaPlaceNames: Map<string, Map<string, number>> | undefined;
   /** `STATE|COUNTY` -> its ZIPs. */
   private readonly zipsByCounty = new Map<string, string[]>();
 
@@ -309,24 +309,26 @@ export class PostalIndex {
   }
 
   /**
-   * The provinces whose forward sortation areas name a place (`TORONTO`: ON, from EAST TORONTO (THE BEACHES) and the
-   * like). FSA names are regions, so this knows the larger places only; an empty set says nothing.
+   * The provinces whose forward sortation areas name a place, with how many FSAs each (`TORONTO`: ON, from EAST
+   * TORONTO (THE BEACHES) and the like; `LAVAL`: QC, from LAVAL-DES-RAPIDES). FSA names are regions, so this knows the
+   * larger places only; an empty map says nothing.
    */
-  provincesNamingPlace(name: string): ReadonlySet<string> {
+  provincesNamingPlace(name: string): ReadonlyMap<string, number> {
     if (!this.fsaPlaceNames) {
       this.fsaPlaceNames = new Map();
       for (const { province, place } of this.fsaPlaces.values()) {
-        // Each run of words of each part of the name (`DOWNSVIEW EAST`, `CFB TORONTO`).
+        // Each run of words of each part of the name (`DOWNSVIEW EAST`, `CFB TORONTO`), counted once per FSA.
+        const keys = new Set<string>();
         for (const part of place.split(/[()/,]/)) {
-          const words = part.trim().split(/\s+/).filter(Boolean);
+          const words = part.trim().split(/[\s-]+/).filter(Boolean);
           for (let i = 0; i < words.length; i++) {
-            for (let j = i + 1; j <= Math.min(words.length, i + 4); j++) {
-              const key = cityKey(words.slice(i, j).join(' '));
-              let provinces = this.fsaPlaceNames.get(key);
-              if (!provinces) this.fsaPlaceNames.set(key, (provinces = new Set()));
-              provinces.add(province);
-            }
+            for (let j = i + 1; j <= Math.min(words.length, i + 4); j++) keys.add(cityKey(words.slice(i, j).join(' ')));
           }
+        }
+        for (const key of keys) {
+          let provinces = this.fsaPlaceNames.get(key);
+          if (!provinces) this.fsaPlaceNames.set(key, (provinces = new Map()));
+          provinces.set(province, (provinces.get(province) ?? 0) + 1);
         }
       }
     }
