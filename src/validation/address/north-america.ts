@@ -131,30 +131,42 @@ function statesOfCity(key: string, postal: PostalIndex, reference: ReferenceInde
   return [...states].sort();
 }
 
+const NOT_ALONE = { states: [] as string[], corrected: false };
+
+/**
+ * A city typed with neither state nor ZIP. A city that only one state has decides the state (`… , SCHENECTADY`), as a
+ * ZIP would, when the delivery line reads as a US one (`10 RUE DE LA PAIX, NICE` is no address in Nice, CA). A city no
+ * state has, one typing slip from one name of GeoNames or of the address files (`… , LOUISVILE`), is that name first.
+ * A name several states share (`SPRINGFIELD`) decides nothing here; the reference data may still find the street in
+ * one of them (reconcileUsLastLine's candidate ZIPs). Returns the states that have the city, and whether it was
+ * corrected.
+ */
+function placeCityAlone(
+  p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[],
+): { states: string[]; corrected: boolean } {
+  const usLine = p.quality >= 2;
+  let states = statesOfCity(cityKey(p.city!), postal, reference);
+  let corrected = false;
+  if (!states.length && usLine) {
+    const names = new Set([...postal.cityNamesOneSlipFrom(p.city!), ...(reference?.localCityNamesOneSlipFrom(p.city!) ?? [])]);
+    if (names.size === 1) {
+      const [near] = names;
+      notes.push(F.cityCorrected(p.city!, near));
+      p.city = near;
+      corrected = true;
+      states = statesOfCity(cityKey(near), postal, reference);
+    }
+  }
+  if (states.length === 1 && usLine) notes.push(F.stateAddedFromCity((p.state = states[0]), p.city!));
+  return { states, corrected };
+}
+
 function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[]): LastLine {
   const places = p.postalCode ? postal.zip(p.postalCode) : undefined;
   if (places && p.city) cityAtEnd(p, places, postal, reference, notes);
-  // No ZIP and no state: a city that only one state has decides the state (`… , SCHENECTADY`), as a ZIP would, when the
-  // delivery line reads as a US one (`10 RUE DE LA PAIX, NICE` is no address in Nice, CA). A name several states share
-  // (`SPRINGFIELD`) decides nothing here; the reference data may still find the street in one of them (the candidate
-  // ZIPs below).
-  let cityStates = !p.postalCode && p.city && !p.state ? statesOfCity(cityKey(p.city), postal, reference) : [];
-  // A city no state has, one typing slip from one name (`… , LOUISVILE`), of GeoNames or of the address files (`CROTFON`):
-  // that name, then as above.
-  let cityCorrected = false;
-  if (!p.postalCode && p.city && !p.state && !cityStates.length && p.quality >= 2) {
-    const names = new Set([...postal.cityNamesOneSlipFrom(p.city), ...(reference?.localCityNamesOneSlipFrom(p.city) ?? [])]);
-    const near = names.size === 1 ? [...names][0] : undefined;
-    if (near) {
-      notes.push(F.cityCorrected(p.city, near));
-      p.city = near;
-      cityCorrected = true;
-      cityStates = statesOfCity(cityKey(near), postal, reference);
-    }
-  }
-  if (cityStates.length === 1 && p.quality >= 2) notes.push(F.stateAddedFromCity((p.state = cityStates[0]), p.city!));
+  const { states: cityStates, corrected } = !p.postalCode && !p.state && p.city ? placeCityAlone(p, postal, reference, notes) : NOT_ALONE;
   const out: LastLine = {
-    city: p.city, state: p.state, zip: p.postalCode, corrected: cityCorrected, invalid: false, candidateZips: [], missing: F.lastLineMissing,
+    city: p.city, state: p.state, zip: p.postalCode, corrected, invalid: false, candidateZips: [], missing: F.lastLineMissing,
   };
   const inputCityKey = p.city ? cityKey(p.city) : '';
   const cityEntry = p.city && p.state ? postal.cityByKey(p.state, inputCityKey) : undefined;

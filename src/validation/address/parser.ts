@@ -774,20 +774,27 @@ function isKnownCity(postal: PostalIndex, state: string, name: string, local: Lo
   return knownCityZips(postal, state, cityKey(name), local) > 0;
 }
 
+/** Whether the last one to four words before `at` (none before `from`) are a known city of the state. */
+function knownCityBefore(
+  toks: readonly Token[], from: number, at: number, state: string, postal: PostalIndex, local: LocalPlaceNames | undefined,
+): boolean {
+  for (let c = 1; c <= 4 && at - c >= from; c++) if (isKnownCity(postal, state, joinWords(toks, at - c, at), local)) return true;
+  return false;
+}
+
 /**
- * Where the city starts when toks[at, end) is no name of the ZIP (nor a known city of the state, which the ZIP would
- * correct as a whole) but its last words are; `at` when not. A directional before the town (`E HAZEL CREST`) belongs to
- * a misnamed town, not to a note.
+ * Where the city starts when toks[at, end), which the split search found no name of the ZIP, is no known city of the
+ * state either (that the ZIP would correct as a whole) but its last words are a name of the ZIP; `at` when not. A
+ * directional before the town (`E HAZEL CREST`) belongs to a misnamed town, not to a note.
  */
 function cityAfterNote(
   toks: readonly Token[], at: number, end: number, places: readonly ZipPlace[], postalCode: string, state: string | null,
   postal: PostalIndex, local: LocalPlaceNames | undefined,
 ): number {
-  const fits = (from: number) => acceptableForSomeZip(postal, places, cityKey(joinWords(toks, from, end)), postalCode, local);
-  if (fits(at) || (state && postal.city(state, joinWords(toks, at, end)))) return at;
+  if (state && postal.city(state, joinWords(toks, at, end))) return at;
   for (let k = at + 1; k < end; k++) {
     if (k === at + 1 && DirectionalTable.has(toks[at].w)) continue;
-    if (fits(k)) return k;
+    if (acceptableForSomeZip(postal, places, cityKey(joinWords(toks, k, end)), postalCode, local)) return k;
   }
   return at;
 }
@@ -1380,10 +1387,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     if (!postalCode && region.country === 'US' && !lastAfterComma && (!toks[at].sep || (k === 1 && isStreetWord(phrase)))) {
       // Without a postal code a state ends the address after a known city of that state, or when it cannot be part
       // of a street: `123 MAIN CT` ends in a suffix, `3719 OLD ALABAMA` is a street.
-      let cityBefore = false;
-      for (let c = 1; c <= 4 && at - c >= 0 && !cityBefore; c++) {
-        cityBefore = isKnownCity(postal, region.code, joinWords(toks, at - c, at), options.places);
-      }
+      const cityBefore = knownCityBefore(toks, 0, at, region.code, postal, options.places);
       const before = toks[at - 1]?.w ?? '';
       const streetBefore = toks.slice(0, at - 1).some((t) => StreetSuffixTable.has(t.w) || UnitDesignatorTable.has(t.w));
       // A bare code at the end counts after a street with a number (`UNITED MANAGEMENT CO` is a firm).
@@ -1404,11 +1408,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       postal.citiesByKey(cityKey(phrase)).some((c) => c.zips.length >= BIG_CITY_ZIPS)) {
       let g = at - 1;
       while (g > 0 && !toks[g].sep) g--;
-      let cityBefore = false;
-      for (let c = 1; c <= 4 && at - c >= g && !cityBefore; c++) {
-        cityBefore = isKnownCity(postal, region.code, joinWords(toks, at - c, at), options.places);
-      }
-      if (toks[g].number && !cityBefore) continue;
+      if (toks[g].number && !knownCityBefore(toks, g, at, region.code, postal, options.places)) continue;
     }
     // A state's name before a ZIP of another state whose place bears that name is the city (`WASHINGTON 20018`: DC).
     if (postalCode && phrase.length > 2) {
@@ -1488,7 +1488,10 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     best.line = { ...emptyLine(), leftover: [] };
     // Only a last line, whose ZIP names another place (`NEW ORLEANS, 12345`, `SALT LAKE CITY, 12345`): the words are a
     // city's, not a place's or a firm's, and all of them.
-    if (postalCode && !state && best.start < best.at && postal.citiesByKey(cityKey(joinWords(toks, best.start, end))).length > 0) best.at = best.start;
+    if (postalCode && !state && best.start < best.at && postal.citiesByKey(cityKey(joinWords(toks, best.start, end))).length > 0) {
+      best.at = best.start;
+      best.cityFitsZip = acceptableForSomeZip(postal, zipPlaces, cityKey(joinWords(toks, best.at, end)), postalCode, options.places);
+    }
     best.start = best.at;
   }
 

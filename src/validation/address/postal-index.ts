@@ -82,7 +82,7 @@ export function cityWordKey(word: string): string {
  * City names found by a misspelling of one typing slip. Each name is kept under its key and under its letters
  * (`GRASS VALELY` is one slip from the letters GRASSVALLEY, not from the key GRASSVLY), by first letter and length: a
  * slip keeps the first letter (as cityOneSlipFrom asks) and moves the length by one at most, so a look-up reads a few
- * short lists instead of every name (about 25 µs over the 30,000 US cities).
+ * short lists instead of every name (about 30 µs over the 30,000 US cities: `npm run -s bench:address`).
  */
 export class CityNameSlips {
   private readonly byStart = new Map<string, [form: string, name: string][]>();
