@@ -292,6 +292,26 @@ function misspeltWord(text: string): string {
   return words.join(' ');
 }
 
+/** The ZIP with its last two digits swapped (`40219` -> `40291`), or null when they are the same. */
+function zipSlipped(zip: string): string | null {
+  return zip.length === 5 && zip[3] !== zip[4] ? zip.slice(0, 3) + zip[4] + zip[3] : null;
+}
+
+/**
+ * The street with its type word (the last street type, after which only directionals follow) dropped, or replaced by
+ * another common type (`STREET`, or `AVENUE` for a street); null when the street has none after its name
+ * (`US Highway 98`).
+ */
+function streetTypeChanged(street: string, change: 'dropped' | 'replaced'): string | null {
+  const words = street.split(' ');
+  let k = words.length - 1;
+  while (k > 0 && DirectionalTable.has(words[k].toUpperCase())) k--;
+  if (k < 2 || !StreetSuffixTable.has(words[k].toUpperCase())) return null;
+  if (change === 'dropped') words.splice(k, 1);
+  else words[k] = StreetSuffixTable.get(words[k].toUpperCase()) === 'ST' ? 'Avenue' : 'Street';
+  return words.join(' ');
+}
+
 /**
  * How an RRAD address is typed back: all of it; city and state, no ZIP; city and ZIP, no state; street and ZIP; all of
  * it with two letters of the street name swapped (`APPLEGTAE`; names with no word of six letters or more, or with the
@@ -302,11 +322,15 @@ function misspeltWord(text: string): string {
  * abbreviated as people type (`2203 7th St Rd louisville ky 40208`): every street type and directional word short, lower
  * case, no commas; and street and city alone (`6007 Applegate Lane, Louisville`), which a city of one state places, also
  * with two letters of the city swapped (`LOUIVSILLE`; rows whose city has no word of six letters or more are left out):
- * the right answer is then `corrected`.
+ * the right answer is then `corrected`; street and state alone (`570 Broadway, MA`), which the street places when the
+ * files hold it in one ZIP of the state; and whole with one slip the engine should mend (`corrected`): the ZIP's last two
+ * digits swapped (rows whose two are the same are left out), the street type left out (`2010 Rising Hill`) or wrong
+ * (`2010 Rising Hill Street`; rows whose street has no type after its name are left out).
  */
 export const RRAD_FORMS = [
   'with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt', 'no commas, no ZIP', 'unit first',
-  'wrong town', 'abbreviated', 'street and city', 'street and city misspelt',
+  'wrong town', 'abbreviated', 'street and city', 'street and city misspelt', 'street and state', 'ZIP digits swapped',
+  'no street type', 'wrong street type',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -339,6 +363,12 @@ export function rradRoundTrip(
       // No state, no ZIP: only a city that one state alone has can place it.
       : form === 'street and city' ? (r.city ? [`${street}, ${r.city}`] : [])
       : form === 'street and city misspelt' ? (misspeltWord(r.city) !== r.city ? [`${street}, ${misspeltWord(r.city)}`] : [])
+      : form === 'street and state' ? [`${street}, ${r.state}`]
+      : form === 'ZIP digits swapped' ? (zipSlipped(r.zip) ? [`${street}, ${r.city}, ${r.state} ${zipSlipped(r.zip)}`] : [])
+      : form === 'no street type' || form === 'wrong street type' ? (() => {
+        const changed = streetTypeChanged(r.address1, form === 'no street type' ? 'dropped' : 'replaced');
+        return changed ? [`${changed}${r.address2 ? ` ${r.address2}` : ''}, ${r.city}, ${r.state} ${r.zip}`] : [];
+      })()
       : [`${misspeltWord(street)}, ${r.city}, ${r.state} ${r.zip}`];
     for (const input of typed) {
       const { status } = engine.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });

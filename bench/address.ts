@@ -132,12 +132,14 @@ const rradTsv = fs.readFileSync(new URL('rrad-addresses-us.tsv', SHIPPED_DATA_DI
 const shareOf = (n: number, total: number) => `${((100 * n) / total).toFixed(1)}% (${n})`;
 const forms: { form: string; statuses: Map<string, number>; inputs: number }[] = RRAD_FORMS.map((form) => ({ form, ...rradRoundTrip(createdEngine, rradTsv, form) }));
 forms.push({ form: 'with ZIP, places of the other half', ...rradRoundTripPlacesHeldOut(data, rradTsv) });
-console.log('The 3,220 embedded RRAD addresses typed back as one line: whole (with and without commas), without ZIP, without state, street and ZIP only,');
-console.log('a street name misspelt; and whole with the place names the engine accepts beside GeoNames\' learned only from the other half of the file');
-console.log('(the engine accepts, for a ZIP, the places its loaded address files name: JEFFERSONTOWN for 40299, which GeoNames lists as LOUISVILLE;');
-console.log('the first columns hold each address\'s own place, the last one only what other addresses say. "corrected" is mostly a place neither names)');
+console.log('The 3,220 embedded RRAD addresses typed back as one line, in each form of bench/address-corpus.ts RRAD_FORMS (one row each).');
+console.log('Where the form leaves the address whole, the right answer is verified; where it holds a slip to mend (a misspelt street or city,');
+console.log('another town, a swapped ZIP, a street type left out or wrong), corrected. The last row is whole, with the place names the engine accepts');
+console.log('beside GeoNames\' (JEFFERSONTOWN for 40299, which GeoNames lists as LOUISVILLE) learned only from the other half of the file.');
 console.table(
-  (['verified', 'corrected', 'partial', 'plausible', 'ambiguous', 'invalid'] as const).map((status) => ({
-    status, ...Object.fromEntries(forms.map((f) => [`${f.form} (${f.inputs})`, shareOf(f.statuses.get(status) ?? 0, f.inputs)])),
+  forms.map((f) => ({
+    'typed as': f.form,
+    inputs: f.inputs,
+    ...Object.fromEntries((['verified', 'corrected', 'partial', 'plausible', 'ambiguous', 'invalid'] as const).map((status) => [status, shareOf(f.statuses.get(status) ?? 0, f.inputs)])),
   })),
 );

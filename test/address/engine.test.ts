@@ -142,6 +142,62 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     const r = check('106 Parker Parkway, Mexico Beach, FL');
     expect([r.status, r.dpv, r.components.postal_code]).toEqual(['verified', 'Y', '32456']);
   });
+
+  it('When the town\'s own ZIP is given and the files hold the point under the other ZIP they place in the town, then that ZIP is the answer', () => {
+    // USPS delivers Mexico Beach's streets from 32456; its GeoNames ZIP, 32410, is the post office's.
+    const r = check('2802 US Highway 98 Bldg F, Mexico Beach FL 32410');
+    expect([r.status, r.dpv, r.components.postal_code]).toEqual(['corrected', 'Y', '32456']);
+    expect(r.footnotes).toContain('A#: ZIP code corrected from 32410 to 32456');
+  });
+
+  it.each([
+    // Two digits swapped make another town's ZIP (Franklin's); the point is in Hermitage's 37076, which takes Nashville.
+    ['629 Debbie Drive, Nashville, TN 37067', '37076', '629 DEBBIE DR NASHVILLE TN 37076'],
+    // A ZIP that does not exist; GeoNames names 32408 PANAMA CITY, the address files PANAMA CITY BEACH.
+    ['8315 Surf Drive, Panama City Beach, FL 32480', '32408', '8315 SURF DR PANAMA CITY BEACH FL 32408'],
+    // No ZIP of the given one's town holds the point, but one the address files place in Baltimore does.
+    ['5306 Ritchie Highway, Baltimore, MD 21252', '21225', '5306 RITCHIE HWY BALTIMORE MD 21225'],
+    // No city: the state's ZIPs where the files hold the street.
+    ["270 Chrissy's Court, VT 05434", '05443', '270 CHRISSYS CT VT 05443'],
+  ])('When the ZIP is wrong (%s) and the point is in one ZIP of the town around, then the ZIP is corrected', (input, zip, standardized) => {
+    const r = check(input);
+    expect([r.status, r.dpv, r.components.postal_code, r.standardized]).toEqual(['corrected', 'Y', zip, standardized]);
+  });
+
+  it.each([
+    // The type left out, a type word ending the name read as the type.
+    ['2010 Rising Hill, Norman, OK 73071', 'RISING HL', 'RISING HILL DR'],
+    // … where the ZIP has RURAL HILL RD and RURAL HILL CT: the number is on the road only.
+    ['584 Rural Hill, Nashville TN 37217', 'RURAL HL', 'RURAL HILL RD'],
+    // A wrong type where the ZIP has W 71ST AVE and W 71ST PL: the number is on the place only.
+    ['12245 West 71st Street, Arvada CO 80004', 'W 71ST ST', 'W 71ST PL'],
+    // INGALLS ST exists, without that number; INGALLS CIR has it.
+    ['8522 Ingalls Street, Arvada, CO 80003', 'INGALLS ST', 'INGALLS CIR'],
+    // A lettered street with its directional and no type: not the house number 1745T.
+    ['1745 T Southeast, Washington, DC 20020', 'T SE', 'T ST SE'],
+  ])('When the street type is missing or wrong (%s) and the number decides the street, then the street is corrected', (input, from, to) => {
+    const r = check(input);
+    expect([r.status, r.dpv]).toEqual(['corrected', 'Y']);
+    expect(r.footnotes).toContain(`M#: street corrected from ${from} to ${to}`);
+  });
+
+  it('When several streets of the name hold the number, then the answer stays ambiguous', () => {
+    const reference = new ReferenceIndex();
+    for (const suffix of ['RD', 'CT']) {
+      reference.addPoint({ postalCode: '37217', street: { predirection: null, name: 'RURAL HILL', suffix, postdirection: null }, primaryNumber: '584', unit: null, plus4: null });
+    }
+    const e = createAddressEngine({ ...shippedData, reference });
+    const r = e.validateSync('584 Rural Hill, Nashville TN 37217', { deadline: Number.MAX_SAFE_INTEGER });
+    expect([r.status, r.dpv]).toEqual(['ambiguous', '']);
+  });
+
+  it.each([
+    ['570 Broadway, MA', '570 BROADWAY LYNNFIELD MA 01940'],
+    ['467 North Mountain Ranch Road, AR', '467 N MOUNTAIN RANCH RD FAYETTEVILLE AR 72704'],
+  ])('When a street is followed by its state alone (%s), then the state is no country code and the street keeps its type', (input, standardized) => {
+    const r = check(input);
+    expect([r.status, r.country, r.standardized]).toEqual(['verified', 'US', standardized]);
+  });
 });
 
 describe('address engine: footnotes say what was set aside', () => {
@@ -904,7 +960,7 @@ describe('address engine: the reference data decides between readings', () => {
 describe('address engine: delivery type and county (US/Canada extras)', () => {
   it.each([
     ['1600 Amphitheatre Pkwy, Mountain View, CA 94043', 'street', 'SANTA CLARA'],
-    ['2802 US Highway 98, Mexico Beach FL 32410', 'street', 'BAY'],
+    ['100 US Highway 98, Panama City FL 32401', 'street', 'BAY'],
     ['PO Box 123, Anchorage AK 99501', 'po_box', 'ANCHORAGE MUNICIPALITY'],
     ['RR 2 Box 152, Akutan AK 99553', 'rural_route', 'ALEUTIANS EAST'],
     ['HC 1 Box 20, Akutan AK 99553', 'highway_contract', 'ALEUTIANS EAST'],

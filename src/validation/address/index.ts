@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AddressEngine, AddressResult } from '../types.js';
 import { AddressFootnotes as F } from './footnotes.js';
-import { localZipsOfCity, validateNorthAmerican } from './north-america.js';
+import { localZipsOfCity, validateNorthAmerican, zipOfState } from './north-america.js';
 import { CountryMetadata, type GoogleRegionData, validateOtherCountry } from './other-countries.js';
 import { type ParsedAddress, parseNorthAmericanAddress } from './parser.js';
 import { cityKey, PostalIndex } from './postal-index.js';
@@ -69,8 +69,9 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
 
   /**
    * 'US' or 'CA' when the text ends with a state or province and reads as an address there: a known city of it before
-   * it (in the embedded data or the loaded address files), or a house number and a street with a street type or a
-   * highway (`123 MAIN ST, SASKATOON, SK`; `1326 U.S. 80 #403, Garden City, GA`); else null.
+   * it (in the embedded data or the loaded address files), or a house number and a street with a street type, a highway,
+   * or a street the address files know in that state (`123 MAIN ST, SASKATOON, SK`; `1326 U.S. 80 #403, Garden City,
+   * GA`; `570 BROADWAY, MA`); else null.
    */
   function northAmericanReading(input: string): 'US' | 'CA' | null {
     const words = input.toUpperCase().replace(/[^A-Z\s]/g, ' ').trim().split(/\s+/);
@@ -81,7 +82,11 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     if (parsed.state !== region.code) return null;
     const knownCity = parsed.city !== null && (region.country === 'CA' || postal.city(region.code, parsed.city) !== undefined
       || localZipsOfCity(reference, postal, region.code, cityKey(parsed.city)).length > 0);
-    const street = parsed.primaryNumber !== null && ((parsed.kind === 'street' && parsed.suffix !== null) || parsed.kind === 'highway');
+    // A street of that state in the loaded address files counts as a street type does (`570 BROADWAY, MA`, not Morocco).
+    const knownStreet = (name: string | null) =>
+      name !== null && [...(reference?.zipsWithStreetName(name) ?? [])].some((zip) => zipOfState(postal, zip, region.code));
+    const street = parsed.primaryNumber !== null
+      && ((parsed.kind === 'street' && (parsed.suffix !== null || knownStreet(parsed.name))) || parsed.kind === 'highway');
     return (knownCity && region.country === 'US') || street ? region.country : null;
   }
 

@@ -81,7 +81,6 @@ function bestPlace(
   return { place: stateMatch ?? cityMatch ?? places[0], stateOk: stateMatch !== undefined, cityOk: cityMatch !== undefined };
 }
 
-/** True when the ZIP is one of the state's: by its GeoNames places, or by its USPS prefix range when GeoNames lacks it. */
 /** A ZIP's own city: its GeoNames place, else the place the loaded address files give it. */
 function cityOfZip(postal: PostalIndex, reference: ReferenceIndex, zip: string): string | undefined {
   return postal.zip(zip)?.[0]?.city ?? reference.localCityNamesOf(zip)[0];
@@ -90,13 +89,35 @@ function cityOfZip(postal: PostalIndex, reference: ReferenceIndex, zip: string):
 /** `203-1267`: a unit (figures, maybe a letter) before a house number. */
 const UNIT_DASH_NUMBER = /^(\d+[A-Z]?|[A-Z])-(\d+[A-Z]?)$/;
 
-function zipOfState(postal: PostalIndex, zip: string, state: string): boolean {
+/** True when the ZIP is one of the state's: by its GeoNames places, or by its USPS prefix range when GeoNames lacks it. */
+export function zipOfState(postal: PostalIndex, zip: string, state: string): boolean {
   return postal.zip(zip)?.some((place) => place.state === state) ?? stateOfUnlistedZip(zip) === state;
 }
 
 /** The ZIPs of the state whose points the loaded address files place in the city (by city key). */
 export function localZipsOfCity(reference: ReferenceIndex | undefined, postal: PostalIndex, state: string, key: string): string[] {
   return reference ? [...reference.postalCodesOfLocalCity(key)].filter((z) => zipOfState(postal, z, state)) : [];
+}
+
+/**
+ * Where a street of the city may be when its ZIP is missing or wrong: the city's ZIPs, for a city of several ZIPs those
+ * of the places around it that take its name (`NASHVILLE` for Hermitage's 37076), and those its loaded address files
+ * place in it (`PANAMA CITY BEACH` for 32408, which GeoNames names PANAMA CITY). (A one-ZIP town's neighbours are other
+ * towns.)
+ */
+function zipsOfCity(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, city: CityEntry | undefined): string[] {
+  if (!p.city || !p.state) return [];
+  const local = localZipsOfCity(reference, postal, p.state, cityKey(p.city));
+  if (!city) return local;
+  const own = city.zips.length > 1 ? postal.zipsAround(city) : city.zips;
+  return local.length ? [...new Set([...own, ...local])] : [...own];
+}
+
+/** The state's ZIPs where the loaded address files hold the street (`8 WATKINS RD, VT`), for an address without a city. */
+function zipsOfStateWithStreet(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined): string[] {
+  const state = p.state;
+  if (!state || !reference || !p.name) return [];
+  return [...(reference.zipsWithStreetName(p.name) ?? [])].filter((z) => zipOfState(postal, z, state));
 }
 
 /**
@@ -170,7 +191,6 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
   };
   const inputCityKey = p.city ? cityKey(p.city) : '';
   const cityEntry = p.city && p.state ? postal.cityByKey(p.state, inputCityKey) : undefined;
-  const correctZipFromCity = (): boolean => correctZip(p, cityEntry, out, notes);
   if (places) {
     const fit = bestPlace(places, p, postal, inputCityKey);
     const stateOk = fit.stateOk;
@@ -185,8 +205,12 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
         if (name && name !== p.city && citySpellingKey(name) === citySpellingKey(p.city)) out.city = name;
       }
       if (!p.state) notes.push(F.stateAdded((out.state = place.state)));
-      // The street may be in another ZIP of the same city: the reference data can tell.
-      if (cityEntry) out.candidateZips = cityEntry.zips;
+      // The street may be in another ZIP of the same city (GeoNames' or the loaded address files'): the reference data
+      // can tell.
+      if (cityEntry || reference) {
+        const local = p.city && p.state ? localZipsOfCity(reference, postal, p.state, inputCityKey) : [];
+        out.candidateZips = local.length ? [...new Set([...(cityEntry?.zips ?? []), ...local])] : cityEntry?.zips ?? [];
+      }
       return out;
     }
     if (!stateOk && cityOk) {
@@ -199,8 +223,8 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
     if (stateOk && !cityOk) {
       if (cityEntry) {
         // A real city of the state with another ZIP: a slipped digit is corrected, otherwise the reference decides.
-        if (correctZipFromCity()) return out;
-        out.candidateZips = cityEntry.zips;
+        if (correctZip(p, cityEntry, out, notes)) return out;
+        out.candidateZips = zipsOfCity(p, postal, reference, cityEntry);
         out.invalid = true;
         return out;
       }
@@ -211,8 +235,8 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
       if (!p.state) notes.push(F.stateAdded((out.state = place.state)));
       return out;
     }
-    if (correctZipFromCity()) return out;
-    if (cityEntry) out.candidateZips = cityEntry.zips;
+    if (correctZip(p, cityEntry, out, notes)) return out;
+    out.candidateZips = zipsOfCity(p, postal, reference, cityEntry);
     out.invalid = true;
     return out;
   }
@@ -222,7 +246,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
   const unlistedState = p.postalCode && FIVE_DIGITS.test(p.postalCode) ? stateOfUnlistedZip(p.postalCode) : undefined;
   if (unlistedState) {
     if (p.state && p.state !== unlistedState) {
-      if (correctZipFromCity()) return out;
+      if (correctZip(p, cityEntry, out, notes)) return out;
       notes.push(F.zipOfOtherState(p.postalCode!, unlistedState));
       out.invalid = true;
       return out;
@@ -252,9 +276,10 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
   }
 
   if (p.postalCode) {
-    if (correctZipFromCity()) return out;
+    if (correctZip(p, cityEntry, out, notes)) return out;
     notes.push(FIVE_DIGITS.test(p.postalCode) ? F.zipUnknown(p.postalCode) : F.zipMalformed(p.plus4 ? `${p.postalCode}-${p.plus4}` : p.postalCode));
-    if (cityEntry) out.candidateZips = cityEntry.zips;
+    // Without a city, the state's ZIPs where the data holds the street (`270 CHRISSYS CT, VT 05434`).
+    out.candidateZips = p.city ? zipsOfCity(p, postal, reference, cityEntry) : zipsOfStateWithStreet(p, postal, reference);
     out.invalid = true;
     return out;
   }
@@ -265,10 +290,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
     notes.push(out.missing);
     out.invalid = true;
     // The state alone (`8 WATKINS RD, VT`): the reference data may hold the street in one ZIP of the state.
-    if (p.state && reference && p.name) {
-      const state = p.state;
-      out.candidateZips = [...(reference.zipsWithStreetName(p.name) ?? [])].filter((z) => zipOfState(postal, z, state));
-    }
+    if (p.state) out.candidateZips = zipsOfStateWithStreet(p, postal, reference);
     // A city of several states, without one (`6007 APPLEGATE LN, LOUISVILLE`): the reference data may hold the street
     // in one ZIP of one of them, which then decides the state.
     // (Its ZIPs, those of the places around that take its name, and those its address files place in it.)
@@ -440,6 +462,11 @@ function deliveryLineText(p: ParsedAddress, street: StreetParts, canada: boolean
   return words(' ', p.primaryNumber, name, unit);
 }
 
+/** The delivery point of the parsed address in the reference data, under the postal code given. */
+function lookupAt(reference: ReferenceIndex, postalCode: string, street: StreetParts, p: ParsedAddress): ReferenceAnswer {
+  return reference.lookup({ postalCode, street, primaryNumber: p.primaryNumber, secondaryNumber: p.secondaryNumber });
+}
+
 export function validateNorthAmerican(
   p: ParsedAddress,
   postal: PostalIndex,
@@ -490,17 +517,15 @@ export function validateNorthAmerican(
 
   // Delivery-point lookup: the given ZIP, or the one ZIP among the candidates where the street and number exist.
   if (reference && hasDeliveryLine && !p.nonLatin) {
-    const query = (postalCode: string): ReferenceAnswer =>
-      reference.lookup({ postalCode, street, primaryNumber: p.primaryNumber, secondaryNumber: p.secondaryNumber });
     let zip = last.zip;
-    let answer = zip && !last.invalid ? query(zip) : null;
+    let answer = zip && !last.invalid ? lookupAt(reference, zip, street, p) : null;
     // The ZIP was changed to the city's, but the delivery point is in the data under the ZIP as given (`… MEXICO BEACH
     // FL 32456`: a town whose GeoNames place has another ZIP): the given ZIP stands, and the city as written with it
     // where the loaded address files place the ZIP's points there; else the ZIP's own city (`150 CARTER ST, GROTON, CT
     // 06040`: GROTON's 06340 is one slip away, but the point is in 06040, MANCHESTER).
     const given = p.postalCode;
     if (given && zip !== given && FIVE_DIGITS.test(given) && !(answer && answer.dpv && answer.dpv !== 'N')) {
-      const atGiven = query(given);
+      const atGiven = lookupAt(reference, given, street, p);
       if (atGiven.dpv && atGiven.dpv !== 'N') {
         // The ZIP correction was the only one made (reconcileUsLastLine returns right after correctZip): undone.
         const changed = notes.indexOf(F.zipCorrected(given, zip ?? ''));
@@ -524,7 +549,7 @@ export function validateNorthAmerican(
       if (withStreet) {
         for (const z of last.candidateZips) {
           if (z === zip || !withStreet.has(z)) continue;
-          const a = query(z);
+          const a = lookupAt(reference, z, street, p);
           if (a.dpv && a.dpv !== 'N') found.push([z, a]);
         }
       }
@@ -556,7 +581,7 @@ export function validateNorthAmerican(
     // The city is another place of the state, whose ZIPs do not hold the street, but the delivery point is in the data
     // under the ZIP as given (`1267 MARTIN ST # 203, MEMPHIS, TN 37203`): ZIP and street decide, the city is the ZIP's.
     if (last.invalid && !answer && !canada && given && FIVE_DIGITS.test(given) && p.city && (!p.state || zipOfState(postal, given, p.state))) {
-      const atGiven = query(given);
+      const atGiven = lookupAt(reference, given, street, p);
       const city = cityOfZip(postal, reference, given);
       if (city && (atGiven.dpv === 'Y' || atGiven.dpv === 'S' || atGiven.dpv === 'D')) {
         notes.push(F.cityCorrected(p.city, city));

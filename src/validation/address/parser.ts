@@ -580,7 +580,9 @@ export function parseDeliveryLine(
       !suffixOf(toks[i + 1].w, country) && !UnitDesignatorTable.has(toks[i + 1].w) &&
       !(/^[A-Z]$/.test(toks[i + 1].w) && !directionalOf(toks[i + 1].w, country)) && !matchHighway(toks, i, end) &&
       toks[i + 1].w !== 'AND' && toks[i + 1].w !== '&' && !(toks[i].w === 'U' && toks[i + 1].w === 'S') &&
-      !letteredRoad(toks, i, end, country)
+      !letteredRoad(toks, i, end, country) &&
+      // `1745 T SOUTHEAST,`: a lettered street with its directional, nothing more, before a comma.
+      !(i + 2 === end && directionalOf(toks[i + 1].w, country) && (end === toks.length || toks[end].sep))
     ) {
       line.primaryNumber += toks[i].w;
       i++;
@@ -1210,6 +1212,8 @@ function bestSplit(
           // is the end of the street.
           if (COMMON_STREET_TYPES.has(StreetSuffixTable.get(first) ?? '')) score -= 8;
           if (unitFrom[p]) score -= 20;
+          // So is one that ends with one where no comma set it apart (`467 NORTH MOUNTAIN RANCH ROAD, AR`).
+          else if (p + 1 < end && !toks[p].sep && COMMON_STREET_TYPES.has(StreetSuffixTable.get(toks[end - 1].w) ?? '')) score -= 8;
         }
         city = { knownZips, fitsZip, holdsStreetType, directionalFirst: DirectionalTable.has(first), streetWordFirst, cityExpected, separated: toks[p].sep, words: end - p };
         maxQuality = p > start && !mayEndWell(toks, start, p, country) ? 1 : 2;

@@ -144,6 +144,11 @@ function slipInsideLongWord(a: string, b: string): boolean {
   return differing >= 0 && Math.min(wa[differing].length, wb[differing].length) >= 4;
 }
 
+/** Two parts of a street agree when they are the same or either is not given. */
+function agree(a: string | null, b: string | null): boolean {
+  return a === null || b === null || a === b;
+}
+
 function normalizeUnit(unit: string): string {
   return unit.toUpperCase().replace(/^0+(?=\w)/, '');
 }
@@ -287,7 +292,6 @@ export class ReferenceIndex {
     if (this.points.get(postalCode)?.has(exact) || this.ranges.get(postalCode)?.has(exact)) return [exact];
     const keys = this.streetsByName.get(postalCode)?.get(street.name ?? '');
     if (!keys) return [];
-    const agree = (a: string | null, b: string | null) => a === null || b === null || a === b;
     const fitting = [...keys].filter((k) => {
       const p = partsOfKey(k);
       return agree(street.predirection, p.predirection) && agree(street.postdirection, p.postdirection) && agree(street.suffix, p.suffix);
@@ -328,6 +332,23 @@ export class ReferenceIndex {
     return found;
   }
 
+  /**
+   * The street name of the postal code that is the name asked for with its street type as the last word of the name
+   * (`RISING HILL` for RISING HL: the street's own type, DR, left out), when exactly one is.
+   */
+  private nameEndingInType(postalCode: string, name: string | null, suffix: string): string | null {
+    if (!name) return null;
+    const written = `${name} ${suffix}`;
+    const key = nameWithTypesAbbreviated(written) ?? written;
+    let found: string | null = null;
+    for (const candidate of this.streetsByName.get(postalCode)?.keys() ?? []) {
+      if (candidate !== written && nameWithTypesAbbreviated(candidate) !== key) continue;
+      if (found) return null;
+      found = candidate;
+    }
+    return found;
+  }
+
   lookup(q: ReferenceQuery): ReferenceAnswer {
     const none: ReferenceAnswer = { dpv: '', zip4: null, correctedStreet: null, ambiguous: false };
     const hasRanges = this.ranges.has(q.postalCode);
@@ -335,10 +356,22 @@ export class ReferenceIndex {
     const notFound: ReferenceAnswer = { ...none, dpv: 'N' };
     const candidates = this.streetCandidates(q.postalCode, q.street);
     if (candidates.length === 0) {
+      // A wrong type where the postal code has several streets of the name (`W 71ST ST`; the data has W 71ST AVE and
+      // W 71ST PL): the one where the number is a delivery point, when only one has it.
+      const otherType = this.onlyOneDelivers(q, this.sameNameAnyType(q.postalCode, q.street));
+      if (otherType) return otherType;
       const respelled = this.respelledStreetName(q.postalCode, q.street.name);
       const asData = respelled ? this.lookup({ ...q, street: { ...q.street, name: respelled } }) : null;
       if (asData && asData.dpv && asData.dpv !== 'N') {
         return { ...asData, correctedStreet: asData.correctedStreet ?? { ...q.street, name: respelled }, respelled: !asData.correctedStreet };
+      }
+      // The street's type left out, and a type word ending its name read as the type (`2010 RISING HILL`): corrected
+      // when the address is a delivery point of the data.
+      const longer = q.street.suffix ? this.nameEndingInType(q.postalCode, q.street.name, q.street.suffix) : null;
+      const whole = longer ? this.lookup({ ...q, street: { ...q.street, name: longer, suffix: null } }) : null;
+      if (whole?.ambiguous) return whole; // RURAL HILL RD and RURAL HILL CT both hold the number
+      if (whole && (whole.dpv === 'Y' || whole.dpv === 'S' || whole.dpv === 'D')) {
+        return { ...whole, correctedStreet: whole.correctedStreet ?? { ...q.street, name: longer, suffix: null } };
       }
       // A misspelt street name is corrected only when the corrected address is a delivery point of the data.
       const spelt = this.misspeltStreetName(q.postalCode, q.street.name);
@@ -348,15 +381,48 @@ export class ReferenceIndex {
       }
       return hasRanges ? notFound : none;
     }
-    if (candidates.length > 1) return { ...none, dpv: hasRanges ? 'N' : '', ambiguous: true };
-    const key = candidates[0];
+    // Several streets of the name fit (`RURAL HILL` for RURAL HILL RD and RURAL HILL CT): the number decides, or nothing.
+    if (candidates.length > 1) return this.onlyOneDelivers(q, candidates) ?? { ...none, dpv: hasRanges ? 'N' : '', ambiguous: true };
+    const answer = this.lookupStreet(q, candidates[0]);
+    if (answer.dpv !== 'N' || !q.street.suffix) return answer;
+    // No such number on the street typed, but on one other street of its name (`8522 INGALLS ST`: the point is on
+    // INGALLS CT): that one.
+    return this.onlyOneDelivers(q, this.sameNameAnyType(q.postalCode, q.street).filter((k) => k !== candidates[0])) ?? answer;
+  }
+
+  /** The streets of the postal code with the query's name whose directionals agree with it, whatever their type. */
+  private sameNameAnyType(postalCode: string, street: StreetParts): string[] {
+    const keys = this.streetsByName.get(postalCode)?.get(street.name ?? '');
+    if (!keys) return [];
+    return [...keys].filter((k) => {
+      const p = partsOfKey(k);
+      return agree(street.predirection, p.predirection) && agree(street.postdirection, p.postdirection);
+    });
+  }
+
+  /** The answer on the one street among `keys` where the query's number is a delivery point, if exactly one has it. */
+  private onlyOneDelivers(q: ReferenceQuery, keys: readonly string[]): ReferenceAnswer | null {
+    if (!q.primaryNumber || keys.length === 0) return null;
+    let found: ReferenceAnswer | null = null;
+    for (const key of keys) {
+      const answer = this.lookupStreet(q, key);
+      if (answer.dpv === 'N') continue;
+      if (found) return null;
+      found = answer;
+    }
+    return found;
+  }
+
+  /** The answer on one street of the postal code (by key). */
+  private lookupStreet(q: ReferenceQuery, key: string): ReferenceAnswer {
     const correctedStreet = key === streetKey(q.street) ? null : partsOfKey(key);
-    if (!q.primaryNumber && !q.street.name?.startsWith('GENERAL DELIVERY')) return { ...notFound, correctedStreet };
+    if (!q.primaryNumber && !q.street.name?.startsWith('GENERAL DELIVERY')) {
+      return { dpv: 'N', zip4: null, correctedStreet, ambiguous: false };
+    }
     const fromRanges = this.lookupRanges(q, key);
     const fromPoints = this.lookupPoints(q, key);
     const best = [fromRanges, fromPoints].find((a) => a?.dpv === 'Y') ?? fromRanges ?? fromPoints;
-    if (!best) return { ...notFound, correctedStreet };
-    return { ...best, correctedStreet };
+    return best ? { ...best, correctedStreet } : { dpv: 'N', zip4: null, correctedStreet, ambiguous: false };
   }
 
   private lookupPoints(q: ReferenceQuery, key: string): ReferenceAnswer | null {
