@@ -247,12 +247,30 @@ describe('address engine: Canada', () => {
     expect([check(input).status, check(input).components.state]).toEqual(['corrected', province]);
   });
 
-  it.each([['100 Queen St W, Mississauga'], ['100 Main St, Laval']])(
-    'When a city only Canada has is typed without province or postal code ("%s"), then the address is read as Canadian', (input) => {
-      const r = check(input);
-      expect([r.country, r.status, r.footnotes[0]]).toEqual(['CA', 'invalid', 'C#: postal code missing']);
-      expect(engine.countryOf(input)).toBe('CA');
-    });
+  it.each([
+    ['100 Queen St W, Mississauga', '100 QUEEN ST W MISSISSAUGA ON'],
+    ['100 Main St, Laval', '100 MAIN ST LAVAL QC'],
+    // Big Canadian cities whose names small US places share: 41 FSAs against 3 ZIP codes (KS, OH, SD) …
+    ['100 Queen St W, Toronto', '100 QUEEN ST W TORONTO ON'],
+    ['200 Kent St, Ottawa', '200 KENT ST OTTAWA ON'],
+    ['1000 Rue Sherbrooke O, Montreal', '1000 RUE SHERBROOKE O MONTREAL QC'],
+  ])('When a Canadian city is typed without province or postal code ("%s"), then the address is read as Canadian, its province added', (input, standardized) => {
+    const r = check(input);
+    expect([r.country, r.status, r.standardized]).toEqual(['CA', 'invalid', standardized]);
+    expect(r.footnotes).toContain('C#: postal code missing');
+    expect(r.footnotes[0]).toMatch(/^B#: province (ON|QC) added from the city/);
+    expect(engine.countryOf(input)).toBe('CA');
+  });
+
+  it.each([
+    // … but not where the US places have a fair share of ZIP codes: LONDON (30 against Ontario's 17 FSAs), VANCOUVER
+    // (Washington's 14 against British Columbia's 44).
+    ['300 Main St, London', 'US', 'invalid'],
+    ['1055 W Georgia St, Vancouver', 'US', 'plausible'],
+  ])('When a Canadian city\'s name is also a sizeable US city\'s ("%s"), then the address stays a US one', (input, country, status) => {
+    const r = check(input);
+    expect([r.country, r.status]).toEqual([country, status]);
+  });
 
   it('When the word is one that FSA names of several provinces hold (DOWNTOWN), then it does not make the address Canadian', () => {
     expect(check('100 Main St, Downtown').country).toBe('US');

@@ -11,6 +11,7 @@ export const AddressFootnotes = {
   stateCorrected: (from: string, to: string) => `B#: state corrected from ${from} to ${to}`,
   stateAdded: (state: string) => `B#: state ${state} added from the postal code`,
   stateAddedFromCity: (state: string, city: string) => `B#: state ${state} added from the city ${city} (no other state has one of that name)`,
+  provinceAddedFromCity: (province: string, city: string) => `B#: province ${province} added from the city ${city} (Canada Post's FSA names place it there)`,
   provinceCorrected: (from: string, to: string) => `B#: province corrected from ${from} to ${to} (postal code decides)`,
   zipCityStateDisagree: 'C#: ZIP code, city and state do not agree and nothing decides which is wrong',
   zipUnknown: (zip: string) => `C#: ZIP code ${zip} does not exist`,

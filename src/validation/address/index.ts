@@ -109,16 +109,23 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
   }
 
   /**
-   * 'CA' for an address with neither state nor postal code whose city only Canada has (`100 QUEEN ST W, MISSISSAUGA`):
-   * no US place of that name in GeoNames or the address files, and the names of two or more FSAs of one province
-   * name it (a word of FSA names in several provinces, such as DOWNTOWN, is no city); else undefined (US is assumed).
+   * 'CA' for an address with neither state nor postal code whose city is Canadian: the names of two or more FSAs of one
+   * province name it (a word of FSA names in several provinces, such as DOWNTOWN, is no city), and either no US place of
+   * that name is in GeoNames or the address files (`100 QUEEN ST W, MISSISSAUGA`), or the Canadian city is a big one
+   * that dwarfs the US places of its name, four times their ZIP codes (`100 QUEEN ST W, TORONTO`: 41 FSAs in Ontario, 3 ZIP codes in Kansas, Ohio
+   * and South Dakota; not LONDON, whose US places have 30 ZIP codes against Ontario's 17 FSAs); else undefined (US is
+   * assumed).
    */
   function canadianByCity(parsed: ParsedAddress): 'CA' | undefined {
     if (parsed.state || parsed.postalCode || !parsed.city) return undefined;
+    const provinces = [...postal.provincesNamingPlace(parsed.city).values()].sort((a, b) => b - a);
+    const [fsas = 0, nextProvince = 0] = provinces;
+    if (fsas < 2) return undefined;
     const key = cityKey(parsed.city);
-    if (postal.citiesByKey(key).length || [...(reference?.postalCodesOfLocalCity(key) ?? [])].some((code) => /^\d/.test(code))) return undefined;
-    const provinces = postal.provincesNamingPlace(parsed.city);
-    return provinces.size === 1 && [...provinces.values()][0] >= 2 ? 'CA' : undefined;
+    let usZips = [...(reference?.postalCodesOfLocalCity(key) ?? [])].filter((code) => /^\d/.test(code)).length;
+    for (const city of postal.citiesByKey(key)) usZips += city.zips.length;
+    if (usZips === 0) return provinces.length === 1 ? 'CA' : undefined;
+    return fsas >= BIG_CANADIAN_CITY_FSAS && fsas >= 4 * (usZips + nextProvince) ? 'CA' : undefined;
   }
 
   function validateSync(input: string, options: { country?: string; deadline: number }): AddressResult {
@@ -169,6 +176,9 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     },
   };
 }
+
+/** FSAs whose names name a city that make it a big one (Toronto's 41, Montreal's 10; Halifax's 9 do not). */
+const BIG_CANADIAN_CITY_FSAS = 10;
 
 /** Where the shipped data lives (src/validation/address/data). */
 export const SHIPPED_DATA_DIR = new URL('./data/', import.meta.url);

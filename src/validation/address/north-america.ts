@@ -343,6 +343,9 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
 function reconcileCanadianLastLine(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[]): LastLine {
   const out: LastLine = { city: p.city, state: p.state, zip: p.postalCode, corrected: false, invalid: false, candidateZips: [], missing: F.lastLineMissing };
   if (!p.postalCode) {
+    // A city that the FSA names place in one province only gives its province (`… , TORONTO`).
+    const provinces = !p.state && p.city ? postal.provincesNamingPlace(p.city) : undefined;
+    if (provinces?.size === 1) notes.push(F.provinceAddedFromCity((out.state = [...provinces.keys()][0]), p.city!));
     notes.push(F.postalCodeMissing);
     out.invalid = true;
     return out;
