@@ -995,6 +995,11 @@ describe('address engine: delivery type and county (US/Canada extras)', () => {
     expect(r.status).toBe('invalid');
     expect(r.footnotes).toContain('E#: house number missing');
   });
+
+  it('When a street the data holds has no house number, then the footnote says the number is missing, not that the street is unknown', () => {
+    const r = check('Applegate Lane, Louisville, KY 40219');
+    expect([r.status, r.dpv, r.footnotes]).toEqual(['invalid', 'N', ['E#: house number missing']]);
+  });
 });
 
 describe('address engine: Canada Post delivery installations and French words', () => {

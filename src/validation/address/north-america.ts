@@ -639,7 +639,8 @@ export function validateNorthAmerican(
   if (dpv === 'Y') notes.push(F.deliveryPointConfirmed);
   else if (dpv === 'S') notes.push(F.secondaryUnconfirmed);
   else if (dpv === 'D') notes.push(F.secondaryMissing);
-  else if (dpv === 'N' && status !== 'ambiguous') notes.push(F.notFound);
+  // (A line without its house number was faulted for that already: no number is a delivery point.)
+  else if (dpv === 'N' && status !== 'ambiguous' && !notes.includes(F.noPrimaryNumber)) notes.push(F.notFound);
   else if (dpv === '' && hasDeliveryLine && !invalid) {
     // Address points (RRAD, OpenAddresses, NAR) cover the streets they name; ZIP+4 ranges cover a whole ZIP (then `N`).
     notes.push(last.zip && reference?.covers(last.zip) ? F.streetNotCovered : F.noReferenceData);
