@@ -32,6 +32,8 @@ const ZONE = {
   'mx.private.test': { A: ['10.1.2.3'] },
   'xn--bcher-kva.test': LOOPBACK_MX('mx.mail.test'),
   'mailinator.com': LOOPBACK_MX('mx.mail.test'),
+  // A typo-squat that takes mail, as such domains do.
+  'gmial.com': LOOPBACK_MX('mx.mail.test'),
   'queue.test': LOOPBACK_MX('mx.mail.test'),
   'ttl.test': { ...LOOPBACK_MX('mx.mail.test'), ttl: 60 },
 };
@@ -222,7 +224,10 @@ describe('e-mail engine with DNS and SMTP', () => {
 
   it('When network checks are off, then lists and suggestion still answer and smtp is skipped', async () => {
     const e = engine({ networkChecks: false });
-    expect(await check(e, 'info@gmial.com')).toMatchObject({ smtp: 'skipped', suggestion: 'info@gmail.com', role: true });
+    // The lists hold gmial.com among the throw-away domains: a typo is neither disposable nor free.
+    expect(await check(e, 'info@gmial.com')).toMatchObject({
+      status: 'risky', reason: 'typo', smtp: 'skipped', suggestion: 'info@gmail.com', role: true, disposable: false, free: false,
+    });
     expect(await check(e, 'x@mailinator.com')).toMatchObject({ status: 'risky', reason: 'disposable', disposable: true, smtp: 'skipped' });
     expect(await check(e, 'joe@gmail.com')).toMatchObject({ status: 'unknown', reason: 'not_checked', free: true });
   });
@@ -267,6 +272,19 @@ describe('e-mail engine with DNS and SMTP', () => {
     const before = smtpServer.connections;
     expect(await check(engine(), 'x@mailinator.com')).toMatchObject({ status: 'risky', risk: 'high', reason: 'disposable' });
     expect(smtpServer.connections).toBe(before);
+  });
+
+  it('When the domain is a typo of a well-known one that takes mail (gmial.com), then the answer is risky typo with the suggestion, and no mailbox is probed', async () => {
+    const before = smtpServer.connections;
+    expect(await check(engine(), 'john@gmial.com')).toEqual({
+      status: 'risky', risk: 'high', smtp: 'skipped', reason: 'typo', normalized: 'john@gmial.com', suggestion: 'john@gmail.com',
+      disposable: false, role: false, free: false,
+    });
+    expect(smtpServer.connections).toBe(before);
+  });
+
+  it('When a mistyped domain does not exist, then undeliverable outranks the typo', async () => {
+    expect(await check(engine(), 'john@gmaill.com')).toMatchObject({ status: 'invalid', reason: 'no_such_domain', suggestion: 'john@gmail.com' });
   });
 
   it('When a role mailbox is accepted, then the answer is risky role', async () => {

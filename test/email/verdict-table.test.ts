@@ -26,6 +26,14 @@ describe('verdict table', () => {
     });
   });
 
+  it('When the domain is a typo of a well-known one, then the answer is risky typo, over disposable and role, under undeliverable', () => {
+    const accepted: NetworkFinding = { kind: 'accepted', catchAll: false };
+    expect(decideEmailVerdict({ disposable: true, role: true, typo: true, finding: accepted })).toEqual({
+      status: 'risky', risk: 'high', smtp: 'deliverable', reason: 'typo',
+    });
+    expect(decideEmailVerdict({ ...plain, typo: true, finding: { kind: 'no_mail_server' } }).reason).toBe('no_mail_server');
+  });
+
   it('When a role mailbox cannot be checked for a temporary reason, then the answer stays unknown temp_fail', () => {
     const finding: NetworkFinding = { kind: 'temp_fail' };
     expect(decideEmailVerdict({ disposable: false, role: true, finding }).reason).toBe('temp_fail');

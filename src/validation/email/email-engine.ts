@@ -97,8 +97,10 @@ export class EmailValidationEngine implements EmailEngine {
   async validate(input: string, options: { smtp: boolean; deadline: number }): Promise<EmailResult> {
     const reading = this.read(input);
     if ('answer' in reading) return reading.answer;
-    const { parsed, disposable, role } = reading;
-    const finding = await this.networkFinding(parsed, { smtp: options.smtp && !disposable, deadline: options.deadline });
+    const { parsed, disposable, role, suggestedDomain } = reading;
+    // Neither a throw-away domain nor a mistyped one is probed: its mailboxes are nobody's we could vouch for.
+    const probe = options.smtp && !disposable && !suggestedDomain;
+    const finding = await this.networkFinding(parsed, { smtp: probe, deadline: options.deadline });
     return this.answerOf(reading, finding);
   }
 
@@ -124,11 +126,11 @@ export class EmailValidationEngine implements EmailEngine {
 
   private readParsed(parsed: ParsedEmailAddress): EmailReading {
     const { lists } = this.deps;
-    const disposable = isDisposableDomain(parsed.domain, lists);
     const role = isRoleLocalPart(parsed.localPart, lists);
     const suggestedDomain = suggestDomain(parsed.domain, this.deps.suggestions);
-    // The provider list also holds typo-squatting and throw-away domains: those are no free providers (a listed domain
-    // with a suggestion is one of the typos).
+    // The lists also hold typo-squatting domains (`gmial.com`) among the throw-away and free ones: a mistyped domain is
+    // neither disposable nor free, it is a typo (the answer suggests the domain meant).
+    const disposable = !suggestedDomain && isDisposableDomain(parsed.domain, lists);
     const free = !disposable && !suggestedDomain && isFreeProviderDomain(parsed.domain, lists);
     return { parsed, disposable, role, free, suggestedDomain };
   }
@@ -136,7 +138,8 @@ export class EmailValidationEngine implements EmailEngine {
   private answerOf(reading: EmailReading, finding: NetworkFinding): EmailResult {
     const { parsed, disposable, role, free, suggestedDomain } = reading;
     const suggestion = suggestedDomain ? `${parsed.localPart}@${suggestedDomain}` : null;
-    return resultOf(decideEmailVerdict({ finding, disposable, role }), parsed.normalized, suggestion, disposable, role, free);
+    const verdict = decideEmailVerdict({ finding, disposable, role, typo: suggestedDomain !== null });
+    return resultOf(verdict, parsed.normalized, suggestion, disposable, role, free);
   }
 
   async close(): Promise<void> {

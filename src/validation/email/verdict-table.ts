@@ -33,6 +33,8 @@ export interface VerdictSignals {
   finding: NetworkFinding;
   disposable: boolean;
   role: boolean;
+  /** The domain is one typing slip from a well-known mailbox domain (the answer suggests it). */
+  typo?: boolean;
 }
 
 type FindingKind = NetworkFinding['kind'];
@@ -68,9 +70,11 @@ const UNDELIVERABLE: ReadonlySet<FindingKind> = new Set([
 /** Findings under which a role address is as good as delivered. */
 const ROLE_WEIGHED: ReadonlySet<FindingKind> = new Set(['accepted', 'mail_route_only', 'not_checked']);
 
-export function decideEmailVerdict({ finding, disposable, role }: VerdictSignals): EmailVerdict {
+export function decideEmailVerdict({ finding, disposable, role, typo = false }: VerdictSignals): EmailVerdict {
   const row = FINDING_VERDICTS[finding.kind];
   if (UNDELIVERABLE.has(finding.kind)) return row;
+  // `gmial.com` may take mail (typo-squatters run such domains), but not the mail of the person who mistyped it.
+  if (typo) return { status: 'risky', risk: 'high', smtp: row.smtp, reason: 'typo' };
   if (disposable) return { status: 'risky', risk: 'high', smtp: row.smtp, reason: 'disposable' };
   if (finding.kind === 'accepted' && finding.catchAll === true) {
     return { status: 'risky', risk: 'medium', smtp: 'catch_all', reason: 'catch_all' };
