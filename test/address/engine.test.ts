@@ -868,6 +868,9 @@ describe('address engine: a mistyped Canadian postal code', () => {
     ['123 Main St, Toronto ON M5V 2TX', 'M5V 2TX'],
     ['123 Main St, Toronto ON M5V2TX', 'M5V 2TX'],
     ['123 Main St, Toronto, Ontario, MV5 2T6', 'MV5 2T6'],
+    // Cut short, a figure or a letter missing.
+    ['123 Main St, Toronto ON M5H 2N', 'M5H 2N'],
+    ['123 Main St, Toronto ON M5H2N', 'M5H 2N'],
   ])('When the postal code after a province is mistyped ("%s"), then the address stays Canadian and the code is named malformed', (input, code) => {
     const r = check(input);
     expect([r.status, r.country, r.standardized]).toEqual(['invalid', 'CA', `123 MAIN ST TORONTO ON  ${code}`]);

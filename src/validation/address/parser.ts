@@ -98,10 +98,16 @@ const ORDINAL_NUMBER = /^(\d+)(ST|ND|RD|TH)$/;
 const HAS_DIGIT = /\d/;
 /** Figures where a ZIP goes that are no ZIP: a digit dropped or doubled, two ZIPs run together. */
 const MALFORMED_ZIP = /^(\d{3,4}|\d{6,10})$|^\d{3,6}-\d{3,5}$/;
-/** Three letters and figures, both present: half a Canadian postal code, maybe mistyped (`2TX`, `M5`V). */
-const MALFORMED_POSTAL_HALF = /^(?=.*\d)(?=.*[A-Z])[A-Z0-9]{3}$/;
-/** Six letters and figures, both present, at least two figures: a Canadian postal code, maybe mistyped (`M5V2TX`). */
-const MALFORMED_POSTAL_CODE = /^(?=(?:.*\d){2})(?=.*[A-Z])[A-Z0-9]{6}$/;
+/**
+ * Two to four letters and figures, both present: half a Canadian postal code, maybe mistyped or cut short (`2TX`,
+ * `M5`V, `2N`).
+ */
+const MALFORMED_POSTAL_HALF = /^(?=.*\d)(?=.*[A-Z])[A-Z0-9]{2,4}$/;
+/**
+ * Four to seven letters and figures, both present, at least two figures: a Canadian postal code, maybe mistyped or cut
+ * short (`M5V2TX`, `M5H2N`).
+ */
+const MALFORMED_POSTAL_CODE = /^(?=(?:.*\d){2})(?=.*[A-Z])[A-Z0-9]{4,7}$/;
 
 /** Words for "number" before a unit number (`APARTMENT NO 5`, `APT NUMBER 12`). */
 const NUMBER_WORDS: ReadonlySet<string> = new Set(['NO', 'NUMBER']);
@@ -1346,8 +1352,8 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       end -= ca[0].length === 6 && prev + last === ca[0] ? 2 : 1;
       country = 'CA';
     } else if (end >= 3 && RegionByName.get(toks[end - 3].w)?.country === 'CA' && MALFORMED_POSTAL_HALF.test(prev) && MALFORMED_POSTAL_HALF.test(last)) {
-      // Six letters and figures in two halves after a province (`ON M5V 2TX`): a mistyped Canadian postal code, taken as
-      // the postal code so that the answer can say it is malformed.
+      // Letters and figures in two halves after a province (`ON M5V 2TX`, `ON M5H 2N`): a mistyped Canadian postal code,
+      // taken as the postal code so that the answer can say it is malformed.
       postalCode = `${prev} ${last}`;
       end -= 2;
       country = 'CA';
