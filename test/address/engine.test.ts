@@ -326,6 +326,19 @@ describe('address engine: other countries', () => {
   it('When a German postal code is missing, then the footnote gives an example', () => {
     expect(check('Unter den Linden 77, Berlin', 'DE').footnotes[0]).toMatch(/postal code missing.*26133/);
   });
+
+  it.each([
+    ['10 Downing St, London SW1A2AA', 'GB', 'SW1A 2AA', '10 DOWNING ST LONDON SW1A 2AA UNITED KINGDOM'],
+    ['Prinsengracht 263, 1016GV Amsterdam', 'NL', '1016 GV', 'PRINSENGRACHT 263 1016 GV AMSTERDAM NETHERLANDS'],
+    ['Av. Paulista 1578, Sao Paulo SP 01310200', 'BR', '01310-200', 'AV PAULISTA 1578 SAO PAULO SP 01310-200 BRAZIL'],
+    // Google's pattern for Poland wants the hyphen: without it the code was not found, and the address was invalid.
+    ['ul. Marszalkowska 1, 00624 Warszawa', 'PL', '00-624', 'UL MARSZALKOWSKA 1 00-624 WARSZAWA POLAND'],
+    ['Drottninggatan 1, 11151 Stockholm', 'SE', '111 51', 'DROTTNINGGATAN 1 111 51 STOCKHOLM SWEDEN'],
+    ['1 Main Street, Dublin D02X285', 'IE', 'D02 X285', '1 MAIN STREET DUBLIN D02 X285 IRELAND'],
+  ])('When a postal code is written without the post\'s separator ("%s"), then it is found and written the post\'s way', (input, country, code, standardized) => {
+    const r = check(input, country);
+    expect([r.status, r.components.postal_code, r.standardized]).toEqual(['plausible', code, standardized]);
+  });
 });
 
 describe('address engine: PO Box numbers', () => {

@@ -343,16 +343,54 @@ interface PostalCodeAt {
   end: number;
 }
 
+/**
+ * How the post writes its postal code where a separator belongs and was left out or changed (`SW1A2AA` -> `SW1A 2AA`,
+ * `1012AB` -> `1012 AB`, `01310200` -> `01310-200`): country -> the code without separators, and how it is written.
+ */
+const POSTAL_CODE_WRITING: Readonly<Record<string, readonly [RegExp, string]>> = (() => {
+  const britishOutwardInward = [/^([A-Z]{1,2}\d[A-Z\d]?)(\d[A-Z]{2})$/, '$1 $2'] as const;
+  const threeTwoSpaced = [/^(\d{3})(\d{2})$/, '$1 $2'] as const;
+  return {
+    GB: britishOutwardInward, GG: britishOutwardInward, JE: britishOutwardInward, IM: britishOutwardInward,
+    NL: [/^(\d{4})([A-Z]{2})$/, '$1 $2'],
+    IE: [/^([AC-FHKNPRTV-Y]\d{2}|D6W)([0-9AC-FHKNPRTV-Y]{4})$/, '$1 $2'],
+    BR: [/^(\d{5})(\d{3})$/, '$1-$2'],
+    JP: [/^(\d{3})(\d{4})$/, '$1-$2'],
+    PL: [/^(\d{2})(\d{3})$/, '$1-$2'],
+    PT: [/^(\d{4})(\d{3})$/, '$1-$2'],
+    SE: threeTwoSpaced, CZ: threeTwoSpaced, SK: threeTwoSpaced, GR: threeTwoSpaced,
+  };
+})();
+
+/** The postal code as the post writes it (POSTAL_CODE_WRITING), or as given where no rule applies. */
+function postalCodeAsWritten(country: string, code: string): string {
+  const rule = POSTAL_CODE_WRITING[country];
+  const bare = rule ? code.toUpperCase().replace(/[\s-]/g, '') : '';
+  return rule && rule[0].test(bare) ? bare.replace(rule[0], rule[1]) : code;
+}
+
+/** The postal code in `groups` rewritten as the post writes it, `postal` updated to match. */
+function writePostalCodeAsThePostDoes(groups: string[][], postal: PostalCodeAt, country: string): void {
+  const written = postalCodeAsWritten(country, postal.code);
+  if (written === postal.code) return;
+  const parts = written.split(' ');
+  groups[postal.group].splice(postal.start, postal.end - postal.start, ...parts);
+  postal.end = postal.start + parts.length;
+  postal.code = written;
+}
+
 /** Postal code: one word or two adjacent words (UK `EC1Y 8SY`) matching the country's pattern, the last one written. */
-function findPostalCode(groups: string[][], pattern: RegExp): PostalCodeAt | null {
+function findPostalCode(groups: string[][], pattern: RegExp, country: string): PostalCodeAt | null {
+  // Written with the post's separator left out or changed (`00624` for Poland's 00-624) it is still the postal code.
+  const fits = (text: string) => /\d/.test(text) && (pattern.test(text) || pattern.test(postalCodeAsWritten(country, text)));
   for (let g = groups.length - 1; g >= 0; g--) {
     const ws = groups[g];
     for (let i = ws.length - 1; i >= 0; i--) {
       if (i > 0) {
         const two = `${ws[i - 1]} ${ws[i]}`;
-        if (pattern.test(two) && /\d/.test(two)) return { code: two, group: g, start: i - 1, end: i + 1 };
+        if (fits(two)) return { code: two, group: g, start: i - 1, end: i + 1 };
       }
-      if (pattern.test(ws[i]) && /\d/.test(ws[i])) return { code: ws[i], group: g, start: i, end: i + 1 };
+      if (fits(ws[i])) return { code: ws[i], group: g, start: i, end: i + 1 };
     }
   }
   return null;
@@ -516,10 +554,11 @@ export function validateOtherCountry(input: string, rules: CountryRules, textWit
   const footnotes: string[] = [];
   // Apostrophes stay (`QUEEN'S ROAD`, `L'ÉGLISE`): each country's post has its own rule for them.
   const groups = matchForm(textWithoutCountry).split(/[,\n;]+/).map((g) => g.replace(/\s+/g, ' ').trim()).filter(Boolean).map((g) => g.split(' '));
-  const words = groups.flat();
   const latinInput = !hasNonLatinLetters(input);
 
-  const postal = rules.postalPattern ? findPostalCode(groups, rules.postalPattern) : null;
+  const postal = rules.postalPattern ? findPostalCode(groups, rules.postalPattern, rules.code) : null;
+  if (postal) writePostalCodeAsThePostDoes(groups, postal, rules.code);
+  const words = groups.flat();
   const required = rules.required;
   let valid = words.length > 0;
   if (!postal && rules.postalPattern && required.includes('Z')) {
