@@ -175,6 +175,11 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     ['8522 Ingalls Street, Arvada, CO 80003', 'INGALLS ST', 'INGALLS CIR'],
     // A lettered street with its directional and no type: not the house number 1745T.
     ['1745 T Southeast, Washington, DC 20020', 'T SE', 'T ST SE'],
+    // A directional read as the name before a type word: the type word is the name.
+    ['3729 East Mission, Fayetteville, AR 72703', 'EAST MSN', 'E MISSION BLVD'],
+    // The one GREEN of the ZIP (GREEN RD) lacks the number; GREEN MANOR RD has it.
+    ['96 Green Manor, Manchester, CT 06042', 'GREEN MNR', 'GREEN MANOR RD'],
+    ['4604 Virginia Loop, Montgomery, AL 36116', 'VIRGINIA LOOP', 'VIRGINIA LOOP RD'],
   ])('When the street type is missing or wrong (%s) and the number decides the street, then the street is corrected', (input, from, to) => {
     const r = check(input);
     expect([r.status, r.dpv]).toEqual(['corrected', 'Y']);

@@ -144,6 +144,11 @@ function slipInsideLongWord(a: string, b: string): boolean {
   return differing >= 0 && Math.min(wa[differing].length, wb[differing].length) >= 4;
 }
 
+/** A delivery point of the data: confirmed, its unit unconfirmed, or its unit missing. */
+function delivers(answer: ReferenceAnswer): boolean {
+  return answer.dpv === 'Y' || answer.dpv === 'S' || answer.dpv === 'D';
+}
+
 /** Two parts of a street agree when they are the same or either is not given. */
 function agree(a: string | null, b: string | null): boolean {
   return a === null || b === null || a === b;
@@ -334,11 +339,11 @@ export class ReferenceIndex {
 
   /**
    * The street name of the postal code that is the name asked for with its street type as the last word of the name
-   * (`RISING HILL` for RISING HL: the street's own type, DR, left out), when exactly one is.
+   * (`RISING HILL` for RISING HL: the street's own type, DR, left out), or the type word alone for a null name
+   * (`MISSION` for MSN), when exactly one is.
    */
   private nameEndingInType(postalCode: string, name: string | null, suffix: string): string | null {
-    if (!name) return null;
-    const written = `${name} ${suffix}`;
+    const written = name ? `${name} ${suffix}` : suffix;
     const key = nameWithTypesAbbreviated(written) ?? written;
     let found: string | null = null;
     for (const candidate of this.streetsByName.get(postalCode)?.keys() ?? []) {
@@ -365,29 +370,46 @@ export class ReferenceIndex {
       if (asData && asData.dpv && asData.dpv !== 'N') {
         return { ...asData, correctedStreet: asData.correctedStreet ?? { ...q.street, name: respelled }, respelled: !asData.correctedStreet };
       }
-      // The street's type left out, and a type word ending its name read as the type (`2010 RISING HILL`): corrected
-      // when the address is a delivery point of the data.
-      const longer = q.street.suffix ? this.nameEndingInType(q.postalCode, q.street.name, q.street.suffix) : null;
-      const whole = longer ? this.lookup({ ...q, street: { ...q.street, name: longer, suffix: null } }) : null;
-      if (whole?.ambiguous) return whole; // RURAL HILL RD and RURAL HILL CT both hold the number
-      if (whole && (whole.dpv === 'Y' || whole.dpv === 'S' || whole.dpv === 'D')) {
-        return { ...whole, correctedStreet: whole.correctedStreet ?? { ...q.street, name: longer, suffix: null } };
-      }
+      const reread = this.rereadType(q);
+      if (reread) return reread;
       // A misspelt street name is corrected only when the corrected address is a delivery point of the data.
       const spelt = this.misspeltStreetName(q.postalCode, q.street.name);
       const answer = spelt ? this.lookup({ ...q, street: { ...q.street, name: spelt } }) : null;
-      if (answer && (answer.dpv === 'Y' || answer.dpv === 'S' || answer.dpv === 'D')) {
-        return { ...answer, correctedStreet: answer.correctedStreet ?? { ...q.street, name: spelt } };
-      }
+      if (answer && delivers(answer)) return { ...answer, correctedStreet: answer.correctedStreet ?? { ...q.street, name: spelt } };
       return hasRanges ? notFound : none;
     }
     // Several streets of the name fit (`RURAL HILL` for RURAL HILL RD and RURAL HILL CT): the number decides, or nothing.
     if (candidates.length > 1) return this.onlyOneDelivers(q, candidates) ?? { ...none, dpv: hasRanges ? 'N' : '', ambiguous: true };
     const answer = this.lookupStreet(q, candidates[0]);
     if (answer.dpv !== 'N' || !q.street.suffix) return answer;
-    // No such number on the street typed, but on one other street of its name (`8522 INGALLS ST`: the point is on
-    // INGALLS CT): that one.
-    return this.onlyOneDelivers(q, this.sameNameAnyType(q.postalCode, q.street).filter((k) => k !== candidates[0])) ?? answer;
+    // No such number on the street found (`8522 INGALLS ST`, `96 GREEN MANOR` taken for GREEN RD, the one GREEN of the
+    // ZIP), but on one other street of its name (INGALLS CIR), or on the street its words name read otherwise (GREEN
+    // MANOR RD): that one.
+    return this.onlyOneDelivers(q, this.sameNameAnyType(q.postalCode, q.street).filter((k) => k !== candidates[0]))
+      ?? this.rereadType(q) ?? answer;
+  }
+
+  /**
+   * The street typed without its type, the word read as the type being part of the name (`2010 RISING HILL`, data
+   * RISING HILL DR), or the name itself where a directional was read as the name (`3729 EAST MISSION`, data E MISSION
+   * BLVD): the answer there when it is a delivery point, or ambiguous (RURAL HILL RD and RURAL HILL CT both hold the
+   * number); else null.
+   */
+  private rereadType(q: ReferenceQuery): ReferenceAnswer | null {
+    const { name, suffix, predirection } = q.street;
+    if (!suffix || !name) return null;
+    const directional = predirection === null ? DirectionalTable.get(name) : undefined;
+    const readings: StreetParts[] = [];
+    const longer = this.nameEndingInType(q.postalCode, name, suffix);
+    if (longer) readings.push({ ...q.street, name: longer, suffix: null });
+    const typeAsName = directional ? this.nameEndingInType(q.postalCode, null, suffix) : null;
+    if (typeAsName) readings.push({ ...q.street, predirection: directional!, name: typeAsName, suffix: null });
+    for (const street of readings) {
+      const answer = this.lookup({ ...q, street });
+      if (answer.ambiguous) return answer;
+      if (delivers(answer)) return { ...answer, correctedStreet: answer.correctedStreet ?? street };
+    }
+    return null;
   }
 
   /** The streets of the postal code with the query's name whose directionals agree with it, whatever their type. */
