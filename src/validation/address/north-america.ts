@@ -105,12 +105,19 @@ export function localZipsOfCity(reference: ReferenceIndex | undefined, postal: P
  * place in it (`PANAMA CITY BEACH` for 32408, which GeoNames names PANAMA CITY). (A one-ZIP town's neighbours are other
  * towns.)
  */
-function zipsOfCity(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, city: CityEntry | undefined): string[] {
+function zipsOfCity(
+  p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, city: CityEntry | undefined,
+  { around }: { around: boolean },
+): readonly string[] {
   if (!p.city || !p.state) return [];
   const local = localZipsOfCity(reference, postal, p.state, cityKey(p.city));
   if (!city) return local;
-  const own = city.zips.length > 1 ? postal.zipsAround(city) : city.zips;
-  return local.length ? [...new Set([...own, ...local])] : [...own];
+  return withLocalZips(around && city.zips.length > 1 ? postal.zipsAround(city) : city.zips, local);
+}
+
+/** The ZIPs, and those the loaded address files place in the city, each once. */
+function withLocalZips(zips: readonly string[], local: readonly string[]): readonly string[] {
+  return local.length ? [...new Set([...zips, ...local])] : zips;
 }
 
 /** The state's ZIPs where the loaded address files hold the street (`8 WATKINS RD, VT`), for an address without a city. */
@@ -205,12 +212,9 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
         if (name && name !== p.city && citySpellingKey(name) === citySpellingKey(p.city)) out.city = name;
       }
       if (!p.state) notes.push(F.stateAdded((out.state = place.state)));
-      // The street may be in another ZIP of the same city (GeoNames' or the loaded address files'): the reference data
-      // can tell.
-      if (cityEntry || reference) {
-        const local = p.city && p.state ? localZipsOfCity(reference, postal, p.state, inputCityKey) : [];
-        out.candidateZips = local.length ? [...new Set([...(cityEntry?.zips ?? []), ...local])] : cityEntry?.zips ?? [];
-      }
+      // The street may be in another ZIP of the same city, GeoNames' or one the loaded address files place in it (not
+      // the places' around: the ZIP given fits the city): the reference data can tell.
+      out.candidateZips = zipsOfCity(p, postal, reference, cityEntry, { around: false });
       return out;
     }
     if (!stateOk && cityOk) {
@@ -224,7 +228,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
       if (cityEntry) {
         // A real city of the state with another ZIP: a slipped digit is corrected, otherwise the reference decides.
         if (correctZip(p, cityEntry, out, notes)) return out;
-        out.candidateZips = zipsOfCity(p, postal, reference, cityEntry);
+        out.candidateZips = zipsOfCity(p, postal, reference, cityEntry, { around: true });
         out.invalid = true;
         return out;
       }
@@ -236,7 +240,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
       return out;
     }
     if (correctZip(p, cityEntry, out, notes)) return out;
-    out.candidateZips = zipsOfCity(p, postal, reference, cityEntry);
+    out.candidateZips = zipsOfCity(p, postal, reference, cityEntry, { around: true });
     out.invalid = true;
     return out;
   }
@@ -279,7 +283,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
     if (correctZip(p, cityEntry, out, notes)) return out;
     notes.push(FIVE_DIGITS.test(p.postalCode) ? F.zipUnknown(p.postalCode) : F.zipMalformed(p.plus4 ? `${p.postalCode}-${p.plus4}` : p.postalCode));
     // Without a city, the state's ZIPs where the data holds the street (`270 CHRISSYS CT, VT 05434`).
-    out.candidateZips = p.city ? zipsOfCity(p, postal, reference, cityEntry) : zipsOfStateWithStreet(p, postal, reference);
+    out.candidateZips = p.city ? zipsOfCity(p, postal, reference, cityEntry, { around: true }) : zipsOfStateWithStreet(p, postal, reference);
     out.invalid = true;
     return out;
   }
@@ -334,8 +338,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
     // A city of several ZIPs lends its name to the ZIPs of its county's other places (`NASHVILLE` for Hermitage's
     // 37076): the reference may find the street in one of them. (A one-ZIP town keeps its ZIP: its neighbours are
     // other towns.)
-    const around = postal.zipsAround(city);
-    out.candidateZips = local.length ? [...new Set([...around, ...local])] : around;
+    out.candidateZips = withLocalZips(postal.zipsAround(city), local);
   }
   return out;
 }
