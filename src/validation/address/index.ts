@@ -112,9 +112,9 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
    * 'CA' for an address with neither state nor postal code whose city is Canadian: the names of two or more FSAs of one
    * province name it (a word of FSA names in several provinces, such as DOWNTOWN, is no city), and either no US place of
    * that name is in GeoNames or the address files (`100 QUEEN ST W, MISSISSAUGA`), or the Canadian city is a big one
-   * that dwarfs the US places of its name, four times their ZIP codes (`100 QUEEN ST W, TORONTO`: 41 FSAs in Ontario, 3 ZIP codes in Kansas, Ohio
-   * and South Dakota; not LONDON, whose US places have 30 ZIP codes against Ontario's 17 FSAs); else undefined (US is
-   * assumed).
+   * with four times the FSAs that the US places of its name have ZIP codes (`100 QUEEN ST W, TORONTO`: 41 FSAs in
+   * Ontario, 3 ZIP codes in Kansas, Ohio and South Dakota; not LONDON, whose US places have 30 ZIP codes against
+   * Ontario's 17 FSAs); else undefined (US is assumed).
    */
   function canadianByCity(parsed: ParsedAddress): 'CA' | undefined {
     if (parsed.state || parsed.postalCode || !parsed.city) return undefined;

@@ -367,7 +367,7 @@ export class ReferenceIndex {
       if (otherType) return otherType;
       const respelled = this.respelledStreetName(q.postalCode, q.street.name);
       const asData = respelled ? this.lookup({ ...q, street: { ...q.street, name: respelled } }) : null;
-      if (asData && asData.dpv && asData.dpv !== 'N') {
+      if (asData && delivers(asData)) {
         return { ...asData, correctedStreet: asData.correctedStreet ?? { ...q.street, name: respelled }, respelled: !asData.correctedStreet };
       }
       const reread = this.rereadType(q);
