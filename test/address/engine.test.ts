@@ -186,6 +186,27 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect(r.footnotes).toContain(`M#: street corrected from ${from} to ${to}`);
   });
 
+  it('When USPS ranges cover the ZIP and the number is outside the street typed but inside another street of its name, then that street is the answer', () => {
+    const reference = new ReferenceIndex();
+    const range = (suffix: string, low: string, high: string, parity: string, plus4: string) => reference.addRange({
+      zip: '40219', recordType: 'S', street: { predirection: null, name: 'MAPLE', suffix, postdirection: null },
+      primaryLow: low, primaryHigh: high, primaryParity: parity, secondaryDesignator: null, secondaryLow: null,
+      secondaryHigh: null, secondaryParity: null, plus4Low: plus4, plus4High: plus4,
+    });
+    range('ST', '100', '198', 'E', '1001');
+    range('AVE', '1', '99', 'O', '2002');
+    const e = createAddressEngine({ ...shippedData, reference });
+    const at = (input: string) => e.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });
+    const odd = at('45 Maple St, Louisville KY 40219');
+    expect([odd.status, odd.zip4]).toEqual(['corrected', '40219-2002']);
+    expect(odd.footnotes).toContain('M#: street corrected from MAPLE ST to MAPLE AVE');
+    const even = at('120 Maple St, Louisville KY 40219');
+    expect([even.status, even.zip4]).toEqual(['verified', '40219-1001']);
+    // In neither range: not found, and nothing corrected.
+    const neither = at('46 Maple St, Louisville KY 40219');
+    expect([neither.status, neither.dpv, neither.standardized]).toEqual(['invalid', 'N', '46 MAPLE ST LOUISVILLE KY 40219']);
+  });
+
   it('When several streets of the name hold the number, then the answer stays ambiguous', () => {
     const reference = new ReferenceIndex();
     for (const suffix of ['RD', 'CT']) {
