@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   hasDelegatedTld, isDisposableDomain, isFreeProviderDomain, isRoleLocalPart, loadEmailLists, type EmailLists,
 } from '../../src/validation/email/email-lists.js';
-import { isTypoOfWellKnownDomain, suggestDomain, TLD_TYPOS, WELL_KNOWN_MAILBOX_DOMAINS } from '../../src/validation/email/typo-suggestion.js';
+import { parseEmailAddress } from '../../src/validation/email/syntax.js';
+import {
+  isTypoOfWellKnownDomain, repairedAddress, suggestDomain, TLD_TYPOS, WELL_KNOWN_MAILBOX_DOMAINS,
+} from '../../src/validation/email/typo-suggestion.js';
 
 const small: EmailLists = {
   disposableDomains: new Set(['trash.test']),
@@ -61,3 +64,33 @@ describe('typo suggestion', () => {
     expect(isTypoOfWellKnownDomain(domain, WELL_KNOWN_MAILBOX_DOMAINS)).toBe(expected);
   });
 });
+
+describe('the address a syntax failure meant', () => {
+  const repaired = (input: string) => repairedAddress(input, WELL_KNOWN_MAILBOX_DOMAINS, (c) => parseEmailAddress(c).ok);
+  it.each([
+    ['John Smith <john@acme.com>', 'john@acme.com'],
+    ['"Smith, John" <john@acme.com>', 'john@acme.com'],
+    ['mailto:john@acme.com?subject=Hello', 'john@acme.com'],
+    ['MAILTO:john@acme.com', 'john@acme.com'],
+    ['john@acme.com.', 'john@acme.com'],
+    ['"john@acme.com",', 'john@acme.com'],
+    ['(john@acme.com)', 'john@acme.com'],
+    ['john@@acme.com', 'john@acme.com'],
+    ['john.@acme.com', 'john@acme.com'],
+    ['john@acme,com', 'john@acme.com'],
+    ['john@acme..com', 'john@acme.com'],
+    ['john@ acme.com', 'john@acme.com'],
+    ['john@gmail', 'john@gmail.com'],
+    ['john@hotmail', 'john@hotmail.com'],
+  ])('When "%s" fails the syntax, then the address meant is %s', (input, expected) => {
+    expect(repaired(input)).toBe(expected);
+  });
+
+  it.each([['not an address'], ['john@acme'], ['a@b@acme.com'], ['john@acme.com'], [`${'x'.repeat(600)}@acme.com`]])(
+    'When "%s" holds no address to mend (or is well formed, or too long to be one), then there is none',
+    (input) => {
+      expect(repaired(input)).toBeNull();
+    },
+  );
+});
+

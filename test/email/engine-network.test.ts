@@ -232,6 +232,16 @@ describe('e-mail engine with DNS and SMTP', () => {
     expect(await check(e, 'joe@gmail.com')).toMatchObject({ status: 'unknown', reason: 'not_checked', free: true });
   });
 
+  it('When the syntax fails on a pasted form of an address, then the answer is invalid and suggests the address meant, its domain mended', async () => {
+    const e = engine({ networkChecks: false });
+    expect(await check(e, 'John Smith <john@gmial.com>')).toEqual({
+      status: 'invalid', risk: 'high', smtp: 'skipped', reason: 'syntax:local_invalid_character', normalized: null,
+      suggestion: 'john@gmail.com', disposable: false, role: false, free: false,
+    });
+    expect(await check(e, 'jane@gmail')).toMatchObject({ reason: 'syntax:single_label_domain', suggestion: 'jane@gmail.com' });
+    expect(e.offlineAnswer('John Smith <john@gmial.com>')).toEqual(await check(e, 'John Smith <john@gmial.com>'));
+  });
+
   it('When network checks are off, then a TLD outside the root zone is no_such_domain, an internationalized one is not', async () => {
     const e = engine({ networkChecks: false });
     expect(await check(e, 'jane@gmail.con')).toMatchObject({

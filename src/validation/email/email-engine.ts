@@ -12,7 +12,7 @@ import type { MailHostResolver, MailRoute } from './mail-host-resolver.js';
 import { policyForMailHost, type MailProviderPolicy } from './mail-provider-policies.js';
 import { probeMailbox, type MailboxProbeSettings, type ProbeOutcome } from './mailbox-probe.js';
 import { parseEmailAddress, type ParsedEmailAddress } from './syntax.js';
-import { suggestDomain, type TypoSuggestionData } from './typo-suggestion.js';
+import { repairedAddress, suggestDomain, type TypoSuggestionData } from './typo-suggestion.js';
 import { decideEmailVerdict, syntaxVerdict, type EmailVerdict, type NetworkFinding } from './verdict-table.js';
 
 export interface ResultLifetimes {
@@ -51,8 +51,8 @@ const FROM_DNS_ALONE: ReadonlySet<NetworkFinding['kind']> = new Set([
   'no_such_domain', 'null_mx', 'no_mail_server', 'dns_error', 'dns_timeout', 'mail_route_only',
 ]);
 
-function syntaxAnswer(detail: string): EmailResult {
-  return resultOf(syntaxVerdict(detail), null, null, false, false, false);
+function syntaxAnswer(detail: string, suggestion: string | null = null): EmailResult {
+  return resultOf(syntaxVerdict(detail), null, suggestion, false, false, false);
 }
 
 /** What the engine knows of an address before any network check. */
@@ -111,7 +111,7 @@ export class EmailValidationEngine implements EmailEngine {
    */
   offlineAnswer(input: string): EmailResult | null {
     const parsed = parseEmailAddress(input.trim());
-    if (!parsed.ok) return syntaxAnswer(parsed.detail);
+    if (!parsed.ok) return this.syntaxFailure(input, parsed.detail);
     // The network decides: the lists and suggestion are left to `validate`, not read twice per request.
     if (this.deps.networkChecks && !this.closed) return null;
     return this.answerOf(this.readParsed(parsed), offlineFinding(parsed, this.deps.lists));
@@ -121,7 +121,19 @@ export class EmailValidationEngine implements EmailEngine {
   private read(input: string): EmailReading | { answer: EmailResult } {
     // White space around the address (a form's trailing space, a pasted line) is no part of it.
     const parsed = parseEmailAddress(input.trim());
-    return parsed.ok ? this.readParsed(parsed) : { answer: syntaxAnswer(parsed.detail) };
+    return parsed.ok ? this.readParsed(parsed) : { answer: this.syntaxFailure(input, parsed.detail) };
+  }
+
+  /**
+   * A syntax failure, with the address it most likely meant as the suggestion (`John <john@gmial.com>` ->
+   * john@gmail.com; see repairedAddress), itself with its domain's typo mended.
+   */
+  private syntaxFailure(input: string, detail: string): EmailResult {
+    const meant = repairedAddress(input, this.deps.suggestions.wellKnownDomains, (candidate) => parseEmailAddress(candidate).ok);
+    const parsed = meant ? parseEmailAddress(meant) : null;
+    if (!parsed?.ok) return syntaxAnswer(detail);
+    const domain = suggestDomain(parsed.domain, this.deps.suggestions) ?? parsed.domain;
+    return syntaxAnswer(detail, `${parsed.localPart}@${domain}`);
   }
 
   private readParsed(parsed: ParsedEmailAddress): EmailReading {

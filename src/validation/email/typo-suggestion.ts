@@ -118,3 +118,37 @@ export function optimalStringAlignmentDistance(a: string, b: string, bound = Inf
   }
   return previous[b.length];
 }
+
+const MAX_REPAIRABLE_LENGTH = 512;
+/** `Name <address>`: the address between the last angle brackets. */
+const NAME_ADDR = /<([^<>\s]+@[^<>\s]+)>\s*$/;
+/** `mailto:` before the address, a `?subject=…` after it. */
+const MAILTO = /^mailto:([^?]+)(?:\?.*)?$/i;
+/** Punctuation pasted around an address: quotes, brackets, a trailing comma, semicolon or full stop. */
+const WRAPPING = /^["'(<[\s]+|["')>\]\s,;.]+$/g;
+
+/**
+ * The address a syntax failure most likely meant, or null: the address of a `Name <address>` or `mailto:` form, the
+ * address without the punctuation pasted around it (`john@gmail.com.`), typing slips around the `@` and in the domain
+ * (`john@@gmail.com`, `john.@gmail.com`, `john@gmail,com`, `john@gmail..com`, `john@gmail .com`), or a single-label
+ * domain that is a well-known mailbox domain's name (`john@gmail` -> john@gmail.com). `parses` tells whether a
+ * candidate is a well-formed address.
+ */
+export function repairedAddress(input: string, wellKnown: readonly string[], parses: (candidate: string) => boolean): string | null {
+  // Nothing longer can become an address of 254 characters or fewer by losing a name and some punctuation.
+  if (input.length > MAX_REPAIRABLE_LENGTH) return null;
+  let text = input.trim();
+  text = NAME_ADDR.exec(text)?.[1] ?? text;
+  text = MAILTO.exec(text)?.[1] ?? text;
+  text = text.replace(WRAPPING, '').replace(/\.*@+\.*/g, '@');
+  let at = text.lastIndexOf('@');
+  if (at > 0) text = `${text.slice(0, at)}@${text.slice(at + 1).replace(/\s+/g, '').replace(/,/g, '.').replace(/\.{2,}/g, '.')}`;
+  at = text.lastIndexOf('@');
+  const domain = at > 0 ? text.slice(at + 1).toLowerCase() : '';
+  if (domain && !domain.includes('.')) {
+    const named = wellKnown.find((d) => d.slice(0, d.indexOf('.')) === domain);
+    if (named) text = `${text.slice(0, at)}@${named}`;
+  }
+  return text !== input.trim() && parses(text) ? text : null;
+}
+
