@@ -50,6 +50,8 @@ function invalidAnswer(country: string | null, footnote: string): AddressResult 
 
 export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithSync {
   const { postal, countries, reference } = deps;
+  // The first request must not wait for an index built on first use.
+  postal.prepareLookups();
 
   /**
    * The country named by the hint or at the end of the text; `guess` also looks at US/Canadian postal codes. A US

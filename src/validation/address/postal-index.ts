@@ -269,10 +269,23 @@ export class PostalIndex {
    * states); at most two (two say it is ambiguous).
    */
   cityNamesOneSlipFrom(typed: string): string[] {
+    return this.citySlipsIndex().namesOneSlipFrom(typed);
+  }
+
+  private citySlipsIndex(): CityNameSlips {
     this.citySlips ??= new CityNameSlips(function* (entries: Map<string, CityEntry[]>) {
       for (const [key, list] of entries) yield [key, list[0].name] as const;
     }(this.statesByCityKey));
-    return this.citySlips.namesOneSlipFrom(typed);
+    return this.citySlips;
+  }
+
+  /**
+   * Builds now the indexes otherwise built on first use (misspelt city names, place names within FSA names: about 100
+   * ms together), so that an engine that serves requests never makes one of them wait for it.
+   */
+  prepareLookups(): void {
+    this.citySlipsIndex();
+    this.fsaPlaceNamesIndex();
   }
 
   hasState(state: string): boolean {
@@ -314,6 +327,10 @@ export class PostalIndex {
    * larger places only; an empty map says nothing.
    */
   provincesNamingPlace(name: string): ReadonlyMap<string, number> {
+    return this.fsaPlaceNamesIndex().get(cityKey(name)) ?? NO_PROVINCES;
+  }
+
+  private fsaPlaceNamesIndex(): Map<string, Map<string, number>> {
     if (!this.fsaPlaceNames) {
       this.fsaPlaceNames = new Map();
       for (const { province, place } of this.fsaPlaces.values()) {
@@ -332,7 +349,7 @@ export class PostalIndex {
         }
       }
     }
-    return this.fsaPlaceNames.get(cityKey(name)) ?? NO_PROVINCES;
+    return this.fsaPlaceNames;
   }
 
   get zipCount(): number {
