@@ -7,15 +7,38 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/data-source.js';
 import type { Logger } from '../log.js';
 import { loadReferenceIndex, seedEmbeddedReference } from '../db/reference-store.js';
-import { createAddressEngine, loadShippedAddressData } from './address/index.js';
+import { type AddressEngineWithSync, createAddressEngine, loadShippedAddressData } from './address/index.js';
 import { createEmailEngine } from './email/index.js';
 import { createPhoneEngine, createPhoneLookup, loadShippedPhoneData } from './phone/index.js';
+import type { EmailEngine, PhoneEngine } from './types.js';
 import type { Engines } from './validate-contact.js';
 
 /** The id of the newest reference import (0 when none): it changes when `reference import` has loaded a file. */
 async function lastReferenceImport(db: Database): Promise<number> {
   const rows = await db.all<{ last: number | string | null }>(`SELECT MAX(id) AS last FROM reference_imports`);
   return Number(rows[0]?.last ?? 0);
+}
+
+/** Inputs that take the engines' offline paths through their main branches (see warmUp). */
+const WARM_UP_INPUTS = {
+  addresses: ['6007 Applegate Lane, Louisvile', '100 Queen St W, Toronto ON M5H 2N2', 'Unter den Linden 77, 10117 Berlin, Germany'],
+  emails: ['john@gmial.com', 'John <john@example.com>'],
+  phones: ['(502) 713-4410', '+44 20 7946 0958'],
+};
+
+/**
+ * A few inputs through the offline paths of the engines before the service says it is ready, so that the first
+ * request does not pay for the engines' first run (measured with a throw-away script on a fresh service: the first
+ * request's response_ms 45 without, 29 with; 3-5 from the fifth on). Nothing here reaches the network: e-mail and
+ * phone only read their input offline.
+ */
+function warmUp(address: AddressEngineWithSync, email: EmailEngine, phone: PhoneEngine): void {
+  for (const input of WARM_UP_INPUTS.addresses) {
+    address.countryOf(input);
+    address.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });
+  }
+  for (const input of WARM_UP_INPUTS.emails) email.offlineAnswer?.(input);
+  for (const input of WARM_UP_INPUTS.phones) phone.offlineReading(input, 'US');
 }
 
 export async function createEngines(
@@ -50,6 +73,7 @@ export async function createEngines(
       await Promise.all([email.close?.(), phone.close?.()]);
     },
   };
+  warmUp(engines.address, email, phone);
   let reloading = false;
   const poll = config.referenceReloadMs > 0
     ? setInterval(() => {
