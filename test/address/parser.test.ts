@@ -158,6 +158,10 @@ describe('address parser: several units, unit spellings, grid streets', () => {
     ['3000 E. Boundary Terrace, St 2 Midlothian VA 23112', '3000 E BOUNDARY TER STE 2', 'MIDLOTHIAN VA 23112'],
     ['Flat 4 10A Dr. Martin Luther King Blvd Austin, TX 78701', '10A DR MARTIN LUTHER KING BLVD APT 4', 'AUSTIN TX 78701'],
     ['2260 Peachtree Rd NW Condo D1 Atlanta GA 30309', '2260 PEACHTREE RD NW UNIT D1', 'ATLANTA GA 30309'],
+    // A form's label before the unit as typed: the unit's own designator stays.
+    ['600 West 19th Avenue Apt APT B, Anchorage, AK 99503', '600 W 19TH AVE APT B', 'ANCHORAGE AK 99503'],
+    ['5630 Silverado Way Apt STE A8, Anchorage, AK 99518', '5630 SILVERADO WAY STE A8', 'ANCHORAGE AK 99518'],
+    ['1025 West 19th Street Apt Unit 1-C, Panama City, FL 32405', '1025 W 19TH ST UNIT 1-C', 'PANAMA CITY FL 32405'],
     ['4101 Winnfield Road, 106 D, Warrenville IL 60555', '4101 WINNFIELD RD # 106D', 'WARRENVILLE IL 60555'],
     ['7000 Peachtree Dunwoody, B-17, Ste. 200', '7000 PEACHTREE DUNWOODY STE 200', ''],
     ['720 10th Ave SW A Mount Vernon IA 52314', '720 10TH AVE SW # A', 'MOUNT VERNON IA 52314'],

@@ -209,6 +209,9 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
     } else if (ordinal && k + 1 < end && UnitDesignatorTable.get(toks[k + 1].w)?.abbreviation === 'FL') {
       found.push({ designator: 'FL', number: ordinal });
       k += 2;
+    } else if (designator && designator.requiresNumber && k + 2 < end && UnitDesignatorTable.get(toks[k + 1].w)?.requiresNumber && toks[k + 2].unitId) {
+      // `APT STE A8`, `APT APT B`: a form's label before the unit as typed; the unit's own designator says what it is.
+      k += 1;
     } else if (designator) {
       let next = k + 1;
       // `APT # 5`, `APARTMENT NO 5`.
@@ -280,6 +283,8 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
       if (nextIsSuffix) continue;
       if (designator.requiresNumber) {
         if (k + 1 < end && (next === '#' || toks[k + 1].unitId || (next === 'NUMBER' && toks[k + 2]?.digit))) return k;
+        // `APT STE A8`, `APT APT B`: a form's label before the unit as typed.
+        if (k + 2 < end && UnitDesignatorTable.get(next)?.requiresNumber && toks[k + 2].unitId) return k;
         // `DORCHESTER PL NE UNIT`: the designator alone at the end still marks a unit.
         if (k + 1 === end && k - 1 > nameStart && (suffixOf(toks[k - 1].w, country) || directionalOf(toks[k - 1].w, country))) return k;
       } else if (k + 1 === end || next === 'LEVEL' || next === '#') {
