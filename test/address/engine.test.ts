@@ -207,6 +207,20 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect([neither.status, neither.dpv, neither.standardized]).toEqual(['invalid', 'N', '46 MAPLE ST LOUISVILLE KY 40219']);
   });
 
+  it.each([
+    ['Louisville, KY 40219, 6007 Applegate Ln'],
+    ['Louisville KY 40219\n6007 Applegate Ln'],
+  ])('When the last line is written first (%j: columns exported in another order), then it is read after the delivery line', (input) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['verified', '6007 APPLEGATE LN LOUISVILLE KY 40219']);
+    expect(r.footnotes[0]).toBe('R#: city, state and ZIP code were written before the delivery line; read after it');
+  });
+
+  it('When a name stands before the delivery line, then it is still dropped as a name, not read as a last line', () => {
+    const r = check('John Smith, 6007 Applegate Ln, Louisville KY 40219');
+    expect([r.status, r.footnotes[0]]).toEqual(['verified', 'R#: text before the delivery line dropped: JOHN SMITH']);
+  });
+
   it('When several streets of the name hold the number, then the answer stays ambiguous', () => {
     const reference = new ReferenceIndex();
     for (const suffix of ['RD', 'CT']) {

@@ -49,6 +49,7 @@ export const AddressFootnotes = {
   standardized: 'N#: abbreviations and spelling standardized (USPS Publication 28)',
   standardizedCanada: 'N#: standardized per the Canada Post Canadian Addressing Guide',
   recipientDropped: (text: string) => `R#: text before the delivery line dropped: ${text}`,
+  lastLineFirst: 'R#: city, state and ZIP code were written before the delivery line; read after it',
   otherLineSetAside: (text: string) =>
     `R#: an earlier delivery line set aside (Pub 28: mail goes to the line just above the city): ${text}`,
   buildingDropped: (text: string) => `R#: building name dropped from the delivery line: ${text}`,

@@ -140,7 +140,14 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
       return validateOtherCountry(input, rules, rest.slice(0, MAX_INPUT_CHARS));
     }
     // Without a country, a US or Canadian address is assumed: most input is, and the parser tells which.
-    const parsed = parseNorthAmericanAddress(state ? rest : input, postal, { countryHint: (code as 'US' | 'CA' | null) ?? undefined, places: reference });
+    const parseOptions = { countryHint: (code as 'US' | 'CA' | null) ?? undefined, places: reference };
+    let parsed = parseNorthAmericanAddress(state ? rest : input, postal, parseOptions);
+    // `LOUISVILLE, KY 40219, 6007 APPLEGATE LN` (columns exported in another order): read with the last line last, when
+    // it then reads as a whole address.
+    const reordered = !parsed.postalCode && !parsed.state && parsed.recipient ? lastLineMovedToTheEnd(state ? rest : input) : null;
+    const again = reordered ? parseNorthAmericanAddress(reordered, postal, parseOptions) : null;
+    const lastLineFirst = again !== null && again.postalCode !== null && again.city !== null && again.primaryNumber !== null && !again.recipient;
+    if (lastLineFirst) parsed = again;
     if (!code && !parsed.country && !parsed.state && !parsed.postalCode && parsed.kind === 'none') {
       if (/\bBOX\b/i.test(input) && !/\d/.test(input)) return invalidAnswer(null, F.poBoxNumberMissing);
       return invalidAnswer(null, parsed.nonLatin ? F.nonLatin : parsed.recipient ? F.noDeliveryLine : F.unknownCountry);
@@ -150,6 +157,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     // `country: "PR"` with `123 CALLE LUNA, SAN JUAN 00901`: the territory is the state.
     if (state && !parsed.state && parsed.country === 'US') parsed.state = state;
     const answer = validateNorthAmerican(parsed, postal, reference, input.length > MAX_INPUT_CHARS);
+    if (lastLineFirst) answer.footnotes.unshift(F.lastLineFirst);
     if (overruled) answer.footnotes.unshift(F.countryHintOverruled(code, parsed.country));
     return answer;
   }
@@ -177,6 +185,18 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
       return this.validateSync(input, options);
     },
   };
+}
+
+/** Text up to the first ZIP code followed by a comma, semicolon or line break, and the rest. */
+const OPENING_LAST_LINE = /^([^\d\n,;][\s\S]*?\b\d{5}(?:-\d{4})?)\s*[,;\n]\s*(\S[\s\S]*)$/;
+
+/**
+ * `LOUISVILLE, KY 40219, 6007 APPLEGATE LN` -> `6007 APPLEGATE LN, LOUISVILLE, KY 40219`: a last line ending in a ZIP
+ * code that opens the text (not with a figure: that would be a house number), moved to its end; else null.
+ */
+function lastLineMovedToTheEnd(text: string): string | null {
+  const m = OPENING_LAST_LINE.exec(text.trim());
+  return m ? `${m[2]}, ${m[1]}` : null;
 }
 
 /** FSAs whose names name a city that make it a big one (Toronto's 41, Montreal's 10; Halifax's 9 do not). */
