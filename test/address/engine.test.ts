@@ -208,11 +208,12 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
   });
 
   it.each([
-    ['Louisville, KY 40219, 6007 Applegate Ln'],
-    ['Louisville KY 40219\n6007 Applegate Ln'],
-  ])('When the last line is written first (%j: columns exported in another order), then it is read after the delivery line', (input) => {
+    ['Louisville, KY 40219, 6007 Applegate Ln', 'verified', '6007 APPLEGATE LN LOUISVILLE KY 40219'],
+    ['Louisville KY 40219\n6007 Applegate Ln', 'verified', '6007 APPLEGATE LN LOUISVILLE KY 40219'],
+    ['Toronto, ON M5H 2N2, 100 Queen St W', 'plausible', '100 QUEEN ST W TORONTO ON  M5H 2N2'],
+  ])('When the last line is written first (%j: columns exported in another order), then it is read after the delivery line', (input, status, standardized) => {
     const r = check(input);
-    expect([r.status, r.standardized]).toEqual(['verified', '6007 APPLEGATE LN LOUISVILLE KY 40219']);
+    expect([r.status, r.standardized]).toEqual([status, standardized]);
     expect(r.footnotes[0]).toBe('R#: city, state and ZIP code were written before the delivery line; read after it');
   });
 

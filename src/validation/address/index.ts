@@ -187,12 +187,13 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
   };
 }
 
-/** Text up to the first ZIP code followed by a comma, semicolon or line break, and the rest. */
-const OPENING_LAST_LINE = /^([^\d\n,;][\s\S]*?\b\d{5}(?:-\d{4})?)\s*[,;\n]\s*(\S[\s\S]*)$/;
+/** Text up to the first ZIP or Canadian postal code followed by a comma, semicolon or line break, and the rest. */
+const OPENING_LAST_LINE = /^([^\d\n,;][\s\S]*?\b(?:\d{5}(?:-\d{4})?|[A-Za-z]\d[A-Za-z] ?\d[A-Za-z]\d))\s*[,;\n]\s*(\S[\s\S]*)$/;
 
 /**
  * `LOUISVILLE, KY 40219, 6007 APPLEGATE LN` -> `6007 APPLEGATE LN, LOUISVILLE, KY 40219`: a last line ending in a ZIP
- * code that opens the text (not with a figure: that would be a house number), moved to its end; else null.
+ * or Canadian postal code that opens the text (not with a figure: that would be a house number), moved to its end;
+ * else null.
  */
 function lastLineMovedToTheEnd(text: string): string | null {
   const m = OPENING_LAST_LINE.exec(text.trim());
