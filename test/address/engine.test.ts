@@ -31,6 +31,15 @@ describe('address engine: US ZIP, city and state', () => {
   });
 
   it.each([
+    ["100 Main St, Coeur d'Alene, ID 83814", 'COEUR D ALENE'],
+    ['100 Main St, Coeur D Alene ID 83814', 'COEUR D ALENE'],
+    ["100 Main St, O'Fallon, MO 63366", 'O FALLON'],
+  ])('When the city has an apostrophe (%s), then the last line is written without it, as Pub 28 writes it', (input, city) => {
+    const r = check(input);
+    expect([r.status, r.components.city, r.standardized?.includes(` ${city} `)]).toEqual(['plausible', city, true]);
+  });
+
+  it.each([
     ['100 Main St, St. Louis, MO 63101', 'SAINT LOUIS'],
     ['100 Main St, Ft Worth, TX 76102', 'FORT WORTH'],
     ['100 Main St, Mt Pleasant, SC 29464', 'MOUNT PLEASANT'],

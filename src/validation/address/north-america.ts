@@ -632,6 +632,9 @@ export function validateNorthAmerican(
     notes.push(F.zipCityStateDisagree);
   }
 
+  // Pub 28 writes the last line without punctuation but the hyphen (COEUR D ALENE, as GeoNames' Coeur d'Alene; the
+  // typed O'FALLON reads O FALLON already); Canada Post keeps the apostrophe (L'ASSOMPTION).
+  if (!canada && last.city?.includes("'")) last.city = last.city.replace(/'+/g, ' ').replace(/\s+/g, ' ').trim();
   if (invalid) status = 'invalid';
   else if (dpv === 'Y') status = corrected ? 'corrected' : 'verified';
   else if (dpv === 'S' || dpv === 'D') status = 'partial';
