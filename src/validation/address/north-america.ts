@@ -29,6 +29,11 @@ interface LastLine {
   invalid: boolean;
   /** ZIPs the reference data may choose between when the input leaves it open (may be shared: never modified). */
   candidateZips: readonly string[];
+  /**
+   * With candidateZips, the ZIPs the loaded address files place in this city (by city key) of `state`: worked out only
+   * if the ZIP given does not hold the delivery point (most answers never need them).
+   */
+  localCandidatesOf: string | null;
   /** The footnote saying what the last line lacks, which a ZIP the reference data finds replaces. */
   missing: string;
 }
@@ -105,14 +110,11 @@ export function localZipsOfCity(reference: ReferenceIndex | undefined, postal: P
  * place in it (`PANAMA CITY BEACH` for 32408, which GeoNames names PANAMA CITY). (A one-ZIP town's neighbours are other
  * towns.)
  */
-function zipsOfCity(
-  p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, city: CityEntry | undefined,
-  { around }: { around: boolean },
-): readonly string[] {
+function zipsOfCity(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, city: CityEntry | undefined): readonly string[] {
   if (!p.city || !p.state) return [];
   const local = localZipsOfCity(reference, postal, p.state, cityKey(p.city));
   if (!city) return local;
-  return withLocalZips(around && city.zips.length > 1 ? postal.zipsAround(city) : city.zips, local);
+  return withLocalZips(city.zips.length > 1 ? postal.zipsAround(city) : city.zips, local);
 }
 
 /** The ZIPs, and those the loaded address files place in the city, each once. */
@@ -194,7 +196,8 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
   if (places && p.city) cityAtEnd(p, places, postal, reference, notes);
   const { states: cityStates, corrected } = !p.postalCode && !p.state && p.city ? placeCityAlone(p, postal, reference, notes) : NOT_ALONE;
   const out: LastLine = {
-    city: p.city, state: p.state, zip: p.postalCode, corrected, invalid: false, candidateZips: [], missing: F.lastLineMissing,
+    city: p.city, state: p.state, zip: p.postalCode, corrected, invalid: false, candidateZips: [], localCandidatesOf: null,
+    missing: F.lastLineMissing,
   };
   const inputCityKey = p.city ? cityKey(p.city) : '';
   const cityEntry = p.city && p.state ? postal.cityByKey(p.state, inputCityKey) : undefined;
@@ -214,7 +217,8 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
       if (!p.state) notes.push(F.stateAdded((out.state = place.state)));
       // The street may be in another ZIP of the same city, GeoNames' or one the loaded address files place in it (not
       // the places' around: the ZIP given fits the city): the reference data can tell.
-      out.candidateZips = zipsOfCity(p, postal, reference, cityEntry, { around: false });
+      if (cityEntry) out.candidateZips = cityEntry.zips;
+      if (p.city && p.state) out.localCandidatesOf = inputCityKey;
       return out;
     }
     if (!stateOk && cityOk) {
@@ -228,7 +232,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
       if (cityEntry) {
         // A real city of the state with another ZIP: a slipped digit is corrected, otherwise the reference decides.
         if (correctZip(p, cityEntry, out, notes)) return out;
-        out.candidateZips = zipsOfCity(p, postal, reference, cityEntry, { around: true });
+        out.candidateZips = zipsOfCity(p, postal, reference, cityEntry);
         out.invalid = true;
         return out;
       }
@@ -240,7 +244,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
       return out;
     }
     if (correctZip(p, cityEntry, out, notes)) return out;
-    out.candidateZips = zipsOfCity(p, postal, reference, cityEntry, { around: true });
+    out.candidateZips = zipsOfCity(p, postal, reference, cityEntry);
     out.invalid = true;
     return out;
   }
@@ -283,7 +287,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
     if (correctZip(p, cityEntry, out, notes)) return out;
     notes.push(FIVE_DIGITS.test(p.postalCode) ? F.zipUnknown(p.postalCode) : F.zipMalformed(p.plus4 ? `${p.postalCode}-${p.plus4}` : p.postalCode));
     // Without a city, the state's ZIPs where the data holds the street (`270 CHRISSYS CT, VT 05434`).
-    out.candidateZips = p.city ? zipsOfCity(p, postal, reference, cityEntry, { around: true }) : zipsOfStateWithStreet(p, postal, reference);
+    out.candidateZips = p.city ? zipsOfCity(p, postal, reference, cityEntry) : zipsOfStateWithStreet(p, postal, reference);
     out.invalid = true;
     return out;
   }
@@ -344,7 +348,10 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
 }
 
 function reconcileCanadianLastLine(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[]): LastLine {
-  const out: LastLine = { city: p.city, state: p.state, zip: p.postalCode, corrected: false, invalid: false, candidateZips: [], missing: F.lastLineMissing };
+  const out: LastLine = {
+    city: p.city, state: p.state, zip: p.postalCode, corrected: false, invalid: false, candidateZips: [], localCandidatesOf: null,
+    missing: F.lastLineMissing,
+  };
   if (!p.postalCode) {
     // A city that the FSA names place in one province only gives its province (`… , TORONTO`).
     const provinces = !p.state && p.city ? postal.provincesNamingPlace(p.city) : undefined;
@@ -468,6 +475,13 @@ function deliveryLineText(p: ParsedAddress, street: StreetParts, canada: boolean
   return words(' ', p.primaryNumber, name, unit);
 }
 
+/** The last line's candidate ZIPs, with those the address files place in its city when it names them (see LastLine). */
+function candidatesOf(last: LastLine, postal: PostalIndex, reference: ReferenceIndex): readonly string[] {
+  return last.localCandidatesOf && last.state
+    ? withLocalZips(last.candidateZips, localZipsOfCity(reference, postal, last.state, last.localCandidatesOf))
+    : last.candidateZips;
+}
+
 /** The delivery point of the parsed address in the reference data, under the postal code given. */
 function lookupAt(reference: ReferenceIndex, postalCode: string, street: StreetParts, p: ParsedAddress): ReferenceAnswer {
   return reference.lookup({ postalCode, street, primaryNumber: p.primaryNumber, secondaryNumber: p.secondaryNumber });
@@ -548,12 +562,13 @@ export function validateNorthAmerican(
         }
       }
     }
-    if ((!answer || answer.dpv === '' || answer.dpv === 'N') && last.candidateZips.length > 0 && last.candidateZips.length <= MAX_CANDIDATE_ZIPS) {
+    const candidateZips = !answer || answer.dpv === '' || answer.dpv === 'N' ? candidatesOf(last, postal, reference) : [];
+    if (candidateZips.length > 0 && candidateZips.length <= MAX_CANDIDATE_ZIPS) {
       // Only the ZIPs of the city where the data has a street of that name are asked.
       const withStreet = reference.zipsWithStreetName(street.name ?? '');
       const found: [string, ReferenceAnswer][] = [];
       if (withStreet) {
-        for (const z of last.candidateZips) {
+        for (const z of candidateZips) {
           if (z === zip || !withStreet.has(z)) continue;
           const a = lookupAt(reference, z, street, p);
           if (a.dpv && a.dpv !== 'N') found.push([z, a]);
