@@ -158,6 +158,9 @@ describe('address parser: several units, unit spellings, grid streets', () => {
     ['3000 E. Boundary Terrace, St 2 Midlothian VA 23112', '3000 E BOUNDARY TER STE 2', 'MIDLOTHIAN VA 23112'],
     ['Flat 4 10A Dr. Martin Luther King Blvd Austin, TX 78701', '10A DR MARTIN LUTHER KING BLVD APT 4', 'AUSTIN TX 78701'],
     ['2260 Peachtree Rd NW Condo D1 Atlanta GA 30309', '2260 PEACHTREE RD NW UNIT D1', 'ATLANTA GA 30309'],
+    // A building's name ending in a unit word, then the house number after a comma.
+    ['Empire State Building, 350 5th Ave, New York, NY 10118', '350 5TH AVE', 'NEW YORK NY 10118'],
+    ['Chrysler Building, 405 Lexington Ave, New York, NY 10174', '405 LEXINGTON AVE', 'NEW YORK NY 10174'],
     // A form's label before the unit as typed: the unit's own designator stays.
     ['600 West 19th Avenue Apt APT B, Anchorage, AK 99503', '600 W 19TH AVE APT B', 'ANCHORAGE AK 99503'],
     ['5630 Silverado Way Apt STE A8, Anchorage, AK 99518', '5630 SILVERADO WAY STE A8', 'ANCHORAGE AK 99518'],

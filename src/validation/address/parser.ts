@@ -962,7 +962,9 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
         ((DirectionalTable.has(prev) && k >= 2 && toks[k - 2].number) || /^[NSEW]\d+$/.test(prev));
       // … except after a floor already numbered (`4TH FLOOR 300 E RANDOLPH ST`).
       const floorDone = prev !== undefined && UnitDesignatorTable.get(prev)?.abbreviation === 'FL' && k >= 2 && isFloorNumber(toks[k - 2].w);
-      const afterUnitWord = prev !== undefined && (UnitDesignatorTable.has(prev) || PrivateUnitWords.has(prev) || prev === 'CODE' || prev === 'STOP') && !floorDone;
+      // (Not across a comma either: `EMPIRE STATE BUILDING, 350 5TH AVE` names a building, then the house number.)
+      const afterUnitWord = prev !== undefined && !toks[k].sep &&
+        (UnitDesignatorTable.has(prev) || PrivateUnitWords.has(prev) || prev === 'CODE' || prev === 'STOP') && !floorDone;
       const afterWord = prev === '#' ? k > 1 : prev === 'NO' || prev === 'NUMBER' || afterUnitWord;
       if (gridNumber || afterWord || (prev !== undefined && HIGHWAY_LAST_WORDS.has(prev))) {
         continue;
