@@ -226,6 +226,21 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect(r.footnotes[0]).toBe('R#: city, state and ZIP code were written before the delivery line; read after it');
   });
 
+  it.each([
+    ['6007 Applegate Ln Louisville KY 40219 (502) 555-0100', '(502) 555-0100', 'US'],
+    ['6007 Applegate Ln, Louisville, KY 40219 | Phone: +1 502 555 0100', 'Phone: +1 502 555 0100', 'US'],
+    ['6007 Applegate Ln Louisville KY 40219, jane@example.com', 'jane@example.com', 'US'],
+    ['100 Queen St W, Toronto ON M5H 2N2, 416-555-0100', '416-555-0100', 'CA'],
+  ])('When a telephone number or e-mail address follows the postal code (%j), then it is set aside and said so', (input, contact, country) => {
+    const r = check(input);
+    expect([r.country, engine.countryOf(input), r.footnotes[0]]).toEqual([country, country, `R#: words that fit no address part dropped: ${contact}`]);
+    expect(r.standardized).not.toContain('555');
+  });
+
+  it('When a last line is written first, then pricing reads the same country as the answer', () => {
+    expect(engine.countryOf('Toronto, ON M5H 2N2, 100 Queen St W')).toBe('CA');
+  });
+
   it('When a name stands before the delivery line, then it is still dropped as a name, not read as a last line', () => {
     const r = check('John Smith, 6007 Applegate Ln, Louisville KY 40219');
     expect([r.status, r.footnotes[0]]).toEqual(['verified', 'R#: text before the delivery line dropped: JOHN SMITH']);

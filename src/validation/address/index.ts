@@ -130,6 +130,21 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     return fsas >= BIG_CANADIAN_CITY_FSAS && fsas >= 4 * (usZips + nextProvince) ? 'CA' : undefined;
   }
 
+  /**
+   * The parse of a US or Canadian address, read as people write it: a telephone number or e-mail address after the
+   * postal code (a CRM's contact columns run together) set aside as `contact`, and a last line written first (`LOUISVILLE,
+   * KY 40219, 6007 APPLEGATE LN`: columns exported in another order) read last when the address then reads whole.
+   */
+  function readNorthAmerican(given: string, countryHint?: 'US' | 'CA'): { parsed: ParsedAddress; contact: string | null; lastLineFirst: boolean } {
+    const parseOptions = { countryHint, places: reference };
+    const { text, contact } = withoutTrailingContact(given);
+    const parsed = parseNorthAmericanAddress(text, postal, parseOptions);
+    const reordered = !parsed.postalCode && !parsed.state && parsed.recipient ? lastLineMovedToTheEnd(text) : null;
+    const again = reordered ? parseNorthAmericanAddress(reordered, postal, parseOptions) : null;
+    if (again && again.postalCode && again.city && again.primaryNumber && !again.recipient) return { parsed: again, contact, lastLineFirst: true };
+    return { parsed, contact, lastLineFirst: false };
+  }
+
   function validateSync(input: string, options: { country?: string; deadline: number }): AddressResult {
     if (typeof input !== 'string' || input.trim() === '') return invalidAnswer(options.country ?? null, F.empty);
     // The parser tells US from Canada itself; only another country changes the path.
@@ -140,14 +155,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
       return validateOtherCountry(input, rules, rest.slice(0, MAX_INPUT_CHARS));
     }
     // Without a country, a US or Canadian address is assumed: most input is, and the parser tells which.
-    const parseOptions = { countryHint: (code as 'US' | 'CA' | null) ?? undefined, places: reference };
-    let parsed = parseNorthAmericanAddress(state ? rest : input, postal, parseOptions);
-    // `LOUISVILLE, KY 40219, 6007 APPLEGATE LN` (columns exported in another order): read with the last line last, when
-    // it then reads as a whole address.
-    const reordered = !parsed.postalCode && !parsed.state && parsed.recipient ? lastLineMovedToTheEnd(state ? rest : input) : null;
-    const again = reordered ? parseNorthAmericanAddress(reordered, postal, parseOptions) : null;
-    const lastLineFirst = again !== null && again.postalCode !== null && again.city !== null && again.primaryNumber !== null && !again.recipient;
-    if (lastLineFirst) parsed = again;
+    const { parsed, contact, lastLineFirst } = readNorthAmerican(state ? rest : input, (code as 'US' | 'CA' | null) ?? undefined);
     if (!code && !parsed.country && !parsed.state && !parsed.postalCode && parsed.kind === 'none') {
       if (/\bBOX\b/i.test(input) && !/\d/.test(input)) return invalidAnswer(null, F.poBoxNumberMissing);
       return invalidAnswer(null, parsed.nonLatin ? F.nonLatin : parsed.recipient ? F.noDeliveryLine : F.unknownCountry);
@@ -157,6 +165,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     // `country: "PR"` with `123 CALLE LUNA, SAN JUAN 00901`: the territory is the state.
     if (state && !parsed.state && parsed.country === 'US') parsed.state = state;
     const answer = validateNorthAmerican(parsed, postal, reference, input.length > MAX_INPUT_CHARS);
+    if (contact) answer.footnotes.unshift(F.extraDropped(contact));
     if (lastLineFirst) answer.footnotes.unshift(F.lastLineFirst);
     if (overruled) answer.footnotes.unshift(F.countryHintOverruled(code, parsed.country));
     return answer;
@@ -165,9 +174,9 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
   return {
     countryOf(input: string, countryHint?: string): string | null {
       try {
-        const { code } = resolveCountry(input ?? '', countryHint);
+        const { code } = resolveCountry(withoutTrailingContact(input ?? '').text, countryHint);
         if (code) return code;
-        const parsed = parseNorthAmericanAddress(input ?? '', postal, { places: reference });
+        const { parsed } = readNorthAmerican(input ?? '');
         return parsed.country ?? canadianByCity(parsed) ?? (parsed.kind !== 'none' ? 'US' : null);
       } catch {
         return null;
@@ -187,6 +196,19 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
   };
 }
 
+/**
+ * A telephone number (North American, or international with its `+`) or an e-mail address ending the text after a ZIP
+ * or Canadian postal code (`… KY 40219 (502) 555-0100`, `… KY 40219, jane@example.com`): group 1 is it, without the
+ * separators before it.
+ */
+const TRAILING_CONTACT = /(?<=\b(?:\d{5}(?:-\d{4})?|[A-Za-z]\d[A-Za-z] ?\d[A-Za-z]\d))[\s,;|]+((?:(?:tel|phone|ph|t|e-?mail)\.?:?\s*)?(?:(?:\+?1[\s.-]?)?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]?\d{4}|\+\d[\d\s().-]{6,18}\d|[^\s@,;]+@[^\s@,;]+\.[A-Za-z]{2,}))\s*$/i;
+
+/** The text without a telephone number or e-mail address after its postal code (TRAILING_CONTACT), and that. */
+function withoutTrailingContact(given: string): { text: string; contact: string | null } {
+  const found = given.length <= MAX_INPUT_CHARS ? TRAILING_CONTACT.exec(given) : null; // longer input is cut anyway
+  return found ? { text: given.slice(0, found.index), contact: found[1].trim() } : { text: given, contact: null };
+}
+
 /** Text up to the first ZIP or Canadian postal code followed by a comma, semicolon or line break, and the rest. */
 const OPENING_LAST_LINE = /^([^\d\n,;][\s\S]*?\b(?:\d{5}(?:-\d{4})?|[A-Za-z]\d[A-Za-z] ?\d[A-Za-z]\d))\s*[,;\n]\s*(\S[\s\S]*)$/;
 
@@ -196,6 +218,7 @@ const OPENING_LAST_LINE = /^([^\d\n,;][\s\S]*?\b(?:\d{5}(?:-\d{4})?|[A-Za-z]\d[A
  * else null.
  */
 function lastLineMovedToTheEnd(text: string): string | null {
+  if (text.length > MAX_INPUT_CHARS) return null; // the parser reads no further
   const m = OPENING_LAST_LINE.exec(text.trim());
   return m ? `${m[2]}, ${m[1]}` : null;
 }
