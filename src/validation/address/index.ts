@@ -203,9 +203,15 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
  */
 const TRAILING_CONTACT = /(?<=\b(?:\d{5}(?:-\d{4})?|[A-Za-z]\d[A-Za-z] ?\d[A-Za-z]\d))[\s,;|]+((?:(?:tel|phone|ph|t|e-?mail)\.?:?\s*)?(?:(?:\+?1[\s.-]?)?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]?\d{4}|\+\d[\d\s().-]{6,18}\d|[^\s@,;]+@[^\s@,;]+\.[A-Za-z]{2,}))\s*$/i;
 
+/** Seven or more figures at the end, the last four after an optional separator: maybe a telephone number. */
+const ENDS_LIKE_A_PHONE_NUMBER = /[\d)][\s.-]?\d{3}[\s.-]?\d{4}\s*$/;
+
 /** The text without a telephone number or e-mail address after its postal code (TRAILING_CONTACT), and that. */
 function withoutTrailingContact(given: string): { text: string; contact: string | null } {
-  const found = given.length <= MAX_INPUT_CHARS ? TRAILING_CONTACT.exec(given) : null; // longer input is cut anyway
+  // Longer input is cut anyway. (TRAILING_CONTACT costs about a microsecond; most text ends with no telephone number
+  // and holds no `@`.)
+  const maybe = given.length <= MAX_INPUT_CHARS && (given.includes('@') || ENDS_LIKE_A_PHONE_NUMBER.test(given));
+  const found = maybe ? TRAILING_CONTACT.exec(given) : null;
   return found ? { text: given.slice(0, found.index), contact: found[1].trim() } : { text: given, contact: null };
 }
 
