@@ -135,14 +135,16 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
    * postal code (a CRM's contact columns run together) set aside as `contact`, and a last line written first (`LOUISVILLE,
    * KY 40219, 6007 APPLEGATE LN`: columns exported in another order) read last when the address then reads whole.
    */
-  function readNorthAmerican(given: string, countryHint?: 'US' | 'CA'): { parsed: ParsedAddress; contact: string | null; lastLineFirst: boolean } {
+  function readNorthAmerican(
+    given: string, countryHint?: 'US' | 'CA',
+  ): { parsed: ParsedAddress; contact: string | null; lastLineFirst: boolean } {
     const parseOptions = { countryHint, places: reference };
     const { text, contact } = withoutTrailingContact(given);
     const parsed = parseNorthAmericanAddress(text, postal, parseOptions);
     const reordered = !parsed.postalCode && !parsed.state && parsed.recipient ? lastLineMovedToTheEnd(text) : null;
     const again = reordered ? parseNorthAmericanAddress(reordered, postal, parseOptions) : null;
-    if (again && again.postalCode && again.city && again.primaryNumber && !again.recipient) return { parsed: again, contact, lastLineFirst: true };
-    return { parsed, contact, lastLineFirst: false };
+    const readsWhole = again !== null && again.postalCode !== null && again.city !== null && again.primaryNumber !== null && !again.recipient;
+    return readsWhole ? { parsed: again, contact, lastLineFirst: true } : { parsed, contact, lastLineFirst: false };
   }
 
   function validateSync(input: string, options: { country?: string; deadline: number }): AddressResult {
