@@ -237,6 +237,15 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect(r.standardized).not.toContain('555');
   });
 
+  it.each([
+    ['6007 Applegate Ln - ring bell, Louisville KY 40219', 'RING BELL'],
+    ['6007 Applegate Ln - leave at door - Louisville KY 40219', 'LEAVE AT DOOR'],
+  ])('When a note follows the street after a spaced dash (%j), then it is set aside as a comma would set it', (input, note) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['verified', '6007 APPLEGATE LN LOUISVILLE KY 40219']);
+    expect(r.footnotes).toContain(`R#: building name or note dropped from the delivery line: ${note}`);
+  });
+
   it('When a last line is written first, then pricing reads the same country as the answer', () => {
     expect(engine.countryOf('Toronto, ON M5H 2N2, 100 Queen St W')).toBe('CA');
   });
@@ -276,7 +285,7 @@ describe('address engine: footnotes say what was set aside', () => {
   it.each([
     ['Marcos Placona, Twilio 645 Harrison St, San Francisco CA 94107', /R#: text before the delivery line dropped: MARCOS PLACONA TWILIO/],
     ['3459 Lawrenceville Suwanee Rd Ste D Attn: Mr. John Poole, Suwanee GA 30024', /R#: attention line dropped: ATTN MR JOHN POOLE/],
-    ['3340 Peachtree Rd NE Tower Place Ste 1685, Atlanta GA 30326', /R#: building name dropped from the delivery line: TOWER PLACE/],
+    ['3340 Peachtree Rd NE Tower Place Ste 1685, Atlanta GA 30326', /R#: building name or note dropped from the delivery line: TOWER PLACE/],
     ['10151 Deerwood Park Blvd Building 100, Suite 120, Jacksonville FL 32256', /S#: further secondary information .*: BLDG 100/],
   ])('When "%s" is checked, then a footnote names what was dropped', (input, footnote) => {
     expect(check(input).footnotes.join(' | ')).toMatch(footnote);

@@ -52,7 +52,7 @@ export const AddressFootnotes = {
   lastLineFirst: 'R#: city, state and ZIP code were written before the delivery line; read after it',
   otherLineSetAside: (text: string) =>
     `R#: an earlier delivery line set aside (Pub 28: mail goes to the line just above the city): ${text}`,
-  buildingDropped: (text: string) => `R#: building name dropped from the delivery line: ${text}`,
+  buildingDropped: (text: string) => `R#: building name or note dropped from the delivery line: ${text}`,
   attentionDropped: (text: string) => `R#: attention line dropped: ${text}`,
   extraDropped: (text: string) => `R#: words that fit no address part dropped: ${text}`,
   extraSecondary: (text: string) => `S#: further secondary information kept out of the delivery line: ${text}`,

@@ -64,6 +64,7 @@ export function hasNonLatinLetters(text: string): boolean {
 const NON_ASCII = /[^\x00-\x7f]/;
 const EDGE_DASH_OR_SLASH = /^[-/]|[-/]$/;
 const UNIT_DASH_CIVIC = /(^|,)\s*(?:#\s*)?(\d+[A-Z]?)\s*-\s*(?=\d)/g;
+const SPACED_DASH = / +-+ +/g;
 
 export function tokenizeAddress(input: string): Token[] {
   let s = input.slice(0, MAX_INPUT_CHARS);
@@ -83,7 +84,11 @@ export function tokenizeAddress(input: string): Token[] {
   if (s.includes('&')) s = s.replace(/&/g, ' & ');
   // A unit before the civic number at the start of a line, written with spaces or a # (`#4 - 123 MAIN ST`,
   // `4 - 123 MAIN ST`): one token, as Canada Post writes it (4-123).
-  if (s.includes('-')) s = s.replace(UNIT_DASH_CIVIC, '$1$2-');
+  if (s.includes('-')) {
+    s = s.replace(UNIT_DASH_CIVIC, '$1$2-');
+    // A dash with spaces around it separates as a comma does (`6007 APPLEGATE LN - RING BELL, LOUISVILLE`).
+    s = s.replace(SPACED_DASH, ',');
+  }
   s = s.replace(/[^A-Z0-9,#/\- &]+/g, ' ');
   // One pass over the text: a comma starts a new group (its first word carries `sep`), a space ends a word.
   const tokens: Token[] = [];
