@@ -143,7 +143,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     const parsed = parseNorthAmericanAddress(text, postal, parseOptions);
     const reordered = !parsed.postalCode && !parsed.state && parsed.recipient ? lastLineMovedToTheEnd(text) : null;
     const again = reordered ? parseNorthAmericanAddress(reordered, postal, parseOptions) : null;
-    const readsWhole = again !== null && again.postalCode !== null && again.city !== null && again.primaryNumber !== null && !again.recipient;
+    const readsWhole = again !== null && again.postalCode !== null && again.primaryNumber !== null && !again.recipient;
     return readsWhole ? { parsed: again, contact, lastLineFirst: true } : { parsed, contact, lastLineFirst: false };
   }
 
