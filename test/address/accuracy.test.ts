@@ -94,11 +94,11 @@ describe('address engine round trip on the embedded delivery points', () => {
   });
 
   it('When each RRAD address is typed as street and a misspelt city alone, then the city is corrected and placed', () => {
-    // 95.1% on 2026-11-23 (0% before): the rest are mostly one slip from two names (CROTFON: CROFTON and CROTON) and
-    // RRAD's `#APT 000003` units.
+    // 98.8% on 2026-11-23 (95.1% earlier that day, 0% the day before): a name one slip from two (CROTFON: CROFTON and
+    // CROTON) is decided by the street in the ZIPs of one, and `#APT 000003` no longer leaves a word behind.
     const { statuses, inputs } = rradRoundTrip(engine, rradTsv(), 'street and city misspelt');
     expect(inputs).toBeGreaterThan(3000);
-    expect((statuses.get('corrected') ?? 0) / inputs).toBeGreaterThanOrEqual(0.9);
+    expect((statuses.get('corrected') ?? 0) / inputs).toBeGreaterThanOrEqual(0.96);
   });
 
   it('When the place names come only from the other half of the file, then the share verified does not fall', () => {

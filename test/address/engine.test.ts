@@ -113,6 +113,27 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect([r.status, r.dpv, r.components.city, r.components.postal_code]).toEqual(['corrected', 'Y', 'LOUISVILLE', '40219']);
   });
 
+  it.each([
+    // One slip from CROFTON and CROTON: the street is in Crofton's ZIP.
+    ['1407 Walden Court, Crotfon', '1407 WALDEN CT CROFTON MD 21114', 'B#: city corrected from CROTFON to CROFTON'],
+    // One slip from FOREST HILL and FORESTHILL, one place: the ZIP's spelling.
+    ['20930 Todd Valley Road, Forsethill', '20930 TODD VALLEY RD FORESTHILL CA 95631', 'B#: city corrected from FORSETHILL to FORESTHILL'],
+  ])('When a city typed alone is one slip from several names (%j), then the street in the ZIPs of one of them decides it', (input, standardized, note) => {
+    const r = check(input);
+    expect([r.status, r.dpv, r.standardized]).toEqual(['corrected', 'Y', standardized]);
+    expect(r.footnotes).toContain(note);
+  });
+
+  it('When a city typed alone is one slip from several names and the street is in none of their ZIPs, then nothing is guessed', () => {
+    const r = check('100 Nowhere Lane, Crotfon');
+    expect([r.status, r.components.city, r.components.state]).toEqual(['invalid', 'CROTFON', null]);
+  });
+
+  it('When a # stands before a unit designator (#APT 001010), then it is no word to drop', () => {
+    const r = check('875 Latouche Street #APT 001010, Anchorage, AK 99501');
+    expect([r.status, r.footnotes.filter((f) => f.startsWith('R#'))]).toEqual(['verified', []]);
+  });
+
   it.each([['6007 Aplegate Lane'], ['6007 Applegtae Lane'], ['6007 Appplegate Lane']])(
     'When the street name is misspelt ("%s") and the corrected address is a delivery point, then the street is corrected', (street) => {
       const r = check(`${street}, Louisville, KY 40219`);

@@ -34,6 +34,11 @@ interface LastLine {
    * if the ZIP given does not hold the delivery point (most answers never need them).
    */
   localCandidatesOf: string | null;
+  /**
+   * For a misspelt city one slip from several names, the name each candidate ZIP is of (null where two names share
+   * it): the ZIP the reference data finds corrects the city.
+   */
+  nearCityOfZip?: ReadonlyMap<string, string | null>;
   /** The footnote saying what the last line lacks, which a ZIP the reference data finds replaces. */
   missing: string;
 }
@@ -161,40 +166,76 @@ function statesOfCity(key: string, postal: PostalIndex, reference: ReferenceInde
   return [...states].sort();
 }
 
-const NOT_ALONE = { states: [] as string[], corrected: false };
+const NOT_ALONE = { states: [] as string[], corrected: false, near: [] as string[] };
 
 /**
  * A city typed with neither state nor ZIP. A city that only one state has decides the state (`… , SCHENECTADY`), as a
  * ZIP would, when the delivery line reads as a US one (`10 RUE DE LA PAIX, NICE` is no address in Nice, CA). A city no
  * state has, one typing slip from one name of GeoNames or of the address files (`… , LOUISVILE`), is that name first.
  * A name several states share (`SPRINGFIELD`) decides nothing here; the reference data may still find the street in
- * one of them (reconcileUsLastLine's candidate ZIPs). Returns the states that have the city, and whether it was
- * corrected.
+ * one of them (reconcileUsLastLine's candidate ZIPs), as it may for a name one slip from several (`CROTFON`: CROFTON
+ * and CROTON). Returns the states that have the city, whether it was corrected, and the names it is one slip from when
+ * they are several.
  */
 function placeCityAlone(
   p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[],
-): { states: string[]; corrected: boolean } {
+): { states: string[]; corrected: boolean; near: string[] } {
   const usLine = p.quality >= 2;
   let states = statesOfCity(cityKey(p.city!), postal, reference);
   let corrected = false;
+  let near: string[] = [];
   if (!states.length && usLine) {
-    const names = new Set([...postal.cityNamesOneSlipFrom(p.city!), ...(reference?.localCityNamesOneSlipFrom(p.city!) ?? [])]);
-    if (names.size === 1) {
-      const [near] = names;
-      notes.push(F.cityCorrected(p.city!, near));
-      p.city = near;
+    // Names of one key are one place written two ways (FOREST HILL, FORESTHILL).
+    const byKey = new Map<string, string>();
+    for (const name of [...postal.cityNamesOneSlipFrom(p.city!), ...(reference?.localCityNamesOneSlipFrom(p.city!) ?? [])]) {
+      if (!byKey.has(cityKey(name))) byKey.set(cityKey(name), name);
+    }
+    near = [...byKey.values()];
+    if (near.length === 1) {
+      notes.push(F.cityCorrected(p.city!, near[0]));
+      p.city = near[0];
       corrected = true;
-      states = statesOfCity(cityKey(near), postal, reference);
+      states = statesOfCity(cityKey(near[0]), postal, reference);
+      near = [];
     }
   }
   if (states.length === 1 && usLine) notes.push(F.stateAddedFromCity((p.state = states[0]), p.city!));
-  return { states, corrected };
+  return { states, corrected, near };
+}
+
+/**
+ * The names' ZIPs (added to `zips`), each with the name it is of: a ZIP of a name's own (GeoNames' or the address
+ * files') before one of the places around it (FORESTHILL's 95631 is FORESTHILL's, though FOREST HILL's county holds it
+ * too); null where two names have it alike.
+ */
+function nearCitiesByZip(names: readonly string[], postal: PostalIndex, reference: ReferenceIndex, zips: Set<string>): Map<string, string | null> {
+  const own = new Map<string, string | null>();
+  const around = new Map<string, string | null>();
+  const claim = (map: Map<string, string | null>, zip: string, name: string) => map.set(zip, map.has(zip) && map.get(zip) !== name ? null : name);
+  for (const name of names) {
+    const key = cityKey(name);
+    for (const zip of reference.postalCodesOfLocalCity(key)) claim(own, zip, name);
+    for (const city of postal.citiesByKey(key)) {
+      for (const zip of city.zips) claim(own, zip, name);
+      for (const zip of postal.zipsAround(city)) claim(around, zip, name);
+    }
+  }
+  for (const [zip, name] of around) if (!own.has(zip)) own.set(zip, name);
+  for (const zip of own.keys()) zips.add(zip);
+  return own;
+}
+
+/** The ZIPs where a street of a city typed without state may be: its own, those around it, those the files place in it. */
+function zipsOfCityAnywhere(key: string, postal: PostalIndex, reference: ReferenceIndex): Set<string> {
+  const zips = new Set(reference.postalCodesOfLocalCity(key));
+  for (const city of postal.citiesByKey(key)) for (const zip of [...city.zips, ...postal.zipsAround(city)]) zips.add(zip);
+  return zips;
 }
 
 function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[]): LastLine {
   const places = p.postalCode ? postal.zip(p.postalCode) : undefined;
   if (places && p.city) cityAtEnd(p, places, postal, reference, notes);
-  const { states: cityStates, corrected } = !p.postalCode && !p.state && p.city ? placeCityAlone(p, postal, reference, notes) : NOT_ALONE;
+  const { states: cityStates, corrected, near: nearCities } = !p.postalCode && !p.state && p.city ? placeCityAlone(p, postal, reference, notes) : NOT_ALONE;
   const out: LastLine = {
     city: p.city, state: p.state, zip: p.postalCode, corrected, invalid: false, candidateZips: [], localCandidatesOf: null,
     missing: F.lastLineMissing,
@@ -303,8 +344,9 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
     // in one ZIP of one of them, which then decides the state.
     // (Its ZIPs, those of the places around that take its name, and those its address files place in it.)
     if (p.city && !p.state && reference && p.name) {
-      const zips = new Set(reference.postalCodesOfLocalCity(inputCityKey));
-      for (const city of postal.citiesByKey(inputCityKey)) for (const zip of [...city.zips, ...postal.zipsAround(city)]) zips.add(zip);
+      const zips = zipsOfCityAnywhere(inputCityKey, postal, reference);
+      // A misspelt city one slip from several names: the ZIPs of each, the one found deciding the name.
+      if (nearCities.length > 1) out.nearCityOfZip = nearCitiesByZip(nearCities, postal, reference, zips);
       out.candidateZips = [...zips];
     }
     return out;
@@ -590,6 +632,24 @@ export function validateNorthAmerican(
           const state = postal.zip(z)?.[0]?.state;
           const missing = notes.indexOf(last.missing);
           if (state && missing >= 0) notes.splice(missing, 1, F.stateAdded((last.state = state)));
+        }
+        const nearCity = last.nearCityOfZip?.get(z);
+        if (nearCity && last.city) {
+          // A misspelt city, one slip from several names: the ZIP found tells which.
+          notes.push(F.cityCorrected(last.city, nearCity));
+          last.city = nearCity;
+          corrected = true;
+        } else if (last.nearCityOfZip) {
+          // The ZIP is of none of them, or of two: the city typed is no name of it.
+          invalid = true;
+        }
+        // The city as the ZIP's place spells it (FORESTHILL for 95631, where FOREST HILL of another state was the name).
+        const spelt = last.city ? postal.zip(z)?.find((place) => cityKey(place.city) === cityKey(last.city!))?.city : undefined;
+        if (spelt && spelt !== last.city) {
+          // A correction made before the ZIP was known names the city as the ZIP spells it too.
+          const said = notes.findIndex((n) => n.startsWith('B#: city corrected from ') && n.endsWith(` to ${last.city}`));
+          if (said >= 0) notes[said] = `${notes[said].slice(0, -last.city!.length)}${spelt}`;
+          last.city = spelt;
         }
         if (!last.city) {
           // Found from the state alone: the ZIP's city.

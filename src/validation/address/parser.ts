@@ -196,7 +196,10 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
     const w = toks[k].w;
     const designator = UnitDesignatorTable.get(w);
     const ordinal = ORDINAL_NUMBER.exec(w)?.[1] ?? OrdinalWords.get(w) ?? (/^\d{1,3}$/.test(w) ? w : undefined);
-    if (w === '#' || (NUMBER_WORDS.has(w) && k + 2 === end && toks[k + 1].digit && toks[k + 1].unitId)) {
+    if (w === '#' && k + 2 < end && UnitDesignatorTable.get(toks[k + 1].w)?.requiresNumber && toks[k + 2].unitId) {
+      // `#APT 3`: the sign before a designator says nothing more.
+      k += 1;
+    } else if (w === '#' || (NUMBER_WORDS.has(w) && k + 2 === end && toks[k + 1].digit && toks[k + 1].unitId)) {
       // `#` (Pub 28 section 214), and `NO 5` at the end of the line, which is the same.
       const id = toks[k + 1]?.w;
       if (k + 1 < end && toks[k + 1].unitId) {
