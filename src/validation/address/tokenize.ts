@@ -87,7 +87,7 @@ export function tokenizeAddress(input: string): Token[] {
   if (s.includes('-')) {
     s = s.replace(UNIT_DASH_CIVIC, '$1$2-');
     // A dash with spaces around it separates as a comma does (`6007 APPLEGATE LN - RING BELL, LOUISVILLE`).
-    s = s.replace(SPACED_DASH, ',');
+    if (s.includes(' -')) s = s.replace(SPACED_DASH, ',');
   }
   s = s.replace(/[^A-Z0-9,#/\- &]+/g, ' ');
   // One pass over the text: a comma starts a new group (its first word carries `sep`), a space ends a word.
