@@ -267,6 +267,24 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect(r.footnotes).toContain(`R#: building name or note dropped from the delivery line: ${note}`);
   });
 
+  it.each([
+    ['6007 Applegate Ln, 40219 Louisville', 'verified', '6007 APPLEGATE LN LOUISVILLE KY 40219'],
+    ['123 Main St, 02108 Boston', 'plausible', '123 MAIN ST BOSTON MA 02108'],
+  ])('When the ZIP is written before its own city (%j), then it is read as the ZIP, not a unit', (input, status, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual([status, standardized]);
+  });
+
+  it.each([['Unter den Linden 77, 10117 Berlin'], ['55 Rue du Faubourg Saint-Honore, 75008 Paris']])(
+    'When a postal code stands before a city it is no ZIP of, without a country (%j), then the answer says to name the country',
+    (input) => {
+      const r = check(input);
+      expect([r.status, r.footnotes[0]]).toEqual([
+        'invalid', 'E#: the postal code stands before the city, as outside North America: give the country hint or end the address with the country',
+      ]);
+    },
+  );
+
   it('When a last line is written first, then pricing reads the same country as the answer', () => {
     expect(engine.countryOf('Toronto, ON M5H 2N2, 100 Queen St W')).toBe('CA');
   });

@@ -75,6 +75,7 @@ export const AddressFootnotes = {
   poBoxNumberZero: 'E#: PO Box 0 does not exist (box numbers start at 1)',
   onlyPostalCode: 'E#: only a postal code was given',
   unknownCountry: 'E#: country not recognised; give the country hint or end the address with the country',
+  postalCodeBeforeCity: 'E#: the postal code stands before the city, as outside North America: give the country hint or end the address with the country',
   countryHintOverruled: (hint: string, country: string) =>
     `CH#: the country hint ${hint} does not fit the address, which is a ${country === 'US' ? 'US' : 'Canadian'} one`,
 } as const;

@@ -139,12 +139,26 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     given: string, countryHint?: 'US' | 'CA',
   ): { parsed: ParsedAddress; contact: string | null; lastLineFirst: boolean } {
     const parseOptions = { countryHint, places: reference };
-    const { text, contact } = withoutTrailingContact(given);
+    const { text: typed, contact } = withoutTrailingContact(given);
+    const text = zipAfterCity(typed);
     const parsed = parseNorthAmericanAddress(text, postal, parseOptions);
     const reordered = !parsed.postalCode && !parsed.state && parsed.recipient ? lastLineMovedToTheEnd(text) : null;
     const again = reordered ? parseNorthAmericanAddress(reordered, postal, parseOptions) : null;
     const readsWhole = again !== null && again.postalCode !== null && again.primaryNumber !== null && !again.recipient;
     return readsWhole ? { parsed: again, contact, lastLineFirst: true } : { parsed, contact, lastLineFirst: false };
+  }
+
+  /**
+   * `…, 02108 BOSTON` -> `…, BOSTON 02108`: a ZIP written before its own city (a place of the ZIP), in the last comma
+   * group, moved after it; other text as given (`…, 10117 BERLIN`: 10117 is no ZIP of a Berlin).
+   */
+  function zipAfterCity(text: string): string {
+    const m = POSTAL_CODE_BEFORE_CITY.exec(text.trim());
+    if (!m || m[1].length !== 5) return text;
+    const places = postal.zip(m[1]);
+    const key = cityKey(m[2]);
+    const own = places?.some((place) => postal.isAcceptableCityKey(place, key)) || reference?.isLocalCityOf(m[1], key);
+    return own ? `${text.trim().slice(0, m.index)}, ${m[2].trim()} ${m[1]}` : text;
   }
 
   function validateSync(input: string, options: { country?: string; deadline: number }): AddressResult {
@@ -168,6 +182,10 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     if (state && !parsed.state && parsed.country === 'US') parsed.state = state;
     const answer = validateNorthAmerican(parsed, postal, reference, input.length > MAX_INPUT_CHARS);
     if (contact) answer.footnotes.unshift(F.extraDropped(contact));
+    // `UNTER DEN LINDEN 77, 10117 BERLIN`, read as a US address, fails: the order says where it is from.
+    if (!code && answer.status === 'invalid' && !parsed.state && POSTAL_CODE_BEFORE_CITY.test(input.trim())) {
+      answer.footnotes.unshift(F.postalCodeBeforeCity);
+    }
     if (lastLineFirst) answer.footnotes.unshift(F.lastLineFirst);
     if (overruled) answer.footnotes.unshift(F.countryHintOverruled(code, parsed.country));
     return answer;
@@ -204,6 +222,12 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
  * separators before it.
  */
 const TRAILING_CONTACT = /(?<=\b(?:\d{5}(?:-\d{4})?|[A-Za-z]\d[A-Za-z] ?\d[A-Za-z]\d))[\s,;|]+((?:(?:tel|phone|ph|t|e-?mail)\.?:?\s*)?(?:(?:\+?1[\s.-]?)?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]?\d{4}|\+\d[\d\s().-]{6,18}\d|[^\s@,;]+@[^\s@,;]+\.[A-Za-z]{2,}))\s*$/i;
+
+/**
+ * A last comma group of four or five figures and then a name (`…, 10117 Berlin`, `…, 75008 Paris`): Europe's order;
+ * group 1 the figures, group 2 the name.
+ */
+const POSTAL_CODE_BEFORE_CITY = /,\s*(\d{4,5})\s+([^\d,]{2,})$/;
 
 /** Seven or more figures at the end, the last four after an optional separator: maybe a telephone number. */
 const ENDS_LIKE_A_PHONE_NUMBER = /[\d)][\s.-]?\d{3}[\s.-]?\d{4}\s*$/;
