@@ -274,10 +274,11 @@ export class CountryMetadata {
    * (a figure, a letter, a figure), and a US ZIP code has no letters.
    */
   countryOfLastLine(text: string): string | null {
-    if (BRITISH_POSTCODE_AT_END.test(text)) return 'GB';
-    // Looked at from the end: four figures after a space or comma, and the word before them.
+    // Looked at from the end: a British postcode ends with a letter; four figures after a space or comma, and the word
+    // before them.
     let e = text.length;
     while (e > 0 && (text.charCodeAt(e - 1) <= 32 || text[e - 1] === '.')) e--;
+    if (e > 0 && /[A-Za-z]/.test(text[e - 1])) return BRITISH_POSTCODE_AT_END.test(text) ? 'GB' : null;
     if (e < 7 || !/^[\s,]\d{4}$/.test(text.slice(e - 5, e))) return null;
     const word = /(?:^|[\s,])([A-Za-z]{2,3})[\s,]*$/.exec(text.slice(0, e - 4));
     const postcode = text.slice(e - 4, e);
