@@ -134,19 +134,23 @@ function zipsOfStateWithStreet(p: ParsedAddress, postal: PostalIndex, reference:
   return [...(reference.zipsWithStreetName(p.name) ?? [])].filter((z) => zipOfState(postal, z, state));
 }
 
+/** True when the name is one of the ZIP's places' (or one the loaded address files give the ZIP's points). */
+function nameOfZip(name: string, zip: string, places: readonly ZipPlace[], postal: PostalIndex, reference: ReferenceIndex | undefined): boolean {
+  return places.some((z) => postal.isAcceptableCity(z, name)) || !!reference?.acceptsCity(zip, name);
+}
+
 /**
  * Words written before the city that are no part of it (`… # 203 - LEAVE AT DOOR, NASHVILLE TN 37203`): where the
  * typed city is no name of the ZIP but its last words are, those are the city and the rest is dropped (`R#`).
  */
 function cityAtEnd(p: ParsedAddress, places: readonly ZipPlace[], postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[]): void {
   const words = p.city?.split(' ') ?? [];
-  const fits = (name: string) => places.some((z) => postal.isAcceptableCity(z, name)) || !!reference?.acceptsCity(p.postalCode!, name);
   // A real place of the state (`EAST ORANGE` with a Newark ZIP) is a wrong town, which the ZIP corrects as a whole.
-  if (words.length < 2 || fits(p.city!) || (p.state && postal.city(p.state, p.city!))) return;
+  if (words.length < 2 || nameOfZip(p.city!, p.postalCode!, places, postal, reference) || (p.state && postal.city(p.state, p.city!))) return;
   for (let k = 1; k < words.length; k++) {
     const tail = words.slice(k).join(' ');
     // A directional before the town (`E HAZEL CREST`) is part of a misnamed town, not a note.
-    if (!fits(tail) || (k === 1 && DirectionalTable.has(words[0]))) continue;
+    if (!nameOfZip(tail, p.postalCode!, places, postal, reference) || (k === 1 && DirectionalTable.has(words[0]))) continue;
     notes.push(F.extraDropped(words.slice(0, k).join(' ')));
     p.city = tail;
     return;
@@ -203,6 +207,11 @@ function placeCityAlone(
   return { states, corrected, near };
 }
 
+/** Records that the ZIP is of the name; null where another name has it too. */
+function claim(map: Map<string, string | null>, zip: string, name: string): void {
+  map.set(zip, map.has(zip) && map.get(zip) !== name ? null : name);
+}
+
 /**
  * The names' ZIPs (added to `zips`), each with the name it is of: a ZIP of a name's own (GeoNames' or the address
  * files') before one of the places around it (FORESTHILL's 95631 is FORESTHILL's, though FOREST HILL's county holds it
@@ -211,7 +220,6 @@ function placeCityAlone(
 function nearCitiesByZip(names: readonly string[], postal: PostalIndex, reference: ReferenceIndex, zips: Set<string>): Map<string, string | null> {
   const own = new Map<string, string | null>();
   const around = new Map<string, string | null>();
-  const claim = (map: Map<string, string | null>, zip: string, name: string) => map.set(zip, map.has(zip) && map.get(zip) !== name ? null : name);
   for (const name of names) {
     const key = cityKey(name);
     for (const zip of reference.postalCodesOfLocalCity(key)) claim(own, zip, name);
@@ -604,10 +612,10 @@ export function validateNorthAmerican(
         }
       }
     }
-    const candidateZips = !answer || answer.dpv === '' || answer.dpv === 'N' ? candidatesOf(last, postal, reference) : [];
+    // Only the ZIPs of the city where the data has a street of that name are asked (none: no candidates worked out).
+    const withStreet = !answer || answer.dpv === '' || answer.dpv === 'N' ? reference.zipsWithStreetName(street.name ?? '') : undefined;
+    const candidateZips = withStreet ? candidatesOf(last, postal, reference) : [];
     if (candidateZips.length > 0 && candidateZips.length <= MAX_CANDIDATE_ZIPS) {
-      // Only the ZIPs of the city where the data has a street of that name are asked.
-      const withStreet = reference.zipsWithStreetName(street.name ?? '');
       const found: [string, ReferenceAnswer][] = [];
       if (withStreet) {
         for (const z of candidateZips) {
