@@ -45,6 +45,10 @@ describe('e-mail lists', () => {
     expect(isRoleLocalPart('admin', lists)).toBe(true);
     expect(isRoleLocalPart('postmaster', lists)).toBe(true);
   });
+
+  it.each([['per'], ['alexa'], ['gardner']])('When the role list holds a person\'s name (%s), then it is no role', (local) => {
+    expect(isRoleLocalPart(local, loadEmailLists())).toBe(false);
+  });
 });
 
 describe('typo suggestion', () => {

@@ -28,6 +28,12 @@ export interface EmailLists {
  */
 const RESERVED_EXAMPLE_DOMAINS = ['example.com', 'example.net', 'example.org'] as const;
 
+/**
+ * Entries of the role list that are people's names (a first name, a surname): `per@`, `alexa@` and `gardner@` are
+ * someone's mailbox, not a team's.
+ */
+const PERSONAL_NAMES_IN_ROLE_LIST: ReadonlySet<string> = new Set(['alexa', 'per', 'gardner']);
+
 /** Reads the packages' data files. Call once at start-up (about 130,000 domains, some 50 ms). */
 export function loadEmailLists(): EmailLists {
   const require = createRequire(import.meta.url);
@@ -43,7 +49,7 @@ export function loadEmailLists(): EmailLists {
     disposableDomains: new Set([...mailchecker.blacklist(), ...disposableExact].map((d) => d.toLowerCase())),
     disposableParentDomains: new Set(disposableWildcard.map((d) => d.toLowerCase())),
     freeDomains: new Set(freeProviders.map((d) => d.toLowerCase()).filter((d) => !reserved.has(d))),
-    roleLocalParts: new Set(roleLocalParts.map((l) => l.toLowerCase())),
+    roleLocalParts: new Set(roleLocalParts.map((l) => l.toLowerCase()).filter((l) => !PERSONAL_NAMES_IN_ROLE_LIST.has(l))),
     delegatedTlds: new Set(tlds.map((tld) => domainToASCII(tld) || tld.toLowerCase())),
   };
 }
