@@ -7,7 +7,7 @@ import type { AddressComponents, AddressResult, AddressStatus, Dpv } from '../ty
 import { AddressFootnotes as F } from './footnotes.js';
 import type { ParsedAddress, Secondary } from './parser.js';
 import { type CityEntry, type PostalIndex, type ZipPlace, cityKey, citySpellingKey, oneTypingSlipApart } from './postal-index.js';
-import type { ReferenceAnswer, ReferenceIndex, StreetParts } from './reference-index.js';
+import { delivers, type ReferenceAnswer, type ReferenceIndex, type StreetParts } from './reference-index.js';
 import {
   CanadianProvinces, DirectionalTable, MilitaryPostOffices, MilitaryStates, UnitDesignatorTable, UspsTerritories, stateOfUnlistedZip,
 } from './tables.js';
@@ -594,9 +594,9 @@ export function validateNorthAmerican(
     // where the loaded address files place the ZIP's points there; else the ZIP's own city (`150 CARTER ST, GROTON, CT
     // 06040`: GROTON's 06340 is one slip away, but the point is in 06040, MANCHESTER).
     const given = p.postalCode;
-    if (given && zip !== given && FIVE_DIGITS.test(given) && !(answer && answer.dpv && answer.dpv !== 'N')) {
+    if (given && zip !== given && FIVE_DIGITS.test(given) && !(answer && delivers(answer))) {
       const atGiven = lookupAt(reference, given, street, p);
-      if (atGiven.dpv && atGiven.dpv !== 'N') {
+      if (delivers(atGiven)) {
         // The ZIP correction was the only one made (reconcileUsLastLine returns right after correctZip): undone.
         const changed = notes.indexOf(F.zipCorrected(given, zip ?? ''));
         if (changed >= 0) notes.splice(changed, 1);
@@ -615,14 +615,12 @@ export function validateNorthAmerican(
     // Only the ZIPs of the city where the data has a street of that name are asked (none: no candidates worked out).
     const withStreet = !answer || answer.dpv === '' || answer.dpv === 'N' ? reference.zipsWithStreetName(street.name ?? '') : undefined;
     const candidateZips = withStreet ? candidatesOf(last, postal, reference) : [];
-    if (candidateZips.length > 0 && candidateZips.length <= MAX_CANDIDATE_ZIPS) {
+    if (withStreet && candidateZips.length > 0 && candidateZips.length <= MAX_CANDIDATE_ZIPS) {
       const found: [string, ReferenceAnswer][] = [];
-      if (withStreet) {
-        for (const z of candidateZips) {
-          if (z === zip || !withStreet.has(z)) continue;
-          const a = lookupAt(reference, z, street, p);
-          if (a.dpv && a.dpv !== 'N') found.push([z, a]);
-        }
+      for (const z of candidateZips) {
+        if (z === zip || !withStreet.has(z)) continue;
+        const a = lookupAt(reference, z, street, p);
+        if (delivers(a)) found.push([z, a]);
       }
       if (found.length === 1) {
         const [z, a] = found[0];
@@ -672,7 +670,7 @@ export function validateNorthAmerican(
     if (last.invalid && !answer && !canada && given && FIVE_DIGITS.test(given) && p.city && (!p.state || zipOfState(postal, given, p.state))) {
       const atGiven = lookupAt(reference, given, street, p);
       const city = cityOfZip(postal, reference, given);
-      if (city && (atGiven.dpv === 'Y' || atGiven.dpv === 'S' || atGiven.dpv === 'D')) {
+      if (city && delivers(atGiven)) {
         notes.push(F.cityCorrected(p.city, city));
         last.city = city;
         zip = last.zip = given;

@@ -188,6 +188,11 @@ function keepInnermost(line: DeliveryLine, found: readonly Secondary[]): void {
   line.extraSecondaries = found.filter((f) => f !== last).sort((a, b) => unitDepth(a.designator) - unitDepth(b.designator));
 }
 
+/** A designator that takes a number at toks[at], and its number after it (`STE A8`), before `end`. */
+function designatedUnitAt(toks: readonly Token[], at: number, end: number): boolean {
+  return at + 1 < end && UnitDesignatorTable.get(toks[at].w)?.requiresNumber === true && toks[at + 1].unitId;
+}
+
 /** The secondary units at [at, end): Pub 28 C2 designators, `#`, floors written as ordinals, a bare number. */
 function readSecondaries(toks: readonly Token[], at: number, end: number, line: DeliveryLine, textEnds = false): void {
   const found: Secondary[] = [];
@@ -196,8 +201,9 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
     const w = toks[k].w;
     const designator = UnitDesignatorTable.get(w);
     const ordinal = ORDINAL_NUMBER.exec(w)?.[1] ?? OrdinalWords.get(w) ?? (/^\d{1,3}$/.test(w) ? w : undefined);
-    if (w === '#' && k + 2 < end && UnitDesignatorTable.get(toks[k + 1].w)?.requiresNumber && toks[k + 2].unitId) {
-      // `#APT 3`: the sign before a designator says nothing more.
+    if ((w === '#' || designator?.requiresNumber) && designatedUnitAt(toks, k + 1, end)) {
+      // `#APT 3`, `APT STE A8`, `APT APT B` (a form's label before the unit as typed): the unit's own designator says
+      // what it is.
       k += 1;
     } else if (w === '#' || (NUMBER_WORDS.has(w) && k + 2 === end && toks[k + 1].digit && toks[k + 1].unitId)) {
       // `#` (Pub 28 section 214), and `NO 5` at the end of the line, which is the same.
@@ -212,9 +218,6 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
     } else if (ordinal && k + 1 < end && UnitDesignatorTable.get(toks[k + 1].w)?.abbreviation === 'FL') {
       found.push({ designator: 'FL', number: ordinal });
       k += 2;
-    } else if (designator && designator.requiresNumber && k + 2 < end && UnitDesignatorTable.get(toks[k + 1].w)?.requiresNumber && toks[k + 2].unitId) {
-      // `APT STE A8`, `APT APT B`: a form's label before the unit as typed; the unit's own designator says what it is.
-      k += 1;
     } else if (designator) {
       let next = k + 1;
       // `APT # 5`, `APARTMENT NO 5`.
@@ -287,7 +290,7 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
       if (designator.requiresNumber) {
         if (k + 1 < end && (next === '#' || toks[k + 1].unitId || (next === 'NUMBER' && toks[k + 2]?.digit))) return k;
         // `APT STE A8`, `APT APT B`: a form's label before the unit as typed.
-        if (k + 2 < end && UnitDesignatorTable.get(next)?.requiresNumber && toks[k + 2].unitId) return k;
+        if (designatedUnitAt(toks, k + 1, end)) return k;
         // `DORCHESTER PL NE UNIT`: the designator alone at the end still marks a unit.
         if (k + 1 === end && k - 1 > nameStart && (suffixOf(toks[k - 1].w, country) || directionalOf(toks[k - 1].w, country))) return k;
       } else if (k + 1 === end || next === 'LEVEL' || next === '#') {

@@ -145,7 +145,7 @@ function slipInsideLongWord(a: string, b: string): boolean {
 }
 
 /** A delivery point of the data: confirmed, its unit unconfirmed, or its unit missing. */
-function delivers(answer: ReferenceAnswer): boolean {
+export function delivers(answer: ReferenceAnswer): boolean {
   return answer.dpv === 'Y' || answer.dpv === 'S' || answer.dpv === 'D';
 }
 
@@ -297,10 +297,7 @@ export class ReferenceIndex {
     if (this.points.get(postalCode)?.has(exact) || this.ranges.get(postalCode)?.has(exact)) return [exact];
     const keys = this.streetsByName.get(postalCode)?.get(street.name ?? '');
     if (!keys) return [];
-    const fitting = [...keys].filter((k) => {
-      const p = partsOfKey(k);
-      return agree(street.predirection, p.predirection) && agree(street.postdirection, p.postdirection) && agree(street.suffix, p.suffix);
-    });
+    const fitting = this.sameNameAnyType(postalCode, street).filter((k) => agree(street.suffix, partsOfKey(k).suffix));
     // A wrong suffix (MAIN AVE for MAIN ST) is corrected when the name is unique in the ZIP.
     return fitting.length > 0 ? fitting : keys.size === 1 ? [...keys] : [];
   }
@@ -428,7 +425,7 @@ export class ReferenceIndex {
     let found: ReferenceAnswer | null = null;
     for (const key of keys) {
       const answer = this.lookupStreet(q, key);
-      if (answer.dpv === 'N') continue;
+      if (!delivers(answer)) continue;
       if (found) return null;
       found = answer;
     }
