@@ -46,6 +46,8 @@ function words(s: string | null): string[] {
   return (s ?? '')
     .toUpperCase()
     .replace(/['’]/g, '')
+    // A fraction written as one character is written in figures (Pub 28: `123 1/2`).
+    .replace(/[¼½¾]/g, (f) => ` ${({ '¼': '1/4', '½': '1/2', '¾': '3/4' } as Record<string, string>)[f]} `)
     .replace(/[^A-Z0-9/#\s-]/g, ' ')
     .split(/\s+/)
     .map((w) => w.replace(/^-+|-+$/g, ''))

@@ -40,6 +40,21 @@ describe('address engine: US ZIP, city and state', () => {
   });
 
   it.each([
+    ['344 West 49th Street NYC', 'NEW YORK NY'],
+    ['350 5th Ave, NYC 10118', 'NEW YORK NY 10118'],
+    ['350 5th Ave, New York City, NY', 'NEW YORK NY'],
+  ])('When the city is a name people give it (%s), then the answer writes its USPS name', (input, lastLine) => {
+    const r = check(input);
+    expect([r.status, r.standardized?.endsWith(lastLine)]).toEqual(['plausible', true]);
+  });
+
+  it('When the city is a part of a city named by a directional (EAST PORTLAND), then it is corrected to the city', () => {
+    const r = check('34 Southwest Tualatin Valley Hwy east portland oregon');
+    expect([r.status, r.standardized]).toEqual(['corrected', '34 SW TUALATIN VALLEY HWY PORTLAND OR']);
+    expect(r.footnotes.join(' ')).toMatch(/city corrected from EAST PORTLAND to PORTLAND/);
+  });
+
+  it.each([
     ['100 Main St, St. Louis, MO 63101', 'SAINT LOUIS'],
     ['100 Main St, Ft Worth, TX 76102', 'FORT WORTH'],
     ['100 Main St, Mt Pleasant, SC 29464', 'MOUNT PLEASANT'],

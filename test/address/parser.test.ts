@@ -104,8 +104,6 @@ describe('address parser: last line', () => {
     // Words before the city that are no name of the ZIP while the last ones are: the city is those (the rest is left over).
     ['401 church street, 14th flr, l & c twr div of fiscal services-fee section nashville tn 37243', 'NASHVILLE TN 37243'],
     ['1267 Martin St #203 - leave at door, Nashville TN 37203', 'NASHVILLE TN 37203'],
-    // A directional before the town is the town's (a misnamed one), not a note.
-    ['1120 w 175th st east hazel crest il 60429', 'HAZEL CREST IL 60429'],
   ])('When the address is "%s", then the last line is "%s"', (input, expected) => {
     expect(lastLine(input)).toBe(expected);
   });
@@ -170,6 +168,16 @@ describe('address parser: several units, unit spellings, grid streets', () => {
     ['720 10th Ave SW A Mount Vernon IA 52314', '720 10TH AVE SW # A', 'MOUNT VERNON IA 52314'],
     ['1301 SE 2nd Fort Lauderdale, FL', '1301 SE 2ND', 'FORT LAUDERDALE FL'],
     ['510 NE 93rd Miami Shores, FL', '510 NE 93RD', 'MIAMI SHORES FL'],
+    // A street runs west or east, not both: the second directional starts the town.
+    ['1120 w 175th st east hazel crest il 60429', '1120 W 175TH ST', 'EAST HAZEL CREST IL 60429'],
+    ['34 Southwest Tualatin Valley Hwy east portland oregon', '34 SW TUALATIN VALLEY HWY', 'EAST PORTLAND OR'],
+    // (Washington's quadrants are no such second directional.)
+    ['8157 East Beach Drive Northwest Washington DC 20012', '8157 E BEACH DR NW', 'WASHINGTON DC 20012'],
+    // A number before MILE inside the line names the road; it is no second house number.
+    ['14100 Ben C Pratt 6 Mile Cypress Pkwy, Fort Myers, FL 33966', '14100 BEN C PRATT 6 MILE CYPRESS PKWY', 'FORT MYERS FL 33966'],
+    ['20000 8 Mile Rd, Detroit, MI 48219', '20000 8 MILE RD', 'DETROIT MI 48219'],
+    // A floor written before a building's name before the street is the line's unit.
+    ['14th floor l & c tower 401 church street nashville tn 37243', '401 CHURCH ST FL 14', 'NASHVILLE TN 37243'],
   ]);
 });
 

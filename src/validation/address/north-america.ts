@@ -240,6 +240,12 @@ function zipsOfCityAnywhere(key: string, postal: PostalIndex, reference: Referen
   return zips;
 }
 
+/** The city of the state named after a directional word (`EAST PORTLAND`, `N SAN JOSE`: PORTLAND, SAN JOSE). */
+function cityOfDirectionalPart(city: string, state: string, postal: PostalIndex): CityEntry | undefined {
+  const m = /^(\S+)\s+(.+)$/.exec(city);
+  return m && DirectionalTable.has(m[1]) ? postal.city(state, m[2]) : undefined;
+}
+
 function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[]): LastLine {
   const places = p.postalCode ? postal.zip(p.postalCode) : undefined;
   if (places && p.city) cityAtEnd(p, places, postal, reference, notes);
@@ -250,6 +256,8 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
   };
   const inputCityKey = p.city ? cityKey(p.city) : '';
   const cityEntry = p.city && p.state ? postal.cityByKey(p.state, inputCityKey) : undefined;
+  // A name people give the city (`NYC`) is written as its own name: standardization, not correction.
+  if (cityEntry && cityEntry.key !== inputCityKey) out.city = cityEntry.name;
   if (places) {
     const fit = bestPlace(places, p, postal, inputCityKey);
     const stateOk = fit.stateOk;
@@ -260,8 +268,10 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
       // A gazetteer place written another way (`ST. LOUIS`, `FT WORTH`, `MC ALLEN`) takes its own spelling, as USPS
       // writes the last line (SAINT LOUIS, FORT WORTH, MCALLEN): standardization, not correction.
       else {
-        const name = postal.cityByKey(place.state, inputCityKey)?.name;
-        if (name && name !== p.city && citySpellingKey(name) === citySpellingKey(p.city)) out.city = name;
+        const entry = postal.cityByKey(place.state, inputCityKey);
+        if (entry && entry.name !== p.city && (citySpellingKey(entry.name) === citySpellingKey(p.city) || entry.key !== inputCityKey)) {
+          out.city = entry.name;
+        }
       }
       if (!p.state) notes.push(F.stateAdded((out.state = place.state)));
       // The street may be in another ZIP of the same city, GeoNames' or one the loaded address files place in it (not
@@ -377,7 +387,13 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
     notes.push(F.cityCorrected(p.city, (out.city = near.name)));
     out.corrected = true;
   }
-  const city = cityEntry ?? near;
+  // A part of a city named by a directional (`EAST PORTLAND`) that is no town of its own: the city it is part of.
+  const part = cityEntry || near ? undefined : cityOfDirectionalPart(p.city, p.state, postal);
+  if (part) {
+    notes.push(F.cityCorrected(p.city, (out.city = part.name)));
+    out.corrected = true;
+  }
+  const city = cityEntry ?? near ?? part;
   if (!city) {
     notes.push(F.cityUnknown(p.city, p.state));
     out.invalid = true;

@@ -748,10 +748,21 @@ export function parseDeliveryLine(
   // A numbered street after a directional (`SE 2ND`, Florida and Utah grids) is complete without a suffix.
   const gridStreet = predir !== undefined && !suffix && e - s === 1 && ORDINAL_NUMBER.test(toks[s].w);
   const endsWell = !twoDirectionals && (spanishStreet || suffix !== undefined || postdir !== undefined || line.secondaryDesignator !== null || gridStreet);
-  // A name that is only a directional (`5500 N`) is a street cut short.
+  // A name that is only a directional (`5500 N`) is a street cut short; a street that runs both west and east
+  // (`W 175TH ST E`) is none when more words follow: the second directional starts the town (EAST HAZEL CREST). (Not
+  // a quadrant: Washington's E BEACH DR NW; nor the last word before a comma: a post-directional typed wrong.)
   const cutShort = !suffix && e - s === 1 && directionalOf(toks[s].w, country) !== undefined;
-  line.quality = lineQuality(line, endsWell ? 2 : cutShort ? 0 : 1);
+  const opposed = predir !== undefined && postdir?.length === 1 && end < toks.length && !toks[end].sep && opposedDirections(predir, postdir);
+  line.quality = lineQuality(line, endsWell && !opposed ? 2 : cutShort || opposed ? 0 : 1);
   return line;
+}
+
+const OPPOSITE_DIRECTION: Readonly<Record<string, string>> = { N: 'S', S: 'N', E: 'W', W: 'E' };
+
+/** Whether two directionals point partly opposite ways (W and E, SW and E, NE and S). */
+function opposedDirections(a: string, b: string): boolean {
+  for (const d of a) if (b.includes(OPPOSITE_DIRECTION[d] ?? '-')) return true;
+  return false;
 }
 
 function matchRuralRoute(toks: readonly Token[], at: number, end: number): (typeof RuralRoutePrefixes)[number] | undefined {
@@ -856,9 +867,28 @@ const OPEN_ROAD_TYPES = new Set(['FWY', 'EXPY', 'PIKE', 'TPKE', 'RTE', 'ROW', 'R
 /** Words that end a firm or person's name, never a city (`PURI BROTHERS, INC`). */
 const FIRM_WORDS = new Set(['INC', 'LLC', 'LTD', 'CORP', 'JR', 'SR', 'III', 'PC', 'LLP', 'PLLC']);
 
-/** `DEPT 33629`, `LOCKBOX # 4987`, `REF NO 24385309`, `4TH FLOOR` just before the delivery line, outermost first,
- * and where they start. */
-function unitsBefore(toks: readonly Token[], start: number): { units: Secondary[]; from: number } {
+/** The most words a building name written between units and the delivery line is looked through. */
+const LONGEST_BUILDING_NAME = 4;
+
+/**
+ * Units written before the delivery line (unitsAt), or before a building name just before it (`14TH FLOOR L & C TOWER
+ * 401 CHURCH ST`): the units, where they start, and the building name between.
+ */
+function unitsBefore(toks: readonly Token[], start: number): { units: Secondary[]; from: number; building?: string } {
+  const direct = unitsAt(toks, start);
+  if (direct.units.length || start < 3 || !BuildingWords.has(toks[start - 1].w)) return direct;
+  for (let b = start - 2; b >= Math.max(1, start - 1 - LONGEST_BUILDING_NAME) && !toks[b].digit; b--) {
+    // (A name starts with a word: `FLOOR L & C TOWER` is no unit L before the building `& C TOWER`.)
+    const found = /^[A-Z]/.test(toks[b].w) ? unitsAt(toks, b) : direct;
+    if (found.units.length) return { ...found, building: joinWords(toks, b, start) };
+    if (toks[b].sep) break;
+  }
+  return direct;
+}
+
+/** `DEPT 33629`, `LOCKBOX # 4987`, `REF NO 24385309`, `4TH FLOOR` just before `start`, outermost first, and where they
+ * start. */
+function unitsAt(toks: readonly Token[], start: number): { units: Secondary[]; from: number } {
   // Several may stand there (`SUITE 200, BUILDING 17, 7000 …`).
   const found: Secondary[] = [];
   let end = start;
@@ -972,7 +1002,9 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
       const afterUnitWord = prev !== undefined && !toks[k].sep &&
         (UnitDesignatorTable.has(prev) || PrivateUnitWords.has(prev) || prev === 'CODE' || prev === 'STOP') && !floorDone;
       const afterWord = prev === '#' ? k > 1 : prev === 'NO' || prev === 'NUMBER' || afterUnitWord;
-      if (gridNumber || afterWord || (prev !== undefined && HIGHWAY_LAST_WORDS.has(prev))) {
+      // A number before MILE inside a line names the road (`14100 BEN C PRATT 6 MILE CYPRESS PKWY`, `8 MILE RD`).
+      const milesName = k > 0 && !toks[k].sep && toks[k + 1]?.w === 'MILE' && k + 2 < end;
+      if (gridNumber || afterWord || milesName || (prev !== undefined && HIGHWAY_LAST_WORDS.has(prev))) {
         continue;
       }
       starts.push(k);
@@ -1201,7 +1233,10 @@ function bestSplit(
           const restZips = knownCityZips(postal, cityState, cityKeyFromP.slice(wordKeys[p].length), local);
           // `DR S E GRAND RAPIDS`: S E after a name is one post-directional, SE.
           const halfOfPair = /^[NS]$/.test(toks[p - 1].w) && /^[EW]$/.test(first) && p - 2 > start;
-          if (restZips > 0 && (suffixOf(toks[p - 1].w, country) || halfOfPair)) score -= 12.5;
+          // Not one opposed to the street's pre-directional (`W 175TH ST EAST HAZEL CREST`): East Hazel Crest.
+          const predirection = start + 2 < p && toks[start].number ? directionalOf(toks[start + 1].w, country) : undefined;
+          const opposed = predirection !== undefined && directionalOf(first, country)!.length === 1 && opposedDirections(predirection, directionalOf(first, country)!);
+          if (restZips > 0 && !opposed && (suffixOf(toks[p - 1].w, country) || halfOfPair)) score -= 12.5;
           else if (restZips > 0 && directionalOf(toks[p - 1].w, country)) {
             knownZips = restZips;
             score -= 1;
@@ -1491,6 +1526,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     const line = best.line;
     const onLine = line.secondaryDesignator ? [...line.extraSecondaries, { designator: line.secondaryDesignator, number: line.secondaryNumber }] : [];
     keepInnermost(line, [...before.units, ...onLine, ...(unitAfter && line.kind !== 'none' ? [unitAfter.unit] : [])]);
+    if (before.building && !line.building) line.building = before.building;
   }
   if (start >= end) best.line = emptyLine();
   // Several words without house number, suffix or route (`MUNICIPAL AIRPORT`, `JMB INSURANCE`) name a place or a firm,

@@ -19,10 +19,15 @@ export interface ZipPlace {
 export interface CityEntry {
   /** The spelling shown in answers (GeoNames place name, upper case). */
   name: string;
+  /** cityKey of the name (a nickname finds the entry under another key). */
+  key: string;
   state: string;
   zips: string[];
   counties: Set<string>;
 }
+
+/** Names of cities that are no USPS name of them but that people write on envelopes and forms. */
+const CITY_NICKNAMES: readonly (readonly [string, string, string])[] = [['NYC', 'NY', 'NEW YORK'], ['NEW YORK CITY', 'NY', 'NEW YORK']];
 
 const NO_PROVINCES: ReadonlyMap<string, number> = new Map();
 
@@ -185,7 +190,22 @@ export class PostalIndex {
       const [fsa, province, place = ''] = line.split('\t');
       if (fsa && province) index.fsaPlaces.set(fsa, { fsa, province, place });
     }
+    for (const [nickname, state, city] of CITY_NICKNAMES) index.addNickname(nickname, state, city);
     return index;
+  }
+
+  /**
+   * Another name people type for a city (`NYC`), found as the city itself: the same entry under a second key, so that
+   * the answer writes the city's own name.
+   */
+  addNickname(nickname: string, state: string, city: string): void {
+    const entry = this.city(state, city);
+    const key = cityKey(nickname);
+    if (!entry || this.citiesByState.get(state)!.has(key)) return;
+    this.citiesByState.get(state)!.set(key, entry);
+    const all = this.statesByCityKey.get(key);
+    if (all) all.push(entry);
+    else this.statesByCityKey.set(key, [entry]);
   }
 
   addZip(place: ZipPlace): void {
@@ -198,7 +218,7 @@ export class PostalIndex {
     const key = cityKey(place.city);
     let entry = cities.get(key);
     if (!entry) {
-      entry = { name: place.city, state: place.state, zips: [], counties: new Set() };
+      entry = { name: place.city, key, state: place.state, zips: [], counties: new Set() };
       cities.set(key, entry);
       const all = this.statesByCityKey.get(key);
       if (all) all.push(entry);
