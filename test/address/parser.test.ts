@@ -176,6 +176,12 @@ describe('address parser: several units, unit spellings, grid streets', () => {
     // A number before MILE inside the line names the road; it is no second house number.
     ['14100 Ben C Pratt 6 Mile Cypress Pkwy, Fort Myers, FL 33966', '14100 BEN C PRATT 6 MILE CYPRESS PKWY', 'FORT MYERS FL 33966'],
     ['20000 8 Mile Rd, Detroit, MI 48219', '20000 8 MILE RD', 'DETROIT MI 48219'],
+    // A form's fields in another order: the ZIP before the city, the state again after the ZIP.
+    ['6007 Applegate Ln, 40219, Louisville, KY', '6007 APPLEGATE LN', 'LOUISVILLE KY 40219'],
+    ['6007 Applegate Ln, Louisville, KY 40219, KY', '6007 APPLEGATE LN', 'LOUISVILLE KY 40219'],
+    ['6007 Applegate Ln, Louisville KY 40219, Kentucky', '6007 APPLEGATE LN', 'LOUISVILLE KY 40219'],
+    // (Not a ZIP of another state: a unit.)
+    ['6007 Applegate Ln, 10001, Louisville, KY', '6007 APPLEGATE LN # 10001', 'LOUISVILLE KY'],
     // A floor written before a building's name before the street is the line's unit.
     ['14th floor l & c tower 401 church street nashville tn 37243', '401 CHURCH ST FL 14', 'NASHVILLE TN 37243'],
   ]);

@@ -1121,6 +1121,18 @@ const LONGEST_LAST_LINE_WORDS = 10;
  * one must repeat word for word.
  */
 function dropRepeatedLastLine(toks: readonly Token[], end: number): number {
+  // The state again after the ZIP, in a comma group of its own (`…, KY 40219, KY`: a city field that held the whole
+  // last line, then the state field).
+  for (let n = 1; n <= LONGEST_REGION_NAME_WORDS && end - n >= 3; n++) {
+    const region = RegionByName.get(joinWords(toks, end - n, end));
+    if (!region || !toks[end - n].sep) continue;
+    const zipAt = end - n - 1;
+    if (region.country !== 'US' || !US_ZIP.test(toks[zipAt].w)) break;
+    for (let m = 1; m <= LONGEST_REGION_NAME_WORDS && zipAt - m >= 1; m++) {
+      if (RegionByName.get(joinWords(toks, zipAt - m, zipAt))?.code === region.code) return end - n;
+    }
+    break;
+  }
   const zip = end > 0 ? US_ZIP.exec(toks[end - 1].w) : null;
   if (zip) {
     for (let j = end - 2; j >= Math.max(1, end - 1 - LONGEST_LAST_LINE_WORDS); j--) {
@@ -1488,6 +1500,20 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     }
   }
 
+  // A ZIP in a comma group of its own before the city (`6007 APPLEGATE LN, 40219, LOUISVILLE, KY`: a form's fields in
+  // another order), when it is one of the state's.
+  if (!postalCode && state && country !== 'CA') {
+    for (let k = end - 2; k >= 1; k--) {
+      const zip = toks[k].sep && toks[k + 1].sep ? US_ZIP.exec(toks[k].w) : null;
+      if (!zip || !postal.zip(zip[1])?.some((place) => place.state === state)) continue;
+      postalCode = zip[1];
+      plus4 = zip[2] ?? null;
+      country = 'US';
+      toks.splice(k, 1);
+      end--;
+      break;
+    }
+  }
   const zipPlaces = postalCode && country === 'US' ? postal.zip(postalCode) : undefined;
   const zipState = zipPlaces?.[0]?.state;
   // State written before the city (`… CA LONG BEACH 90807`): the ZIP's state followed by a known city of it.
