@@ -124,6 +124,9 @@ describe('address parser: Canada', () => {
     ['1234 rue Saint-Denis, Montréal QC H2X 3K4', '1234 RUE SAINT-DENIS', 'MONTREAL QC H2X 3K4'],
     ['55 boul. René-Lévesque O, Québec QC G1R 2B5', '55 BOUL RENE-LEVESQUE O', 'QUEBEC QC G1R 2B5'],
     ['10 Main Street East, Hamilton, Ontario L8N1E8', '10 MAIN ST E', 'HAMILTON ON L8N 1E8'],
+    // A form's fields in another order: the postal code before the city, the province again after it.
+    ['100 Queen St W, M5H 2N2, Toronto, ON', '100 QUEEN ST W', 'TORONTO ON M5H 2N2'],
+    ['100 Queen St W, Toronto, ON M5H2N2, Ontario', '100 QUEEN ST W', 'TORONTO ON M5H 2N2'],
     ['200 Kent St, Ottawa ON K1A 0G9 Canada', '200 KENT ST', 'OTTAWA ON K1A 0G9'],
   ])('When the Canadian address is "%s", then the delivery line is "%s" and the last line "%s"', (input, delivery, last) => {
     expect([street(input), lastLine(input)]).toEqual([delivery, last]);

@@ -1111,6 +1111,14 @@ function dropRepeatedCity(toks: Token[], end: number, postal: PostalIndex, state
   return end;
 }
 
+/** Where a postal code of the country that ends just before `at` starts (`40219`; `M5H 2N2` or `M5H2N2`); -1 if none. */
+function postalCodeBefore(toks: readonly Token[], at: number, country: 'US' | 'CA'): number {
+  if (at < 1) return -1;
+  if (country === 'US') return US_ZIP.test(toks[at - 1].w) ? at - 1 : -1;
+  if (CA_POSTAL.test(toks[at - 1].w)) return at - 1;
+  return at >= 2 && CA_POSTAL.test(toks[at - 2].w + toks[at - 1].w) ? at - 2 : -1;
+}
+
 /** The longest last line looked for twice: city (up to five words), state (up to three) and postal code (two). */
 const LONGEST_LAST_LINE_WORDS = 10;
 
@@ -1121,15 +1129,15 @@ const LONGEST_LAST_LINE_WORDS = 10;
  * one must repeat word for word.
  */
 function dropRepeatedLastLine(toks: readonly Token[], end: number): number {
-  // The state again after the ZIP, in a comma group of its own (`…, KY 40219, KY`: a city field that held the whole
-  // last line, then the state field).
+  // The state again after the postal code, in a comma group of its own (`…, KY 40219, KY`, `…, ON M5H 2N2, ON`: a city
+  // field that held the whole last line, then the state field).
   for (let n = 1; n <= LONGEST_REGION_NAME_WORDS && end - n >= 3; n++) {
     const region = RegionByName.get(joinWords(toks, end - n, end));
     if (!region || !toks[end - n].sep) continue;
-    const zipAt = end - n - 1;
-    if (region.country !== 'US' || !US_ZIP.test(toks[zipAt].w)) break;
-    for (let m = 1; m <= LONGEST_REGION_NAME_WORDS && zipAt - m >= 1; m++) {
-      if (RegionByName.get(joinWords(toks, zipAt - m, zipAt))?.code === region.code) return end - n;
+    const codeAt = postalCodeBefore(toks, end - n, region.country);
+    if (codeAt < 0) break;
+    for (let m = 1; m <= LONGEST_REGION_NAME_WORDS && codeAt - m >= 1; m++) {
+      if (RegionByName.get(joinWords(toks, codeAt - m, codeAt))?.code === region.code) return end - n;
     }
     break;
   }
@@ -1500,19 +1508,26 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     }
   }
 
-  // A ZIP in a comma group of its own before the city (`6007 APPLEGATE LN, 40219, LOUISVILLE, KY`: a form's fields in
-  // another order), when it is one of the state's.
-  if (!postalCode && state && country !== 'CA') {
-    for (let k = end - 2; k >= 1; k--) {
-      const zip = toks[k].sep && toks[k + 1].sep ? US_ZIP.exec(toks[k].w) : null;
-      if (!zip || !postal.zip(zip[1])?.some((place) => place.state === state)) continue;
+  // A postal code in a comma group of its own before the city (`6007 APPLEGATE LN, 40219, LOUISVILLE, KY`, `100 QUEEN
+  // ST W, M5H 2N2, TORONTO, ON`: a form's fields in another order), when it is one of the state's.
+  const stateCountry = state ? RegionByName.get(state)?.country : undefined;
+  for (let g = end - 1; !postalCode && stateCountry && g >= 2; g--) {
+    if (!toks[g].sep) continue;
+    const k = postalCodeBefore(toks, g, stateCountry);
+    if (k < 1 || !toks[k].sep || g === end) continue;
+    if (stateCountry === 'US') {
+      const zip = US_ZIP.exec(toks[k].w)!;
+      if (!postal.zip(zip[1])?.some((place) => place.state === state)) continue;
       postalCode = zip[1];
       plus4 = zip[2] ?? null;
-      country = 'US';
-      toks.splice(k, 1);
-      end--;
-      break;
+    } else {
+      const [, fsa, ldu] = CA_POSTAL.exec(joinWords(toks, k, g).replace(/ /g, ''))!;
+      if (postal.fsa(fsa)?.province !== state) continue;
+      postalCode = `${fsa} ${ldu}`;
     }
+    country = stateCountry;
+    toks.splice(k, g - k);
+    end -= g - k;
   }
   const zipPlaces = postalCode && country === 'US' ? postal.zip(postalCode) : undefined;
   const zipState = zipPlaces?.[0]?.state;
