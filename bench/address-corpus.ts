@@ -112,6 +112,11 @@ const UNIT_ONLY_SPELLINGS = new Map([['ST', 'STE']]);
 
 function canonicalUnit(text: string | null): string | null {
   const out = words(text)
+    // A designator glued to its number (`SUITE100`) is the designator and the number.
+    .flatMap((w) => {
+      const glued = /^([A-Z]{2,9})(\d+[A-Z]?)$/.exec(w);
+      return glued && UnitDesignatorTable.has(glued[1]) ? [glued[1], glued[2]] : [w];
+    })
     .join(' ')
     .replace(/\b(\d+) ([A-Z])\b/g, '$1$2')
     .split(' ')

@@ -45,6 +45,12 @@ describe('address parser: delivery line', () => {
     ['350 Fifth Ave Lobby', '350 5TH AVE LBBY'],
     ['12 Elm St Apt 3B', '12 ELM ST APT 3B'],
     ['12 Elm St Apartment #3B', '12 ELM ST APT 3B'],
+    // A unit glued to its designator, in brackets, after NUM, or joined to the street type by a hyphen.
+    ['12 Elm St Apt3B', '12 ELM ST APT 3B'],
+    ['12 Elm St (Apt 3B)', '12 ELM ST APT 3B'],
+    ['12 Elm St Num 3B', '12 ELM ST # 3B'],
+    ['12 Elm Ave-B', '12 ELM AVE # B'],
+    ['12 Elm St (rear entrance)', '12 ELM ST'],
     ['88175 US Highway 278', '88175 US HIGHWAY 278'],
     ['88175 US Hwy 278', '88175 US HIGHWAY 278'],
     ['5442 State Route 690', '5442 STATE ROUTE 690'],

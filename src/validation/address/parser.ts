@@ -110,7 +110,8 @@ const MALFORMED_POSTAL_HALF = /^(?=.*\d)(?=.*[A-Z])[A-Z0-9]{2,4}$/;
 const MALFORMED_POSTAL_CODE = /^(?=(?:.*\d){2})(?=.*[A-Z])[A-Z0-9]{4,7}$/;
 
 /** Words for "number" before a unit number (`APARTMENT NO 5`, `APT NUMBER 12`). */
-const NUMBER_WORDS: ReadonlySet<string> = new Set(['NO', 'NUMBER']);
+/** Words that stand for `#` before a number (`UNIT NO 5`, `NUM 203`). */
+const NUMBER_WORDS: ReadonlySet<string> = new Set(['NO', 'NUMBER', 'NUM', 'NBR']);
 /** Country names that may stand before a postal code (two-letter codes would be states there). */
 const COUNTRY_NAMES_BEFORE_POSTAL_CODE = NorthAmericanCountryNames.filter(([words]) => words.join('').length > 2);
 const HIGHWAYS_BY_FIRST_WORD = byFirstWord(HighwayPrefixTable);
@@ -370,7 +371,7 @@ function matchHighway(
     if (!matchSequence(toks, at, end, words)) continue;
     let k = at + words.length;
     // `HIGHWAY NO 33`, `ROUTE # A`; after a name (`DIXIE HWY # 312`) the `#` starts a unit instead.
-    const numberWord = toks[k]?.w === 'NO' || toks[k]?.w === 'NUMBER' || (toks[k]?.w === '#' && !afterName);
+    const numberWord = NUMBER_WORDS.has(toks[k]?.w) || (toks[k]?.w === '#' && !afterName);
     if (k < end && !toks[k].sep && numberWord) k++;
     if (k >= end) continue;
     const id = toks[k].w;
@@ -1001,7 +1002,7 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
       // (Not across a comma either: `EMPIRE STATE BUILDING, 350 5TH AVE` names a building, then the house number.)
       const afterUnitWord = prev !== undefined && !toks[k].sep &&
         (UnitDesignatorTable.has(prev) || PrivateUnitWords.has(prev) || prev === 'CODE' || prev === 'STOP') && !floorDone;
-      const afterWord = prev === '#' ? k > 1 : prev === 'NO' || prev === 'NUMBER' || afterUnitWord;
+      const afterWord = prev === '#' ? k > 1 : NUMBER_WORDS.has(prev) || afterUnitWord;
       // A number before MILE inside a line names the road (`14100 BEN C PRATT 6 MILE CYPRESS PKWY`, `8 MILE RD`).
       const milesName = k > 0 && !toks[k].sep && toks[k + 1]?.w === 'MILE' && k + 2 < end;
       if (gridNumber || afterWord || milesName || (prev !== undefined && HIGHWAY_LAST_WORDS.has(prev))) {

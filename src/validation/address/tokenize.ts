@@ -4,7 +4,7 @@
  * (comma, new line, tab, semicolon) came before it: separators are strong hints of where the city starts.
  */
 
-import { RegionByName, UnitDesignatorTable } from './tables.js';
+import { RegionByName, StreetSuffixTable, UnitDesignatorTable } from './tables.js';
 
 export interface Token {
   /** Upper-case word without punctuation (hyphens and fraction slashes kept). */
@@ -46,6 +46,32 @@ function hyphenatedUnit(word: string): [string, string, string] | null {
   return /^[A-Z0-9]{1,8}$/.test(id) ? [word, word.slice(0, dash), id] : null;
 }
 
+/** A unit designator glued to its number (`APT203`, `STE12B`): designator and number. */
+function gluedUnit(word: string): [string, string, string] | null {
+  const m = GLUED_UNIT.exec(word);
+  return m && UnitDesignatorTable.get(m[1])?.requiresNumber ? [word, m[1], m[2]] : null;
+}
+
+const GLUED_UNIT = /^([A-Z]{2,9})(\d{1,6}[A-Z]?)$/;
+
+/** A street type joined to the unit after it by a hyphen (`AVE-B`, `ST-203`): type and unit. */
+function hyphenatedAfterType(word: string): [string, string, string] | null {
+  const m = TYPE_DASH_UNIT.exec(word);
+  return m && StreetSuffixTable.has(m[1]) ? [word, m[1], m[2]] : null;
+}
+
+const TYPE_DASH_UNIT = /^([A-Z]{2,12})-(\d{1,6}[A-Z]?|[A-Z])$/;
+
+/** A unit in brackets (`(APT 203)`, `(#4)`): kept, unlike a note. */
+const BRACKETED_UNIT = /^\s*(#|[A-Z]{2,9})\s*(?:#\s*)?[A-Z0-9-]{1,8}\s*$/;
+
+function keptInBrackets(inside: string): boolean {
+  const t = inside.trim();
+  if (RegionByName.has(t)) return true;
+  const m = BRACKETED_UNIT.exec(t);
+  return m !== null && (m[1] === '#' || UnitDesignatorTable.get(m[1])?.requiresNumber === true);
+}
+
 const BRACKETS = /\(([^)]*)\)?/g;
 const GLUED_STATE_ZIP = /^([A-Z]{2})(\d{5}(?:-?\d{4})?)$/;
 
@@ -73,8 +99,9 @@ export function tokenizeAddress(input: string): Token[] {
   if (NON_ASCII.test(s)) s = s.replace(/([\u00bc-\u00be\u2150-\u215e])/g, ' $1').normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/\u2044/g, '/');
   s = s.toUpperCase();
   // Each rewrite only where its character occurs (most input has no brackets, full stops, # or &).
-  // Brackets hold notes (`(REAR)`, a ship's hull number), dropped; or a province, kept (`MONTREAL (QUEBEC)`).
-  if (s.includes('(')) s = s.replace(BRACKETS, (_, inside: string) => (RegionByName.has(inside.trim()) ? ` ${inside} ` : ' '));
+  // Brackets hold notes (`(REAR)`, a ship's hull number), dropped; or a province or a unit, kept (`MONTREAL (QUEBEC)`,
+  // `(APT 203)`).
+  if (s.includes('(')) s = s.replace(BRACKETS, (_, inside: string) => (keptInBrackets(inside) ? ` ${inside} ` : ' '));
   // Initials written with full stops keep together: P.O. -> PO, U.S.A. -> USA, S.W. -> SW.
   if (s.includes('.')) s = s.replace(/\b([A-Z])\.([A-Z])(?:\.([A-Z]))?\b\.?/g, '$1$2$3');
   if (s.includes('P')) s = s.replace(/\bP\.?\s+O\.?\s+(?=BOX\b)/g, 'PO ');
@@ -116,7 +143,8 @@ function pushWord(tokens: Token[], word: string, sep: boolean): boolean {
     word = word.replace(/^[-/]+|[-/]+$/g, '');
     if (!word) return false;
   }
-  const route = (word.includes('-') ? HYPHENATED_ROUTE.exec(word) ?? hyphenatedUnit(word) : null) ?? GLUED_RURAL_ROUTE.exec(word) ?? gluedStateZip(word);
+  const route = (word.includes('-') ? HYPHENATED_ROUTE.exec(word) ?? hyphenatedUnit(word) ?? hyphenatedAfterType(word) : null) ??
+    GLUED_RURAL_ROUTE.exec(word) ?? gluedStateZip(word) ?? gluedUnit(word);
   if (route) tokens.push(makeToken(route[1], sep), makeToken(route[2], false));
   else tokens.push(makeToken(word, sep));
   return true;
