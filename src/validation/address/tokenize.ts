@@ -72,6 +72,7 @@ function keptInBrackets(inside: string): boolean {
   return m !== null && (m[1] === '#' || UnitDesignatorTable.get(m[1])?.requiresNumber === true);
 }
 
+const THOUSANDS_AT_START = /^(\s*\d{1,3}),(\d{3}) (?=[A-Z])/;
 const BRACKETS = /\(([^)]*)\)?/g;
 const GLUED_STATE_ZIP = /^([A-Z]{2})(\d{5}(?:-?\d{4})?)$/;
 
@@ -105,6 +106,8 @@ export function tokenizeAddress(input: string): Token[] {
   // Initials written with full stops keep together: P.O. -> PO, U.S.A. -> USA, S.W. -> SW.
   if (s.includes('.')) s = s.replace(/\b([A-Z])\.([A-Z])(?:\.([A-Z]))?\b\.?/g, '$1$2$3');
   if (s.includes('P')) s = s.replace(/\bP\.?\s+O\.?\s+(?=BOX\b)/g, 'PO ');
+  // A house number written with a thousands separator (`6,007 APPLEGATE LN`) opening the text is one number.
+  if (s.includes(',')) s = s.replace(THOUSANDS_AT_START, '$1$2 ');
   s = s.replace(/[\r\n\t;|]+/g, ',');
   if (s.includes('#')) s = s.replace(/#/g, ' # ');
   s = s.replace(/['’`]/g, '');
