@@ -438,6 +438,11 @@ describe('address engine: other countries', () => {
     expect([r.country, r.status, r.dpv, r.zip4]).toEqual([country, status, '', null]);
   });
 
+  it('When parts are set apart by a spaced dash, as Brazilians write them, then the dash is a separator, not a word', () => {
+    const r = check('Av. Paulista, 1578 - Bela Vista, São Paulo - SP, 01310-200, Brazil');
+    expect([r.status, r.standardized]).toEqual(['plausible', 'AV PAULISTA 1578 BELA VISTA SAO PAULO SP 01310-200 BRAZIL']);
+  });
+
   it('When a name has an apostrophe, then it is kept, not made a space (`QUEEN S ROAD`)', () => {
     expect(check("1 Queen’s Road Central, Central, Hong Kong Island, Hong Kong").standardized).toMatch(/^1 QUEEN'S ROAD CENTRAL/);
   });

@@ -560,7 +560,8 @@ function findSubdivision(groups: string[][], rules: CountryRules, postal: Postal
 export function validateOtherCountry(input: string, rules: CountryRules, textWithoutCountry: string): AddressResult {
   const footnotes: string[] = [];
   // Apostrophes stay (`QUEEN'S ROAD`, `L'ÉGLISE`): each country's post has its own rule for them.
-  const groups = matchForm(textWithoutCountry).split(/[,\n;]+/).map((g) => g.replace(/\s+/g, ' ').trim()).filter(Boolean).map((g) => g.split(' '));
+  // A dash with spaces around it separates as a comma does (`AV PAULISTA, 1578 - BELA VISTA, SAO PAULO - SP`).
+  const groups = matchForm(textWithoutCountry).split(/[,\n;]+|\s+-+\s+/).map((g) => g.replace(/\s+/g, ' ').trim()).filter(Boolean).map((g) => g.split(' '));
   const latinInput = !hasNonLatinLetters(input);
 
   const postal = rules.postalPattern ? findPostalCode(groups, rules.postalPattern, rules.code) : null;
