@@ -556,12 +556,13 @@ function findSubdivision(groups: string[][], rules: CountryRules, postal: Postal
   return byLocality ? { sub: byLocality.sub, how: 'added', locality: byLocality.locality } : null;
 }
 
+const notADash = (word: string) => !/^-+$/.test(word);
+
 /** Checks an address of a country other than US/CA against that country's metadata. */
 export function validateOtherCountry(input: string, rules: CountryRules, textWithoutCountry: string): AddressResult {
   const footnotes: string[] = [];
   // Apostrophes stay (`QUEEN'S ROAD`, `L'ÉGLISE`): each country's post has its own rule for them.
-  // A dash with spaces around it separates as a comma does (`AV PAULISTA, 1578 - BELA VISTA, SAO PAULO - SP`).
-  const groups = matchForm(textWithoutCountry).split(/[,\n;]+|\s+-+\s+/).map((g) => g.replace(/\s+/g, ' ').trim()).filter(Boolean).map((g) => g.split(' '));
+  const groups = matchForm(textWithoutCountry).split(/[,\n;]+/).map((g) => g.replace(/\s+/g, ' ').trim()).filter(Boolean).map((g) => g.split(' '));
   const latinInput = !hasNonLatinLetters(input);
 
   const postal = rules.postalPattern ? findPostalCode(groups, rules.postalPattern, rules.code) : null;
@@ -619,13 +620,14 @@ export function validateOtherCountry(input: string, rules: CountryRules, textWit
   if (!latinInput) footnotes.push(F.nonLatinScript);
 
   // A subdivision added from the postal code is written where the country's format writes it.
-  const lines = groups.map((ws) => ws.join(' '));
+  // A dash with spaces around it (`1578 - BELA VISTA`, `SAO PAULO - SP`, as Brazilians write) separates; it is no word.
+  const lines = groups.map((ws) => ws.filter(notADash).join(' '));
   const place = latinInput ? rules.subdivisionPlace.latin : rules.subdivisionPlace.native;
   const edge = latinInput ? rules.subdivisionEdge.latin : rules.subdivisionEdge.native;
   if (found?.how === 'added' && postal && place) {
     const ws = groups[postal.group];
     const at = place === 'before' ? postal.start : ws.length;
-    lines[postal.group] = [...ws.slice(0, at), label(found.sub), ...ws.slice(at)].join(' ');
+    lines[postal.group] = [...ws.slice(0, at), label(found.sub), ...ws.slice(at)].filter(notADash).join(' ');
   } else if (found?.how === 'added' && !postal && edge) {
     if (edge === 'start') lines.unshift(label(found.sub));
     else lines.push(label(found.sub));
