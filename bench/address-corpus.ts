@@ -334,7 +334,7 @@ function streetTypeChanged(street: string, change: 'dropped' | 'replaced'): stri
  * digits swapped (rows whose two are the same are left out), the street type left out (`2010 Rising Hill`) or wrong
  * (`2010 Rising Hill Street`; rows whose street has no type after its name are left out); whole with the last line
  * first (`LOUISVILLE, KY 40219, 6007 APPLEGATE LANE`), with a telephone number after the ZIP, and with the ZIP or the state
- * where a form's other field put it (`6007 APPLEGATE LANE, 40219, LOUISVILLE, KY`; `…, KY 40219, KY`).
+ * where a form's other field put it (`6007 APPLEGATE LANE, 40219, LOUISVILLE, KY`; `…, 40219 KY`; `…, KY 40219, KY`).
  */
 export const RRAD_FORMS = [
   'with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt', 'no commas, no ZIP', 'unit first',
@@ -376,9 +376,10 @@ export function rradRoundTrip(
       // Columns exported in another order, and a CRM's telephone column run into the address.
       : form === 'last line first' ? [`${r.city ? `${r.city}, ` : ''}${r.state} ${r.zip}, ${street}`]
       : form === 'phone after ZIP' ? [`${street}, ${r.city}, ${r.state} ${r.zip} (502) 555-0100`]
-      // A form's fields in another order (the ZIP field before the city), and the state field after a city field that
-      // held the whole last line.
-      : form === 'ZIP or state in another field' ? [`${street}, ${r.zip}, ${r.city}, ${r.state}`, `${street}, ${r.city}, ${r.state} ${r.zip}, ${r.state}`]
+      // A form's fields in another order (the ZIP field before the city, or before the state), and the state field
+      // after a city field that held the whole last line.
+      : form === 'ZIP or state in another field'
+        ? [`${street}, ${r.zip}, ${r.city}, ${r.state}`, `${street}, ${r.city}, ${r.zip} ${r.state}`, `${street}, ${r.city}, ${r.state} ${r.zip}, ${r.state}`]
       : form === 'ZIP digits swapped' ? (zipSlipped(r.zip) ? [`${street}, ${r.city}, ${r.state} ${zipSlipped(r.zip)}`] : [])
       : form === 'no street type' || form === 'wrong street type' ? (() => {
         const changed = streetTypeChanged(r.address1, form === 'no street type' ? 'dropped' : 'replaced');

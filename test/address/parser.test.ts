@@ -134,6 +134,7 @@ describe('address parser: Canada', () => {
     // A form's fields in another order: the postal code before the city, the province again after it.
     ['100 Queen St W, M5H 2N2, Toronto, ON', '100 QUEEN ST W', 'TORONTO ON M5H 2N2'],
     ['100 Queen St W, Toronto, ON M5H2N2, Ontario', '100 QUEEN ST W', 'TORONTO ON M5H 2N2'],
+    ['100 Queen St W, Toronto, M5H 2N2 ON', '100 QUEEN ST W', 'TORONTO ON M5H 2N2'],
     ['200 Kent St, Ottawa ON K1A 0G9 Canada', '200 KENT ST', 'OTTAWA ON K1A 0G9'],
   ])('When the Canadian address is "%s", then the delivery line is "%s" and the last line "%s"', (input, delivery, last) => {
     expect([street(input), lastLine(input)]).toEqual([delivery, last]);
@@ -190,6 +191,8 @@ describe('address parser: several units, unit spellings, grid streets', () => {
     ['6007 Applegate Ln, 40219, Louisville, KY', '6007 APPLEGATE LN', 'LOUISVILLE KY 40219'],
     ['6007 Applegate Ln, Louisville, KY 40219, KY', '6007 APPLEGATE LN', 'LOUISVILLE KY 40219'],
     ['6007 Applegate Ln, Louisville KY 40219, Kentucky', '6007 APPLEGATE LN', 'LOUISVILLE KY 40219'],
+    ['6007 Applegate Ln, Louisville, 40219 KY', '6007 APPLEGATE LN', 'LOUISVILLE KY 40219'],
+    ['6007 Applegate Ln Louisville 40219 Kentucky', '6007 APPLEGATE LN', 'LOUISVILLE KY 40219'],
     // (Not a ZIP of another state: a unit.)
     ['6007 Applegate Ln, 10001, Louisville, KY', '6007 APPLEGATE LN # 10001', 'LOUISVILLE KY'],
     // A floor written before a building's name before the street is the line's unit.

@@ -1120,6 +1120,29 @@ function postalCodeBefore(toks: readonly Token[], at: number, country: 'US' | 'C
   return at >= 2 && CA_POSTAL.test(toks[at - 2].w + toks[at - 1].w) ? at - 2 : -1;
 }
 
+/**
+ * The state written after its own postal code (`LOUISVILLE, 40219 KY`, `TORONTO, M5H 2N2 ON`: a form's state and postal
+ * code fields the other way round) is put back before it, as the post writes them. Only where the code is the state's.
+ */
+function stateBeforePostalCode(toks: Token[], end: number, postal: PostalIndex): void {
+  for (let n = 1; n <= LONGEST_REGION_NAME_WORDS && end - n >= 2; n++) {
+    const region = RegionByName.get(joinWords(toks, end - n, end));
+    if (!region) continue;
+    const codeAt = postalCodeBefore(toks, end - n, region.country);
+    if (codeAt < 1 || toks[end - n].sep) return;
+    const code = joinWords(toks, codeAt, end - n);
+    const ofState = region.country === 'US'
+      ? postal.zip(code.slice(0, 5))?.some((place) => place.state === region.code)
+      : postal.fsa(code.replace(/[ -]/g, '').slice(0, 3))?.province === region.code;
+    if (!ofState) return;
+    const state = toks.splice(end - n, n);
+    state[0] = { ...state[0], sep: toks[codeAt].sep };
+    toks[codeAt] = { ...toks[codeAt], sep: false };
+    toks.splice(codeAt, 0, ...state);
+    return;
+  }
+}
+
 /** The longest last line looked for twice: city (up to five words), state (up to three) and postal code (two). */
 const LONGEST_LAST_LINE_WORDS = 10;
 
@@ -1370,6 +1393,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   // The last line written twice (`…, NASHVILLE, TN 37203, NASHVILLE, TN 37203`: a whole address in the street field,
   // then the city, state and ZIP fields again): once.
   end = dropRepeatedLastLine(toks, end);
+  stateBeforePostalCode(toks, end, postal);
 
   // A unit written after the postal code (`… BOSTON MA 02108 APT 4`, `…, MA 02108, # 4`, `… M5V 2T6 UNIT 12`): the
   // delivery line's, as if written on it.
