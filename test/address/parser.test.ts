@@ -54,6 +54,8 @@ describe('address parser: delivery line', () => {
     ['12 Elm St (rear entrance)', '12 ELM ST'],
     ['88175 US Highway 278', '88175 US HIGHWAY 278'],
     ['88175 US Hwy 278', '88175 US HIGHWAY 278'],
+    ['3035 South Highway A1A', '3035 S HIGHWAY A1A'],
+    ['#3B, 3035 South Highway A1A', '3035 S HIGHWAY A1A # 3B'],
     ['5442 State Route 690', '5442 STATE ROUTE 690'],
     ['133 County Road KK', '133 COUNTY ROAD KK'],
     ['14442 County Rd 5', '14442 COUNTY ROAD 5'],

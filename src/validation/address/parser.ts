@@ -376,8 +376,9 @@ function matchHighway(
     if (k >= end) continue;
     const id = toks[k].w;
     const shortPrefix = words.length === 1 && words[0].length <= 2;
+    // A route number may start with a letter (`HIGHWAY A1A`, `STATE ROAD K10`), not after a name (`DIXIE HWY B12`: a unit).
     const idOk = HAS_DIGIT.test(id)
-      ? /^[0-9]+[A-Z]?$/.test(id)
+      ? (afterName ? /^[0-9]+[A-Z]?$/ : /^[A-Z]?[0-9]+[A-Z]?$/).test(id)
       : !shortPrefix && /^[A-Z]{1,2}$/.test(id) && !StreetSuffixTable.has(id) && !DirectionalTable.has(id);
     if (!idOk) continue;
     return { name: `${standard} ${id}`, length: k + 1 - at };
