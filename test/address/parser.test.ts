@@ -56,6 +56,8 @@ describe('address parser: delivery line', () => {
     ['88175 US Hwy 278', '88175 US HIGHWAY 278'],
     ['3035 South Highway A1A', '3035 S HIGHWAY A1A'],
     ['#3B, 3035 South Highway A1A', '3035 S HIGHWAY A1A # 3B'],
+    // A unit letter alone before the number; R ends `C R` (county road) only when no comma follows it.
+    ['R, 108 Croft Drive', '108 CROFT DR # R'],
     ['5442 State Route 690', '5442 STATE ROUTE 690'],
     ['133 County Road KK', '133 COUNTY ROAD KK'],
     ['14442 County Rd 5', '14442 COUNTY ROAD 5'],

@@ -1006,7 +1006,7 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
       const afterWord = prev === '#' ? k > 1 : NUMBER_WORDS.has(prev) || afterUnitWord;
       // A number before MILE inside a line names the road (`14100 BEN C PRATT 6 MILE CYPRESS PKWY`, `8 MILE RD`).
       const milesName = k > 0 && !toks[k].sep && toks[k + 1]?.w === 'MILE' && k + 2 < end;
-      if (gridNumber || afterWord || milesName || (prev !== undefined && HIGHWAY_LAST_WORDS.has(prev))) {
+      if (gridNumber || afterWord || milesName || (prev !== undefined && !toks[k].sep && HIGHWAY_LAST_WORDS.has(prev))) {
         continue;
       }
       starts.push(k);
