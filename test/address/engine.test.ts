@@ -114,6 +114,23 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect(r.zip4).toBeNull();
   });
 
+  it.each([
+    // A town named like the street type (Circle AK, Avenue MD) or like the street's last word: the street the files
+    // hold in the state is the reading.
+    ['7941 Alpine View Circle, AK', '7941 ALPINE VIEW CIR ANCHORAGE AK 99507'],
+    ['721 Bay Ridge Avenue, MD', '721 BAY RIDGE AVE ANNAPOLIS MD 21403'],
+    ['8509 Olde Gate, AL', '8509 OLDE GATE MONTGOMERY AL 36116'],
+    // A letter after a post-directional is a unit, not a town WEST F.
+    ['95 Middle Turnpike West F, CT', '95 MIDDLE TPKE W # F MANCHESTER CT 06040'],
+  ])('When only the street and the state are given ("%s"), then the street the data holds in the state is found', (input, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['verified', standardized]);
+  });
+
+  it('When the town is named like a street type and the street is not in the data, then the town stays', () => {
+    expect(check('100 Main St, Circle, AK').standardized).toBe('100 MAIN ST CIRCLE AK 99733');
+  });
+
   it('When the street suffix is wrong but the name is unique in the ZIP, then the street is corrected', () => {
     const r = check('6007 Applegate Street, Louisville, KY 40219');
     expect([r.status, r.components.street_suffix]).toEqual(['corrected', 'LN']);

@@ -1205,7 +1205,17 @@ export interface LocalPlaceNames {
   isLocalCityOf(postalCode: string, key: string): boolean;
   /** True when the loaded data has a street of that name in the postal code (any street, for a null name). */
   hasStreet(postalCode: string, name: string | null): boolean;
+  /** The postal codes where the loaded data has a street of that name, if any. */
+  zipsWithStreetName(name: string): ReadonlySet<string> | undefined;
+  /** True when the loaded data has a street of that name and type (null: none) in the postal code. */
+  hasStreetOfType(postalCode: string, name: string, suffix: string | null): boolean;
 }
+
+/** A unit that is a letter, or two joined by a hyphen (`B`, `A-D`). */
+const LONE_LETTER_UNIT = /^[A-Z](-[A-Z0-9])?$/;
+
+/** What a split without a city loses where a state or postal code says one is expected. */
+const CITY_MISSING = 6;
 
 /** What a street of the loaded data counts for, against the city and separator evidence of a split. */
 const KNOWN_STREET_BONUS = 10;
@@ -1255,7 +1265,14 @@ function bestSplit(
   // shorter city (the order in which the candidates were listed).
   // A delivery line whose street the loaded data holds in the ZIP is believed over one that leaves a street word for the
   // city (`7941 ALPINE VIEW CIRCLE 99507`: not ALPINE VW in the town of CIRCLE).
-  const streetBonus = local && postalCode && local.hasStreet(postalCode, null) ? KNOWN_STREET_BONUS : 0;
+  // With a state and no ZIP, a street the data holds in the state (`7941 ALPINE VIEW CIRCLE, AK`: not ALPINE VW in the
+  // town of CIRCLE; `8509 OLDE GATE, AL`: not OLDE in a town GATE); such a street and the state are a whole address, so
+  // that reading loses nothing for the city it lacks.
+  const stateOnly = local !== undefined && !postalCode && state !== null && cityState !== null;
+  const knownStreet = ({ name, suffix }: DeliveryLine) => name !== null && (postalCode ? local!.hasStreet(postalCode, name)
+    : [...(local!.zipsWithStreetName(name) ?? [])].some((zip) => local!.hasStreetOfType(zip, name, suffix) && stateOfPostalCode(postal, zip) === cityState));
+  const streetBonus = local && (postalCode ? local.hasStreet(postalCode, null) : stateOnly) ? KNOWN_STREET_BONUS : 0;
+  const noCityBonus = stateOnly ? CITY_MISSING : 0;
   const candidates: SplitCandidate[] = [];
   for (const start of starts) {
     let cityKeyFromP = '';
@@ -1308,8 +1325,9 @@ function bestSplit(
         for (let k = p; k < end && !holdsStreetType; k++) holdsStreetType = COMMON_STREET_TYPES.has(StreetSuffixTable.get(toks[k].w) ?? '');
         if (knownZips === 0) {
           // An unknown "city" that starts with a common street type or holds a unit (`AVENUE APT B` before a lone ZIP)
-          // is the end of the street.
+          // is the end of the street; so is one that ends with a lone letter (`LN NORTHWEST B, MD`, `TPKE WEST F, CT`).
           if (COMMON_STREET_TYPES.has(StreetSuffixTable.get(first) ?? '')) score -= 8;
+          if (LONE_LETTER_UNIT.test(toks[end - 1].w) && !DirectionalTable.has(toks[end - 1].w)) score -= 10;
           if (unitFrom[p]) score -= 20;
           // So is one that ends with one where no comma set it apart (`467 NORTH MOUNTAIN RANCH ROAD, AR`).
           else if (p + 1 < end && !toks[p].sep && COMMON_STREET_TYPES.has(StreetSuffixTable.get(toks[end - 1].w) ?? '')) score -= 8;
@@ -1317,7 +1335,7 @@ function bestSplit(
         city = { knownZips, fitsZip, holdsStreetType, directionalFirst: DirectionalTable.has(first), streetWordFirst, cityExpected, separated: toks[p].sep, words: end - p };
         maxQuality = p > start && !mayEndWell(toks, start, p, country) ? 1 : 2;
       } else {
-        if (cityExpected) score -= 6;
+        if (cityExpected) score -= CITY_MISSING;
         if (separatorAtEnd) score += 12;
       }
       // No delivery line at all (`Minneapolis, MN 55401`): the start of the text is a boundary like a comma.
@@ -1343,13 +1361,14 @@ function bestSplit(
   // The street bonus in a second pass, only when it can change the outcome: the best split's street is not one the
   // data holds, and another split's is (its bound plus the bonus reaches the best). The same result as scoring every
   // split with the bonus, without raising every bound.
-  if (streetBonus && best.line.kind !== 'none' && !(best.line.name && local!.hasStreet(postalCode!, best.line.name))) {
+  if (streetBonus && best.line.kind !== 'none' && !knownStreet(best.line)) {
     for (const c of candidates) {
-      if (c.bound + streetBonus < best.score) break;
+      if (c.bound + streetBonus + noCityBonus < best.score) break;
       if (c.p <= c.start) continue;
       const line = (c.line ??= parseDeliveryLine(toks, c.start, c.p, country));
-      if (!line.name || !local!.hasStreet(postalCode!, line.name)) continue;
-      const score = splitScore(c, line, toks, streetBonus) - (line.kind === 'military' && civilianState ? MILITARY_LINE_ELSEWHERE : 0);
+      if (!knownStreet(line)) continue;
+      const bonus = streetBonus + (c.p === end ? noCityBonus : 0);
+      const score = splitScore(c, line, toks, bonus) - (line.kind === 'military' && civilianState ? MILITARY_LINE_ELSEWHERE : 0);
       if (score > best.score || (score === best.score && c.order < bestOrder)) {
         best = { score, start: c.start, at: c.p, line, cityFitsZip: c.city?.fitsZip ?? false };
         bestOrder = c.order;

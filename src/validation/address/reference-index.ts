@@ -258,6 +258,12 @@ export class ReferenceIndex {
     return name === null ? names !== undefined && names.size > 0 : names?.has(name) ?? false;
   }
 
+  /** True when the data has a street of that name and type (null: none) in the postal code. */
+  hasStreetOfType(postalCode: string, name: string, suffix: string | null): boolean {
+    for (const key of this.streetsByName.get(postalCode)?.get(name) ?? []) if (partsOfKey(key).suffix === suffix) return true;
+    return false;
+  }
+
   /** True when the loaded address files place some point of the postal code in the city (by cityKey). */
   isLocalCityOf(postalCode: string, key: string): boolean {
     return this.localCityNames.get(postalCode)?.has(key) ?? false;
