@@ -309,7 +309,7 @@ function zipSlipped(zip: string): string | null {
  * another common type (`STREET`, or `AVENUE` for a street); null when the street has none after its name
  * (`US Highway 98`).
  */
-function streetTypeChanged(street: string, change: 'dropped' | 'replaced'): string | null {
+export function streetTypeChanged(street: string, change: 'dropped' | 'replaced'): string | null {
   const words = street.split(' ');
   let k = words.length - 1;
   while (k > 0 && DirectionalTable.has(words[k].toUpperCase())) k--;

@@ -127,6 +127,18 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect([r.status, r.standardized]).toEqual(['verified', standardized]);
   });
 
+  it.each([
+    ['74 Springfield B, Agawam, MA 01001', '74 SPRINGFIELD ST # B AGAWAM MA 01001'],
+    ['824 Main D, Manchester, CT 06040', '824 MAIN ST # D MANCHESTER CT 06040'],
+  ])('When a street typed without its type ends in a letter ("%s") and the data holds that letter as a unit, then the letter is the unit', (input, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized, r.components.secondary_number]).toEqual(['corrected', standardized, standardized.split(' # ')[1][0]]);
+  });
+
+  it('When the letter is no unit the data holds there, then nothing is guessed', () => {
+    expect(check('6007 Applegate X, Louisville, KY 40219').dpv).toBe('');
+  });
+
   it('When the town is named like a street type and the street is not in the data, then the town stays', () => {
     expect(check('100 Main St, Circle, AK').standardized).toBe('100 MAIN ST CIRCLE AK 99733');
   });

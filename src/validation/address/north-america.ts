@@ -98,6 +98,7 @@ function cityOfZip(postal: PostalIndex, reference: ReferenceIndex, zip: string):
 
 /** `203-1267`: a unit (figures, maybe a letter) before a house number. */
 const UNIT_DASH_NUMBER = /^(\d+[A-Z]?|[A-Z])-(\d+[A-Z]?)$/;
+const TRAILING_UNIT_LETTER = /^(.+) ([A-Z])$/;
 
 /** True when the ZIP is one of the state's: by its GeoNames places, or by its USPS prefix range when GeoNames lacks it. */
 export function zipOfState(postal: PostalIndex, zip: string, state: string): boolean {
@@ -707,6 +708,19 @@ export function validateNorthAmerican(
         p.secondaryNumber = unitCivic[1];
         answer = asUnit;
         corrected = true;
+      }
+    }
+    // A street typed without its type, then a unit letter (`74 SPRINGFIELD B`: data SPRINGFIELD ST, unit B): the letter
+    // is the unit where the data holds only that reading.
+    const letterUnit = !canada && zip && !p.secondaryNumber && !street.suffix && (!answer || !delivers(answer))
+      ? TRAILING_UNIT_LETTER.exec(street.name ?? '') : null;
+    if (letterUnit && !DirectionalTable.has(letterUnit[2])) {
+      const named = { ...street, name: letterUnit[1] };
+      const asUnit = reference.lookup({ postalCode: zip!, street: named, primaryNumber: p.primaryNumber, secondaryNumber: letterUnit[2] });
+      if (asUnit.dpv === 'Y') {
+        p.secondaryDesignator = '#';
+        p.secondaryNumber = letterUnit[2];
+        answer = { ...asUnit, correctedStreet: asUnit.correctedStreet ?? named, respelled: false };
       }
     }
     if (answer) {
