@@ -135,6 +135,12 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect([r.status, r.standardized, r.components.secondary_number]).toEqual(['corrected', standardized, standardized.split(' # ')[1][0]]);
   });
 
+  it('When the ZIP is typed with the letter O for a zero, then it is read as the ZIP and said to be corrected', () => {
+    const r = check('6007 Applegate Ln, Louisville, KY 4O219');
+    expect([r.status, r.standardized]).toEqual(['corrected', '6007 APPLEGATE LN LOUISVILLE KY 40219']);
+    expect(r.footnotes).toContain('A#: ZIP code corrected from 4O219 to 40219');
+  });
+
   it('When the letter is no unit the data holds there, then nothing is guessed', () => {
     expect(check('6007 Applegate X, Louisville, KY 40219').dpv).toBe('');
   });

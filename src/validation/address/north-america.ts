@@ -598,6 +598,10 @@ export function validateNorthAmerican(
   let dpv: Dpv = '';
   let zip4: string | null = null;
   let corrected = last.corrected;
+  if (p.postalCodeTyped && p.postalCode) {
+    notes.unshift(F.zipCorrected(p.postalCodeTyped, p.postalCode));
+    corrected = true;
+  }
   // What no reference data can mend: no (readable) delivery line, a corner, a street or box without its number, box 0.
   const lineInvalid = p.nonLatin || !hasDeliveryLine || p.kind === 'intersection' || (!p.primaryNumber && NEEDS_NUMBER.has(p.kind)) || boxZero || militaryElsewhere;
   let invalid = last.invalid || lineInvalid;

@@ -8,7 +8,7 @@
  */
 import { type PostalIndex, type ZipPlace, cityKey, cityWordKey } from './postal-index.js';
 import { readFrenchWords, readInstallation, shipNameStart, siteAndCompartment, takeUrbanization } from './regional-forms.js';
-import { PRIMARY_NUMBER, type Token, UNIT_ID, hasNonLatinLetters, joinWords, tokenizeAddress } from './tokenize.js';
+import { PRIMARY_NUMBER, type Token, UNIT_ID, hasNonLatinLetters, joinWords, makeToken, tokenizeAddress } from './tokenize.js';
 import {
   CanadianStreetTypeAfter,
   CanadianStreetTypeBefore,
@@ -80,6 +80,8 @@ export interface ParsedAddress extends DeliveryLine {
   recipient: string | null;
   /** Words after the ZIP code (a firm or note written last), dropped. */
   trailing: string | null;
+  /** The ZIP as typed when it was read otherwise (`4O219`, the letter O for a zero), else null. */
+  postalCodeTyped: string | null;
   /**
    * A complete delivery line written before the one used (`3523 WILLIAMS ST, POB 477`): Pub 28 delivers to the line
    * just above the city, so the earlier one is kept apart (it is part of `recipient`).
@@ -1127,6 +1129,7 @@ function postalCodeBefore(toks: readonly Token[], at: number, country: 'US' | 'C
  */
 function stateBeforePostalCode(toks: Token[], end: number, postal: PostalIndex): void {
   for (let n = 1; n <= LONGEST_REGION_NAME_WORDS && end - n >= 2; n++) {
+    if (!toks[end - n - 1].digit) continue;
     const region = RegionByName.get(joinWords(toks, end - n, end));
     if (!region) continue;
     const codeAt = postalCodeBefore(toks, end - n, region.country);
@@ -1157,8 +1160,9 @@ function dropRepeatedLastLine(toks: readonly Token[], end: number): number {
   // The state again after the postal code, in a comma group of its own (`…, KY 40219, KY`, `…, ON M5H 2N2, ON`: a city
   // field that held the whole last line, then the state field).
   for (let n = 1; n <= LONGEST_REGION_NAME_WORDS && end - n >= 3; n++) {
+    if (!toks[end - n].sep || !toks[end - n - 1].digit) continue;
     const region = RegionByName.get(joinWords(toks, end - n, end));
-    if (!region || !toks[end - n].sep) continue;
+    if (!region) break;
     const codeAt = postalCodeBefore(toks, end - n, region.country);
     if (codeAt < 0) break;
     for (let m = 1; m <= LONGEST_REGION_NAME_WORDS && codeAt - m >= 1; m++) {
@@ -1211,8 +1215,23 @@ export interface LocalPlaceNames {
   hasStreetOfType(postalCode: string, name: string, suffix: string | null): boolean;
 }
 
+/** Five figures (and four), some of them the letter O, with two figures at least. */
+const LETTER_O_ZIP = /^(?=(?:.*\d){2})(?=.*O)[\dO]{5}(?:-?[\dO]{4})?$/;
+
 /** A unit that is a letter, or two joined by a hyphen (`B`, `A-D`). */
 const LONE_LETTER_UNIT = /^[A-Z](-[A-Z0-9])?$/;
+
+/** Whether the loaded data holds the line's street in the postal code (by name), else in the state (by name and type). */
+function knownStreet(
+  { name, suffix }: DeliveryLine, local: LocalPlaceNames, postalCode: string | null, state: string | null, postal: PostalIndex,
+): boolean {
+  if (name === null) return false;
+  if (postalCode) return local.hasStreet(postalCode, name);
+  for (const zip of local.zipsWithStreetName(name) ?? []) {
+    if (stateOfPostalCode(postal, zip) === state && local.hasStreetOfType(zip, name, suffix)) return true;
+  }
+  return false;
+}
 
 /** What a split without a city loses where a state or postal code says one is expected. */
 const CITY_MISSING = 6;
@@ -1269,8 +1288,6 @@ function bestSplit(
   // town of CIRCLE; `8509 OLDE GATE, AL`: not OLDE in a town GATE); such a street and the state are a whole address, so
   // that reading loses nothing for the city it lacks.
   const stateOnly = local !== undefined && !postalCode && state !== null && cityState !== null;
-  const knownStreet = ({ name, suffix }: DeliveryLine) => name !== null && (postalCode ? local!.hasStreet(postalCode, name)
-    : [...(local!.zipsWithStreetName(name) ?? [])].some((zip) => local!.hasStreetOfType(zip, name, suffix) && stateOfPostalCode(postal, zip) === cityState));
   const streetBonus = local && (postalCode ? local.hasStreet(postalCode, null) : stateOnly) ? KNOWN_STREET_BONUS : 0;
   const noCityBonus = stateOnly ? CITY_MISSING : 0;
   const candidates: SplitCandidate[] = [];
@@ -1361,12 +1378,12 @@ function bestSplit(
   // The street bonus in a second pass, only when it can change the outcome: the best split's street is not one the
   // data holds, and another split's is (its bound plus the bonus reaches the best). The same result as scoring every
   // split with the bonus, without raising every bound.
-  if (streetBonus && best.line.kind !== 'none' && !knownStreet(best.line)) {
+  if (streetBonus && best.line.kind !== 'none' && !knownStreet(best.line, local!, postalCode, cityState, postal)) {
     for (const c of candidates) {
       if (c.bound + streetBonus + noCityBonus < best.score) break;
       if (c.p <= c.start) continue;
       const line = (c.line ??= parseDeliveryLine(toks, c.start, c.p, country));
-      if (!knownStreet(line)) continue;
+      if (!knownStreet(line, local!, postalCode, cityState, postal)) continue;
       const bonus = streetBonus + (c.p === end ? noCityBonus : 0);
       const score = splitScore(c, line, toks, bonus) - (line.kind === 'military' && civilianState ? MILITARY_LINE_ELSEWHERE : 0);
       if (score > best.score || (score === best.score && c.order < bestOrder)) {
@@ -1429,6 +1446,13 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       end = k + 1;
     }
     break;
+  }
+
+  // A ZIP typed with the letter O for a zero after a state (`KY 4O219`) is that ZIP.
+  let postalCodeTyped: string | null = null;
+  if (end >= 2 && LETTER_O_ZIP.test(toks[end - 1].w) && RegionByName.get(toks[end - 2].w)?.country === 'US') {
+    postalCodeTyped = toks[end - 1].w;
+    toks[end - 1] = makeToken(postalCodeTyped.replace(/O/g, '0'), toks[end - 1].sep);
   }
 
   // Postal code.
@@ -1702,6 +1726,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     plus4,
     recipient: recipientEnd > 0 ? joinWords(toks, 0, recipientEnd) : null,
     trailing,
+    postalCodeTyped,
     nonLatin,
     tokenCount: toks.length,
   };

@@ -260,7 +260,9 @@ export class ReferenceIndex {
 
   /** True when the data has a street of that name and type (null: none) in the postal code. */
   hasStreetOfType(postalCode: string, name: string, suffix: string | null): boolean {
-    for (const key of this.streetsByName.get(postalCode)?.get(name) ?? []) if (partsOfKey(key).suffix === suffix) return true;
+    // A key is `PRE|NAME|SUFFIX|POST` (streetKey): the suffix is what follows the name.
+    const middle = `|${name}|${suffix ?? ''}|`;
+    for (const key of this.streetsByName.get(postalCode)?.get(name) ?? []) if (key.includes(middle)) return true;
     return false;
   }
 

@@ -46,6 +46,13 @@ function hyphenatedUnit(word: string): [string, string, string] | null {
   return /^[A-Z0-9]{1,8}$/.test(id) ? [word, word.slice(0, dash), id] : null;
 }
 
+/** A house number glued to the street's name (`6007APPLEGATE`): number and name (`4TH`, `123A` stay whole). */
+function gluedNumberAndName(word: string): [string, string, string] | null {
+  return GLUED_NUMBER_NAME.exec(word) as [string, string, string] | null;
+}
+
+const GLUED_NUMBER_NAME = /^(\d{1,6})([A-Z]{3,})$/;
+
 /** A unit designator glued to its number (`APT203`, `STE12B`): designator and number. */
 function gluedUnit(word: string): [string, string, string] | null {
   const m = GLUED_UNIT.exec(word);
@@ -147,7 +154,7 @@ function pushWord(tokens: Token[], word: string, sep: boolean): boolean {
     if (!word) return false;
   }
   const route = (word.includes('-') ? HYPHENATED_ROUTE.exec(word) ?? hyphenatedUnit(word) ?? hyphenatedAfterType(word) : null) ??
-    GLUED_RURAL_ROUTE.exec(word) ?? gluedStateZip(word) ?? gluedUnit(word);
+    GLUED_RURAL_ROUTE.exec(word) ?? gluedStateZip(word) ?? gluedUnit(word) ?? (tokens.length === 0 || sep ? gluedNumberAndName(word) : null);
   if (route) tokens.push(makeToken(route[1], sep), makeToken(route[2], false));
   else tokens.push(makeToken(word, sep));
   return true;
