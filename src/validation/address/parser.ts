@@ -1115,6 +1115,38 @@ function dropRepeatedCity(toks: Token[], end: number, postal: PostalIndex, state
   return end;
 }
 
+/**
+ * A postal code in a comma group of its own before the city (`6007 APPLEGATE LN, 40219, LOUISVILLE, KY`, `100 QUEEN ST
+ * W, M5H 2N2, TORONTO, ON`: a form's fields in another order), when it is one of the state's: taken out of the tokens,
+ * with the new end; else null.
+ */
+function postalCodeInOwnGroup(
+  toks: Token[], end: number, state: string, postal: PostalIndex,
+): { postalCode: string; plus4: string | null; country: 'US' | 'CA'; end: number } | null {
+  const country = RegionByName.get(state)?.country;
+  if (!country) return null;
+  for (let g = end - 1; g >= 2; g--) {
+    if (!toks[g].sep) continue;
+    const k = postalCodeBefore(toks, g, country);
+    if (k < 1 || !toks[k].sep) continue;
+    let postalCode: string;
+    let plus4: string | null = null;
+    if (country === 'US') {
+      const zip = US_ZIP.exec(toks[k].w)!;
+      if (!postal.zip(zip[1])?.some((place) => place.state === state)) continue;
+      postalCode = zip[1];
+      plus4 = zip[2] ?? null;
+    } else {
+      const [, fsa, ldu] = CA_POSTAL.exec(joinWords(toks, k, g).replace(/ /g, ''))!;
+      if (postal.fsa(fsa)?.province !== state) continue;
+      postalCode = `${fsa} ${ldu}`;
+    }
+    toks.splice(k, g - k);
+    return { postalCode, plus4, country, end: end - (g - k) };
+  }
+  return null;
+}
+
 /** Where a postal code of the country that ends just before `at` starts (`40219`; `M5H 2N2` or `M5H2N2`); -1 if none. */
 function postalCodeBefore(toks: readonly Token[], at: number, country: 'US' | 'CA'): number {
   if (at < 1) return -1;
@@ -1215,6 +1247,14 @@ export interface LocalPlaceNames {
   hasStreetOfType(postalCode: string, name: string, suffix: string | null): boolean;
 }
 
+/** A ZIP typed with the letter O for a zero after a state (`KY 4O219`): made that ZIP; returns it as typed, else null. */
+function zipWithLetterO(toks: Token[], end: number): string | null {
+  if (end < 2 || !toks[end - 1].digit || !LETTER_O_ZIP.test(toks[end - 1].w) || RegionByName.get(toks[end - 2].w)?.country !== 'US') return null;
+  const typed = toks[end - 1].w;
+  toks[end - 1] = makeToken(typed.replace(/O/g, '0'), toks[end - 1].sep);
+  return typed;
+}
+
 /** Five figures (and four), some of them the letter O, with two figures at least. */
 const LETTER_O_ZIP = /^(?=(?:.*\d){2})(?=.*O)[\dO]{5}(?:-?[\dO]{4})?$/;
 
@@ -1277,6 +1317,7 @@ function bestSplit(
   for (let k = end - 2; k >= Math.max(0, end - MAX_CITY_WORDS - 1); k--) {
     unitFrom[k] = unitFrom[k + 1] || (UnitDesignatorTable.get(toks[k].w)?.requiresNumber === true && toks[k + 1].unitId);
   }
+  const endsInLetterUnit = end > 0 && LONE_LETTER_UNIT.test(toks[end - 1].w) && !DirectionalTable.has(toks[end - 1].w);
   let lastDigitAt = -1;
   for (let k = 0; k < end; k++) if (toks[k].digit) lastDigitAt = k;
   // Branch and bound: each split's city part is cheap and the delivery line adds at most 20, so the splits are tried
@@ -1344,7 +1385,7 @@ function bestSplit(
           // An unknown "city" that starts with a common street type or holds a unit (`AVENUE APT B` before a lone ZIP)
           // is the end of the street; so is one that ends with a lone letter (`LN NORTHWEST B, MD`, `TPKE WEST F, CT`).
           if (COMMON_STREET_TYPES.has(StreetSuffixTable.get(first) ?? '')) score -= 8;
-          if (LONE_LETTER_UNIT.test(toks[end - 1].w) && !DirectionalTable.has(toks[end - 1].w)) score -= 10;
+          if (endsInLetterUnit) score -= 10;
           if (unitFrom[p]) score -= 20;
           // So is one that ends with one where no comma set it apart (`467 NORTH MOUNTAIN RANCH ROAD, AR`).
           else if (p + 1 < end && !toks[p].sep && COMMON_STREET_TYPES.has(StreetSuffixTable.get(toks[end - 1].w) ?? '')) score -= 8;
@@ -1381,7 +1422,8 @@ function bestSplit(
   if (streetBonus && best.line.kind !== 'none' && !knownStreet(best.line, local!, postalCode, cityState, postal)) {
     for (const c of candidates) {
       if (c.bound + streetBonus + noCityBonus < best.score) break;
-      if (c.p <= c.start) continue;
+      // (With the state alone, only the reading that leaves no city: the one a town's name took words from.)
+      if (c.p <= c.start || (stateOnly && c.p !== end)) continue;
       const line = (c.line ??= parseDeliveryLine(toks, c.start, c.p, country));
       if (!knownStreet(line, local!, postalCode, cityState, postal)) continue;
       const bonus = streetBonus + (c.p === end ? noCityBonus : 0);
@@ -1448,12 +1490,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     break;
   }
 
-  // A ZIP typed with the letter O for a zero after a state (`KY 4O219`) is that ZIP.
-  let postalCodeTyped: string | null = null;
-  if (end >= 2 && LETTER_O_ZIP.test(toks[end - 1].w) && RegionByName.get(toks[end - 2].w)?.country === 'US') {
-    postalCodeTyped = toks[end - 1].w;
-    toks[end - 1] = makeToken(postalCodeTyped.replace(/O/g, '0'), toks[end - 1].sep);
-  }
+  const postalCodeTyped = zipWithLetterO(toks, end);
 
   // Postal code.
   let postalCode: string | null = null;
@@ -1577,26 +1614,10 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     }
   }
 
-  // A postal code in a comma group of its own before the city (`6007 APPLEGATE LN, 40219, LOUISVILLE, KY`, `100 QUEEN
-  // ST W, M5H 2N2, TORONTO, ON`: a form's fields in another order), when it is one of the state's.
-  const stateCountry = state ? RegionByName.get(state)?.country : undefined;
-  for (let g = end - 1; !postalCode && stateCountry && g >= 2; g--) {
-    if (!toks[g].sep) continue;
-    const k = postalCodeBefore(toks, g, stateCountry);
-    if (k < 1 || !toks[k].sep || g === end) continue;
-    if (stateCountry === 'US') {
-      const zip = US_ZIP.exec(toks[k].w)!;
-      if (!postal.zip(zip[1])?.some((place) => place.state === state)) continue;
-      postalCode = zip[1];
-      plus4 = zip[2] ?? null;
-    } else {
-      const [, fsa, ldu] = CA_POSTAL.exec(joinWords(toks, k, g).replace(/ /g, ''))!;
-      if (postal.fsa(fsa)?.province !== state) continue;
-      postalCode = `${fsa} ${ldu}`;
-    }
-    country = stateCountry;
-    toks.splice(k, g - k);
-    end -= g - k;
+  // A postal code in a comma group of its own before the city (a form's fields in another order).
+  if (!postalCode && state) {
+    const moved = postalCodeInOwnGroup(toks, end, state, postal);
+    if (moved) ({ postalCode, plus4, country, end } = moved);
   }
   const zipPlaces = postalCode && country === 'US' ? postal.zip(postalCode) : undefined;
   const zipState = zipPlaces?.[0]?.state;

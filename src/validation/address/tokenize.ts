@@ -114,7 +114,8 @@ export function tokenizeAddress(input: string): Token[] {
   if (s.includes('.')) s = s.replace(/\b([A-Z])\.([A-Z])(?:\.([A-Z]))?\b\.?/g, '$1$2$3');
   if (s.includes('P')) s = s.replace(/\bP\.?\s+O\.?\s+(?=BOX\b)/g, 'PO ');
   // A house number written with a thousands separator (`6,007 APPLEGATE LN`) opening the text is one number.
-  if (s.includes(',')) s = s.replace(THOUSANDS_AT_START, '$1$2 ');
+  const firstComma = s.indexOf(',');
+  if (firstComma > 0 && firstComma <= 4) s = s.replace(THOUSANDS_AT_START, '$1$2 ');
   s = s.replace(/[\r\n\t;|]+/g, ',');
   if (s.includes('#')) s = s.replace(/#/g, ' # ');
   s = s.replace(/['’`]/g, '');
@@ -153,10 +154,14 @@ function pushWord(tokens: Token[], word: string, sep: boolean): boolean {
     word = word.replace(/^[-/]+|[-/]+$/g, '');
     if (!word) return false;
   }
+  // (Glued words hold figures: most words, which hold none, skip those tests.)
+  const digit = DIGIT.test(word);
   const route = (word.includes('-') ? HYPHENATED_ROUTE.exec(word) ?? hyphenatedUnit(word) ?? hyphenatedAfterType(word) : null) ??
-    GLUED_RURAL_ROUTE.exec(word) ?? gluedStateZip(word) ?? gluedUnit(word) ?? (tokens.length === 0 || sep ? gluedNumberAndName(word) : null);
+    (digit
+      ? GLUED_RURAL_ROUTE.exec(word) ?? gluedStateZip(word) ?? gluedUnit(word) ?? (tokens.length === 0 || sep ? gluedNumberAndName(word) : null)
+      : null);
   if (route) tokens.push(makeToken(route[1], sep), makeToken(route[2], false));
-  else tokens.push(makeToken(word, sep));
+  else tokens.push({ w: word, sep, digit, unitId: UNIT_ID.test(word), number: digit && PRIMARY_NUMBER.test(word) });
   return true;
 }
 
