@@ -1422,8 +1422,7 @@ function bestSplit(
   if (streetBonus && best.line.kind !== 'none' && !knownStreet(best.line, local!, postalCode, cityState, postal)) {
     for (const c of candidates) {
       if (c.bound + streetBonus + noCityBonus < best.score) break;
-      // (With the state alone, only the reading that leaves no city: the one a town's name took words from.)
-      if (c.p <= c.start || (stateOnly && c.p !== end)) continue;
+      if (c.p <= c.start) continue;
       const line = (c.line ??= parseDeliveryLine(toks, c.start, c.p, country));
       if (!knownStreet(line, local!, postalCode, cityState, postal)) continue;
       const bonus = streetBonus + (c.p === end ? noCityBonus : 0);
