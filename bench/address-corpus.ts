@@ -334,12 +334,14 @@ export function streetTypeChanged(street: string, change: 'dropped' | 'replaced'
  * digits swapped (rows whose two are the same are left out), the street type left out (`2010 Rising Hill`) or wrong
  * (`2010 Rising Hill Street`; rows whose street has no type after its name are left out); whole with the last line
  * first (`LOUISVILLE, KY 40219, 6007 APPLEGATE LANE`), with a telephone number after the ZIP, and with the ZIP or the state
- * where a form's other field put it (`6007 APPLEGATE LANE, 40219, LOUISVILLE, KY`; `…, 40219 KY`; `…, KY 40219, KY`).
+ * where a form's other field put it (`6007 APPLEGATE LANE, 40219, LOUISVILLE, KY`; `…, 40219 KY`; `…, KY 40219, KY`), and
+ * with a delivery note after the street (`6007 APPLEGATE LANE LEAVE AT BACK DOOR, LOUISVILLE, KY 40219`).
  */
 export const RRAD_FORMS = [
   'with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt', 'no commas, no ZIP', 'unit first',
   'wrong town', 'abbreviated', 'street and city', 'street and city misspelt', 'street and state', 'ZIP digits swapped',
   'no street type', 'wrong street type', 'last line first', 'phone after ZIP', 'ZIP or state in another field',
+  'note after the street',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -380,6 +382,8 @@ export function rradRoundTrip(
       // after a city field that held the whole last line.
       : form === 'ZIP or state in another field'
         ? [`${street}, ${r.zip}, ${r.city}, ${r.state}`, `${street}, ${r.city}, ${r.zip} ${r.state}`, `${street}, ${r.city}, ${r.state} ${r.zip}, ${r.state}`]
+      // A delivery note typed into the address line, after the street (the unit, if any, after the note).
+      : form === 'note after the street' ? [`${r.address1} Leave At Back Door${r.address2 ? ` ${r.address2}` : ''}, ${r.city}, ${r.state} ${r.zip}`]
       : form === 'ZIP digits swapped' ? (zipSlipped(r.zip) ? [`${street}, ${r.city}, ${r.state} ${zipSlipped(r.zip)}`] : [])
       : form === 'no street type' || form === 'wrong street type' ? (() => {
         const changed = streetTypeChanged(r.address1, form === 'no street type' ? 'dropped' : 'replaced');

@@ -135,6 +135,22 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect([r.status, r.standardized, r.components.secondary_number]).toEqual(['corrected', standardized, standardized.split(' # ')[1][0]]);
   });
 
+  it.each([
+    ['6007 Applegate Ln Leave At Door, Louisville, KY 40219', '6007 APPLEGATE LN LOUISVILLE KY 40219', 'LEAVE AT DOOR'],
+    ['1267 Martin Street Leave At Back Door #203, Nashville, TN 37203', '1267 MARTIN ST # 203 NASHVILLE TN 37203', 'LEAVE AT BACK DOOR'],
+    ['74 Springfield Street Blue House B, Agawam, MA 01001', '74 SPRINGFIELD ST # B AGAWAM MA 01001', 'BLUE HOUSE'],
+    ['721 Bay Ridge Avenue Near The Park, Annapolis, MD 21403', '721 BAY RIDGE AVE ANNAPOLIS MD 21403', 'NEAR THE PARK'],
+  ])('When a delivery note follows the street in its comma group ("%s"), then the street the data holds is found and the note set aside', (input, standardized, note) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['verified', standardized]);
+    expect(r.footnotes).toContain(`R#: building name or note dropped from the delivery line: ${note}`);
+  });
+
+  it('When no street of the data ends where the note would start, then the line stays as typed', () => {
+    const r = check('6007 Applegate Leave At Door, Louisville, KY 40219');
+    expect(r.status).not.toBe('verified');
+  });
+
   it('When the ZIP is typed with the letter O for a zero, then it is read as the ZIP and said to be corrected', () => {
     const r = check('6007 Applegate Ln, Louisville, KY 4O219');
     expect([r.status, r.standardized]).toEqual(['corrected', '6007 APPLEGATE LN LOUISVILLE KY 40219']);

@@ -1432,8 +1432,39 @@ function bestSplit(
         bestOrder = c.order;
       }
     }
+    if (!knownStreet(best.line, local!, postalCode, cityState, postal)) best.line = noteAfterKnownStreet(toks, best, country, local!, postalCode, cityState, postal);
   }
   return best;
+}
+
+/**
+ * A note written after the street in the same comma group (`6007 APPLEGATE LN LEAVE AT DOOR, LOUISVILLE`, `198 E 161ST ST
+ * DISTRICT ATTY BRONX CTY, BRONX`): where the line read whole is no street of the data but its words up to a street type
+ * (and directional) are, that street, the rest set aside as a note; else the line as read.
+ */
+function noteAfterKnownStreet(
+  toks: readonly Token[], best: BestSplit, country: 'US' | 'CA' | null, local: LocalPlaceNames, postalCode: string | null,
+  state: string | null, postal: PostalIndex,
+): DeliveryLine {
+  const l = best.line;
+  if (l.kind !== 'street' || l.suffix !== null || !l.primaryNumber) return l;
+  // The unit after the note stays the line's (`1267 MARTIN ST LEAVE AT BACK DOOR # 203`, `… BACK DOOR B`).
+  let unitAt = secondaryStart(toks, best.start + 1, best.at, country);
+  const last = toks[best.at - 1].w;
+  if (unitAt === best.at && LONE_LETTER_UNIT.test(last) && !DirectionalTable.has(last)) unitAt--;
+  // The longest street of the data first (`BAY RIDGE AVE`, not BAY RDG).
+  for (let k = unitAt - 2; k >= best.start + 2; k--) {
+    if (!suffixOf(toks[k].w, country)) continue;
+    const e = k + 2 < unitAt && directionalOf(toks[k + 1].w, country) ? k + 2 : k + 1;
+    const kept = unitAt < best.at ? [...toks.slice(best.start, e), ...toks.slice(unitAt, best.at)] : toks.slice(best.start, e);
+    const line = parseDeliveryLine(kept, 0, kept.length, country);
+    if (line.suffix === null || line.name === null) continue;
+    const known = postalCode ? local.hasStreetOfType(postalCode, line.name, line.suffix) : knownStreet(line, local, postalCode, state, postal);
+    if (!known) continue;
+    line.building = joinWords(toks, e, unitAt);
+    return line;
+  }
+  return l;
 }
 
 const MILITARY_LINE_ELSEWHERE = 25;
