@@ -140,6 +140,9 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     ['1267 Martin Street Leave At Back Door #203, Nashville, TN 37203', '1267 MARTIN ST # 203 NASHVILLE TN 37203', 'LEAVE AT BACK DOOR'],
     ['74 Springfield Street Blue House B, Agawam, MA 01001', '74 SPRINGFIELD ST # B AGAWAM MA 01001', 'BLUE HOUSE'],
     ['721 Bay Ridge Avenue Near The Park, Annapolis, MD 21403', '721 BAY RIDGE AVE ANNAPOLIS MD 21403', 'NEAR THE PARK'],
+    // A gate code's number is the note's, not a unit; without the ZIP, the street of the state.
+    ['6007 Applegate Ln Gate Code #1234, Louisville, KY 40219', '6007 APPLEGATE LN LOUISVILLE KY 40219', 'GATE CODE # 1234'],
+    ['6007 Applegate Ln Leave At Door, Louisville, KY', '6007 APPLEGATE LN LOUISVILLE KY 40219', 'LEAVE AT DOOR'],
   ])('When a delivery note follows the street in its comma group ("%s"), then the street the data holds is found and the note set aside', (input, standardized, note) => {
     const r = check(input);
     expect([r.status, r.standardized]).toEqual(['verified', standardized]);

@@ -277,7 +277,7 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
 function secondaryStart(toks: readonly Token[], nameStart: number, end: number, country: 'US' | 'CA' | null): number {
   for (let k = nameStart + 1; k < end; k++) {
     const w = toks[k].w;
-    if (w === '#' || RECIPIENT_MARKERS.has(w)) return k;
+    if ((w === '#' && toks[k - 1].w !== 'CODE') || RECIPIENT_MARKERS.has(w)) return k;
     if (NUMBER_WORDS.has(w) && k + 2 === end && toks[k + 1].digit && toks[k + 1].unitId) return k;
     if ((PrivateUnitWords.has(w) && k + 1 < end && toks[k + 1].unitId && toks[k + 1].digit) || mailStopAt(toks, k, end)) return k;
     const next = toks[k + 1]?.w;
@@ -320,9 +320,9 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
       !suffixOf(w, country) && !directionalOf(w, country) && !(HIGHWAY_LAST_WORDS.has(prev) && HIGHWAYS_BY_FIRST_WORD.has(toks[k - 2].w))) {
       return k;
     }
-    // A last word that is a plain number after a name (`1020 W BRYN MAWR 211`) is a unit too.
+    // A last word that is a plain number after a name (`1020 W BRYN MAWR 211`) is a unit too (not a gate code's).
     const lastOrBeforeDirectional = k === end - 1 || (k === end - 2 && DirectionalTable.has(next));
-    if (lastOrBeforeDirectional && !directionalOf(prev, country) && toks[k].unitId && toks[k].digit && !ORDINAL_NUMBER.test(w)) {
+    if (lastOrBeforeDirectional && !directionalOf(prev, country) && toks[k].unitId && toks[k].digit && !ORDINAL_NUMBER.test(w) && prev !== 'CODE' && !(prev === '#' && toks[k - 2]?.w === 'CODE')) {
       return k;
     }
   }
@@ -1261,6 +1261,12 @@ const LETTER_O_ZIP = /^(?=(?:.*\d){2})(?=.*O)[\dO]{5}(?:-?[\dO]{4})?$/;
 /** A unit that is a letter, or two joined by a hyphen (`B`, `A-D`). */
 const LONE_LETTER_UNIT = /^[A-Z](-[A-Z0-9])?$/;
 
+/** Whether a comma stands inside toks[p, end): such words are no one city (`LEAVE AT DOOR, LOUISVILLE`). */
+function cityCrossesComma(toks: readonly Token[], p: number, end: number): boolean {
+  for (let k = p + 1; k < end; k++) if (toks[k].sep) return true;
+  return false;
+}
+
 /** Whether the loaded data holds the line's street in the postal code (by name), else in the state (by name and type). */
 function knownStreet(
   { name, suffix }: DeliveryLine, local: LocalPlaceNames, postalCode: string | null, state: string | null, postal: PostalIndex,
@@ -1422,7 +1428,7 @@ function bestSplit(
   if (streetBonus && best.line.kind !== 'none' && !knownStreet(best.line, local!, postalCode, cityState, postal)) {
     for (const c of candidates) {
       if (c.bound + streetBonus + noCityBonus < best.score) break;
-      if (c.p <= c.start) continue;
+      if (c.p <= c.start || (stateOnly && cityCrossesComma(toks, c.p, end))) continue;
       const line = (c.line ??= parseDeliveryLine(toks, c.start, c.p, country));
       if (!knownStreet(line, local!, postalCode, cityState, postal)) continue;
       const bonus = streetBonus + (c.p === end ? noCityBonus : 0);
