@@ -154,6 +154,15 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect(r.status).not.toBe('verified');
   });
 
+  it.each([
+    ['1600 Amphitheatre Pkwy, Mountain View, Califronia 94043', 'CALIFRONIA', '1600 AMPHITHEATRE PKWY MOUNTAIN VIEW CA 94043'],
+    ['100 Main St, Albany, Nwe York 12207', 'NWE YORK', '100 MAIN ST ALBANY NY 12207'],
+  ])('When the state\'s name is misspelt by one slip before a ZIP of it ("%s"), then it is that state, said corrected', (input, typed, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['corrected', standardized]);
+    expect(r.footnotes).toContain(`B#: state corrected from ${typed} to ${standardized.split(' ').at(-2)}`);
+  });
+
   it('When the ZIP is typed with the letter O for a zero, then it is read as the ZIP and said to be corrected', () => {
     const r = check('6007 Applegate Ln, Louisville, KY 4O219');
     expect([r.status, r.standardized]).toEqual(['corrected', '6007 APPLEGATE LN LOUISVILLE KY 40219']);

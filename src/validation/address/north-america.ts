@@ -598,6 +598,10 @@ export function validateNorthAmerican(
   let dpv: Dpv = '';
   let zip4: string | null = null;
   let corrected = last.corrected;
+  if (p.stateTyped && p.state) {
+    notes.unshift(F.stateCorrected(p.stateTyped, p.state));
+    corrected = true;
+  }
   if (p.postalCodeTyped && p.postalCode) {
     notes.unshift(F.zipCorrected(p.postalCodeTyped, p.postalCode));
     corrected = true;

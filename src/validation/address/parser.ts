@@ -6,7 +6,7 @@
  * split: how cleanly the delivery line ends (Pub 28 suffix, unit, highway number), whether the rest is a known city of
  * the state (GeoNames, through PostalIndex), and whether a comma stands there.
  */
-import { type PostalIndex, type ZipPlace, cityKey, cityWordKey } from './postal-index.js';
+import { type PostalIndex, type ZipPlace, cityKey, cityWordKey, oneTypingSlipApart } from './postal-index.js';
 import { readFrenchWords, readInstallation, shipNameStart, siteAndCompartment, takeUrbanization } from './regional-forms.js';
 import { PRIMARY_NUMBER, type Token, UNIT_ID, hasNonLatinLetters, joinWords, makeToken, tokenizeAddress } from './tokenize.js';
 import {
@@ -37,6 +37,7 @@ import {
   TwoWordMailStops,
   UnitDesignatorTable,
   byFirstWord,
+  UsStateNames,
 } from './tables.js';
 
 export type DeliveryKind =
@@ -82,6 +83,8 @@ export interface ParsedAddress extends DeliveryLine {
   trailing: string | null;
   /** The ZIP as typed when it was read otherwise (`4O219`, the letter O for a zero), else null. */
   postalCodeTyped: string | null;
+  /** The state as typed when it was a misspelt name read as the ZIP's state (`CALIFRONIA`), else null. */
+  stateTyped: string | null;
   /**
    * A complete delivery line written before the one used (`3523 WILLIAMS ST, POB 477`): Pub 28 delivers to the line
    * just above the city, so the earlier one is kept apart (it is part of `recipient`).
@@ -1247,6 +1250,25 @@ export interface LocalPlaceNames {
   hasStreetOfType(postalCode: string, name: string, suffix: string | null): boolean;
 }
 
+/** The full names of each US state (`CALIFORNIA`), for a misspelt one. */
+const STATE_NAMES_BY_CODE: ReadonlyMap<string, string> = new Map([...UsStateNames].map(([code, name]) => [code, name.replace(/ /g, '')]));
+
+/**
+ * The last one to three words before `end` as the name of the ZIP's state misspelt by one typing slip (`CALIFRONIA`,
+ * `PENSYLVANIA`, `NEW YROK`; names of six letters or more): the code and how many words; else null.
+ */
+function misspeltStateBefore(toks: readonly Token[], end: number, zipState: string | undefined): { code: string; words: number } | null {
+  const name = zipState ? STATE_NAMES_BY_CODE.get(zipState) : undefined;
+  if (!name || name.length < 6) return null;
+  let letters = '';
+  for (let n = 1; n <= 3 && end - n >= 1; n++) {
+    letters = toks[end - n].w + letters;
+    if (letters.length > name.length + 1) return null;
+    if (oneTypingSlipApart(letters, name)) return { code: zipState!, words: n };
+  }
+  return null;
+}
+
 /** A ZIP typed with the letter O for a zero after a state (`KY 4O219`): made that ZIP; returns it as typed, else null. */
 function zipWithLetterO(toks: Token[], end: number): string | null {
   if (end < 2 || !toks[end - 1].digit || !LETTER_O_ZIP.test(toks[end - 1].w) || RegionByName.get(toks[end - 2].w)?.country !== 'US') return null;
@@ -1650,6 +1672,18 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     }
   }
 
+  // A state's name misspelt by one slip before a ZIP of that state (`MOUNTAIN VIEW, CALIFRONIA 94043`).
+  let stateTyped: string | null = null;
+  if (!state && postalCode && country !== 'CA') {
+    const misspelt = misspeltStateBefore(toks, end, postal.zip(postalCode)?.[0]?.state);
+    if (misspelt) {
+      stateTyped = joinWords(toks, end - misspelt.words, end);
+      state = misspelt.code;
+      country = 'US';
+      end -= misspelt.words;
+    }
+  }
+
   // A postal code in a comma group of its own before the city (a form's fields in another order).
   if (!postalCode && state) {
     const moved = postalCodeInOwnGroup(toks, end, state, postal);
@@ -1784,6 +1818,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     recipient: recipientEnd > 0 ? joinWords(toks, 0, recipientEnd) : null,
     trailing,
     postalCodeTyped,
+    stateTyped,
     nonLatin,
     tokenCount: toks.length,
   };
