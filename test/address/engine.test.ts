@@ -157,6 +157,8 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
   it.each([
     ['1600 Amphitheatre Pkwy, Mountain View, Califronia 94043', 'CALIFRONIA', '1600 AMPHITHEATRE PKWY MOUNTAIN VIEW CA 94043'],
     ['100 Main St, Albany, Nwe York 12207', 'NWE YORK', '100 MAIN ST ALBANY NY 12207'],
+    // Without a ZIP, after a city of the one state whose name it is one slip from.
+    ['6007 Applegate Ln, Louisville, Kentuky', 'KENTUKY', '6007 APPLEGATE LN LOUISVILLE KY 40219'],
   ])('When the state\'s name is misspelt by one slip before a ZIP of it ("%s"), then it is that state, said corrected', (input, typed, standardized) => {
     const r = check(input);
     expect([r.status, r.standardized]).toEqual(['corrected', standardized]);

@@ -1261,12 +1261,31 @@ function misspeltStateBefore(toks: readonly Token[], end: number, zipState: stri
   const name = zipState ? STATE_NAMES_BY_CODE.get(zipState) : undefined;
   if (!name || name.length < 6) return null;
   let letters = '';
-  for (let n = 1; n <= 3 && end - n >= 1; n++) {
+  for (let n = 1; n <= 3 && end - n >= 1 && !toks[end - n].digit; n++) {
     letters = toks[end - n].w + letters;
     if (letters.length > name.length + 1) return null;
     if (oneTypingSlipApart(letters, name)) return { code: zipState!, words: n };
   }
   return null;
+}
+
+/** misspeltStateBefore without a ZIP: the one state whose name the words are one slip from, a known city of it before. */
+function misspeltStateAfterCity(
+  toks: readonly Token[], end: number, postal: PostalIndex, local: LocalPlaceNames | undefined,
+): { code: string; words: number } | null {
+  // The last one, two and three words run together, read once; then each state's name of about their length.
+  const tails: string[] = [];
+  for (let n = 1, letters = ''; n <= 3 && end - n >= 1 && !toks[end - n].digit; n++) tails.push((letters = toks[end - n].w + letters));
+  let found: { code: string; words: number } | null = null;
+  for (const [code, name] of STATE_NAMES_BY_CODE) {
+    if (name.length < 6) continue;
+    let n = 0;
+    while (n < tails.length && !(Math.abs(tails[n].length - name.length) <= 1 && oneTypingSlipApart(tails[n], name))) n++;
+    if (n === tails.length) continue;
+    if (found) return null;
+    found = { code, words: n + 1 };
+  }
+  return found && knownCityBefore(toks, 0, end - found.words, found.code, postal, local) ? found : null;
 }
 
 /** A ZIP typed with the letter O for a zero after a state (`KY 4O219`): made that ZIP; returns it as typed, else null. */
@@ -1673,9 +1692,11 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   }
 
   // A state's name misspelt by one slip before a ZIP of that state (`MOUNTAIN VIEW, CALIFRONIA 94043`).
+  // Without a ZIP, a name one slip from one state's alone, after a city of that state (`LOUISVILLE, KENTUKY`).
   let stateTyped: string | null = null;
-  if (!state && postalCode && country !== 'CA') {
-    const misspelt = misspeltStateBefore(toks, end, postal.zip(postalCode)?.[0]?.state);
+  if (!state && country !== 'CA' && (postalCode || end >= 3)) {
+    const misspelt = postalCode ? misspeltStateBefore(toks, end, postal.zip(postalCode)?.[0]?.state)
+      : misspeltStateAfterCity(toks, end, postal, options.places);
     if (misspelt) {
       stateTyped = joinWords(toks, end - misspelt.words, end);
       state = misspelt.code;
