@@ -34,6 +34,7 @@ describe('address parser: delivery line', () => {
     ['123 1/2 Main St', '123 1/2 MAIN ST'],
     ['123-45 Queens Blvd', '123-45 QUEENS BLVD'],
     ['6,007 Applegate Ln', '6007 APPLEGATE LN'],
+    ['1180 P de Leon Blvd', '1180 P DE LEON BLVD'],
     ['6007Applegate Ln', '6007 APPLEGATE LN'],
     ['6251 smithpointe dr # 132', '6251 SMITHPOINTE DR # 132'],
     ['6251 Smithpointe Dr 136', '6251 SMITHPOINTE DR # 136'],

@@ -115,6 +115,9 @@ const MALFORMED_POSTAL_HALF = /^(?=.*\d)(?=.*[A-Z])[A-Z0-9]{2,4}$/;
 const MALFORMED_POSTAL_CODE = /^(?=(?:.*\d){2})(?=.*[A-Z])[A-Z0-9]{4,7}$/;
 
 /** Words for "number" before a unit number (`APARTMENT NO 5`, `APT NUMBER 12`). */
+/** Particles inside names (`P DE LEON`, `J VAN DYKE`): an initial before one is part of the name. */
+const NAME_PARTICLES: ReadonlySet<string> = new Set(['DE', 'DEL', 'DELA', 'DI', 'DU', 'LA', 'LE', 'LAS', 'LOS', 'VAN', 'VON', 'DER']);
+
 /** Words that stand for `#` before a number (`UNIT NO 5`, `NUM 203`). */
 const NUMBER_WORDS: ReadonlySet<string> = new Set(['NO', 'NUMBER', 'NUM', 'NBR']);
 /** Country names that may stand before a postal code (two-letter codes would be states there). */
@@ -604,6 +607,8 @@ export function parseDeliveryLine(
       !suffixOf(toks[i + 1].w, country) && !UnitDesignatorTable.has(toks[i + 1].w) &&
       !(/^[A-Z]$/.test(toks[i + 1].w) && !directionalOf(toks[i + 1].w, country)) && !matchHighway(toks, i, end) &&
       toks[i + 1].w !== 'AND' && toks[i + 1].w !== '&' && !(toks[i].w === 'U' && toks[i + 1].w === 'S') &&
+      // `1180 P DE LEON BLVD`: an initial before a name's particle is the name's (Ponce de Leon).
+      !NAME_PARTICLES.has(toks[i + 1].w) &&
       !letteredRoad(toks, i, end, country) &&
       // `1745 T SOUTHEAST,`: a lettered street with its directional, nothing more, before a comma.
       !(i + 2 === end && directionalOf(toks[i + 1].w, country) && (end === toks.length || toks[end].sep))
