@@ -23,8 +23,7 @@ export const UNIT_ID = /^(?=.*\d)[A-Z0-9]{1,16}(-[A-Z0-9]{1,8})?$|^[A-Z]{1,2}$|^
 export const PRIMARY_NUMBER = /^(\d+[A-Z]?|\d+-\d+[A-Z]?|\d+[A-Z]?-[A-Z0-9]{1,6}|[NSEW]\d+[NSEW]\d+[A-Z]?|[A-Z]\d{1,6})$/;
 const DIGIT = /\d/;
 
-export function makeToken(w: string, sep: boolean): Token {
-  const digit = DIGIT.test(w);
+export function makeToken(w: string, sep: boolean, digit = DIGIT.test(w)): Token {
   return { w, sep, digit, unitId: UNIT_ID.test(w), number: digit && PRIMARY_NUMBER.test(w) };
 }
 
@@ -161,7 +160,7 @@ function pushWord(tokens: Token[], word: string, sep: boolean): boolean {
       ? GLUED_RURAL_ROUTE.exec(word) ?? gluedStateZip(word) ?? gluedUnit(word) ?? (tokens.length === 0 || sep ? gluedNumberAndName(word) : null)
       : null);
   if (route) tokens.push(makeToken(route[1], sep), makeToken(route[2], false));
-  else tokens.push({ w: word, sep, digit, unitId: UNIT_ID.test(word), number: digit && PRIMARY_NUMBER.test(word) });
+  else tokens.push(makeToken(word, sep, digit));
   return true;
 }
 
