@@ -171,6 +171,15 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect(r.footnotes).toContain('A#: ZIP code corrected from 4O219 to 40219');
   });
 
+  it.each([
+    ['1267 Martin Stret #203, Nashville, TN 37203', 'MARTIN STRET', '1267 MARTIN ST # 203 NASHVILLE TN 37203'],
+    ['600 Wset 19th Avenue Apt B, Anchorage, AK 99503', 'WSET 19TH AVE', '600 W 19TH AVE APT B ANCHORAGE AK 99503'],
+  ])('When the street type or directional is misspelt by one slip ("%s") and the data holds that street, then it is corrected', (input, typed, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['corrected', standardized]);
+    expect(r.footnotes.join(' ')).toContain(`street corrected from ${typed}`);
+  });
+
   it('When the letter is no unit the data holds there, then nothing is guessed', () => {
     expect(check('6007 Applegate X, Louisville, KY 40219').dpv).toBe('');
   });

@@ -52,6 +52,9 @@ describe('address parser: delivery line', () => {
     ['12 Elm St Apt3B', '12 ELM ST APT 3B'],
     ['12 Elm St (Apt 3B)', '12 ELM ST APT 3B'],
     ['12 Elm St Num 3B', '12 ELM ST # 3B'],
+    // A designator misspelt by one slip between the street and the number.
+    ['12 Elm Street Appt 3B', '12 ELM ST APT 3B'],
+    ['12 Elm Street Sutie 500', '12 ELM ST STE 500'],
     ['12 Elm Ave-B', '12 ELM AVE # B'],
     ['12 Elm St (rear entrance)', '12 ELM ST'],
     ['88175 US Highway 278', '88175 US HIGHWAY 278'],

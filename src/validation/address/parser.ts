@@ -6,7 +6,7 @@
  * split: how cleanly the delivery line ends (Pub 28 suffix, unit, highway number), whether the rest is a known city of
  * the state (GeoNames, through PostalIndex), and whether a comma stands there.
  */
-import { type PostalIndex, type ZipPlace, cityKey, cityWordKey, oneTypingSlipApart } from './postal-index.js';
+import { type PostalIndex, type ZipPlace, cityKey, cityWordKey, oneTypingSlipApart, wordOneSlipFrom } from './postal-index.js';
 import { readFrenchWords, readInstallation, shipNameStart, siteAndCompartment, takeUrbanization } from './regional-forms.js';
 import { PRIMARY_NUMBER, type Token, UNIT_ID, hasNonLatinLetters, joinWords, makeToken, tokenizeAddress } from './tokenize.js';
 import {
@@ -115,6 +115,28 @@ const MALFORMED_POSTAL_HALF = /^(?=.*\d)(?=.*[A-Z])[A-Z0-9]{2,4}$/;
 const MALFORMED_POSTAL_CODE = /^(?=(?:.*\d){2})(?=.*[A-Z])[A-Z0-9]{4,7}$/;
 
 /** Words for "number" before a unit number (`APARTMENT NO 5`, `APT NUMBER 12`). */
+/** Unit designators that take a number, by each way of writing them, for a misspelt one. */
+const NUMBERED_DESIGNATORS: ReadonlyMap<string, string> = new Map(
+  [...UnitDesignatorTable].filter(([, d]) => d.requiresNumber).map(([w, d]) => [w, d.abbreviation]),
+);
+
+/**
+ * A unit designator misspelt by one slip between a street type or directional and the unit's number (`MAIN STREET APPT
+ * 5`, `SUTIE 500`, `APARTMNET 5`): written as the designator, in place.
+ */
+function respellUnitDesignators(toks: Token[]): void {
+  for (let k = 2; k + 1 < toks.length; k++) {
+    const next = toks[k + 1];
+    if (!next.digit || !next.unitId || toks[k].digit || next.sep) continue;
+    const prev = toks[k - 1].w;
+    if (!StreetSuffixTable.has(prev) && !DirectionalTable.has(prev)) continue;
+    const w = toks[k].w;
+    if (UnitDesignatorTable.has(w) || StreetSuffixTable.has(w) || DirectionalTable.has(w) || RegionByName.has(w)) continue;
+    const designator = wordOneSlipFrom(w, NUMBERED_DESIGNATORS);
+    if (designator) toks[k] = makeToken(designator, toks[k].sep);
+  }
+}
+
 /** Particles inside names (`P DE LEON`, `J VAN DYKE`): an initial before one is part of the name. */
 const NAME_PARTICLES: ReadonlySet<string> = new Set(['DE', 'DEL', 'DELA', 'DI', 'DU', 'LA', 'LE', 'LAS', 'LOS', 'VAN', 'VON', 'DER']);
 
@@ -1531,6 +1553,7 @@ function splitScore(c: SplitCandidate, line: DeliveryLine, toks: readonly Token[
 /** Parses a US or Canadian address. Never throws; what cannot be read is left null. */
 export function parseNorthAmericanAddress(input: string, postal: PostalIndex, options: ParseOptions = {}): ParsedAddress {
   const toks = tokenizeAddress(input);
+  respellUnitDesignators(toks);
   let country: 'US' | 'CA' | null = options.countryHint ?? null;
   const nonLatin = hasNonLatinLetters(input);
   const urbanization = country === 'CA' ? null : takeUrbanization(toks);

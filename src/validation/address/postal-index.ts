@@ -128,6 +128,21 @@ function lettersOf(name: string): string {
 }
 
 /** One typing slip apart: a letter inserted, dropped or changed, or two neighbours swapped. */
+/**
+ * The abbreviation of the one word of `words` that `word` is one typing slip from (same first letter; `word` itself no
+ * such word, and four letters or more); undefined when none, or words of two abbreviations, are.
+ */
+export function wordOneSlipFrom(word: string, words: ReadonlyMap<string, string>): string | undefined {
+  if (word.length < 4 || words.has(word)) return undefined;
+  let found: string | undefined;
+  for (const [w, abbreviation] of words) {
+    if (w[0] !== word[0] || !oneTypingSlipApart(word, w)) continue;
+    if (found !== undefined && found !== abbreviation) return undefined;
+    found = abbreviation;
+  }
+  return found;
+}
+
 export function oneTypingSlipApart(a: string, b: string): boolean {
   if (a === b || Math.abs(a.length - b.length) > 1) return false;
   let i = 0;

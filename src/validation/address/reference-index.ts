@@ -13,7 +13,7 @@
  * point data answers "" and a number absent from a covered street answers N.
  */
 import type { Dpv } from '../types.js';
-import { CityNameSlips, cityKey, oneTypingSlipApart } from './postal-index.js';
+import { CityNameSlips, cityKey, oneTypingSlipApart, wordOneSlipFrom } from './postal-index.js';
 import { DirectionalTable, OrdinalStreetNames, StreetSuffixTable } from './tables.js';
 
 export interface StreetParts {
@@ -72,6 +72,10 @@ export interface ReferenceAnswer {
    */
   respelled?: boolean;
 }
+
+/** Street types and directionals written out (four letters or more), with their Pub 28 abbreviation. */
+const LONG_STREET_TYPES: ReadonlyMap<string, string> = new Map([...StreetSuffixTable].filter(([w]) => w.length >= 4 && /^[A-Z]+$/.test(w)));
+const LONG_DIRECTIONALS: ReadonlyMap<string, string> = new Map([...DirectionalTable].filter(([w]) => w.length >= 4));
 
 /**
  * A street name with each street-type or directional word in its Pub 28 abbreviation and each ordinal in figures
@@ -375,7 +379,7 @@ export class ReferenceIndex {
       if (asData && delivers(asData)) {
         return { ...asData, correctedStreet: asData.correctedStreet ?? { ...q.street, name: respelled }, respelled: !asData.correctedStreet };
       }
-      const reread = this.rereadType(q);
+      const reread = this.rereadType(q) ?? this.misspeltTypeOrDirectional(q);
       if (reread) return reread;
       // A misspelt street name is corrected only when the corrected address is a delivery point of the data.
       const spelt = this.misspeltStreetName(q.postalCode, q.street.name);
@@ -412,6 +416,26 @@ export class ReferenceIndex {
     for (const street of readings) {
       const answer = this.lookup({ ...q, street });
       if (answer.ambiguous) return answer;
+      if (delivers(answer)) return { ...answer, correctedStreet: answer.correctedStreet ?? street };
+    }
+    return null;
+  }
+
+  /**
+   * The street typed with its type or directional misspelt by one slip (`MARTIN STRET`, `WSET 19TH AVE`): the type or
+   * directional it is one slip from, where that address is a delivery point of the data; else null.
+   */
+  private misspeltTypeOrDirectional(q: ReferenceQuery): ReferenceAnswer | null {
+    const { name, suffix, predirection } = q.street;
+    const words = name?.split(' ') ?? [];
+    if (words.length < 2) return null;
+    const type = suffix === null ? wordOneSlipFrom(words[words.length - 1], LONG_STREET_TYPES) : undefined;
+    const directional = predirection === null ? wordOneSlipFrom(words[0], LONG_DIRECTIONALS) : undefined;
+    const readings: StreetParts[] = [];
+    if (type) readings.push({ ...q.street, name: words.slice(0, -1).join(' '), suffix: type });
+    if (directional) readings.push({ ...q.street, predirection: directional, name: words.slice(1).join(' ') });
+    for (const street of readings) {
+      const answer = this.lookup({ ...q, street });
       if (delivers(answer)) return { ...answer, correctedStreet: answer.correctedStreet ?? street };
     }
     return null;
