@@ -292,7 +292,7 @@ function abbreviated(street: string): string {
 
 /** The street with the 4th and 5th letters of its name's first word of six letters or more swapped (`APPLEGTAE LANE`). */
 /** The first word of six letters or more that is no street type or directional, its 4th and 5th letters swapped. */
-function misspeltWord(text: string): string {
+export function misspeltWord(text: string): string {
   const words = text.split(' ');
   const k = words.findIndex((w) => /^[A-Za-z]{6,}$/.test(w) && !StreetSuffixTable.has(w.toUpperCase()) && !DirectionalTable.has(w.toUpperCase()));
   if (k >= 0) words[k] = words[k].slice(0, 3) + words[k][4] + words[k][3] + words[k].slice(5);

@@ -213,6 +213,14 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect(r.footnotes).toContain(note);
   });
 
+  it.each([
+    ['90 Via Verde, San Lornezo', '90 VIA VERDE SAN LORENZO CA 94580'],
+    ['570 Broadway, Lynfnield', '570 BROADWAY LYNNFIELD MA 01940'],
+  ])('When a street without a type and a misspelt city are typed alone ("%s"), then the city is corrected as after a typed street', (input, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['corrected', standardized]);
+  });
+
   it('When a city typed alone is one slip from several names and the street is in none of their ZIPs, then nothing is guessed', () => {
     const r = check('100 Nowhere Lane, Crotfon');
     expect([r.status, r.components.city, r.components.state]).toEqual(['invalid', 'CROTFON', null]);

@@ -185,7 +185,10 @@ const NOT_ALONE = { states: [] as string[], corrected: false, near: [] as string
 function placeCityAlone(
   p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[],
 ): { states: string[]; corrected: boolean; near: string[] } {
-  const usLine = p.quality >= 2;
+  // A line that reads as a US street: it ends as one, or it is a house number and a name that the loaded data holds as a
+  // street (`90 VIA VERDE`, `570 BROADWAY`; not `10 VIA ROMA, MILANO`).
+  const usLine = p.quality >= 2 ||
+    (p.kind === 'street' && p.primaryNumber !== null && p.name !== null && (reference?.zipsWithStreetName(p.name)?.size ?? 0) > 0);
   let states = statesOfCity(cityKey(p.city!), postal, reference);
   let corrected = false;
   let near: string[] = [];
