@@ -1296,6 +1296,18 @@ function misspeltStateBefore(toks: readonly Token[], end: number, zipState: stri
   return null;
 }
 
+/** The states' full names of six letters or more (`CALIFORNIA`, `NEWYORK`) by first letter: code and name. */
+const STATE_NAMES_BY_FIRST_LETTER: ReadonlyMap<string, readonly (readonly [string, string])[]> = (() => {
+  const byLetter = new Map<string, [string, string][]>();
+  for (const [code, name] of STATE_NAMES_BY_CODE) {
+    if (name.length < 6) continue;
+    const list = byLetter.get(name[0]);
+    if (list) list.push([code, name]);
+    else byLetter.set(name[0], [[code, name]]);
+  }
+  return byLetter;
+})();
+
 /** misspeltStateBefore without a ZIP: the one state whose name the words are one slip from, a known city of it before. */
 function misspeltStateAfterCity(
   toks: readonly Token[], end: number, postal: PostalIndex, local: LocalPlaceNames | undefined,
@@ -1304,13 +1316,13 @@ function misspeltStateAfterCity(
   const tails: string[] = [];
   for (let n = 1, letters = ''; n <= 3 && end - n >= 1 && !toks[end - n].digit; n++) tails.push((letters = toks[end - n].w + letters));
   let found: { code: string; words: number } | null = null;
-  for (const [code, name] of STATE_NAMES_BY_CODE) {
-    if (name.length < 6) continue;
-    let n = 0;
-    while (n < tails.length && !(Math.abs(tails[n].length - name.length) <= 1 && oneTypingSlipApart(tails[n], name))) n++;
-    if (n === tails.length) continue;
-    if (found) return null;
-    found = { code, words: n + 1 };
+  for (let n = 0; n < tails.length; n++) {
+    const tail = tails[n];
+    for (const [code, name] of STATE_NAMES_BY_FIRST_LETTER.get(tail[0]) ?? []) {
+      if (Math.abs(tail.length - name.length) > 1 || !oneTypingSlipApart(tail, name)) continue;
+      if (found && found.code !== code) return null;
+      found ??= { code, words: n + 1 };
+    }
   }
   return found && knownCityBefore(toks, 0, end - found.words, found.code, postal, local) ? found : null;
 }
