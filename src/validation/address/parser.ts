@@ -1213,8 +1213,8 @@ function stateBeforePostalCode(toks: Token[], end: number, postal: PostalIndex):
 const LONGEST_LAST_LINE_WORDS = 10;
 
 /**
- * Where the text ends with a last line written twice over, a comma before the second copy, the end of the first copy;
- * else `end`. A US copy is known by its ZIP: the same five digits after a state, a comma, then words alone up to the
+ * Where the text ends with a last line written twice over, a comma before the second copy, the end of the first copy,
+ * or with the state again after the postal code (`…, KY 40219, KY`), the end before it; else `end`. A US copy is known by its ZIP: the same five digits after a state, a comma, then words alone up to the
  * ZIP again (`…, TN 37203, NASHVILLE, TENNESSEE, 37203-1234`), or the ZIP alone again (`MA 02108 02108`); a Canadian
  * one must repeat word for word.
  */
@@ -1280,6 +1280,13 @@ export interface LocalPlaceNames {
 /** The full names of each US state (`CALIFORNIA`), for a misspelt one. */
 const STATE_NAMES_BY_CODE: ReadonlyMap<string, string> = new Map([...UsStateNames].map(([code, name]) => [code, name.replace(/ /g, '')]));
 
+/** The last one, two and three words before `end` run together (`YROK`, `NEWYROK`), while they hold no figures. */
+function wordsRunTogetherBefore(toks: readonly Token[], end: number): string[] {
+  const runs: string[] = [];
+  for (let n = 1, letters = ''; n <= 3 && end - n >= 1 && !toks[end - n].digit; n++) runs.push((letters = toks[end - n].w + letters));
+  return runs;
+}
+
 /**
  * The last one to three words before `end` as the name of the ZIP's state misspelt by one typing slip (`CALIFRONIA`,
  * `PENSYLVANIA`, `NEW YROK`; names of six letters or more): the code and how many words; else null.
@@ -1287,13 +1294,8 @@ const STATE_NAMES_BY_CODE: ReadonlyMap<string, string> = new Map([...UsStateName
 function misspeltStateBefore(toks: readonly Token[], end: number, zipState: string | undefined): { code: string; words: number } | null {
   const name = zipState ? STATE_NAMES_BY_CODE.get(zipState) : undefined;
   if (!name || name.length < 6) return null;
-  let letters = '';
-  for (let n = 1; n <= 3 && end - n >= 1 && !toks[end - n].digit; n++) {
-    letters = toks[end - n].w + letters;
-    if (letters.length > name.length + 1) return null;
-    if (oneTypingSlipApart(letters, name)) return { code: zipState!, words: n };
-  }
-  return null;
+  const n = wordsRunTogetherBefore(toks, end).findIndex((run) => oneTypingSlipApart(run, name));
+  return n >= 0 ? { code: zipState!, words: n + 1 } : null;
 }
 
 /** The states' full names of six letters or more (`CALIFORNIA`, `NEWYORK`) by first letter: code and name. */
@@ -1312,14 +1314,11 @@ const STATE_NAMES_BY_FIRST_LETTER: ReadonlyMap<string, readonly (readonly [strin
 function misspeltStateAfterCity(
   toks: readonly Token[], end: number, postal: PostalIndex, local: LocalPlaceNames | undefined,
 ): { code: string; words: number } | null {
-  // The last one, two and three words run together, read once; then each state's name of about their length.
-  const tails: string[] = [];
-  for (let n = 1, letters = ''; n <= 3 && end - n >= 1 && !toks[end - n].digit; n++) tails.push((letters = toks[end - n].w + letters));
+  const runs = wordsRunTogetherBefore(toks, end);
   let found: { code: string; words: number } | null = null;
-  for (let n = 0; n < tails.length; n++) {
-    const tail = tails[n];
-    for (const [code, name] of STATE_NAMES_BY_FIRST_LETTER.get(tail[0]) ?? []) {
-      if (Math.abs(tail.length - name.length) > 1 || !oneTypingSlipApart(tail, name)) continue;
+  for (let n = 0; n < runs.length; n++) {
+    for (const [code, name] of STATE_NAMES_BY_FIRST_LETTER.get(runs[n][0]) ?? []) {
+      if (!oneTypingSlipApart(runs[n], name)) continue;
       if (found && found.code !== code) return null;
       found ??= { code, words: n + 1 };
     }

@@ -46,10 +46,6 @@ function hyphenatedUnit(word: string): [string, string, string] | null {
 }
 
 /** A house number glued to the street's name (`6007APPLEGATE`): number and name (`4TH`, `123A` stay whole). */
-function gluedNumberAndName(word: string): [string, string, string] | null {
-  return GLUED_NUMBER_NAME.exec(word) as [string, string, string] | null;
-}
-
 const GLUED_NUMBER_NAME = /^(\d{1,6})([A-Z]{3,})$/;
 
 /** A unit designator glued to its number (`APT203`, `STE12B`): designator and number. */
@@ -157,7 +153,7 @@ function pushWord(tokens: Token[], word: string, sep: boolean): boolean {
   const digit = DIGIT.test(word);
   const route = (word.includes('-') ? HYPHENATED_ROUTE.exec(word) ?? hyphenatedUnit(word) ?? hyphenatedAfterType(word) : null) ??
     (digit
-      ? GLUED_RURAL_ROUTE.exec(word) ?? gluedStateZip(word) ?? gluedUnit(word) ?? (tokens.length === 0 || sep ? gluedNumberAndName(word) : null)
+      ? GLUED_RURAL_ROUTE.exec(word) ?? gluedStateZip(word) ?? gluedUnit(word) ?? (tokens.length === 0 || sep ? GLUED_NUMBER_NAME.exec(word) : null)
       : null);
   if (route) tokens.push(makeToken(route[1], sep), makeToken(route[2], false));
   else tokens.push(makeToken(word, sep, digit));
