@@ -305,6 +305,35 @@ function zipSlipped(zip: string): string | null {
 }
 
 /**
+ * The street's name written as people also write it: `St` for Saint, `MLK` for Martin Luther King Junior, `Hwy 98` for
+ * US Highway 98, `A1A` for Highway A1A, `US 66` for Route 66, `State Hwy 100` for Highway 100; null for the other streets.
+ */
+export function streetWrittenOtherwise(street: string): string | null {
+  const rewrites: [RegExp, string][] = [
+    [/\bSaint\b/, 'St'],
+    [/\bMartin Luther King Junior\b/, 'MLK'],
+    [/^(\d+ (?:(?:North|South|East|West) )?)U\.?S\.? (?:Highway|Route) /, '$1Hwy '],
+    [/^(\d+ (?:(?:North|South|East|West) )?)Highway (A1A)\b/, '$1$2'],
+    [/^(\d+ (?:(?:North|South|East|West) )?)Route (\d+)\b/, '$1US $2'],
+    [/^(\d+ (?:(?:North|South|East|West) )?)Highway (\d+)\b/, '$1State Hwy $2'],
+  ];
+  const rewrite = rewrites.find(([pattern]) => pattern.test(street));
+  return rewrite ? street.replace(rewrite[0], rewrite[1]) : null;
+}
+
+/** The ends of names people also write as a word of their own (`Spring Field`, `Timber Ridge`, `Apple Gate`). */
+const NAME_ENDS = /^([A-Za-z]{3,})(view|wood|woods|ridge|crest|dale|field|brook|side|land|gate|haven|hill|stone|water|lake)$/i;
+
+/** The street with the first word of its name that ends so split in two (`6007 Apple gate Lane`); null when none does. */
+export function streetNameSplit(street: string): string | null {
+  const words = street.split(' ');
+  const k = words.findIndex((w, i) => i > 0 && NAME_ENDS.test(w));
+  if (k < 0) return null;
+  words[k] = words[k].replace(NAME_ENDS, '$1 $2');
+  return words.join(' ');
+}
+
+/**
  * The street with its type word (the last street type, after which only directionals follow) dropped, or replaced by
  * another common type (`STREET`, or `AVENUE` for a street); null when the street has none after its name
  * (`US Highway 98`).
@@ -335,13 +364,15 @@ export function streetTypeChanged(street: string, change: 'dropped' | 'replaced'
  * (`2010 Rising Hill Street`; rows whose street has no type after its name are left out); whole with the last line
  * first (`LOUISVILLE, KY 40219, 6007 APPLEGATE LANE`), with a telephone number after the ZIP, and with the ZIP or the state
  * where a form's other field put it (`6007 APPLEGATE LANE, 40219, LOUISVILLE, KY`; `…, 40219 KY`; `…, KY 40219, KY`), and
- * with a delivery note after the street (`6007 APPLEGATE LANE LEAVE AT BACK DOOR, LOUISVILLE, KY 40219`).
+ * with a delivery note after the street (`6007 APPLEGATE LANE LEAVE AT BACK DOOR, LOUISVILLE, KY 40219`), and with the
+ * street written as people also write it (streetWrittenOtherwise), or a word of its name split in two (`Apple gate`:
+ * `corrected`).
  */
 export const RRAD_FORMS = [
   'with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt', 'no commas, no ZIP', 'unit first',
   'wrong town', 'abbreviated', 'street and city', 'street and city misspelt', 'street and state', 'ZIP digits swapped',
   'no street type', 'wrong street type', 'last line first', 'phone after ZIP', 'ZIP or state in another field',
-  'note after the street',
+  'note after the street', 'street written another way', 'street name split',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -384,6 +415,11 @@ export function rradRoundTrip(
         ? [`${street}, ${r.zip}, ${r.city}, ${r.state}`, `${street}, ${r.city}, ${r.zip} ${r.state}`, `${street}, ${r.city}, ${r.state} ${r.zip}, ${r.state}`]
       // A delivery note typed into the address line, after the street (the unit, if any, after the note).
       : form === 'note after the street' ? [`${r.address1} Leave At Back Door${r.address2 ? ` ${r.address2}` : ''}, ${r.city}, ${r.state} ${r.zip}`]
+      // The street's name as people also write it (`St John`, `MLK`, `Hwy 98`): the same street, so verified.
+      : form === 'street written another way'
+        ? (streetWrittenOtherwise(r.address1) ? [`${streetWrittenOtherwise(r.address1)}${r.address2 ? ` ${r.address2}` : ''}, ${r.city}, ${r.state} ${r.zip}`] : [])
+      : form === 'street name split'
+        ? (streetNameSplit(r.address1) ? [`${streetNameSplit(r.address1)}${r.address2 ? ` ${r.address2}` : ''}, ${r.city}, ${r.state} ${r.zip}`] : [])
       : form === 'ZIP digits swapped' ? (zipSlipped(r.zip) ? [`${street}, ${r.city}, ${r.state} ${zipSlipped(r.zip)}`] : [])
       : form === 'no street type' || form === 'wrong street type' ? (() => {
         const changed = streetTypeChanged(r.address1, form === 'no street type' ? 'dropped' : 'replaced');

@@ -33,9 +33,11 @@ const RRAD_FORM_FLOORS: [form: RradForm, floor: number, measured: string][] = [
   ['phone after ZIP', 0.99, '99.5% (0%: the number was read as a unit)'],
   ['note after the street', 0.96, '98.0% (0.4%: the note was read into the street name)'],
   ['ZIP or state in another field', 0.98, '99.3% (6.1%: the ZIP before the city was read as a unit, before the state as a foreign postal code)'],
+  ['street written another way', 0.96, '100% of 29 (0%: `St John`, `MLK`, `Hwy 98` were not found in the data)'],
 ];
 /** The forms whose right answer is `corrected` (a slip to mend), with the floor under that share and what was measured. */
 const RRAD_CORRECTED_FLOORS: [form: RradForm, floor: number, measured: string][] = [
+  ['street name split', 0.95, '99.1% of 229 (0%): a space in a word of the name (`Apple Gate`), or after a directional word (`South View`), is mended where the data holds the street'],
   ['ZIP digits swapped', 0.97, '99.2% (95.1%): the ZIPs of the places around the town and of the files\' towns are searched'],
   ['no street type', 0.97, '99.0% (85.1%; 97.3% at the start of the fifth session): a type word ending the name (`RISING HILL`) or a directional read as the name (`EAST MISSION`), the number picking one street of several, and a unit letter after the name (`74 SPRINGFIELD B`)'],
   ['wrong street type', 0.97, '99.6% (95.8%): the number picks the street among those of the name'],
@@ -79,13 +81,14 @@ describe('address engine round trip on the embedded delivery points', () => {
 
   it.each(RRAD_FORM_FLOORS)('When each RRAD address is typed "%s", then the share verified stays at %s or more', (form, floor) => {
     const { statuses, inputs } = rradRoundTrip(engine, rradTsv(), form);
-    expect(inputs).toBeGreaterThan(400);
+    // Every form applies to hundreds of the addresses but the other writings of a street's name (29 of them).
+    expect(inputs).toBeGreaterThan(form === 'street written another way' ? 25 : 400);
     expect((statuses.get('verified') ?? 0) / inputs).toBeGreaterThanOrEqual(floor);
   });
 
   it.each(RRAD_CORRECTED_FLOORS)('When each RRAD address is typed with a "%s" slip, then the share corrected stays at %s or more', (form, floor) => {
     const { statuses, inputs } = rradRoundTrip(engine, rradTsv(), form);
-    expect(inputs).toBeGreaterThan(2900);
+    expect(inputs).toBeGreaterThan(form === 'street name split' ? 200 : 2900);
     expect((statuses.get('corrected') ?? 0) / inputs).toBeGreaterThanOrEqual(floor);
   });
 

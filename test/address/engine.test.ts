@@ -1187,6 +1187,42 @@ describe('address engine: the reference data decides between readings', () => {
   });
 
   it.each([
+    ['165 St John St, Manchester, CT 06040', '165 SAINT JOHN ST MANCHESTER CT 06040'],
+    ['3162 MLK Blvd #2, Fayetteville, AR 72704', '3162 MARTIN LUTHER KING JUNIOR BLVD # 2 FAYETTEVILLE AR 72704'],
+    ['3162 M L King Jr Blvd Apt 2, Fayetteville, AR 72704', '3162 MARTIN LUTHER KING JUNIOR BLVD APT 2 FAYETTEVILLE AR 72704'],
+    ['2802 Hwy 98 Bldg F, Mexico Beach, FL 32456', '2802 US HIGHWAY 98 BLDG F MEXICO BEACH FL 32456'],
+    ['3035 South A1A #3B, Melbourne Beach FL 32951', '3035 S HIGHWAY A1A # 3B MELBOURNE BEACH FL 32951'],
+  ])('When the street\'s name is written as people also write it ("%s"), then it is the data\'s street, standardized', (input, standardized) => {
+    const r = check(input);
+    expect([r.status, r.dpv, r.standardized]).toEqual(['verified', 'Y', standardized]);
+    expect(r.footnotes.some((f) => f.startsWith('M#'))).toBe(false);
+  });
+
+  it.each([
+    ['560 Pen Stock Drive, Grass Valley CA 95945', '560 PENSTOCK DR GRASS VALLEY CA 95945', 'PEN STOCK DR to PENSTOCK DR'],
+    ['3466 South View Avenue, Montgomery, AL 36111', '3466 SOUTHVIEW AVE MONTGOMERY AL 36111', 'S VIEW AVE to SOUTHVIEW AVE'],
+  ])('When a word of the street\'s name is typed as two ("%s"), then the data\'s street is the correction', (input, standardized, change) => {
+    const r = check(input);
+    expect([r.status, r.dpv, r.standardized]).toEqual(['corrected', 'Y', standardized]);
+    expect(r.footnotes).toContain(`M#: street corrected from ${change}`);
+  });
+
+  it('When a route is typed as another kind of route (a US highway for a state route), or fits two routes of the ZIP, then it is not taken for either', () => {
+    const reference = new ReferenceIndex();
+    const point = (name: string, postalCode: string) =>
+      reference.addPoint({ postalCode, street: { predirection: null, name, suffix: null, postdirection: null }, primaryNumber: '100', unit: null, plus4: null });
+    point('STATE ROUTE 7', '43001');
+    point('US HIGHWAY 33', '43002');
+    point('STATE ROUTE 33', '43002');
+    const e = createAddressEngine({ ...shippedData, reference });
+    const at = (input: string) => e.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });
+    expect(at('100 State Hwy 7, Alexandria, OH 43001').standardized).toBe('100 STATE ROUTE 7 ALEXANDRIA OH 43001');
+    expect(at('100 US Route 7, Alexandria, OH 43001').dpv).toBe('');
+    expect(at('100 Highway 33, Amlin, OH 43002').dpv).toBe('');
+    expect(at('100 US 33, Amlin, OH 43002').standardized).toBe('100 US HIGHWAY 33 AMLIN OH 43002');
+  });
+
+  it.each([
     ['7941 Alpine View Circle 99507', '7941 ALPINE VIEW CIR ANCHORAGE AK 99507'],
     ['6452 El Camino Real 93422', '6452 EL CAMINO REAL ATASCADERO CA 93422'],
     ['90 Via Verde 94580', '90 VIA VERDE SAN LORENZO CA 94580'],

@@ -76,22 +76,50 @@ export interface ReferenceAnswer {
 /** Street types and directionals written out (four letters or more), with their Pub 28 abbreviation. */
 const LONG_STREET_TYPES: ReadonlyMap<string, string> = new Map([...StreetSuffixTable].filter(([w]) => w.length >= 4 && /^[A-Z]+$/.test(w)));
 const LONG_DIRECTIONALS: ReadonlyMap<string, string> = new Map([...DirectionalTable].filter(([w]) => w.length >= 4));
+/** Each directional's abbreviation -> the word (S -> SOUTH, NE -> NORTHEAST). */
+const DIRECTIONAL_WORDS: ReadonlyMap<string, string> = new Map([...LONG_DIRECTIONALS].filter(([w]) => !w.includes('-')).map(([w, short]) => [short, w]));
+
+/** Words of street names written two ways that are not Pub 28 street types (MOUNT and FORT are: MT, FT). */
+const NAME_WORDS_SHORT: ReadonlyMap<string, string> = new Map([['SAINT', 'ST'], ['JUNIOR', 'JR']]);
+
+/** Martin Luther King Jr, as the streets named after him are written (`MLK`, `M L KING JR`, `DR MARTIN LUTHER KING`). */
+const MLK = /(?<![A-Z0-9])(?:DR )?(?:(?:MARTIN LUTHER|M L|ML) KING|M L K|MLK)(?: JR)?(?![A-Z0-9])/;
 
 /**
- * A street name with each street-type or directional word in its Pub 28 abbreviation and each ordinal in figures
- * (`7TH STREET`, `7TH ST` and `SEVENTH STREET` meet, `GAZEBO EAST` and `GAZEBO E`), or null when it has no such word.
+ * A street name as it is compared with the names of the data: each street-type or directional word in its Pub 28
+ * abbreviation, each ordinal in figures, SAINT and JUNIOR shortened, Martin Luther King Jr as MLK (`7TH STREET`,
+ * `7TH ST` and `SEVENTH STREET` meet, `GAZEBO EAST` and `GAZEBO E`, `SAINT JOHN` and `ST JOHN`,
+ * `MARTIN LUTHER KING JUNIOR` and `MLK`). The name itself when none of that applies.
  */
-function nameWithTypesAbbreviated(name: string): string | null {
+function writtenAlikeKey(name: string): string {
   const words = name.split(' ');
   let any = false;
   for (let i = 0; i < words.length; i++) {
-    const short = StreetSuffixTable.get(words[i]) ?? DirectionalTable.get(words[i]) ?? OrdinalStreetNames.get(words[i]);
-    if (short) {
+    const short = StreetSuffixTable.get(words[i]) ?? DirectionalTable.get(words[i]) ?? OrdinalStreetNames.get(words[i]) ?? NAME_WORDS_SHORT.get(words[i]);
+    if (short && short !== words[i]) {
       words[i] = short;
       any = true;
     }
   }
-  return any ? words.join(' ') : null;
+  const key = any ? words.join(' ') : name;
+  return key.includes('K') ? key.replace(MLK, 'MLK') : key;
+}
+
+/**
+ * The kinds of numbered route people write for one another: a route typed as HIGHWAY or ROUTE (or its number alone,
+ * `S A1A`) is the US, state or plain highway of that number the data holds; a US highway is not a state route.
+ */
+const ROUTE_KINDS: ReadonlyMap<string, 'any' | 'US' | 'STATE'> = new Map([
+  ['HIGHWAY', 'any'], ['ROUTE', 'any'], ['US HIGHWAY', 'US'], ['STATE ROUTE', 'STATE'], ['STATE HIGHWAY', 'STATE'], ['STATE ROAD', 'STATE'],
+]);
+const ROUTE_NAME = /^(HIGHWAY|ROUTE|US HIGHWAY|STATE ROUTE|STATE HIGHWAY|STATE ROAD) (\S.*)$/;
+/** A route number written alone as a street name: letters and figures (`A1A`, `M28`), not an ordinal (`5TH`). */
+const BARE_ROUTE_NUMBER = /^(?=[A-Z]*\d)(?![0-9]+(?:ST|ND|RD|TH)$)[A-Z0-9]+$/;
+
+function routeOf(name: string, bare = false): { kind: 'any' | 'US' | 'STATE'; number: string } | null {
+  const m = ROUTE_NAME.exec(name);
+  if (m) return { kind: ROUTE_KINDS.get(m[1])!, number: m[2] };
+  return bare && BARE_ROUTE_NUMBER.test(name) ? { kind: 'any', number: name } : null;
 }
 
 interface PointEntry {
@@ -139,10 +167,18 @@ function inRange(value: string, low: string, high: string, parity: string | null
   return true;
 }
 
-/** The names differ in one word of four letters or more (`APLEGATE LN`), not in a lone letter (`CALLE A`, `CALLE B`). */
+/**
+ * The names differ in one word of four letters or more (`APLEGATE LN`), not in a lone letter (`CALLE A`, `CALLE B`),
+ * or by a space between two words of two letters or more (`PEN STOCK` for PENSTOCK, `MCDONALD` for MC DONALD).
+ */
 function slipInsideLongWord(a: string, b: string): boolean {
   const wa = a.split(' ');
   const wb = b.split(' ');
+  if (Math.abs(wa.length - wb.length) === 1) {
+    const [split, joined] = wa.length > wb.length ? [wa, wb] : [wb, wa];
+    const at = split.findIndex((w, i) => w !== joined[i]);
+    return at >= 0 && split[at].length >= 2 && split[at + 1].length >= 2 && split[at] + split[at + 1] === joined[at];
+  }
   if (wa.length !== wb.length) return false;
   const differing = wa.findIndex((w, i) => w !== wb[i]);
   return differing >= 0 && Math.min(wa[differing].length, wb[differing].length) >= 4;
@@ -167,6 +203,11 @@ export class ReferenceIndex {
   private readonly ranges = new Map<string, Map<string, StreetRangeRecord[]>>();
   /** postal code -> street name -> street keys, for finding a street given with a wrong or missing suffix. */
   private readonly streetsByName = new Map<string, Map<string, Set<string>>>();
+  /**
+   * postal code -> a name's writtenAlikeKey (where it is not the name itself) or `#` and its route number -> the names
+   * of the data written so, for finding a street written another way (`ST JOHN` for SAINT JOHN, `HWY 98` for US HIGHWAY 98).
+   */
+  private readonly otherWritings = new Map<string, Map<string, Set<string>>>();
   /** street name -> postal codes that have a street of that name. */
   private readonly postalCodesByStreetName = new Map<string, Set<string>>();
   /** ZIP -> city key -> name: the mailing names USPS accepts for the ZIP (City-State product). */
@@ -189,7 +230,16 @@ export class ReferenceIndex {
 
   private rememberStreet(postalCode: string, key: string, name: string | null): void {
     entryOf(this.postalCodesByStreetName, name ?? '', () => new Set<string>()).add(postalCode);
-    entryOf(entryOf(this.streetsByName, postalCode, () => new Map<string, Set<string>>()), name ?? '', () => new Set<string>()).add(key);
+    const names = entryOf(this.streetsByName, postalCode, () => new Map<string, Set<string>>());
+    const isNewName = !names.has(name ?? '');
+    entryOf(names, name ?? '', () => new Set<string>()).add(key);
+    if (!name || !isNewName) return;
+    const alike = writtenAlikeKey(name);
+    const route = routeOf(name);
+    if (alike === name && !route) return;
+    const writings = entryOf(this.otherWritings, postalCode, () => new Map<string, Set<string>>());
+    if (alike !== name) entryOf(writings, alike, () => new Set<string>()).add(name);
+    if (route) entryOf(writings, `#${route.number}`, () => new Set<string>()).add(name);
   }
 
   addPoint(p: AddressPointRecord): void {
@@ -331,19 +381,35 @@ export class ReferenceIndex {
   }
 
   /**
-   * The street name of the postal code that differs from the one asked for only in how a street type inside it is
-   * written (`MEETING PL` for MEETING PLACE, `NARROW LN` for NARROW LANE), when exactly one does.
+   * The street names of the postal code written like `written` (writtenAlikeKey), itself included when the data has it,
+   * and, for a route, the routes of its number that it may name (routeOf).
    */
-  private respelledStreetName(postalCode: string, name: string | null): string | null {
-    const key = name ? nameWithTypesAbbreviated(name) : null;
-    if (!key) return null;
-    let found: string | null = null;
-    for (const candidate of this.streetsByName.get(postalCode)?.keys() ?? []) {
-      if (candidate === name || nameWithTypesAbbreviated(candidate) !== key) continue;
-      if (found) return null;
-      found = candidate;
+  private namesWrittenAlike(postalCode: string, written: string): Set<string> {
+    const found = new Set<string>();
+    const writings = this.otherWritings.get(postalCode);
+    const key = writtenAlikeKey(written);
+    if (this.streetsByName.get(postalCode)?.has(key)) found.add(key);
+    for (const name of writings?.get(key) ?? []) found.add(name);
+    const route = routeOf(written, true);
+    if (route) {
+      for (const name of writings?.get(`#${route.number}`) ?? []) {
+        const kind = routeOf(name)!.kind;
+        if (kind === route.kind || kind === 'any' || route.kind === 'any') found.add(name);
+      }
     }
     return found;
+  }
+
+  /**
+   * The street name of the postal code that differs from the one asked for only in how it is written (`MEETING PL`
+   * for MEETING PLACE, `NARROW LN` for NARROW LANE, `SAINT JOHN` for ST JOHN, `MARTIN LUTHER KING JR` for MLK,
+   * `US HIGHWAY 98` for HIGHWAY 98), when exactly one does.
+   */
+  private respelledStreetName(postalCode: string, name: string | null): string | null {
+    if (!name) return null;
+    const found = this.namesWrittenAlike(postalCode, name);
+    found.delete(name);
+    return found.size === 1 ? found.values().next().value! : null;
   }
 
   /**
@@ -352,15 +418,8 @@ export class ReferenceIndex {
    * (`MISSION` for MSN), when exactly one is.
    */
   private nameEndingInType(postalCode: string, name: string | null, suffix: string): string | null {
-    const written = name ? `${name} ${suffix}` : suffix;
-    const key = nameWithTypesAbbreviated(written) ?? written;
-    let found: string | null = null;
-    for (const candidate of this.streetsByName.get(postalCode)?.keys() ?? []) {
-      if (candidate !== written && nameWithTypesAbbreviated(candidate) !== key) continue;
-      if (found) return null;
-      found = candidate;
-    }
-    return found;
+    const found = this.namesWrittenAlike(postalCode, name ? `${name} ${suffix}` : suffix);
+    return found.size === 1 ? found.values().next().value! : null;
   }
 
   lookup(q: ReferenceQuery): ReferenceAnswer {
@@ -385,7 +444,7 @@ export class ReferenceIndex {
       const spelt = this.misspeltStreetName(q.postalCode, q.street.name);
       const answer = spelt ? this.lookup({ ...q, street: { ...q.street, name: spelt } }) : null;
       if (answer && delivers(answer)) return { ...answer, correctedStreet: answer.correctedStreet ?? { ...q.street, name: spelt } };
-      return hasRanges ? notFound : none;
+      return this.directionalJoinedToName(q) ?? (hasRanges ? notFound : none);
     }
     // Several streets of the name fit (`RURAL HILL` for RURAL HILL RD and RURAL HILL CT): the number decides, or nothing.
     if (candidates.length > 1) return this.onlyOneDelivers(q, candidates) ?? { ...none, dpv: hasRanges ? 'N' : '', ambiguous: true };
@@ -396,6 +455,19 @@ export class ReferenceIndex {
     // MANOR RD): that one.
     return this.onlyOneDelivers(q, this.sameNameAnyType(q.postalCode, q.street).filter((k) => k !== candidates[0]))
       ?? this.rereadType(q) ?? answer;
+  }
+
+  /**
+   * A name beginning with a directional word typed as two words (`SOUTH VIEW AVE`, `EAST WOOD CUT OFF RD`), the
+   * directional read apart: the data's SOUTHVIEW AVE, where the number is a delivery point of it; else null.
+   */
+  private directionalJoinedToName(q: ReferenceQuery): ReferenceAnswer | null {
+    const { predirection, name } = q.street;
+    const word = predirection && name ? DIRECTIONAL_WORDS.get(predirection) : undefined;
+    if (!word || !this.streetsByName.get(q.postalCode)?.has(word + name)) return null;
+    const street = { ...q.street, predirection: null, name: word + name };
+    const answer = this.lookup({ ...q, street });
+    return delivers(answer) ? { ...answer, correctedStreet: answer.correctedStreet ?? street } : null;
   }
 
   /**
