@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import {
-  type AddressEngineWithSync, type ShippedAddressData, createAddressEngine, ReferenceIndex, rradRows,
+  type AddressEngineWithSync, type ShippedAddressData, createAddressEngine, ReferenceIndex, rradRows, SHIPPED_DATA_DIR,
 } from '../src/validation/address/index.js';
 import { addressPointOf } from '../src/validation/address/reference-records.js';
 import type { AddressStatus } from '../src/validation/types.js';
@@ -321,6 +321,16 @@ export function streetWrittenOtherwise(street: string): string | null {
   return rewrite ? street.replace(rewrite[0], rewrite[1]) : null;
 }
 
+/** Each ZIP's county as the embedded GeoNames ZIP codes name it (`(CITY)` and the like left out), read on first use. */
+let countiesByZip: Map<string, string> | undefined;
+function countyOf(zip: string): string | undefined {
+  countiesByZip ??= new Map(fs.readFileSync(new URL('us-zip-codes.tsv', SHIPPED_DATA_DIR), 'utf8').split('\n')
+    .map((line) => line.split('\t'))
+    .filter((f) => f[3])
+    .map((f) => [f[0], f[3].replace(/ \(.*$/, '')] as [string, string]));
+  return countiesByZip.get(zip);
+}
+
 /** The ends of names people also write as a word of their own (`Spring Field`, `Timber Ridge`, `Apple Gate`). */
 const NAME_ENDS = /^([A-Za-z]{3,})(view|wood|woods|ridge|crest|dale|field|brook|side|land|gate|haven|hill|stone|water|lake)$/i;
 
@@ -366,13 +376,14 @@ export function streetTypeChanged(street: string, change: 'dropped' | 'replaced'
  * where a form's other field put it (`6007 APPLEGATE LANE, 40219, LOUISVILLE, KY`; `…, 40219 KY`; `…, KY 40219, KY`), and
  * with a delivery note after the street (`6007 APPLEGATE LANE LEAVE AT BACK DOOR, LOUISVILLE, KY 40219`), and with the
  * street written as people also write it (streetWrittenOtherwise), or a word of its name split in two (`Apple gate`:
- * `corrected`).
+ * `corrected`), and with the ZIP's county before the state (`…, LOUISVILLE, JEFFERSON, KY 40219`; `… LOUISVILLE
+ * JEFFERSON COUNTY KY 40219`).
  */
 export const RRAD_FORMS = [
   'with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt', 'no commas, no ZIP', 'unit first',
   'wrong town', 'abbreviated', 'street and city', 'street and city misspelt', 'street and state', 'ZIP digits swapped',
   'no street type', 'wrong street type', 'last line first', 'phone after ZIP', 'ZIP or state in another field',
-  'note after the street', 'street written another way', 'street name split',
+  'note after the street', 'street written another way', 'street name split', 'county before the state',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -418,6 +429,10 @@ export function rradRoundTrip(
       // The street's name as people also write it (`St John`, `MLK`, `Hwy 98`): the same street, so verified.
       : form === 'street written another way'
         ? (streetWrittenOtherwise(r.address1) ? [`${streetWrittenOtherwise(r.address1)}${r.address2 ? ` ${r.address2}` : ''}, ${r.city}, ${r.state} ${r.zip}`] : [])
+      // A CRM's county column run into the address: in a comma group of its own, and with the word County, no commas.
+      : form === 'county before the state' ? (countyOf(r.zip) && r.city
+        ? [`${street}, ${r.city}, ${countyOf(r.zip)}, ${r.state} ${r.zip}`, `${street} ${r.city} ${countyOf(r.zip)} County ${r.state} ${r.zip}`]
+        : [])
       : form === 'street name split'
         ? (streetNameSplit(r.address1) ? [`${streetNameSplit(r.address1)}${r.address2 ? ` ${r.address2}` : ''}, ${r.city}, ${r.state} ${r.zip}`] : [])
       : form === 'ZIP digits swapped' ? (zipSlipped(r.zip) ? [`${street}, ${r.city}, ${r.state} ${zipSlipped(r.zip)}`] : [])

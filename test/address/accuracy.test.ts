@@ -33,6 +33,7 @@ const RRAD_FORM_FLOORS: [form: RradForm, floor: number, measured: string][] = [
   ['phone after ZIP', 0.99, '99.5% (0%: the number was read as a unit)'],
   ['note after the street', 0.96, '98.0% (0.4%: the note was read into the street name)'],
   ['ZIP or state in another field', 0.98, '99.3% (6.1%: the ZIP before the city was read as a unit, before the state as a foreign postal code)'],
+  ['county before the state', 0.99, '99.6% (10.2%: the county was read as the city, the city dropped)'],
   ['street written another way', 0.96, '100% of 29 (0%: `St John`, `MLK`, `Hwy 98` were not found in the data)'],
 ];
 /** The forms whose right answer is `corrected` (a slip to mend), with the floor under that share and what was measured. */

@@ -435,6 +435,15 @@ describe('address engine: Canada', () => {
   });
 
   it.each([
+    ['123 Main St, Toronto, ON M5H 2N2 CA', '123 MAIN ST TORONTO ON  M5H 2N2', 'CA'],
+    ['123 Main St, Toronto, ON M5H2N2, CA', '123 MAIN ST TORONTO ON  M5H 2N2', 'CA'],
+    ['100 Main St, Ontario, CA', '100 MAIN ST ONTARIO CA', 'US'],
+  ])('When CA ends "%s", then it is Canada after a postal code, and California after a place', (input, standardized, country) => {
+    const r = check(input);
+    expect([r.standardized, r.country]).toEqual([standardized, country]);
+  });
+
+  it.each([
     ['10 Main St, Toronto ON M5V 2T6', 'plausible'],
     ['10 Main St, Toronto ON D5V 2T6', 'invalid'],
     ['10 Main St, Toronto ON W5V 2T6', 'invalid'],
@@ -1159,6 +1168,27 @@ describe('address engine: words written before the city', () => {
     const r = check('100 Main St, East Orange, NJ 07102');
     expect(r.components.city).not.toBe('ORANGE');
     expect(r.footnotes.some((f) => f.startsWith('R#'))).toBe(false);
+  });
+});
+
+describe('address engine: a county written before the state', () => {
+  it.each([
+    ['6007 Applegate Ln, Louisville, Jefferson, KY 40219', 'JEFFERSON'],
+    ['6007 Applegate Lane Louisville Jefferson County KY 40219', 'JEFFERSON COUNTY'],
+    ['6007 Applegate Ln, Louisville, Jefferson Co., KY', 'JEFFERSON CO'],
+    ['1401 Saint George Ave, Moore, Cleveland, OK 73160', 'CLEVELAND'],
+  ])('When the county stands between the city and the state ("%s"), then it is dropped with a footnote and the city kept', (input, county) => {
+    const r = check(input);
+    expect([r.status, r.dpv]).toEqual(['verified', 'Y']);
+    expect(r.components.city).toBe(input.includes('Moore') ? 'MOORE' : 'LOUISVILLE');
+    expect(r.footnotes).toContain(`R#: county dropped from the last line: ${county}`);
+  });
+
+  it('When a county\'s name is the only place before the state, then it is the city, not a county', () => {
+    // Orange, CA 92868 is in Orange County.
+    const r = check('100 Main St, Orange, CA 92868');
+    expect(r.components.city).toBe('ORANGE');
+    expect(r.footnotes.some((f) => f.includes('county'))).toBe(false);
   });
 });
 

@@ -55,6 +55,7 @@ export const AddressFootnotes = {
   buildingDropped: (text: string) => `R#: building name or note dropped from the delivery line: ${text}`,
   attentionDropped: (text: string) => `R#: attention line dropped: ${text}`,
   extraDropped: (text: string) => `R#: words that fit no address part dropped: ${text}`,
+  countyDropped: (text: string) => `R#: county dropped from the last line: ${text}`,
   extraSecondary: (text: string) => `S#: further secondary information kept out of the delivery line: ${text}`,
   secondaryMissing: 'H#: the building has units and none was given',
   unitNumberMissing: (designator: string) => `S#: ${designator} without a unit number dropped (${designator} needs one)`,

@@ -586,6 +586,7 @@ export function validateNorthAmerican(
   if (p.recipient) notes.push(p.otherLine ? F.otherLineSetAside(p.recipient) : F.recipientDropped(p.recipient));
   if (p.leftover.length) notes.push(F.extraDropped(p.leftover.join(' ')));
   if (p.trailing) notes.push(F.extraDropped(p.trailing));
+  if (p.county) notes.push(F.countyDropped(p.county));
   if (p.attention) notes.push(F.attentionDropped(p.attention));
   if (p.building) notes.push(F.buildingDropped(p.building));
   if (p.extraSecondaries.length) notes.push(F.extraSecondary(p.extraSecondaries.map(secondaryText).join(' ')));

@@ -85,6 +85,8 @@ export interface ParsedAddress extends DeliveryLine {
   postalCodeTyped: string | null;
   /** The state as typed when it was a misspelt name read as the ZIP's state (`CALIFRONIA`), else null. */
   stateTyped: string | null;
+  /** The county written before the state (`JEFFERSON COUNTY`, `…, JEFFERSON, KY`), dropped; else null. */
+  county: string | null;
   /**
    * A complete delivery line written before the one used (`3523 WILLIAMS ST, POB 477`): Pub 28 delivers to the line
    * just above the city, so the earlier one is kept apart (it is part of `recipient`).
@@ -1125,6 +1127,42 @@ function cityBonus(c: CityEvidence, lineQuality: number, afterAttention = false)
   return -0.01 * c.words;
 }
 
+const COUNTY_WORDS: ReadonlySet<string> = new Set(['COUNTY', 'CNTY', 'CO', 'PARISH', 'BOROUGH']);
+const LONGEST_COUNTY_NAME_WORDS = 4;
+
+/**
+ * A county written between the city and the state (`LOUISVILLE JEFFERSON COUNTY, KY`, `LOUISVILLE, JEFFERSON, KY
+ * 40219`: a CRM's county column run into the address): a county of the state followed by COUNTY, PARISH or BOROUGH,
+ * or alone in a comma group of its own after a city of the state, the county of the ZIP or of that city. Taken out of
+ * the tokens, with the new end; else null.
+ */
+function countyBeforeState(
+  toks: Token[], end: number, state: string, zipPlaces: readonly ZipPlace[] | undefined, postal: PostalIndex, places: LocalPlaceNames | undefined,
+): { end: number; text: string } | null {
+  for (let k = Math.min(LONGEST_COUNTY_NAME_WORDS + 1, end - 3); k >= 1; k--) {
+    const at = end - k;
+    const withWord = k >= 2 && COUNTY_WORDS.has(toks[end - 1].w);
+    if (!withWord && !toks[at].sep) continue;
+    const county = postal.county(state, joinWords(toks, at, withWord ? end - 1 : end));
+    if (!county) continue;
+    if (!withWord) {
+      // Alone, after a city of the state in a group of its own, and the county of the ZIP or of that city: no city's
+      // own name then (`100 MAIN ST, JEFFERSON, KY` is in Jefferson).
+      let g = at - 1;
+      while (g > 0 && !toks[g].sep) g--;
+      const cityBefore = joinWords(toks, g, at);
+      const ofZip = zipPlaces ? zipPlaces.some((p) => p.county === county) : postal.city(state, cityBefore)?.counties.has(county);
+      if (!toks[g].sep || !ofZip || knownCityZips(postal, state, cityKey(cityBefore), places) === 0) continue;
+    }
+    const text = joinWords(toks, at, end);
+    const sep = toks[at].sep || toks[end]?.sep;
+    toks.splice(at, k);
+    if (toks[at]) toks[at] = { ...toks[at], sep };
+    return { end: at, text };
+  }
+  return null;
+}
+
 /**
  * A city written twice before the state or ZIP (`123 MAIN ST SPRINGFIELD, SPRINGFIELD, IL`: a form's address line that
  * already held the city): the first copy is dropped, when the city is known once and not twice (`WALLA WALLA`).
@@ -1585,6 +1623,14 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     }
   }
 
+  // Canada's ISO code after a Canadian postal code or a province's code in its own comma group (`…, ON M5H 2N2 CA`,
+  // `…, ON, CA`): the country, not California (`…, ONTARIO, CA` is Ontario, California).
+  if (end >= 3 && toks[end - 1].w === 'CA' && country !== 'US' &&
+    (CA_POSTAL.test(toks[end - 2].w) || /^\d[A-Z]\d$/.test(toks[end - 2].w) || (toks[end - 1].sep && toks[end - 2].w.length === 2 && RegionByName.get(toks[end - 2].w)?.country === 'CA'))) {
+    country = 'CA';
+    end--;
+  }
+
   // The last line written twice (`…, NASHVILLE, TN 37203, NASHVILLE, TN 37203`: a whole address in the street field,
   // then the city, state and ZIP fields again): once.
   end = dropRepeatedLastLine(toks, end);
@@ -1775,6 +1821,8 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   }
   // A mistyped state (above) names no place: the ZIP's state stands in for it.
   const cityState = (state && RegionByName.has(state) ? state : null) ?? zipState ?? null;
+  const county = cityState ? countyBeforeState(toks, end, cityState, zipPlaces, postal, options.places) : null;
+  if (county) end = county.end;
   end = dropRepeatedCity(toks, end, postal, cityState);
   const frenchBox = country === 'CA' && readFrenchWords(toks, end);
   const starts = deliveryStarts(toks, end);
@@ -1879,6 +1927,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     trailing,
     postalCodeTyped,
     stateTyped,
+    county: county?.text ?? null,
     nonLatin,
     tokenCount: toks.length,
   };

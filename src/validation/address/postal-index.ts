@@ -187,6 +187,8 @@ export class PostalIndex {
   private fsaPlaceNames: Map<string, Map<string, number>> | undefined;
   /** `STATE|COUNTY` -> its ZIPs. */
   private readonly zipsByCounty = new Map<string, string[]>();
+  /** `STATE|` and the cityKey of a county's name (`(CITY)` and the like left out) -> the county as GeoNames writes it. */
+  private readonly countiesByKey = new Map<string, string>();
 
   /** `usZipTsv`: ZIP, state, place, county, and optionally latitude and longitude per line; `caFsaTsv`: FSA, province, place. */
   static fromText(usZipTsv: string, caFsaTsv: string): PostalIndex {
@@ -245,8 +247,16 @@ export class PostalIndex {
       const countyKey = `${place.state}|${place.county}`;
       const zips = this.zipsByCounty.get(countyKey);
       if (zips) zips.push(place.zip);
-      else this.zipsByCounty.set(countyKey, [place.zip]);
+      else {
+        this.zipsByCounty.set(countyKey, [place.zip]);
+        this.countiesByKey.set(`${place.state}|${cityKey(place.county.replace(/\(.*$/, ''))}`, place.county);
+      }
     }
+  }
+
+  /** The county of the state written so (`ST LOUIS` for ST. LOUIS), as GeoNames writes it; else undefined. */
+  county(state: string, name: string): string | undefined {
+    return this.countiesByKey.get(`${state}|${cityKey(name)}`);
   }
 
   /**
