@@ -43,6 +43,11 @@ describe('address engine: US ZIP, city and state', () => {
     ['344 West 49th Street NYC', 'NEW YORK NY'],
     ['350 5th Ave, NYC 10118', 'NEW YORK NY 10118'],
     ['350 5th Ave, New York City, NY', 'NEW YORK NY'],
+    ['100 Main St, Philly, PA 19103', 'PHILADELPHIA PA 19103'],
+    ['100 Main St, LA, CA', 'LOS ANGELES CA'],
+    ['100 Main St, NY, NY 10001', 'NEW YORK NY 10001'],
+    ['100 Main St, KC, KS', 'KANSAS CITY KS'],
+    ['100 Main St, Wash DC', 'WASHINGTON DC'],
   ])('When the city is a name people give it (%s), then the answer writes its USPS name', (input, lastLine) => {
     const r = check(input);
     expect([r.status, r.standardized?.endsWith(lastLine)]).toEqual(['plausible', true]);
@@ -59,6 +64,9 @@ describe('address engine: US ZIP, city and state', () => {
     ['100 Main St, Ft Worth, TX 76102', 'FORT WORTH'],
     ['100 Main St, Mt Pleasant, SC 29464', 'MOUNT PLEASANT'],
     ['100 Main St, Mc Allen, TX 78501', 'MCALLEN'],
+    ['100 Main St, Ft. Lauderdale FL', 'FORT LAUDERDALE'],
+    ['100 Main St, S San Francisco, CA', 'SOUTH SAN FRANCISCO'],
+    ['100 Main St, So San Francisco, CA 94080', 'SOUTH SAN FRANCISCO'],
   ])('When the city is its place written another way (%s), then the answer spells it as the place, without a correction', (input, city) => {
     const r = check(input);
     expect([r.status, r.components.city]).toEqual(['plausible', city]);

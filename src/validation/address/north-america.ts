@@ -260,8 +260,11 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
   };
   const inputCityKey = p.city ? cityKey(p.city) : '';
   const cityEntry = p.city && p.state ? postal.cityByKey(p.state, inputCityKey) : undefined;
-  // A name people give the city (`NYC`) is written as its own name: standardization, not correction.
-  if (cityEntry && cityEntry.key !== inputCityKey) out.city = cityEntry.name;
+  // A name people give the city (`NYC`), or the city written another way (`FT. LAUDERDALE`, `S SAN FRANCISCO`), is
+  // written as its own name: standardization, not correction.
+  if (cityEntry && (cityEntry.key !== inputCityKey || (cityEntry.name !== p.city && citySpellingKey(cityEntry.name) === citySpellingKey(p.city!)))) {
+    out.city = cityEntry.name;
+  }
   if (places) {
     const fit = bestPlace(places, p, postal, inputCityKey);
     const stateOk = fit.stateOk;

@@ -26,8 +26,19 @@ export interface CityEntry {
   counties: Set<string>;
 }
 
-/** Names of cities that are no USPS name of them but that people write on envelopes and forms. */
-const CITY_NICKNAMES: readonly (readonly [string, string, string])[] = [['NYC', 'NY', 'NEW YORK'], ['NEW YORK CITY', 'NY', 'NEW YORK']];
+/**
+ * Names of cities that are no gazetteer name of them but that people write on envelopes and forms, each with its state
+ * (a real place of that name in the state comes first: addNickname).
+ */
+const CITY_NICKNAMES: readonly (readonly [string, string, string])[] = [
+  ['NYC', 'NY', 'NEW YORK'], ['NEW YORK CITY', 'NY', 'NEW YORK'], ['NY', 'NY', 'NEW YORK'], ['BKLYN', 'NY', 'BROOKLYN'],
+  ['LA', 'CA', 'LOS ANGELES'], ['SF', 'CA', 'SAN FRANCISCO'], ['PHILA', 'PA', 'PHILADELPHIA'], ['PHILLY', 'PA', 'PHILADELPHIA'],
+  ['PGH', 'PA', 'PITTSBURGH'], ['VEGAS', 'NV', 'LAS VEGAS'], ['INDY', 'IN', 'INDIANAPOLIS'], ['WASH', 'DC', 'WASHINGTON'],
+  ['NOLA', 'LA', 'NEW ORLEANS'], ['SLC', 'UT', 'SALT LAKE CITY'], ['OKC', 'OK', 'OKLAHOMA CITY'], ['ATL', 'GA', 'ATLANTA'],
+  ['JAX', 'FL', 'JACKSONVILLE'], ['ST PETE', 'FL', 'SAINT PETERSBURG'], ['ABQ', 'NM', 'ALBUQUERQUE'], ['MPLS', 'MN', 'MINNEAPOLIS'],
+  ['STL', 'MO', 'SAINT LOUIS'], ['KC', 'MO', 'KANSAS CITY'], ['KC', 'KS', 'KANSAS CITY'], ['CINCY', 'OH', 'CINCINNATI'],
+  ['CINTI', 'OH', 'CINCINNATI'], ['BALTO', 'MD', 'BALTIMORE'], ['PHX', 'AZ', 'PHOENIX'],
+];
 
 const NO_PROVINCES: ReadonlyMap<string, number> = new Map();
 
@@ -38,7 +49,7 @@ export interface FsaPlace {
 }
 
 const CITY_WORD_ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
-  ['SAINT', 'ST'], ['SAINTE', 'STE'], ['FORT', 'FT'], ['MOUNT', 'MT'], ['MOUNTAIN', 'MTN'], ['NORTH', 'N'], ['SOUTH', 'S'],
+  ['SAINT', 'ST'], ['SAINTE', 'STE'], ['FORT', 'FT'], ['MOUNT', 'MT'], ['MOUNTAIN', 'MTN'], ['NORTH', 'N'], ['SOUTH', 'S'], ['SO', 'S'],
   ['EAST', 'E'], ['WEST', 'W'], ['HEIGHTS', 'HTS'], ['SPRINGS', 'SPGS'], ['POINT', 'PT'], ['PORT', 'PT'],
   ['CENTER', 'CTR'], ['JUNCTION', 'JCT'], ['VILLAGE', 'VLG'], ['TOWNSHIP', 'TWP'], ['ISLAND', 'IS'], ['BEACH', 'BCH'],
   ['LAKE', 'LK'], ['CITY', 'CITY'], ['TW', 'TWP'], ['VALLEY', 'VLY'], ['VY', 'VLY'], ['CREEK', 'CRK'],
