@@ -1269,12 +1269,15 @@ describe('address engine: the reference data decides between readings', () => {
     expect([r.status, r.standardized]).toEqual(['verified', standardized]);
   });
 
-  it('When the ZIP has address points but none on the street, then the footnote says the street is not covered (not the ZIP)', () => {
+  it('When the ZIP has address points but none on the street, then the footnote says the street is not covered (not the ZIP), or that points hold no PO boxes', () => {
     const covered = check('999 Nonexistent Rd, Louisville, KY 40208');
     const uncovered = check('999 Nonexistent Rd, Springfield, IL 62701');
     expect([covered.status, covered.dpv]).toEqual(['plausible', '']);
     expect(covered.footnotes).toContain('DPV: the address points loaded for this postal code do not cover this street; well-formed only');
     expect(uncovered.footnotes).toContain('DPV: no reference data covers this postal code; well-formed only');
+    const box = check('PO Box 123, Louisville, KY 40219');
+    expect([box.status, box.dpv]).toEqual(['plausible', '']);
+    expect(box.footnotes).toContain('DPV: the address points loaded for this postal code cover streets, not PO boxes or routes; well-formed only');
   });
 
   it('When a US number is written unit-dash-number and only that reading is a delivery point, then it is read so', () => {

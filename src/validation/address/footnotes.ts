@@ -64,6 +64,7 @@ export const AddressFootnotes = {
   ambiguousStreet: 'AM#: several streets of this ZIP code fit the input',
   noReferenceData: 'DPV: no reference data covers this postal code; well-formed only',
   streetNotCovered: 'DPV: the address points loaded for this postal code do not cover this street; well-formed only',
+  boxNotCovered: 'DPV: the address points loaded for this postal code cover streets, not PO boxes or routes; well-formed only',
   deliveryPointConfirmed: 'DPV: delivery point confirmed',
   empty: 'E#: empty input',
   tooLong: 'E#: input longer than 400 characters was cut',

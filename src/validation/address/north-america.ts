@@ -5,7 +5,7 @@
  */
 import type { AddressComponents, AddressResult, AddressStatus, Dpv } from '../types.js';
 import { AddressFootnotes as F } from './footnotes.js';
-import type { ParsedAddress, Secondary } from './parser.js';
+import type { DeliveryKind, ParsedAddress, Secondary } from './parser.js';
 import { type CityEntry, type PostalIndex, type ZipPlace, cityKey, citySpellingKey, oneTypingSlipApart } from './postal-index.js';
 import { delivers, type ReferenceAnswer, type ReferenceIndex, type StreetParts } from './reference-index.js';
 import {
@@ -249,6 +249,9 @@ function cityOfDirectionalPart(city: string, state: string, postal: PostalIndex)
   const m = /^(\S+)\s+(.+)$/.exec(city);
   return m && DirectionalTable.has(m[1]) ? postal.city(state, m[2]) : undefined;
 }
+
+/** Deliveries that address points (which name streets) never hold. */
+const NOT_STREETS: ReadonlySet<DeliveryKind> = new Set(['po_box', 'rural_route', 'highway_contract', 'general_delivery']);
 
 function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined, notes: string[]): LastLine {
   const places = p.postalCode ? postal.zip(p.postalCode) : undefined;
@@ -775,7 +778,7 @@ export function validateNorthAmerican(
   else if (dpv === 'N' && status !== 'ambiguous' && !notes.includes(F.noPrimaryNumber)) notes.push(F.notFound);
   else if (dpv === '' && hasDeliveryLine && !invalid) {
     // Address points (RRAD, OpenAddresses, NAR) cover the streets they name; ZIP+4 ranges cover a whole ZIP (then `N`).
-    notes.push(last.zip && reference?.covers(last.zip) ? F.streetNotCovered : F.noReferenceData);
+    notes.push(!last.zip || !reference?.covers(last.zip) ? F.noReferenceData : NOT_STREETS.has(p.kind) ? F.boxNotCovered : F.streetNotCovered);
   }
 
   const delivery = hasDeliveryLine ? deliveryLineText(p, street, canada) : '';
