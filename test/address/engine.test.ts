@@ -151,15 +151,23 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     // A gate code's number is the note's, not a unit; without the ZIP, the street of the state.
     ['6007 Applegate Ln Gate Code #1234, Louisville, KY 40219', '6007 APPLEGATE LN LOUISVILLE KY 40219', 'GATE CODE # 1234'],
     ['6007 Applegate Ln Leave At Door, Louisville, KY', '6007 APPLEGATE LN LOUISVILLE KY 40219', 'LEAVE AT DOOR'],
+    // A street without a type, with the postal code.
+    ['570 Broadway Leave At Back Door, Lynnfield, MA 01940', '570 BROADWAY LYNNFIELD MA 01940', 'LEAVE AT BACK DOOR'],
+    ['90 Via Verde Ring Twice, San Lorenzo, CA 94580', '90 VIA VERDE SAN LORENZO CA 94580', 'RING TWICE'],
   ])('When a delivery note follows the street in its comma group ("%s"), then the street the data holds is found and the note set aside', (input, standardized, note) => {
     const r = check(input);
     expect([r.status, r.standardized]).toEqual(['verified', standardized]);
     expect(r.footnotes).toContain(`R#: building name or note dropped from the delivery line: ${note}`);
   });
 
-  it('When no street of the data ends where the note would start, then the line stays as typed', () => {
-    const r = check('6007 Applegate Leave At Door, Louisville, KY 40219');
+  it.each([
+    '6007 Applegate Leave At Door, Louisville, KY 40219',
+    // One word after a street of the data without a type is the street's own (HERITAGE OAKS), not a note.
+    '19 Heritage Oaks, Oakland, CA 94605',
+  ])('When no street of the data ends where a note would start ("%s"), then the line stays as typed', (input) => {
+    const r = check(input);
     expect(r.status).not.toBe('verified');
+    expect(r.footnotes.some((f) => f.startsWith('R#'))).toBe(false);
   });
 
   it.each([

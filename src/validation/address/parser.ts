@@ -1563,7 +1563,8 @@ function bestSplit(
 /**
  * A note written after the street in the same comma group (`6007 APPLEGATE LN LEAVE AT DOOR, LOUISVILLE`, `198 E 161ST ST
  * DISTRICT ATTY BRONX CTY, BRONX`): where the line read whole is no street of the data but its words up to a street type
- * (and directional) are, that street, the rest set aside as a note; else the line as read.
+ * (and directional) are, or, with a postal code, its first words are a street of the data without a type, that street,
+ * the rest set aside as a note; else the line as read.
  */
 function noteAfterKnownStreet(
   toks: readonly Token[], best: BestSplit, country: 'US' | 'CA' | null, local: LocalPlaceNames, postalCode: string | null,
@@ -1585,6 +1586,16 @@ function noteAfterKnownStreet(
     const known = postalCode ? local.hasStreetOfType(postalCode, line.name, line.suffix) : knownStreet(line, local, postalCode, state, postal);
     if (!known) continue;
     line.building = joinWords(toks, e, unitAt);
+    return line;
+  }
+  // A street without a type (`570 BROADWAY LEAVE AT BACK DOOR`, `90 VIA VERDE …`): the data's street of those words, with
+  // a note of two words or more after it that starts with no street word (`19 HERITAGE OAKS` is no HERITAGE and a note).
+  for (let k = unitAt - 2; postalCode && k >= best.start + 2; k--) {
+    if (isStreetWord(toks[k].w) || toks[k].digit || toks[k].sep) continue;
+    const kept = unitAt < best.at ? [...toks.slice(best.start, k), ...toks.slice(unitAt, best.at)] : toks.slice(best.start, k);
+    const line = parseDeliveryLine(kept, 0, kept.length, country);
+    if (line.kind !== 'street' || line.suffix !== null || line.name === null || !local.hasStreetOfType(postalCode, line.name, null)) continue;
+    line.building = joinWords(toks, k, unitAt);
     return line;
   }
   return l;
