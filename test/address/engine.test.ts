@@ -1253,6 +1253,15 @@ describe('address engine: the reference data decides between readings', () => {
     expect(r.footnotes).toContain(`M#: street corrected from ${change}`);
   });
 
+  it.each([
+    ['6007 Aplegate Lane, Louisville, KY', '6007 APPLEGATE LN LOUISVILLE KY 40219', 'M#: street corrected from APLEGATE LN to APPLEGATE LN'],
+    ['2010 Rising Hill, Norman, OK', '2010 RISING HILL DR NORMAN OK 73071', 'M#: street corrected from RISING HL to RISING HILL DR'],
+  ])('When the street has a slip and no ZIP is given ("%s"), then the city\'s ZIPs are searched for the street it means', (input, standardized, footnote) => {
+    const r = check(input);
+    expect([r.status, r.dpv, r.standardized]).toEqual(['corrected', 'Y', standardized]);
+    expect(r.footnotes).toContain(footnote);
+  });
+
   it('When a route is typed as another kind of route (a US highway for a state route), or fits two routes of the ZIP, then it is not taken for either', () => {
     const reference = new ReferenceIndex();
     const point = (name: string, postalCode: string) =>

@@ -647,13 +647,20 @@ export function validateNorthAmerican(
         }
       }
     }
-    // Only the ZIPs of the city where the data has a street of that name are asked (none: no candidates worked out).
-    const withStreet = !answer || answer.dpv === '' || answer.dpv === 'N' ? reference.zipsWithStreetName(street.name ?? '') : undefined;
-    const candidateZips = withStreet ? candidatesOf(last, postal, reference) : [];
-    if (withStreet && candidateZips.length > 0 && candidateZips.length <= MAX_CANDIDATE_ZIPS) {
+    // Only the ZIPs of the city where the data has a street of that name are asked; where none has, those with a street
+    // the name may mean (misspelt, written another way, its type word in it), each ZIP's look-up deciding.
+    const searching = (!answer || answer.dpv === '' || answer.dpv === 'N') && street.name !== null;
+    const allCandidates = searching ? candidatesOf(last, postal, reference) : [];
+    // (The ZIPs no reference data covers hold no street: not asked.)
+    const candidateZips = allCandidates.length <= MAX_CANDIDATE_ZIPS ? allCandidates.filter((z) => z !== zip && reference.covers(z)) : [];
+    const named = candidateZips.length > 0 ? reference.zipsWithStreetName(street.name!) : undefined;
+    const withStreet = candidateZips.length === 0 ? undefined
+      : named && candidateZips.some((z) => named.has(z)) ? named
+      : reference.zipsWithStreetNear(street.name!, street.suffix);
+    if (withStreet) {
       const found: [string, ReferenceAnswer][] = [];
       for (const z of candidateZips) {
-        if (z === zip || !withStreet.has(z)) continue;
+        if (!withStreet.has(z)) continue;
         const a = lookupAt(reference, z, street, p);
         if (delivers(a)) found.push([z, a]);
       }

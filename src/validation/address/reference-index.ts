@@ -184,6 +184,15 @@ function slipInsideLongWord(a: string, b: string): boolean {
   return differing >= 0 && Math.min(wa[differing].length, wb[differing].length) >= 4;
 }
 
+/** Street names without figures, of five letters or more, by first letter and length (what a slip keeps or moves by one). */
+function slipIndexOf(names: Iterable<string>): Map<string, string[]> {
+  const index = new Map<string, string[]>();
+  for (const name of names) {
+    if (name.length >= 4 && !/\d/.test(name)) entryOf(index, `${name[0]}${name.length}`, () => [] as string[]).push(name);
+  }
+  return index;
+}
+
 /** A delivery point of the data: confirmed, its unit unconfirmed, or its unit missing. */
 export function delivers(answer: ReferenceAnswer): boolean {
   return answer.dpv === 'Y' || answer.dpv === 'S' || answer.dpv === 'D';
@@ -208,6 +217,10 @@ export class ReferenceIndex {
    * of the data written so, for finding a street written another way (`ST JOHN` for SAINT JOHN, `HWY 98` for US HIGHWAY 98).
    */
   private readonly otherWritings = new Map<string, Map<string, Set<string>>>();
+  /** A street name's writtenAlikeKey (where it is not the name) -> postal codes that have a street of that name. */
+  private readonly postalCodesByAlikeKey = new Map<string, Set<string>>();
+  /** Every street name by first letter and length, for a misspelt one typed without its ZIP (built on first use). */
+  private streetNameSlips: Map<string, string[]> | undefined;
   /** street name -> postal codes that have a street of that name. */
   private readonly postalCodesByStreetName = new Map<string, Set<string>>();
   /** ZIP -> city key -> name: the mailing names USPS accepts for the ZIP (City-State product). */
@@ -229,7 +242,7 @@ export class ReferenceIndex {
   }
 
   private rememberStreet(postalCode: string, key: string, name: string | null): void {
-    entryOf(this.postalCodesByStreetName, name ?? '', () => new Set<string>()).add(postalCode);
+    entryOf(this.postalCodesByStreetName, name ?? '', () => new Set<string>(), () => (this.streetNameSlips = undefined)).add(postalCode);
     const names = entryOf(this.streetsByName, postalCode, () => new Map<string, Set<string>>());
     const isNewName = !names.has(name ?? '');
     entryOf(names, name ?? '', () => new Set<string>()).add(key);
@@ -238,7 +251,10 @@ export class ReferenceIndex {
     const route = routeOf(name);
     if (alike === name && !route) return;
     const writings = entryOf(this.otherWritings, postalCode, () => new Map<string, Set<string>>());
-    if (alike !== name) entryOf(writings, alike, () => new Set<string>()).add(name);
+    if (alike !== name) {
+      entryOf(writings, alike, () => new Set<string>()).add(name);
+      entryOf(this.postalCodesByAlikeKey, alike, () => new Set<string>()).add(postalCode);
+    }
     if (route) entryOf(writings, `#${route.number}`, () => new Set<string>()).add(name);
   }
 
@@ -346,6 +362,35 @@ export class ReferenceIndex {
   /** The postal codes with a street of this name, if any. */
   zipsWithStreetName(name: string): ReadonlySet<string> | undefined {
     return this.postalCodesByStreetName.get(name);
+  }
+
+  /**
+   * The postal codes with a street the name may mean when none has it as typed: one written alike (writtenAlikeKey:
+   * `ST JOHN` for SAINT JOHN), the name with its type word in it (`RISING HILL` typed RISING HL), without a last lone
+   * letter (a unit), the type word alone after a directional, or one typing slip off inside a long word (`APLEGATE`),
+   * for the address typed without its ZIP. Each postal code's own look-up then decides.
+   */
+  zipsWithStreetNear(name: string, suffix: string | null): Set<string> {
+    const zips = new Set<string>();
+    const add = (codes: ReadonlySet<string> | undefined) => { for (const z of codes ?? []) zips.add(z); };
+    // Also its last lone letter a unit (`DOWNEY A`), and a directional read as the name the data's directional before a
+    // name that is a type word (`EAST MSN` for E MISSION).
+    const writings = [name, ...(suffix ? [`${name} ${suffix}`] : []), ...(/ [A-Z]$/.test(name) ? [name.slice(0, -2)] : [])];
+    if (suffix && DirectionalTable.has(name)) writings.push(suffix);
+    for (const written of writings) {
+      const key = writtenAlikeKey(written);
+      add(this.postalCodesByStreetName.get(key));
+      add(this.postalCodesByAlikeKey.get(key));
+    }
+    if (name.length >= 5 && !/\d/.test(name)) {
+      this.streetNameSlips ??= slipIndexOf(this.postalCodesByStreetName.keys());
+      for (let length = name.length - 1; length <= name.length + 1; length++) {
+        for (const candidate of this.streetNameSlips.get(`${name[0]}${length}`) ?? []) {
+          if (oneTypingSlipApart(name, candidate) && slipInsideLongWord(name, candidate)) add(this.postalCodesByStreetName.get(candidate));
+        }
+      }
+    }
+    return zips;
   }
 
   /** True when some data names this postal code. */
