@@ -377,15 +377,15 @@ export function streetTypeChanged(street: string, change: 'dropped' | 'replaced'
  * with a delivery note after the street (`6007 APPLEGATE LANE LEAVE AT BACK DOOR, LOUISVILLE, KY 40219`), and with the
  * street written as people also write it (streetWrittenOtherwise), or a word of its name split in two (`Apple gate`:
  * `corrected`), with the ZIP's county before the state (`…, LOUISVILLE, JEFFERSON, KY 40219`; `… LOUISVILLE
- * JEFFERSON COUNTY KY 40219`), and without the ZIP, the street misspelt or its type left out (`corrected`: rows the
- * slip leaves unchanged, or without a city, are left out).
+ * JEFFERSON COUNTY KY 40219`), and without the ZIP, the street misspelt or its type left out, or with the state alone,
+ * the street misspelt (`corrected`: rows the slip leaves unchanged, or without a city, are left out).
  */
 export const RRAD_FORMS = [
   'with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt', 'no commas, no ZIP', 'unit first',
   'wrong town', 'abbreviated', 'street and city', 'street and city misspelt', 'street and state', 'ZIP digits swapped',
   'no street type', 'wrong street type', 'last line first', 'phone after ZIP', 'ZIP or state in another field',
   'note after the street', 'street written another way', 'street name split', 'county before the state',
-  'street misspelt, no ZIP', 'no street type, no ZIP',
+  'street misspelt, no ZIP', 'no street type, no ZIP', 'street misspelt, street and state',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -437,6 +437,7 @@ export function rradRoundTrip(
         : [])
       // A slip in the street with city and state but no ZIP: the ZIPs around the city are searched for the street it means.
       : form === 'street misspelt, no ZIP' ? (misspeltWord(r.address1) !== r.address1 ? [`${misspeltWord(street)}, ${r.city}, ${r.state}`] : [])
+      : form === 'street misspelt, street and state' ? (misspeltWord(r.address1) !== r.address1 ? [`${misspeltWord(street)}, ${r.state}`] : [])
       : form === 'no street type, no ZIP' ? (() => {
         const changed = streetTypeChanged(r.address1, 'dropped');
         return changed && r.city ? [`${changed}${r.address2 ? ` ${r.address2}` : ''}, ${r.city}, ${r.state}`] : [];

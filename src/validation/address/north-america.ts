@@ -128,11 +128,15 @@ function withLocalZips(zips: readonly string[], local: readonly string[]): reado
   return local.length ? [...new Set([...zips, ...local])] : zips;
 }
 
-/** The state's ZIPs where the loaded address files hold the street (`8 WATKINS RD, VT`), for an address without a city. */
+/**
+ * The state's ZIPs where the loaded address files hold the street (`8 WATKINS RD, VT`), for an address without a city;
+ * where none does, those with a street the name may mean (`8 WATKNIS RD, VT`: zipsWithStreetNear).
+ */
 function zipsOfStateWithStreet(p: ParsedAddress, postal: PostalIndex, reference: ReferenceIndex | undefined): string[] {
   const state = p.state;
   if (!state || !reference || !p.name) return [];
-  return [...(reference.zipsWithStreetName(p.name) ?? [])].filter((z) => zipOfState(postal, z, state));
+  const named = [...(reference.zipsWithStreetName(p.name) ?? [])].filter((z) => zipOfState(postal, z, state));
+  return named.length ? named : [...reference.zipsWithStreetNear(p.name, p.suffix)].filter((z) => zipOfState(postal, z, state));
 }
 
 /** True when the name is one of the ZIP's places' (or one the loaded address files give the ZIP's points). */
@@ -650,17 +654,25 @@ export function validateNorthAmerican(
     // Only the ZIPs of the city where the data has a street of that name are asked; where none has, those with a street
     // the name may mean (misspelt, written another way, its type word in it), each ZIP's look-up deciding.
     const searching = (!answer || answer.dpv === '' || answer.dpv === 'N') && street.name !== null;
-    const allCandidates = searching ? candidatesOf(last, postal, reference) : [];
-    // (The ZIPs no reference data covers hold no street: not asked.)
-    const candidateZips = allCandidates.length <= MAX_CANDIDATE_ZIPS ? allCandidates.filter((z) => z !== zip && reference.covers(z)) : [];
-    const named = candidateZips.length > 0 ? reference.zipsWithStreetName(street.name!) : undefined;
-    const withStreet = candidateZips.length === 0 ? undefined
-      : named && candidateZips.some((z) => named.has(z)) ? named
-      : reference.zipsWithStreetNear(street.name!, street.suffix);
-    if (withStreet) {
+    let candidateZips: string[] = [];
+    let allCandidates: readonly string[] | undefined;
+    const named = searching ? reference.zipsWithStreetName(street.name!) : undefined;
+    if (named) {
+      allCandidates = candidatesOf(last, postal, reference);
+      if (allCandidates.length <= MAX_CANDIDATE_ZIPS) candidateZips = allCandidates.filter((z) => z !== zip && named.has(z));
+    }
+    // (Not where no ZIP of the city has reference data at all: most addresses without a street of the data.)
+    const covered = searching && candidateZips.length === 0 && (
+      last.candidateZips.some((z) => z !== zip && reference.covers(z)) ||
+      (last.localCandidatesOf !== null && reference.postalCodesOfLocalCity(last.localCandidatesOf).size > 0));
+    if (covered) {
+      const near = reference.zipsWithStreetNear(street.name!, street.suffix);
+      allCandidates ??= candidatesOf(last, postal, reference);
+      if (near.size > 0 && allCandidates.length <= MAX_CANDIDATE_ZIPS) candidateZips = allCandidates.filter((z) => z !== zip && near.has(z));
+    }
+    {
       const found: [string, ReferenceAnswer][] = [];
       for (const z of candidateZips) {
-        if (!withStreet.has(z)) continue;
         const a = lookupAt(reference, z, street, p);
         if (delivers(a)) found.push([z, a]);
       }
