@@ -119,6 +119,8 @@ function canonicalUnit(text: string | null): string | null {
     })
     .join(' ')
     .replace(/\b(\d+) ([A-Z])\b/g, '$1$2')
+    // A designator written before a floor is its label (`APT 3RD FLR` is FL 3).
+    .replace(/^([A-Z]+) (\d+(?:ST|ND|RD|TH) (?:FL|FLR|FLOOR))$/, (m, label: string, floor: string) => (UnitDesignatorTable.get(label)?.requiresNumber ? floor : m))
     .split(' ')
     .filter((w) => w !== '#' && w !== 'LEVEL' && w !== 'NO')
     .map((w) => UnitDesignatorTable.get(w)?.abbreviation ?? UNIT_ONLY_SPELLINGS.get(w) ?? OrdinalWords.get(w) ?? /^(\d+)(ST|ND|RD|TH)$/.exec(w)?.[1] ?? w);

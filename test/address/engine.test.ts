@@ -931,6 +931,16 @@ describe('address engine: state abbreviations and unit forms people write', () =
   });
 
   it.each([
+    ['123 Main St Apt 2nd Floor, Boston, MA 02108', '123 MAIN ST FL 2 BOSTON MA 02108'],
+    ['123 Main St PH 2, Boston, MA 02108', '123 MAIN ST PH 2 BOSTON MA 02108'],
+    ['123 Main St Penthouse, Boston, MA 02108', '123 MAIN ST PH BOSTON MA 02108'],
+  ])('When a unit is a floor with a label before it, or a numbered penthouse ("%s"), then it is written so', (input, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['plausible', standardized]);
+    expect(r.footnotes.some((f) => f.startsWith('R#') || f.startsWith('S#: further'))).toBe(false);
+  });
+
+  it.each([
     ['203, 1267 Martin Street, Nashville, TN 37203', 'verified', '1267 MARTIN ST # 203 NASHVILLE TN 37203'],
     ['B, 74 Springfield Street, Agawam, MA 01001', 'verified', '74 SPRINGFIELD ST # B AGAWAM MA 01001'],
     ['#3, 8202 4 Winds Drive, Lyndon, KY 40222', 'verified', '8202 4 WINDS DR # 3 LYNDON KY 40222'],

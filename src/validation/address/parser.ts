@@ -251,11 +251,16 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
     } else if (ordinal && k + 1 < end && UnitDesignatorTable.get(toks[k + 1].w)?.abbreviation === 'FL') {
       found.push({ designator: 'FL', number: ordinal });
       k += 2;
+    } else if (designator?.requiresNumber && k + 2 < end && ORDINAL_NUMBER.test(toks[k + 1].w) && UnitDesignatorTable.get(toks[k + 2].w)?.abbreviation === 'FL') {
+      // `APT 2ND FLOOR`: a floor, the form's label before it.
+      k += 1;
     } else if (designator) {
       let next = k + 1;
       // `APT # 5`, `APARTMENT NO 5`.
       if (next < end && (toks[next].w === '#' || (NUMBER_WORDS.has(toks[next].w) && next + 1 < end && toks[next + 1].digit))) next++;
-      if (designator.requiresNumber && next < end && toks[next].unitId) {
+      // A penthouse takes no number in Pub 28, but buildings number theirs (`PH 2`, `PH A`).
+      const numbered = designator.requiresNumber || (designator.abbreviation === 'PH' && next === end - 1 && toks[next].w.length <= 3);
+      if (numbered && next < end && toks[next].unitId) {
         let number = toks[next].w;
         k = next + 1;
         // `APT 13 C` at the end of the line is unit 13C.
@@ -326,7 +331,7 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
         if (designatedUnitAt(toks, k + 1, end)) return k;
         // `DORCHESTER PL NE UNIT`: the designator alone at the end still marks a unit.
         if (k + 1 === end && k - 1 > nameStart && (suffixOf(toks[k - 1].w, country) || directionalOf(toks[k - 1].w, country))) return k;
-      } else if (k + 1 === end || next === 'LEVEL' || next === '#') {
+      } else if (k + 1 === end || next === 'LEVEL' || next === '#' || (designator.abbreviation === 'PH' && k + 2 === end && toks[k + 1].unitId && next.length <= 3)) {
         return k;
       }
     }
