@@ -1266,6 +1266,9 @@ describe('address engine: the reference data decides between readings', () => {
   it.each([
     ['6007 Aplegate Lane, Louisville, KY', '6007 APPLEGATE LN LOUISVILLE KY 40219', 'M#: street corrected from APLEGATE LN to APPLEGATE LN'],
     ['2010 Rising Hill, Norman, OK', '2010 RISING HILL DR NORMAN OK 73071', 'M#: street corrected from RISING HL to RISING HILL DR'],
+    ['6007 Applegate Lnae, Louisville, KY', '6007 APPLEGATE LN LOUISVILLE KY 40219', 'M#: street corrected from APPLEGATE LNAE to APPLEGATE LN'],
+    ['5601 Wset Crocus Drive, Glendale, AZ', '5601 W CROCUS DR GLENDALE AZ 85306', 'M#: street corrected from WSET CROCUS DR to W CROCUS DR'],
+    ['8 Watknis Rd, VT', '8 WATKINS RD MILTON VT 05468', 'M#: street corrected from WATKNIS RD to WATKINS RD'],
   ])('When the street has a slip and no ZIP is given ("%s"), then the city\'s ZIPs are searched for the street it means', (input, standardized, footnote) => {
     const r = check(input);
     expect([r.status, r.dpv, r.standardized]).toEqual(['corrected', 'Y', standardized]);

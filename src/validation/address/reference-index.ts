@@ -367,8 +367,9 @@ export class ReferenceIndex {
   /**
    * The postal codes with a street the name may mean when none has it as typed: one written alike (writtenAlikeKey:
    * `ST JOHN` for SAINT JOHN), the name with its type word in it (`RISING HILL` typed RISING HL), without a last lone
-   * letter (a unit), the type word alone after a directional, or one typing slip off inside a long word (`APLEGATE`),
-   * for the address typed without its ZIP. Each postal code's own look-up then decides.
+   * letter (a unit) or a misspelt type or directional read into it, the type word alone after a directional, or one
+   * typing slip off inside a long word (`APLEGATE`), for the address typed without its ZIP. Each postal code's own
+   * look-up then decides.
    */
   zipsWithStreetNear(name: string, suffix: string | null): Set<string> {
     const zips = new Set<string>();
@@ -377,6 +378,10 @@ export class ReferenceIndex {
     // name that is a type word (`EAST MSN` for E MISSION).
     const writings = [name, ...(suffix ? [`${name} ${suffix}`] : []), ...(/ [A-Z]$/.test(name) ? [name.slice(0, -2)] : [])];
     if (suffix && DirectionalTable.has(name)) writings.push(suffix);
+    // A street type or directional one slip off read into the name (`APPLEGATE LNAE`, `WSET CROCUS`): the name without it.
+    const words = name.split(' ');
+    if (words.length >= 2 && !suffix && wordOneSlipFrom(words[words.length - 1], LONG_STREET_TYPES)) writings.push(words.slice(0, -1).join(' '));
+    if (words.length >= 2 && wordOneSlipFrom(words[0], LONG_DIRECTIONALS)) writings.push(words.slice(1).join(' '));
     for (const written of writings) {
       const key = writtenAlikeKey(written);
       add(this.postalCodesByStreetName.get(key));
