@@ -562,6 +562,18 @@ function candidatesOf(last: LastLine, postal: PostalIndex, reference: ReferenceI
     : last.candidateZips;
 }
 
+/**
+ * A street typed without its type, then a unit letter (`74 SPRINGFIELD B`: data SPRINGFIELD ST, unit B): the answer
+ * with the letter as the unit, where the data holds that unit (`Y`); else null.
+ */
+function letterUnitReading(reference: ReferenceIndex, postalCode: string, street: StreetParts, p: ParsedAddress): { answer: ReferenceAnswer; letter: string } | null {
+  const m = p.secondaryNumber || street.suffix ? null : TRAILING_UNIT_LETTER.exec(street.name ?? '');
+  if (!m || DirectionalTable.has(m[2])) return null;
+  const named = { ...street, name: m[1] };
+  const asUnit = reference.lookup({ postalCode, street: named, primaryNumber: p.primaryNumber, secondaryNumber: m[2] });
+  return asUnit.dpv === 'Y' ? { answer: { ...asUnit, correctedStreet: asUnit.correctedStreet ?? named, respelled: false }, letter: m[2] } : null;
+}
+
 /** The delivery point of the parsed address in the reference data, under the postal code given. */
 function lookupAt(reference: ReferenceIndex, postalCode: string, street: StreetParts, p: ParsedAddress): ReferenceAnswer {
   return reference.lookup({ postalCode, street, primaryNumber: p.primaryNumber, secondaryNumber: p.secondaryNumber });
@@ -671,13 +683,19 @@ export function validateNorthAmerican(
       if (near.size > 0 && allCandidates.length <= MAX_CANDIDATE_ZIPS) candidateZips = allCandidates.filter((z) => z !== zip && near.has(z));
     }
     {
-      const found: [string, ReferenceAnswer][] = [];
+      const found: [string, ReferenceAnswer, string | null][] = [];
       for (const z of candidateZips) {
         const a = lookupAt(reference, z, street, p);
-        if (delivers(a)) found.push([z, a]);
+        const asUnit = delivers(a) || canada ? null : letterUnitReading(reference, z, street, p);
+        if (delivers(a)) found.push([z, a, null]);
+        else if (asUnit) found.push([z, asUnit.answer, asUnit.letter]);
       }
       if (found.length === 1) {
-        const [z, a] = found[0];
+        const [z, a, letter] = found[0];
+        if (letter) {
+          p.secondaryDesignator = '#';
+          p.secondaryNumber = letter;
+        }
         const added = zip ? notes.indexOf(F.zipAdded(zip)) : -1;
         if (added >= 0) notes[added] = F.zipAdded(z); // the ZIP was ours (a one-ZIP town's), not the input's
         else if (zip && z !== zip) notes.push(F.zipCorrected(zip, z));
@@ -747,18 +765,13 @@ export function validateNorthAmerican(
         corrected = true;
       }
     }
-    // A street typed without its type, then a unit letter (`74 SPRINGFIELD B`: data SPRINGFIELD ST, unit B): the letter
-    // is the unit where the data holds only that reading.
-    const letterUnit = !canada && zip && !p.secondaryNumber && !street.suffix && (!answer || !delivers(answer))
-      ? TRAILING_UNIT_LETTER.exec(street.name ?? '') : null;
-    if (letterUnit && !DirectionalTable.has(letterUnit[2])) {
-      const named = { ...street, name: letterUnit[1] };
-      const asUnit = reference.lookup({ postalCode: zip!, street: named, primaryNumber: p.primaryNumber, secondaryNumber: letterUnit[2] });
-      if (asUnit.dpv === 'Y') {
-        p.secondaryDesignator = '#';
-        p.secondaryNumber = letterUnit[2];
-        answer = { ...asUnit, correctedStreet: asUnit.correctedStreet ?? named, respelled: false };
-      }
+    // A street typed without its type, then a unit letter (`74 SPRINGFIELD B`): the letter is the unit where the data
+    // holds only that reading.
+    const asUnit = !canada && zip && (!answer || !delivers(answer)) ? letterUnitReading(reference, zip, street, p) : null;
+    if (asUnit) {
+      p.secondaryDesignator = '#';
+      p.secondaryNumber = asUnit.letter;
+      answer = asUnit.answer;
     }
     if (answer) {
       dpv = answer.dpv;
