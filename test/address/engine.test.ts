@@ -530,6 +530,9 @@ describe('address engine: other countries', () => {
     ['100 Queen St W, Toronto, ON M5H 2N2, Canada', 'CA', 'plausible'],
     ['Calle Mayor 1, 28013 Madrid, Spain', 'ES', 'plausible'],
     ['12 MG Road, Bengaluru, Karnataka 560001, India', 'IN', 'plausible'],
+    // ISO 3166-1 alpha-3 codes, as CRM exports write them, after a comma.
+    ['Unter den Linden 77, 10117 Berlin, DEU', 'DE', 'plausible'],
+    ['1 George St, Sydney NSW 2000, AUS', 'AU', 'plausible'],
     // Names Google's metadata writes with a form of state or otherwise (`BULGARIA (REP.)`, `REP. OF SINGAPORE`).
     ['ul. Vitosha 1, 1000 Sofia, Bulgaria', 'BG', 'plausible'],
     ['Váci utca 1, 1052 Budapest, Hungary', 'HU', 'plausible'],

