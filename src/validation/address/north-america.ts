@@ -574,6 +574,27 @@ function letterUnitReading(reference: ReferenceIndex, postalCode: string, street
   return asUnit.dpv === 'Y' ? { answer: { ...asUnit, correctedStreet: asUnit.correctedStreet ?? named, respelled: false }, letter: m[2] } : null;
 }
 
+/**
+ * The ZIPs to look for the street in when the one given (if any) does not hold it: those of the city where the data has
+ * a street of that name; where none has, those with a street the name may mean (misspelt, written another way, its type
+ * word in it: zipsWithStreetNear), asked only where some ZIP of the city has reference data at all (most addresses
+ * without a street of the data). Each ZIP's own look-up then decides.
+ */
+function zipsToSearch(reference: ReferenceIndex, postal: PostalIndex, last: LastLine, street: StreetParts, zip: string | null): string[] {
+  if (street.name === null) return [];
+  let all: readonly string[] | undefined;
+  const candidates = () => (all ??= candidatesOf(last, postal, reference));
+  const named = reference.zipsWithStreetName(street.name);
+  if (named && candidates().length <= MAX_CANDIDATE_ZIPS) {
+    const zips = candidates().filter((z) => z !== zip && named.has(z));
+    if (zips.length > 0) return zips;
+  }
+  const covered = last.candidateZips.some((z) => z !== zip && reference.covers(z)) ||
+    (last.localCandidatesOf !== null && reference.postalCodesOfLocalCity(last.localCandidatesOf).size > 0);
+  const near = covered ? reference.zipsWithStreetNear(street.name, street.suffix) : undefined;
+  return near?.size && candidates().length <= MAX_CANDIDATE_ZIPS ? candidates().filter((z) => z !== zip && near.has(z)) : [];
+}
+
 /** The delivery point of the parsed address in the reference data, under the postal code given. */
 function lookupAt(reference: ReferenceIndex, postalCode: string, street: StreetParts, p: ParsedAddress): ReferenceAnswer {
   return reference.lookup({ postalCode, street, primaryNumber: p.primaryNumber, secondaryNumber: p.secondaryNumber });
@@ -663,26 +684,8 @@ export function validateNorthAmerican(
         }
       }
     }
-    // Only the ZIPs of the city where the data has a street of that name are asked; where none has, those with a street
-    // the name may mean (misspelt, written another way, its type word in it), each ZIP's look-up deciding.
-    const searching = (!answer || answer.dpv === '' || answer.dpv === 'N') && street.name !== null;
-    let candidateZips: string[] = [];
-    let allCandidates: readonly string[] | undefined;
-    const named = searching ? reference.zipsWithStreetName(street.name!) : undefined;
-    if (named) {
-      allCandidates = candidatesOf(last, postal, reference);
-      if (allCandidates.length <= MAX_CANDIDATE_ZIPS) candidateZips = allCandidates.filter((z) => z !== zip && named.has(z));
-    }
-    // (Not where no ZIP of the city has reference data at all: most addresses without a street of the data.)
-    const covered = searching && candidateZips.length === 0 && (
-      last.candidateZips.some((z) => z !== zip && reference.covers(z)) ||
-      (last.localCandidatesOf !== null && reference.postalCodesOfLocalCity(last.localCandidatesOf).size > 0));
-    if (covered) {
-      const near = reference.zipsWithStreetNear(street.name!, street.suffix);
-      allCandidates ??= candidatesOf(last, postal, reference);
-      if (near.size > 0 && allCandidates.length <= MAX_CANDIDATE_ZIPS) candidateZips = allCandidates.filter((z) => z !== zip && near.has(z));
-    }
-    {
+    const candidateZips = !answer || answer.dpv === '' || answer.dpv === 'N' ? zipsToSearch(reference, postal, last, street, zip) : [];
+    if (candidateZips.length > 0) {
       const found: [string, ReferenceAnswer, string | null][] = [];
       for (const z of candidateZips) {
         const a = lookupAt(reference, z, street, p);

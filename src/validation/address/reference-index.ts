@@ -184,7 +184,10 @@ function slipInsideLongWord(a: string, b: string): boolean {
   return differing >= 0 && Math.min(wa[differing].length, wb[differing].length) >= 4;
 }
 
-/** Street names without figures, of five letters or more, by first letter and length (what a slip keeps or moves by one). */
+/**
+ * Street names without figures, of four letters or more (a five-letter name typed may be a four-letter one with a
+ * letter added), by first letter and length: what a slip keeps, or moves by one.
+ */
 function slipIndexOf(names: Iterable<string>): Map<string, string[]> {
   const index = new Map<string, string[]>();
   for (const name of names) {
