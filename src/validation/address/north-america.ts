@@ -582,17 +582,27 @@ function letterUnitReading(reference: ReferenceIndex, postalCode: string, street
  */
 function zipsToSearch(reference: ReferenceIndex, postal: PostalIndex, last: LastLine, street: StreetParts, zip: string | null): string[] {
   if (street.name === null) return [];
+  // (Plain loops, no closures: this runs for most addresses, and the build names every closure it creates.)
   let all: readonly string[] | undefined;
-  const candidates = () => (all ??= candidatesOf(last, postal, reference));
   const named = reference.zipsWithStreetName(street.name);
-  if (named && candidates().length <= MAX_CANDIDATE_ZIPS) {
-    const zips = candidates().filter((z) => z !== zip && named.has(z));
+  if (named) {
+    all = candidatesOf(last, postal, reference);
+    const zips = zipsIn(all, named, zip);
     if (zips.length > 0) return zips;
   }
-  const covered = last.candidateZips.some((z) => z !== zip && reference.covers(z)) ||
+  const covered = reference.coversAny(last.candidateZips) ||
     (last.localCandidatesOf !== null && reference.postalCodesOfLocalCity(last.localCandidatesOf).size > 0);
-  const near = covered ? reference.zipsWithStreetNear(street.name, street.suffix) : undefined;
-  return near?.size && candidates().length <= MAX_CANDIDATE_ZIPS ? candidates().filter((z) => z !== zip && near.has(z)) : [];
+  if (!covered) return [];
+  const near = reference.zipsWithStreetNear(street.name, street.suffix);
+  return near.size > 0 ? zipsIn(all ?? candidatesOf(last, postal, reference), near, zip) : [];
+}
+
+/** The candidate ZIPs in `zips` but `given`, none when there are too many to walk. */
+function zipsIn(candidates: readonly string[], zips: ReadonlySet<string>, given: string | null): string[] {
+  const found: string[] = [];
+  if (candidates.length > MAX_CANDIDATE_ZIPS) return found;
+  for (const z of candidates) if (z !== given && zips.has(z)) found.push(z);
+  return found;
 }
 
 /** The delivery point of the parsed address in the reference data, under the postal code given. */

@@ -224,6 +224,14 @@ export class ReferenceIndex {
   private readonly postalCodesByAlikeKey = new Map<string, Set<string>>();
   /** Every street name by first letter and length, for a misspelt one typed without its ZIP (built on first use). */
   private streetNameSlips: Map<string, string[]> | undefined;
+  /** The postal codes some points or ranges name (one look-up for `covers`, asked for many candidate ZIPs). */
+  private readonly coveredCodes = new Set<string>();
+  private coverageOfLists = new WeakMap<readonly string[], boolean>();
+
+  private addCoveredCode(postalCode: string): void {
+    this.coveredCodes.add(postalCode);
+    this.coverageOfLists = new WeakMap();
+  }
   /** street name -> postal codes that have a street of that name. */
   private readonly postalCodesByStreetName = new Map<string, Set<string>>();
   /** ZIP -> city key -> name: the mailing names USPS accepts for the ZIP (City-State product). */
@@ -240,8 +248,7 @@ export class ReferenceIndex {
   private rangeCount = 0;
 
   get size(): { points: number; ranges: number; postalCodes: number } {
-    const codes = new Set([...this.points.keys(), ...this.ranges.keys()]);
-    return { points: this.pointCount, ranges: this.rangeCount, postalCodes: codes.size };
+    return { points: this.pointCount, ranges: this.rangeCount, postalCodes: this.coveredCodes.size };
   }
 
   private rememberStreet(postalCode: string, key: string, name: string | null): void {
@@ -263,7 +270,7 @@ export class ReferenceIndex {
 
   addPoint(p: AddressPointRecord): void {
     const key = streetKey(p.street);
-    const streets = entryOf(this.points, p.postalCode, () => new Map<string, Map<string, PointEntry>>());
+    const streets = entryOf(this.points, p.postalCode, () => new Map<string, Map<string, PointEntry>>(), () => this.addCoveredCode(p.postalCode));
     const numbers = entryOf(streets, key, () => new Map<string, PointEntry>(), () => this.rememberStreet(p.postalCode, key, p.street.name));
     const entry = entryOf(
       numbers, p.primaryNumber, () => ({ units: new Set<string>(), plus4: null, unitPlus4: new Map<string, string>() }) as PointEntry,
@@ -281,7 +288,7 @@ export class ReferenceIndex {
 
   addRange(r: StreetRangeRecord): void {
     const key = streetKey(r.street);
-    const streets = entryOf(this.ranges, r.zip, () => new Map<string, StreetRangeRecord[]>());
+    const streets = entryOf(this.ranges, r.zip, () => new Map<string, StreetRangeRecord[]>(), () => this.addCoveredCode(r.zip));
     entryOf(streets, key, () => [] as StreetRangeRecord[], () => this.rememberStreet(r.zip, key, r.street.name)).push(r);
     this.rangeCount++;
   }
@@ -376,7 +383,6 @@ export class ReferenceIndex {
    */
   zipsWithStreetNear(name: string, suffix: string | null): Set<string> {
     const zips = new Set<string>();
-    const add = (codes: ReadonlySet<string> | undefined) => { for (const z of codes ?? []) zips.add(z); };
     // Also its last lone letter a unit (`DOWNEY A`), and a directional read as the name the data's directional before a
     // name that is a type word (`EAST MSN` for E MISSION).
     const writings = [name, ...(suffix ? [`${name} ${suffix}`] : []), ...(/ [A-Z]$/.test(name) ? [name.slice(0, -2)] : [])];
@@ -387,14 +393,15 @@ export class ReferenceIndex {
     if (words.length >= 2 && wordOneSlipFrom(words[0], LONG_DIRECTIONALS)) writings.push(words.slice(1).join(' '));
     for (const written of writings) {
       const key = writtenAlikeKey(written);
-      add(this.postalCodesByStreetName.get(key));
-      add(this.postalCodesByAlikeKey.get(key));
+      for (const z of this.postalCodesByStreetName.get(key) ?? []) zips.add(z);
+      for (const z of this.postalCodesByAlikeKey.get(key) ?? []) zips.add(z);
     }
     if (name.length >= 5 && !/\d/.test(name)) {
       this.streetNameSlips ??= slipIndexOf(this.postalCodesByStreetName.keys());
       for (let length = name.length - 1; length <= name.length + 1; length++) {
         for (const candidate of this.streetNameSlips.get(`${name[0]}${length}`) ?? []) {
-          if (oneTypingSlipApart(name, candidate) && slipInsideLongWord(name, candidate)) add(this.postalCodesByStreetName.get(candidate));
+          if (!oneTypingSlipApart(name, candidate) || !slipInsideLongWord(name, candidate)) continue;
+          for (const z of this.postalCodesByStreetName.get(candidate) ?? []) zips.add(z);
         }
       }
     }
@@ -403,7 +410,21 @@ export class ReferenceIndex {
 
   /** True when some data names this postal code. */
   covers(postalCode: string): boolean {
-    return this.points.has(postalCode) || this.ranges.has(postalCode);
+    return this.coveredCodes.has(postalCode);
+  }
+
+  /**
+   * True when some data names one of these postal codes. Remembered per list (a city's ZIPs, those around it: lists the
+   * postal index keeps), until data for a new postal code is added.
+   */
+  coversAny(postalCodes: readonly string[]): boolean {
+    let known = this.coverageOfLists.get(postalCodes);
+    if (known === undefined) {
+      known = false;
+      for (let i = 0; i < postalCodes.length && !known; i++) known = this.coveredCodes.has(postalCodes[i]);
+      this.coverageOfLists.set(postalCodes, known);
+    }
+    return known;
   }
 
   /** The streets of the postal code that fit the query: the exact one, else those of the same name whose given parts agree. */
