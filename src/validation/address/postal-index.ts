@@ -32,7 +32,7 @@ export interface CityEntry {
  */
 const CITY_NICKNAMES: readonly (readonly [string, string, string])[] = [
   ['NYC', 'NY', 'NEW YORK'], ['NEW YORK CITY', 'NY', 'NEW YORK'], ['NY', 'NY', 'NEW YORK'], ['BKLYN', 'NY', 'BROOKLYN'],
-  ['LA', 'CA', 'LOS ANGELES'], ['SF', 'CA', 'SAN FRANCISCO'], ['PHILA', 'PA', 'PHILADELPHIA'], ['PHILLY', 'PA', 'PHILADELPHIA'],
+  ['LA', 'CA', 'LOS ANGELES'], ['SF', 'CA', 'SAN FRANCISCO'], ['SAN FRAN', 'CA', 'SAN FRANCISCO'], ['S SAN FRAN', 'CA', 'SOUTH SAN FRANCISCO'], ['PHILA', 'PA', 'PHILADELPHIA'], ['PHILLY', 'PA', 'PHILADELPHIA'],
   ['PGH', 'PA', 'PITTSBURGH'], ['VEGAS', 'NV', 'LAS VEGAS'], ['INDY', 'IN', 'INDIANAPOLIS'], ['WASH', 'DC', 'WASHINGTON'],
   ['NOLA', 'LA', 'NEW ORLEANS'], ['SLC', 'UT', 'SALT LAKE CITY'], ['OKC', 'OK', 'OKLAHOMA CITY'], ['ATL', 'GA', 'ATLANTA'],
   ['JAX', 'FL', 'JACKSONVILLE'], ['ST PETE', 'FL', 'SAINT PETERSBURG'], ['ABQ', 'NM', 'ALBUQUERQUE'], ['MPLS', 'MN', 'MINNEAPOLIS'],
