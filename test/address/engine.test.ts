@@ -451,6 +451,15 @@ describe('address engine: Canada', () => {
   });
 
   it.each([
+    ["123 Main St, St Johns NL A1C 1A1", "123 MAIN ST ST. JOHN'S NL  A1C 1A1"],
+    ['123 Main St, St John, NB E2L 1A1', '123 MAIN ST SAINT JOHN NB  E2L 1A1'],
+    ['123 Main St, Lassomption, QC J5W 1A1', "123 MAIN ST L'ASSOMPTION QC  J5W 1A1"],
+  ])('When a Canadian city is the FSA\'s name written another way ("%s"), then it is written as Canada Post writes the name', (input, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['plausible', standardized]);
+  });
+
+  it.each([
     ['123 Main St, Toronto, ON M5H 2N2 CA', '123 MAIN ST TORONTO ON  M5H 2N2', 'CA'],
     ['123 Main St, Toronto, ON M5H2N2, CA', '123 MAIN ST TORONTO ON  M5H 2N2', 'CA'],
     ['100 Main St, Ontario, CA', '100 MAIN ST ONTARIO CA', 'US'],

@@ -485,8 +485,28 @@ function reconcileCanadianLastLine(p: ParsedAddress, postal: PostalIndex, refere
       notes.push(F.zipCityStateDisagree);
       out.invalid = true;
     }
+  } else {
+    out.city = cityAsFsaNameWritesIt(fsa.place, p.city);
   }
   return out;
+}
+
+/**
+ * The city as the FSA's name writes the same name (`ST JOHNS` -> ST. JOHN'S of `ST. JOHN'S NORTH`, `ST JOHN` -> SAINT
+ * JOHN of `SAINT JOHN CENTRAL`): Canada Post keeps the punctuation of a proper name. Accents are left out, as in the rest
+ * of the answer; a name the FSA's does not start with (nor its bracketed part) stays as typed.
+ */
+function cityAsFsaNameWritesIt(fsaPlace: string, city: string): string {
+  const key = cityKey(city);
+  for (const part of [fsaPlace, ...(fsaPlace.match(/\(([^)]*)\)/g) ?? []).map((b) => b.slice(1, -1))]) {
+    const words = part.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase().split(' ');
+    for (let k = 1; k <= words.length; k++) {
+      const prefix = words.slice(0, k).join(' ');
+      if (cityKey(prefix) === key) return prefix;
+      if (cityKey(prefix).length >= key.length) break;
+    }
+  }
+  return city;
 }
 
 /** Beyond CONTRACT §3 (additive): the secondary units Pub 28 keeps off the delivery line (`BLDG A`, `FL 3`). */
