@@ -1281,6 +1281,8 @@ describe('address engine: the reference data decides between readings', () => {
     ['6007 Applegate Lnae, Louisville, KY', '6007 APPLEGATE LN LOUISVILLE KY 40219', 'M#: street corrected from APPLEGATE LNAE to APPLEGATE LN'],
     ['5601 Wset Crocus Drive, Glendale, AZ', '5601 W CROCUS DR GLENDALE AZ 85306', 'M#: street corrected from WSET CROCUS DR to W CROCUS DR'],
     ['8 Watknis Rd, VT', '8 WATKINS RD MILTON VT 05468', 'M#: street corrected from WATKNIS RD to WATKINS RD'],
+    // A street without a type, misspelt, before a state code that is a country's too (MA, Morocco).
+    ['257 Brodaway, MA', '257 BROADWAY LYNN MA 01904', 'M#: street corrected from BRODAWAY to BROADWAY'],
   ])('When the street has a slip and no ZIP is given ("%s"), then the city\'s ZIPs are searched for the street it means', (input, standardized, footnote) => {
     const r = check(input);
     expect([r.status, r.dpv, r.standardized]).toEqual(['corrected', 'Y', standardized]);

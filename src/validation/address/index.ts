@@ -72,8 +72,8 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
   /**
    * 'US' or 'CA' when the text ends with a state or province and reads as an address there: a known city of it before
    * it (in the embedded data or the loaded address files), or a house number and a street with a street type, a highway,
-   * or a street the address files know in that state (`123 MAIN ST, SASKATOON, SK`; `1326 U.S. 80 #403, Garden City,
-   * GA`; `570 BROADWAY, MA`); else null.
+   * or a street the address files know in that state, or one slip from one (`123 MAIN ST, SASKATOON, SK`; `1326 U.S. 80
+   * #403, Garden City, GA`; `570 BROADWAY, MA`); else null.
    */
   function northAmericanReading(input: string): 'US' | 'CA' | null {
     const words = input.toUpperCase().replace(/[^A-Z\s]/g, ' ').trim().split(/\s+/);
@@ -84,9 +84,11 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     if (parsed.state !== region.code) return null;
     const knownCity = parsed.city !== null && (region.country === 'CA' || postal.city(region.code, parsed.city) !== undefined
       || localZipsOfCity(reference, postal, region.code, cityKey(parsed.city)).length > 0);
-    // A street of that state in the loaded address files counts as a street type does (`570 BROADWAY, MA`, not Morocco).
+    // A street of that state in the loaded address files counts as a street type does (`570 BROADWAY, MA`, not Morocco),
+    // misspelt too (`257 BRODAWAY, MA`).
     const knownStreet = (name: string | null) =>
-      name !== null && [...(reference?.zipsWithStreetName(name) ?? [])].some((zip) => zipOfState(postal, zip, region.code));
+      name !== null && reference !== undefined &&
+      [...(reference.zipsWithStreetName(name) ?? reference.zipsWithStreetNear(name, null))].some((zip) => zipOfState(postal, zip, region.code));
     const street = parsed.primaryNumber !== null
       && ((parsed.kind === 'street' && (parsed.suffix !== null || knownStreet(parsed.name))) || parsed.kind === 'highway');
     return (knownCity && region.country === 'US') || street ? region.country : null;
