@@ -1289,6 +1289,15 @@ describe('address engine: the reference data decides between readings', () => {
     expect(r.footnotes).toContain(footnote);
   });
 
+  it.each([
+    ['3035 South Highway A1A Apt 3-B, Melbourne Beach FL 32951', 'APT 3-B'],
+    ['555 North Dupont Avenue #C55, Nashville, TN 37115', '# C55'],
+  ])('When a unit is written with or without a hyphen where the data writes it the other way ("%s"), then it is the same unit', (input, unit) => {
+    const r = check(input);
+    expect([r.status, r.dpv]).toEqual(['verified', 'Y']);
+    expect(r.standardized).toContain(` ${unit} `);
+  });
+
   it('When a route is typed as another kind of route (a US highway for a state route), or fits two routes of the ZIP, then it is not taken for either', () => {
     const reference = new ReferenceIndex();
     const point = (name: string, postalCode: string) =>

@@ -206,8 +206,9 @@ function agree(a: string | null, b: string | null): boolean {
   return a === null || b === null || a === b;
 }
 
+/** A unit as units are compared: upper case, no hyphen or space inside (`3-B`, `3 B` and `3B` are one), no leading zeros. */
 function normalizeUnit(unit: string): string {
-  return unit.toUpperCase().replace(/^0+(?=\w)/, '');
+  return unit.toUpperCase().replace(/[\s-]+/g, '').replace(/^0+(?=\w)/, '');
 }
 
 export class ReferenceIndex {
