@@ -1292,7 +1292,9 @@ describe('address engine: the reference data decides between readings', () => {
   it.each([
     ['3035 South Highway A1A Apt 3-B, Melbourne Beach FL 32951', 'APT 3-B'],
     ['555 North Dupont Avenue #C55, Nashville, TN 37115', '# C55'],
-  ])('When a unit is written with or without a hyphen where the data writes it the other way ("%s"), then it is the same unit', (input, unit) => {
+    // A letter after the street that the data holds as the building's unit, not as the street's post-directional.
+    ['16031 West 63rd Lane E, Arvada, CO 80403', '# E'],
+  ])('When a unit is written otherwise than the data writes it ("%s": a hyphen, a letter like a directional), then it is the unit', (input, unit) => {
     const r = check(input);
     expect([r.status, r.dpv]).toEqual(['verified', 'Y']);
     expect(r.standardized).toContain(` ${unit} `);

@@ -806,6 +806,18 @@ export function validateNorthAmerican(
       p.secondaryNumber = asUnit.letter;
       answer = asUnit.answer;
     }
+    // A letter after the street read as its post-directional, which the data's street does not have, where the building
+    // needs a unit (`16031 W 63RD LN E`): the letter is the unit where the data holds it, and the street was right.
+    const postLetter = street.postdirection;
+    const fixed = answer?.correctedStreet;
+    if (answer?.dpv === 'D' && zip && fixed && !fixed.postdirection && postLetter && /^[NSEW]$/.test(postLetter) && !p.secondaryNumber) {
+      const withUnit = reference.lookup({ postalCode: zip, street: fixed, primaryNumber: p.primaryNumber, secondaryNumber: postLetter });
+      if (withUnit.dpv === 'Y') {
+        p.secondaryDesignator = '#';
+        p.secondaryNumber = postLetter;
+        answer = { ...withUnit, correctedStreet: fixed, respelled: true };
+      }
+    }
     if (answer) {
       dpv = answer.dpv;
       zip4 = answer.zip4;
