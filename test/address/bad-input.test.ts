@@ -10,7 +10,9 @@ describe('address engine: bad input never throws', () => {
     ['Municipal Airport', /no street/],
     ['Москва, Красная площадь, 1', /non-Latin|country not recognised/],
     ['北京市东城区', /non-Latin|country not recognised/],
-    ['🏠🏠🏠 📬', /country not recognised|no street/],
+    ['🏠🏠🏠 📬', /no letters or figures/],
+    ['-- . ??', /no letters or figures/],
+    ['N/A', /empty input/],
     ["1'; DROP TABLE addresses; --", /house number|no street|country not recognised|not found|C#/],
     ['x'.repeat(500), /longer than 400|country not recognised|no street/],
   ])('When the input is %j, then the status is invalid and a footnote says why', (input, why) => {

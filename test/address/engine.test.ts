@@ -1209,6 +1209,19 @@ describe('address engine: words written before the city', () => {
   });
 });
 
+describe('address engine: placeholders for empty fields', () => {
+  it.each([
+    ['6007 Applegate Ln, N/A, KY 40219', 'N/A', 'B#: city LOUISVILLE added from the ZIP code'],
+    ['6007 Applegate Ln, Louisville, NULL, 40219', 'NULL', 'B#: state KY added from the postal code'],
+    ['6007 Applegate Ln, -, Louisville, KY 40219', '-', 'DPV: delivery point confirmed'],
+  ])('When a field holds a placeholder ("%s"), then it is read as the empty field it stands for', (input, placeholder, footnote) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['verified', '6007 APPLEGATE LN LOUISVILLE KY 40219']);
+    expect(r.footnotes).toContain(`R#: a placeholder for an empty field dropped: ${placeholder}`);
+    expect(r.footnotes).toContain(footnote);
+  });
+});
+
 describe('address engine: a county written before the state', () => {
   it.each([
     ['6007 Applegate Ln, Louisville, Jefferson, KY 40219', 'JEFFERSON'],

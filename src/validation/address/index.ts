@@ -163,8 +163,18 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     return own ? `${text.trim().slice(0, m.index)}, ${m[2].trim()} ${m[1]}` : text;
   }
 
-  function validateSync(input: string, options: { country?: string; deadline: number }): AddressResult {
-    if (typeof input !== 'string' || input.trim() === '') return invalidAnswer(options.country ?? null, F.empty);
+  function validateSync(given: string, options: { country?: string; deadline: number }): AddressResult {
+    if (typeof given !== 'string' || given.trim() === '') return invalidAnswer(options.country ?? null, F.empty);
+    // A form's or a CRM's placeholder for an empty field (`…, N/A, KY 40219`) is the empty field; punctuation alone is
+    // nothing.
+    const { text: input, placeholders } = withoutPlaceholderFields(given);
+    if (!LETTER_OR_FIGURE.test(input)) return invalidAnswer(options.country ?? null, placeholders ? F.empty : F.noLettersOrFigures);
+    const answer = validateCleanSync(input, options);
+    if (placeholders) answer.footnotes.unshift(F.placeholderDropped(placeholders));
+    return answer;
+  }
+
+  function validateCleanSync(input: string, options: { country?: string; deadline: number }): AddressResult {
     // The parser tells US from Canada itself; only another country changes the path.
     const { code, rest, state } = resolveCountry(input, options.country, false);
     if (code && code !== 'US' && code !== 'CA') {
@@ -241,6 +251,24 @@ function withoutTrailingContact(given: string): { text: string; contact: string 
   const maybe = given.length <= MAX_INPUT_CHARS && (given.includes('@') || ENDS_LIKE_A_PHONE_NUMBER.test(given));
   const found = maybe ? TRAILING_CONTACT.exec(given) : null;
   return found ? { text: given.slice(0, found.index), contact: found[1].trim() } : { text: given, contact: null };
+}
+
+const LETTER_OR_FIGURE = /[\p{L}\p{N}]/u;
+
+/** A field that only says it is empty: `N/A`, `NULL`, `NONE`, `UNKNOWN`, `TBD`, dashes, dots, question marks. */
+const PLACEHOLDER_FIELD = /(^|[,;\n|])[ \t]*(N\/?A|NULL|NONE|NIL|UNKNOWN|TBD|TBA|-+|\.+|\?+)[ \t]*(?=[,;\n|]|$)/gi;
+
+/** The text with its placeholder fields emptied (their separators kept), and what they said (null: none). */
+function withoutPlaceholderFields(given: string): { text: string; placeholders: string | null } {
+  if (given.length > MAX_INPUT_CHARS || !/(?:^|[,;\n|])[ \t]*(?:N\/?A|NULL|NONE|NIL|UNKNOWN|TBD|TBA|[-.?]+)[ \t]*(?:[,;\n|]|$)/i.test(given)) {
+    return { text: given, placeholders: null };
+  }
+  const found: string[] = [];
+  const text = given.replace(PLACEHOLDER_FIELD, (_m, separator: string, word: string) => {
+    found.push(word.toUpperCase());
+    return separator;
+  });
+  return { text, placeholders: found.length ? found.join(', ') : null };
 }
 
 /** Text up to the first ZIP or Canadian postal code followed by a comma, semicolon or line break, and the rest. */
