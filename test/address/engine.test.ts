@@ -1355,6 +1355,15 @@ describe('address engine: the reference data decides between readings', () => {
     expect(r.footnotes).toContain('M#: 203-1267 read as unit 203 of number 1267 (the reference data holds only that reading)');
   });
 
+  it.each([
+    ['6007-6011 Applegate Ln, Louisville, KY 40219', '6007-6011'],
+    ['6003-6007 Applegate Ln, Louisville, KY 40219', '6003-6007'],
+  ])('When a range of house numbers is given ("%s") and the data holds one end, not the range, then it is that number', (input, range) => {
+    const r = check(input);
+    expect([r.status, r.dpv, r.standardized]).toEqual(['corrected', 'Y', '6007 APPLEGATE LN LOUISVILLE KY 40219']);
+    expect(r.footnotes).toContain(`M#: the range ${range} read as number 6007 (the reference data holds it, not the range)`);
+  });
+
   it('When neither reading of a hyphenated number is a delivery point, then it stays as written and is not found', () => {
     const r = check('203-1268 Martin Street, Nashville, TN 37203');
     expect([r.status, r.dpv, r.components.primary_number]).toEqual(['invalid', 'N', '203-1268']);

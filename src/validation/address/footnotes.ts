@@ -44,6 +44,8 @@ export const AddressFootnotes = {
     `DPV: checked against the ${country} address format; no delivery-point data for this country`,
   nonLatinScript: 'N#: written in a non-Latin script',
   streetCorrected: (from: string, to: string) => `M#: street corrected from ${from} to ${to}`,
+  numberOfRange: (written: string, number: string) =>
+    `M#: the range ${written} read as number ${number} (the reference data holds it, not the range)`,
   unitBeforeNumber: (written: string, unit: string, number: string) =>
     `M#: ${written} read as unit ${unit} of number ${number} (the reference data holds only that reading)`,
   standardized: 'N#: abbreviations and spelling standardized (USPS Publication 28)',

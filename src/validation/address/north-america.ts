@@ -98,6 +98,7 @@ function cityOfZip(postal: PostalIndex, reference: ReferenceIndex, zip: string):
 
 /** `203-1267`: a unit (figures, maybe a letter) before a house number. */
 const UNIT_DASH_NUMBER = /^(\d+[A-Z]?|[A-Z])-(\d+[A-Z]?)$/;
+const NUMBER_RANGE = /^(\d+)-(\d+)$/;
 const TRAILING_UNIT_LETTER = /^(.+) ([A-Z])$/;
 
 /** True when the ZIP is one of the state's: by its GeoNames places, or by its USPS prefix range when GeoNames lacks it. */
@@ -797,6 +798,18 @@ export function validateNorthAmerican(
         answer = asUnit;
         corrected = true;
       }
+    }
+    // A range of house numbers (`100-110 MAIN ST`, a building on several lots): its first number, else its last, where
+    // the data holds it and not the range (Queens' `123-45` counts down, so it is no range).
+    const range = !canada && answer?.dpv === 'N' && zip ? NUMBER_RANGE.exec(p.primaryNumber ?? '') : null;
+    for (const number of range && Number(range[2]) > Number(range[1]) ? [range[1], range[2]] : []) {
+      const end = reference.lookup({ postalCode: zip!, street, primaryNumber: number, secondaryNumber: p.secondaryNumber });
+      if (!delivers(end)) continue;
+      notes.push(F.numberOfRange(p.primaryNumber!, number));
+      p.primaryNumber = number;
+      answer = end;
+      corrected = true;
+      break;
     }
     // A street typed without its type, then a unit letter (`74 SPRINGFIELD B`): the letter is the unit where the data
     // holds only that reading.
