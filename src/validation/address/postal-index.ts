@@ -40,6 +40,11 @@ const CITY_NICKNAMES: readonly (readonly [string, string, string])[] = [
   ['CINTI', 'OH', 'CINCINNATI'], ['BALTO', 'MD', 'BALTIMORE'], ['PHX', 'AZ', 'PHOENIX'],
 ];
 
+/** A county's name without what GeoNames writes after it: `(CITY)`, PARISH, BOROUGH, MUNICIPALITY, CENSUS AREA. */
+function countyNameAlone(county: string): string {
+  return county.replace(/\s*\(.*$/, '').replace(/\s+(?:COUNTY|PARISH|CITY AND BOROUGH|BOROUGH|MUNICIPALITY|CENSUS AREA)$/, '');
+}
+
 const NO_PROVINCES: ReadonlyMap<string, number> = new Map();
 
 export interface FsaPlace {
@@ -198,7 +203,7 @@ export class PostalIndex {
   private fsaPlaceNames: Map<string, Map<string, number>> | undefined;
   /** `STATE|COUNTY` -> its ZIPs. */
   private readonly zipsByCounty = new Map<string, string[]>();
-  /** `STATE|` and the cityKey of a county's name (`(CITY)` and the like left out) -> the county as GeoNames writes it. */
+  /** `STATE|` and the cityKey of a county's name, whole and alone (countyNameAlone) -> the county as GeoNames writes it. */
   private readonly countiesByKey = new Map<string, string>();
 
   /** `usZipTsv`: ZIP, state, place, county, and optionally latitude and longitude per line; `caFsaTsv`: FSA, province, place. */
@@ -260,12 +265,15 @@ export class PostalIndex {
       if (zips) zips.push(place.zip);
       else {
         this.zipsByCounty.set(countyKey, [place.zip]);
-        this.countiesByKey.set(`${place.state}|${cityKey(place.county.replace(/\(.*$/, ''))}`, place.county);
+        for (const name of [place.county, countyNameAlone(place.county)]) this.countiesByKey.set(`${place.state}|${cityKey(name)}`, place.county);
       }
     }
   }
 
-  /** The county of the state written so (`ST LOUIS` for ST. LOUIS), as GeoNames writes it; else undefined. */
+  /**
+   * The county of the state written so (`ST LOUIS` for ST. LOUIS, `EAST BATON ROUGE` for EAST BATON ROUGE PARISH), as
+   * GeoNames writes it; else undefined.
+   */
   county(state: string, name: string): string | undefined {
     return this.countiesByKey.get(`${state}|${cityKey(name)}`);
   }
