@@ -598,10 +598,12 @@ function letterUnitReading(reference: ReferenceIndex, postalCode: string, street
 /**
  * The ZIPs to look for the street in when the one given (if any) does not hold it: those of the city where the data has
  * a street of that name; where none has, those with a street the name may mean (misspelt, written another way, its type
- * word in it: zipsWithStreetNear), asked only where some ZIP of the city has reference data at all (most addresses
- * without a street of the data). Each ZIP's own look-up then decides.
+ * word in it: zipsWithStreetNear) when `nearToo`, asked only where some ZIP of the city has reference data at all (most
+ * addresses without a street of the data). Each ZIP's own look-up then decides.
  */
-function zipsToSearch(reference: ReferenceIndex, postal: PostalIndex, last: LastLine, street: StreetParts, zip: string | null): string[] {
+function zipsToSearch(
+  reference: ReferenceIndex, postal: PostalIndex, last: LastLine, street: StreetParts, zip: string | null, nearToo: boolean,
+): string[] {
   if (street.name === null) return [];
   // (Plain loops, no closures: this runs for most addresses, and the build names every closure it creates.)
   let all: readonly string[] | undefined;
@@ -611,8 +613,8 @@ function zipsToSearch(reference: ReferenceIndex, postal: PostalIndex, last: Last
     const zips = zipsIn(all, named, zip);
     if (zips.length > 0) return zips;
   }
-  const covered = reference.coversAny(last.candidateZips) ||
-    (last.localCandidatesOf !== null && reference.postalCodesOfLocalCity(last.localCandidatesOf).size > 0);
+  const covered = nearToo && (reference.coversAny(last.candidateZips) ||
+    (last.localCandidatesOf !== null && reference.postalCodesOfLocalCity(last.localCandidatesOf).size > 0));
   if (!covered) return [];
   const near = reference.zipsWithStreetNear(street.name, street.suffix);
   return near.size > 0 ? zipsIn(all ?? candidatesOf(last, postal, reference), near, zip) : [];
@@ -715,7 +717,10 @@ export function validateNorthAmerican(
         }
       }
     }
-    const candidateZips = !answer || answer.dpv === '' || answer.dpv === 'N' ? zipsToSearch(reference, postal, last, street, zip) : [];
+    // (A street the name may mean is looked for where no ZIP was given, or the one given is no ZIP of the city: a slip
+    // in the street and a good ZIP are mended in that ZIP alone.)
+    const candidateZips = !answer || answer.dpv === '' || answer.dpv === 'N'
+      ? zipsToSearch(reference, postal, last, street, zip, !given || last.invalid) : [];
     if (candidateZips.length > 0) {
       const found: [string, ReferenceAnswer, string | null][] = [];
       for (const z of candidateZips) {

@@ -1144,10 +1144,14 @@ const LONGEST_COUNTY_NAME_WORDS = 4;
 function countyBeforeState(
   toks: Token[], end: number, state: string, zipPlaces: readonly ZipPlace[] | undefined, postal: PostalIndex, places: LocalPlaceNames | undefined,
 ): { end: number; text: string } | null {
+  // Alone, a county needs a comma group before it besides the street's: the city's.
+  const withWord = COUNTY_WORDS.has(toks[end - 1]?.w ?? '');
+  let groups = 0;
+  for (let i = 1; i < end && groups < 2; i++) if (toks[i].sep) groups++;
+  if (!withWord && groups < 2) return null;
   for (let k = Math.min(LONGEST_COUNTY_NAME_WORDS + 1, end - 3); k >= 1; k--) {
     const at = end - k;
-    const withWord = k >= 2 && COUNTY_WORDS.has(toks[end - 1].w);
-    if (!withWord && !toks[at].sep) continue;
+    if (withWord ? k < 2 : !toks[at].sep) continue;
     const county = postal.county(state, joinWords(toks, at, withWord ? end - 1 : end));
     if (!county) continue;
     if (!withWord) {

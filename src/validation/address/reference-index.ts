@@ -129,6 +129,8 @@ interface PointEntry {
 }
 
 const NO_POSTAL_CODES: ReadonlySet<string> = new Set();
+/** The longest list of postal codes coversAny reads through each time. */
+const SHORT_LIST = 16;
 
 /** The value under `key`, created by `make` the first time. */
 function entryOf<K, V>(map: Map<K, V>, key: K, make: () => V, onCreate?: () => void): V {
@@ -415,15 +417,17 @@ export class ReferenceIndex {
   }
 
   /**
-   * True when some data names one of these postal codes. Remembered per list (a city's ZIPs, those around it: lists the
+   * True when some data names one of these postal codes. Remembered per long list (the ZIPs around a city: lists the
    * postal index keeps), until data for a new postal code is added.
    */
   coversAny(postalCodes: readonly string[]): boolean {
-    let known = this.coverageOfLists.get(postalCodes);
+    // A short list is read through (cheaper than remembering it); a long one, a county's, is remembered.
+    const remember = postalCodes.length > SHORT_LIST;
+    let known = remember ? this.coverageOfLists.get(postalCodes) : undefined;
     if (known === undefined) {
       known = false;
       for (let i = 0; i < postalCodes.length && !known; i++) known = this.coveredCodes.has(postalCodes[i]);
-      this.coverageOfLists.set(postalCodes, known);
+      if (remember) this.coverageOfLists.set(postalCodes, known);
     }
     return known;
   }
