@@ -228,12 +228,16 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
   };
 }
 
+/** A telephone number (North American, or international with its `+`) or an e-mail address, maybe labelled. */
+const CONTACT = String.raw`(?:(?:tel|phone|ph|t|e-?mail)\.?:?\s*)?(?:(?:\+?1[\s.-]?)?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]?\d{4}|\+\d[\d\s().-]{6,18}\d|[^\s@,;]+@[^\s@,;]+\.[A-Za-z]{2,})`;
+
 /**
- * A telephone number (North American, or international with its `+`) or an e-mail address ending the text after a ZIP
- * or Canadian postal code (`… KY 40219 (502) 555-0100`, `… KY 40219, jane@example.com`): group 1 is it, without the
- * separators before it.
+ * Telephone numbers and e-mail addresses (CONTACT) ending the text after a ZIP or Canadian postal code (`… KY 40219
+ * (502) 555-0100`, `… KY 40219, jane@example.com, (502) 555-0100`): group 1 is them, without the separators before.
  */
-const TRAILING_CONTACT = /(?<=\b(?:\d{5}(?:-\d{4})?|[A-Za-z]\d[A-Za-z] ?\d[A-Za-z]\d))[\s,;|]+((?:(?:tel|phone|ph|t|e-?mail)\.?:?\s*)?(?:(?:\+?1[\s.-]?)?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]?\d{4}|\+\d[\d\s().-]{6,18}\d|[^\s@,;]+@[^\s@,;]+\.[A-Za-z]{2,}))\s*$/i;
+const TRAILING_CONTACT = new RegExp(
+  String.raw`(?<=\b(?:\d{5}(?:-\d{4})?|[A-Za-z]\d[A-Za-z] ?\d[A-Za-z]\d))[\s,;|]+(${CONTACT}(?:[\s,;|]+${CONTACT})*)\s*$`, 'i',
+);
 
 /**
  * A last comma group of four or five figures and then a name (`…, 10117 Berlin`, `…, 75008 Paris`): Europe's order;
