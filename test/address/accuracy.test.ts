@@ -40,7 +40,7 @@ const RRAD_FORM_FLOORS: [form: RradForm, floor: number, measured: string][] = [
 const RRAD_CORRECTED_FLOORS: [form: RradForm, floor: number, measured: string][] = [
   ['street misspelt, no ZIP', 0.97, '99.2% of 1,856 (15.6%: only the ZIPs holding the street as typed were searched)'],
   ['street misspelt, street and state', 0.97, '98.5% of 1,856 (0%: the street was looked for by its name as typed only)'],
-  ['no street type, no ZIP', 0.96, '97.1% (90.7%): the ZIPs with a street the words may mean are searched too'],
+  ['no street type, no ZIP', 0.97, '99.0% (90.7%): the ZIPs with a street the words may mean are searched too'],
   ['street name split', 0.95, '99.1% of 229 (0%): a space in a word of the name (`Apple Gate`), or after a directional word (`South View`), is mended where the data holds the street'],
   ['ZIP digits swapped', 0.97, '99.2% (95.1%): the ZIPs of the places around the town and of the files\' towns are searched'],
   ['no street type', 0.97, '99.0% (85.1%; 97.3% at the start of the fifth session): a type word ending the name (`RISING HILL`) or a directional read as the name (`EAST MISSION`), the number picking one street of several, and a unit letter after the name (`74 SPRINGFIELD B`)'],

@@ -1295,6 +1295,8 @@ describe('address engine: the reference data decides between readings', () => {
     ['6007 Aplegate Lane, Louisville, KY', '6007 APPLEGATE LN LOUISVILLE KY 40219', 'M#: street corrected from APLEGATE LN to APPLEGATE LN'],
     ['2010 Rising Hill, Norman, OK', '2010 RISING HILL DR NORMAN OK 73071', 'M#: street corrected from RISING HL to RISING HILL DR'],
     ['6007 Applegate Lnae, Louisville, KY', '6007 APPLEGATE LN LOUISVILLE KY 40219', 'M#: street corrected from APPLEGATE LNAE to APPLEGATE LN'],
+    // A street named CEDAR elsewhere in the county holds no number 1002: the streets the words may mean are asked then.
+    ['1002 Cedar Ridge, Annapolis, MD', '1002 CEDAR RIDGE CT ANNAPOLIS MD 21403', 'M#: street corrected from CEDAR RDG to CEDAR RIDGE CT'],
     ['5601 Wset Crocus Drive, Glendale, AZ', '5601 W CROCUS DR GLENDALE AZ 85306', 'M#: street corrected from WSET CROCUS DR to W CROCUS DR'],
     ['8 Watknis Rd, VT', '8 WATKINS RD MILTON VT 05468', 'M#: street corrected from WATKNIS RD to WATKINS RD'],
     // A street without a type, misspelt, before a state code that is a country's too (MA, Morocco).

@@ -595,29 +595,52 @@ function letterUnitReading(reference: ReferenceIndex, postalCode: string, street
   return asUnit.dpv === 'Y' ? { answer: { ...asUnit, correctedStreet: asUnit.correctedStreet ?? named, respelled: false }, letter: m[2] } : null;
 }
 
+/** A ZIP where the street and number are a delivery point, its answer, and the unit letter read (letterUnitReading). */
+type Found = [zip: string, answer: ReferenceAnswer, letter: string | null];
+
 /**
- * The ZIPs to look for the street in when the one given (if any) does not hold it: those of the city where the data has
- * a street of that name; where none has, those with a street the name may mean (misspelt, written another way, its type
- * word in it: zipsWithStreetNear) when `nearToo`, asked only where some ZIP of the city has reference data at all (most
- * addresses without a street of the data). Each ZIP's own look-up then decides.
+ * Where the street and number are delivery points when the ZIP given (if any) does not hold them: first among the ZIPs
+ * of the city where the data has a street of that name; where none delivers, among those with a street the name may
+ * mean (misspelt, written another way, its type word in it: zipsWithStreetNear) when `nearToo`, asked only where some
+ * ZIP of the city has reference data at all (most addresses without a street of the data). Each ZIP's own look-up
+ * decides.
  */
-function zipsToSearch(
-  reference: ReferenceIndex, postal: PostalIndex, last: LastLine, street: StreetParts, zip: string | null, nearToo: boolean,
-): string[] {
+function searchZips(
+  reference: ReferenceIndex, postal: PostalIndex, last: LastLine, street: StreetParts, p: ParsedAddress, zip: string | null, nearToo: boolean,
+): Found[] {
   if (street.name === null) return [];
   // (Plain loops, no closures: this runs for most addresses, and the build names every closure it creates.)
   let all: readonly string[] | undefined;
+  let asked: string[] = [];
   const named = reference.zipsWithStreetName(street.name);
   if (named) {
     all = candidatesOf(last, postal, reference);
-    const zips = zipsIn(all, named, zip);
-    if (zips.length > 0) return zips;
+    asked = zipsIn(all, named, zip);
+    const found = deliveringIn(reference, asked, street, p);
+    if (found.length > 0) return found;
   }
   const covered = nearToo && (reference.coversAny(last.candidateZips) ||
     (last.localCandidatesOf !== null && reference.postalCodesOfLocalCity(last.localCandidatesOf).size > 0));
   if (!covered) return [];
   const near = reference.zipsWithStreetNear(street.name, street.suffix);
-  return near.size > 0 ? zipsIn(all ?? candidatesOf(last, postal, reference), near, zip) : [];
+  if (near.size === 0) return [];
+  for (const z of asked) near.delete(z);
+  return deliveringIn(reference, zipsIn(all ?? candidatesOf(last, postal, reference), near, zip), street, p);
+}
+
+/** The ZIPs where the street and number are a delivery point, as typed or with a unit letter read (letterUnitReading). */
+function deliveringIn(reference: ReferenceIndex, zips: readonly string[], street: StreetParts, p: ParsedAddress): Found[] {
+  const found: Found[] = [];
+  for (const z of zips) {
+    const a = lookupAt(reference, z, street, p);
+    if (delivers(a)) {
+      found.push([z, a, null]);
+      continue;
+    }
+    const asUnit = p.country === 'CA' ? null : letterUnitReading(reference, z, street, p);
+    if (asUnit) found.push([z, asUnit.answer, asUnit.letter]);
+  }
+  return found;
 }
 
 /** The candidate ZIPs in `zips` but `given`, none when there are too many to walk. */
@@ -719,61 +742,52 @@ export function validateNorthAmerican(
     }
     // (A street the name may mean is looked for where no ZIP was given, or the one given is no ZIP of the city: a slip
     // in the street and a good ZIP are mended in that ZIP alone.)
-    const candidateZips = !answer || answer.dpv === '' || answer.dpv === 'N'
-      ? zipsToSearch(reference, postal, last, street, zip, !given || last.invalid) : [];
-    if (candidateZips.length > 0) {
-      const found: [string, ReferenceAnswer, string | null][] = [];
-      for (const z of candidateZips) {
-        const a = lookupAt(reference, z, street, p);
-        const asUnit = delivers(a) || canada ? null : letterUnitReading(reference, z, street, p);
-        if (delivers(a)) found.push([z, a, null]);
-        else if (asUnit) found.push([z, asUnit.answer, asUnit.letter]);
+    const found = !answer || answer.dpv === '' || answer.dpv === 'N'
+      ? searchZips(reference, postal, last, street, p, zip, !given || last.invalid) : [];
+    if (found.length === 1) {
+      const [z, a, letter] = found[0];
+      if (letter) {
+        p.secondaryDesignator = '#';
+        p.secondaryNumber = letter;
       }
-      if (found.length === 1) {
-        const [z, a, letter] = found[0];
-        if (letter) {
-          p.secondaryDesignator = '#';
-          p.secondaryNumber = letter;
-        }
-        const added = zip ? notes.indexOf(F.zipAdded(zip)) : -1;
-        if (added >= 0) notes[added] = F.zipAdded(z); // the ZIP was ours (a one-ZIP town's), not the input's
-        else if (zip && z !== zip) notes.push(F.zipCorrected(zip, z));
-        else if (!zip) notes.push(F.zipAdded(z));
-        corrected = corrected || (zip !== null && added < 0);
-        invalid = lineInvalid;
-        zip = z;
-        answer = a;
-        last.zip = z;
-        if (!last.state) {
-          // Found from the city alone: the ZIP's state.
-          const state = postal.zip(z)?.[0]?.state;
-          const missing = notes.indexOf(last.missing);
-          if (state && missing >= 0) notes.splice(missing, 1, F.stateAdded((last.state = state)));
-        }
-        const nearCity = last.nearCityOfZip?.get(z);
-        if (nearCity && last.city) {
-          // A misspelt city, one slip from several names: the ZIP found tells which.
-          notes.push(F.cityCorrected(last.city, nearCity));
-          last.city = nearCity;
-          corrected = true;
-        } else if (last.nearCityOfZip) {
-          // The ZIP is of none of them, or of two: the city typed is no name of it.
-          invalid = true;
-        }
-        // The city as the ZIP's place spells it (FORESTHILL for 95631, where FOREST HILL of another state was the name).
-        const spelt = last.city ? postal.zip(z)?.find((place) => cityKey(place.city) === cityKey(last.city!))?.city : undefined;
-        if (spelt && spelt !== last.city) {
-          // A correction made before the ZIP was known names the city as the ZIP spells it too.
-          const said = notes.findIndex((n) => n.startsWith('B#: city corrected from ') && n.endsWith(` to ${last.city}`));
-          if (said >= 0) notes[said] = `${notes[said].slice(0, -last.city!.length)}${spelt}`;
-          last.city = spelt;
-        }
-        if (!last.city) {
-          // Found from the state alone: the ZIP's city.
-          const city = cityOfZip(postal, reference, z);
-          const missing = notes.indexOf(last.missing);
-          if (city && missing >= 0) notes.splice(missing, 1, F.cityAdded((last.city = city)));
-        }
+      const added = zip ? notes.indexOf(F.zipAdded(zip)) : -1;
+      if (added >= 0) notes[added] = F.zipAdded(z); // the ZIP was ours (a one-ZIP town's), not the input's
+      else if (zip && z !== zip) notes.push(F.zipCorrected(zip, z));
+      else if (!zip) notes.push(F.zipAdded(z));
+      corrected = corrected || (zip !== null && added < 0);
+      invalid = lineInvalid;
+      zip = z;
+      answer = a;
+      last.zip = z;
+      if (!last.state) {
+        // Found from the city alone: the ZIP's state.
+        const state = postal.zip(z)?.[0]?.state;
+        const missing = notes.indexOf(last.missing);
+        if (state && missing >= 0) notes.splice(missing, 1, F.stateAdded((last.state = state)));
+      }
+      const nearCity = last.nearCityOfZip?.get(z);
+      if (nearCity && last.city) {
+        // A misspelt city, one slip from several names: the ZIP found tells which.
+        notes.push(F.cityCorrected(last.city, nearCity));
+        last.city = nearCity;
+        corrected = true;
+      } else if (last.nearCityOfZip) {
+        // The ZIP is of none of them, or of two: the city typed is no name of it.
+        invalid = true;
+      }
+      // The city as the ZIP's place spells it (FORESTHILL for 95631, where FOREST HILL of another state was the name).
+      const spelt = last.city ? postal.zip(z)?.find((place) => cityKey(place.city) === cityKey(last.city!))?.city : undefined;
+      if (spelt && spelt !== last.city) {
+        // A correction made before the ZIP was known names the city as the ZIP spells it too.
+        const said = notes.findIndex((n) => n.startsWith('B#: city corrected from ') && n.endsWith(` to ${last.city}`));
+        if (said >= 0) notes[said] = `${notes[said].slice(0, -last.city!.length)}${spelt}`;
+        last.city = spelt;
+      }
+      if (!last.city) {
+        // Found from the state alone: the ZIP's city.
+        const city = cityOfZip(postal, reference, z);
+        const missing = notes.indexOf(last.missing);
+        if (city && missing >= 0) notes.splice(missing, 1, F.cityAdded((last.city = city)));
       }
     }
     // The city is another place of the state, whose ZIPs do not hold the street, but the delivery point is in the data
