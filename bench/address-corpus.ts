@@ -408,6 +408,9 @@ export function rradRoundTrip(
     rows.find((o) => o.state === r.state && o.city.toUpperCase() !== r.city.toUpperCase() && o.zip.slice(0, 3) !== r.zip.slice(0, 3))?.city;
   for (const r of rows) {
     const street = r.address2 ? `${r.address1} ${r.address2}` : r.address1;
+    // The first line as a form changed it (none: the form does not apply), its unit after it, then the last line given.
+    const withLine1 = (line1: string | null, lastLine = `${r.city}, ${r.state} ${r.zip}`) =>
+      line1 ? [`${line1}${r.address2 ? ` ${r.address2}` : ''}, ${lastLine}`] : [];
     const typed = form === 'with ZIP' ? [`${street}, ${r.city}, ${r.state} ${r.zip}`, `${street} ${r.city} ${r.state} ${r.zip}`]
       : form === 'without ZIP' ? [`${street}, ${r.city}, ${r.state}`]
       : form === 'without state' ? [`${street}, ${r.city} ${r.zip}`]
@@ -429,10 +432,9 @@ export function rradRoundTrip(
       : form === 'ZIP or state in another field'
         ? [`${street}, ${r.zip}, ${r.city}, ${r.state}`, `${street}, ${r.city}, ${r.zip} ${r.state}`, `${street}, ${r.city}, ${r.state} ${r.zip}, ${r.state}`]
       // A delivery note typed into the address line, after the street (the unit, if any, after the note).
-      : form === 'note after the street' ? [`${r.address1} Leave At Back Door${r.address2 ? ` ${r.address2}` : ''}, ${r.city}, ${r.state} ${r.zip}`]
+      : form === 'note after the street' ? withLine1(`${r.address1} Leave At Back Door`)
       // The street's name as people also write it (`St John`, `MLK`, `Hwy 98`): the same street, so verified.
-      : form === 'street written another way'
-        ? (streetWrittenOtherwise(r.address1) ? [`${streetWrittenOtherwise(r.address1)}${r.address2 ? ` ${r.address2}` : ''}, ${r.city}, ${r.state} ${r.zip}`] : [])
+      : form === 'street written another way' ? withLine1(streetWrittenOtherwise(r.address1))
       // A CRM's county column run into the address: in a comma group of its own, and with the word County, no commas.
       : form === 'county before the state' ? (countyOf(r.zip) && r.city
         ? [`${street}, ${r.city}, ${countyOf(r.zip)}, ${r.state} ${r.zip}`, `${street} ${r.city} ${countyOf(r.zip)} County ${r.state} ${r.zip}`]
@@ -440,17 +442,11 @@ export function rradRoundTrip(
       // A slip in the street with city and state but no ZIP: the ZIPs around the city are searched for the street it means.
       : form === 'street misspelt, no ZIP' ? (misspeltWord(r.address1) !== r.address1 ? [`${misspeltWord(street)}, ${r.city}, ${r.state}`] : [])
       : form === 'street misspelt, street and state' ? (misspeltWord(r.address1) !== r.address1 ? [`${misspeltWord(street)}, ${r.state}`] : [])
-      : form === 'no street type, no ZIP' ? (() => {
-        const changed = streetTypeChanged(r.address1, 'dropped');
-        return changed && r.city ? [`${changed}${r.address2 ? ` ${r.address2}` : ''}, ${r.city}, ${r.state}`] : [];
-      })()
-      : form === 'street name split'
-        ? (streetNameSplit(r.address1) ? [`${streetNameSplit(r.address1)}${r.address2 ? ` ${r.address2}` : ''}, ${r.city}, ${r.state} ${r.zip}`] : [])
+      : form === 'no street type, no ZIP' ? (r.city ? withLine1(streetTypeChanged(r.address1, 'dropped'), `${r.city}, ${r.state}`) : [])
+      : form === 'street name split' ? withLine1(streetNameSplit(r.address1))
       : form === 'ZIP digits swapped' ? (zipSlipped(r.zip) ? [`${street}, ${r.city}, ${r.state} ${zipSlipped(r.zip)}`] : [])
-      : form === 'no street type' || form === 'wrong street type' ? (() => {
-        const changed = streetTypeChanged(r.address1, form === 'no street type' ? 'dropped' : 'replaced');
-        return changed ? [`${changed}${r.address2 ? ` ${r.address2}` : ''}, ${r.city}, ${r.state} ${r.zip}`] : [];
-      })()
+      : form === 'no street type' || form === 'wrong street type'
+        ? withLine1(streetTypeChanged(r.address1, form === 'no street type' ? 'dropped' : 'replaced'))
       : [`${misspeltWord(street)}, ${r.city}, ${r.state} ${r.zip}`];
     for (const input of typed) {
       const { status } = engine.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });

@@ -88,7 +88,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     // misspelt too (`257 BRODAWAY, MA`).
     const knownStreet = (name: string | null) =>
       name !== null && reference !== undefined &&
-      [...(reference.zipsWithStreetName(name) ?? reference.zipsWithStreetNear(name, null))].some((zip) => zipOfState(postal, zip, region.code));
+      [...(reference.zipsWithStreetName(name) ?? reference.zipsWithStreetNear({ ...parsed, name }))].some((zip) => zipOfState(postal, zip, region.code));
     const street = parsed.primaryNumber !== null
       && ((parsed.kind === 'street' && (parsed.suffix !== null || knownStreet(parsed.name))) || parsed.kind === 'highway');
     return (knownCity && region.country === 'US') || street ? region.country : null;
@@ -261,12 +261,12 @@ const LETTER_OR_FIGURE = /[\p{L}\p{N}]/u;
 
 /** A field that only says it is empty: `N/A`, `NULL`, `NONE`, `UNKNOWN`, `TBD`, dashes, dots, question marks. */
 const PLACEHOLDER_FIELD = /(^|[,;\n|])[ \t]*(N\/?A|NULL|NONE|NIL|UNKNOWN|TBD|TBA|-+|\.+|\?+)[ \t]*(?=[,;\n|]|$)/gi;
+/** PLACEHOLDER_FIELD for a test (a global pattern's `test` keeps its place between calls). */
+const HAS_PLACEHOLDER_FIELD = new RegExp(PLACEHOLDER_FIELD.source, 'i');
 
 /** The text with its placeholder fields emptied (their separators kept), and what they said (null: none). */
 function withoutPlaceholderFields(given: string): { text: string; placeholders: string | null } {
-  if (given.length > MAX_INPUT_CHARS || !/(?:^|[,;\n|])[ \t]*(?:N\/?A|NULL|NONE|NIL|UNKNOWN|TBD|TBA|[-.?]+)[ \t]*(?:[,;\n|]|$)/i.test(given)) {
-    return { text: given, placeholders: null };
-  }
+  if (given.length > MAX_INPUT_CHARS || !HAS_PLACEHOLDER_FIELD.test(given)) return { text: given, placeholders: null };
   const found: string[] = [];
   const text = given.replace(PLACEHOLDER_FIELD, (_m, separator: string, word: string) => {
     found.push(word.toUpperCase());

@@ -137,7 +137,7 @@ function zipsOfStateWithStreet(p: ParsedAddress, postal: PostalIndex, reference:
   const state = p.state;
   if (!state || !reference || !p.name) return [];
   const named = [...(reference.zipsWithStreetName(p.name) ?? [])].filter((z) => zipOfState(postal, z, state));
-  return named.length ? named : [...reference.zipsWithStreetNear(p.name, p.suffix)].filter((z) => zipOfState(postal, z, state));
+  return named.length ? named : [...reference.zipsWithStreetNear({ ...streetPartsOf(p), name: p.name })].filter((z) => zipOfState(postal, z, state));
 }
 
 /** True when the name is one of the ZIP's places' (or one the loaded address files give the ZIP's points). */
@@ -255,6 +255,16 @@ function cityOfDirectionalPart(city: string, state: string, postal: PostalIndex)
   return m && DirectionalTable.has(m[1]) ? postal.city(state, m[2]) : undefined;
 }
 
+/**
+ * The city as its gazetteer place writes it where the place was typed another way (`ST. LOUIS`, `FT WORTH`, `MC ALLEN`,
+ * `S SAN FRANCISCO`: SAINT LOUIS, FORT WORTH, MCALLEN, SOUTH SAN FRANCISCO, as USPS writes the last line) or by a name
+ * people give it (`NYC`, found under the nickname's key): standardization, not correction. Else the city as typed.
+ */
+function cityAsItsPlaceWritesIt(entry: CityEntry | undefined, typed: string | null, typedKey: string): string | null {
+  if (!entry || typed === null || entry.name === typed) return typed;
+  return entry.key !== typedKey || citySpellingKey(entry.name) === citySpellingKey(typed) ? entry.name : typed;
+}
+
 /** Deliveries that address points (which name streets) never hold. */
 const NOT_STREETS: ReadonlySet<DeliveryKind> = new Set(['po_box', 'rural_route', 'highway_contract', 'general_delivery']);
 
@@ -268,11 +278,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
   };
   const inputCityKey = p.city ? cityKey(p.city) : '';
   const cityEntry = p.city && p.state ? postal.cityByKey(p.state, inputCityKey) : undefined;
-  // A name people give the city (`NYC`), or the city written another way (`FT. LAUDERDALE`, `S SAN FRANCISCO`), is
-  // written as its own name: standardization, not correction.
-  if (cityEntry && (cityEntry.key !== inputCityKey || (cityEntry.name !== p.city && citySpellingKey(cityEntry.name) === citySpellingKey(p.city!)))) {
-    out.city = cityEntry.name;
-  }
+  out.city = cityAsItsPlaceWritesIt(cityEntry, p.city, inputCityKey);
   if (places) {
     const fit = bestPlace(places, p, postal, inputCityKey);
     const stateOk = fit.stateOk;
@@ -280,14 +286,8 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
     const place = fit.place;
     if (stateOk && cityOk) {
       if (!p.city) notes.push(F.cityAdded((out.city = place.city)));
-      // A gazetteer place written another way (`ST. LOUIS`, `FT WORTH`, `MC ALLEN`) takes its own spelling, as USPS
-      // writes the last line (SAINT LOUIS, FORT WORTH, MCALLEN): standardization, not correction.
-      else {
-        const entry = postal.cityByKey(place.state, inputCityKey);
-        if (entry && entry.name !== p.city && (citySpellingKey(entry.name) === citySpellingKey(p.city) || entry.key !== inputCityKey)) {
-          out.city = entry.name;
-        }
-      }
+      // The ZIP's place written another way takes its own spelling (cityAsItsPlaceWritesIt).
+      else out.city = cityAsItsPlaceWritesIt(postal.cityByKey(place.state, inputCityKey), p.city, inputCityKey);
       if (!p.state) notes.push(F.stateAdded((out.state = place.state)));
       // The street may be in another ZIP of the same city, GeoNames' or one the loaded address files place in it (not
       // the places' around: the ZIP given fits the city): the reference data can tell.
@@ -503,8 +503,9 @@ function cityAsFsaNameWritesIt(fsaPlace: string, city: string): string {
     const words = part.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase().split(' ');
     for (let k = 1; k <= words.length; k++) {
       const prefix = words.slice(0, k).join(' ');
-      if (cityKey(prefix) === key) return prefix;
-      if (cityKey(prefix).length >= key.length) break;
+      const prefixKey = cityKey(prefix);
+      if (prefixKey === key) return prefix;
+      if (prefixKey.length >= key.length) break;
     }
   }
   return city;
@@ -587,7 +588,9 @@ function candidatesOf(last: LastLine, postal: PostalIndex, reference: ReferenceI
  * A street typed without its type, then a unit letter (`74 SPRINGFIELD B`: data SPRINGFIELD ST, unit B): the answer
  * with the letter as the unit, where the data holds that unit (`Y`); else null.
  */
-function letterUnitReading(reference: ReferenceIndex, postalCode: string, street: StreetParts, p: ParsedAddress): { answer: ReferenceAnswer; letter: string } | null {
+function letterUnitReading(
+  reference: ReferenceIndex, postalCode: string, street: StreetParts, p: ParsedAddress,
+): { answer: ReferenceAnswer; letter: string } | null {
   const m = p.secondaryNumber || street.suffix ? null : TRAILING_UNIT_LETTER.exec(street.name ?? '');
   if (!m || DirectionalTable.has(m[2])) return null;
   const named = { ...street, name: m[1] };
@@ -622,7 +625,7 @@ function searchZips(
   const covered = nearToo && (reference.coversAny(last.candidateZips) ||
     (last.localCandidatesOf !== null && reference.postalCodesOfLocalCity(last.localCandidatesOf).size > 0));
   if (!covered) return [];
-  const near = reference.zipsWithStreetNear(street.name, street.suffix);
+  const near = reference.zipsWithStreetNear({ ...street, name: street.name });
   if (near.size === 0) return [];
   for (const z of asked) near.delete(z);
   return deliveringIn(reference, zipsIn(all ?? candidatesOf(last, postal, reference), near, zip), street, p);

@@ -1569,6 +1569,12 @@ function bestSplit(
   return best;
 }
 
+/** The delivery line of the best split read without the words [noteAt, unitAt), a unit after them kept. */
+function lineWithoutNote(toks: readonly Token[], best: BestSplit, noteAt: number, unitAt: number, country: 'US' | 'CA' | null): DeliveryLine {
+  const kept = unitAt < best.at ? [...toks.slice(best.start, noteAt), ...toks.slice(unitAt, best.at)] : toks.slice(best.start, noteAt);
+  return parseDeliveryLine(kept, 0, kept.length, country);
+}
+
 /**
  * A note written after the street in the same comma group (`6007 APPLEGATE LN LEAVE AT DOOR, LOUISVILLE`, `198 E 161ST ST
  * DISTRICT ATTY BRONX CTY, BRONX`): where the line read whole is no street of the data but its words up to a street type
@@ -1589,8 +1595,7 @@ function noteAfterKnownStreet(
   for (let k = unitAt - 2; k >= best.start + 2; k--) {
     if (!suffixOf(toks[k].w, country)) continue;
     const e = k + 2 < unitAt && directionalOf(toks[k + 1].w, country) ? k + 2 : k + 1;
-    const kept = unitAt < best.at ? [...toks.slice(best.start, e), ...toks.slice(unitAt, best.at)] : toks.slice(best.start, e);
-    const line = parseDeliveryLine(kept, 0, kept.length, country);
+    const line = lineWithoutNote(toks, best, e, unitAt, country);
     if (line.suffix === null || line.name === null) continue;
     const known = postalCode ? local.hasStreetOfType(postalCode, line.name, line.suffix) : knownStreet(line, local, postalCode, state, postal);
     if (!known) continue;
@@ -1601,8 +1606,7 @@ function noteAfterKnownStreet(
   // a note of two words or more after it that starts with no street word (`19 HERITAGE OAKS` is no HERITAGE and a note).
   for (let k = unitAt - 2; postalCode && k >= best.start + 2; k--) {
     if (isStreetWord(toks[k].w) || toks[k].digit || toks[k].sep) continue;
-    const kept = unitAt < best.at ? [...toks.slice(best.start, k), ...toks.slice(unitAt, best.at)] : toks.slice(best.start, k);
-    const line = parseDeliveryLine(kept, 0, kept.length, country);
+    const line = lineWithoutNote(toks, best, k, unitAt, country);
     if (line.kind !== 'street' || line.suffix !== null || line.name === null || !local.hasStreetOfType(postalCode, line.name, null)) continue;
     line.building = joinWords(toks, k, unitAt);
     return line;

@@ -32,8 +32,8 @@ export interface CityEntry {
  */
 const CITY_NICKNAMES: readonly (readonly [string, string, string])[] = [
   ['NYC', 'NY', 'NEW YORK'], ['NEW YORK CITY', 'NY', 'NEW YORK'], ['NY', 'NY', 'NEW YORK'], ['BKLYN', 'NY', 'BROOKLYN'],
-  ['LA', 'CA', 'LOS ANGELES'], ['SF', 'CA', 'SAN FRANCISCO'], ['SAN FRAN', 'CA', 'SAN FRANCISCO'], ['S SAN FRAN', 'CA', 'SOUTH SAN FRANCISCO'], ['PHILA', 'PA', 'PHILADELPHIA'], ['PHILLY', 'PA', 'PHILADELPHIA'],
-  ['PGH', 'PA', 'PITTSBURGH'], ['VEGAS', 'NV', 'LAS VEGAS'], ['INDY', 'IN', 'INDIANAPOLIS'], ['WASH', 'DC', 'WASHINGTON'],
+  ['LA', 'CA', 'LOS ANGELES'], ['SF', 'CA', 'SAN FRANCISCO'], ['SAN FRAN', 'CA', 'SAN FRANCISCO'], ['S SAN FRAN', 'CA', 'SOUTH SAN FRANCISCO'],
+  ['PHILA', 'PA', 'PHILADELPHIA'], ['PHILLY', 'PA', 'PHILADELPHIA'], ['PGH', 'PA', 'PITTSBURGH'], ['VEGAS', 'NV', 'LAS VEGAS'], ['INDY', 'IN', 'INDIANAPOLIS'], ['WASH', 'DC', 'WASHINGTON'],
   ['NOLA', 'LA', 'NEW ORLEANS'], ['SLC', 'UT', 'SALT LAKE CITY'], ['OKC', 'OK', 'OKLAHOMA CITY'], ['ATL', 'GA', 'ATLANTA'],
   ['JAX', 'FL', 'JACKSONVILLE'], ['ST PETE', 'FL', 'SAINT PETERSBURG'], ['ABQ', 'NM', 'ALBUQUERQUE'], ['MPLS', 'MN', 'MINNEAPOLIS'],
   ['STL', 'MO', 'SAINT LOUIS'], ['KC', 'MO', 'KANSAS CITY'], ['KC', 'KS', 'KANSAS CITY'], ['CINCY', 'OH', 'CINCINNATI'],
@@ -143,7 +143,6 @@ function lettersOf(name: string): string {
   return name.toUpperCase().replace(/[^A-Z]/g, '');
 }
 
-/** One typing slip apart: a letter inserted, dropped or changed, or two neighbours swapped. */
 /**
  * The abbreviation of the one word of `words` that `word` is one typing slip from (same first letter; `word` itself no
  * such word, and four letters or more); undefined when none, or words of two abbreviations, are.
@@ -159,6 +158,7 @@ export function wordOneSlipFrom(word: string, words: ReadonlyMap<string, string>
   return found;
 }
 
+/** One typing slip apart: a letter inserted, dropped or changed, or two neighbours swapped. */
 export function oneTypingSlipApart(a: string, b: string): boolean {
   if (a === b || Math.abs(a.length - b.length) > 1) return false;
   let i = 0;

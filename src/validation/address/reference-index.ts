@@ -198,6 +198,21 @@ function slipIndexOf(names: Iterable<string>): Map<string, string[]> {
   return index;
 }
 
+/**
+ * The street read with a street type or directional misspelt by one slip that was taken into the name (`MARTIN STRET`:
+ * MARTIN ST; `WSET 19TH AVE`: W 19TH AVE), each reading; none when the name has no such word.
+ */
+function slipsMended(street: StreetParts): StreetParts[] {
+  const words = street.name?.split(' ') ?? [];
+  if (words.length < 2) return [];
+  const type = street.suffix === null ? wordOneSlipFrom(words[words.length - 1], LONG_STREET_TYPES) : undefined;
+  const directional = street.predirection === null ? wordOneSlipFrom(words[0], LONG_DIRECTIONALS) : undefined;
+  const readings: StreetParts[] = [];
+  if (type) readings.push({ ...street, name: words.slice(0, -1).join(' '), suffix: type });
+  if (directional) readings.push({ ...street, predirection: directional, name: words.slice(1).join(' ') });
+  return readings;
+}
+
 /** A delivery point of the data: confirmed, its unit unconfirmed, or its unit missing. */
 export function delivers(answer: ReferenceAnswer): boolean {
   return answer.dpv === 'Y' || answer.dpv === 'S' || answer.dpv === 'D';
@@ -384,16 +399,15 @@ export class ReferenceIndex {
    * typing slip off inside a long word (`APLEGATE`), for the address typed without its ZIP. Each postal code's own
    * look-up then decides.
    */
-  zipsWithStreetNear(name: string, suffix: string | null): Set<string> {
+  zipsWithStreetNear(street: StreetParts & { name: string }): Set<string> {
+    const { name, suffix } = street;
     const zips = new Set<string>();
     // Also its last lone letter a unit (`DOWNEY A`), and a directional read as the name the data's directional before a
     // name that is a type word (`EAST MSN` for E MISSION).
     const writings = [name, ...(suffix ? [`${name} ${suffix}`] : []), ...(/ [A-Z]$/.test(name) ? [name.slice(0, -2)] : [])];
     if (suffix && DirectionalTable.has(name)) writings.push(suffix);
     // A street type or directional one slip off read into the name (`APPLEGATE LNAE`, `WSET CROCUS`): the name without it.
-    const words = name.split(' ');
-    if (words.length >= 2 && !suffix && wordOneSlipFrom(words[words.length - 1], LONG_STREET_TYPES)) writings.push(words.slice(0, -1).join(' '));
-    if (words.length >= 2 && wordOneSlipFrom(words[0], LONG_DIRECTIONALS)) writings.push(words.slice(1).join(' '));
+    for (const mended of slipsMended(street)) writings.push(mended.name!);
     for (const written of writings) {
       const key = writtenAlikeKey(written);
       for (const z of this.postalCodesByStreetName.get(key) ?? []) zips.add(z);
@@ -577,15 +591,7 @@ export class ReferenceIndex {
    * directional it is one slip from, where that address is a delivery point of the data; else null.
    */
   private misspeltTypeOrDirectional(q: ReferenceQuery): ReferenceAnswer | null {
-    const { name, suffix, predirection } = q.street;
-    const words = name?.split(' ') ?? [];
-    if (words.length < 2) return null;
-    const type = suffix === null ? wordOneSlipFrom(words[words.length - 1], LONG_STREET_TYPES) : undefined;
-    const directional = predirection === null ? wordOneSlipFrom(words[0], LONG_DIRECTIONALS) : undefined;
-    const readings: StreetParts[] = [];
-    if (type) readings.push({ ...q.street, name: words.slice(0, -1).join(' '), suffix: type });
-    if (directional) readings.push({ ...q.street, predirection: directional, name: words.slice(1).join(' ') });
-    for (const street of readings) {
+    for (const street of slipsMended(q.street)) {
       const answer = this.lookup({ ...q, street });
       if (delivers(answer)) return { ...answer, correctedStreet: answer.correctedStreet ?? street };
     }
