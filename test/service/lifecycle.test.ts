@@ -54,8 +54,10 @@ describe.each(testDatabases)('lifecycle on $name', (database) => {
     const service = await startTestService(await database.create());
     const { apiKey } = await service.newAccount(10);
 
+    // Closed once the server holds the request (a fixed wait raced the accept on a loaded machine).
+    const received = new Promise((r) => service.server.once('request', r));
     const inFlight = service.post('/v1/validate', { phone: '+14155550123', address: '1 Main St, Springfield, IL 62701' }, { key: apiKey });
-    await new Promise((r) => setTimeout(r, 5));
+    await received;
     const closed = service.close();
     const answer = await inFlight;
     await closed;

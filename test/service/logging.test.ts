@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { startService, type RunningService } from '../../src/service.js';
@@ -31,10 +31,13 @@ describe('logs', () => {
     });
     const requestId = res.headers.get('x-request-id');
     await res.text();
-    await new Promise((r) => setTimeout(r, 20));
-
+    // The line is written when the response finishes, which the client may see first.
+    const entry = await vi.waitFor(() => {
+      const found = lines.map((l) => JSON.parse(l)).find((l) => l.request_id === requestId && l.msg === 'request');
+      if (!found) throw new Error('no request line yet');
+      return found;
+    });
     const all = lines.join('\n');
-    const entry = lines.map((l) => JSON.parse(l)).find((l) => l.request_id === requestId && l.msg === 'request');
     expect(entry).toMatchObject({ status: 200, path: '/v1/validate', email: 'j***@example.com', phone: '+1415*****23' });
     expect(all).not.toContain(api_key);
     expect(all).not.toContain('jane.doe');
