@@ -455,6 +455,8 @@ describe('address engine: Canada', () => {
     ["123 Main St, St Johns NL A1C 1A1", "123 MAIN ST ST. JOHN'S NL  A1C 1A1"],
     ['123 Main St, St John, NB E2L 1A1', '123 MAIN ST SAINT JOHN NB  E2L 1A1'],
     ['123 Main St, Lassomption, QC J5W 1A1', "123 MAIN ST L'ASSOMPTION QC  J5W 1A1"],
+    ['123 Main St, Quebec City, QC G1R 1A1', '123 MAIN ST QUEBEC QC  G1R 1A1'],
+    ['123 rue Saint-Jean, Ville de Québec, QC G1R 1A1', '123 RUE SAINT-JEAN QUEBEC QC  G1R 1A1'],
   ])('When a Canadian city is the FSA\'s name written another way ("%s"), then it is written as Canada Post writes the name', (input, standardized) => {
     const r = check(input);
     expect([r.status, r.standardized]).toEqual(['plausible', standardized]);
@@ -888,6 +890,17 @@ describe('address engine: territories (no places in the embedded data) and overs
     expect([r.status, r.standardized]).toEqual(['plausible', standardized]);
   });
 
+  it('When a military ZIP is written with DPO or FPO where GeoNames says APO, then the office is kept and said unchecked, until City-State data names it', () => {
+    const dpo = check('Unit 2050 Box 4190, DPO AP 96278');
+    const reference = new ReferenceIndex();
+    reference.addCityName('96278', 'APO');
+    const withData = createAddressEngine({ ...shippedData, reference }).validateSync('Unit 2050 Box 4190, DPO AP 96278', { deadline: Number.MAX_SAFE_INTEGER });
+
+    expect([dpo.status, dpo.standardized]).toEqual(['plausible', 'UNIT 2050 BOX 4190 DPO AP 96278']);
+    expect(dpo.footnotes[0]).toMatch(/^V#: the embedded ZIP code data does not tell APO, FPO and DPO apart, so DPO was not checked/);
+    expect([withData.status, withData.components.city]).toEqual(['corrected', 'APO']);
+  });
+
   it('When the military "state" does not fit the ZIP range, then it is corrected from the ZIP (962-966 is AP)', () => {
     const r = check('Unit 2050 Box 4190, APO AE 96278');
     expect([r.status, r.components.state]).toEqual(['corrected', 'AP']);
@@ -966,6 +979,14 @@ describe('address engine: state abbreviations and unit forms people write', () =
 
   it('When a US unit is written "#4" before the house number, then it goes to the end of the delivery line', () => {
     expect(check('#4 123 Main St, Boston MA 02108').standardized).toBe('123 MAIN ST # 4 BOSTON MA 02108');
+  });
+
+  it.each([
+    'No. 6007 Applegate Lane, Louisville, KY 40219',
+    'Number 6007 Applegate Lane, Louisville, KY 40219',
+    'Jane Doe, No 6007 Applegate Lane, Louisville, KY 40219',
+  ])('When the house number has a number word before it ("%s"), then it is the house number', (input) => {
+    expect([check(input).status, check(input).standardized]).toEqual(['verified', '6007 APPLEGATE LN LOUISVILLE KY 40219']);
   });
 });
 

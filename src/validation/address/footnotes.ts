@@ -18,6 +18,8 @@ export const AddressFootnotes = {
   zipOfOtherState: (zip: string, state: string) => `C#: ZIP code ${zip} belongs to ${state}`,
   zipNotListed: (zip: string, state: string) =>
     `V#: ZIP code ${zip} (${state}) is not in the embedded ZIP code data, so the city was not checked (load USPS City-State data to check it)`,
+  militaryOfficeNotChecked: (office: string, zip: string) =>
+    `V#: the embedded ZIP code data does not tell APO, FPO and DPO apart, so ${office} was not checked against ZIP code ${zip} (load USPS City-State data to check it)`,
   territoryNotCovered: (state: string) =>
     `V#: the embedded ZIP code data has no places in ${state}, so the city was not checked (load USPS City-State data to check it)`,
   zipMalformed: (zip: string) => `C#: ZIP code ${zip} is not a ZIP code (five digits, optionally a hyphen and four more)`,

@@ -282,8 +282,13 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
   if (places) {
     const fit = bestPlace(places, p, postal, inputCityKey);
     const stateOk = fit.stateOk;
-    const cityOk = fit.cityOk || (!!p.city && !!reference?.acceptsCity(p.postalCode!, p.city));
     const place = fit.place;
+    // GeoNames lists military ZIPs as APO or FPO, never DPO, and not always rightly: without loaded City-State data
+    // naming the ZIP, any of the three offices is taken as typed (`UNIT 2050 BOX 4190, DPO AP 96278`).
+    const officeUnchecked = !fit.cityOk && !!p.city && MilitaryPostOffices.has(p.city) && MilitaryStates.has(place.state)
+      && !reference?.cityNamesOf(p.postalCode!).length;
+    if (officeUnchecked) notes.push(F.militaryOfficeNotChecked(p.city!, p.postalCode!));
+    const cityOk = fit.cityOk || officeUnchecked || (!!p.city && !!reference?.acceptsCity(p.postalCode!, p.city));
     if (stateOk && cityOk) {
       if (!p.city) notes.push(F.cityAdded((out.city = place.city)));
       // The ZIP's place written another way takes its own spelling (cityAsItsPlaceWritesIt).
@@ -487,18 +492,28 @@ function reconcileCanadianLastLine(p: ParsedAddress, postal: PostalIndex, refere
       out.invalid = true;
     }
   } else {
-    out.city = cityAsFsaNameWritesIt(fsa.place, p.city);
+    out.city = cityAsFsaNameWritesIt(fsa.place, fsa.province, p.city);
   }
   return out;
 }
+
+/**
+ * Names people write for a municipality that Canada Post names otherwise (the FSA names say `QUEBEC CITY EAST`; the
+ * city is QUÉBEC, written without the accent as the rest of the answer), by city key: [province, Canada Post's name].
+ */
+const CANADIAN_CITY_FORMS: ReadonlyMap<string, readonly [string, string]> = new Map(
+  ['QUEBEC CITY', 'VILLE DE QUEBEC', 'CITY OF QUEBEC'].map((form) => [cityKey(form), ['QC', 'QUEBEC'] as const]),
+);
 
 /**
  * The city as the FSA's name writes the same name (`ST JOHNS` -> ST. JOHN'S of `ST. JOHN'S NORTH`, `ST JOHN` -> SAINT
  * JOHN of `SAINT JOHN CENTRAL`): Canada Post keeps the punctuation of a proper name. Accents are left out, as in the rest
  * of the answer; a name the FSA's does not start with (nor its bracketed part) stays as typed.
  */
-function cityAsFsaNameWritesIt(fsaPlace: string, city: string): string {
+function cityAsFsaNameWritesIt(fsaPlace: string, province: string, city: string): string {
   const key = cityKey(city);
+  const municipality = CANADIAN_CITY_FORMS.get(key);
+  if (municipality?.[0] === province) return municipality[1];
   for (const part of [fsaPlace, ...(fsaPlace.match(/\(([^)]*)\)/g) ?? []).map((b) => b.slice(1, -1))]) {
     const words = part.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase().split(' ');
     for (let k = 1; k <= words.length; k++) {

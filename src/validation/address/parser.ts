@@ -1042,7 +1042,9 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
       // (Not across a comma either: `EMPIRE STATE BUILDING, 350 5TH AVE` names a building, then the house number.)
       const afterUnitWord = prev !== undefined && !toks[k].sep &&
         (UnitDesignatorTable.has(prev) || PrivateUnitWords.has(prev) || prev === 'CODE' || prev === 'STOP') && !floorDone;
-      const afterWord = prev === '#' ? k > 1 : NUMBER_WORDS.has(prev) || afterUnitWord;
+      // `NO 6007 APPLEGATE LN`: a number word that opens the text or a comma group numbers the house.
+      const numberWordOpens = NUMBER_WORDS.has(prev) && (k === 1 || toks[k - 1].sep);
+      const afterWord = prev === '#' ? k > 1 : (NUMBER_WORDS.has(prev) && !numberWordOpens) || afterUnitWord;
       // A number before MILE inside a line names the road (`14100 BEN C PRATT 6 MILE CYPRESS PKWY`, `8 MILE RD`).
       const milesName = k > 0 && !toks[k].sep && toks[k + 1]?.w === 'MILE' && k + 2 < end;
       if (gridNumber || afterWord || milesName || (prev !== undefined && !toks[k].sep && HIGHWAY_LAST_WORDS.has(prev))) {
