@@ -1297,10 +1297,37 @@ describe('address engine: the reference data decides between readings', () => {
     ['3162 M L King Jr Blvd Apt 2, Fayetteville, AR 72704', '3162 MARTIN LUTHER KING JUNIOR BLVD APT 2 FAYETTEVILLE AR 72704'],
     ['2802 Hwy 98 Bldg F, Mexico Beach, FL 32456', '2802 US HIGHWAY 98 BLDG F MEXICO BEACH FL 32456'],
     ['3035 South A1A #3B, Melbourne Beach FL 32951', '3035 S HIGHWAY A1A # 3B MELBOURNE BEACH FL 32951'],
+    ['314 S 17 St, Nashville, TN 37206', '314 S 17TH ST NASHVILLE TN 37206'],
+    ['12245 W 71 Pl, Arvada, CO 80004', '12245 W 71ST PL ARVADA CO 80004'],
+    ['8300 TN-100, Nashville, TN 37221', '8300 HIGHWAY 100 NASHVILLE TN 37221'],
+    ['18687 Road 97, Woodland, CA 95695', '18687 COUNTY ROAD 97 WOODLAND CA 95695'],
   ])('When the street\'s name is written as people also write it ("%s"), then it is the data\'s street, standardized', (input, standardized) => {
     const r = check(input);
     expect([r.status, r.dpv, r.standardized]).toEqual(['verified', 'Y', standardized]);
     expect(r.footnotes.some((f) => f.startsWith('M#'))).toBe(false);
+  });
+
+  it('When a county road is typed as a highway of its number, then it is not the county road', () => {
+    expect(check('18687 Hwy 97, Woodland, CA 95695').dpv).not.toBe('Y');
+  });
+
+  it.each([
+    ['8300 TN-100, Nashville, TN', '8300 HIGHWAY 100 NASHVILLE TN 37221', 'Y'],
+    ['8300 State Route 100, Nashville, TN', '8300 HIGHWAY 100 NASHVILLE TN 37221', 'Y'],
+    ['2802 Hwy 98, Mexico Beach, FL', '2802 US HIGHWAY 98 MEXICO BEACH FL 32456', 'D'],
+    ['18687 Road 97, Woodland, CA', '18687 COUNTY ROAD 97 WOODLAND CA 95695', 'Y'],
+  ])('When a route is written as another kind of route of its number, without a ZIP ("%s"), then the ZIP holding it is found', (input, standardized, dpv) => {
+    const r = check(input);
+    expect([r.standardized, r.dpv]).toEqual([standardized, dpv]);
+  });
+
+  it.each([
+    ['600B W 19th Ave, Anchorage, AK 99503', 'M#: 600B read as unit B of number 600 (the reference data holds only that reading)'],
+    ['600-B W 19th Ave, Anchorage, AK 99503', 'M#: 600-B read as unit B of number 600 (the reference data holds only that reading)'],
+  ])('When a unit letter is typed on the house number ("%s") and the data holds the number with that unit, then that is the reading', (input, footnote) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['corrected', '600 W 19TH AVE # B ANCHORAGE AK 99503']);
+    expect(r.footnotes).toContain(footnote);
   });
 
   it.each([

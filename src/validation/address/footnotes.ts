@@ -48,7 +48,7 @@ export const AddressFootnotes = {
   streetCorrected: (from: string, to: string) => `M#: street corrected from ${from} to ${to}`,
   numberOfRange: (written: string, number: string) =>
     `M#: the range ${written} read as number ${number} (the reference data holds it, not the range)`,
-  unitBeforeNumber: (written: string, unit: string, number: string) =>
+  unitInNumber: (written: string, unit: string, number: string) =>
     `M#: ${written} read as unit ${unit} of number ${number} (the reference data holds only that reading)`,
   standardized: 'N#: abbreviations and spelling standardized (USPS Publication 28)',
   standardizedCanada: 'N#: standardized per the Canada Post Canadian Addressing Guide',

@@ -99,6 +99,15 @@ function cityOfZip(postal: PostalIndex, reference: ReferenceIndex, zip: string):
 /** `203-1267`: a unit (figures, maybe a letter) before a house number. */
 const UNIT_DASH_NUMBER = /^(\d+[A-Z]?|[A-Z])-(\d+[A-Z]?)$/;
 const NUMBER_RANGE = /^(\d+)-(\d+)$/;
+const NUMBER_THEN_LETTER = /^(\d+)-?([A-Z])$/;
+
+/** A house number that may hold its unit, before it (`203-1267`) or as a letter after it (`600B`, `600-B`): [unit, number]. */
+function unitAndNumberOf(written: string): readonly [unit: string, number: string] | null {
+  const before = UNIT_DASH_NUMBER.exec(written);
+  if (before) return [before[1], before[2]];
+  const after = NUMBER_THEN_LETTER.exec(written);
+  return after ? [after[2], after[1]] : null;
+}
 const TRAILING_UNIT_LETTER = /^(.+) ([A-Z])$/;
 
 /** True when the ZIP is one of the state's: by its GeoNames places, or by its USPS prefix range when GeoNames lacks it. */
@@ -822,16 +831,18 @@ export function validateNorthAmerican(
         invalid = lineInvalid;
       }
     }
-    // A US number written as Canada Post writes a unit before the civic number (`203-1267 MARTIN ST`): where the data
-    // holds no such number but holds the building and its unit, that is the reading (Queens' `123-45` stays as found).
-    const unitCivic = !canada && answer?.dpv === 'N' && !p.secondaryNumber && zip ? UNIT_DASH_NUMBER.exec(p.primaryNumber ?? '') : null;
+    // A US number written as Canada Post writes a unit before the civic number (`203-1267 MARTIN ST`), or with the
+    // unit's letter after it (`600B W 19TH AVE`, `600-B`): where the data holds no such number but holds the building
+    // and its unit, that is the reading (Queens' `123-45` stays as found).
+    const unitCivic = !canada && answer?.dpv === 'N' && !p.secondaryNumber && zip ? unitAndNumberOf(p.primaryNumber ?? '') : null;
     if (unitCivic) {
-      const asUnit = reference.lookup({ postalCode: zip!, street, primaryNumber: unitCivic[2], secondaryNumber: unitCivic[1] });
+      const [unit, number] = unitCivic;
+      const asUnit = reference.lookup({ postalCode: zip!, street, primaryNumber: number, secondaryNumber: unit });
       if (asUnit.dpv === 'Y') {
-        notes.push(F.unitBeforeNumber(p.primaryNumber!, unitCivic[1], unitCivic[2]));
-        p.primaryNumber = unitCivic[2];
+        notes.push(F.unitInNumber(p.primaryNumber!, unit, number));
+        p.primaryNumber = number;
         p.secondaryDesignator = '#';
-        p.secondaryNumber = unitCivic[1];
+        p.secondaryNumber = unit;
         answer = asUnit;
         corrected = true;
       }

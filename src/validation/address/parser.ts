@@ -144,6 +144,8 @@ const NAME_PARTICLES: ReadonlySet<string> = new Set(['DE', 'DEL', 'DELA', 'DI', 
 
 /** Words that stand for `#` before a number (`UNIT NO 5`, `NUM 203`). */
 const NUMBER_WORDS: ReadonlySet<string> = new Set(['NO', 'NUMBER', 'NUM', 'NBR']);
+/** Street types that name a numbered road when a number follows them alone (`ROAD 97`), each as the name writes it. */
+const NUMBERED_ROAD_WORDS: ReadonlyMap<string, string> = new Map([['ROAD', 'ROAD'], ['RD', 'ROAD'], ['AVENUE', 'AVENUE'], ['AVE', 'AVENUE']]);
 /** Country names that may stand before a postal code (two-letter codes would be states there). */
 const COUNTRY_NAMES_BEFORE_POSTAL_CODE = NorthAmericanCountryNames.filter(([words]) => words.join('').length > 2);
 const HIGHWAYS_BY_FIRST_WORD = byFirstWord(HighwayPrefixTable);
@@ -172,9 +174,12 @@ function isStreetWord(word: string): boolean {
   return StreetSuffixTable.has(word) || DirectionalTable.has(word) || UnitDesignatorTable.has(word);
 }
 
-/** A letter and a number ending the line name a lettered road (`4715 F 41`: Michigan's county road F-41). */
+/**
+ * A letter and a number ending the line name a lettered road (`4715 F 41`: Michigan's county road F-41, lettered A to
+ * H); `I 95` is the interstate.
+ */
 function letteredRoad(toks: readonly Token[], at: number, end: number, country: 'US' | 'CA' | null): boolean {
-  return at + 2 === end && /^[A-Z]$/.test(toks[at].w) && !directionalOf(toks[at].w, country) && /^\d+$/.test(toks[at + 1].w);
+  return at + 2 === end && /^[A-HJ-Z]$/.test(toks[at].w) && !directionalOf(toks[at].w, country) && /^\d+$/.test(toks[at + 1].w);
 }
 
 /** True when the comma group ending before `at` starts with ATTN, C/O … */
@@ -777,7 +782,25 @@ export function parseDeliveryLine(
   // number or letter after the word is the name, not a unit.
   const spanishType = country !== 'CA' && !suffix && !predir && SpanishStreetTypes.has(toks[s].w);
   const spanishStreet = spanishType && (e - s >= 2 || (e - s === 1 && s + 1 < end && toks[s + 1].unitId));
-  if (spanishStreet && e - s === 1) {
+  // So is the number after ROAD or AVENUE alone, the numbered roads of California's valley counties (`ROAD 97`,
+  // `AVENUE 416`), written out as their names are; a directional after it is the road's.
+  const numberedRoad = country !== 'CA' && !suffix && !predir && (e - s === 1 || e - s === 2) && NUMBERED_ROAD_WORDS.has(toks[s].w) &&
+    s + 1 < end && /^\d{1,4}[A-Z]?$/.test(toks[s + 1].w);
+  if (numberedRoad) {
+    line.name = `${NUMBERED_ROAD_WORDS.get(toks[s].w)} ${toks[s + 1].w}`;
+    if (e - s === 1) {
+      let k = s + 2;
+      const after = directionalOf(toks[k]?.w, country);
+      if (after && (k + 1 === end || secondaryStart(toks, k, end, country) === k + 1)) {
+        line.postdirection = after;
+        k++;
+      }
+      line.secondaryDesignator = line.secondaryNumber = null;
+      line.extraSecondaries = NO_SECONDARIES;
+      line.leftover = [];
+      readSecondaries(toks, k, end, line, end === toks.length);
+    }
+  } else if (spanishStreet && e - s === 1) {
     line.name = `${toks[s].w} ${toks[s + 1].w}`;
     line.secondaryDesignator = line.secondaryNumber = null;
     line.extraSecondaries = NO_SECONDARIES;
@@ -788,7 +811,7 @@ export function parseDeliveryLine(
   const twoDirectionals = postdir !== undefined && bodyEnd - 2 >= s && directionalOf(toks[bodyEnd - 2].w, country) !== undefined;
   // A numbered street after a directional (`SE 2ND`, Florida and Utah grids) is complete without a suffix.
   const gridStreet = predir !== undefined && !suffix && e - s === 1 && ORDINAL_NUMBER.test(toks[s].w);
-  const endsWell = !twoDirectionals && (spanishStreet || suffix !== undefined || postdir !== undefined || line.secondaryDesignator !== null || gridStreet);
+  const endsWell = !twoDirectionals && (spanishStreet || numberedRoad || suffix !== undefined || postdir !== undefined || line.secondaryDesignator !== null || gridStreet);
   // A name that is only a directional (`5500 N`) is a street cut short; a street that runs both west and east
   // (`W 175TH ST E`) is none when more words follow: the second directional starts the town (EAST HAZEL CREST). (Not
   // a quadrant: Washington's E BEACH DR NW; nor the last word before a comma: a post-directional typed wrong.)

@@ -85,6 +85,15 @@ const NAME_WORDS_SHORT: ReadonlyMap<string, string> = new Map([['SAINT', 'ST'], 
 /** Martin Luther King Jr, as the streets named after him are written (`MLK`, `M L KING JR`, `DR MARTIN LUTHER KING`). */
 const MLK = /(?<![A-Z0-9])(?:DR )?(?:(?:MARTIN LUTHER|M L|ML) KING|M L K|MLK)(?: JR)?(?![A-Z0-9])/;
 
+const BARE_STREET_NUMBER = /^[1-9]\d{0,2}$/;
+
+/** 1 -> 1ST, 12 -> 12TH, 22 -> 22ND, 103 -> 103RD. */
+function ordinalOf(figures: string): string {
+  const n = Number(figures);
+  const ending = n % 100 >= 11 && n % 100 <= 13 ? 'TH' : (['TH', 'ST', 'ND', 'RD'][n % 10] ?? 'TH');
+  return figures + ending;
+}
+
 /**
  * A street name as it is compared with the names of the data: each street-type or directional word in its Pub 28
  * abbreviation, each ordinal in figures, SAINT and JUNIOR shortened, Martin Luther King Jr as MLK (`7TH STREET`,
@@ -92,6 +101,8 @@ const MLK = /(?<![A-Z0-9])(?:DR )?(?:(?:MARTIN LUTHER|M L|ML) KING|M L K|MLK)(?:
  * `MARTIN LUTHER KING JUNIOR` and `MLK`). The name itself when none of that applies.
  */
 function writtenAlikeKey(name: string): string {
+  // A numbered street typed without its ordinal ending (`S 17 ST`) is the data's ordinal (S 17TH ST).
+  if (BARE_STREET_NUMBER.test(name)) return ordinalOf(name);
   const words = name.split(' ');
   let any = false;
   for (let i = 0; i < words.length; i++) {
@@ -107,19 +118,26 @@ function writtenAlikeKey(name: string): string {
 
 /**
  * The kinds of numbered route people write for one another: a route typed as HIGHWAY or ROUTE (or its number alone,
- * `S A1A`) is the US, state or plain highway of that number the data holds; a US highway is not a state route.
+ * `S A1A`) is the US, state or plain highway of that number the data holds; a US highway is not a state route. A
+ * county's numbered road is written ROAD or COUNTY ROAD (`ROAD 97`, Yolo County's COUNTY ROAD 97), never a highway.
  */
-const ROUTE_KINDS: ReadonlyMap<string, 'any' | 'US' | 'STATE'> = new Map([
+type RouteKind = 'any' | 'US' | 'STATE' | 'COUNTY';
+const ROUTE_KINDS: ReadonlyMap<string, RouteKind> = new Map([
   ['HIGHWAY', 'any'], ['ROUTE', 'any'], ['US HIGHWAY', 'US'], ['STATE ROUTE', 'STATE'], ['STATE HIGHWAY', 'STATE'], ['STATE ROAD', 'STATE'],
+  ['COUNTY ROAD', 'COUNTY'], ['ROAD', 'COUNTY'],
 ]);
-const ROUTE_NAME = /^(HIGHWAY|ROUTE|US HIGHWAY|STATE ROUTE|STATE HIGHWAY|STATE ROAD) (\S.*)$/;
+const ROUTE_NAME = /^(HIGHWAY|ROUTE|US HIGHWAY|STATE ROUTE|STATE HIGHWAY|STATE ROAD|COUNTY ROAD|ROAD) (\S.*)$/;
 /** A route number written alone as a street name: letters and figures (`A1A`, `M28`), not an ordinal (`5TH`). */
 const BARE_ROUTE_NUMBER = /^(?=[A-Z]*\d)(?![0-9]+(?:ST|ND|RD|TH)$)[A-Z0-9]+$/;
 
-function routeOf(name: string, bare = false): { kind: 'any' | 'US' | 'STATE'; number: string } | null {
+/** A route's kind and the key of the routes it may be written as (`#98`; `#COUNTY 97` for a county's roads). */
+function routeOf(name: string, bare = false): { kind: RouteKind; key: string } | null {
   const m = ROUTE_NAME.exec(name);
-  if (m) return { kind: ROUTE_KINDS.get(m[1])!, number: m[2] };
-  return bare && BARE_ROUTE_NUMBER.test(name) ? { kind: 'any', number: name } : null;
+  if (m) {
+    const kind = ROUTE_KINDS.get(m[1])!;
+    return { kind, key: kind === 'COUNTY' ? `#COUNTY ${m[2]}` : `#${m[2]}` };
+  }
+  return bare && BARE_ROUTE_NUMBER.test(name) ? { kind: 'any', key: `#${name}` } : null;
 }
 
 interface PointEntry {
@@ -240,6 +258,8 @@ export class ReferenceIndex {
   private readonly otherWritings = new Map<string, Map<string, Set<string>>>();
   /** A street name's writtenAlikeKey (where it is not the name) -> postal codes that have a street of that name. */
   private readonly postalCodesByAlikeKey = new Map<string, Set<string>>();
+  /** A route's key (routeOf) -> postal codes that have a route of that number. */
+  private readonly postalCodesByRoute = new Map<string, Set<string>>();
   /** Every street name by first letter and length, for a misspelt one typed without its ZIP (built on first use). */
   private streetNameSlips: Map<string, string[]> | undefined;
   /** The postal codes some points or ranges name (one look-up for `covers`, asked for many candidate ZIPs). */
@@ -283,7 +303,10 @@ export class ReferenceIndex {
       entryOf(writings, alike, () => new Set<string>()).add(name);
       entryOf(this.postalCodesByAlikeKey, alike, () => new Set<string>()).add(postalCode);
     }
-    if (route) entryOf(writings, `#${route.number}`, () => new Set<string>()).add(name);
+    if (route) {
+      entryOf(writings, route.key, () => new Set<string>()).add(name);
+      entryOf(this.postalCodesByRoute, route.key, () => new Set<string>()).add(postalCode);
+    }
   }
 
   addPoint(p: AddressPointRecord): void {
@@ -413,6 +436,9 @@ export class ReferenceIndex {
       for (const z of this.postalCodesByStreetName.get(key) ?? []) zips.add(z);
       for (const z of this.postalCodesByAlikeKey.get(key) ?? []) zips.add(z);
     }
+    // A route written as another kind of route of its number (`HWY 98` for US HIGHWAY 98).
+    const route = routeOf(name, true);
+    for (const z of (route && this.postalCodesByRoute.get(route.key)) || []) zips.add(z);
     if (name.length >= 5 && !/\d/.test(name)) {
       this.streetNameSlips ??= slipIndexOf(this.postalCodesByStreetName.keys());
       for (let length = name.length - 1; length <= name.length + 1; length++) {
@@ -485,7 +511,7 @@ export class ReferenceIndex {
     for (const name of writings?.get(key) ?? []) found.add(name);
     const route = routeOf(written, true);
     if (route) {
-      for (const name of writings?.get(`#${route.number}`) ?? []) {
+      for (const name of writings?.get(route.key) ?? []) {
         const kind = routeOf(name)!.kind;
         if (kind === route.kind || kind === 'any' || route.kind === 'any') found.add(name);
       }

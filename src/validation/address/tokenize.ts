@@ -4,7 +4,7 @@
  * (comma, new line, tab, semicolon) came before it: separators are strong hints of where the city starts.
  */
 
-import { RegionByName, StreetSuffixTable, UnitDesignatorTable } from './tables.js';
+import { DirectionalTable, RegionByName, StreetSuffixTable, UnitDesignatorTable, UsStateNames } from './tables.js';
 
 export interface Token {
   /** Upper-case word without punctuation (hyphens and fraction slashes kept). */
@@ -33,6 +33,19 @@ export const MAX_TOKENS = 40;
 
 /** Highway words written with a hyphen before the route number (I-95, US-1, SR-690). */
 export const HYPHENATED_ROUTE = /^(I|IH|US|SR|CR|FM|SH|HWY|RT|RTE|ROUTE|HIGHWAY)-([A-Z0-9]+)$/;
+
+/**
+ * A state route written with its state's code and a hyphen (`TN-100`, `CA-1`, as maps write it): STATE HIGHWAY and
+ * its number. Not the codes that are also street, unit or directional words (`CT-5`, `FL-2`, `NE-3`).
+ */
+function hyphenatedStateRoute(word: string): string[] | null {
+  const m = STATE_DASH_NUMBER.exec(word);
+  return m && UsStateNames.has(m[1]) && !StreetSuffixTable.has(m[1]) && !UnitDesignatorTable.has(m[1]) && !DirectionalTable.has(m[1])
+    ? ['STATE', 'HIGHWAY', m[2]]
+    : null;
+}
+
+const STATE_DASH_NUMBER = /^([A-Z]{2})-(\d{1,4}[A-Z]?)$/;
 
 /** Rural route written without a space (RR2, HC1). */
 const GLUED_RURAL_ROUTE = /^(RR|HC|HCR|RFD)(\d{1,3})$/;
@@ -151,6 +164,11 @@ function pushWord(tokens: Token[], word: string, sep: boolean): boolean {
   }
   // (Glued words hold figures: most words, which hold none, skip those tests.)
   const digit = DIGIT.test(word);
+  const stateRoute = digit && word.includes('-') ? hyphenatedStateRoute(word) : null;
+  if (stateRoute) {
+    tokens.push(makeToken(stateRoute[0], sep), makeToken(stateRoute[1], false), makeToken(stateRoute[2], false));
+    return true;
+  }
   const route = (word.includes('-') ? HYPHENATED_ROUTE.exec(word) ?? hyphenatedUnit(word) ?? hyphenatedAfterType(word) : null) ??
     (digit
       ? GLUED_RURAL_ROUTE.exec(word) ?? gluedStateZip(word) ?? gluedUnit(word) ?? (tokens.length === 0 || sep ? GLUED_NUMBER_NAME.exec(word) : null)
