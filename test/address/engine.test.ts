@@ -1301,10 +1301,27 @@ describe('address engine: the reference data decides between readings', () => {
     ['12245 W 71 Pl, Arvada, CO 80004', '12245 W 71ST PL ARVADA CO 80004'],
     ['8300 TN-100, Nashville, TN 37221', '8300 HIGHWAY 100 NASHVILLE TN 37221'],
     ['18687 Road 97, Woodland, CA 95695', '18687 COUNTY ROAD 97 WOODLAND CA 95695'],
+    ['6460 Route 113, Vershire, VT 05079', '6460 VT ROUTE 113 VERSHIRE VT 05079'],
+    ['6460 VT-113, Vershire, VT 05079', '6460 VT ROUTE 113 VERSHIRE VT 05079'],
+    ['20370 Hwy 116, Monte Rio, CA 95462', '20370 CA ROUTE 116 MONTE RIO CA 95462'],
   ])('When the street\'s name is written as people also write it ("%s"), then it is the data\'s street, standardized', (input, standardized) => {
     const r = check(input);
     expect([r.status, r.dpv, r.standardized]).toEqual(['verified', 'Y', standardized]);
     expect(r.footnotes.some((f) => f.startsWith('M#'))).toBe(false);
+  });
+
+  it.each([
+    ['388 East Main Street Leave At Back Door, , VT 05753', '388 E MAIN ST MIDDLEBURY VT 05753', 'R#: building name or note dropped from the delivery line: LEAVE AT BACK DOOR'],
+    ['6460 Vermont 113 Leave At Back Door, Vershire, VT 05079', '6460 VT ROUTE 113 VERSHIRE VT 05079', 'R#: words that fit no address part dropped: LEAVE AT BACK DOOR'],
+  ])('When a delivery note follows the street and the city\'s field is empty, or the street is a state\'s route ("%s"), then the note is set aside', (input, standardized, footnote) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['verified', standardized]);
+    expect(r.footnotes).toContain(footnote);
+  });
+
+  it('When the city\'s field is empty after a misspelt city typed with the street, then the city is still read', () => {
+    const r = check('6007 Applegate Lane Lousville, , KY 40219');
+    expect([r.status, r.components.city]).toEqual(['corrected', 'LOUISVILLE']);
   });
 
   it('When a county road is typed as a highway of its number, then it is not the county road', () => {

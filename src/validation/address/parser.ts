@@ -29,6 +29,7 @@ import {
   MilitaryStates,
   PoBoxPrefixes,
   RegionByName,
+  StateRoutesByFirstWord,
   SpanishStreetTypes,
   StateAbbreviationsThatAreWords,
   CanadianInstallationTypes,
@@ -408,7 +409,13 @@ function matchHighway(
   at: number,
   end: number,
   afterName = false,
+  stateName = false,
 ): { name: string; length: number } | null {
+  // `6460 VERMONT 113`, `VT ROUTE 113`: a state's route, read right after the house number only (stateName).
+  if (stateName) {
+    const route = stateRouteAt(toks, at, end);
+    if (route) return route;
+  }
   for (const [words, standard] of HIGHWAYS_BY_FIRST_WORD.get(toks[at]?.w) ?? []) {
     if (!matchSequence(toks, at, end, words)) continue;
     let k = at + words.length;
@@ -427,6 +434,19 @@ function matchHighway(
   }
   return null;
 }
+
+/** A state's route and its number (1 to 3 figures, a letter after) at toks[at] (StateRoutesByFirstWord), or null. */
+function stateRouteAt(toks: readonly Token[], at: number, end: number): { name: string; length: number } | null {
+  for (const [words, standard] of StateRoutesByFirstWord.get(toks[at]?.w) ?? []) {
+    const k = at + words.length;
+    if (k < end && !toks[k].sep && STATE_ROUTE_NUMBER.test(toks[k].w) && matchSequence(toks, at, end, words)) {
+      return { name: `${standard} ${toks[k].w}`, length: words.length + 1 };
+    }
+  }
+  return null;
+}
+
+const STATE_ROUTE_NUMBER = /^\d{1,3}[A-Z]?$/;
 
 /**
  * How well a street line reads: `base` 2 when it ends as a street should, less for each word left over. Words after
@@ -673,7 +693,7 @@ export function parseDeliveryLine(
   // Highways and routes (US HWY 278, STATE ROUTE 690, COUNTY ROAD 5), possibly after a directional or a name word.
   for (let h = i; h < end; h++) {
     if (UnitDesignatorTable.has(toks[h].w) || toks[h].w === '#') break;
-    const highway = matchHighway(toks, h, end, h > i && !(h === i + 1 && directionalOf(toks[i].w, country)));
+    const highway = matchHighway(toks, h, end, h > i && !(h === i + 1 && directionalOf(toks[i].w, country)), h === i && line.primaryNumber !== null);
     if (!highway) continue;
     let after = h + highway.length;
     let nameStart = i;
@@ -1070,7 +1090,10 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
       const afterWord = prev === '#' ? k > 1 : (NUMBER_WORDS.has(prev) && !numberWordOpens) || afterUnitWord;
       // A number before MILE inside a line names the road (`14100 BEN C PRATT 6 MILE CYPRESS PKWY`, `8 MILE RD`).
       const milesName = k > 0 && !toks[k].sep && toks[k + 1]?.w === 'MILE' && k + 2 < end;
-      if (gridNumber || afterWord || milesName || (prev !== undefined && !toks[k].sep && HIGHWAY_LAST_WORDS.has(prev))) {
+      // Nor is the number of a state's route after the house number (`6460 VERMONT 113`, `20370 NEW YORK 9`).
+      const stateRouteNumber = (k >= 2 && toks[k - 2].number && stateRouteAt(toks, k - 1, end)?.length === 2) ||
+        (k >= 3 && toks[k - 3].number && stateRouteAt(toks, k - 2, end)?.length === 3);
+      if (gridNumber || afterWord || milesName || stateRouteNumber || (prev !== undefined && !toks[k].sep && HIGHWAY_LAST_WORDS.has(prev))) {
         continue;
       }
       starts.push(k);
@@ -1465,6 +1488,9 @@ function bestSplit(
   // Score every start of the delivery line and every split between delivery line and city.
   const cityExpected = state !== null || postalCode !== null;
   const separatorAtEnd = end < toks.length && toks[end].sep && state === null;
+  // An empty field just before the state or ZIP (`… LEAVE AT BACK DOOR, , VT 05753`): the city was left empty, and the
+  // words before the comma are the delivery line's.
+  const emptyCityField = end < toks.length && toks[end].blank;
   let best: BestSplit = { score: -Infinity, start: 0, at: end, line: emptyLine(), cityFitsZip: false };
   // City keys of the words that can be in a city (the last MAX_CITY_WORDS before the state).
   const wordKeys: string[] = new Array<string>(end);
@@ -1551,7 +1577,7 @@ function bestSplit(
         maxQuality = p > start && !mayEndWell(toks, start, p, country) ? 1 : 2;
       } else {
         if (cityExpected) score -= CITY_MISSING;
-        if (separatorAtEnd) score += 12;
+        if (separatorAtEnd || emptyCityField) score += 12;
       }
       // No delivery line at all (`Minneapolis, MN 55401`): the start of the text is a boundary like a comma.
       const noLine = start === 0 || toks[start]?.sep ? 2 : -10;
@@ -1956,6 +1982,14 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       best.line.leftover = [...best.line.leftover, ...toks.slice(best.at, at).map((t) => t.w)];
       best.at = at;
     }
+  }
+
+  // The city's field left empty (`388 E MAIN ST LEAVE AT BACK DOOR, , VT 05753`): words run on from the delivery line
+  // with no comma before them, that name no place of the ZIP, are a note on the line, not the city.
+  if (end < toks.length && toks[end].blank && best.start < best.at && best.at < end && !toks[best.at].sep && !best.cityFitsZip && best.line.kind !== 'none') {
+    const note = joinWords(toks, best.at, end);
+    best.line = { ...best.line, building: best.line.building ? `${best.line.building} ${note}` : note };
+    best.at = end;
   }
 
   // Every field written out: spreading the line into a literal with further fields costs a quarter of the parse.

@@ -14,7 +14,7 @@
  */
 import type { Dpv } from '../types.js';
 import { CityNameSlips, cityKey, oneTypingSlipApart, wordOneSlipFrom } from './postal-index.js';
-import { DirectionalTable, OrdinalStreetNames, StreetSuffixTable } from './tables.js';
+import { DirectionalTable, FiftyStateWords, OrdinalStreetNames, StreetSuffixTable } from './tables.js';
 
 export interface StreetParts {
   predirection: string | null;
@@ -127,6 +127,8 @@ const ROUTE_KINDS: ReadonlyMap<string, RouteKind> = new Map([
   ['COUNTY ROAD', 'COUNTY'], ['ROAD', 'COUNTY'],
 ]);
 const ROUTE_NAME = /^(HIGHWAY|ROUTE|US HIGHWAY|STATE ROUTE|STATE HIGHWAY|STATE ROAD|COUNTY ROAD|ROAD) (\S.*)$/;
+/** A state's code or name before ROUTE or HIGHWAY, as the USPS files write some states' routes (`VT ROUTE 113`). */
+const OWNED_ROUTE_NAME = /^([A-Z]+(?: [A-Z]+)?) (?:ROUTE|HIGHWAY) (\S+)$/;
 /** A route number written alone as a street name: letters and figures (`A1A`, `M28`), not an ordinal (`5TH`). */
 const BARE_ROUTE_NUMBER = /^(?=[A-Z]*\d)(?![0-9]+(?:ST|ND|RD|TH)$)[A-Z0-9]+$/;
 
@@ -137,6 +139,8 @@ function routeOf(name: string, bare = false): { kind: RouteKind; key: string } |
     const kind = ROUTE_KINDS.get(m[1])!;
     return { kind, key: kind === 'COUNTY' ? `#COUNTY ${m[2]}` : `#${m[2]}` };
   }
+  const owned = OWNED_ROUTE_NAME.exec(name);
+  if (owned && FiftyStateWords.has(owned[1])) return { kind: 'STATE', key: `#${owned[2]}` };
   return bare && BARE_ROUTE_NUMBER.test(name) ? { kind: 'any', key: `#${name}` } : null;
 }
 

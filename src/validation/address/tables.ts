@@ -128,6 +128,11 @@ export const CanadianStreetTypeAfter: ReadonlyMap<string, string> = invertVarian
 /** Canada Post French street types written before the name (RUE, BOUL, CH). */
 export const CanadianStreetTypeBefore: ReadonlyMap<string, string> = invertVariants(caStreetTypeData.before);
 
+/** The fifty states' codes and names (not DC, the territories or military mail), for their routes. */
+const FIFTY_STATES: readonly (readonly [string, string])[] = [...UsStateNames].filter(
+  ([code]) => code !== 'DC' && !UspsTerritories.has(code) && code !== 'AA' && code !== 'AE' && code !== 'AP',
+);
+
 /**
  * Highway and route names (Pub 28 section 235 and Smarty practice): the words that introduce them -> the standard
  * spelling. The route number that follows becomes part of the street name (US HIGHWAY 278, COUNTY ROAD 5).
@@ -208,6 +213,31 @@ export const HighwayPrefixTable: readonly (readonly [readonly string[], string])
   [['RTES'], 'RTS'],
   [['RTS'], 'RTS'],
 ];
+
+/** The fifty states' codes and names (`VT`, `VERMONT`), which may own a route (`VT ROUTE 113`). */
+export const FiftyStateWords: ReadonlySet<string> = new Set(FIFTY_STATES.flat());
+
+/**
+ * A state's own route as people write it (`VT ROUTE 113`, `AL HWY 157`, `INDIANA HIGHWAY 212`; `6460 VERMONT 113` as
+ * OpenAddresses has it), by first word: the words and how the route is written, the state as typed before ROUTE or
+ * HIGHWAY (the USPS files' own form, `AL HIGHWAY 157`, `IL ROUTE 2`), a state's name alone as its code and ROUTE.
+ */
+export const StateRoutesByFirstWord: ReadonlyMap<string, readonly (readonly [readonly string[], string])[]> = (() => {
+  const routeWords: [string, string][] = [['ROUTE', 'ROUTE'], ['RTE', 'ROUTE'], ['RT', 'ROUTE'], ['HIGHWAY', 'HIGHWAY'], ['HWY', 'HIGHWAY']];
+  const byFirst = new Map<string, (readonly [readonly string[], string])[]>();
+  const add = (words: string[], standard: string) => byFirst.set(words[0], [...(byFirst.get(words[0]) ?? []), [words, standard]]);
+  for (const [code, name] of FIFTY_STATES) {
+    const words = name.split(' ');
+    for (const [word, standard] of routeWords) {
+      add([...words, word], `${name} ${standard}`);
+      add([code, word], `${code} ${standard}`);
+    }
+    add(words, `${code} ROUTE`);
+  }
+  // The longest first (`VERMONT ROUTE 113` before `VERMONT` and a number).
+  for (const list of byFirst.values()) list.sort((x, y) => y[0].length - x[0].length);
+  return byFirst;
+})();
 
 /**
  * Mail-stop words companies put before a PO Box or street (not Pub 28 designators; USPS treats them as secondary

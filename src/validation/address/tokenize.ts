@@ -4,7 +4,7 @@
  * (comma, new line, tab, semicolon) came before it: separators are strong hints of where the city starts.
  */
 
-import { DirectionalTable, RegionByName, StreetSuffixTable, UnitDesignatorTable, UsStateNames } from './tables.js';
+import { DirectionalTable, FiftyStateWords, RegionByName, StreetSuffixTable, UnitDesignatorTable } from './tables.js';
 
 export interface Token {
   /** Upper-case word without punctuation (hyphens and fraction slashes kept). */
@@ -17,6 +17,8 @@ export interface Token {
   unitId: boolean;
   /** could be a house number (`123`, `123A`, `123-45`, `N123W456`). */
   number: boolean;
+  /** An empty field stood before this token (`…, , VT 05753`: two separators with nothing between). */
+  blank: boolean;
 }
 
 export const UNIT_ID = /^(?=.*\d)[A-Z0-9]{1,16}(-[A-Z0-9]{1,8})?$|^[A-Z]{1,2}$|^[A-Z]-[A-Z0-9]$/;
@@ -24,7 +26,7 @@ export const PRIMARY_NUMBER = /^(\d+[A-Z]?|\d+-\d+[A-Z]?|\d+[A-Z]?-[A-Z0-9]{1,6}
 const DIGIT = /\d/;
 
 export function makeToken(w: string, sep: boolean, digit = DIGIT.test(w)): Token {
-  return { w, sep, digit, unitId: UNIT_ID.test(w), number: digit && PRIMARY_NUMBER.test(w) };
+  return { w, sep, digit, unitId: UNIT_ID.test(w), number: digit && PRIMARY_NUMBER.test(w), blank: false };
 }
 
 /** Input longer than this is cut: nothing postal is that long, and parse time must stay bounded. */
@@ -35,13 +37,13 @@ export const MAX_TOKENS = 40;
 export const HYPHENATED_ROUTE = /^(I|IH|US|SR|CR|FM|SH|HWY|RT|RTE|ROUTE|HIGHWAY)-([A-Z0-9]+)$/;
 
 /**
- * A state route written with its state's code and a hyphen (`TN-100`, `CA-1`, as maps write it): STATE HIGHWAY and
+ * A state route written with its state's code and a hyphen (`TN-100`, `CA-1`, as maps write it): the code, ROUTE and
  * its number. Not the codes that are also street, unit or directional words (`CT-5`, `FL-2`, `NE-3`).
  */
 function hyphenatedStateRoute(word: string): string[] | null {
   const m = STATE_DASH_NUMBER.exec(word);
-  return m && UsStateNames.has(m[1]) && !StreetSuffixTable.has(m[1]) && !UnitDesignatorTable.has(m[1]) && !DirectionalTable.has(m[1])
-    ? ['STATE', 'HIGHWAY', m[2]]
+  return m && FiftyStateWords.has(m[1]) && !StreetSuffixTable.has(m[1]) && !UnitDesignatorTable.has(m[1]) && !DirectionalTable.has(m[1])
+    ? [m[1], 'ROUTE', m[2]]
     : null;
 }
 
@@ -139,15 +141,22 @@ export function tokenizeAddress(input: string): Token[] {
   // One pass over the text: a comma starts a new group (its first word carries `sep`), a space ends a word.
   const tokens: Token[] = [];
   let sep = false;
+  let separators = 0;
   let from = 0;
   for (let i = 0; i <= s.length; i++) {
     const c = i < s.length ? s.charCodeAt(i) : COMMA;
     if (c !== COMMA && c !== SPACE) continue;
+    const first = tokens.length;
     if (i > from && pushWord(tokens, s.slice(from, i), sep)) {
+      tokens[first].blank = separators > 1;
       sep = false;
+      separators = 0;
       if (tokens.length >= MAX_TOKENS) return tokens;
     }
-    if (c === COMMA && tokens.length > 0) sep = true;
+    if (c === COMMA && tokens.length > 0) {
+      sep = true;
+      separators++;
+    }
     from = i + 1;
   }
   return tokens;
