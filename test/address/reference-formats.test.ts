@@ -132,6 +132,16 @@ describe('address engine with USPS ZIP+4 ranges', () => {
     expect((await check('10 Main St, AB T2E 1K5')).status).toBe('invalid');
   });
 
+  it.each([
+    ['350 5th Ave Apt 150, New York, NY 10118', 'APT'],
+    ['350 5th Ave #150, New York, NY 10118', '#'],
+  ])('When the unit "%s" is confirmed by a ZIP+4 record with another designator, then it is written as the record writes it', async (input, typed) => {
+    const r = await check(input);
+    expect([r.status, r.standardized]).toEqual(['verified', '350 5TH AVE STE 150 NEW YORK NY 10118-0120']);
+    expect(r.footnotes).toContain(`N#: unit designator ${typed} written STE, as the ZIP+4 data writes the unit`);
+    expect((await check('350 5th Ave Ste 150, New York, NY 10118')).footnotes.some((f) => f.includes('unit designator'))).toBe(false);
+  });
+
   it('When a confirmed address has its ZIP+4, then the standardized line carries it', async () => {
     expect((await check('1600 amphitheatre pkwy mountain view ca 94043')).standardized).toBe('1600 AMPHITHEATRE PKWY MOUNTAIN VIEW CA 94043-1351');
   });

@@ -891,6 +891,12 @@ export function validateNorthAmerican(
         corrected = true;
       }
       if (answer.ambiguous) notes.push(F.ambiguousStreet);
+      // The unit as the ZIP+4 record writes it (`APT 5` or `# 5` where USPS has STE 5), as CASS output does.
+      const designator = answer.dpv === 'Y' && p.secondaryNumber ? answer.unitDesignator : null;
+      if (designator && designator !== p.secondaryDesignator) {
+        notes.push(F.unitDesignatorOfData(p.secondaryDesignator ?? '#', designator));
+        p.secondaryDesignator = designator;
+      }
     }
   }
   if (last.invalid && !invalid) {

@@ -66,6 +66,8 @@ export interface ReferenceAnswer {
   correctedStreet: StreetParts | null;
   /** Several streets of the ZIP fit the query equally. */
   ambiguous: boolean;
+  /** The designator the data writes the confirmed unit with (`STE`, from a USPS ZIP+4 record), where it gives one. */
+  unitDesignator?: string | null;
   /**
    * True when `correctedStreet` only spells out a street type or directional inside the name as the data does
    * (`7TH ST RD` is `7TH STREET RD`): standardization, not a correction.
@@ -694,7 +696,7 @@ export class ReferenceIndex {
     if (q.secondaryNumber) {
       const unit = normalizeUnit(q.secondaryNumber);
       const hit = withUnits.find((r) => inRange(unit, normalizeUnit(r.secondaryLow ?? ''), normalizeUnit(r.secondaryHigh ?? r.secondaryLow ?? ''), r.secondaryParity));
-      if (hit) return { dpv: 'Y', zip4: zip4(hit), correctedStreet: null, ambiguous: false };
+      if (hit) return { dpv: 'Y', zip4: zip4(hit), correctedStreet: null, ambiguous: false, unitDesignator: hit.secondaryDesignator };
       return { dpv: 'S', zip4: zip4(base), correctedStreet: null, ambiguous: false };
     }
     if (!base && withUnits.length > 0) return { dpv: 'D', zip4: null, correctedStreet: null, ambiguous: false };
