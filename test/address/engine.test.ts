@@ -1338,6 +1338,11 @@ describe('address engine: the reference data decides between readings', () => {
     expect([r.standardized, r.dpv]).toEqual([standardized, dpv]);
   });
 
+  it('When a unit is written as a letter and a number after #, as Berkeley\'s files write rear units ("#R 16"), then the data\'s unit R16 is confirmed', () => {
+    const r = check('2414 Parker Street #R 16, Berkeley, CA 94704');
+    expect([r.status, r.standardized]).toEqual(['verified', '2414 PARKER ST # R16 BERKELEY CA 94704']);
+  });
+
   it.each([
     ['600B W 19th Ave, Anchorage, AK 99503', 'M#: 600B read as unit B of number 600 (the reference data holds only that reading)'],
     ['600-B W 19th Ave, Anchorage, AK 99503', 'M#: 600-B read as unit B of number 600 (the reference data holds only that reading)'],

@@ -85,6 +85,7 @@ describe('address parser: delivery line', () => {
     ['18687 Rd 97 Apt 2', '18687 ROAD 97 APT 2'],
     ['18687 Road 97 N', '18687 ROAD 97 N'],
     ['100 Main Rd 5', '100 MAIN RD # 5'],
+    ['2414 Parker St #R 16', '2414 PARKER ST # R16'],
     ['9601 Spur 591', '9601 SPUR 591'],
     ['PO Box 123', 'PO BOX 123'],
     ['P.O. Box 123', 'PO BOX 123'],

@@ -247,7 +247,12 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
     } else if (w === '#' || (NUMBER_WORDS.has(w) && k + 2 === end && toks[k + 1].digit && toks[k + 1].unitId)) {
       // `#` (Pub 28 section 214), and `NO 5` at the end of the line, which is the same.
       const id = toks[k + 1]?.w;
-      if (k + 1 < end && toks[k + 1].unitId) {
+      // `# R 16` ending the line is unit R16: a letter and a number after the sign (Berkeley's rear units).
+      const letterAndNumber = k + 3 === end && /^[A-Z]$/.test(id ?? '') && /^\d+$/.test(toks[k + 2].w);
+      if (letterAndNumber) {
+        found.push({ designator: '#', number: id + toks[k + 2].w });
+        k += 3;
+      } else if (k + 1 < end && toks[k + 1].unitId) {
         found.push({ designator: '#', number: id });
         k += 2;
       } else {
