@@ -8,7 +8,7 @@
  */
 import { type PostalIndex, type ZipPlace, cityKey, cityWordKey, oneTypingSlipApart, wordOneSlipFrom } from './postal-index.js';
 import { readFrenchWords, readInstallation, shipNameStart, siteAndCompartment, takeUrbanization } from './regional-forms.js';
-import { PRIMARY_NUMBER, type Token, UNIT_ID, hasNonLatinLetters, joinWords, makeToken, tokenizeAddress } from './tokenize.js';
+import { PRIMARY_NUMBER, type Token, UNIT_ID, hasNonLatinLetters, joinWords, letterAndNumberUnit, makeToken, tokenizeAddress } from './tokenize.js';
 import {
   CanadianStreetTypeAfter,
   CanadianStreetTypeBefore,
@@ -247,10 +247,10 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
     } else if (w === '#' || (NUMBER_WORDS.has(w) && k + 2 === end && toks[k + 1].digit && toks[k + 1].unitId)) {
       // `#` (Pub 28 section 214), and `NO 5` at the end of the line, which is the same.
       const id = toks[k + 1]?.w;
-      // `# R 16` ending the line is unit R16: a letter and a number after the sign (Berkeley's rear units).
-      const letterAndNumber = k + 3 === end && /^[A-Z]$/.test(id ?? '') && /^\d+$/.test(toks[k + 2].w);
+      // `# R 16` ending the line is unit R16.
+      const letterAndNumber = k + 3 === end ? letterAndNumberUnit(id, toks[k + 2].w) : null;
       if (letterAndNumber) {
-        found.push({ designator: '#', number: id + toks[k + 2].w });
+        found.push({ designator: '#', number: letterAndNumber });
         k += 3;
       } else if (k + 1 < end && toks[k + 1].unitId) {
         found.push({ designator: '#', number: id });

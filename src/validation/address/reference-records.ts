@@ -5,7 +5,7 @@
  */
 import { parseDeliveryLine } from './parser.js';
 import type { AddressPointRecord } from './reference-index.js';
-import { tokenizeAddress } from './tokenize.js';
+import { letterAndNumberUnit, tokenizeAddress } from './tokenize.js';
 
 export interface RawAddressPoint {
   /** House number and street, e.g. `1745 T Street Southeast`; or the street alone when `number` is given. */
@@ -35,11 +35,11 @@ export function addressPointOf(raw: RawAddressPoint): AddressPointRecord | { rej
   const line = parseDeliveryLine(tokens, 0, tokens.length, raw.country);
   if (!line.primaryNumber || !line.name) return { rejected: `no house number and street in "${text}"` };
   const unitTokens = raw.unit ? tokenizeAddress(raw.unit).map((t) => t.w) : [];
-  // `APT 4B`, `#4B`, `Unit 4B` and `4B` are the same unit: the last word is its number; `#R 16` is R16, a letter and
-  // a number after `#`, as the parser reads it.
+  // `APT 4B`, `#4B`, `Unit 4B` and `4B` are the same unit: the last word is its number; `#R 16` is R16, as the parser
+  // reads it.
   const n = unitTokens.length;
-  const letterAndNumber = n === 3 && unitTokens[0] === '#' && /^[A-Z]$/.test(unitTokens[1]) && /^\d+$/.test(unitTokens[2]);
-  const unit = letterAndNumber ? unitTokens[1] + unitTokens[2] : n ? unitTokens[n - 1] : line.secondaryNumber;
+  const letterAndNumber = n === 3 && unitTokens[0] === '#' ? letterAndNumberUnit(unitTokens[1], unitTokens[2]) : null;
+  const unit = letterAndNumber ?? (n ? unitTokens[n - 1] : line.secondaryNumber);
   return {
     postalCode: postal ? postal[1] : `${caPostal![1]} ${caPostal![2]}`.toUpperCase(),
     street: { predirection: line.predirection, name: line.name, suffix: line.suffix, postdirection: line.postdirection },

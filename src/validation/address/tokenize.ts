@@ -29,6 +29,11 @@ export function makeToken(w: string, sep: boolean, digit = DIGIT.test(w)): Token
   return { w, sep, digit, unitId: UNIT_ID.test(w), number: digit && PRIMARY_NUMBER.test(w), blank: false };
 }
 
+/** A unit written as a letter and a number after `#` (`# R 16`, Berkeley's rear units): unit R16; else null. */
+export function letterAndNumberUnit(letter: string | undefined, number: string | undefined): string | null {
+  return letter !== undefined && number !== undefined && /^[A-Z]$/.test(letter) && /^\d+$/.test(number) ? letter + number : null;
+}
+
 /** Input longer than this is cut: nothing postal is that long, and parse time must stay bounded. */
 export const MAX_INPUT_CHARS = 400;
 export const MAX_TOKENS = 40;
