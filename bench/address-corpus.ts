@@ -318,6 +318,12 @@ export function streetWrittenOtherwise(street: string): string | null {
     [/^(\d+ (?:(?:North|South|East|West) )?)Highway (A1A)\b/, '$1$2'],
     [/^(\d+ (?:(?:North|South|East|West) )?)Route (\d+)\b/, '$1US $2'],
     [/^(\d+ (?:(?:North|South|East|West) )?)Highway (\d+)\b/, '$1State Hwy $2'],
+    // Seventh session: a state's route by its code (`VT Route 113`, `CA-116`), a county road as `Road 97`, a numbered
+    // street without its ordinal ending (`17 Street`).
+    [/^(\d+ )Vermont (\d+)\b/, '$1VT Route $2'],
+    [/^(\d+ )California (\d+)\b/, '$1CA-$2'],
+    [/^(\d+ )County Road (\d+)\b/, '$1Road $2'],
+    [/^(\d+ (?:(?:North|South|East|West) )?\d+)(?:st|nd|rd|th) (Street|Avenue|Place|Road|Drive|Court|Lane|Terrace|Way)\b/, '$1 $2'],
   ];
   const rewrite = rewrites.find(([pattern]) => pattern.test(street));
   return rewrite ? street.replace(rewrite[0], rewrite[1]) : null;

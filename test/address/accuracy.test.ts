@@ -34,7 +34,7 @@ const RRAD_FORM_FLOORS: [form: RradForm, floor: number, measured: string][] = [
   ['note after the street', 0.98, '99.5% (0.4%: the note was read into the street name; 98.0% before streets without a type were cut too, 98.6% before a note before an empty city field was)'],
   ['ZIP or state in another field', 0.98, '99.3% (6.1%: the ZIP before the city was read as a unit, before the state as a foreign postal code)'],
   ['county before the state', 0.99, '99.6% (10.2%: the county was read as the city, the city dropped)'],
-  ['street written another way', 0.96, '100% of 29 (0%: `St John`, `MLK`, `Hwy 98` were not found in the data)'],
+  ['street written another way', 0.97, '100% of 371 (0%: `St John`, `MLK`, `Hwy 98` were not found in the data; 7.8% before `17 Street`, `VT Route 113`, `CA-116` and `Road 97` were, 2026-11-24)'],
 ];
 /** The forms whose right answer is `corrected` (a slip to mend), with the floor under that share and what was measured. */
 const RRAD_CORRECTED_FLOORS: [form: RradForm, floor: number, measured: string][] = [
@@ -85,8 +85,8 @@ describe('address engine round trip on the embedded delivery points', () => {
 
   it.each(RRAD_FORM_FLOORS)('When each RRAD address is typed "%s", then the share verified stays at %s or more', (form, floor) => {
     const { statuses, inputs } = rradRoundTrip(engine, rradTsv(), form);
-    // Every form applies to hundreds of the addresses but the other writings of a street's name (29 of them).
-    expect(inputs).toBeGreaterThan(form === 'street written another way' ? 25 : 400);
+    // Every form applies to hundreds of the addresses (the other writings of a street's name to 371).
+    expect(inputs).toBeGreaterThan(form === 'street written another way' ? 350 : 400);
     expect((statuses.get('verified') ?? 0) / inputs).toBeGreaterThanOrEqual(floor);
   });
 

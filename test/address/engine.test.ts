@@ -1298,6 +1298,7 @@ describe('address engine: the reference data decides between readings', () => {
     ['2802 Hwy 98 Bldg F, Mexico Beach, FL 32456', '2802 US HIGHWAY 98 BLDG F MEXICO BEACH FL 32456'],
     ['3035 South A1A #3B, Melbourne Beach FL 32951', '3035 S HIGHWAY A1A # 3B MELBOURNE BEACH FL 32951'],
     ['314 S 17 St, Nashville, TN 37206', '314 S 17TH ST NASHVILLE TN 37206'],
+    ['2203 7 Street Road, Louisville, KY 40208', '2203 7TH STREET RD LOUISVILLE KY 40208'],
     ['12245 W 71 Pl, Arvada, CO 80004', '12245 W 71ST PL ARVADA CO 80004'],
     ['8300 TN-100, Nashville, TN 37221', '8300 HIGHWAY 100 NASHVILLE TN 37221'],
     ['18687 Road 97, Woodland, CA 95695', '18687 COUNTY ROAD 97 WOODLAND CA 95695'],

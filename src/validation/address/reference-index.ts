@@ -103,10 +103,13 @@ function ordinalOf(figures: string): string {
  * `MARTIN LUTHER KING JUNIOR` and `MLK`). The name itself when none of that applies.
  */
 function writtenAlikeKey(name: string): string {
-  // A numbered street typed without its ordinal ending (`S 17 ST`) is the data's ordinal (S 17TH ST).
-  if (BARE_STREET_NUMBER.test(name)) return ordinalOf(name);
   const words = name.split(' ');
   let any = false;
+  // A numbered street typed without its ordinal ending (`S 17 ST`, `7 STREET RD`) is the data's ordinal (17TH, 7TH).
+  if (BARE_STREET_NUMBER.test(words[0])) {
+    words[0] = ordinalOf(words[0]);
+    any = true;
+  }
   for (let i = 0; i < words.length; i++) {
     const short = StreetSuffixTable.get(words[i]) ?? DirectionalTable.get(words[i]) ?? OrdinalStreetNames.get(words[i]) ?? NAME_WORDS_SHORT.get(words[i]);
     if (short && short !== words[i]) {
