@@ -301,6 +301,11 @@ export function misspeltWord(text: string): string {
   return words.join(' ');
 }
 
+/** The letter of a unit that is a letter alone (`B`, `APT B`, `#B`), else null. */
+function unitLetterOf(unit: string): string | null {
+  return /^(?:APT |UNIT |#)?([A-Z])$/i.exec(unit.trim())?.[1].toUpperCase() ?? null;
+}
+
 /** The ZIP with its last two digits swapped (`40219` -> `40291`), or null when they are the same. */
 function zipSlipped(zip: string): string | null {
   return zip.length === 5 && zip[3] !== zip[4] ? zip.slice(0, 3) + zip[4] + zip[3] : null;
@@ -386,14 +391,15 @@ export function streetTypeChanged(street: string, change: 'dropped' | 'replaced'
  * street written as people also write it (streetWrittenOtherwise), or a word of its name split in two (`Apple gate`:
  * `corrected`), with the ZIP's county before the state (`…, LOUISVILLE, JEFFERSON, KY 40219`; `… LOUISVILLE
  * JEFFERSON COUNTY KY 40219`), and without the ZIP, the street misspelt or its type left out, or with the state alone,
- * the street misspelt (`corrected`: rows the slip leaves unchanged, or without a city, are left out).
+ * the street misspelt (`corrected`: rows the slip leaves unchanged, or without a city, are left out); and with a unit
+ * that is a letter alone typed on the house number (`600B W 19TH AVE`, `600-B`: `corrected`, rows with such a unit only).
  */
 export const RRAD_FORMS = [
   'with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt', 'no commas, no ZIP', 'unit first',
   'wrong town', 'abbreviated', 'street and city', 'street and city misspelt', 'street and state', 'ZIP digits swapped',
   'no street type', 'wrong street type', 'last line first', 'phone after ZIP', 'ZIP or state in another field',
   'note after the street', 'street written another way', 'street name split', 'county before the state',
-  'street misspelt, no ZIP', 'no street type, no ZIP', 'street misspelt, street and state',
+  'street misspelt, no ZIP', 'no street type, no ZIP', 'street misspelt, street and state', 'unit letter on the number',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -450,6 +456,11 @@ export function rradRoundTrip(
       : form === 'street misspelt, street and state' ? (misspeltWord(r.address1) !== r.address1 ? [`${misspeltWord(street)}, ${r.state}`] : [])
       : form === 'no street type, no ZIP' ? (r.city ? withLine1(streetTypeChanged(r.address1, 'dropped'), `${r.city}, ${r.state}`) : [])
       : form === 'street name split' ? withLine1(streetNameSplit(r.address1))
+      // A unit's letter typed on the house number (`600B W 19th Ave`, `600-B`): the data's number and unit, corrected.
+      : form === 'unit letter on the number' ? (unitLetterOf(r.address2)
+        ? [`${r.address1.replace(/^(\d+)/, `$1${unitLetterOf(r.address2)}`)}, ${r.city}, ${r.state} ${r.zip}`,
+          `${r.address1.replace(/^(\d+)/, `$1-${unitLetterOf(r.address2)}`)}, ${r.city}, ${r.state} ${r.zip}`]
+        : [])
       : form === 'ZIP digits swapped' ? (zipSlipped(r.zip) ? [`${street}, ${r.city}, ${r.state} ${zipSlipped(r.zip)}`] : [])
       : form === 'no street type' || form === 'wrong street type'
         ? withLine1(streetTypeChanged(r.address1, form === 'no street type' ? 'dropped' : 'replaced'))

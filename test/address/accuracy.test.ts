@@ -45,6 +45,7 @@ const RRAD_CORRECTED_FLOORS: [form: RradForm, floor: number, measured: string][]
   ['ZIP digits swapped', 0.97, '99.2% (95.1%): the ZIPs of the places around the town and of the files\' towns are searched'],
   ['no street type', 0.97, '99.0% (85.1%; 97.3% at the start of the fifth session): a type word ending the name (`RISING HILL`) or a directional read as the name (`EAST MISSION`), the number picking one street of several, and a unit letter after the name (`74 SPRINGFIELD B`)'],
   ['wrong street type', 0.97, '99.6% (95.8%): the number picks the street among those of the name'],
+  ['unit letter on the number', 0.97, '100% of 144 (0%, 2026-11-24: `600B W 19TH AVE` and `600-B` were numbers the data does not hold, `invalid`)'],
 ];
 /** A wrong town confirmed: 3.4% on 2026-11-23 (55.7% before: any place of the county, and the town kept beside a ZIP). */
 const RRAD_WRONG_TOWN_VERIFIED_CEILING = 0.05;
@@ -92,7 +93,8 @@ describe('address engine round trip on the embedded delivery points', () => {
 
   it.each(RRAD_CORRECTED_FLOORS)('When each RRAD address is typed with a "%s" slip, then the share corrected stays at %s or more', (form, floor) => {
     const { statuses, inputs } = rradRoundTrip(engine, rradTsv(), form);
-    expect(inputs).toBeGreaterThan(form === 'street name split' ? 200 : form.startsWith('street misspelt, ') ? 1800 : 2900);
+    const least = form === 'unit letter on the number' ? 100 : form === 'street name split' ? 200 : form.startsWith('street misspelt, ') ? 1800 : 2900;
+    expect(inputs).toBeGreaterThan(least);
     expect((statuses.get('corrected') ?? 0) / inputs).toBeGreaterThanOrEqual(floor);
   });
 
