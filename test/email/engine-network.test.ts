@@ -109,11 +109,12 @@ describe('e-mail engine with DNS and SMTP', () => {
   it('When an address was greylisted, then it is asked again in the background and the next answer is definite', async () => {
     const e = engine({ greylistRetryMs: 100 });
     expect(await check(e, 'dave@mail.test')).toMatchObject({ status: 'unknown', reason: 'temp_fail' });
+    // Asked until the retry in the background has answered (the greylisted answer is served from the cache meanwhile).
+    await expect.poll(async () => (await check(e, 'dave@mail.test')).smtp, { timeout: 3_000, interval: 50 }).toBe('deliverable');
     const rcptsFor = () => smtpServer.recipients.filter((r) => r === 'dave@mail.test').length;
-    await expect.poll(rcptsFor, { timeout: 3_000 }).toBe(2);
-    const rcpts = rcptsFor();
+    expect(rcptsFor()).toBe(2);
     expect(await check(e, 'dave@mail.test')).toMatchObject({ status: 'valid', smtp: 'deliverable' });
-    expect(smtpServer.recipients.filter((r) => r === 'dave@mail.test').length).toBe(rcpts);
+    expect(rcptsFor()).toBe(2);
   });
 
   it('When the server refuses us by policy (5.7.1 blocklist), then the answer is unknown blocked', async () => {
