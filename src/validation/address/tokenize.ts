@@ -25,8 +25,8 @@ export const UNIT_ID = /^(?=.*\d)[A-Z0-9]{1,16}(-[A-Z0-9]{1,8})?$|^[A-Z]{1,2}$|^
 export const PRIMARY_NUMBER = /^(\d+[A-Z]?|\d+-\d+[A-Z]?|\d+[A-Z]?-[A-Z0-9]{1,6}|[NSEW]\d+[NSEW]\d+[A-Z]?|[A-Z]\d{1,6})$/;
 const DIGIT = /\d/;
 
-export function makeToken(w: string, sep: boolean, digit = DIGIT.test(w)): Token {
-  return { w, sep, digit, unitId: UNIT_ID.test(w), number: digit && PRIMARY_NUMBER.test(w), blank: false };
+export function makeToken(w: string, sep: boolean, digit = DIGIT.test(w), blank = false): Token {
+  return { w, sep, digit, unitId: UNIT_ID.test(w), number: digit && PRIMARY_NUMBER.test(w), blank };
 }
 
 /** A unit written as a letter and a number after `#` (`# R 16`, Berkeley's rear units): unit R16; else null. */
@@ -151,9 +151,7 @@ export function tokenizeAddress(input: string): Token[] {
   for (let i = 0; i <= s.length; i++) {
     const c = i < s.length ? s.charCodeAt(i) : COMMA;
     if (c !== COMMA && c !== SPACE) continue;
-    const first = tokens.length;
-    if (i > from && pushWord(tokens, s.slice(from, i), sep)) {
-      tokens[first].blank = separators > 1;
+    if (i > from && pushWord(tokens, s.slice(from, i), sep, separators > 1)) {
       sep = false;
       separators = 0;
       if (tokens.length >= MAX_TOKENS) return tokens;
@@ -171,24 +169,25 @@ const COMMA = 44;
 const SPACE = 32;
 
 /** Appends the token(s) of one word (a hyphenated route or unit, a glued route or state and ZIP: two); false if none. */
-function pushWord(tokens: Token[], word: string, sep: boolean): boolean {
+function pushWord(tokens: Token[], word: string, sep: boolean, blank: boolean): boolean {
   if (EDGE_DASH_OR_SLASH.test(word)) {
     word = word.replace(/^[-/]+|[-/]+$/g, '');
     if (!word) return false;
   }
   // (Glued words hold figures: most words, which hold none, skip those tests.)
   const digit = DIGIT.test(word);
-  const stateRoute = digit && word.includes('-') ? hyphenatedStateRoute(word) : null;
+  const hyphen = word.includes('-');
+  const stateRoute = digit && hyphen ? hyphenatedStateRoute(word) : null;
   if (stateRoute) {
-    tokens.push(makeToken(stateRoute[0], sep), makeToken(stateRoute[1], false), makeToken(stateRoute[2], false));
+    tokens.push(makeToken(stateRoute[0], sep, false, blank), makeToken(stateRoute[1], false), makeToken(stateRoute[2], false));
     return true;
   }
-  const route = (word.includes('-') ? HYPHENATED_ROUTE.exec(word) ?? hyphenatedUnit(word) ?? hyphenatedAfterType(word) : null) ??
+  const route = (hyphen ? HYPHENATED_ROUTE.exec(word) ?? hyphenatedUnit(word) ?? hyphenatedAfterType(word) : null) ??
     (digit
       ? GLUED_RURAL_ROUTE.exec(word) ?? gluedStateZip(word) ?? gluedUnit(word) ?? (tokens.length === 0 || sep ? GLUED_NUMBER_NAME.exec(word) : null)
       : null);
-  if (route) tokens.push(makeToken(route[1], sep), makeToken(route[2], false));
-  else tokens.push(makeToken(word, sep, digit));
+  if (route) tokens.push(makeToken(route[1], sep, undefined, blank), makeToken(route[2], false));
+  else tokens.push(makeToken(word, sep, digit, blank));
   return true;
 }
 
