@@ -142,6 +142,14 @@ describe('address engine with USPS ZIP+4 ranges', () => {
     expect((await check('350 5th Ave Ste 150, New York, NY 10118')).footnotes.some((f) => f.includes('unit designator'))).toBe(false);
   });
 
+  it('When the ZIP+4 typed is not the data\'s for the delivery point, then the data\'s replaces it and a footnote says so', async () => {
+    const wrong = await check('1600 Amphitheatre Pkwy, Mountain View, CA 94043-1234');
+    const right = await check('1600 Amphitheatre Pkwy, Mountain View, CA 94043-1351');
+    expect([wrong.status, wrong.zip4]).toEqual(['verified', '94043-1351']);
+    expect(wrong.footnotes).toContain("A#: ZIP+4 add-on 1234 replaced by 1351, the reference data's for this delivery point");
+    expect(right.footnotes.some((f) => f.includes('ZIP+4'))).toBe(false);
+  });
+
   it('When a confirmed address has its ZIP+4, then the standardized line carries it', async () => {
     expect((await check('1600 amphitheatre pkwy mountain view ca 94043')).standardized).toBe('1600 AMPHITHEATRE PKWY MOUNTAIN VIEW CA 94043-1351');
   });

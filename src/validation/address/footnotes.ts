@@ -51,6 +51,7 @@ export const AddressFootnotes = {
   unitInNumber: (written: string, unit: string, number: string) =>
     `M#: ${written} read as unit ${unit} of number ${number} (the reference data holds only that reading)`,
   standardized: 'N#: abbreviations and spelling standardized (USPS Publication 28)',
+  plus4Replaced: (typed: string, data: string) => `A#: ZIP+4 add-on ${typed} replaced by ${data}, the reference data's for this delivery point`,
   unitDesignatorOfData: (typed: string, data: string) => `N#: unit designator ${typed} written ${data}, as the ZIP+4 data writes the unit`,
   standardizedCanada: 'N#: standardized per the Canada Post Canadian Addressing Guide',
   recipientDropped: (text: string) => `R#: text before the delivery line dropped: ${text}`,

@@ -927,6 +927,8 @@ export function validateNorthAmerican(
 
   const delivery = hasDeliveryLine ? deliveryLineText(p, street, canada) : '';
   const plus4 = zip4 ? zip4.slice(6) : p.plus4;
+  // A typed add-on the data's differs from (with the ZIP as typed): said, not a correction of the address.
+  if (zip4 && p.plus4 && p.plus4 !== plus4 && p.postalCode === last.zip) notes.push(F.plus4Replaced(p.plus4, plus4!));
   const postalText = last.zip ? (canada ? last.zip : zip4 ?? last.zip) : '';
   const lastLine = canada
     ? words(' ', last.city, words('  ', last.state, postalText))
