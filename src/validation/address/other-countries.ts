@@ -325,16 +325,14 @@ export class CountryMetadata {
     if (from >= cleaned.length) return null;
     const tail = cleaned.slice(from);
     const words = tail.replace(/[^A-Z0-9]+/g, ' ').trim().split(' ');
-    // (The text before the name is put together only for a name found: most text names no country.)
-    const found = (code: string, k: number) => ({ code, rest: cleaned.slice(0, cleaned.length - tail.length) + words.slice(0, words.length - k).join(' ') });
     for (let k = Math.min(this.longestNameWords, words.length); k >= 1; k--) {
       const name = k === 1 ? words[words.length - 1] : words.slice(words.length - k).join(' ');
-      const code = this.codeByName.get(name);
-      if (code) return found(code, k);
-      if (k === 1 && name.length === 2 && this.rules.has(name) && /[,;\n]\s*[A-Z]{2}$/.test(cleaned)) return found(name, k);
+      let code = this.codeByName.get(name);
+      if (!code && k === 1 && name.length === 2 && this.rules.has(name) && /[,;\n]\s*[A-Z]{2}$/.test(cleaned)) code = name;
       // Three-letter codes too, after a comma or a new line (`…, 10117 Berlin, DEU`).
-      const alpha3 = k === 1 && name.length === 3 ? this.codeByAlpha3.get(name) : undefined;
-      if (alpha3 && /[,;\n]\s*[A-Z]{3}$/.test(cleaned)) return found(alpha3, k);
+      if (!code && k === 1 && name.length === 3 && /[,;\n]\s*[A-Z]{3}$/.test(cleaned)) code = this.codeByAlpha3.get(name);
+      // (The text before the name is put together only for a name found: most text names no country.)
+      if (code) return { code, rest: cleaned.slice(0, cleaned.length - tail.length) + words.slice(0, words.length - k).join(' ') };
     }
     return null;
   }

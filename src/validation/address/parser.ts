@@ -145,6 +145,8 @@ const NAME_PARTICLES: ReadonlySet<string> = new Set(['DE', 'DEL', 'DELA', 'DI', 
 
 /** Words that stand for `#` before a number (`UNIT NO 5`, `NUM 203`). */
 const NUMBER_WORDS: ReadonlySet<string> = new Set(['NO', 'NUMBER', 'NUM', 'NBR']);
+/** No entries: what a by-first-word table gives for most words, without a new empty array each time. */
+const NONE: readonly never[] = [];
 /** Street types that name a numbered road when a number follows them alone (`ROAD 97`), each as the name writes it. */
 const NUMBERED_ROAD_WORDS: ReadonlyMap<string, string> = new Map([['ROAD', 'ROAD'], ['RD', 'ROAD'], ['AVENUE', 'AVENUE'], ['AVE', 'AVENUE']]);
 /** Country names that may stand before a postal code (two-letter codes would be states there). */
@@ -421,7 +423,7 @@ function matchHighway(
     const route = stateRouteAt(toks, at, end);
     if (route) return route;
   }
-  for (const [words, standard] of HIGHWAYS_BY_FIRST_WORD.get(toks[at]?.w) ?? []) {
+  for (const [words, standard] of HIGHWAYS_BY_FIRST_WORD.get(toks[at]?.w) ?? NONE) {
     if (!matchSequence(toks, at, end, words)) continue;
     let k = at + words.length;
     // `HIGHWAY NO 33`, `ROUTE # A`; after a name (`DIXIE HWY # 312`) the `#` starts a unit instead.
@@ -442,7 +444,7 @@ function matchHighway(
 
 /** A state's route and its number (1 to 3 figures, a letter after) at toks[at] (StateRoutesByFirstWord), or null. */
 function stateRouteAt(toks: readonly Token[], at: number, end: number): { name: string; length: number } | null {
-  for (const [words, standard] of StateRoutesByFirstWord.get(toks[at]?.w) ?? []) {
+  for (const [words, standard] of StateRoutesByFirstWord.get(toks[at]?.w) ?? NONE) {
     const k = at + words.length;
     if (k < end && !toks[k].sep && STATE_ROUTE_NUMBER.test(toks[k].w) && matchSequence(toks, at, end, words)) {
       return { name: `${standard} ${toks[k].w}`, length: words.length + 1 };
@@ -479,7 +481,7 @@ function emptyLine(): DeliveryLine {
 }
 
 function matchPoBox(toks: readonly Token[], at: number, end: number): number {
-  for (const [words] of PO_BOXES_BY_FIRST_WORD.get(toks[at]?.w) ?? []) {
+  for (const [words] of PO_BOXES_BY_FIRST_WORD.get(toks[at]?.w) ?? NONE) {
     if (!matchSequence(toks, at, end, words)) continue;
     let k = at + words.length;
     if (k < end && (toks[k].w === '#' || toks[k].w === 'NO')) k++;
@@ -587,7 +589,7 @@ export function parseDeliveryLine(
   if (siteBefore) i = siteBefore.next;
 
   // Rural route and highway contract (Pub 28 sections 24, 25): `RR 2 BOX 152`.
-  for (const [words, route] of RURAL_ROUTES_BY_FIRST_WORD.get(toks[i].w) ?? []) {
+  for (const [words, route] of RURAL_ROUTES_BY_FIRST_WORD.get(toks[i].w) ?? NONE) {
     if (!matchSequence(toks, i, end, words)) continue;
     let k = i + words.length;
     if (k < end && toks[k].w === '#') k++;
@@ -855,7 +857,7 @@ function opposedDirections(a: string, b: string): boolean {
 }
 
 function matchRuralRoute(toks: readonly Token[], at: number, end: number): (typeof RuralRoutePrefixes)[number] | undefined {
-  for (const entry of RURAL_ROUTES_BY_FIRST_WORD.get(toks[at].w) ?? []) if (matchSequence(toks, at, end, entry[0])) return entry;
+  for (const entry of RURAL_ROUTES_BY_FIRST_WORD.get(toks[at].w) ?? NONE) if (matchSequence(toks, at, end, entry[0])) return entry;
   return undefined;
 }
 
@@ -1095,10 +1097,10 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
       const afterWord = prev === '#' ? k > 1 : (NUMBER_WORDS.has(prev) && !numberWordOpens) || afterUnitWord;
       // A number before MILE inside a line names the road (`14100 BEN C PRATT 6 MILE CYPRESS PKWY`, `8 MILE RD`).
       const milesName = k > 0 && !toks[k].sep && toks[k + 1]?.w === 'MILE' && k + 2 < end;
-      // Nor is the number of a state's route after the house number (`6460 VERMONT 113`, `20370 NEW YORK 9`).
-      const stateRouteNumber = (k >= 2 && toks[k - 2].number && stateRouteAt(toks, k - 1, end)?.length === 2) ||
-        (k >= 3 && toks[k - 3].number && stateRouteAt(toks, k - 2, end)?.length === 3);
-      if (gridNumber || afterWord || milesName || stateRouteNumber || (prev !== undefined && !toks[k].sep && HIGHWAY_LAST_WORDS.has(prev))) {
+      // Nor is the number of a state's route after the house number (`6460 VERMONT 113`, `20370 NEW YORK 9`), asked last.
+      if (gridNumber || afterWord || milesName || (prev !== undefined && !toks[k].sep && HIGHWAY_LAST_WORDS.has(prev)) ||
+        (k >= 2 && toks[k - 2].number && stateRouteAt(toks, k - 1, end)?.length === 2) ||
+        (k >= 3 && toks[k - 3].number && stateRouteAt(toks, k - 2, end)?.length === 3)) {
         continue;
       }
       starts.push(k);
