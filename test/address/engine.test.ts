@@ -451,6 +451,12 @@ describe('address engine: Canada', () => {
     expect([r.status, r.standardized, r.country]).toEqual(['plausible', '104-2701 23RD AVE NE CALGARY AB  T2E 1K4', 'CA']);
   });
 
+  it('When a Canadian address has no province, then the province is added from the postal code and said to be', () => {
+    const r = check('123 Main St, Toronto M5H 2N2');
+    expect([r.status, r.standardized]).toEqual(['plausible', '123 MAIN ST TORONTO ON  M5H 2N2']);
+    expect(r.footnotes).toContain('B#: province ON added from the postal code');
+  });
+
   it.each([
     ["123 Main St, St Johns NL A1C 1A1", "123 MAIN ST ST. JOHN'S NL  A1C 1A1"],
     ['123 Main St, St John, NB E2L 1A1', '123 MAIN ST SAINT JOHN NB  E2L 1A1'],
@@ -850,7 +856,7 @@ describe('address engine: territories (no places in the embedded data) and overs
   it('When the state is missing, then it comes from the territory ZIP range', () => {
     const r = check('123 Calle Luna, San Juan 00901');
     expect([r.status, r.components.state]).toEqual(['plausible', 'PR']);
-    expect(r.footnotes).toContain('B#: state PR added from the postal code');
+    expect(r.footnotes).toContain('B#: state PR added from the ZIP code');
   });
 
   it.each([
@@ -1134,7 +1140,7 @@ describe('address engine: street and city alone, no state and no ZIP', () => {
   ])('When several states have the city and the reference holds the street in one ZIP of one of them ("%s"), then that decides state and ZIP', (input, standardized, state) => {
     const r = check(input);
     expect([r.status, r.dpv, r.standardized]).toEqual(['verified', 'Y', standardized]);
-    expect(r.footnotes).toContain(`B#: state ${state} added from the postal code`);
+    expect(r.footnotes).toContain(`B#: state ${state} added from the ZIP code`);
     expect(r.footnotes.some((f) => f.startsWith('C#'))).toBe(false);
   });
 
@@ -1234,7 +1240,7 @@ describe('address engine: words written before the city', () => {
 describe('address engine: placeholders for empty fields', () => {
   it.each([
     ['6007 Applegate Ln, N/A, KY 40219', 'N/A', 'B#: city LOUISVILLE added from the ZIP code'],
-    ['6007 Applegate Ln, Louisville, NULL, 40219', 'NULL', 'B#: state KY added from the postal code'],
+    ['6007 Applegate Ln, Louisville, NULL, 40219', 'NULL', 'B#: state KY added from the ZIP code'],
     ['6007 Applegate Ln, -, Louisville, KY 40219', '-', 'DPV: delivery point confirmed'],
   ])('When a field holds a placeholder ("%s"), then it is read as the empty field it stands for', (input, placeholder, footnote) => {
     const r = check(input);

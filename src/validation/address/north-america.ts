@@ -468,7 +468,7 @@ function reconcileCanadianLastLine(p: ParsedAddress, postal: PostalIndex, refere
   }
   const firstLetterFits = (code: string) => CanadianProvinces.get(code)?.postalFirstLetters.includes(p.postalCode![0]) ?? false;
   if (!p.state) {
-    notes.push(F.stateAdded((out.state = fsa.province)));
+    notes.push(F.provinceAdded((out.state = fsa.province)));
   } else if (!firstLetterFits(p.state) || (fsa.province !== p.state && !firstLetterFits(fsa.province))) {
     // The postal code decides, unless the city sides with the province (`TORONTO, ON H3B 4W5`: H3B is Montreal's), and
     // then nothing does.
