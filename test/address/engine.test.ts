@@ -1331,6 +1331,19 @@ describe('address engine: the reference data decides between readings', () => {
     expect([r.status, r.components.city]).toEqual(['corrected', 'LOUISVILLE']);
   });
 
+  it.each([
+    ['6460 Veromnt 113, Vershire, VT 05079', '6460 VT ROUTE 113 VERSHIRE VT 05079'],
+    ['6460 Veromnt 113, VT', '6460 VT ROUTE 113 VERSHIRE VT 05079'],
+  ])('When a state\'s route is typed with the state\'s name misspelt ("%s"), then it is the state\'s route, corrected', (input, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['corrected', standardized]);
+    expect(r.footnotes).toContain('M#: street corrected from VEROMNT 113 to VT ROUTE 113');
+  });
+
+  it('When a street is named like a state misspelt but has a type ("100 Vermnot Ave"), then it is no route', () => {
+    expect(check('100 Vermnot Ave, Burlington, VT 05401').components.street_name).toBe('VERMNOT');
+  });
+
   it('When a county road is typed as a highway of its number, then it is not the county road', () => {
     expect(check('18687 Hwy 97, Woodland, CA 95695').dpv).not.toBe('Y');
   });

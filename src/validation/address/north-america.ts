@@ -736,6 +736,11 @@ export function validateNorthAmerican(
     notes.unshift(F.zipCorrected(p.postalCodeTyped, p.postalCode));
     corrected = true;
   }
+  // A state's route with the state's name misspelt (`6460 VEROMNT 113`): read as VT ROUTE 113, and said so.
+  if (p.nameTyped && p.name) {
+    notes.push(F.streetCorrected(p.nameTyped, p.name));
+    corrected = true;
+  }
   // What no reference data can mend: no (readable) delivery line, a corner, a street or box without its number, box 0.
   const lineInvalid = p.nonLatin || !hasDeliveryLine || p.kind === 'intersection' || (!p.primaryNumber && NEEDS_NUMBER.has(p.kind)) || boxZero || militaryElsewhere;
   let invalid = last.invalid || lineInvalid;

@@ -30,6 +30,7 @@ import {
   PoBoxPrefixes,
   RegionByName,
   StateRoutesByFirstWord,
+  LongStateNames,
   SpanishStreetTypes,
   StateAbbreviationsThatAreWords,
   CanadianInstallationTypes,
@@ -70,6 +71,8 @@ export interface DeliveryLine {
   installation: string | null;
   /** 2: ends as a street should (suffix, unit, route number, box); 1: a bare name; lower with leftovers. */
   quality: number;
+  /** The street as typed when a misspelt state's name was read as that state's route (`VEROMNT 113`), else null. */
+  nameTyped: string | null;
 }
 
 export interface ParsedAddress extends DeliveryLine {
@@ -417,10 +420,11 @@ function matchHighway(
   end: number,
   afterName = false,
   stateName = false,
-): { name: string; length: number } | null {
-  // `6460 VERMONT 113`, `VT ROUTE 113`: a state's route, read right after the house number only (stateName).
+): { name: string; length: number; typed?: string } | null {
+  // `6460 VERMONT 113`, `VT ROUTE 113`: a state's route, read right after the house number only (stateName); also with
+  // the state's name misspelt (`6460 VEROMNT 113`), which the answer says it mended.
   if (stateName) {
-    const route = stateRouteAt(toks, at, end);
+    const route = stateRouteAt(toks, at, end) ?? misspeltStateRouteAt(toks, at, end);
     if (route) return route;
   }
   for (const [words, standard] of HIGHWAYS_BY_FIRST_WORD.get(toks[at]?.w) ?? NONE) {
@@ -455,6 +459,15 @@ function stateRouteAt(toks: readonly Token[], at: number, end: number): { name: 
 
 const STATE_ROUTE_NUMBER = /^\d{1,3}[A-Z]?$/;
 
+/** A state's long name one typing slip off, then a route number (`VEROMNT 113`): VT ROUTE 113, with the words typed. */
+function misspeltStateRouteAt(toks: readonly Token[], at: number, end: number): { name: string; length: number; typed: string } | null {
+  const word = toks[at]?.w;
+  const number = toks[at + 1];
+  if (word === undefined || word.length < 6 || at + 1 >= end || number.sep || !STATE_ROUTE_NUMBER.test(number.w)) return null;
+  const code = wordOneSlipFrom(word, LongStateNames);
+  return code ? { name: `${code} ROUTE ${number.w}`, length: 2, typed: `${word} ${number.w}` } : null;
+}
+
 /**
  * How well a street line reads: `base` 2 when it ends as a street should, less for each word left over. Words after
  * a designated unit (`STE 110 BURNS PROF BLG`) are notes and cost little; elsewhere they break the line.
@@ -476,7 +489,7 @@ function emptyLine(): DeliveryLine {
   return {
     kind: 'none', primaryNumber: null, predirection: null, name: null, suffix: null, suffixBeforeName: false,
     postdirection: null, secondaryDesignator: null, secondaryNumber: null, extraSecondaries: NO_SECONDARIES, leftover: [], attention: null, installation: null,
-    building: null, quality: 0,
+    building: null, quality: 0, nameTyped: null,
   };
 }
 
@@ -721,6 +734,7 @@ export function parseDeliveryLine(
     const prefixWords = toks.slice(nameStart, h).map((t) => t.w);
     line.kind = 'highway';
     line.name = [...prefixWords, highway.name].join(' ');
+    line.nameTyped = highway.typed ?? null;
     if (after < end && RouteModifiers.has(toks[after].w)) {
       line.name += ` ${RouteModifiers.get(toks[after++].w)}`;
       // `US HIGHWAY 53 BSNSS RTE N`: the business route.
@@ -2006,6 +2020,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     suffixBeforeName: line.suffixBeforeName, postdirection: line.postdirection, secondaryDesignator: line.secondaryDesignator,
     secondaryNumber: line.secondaryNumber, extraSecondaries: line.extraSecondaries, leftover: line.leftover,
     building: line.building, attention: line.attention, installation: line.installation, quality: line.quality,
+    nameTyped: line.nameTyped,
     otherLine,
     urbanization,
     country,

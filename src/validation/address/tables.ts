@@ -214,6 +214,11 @@ export const HighwayPrefixTable: readonly (readonly [readonly string[], string])
   [['RTS'], 'RTS'],
 ];
 
+/** The one-word names of the fifty states, six letters or more, with their codes: a misspelt one may be mended. */
+export const LongStateNames: ReadonlyMap<string, string> = new Map(
+  FIFTY_STATES.filter(([, name]) => name.length >= 6 && !name.includes(' ')).map(([code, name]) => [name, code]),
+);
+
 /** The fifty states' codes and names (`VT`, `VERMONT`), which may own a route (`VT ROUTE 113`). */
 export const FiftyStateWords: ReadonlySet<string> = new Set(FIFTY_STATES.flat());
 
