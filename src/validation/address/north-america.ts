@@ -622,6 +622,15 @@ function letterUnitReading(
   return asUnit.dpv === 'Y' ? { answer: { ...asUnit, correctedStreet: asUnit.correctedStreet ?? named, respelled: false }, letter: m[2] } : null;
 }
 
+/**
+ * The unit the reference data confirmed where it was typed as part of something else (a letter after the street, a
+ * number before or on the house number): written `#`.
+ */
+function unitReadAs(p: ParsedAddress, unit: string): void {
+  p.secondaryDesignator = '#';
+  p.secondaryNumber = unit;
+}
+
 /** A ZIP where the street and number are a delivery point, its answer, and the unit letter read (letterUnitReading). */
 type Found = [zip: string, answer: ReferenceAnswer, letter: string | null];
 
@@ -779,8 +788,7 @@ export function validateNorthAmerican(
     if (found.length === 1) {
       const [z, a, letter] = found[0];
       if (letter) {
-        p.secondaryDesignator = '#';
-        p.secondaryNumber = letter;
+        unitReadAs(p, letter);
       }
       const added = zip ? notes.indexOf(F.zipAdded(zip)) : -1;
       if (added >= 0) notes[added] = F.zipAdded(z); // the ZIP was ours (a one-ZIP town's), not the input's
@@ -846,8 +854,7 @@ export function validateNorthAmerican(
       if (asUnit.dpv === 'Y') {
         notes.push(F.unitInNumber(p.primaryNumber!, unit, number));
         p.primaryNumber = number;
-        p.secondaryDesignator = '#';
-        p.secondaryNumber = unit;
+        unitReadAs(p, unit);
         answer = asUnit;
         corrected = true;
       }
@@ -868,8 +875,7 @@ export function validateNorthAmerican(
     // holds only that reading.
     const asUnit = !canada && zip && (!answer || !delivers(answer)) ? letterUnitReading(reference, zip, street, p) : null;
     if (asUnit) {
-      p.secondaryDesignator = '#';
-      p.secondaryNumber = asUnit.letter;
+      unitReadAs(p, asUnit.letter);
       answer = asUnit.answer;
     }
     // A letter after the street read as its post-directional, which the data's street does not have, where the building
@@ -879,8 +885,7 @@ export function validateNorthAmerican(
     if (answer?.dpv === 'D' && zip && fixed && !fixed.postdirection && postLetter && /^[NSEW]$/.test(postLetter) && !p.secondaryNumber) {
       const withUnit = reference.lookup({ postalCode: zip, street: fixed, primaryNumber: p.primaryNumber, secondaryNumber: postLetter });
       if (withUnit.dpv === 'Y') {
-        p.secondaryDesignator = '#';
-        p.secondaryNumber = postLetter;
+        unitReadAs(p, postLetter);
         answer = { ...withUnit, correctedStreet: fixed, respelled: true };
       }
     }

@@ -120,7 +120,6 @@ const MALFORMED_POSTAL_HALF = /^(?=.*\d)(?=.*[A-Z])[A-Z0-9]{2,4}$/;
  */
 const MALFORMED_POSTAL_CODE = /^(?=(?:.*\d){2})(?=.*[A-Z])[A-Z0-9]{4,7}$/;
 
-/** Words for "number" before a unit number (`APARTMENT NO 5`, `APT NUMBER 12`). */
 /** Unit designators that take a number, by each way of writing them, for a misspelt one. */
 const NUMBERED_DESIGNATORS: ReadonlyMap<string, string> = new Map(
   [...UnitDesignatorTable].filter(([, d]) => d.requiresNumber).map(([w, d]) => [w, d.abbreviation]),
@@ -1509,9 +1508,6 @@ function bestSplit(
   // Score every start of the delivery line and every split between delivery line and city.
   const cityExpected = state !== null || postalCode !== null;
   const separatorAtEnd = end < toks.length && toks[end].sep && state === null;
-  // An empty field just before the state or ZIP (`… LEAVE AT BACK DOOR, , VT 05753`): the city was left empty, and the
-  // words before the comma are the delivery line's.
-  const emptyCityField = end < toks.length && toks[end].blank;
   let best: BestSplit = { score: -Infinity, start: 0, at: end, line: emptyLine(), cityFitsZip: false };
   // City keys of the words that can be in a city (the last MAX_CITY_WORDS before the state).
   const wordKeys: string[] = new Array<string>(end);
@@ -1598,7 +1594,7 @@ function bestSplit(
         maxQuality = p > start && !mayEndWell(toks, start, p, country) ? 1 : 2;
       } else {
         if (cityExpected) score -= CITY_MISSING;
-        if (separatorAtEnd || emptyCityField) score += 12;
+        if (separatorAtEnd) score += 12;
       }
       // No delivery line at all (`Minneapolis, MN 55401`): the start of the text is a boundary like a comma.
       const noLine = start === 0 || toks[start]?.sep ? 2 : -10;
