@@ -162,6 +162,12 @@ describe('address parser: Canada', () => {
     ['100 Queen St W, Toronto, ON M5H2N2, Ontario', '100 QUEEN ST W', 'TORONTO ON M5H 2N2'],
     ['100 Queen St W, Toronto, M5H 2N2 ON', '100 QUEEN ST W', 'TORONTO ON M5H 2N2'],
     ['200 Kent St, Ottawa ON K1A 0G9 Canada', '200 KENT ST', 'OTTAWA ON K1A 0G9'],
+    // Street types as Canada Post writes them, also from their USPS spellings; one only USPS lists is kept as typed.
+    ['12 Maple Ct, Toronto ON M4W 1A1', '12 MAPLE CRT', 'TORONTO ON M4W 1A1'],
+    ['12 Oak Pkwy, Ottawa ON K2J 1A1', '12 OAK PKY', 'OTTAWA ON K2J 1A1'],
+    ['12 Elm Xing, Calgary AB T2E 1K4', '12 ELM CROSS', 'CALGARY AB T2E 1K4'],
+    ['12 Pine Trace, Halifax NS B3H 1A1', '12 PINE TRACE', 'HALIFAX NS B3H 1A1'],
+    ['2200 Grande Allée Est, Québec QC G1R 2J7', '2200 GRANDE ALLEE E', 'QUEBEC QC G1R 2J7'],
   ])('When the Canadian address is "%s", then the delivery line is "%s" and the last line "%s"', (input, delivery, last) => {
     expect([street(input), lastLine(input)]).toEqual([delivery, last]);
     expect(parse(input).country).toBe('CA');

@@ -172,7 +172,7 @@ function directionalOf(word: string, country: 'US' | 'CA' | null): string | unde
 }
 
 function suffixOf(word: string, country: 'US' | 'CA' | null): string | undefined {
-  return country === 'CA' ? CanadianStreetTypeAfter.get(word) ?? StreetSuffixTable.get(word) : StreetSuffixTable.get(word);
+  return country === 'CA' ? CanadianStreetTypeAfter.get(word) : StreetSuffixTable.get(word);
 }
 
 function isStreetWord(word: string): boolean {

@@ -123,10 +123,26 @@ export const RegionByName: ReadonlyMap<string, { code: string; country: 'US' | '
 /** Longest state or province name in words (NORTHERN MARIANA ISLANDS, TERRITOIRES DU NORD OUEST). */
 export const LONGEST_REGION_NAME_WORDS = Math.max(...[...RegionByName.keys()].map((n) => n.split(' ').length));
 
-/** Canada Post street types written after the name (English usage). */
-export const CanadianStreetTypeAfter: ReadonlyMap<string, string> = invertVariants(caStreetTypeData.after);
 /** Canada Post French street types written before the name (RUE, BOUL, CH). */
 export const CanadianStreetTypeBefore: ReadonlyMap<string, string> = invertVariants(caStreetTypeData.before);
+/**
+ * A street type written after the name in a Canadian address, as Canada Post writes it: its own abbreviation
+ * (`COURT` -> CRT); a USPS spelling of a type it also lists, the same (`XING` -> CROSS, `MT` -> MOUNT); a type only USPS
+ * lists, as typed: Canada Post abbreviates only the types of its list, and USPS's would be wrong there (`GRANDE ALLEE E`,
+ * never USPS's ALY).
+ */
+export const CanadianStreetTypeAfter: ReadonlyMap<string, string> = (() => {
+  const canadaPost = invertVariants(caStreetTypeData.after);
+  const byUspsType = new Map<string, string>();
+  for (const [word, type] of canadaPost) {
+    const usps = StreetSuffixTable.get(word);
+    if (usps && !byUspsType.has(usps)) byUspsType.set(usps, type);
+  }
+  // French types after a name (ALLEE) are no English type's equivalent: USPS's ALY is an alley.
+  const types = new Map([...canadaPost, ...invertVariants(caStreetTypeData.after_french)]);
+  for (const [word, usps] of StreetSuffixTable) if (!types.has(word)) types.set(word, byUspsType.get(usps) ?? word);
+  return types;
+})();
 
 /** The fifty states' codes and names (not DC, the territories or military mail), for their routes. */
 const FIFTY_STATES: readonly (readonly [string, string])[] = [...UsStateNames].filter(
