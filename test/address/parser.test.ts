@@ -571,9 +571,14 @@ describe('address parser: traditional province abbreviations', () => {
   ]);
 });
 
-describe('address parser: fields separated by tabs (pasted from a spreadsheet)', () => {
+describe('address parser: fields separated by tabs (pasted from a spreadsheet) or slashes', () => {
   itReadsLines([
     ['123 Main St\tApt 4\tSpringfield\tIL\t62701', '123 MAIN ST APT 4', 'SPRINGFIELD IL 62701'],
+    // Joined by slashes: between words, a word and a number, a ZIP code and a word.
+    ['6007 Applegate Lane/Louisville/KY/40219/USA', '6007 APPLEGATE LN', 'LOUISVILLE KY 40219'],
+    ['123 Main St/Apt 4, Springfield/IL 62701', '123 MAIN ST APT 4', 'SPRINGFIELD IL 62701'],
+    // A slash in a fraction or between initials is part of the word.
+    ['C/O Jane Doe, 123 1/2 Main St, Springfield, IL 62701', '123 1/2 MAIN ST', 'SPRINGFIELD IL 62701'],
   ]);
   it('When fields are separated by tabs, then each starts a group as after a comma', () => {
     expect(parse('123 Main St\tSpringfield\tIL\t62701').city).toBe('SPRINGFIELD');

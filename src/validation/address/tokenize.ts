@@ -114,6 +114,12 @@ const NON_ASCII = /[^\x00-\x7f]/;
 const EDGE_DASH_OR_SLASH = /^[-/]|[-/]$/;
 const UNIT_DASH_CIVIC = /(^|,)\s*(?:#\s*)?(\d+[A-Z]?)\s*-\s*(?=\d)/g;
 const SPACED_DASH = / +-+ +/g;
+/**
+ * A slash joining words, a word and a number, or a ZIP code and a word, separates fields
+ * (`6007 APPLEGATE LN/LOUISVILLE/KY/40219/USA`, `123 MAIN ST/APT 4`); one between single letters (`C/O`) or figures
+ * (`1/2`) is part of the word, and so is one after another number (`STATE ROAD 7/US 441`: one road's two names).
+ */
+const SLASH_BETWEEN_FIELDS = /(?<=[A-Z]{2})\/(?=[A-Z]{2}|\d)|(?<=\b\d{5}(?:-\d{4})?)\/(?=[A-Z]{2})/g;
 
 export function tokenizeAddress(input: string): Token[] {
   let s = input.slice(0, MAX_INPUT_CHARS);
@@ -132,6 +138,7 @@ export function tokenizeAddress(input: string): Token[] {
   const firstComma = s.indexOf(',');
   if (firstComma > 0 && firstComma <= 4) s = s.replace(THOUSANDS_AT_START, '$1$2 ');
   s = s.replace(/[\r\n\t;|]+/g, ',');
+  if (s.includes('/')) s = s.replace(SLASH_BETWEEN_FIELDS, ',');
   if (s.includes('#')) s = s.replace(/#/g, ' # ');
   s = s.replace(/['’`]/g, '');
   if (s.includes('&')) s = s.replace(/&/g, ' & ');
