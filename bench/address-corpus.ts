@@ -392,7 +392,8 @@ export function streetTypeChanged(street: string, change: 'dropped' | 'replaced'
  * `corrected`), with the ZIP's county before the state (`…, LOUISVILLE, JEFFERSON, KY 40219`; `… LOUISVILLE
  * JEFFERSON COUNTY KY 40219`), and without the ZIP, the street misspelt or its type left out, or with the state alone,
  * the street misspelt (`corrected`: rows the slip leaves unchanged, or without a city, are left out); and with a unit
- * that is a letter alone typed on the house number (`600B W 19TH AVE`, `600-B`: `corrected`, rows with such a unit only).
+ * that is a letter alone typed on the house number (`600B W 19TH AVE`, `600-B`: `corrected`, rows with such a unit only);
+ * and with its fields joined by tabs, slashes, semicolons or vertical bars (`6007 APPLEGATE LANE/LOUISVILLE/KY/40219`).
  */
 export const RRAD_FORMS = [
   'with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt', 'no commas, no ZIP', 'unit first',
@@ -400,6 +401,7 @@ export const RRAD_FORMS = [
   'no street type', 'wrong street type', 'last line first', 'phone after ZIP', 'ZIP or state in another field',
   'note after the street', 'street written another way', 'street name split', 'county before the state',
   'street misspelt, no ZIP', 'no street type, no ZIP', 'street misspelt, street and state', 'unit letter on the number',
+  'fields joined otherwise',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -461,6 +463,8 @@ export function rradRoundTrip(
         ? [`${r.address1.replace(/^(\d+)/, `$1${unitLetterOf(r.address2)}`)}, ${r.city}, ${r.state} ${r.zip}`,
           `${r.address1.replace(/^(\d+)/, `$1-${unitLetterOf(r.address2)}`)}, ${r.city}, ${r.state} ${r.zip}`]
         : [])
+      // Columns joined by what a spreadsheet or an export puts between them: tabs, slashes, semicolons, vertical bars.
+      : form === 'fields joined otherwise' ? ['\t', '/', '; ', ' | '].map((sep) => [street, r.city, r.state, r.zip].filter(Boolean).join(sep))
       : form === 'ZIP digits swapped' ? (zipSlipped(r.zip) ? [`${street}, ${r.city}, ${r.state} ${zipSlipped(r.zip)}`] : [])
       : form === 'no street type' || form === 'wrong street type'
         ? withLine1(streetTypeChanged(r.address1, form === 'no street type' ? 'dropped' : 'replaced'))

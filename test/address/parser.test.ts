@@ -577,6 +577,9 @@ describe('address parser: fields separated by tabs (pasted from a spreadsheet) o
     // Joined by slashes: between words, a word and a number, a ZIP code and a word.
     ['6007 Applegate Lane/Louisville/KY/40219/USA', '6007 APPLEGATE LN', 'LOUISVILLE KY 40219'],
     ['123 Main St/Apt 4, Springfield/IL 62701', '123 MAIN ST APT 4', 'SPRINGFIELD IL 62701'],
+    ['1267 Martin Street #203/Nashville/TN/37203', '1267 MARTIN ST # 203', 'NASHVILLE TN 37203'],
+    ['74 Springfield Street B/Agawam/MA/01001', '74 SPRINGFIELD ST # B', 'AGAWAM MA 01001'],
+    ["49548 Road 200/O'Neals/CA/93645", '49548 ROAD 200', 'ONEALS CA 93645'],
     // A slash in a fraction or between initials is part of the word.
     ['C/O Jane Doe, 123 1/2 Main St, Springfield, IL 62701', '123 1/2 MAIN ST', 'SPRINGFIELD IL 62701'],
   ]);

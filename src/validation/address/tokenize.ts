@@ -115,11 +115,12 @@ const EDGE_DASH_OR_SLASH = /^[-/]|[-/]$/;
 const UNIT_DASH_CIVIC = /(^|,)\s*(?:#\s*)?(\d+[A-Z]?)\s*-\s*(?=\d)/g;
 const SPACED_DASH = / +-+ +/g;
 /**
- * A slash joining words, a word and a number, or a ZIP code and a word, separates fields
- * (`6007 APPLEGATE LN/LOUISVILLE/KY/40219/USA`, `123 MAIN ST/APT 4`); one between single letters (`C/O`) or figures
- * (`1/2`) is part of the word, and so is one after another number (`STATE ROAD 7/US 441`: one road's two names).
+ * A slash after a word, a unit or a ZIP code separates fields (`6007 APPLEGATE LN/LOUISVILLE/KY/40219/USA`,
+ * `123 MAIN ST #4/SPRINGFIELD`, `74 SPRINGFIELD ST B/AGAWAM`); one between single letters (`C/O`) or figures (`1/2`)
+ * is part of the word, and so is one between a number and a route (`STATE ROAD 7/US 441`: one road's two names).
  */
-const SLASH_BETWEEN_FIELDS = /(?<=[A-Z]{2})\/(?=[A-Z]{2}|\d)|(?<=\b\d{5}(?:-\d{4})?)\/(?=[A-Z]{2})/g;
+const SLASH_BETWEEN_FIELDS =
+  /(?<=[A-Z])\/(?=[A-Z]{2})|(?<=[A-Z]{2})\/(?=[A-Z0-9])|(?<=\d)\/(?=[A-Z]{2})(?!(?:US|SR|CR|RT|RTE|HWY|HIGHWAY|ROUTE|STATE|COUNTY|FM|IH)\b)/g;
 
 export function tokenizeAddress(input: string): Token[] {
   let s = input.slice(0, MAX_INPUT_CHARS);
@@ -138,9 +139,9 @@ export function tokenizeAddress(input: string): Token[] {
   const firstComma = s.indexOf(',');
   if (firstComma > 0 && firstComma <= 4) s = s.replace(THOUSANDS_AT_START, '$1$2 ');
   s = s.replace(/[\r\n\t;|]+/g, ',');
-  if (s.includes('/')) s = s.replace(SLASH_BETWEEN_FIELDS, ',');
   if (s.includes('#')) s = s.replace(/#/g, ' # ');
   s = s.replace(/['’`]/g, '');
+  if (s.includes('/')) s = s.replace(SLASH_BETWEEN_FIELDS, ',');
   if (s.includes('&')) s = s.replace(/&/g, ' & ');
   // A unit before the civic number at the start of a line, written with spaces or a # (`#4 - 123 MAIN ST`,
   // `4 - 123 MAIN ST`): one token, as Canada Post writes it (4-123).
