@@ -306,6 +306,11 @@ function unitLetterOf(unit: string): string | null {
   return /^(?:APT |UNIT |#)?([A-Z])$/i.exec(unit.trim())?.[1].toUpperCase() ?? null;
 }
 
+/** The number of a unit written `#203`, `APT 203` or `UNIT 203` (one to four figures, no leading zero), else null. */
+function unitNumberOf(unit: string): string | null {
+  return /^(?:APT |UNIT |STE |#)?([1-9]\d{0,3})$/i.exec(unit.trim())?.[1] ?? null;
+}
+
 /** The ZIP with its last two digits swapped (`40219` -> `40291`), or null when they are the same. */
 function zipSlipped(zip: string): string | null {
   return zip.length === 5 && zip[3] !== zip[4] ? zip.slice(0, 3) + zip[4] + zip[3] : null;
@@ -393,7 +398,9 @@ export function streetTypeChanged(street: string, change: 'dropped' | 'replaced'
  * JEFFERSON COUNTY KY 40219`), and without the ZIP, the street misspelt or its type left out, or with the state alone,
  * the street misspelt (`corrected`: rows the slip leaves unchanged, or without a city, are left out); and with a unit
  * that is a letter alone typed on the house number (`600B W 19TH AVE`, `600-B`: `corrected`, rows with such a unit only);
- * and with its fields joined by tabs, slashes, semicolons or vertical bars (`6007 APPLEGATE LANE/LOUISVILLE/KY/40219`).
+ * and with its fields joined by tabs, slashes, semicolons or vertical bars (`6007 APPLEGATE LANE/LOUISVILLE/KY/40219`);
+ * and with a unit's number joined to the house number by a hyphen, after or before it (`1267-203`, `203-1267`:
+ * `corrected`, rows with a house number and a unit of one to four figures only).
  */
 export const RRAD_FORMS = [
   'with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt', 'no commas, no ZIP', 'unit first',
@@ -401,7 +408,7 @@ export const RRAD_FORMS = [
   'no street type', 'wrong street type', 'last line first', 'phone after ZIP', 'ZIP or state in another field',
   'note after the street', 'street written another way', 'street name split', 'county before the state',
   'street misspelt, no ZIP', 'no street type, no ZIP', 'street misspelt, street and state', 'unit letter on the number',
-  'fields joined otherwise',
+  'fields joined otherwise', 'unit number on the number',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -465,6 +472,12 @@ export function rradRoundTrip(
         : [])
       // Columns joined by what a spreadsheet or an export puts between them: tabs, slashes, semicolons, vertical bars.
       : form === 'fields joined otherwise' ? ['\t', '/', '; ', ' | '].map((sep) => [street, r.city, r.state, r.zip].filter(Boolean).join(sep))
+      // A unit's number joined to the house number by a hyphen, after it (`1267-203 MARTIN ST`) or before it, as Canada
+      // Post writes it (`203-1267`): the data's number and unit, corrected.
+      : form === 'unit number on the number' ? (unitNumberOf(r.address2) && /^\d/.test(r.address1)
+        ? [`${r.address1.replace(/^(\d+)/, `$1-${unitNumberOf(r.address2)}`)}, ${r.city}, ${r.state} ${r.zip}`,
+          `${unitNumberOf(r.address2)}-${r.address1}, ${r.city}, ${r.state} ${r.zip}`]
+        : [])
       : form === 'ZIP digits swapped' ? (zipSlipped(r.zip) ? [`${street}, ${r.city}, ${r.state} ${zipSlipped(r.zip)}`] : [])
       : form === 'no street type' || form === 'wrong street type'
         ? withLine1(streetTypeChanged(r.address1, form === 'no street type' ? 'dropped' : 'replaced'))

@@ -1443,12 +1443,15 @@ describe('address engine: the reference data decides between readings', () => {
     expect(box.footnotes).toContain('DPV: the address points loaded for this postal code cover streets, not PO boxes or routes; well-formed only');
   });
 
-  it('When a US number is written unit-dash-number and only that reading is a delivery point, then it is read so', () => {
-    const r = check('203-1267 Martin Street, Nashville, TN 37203');
-    expect([r.status, r.dpv, r.standardized]).toEqual(['corrected', 'Y', '1267 MARTIN ST # 203 NASHVILLE TN 37203']);
-    expect([r.components.primary_number, r.components.secondary_designator, r.components.secondary_number]).toEqual(['1267', '#', '203']);
-    expect(r.footnotes).toContain('M#: 203-1267 read as unit 203 of number 1267 (the reference data holds only that reading)');
-  });
+  it.each(['203-1267', '1267-203'])(
+    'When a US number is written %s (the unit before or after the number) and only that reading is a delivery point, then it is read so',
+    (written) => {
+      const r = check(`${written} Martin Street, Nashville, TN 37203`);
+      expect([r.status, r.dpv, r.standardized]).toEqual(['corrected', 'Y', '1267 MARTIN ST # 203 NASHVILLE TN 37203']);
+      expect([r.components.primary_number, r.components.secondary_designator, r.components.secondary_number]).toEqual(['1267', '#', '203']);
+      expect(r.footnotes).toContain(`M#: ${written} read as unit 203 of number 1267 (the reference data holds only that reading)`);
+    },
+  );
 
   it.each([
     ['6007-6011 Applegate Ln, Louisville, KY 40219', '6007-6011'],

@@ -101,13 +101,17 @@ const UNIT_DASH_NUMBER = /^(\d+[A-Z]?|[A-Z])-(\d+[A-Z]?)$/;
 const NUMBER_RANGE = /^(\d+)-(\d+)$/;
 const NUMBER_THEN_LETTER = /^(\d+)-?([A-Z])$/;
 
-/** A house number that may hold its unit, before it (`203-1267`) or as a letter after it (`600B`, `600-B`): [unit, number]. */
-function unitAndNumberOf(written: string): readonly [unit: string, number: string] | null {
-  const before = UNIT_DASH_NUMBER.exec(written);
-  if (before) return [before[1], before[2]];
+/**
+ * The readings of a house number that may hold its unit, as [unit, number]: before it (`203-1267`, as Canada Post writes
+ * it), after it (`1267-203`), or as a letter after it (`600B`, `600-B`).
+ */
+function unitAndNumberReadings(written: string): readonly (readonly [unit: string, number: string])[] {
+  const dashed = UNIT_DASH_NUMBER.exec(written);
+  if (dashed) return /^\d+$/.test(dashed[1]) ? [[dashed[1], dashed[2]], [dashed[2], dashed[1]]] : [[dashed[1], dashed[2]]];
   const after = NUMBER_THEN_LETTER.exec(written);
-  return after ? [after[2], after[1]] : null;
+  return after ? [[after[2], after[1]]] : [];
 }
+const NO_READINGS: readonly (readonly [string, string])[] = [];
 const TRAILING_UNIT_LETTER = /^(.+) ([A-Z])$/;
 
 /** True when the ZIP is one of the state's: by its GeoNames places, or by its USPS prefix range when GeoNames lacks it. */
@@ -844,20 +848,19 @@ export function validateNorthAmerican(
         invalid = lineInvalid;
       }
     }
-    // A US number written as Canada Post writes a unit before the civic number (`203-1267 MARTIN ST`), or with the
-    // unit's letter after it (`600B W 19TH AVE`, `600-B`): where the data holds no such number but holds the building
-    // and its unit, that is the reading (Queens' `123-45` stays as found).
-    const unitCivic = !canada && answer?.dpv === 'N' && !p.secondaryNumber && zip ? unitAndNumberOf(p.primaryNumber ?? '') : null;
-    if (unitCivic) {
-      const [unit, number] = unitCivic;
+    // A US number written as Canada Post writes a unit before the civic number (`203-1267 MARTIN ST`), with the unit
+    // after it (`1267-203`), or with the unit's letter after it (`600B W 19TH AVE`, `600-B`): where the data holds no
+    // such number but holds the building and its unit, that is the reading (Queens' `123-45` stays as found).
+    const unitCivic = !canada && answer?.dpv === 'N' && !p.secondaryNumber && zip ? unitAndNumberReadings(p.primaryNumber ?? '') : NO_READINGS;
+    for (const [unit, number] of unitCivic) {
       const asUnit = reference.lookup({ postalCode: zip!, street, primaryNumber: number, secondaryNumber: unit });
-      if (asUnit.dpv === 'Y') {
-        notes.push(F.unitInNumber(p.primaryNumber!, unit, number));
-        p.primaryNumber = number;
-        unitReadAs(p, unit);
-        answer = asUnit;
-        corrected = true;
-      }
+      if (asUnit.dpv !== 'Y') continue;
+      notes.push(F.unitInNumber(p.primaryNumber!, unit, number));
+      p.primaryNumber = number;
+      unitReadAs(p, unit);
+      answer = asUnit;
+      corrected = true;
+      break;
     }
     // A range of house numbers (`100-110 MAIN ST`, a building on several lots): its first number, else its last, where
     // the data holds it and not the range (Queens' `123-45` counts down, so it is no range).
