@@ -508,6 +508,10 @@ describe('address parser: a street type after a route number', () => {
     ['123 FM 1960 Rd W, Houston TX 77090', '123 FM 1960 RD W', 'HOUSTON TX 77090'],
     ['123 FM 1960 Road West Suite 5, Houston TX 77090', '123 FM 1960 RD W STE 5', 'HOUSTON TX 77090'],
     ['4567 US Hwy 1 N, Vero Beach FL 32960', '4567 US HIGHWAY 1 N', 'VERO BEACH FL 32960'],
+    // Texas' ranch-to-market roads as their signs write them: no room (RM) right after the house number.
+    ['1000 RM 620 N, Austin, TX 78750', '1000 RM 620 N', 'AUSTIN TX 78750'],
+    ['1000 Ranch to Market Road 2222, Austin, TX 78730', '1000 RM 2222', 'AUSTIN TX 78730'],
+    ['1000 Main St Rm 12, Austin, TX 78701', '1000 MAIN ST RM 12', 'AUSTIN TX 78701'],
   ]);
 });
 

@@ -711,7 +711,8 @@ export function parseDeliveryLine(
 
   // Highways and routes (US HWY 278, STATE ROUTE 690, COUNTY ROAD 5), possibly after a directional or a name word.
   for (let h = i; h < end; h++) {
-    if (UnitDesignatorTable.has(toks[h].w) || toks[h].w === '#') break;
+    // (A unit word ends the search, but right after the number RM is Texas' ranch-to-market road, not a room.)
+    if ((UnitDesignatorTable.has(toks[h].w) && h > i) || toks[h].w === '#') break;
     const highway = matchHighway(toks, h, end, h > i && !(h === i + 1 && directionalOf(toks[i].w, country)), h === i && line.primaryNumber !== null);
     if (!highway) continue;
     let after = h + highway.length;

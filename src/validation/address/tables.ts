@@ -194,6 +194,10 @@ export const HighwayPrefixTable: readonly (readonly [readonly string[], string])
   [['IH'], 'INTERSTATE'],
   [['FM'], 'FM'],
   [['RANCH', 'ROAD'], 'RANCH ROAD'],
+  // Texas' ranch-to-market roads, written as their signs do (`RM 2222`), as FM is: no room (`RM`) after a house number.
+  [['RANCH', 'TO', 'MARKET', 'ROAD'], 'RM'],
+  [['RANCH', 'TO', 'MARKET'], 'RM'],
+  [['RM'], 'RM'],
   // Numbered rural roads: Ohio's and the Prairies' township roads, Alberta and Saskatchewan range roads, Ontario
   // sideroads and concession roads (`53016 RANGE ROAD 225`, `12 SIDEROAD 10`).
   [['TOWNSHIP', 'ROAD'], 'TOWNSHIP ROAD'],
