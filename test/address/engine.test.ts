@@ -1443,6 +1443,17 @@ describe('address engine: the reference data decides between readings', () => {
     expect(box.footnotes).toContain('DPV: the address points loaded for this postal code cover streets, not PO boxes or routes; well-formed only');
   });
 
+  it('When no ZIP is given and the city has several, none of which the data places the street in, then the answer says the ZIP is missing', () => {
+    const uncovered = check('123 Main St Apt 4, Springfield, IL');
+    const covered = check('6007 Nonexistent Lane, Louisville, KY');
+    for (const r of [uncovered, covered]) {
+      expect([r.status, r.dpv, r.components.postal_code]).toEqual(['plausible', '', null]);
+      expect(r.footnotes).toContain('C#: ZIP code missing and the city has several');
+    }
+    expect(uncovered.footnotes).toContain("DPV: no reference data covers the city's ZIP codes; well-formed only");
+    expect(covered.footnotes).toContain("DPV: the reference data holds the street in none of the city's ZIP codes it covers; well-formed only");
+  });
+
   it.each(['203-1267', '1267-203'])(
     'When a US number is written %s (the unit before or after the number) and only that reading is a delivery point, then it is read so',
     (written) => {

@@ -71,6 +71,8 @@ export const AddressFootnotes = {
   notFound: 'F#: address not found in the reference data for this ZIP code',
   ambiguousStreet: 'AM#: several streets of this ZIP code fit the input',
   noReferenceData: 'DPV: no reference data covers this postal code; well-formed only',
+  noReferenceDataForCity: "DPV: no reference data covers the city's ZIP codes; well-formed only",
+  streetNotInCityZips: "DPV: the reference data holds the street in none of the city's ZIP codes it covers; well-formed only",
   streetNotCovered: 'DPV: the address points loaded for this postal code do not cover this street; well-formed only',
   boxNotCovered: 'DPV: the address points loaded for this postal code cover streets, not PO boxes or routes; well-formed only',
   deliveryPointConfirmed: 'DPV: delivery point confirmed',

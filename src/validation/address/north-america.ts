@@ -935,7 +935,12 @@ export function validateNorthAmerican(
   else if (dpv === 'N' && status !== 'ambiguous' && !notes.includes(F.noPrimaryNumber)) notes.push(F.notFound);
   else if (dpv === '' && hasDeliveryLine && !invalid) {
     // Address points (RRAD, OpenAddresses, NAR) cover the streets they name; ZIP+4 ranges cover a whole ZIP (then `N`).
-    notes.push(!last.zip || !reference?.covers(last.zip) ? F.noReferenceData : NOT_STREETS.has(p.kind) ? F.boxNotCovered : F.streetNotCovered);
+    if (!last.zip) {
+      // A city of several ZIPs, none given, and no reference data that places the street in one of them.
+      notes.push(F.zipMissing, reference?.coversAny(last.candidateZips) ? F.streetNotInCityZips : F.noReferenceDataForCity);
+    } else {
+      notes.push(!reference?.covers(last.zip) ? F.noReferenceData : NOT_STREETS.has(p.kind) ? F.boxNotCovered : F.streetNotCovered);
+    }
   }
 
   const delivery = hasDeliveryLine ? deliveryLineText(p, street, canada) : '';
