@@ -120,7 +120,7 @@ const SPACED_DASH = / +-+ +/g;
  * is part of the word, and so is one between a number and a route (`STATE ROAD 7/US 441`: one road's two names).
  */
 const SLASH_BETWEEN_FIELDS =
-  /(?<=[A-Z])\/(?=[A-Z]{2})|(?<=[A-Z]{2})\/(?=[A-Z0-9])|(?<=\d)\/(?=[A-Z]{2})(?!(?:US|SR|CR|RT|RTE|HWY|HIGHWAY|ROUTE|STATE|COUNTY|FM|IH)\b)/g;
+  /(?<=[A-Z])\/(?=[A-Z]{2})|(?<=[A-Z]{2})\/(?=[A-Z0-9])|(?<=\d)\/(?=[A-Z]{2})(?!(?:US|SR|CR|RT|RTE|HWY|HIGHWAY|ROUTE|STATE|COUNTY|FM|RM|IH)\b)/g;
 
 export function tokenizeAddress(input: string): Token[] {
   let s = input.slice(0, MAX_INPUT_CHARS);
