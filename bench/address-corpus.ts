@@ -518,3 +518,36 @@ export function rradRoundTripPlacesHeldOut(
   }
   return { statuses, inputs: rows.length };
 }
+
+/**
+ * The embedded GeoNames ZIPs (every 13th, cities of six letters or more) typed as `100 Main St, CITY, ST ZIP` with their
+ * own city misspelt by `slips` typing slips (a letter dropped, doubled, or two neighbours swapped, at places a seeded
+ * generator picks, never the first letter): how many answers correct the city, and how many keep it as an unknown name
+ * (`V#: city … was not checked`), which the engine does for a name it finds no slip of a known one.
+ */
+export function zipCityMisspelt(engine: AddressEngineWithSync, slips: 1 | 2): { corrected: number; keptUnchecked: number; other: number; inputs: number } {
+  let seed = 20261124 + slips;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const slip = (name: string) => {
+    const i = 1 + Math.floor(random() * (name.length - 2));
+    const kind = Math.floor(random() * 3);
+    return kind === 0 ? name.slice(0, i) + name[i + 1] + name[i] + name.slice(i + 2)
+      : kind === 1 ? name.slice(0, i) + name.slice(i + 1)
+      : name.slice(0, i) + name[i] + name.slice(i);
+  };
+  const out = { corrected: 0, keptUnchecked: 0, other: 0, inputs: 0 };
+  const rows = fs.readFileSync(new URL('us-zip-codes.tsv', SHIPPED_DATA_DIR), 'utf8').trim().split('\n');
+  for (let n = 0; n < rows.length; n += 13) {
+    const [zip, state, city] = rows[n].split('\t');
+    if (!city || city.replace(/[^A-Z]/g, '').length < 6) continue;
+    let typed = city;
+    for (let k = 0; k < slips; k++) typed = slip(typed);
+    if (typed === city) continue;
+    const answer = engine.validateSync(`100 Main St, ${typed}, ${state} ${zip}`, { deadline: Number.MAX_SAFE_INTEGER });
+    out.inputs++;
+    if (answer.footnotes.some((f) => f.startsWith('V#: city '))) out.keptUnchecked++;
+    else if (answer.status === 'corrected') out.corrected++;
+    else out.other++;
+  }
+  return out;
+}

@@ -53,6 +53,29 @@ describe('address engine: US ZIP, city and state', () => {
     expect([r.status, r.standardized?.endsWith(lastLine)]).toEqual(['plausible', true]);
   });
 
+  it.each([
+    ['100 Main St, Tamarac, FL 33319', 'TAMARAC', '33319', 'FORT LAUDERDALE'],
+    ['3400 Lee Rd, Shaker Heights, OH 44120', 'SHAKER HEIGHTS', '44120', 'CLEVELAND'],
+    ['6000 Sunset Blvd, Hollywood, CA 90028', 'HOLLYWOOD', '90028', 'LOS ANGELES'],
+  ])('When the city is a name the embedded data does not know anywhere (%s) and no slip of the ZIP\'s, then it is kept and said to be unchecked', (input, city, zip, zipCity) => {
+    const r = check(input);
+    expect([r.status, r.components.city]).toEqual(['plausible', city]);
+    expect(r.footnotes).toContain(
+      `V#: city ${city} is not in the embedded ZIP code data, which names ZIP code ${zip} ${zipCity} only, so it was not checked (load USPS City-State data to check it)`,
+    );
+  });
+
+  it.each([
+    ['100 Main St, Sprngfld, IL 62701', 'SPRNGFLD'],
+    ['100 Main St, Springfeild, IL 62701', 'SPRINGFEILD'],
+    ['100 Main St, Charlteon, WV 25301', 'CHARLTEON'],
+    ['100 Main St, Forrt Mill, SC 29715', 'FORRT MILL'],
+  ])('When the city is the ZIP\'s misspelt or abbreviated (%s), then it is still corrected', (input, typed) => {
+    const r = check(input);
+    expect(r.status).toBe('corrected');
+    expect(r.footnotes[0]).toMatch(new RegExp(`^B#: city corrected from ${typed} to `));
+  });
+
   it('When the city is a part of a city named by a directional (EAST PORTLAND), then it is corrected to the city', () => {
     const r = check('34 Southwest Tualatin Valley Hwy east portland oregon');
     expect([r.status, r.standardized]).toEqual(['corrected', '34 SW TUALATIN VALLEY HWY PORTLAND OR']);

@@ -17,6 +17,8 @@ export const AddressFootnotes = {
   zipCityStateDisagree: 'C#: ZIP code, city and state do not agree and nothing decides which is wrong',
   zipUnknown: (zip: string) => `C#: ZIP code ${zip} does not exist`,
   zipOfOtherState: (zip: string, state: string) => `C#: ZIP code ${zip} belongs to ${state}`,
+  cityNotChecked: (city: string, zip: string, zipCity: string) =>
+    `V#: city ${city} is not in the embedded ZIP code data, which names ZIP code ${zip} ${zipCity} only, so it was not checked (load USPS City-State data to check it)`,
   zipNotListed: (zip: string, state: string) =>
     `V#: ZIP code ${zip} (${state}) is not in the embedded ZIP code data, so the city was not checked (load USPS City-State data to check it)`,
   militaryOfficeNotChecked: (office: string, zip: string) =>

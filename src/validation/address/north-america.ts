@@ -91,6 +91,78 @@ function bestPlace(
   return { place: stateMatch ?? cityMatch ?? places[0], stateOk: stateMatch !== undefined, cityOk: cityMatch !== undefined };
 }
 
+/** Words that tell a street's or a note's words read into the city, not a place's name. */
+const NOT_IN_PLACE_NAMES = /\d|#/;
+
+/**
+ * True when the typed city is a name the embedded data and the loaded files know nowhere in the state, and no slip of
+ * a name they know: neither a place of the state nor one typing slip from one (`SPRNGFIELD`), nor from the ZIP's own
+ * place in two (`SPRINGFEILDD`), nor its abbreviation (`SPRNGFLD`), nor ending in its name (`TROON CIRCLE AUSTELL`:
+ * street words read into it; CLEVELAND HEIGHTS is a name of its own), nor a place the loaded files put anywhere; and no
+ * loaded data names the ZIP's places (then it decides).
+ */
+function unknownCityName(p: ParsedAddress, place: ZipPlace, postal: PostalIndex, reference: ReferenceIndex | undefined, key: string): boolean {
+  const state = p.state ?? place.state;
+  const zipKey = place.cityKey ?? cityKey(place.city);
+  if (key.length < 4 || NOT_IN_PLACE_NAMES.test(p.city!) || key.endsWith(zipKey) || abbreviationOf(key, zipKey)) return false;
+  if (reference && (reference.localCityNamesOf(p.postalCode!).length || reference.cityNamesOf(p.postalCode!).length)) return false;
+  if (localZipsOfCity(reference, postal, state, key).length) return false;
+  if (postal.cityOneSlipFrom(state, key) || typingSlipsApart(key, zipKey) <= 2) return false;
+  // (The letters as typed too: a slip inside a word the key abbreviates, `FORRT MILL`, `SAITN PAUL`, changes it more.)
+  const typed = lettersOf(p.city!);
+  const zipCity = lettersOf(place.city);
+  return typingSlipsApart(typed, zipCity) > 2 && !garbledFrom(typed, zipCity);
+}
+
+const lettersOf = (name: string): string => name.toUpperCase().replace(/[^A-Z]/g, '');
+
+/**
+ * Typed with several slips (`CHARLTEON` for CHARLESTON): the same first letter, about the same length, and half the
+ * letter pairs in common (Dice's coefficient); a name with words more or fewer (CLEVELAND HEIGHTS) is not.
+ */
+function garbledFrom(typed: string, name: string): boolean {
+  if (typed[0] !== name[0] || Math.abs(typed.length - name.length) > 3) return false;
+  const pairs = new Map<string, number>();
+  for (let i = 1; i < name.length; i++) pairs.set(name.slice(i - 1, i + 1), (pairs.get(name.slice(i - 1, i + 1)) ?? 0) + 1);
+  let shared = 0;
+  for (let i = 1; i < typed.length; i++) {
+    const pair = typed.slice(i - 1, i + 1);
+    const left = pairs.get(pair) ?? 0;
+    if (left > 0) {
+      shared++;
+      pairs.set(pair, left - 1);
+    }
+  }
+  return (2 * shared) / (typed.length - 1 + name.length - 1) >= 0.5;
+}
+
+/** `SPRNGFLD` of SPRINGFIELD: the same first letter, then letters of the name in its order, some left out. */
+function abbreviationOf(short: string, name: string): boolean {
+  if (short[0] !== name[0] || short.length >= name.length) return false;
+  let j = 1;
+  for (let i = 1; i < short.length; i++) {
+    while (j < name.length && name[j] !== short[i]) j++;
+    if (j++ >= name.length) return false;
+  }
+  return true;
+}
+
+/** Damerau-Levenshtein distance (restricted: letters inserted, dropped, changed, neighbours swapped), capped at 3. */
+function typingSlipsApart(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) {
+    rows.push([i]);
+    for (let j = 1; j <= b.length; j++) {
+      if (i === 0) { rows[0].push(j); continue; }
+      let d = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1);
+      rows[i].push(d);
+    }
+  }
+  return Math.min(rows[a.length][b.length], 3);
+}
+
 /** A ZIP's own city: its GeoNames place, else the place the loaded address files give it. */
 function cityOfZip(postal: PostalIndex, reference: ReferenceIndex, zip: string): string | undefined {
   return postal.zip(zip)?.[0]?.city ?? reference.localCityNamesOf(zip)[0];
@@ -326,6 +398,14 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
         if (correctZip(p, cityEntry, out, notes)) return out;
         out.candidateZips = zipsOfCity(p, postal, reference, cityEntry);
         out.invalid = true;
+        return out;
+      }
+      // A name nothing knows (GeoNames keeps one place per ZIP: TAMARAC, SHAKER HEIGHTS and HOLLYWOOD, names USPS
+      // accepts, are none of its places) and no slip of one: kept, and said to be unchecked, where no loaded data names
+      // the ZIP's places.
+      if (unknownCityName(p, place, postal, reference, inputCityKey)) {
+        notes.push(F.cityNotChecked(p.city!, p.postalCode!, place.city));
+        if (!p.state) notes.push(F.stateAdded((out.state = place.state)));
         return out;
       }
       // The city is not a place of the state: ZIP and state decide it (the ZIP alone, when no state was given).
