@@ -575,6 +575,15 @@ describe('address parser: traditional province abbreviations', () => {
   ]);
 });
 
+describe('address parser: a city whose name opens with a unit word', () => {
+  itReadsLines([
+    ['100 Main St Key Largo FL 33037', '100 MAIN ST', 'KEY LARGO FL 33037'],
+    ['100 Main St Upper Marlboro MD 20772', '100 MAIN ST', 'UPPER MARLBORO MD 20772'],
+    ['100 Main St, Key Wset, FL 33040', '100 MAIN ST', 'KEY WSET FL 33040'],
+    ['100 Main St Key 12, Key West, FL 33040', '100 MAIN ST KEY 12', 'KEY WEST FL 33040'],
+  ]);
+});
+
 describe('address parser: fields separated by tabs (pasted from a spreadsheet) or slashes', () => {
   itReadsLines([
     ['123 Main St\tApt 4\tSpringfield\tIL\t62701', '123 MAIN ST APT 4', 'SPRINGFIELD IL 62701'],

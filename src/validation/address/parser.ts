@@ -1570,7 +1570,10 @@ function bestSplit(
         if (toks[p].sep) score += 12;
         // A city has no figures (`SUITE 700, OVERLOOK 1` names a building).
         if (lastDigitAt >= p) score -= 20;
-        if (UnitDesignatorTable.has(first) || first === '#') score -= 20;
+        // (A place's name may start with a unit word when no unit number follows: KEY LARGO, UPPER MARLBORO, or a
+        // misspelt KEY WSET in a comma group of its own.)
+        const placeNamedSo = (knownZips > 0 || toks[p].sep) && UnitDesignatorTable.has(first) && p + 1 < end && !toks[p + 1].unitId;
+        if ((UnitDesignatorTable.has(first) && !placeNamedSo) || first === '#') score -= 20;
         // Nor with a delivery installation (`STN MAIN HALIFAX`), nor with a lone letter that is no directional (`B QUEBEC`
         // after `APP`, `L CEDAR RAPIDS` after `UNIT K`): those end the delivery line.
         if (country === 'CA' && CanadianInstallationTypes.has(first)) score -= 20;
