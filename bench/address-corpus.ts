@@ -551,3 +551,29 @@ export function zipCityMisspelt(engine: AddressEngineWithSync, slips: 1 | 2): { 
   }
   return out;
 }
+
+/** The forms zipCitiesTypedBack types each ZIP's place in. */
+export const ZIP_CITY_FORMS = ['with commas', 'without commas', 'lower case, no commas, no ZIP'] as const;
+
+/**
+ * Every third embedded GeoNames ZIP typed back with its own place as the city after one street (`100 Main St, O FALLON,
+ * MO 63366`, without commas, and in lower case without commas or ZIP): how many answers, per form, read that city and
+ * state. Places whose names hold street, unit or state words (KEY LARGO, UPPER MARLBORO, NORTH, O FALLON) test where the
+ * street ends.
+ */
+export function zipCitiesTypedBack(engine: AddressEngineWithSync): { form: (typeof ZIP_CITY_FORMS)[number]; right: number; inputs: number }[] {
+  const out = ZIP_CITY_FORMS.map((form) => ({ form, right: 0, inputs: 0 }));
+  const rows = fs.readFileSync(new URL('us-zip-codes.tsv', SHIPPED_DATA_DIR), 'utf8').trim().split('\n');
+  for (let n = 0; n < rows.length; n += 3) {
+    const [zip, state, city] = rows[n].split('\t');
+    if (!city) continue;
+    const typed = [`100 Main St, ${city}, ${state} ${zip}`, `100 Main St ${city} ${state} ${zip}`, `100 main st ${city} ${state}`.toLowerCase()];
+    const expected = city.replace(/'/g, ' ').replace(/\s+/g, ' ');
+    typed.forEach((input, f) => {
+      const { components } = engine.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });
+      out[f].inputs++;
+      if (components.city === expected && components.state === state) out[f].right++;
+    });
+  }
+  return out;
+}

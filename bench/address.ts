@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import {
-  adjudicatedCorpus, holdoutHalf, loadCorpus, loadLabelDisputes, parsedFieldsOf, RRAD_FORMS, rradRoundTrip, rradRoundTripPlacesHeldOut, scoreParser, zipCityMisspelt, type CorpusEntry, type ParsedFields,
+  adjudicatedCorpus, holdoutHalf, loadCorpus, loadLabelDisputes, parsedFieldsOf, RRAD_FORMS, rradRoundTrip, rradRoundTripPlacesHeldOut, scoreParser, zipCitiesTypedBack, zipCityMisspelt, type CorpusEntry, type ParsedFields,
   type Score,
 } from './address-corpus.js';
 import { checkOut } from './git-worktree.js';
@@ -151,3 +151,6 @@ console.table(([1, 2] as const).map((slips) => {
   const r = zipCityMisspelt(createdEngine, slips);
   return { slips, inputs: r.inputs, corrected: shareOf(r.corrected, r.inputs), 'kept as unknown': shareOf(r.keptUnchecked, r.inputs), other: shareOf(r.other, r.inputs) };
 }));
+
+console.log('\nEvery third embedded GeoNames ZIP typed back with its own place as the city (`100 Main St, O FALLON, MO 63366`): city and state read right');
+console.table(zipCitiesTypedBack(createdEngine).map((r) => ({ 'typed as': r.form, inputs: r.inputs, right: shareOf(r.right, r.inputs) })));

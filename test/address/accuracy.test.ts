@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import {
-  adjudicatedCorpus, loadCorpus, loadLabelDisputes, parsedFieldsOf, rradRoundTrip, rradRoundTripPlacesHeldOut, scoreParser, zipCityMisspelt,
+  adjudicatedCorpus, loadCorpus, loadLabelDisputes, parsedFieldsOf, rradRoundTrip, rradRoundTripPlacesHeldOut, scoreParser, zipCitiesTypedBack, zipCityMisspelt,
   type RradForm,
 } from '../../bench/address-corpus.js';
 import { SHIPPED_DATA_DIR } from '../../src/validation/address/index.js';
@@ -138,5 +138,16 @@ describe('a city the embedded data does not know, against a slip of the ZIP\'s o
     expect(r.inputs).toBeGreaterThan(2500);
     expect(r.corrected / r.inputs).toBeGreaterThanOrEqual(correctedFloor);
     expect(r.keptUnchecked / r.inputs).toBeLessThanOrEqual(keptCeiling);
+  });
+});
+
+describe('every place of the embedded ZIP codes typed back as the city', () => {
+  // 2026-11-24: 100% / 100% / 99.98% (one miss: `north va`, NORTH read as the street's directional without a ZIP); at
+  // the session's start 2, 2 and 23 misses (KEY LARGO read as unit KEY in LARGO, O FALLON as unit O, UPPER MARLBORO).
+  it('When each third GeoNames ZIP is typed with its own place after a street, in three forms, then nearly every city and state is read right', () => {
+    for (const r of zipCitiesTypedBack(engine)) {
+      expect(r.inputs).toBeGreaterThan(13_000);
+      expect(r.right / r.inputs).toBeGreaterThanOrEqual(0.999);
+    }
   });
 });

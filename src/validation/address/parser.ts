@@ -1577,7 +1577,8 @@ function bestSplit(
         // Nor with a delivery installation (`STN MAIN HALIFAX`), nor with a lone letter that is no directional (`B QUEBEC`
         // after `APP`, `L CEDAR RAPIDS` after `UNIT K`): those end the delivery line.
         if (country === 'CA' && CanadianInstallationTypes.has(first)) score -= 20;
-        if (first.length === 1 && /[A-Z]/.test(first) && !DirectionalTable.has(first)) score -= 10;
+        // (A place the gazetteer writes so may: O FALLON, D LO, O BRIEN, typed without their apostrophes' glue.)
+        if (first.length === 1 && /[A-Z]/.test(first) && !DirectionalTable.has(first) && knownZips === 0) score -= 10;
         // `US 17 BUSINESS SURFSIDE BEACH`: a word that modifies a route number belongs to the route.
         if (RouteModifiers.has(first) && toks[p - 1]?.digit) score -= 1;
         if (p === end - 1 && DirectionalTable.has(first)) score -= 30;
