@@ -105,13 +105,13 @@ function unknownCityName(p: ParsedAddress, place: ZipPlace, postal: PostalIndex,
   const state = p.state ?? place.state;
   const zipKey = place.cityKey ?? cityKey(place.city);
   if (key.length < 4 || NOT_IN_PLACE_NAMES.test(p.city!) || key.endsWith(zipKey) || abbreviationOf(key, zipKey)) return false;
-  if (reference && (reference.localCityNamesOf(p.postalCode!).length || reference.cityNamesOf(p.postalCode!).length)) return false;
-  if (localZipsOfCity(reference, postal, state, key).length) return false;
-  if (postal.cityOneSlipFrom(state, key) || typingSlipsApart(key, zipKey) <= 2) return false;
   // (The letters as typed too: a slip inside a word the key abbreviates, `FORRT MILL`, `SAITN PAUL`, changes it more.)
   const typed = lettersOf(p.city!);
   const zipCity = lettersOf(place.city);
-  return typingSlipsApart(typed, zipCity) > 2 && !garbledFrom(typed, zipCity);
+  if (typingSlipsApart(key, zipKey) <= 2 || typingSlipsApart(typed, zipCity) <= 2 || garbledFrom(typed, zipCity)) return false;
+  if (reference && (reference.localCityNamesOf(p.postalCode!).length || reference.cityNamesOf(p.postalCode!).length)) return false;
+  // The slower look-ups last: a place the loaded files put in the state, a place of the state one slip away.
+  return !localZipsOfCity(reference, postal, state, key).length && !postal.cityOneSlipFrom(state, key);
 }
 
 const lettersOf = (name: string): string => name.toUpperCase().replace(/[^A-Z]/g, '');
@@ -150,18 +150,28 @@ function abbreviationOf(short: string, name: string): boolean {
 /** Damerau-Levenshtein distance (restricted: letters inserted, dropped, changed, neighbours swapped), capped at 3. */
 function typingSlipsApart(a: string, b: string): number {
   if (Math.abs(a.length - b.length) > 2) return 3;
-  const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) {
-    rows.push([i]);
+  if (b.length + 1 > SLIP_ROW_LENGTH) return 3;
+  // Three rolling rows of the table (the one before last for a swap), kept between calls.
+  let before = SLIP_ROWS[0];
+  let previous = SLIP_ROWS[1];
+  let row = SLIP_ROWS[2];
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    row[0] = i;
+    let least = i;
     for (let j = 1; j <= b.length; j++) {
-      if (i === 0) { rows[0].push(j); continue; }
-      let d = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1);
-      rows[i].push(d);
+      let d = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1));
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) d = Math.min(d, before[j - 2] + 1);
+      row[j] = d;
+      if (d < least) least = d;
     }
+    if (least >= 3) return 3;
+    [before, previous, row] = [previous, row, before];
   }
-  return Math.min(rows[a.length][b.length], 3);
+  return Math.min(previous[b.length], 3);
 }
+const SLIP_ROW_LENGTH = 64;
+const SLIP_ROWS = [new Int32Array(SLIP_ROW_LENGTH), new Int32Array(SLIP_ROW_LENGTH), new Int32Array(SLIP_ROW_LENGTH)];
 
 /** A ZIP's own city: its GeoNames place, else the place the loaded address files give it. */
 function cityOfZip(postal: PostalIndex, reference: ReferenceIndex, zip: string): string | undefined {
