@@ -575,6 +575,13 @@ describe('address parser: traditional province abbreviations', () => {
   ]);
 });
 
+describe('address parser: a connector left dangling before the unit', () => {
+  itReadsLines([
+    ['523W 6th St. & 330, Los Angeles CA 90014', '523W 6TH ST # 330', 'LOS ANGELES CA 90014'],
+    ['100 Smith and Wesson Rd, Springfield, MA 01104', '100 SMITH AND WESSON RD', 'SPRINGFIELD MA 01104'],
+  ]);
+});
+
 describe('address parser: a city whose name opens with a unit word', () => {
   itReadsLines([
     ['100 Main St Key Largo FL 33037', '100 MAIN ST', 'KEY LARGO FL 33037'],

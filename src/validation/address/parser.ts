@@ -767,6 +767,8 @@ export function parseDeliveryLine(
   const unitAt = secondaryStart(toks, i, end, country);
   let s = i;
   let e = buildingStart(toks, i, unitAt, country, line);
+  // A connector left dangling before the unit joins nothing (`523W 6TH ST & 330`: the suite).
+  while (e - s >= 2 && e === unitAt && unitAt < end && (toks[e - 1].w === '&' || toks[e - 1].w === 'AND')) e--;
 
   // Suffix, post-directional and pre-directional, keeping at least one word for the name (Pub 28 section 233:
   // `N ST` is a street named N; `AVENUE H` a street named AVENUE H).
