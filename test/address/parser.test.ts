@@ -575,6 +575,10 @@ describe('address parser: traditional province abbreviations', () => {
   ]);
 });
 
+describe('address parser: a rear unit typed first', () => {
+  itReadsLines([['#R 16, 2414 Parker Street, Berkeley, CA 94704', '2414 PARKER ST # R16', 'BERKELEY CA 94704']]);
+});
+
 describe('address parser: a connector left dangling before the unit', () => {
   itReadsLines([
     ['523W 6th St. & 330, Los Angeles CA 90014', '523W 6TH ST # 330', 'LOS ANGELES CA 90014'],

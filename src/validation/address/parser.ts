@@ -1023,6 +1023,13 @@ function unitsAt(toks: readonly Token[], start: number): { units: Secondary[]; f
     found.push({ designator: '#', number: toks[0].w });
     end = 0;
   }
+  // … and Berkeley's rear units so (`#R 16, 2414 PARKER ST`: unit R16, as at the line's end).
+  const rearUnit = !found.length && end === 3 && start === 3 && toks[3].sep && toks[3].number && toks[0].w === '#'
+    ? letterAndNumberUnit(toks[1].w, toks[2].w) : null;
+  if (rearUnit) {
+    found.push({ designator: '#', number: rearUnit });
+    end = 0;
+  }
   return { units: found, from: end };
 }
 
