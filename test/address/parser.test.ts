@@ -575,6 +575,13 @@ describe('address parser: traditional province abbreviations', () => {
   ]);
 });
 
+describe('address parser: a lettered street typed without its type before a unit', () => {
+  it('When a letter after the number is followed by #, then it is the street (G Street), not the number\'s letter', () => {
+    const p = parse('1413 G #STE 000001, Anchorage, AK 99501');
+    expect([p.primaryNumber, p.name, p.suffix]).toEqual(['1413', 'G', null]);
+  });
+});
+
 describe('address parser: a rear unit typed first', () => {
   itReadsLines([['#R 16, 2414 Parker Street, Berkeley, CA 94704', '2414 PARKER ST # R16', 'BERKELEY CA 94704']]);
 });

@@ -677,7 +677,7 @@ export function parseDeliveryLine(
       i++;
     } else if (
       i + 1 < end && /^[A-Z]$/.test(toks[i].w) && !directionalOf(toks[i].w, country) && /^\d+$/.test(first) &&
-      !suffixOf(toks[i + 1].w, country) && !UnitDesignatorTable.has(toks[i + 1].w) &&
+      !suffixOf(toks[i + 1].w, country) && !UnitDesignatorTable.has(toks[i + 1].w) && toks[i + 1].w !== '#' &&
       !(/^[A-Z]$/.test(toks[i + 1].w) && !directionalOf(toks[i + 1].w, country)) && !matchHighway(toks, i, end) &&
       toks[i + 1].w !== 'AND' && toks[i + 1].w !== '&' && !(toks[i].w === 'U' && toks[i + 1].w === 'S') &&
       // `1180 P DE LEON BLVD`: an initial before a name's particle is the name's (Ponce de Leon).
