@@ -1421,6 +1421,15 @@ describe('address engine: the reference data decides between readings', () => {
   });
 
   it.each([
+    ['6452 El Camnio Real, CA', 'CA'],
+    ['9030 Peninngton Plaec, AL', 'AL'],
+    ['100 Zzyzx, DE', 'DE'],
+  ])('When a house number and a street end in a code that is a state\'s and a country\'s ("%s"), then it is the state', (input, state) => {
+    const r = check(input);
+    expect([r.country, r.components.state]).toEqual(['US', state]);
+  });
+
+  it.each([
     ['3035 South Highway A1A Apt 3-B, Melbourne Beach FL 32951', 'APT 3-B'],
     ['555 North Dupont Avenue #C55, Nashville, TN 37115', '# C55'],
     // A letter after the street that the data holds as the building's unit, not as the street's post-directional.

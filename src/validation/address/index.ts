@@ -38,6 +38,8 @@ export interface AddressEngineWithSync extends AddressEngine {
 
 const US_LIKE = /\b\d{5}(?:-\d{4})?\s*$|\b[A-Z]{2}\s+\d{5}\b/;
 const CANADIAN_POSTAL = /\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\s*$/;
+/** A house number, words without a comma, then a comma and a two-letter code alone (`6452 EL CAMINO REAL, CA`). */
+const STREET_THEN_CODE = /^\s*\d[^,\n]*,\s*[A-Za-z]{2}\s*$/;
 
 const EMPTY: AddressResult['components'] = {
   primary_number: null, street_predirection: null, street_name: null, street_suffix: null, street_postdirection: null,
@@ -91,7 +93,10 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
       [...(reference.zipsWithStreetName(name) ?? reference.zipsWithStreetNear({ ...parsed, name }))].some((zip) => zipOfState(postal, zip, region.code));
     const street = parsed.primaryNumber !== null
       && ((parsed.kind === 'street' && (parsed.suffix !== null || knownStreet(parsed.name))) || parsed.kind === 'highway');
-    return (knownCity && region.country === 'US') || street ? region.country : null;
+    // A house number opening the text, one comma group, then the code alone: the state too (`6452 EL CAMNIO REAL, CA`,
+    // misspelt: Canada, or `9030 PENINNGTON PIACE, AL` Albania, would lack a city and postal code all the more).
+    const streetAndCodeAlone = parsed.primaryNumber !== null && STREET_THEN_CODE.test(input);
+    return (knownCity && region.country === 'US') || street || streetAndCodeAlone ? region.country : null;
   }
 
   function resolveNamedCountry(input: string, hint?: string, guess = true): { code: string | null; rest: string; byLastLine?: boolean } {
