@@ -1420,6 +1420,13 @@ describe('address engine: the reference data decides between readings', () => {
     expect(r.footnotes).toContain(footnote);
   });
 
+  it('When a ZIP of six figures is mended by the data, then the answer says it was corrected and no longer that it is no ZIP', () => {
+    const r = check('6007 Applegate Lane, Louisville, KY 402199');
+    expect([r.status, r.dpv, r.components.postal_code]).toEqual(['corrected', 'Y', '40219']);
+    expect(r.footnotes).toContain('A#: ZIP code corrected from 402199 to 40219');
+    expect(r.footnotes.filter((f) => f.startsWith('C#'))).toEqual([]);
+  });
+
   it.each([
     ['6452 El Camnio Real, CA', 'CA'],
     ['9030 Peninngton Plaec, AL', 'AL'],

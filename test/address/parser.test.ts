@@ -582,6 +582,13 @@ describe('address parser: a lettered street typed without its type before a unit
   });
 });
 
+describe('address parser: a ZIP typed in two pieces after the state', () => {
+  itReadsLines([
+    ['6007 Applegate Lane, Louisville, KY 40 219', '6007 APPLEGATE LN', 'LOUISVILLE KY 40219'],
+    ['6007 Applegate Lane, Louisville, KY 402 19', '6007 APPLEGATE LN', 'LOUISVILLE KY 40219'],
+  ]);
+});
+
 describe('address parser: a rear unit typed first', () => {
   itReadsLines([['#R 16, 2414 Parker Street, Berkeley, CA 94704', '2414 PARKER ST # R16', 'BERKELEY CA 94704']]);
 });

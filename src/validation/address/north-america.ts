@@ -886,7 +886,12 @@ export function validateNorthAmerican(
       }
       const added = zip ? notes.indexOf(F.zipAdded(zip)) : -1;
       if (added >= 0) notes[added] = F.zipAdded(z); // the ZIP was ours (a one-ZIP town's), not the input's
-      else if (zip && z !== zip) notes.push(F.zipCorrected(zip, z));
+      else if (zip && z !== zip) {
+        // The fault found in the ZIP typed (`402199`: no ZIP code) is answered by the correction.
+        const typed = p.plus4 ? `${zip}-${p.plus4}` : zip;
+        for (const fault of [F.zipUnknown(zip), F.zipMalformed(typed)]) if (notes.includes(fault)) notes.splice(notes.indexOf(fault), 1);
+        notes.push(F.zipCorrected(zip, z));
+      }
       else if (!zip) notes.push(F.zipAdded(z));
       corrected = corrected || (zip !== null && added < 0);
       invalid = lineInvalid;

@@ -1774,7 +1774,9 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       (UnitDesignatorTable.get(prev)?.requiresNumber === true && !RegionByName.has(prev));
     const splitZip =
       end >= 3 && /^\d{4}$/.test(last) && /^\d{5}$/.test(prev) ? [prev + last, prev, last]
-      : end >= 3 && /^\d{2}$/.test(last) && /^\d{3}$/.test(prev) && RegionByName.has(toks[end - 3].w) ? [prev + last, prev + last, null]
+      // A ZIP typed in two pieces after a state (`KY 402 19`, `KY 40 219`).
+      : end >= 3 && /^\d{1,4}$/.test(last) && /^\d{1,4}$/.test(prev) && prev.length + last.length === 5 && RegionByName.has(toks[end - 3].w)
+        ? [prev + last, prev + last, null]
       : null;
     const ca = CA_POSTAL.exec(last) ?? (end >= 2 && /^[A-Z]\d[A-Z]$/.test(prev) && /^\d[A-Z]\d$/.test(last) ? [prev + last, prev, last] : null);
     if (splitZip) {
