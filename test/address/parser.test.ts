@@ -162,6 +162,14 @@ describe('address parser: Canada', () => {
     ['100 Queen St W, Toronto, ON M5H2N2, Ontario', '100 QUEEN ST W', 'TORONTO ON M5H 2N2'],
     ['100 Queen St W, Toronto, M5H 2N2 ON', '100 QUEEN ST W', 'TORONTO ON M5H 2N2'],
     ['200 Kent St, Ottawa ON K1A 0G9 Canada', '200 KENT ST', 'OTTAWA ON K1A 0G9'],
+    // A city whose name holds a street type or a directional, known from the FSAs' names (which places they start
+    // with, and which the postal code's FSA holds).
+    ['100 Water St, St. Andrews, NB E5B 1B1', '100 WATER ST', 'ST ANDREWS NB E5B 1B1'],
+    ["100 water st st. john's nl a1c 5h2", '100 WATER ST', 'ST JOHNS NL A1C 5H2'],
+    ['100 Bridge St Carleton Place ON K7C 2V4', '100 BRIDGE ST', 'CARLETON PLACE ON K7C 2V4'],
+    ['100 Main St, St. Albert T8N 1B1', '100 MAIN ST', 'ST ALBERT T8N 1B1'],
+    ['100 Lonsdale Ave North Vancouver BC V7M 2E4', '100 LONSDALE AVE', 'NORTH VANCOUVER BC V7M 2E4'],
+    ['100 Queen St W Toronto ON M5H 2N2', '100 QUEEN ST W', 'TORONTO ON M5H 2N2'],
     // Street types as Canada Post writes them, also from their USPS spellings; one only USPS lists is kept as typed.
     ['12 Maple Ct, Toronto ON M4W 1A1', '12 MAPLE CRT', 'TORONTO ON M4W 1A1'],
     ['12 Oak Pkwy, Ottawa ON K2J 1A1', '12 OAK PKY', 'OTTAWA ON K2J 1A1'],

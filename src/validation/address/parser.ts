@@ -10,6 +10,7 @@ import { type PostalIndex, type ZipPlace, cityKey, cityWordKey, oneTypingSlipApa
 import { readFrenchWords, readInstallation, shipNameStart, siteAndCompartment, takeUrbanization } from './regional-forms.js';
 import { PRIMARY_NUMBER, type Token, UNIT_ID, hasNonLatinLetters, joinWords, letterAndNumberUnit, makeToken, tokenizeAddress } from './tokenize.js';
 import {
+  CanadianProvinces,
   CanadianStreetTypeAfter,
   CanadianStreetTypeBefore,
   DirectionalTable,
@@ -894,7 +895,7 @@ function stateWrittenAsWord(
 
 function knownCityZips(postal: PostalIndex, state: string | null, key: string, local?: LocalPlaceNames): number {
   let n = 0;
-  if (state) n = postal.cityByKey(state, key)?.zips.length ?? 0;
+  if (state) n = postal.cityByKey(state, key)?.zips.length ?? (CanadianProvinces.has(state) ? postal.fsasNamedFirst(state, key) : 0);
   else for (const c of postal.citiesByKey(key)) n += c.zips.length;
   // A place the gazetteer does not list, but the loaded address files do (`… DR WEST WINDSOR VT`, `… LYNDON KY`).
   if (n === 0 && local) {
@@ -938,6 +939,12 @@ function cityAfterNote(
 
 function stateOfPostalCode(postal: PostalIndex, code: string): string | undefined {
   return /^\d{5}$/.test(code) ? postal.zip(code)?.[0]?.state : postal.fsa(code.slice(0, 3))?.province;
+}
+
+/** True when a comma opens one of toks[from, to). */
+function commaWithin(toks: readonly Token[], from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (toks[k].sep) return true;
+  return false;
 }
 
 function acceptableForSomeZip(
@@ -1541,6 +1548,7 @@ function bestSplit(
   const stateOnly = local !== undefined && !postalCode && state !== null && cityState !== null;
   const streetBonus = local && (postalCode ? local.hasStreet(postalCode, null) : stateOnly) ? KNOWN_STREET_BONUS : 0;
   const noCityBonus = stateOnly ? CITY_MISSING : 0;
+  const fsa = postalCode && country === 'CA' && !zipPlaces ? postalCode.slice(0, 3) : null;
   const candidates: SplitCandidate[] = [];
   for (const start of starts) {
     let cityKeyFromP = '';
@@ -1574,7 +1582,10 @@ function bestSplit(
         }
         // A city may start with a directional (NORTH PLATTE), not with a suffix or unit word.
         const streetWordFirst = isStreetWord(first) && !DirectionalTable.has(first);
-        const fitsZip = acceptableForSomeZip(postal, zipPlaces, cityKeyFromP, postalCode, local);
+        // (A Canadian postal code: a place its FSA's name holds, `TORONTO` of M5H's DOWNTOWN TORONTO, not `W TORONTO`;
+        // unless the city would start inside a comma group after the street's: `…, VILLE DE QUEBEC` is the city.)
+        const fitsZip = acceptableForSomeZip(postal, zipPlaces, cityKeyFromP, postalCode, local) ||
+          (fsa !== null && (toks[p].sep || !commaWithin(toks, start + 1, p)) && postal.fsaNameHolds(fsa, cityKeyFromP));
         if (fitsZip) score += 4;
         if (toks[p].sep) score += 12;
         // A city has no figures (`SUITE 700, OVERLOOK 1` names a building).
@@ -1928,7 +1939,9 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     }
   }
   // A mistyped state (above) names no place: the ZIP's state stands in for it.
-  const cityState = (state && RegionByName.has(state) ? state : null) ?? zipState ?? null;
+  // (A Canadian postal code without its province: the FSA's province, for its places' names.)
+  const fsaProvince = !state && postalCode && country === 'CA' ? postal.fsa(postalCode.slice(0, 3))?.province : undefined;
+  const cityState = (state && RegionByName.has(state) ? state : null) ?? zipState ?? fsaProvince ?? null;
   const county = cityState ? countyBeforeState(toks, end, cityState, zipPlaces, postal, options.places) : null;
   if (county) end = county.end;
   end = dropRepeatedCity(toks, end, postal, cityState);

@@ -201,6 +201,7 @@ export class PostalIndex {
   private citySlips: CityNameSlips | undefined;
   /** Place names within FSA names, by city key (built on first use). */
   private fsaPlaceNames: Map<string, Map<string, number>> | undefined;
+  private fsaPlaceNameStarts: Map<string, number> | undefined;
   /** `STATE|COUNTY` -> its ZIPs. */
   private readonly zipsByCounty = new Map<string, string[]>();
   /** `STATE|` and the cityKey of a county's name, whole and alone (countyNameAlone) -> the county as GeoNames writes it. */
@@ -397,13 +398,20 @@ export class PostalIndex {
   private fsaPlaceNamesIndex(): Map<string, Map<string, number>> {
     if (!this.fsaPlaceNames) {
       this.fsaPlaceNames = new Map();
+      this.fsaPlaceNameStarts = new Map();
       for (const { province, place } of this.fsaPlaces.values()) {
-        // Each run of words of each part of the name (`DOWNSVIEW EAST`, `CFB TORONTO`), counted once per FSA.
+        // Each run of words of each part of the name (`DOWNSVIEW EAST`, `CFB TORONTO`), counted once per FSA; and the
+        // runs each part starts with (`ST. ANDREWS`, not `ANDREWS`). Accents go, as in the text read (SAINT-JEROME).
         const keys = new Set<string>();
-        for (const part of place.split(/[()/,]/)) {
+        const starts = new Set<string>();
+        for (const part of place.normalize('NFD').replace(/[\u0300-\u036f]/g, '').split(/[()/,]/)) {
           const words = part.trim().split(/[\s-]+/).filter(Boolean);
           for (let i = 0; i < words.length; i++) {
-            for (let j = i + 1; j <= Math.min(words.length, i + 4); j++) keys.add(cityKey(words.slice(i, j).join(' ')));
+            for (let j = i + 1; j <= Math.min(words.length, i + 4); j++) {
+              const key = cityKey(words.slice(i, j).join(' '));
+              keys.add(key);
+              if (i === 0) starts.add(key);
+            }
           }
         }
         for (const key of keys) {
@@ -411,9 +419,38 @@ export class PostalIndex {
           if (!provinces) this.fsaPlaceNames.set(key, (provinces = new Map()));
           provinces.set(province, (provinces.get(province) ?? 0) + 1);
         }
+        for (const key of starts) this.fsaPlaceNameStarts.set(`${province} ${key}`, (this.fsaPlaceNameStarts.get(`${province} ${key}`) ?? 0) + 1);
       }
     }
     return this.fsaPlaceNames;
+  }
+
+  /** True when the FSA's name holds a run of words with this city key (`TORONTO`, `DOWNTOWN TORONTO` of M5H). */
+  fsaNameHolds(fsa: string, key: string): boolean {
+    let keys = this.fsaRunKeys.get(fsa);
+    if (!keys) {
+      const place = this.fsaPlaces.get(fsa)?.place ?? '';
+      keys = new Set();
+      for (const part of place.normalize('NFD').replace(/[\u0300-\u036f]/g, '').split(/[()/,]/)) {
+        const words = part.trim().split(/[\s-]+/).filter(Boolean);
+        for (let i = 0; i < words.length; i++) {
+          for (let j = i + 1; j <= Math.min(words.length, i + 4); j++) keys.add(cityKey(words.slice(i, j).join(' ')));
+        }
+      }
+      this.fsaRunKeys.set(fsa, keys);
+    }
+    return keys.has(key);
+  }
+
+  private readonly fsaRunKeys = new Map<string, Set<string>>();
+
+  /**
+   * How many FSAs of the province have a name, or a part of one, that starts with the place of this city key
+   * (`ST ANDREWS` for E5B's ST. ANDREWS; `ANDREWS`, inside it, counts nothing): the parser's Canadian cities.
+   */
+  fsasNamedFirst(province: string, key: string): number {
+    this.fsaPlaceNamesIndex();
+    return this.fsaPlaceNameStarts!.get(`${province} ${key}`) ?? 0;
   }
 
   get zipCount(): number {
