@@ -577,3 +577,27 @@ export function zipCitiesTypedBack(engine: AddressEngineWithSync): { form: (type
   }
   return out;
 }
+
+/**
+ * Each embedded Canadian FSA typed back with its place after a street (`100 Main St, ST. ANDREWS, NB E5B 1B1`, in lower
+ * case without commas, and without the province): how many answers, per form, read the street, the province and a
+ * plausible address. The place is the FSA's name up to a bracket, slash or comma, less a last directional or CENTRAL
+ * (`DOWNTOWN TORONTO` of M5H, `ST. JOHN'S` of A1A ST. JOHN'S NORTH); some FSA names are regions, not places.
+ */
+export function fsaPlacesTypedBack(engine: AddressEngineWithSync): { form: string; right: number; inputs: number }[] {
+  const forms = ['with commas', 'lower case, no commas', 'without the province'];
+  const out = forms.map((form) => ({ form, right: 0, inputs: 0 }));
+  for (const row of fs.readFileSync(new URL('ca-fsa.tsv', SHIPPED_DATA_DIR), 'utf8').trim().split('\n')) {
+    const [fsa, province, name] = row.split('\t');
+    const place = name.split(/[(/,]/)[0].trim().split(/ (?:NORTH|SOUTH|EAST|WEST|CENTRAL|NORTHEAST|NORTHWEST|SOUTHEAST|SOUTHWEST)\b/)[0];
+    const typed = [
+      `100 Main St, ${place}, ${province} ${fsa} 1B1`, `100 main st ${place} ${province} ${fsa}1b1`.toLowerCase(), `100 Main St, ${place} ${fsa} 1B1`,
+    ];
+    typed.forEach((input, f) => {
+      const a = engine.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });
+      out[f].inputs++;
+      if (a.country === 'CA' && a.components.state === province && a.status === 'plausible' && a.components.street_name === 'MAIN') out[f].right++;
+    });
+  }
+  return out;
+}
