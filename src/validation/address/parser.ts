@@ -893,9 +893,10 @@ function stateWrittenAsWord(
   return fits ? { code, country: 'US' } : undefined;
 }
 
-function knownCityZips(postal: PostalIndex, state: string | null, key: string, local?: LocalPlaceNames): number {
+function knownCityZips(postal: PostalIndex, state: string | null, key: string, local?: LocalPlaceNames, province = false): number {
   let n = 0;
-  if (state) n = postal.cityByKey(state, key)?.zips.length ?? (CanadianProvinces.has(state) ? postal.fsasNamedFirst(state, key) : 0);
+  // (A Canadian province's places: the FSAs whose names start with them; `province` says the state is one.)
+  if (state) n = postal.cityByKey(state, key)?.zips.length ?? (province ? postal.fsasNamedFirst(state, key) : 0);
   else for (const c of postal.citiesByKey(key)) n += c.zips.length;
   // A place the gazetteer does not list, but the loaded address files do (`… DR WEST WINDSOR VT`, `… LYNDON KY`).
   if (n === 0 && local) {
@@ -1549,6 +1550,7 @@ function bestSplit(
   const streetBonus = local && (postalCode ? local.hasStreet(postalCode, null) : stateOnly) ? KNOWN_STREET_BONUS : 0;
   const noCityBonus = stateOnly ? CITY_MISSING : 0;
   const fsa = postalCode && country === 'CA' && !zipPlaces ? postalCode.slice(0, 3) : null;
+  const province = cityState !== null && CanadianProvinces.has(cityState);
   const candidates: SplitCandidate[] = [];
   for (const start of starts) {
     let cityKeyFromP = '';
@@ -1563,12 +1565,12 @@ function bestSplit(
       let maxQuality = 2;
       if (p < end) {
         const first = toks[p].w;
-        let knownZips = knownCityZips(postal, cityState, cityKeyFromP, local);
+        let knownZips = knownCityZips(postal, cityState, cityKeyFromP, local, province);
         if (knownZips === 0 && p + 1 < end && DirectionalTable.has(first) && p > start) {
           // A directional before a known city that the gazetteer does not know with it: the street's post-directional
           // when the street can take one (`GRAVENSTEIN HWY, N SEBASTOPOL`), else a place named after its neighbour
           // (`WEALTHY ST SE E GRAND RAPIDS`: East Grand Rapids), believed a little less than a known name.
-          const restZips = knownCityZips(postal, cityState, cityKeyFromP.slice(wordKeys[p].length), local);
+          const restZips = knownCityZips(postal, cityState, cityKeyFromP.slice(wordKeys[p].length), local, province);
           // `DR S E GRAND RAPIDS`: S E after a name is one post-directional, SE.
           const halfOfPair = /^[NS]$/.test(toks[p - 1].w) && /^[EW]$/.test(first) && p - 2 > start;
           // Not one opposed to the street's pre-directional (`W 175TH ST EAST HAZEL CREST`): East Hazel Crest.

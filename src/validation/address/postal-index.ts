@@ -237,6 +237,7 @@ export class PostalIndex {
     const key = cityKey(nickname);
     if (!entry || this.citiesByState.get(state)!.has(key)) return;
     this.citiesByState.get(state)!.set(key, entry);
+    this.citiesByStateInitial.delete(state);
     const all = this.statesByCityKey.get(key);
     if (all) all.push(entry);
     else this.statesByCityKey.set(key, [entry]);
@@ -249,6 +250,7 @@ export class PostalIndex {
     else this.placesByZip.set(place.zip, [place]);
     let cities = this.citiesByState.get(place.state);
     if (!cities) this.citiesByState.set(place.state, (cities = new Map()));
+    this.citiesByStateInitial.delete(place.state);
     const key = cityKey(place.city);
     let entry = cities.get(key);
     if (!entry) {
@@ -321,13 +323,30 @@ export class PostalIndex {
   cityOneSlipFrom(state: string, key: string): CityEntry | undefined {
     if (key.length < 6) return undefined;
     let found: CityEntry | undefined;
-    for (const [candidate, entry] of this.citiesByState.get(state) ?? []) {
-      if (candidate[0] !== key[0] || !oneTypingSlipApart(key, candidate)) continue;
+    for (const [candidate, entry] of this.citiesOfStateByInitial(state, key[0])) {
+      if (!oneTypingSlipApart(key, candidate)) continue;
       if (found) return undefined;
       found = entry;
     }
     return found;
   }
+
+  /** The cities of the state whose keys start with the letter, grouped on first use (a slip keeps the first letter). */
+  private citiesOfStateByInitial(state: string, initial: string): readonly (readonly [string, CityEntry])[] {
+    let byInitial = this.citiesByStateInitial.get(state);
+    if (!byInitial) {
+      byInitial = new Map();
+      for (const [candidate, entry] of this.citiesByState.get(state) ?? []) {
+        let list = byInitial.get(candidate[0]);
+        if (!list) byInitial.set(candidate[0], (list = []));
+        list.push([candidate, entry]);
+      }
+      this.citiesByStateInitial.set(state, byInitial);
+    }
+    return byInitial.get(initial) ?? [];
+  }
+
+  private readonly citiesByStateInitial = new Map<string, Map<string, [string, CityEntry][]>>();
 
   /**
    * The city names, in any state, one typing slip from the name typed (`LOUISVILE`: LOUISVILLE, a city of several
