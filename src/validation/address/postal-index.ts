@@ -138,6 +138,26 @@ export class CityNameSlips {
   }
 }
 
+/**
+ * The city keys of each run of one to four words of each part of an FSA's name (`DOWNSVIEW EAST`, `CFB TORONTO`), and
+ * of the runs each part starts with (`ST. ANDREWS`, not `ANDREWS`). Accents go, as in the text read (SAINT-JEROME).
+ */
+function runsOfFsaName(place: string): { runs: Set<string>; starts: Set<string> } {
+  const runs = new Set<string>();
+  const starts = new Set<string>();
+  for (const part of place.normalize('NFD').replace(/[\u0300-\u036f]/g, '').split(/[()/,]/)) {
+    const words = part.trim().split(/[\s-]+/).filter(Boolean);
+    for (let i = 0; i < words.length; i++) {
+      for (let j = i + 1; j <= Math.min(words.length, i + 4); j++) {
+        const key = cityKey(words.slice(i, j).join(' '));
+        runs.add(key);
+        if (i === 0) starts.add(key);
+      }
+    }
+  }
+  return { runs, starts };
+}
+
 /** The letters of a name, upper case, nothing else (`GRASS VALLEY` -> GRASSVALLEY). */
 function lettersOf(name: string): string {
   return name.toUpperCase().replace(/[^A-Z]/g, '');
@@ -419,21 +439,9 @@ export class PostalIndex {
       this.fsaPlaceNames = new Map();
       this.fsaPlaceNameStarts = new Map();
       for (const { province, place } of this.fsaPlaces.values()) {
-        // Each run of words of each part of the name (`DOWNSVIEW EAST`, `CFB TORONTO`), counted once per FSA; and the
-        // runs each part starts with (`ST. ANDREWS`, not `ANDREWS`). Accents go, as in the text read (SAINT-JEROME).
-        const keys = new Set<string>();
-        const starts = new Set<string>();
-        for (const part of place.normalize('NFD').replace(/[\u0300-\u036f]/g, '').split(/[()/,]/)) {
-          const words = part.trim().split(/[\s-]+/).filter(Boolean);
-          for (let i = 0; i < words.length; i++) {
-            for (let j = i + 1; j <= Math.min(words.length, i + 4); j++) {
-              const key = cityKey(words.slice(i, j).join(' '));
-              keys.add(key);
-              if (i === 0) starts.add(key);
-            }
-          }
-        }
-        for (const key of keys) {
+        // Each run counted once per FSA.
+        const { runs, starts } = runsOfFsaName(place);
+        for (const key of runs) {
           let provinces = this.fsaPlaceNames.get(key);
           if (!provinces) this.fsaPlaceNames.set(key, (provinces = new Map()));
           provinces.set(province, (provinces.get(province) ?? 0) + 1);
@@ -447,17 +455,7 @@ export class PostalIndex {
   /** True when the FSA's name holds a run of words with this city key (`TORONTO`, `DOWNTOWN TORONTO` of M5H). */
   fsaNameHolds(fsa: string, key: string): boolean {
     let keys = this.fsaRunKeys.get(fsa);
-    if (!keys) {
-      const place = this.fsaPlaces.get(fsa)?.place ?? '';
-      keys = new Set();
-      for (const part of place.normalize('NFD').replace(/[\u0300-\u036f]/g, '').split(/[()/,]/)) {
-        const words = part.trim().split(/[\s-]+/).filter(Boolean);
-        for (let i = 0; i < words.length; i++) {
-          for (let j = i + 1; j <= Math.min(words.length, i + 4); j++) keys.add(cityKey(words.slice(i, j).join(' ')));
-        }
-      }
-      this.fsaRunKeys.set(fsa, keys);
-    }
+    if (!keys) this.fsaRunKeys.set(fsa, (keys = runsOfFsaName(this.fsaPlaces.get(fsa)?.place ?? '').runs));
     return keys.has(key);
   }
 
