@@ -10,7 +10,7 @@ import {
 } from '../src/validation/address/index.js';
 import { addressPointOf } from '../src/validation/address/reference-records.js';
 import type { AddressStatus } from '../src/validation/types.js';
-import { type DeliveryLine, type ParsedAddress, unitDepth } from '../src/validation/address/parser.js';
+import { type DeliveryLine, type ParsedAddress, parseNorthAmericanAddress, unitDepth } from '../src/validation/address/parser.js';
 import { cityKey } from '../src/validation/address/postal-index.js';
 import { HYPHENATED_ROUTE } from '../src/validation/address/tokenize.js';
 import {
@@ -600,4 +600,24 @@ export function fsaPlacesTypedBack(engine: AddressEngineWithSync): { form: strin
     });
   }
   return out;
+}
+
+/**
+ * The RRAD addresses typed with a delivery note run on from the street (`6007 APPLEGATE LANE RING BELL, …`; three notes
+ * each), read by the parser alone, without the address points, as for the many ZIPs no loaded data covers: how many
+ * read the same delivery line and city as the address typed without the note.
+ */
+export function notesReadWithoutData(postal: ShippedAddressData['postal'], rradTsv: string): { same: number; inputs: number } {
+  const key = (p: ParsedAddress) => JSON.stringify([p.primaryNumber, p.predirection, p.name, p.suffix, p.postdirection, p.secondaryDesignator, p.secondaryNumber, p.city]);
+  let same = 0;
+  let inputs = 0;
+  for (const r of rradRows(rradTsv)) {
+    const unit = r.address2 ? ` ${r.address2}` : '';
+    const plain = key(parseNorthAmericanAddress(`${r.address1}${unit}, ${r.city}, ${r.state} ${r.zip}`, postal));
+    for (const note of ['Leave At Back Door', 'Ring Bell', 'Behind The Church']) {
+      inputs++;
+      if (key(parseNorthAmericanAddress(`${r.address1} ${note}${unit}, ${r.city}, ${r.state} ${r.zip}`, postal)) === plain) same++;
+    }
+  }
+  return { same, inputs };
 }

@@ -601,6 +601,18 @@ describe('address parser: a rear unit typed first', () => {
   itReadsLines([['#R 16, 2414 Parker Street, Berkeley, CA 94704', '2414 PARKER ST # R16', 'BERKELEY CA 94704']]);
 });
 
+describe('address parser: a delivery note run on from the street, without address points', () => {
+  itReadsLines([
+    ['123 Main St Leave At Back Door, Springfield, IL 62701', '123 MAIN ST', 'SPRINGFIELD IL 62701'],
+    ['123 Main St Ring Bell Apt 4, Springfield, IL 62701', '123 MAIN ST APT 4', 'SPRINGFIELD IL 62701'],
+    // Not a note: a unit letter after the words, a street type, two-letter words.
+    ['815 Hutchinson Rvr Py Sr', '815 HUTCHINSON RVR PY SR', ''],
+  ]);
+  it('When a note follows a named street, then it is set aside as the building or note', () => {
+    expect(parse('123 Main St Behind The Church, Springfield, IL 62701').building).toBe('BEHIND THE CHURCH');
+  });
+});
+
 describe('address parser: a connector left dangling before the unit', () => {
   itReadsLines([
     ['523W 6th St. & 330, Los Angeles CA 90014', '523W 6TH ST # 330', 'LOS ANGELES CA 90014'],

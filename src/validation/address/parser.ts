@@ -404,6 +404,20 @@ function buildingStart(toks: readonly Token[], from: number, unitAt: number, cou
     if (namedStreetBefore && commaAfter && unitAt - after >= 2 && suffixOf(toks[unitAt - 1].w, country) && !directionalOf(toks[unitAt - 1].w, country)) {
       namesBuilding = true;
     }
+    // A note of words run on from a named street before the comma or the unit (`MAIN ST LEAVE AT BACK DOOR, …`,
+    // `MAIN ST RING BELL APT 4`): two words of three letters or more, ending with one, and no street type,
+    // directional, figure or lone letter (a unit: `BLUE HOUSE B`, Berkeley's `R C`) among them.
+    const endsGroup = unitAt === toks.length || toks[unitAt].sep || UnitDesignatorTable.has(toks[unitAt].w) || toks[unitAt].w === '#';
+    if (!namesBuilding && namedStreetBefore && endsGroup && unitAt - after >= 2 && !toks[after].sep && toks[unitAt - 1].w.length >= 3) {
+      let note = true;
+      let words = 0;
+      for (let b = after; b < unitAt && note; b++) {
+        const w = toks[b].w;
+        note = w.length > 1 && !toks[b].digit && !suffixOf(w, country) && !directionalOf(w, country);
+        if (w.length >= 3) words++;
+      }
+      namesBuilding = note && words >= 2;
+    }
     // After a comma, words are a building unless they are a directional or another street (`55 BROADWAY`).
     const building = namesBuilding || (toks[after].sep && !toks[after].number && !directionalOf(toks[after].w, country));
     if (!building) continue;
