@@ -590,6 +590,10 @@ describe('address parser: a lettered street typed without its type before a unit
   });
 });
 
+describe('address parser: a ZIP in its own field before an empty city field', () => {
+  itReadsLines([['388 East Main Street, 05753, , VT', '388 E MAIN ST', 'VT 05753']]);
+});
+
 describe('address parser: a ZIP typed in two pieces after the state', () => {
   itReadsLines([
     ['6007 Applegate Lane, Louisville, KY 40 219', '6007 APPLEGATE LN', 'LOUISVILLE KY 40219'],

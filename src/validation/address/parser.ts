@@ -1302,7 +1302,8 @@ function postalCodeInOwnGroup(
 ): { postalCode: string; plus4: string | null; country: 'US' | 'CA'; end: number } | null {
   const country = RegionByName.get(state)?.country;
   if (!country) return null;
-  for (let g = end - 1; g >= 2; g--) {
+  // (The city's field may be empty: `388 E MAIN ST, 05753, , VT`, the state after an empty field.)
+  for (let g = end < toks.length && toks[end].blank ? end : end - 1; g >= 2; g--) {
     if (!toks[g].sep) continue;
     const k = postalCodeBefore(toks, g, country);
     if (k < 1 || !toks[k].sep) continue;
