@@ -293,7 +293,8 @@ export class CountryMetadata {
     while (e > 0 && (text.charCodeAt(e - 1) <= 32 || text[e - 1] === '.')) e--;
     if (e > 0 && /[A-Za-z]/.test(text[e - 1])) return BRITISH_POSTCODE_AT_END.test(text) ? 'GB' : null;
     // A postal code whose hyphen no US or Canadian code has where it is (`TOKYO 100-8111`, `01310-100`, `1100-053`).
-    const hyphenated = HYPHENATED_POSTAL_CODE_AT_END.exec(text.slice(0, e));
+    const hyphen = text.lastIndexOf('-', e - 1);
+    const hyphenated = hyphen >= e - 5 && hyphen > 0 ? HYPHENATED_POSTAL_CODE_AT_END.exec(text.slice(0, e)) : null;
     if (hyphenated) return HYPHENATED_POSTAL_CODES.find(([pattern]) => pattern.test(hyphenated[1]))?.[1] ?? null;
     if (e < 7 || !/^[\s,]\d{4}$/.test(text.slice(e - 5, e))) return null;
     const word = /(?:^|[\s,])([A-Za-z]{2,3})[\s,]*$/.exec(text.slice(0, e - 4));
