@@ -1437,9 +1437,9 @@ describe('address engine: the reference data decides between readings', () => {
     ['6452 El Camnio Real, CA', 'CA'],
     ['9030 Peninngton Plaec, AL', 'AL'],
     ['100 Zzyzx, DE', 'DE'],
-  ])('When a house number and a street end in a code that is a state\'s and a country\'s ("%s"), then it is the state', (input, state) => {
+  ])('When a house number and a street end in a code that is a state\'s and a country\'s ("%s"), then it is the state, priced as domestic', (input, state) => {
     const r = check(input);
-    expect([r.country, r.components.state]).toEqual(['US', state]);
+    expect([r.country, r.components.state, engine.countryOf(input)]).toEqual(['US', state, 'US']);
   });
 
   it.each([
