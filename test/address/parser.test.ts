@@ -463,6 +463,9 @@ describe('address parser: Puerto Rico streets and urbanizations, military units 
     ['12 CALLE A BAYAMON PR 00959', '12 CALLE A', 'BAYAMON PR 00959'],
     ['12 Calle A Apt 3, Bayamon PR 00959', '12 CALLE A APT 3', 'BAYAMON PR 00959'],
     ['500 Avenida Ponce de Leon, San Juan PR 00918', '500 AVENIDA PONCE DE LEON', 'SAN JUAN PR 00918'],
+    // The house number typed after the street, after #, NUM or CASA: Pub 28 writes it first, without them.
+    ['Calle 1 #23, Bayamon, PR 00961', '23 CALLE 1', 'BAYAMON PR 00961'],
+    ['Calle Sol Num 23, San Juan, PR 00901', '23 CALLE SOL', 'SAN JUAN PR 00901'],
     ['Unit 2050 Box 4190, APO AP 96278', 'UNIT 2050 BOX 4190', 'APO AP 96278'],
     ['USCGC Hamilton FPO AP 96667', 'USCGC HAMILTON', 'FPO AP 96667'],
   ]);

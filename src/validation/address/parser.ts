@@ -7,7 +7,7 @@
  * the state (GeoNames, through PostalIndex), and whether a comma stands there.
  */
 import { type PostalIndex, type ZipPlace, cityKey, cityWordKey, oneTypingSlipApart, wordOneSlipFrom } from './postal-index.js';
-import { readFrenchWords, readInstallation, shipNameStart, siteAndCompartment, takeUrbanization } from './regional-forms.js';
+import { houseNumberAfterSpanishStreet, readFrenchWords, readInstallation, shipNameStart, siteAndCompartment, takeUrbanization } from './regional-forms.js';
 import { PRIMARY_NUMBER, type Token, UNIT_ID, hasNonLatinLetters, joinWords, letterAndNumberUnit, makeToken, tokenizeAddress } from './tokenize.js';
 import {
   CanadianProvinces,
@@ -1740,6 +1740,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   let country: 'US' | 'CA' | null = options.countryHint ?? null;
   const nonLatin = hasNonLatinLetters(input);
   const urbanization = country === 'CA' ? null : takeUrbanization(toks);
+  if (country !== 'CA') houseNumberAfterSpanishStreet(toks);
   let end = toks.length;
 
   // Trailing country, possibly written twice (`UNITED STATES US`).
