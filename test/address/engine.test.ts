@@ -867,6 +867,19 @@ describe('address engine: territories (no places in the embedded data) and overs
   });
 
   it.each([
+    ['Cond. El Monte Norte Apt 5B, San Juan PR 00918', 'COND EL MONTE NORTE APT 5B SAN JUAN PR 00918'],
+    ['Condominio El Monte Norte Apt 5B, San Juan, PR 00918', 'COND EL MONTE NORTE APT 5B SAN JUAN PR 00918'],
+    ['Calle 1 #23, Bayamon, PR 00961', '23 CALLE 1 BAYAMON PR 00961'],
+  ])('When a Puerto Rico address is written in one of its own forms ("%s"), then it is read as Pub 28 writes it', (input, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['plausible', standardized]);
+  });
+
+  it('When a condominium line has no house number outside Puerto Rico, then the house number is still missing', () => {
+    expect(check('Cond El Monte Norte Apt 5B, Springfield IL 62701').footnotes).toContain('E#: house number missing');
+  });
+
+  it.each([
     ['PO Box 3000, Charlotte Amalie, VI 00803', 'VI'],
     ['123 Marine Corps Dr, Tamuning, GU 96913', 'GU'],
     ['PO Box 5, Pago Pago, AS 96799', 'AS'],

@@ -650,6 +650,7 @@ export type DeliveryType = 'street' | 'po_box' | 'rural_route' | 'highway_contra
 
 /** Delivery lines that are no delivery point without a number: a street or highway, a PO Box. */
 const NEEDS_NUMBER: ReadonlySet<ParsedAddress['kind']> = new Set(['street', 'highway', 'po_box']);
+const CONDOMINIUM = /^(?:COND|CONDOMINIO|CONDOMINIUM) /;
 
 const DELIVERY_TYPE_BY_KIND: Partial<Record<ParsedAddress['kind'], DeliveryType>> = {
   street: 'street', highway: 'street', po_box: 'po_box', rural_route: 'rural_route', highway_contract: 'highway_contract',
@@ -797,6 +798,10 @@ export function validateNorthAmerican(
   if (inputWasCut) notes.push(F.tooLong);
   if (p.nonLatin) notes.push(F.nonLatin);
   const hasDeliveryLine = p.kind !== 'none' && p.name !== null;
+  // A Puerto Rico condominium not on a numbered street: its name stands for the street, with no house number (Pub 28,
+  // Puerto Rico addresses), written COND (`CONDOMINIO EL MONTE NORTE APT 5B` -> COND EL MONTE NORTE APT 5B).
+  const condominium = !p.primaryNumber && p.kind === 'street' && p.state === 'PR' && p.name !== null && CONDOMINIUM.test(p.name);
+  if (condominium) p.name = p.name!.replace(CONDOMINIUM, 'COND ');
   // Box numbers start at 1 (a street may have a house number 0; a post office has no box 0).
   const boxZero = p.kind === 'po_box' && p.primaryNumber !== null && /^0+$/.test(p.primaryNumber);
   // `UNIT 5 BOX 42` (military, Pub 28 section 225) delivers only through an APO, FPO or DPO: state AA, AE or AP.
@@ -805,7 +810,7 @@ export function validateNorthAmerican(
     notes.push(p.postalCode && !p.city && !p.state ? F.onlyPostalCode : F.noDeliveryLine);
   } else if (p.kind === 'intersection') {
     notes.push(F.intersection);
-  } else if (!p.primaryNumber && NEEDS_NUMBER.has(p.kind)) {
+  } else if (!p.primaryNumber && NEEDS_NUMBER.has(p.kind) && !condominium) {
     notes.push(F.noPrimaryNumber);
   } else if (boxZero) {
     notes.push(F.poBoxNumberZero);
@@ -845,7 +850,8 @@ export function validateNorthAmerican(
     corrected = true;
   }
   // What no reference data can mend: no (readable) delivery line, a corner, a street or box without its number, box 0.
-  const lineInvalid = p.nonLatin || !hasDeliveryLine || p.kind === 'intersection' || (!p.primaryNumber && NEEDS_NUMBER.has(p.kind)) || boxZero || militaryElsewhere;
+  const lineInvalid = p.nonLatin || !hasDeliveryLine || p.kind === 'intersection' || (!p.primaryNumber && NEEDS_NUMBER.has(p.kind) && !condominium) ||
+    boxZero || militaryElsewhere;
   let invalid = last.invalid || lineInvalid;
 
   // Delivery-point lookup: the given ZIP, or the one ZIP among the candidates where the street and number exist.
