@@ -2,9 +2,12 @@
  * Throughput and latency of POST /v1/validate (address + e-mail + phone, network checks off) beside a bare Express 5
  * JSON endpoint, from one run on one machine:
  *
- *     npm run bench:validate [-- --duration 10 --connections 32 --rounds 3 --warmup 3 --profile --against REV]
+ *     npm run bench:validate [-- --duration 10 --connections 32 --rounds 3 --warmup 3 --profile --against REV --structure]
  *
  * (or BENCH_DURATION, BENCH_CONNECTIONS, BENCH_ROUNDS, BENCH_WARMUP, BENCH_PROFILE=1, BENCH_AGAINST=REV).
+ *
+ * `--structure` measures, beside the bare endpoint, the service's HTTP structure with no work behind it
+ * (bench/servers/express-structure.ts) instead of the service: what the HTTP layer alone costs.
  *
  * `--against REV` measures a change instead: the baseline is then the service as it was at git revision REV (checked
  * out in a temporary worktree that shares this node_modules), in the same alternating rounds, so that a change's
@@ -74,6 +77,8 @@ interface Settings {
   profile: boolean;
   /** A git revision whose service is the baseline, instead of the bare endpoint. */
   against: string | null;
+  /** Measure the service's HTTP structure with no work behind it, instead of the service. */
+  structure: boolean;
 }
 
 function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
@@ -82,11 +87,11 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
     if (!m) throw new Error(`unexpected argument ${JSON.stringify(argv[i])}`);
     if (m[2] !== undefined) flags.set(m[1], m[2]);
-    else if (m[1] === 'profile') flags.set('profile', '1');
+    else if (m[1] === 'profile' || m[1] === 'structure') flags.set(m[1], '1');
     else if (i + 1 < argv.length) flags.set(m[1], argv[++i]);
     else throw new Error(`--${m[1]} needs a value`);
   }
-  const known = new Set(['duration', 'warmup', 'connections', 'rounds', 'profile', 'against']);
+  const known = new Set(['duration', 'warmup', 'connections', 'rounds', 'profile', 'against', 'structure']);
   for (const name of flags.keys()) if (!known.has(name)) throw new Error(`unknown flag --${name}`);
   const number = (name: string, fallback: number, min: number) => {
     const raw = flags.get(name) ?? env[`BENCH_${name.toUpperCase()}`];
@@ -102,6 +107,7 @@ function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     rounds: number('rounds', 3, 1),
     profile: ['1', 'true', 'yes'].includes(profileRaw),
     against: flags.get('against') ?? (env.BENCH_AGAINST || null),
+    structure: flags.has('structure'),
   };
 }
 
@@ -112,6 +118,8 @@ interface Server {
   name: string;
   url: string;
   apiKey?: string;
+  /** The HTTP structure alone (bench/servers/express-structure.ts): it answers no module. */
+  structure?: boolean;
   child: ChildProcess;
   stderr: () => string;
 }
@@ -142,9 +150,9 @@ function startServer(name: string, script: string, nodeFlags: string[] = []): Pr
       child.removeAllListeners('exit');
       clearTimeout(timer);
       try {
-        const info = JSON.parse(out.slice(0, nl)) as { url: string; api_key?: string };
+        const info = JSON.parse(out.slice(0, nl)) as { url: string; api_key?: string; structure?: boolean };
         if (typeof info.url !== 'string') throw new Error('no url');
-        resolve({ name, url: info.url, apiKey: info.api_key, child, stderr: () => err });
+        resolve({ name, url: info.url, apiKey: info.api_key, structure: info.structure, child, stderr: () => err });
       } catch {
         fail(`unexpected first line ${JSON.stringify(out.slice(0, 200))}`);
       }
@@ -178,7 +186,7 @@ async function preflight(server: Server, body: string): Promise<void> {
   });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${server.name} answered ${res.status} to a first request: ${text.slice(0, 500)}`);
-  if (server.apiKey) {
+  if (server.apiKey && !server.structure) {
     const json = JSON.parse(text) as Record<string, unknown>;
     const missing = ['address', 'email', 'phone'].filter((m) => json[m] == null);
     if (missing.length) throw new Error(`${server.name} answered without ${missing.join(', ')}: ${text.slice(0, 500)}`);
@@ -331,7 +339,8 @@ async function main(): Promise<number> {
   console.log(`node ${process.version} on ${os.platform()}/${os.arch()}, ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}`);
   console.log(
     `POST /v1/validate (address + email + phone, EMAIL_NETWORK_CHECKS=false, SQLite) vs ` +
-      `${settings.against ? `the service at ${settings.against}` : 'bare Express 5 JSON endpoint'}; ` +
+      `${settings.against ? `the service at ${settings.against}` : 'bare Express 5 JSON endpoint'}` +
+      `${settings.structure ? ' (measured: the service\'s HTTP structure with no work behind it)' : ''}; ` +
       `${settings.connections} connections, ${settings.warmup} s warm-up, ${settings.rounds} alternating rounds of ${settings.duration} s each`,
   );
 
@@ -348,9 +357,10 @@ async function main(): Promise<number> {
       ? await startServer('baseline', path.relative(ROOT, path.join(checkOut(settings.against), 'bench/servers/service.ts')))
       : await startServer('baseline', 'bench/servers/bare-express.ts');
     servers.push(baseline);
+    if (settings.structure && settings.against) throw new Error('--structure measures against the bare endpoint: no --against');
     service = await startServer(
       'service',
-      'bench/servers/service.ts',
+      settings.structure ? 'bench/servers/express-structure.ts' : 'bench/servers/service.ts',
       profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
     );
     servers.push(service);
@@ -366,7 +376,10 @@ async function main(): Promise<number> {
       label: settings.against ? `service at ${settings.against}` : 'bare express',
       server: baseline, requests: requestsFor(baseline, bodies), rounds: [] as Round[],
     },
-    { label: 'service /v1/validate', server: service, requests: requestsFor(service, bodies), rounds: [] as Round[] },
+    {
+      label: settings.structure ? 'HTTP structure, no work' : 'service /v1/validate',
+      server: service, requests: requestsFor(service, bodies), rounds: [] as Round[],
+    },
   ];
 
   const perRound: string[][] = [HEADER.map((h, i) => (i === 0 ? 'round' : h))];
@@ -395,7 +408,7 @@ async function main(): Promise<number> {
   const [base, svc] = targets.map((t) => summarize(t.rounds));
   const ratio = base.rps > 0 ? svc.rps / base.rps : 0;
   const failures = svc.non2xx + svc.errors + base.non2xx + base.errors;
-  const pass = ratio >= (settings.against ? 0 : TARGET_RATIO) && failures === 0;
+  const pass = ratio >= (settings.against || settings.structure ? 0 : TARGET_RATIO) && failures === 0;
 
   console.log('');
   console.log('per round');
@@ -407,6 +420,8 @@ async function main(): Promise<number> {
   console.log(
     settings.against
       ? `ratio service/service at ${settings.against}: ${ratio.toFixed(2)} (above 1: faster now); failed requests: ${failures}`
+      : settings.structure
+      ? `ratio HTTP structure/baseline: ${ratio.toFixed(2)} (informational: the HTTP layer alone); failed requests: ${failures}`
       : `ratio service/baseline: ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}); failed requests: ${failures} -> ${pass ? 'PASS' : 'FAIL'}`,
   );
   if (!Number.isNaN(svc.cpuUs) && !Number.isNaN(base.cpuUs)) {

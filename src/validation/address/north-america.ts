@@ -6,7 +6,7 @@
 import type { AddressComponents, AddressResult, AddressStatus, Dpv } from '../types.js';
 import { AddressFootnotes as F } from './footnotes.js';
 import type { DeliveryKind, ParsedAddress, Secondary } from './parser.js';
-import { type CityEntry, type PostalIndex, type ZipPlace, cityKey, citySpellingKey, oneTypingSlipApart } from './postal-index.js';
+import { type CityEntry, type PostalIndex, type ZipPlace, cityKey, citySpellingKey, lettersOf, oneTypingSlipApart } from './postal-index.js';
 import { delivers, type ReferenceAnswer, type ReferenceIndex, type StreetParts } from './reference-index.js';
 import {
   CanadianProvinces, DirectionalTable, MilitaryPostOffices, MilitaryStates, UnitDesignatorTable, UspsTerritories, stateOfUnlistedZip,
@@ -113,8 +113,6 @@ function unknownCityName(p: ParsedAddress, place: ZipPlace, postal: PostalIndex,
   // The slower look-ups last: a place the loaded files put in the state, a place of the state one slip away.
   return !localZipsOfCity(reference, postal, state, key).length && !postal.cityOneSlipFrom(state, key);
 }
-
-const lettersOf = (name: string): string => name.toUpperCase().replace(/[^A-Z]/g, '');
 
 /**
  * Typed with several slips (`CHARLTEON` for CHARLESTON): the same first letter, about the same length, and half the

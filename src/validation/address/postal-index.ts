@@ -159,7 +159,7 @@ function runsOfFsaName(place: string): { runs: Set<string>; starts: Set<string> 
 }
 
 /** The letters of a name, upper case, nothing else (`GRASS VALLEY` -> GRASSVALLEY). */
-function lettersOf(name: string): string {
+export function lettersOf(name: string): string {
   return name.toUpperCase().replace(/[^A-Z]/g, '');
 }
 
@@ -438,9 +438,10 @@ export class PostalIndex {
     if (!this.fsaPlaceNames) {
       this.fsaPlaceNames = new Map();
       this.fsaPlaceNameStarts = new Map();
-      for (const { province, place } of this.fsaPlaces.values()) {
-        // Each run counted once per FSA.
+      for (const [fsa, { province, place }] of this.fsaPlaces) {
+        // Each run counted once per FSA; the FSA's own runs kept for fsaNameHolds.
         const { runs, starts } = runsOfFsaName(place);
+        this.fsaRunKeys.set(fsa, runs);
         for (const key of runs) {
           let provinces = this.fsaPlaceNames.get(key);
           if (!provinces) this.fsaPlaceNames.set(key, (provinces = new Map()));
@@ -454,9 +455,8 @@ export class PostalIndex {
 
   /** True when the FSA's name holds a run of words with this city key (`TORONTO`, `DOWNTOWN TORONTO` of M5H). */
   fsaNameHolds(fsa: string, key: string): boolean {
-    let keys = this.fsaRunKeys.get(fsa);
-    if (!keys) this.fsaRunKeys.set(fsa, (keys = runsOfFsaName(this.fsaPlaces.get(fsa)?.place ?? '').runs));
-    return keys.has(key);
+    this.fsaPlaceNamesIndex();
+    return this.fsaRunKeys.get(fsa)?.has(key) ?? false;
   }
 
   private readonly fsaRunKeys = new Map<string, Set<string>>();
