@@ -6,12 +6,11 @@
  * "api_key", "structure"}` on stdout once it listens (a key of the real form, so that the requests carry the same
  * header; nothing checks it); stops on SIGTERM, SIGINT or when stdin closes.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { jsonBody } from '../../src/http/middleware/json-body.js';
 import { requestContext } from '../../src/http/middleware/request-context.js';
 import { createLogger } from '../../src/log.js';
+import { serveChild } from './serve-child.js';
 
 const app = express();
 app.disable('x-powered-by');
@@ -34,17 +33,5 @@ app.post('/v1/validate', authenticate, rateLimitOff, jsonBody(), async (req: Req
 app.get('/v1/account', (_req, res) => void res.json({}));
 app.use((_req: Request, res: Response) => void res.status(404).json({}));
 
-const server = http.createServer(app);
-server.listen(0, '127.0.0.1', () => {
-  const { port } = server.address() as AddressInfo;
-  const apiKey = `cv_live_${'x'.repeat(40)}`;
-  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, api_key: apiKey, structure: true })}\n`);
-});
-
-function stop() {
-  server.close(() => process.exit(0));
-  server.closeAllConnections();
-}
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
-process.stdin.once('end', stop).resume();
+// A key of the real form, so that the requests carry the same header (nothing checks it).
+serveChild(app, { api_key: `cv_live_${'x'.repeat(40)}`, structure: true });
