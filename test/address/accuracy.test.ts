@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import {
-  adjudicatedCorpus, loadCorpus, loadLabelDisputes, parsedFieldsOf, fsaPlacesTypedBack, notesReadWithoutData, rradRoundTrip, rradRoundTripPlacesHeldOut, scoreParser, zipCitiesTypedBack, zipCityMisspelt,
+  adjudicatedCorpus, loadCorpus, loadLabelDisputes, parsedFieldsOf, fsaPlacesTypedBack, notesReadWithoutData, otherScriptsTypedBack, rradRoundTrip, rradRoundTripPlacesHeldOut, scoreParser, zipCitiesTypedBack, zipCityMisspelt,
   type RradForm,
 } from '../../bench/address-corpus.js';
 import { SHIPPED_DATA_DIR } from '../../src/validation/address/index.js';
@@ -158,6 +158,18 @@ describe('every Canadian FSA typed back with its place', () => {
   it('When each FSA is typed with its place after a street, in three forms, then street, province and status are right for 99% or more', () => {
     for (const r of fsaPlacesTypedBack(engine)) {
       expect(r.inputs).toBe(1655);
+      expect(r.right / r.inputs).toBeGreaterThanOrEqual(0.99);
+    }
+  });
+});
+
+describe('addresses in other scripts than Latin', () => {
+  // 2026-11-24: 395 / 396 / 396 of 396 right, the other one asked for (강원도: a province of both Koreas), none told
+  // wrong; at the session's start none was right: each was read as a US address, `invalid` (non-Latin script).
+  it('When each region named in another script is typed as an address with no country, the country first or last, then its country is told and never another', () => {
+    for (const r of otherScriptsTypedBack(engine)) {
+      expect(r.inputs).toBe(396);
+      expect(r.wrong).toBe(0);
       expect(r.right / r.inputs).toBeGreaterThanOrEqual(0.99);
     }
   });

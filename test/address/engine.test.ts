@@ -707,6 +707,92 @@ describe('address engine: other countries, subdivision and postal code checked a
     expect([r.status, r.components.state, r.standardized]).toEqual(['plausible', state, standardized]);
   });
 
+  it.each([
+    // Named last, in the country's own language (CLDR's names through Intl.DisplayNames).
+    ['北京市东城区东长安街1号 100738 中国', 'CN', '北京市东城区东长安街1号 100738 CHINA'],
+    ['서울특별시 종로구 세종대로 175, 03172, 대한민국', 'KR', '서울특별시 종로구 세종대로 175 03172 SOUTH KOREA'],
+    ['ул. Тверская, д. 1, Москва, 125009, Россия', 'RU', 'УЛ ТВЕРСКАЯ Д 1 МОСКВА 125009 RUSSIAN FEDERATION'],
+    ['Βασιλίσσης Σοφίας 1, 106 71 Αθήνα, Ελλάδα', 'GR', 'ΒΑΣΙΛΙΣΣΗΣ ΣΟΦΙΑΣ 1 106 71 ΑΘΗΝΑ GREECE'],
+    ['רחוב הרצל 1, תל אביב 6100000, ישראל', 'IL', 'רחוב הרצל 1 תל אביב 6100000 ISRAEL'],
+    ['ถนนราชดำเนินกลาง กรุงเทพมหานคร 10200 ประเทศไทย', 'TH', 'ถนนราชดำเนินกลาง กรุงเทพมหานคร 10200 THAILAND'],
+    ['Václavské náměstí 1, 110 00 Praha, Česko', 'CZ', 'VACLAVSKE NAMESTI 1 110 00 PRAHA CZECH REP.'],
+    ['Andrássy út 1, 1061 Budapest, Magyarország', 'HU', 'ANDRASSY UT 1 1061 BUDAPEST HUNGARY'],
+    // Named first, as Chinese, Japanese, Korean and Russian addresses are written from the country down.
+    ['中国北京市东城区东长安街1号 100738', 'CN', '北京市东城区东长安街1号 100738 CHINA'],
+    ['日本 〒100-8111 東京都千代田区千代田1-1', 'JP', '100-8111 東京都千代田区千代田1-1 JAPAN'],
+    ['Россия, Москва, ул. Тверская, д. 1, 125009', 'RU', 'МОСКВА УЛ ТВЕРСКАЯ Д 1 125009 RUSSIAN FEDERATION'],
+    // In the sender's language (the UPU's rule for mail from abroad).
+    ['Friedrichstraße 1, 10117 Berlin, Allemagne', 'DE', 'FRIEDRICHSTRASSE 1 10117 BERLIN GERMANY'],
+    ['10 Downing Street, London SW1A 2AA, Royaume-Uni', 'GB', '10 DOWNING STREET LONDON SW1A 2AA UNITED KINGDOM'],
+    ['Unter den Linden 77, 10117 Berlin, Niemcy', 'DE', 'UNTER DEN LINDEN 77 10117 BERLIN GERMANY'],
+  ])('When "%s" names its country in its own script or language, then that country\'s rules check it', (input, country, standardized) => {
+    const r = check(input);
+    expect([r.status, r.country, r.standardized]).toEqual(['plausible', country, standardized]);
+    expect(r.footnotes.join(' ')).not.toMatch(/told from/);
+  });
+
+  it.each([
+    // A script one country writes its addresses in.
+    ['თბილისი, რუსთაველის გამზირი 1, 0108', 'GE', 'B#: country GEORGIA told from the Georgian script (no country was named)'],
+    // A script several write: the region named or the form of the postal code tells which (Hangul: both Koreas).
+    ['서울특별시 종로구 세종대로 175, 03172', 'KR', 'B#: country SOUTH KOREA told from the Hangul script, the region it names and the form of its postal code (no country was named)'],
+    ['〒100-8111 東京都千代田区千代田1-1', 'JP', 'B#: country JAPAN told from the Han script, the region it names and the form of its postal code (no country was named)'],
+    ['日本橋1-1, 中央区, 東京都 103-0027', 'JP', 'B#: country JAPAN told from the Han script, the region it names and the form of its postal code (no country was named)'],
+    ['台北市信義區市府路1號 110', 'TW', 'B#: country TAIWAN told from the Han script, the region it names and the form of its postal code (no country was named)'],
+    ['вул. Хрещатик, 1, Київ, 01001', 'UA', 'B#: country UKRAINE told from the Cyrillic script, the region it names and the form of its postal code (no country was named)'],
+    ['Αθήνα 106 71, Βασιλίσσης Σοφίας 1', 'GR', 'B#: country GREECE told from the Greek script and the form of its postal code (no country was named)'],
+  ])('When "%s" names no country, then its script tells it, and a footnote says so', (input, country, footnote) => {
+    const r = check(input);
+    expect([r.status, r.country, r.footnotes[0]]).toEqual(['plausible', country, footnote]);
+  });
+
+  it('When a country name in a script without spaces runs on to a place\'s name, then it is no country (Tokyo\'s 日本橋)', () => {
+    const r = check('日本橋1-1, 中央区, 東京都 103-0027');
+    expect(r.standardized).toBe('日本橋1-1 中央区 東京都 103-0027 JAPAN');
+    // Hong Kong is named as its own city: the district after it tells the area.
+    expect([check('香港中環皇后大道中1號').country, check('香港中環皇后大道中1號').status]).toEqual(['HK', 'plausible']);
+  });
+
+  it('When the script is written in several countries and nothing tells which, then the answer asks for the country', () => {
+    const r = check('ул. Витоша 1, 1000 София');
+    expect([r.status, r.country]).toEqual(['invalid', null]);
+    expect(r.footnotes).toEqual([
+      'E#: country not recognised: addresses in the Cyrillic script are written in 2 countries (BG, MK) and the text tells none of them; give the country hint or name the country',
+    ]);
+    expect(check('ул. Витоша 1, 1000 София', 'BG').status).toBe('plausible');
+  });
+
+  it('When a US address carries words in another script before or after it, then they are set aside and the address is read', () => {
+    const before = check('王小明 123 Main St, New York, NY 10001');
+    expect([before.status, before.standardized, before.footnotes[0]]).toEqual(['plausible', '123 MAIN ST NEW YORK NY 10001', 'R#: text before the delivery line dropped: 王小明']);
+    // The US in the sender's language needs no footnote, as `USA` does not.
+    const after = check('1600 Pennsylvania Ave NW, Washington, DC 20500, 美国');
+    expect([after.status, after.country, after.footnotes.some((f) => f.startsWith('R#'))]).toEqual(['plausible', 'US', false]);
+    // A street written in another script is no US address.
+    expect(check('123 Тверская St, New York, NY 10001').footnotes).toContain('E#: non-Latin script; US and Canadian addresses are written in Latin letters');
+  });
+
+  it.each([
+    ['Rua Augusta 100, 1100-053 Lisboa', 'PT'],
+    ['ul. Marszałkowska 1, 00-624 Warszawa', 'PL'],
+  ])('When "%s" puts its hyphenated postal code before the city, then the code tells the country', (input, country) => {
+    expect([check(input).status, check(input).country]).toEqual(['plausible', country]);
+  });
+
+  it.each([
+    // Country names in other languages that are also US places stay the places (Islandia, NY; Chili, NY and WI).
+    ['123 Main St, Islandia', 'US'],
+    ['123 Main St, Chili', 'US'],
+    ['100 Main St, Columbia', 'US'],
+  ])('When "%s" ends with a US place named like a country in another language, then it stays a US address', (input, country) => {
+    expect(check(input).country).toBe(country);
+  });
+
+  it('When Cyrillic and Georgian text is standardized, then Й keeps its mark and Georgian is not turned into its capitals', () => {
+    expect(check('ул. Тверская, д. 1, Йошкар-Ола, 424000, Россия').standardized).toBe('УЛ ТВЕРСКАЯ Д 1 ЙОШКАР-ОЛА РЕСПУБЛИКА МАРИЙ ЭЛ 424000 RUSSIAN FEDERATION');
+    expect(check('თბილისი, რუსთაველის გამზირი 1, 0108').standardized).toBe('თბილისი რუსთაველის გამზირი 1 0108 GEORGIA');
+  });
+
   it('When an Australian address names no country, then its state and postcode tell it from a US one', () => {
     expect([check('42 Wallaby Way, Sydney NSW 2000').country, check('42 Wallaby Way, Perth WA 6000').country]).toEqual(['AU', 'AU']);
     expect(check('100 Main St, Seattle WA 98101').country).toBe('US');

@@ -76,6 +76,19 @@ describe.each(testDatabases)('POST /v1/validate on $name', (database) => {
     expect((await res.json() as any).credits).toEqual({ charged: 3, remaining: 7 });
   });
 
+  it('When an address written in Hangul names no country, then its script tells South Korea: priced as international, and a national phone number is read in Korea', async () => {
+    const { apiKey } = await service.newAccount(10);
+
+    const res = await service.post('/v1/validate', { address: '서울특별시 종로구 세종대로 175, 03172', phone: '02-2100-2114' }, { key: apiKey });
+
+    expect(res.status).toBe(200);
+    const body = await res.json() as any;
+    expect(body.address).toMatchObject({ status: 'plausible', country: 'KR' });
+    expect(body.address.footnotes[0]).toMatch(/^B#: country SOUTH KOREA told from the Hangul script/);
+    expect(body.phone).toMatchObject({ e164: '+82221002114', country: 'KR' });
+    expect(body.credits.charged).toBe(3 + (body.phone.type === 'landline' ? 3 : 2));
+  });
+
   it('When the address is in Puerto Rico (country "PR"), then it is domestic USPS mail (read as US, 1 credit) and the phone is read in PR', async () => {
     const { apiKey } = await service.newAccount(10);
 

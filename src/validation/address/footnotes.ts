@@ -48,6 +48,13 @@ export const AddressFootnotes = {
   checkedAgainstFormat: (country: string) =>
     `DPV: checked against the ${country} address format; no delivery-point data for this country`,
   nonLatinScript: 'N#: written in a non-Latin script',
+  countryOfScript: (country: string, script: string, by: readonly ('region' | 'postal code')[]) => {
+    const parts = [`the ${script} script`, ...by.map((b) => (b === 'region' ? 'the region it names' : 'the form of its postal code'))];
+    const how = parts.length > 2 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts.join(' and ');
+    return `B#: country ${country} told from ${how} (no country was named)`;
+  },
+  countryOfScriptUnknown: (script: string, candidates: readonly string[]) =>
+    `E#: country not recognised: addresses in the ${script} script are written in ${candidates.length} countries (${candidates.length > 8 ? `${candidates.slice(0, 8).join(', ')}, …` : candidates.join(', ')}) and the text tells none of them; give the country hint or name the country`,
   streetCorrected: (from: string, to: string) => `M#: street corrected from ${from} to ${to}`,
   numberOfRange: (written: string, number: string) =>
     `M#: the range ${written} read as number ${number} (the reference data holds it, not the range)`,

