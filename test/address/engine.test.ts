@@ -772,6 +772,12 @@ describe('address engine: other countries, subdivision and postal code checked a
     expect(check('123 Тверская St, New York, NY 10001').footnotes).toContain('E#: non-Latin script; US and Canadian addresses are written in Latin letters');
   });
 
+  it('When a mostly Latin address names a region in another script, then that region\'s country is told, and a recipient\'s name tells none', () => {
+    expect([check('Москва 125009, Tverskaya 1').country, check('Москва 125009, Tverskaya 1').status]).toEqual(['RU', 'plausible']);
+    // 王小明 names no Chinese province; the ZIP code's form (Taiwan's postal codes have five figures too) tells nothing alone.
+    expect(check('王小明 123 Main St, New York, NY 10001').country).toBe('US');
+  });
+
   it.each([
     ['Rua Augusta 100, 1100-053 Lisboa', 'PT'],
     ['ul. Marszałkowska 1, 00-624 Warszawa', 'PL'],

@@ -119,8 +119,9 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     const byLastLine = countries.countryOfLastLine(input);
     if (byLastLine) return { code: byLastLine, rest: input, byLastLine: true };
     // Written mostly in another script than Latin, naming no country: the script may tell it, and no US or Canadian
-    // reading is tried (`서울특별시 종로구 세종대로 175, 03172` is no US address with ZIP code 03172).
-    const script = hasNonLatinLetters(input) ? countries.countryOfScript(input) : null;
+    // reading is tried (`서울특별시 종로구 세종대로 175, 03172` is no US address with ZIP code 03172). Words of another
+    // script in a Latin text tell it too where they name a region of a country that writes that script.
+    const script = hasNonLatinLetters(input) ? countries.countryOfScript(input, true) : null;
     if (script) return { code: script.code, rest: input, script };
     if (!guess) return { code: null, rest: input };
     const upper = input.toUpperCase().trim();

@@ -461,10 +461,12 @@ export class CountryMetadata {
    * whose addresses are written in that script (Hangul: South Korea; kana: Japan; Thai; Hebrew; Georgian; Armenian),
    * or, of the countries that write it, the one alone whose region (state, province, prefecture) the text names or
    * whose postal-code format it holds, a region counting for more (Cyrillic `…, Москва, 125009`: Russia; Han
-   * `東京都千代田区…`: Japan; `北京市…`: China). `code` null when that leaves several (with them); null when the
-   * text is mostly Latin.
+   * `東京都千代田区…`: Japan; `北京市…`: China). `code` null when that leaves several (with them). Null when the
+   * text is mostly Latin, unless `mostlyLatinToo` (words of the script in a Latin text: `Москва 125009, Tverskaya 1`),
+   * and then only a country whose region the text names is answered (a recipient's name in Han before a US address
+   * names no Chinese province, and its ZIP code has the form of Taiwan's postal codes: no country is told by that).
    */
-  countryOfScript(text: string): ScriptCountry | null {
+  countryOfScript(text: string, mostlyLatinToo = false): ScriptCountry | null {
     if (!hasNonLatinLetters(text)) return null;
     let latin = 0;
     let other = 0;
@@ -473,7 +475,7 @@ export class CountryMetadata {
       if (NON_LATIN_LETTER.test(ch)) other++;
       else latin++;
     }
-    if (other <= latin) return null;
+    if (other <= latin && !mostlyLatinToo) return null;
     let best: { name: string; iso: string; count: number } | null = null;
     for (const { name, iso, letters } of SCRIPTS) {
       const count = text.match(letters)?.length ?? 0;
@@ -486,7 +488,7 @@ export class CountryMetadata {
       ? [...HAN_WRITTEN_AS].flatMap((s) => this.regionsByScript.get(s) ?? [])
       : this.regionsByScript.get(iso) ?? [];
     const script = iso === 'Jpan' ? 'Japanese' : best.name;
-    if (candidates.length === 1) return { code: candidates[0], script, by: [] };
+    if (candidates.length === 1 && other > latin) return { code: candidates[0], script, by: [] };
     if (!candidates.length) return null;
     const groups = matchForm(text).split(/[,\n;]+/).map((g) => g.replace(/\s+/g, ' ').trim()).filter(Boolean).map((g) => g.split(' '));
     const scored = candidates.map((code) => {
@@ -504,7 +506,9 @@ export class CountryMetadata {
       return { code, by, score: region + (postal ? 1 : 0) };
     }).sort((a, b) => b.score - a.score);
     const [first, second] = scored;
-    if (first.score > 0 && first.score > (second?.score ?? 0)) return { code: first.code, script, by: first.by };
+    const told = first.score > 0 && first.score > (second?.score ?? 0);
+    if (other <= latin) return told && first.by.includes('region') ? { code: first.code, script, by: first.by } : null;
+    if (told) return { code: first.code, script, by: first.by };
     return { code: null, script, candidates: scored.filter((c) => c.score === first.score).map((c) => c.code) };
   }
 
