@@ -412,8 +412,9 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect([r.status, r.standardized]).toEqual([status, standardized]);
   });
 
-  it.each([['Unter den Linden 77, 10117 Berlin'], ['55 Rue du Faubourg Saint-Honore, 75008 Paris']])(
-    'When a postal code stands before a city it is no ZIP of, without a country (%j), then the answer says to name the country',
+  // (`55 Rue du Faubourg Saint-Honore, 75008 Paris` is France by its street word: see the other countries' tests.)
+  it.each([['Unter den Linden 77, 10117 Berlin'], ['Damrak 1, 1012 LG Amsterdam']])(
+    'When a postal code stands before a city it is no ZIP of, without a country or a street word (%j), then the answer says to name the country',
     (input) => {
       const r = check(input);
       expect([r.status, r.footnotes[0]]).toEqual([
@@ -783,6 +784,33 @@ describe('address engine: other countries, subdivision and postal code checked a
     ['ul. Marszałkowska 1, 00-624 Warszawa', 'PL'],
   ])('When "%s" puts its hyphenated postal code before the city, then the code tells the country', (input, country) => {
     expect([check(input).status, check(input).country]).toEqual(['plausible', country]);
+  });
+
+  it.each([
+    ['Friedrichstraße 1, 10117 Berlin', 'DE', 'GERMANY', 'FRIEDRICHSTRASSE'],
+    ['Via Roma 10, 20121 Milano', 'IT', 'ITALY', 'VIA'],
+    ['55 Rue du Faubourg Saint-Honore, 75008 Paris', 'FR', 'FRANCE', 'RUE'],
+    ['Kalverstraat 1, 1012 NX Amsterdam', 'NL', 'NETHERLANDS', 'KALVERSTRAAT'],
+    ['Drottninggatan 1, 111 51 Stockholm', 'SE', 'SWEDEN', 'DROTTNINGGATAN'],
+    ['Karl Johans gate 1, 0154 Oslo', 'NO', 'NORWAY', 'GATE'],
+    ['Vesterbrogade 1, 1620 København', 'DK', 'DENMARK', 'VESTERBROGADE'],
+    ['Mannerheimintie 1, 00100 Helsinki', 'FI', 'FINLAND', 'MANNERHEIMINTIE'],
+    ['Andrássy út 1, 1061 Budapest', 'HU', 'HUNGARY', 'UT'],
+    ['İstiklal Caddesi 1, 34433 İstanbul', 'TR', 'TURKEY', 'CADDESI'],
+  ])('When "%s" names no country, then its street word and postal code before the city tell it', (input, country, name, word) => {
+    const r = check(input);
+    expect([r.status, r.country, r.footnotes[0]]).toEqual([
+      'plausible', country, `B#: country ${name} told from the street word ${word} and the form of its postal code before the city (no country was named)`,
+    ]);
+  });
+
+  it('When a street word and the postal code fit several countries, then the answer names them and asks; a ZIP of its own city stays US', () => {
+    const vienna = check('Mariahilfer Straße 1, 1060 Wien');
+    expect([vienna.status, vienna.footnotes[0]]).toEqual(['invalid', "E#: the postal code stands before the city, as outside North America, and the street word STRASSE and the postal code's form fit AT, CH, LU: give the country hint or end the address with the country"]);
+    expect(check('Mariahilfer Straße 1, 1060 Wien', 'AT').status).toBe('plausible');
+    expect([check('100 Via Roma, 92651 Laguna Beach').country, check('100 Rue Royale, 70130 New Orleans').country]).toEqual(['US', 'US']);
+    // English writes AVENUE too: no country is told by it.
+    expect(check('100 Park Avenue, 10017 Manhattan').country).toBe('US');
   });
 
   it.each([

@@ -10,6 +10,8 @@ import type { AddressEngine, AddressResult } from '../types.js';
 import { AddressFootnotes as F } from './footnotes.js';
 import { localZipsOfCity, validateNorthAmerican, zipOfState } from './north-america.js';
 import { CountryMetadata, type GoogleRegionData, type ScriptCountry, validateOtherCountry } from './other-countries.js';
+
+type StreetWordCountry = NonNullable<ReturnType<CountryMetadata['countryOfStreetWord']>>;
 import { type ParsedAddress, parseNorthAmericanAddress } from './parser.js';
 import { cityKey, PostalIndex } from './postal-index.js';
 import { addressPointOf } from './reference-records.js';
@@ -62,7 +64,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
    */
   function resolveCountry(
     input: string, hint?: string, guess = true,
-  ): { code: string | null; rest: string; state?: string; script?: ScriptCountry } {
+  ): { code: string | null; rest: string; state?: string; script?: ScriptCountry; streetWord?: StreetWordCountry } {
     const found = resolveNamedCountry(input, hint, guess);
     // A country named like a US state or Canadian province (`…, LOUISVILLE, KY`: the Cayman Islands' code; `…, CA`,
     // `…, DE`, `…, ATLANTA, GEORGIA`): the state when the text reads as an address there.
@@ -107,7 +109,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
    */
   function resolveNamedCountry(
     input: string, hint?: string, guess = true,
-  ): { code: string | null; rest: string; byLastLine?: boolean; script?: ScriptCountry } {
+  ): { code: string | null; rest: string; byLastLine?: boolean; script?: ScriptCountry; streetWord?: StreetWordCountry } {
     const h = hint?.trim().toUpperCase();
     if (h && /^[A-Z]{2}$/.test(h)) {
       const code = h === 'UK' ? 'GB' : h;
@@ -123,6 +125,14 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     // script in a Latin text tell it too where they name a region of a country that writes that script.
     const script = hasNonLatinLetters(input) ? countries.countryOfScript(input, true) : null;
     if (script) return { code: script.code, rest: input, script };
+    // A street word of a European language and a postal code before the city that is no US ZIP code of it.
+    // Where several countries fit, the answer names them if the address reads as no US one either.
+    // (Not where the "city" is a state: `…, 40219 KY` is a US ZIP code and state in another order.)
+    const european = countries.countryOfStreetWord(input);
+    if (european && !RegionByName.has(european.city.toUpperCase()) && !zipOfOwnCity(european.postalCode, european.city)) {
+      if (european.code) return { code: european.code, rest: input, byLastLine: true, streetWord: european };
+      if (!guess) return { code: null, rest: input, streetWord: european };
+    }
     if (!guess) return { code: null, rest: input };
     const upper = input.toUpperCase().trim();
     if (CANADIAN_POSTAL.test(upper)) return { code: 'CA', rest: input };
@@ -175,10 +185,14 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
   function zipAfterCity(text: string): string {
     const m = POSTAL_CODE_BEFORE_CITY.exec(text.trim());
     if (!m || m[1].length !== 5) return text;
-    const places = postal.zip(m[1]);
-    const key = cityKey(m[2]);
-    const own = places?.some((place) => postal.isAcceptableCityKey(place, key)) || reference?.isLocalCityOf(m[1], key);
-    return own ? `${text.trim().slice(0, m.index)}, ${m[2].trim()} ${m[1]}` : text;
+    return zipOfOwnCity(m[1], m[2]) ? `${text.trim().slice(0, m.index)}, ${m[2].trim()} ${m[1]}` : text;
+  }
+
+  /** A US ZIP code of a place of that name (in the embedded data or the loaded address files). */
+  function zipOfOwnCity(zip: string, city: string): boolean {
+    if (!/^\d{5}$/.test(zip)) return false;
+    const key = cityKey(city);
+    return postal.zip(zip)?.some((place) => postal.isAcceptableCityKey(place, key)) || reference?.isLocalCityOf(zip, key) === true;
   }
 
   function validateSync(given: string, options: { country?: string; deadline: number }): AddressResult {
@@ -194,13 +208,14 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
 
   function validateCleanSync(input: string, options: { country?: string; deadline: number }): AddressResult {
     // The parser tells US from Canada itself; only another country changes the path.
-    const { code, rest, state, script } = resolveCountry(input, options.country, false);
+    const { code, rest, state, script, streetWord } = resolveCountry(input, options.country, false);
     if (script && script.code === null) return invalidAnswer(null, F.countryOfScriptUnknown(script.script, script.candidates));
     if (code && code !== 'US' && code !== 'CA') {
       const rules = countries.get(code);
       if (!rules) return invalidAnswer(code, F.unknownCountry);
       const answer = validateOtherCountry(input, rules, rest.slice(0, MAX_INPUT_CHARS));
       if (script?.code) answer.footnotes.unshift(F.countryOfScript(rules.name, script.script, script.by));
+      if (streetWord) answer.footnotes.unshift(F.countryOfStreetWord(rules.name, streetWord.word));
       return answer;
     }
     // Without a country, a US or Canadian address is assumed: most input is, and the parser tells which. Words in
@@ -221,7 +236,9 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     if (edges?.after && !namesOwnCountry) answer.footnotes.unshift(F.extraDropped(edges.after));
     if (edges?.before) answer.footnotes.unshift(F.recipientDropped(edges.before));
     // `UNTER DEN LINDEN 77, 10117 BERLIN`, read as a US address, fails: the order says where it is from.
-    if (!code && answer.status === 'invalid' && !parsed.state && POSTAL_CODE_BEFORE_CITY.test(input.trim())) {
+    if (!code && answer.status === 'invalid' && !parsed.state && streetWord) {
+      answer.footnotes.unshift(F.streetWordCountries(streetWord.word, streetWord.candidates));
+    } else if (!code && answer.status === 'invalid' && !parsed.state && POSTAL_CODE_BEFORE_CITY.test(input.trim())) {
       answer.footnotes.unshift(F.postalCodeBeforeCity);
     }
     if (lastLineFirst) answer.footnotes.unshift(F.lastLineFirst);

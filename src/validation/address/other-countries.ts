@@ -251,6 +251,34 @@ const SCRIPTS: readonly { name: string; letters: RegExp; iso: string }[] = [
   ['Oriya', 'Orya'], ['Sinhala', 'Sinh'], ['Ethiopic', 'Ethi'], ['Thaana', 'Thaa'], ['Tibetan', 'Tibt'], ['Mongolian', 'Mong'],
 ].map(([name, iso]) => ({ name, iso, letters: new RegExp(`\\p{Script=${name}}`, 'gu') }));
 
+/**
+ * Street words of the languages whose countries write the postal code before the city, and those countries: a street
+ * word as written (upper case, accents off), or run on to the street's name where the language joins them
+ * (FRIEDRICHSTRASSE, KALVERSTRAAT, DROTTNINGGATAN, MANNERHEIMINTIE). Spanish is left out: its countries (Spain, Mexico,
+ * Peru, Uruguay, …) share the five-figure postal code, so the word tells none of them.
+ */
+const STREET_WORD_COUNTRIES: readonly (readonly [RegExp, readonly string[]])[] = [
+  [/^(?:\S*(?:STRASSE|GASSE|PLATZ|ALLEE)|\S*STR|\S+WEG|WEG|DAMM|UFER)$/, ['DE', 'AT', 'CH', 'LI', 'LU']],
+  // Not AVENUE, BOULEVARD, PLACE or ROUTE: English writes them too (`100 Park Avenue, 10017 Manhattan`).
+  [/^(?:RUE|BD|CHEMIN|IMPASSE|QUAI|ALLEE)$/, ['FR', 'BE', 'CH', 'LU', 'MC']],
+  [/^(?:VIA|VIALE|PIAZZA|PIAZZALE|CORSO|VICOLO|LARGO|STRADA|CONTRADA)$/, ['IT', 'CH', 'SM', 'VA']],
+  [/^(?:\S*STRAAT|\S+LAAN|\S*PLEIN|\S*GRACHT|\S+KADE|\S*STEEG|\S+SINGEL|\S+DIJK)$/, ['NL', 'BE']],
+  [/^(?:\S+GATAN|\S+VAGEN|\S*TORGET|\S*GATA)$/, ['SE', 'NO']],
+  [/^(?:\S*GATE|\S*VEIEN|\S*VEI|\S*VEGEN)$/, ['NO']],
+  [/^(?:\S+GADE|\S+VEJ|\S+STRAEDE|\S+PLADS)$/, ['DK']],
+  [/^(?:\S+KATU|\S+TIE|\S+KUJA)$/, ['FI']],
+  [/^(?:UL|ULICA|ALEJA|PLAC|OSIEDLE)$/, ['PL']],
+  [/^(?:ULICE|NAMESTI|TRIDA|NABREZI)$/, ['CZ', 'SK']],
+  [/^(?:UT|UTCA|KORUT)$/, ['HU']],
+  [/^(?:CADDESI|CAD|SOKAK|SOK|BULVARI|MAHALLESI|MAH)$/, ['TR']],
+];
+
+/**
+ * The last group of a European address: a postal code and then the city (`…, 10117 BERLIN`, `…, 1012 LG AMSTERDAM`,
+ * `…, 111 51 STOCKHOLM`, `…, L-1111 LUXEMBOURG`): group 1 the code, group 2 the city.
+ */
+const CODE_THEN_CITY = /(?:^|,)\s*(\d{4} ?[A-Z]{2}(?= )|\d{3} \d{2}|\d{4,5}|[A-Z]{1,2}-\d{4,5})\s+([^\d,]*[A-Z]{2}[^\d,]*)$/;
+
 /** Han characters are written in China, Taiwan, Hong Kong and Macao (simplified or traditional), and in Japan. */
 const HAN_WRITTEN_AS: ReadonlySet<string> = new Set(['Hans', 'Hant', 'Jpan']);
 
@@ -454,6 +482,38 @@ export class CountryMetadata {
       if (after !== next || !LETTER.test(after[0] ?? '') || regionFollows) return { code, rest: next };
     }
     return null;
+  }
+
+  /**
+   * The country of an address that names none, written as in Europe with the postal code before the city in its last
+   * group (`FRIEDRICHSTRASSE 1, 10117 BERLIN`; `VIA ROMA 10, 20121 MILANO`): the one country whose language writes a
+   * street word of the text (STREET_WORD_COUNTRIES; every word's languages counted: ALLEE is German and French) and
+   * whose postal code has the form of the one written (German and five figures: Germany; four: Austria, Switzerland
+   * or Liechtenstein, which no word tells apart). The code (null when several countries fit: `candidates`), the
+   * postal code and the city as written, and the first street word; null when no street word fits a country. The
+   * caller makes sure the code is no US ZIP code of that city (`…, 92651 LAGUNA BEACH` is Via Roma in California).
+   */
+  countryOfStreetWord(text: string): { code: string | null; candidates: string[]; postalCode: string; city: string; word: string } | null {
+    const cleaned = plain(text).replace(/\s+/g, ' ').trim();
+    const last = CODE_THEN_CITY.exec(cleaned);
+    if (!last || last.index === 0) return null;
+    const words = cleaned.slice(0, last.index).replace(/[^\p{L}\p{N}\s]+/gu, ' ').trim().split(' ');
+    const candidates = new Set<string>();
+    let first: string | null = null;
+    for (const word of words) {
+      if (/\d/.test(word)) continue;
+      for (const [pattern, codes] of STREET_WORD_COUNTRIES) {
+        if (!pattern.test(word)) continue;
+        first ??= word;
+        for (const code of codes) candidates.add(code);
+      }
+    }
+    const fit = [...candidates].filter((code) => {
+      const postal = this.rules.get(code)?.postalPattern;
+      return postal != null && (postal.test(last[1]) || postal.test(postalCodeAsWritten(code, last[1])));
+    });
+    if (!first || !fit.length) return null;
+    return { code: fit.length === 1 ? fit[0] : null, candidates: fit.sort(), postalCode: last[1], city: last[2].trim(), word: first };
   }
 
   /**
