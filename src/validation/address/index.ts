@@ -9,9 +9,7 @@ import { createRequire } from 'node:module';
 import type { AddressEngine, AddressResult } from '../types.js';
 import { AddressFootnotes as F } from './footnotes.js';
 import { localZipsOfCity, validateNorthAmerican, zipOfState } from './north-america.js';
-import { CountryMetadata, type GoogleRegionData, type ScriptCountry, validateOtherCountry } from './other-countries.js';
-
-type StreetWordCountry = NonNullable<ReturnType<CountryMetadata['countryOfStreetWord']>>;
+import { CountryMetadata, type GoogleRegionData, type ScriptCountry, type StreetWordCountry, validateOtherCountry } from './other-countries.js';
 import { type ParsedAddress, parseNorthAmericanAddress } from './parser.js';
 import { cityKey, PostalIndex } from './postal-index.js';
 import { addressPointOf } from './reference-records.js';
@@ -105,7 +103,8 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
 
   /**
    * The country the hint names, else the text: named at its end (or at its start, in another script than Latin), told
-   * by its last line, or by its script (`script`: how, or which countries it leaves).
+   * by its last line, by its script (`script`: how, or which countries it leaves), or by a European street word and
+   * the postal code before the city (`streetWord`: which word, or which countries it leaves).
    */
   function resolveNamedCountry(
     input: string, hint?: string, guess = true,

@@ -277,7 +277,19 @@ const STREET_WORD_COUNTRIES: readonly (readonly [RegExp, readonly string[]])[] =
  * The last group of a European address: a postal code and then the city (`…, 10117 BERLIN`, `…, 1012 LG AMSTERDAM`,
  * `…, 111 51 STOCKHOLM`, `…, L-1111 LUXEMBOURG`): group 1 the code, group 2 the city.
  */
-const CODE_THEN_CITY = /(?:^|,)\s*(\d{4} ?[A-Z]{2}(?= )|\d{3} \d{2}|\d{4,5}|[A-Z]{1,2}-\d{4,5})\s+([^\d,]*[A-Z]{2}[^\d,]*)$/;
+const CODE_THEN_CITY = /,\s*(\d{4} ?[A-Z]{2}(?= )|\d{3} \d{2}|\d{4,5}|[A-Z]{1,2}-\d{4,5})\s+([^\d,]+)$/;
+
+const COMMA_THEN_FIGURE = /,\s*[A-Za-z]{0,2}-?\d/;
+
+/** The country told by a street word (CountryMetadata.countryOfStreetWord). */
+export interface StreetWordCountry {
+  /** Null where several countries fit (`candidates`). */
+  code: string | null;
+  candidates: string[];
+  postalCode: string;
+  city: string;
+  word: string;
+}
 
 /** Han characters are written in China, Taiwan, Hong Kong and Macao (simplified or traditional), and in Japan. */
 const HAN_WRITTEN_AS: ReadonlySet<string> = new Set(['Hans', 'Hant', 'Jpan']);
@@ -493,10 +505,12 @@ export class CountryMetadata {
    * postal code and the city as written, and the first street word; null when no street word fits a country. The
    * caller makes sure the code is no US ZIP code of that city (`…, 92651 LAGUNA BEACH` is Via Roma in California).
    */
-  countryOfStreetWord(text: string): { code: string | null; candidates: string[]; postalCode: string; city: string; word: string } | null {
+  countryOfStreetWord(text: string): StreetWordCountry | null {
+    // Most text holds no comma before a figure: it is passed by at once.
+    if (!COMMA_THEN_FIGURE.test(text)) return null;
     const cleaned = plain(text).replace(/\s+/g, ' ').trim();
     const last = CODE_THEN_CITY.exec(cleaned);
-    if (!last || last.index === 0) return null;
+    if (!last || !/[A-Z]{2}/.test(last[2])) return null;
     const words = cleaned.slice(0, last.index).replace(/[^\p{L}\p{N}\s]+/gu, ' ').trim().split(' ');
     const candidates = new Set<string>();
     let first: string | null = null;
