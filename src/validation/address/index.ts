@@ -115,14 +115,16 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
       const named = countries.trailingCountry(input) ?? countries.leadingCountry(input);
       return { code, rest: named && named.code === code && code !== 'US' && code !== 'CA' ? named.rest : input };
     }
-    const named = countries.trailingCountry(input) ?? countries.leadingCountry(input);
+    // (Names first and scripts are looked for only in text with letters beyond ASCII.)
+    const otherScript = hasNonLatinLetters(input);
+    const named = countries.trailingCountry(input) ?? (otherScript ? countries.leadingCountry(input) : null);
     if (named) return { code: named.code, rest: named.code === 'US' || named.code === 'CA' ? input : named.rest };
     const byLastLine = countries.countryOfLastLine(input);
     if (byLastLine) return { code: byLastLine, rest: input, byLastLine: true };
     // Written mostly in another script than Latin, naming no country: the script may tell it, and no US or Canadian
     // reading is tried (`서울특별시 종로구 세종대로 175, 03172` is no US address with ZIP code 03172). Words of another
     // script in a Latin text tell it too where they name a region of a country that writes that script.
-    const script = hasNonLatinLetters(input) ? countries.countryOfScript(input, true) : null;
+    const script = otherScript ? countries.countryOfScript(input, true) : null;
     if (script) return { code: script.code, rest: input, script };
     // A street word of a European language and a postal code before the city that is no US ZIP code of it.
     // Where several countries fit, the answer names them if the address reads as no US one either.

@@ -302,6 +302,8 @@ export type ScriptCountry =
 const NON_LATIN_LETTER = /[^\p{Script=Latin}\P{L}]/u;
 const COUNTRY_NAME_CHAR = /[\p{L}\p{M} '()-]/u;
 const LETTER = /\p{L}/u;
+const ASCII_LETTER = /[A-Za-z]/;
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** A letter, mark, space, apostrophe, bracket or hyphen: what a country's name is written with (ASCII answered first). */
 function countryNameCharAt(text: string, i: number): boolean {
@@ -640,10 +642,12 @@ export class CountryMetadata {
     // Only the last words can name a country: the run of letters, spaces, hyphens and brackets at the end.
     let from = cleaned.length;
     while (from > 0 && from > cleaned.length - 60 && countryNameCharAt(cleaned, from - 1)) from--;
-    while (from < cleaned.length && !LETTER.test(cleaned[from])) from++;
+    // (ASCII text, most of it, is read with ASCII patterns: the Unicode ones cost more.)
+    const ascii = !NON_ASCII.test(cleaned);
+    while (from < cleaned.length && !(ascii ? ASCII_LETTER : LETTER).test(cleaned[from])) from++;
     if (from >= cleaned.length) return null;
     const tail = cleaned.slice(from);
-    const words = tail.replace(/[^\p{L}\p{M}\p{N}]+/gu, ' ').trim().split(' ');
+    const words = tail.replace(ascii ? /[^A-Z0-9]+/g : /[^\p{L}\p{M}\p{N}]+/gu, ' ').trim().split(' ');
     for (let k = Math.min(this.longestNameWords, words.length); k >= 1; k--) {
       const name = k === 1 ? words[words.length - 1] : words.slice(words.length - k).join(' ');
       let code = this.codeByName.get(name);
@@ -655,7 +659,7 @@ export class CountryMetadata {
     }
     // A name in a script without spaces run on to the word before it (`…东长安街1号中国`).
     const last = words[words.length - 1];
-    if (UNSPACED_SCRIPT.test(last)) {
+    if (!ascii && UNSPACED_SCRIPT.test(last)) {
       const named = this.unspacedNames.find(({ key }) => last.length > key.length && last.endsWith(key));
       if (named) return { code: named.code, rest: cleaned.slice(0, cleaned.lastIndexOf(named.key)) };
     }
