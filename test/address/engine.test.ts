@@ -814,6 +814,21 @@ describe('address engine: other countries, subdivision and postal code checked a
   });
 
   it.each([
+    ['Unter den Linden 77, 10117 Berlin, Germnay', 'DE', 'GERMNAY', 'GERMANY'],
+    ['10 Downing Street, London SW1A 2AA, Untied Kingdom', 'GB', 'UNTIED KINGDOM', 'UNITED KINGDOM'],
+    ['Damrak 1, 1012 LG Amsterdam, Netherland', 'NL', 'NETHERLAND', 'NETHERLANDS'],
+    ['Via del Corso 123, 00186 Roma, Itlay', 'IT', 'ITLAY', 'ITALY'],
+  ])('When "%s" ends with its country misspelt, then the country is read and a footnote says so', (input, country, typed, name) => {
+    const r = check(input);
+    expect([r.status, r.country, r.footnotes[0]]).toEqual(['plausible', country, `B#: country ${typed} read as ${name} (one typing slip)`]);
+  });
+
+  it('When a US address ends with a place one slip from a country (Columbia, Colombia), then it stays a US place', () => {
+    expect(check('100 Main St, Columbia').country).toBe('US');
+    expect(check('123 Main St, Springfeld').country).toBe('US');
+  });
+
+  it.each([
     // Country names in other languages that are also US places stay the places (Islandia, NY; Chili, NY and WI).
     ['123 Main St, Islandia', 'US'],
     ['123 Main St, Chili', 'US'],

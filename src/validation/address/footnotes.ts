@@ -57,6 +57,7 @@ export const AddressFootnotes = {
     `B#: country ${country} told from the street word ${word} and the form of its postal code before the city (no country was named)`,
   streetWordCountries: (word: string, candidates: readonly string[]) =>
     `E#: the postal code stands before the city, as outside North America, and the street word ${word} and the postal code's form fit ${candidates.join(', ')}: give the country hint or end the address with the country`,
+  countryMisspelt: (typed: string, country: string) => `B#: country ${typed} read as ${country} (one typing slip)`,
   countryOfScriptUnknown: (script: string, candidates: readonly string[]) =>
     `E#: country not recognised: addresses in the ${script} script are written in ${candidates.length} countries (${candidates.length > 8 ? `${candidates.slice(0, 8).join(', ')}, …` : candidates.join(', ')}) and the text tells none of them; give the country hint or name the country`,
   streetCorrected: (from: string, to: string) => `M#: street corrected from ${from} to ${to}`,

@@ -232,6 +232,17 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     // `country: "PR"` with `123 CALLE LUNA, SAN JUAN 00901`: the territory is the state.
     if (state && !parsed.state && parsed.country === 'US') parsed.state = state;
     const answer = validateNorthAmerican(parsed, postal, reference, input.length > MAX_INPUT_CHARS);
+    // No US or Canadian address, and it ends with a country's name misspelt (`…, 10117 BERLIN, GERMNAY`): that
+    // country's, where its rules find it plausible.
+    const misspelt = !code && answer.status === 'invalid' && !parsed.state ? countries.misspeltTrailingCountry(input) : null;
+    const misspeltRules = misspelt && countries.get(misspelt.code);
+    if (misspelt && misspeltRules) {
+      const foreign = validateOtherCountry(input, misspeltRules, misspelt.rest.slice(0, MAX_INPUT_CHARS));
+      if (foreign.status === 'plausible') {
+        foreign.footnotes.unshift(F.countryMisspelt(misspelt.typed, misspeltRules.name));
+        return foreign;
+      }
+    }
     if (contact) answer.footnotes.unshift(F.extraDropped(contact));
     const namesOwnCountry = edges?.after ? ['US', 'CA'].includes(countries.trailingCountry(edges.after)?.code ?? '') : false;
     if (edges?.after && !namesOwnCountry) answer.footnotes.unshift(F.extraDropped(edges.after));

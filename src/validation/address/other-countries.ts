@@ -6,6 +6,7 @@
 import countryCodes from 'i18n-iso-countries';
 import type { AddressComponents, AddressResult } from '../types.js';
 import { AddressFootnotes as F } from './footnotes.js';
+import { oneTypingSlipApart } from './postal-index.js';
 import { hasNonLatinLetters } from './tokenize.js';
 
 /** One region's entry in Google's metadata (only the fields used here). */
@@ -320,6 +321,8 @@ function nameKey(name: string): string {
 export class CountryMetadata {
   private readonly rules = new Map<string, CountryRules>();
   private readonly codeByName = new Map<string, string>();
+  /** Latin names of five letters or more, for a name misspelt (misspeltTrailingCountry). */
+  private readonly longLatinNames: { key: string; code: string }[] = [];
   /** Names in scripts written without spaces (中国, 日本, ประเทศไทย), longest first: run on to the words beside them. */
   private readonly unspacedNames: { key: string; code: string }[] = [];
   /** ISO 3166-1 alpha-3 codes (`DEU`, `AUS`: CRM exports write them) -> the region's code, US territories left out. */
@@ -327,10 +330,13 @@ export class CountryMetadata {
   /** The regions whose addresses are written in a script (CLDR's likely script of each region's language). */
   private readonly regionsByScript = new Map<string, string[]>();
   private longestNameWords = 1;
+  /** A US or Canadian place of that name (CountryNameOptions). */
+  private isNorthAmericanPlace: (name: string) => boolean = () => false;
 
   /** From Google's metadata keyed by region (`all.json`: "DE", "DE/..." …); sub-region entries are skipped. */
   static fromGoogleData(data: Record<string, GoogleRegionData>, options: CountryNameOptions = {}): CountryMetadata {
     const meta = new CountryMetadata();
+    if (options.isNorthAmericanPlace) meta.isNorthAmericanPlace = options.isNorthAmericanPlace;
     for (const [code, region] of Object.entries(data)) {
       // Sub-regions (`US/CA`) and language variants (`CA--fr`, `ES--ca`) are not countries.
       if (code.includes('/') || code.includes('--') || code === 'ZZ' || !region.name) continue;
@@ -385,8 +391,9 @@ export class CountryMetadata {
     for (const [alpha3, code] of Object.entries(countryCodes.getAlpha3Codes())) {
       if (meta.rules.has(code) && !US_TERRITORY_CODES.has(code) && !US_TOWNS_NAMED_LIKE_A_CODE.has(alpha3)) meta.codeByAlpha3.set(alpha3, code);
     }
-    meta.addCldrNames(data, options);
+    meta.addCldrNames(data);
     meta.unspacedNames.sort((a, b) => b.key.length - a.key.length);
+    for (const [key, code] of meta.codeByName) if (/^[A-Z ]{5,}$/.test(key)) meta.longLatinNames.push({ key, code });
     return meta;
   }
 
@@ -406,7 +413,7 @@ export class CountryMetadata {
    * of under four letters (`RU`, Spanish for the United Kingdom; `VS`) or one that is a US or Canadian place is not
    * taken.
    */
-  private addCldrNames(data: Record<string, GoogleRegionData>, options: CountryNameOptions): void {
+  private addCldrNames(data: Record<string, GoogleRegionData>): void {
     const formatters = new Map<string, Intl.DisplayNames | null>();
     const namesIn = (locale: string, style: 'long' | 'short') => {
       const key = `${locale} ${style}`;
@@ -428,7 +435,7 @@ export class CountryMetadata {
         const key = nameKey(name);
         if (!key || this.codeByName.has(key)) continue;
         const latin = !NON_LATIN_LETTER.test(key);
-        if (latin && (key.replace(/ /g, '').length < 4 || options.isNorthAmericanPlace?.(key))) continue;
+        if (latin && (key.replace(/ /g, '').length < 4 || this.isNorthAmericanPlace(key))) continue;
         this.addName(name, code);
       }
     };
@@ -461,6 +468,36 @@ export class CountryMetadata {
         // not known to this ICU
       }
     }
+  }
+
+  /**
+   * A country's name misspelt by one typing slip at the end of the text (`…, 10117 BERLIN, GERMNAY`), for text that
+   * read as no US or Canadian address: the last one to three words, five letters or more, that the names of one country
+   * alone are one slip from, and that are no US or Canadian place. Its code, the text before it, and the name as typed
+   * and as meant; null when none or several countries are.
+   */
+  misspeltTrailingCountry(text: string): { code: string; rest: string; typed: string; meant: string } | null {
+    const cleaned = plain(text).replace(/[.]/g, '').replace(/\s+$/, '');
+    const tail = /[A-Z][A-Z '-]*$/.exec(cleaned);
+    if (!tail) return null;
+    const words = tail[0].split(/[^A-Z]+/).filter(Boolean);
+    for (let k = Math.min(3, words.length); k >= 1; k--) {
+      const typed = words.slice(words.length - k).join(' ');
+      // A US or Canadian place is no misspelt country (`…, COLUMBIA`: 17 states have one).
+      if (typed.replace(/ /g, '').length < 5 || this.codeByName.has(typed) || this.isNorthAmericanPlace(typed)) continue;
+      let found: { key: string; code: string } | null = null;
+      let several = false;
+      for (const name of this.longLatinNames) {
+        if (!oneTypingSlipApart(typed, name.key)) continue;
+        if (found && found.code !== name.code) several = true;
+        found ??= name;
+      }
+      if (found && !several) {
+        const at = cleaned.lastIndexOf(words[words.length - k]);
+        return { code: found.code, rest: cleaned.slice(0, at).replace(/[\s,;]+$/, ''), typed, meant: found.key };
+      }
+    }
+    return null;
   }
 
   /**
