@@ -545,12 +545,14 @@ describe('address parser: numbered rural roads (township, range, side and conces
   ]);
 });
 
-describe('address parser: a state name that is the city of the ZIP, a unit before a lone ZIP', () => {
+describe('address parser: a state or province name that is the city of the postal code, a unit before a lone ZIP', () => {
   itReadsLines([
     ['2577 Rhode Island Avenue Northeast, Washington 20018', '2577 RHODE ISLAND AVE NE', 'WASHINGTON 20018'],
     ['350 5th Ave, New York 10118', '350 5TH AVE', 'NY 10118'],
     ['600 West 19th Avenue APT B 99503', '600 W 19TH AVE APT B', '99503'],
     ['14358 West 88th Place C 80005', '14358 W 88TH PL # C', '80005'],
+    // A province's name ending the place of another province's postal code (T8L: FORT SASKATCHEWAN, Alberta).
+    ['123 Main St Fort Saskatchewan T8L 1A1', '123 MAIN ST', 'FORT SASKATCHEWAN T8L 1A1'],
   ]);
 });
 
