@@ -553,6 +553,9 @@ describe('address parser: a state or province name that is the city of the posta
     ['14358 West 88th Place C 80005', '14358 W 88TH PL # C', '80005'],
     // A province's name ending the place of another province's postal code (T8L: FORT SASKATCHEWAN, Alberta).
     ['123 Main St Fort Saskatchewan T8L 1A1', '123 MAIN ST', 'FORT SASKATCHEWAN T8L 1A1'],
+    // A directional written out before the state and no city: the state's place of that name (North, VA).
+    ['100 main st north va', '100 MAIN ST', 'NORTH VA'],
+    ['100 Main St North, VA 23128', '100 MAIN ST', 'NORTH VA 23128'],
   ]);
 });
 

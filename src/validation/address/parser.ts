@@ -2060,6 +2060,15 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     best.at = end;
   }
 
+  // No city left before the state, the street's directional last and written out (`100 MAIN ST NORTH VA`): where the
+  // state has a place of that name (North, VA; and the ZIP's, if any), it is the city, not the street's directional.
+  if (best.at >= end && end > 0 && state && best.line.postdirection && best.line.kind === 'street' && toks[end - 1].w.length > 2 &&
+    DirectionalTable.has(toks[end - 1].w) && postal.city(state, toks[end - 1].w) &&
+    (!postalCode || zipPlaces?.some((place) => place.cityKey === cityKey(toks[end - 1].w)))) {
+    best.line = { ...best.line, postdirection: null };
+    best.at = end - 1;
+  }
+
   // Every field written out: spreading the line into a literal with further fields costs a quarter of the parse.
   const line = best.line;
   return {
