@@ -321,8 +321,8 @@ function nameKey(name: string): string {
 export class CountryMetadata {
   private readonly rules = new Map<string, CountryRules>();
   private readonly codeByName = new Map<string, string>();
-  /** Latin names of five letters or more, for a name misspelt (misspeltTrailingCountry). */
-  private readonly longLatinNames: { key: string; code: string }[] = [];
+  /** Latin names of five letters or more by first letter and length (`G:7`), for a name misspelt (misspeltTrailingCountry). */
+  private readonly longLatinNames = new Map<string, { key: string; code: string }[]>();
   /** Names in scripts written without spaces (中国, 日本, ประเทศไทย), longest first: run on to the words beside them. */
   private readonly unspacedNames: { key: string; code: string }[] = [];
   /** ISO 3166-1 alpha-3 codes (`DEU`, `AUS`: CRM exports write them) -> the region's code, US territories left out. */
@@ -393,7 +393,12 @@ export class CountryMetadata {
     }
     meta.addCldrNames(data);
     meta.unspacedNames.sort((a, b) => b.key.length - a.key.length);
-    for (const [key, code] of meta.codeByName) if (/^[A-Z ]{5,}$/.test(key)) meta.longLatinNames.push({ key, code });
+    for (const [key, code] of meta.codeByName) {
+      if (!/^[A-Z ]{5,}$/.test(key)) continue;
+      const names = meta.longLatinNames.get(`${key[0]}:${key.length}`) ?? [];
+      names.push({ key, code });
+      meta.longLatinNames.set(`${key[0]}:${key.length}`, names);
+    }
     return meta;
   }
 
@@ -472,29 +477,42 @@ export class CountryMetadata {
 
   /**
    * A country's name misspelt by one typing slip at the end of the text (`…, 10117 BERLIN, GERMNAY`), for text that
-   * read as no US or Canadian address: the last one to three words, five letters or more, that the names of one country
+   * read as no US or Canadian address: the last one to three words of the last comma group, five letters or more, the first letter right (or
+   * swapped with the second), that the names of one country
    * alone are one slip from, and that are no US or Canadian place. Its code, the text before it, and the name as typed
    * and as meant; null when none or several countries are.
    */
   misspeltTrailingCountry(text: string): { code: string; rest: string; typed: string; meant: string } | null {
-    const cleaned = plain(text).replace(/[.]/g, '').replace(/\s+$/, '');
-    const tail = /[A-Z][A-Z '-]*$/.exec(cleaned);
+    // A country is written in a group of its own after the address (`…, GERMNAY`): only such a group is looked at.
+    const comma = Math.max(text.lastIndexOf(','), text.lastIndexOf(';'), text.lastIndexOf('\n'));
+    if (comma < 0 || text.length - comma < 6) return null;
+    const tail = /^\s*([A-Z][A-Z '-]*)$/.exec(plain(text.slice(comma + 1)).replace(/[.]/g, '').replace(/\s+$/, ''));
     if (!tail) return null;
-    const words = tail[0].split(/[^A-Z]+/).filter(Boolean);
+    const words = tail[1].split(/[^A-Z]+/).filter(Boolean);
     for (let k = Math.min(3, words.length); k >= 1; k--) {
       const typed = words.slice(words.length - k).join(' ');
-      // A US or Canadian place is no misspelt country (`…, COLUMBIA`: 17 states have one).
-      if (typed.replace(/ /g, '').length < 5 || this.codeByName.has(typed) || this.isNorthAmericanPlace(typed)) continue;
+      const n = typed.length;
+      if (n < 5 || this.codeByName.has(typed)) continue;
+      // The first letter typed right (a letter more, less or changed: the name one letter shorter, longer or as long),
+      // or swapped with the second (`IATLY`: as long, starting with the second letter).
+      const groups = [
+        this.longLatinNames.get(`${typed[0]}:${n - 1}`), this.longLatinNames.get(`${typed[0]}:${n}`),
+        this.longLatinNames.get(`${typed[0]}:${n + 1}`), this.longLatinNames.get(`${typed[1]}:${n}`),
+      ];
       let found: { key: string; code: string } | null = null;
       let several = false;
-      for (const name of this.longLatinNames) {
-        if (!oneTypingSlipApart(typed, name.key)) continue;
-        if (found && found.code !== name.code) several = true;
-        found ??= name;
-      }
-      if (found && !several) {
-        const at = cleaned.lastIndexOf(words[words.length - k]);
-        return { code: found.code, rest: cleaned.slice(0, at).replace(/[\s,;]+$/, ''), typed, meant: found.key };
+      groups.forEach((names, g) => {
+        for (const name of names ?? []) {
+          if ((g === 3 && name.key[1] !== typed[0]) || !oneTypingSlipApart(typed, name.key)) continue;
+          if (found !== null && found.code !== name.code) several = true;
+          found ??= name;
+        }
+      });
+      const match = found as { key: string; code: string } | null;
+      // A US or Canadian place is no misspelt country (`…, COLUMBIA`: 17 states have one).
+      if (match && !several && !this.isNorthAmericanPlace(typed)) {
+        const before = words.slice(0, words.length - k).join(' ');
+        return { code: match.code, rest: before ? `${text.slice(0, comma)}, ${before}` : text.slice(0, comma), typed, meant: match.key };
       }
     }
     return null;
