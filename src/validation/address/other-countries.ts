@@ -227,8 +227,8 @@ function subdivisionPlaceIn(format: string | undefined): 'before' | 'after' | nu
 export interface CountryNameOptions {
   /**
    * A US or Canadian place of that name (`Islandia`, NY; `Nederland`, CO; `Chili`, NY): such a country name from
-   * CLDR is not taken, so that an address ending with its city stays where it is. Names Google or COUNTRY_ALIASES give
-   * are kept whatever this says.
+   * CLDR is not taken, so that an address ending with its city stays where it is, nor read as a country misspelt
+   * (`Columbia`). Names Google or COUNTRY_ALIASES give are kept whatever this says.
    */
   isNorthAmericanPlace?: (name: string) => boolean;
 }
@@ -280,6 +280,7 @@ const STREET_WORD_COUNTRIES: readonly (readonly [RegExp, readonly string[]])[] =
  */
 const CODE_THEN_CITY = /,\s*(\d{4} ?[A-Z]{2}(?= )|\d{3} \d{2}|\d{4,5}|[A-Z]{1,2}-\d{4,5})\s+([^\d,]+)$/;
 
+/** A comma and then a figure (maybe after a country's letters: `L-1111`): what CODE_THEN_CITY needs, looked for first. */
 const COMMA_THEN_FIGURE = /,\s*[A-Za-z]{0,2}-?\d/;
 
 /** The country told by a street word (CountryMetadata.countryOfStreetWord). */
@@ -477,10 +478,10 @@ export class CountryMetadata {
 
   /**
    * A country's name misspelt by one typing slip at the end of the text (`…, 10117 BERLIN, GERMNAY`), for text that
-   * read as no US or Canadian address: the last one to three words of the last comma group, five letters or more, the first letter right (or
-   * swapped with the second), that the names of one country
-   * alone are one slip from, and that are no US or Canadian place. Its code, the text before it, and the name as typed
-   * and as meant; null when none or several countries are.
+   * read as no US or Canadian address: the last one to three words of the last comma group, five letters or more, the
+   * first letter right (or swapped with the second), that the names of one country alone are one slip from, and that
+   * are no US or Canadian place. Its code, the text before it, and the name as typed and as meant; null when none or
+   * several countries are.
    */
   misspeltTrailingCountry(text: string): { code: string; rest: string; typed: string; meant: string } | null {
     // A country is written in a group of its own after the address (`…, GERMNAY`): only such a group is looked at.
@@ -589,10 +590,10 @@ export class CountryMetadata {
 
   /**
    * The country an address written mostly in a script other than Latin is from, where it names none: the one country
-   * whose addresses are written in that script (Hangul: South Korea; kana: Japan; Thai; Hebrew; Georgian; Armenian),
-   * or, of the countries that write it, the one alone whose region (state, province, prefecture) the text names or
-   * whose postal-code format it holds, a region counting for more (Cyrillic `…, Москва, 125009`: Russia; Han
-   * `東京都千代田区…`: Japan; `北京市…`: China). `code` null when that leaves several (with them). Null when the
+   * whose addresses are written in that script (kana: Japan; Thai; Hebrew; Georgian; Armenian), or, of the countries
+   * that write it, the one alone whose region (state, province, prefecture) the text names or whose postal-code format
+   * it holds, a region counting for more (Hangul `서울특별시 …, 03172`: South Korea, not North; Cyrillic `…, Москва,
+   * 125009`: Russia; Han `東京都千代田区…`: Japan; `北京市…`: China). `code` null when that leaves several (with them). Null when the
    * text is mostly Latin, unless `mostlyLatinToo` (words of the script in a Latin text: `Москва 125009, Tverskaya 1`),
    * and then only a country whose region the text names is answered (a recipient's name in Han before a US address
    * names no Chinese province, and its ZIP code has the form of Taiwan's postal codes: no country is told by that).
@@ -625,11 +626,11 @@ export class CountryMetadata {
     const scored = candidates.map((code) => {
       const rules = this.rules.get(code)!;
       const postal = rules.postalPattern ? findPostalCode(groups, rules.postalPattern, code) : null;
-      // A region named where regions are written counts most; one named first (Russia's `Москва, …`, written from
-      // the city down) counts as much as a postal code.
       // A region that is a country of its own (China lists 香港, 澳门 and 台湾) tells that country, not this one.
       const ownCountry = (sub: Subdivision) => sub.names.some((n) => (this.codeByName.get(nameKey(n.text)) ?? code) !== code);
       const named = rules.subdivisions.length > 0 ? namedSubdivisions(groups, rules, postal).filter((n) => !ownCountry(n.sub)) : [];
+      // A region named where regions are written counts most; one named first (Russia's `Москва, …`, written from
+      // the city down) counts as much as a postal code.
       const region = named.length === 0 ? 0 : named.some((n) => n.strong) ? 2 : 1;
       const by: ('region' | 'postal code')[] = [];
       if (region) by.push('region');
