@@ -986,6 +986,15 @@ describe('address engine: countryOf (pricing)', () => {
     ['1600 Amphitheatre Pkwy, Mountain View, CA 94043', undefined, 'US'],
     ['10 Main St, Toronto ON M5V 2T6', undefined, 'CA'],
     ['Unter den Linden 77, 10117 Berlin, Germany', undefined, 'DE'],
+    // Told by the script, by a street word, named in another language or misspelt: priced as the answer reads it.
+    ['서울특별시 종로구 세종대로 175, 03172', undefined, 'KR'],
+    ['Friedrichstraße 1, 10117 Berlin', undefined, 'DE'],
+    ['ул. Тверская, д. 1, Москва, 125009, Россия', undefined, 'RU'],
+    ['Unter den Linden 77, 10117 Berlin, Germnay', undefined, 'DE'],
+    // The script leaves several countries: unknown, priced as foreign; a recipient in Han before a US address: US.
+    ['ул. Витоша 1, 1000 София', undefined, null],
+    ['王小明 123 Main St, New York, NY 10001', undefined, 'US'],
+    ['100 Main St, Columbia', undefined, 'US'],
     ['anything', 'fr', 'FR'],
     ['', undefined, null],
   ])('When the input is "%s" with hint %s, then the country is %s', (input, hint, country) => {

@@ -264,6 +264,9 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
         const { code, script } = resolveCountry(withoutTrailingContact(input ?? '').text, countryHint);
         if (code || script) return code;
         const { parsed } = readNorthAmerican(input ?? '');
+        // A country misspelt at the end of text with no state (`…, 10117 BERLIN, GERMNAY`) prices it as that country's.
+        const misspelt = !parsed.state && !parsed.country ? countries.misspeltTrailingCountry(input ?? '') : null;
+        if (misspelt) return misspelt.code;
         return parsed.country ?? canadianByCity(parsed) ?? (parsed.kind !== 'none' ? 'US' : null);
       } catch {
         return null;
