@@ -623,14 +623,16 @@ export function notesReadWithoutData(postal: ShippedAddressData['postal'], rradT
   return { same, inputs };
 }
 
-export const OTHER_SCRIPT_FORMS = ['no country', 'country first', 'country last'] as const;
+export const OTHER_SCRIPT_FORMS = ['no country', 'country first', 'country last', 'a city or district alone'] as const;
 
 /**
  * Every region of the countries whose regions Google's metadata names in another script than Latin (東京都, Москва,
  * 서울, กรุงเทพมหานคร, القاهرة: its `sub_keys` or `sub_names`), typed as an address in that script: the region's
  * name, a house number and the country's example postal code, with no country, with the country named first, and last
- * (in its own language, as CLDR writes it). How often the answer names the right country, asks for the country, or
- * names another. China's 香港, 澳门 and 台湾 are left out: they are regions of their own (HK, MO, TW).
+ * (in its own language, as CLDR writes it); and each city or district Google names under those regions in another
+ * script (China's, Korea's and Taiwan's: 合肥市, 종로구, 信義區), typed `LOCALITY 1` alone. How often the answer names
+ * the right country, asks for the country, or names another. China's 香港, 澳门 and 台湾 are left out: they are
+ * regions of their own (HK, MO, TW).
  */
 export function otherScriptsTypedBack(
   engine: AddressEngineWithSync,
@@ -645,15 +647,20 @@ export function otherScriptsTypedBack(
     const locale = new Intl.Locale(`und-${code}`).maximize();
     const name = new Intl.DisplayNames([`${locale.language}-${locale.script}-${code}`], { type: 'region' }).of(code)!;
     const postal = region.zipex ? `, ${region.zipex.split(',')[0]}` : '';
+    const count = (f: number, input: string) => {
+      const a = engine.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });
+      out[f].inputs++;
+      if (a.country === code) out[f].right++;
+      else if (a.country === null) out[f].asked++;
+      else out[f].wrong++;
+    };
     for (const sub of subs.split('~').filter((s) => otherScript(s) && !(code === 'CN' && /^(?:香港|澳门|台湾)$/.test(s)))) {
-      const typed = [`${sub} 1${postal}`, `${name}, ${sub} 1${postal}`, `${sub} 1${postal}, ${name}`];
-      typed.forEach((input, f) => {
-        const a = engine.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });
-        out[f].inputs++;
-        if (a.country === code) out[f].right++;
-        else if (a.country === null) out[f].asked++;
-        else out[f].wrong++;
-      });
+      [`${sub} 1${postal}`, `${name}, ${sub} 1${postal}`, `${sub} 1${postal}, ${name}`].forEach((input, f) => count(f, input));
+    }
+    for (const key of Object.keys(google)) {
+      const parts = key.split('/');
+      const [country, region, locality] = parts;
+      if (parts.length === 3 && !key.includes('--') && country === code && otherScript(locality) && !(code === 'CN' && /^(?:香港|澳门|台湾)/.test(region))) count(3, `${locality} 1`);
     }
   }
   return out;

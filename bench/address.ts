@@ -158,7 +158,7 @@ console.table(zipCitiesTypedBack(createdEngine).map((r) => ({ 'typed as': r.form
 console.log('\nEach embedded Canadian FSA typed back with its place after a street (`100 Main St, ST. ANDREWS, NB E5B 1B1`): street, province and a plausible answer');
 console.table(fsaPlacesTypedBack(createdEngine).map((r) => ({ 'typed as': r.form, inputs: r.inputs, right: shareOf(r.right, r.inputs) })));
 
-console.log("\nEach region Google's metadata names in another script than Latin (東京都, Москва, 서울), typed as `REGION 1, POSTAL CODE` with no country, with the country first, and last: the answer's country");
+console.log("\nEach region Google's metadata names in another script than Latin (東京都, Москва, 서울), typed as `REGION 1, POSTAL CODE` with no country, with the country first, and last, and each city or district it names so (合肥市, 종로구, 信義區) typed `LOCALITY 1` alone: the answer's country");
 console.table(otherScriptsTypedBack(createdEngine).map((r) => ({
   'typed as': r.form, inputs: r.inputs, right: shareOf(r.right, r.inputs), 'asks for the country': shareOf(r.asked, r.inputs), 'another country': shareOf(r.wrong, r.inputs),
 })));

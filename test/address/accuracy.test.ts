@@ -166,12 +166,16 @@ describe('every Canadian FSA typed back with its place', () => {
 
 describe('addresses in other scripts than Latin', () => {
   // 2026-11-24: 395 / 396 / 396 of 396 right, the other one asked for (강원도: a province of both Koreas), none told
-  // wrong; at the session's start none was right: each was read as a US address, `invalid` (non-Latin script).
-  it('When each region named in another script is typed as an address with no country, the country first or last, then its country is told and never another', () => {
+  // wrong; each city or district alone: 1,008 of 1,062 right, 54 asked for (names several regions share), none
+  // wrong. At the session's start none was right: each was read as a US address, `invalid` (non-Latin script).
+  it('When each region or city named in another script is typed as an address with no country, the country first or last, then its country is told and never another', () => {
+    const floors: Record<string, [number, number]> = {
+      'no country': [396, 0.99], 'country first': [396, 0.99], 'country last': [396, 0.99], 'a city or district alone': [1062, 0.93],
+    };
     for (const r of otherScriptsTypedBack(engine)) {
-      expect(r.inputs).toBe(396);
+      expect(r.inputs).toBe(floors[r.form][0]);
       expect(r.wrong).toBe(0);
-      expect(r.right / r.inputs).toBeGreaterThanOrEqual(0.99);
+      expect(r.right / r.inputs).toBeGreaterThanOrEqual(floors[r.form][1]);
     }
   });
 });

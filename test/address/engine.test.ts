@@ -742,6 +742,8 @@ describe('address engine: other countries, subdivision and postal code checked a
     ['台北市信義區市府路1號 110', 'TW', 'B#: country TAIWAN told from the Han script, the region it names and the form of its postal code (no country was named)'],
     ['вул. Хрещатик, 1, Київ, 01001', 'UA', 'B#: country UKRAINE told from the Cyrillic script, the region it names and the form of its postal code (no country was named)'],
     ['Αθήνα 106 71, Βασιλίσσης Σοφίας 1', 'GR', 'B#: country GREECE told from the Greek script and the form of its postal code (no country was named)'],
+    // A city or district of a region tells it too (Hong Kong's 中環).
+    ['中環皇后大道中1號', 'HK', 'B#: country HONG KONG told from the Han script and the region it names (no country was named)'],
   ])('When "%s" names no country, then its script tells it, and a footnote says so', (input, country, footnote) => {
     const r = check(input);
     expect([r.status, r.country, r.footnotes[0]]).toEqual(['plausible', country, footnote]);
@@ -752,6 +754,14 @@ describe('address engine: other countries, subdivision and postal code checked a
     expect(r.standardized).toBe('日本橋1-1 中央区 東京都 103-0027 JAPAN');
     // Hong Kong is named as its own city: the district after it tells the area.
     expect([check('香港中環皇后大道中1號').country, check('香港中環皇后大道中1號').status]).toEqual(['HK', 'plausible']);
+  });
+
+  it('When a Korean address names only its district (종로구), then the district tells South Korea, and the missing postal code is said', () => {
+    const r = check('종로구 세종대로 175');
+    expect([r.status, r.country, r.footnotes[0], r.footnotes[1]]).toEqual([
+      'invalid', 'KR', 'B#: country SOUTH KOREA told from the Hangul script and the region it names (no country was named)',
+      'C#: postal code missing or not in the SOUTH KOREA format (for example 03051)',
+    ]);
   });
 
   it('When the script is written in several countries and nothing tells which, then the answer asks for the country', () => {

@@ -630,8 +630,9 @@ export class CountryMetadata {
       const ownCountry = (sub: Subdivision) => sub.names.some((n) => (this.codeByName.get(nameKey(n.text)) ?? code) !== code);
       const named = rules.subdivisions.length > 0 ? namedSubdivisions(groups, rules, postal).filter((n) => !ownCountry(n.sub)) : [];
       // A region named where regions are written counts most; one named first (Russia's `Москва, …`, written from
-      // the city down) counts as much as a postal code.
-      const region = named.length === 0 ? 0 : named.some((n) => n.strong) ? 2 : 1;
+      // the city down), or a city or district of one (Seoul's `종로구`, Hong Kong's `中環`), as much as a postal code.
+      const locality = named.length === 0 && subdivisionOfLocality(groups, rules, postal, [], rules.cityFirst.native) !== null;
+      const region = named.some((n) => n.strong) ? 2 : named.length > 0 || locality ? 1 : 0;
       const by: ('region' | 'postal code')[] = [];
       if (region) by.push('region');
       if (postal) by.push('postal code');
