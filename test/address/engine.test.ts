@@ -814,6 +814,32 @@ describe('address engine: other countries, subdivision and postal code checked a
     ]);
   });
 
+  it.each([
+    // Spanish's countries share the five figures: the region named decides, where the postal code is not another's.
+    ['Calle de Alcalá 50, 28014 Madrid', 'ES', 'SPAIN', 'CALLE'],
+    ['Carrer de Mallorca 401, 08013 Barcelona', 'ES', 'SPAIN', 'CARRER'],
+    ['Calle Morelos 100, 44100 Guadalajara, Jalisco', 'MX', 'MEXICO', 'CALLE'],
+    ['Paseo de la Reforma 505, 06500 Cuauhtémoc, CDMX', 'MX', 'MEXICO', 'PASEO'],
+  ])('When "%s" names no country, then its street word, the region it names and its postal code tell it', (input, country, name, word) => {
+    const r = check(input);
+    expect([r.status, r.country, r.footnotes[0]]).toEqual([
+      'plausible', country, `B#: country ${name} told from the street word ${word}, the region it names and the form of its postal code before the city (no country was named)`,
+    ]);
+  });
+
+  it('When the region named is one whose postal codes the code is not (Guadalajara, Spain: 19…), then no country is told by it', () => {
+    expect(check('Calle Morelos 100, 44100 Guadalajara').footnotes[0]).toMatch(/^E#: .* the street word CALLE and the postal code's form fit CR, CU, DO, ES, GT, HN, MX, NI, UY/);
+  });
+
+  it('When a country\'s name ends a region\'s name of it (Ciudad de México), then the region stays whole', () => {
+    expect(check('Avenida Insurgentes Sur 1000, 03100 Ciudad de México').standardized).toBe('AVENIDA INSURGENTES SUR 1000 03100 CIUDAD DE MEXICO MEXICO');
+  });
+
+  it('When a territory\'s ZIP stands before its city (00901 San Juan), then it is the ZIP, as for a ZIP of its own city', () => {
+    const r = check('100 Calle Luna, 00901 San Juan');
+    expect([r.country, r.standardized]).toEqual(['US', '100 CALLE LUNA SAN JUAN PR 00901']);
+  });
+
   it('When a street word and the postal code fit several countries, then the answer names them and asks; a ZIP of its own city stays US', () => {
     const vienna = check('Mariahilfer Straße 1, 1060 Wien');
     expect([vienna.status, vienna.footnotes[0]]).toEqual(['invalid', "E#: the postal code stands before the city, as outside North America, and the street word STRASSE and the postal code's form fit AT, CH, LU: give the country hint or end the address with the country"]);

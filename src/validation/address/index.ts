@@ -14,7 +14,7 @@ import { type ParsedAddress, parseNorthAmericanAddress } from './parser.js';
 import { cityKey, PostalIndex } from './postal-index.js';
 import { addressPointOf } from './reference-records.js';
 import { ReferenceIndex } from './reference-index.js';
-import { RegionByName, UspsTerritories } from './tables.js';
+import { RegionByName, stateOfUnlistedZip, UspsTerritories } from './tables.js';
 import { hasNonLatinLetters, MAX_INPUT_CHARS } from './tokenize.js';
 
 export { PostalIndex } from './postal-index.js';
@@ -189,11 +189,16 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     return zipOfOwnCity(m[1], m[2]) ? `${text.trim().slice(0, m.index)}, ${m[2].trim()} ${m[1]}` : text;
   }
 
-  /** A US ZIP code of a place of that name (in the embedded data or the loaded address files). */
+  /**
+   * A US ZIP code of a place of that name (in the embedded data or the loaded address files), or of a territory the
+   * embedded data has no places for, where the city cannot be checked (`…, 00901 SAN JUAN`: Puerto Rico's).
+   */
   function zipOfOwnCity(zip: string, city: string): boolean {
     if (!/^\d{5}$/.test(zip)) return false;
     const key = cityKey(city);
-    return postal.zip(zip)?.some((place) => postal.isAcceptableCityKey(place, key)) || reference?.isLocalCityOf(zip, key) === true;
+    const places = postal.zip(zip);
+    if (!places) return UspsTerritories.has(stateOfUnlistedZip(zip) ?? '') || reference?.isLocalCityOf(zip, key) === true;
+    return places.some((place) => postal.isAcceptableCityKey(place, key)) || reference?.isLocalCityOf(zip, key) === true;
   }
 
   function validateSync(given: string, options: { country?: string; deadline: number }): AddressResult {
@@ -216,7 +221,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
       if (!rules) return invalidAnswer(code, F.unknownCountry);
       const answer = validateOtherCountry(input, rules, rest.slice(0, MAX_INPUT_CHARS));
       if (script?.code) answer.footnotes.unshift(F.countryOfScript(rules.name, script.script, script.by));
-      if (streetWord) answer.footnotes.unshift(F.countryOfStreetWord(rules.name, streetWord.word));
+      if (streetWord) answer.footnotes.unshift(F.countryOfStreetWord(rules.name, streetWord.word, streetWord.region));
       return answer;
     }
     // Without a country, a US or Canadian address is assumed: most input is, and the parser tells which. Words in

@@ -255,11 +255,14 @@ const SCRIPTS: readonly { name: string; letters: RegExp; iso: string }[] = [
 /**
  * Street words of the languages whose countries write the postal code before the city, and those countries: a street
  * word as written (upper case, accents off), or run on to the street's name where the language joins them
- * (FRIEDRICHSTRASSE, KALVERSTRAAT, DROTTNINGGATAN, MANNERHEIMINTIE). Spanish is left out: its countries (Spain, Mexico,
- * Peru, Uruguay, …) share the five-figure postal code, so the word tells none of them.
+ * (FRIEDRICHSTRASSE, KALVERSTRAAT, DROTTNINGGATAN, MANNERHEIMINTIE). Spanish's countries (Spain, Mexico, Peru,
+ * Uruguay, …) share the five-figure postal code: among them the region named decides (countryOfStreetWord).
  */
 const STREET_WORD_COUNTRIES: readonly (readonly [RegExp, readonly string[]])[] = [
   [/^(?:\S*(?:STRASSE|GASSE|PLATZ|ALLEE)|\S*STR|\S+WEG|WEG|DAMM|UFER)$/, ['DE', 'AT', 'CH', 'LI', 'LU']],
+  [/^(?:CALLE|AVENIDA|AVDA|PASEO|PLAZA|CARRER|RONDA|TRAVESIA|CAMINO|CARRETERA|CALZADA)$/, [
+    'ES', 'MX', 'AR', 'CO', 'CL', 'PE', 'UY', 'VE', 'EC', 'GT', 'CR', 'SV', 'HN', 'NI', 'PA', 'DO', 'CU', 'BO', 'PY', 'AD',
+  ]],
   // Not AVENUE, BOULEVARD, PLACE or ROUTE: English writes them too (`100 Park Avenue, 10017 Manhattan`).
   [/^(?:RUE|BD|CHEMIN|IMPASSE|QUAI|ALLEE)$/, ['FR', 'BE', 'CH', 'LU', 'MC']],
   [/^(?:VIA|VIALE|PIAZZA|PIAZZALE|CORSO|VICOLO|LARGO|STRADA|CONTRADA)$/, ['IT', 'CH', 'SM', 'VA']],
@@ -276,9 +279,10 @@ const STREET_WORD_COUNTRIES: readonly (readonly [RegExp, readonly string[]])[] =
 
 /**
  * The last group of a European address: a postal code and then the city (`…, 10117 BERLIN`, `…, 1012 LG AMSTERDAM`,
- * `…, 111 51 STOCKHOLM`, `…, L-1111 LUXEMBOURG`): group 1 the code, group 2 the city.
+ * `…, 111 51 STOCKHOLM`, `…, L-1111 LUXEMBOURG`), maybe with the region in a group after it (`…, 28013 MADRID,
+ * MADRID`): group 1 the code, group 2 the city.
  */
-const CODE_THEN_CITY = /,\s*(\d{4} ?[A-Z]{2}(?= )|\d{3} \d{2}|\d{4,5}|[A-Z]{1,2}-\d{4,5})\s+([^\d,]+)$/;
+const CODE_THEN_CITY = /,\s*(\d{4} ?[A-Z]{2}(?= )|\d{3} \d{2}|\d{4,5}|[A-Z]{1,2}-\d{4,5})\s+([^\d,]+)(?:,\s*[^\d,]+)?$/;
 
 /** A comma and then a figure (maybe after a country's letters: `L-1111`): what CODE_THEN_CITY needs, looked for first. */
 const COMMA_THEN_FIGURE = /,\s*[A-Za-z]{0,2}-?\d/;
@@ -291,6 +295,8 @@ export interface StreetWordCountry {
   postalCode: string;
   city: string;
   word: string;
+  /** The country was told from the several that fit by a region the text names. */
+  region: boolean;
 }
 
 /** Han characters are written in China, Taiwan, Hong Kong and Macao (simplified or traditional), and in Japan. */
@@ -476,6 +482,14 @@ export class CountryMetadata {
     }
   }
 
+  /** The last `k` words name the country, and with the words before them a region or city of it (CIUDAD DE MEXICO). */
+  private endsWithRegionNamed(words: string[], k: number, code: string): boolean {
+    const rules = this.rules.get(code);
+    if (!rules || words.length === k) return false;
+    const ends = (names: SubdivisionName[]) => names.some((n) => n.words.length > k && ` ${words.join(' ')}`.endsWith(` ${n.text}`));
+    return rules.subdivisions.some((sub) => ends(sub.names) || sub.localities.some((l) => ends(l.names)));
+  }
+
   /**
    * A country's name misspelt by one typing slip at the end of the text (`…, 10117 BERLIN, GERMNAY`), for text that
    * read as no US or Canadian address: the last one to three words of the last comma group, five letters or more, the
@@ -569,6 +583,8 @@ export class CountryMetadata {
     const cleaned = plain(text).replace(/\s+/g, ' ').trim();
     const last = CODE_THEN_CITY.exec(cleaned);
     if (!last || !/[A-Z]{2}/.test(last[2])) return null;
+    // A group after the city that is a country misspelt (`…, 00186 ROMA, ITLAY`) is read as that (misspeltTrailingCountry).
+    if (last[0].lastIndexOf(',') > 0 && this.misspeltTrailingCountry(text)) return null;
     const words = cleaned.slice(0, last.index).replace(/[^\p{L}\p{N}\s]+/gu, ' ').trim().split(' ');
     const candidates = new Set<string>();
     let first: string | null = null;
@@ -585,7 +601,18 @@ export class CountryMetadata {
       return postal != null && (postal.test(last[1]) || postal.test(postalCodeAsWritten(code, last[1])));
     });
     if (!first || !fit.length) return null;
-    return { code: fit.length === 1 ? fit[0] : null, candidates: fit.sort(), postalCode: last[1], city: last[2].trim(), word: first };
+    const result = { candidates: fit.sort(), postalCode: last[1], city: last[2].trim(), word: first, region: false };
+    if (fit.length === 1) return { ...result, code: fit[0] };
+    // Several fit: the one alone whose region the text names, where the postal code does not belong to another of its
+    // regions (`Calle de Alcalá 50, 28014 Madrid`: Spain; `Mariahilfer Straße 1, 1060 Wien`: Austria; not
+    // `…, 44100 Guadalajara`, whose code is no code of Spain's Guadalajara).
+    const groups = matchForm(text).split(/[,\n;]+/).map((g) => g.replace(/\s+/g, ' ').trim()).filter(Boolean).map((g) => g.split(' '));
+    const named = fit.filter((code) => {
+      const rules = this.rules.get(code)!;
+      const postal = findPostalCode(groups, rules.postalPattern!, code);
+      return namedSubdivisions(groups, rules, postal).some((n) => n.strong && (!postal || !n.sub.postalPrefix || n.sub.postalPrefix.test(postal.code)));
+    });
+    return named.length === 1 ? { ...result, code: named[0], region: true } : { ...result, code: null };
   }
 
   /**
@@ -712,7 +739,11 @@ export class CountryMetadata {
       // Three-letter codes too, after a comma or a new line (`…, 10117 Berlin, DEU`).
       if (!code && k === 1 && name.length === 3 && /[,;\n]\s*[A-Z]{3}$/.test(cleaned)) code = this.codeByAlpha3.get(name);
       // (The text before the name is put together only for a name found: most text names no country.)
-      if (code) return { code, rest: cleaned.slice(0, cleaned.length - tail.length) + words.slice(0, words.length - k).join(' ') };
+      if (code) {
+        const rest = cleaned.slice(0, cleaned.length - tail.length) + words.slice(0, words.length - k).join(' ');
+        // The country's name ending a region's name of it (`…, 03100 CIUDAD DE MEXICO`): the region stays whole.
+        return { code, rest: this.endsWithRegionNamed(words, k, code) ? cleaned : rest };
+      }
     }
     // A name in a script without spaces run on to the word before it (`…东长安街1号中国`).
     const last = words[words.length - 1];
