@@ -839,6 +839,8 @@ describe('address engine: other countries, subdivision and postal code checked a
     expect([check('100 Via Roma, 92651 Laguna Beach').country, check('100 Rue Royale, 70130 New Orleans').country]).toEqual(['US', 'US']);
     // English writes AVENUE too: no country is told by it.
     expect(check('100 Park Avenue, 10017 Manhattan').country).toBe('US');
+    // A US state after the city: a US address with its ZIP before the city, whatever its street is called.
+    expect(check('100 Via Roma, 12345 Springfield, IL').country).toBe('US');
   });
 
   it.each([

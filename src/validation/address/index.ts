@@ -128,9 +128,11 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     if (script) return { code: script.code, rest: input, script };
     // A street word of a European language and a postal code before the city that is no US ZIP code of it.
     // Where several countries fit, the answer names them if the address reads as no US one either.
-    // (Not where the "city" is a state: `…, 40219 KY` is a US ZIP code and state in another order.)
+    // (Not where the "city" or the group after it is a state: `…, 40219 KY` is a US ZIP code and state in another
+    // order, `100 Via Roma, 12345 Springfield, IL` a US address with its ZIP before the city.)
     const european = countries.countryOfStreetWord(input);
-    if (european && !RegionByName.has(european.city.toUpperCase()) && !zipOfOwnCity(european.postalCode, european.city)) {
+    const usState = (words: string | null) => words !== null && RegionByName.has(words.toUpperCase());
+    if (european && !usState(european.city) && !usState(european.after) && !zipOfOwnCity(european.postalCode, european.city)) {
       if (european.code) return { code: european.code, rest: input, byLastLine: true, streetWord: european };
       if (!guess) return { code: null, rest: input, streetWord: european };
     }

@@ -280,9 +280,9 @@ const STREET_WORD_COUNTRIES: readonly (readonly [RegExp, readonly string[]])[] =
 /**
  * The last group of a European address: a postal code and then the city (`…, 10117 BERLIN`, `…, 1012 LG AMSTERDAM`,
  * `…, 111 51 STOCKHOLM`, `…, L-1111 LUXEMBOURG`), maybe with the region in a group after it (`…, 28013 MADRID,
- * MADRID`): group 1 the code, group 2 the city.
+ * MADRID`): group 1 the code, group 2 the city, group 3 the region.
  */
-const CODE_THEN_CITY = /,\s*(\d{4} ?[A-Z]{2}(?= )|\d{3} \d{2}|\d{4,5}|[A-Z]{1,2}-\d{4,5})\s+([^\d,]+)(?:,\s*[^\d,]+)?$/;
+const CODE_THEN_CITY = /,\s*(\d{4} ?[A-Z]{2}(?= )|\d{3} \d{2}|\d{4,5}|[A-Z]{1,2}-\d{4,5})\s+([^\d,]+)(?:,\s*([^\d,]+))?$/;
 
 /** A comma and then a figure (maybe after a country's letters: `L-1111`): what CODE_THEN_CITY needs, looked for first. */
 const COMMA_THEN_FIGURE = /,\s*[A-Za-z]{0,2}-?\d/;
@@ -294,6 +294,8 @@ export interface StreetWordCountry {
   candidates: string[];
   postalCode: string;
   city: string;
+  /** The group after the city, if any (a region: `MADRID`, `JALISCO`; or a US state, which the caller rules out). */
+  after: string | null;
   word: string;
   /** The country was told from the several that fit by a region the text names. */
   region: boolean;
@@ -601,7 +603,7 @@ export class CountryMetadata {
       return postal != null && (postal.test(last[1]) || postal.test(postalCodeAsWritten(code, last[1])));
     });
     if (!first || !fit.length) return null;
-    const result = { candidates: fit.sort(), postalCode: last[1], city: last[2].trim(), word: first, region: false };
+    const result = { candidates: fit.sort(), postalCode: last[1], city: last[2].trim(), after: last[3]?.trim() ?? null, word: first, region: false };
     if (fit.length === 1) return { ...result, code: fit[0] };
     // Several fit: the one alone whose region the text names, where the postal code does not belong to another of its
     // regions (`Calle de Alcalá 50, 28014 Madrid`: Spain; `Mariahilfer Straße 1, 1060 Wien`: Austria; not
