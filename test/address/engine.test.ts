@@ -742,8 +742,9 @@ describe('address engine: other countries, subdivision and postal code checked a
     ['台北市信義區市府路1號 110', 'TW', 'B#: country TAIWAN told from the Han script, the region it names and the form of its postal code (no country was named)'],
     ['вул. Хрещатик, 1, Київ, 01001', 'UA', 'B#: country UKRAINE told from the Cyrillic script, the region it names and the form of its postal code (no country was named)'],
     ['Αθήνα 106 71, Βασιλίσσης Σοφίας 1', 'GR', 'B#: country GREECE told from the Greek script and the form of its postal code (no country was named)'],
-    // A city or district of a region tells it too (Hong Kong's 中環).
+    // A city or district of a region tells it too (Hong Kong's 中環); so do Japan's block and lot words.
     ['中環皇后大道中1號', 'HK', 'B#: country HONG KONG told from the Han script and the region it names (no country was named)'],
+    ['〒530-0001 大阪市北区梅田3丁目1番1号', 'JP', 'B#: country JAPAN told from the Han script, its block and lot words (丁目, 番地) and the form of its postal code (no country was named)'],
   ])('When "%s" names no country, then its script tells it, and a footnote says so', (input, country, footnote) => {
     const r = check(input);
     expect([r.status, r.country, r.footnotes[0]]).toEqual(['plausible', country, footnote]);
@@ -752,8 +753,9 @@ describe('address engine: other countries, subdivision and postal code checked a
   it('When a country name in a script without spaces runs on to a place\'s name, then it is no country (Tokyo\'s 日本橋)', () => {
     const r = check('日本橋1-1, 中央区, 東京都 103-0027');
     expect(r.standardized).toBe('日本橋1-1 中央区 東京都 103-0027 JAPAN');
-    // Hong Kong is named as its own city: the district after it tells the area.
+    // Hong Kong is named as its own city: the district after it tells the area; Macao, which has no regions, likewise.
     expect([check('香港中環皇后大道中1號').country, check('香港中環皇后大道中1號').status]).toEqual(['HK', 'plausible']);
+    expect([check('澳門新馬路1號').country, check('澳門新馬路1號').status, check('澳門新馬路1號').standardized]).toEqual(['MO', 'plausible', '新馬路1號 MACAO']);
   });
 
   it('When a Korean address names only its district (종로구), then the district tells South Korea, and the missing postal code is said', () => {

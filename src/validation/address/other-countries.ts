@@ -301,13 +301,19 @@ export interface StreetWordCountry {
   region: boolean;
 }
 
+/** Words of Japanese addresses only: a block (丁目, chōme) and a lot (番地, banchi). */
+const JAPANESE_BLOCK_WORDS = /丁目|番地/;
+
 /** Han characters are written in China, Taiwan, Hong Kong and Macao (simplified or traditional), and in Japan. */
 const HAN_WRITTEN_AS: ReadonlySet<string> = new Set(['Hans', 'Hant', 'Jpan']);
 
 /** The country an address's script tells (see CountryMetadata.countryOfScript). */
 export type ScriptCountry =
-  | { code: string; script: string; by: ('region' | 'postal code')[] }
+  | { code: string; script: string; by: ScriptEvidence[] }
   | { code: null; script: string; candidates: string[] };
+
+/** What told the country besides the script: a region (or its city) named, Japan's block words, the postal code's form. */
+export type ScriptEvidence = 'region' | 'block words' | 'postal code';
 
 const NON_LATIN_LETTER = /[^\p{Script=Latin}\P{L}]/u;
 const COUNTRY_NAME_CHAR = /[\p{L}\p{M} '()-]/u;
@@ -561,9 +567,11 @@ export class CountryMetadata {
       if (!cleaned.startsWith(key)) continue;
       const after = cleaned.slice(key.length);
       const next = after.replace(/^[\s,;]+/, '');
-      // A region or a city of that country follows (`中国北京市`; Hong Kong's `香港中環`, a city state named as its city).
+      // A region or a city of that country follows (`中国北京市`; Hong Kong's `香港中環`, a city state named as its city),
+      // or the country has no regions (Macao's `澳門新馬路`).
       const rules = this.rules.get(code);
-      const regionFollows = rules?.subdivisions.some((sub) => sub.names.some((n) => n.unspaced && next.startsWith(n.text)))
+      const regionFollows = rules?.subdivisions.length === 0
+        || rules?.subdivisions.some((sub) => sub.names.some((n) => n.unspaced && next.startsWith(n.text)))
         || rules?.localityNames.unspaced.some(({ name }) => next.startsWith(name.text));
       if (after !== next || !LETTER.test(after[0] ?? '') || regionFollows) return { code, rest: next };
     }
@@ -662,14 +670,17 @@ export class CountryMetadata {
       // the city down), or a city or district of one (Seoul's `종로구`, Hong Kong's `中環`), as much as a postal code.
       const locality = named.length === 0 && subdivisionOfLocality(groups, rules, postal, [], rules.cityFirst.native) !== null;
       const region = named.some((n) => n.strong) ? 2 : named.length > 0 || locality ? 1 : 0;
-      const by: ('region' | 'postal code')[] = [];
+      // Japan's block and lot words (丁目, 番地), which Chinese addresses do not write, count as much as a region named.
+      const blockWords = region === 0 && code === 'JP' && JAPANESE_BLOCK_WORDS.test(text);
+      const by: ScriptEvidence[] = [];
       if (region) by.push('region');
+      if (blockWords) by.push('block words');
       if (postal) by.push('postal code');
-      return { code, by, score: region + (postal ? 1 : 0) };
+      return { code, by, score: region + (blockWords ? 1 : 0) + (postal ? 1 : 0) };
     }).sort((a, b) => b.score - a.score);
     const [first, second] = scored;
     const told = first.score > 0 && first.score > (second?.score ?? 0);
-    if (other <= latin) return told && first.by.includes('region') ? { code: first.code, script, by: first.by } : null;
+    if (other <= latin) return told && first.by[0] !== 'postal code' ? { code: first.code, script, by: first.by } : null;
     if (told) return { code: first.code, script, by: first.by };
     return { code: null, script, candidates: scored.filter((c) => c.score === first.score).map((c) => c.code) };
   }
@@ -1033,7 +1044,9 @@ export function validateOtherCountry(input: string, rules: CountryRules, textWit
   // Scripts without spaces (北京市东城区东长安街1号) write a whole address as one word.
   const unspacedLetters = UNSPACED_SCRIPT.test(input) ? words.join('').replace(/[^\p{L}]/gu, '').length : 0;
   const letterWords = words.filter((w) => /\p{L}/u.test(w));
-  if (required.includes('A') && (letterWords.length < 1 || (words.length < 2 && unspacedLetters < 6))) {
+  // (A street and its number written as one word, `新馬路1號`, is a street address.)
+  const unspacedStreet = unspacedLetters >= 6 || (unspacedLetters >= 3 && /\d/.test(words.join('')));
+  if (required.includes('A') && (letterWords.length < 1 || (words.length < 2 && !unspacedStreet))) {
     valid = false;
     footnotes.push(F.streetMissing);
   }
