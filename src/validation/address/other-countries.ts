@@ -301,8 +301,11 @@ export interface StreetWordCountry {
   region: boolean;
 }
 
-/** Words of Japanese addresses only: a block (丁目, chōme) and a lot (番地, banchi). */
-const JAPANESE_BLOCK_WORDS = /丁目|番地/;
+/**
+ * Words of Japanese addresses only, after their number: a block (`3丁目`, chōme) and a lot (`1番地`, banchi; `1番1号`).
+ * Without the number they are no sure sign: Chinese `吐鲁番地区` holds 番地.
+ */
+const JAPANESE_BLOCK_WORDS = /[\d一二三四五六七八九十]丁目|\d番地|\d番\d/;
 
 /** Han characters are written in China, Taiwan, Hong Kong and Macao (simplified or traditional), and in Japan. */
 const HAN_WRITTEN_AS: ReadonlySet<string> = new Set(['Hans', 'Hant', 'Jpan']);
