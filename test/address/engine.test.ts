@@ -745,6 +745,9 @@ describe('address engine: other countries, subdivision and postal code checked a
     // A city or district of a region tells it too (Hong Kong's 中環); so do Japan's block and lot words.
     ['中環皇后大道中1號', 'HK', 'B#: country HONG KONG told from the Han script and the region it names (no country was named)'],
     ['〒530-0001 大阪市北区梅田3丁目1番1号', 'JP', 'B#: country JAPAN told from the Han script, its block and lot words (丁目, 番地) and the form of its postal code (no country was named)'],
+    // Letters of one Cyrillic alphabet that Russian lacks: Ukrainian і (Львів), Macedonian ј (Скопје).
+    ['вул. Шевченка 1, Львів, 79000', 'UA', 'B#: country UKRAINE told from the Cyrillic script, letters of its own alphabet and the form of its postal code (no country was named)'],
+    ['Скопје, Македонија 1, 1000', 'MK', 'B#: country MACEDONIA told from the Cyrillic script, letters of its own alphabet and the form of its postal code (no country was named)'],
   ])('When "%s" names no country, then its script tells it, and a footnote says so', (input, country, footnote) => {
     const r = check(input);
     expect([r.status, r.country, r.footnotes[0]]).toEqual(['plausible', country, footnote]);

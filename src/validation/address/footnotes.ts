@@ -48,8 +48,11 @@ export const AddressFootnotes = {
   checkedAgainstFormat: (country: string) =>
     `DPV: checked against the ${country} address format; no delivery-point data for this country`,
   nonLatinScript: 'N#: written in a non-Latin script',
-  countryOfScript: (country: string, script: string, by: readonly ('region' | 'block words' | 'postal code')[]) => {
-    const named = { region: 'the region it names', 'block words': 'its block and lot words (丁目, 番地)', 'postal code': 'the form of its postal code' };
+  countryOfScript: (country: string, script: string, by: readonly ('region' | 'block words' | 'letters' | 'postal code')[]) => {
+    const named = {
+      region: 'the region it names', 'block words': 'its block and lot words (丁目, 番地)', letters: 'letters of its own alphabet',
+      'postal code': 'the form of its postal code',
+    };
     const parts = [`the ${script} script`, ...by.map((b) => named[b])];
     const how = parts.length > 2 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts.join(' and ');
     return `B#: country ${country} told from ${how} (no country was named)`;

@@ -307,6 +307,16 @@ export interface StreetWordCountry {
  */
 const JAPANESE_BLOCK_WORDS = /[\d一二三四五六七八九十]丁目|\d番地|\d番\d/;
 
+/**
+ * Letters of a country's Cyrillic alphabet that Russian's lacks (the alphabets of Ukrainian, Belarusian, Kazakh, Kyrgyz,
+ * Serbian, Macedonian, Tajik and Mongolian), upper and lower case: a sign of that country among those that write
+ * Cyrillic. Shared ones count for each (Belarusian and Ukrainian `і`).
+ */
+const OWN_CYRILLIC_LETTERS: Readonly<Record<string, RegExp>> = {
+  UA: /[іїєґІЇЄҐ]/, BY: /[іўІЎ]/, KZ: /[әғқңөұүһіӘҒҚҢӨҰҮҺІ]/, KG: /[ңөүҢӨҮ]/, RS: /[ђјљњћџЂЈЉЊЋЏ]/,
+  MK: /[ѓѕјљњќџЃЅЈЉЊЌЏ]/, TJ: /[ғӣқӯҳҷҒӢҚӮҲҶ]/, MN: /[өүӨҮ]/,
+};
+
 /** Han characters are written in China, Taiwan, Hong Kong and Macao (simplified or traditional), and in Japan. */
 const HAN_WRITTEN_AS: ReadonlySet<string> = new Set(['Hans', 'Hant', 'Jpan']);
 
@@ -315,8 +325,11 @@ export type ScriptCountry =
   | { code: string; script: string; by: ScriptEvidence[] }
   | { code: null; script: string; candidates: string[] };
 
-/** What told the country besides the script: a region (or its city) named, Japan's block words, the postal code's form. */
-export type ScriptEvidence = 'region' | 'block words' | 'postal code';
+/**
+ * What told the country besides the script: a region (or its city) named, Japan's block words, letters of its own
+ * Cyrillic alphabet, the postal code's form.
+ */
+export type ScriptEvidence = 'region' | 'block words' | 'letters' | 'postal code';
 
 const NON_LATIN_LETTER = /[^\p{Script=Latin}\P{L}]/u;
 const COUNTRY_NAME_CHAR = /[\p{L}\p{M} '()-]/u;
@@ -673,13 +686,16 @@ export class CountryMetadata {
       // the city down), or a city or district of one (Seoul's `종로구`, Hong Kong's `中環`), as much as a postal code.
       const locality = named.length === 0 && subdivisionOfLocality(groups, rules, postal, [], rules.cityFirst.native) !== null;
       const region = named.some((n) => n.strong) ? 2 : named.length > 0 || locality ? 1 : 0;
-      // Japan's block and lot words (丁目, 番地), which Chinese addresses do not write, count as much as a region named.
-      const blockWords = region === 0 && code === 'JP' && JAPANESE_BLOCK_WORDS.test(text);
+      // Japan's block and lot words (丁目, 番地), which Chinese addresses do not write, count as much as a region named;
+      // so do the letters of one language's Cyrillic alphabet that Russian lacks (Ukrainian `і`, `ї`: `Львів`).
+      const ownWords = region === 0 && code === 'JP' && JAPANESE_BLOCK_WORDS.test(text);
+      const ownLetters = region === 0 && !ownWords && OWN_CYRILLIC_LETTERS[code]?.test(text.normalize('NFC')) === true;
       const by: ScriptEvidence[] = [];
       if (region) by.push('region');
-      if (blockWords) by.push('block words');
+      if (ownWords) by.push('block words');
+      if (ownLetters) by.push('letters');
       if (postal) by.push('postal code');
-      return { code, by, score: region + (blockWords ? 1 : 0) + (postal ? 1 : 0) };
+      return { code, by, score: region + (ownWords || ownLetters ? 1 : 0) + (postal ? 1 : 0) };
     }).sort((a, b) => b.score - a.score);
     const [first, second] = scored;
     const told = first.score > 0 && first.score > (second?.score ?? 0);
