@@ -199,8 +199,8 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     if (!/^\d{5}$/.test(zip)) return false;
     const key = cityKey(city);
     const places = postal.zip(zip);
-    if (!places) return UspsTerritories.has(stateOfUnlistedZip(zip) ?? '') || reference?.isLocalCityOf(zip, key) === true;
-    return places.some((place) => postal.isAcceptableCityKey(place, key)) || reference?.isLocalCityOf(zip, key) === true;
+    const named = places ? places.some((place) => postal.isAcceptableCityKey(place, key)) : UspsTerritories.has(stateOfUnlistedZip(zip) ?? '');
+    return named || reference?.isLocalCityOf(zip, key) === true;
   }
 
   function validateSync(given: string, options: { country?: string; deadline: number }): AddressResult {

@@ -198,6 +198,11 @@ function matchForm(text: string): string {
   return plain(text).replace(/[\u060c\u3001]/g, ',').replace(/[\u2019\u02bc]/g, "'").replace(/[^\p{L}\p{M}\p{N},\s#/'-]+/gu, ' ');
 }
 
+/** The text in match form as its comma (semicolon, line) groups, each a list of words. */
+function groupsOf(text: string): string[][] {
+  return matchForm(text).split(/[,\n;]+/).map((g) => g.replace(/\s+/g, ' ').trim()).filter(Boolean).map((g) => g.split(' '));
+}
+
 /** Scripts written without spaces between words: a subdivision's name is looked for anywhere in the text. */
 const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
@@ -358,6 +363,8 @@ export class CountryMetadata {
   private readonly unspacedNames: { key: string; code: string }[] = [];
   /** ISO 3166-1 alpha-3 codes (`DEU`, `AUS`: CRM exports write them) -> the region's code, US territories left out. */
   private readonly codeByAlpha3 = new Map<string, string>();
+  /** Subdivisions named as another country is (China's 香港, 澳门, 台湾): they tell no country of their own by the script. */
+  private readonly countrySubdivisions = new Set<Subdivision>();
   /** The regions whose addresses are written in a script (CLDR's likely script of each region's language). */
   private readonly regionsByScript = new Map<string, string[]>();
   private longestNameWords = 1;
@@ -424,6 +431,11 @@ export class CountryMetadata {
     }
     meta.addCldrNames(data);
     meta.unspacedNames.sort((a, b) => b.key.length - a.key.length);
+    for (const [code, rules] of meta.rules) {
+      for (const sub of rules.subdivisions) {
+        if (sub.names.some((n) => (meta.codeByName.get(nameKey(n.text)) ?? code) !== code)) meta.countrySubdivisions.add(sub);
+      }
+    }
     for (const [key, code] of meta.codeByName) {
       if (!/^[A-Z ]{5,}$/.test(key)) continue;
       const names = meta.longLatinNames.get(`${key[0]}:${key.length}`) ?? [];
@@ -534,24 +546,15 @@ export class CountryMetadata {
       if (n < 5 || this.codeByName.has(typed)) continue;
       // The first letter typed right (a letter more, less or changed: the name one letter shorter, longer or as long),
       // or swapped with the second (`IATLY`: as long, starting with the second letter).
-      const groups = [
-        this.longLatinNames.get(`${typed[0]}:${n - 1}`), this.longLatinNames.get(`${typed[0]}:${n}`),
-        this.longLatinNames.get(`${typed[0]}:${n + 1}`), this.longLatinNames.get(`${typed[1]}:${n}`),
+      const named = (first: string, length: number) => this.longLatinNames.get(`${first}:${length}`) ?? [];
+      const candidates = [
+        ...named(typed[0], n - 1), ...named(typed[0], n), ...named(typed[0], n + 1), ...named(typed[1], n).filter((name) => name.key[1] === typed[0]),
       ];
-      let found: { key: string; code: string } | null = null;
-      let several = false;
-      groups.forEach((names, g) => {
-        for (const name of names ?? []) {
-          if ((g === 3 && name.key[1] !== typed[0]) || !oneTypingSlipApart(typed, name.key)) continue;
-          if (found !== null && found.code !== name.code) several = true;
-          found ??= name;
-        }
-      });
-      const match = found as { key: string; code: string } | null;
+      const matches = candidates.filter((name) => oneTypingSlipApart(typed, name.key));
       // A US or Canadian place is no misspelt country (`…, COLUMBIA`: 17 states have one).
-      if (match && !several && !this.isNorthAmericanPlace(typed)) {
+      if (matches.length && matches.every((m) => m.code === matches[0].code) && !this.isNorthAmericanPlace(typed)) {
         const before = words.slice(0, words.length - k).join(' ');
-        return { code: match.code, rest: before ? `${text.slice(0, comma)}, ${before}` : text.slice(0, comma), typed, meant: match.key };
+        return { code: matches[0].code, rest: before ? `${text.slice(0, comma)}, ${before}` : text.slice(0, comma), typed, meant: matches[0].key };
       }
     }
     return null;
@@ -632,7 +635,7 @@ export class CountryMetadata {
     // Several fit: the one alone whose region the text names, where the postal code does not belong to another of its
     // regions (`Calle de Alcalá 50, 28014 Madrid`: Spain; `Mariahilfer Straße 1, 1060 Wien`: Austria; not
     // `…, 44100 Guadalajara`, whose code is no code of Spain's Guadalajara).
-    const groups = matchForm(text).split(/[,\n;]+/).map((g) => g.replace(/\s+/g, ' ').trim()).filter(Boolean).map((g) => g.split(' '));
+    const groups = groupsOf(text);
     const named = fit.filter((code) => {
       const rules = this.rules.get(code)!;
       const postal = findPostalCode(groups, rules.postalPattern!, code);
@@ -675,13 +678,12 @@ export class CountryMetadata {
     const script = iso === 'Jpan' ? 'Japanese' : best.name;
     if (candidates.length === 1 && other > latin) return { code: candidates[0], script, by: [] };
     if (!candidates.length) return null;
-    const groups = matchForm(text).split(/[,\n;]+/).map((g) => g.replace(/\s+/g, ' ').trim()).filter(Boolean).map((g) => g.split(' '));
+    const groups = groupsOf(text);
     const scored = candidates.map((code) => {
       const rules = this.rules.get(code)!;
       const postal = rules.postalPattern ? findPostalCode(groups, rules.postalPattern, code) : null;
       // A region that is a country of its own (China lists 香港, 澳门 and 台湾) tells that country, not this one.
-      const ownCountry = (sub: Subdivision) => sub.names.some((n) => (this.codeByName.get(nameKey(n.text)) ?? code) !== code);
-      const named = rules.subdivisions.length > 0 ? namedSubdivisions(groups, rules, postal).filter((n) => !ownCountry(n.sub)) : [];
+      const named = rules.subdivisions.length > 0 ? namedSubdivisions(groups, rules, postal).filter((n) => !this.countrySubdivisions.has(n.sub)) : [];
       // A region named where regions are written counts most; one named first (Russia's `Москва, …`, written from
       // the city down), or a city or district of one (Seoul's `종로구`, Hong Kong's `中環`), as much as a postal code.
       const locality = named.length === 0 && subdivisionOfLocality(groups, rules, postal, [], rules.cityFirst.native) !== null;
@@ -1028,7 +1030,7 @@ const notADash = (word: string) => !/^-+$/.test(word);
 export function validateOtherCountry(input: string, rules: CountryRules, textWithoutCountry: string): AddressResult {
   const footnotes: string[] = [];
   // Apostrophes stay (`QUEEN'S ROAD`, `L'ÉGLISE`): each country's post has its own rule for them.
-  const groups = matchForm(textWithoutCountry).split(/[,\n;]+/).map((g) => g.replace(/\s+/g, ' ').trim()).filter(Boolean).map((g) => g.split(' '));
+  const groups = groupsOf(textWithoutCountry);
   const latinInput = !hasNonLatinLetters(input);
 
   const postal = rules.postalPattern ? findPostalCode(groups, rules.postalPattern, rules.code) : null;

@@ -1899,8 +1899,9 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       if (place && place.state !== region.code && place.cityKey === cityKey(phrase)) continue;
       // So is a province's name before a postal code of another province whose FSA's place ends with it (`FORT
       // SASKATCHEWAN T8L 1A1`: Alberta).
-      const fsa = region.country === 'CA' ? postal.fsa(postalCode.replace(/[ -]/g, '').slice(0, 3)) : undefined;
-      if (fsa && fsa.province !== region.code && at > 0 && postal.fsaNameHolds(postalCode.replace(/[ -]/g, '').slice(0, 3), cityKey(joinWords(toks, at - 1, end)))) continue;
+      const fsaCode = postalCode.replace(/[ -]/g, '').slice(0, 3);
+      const fsa = region.country === 'CA' ? postal.fsa(fsaCode) : undefined;
+      if (fsa && fsa.province !== region.code && at > 0 && postal.fsaNameHolds(fsaCode, cityKey(joinWords(toks, at - 1, end)))) continue;
     }
     state = region.code;
     country ??= region.country;
