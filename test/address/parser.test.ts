@@ -442,6 +442,25 @@ describe('address parser: a misspelt city of the ZIP still ends the street', () 
     expect(r.standardized).toBe('880 PIKE AVE NORTH LITTLE ROCK AR 72114');
     expect(r.footnotes).toContain('B#: city corrected from NORTH LITLE ROCK to NORTH LITTLE ROCK');
   });
+  it.each([
+    ['100 Main St, Wets Palm Beach, FL 33409', 'WETS PALM BEACH', '100 MAIN ST WEST PALM BEACH FL 33409'],
+    ['100 Main St Wets Palm Beach FL 33409', 'WETS PALM BEACH', '100 MAIN ST WEST PALM BEACH FL 33409'],
+    ['100 Main St, Sout Deerfield, MA 01373', 'SOUT DEERFIELD', '100 MAIN ST SOUTH DEERFIELD MA 01373'],
+    ['100 Main St, Nroth Monmouth, ME 04265', 'NROTH MONMOUTH', '100 MAIN ST NORTH MONMOUTH ME 04265'],
+    ['100 Main St, North Ls Vegas, NV 89031', 'NORTH LS VEGAS', '100 MAIN ST NORTH LAS VEGAS NV 89031'],
+    ['100 Main St, Lass Vegas, NV 89135', 'LASS VEGAS', '100 MAIN ST LAS VEGAS NV 89135'],
+    ['100 Main St, Ne Bedford, MA 02745', 'NE BEDFORD', '100 MAIN ST NEW BEDFORD MA 02745'],
+  ])('When the first word of the ZIP\'s city is misspelt (%s), then the whole is that city, corrected: no note before a neighbour its last words name', (input, typed, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['corrected', standardized]);
+    expect(r.footnotes[0]).toBe(`B#: city corrected from ${typed} to ${standardized.split(' ').slice(3, -2).join(' ')}`);
+    expect(r.footnotes.join(' ')).not.toMatch(/R#/);
+  });
+  it('When the first word of a city is misspelt and no ZIP is given, then the one city of the state one slip from its letters is taken', () => {
+    const r = check('100 Main St, Wets Palm Beach, FL');
+    expect([r.status, r.components.city]).toEqual(['corrected', 'WEST PALM BEACH']);
+    expect(r.footnotes[0]).toBe('B#: city corrected from WETS PALM BEACH to WEST PALM BEACH');
+  });
 });
 
 describe('address parser: a mistyped state code before the ZIP', () => {

@@ -111,7 +111,7 @@ function unknownCityName(p: ParsedAddress, place: ZipPlace, postal: PostalIndex,
   if (typingSlipsApart(key, zipKey) <= 2 || typingSlipsApart(typed, zipCity) <= 2 || garbledFrom(typed, zipCity)) return false;
   if (reference && (reference.localCityNamesOf(p.postalCode!).length || reference.cityNamesOf(p.postalCode!).length)) return false;
   // The slower look-ups last: a place the loaded files put in the state, a place of the state one slip away.
-  return !localZipsOfCity(reference, postal, state, key).length && !postal.cityOneSlipFrom(state, key);
+  return !localZipsOfCity(reference, postal, state, key).length && !postal.cityOneSlipFrom(state, key, p.city!);
 }
 
 /**
@@ -246,6 +246,10 @@ function cityAtEnd(p: ParsedAddress, places: readonly ZipPlace[], postal: Postal
   const words = p.city?.split(' ') ?? [];
   // A real place of the state (`EAST ORANGE` with a Newark ZIP) is a wrong town, which the ZIP corrects as a whole.
   if (words.length < 2 || nameOfZip(p.city!, p.postalCode!, places, postal, reference) || (p.state && postal.city(p.state, p.city!))) return;
+  // The ZIP's own place misspelt in its first word (`WETS PALM BEACH`, `SOUT DEERFIELD`): the whole is the city, to
+  // be corrected, not a note before the neighbour its last words name (PALM BEACH, DEERFIELD).
+  const typed = lettersOf(p.city!);
+  if (typed.length >= 6 && places.some((z) => typingSlipsApart(typed, lettersOf(z.city)) <= 1)) return;
   for (let k = 1; k < words.length; k++) {
     const tail = words.slice(k).join(' ');
     // A directional before the town (`E HAZEL CREST`) is part of a misnamed town, not a note.
@@ -503,7 +507,7 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
     return out;
   }
   // A city misspelt by one slip (`LOUSVILLE`) is the one city of the state it is that close to.
-  const near = cityEntry ? undefined : postal.cityOneSlipFrom(p.state, inputCityKey);
+  const near = cityEntry ? undefined : postal.cityOneSlipFrom(p.state, inputCityKey, p.city);
   if (near) {
     notes.push(F.cityCorrected(p.city, (out.city = near.name)));
     out.corrected = true;

@@ -6,7 +6,7 @@
  * split: how cleanly the delivery line ends (Pub 28 suffix, unit, highway number), whether the rest is a known city of
  * the state (GeoNames, through PostalIndex), and whether a comma stands there.
  */
-import { type PostalIndex, type ZipPlace, cityKey, cityWordKey, oneTypingSlipApart, wordOneSlipFrom } from './postal-index.js';
+import { type PostalIndex, type ZipPlace, cityKey, cityWordKey, lettersOf, oneTypingSlipApart, wordOneSlipFrom } from './postal-index.js';
 import { houseNumberAfterSpanishStreet, readFrenchWords, readInstallation, shipNameStart, siteAndCompartment, takeUrbanization } from './regional-forms.js';
 import { PRIMARY_NUMBER, type Token, UNIT_ID, hasNonLatinLetters, joinWords, letterAndNumberUnit, makeToken, tokenizeAddress } from './tokenize.js';
 import {
@@ -945,6 +945,8 @@ function cityAfterNote(
   postal: PostalIndex, local: LocalPlaceNames | undefined,
 ): number {
   if (state && postal.city(state, joinWords(toks, at, end))) return at;
+  // The ZIP's own name misspelt in its first word (`WETS PALM BEACH`, `SOUT DEERFIELD`): no note before another place.
+  if (acceptableForSomeZip(postal, places, cityKey(joinWords(toks, at, end)), postalCode, local, toks, at, end)) return at;
   for (let k = at + 1; k < end; k++) {
     if (k === at + 1 && DirectionalTable.has(toks[at].w)) continue;
     if (acceptableForSomeZip(postal, places, cityKey(joinWords(toks, k, end)), postalCode, local)) return k;
@@ -964,22 +966,48 @@ function commaWithin(toks: readonly Token[], from: number, to: number): boolean 
 
 function acceptableForSomeZip(
   postal: PostalIndex, places: readonly ZipPlace[] | undefined, key: string, postalCode: string | null, local?: LocalPlaceNames,
+  toks?: readonly Token[], from = 0, to = 0,
 ): boolean {
   if (postalCode && local?.isLocalCityOf(postalCode, key)) return true;
   if (!places) return false;
   for (const z of places) if (postal.isAcceptableCityKey(z, key)) return true;
   // The ZIP's own city with a letter dropped, doubled or mistyped inside it (`NORTH LITTE ROCK`): the engine corrects
   // the spelling, the parser only needs to know where the city starts. An edit at either end is no slip: a letter
-  // before the name (`E HAZEL CREST`) may be the street's post-directional.
+  // before the name (`E HAZEL CREST`) may be the street's post-directional. The letters as typed too: a slip inside
+  // a word the key abbreviates (`WETS PALM BEACH`, `SOUT DEERFIELD`) changes the key more.
   if (key.length >= 6) for (const z of places) if (oneInnerSlip(key, z.cityKey ?? '')) return true;
+  if (!toks || key.length < 6) return false;
+  // (Only where the words typed are about as long as the name: joining and stripping them costs more than the test.)
+  let typedLength = 0;
+  for (let k = from; k < to; k++) typedLength += toks[k].w.length;
+  let letters: string | undefined;
+  for (const z of places) {
+    const name = placeLetters(z);
+    if (typedLength < name.length - 1 || typedLength > name.length + 3) continue;
+    letters ??= lettersOf(joinWords(toks, from, to));
+    if (oneInnerSlip(letters, name)) return true;
+  }
   return false;
 }
 
-/** One letter inserted, dropped or changed, neither among the first two nor last (keys of at least six letters). */
+/** The letters of a ZIP place's name (lettersOf), worked out once per place. */
+const lettersOfPlace = new WeakMap<ZipPlace, string>();
+function placeLetters(place: ZipPlace): string {
+  let letters = lettersOfPlace.get(place);
+  if (letters === undefined) lettersOfPlace.set(place, (letters = lettersOf(place.city)));
+  return letters;
+}
+
+/**
+ * One letter inserted, dropped or changed, neither among the first two nor last, or two neighbours swapped, neither the
+ * first nor the last (keys of at least six letters).
+ */
 function oneInnerSlip(a: string, b: string): boolean {
   if (b.length < 6 || Math.abs(a.length - b.length) > 1 || a === b || a[0] !== b[0] || a[a.length - 1] !== b[b.length - 1]) return false;
   let i = 0;
   while (a[i] === b[i]) i++;
+  // (`NROTH MONMOUTH`, `WETS PALM BEACH`: a swap adds no letter, so it cannot be a directional's before the name.)
+  if (a.length === b.length && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2)) return true;
   // Not within the first two letters either: `W WHITE HOUSE` is a post-directional before WHITE HOUSE.
   if (i < 2) return false;
   if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
@@ -1601,9 +1629,13 @@ function bestSplit(
         const streetWordFirst = isStreetWord(first) && !DirectionalTable.has(first);
         // (A Canadian postal code: a place its FSA's name holds, `TORONTO` of M5H's DOWNTOWN TORONTO, not `W TORONTO`;
         // unless the city would start inside a comma group after the street's: `…, VILLE DE QUEBEC` is the city.)
-        const fitsZip = acceptableForSomeZip(postal, zipPlaces, cityKeyFromP, postalCode, local) ||
+        const namesZip = acceptableForSomeZip(postal, zipPlaces, cityKeyFromP, postalCode, local, toks, p, end);
+        const fitsZip = namesZip ||
           (fsa !== null && (toks[p].sep || !commaWithin(toks, start + 1, p)) && postal.fsaNameHolds(fsa, cityKeyFromP));
         if (fitsZip) score += 4;
+        // The ZIP's own name misspelt (`WETS PALM BEACH`) is as good as a place the gazetteer lists under that spelling:
+        // not a note before the name of a neighbour it holds (PALM BEACH).
+        if (namesZip && knownZips === 0) knownZips = 1;
         if (toks[p].sep) score += 12;
         // A city has no figures (`SUITE 700, OVERLOOK 1` names a building).
         if (lastDigitAt >= p) score -= 20;

@@ -160,8 +160,9 @@ function runsOfFsaName(place: string): { runs: Set<string>; starts: Set<string> 
 
 /** The letters of a name, upper case, nothing else (`GRASS VALLEY` -> GRASSVALLEY). */
 export function lettersOf(name: string): string {
-  return name.toUpperCase().replace(/[^A-Z]/g, '');
+  return NOT_UPPER_CASE_LETTER.test(name) ? name.toUpperCase().replace(/[^A-Z]/g, '') : name;
 }
+const NOT_UPPER_CASE_LETTER = /[^A-Z]/;
 
 /**
  * The abbreviation of the one word of `words` that `word` is one typing slip from (same first letter; `word` itself no
@@ -339,8 +340,12 @@ export class PostalIndex {
     return this.statesByCityKey.get(key) ?? [];
   }
 
-  /** The city of the state one typing slip from the key (`LOUSVILLE`), when exactly one is; keys of six letters or more. */
-  cityOneSlipFrom(state: string, key: string): CityEntry | undefined {
+  /**
+   * The city of the state one typing slip from the key (`LOUSVILLE`), when exactly one is; keys of six letters or more.
+   * Else, with the name as typed, the one whose name's letters are one slip from its letters: a slip inside a word the
+   * key abbreviates (`WETS PALM BEACH`: key WETSPALMBCH, two from WPALMBCH) changes the key more.
+   */
+  cityOneSlipFrom(state: string, key: string, typed?: string): CityEntry | undefined {
     if (key.length < 6) return undefined;
     let found: CityEntry | undefined;
     for (const [candidate, entry] of this.citiesOfStateByInitial(state, key[0])) {
@@ -348,25 +353,33 @@ export class PostalIndex {
       if (found) return undefined;
       found = entry;
     }
+    if (found || typed === undefined) return found;
+    const letters = lettersOf(typed);
+    if (letters.length < 6) return undefined;
+    for (const [, entry, nameLetters] of this.citiesOfStateByInitial(state, key[0])) {
+      if (!oneTypingSlipApart(letters, nameLetters)) continue;
+      if (found) return undefined;
+      found = entry;
+    }
     return found;
   }
 
   /** The cities of the state whose keys start with the letter, grouped on first use (a slip keeps the first letter). */
-  private citiesOfStateByInitial(state: string, initial: string): readonly (readonly [string, CityEntry])[] {
+  private citiesOfStateByInitial(state: string, initial: string): readonly (readonly [key: string, entry: CityEntry, letters: string])[] {
     let byInitial = this.citiesByStateInitial.get(state);
     if (!byInitial) {
       byInitial = new Map();
       for (const [candidate, entry] of this.citiesByState.get(state) ?? []) {
         let list = byInitial.get(candidate[0]);
         if (!list) byInitial.set(candidate[0], (list = []));
-        list.push([candidate, entry]);
+        list.push([candidate, entry, lettersOf(entry.name)]);
       }
       this.citiesByStateInitial.set(state, byInitial);
     }
     return byInitial.get(initial) ?? [];
   }
 
-  private readonly citiesByStateInitial = new Map<string, Map<string, [string, CityEntry][]>>();
+  private readonly citiesByStateInitial = new Map<string, Map<string, [string, CityEntry, string][]>>();
 
   /**
    * The city names, in any state, one typing slip from the name typed (`LOUISVILE`: LOUISVILLE, a city of several
