@@ -580,6 +580,50 @@ export function zipCitiesTypedBack(engine: AddressEngineWithSync): { form: (type
 }
 
 /**
+ * The words of place names people shorten, each with the short forms written on envelopes and forms: USPS's
+ * abbreviations (FT, MT, HTS, FLS, HBR…), with and without a point, and New England's NO and SO.
+ */
+export const PLACE_WORD_SHORT_FORMS: Readonly<Record<string, readonly string[]>> = {
+  NORTH: ['N', 'N.', 'NO'], SOUTH: ['S', 'S.', 'SO'], EAST: ['E', 'E.'], WEST: ['W', 'W.'], FORT: ['FT', 'FT.'], MOUNT: ['MT', 'MT.'],
+  SAINT: ['ST', 'ST.'], PORT: ['PT'], POINT: ['PT'], MOUNTAIN: ['MTN'], LAKE: ['LK'], HEIGHTS: ['HTS'], SPRINGS: ['SPGS'], BEACH: ['BCH'],
+  CITY: ['CTY'], JUNCTION: ['JCT'], VILLAGE: ['VLG'], CENTER: ['CTR'], TOWNSHIP: ['TWP'], ISLAND: ['IS'], FALLS: ['FLS'],
+  HARBOR: ['HBR'], SPRING: ['SPG'], GROVE: ['GRV'], HILLS: ['HLS'], MILLS: ['MLS'], LANDING: ['LNDG'], STATION: ['STA'],
+  GARDENS: ['GDNS'], CROSSING: ['XING'], BRIDGE: ['BRG'], RAPIDS: ['RPDS'], PLAINS: ['PLNS'], SHORES: ['SHRS'],
+};
+
+/** The forms zipCitiesAbbreviated types each shortened place in. */
+export const ABBREVIATED_CITY_FORMS = ['with commas', 'without commas', 'lower case, no ZIP'] as const;
+
+/**
+ * Every embedded GeoNames ZIP whose place holds a word people shorten (PLACE_WORD_SHORT_FORMS), typed back with that
+ * word shortened, one short form and one word at a time (`100 Main St, NO ANDOVER, MA 01845`, without commas, and in
+ * lower case without the ZIP): how many answers, per form, read the place as GeoNames writes it (NORTH ANDOVER) after
+ * the street MAIN ST.
+ */
+export function zipCitiesAbbreviated(engine: AddressEngineWithSync): { form: (typeof ABBREVIATED_CITY_FORMS)[number]; right: number; inputs: number }[] {
+  const out = ABBREVIATED_CITY_FORMS.map((form) => ({ form, right: 0, inputs: 0 }));
+  const rows = fs.readFileSync(new URL('us-zip-codes.tsv', SHIPPED_DATA_DIR), 'utf8').trim().split('\n');
+  for (const row of rows) {
+    const [zip, state, city] = row.split('\t');
+    if (!city) continue;
+    const words = city.split(' ');
+    const expected = city.replace(/'/g, ' ').replace(/\s+/g, ' ');
+    words.forEach((word, i) => {
+      for (const short of PLACE_WORD_SHORT_FORMS[word] ?? []) {
+        const typed = [...words.slice(0, i), short, ...words.slice(i + 1)].join(' ');
+        const inputs = [`100 Main St, ${typed}, ${state} ${zip}`, `100 Main St ${typed} ${state} ${zip}`, `100 main st, ${typed}, ${state}`.toLowerCase()];
+        inputs.forEach((input, f) => {
+          const { components: c } = engine.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });
+          out[f].inputs++;
+          if (c.city === expected && c.state === state && c.street_name === 'MAIN' && c.street_suffix === 'ST' && c.street_postdirection === null) out[f].right++;
+        });
+      }
+    });
+  }
+  return out;
+}
+
+/**
  * Each embedded Canadian FSA typed back with its place after a street (`100 Main St, ST. ANDREWS, NB E5B 1B1`, in lower
  * case without commas, and without the province): how many answers, per form, read the street, the province and a
  * plausible address. The place is the FSA's name up to a bracket, slash or comma, less a last directional or CENTRAL

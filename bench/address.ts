@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import {
-  adjudicatedCorpus, holdoutHalf, loadCorpus, loadLabelDisputes, parsedFieldsOf, RRAD_FORMS, fsaPlacesTypedBack, notesReadWithoutData, otherScriptsTypedBack, rradRoundTrip, rradRoundTripPlacesHeldOut, scoreParser, zipCitiesTypedBack, zipCityMisspelt, type CorpusEntry, type ParsedFields,
+  adjudicatedCorpus, holdoutHalf, loadCorpus, loadLabelDisputes, parsedFieldsOf, RRAD_FORMS, fsaPlacesTypedBack, notesReadWithoutData, otherScriptsTypedBack, rradRoundTrip, rradRoundTripPlacesHeldOut, scoreParser, zipCitiesAbbreviated, zipCitiesTypedBack, zipCityMisspelt, type CorpusEntry, type ParsedFields,
   type Score,
 } from './address-corpus.js';
 import { checkOut } from './git-worktree.js';
@@ -154,6 +154,9 @@ console.table(([1, 2] as const).map((slips) => {
 
 console.log('\nEvery third embedded GeoNames ZIP typed back with its own place as the city (`100 Main St, O FALLON, MO 63366`): city and state read right');
 console.table(zipCitiesTypedBack(createdEngine).map((r) => ({ 'typed as': r.form, inputs: r.inputs, right: shareOf(r.right, r.inputs) })));
+
+console.log('\nEvery embedded GeoNames ZIP whose place holds a word people shorten, typed back with it shortened (`100 Main St, NO ANDOVER, MA 01845`, `FT MYERS`, `ASHLEY FLS`): city and state read right');
+console.table(zipCitiesAbbreviated(createdEngine).map((r) => ({ 'typed as': r.form, inputs: r.inputs, right: shareOf(r.right, r.inputs) })));
 
 console.log('\nEach embedded Canadian FSA typed back with its place after a street (`100 Main St, ST. ANDREWS, NB E5B 1B1`): street, province and a plausible answer');
 console.table(fsaPlacesTypedBack(createdEngine).map((r) => ({ 'typed as': r.form, inputs: r.inputs, right: shareOf(r.right, r.inputs) })));

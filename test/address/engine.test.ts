@@ -90,6 +90,13 @@ describe('address engine: US ZIP, city and state', () => {
     ['100 Main St, Ft. Lauderdale FL', 'FORT LAUDERDALE'],
     ['100 Main St, S San Francisco, CA', 'SOUTH SAN FRANCISCO'],
     ['100 Main St, So San Francisco, CA 94080', 'SOUTH SAN FRANCISCO'],
+    ['100 Main St, No Andover, MA 01845', 'NORTH ANDOVER'],
+    ['100 Main St No Andover MA 01845', 'NORTH ANDOVER'],
+    ['100 main st, no jay, me', 'NORTH JAY'],
+    ['100 Main St, Ashley Fls, MA', 'ASHLEY FALLS'],
+    ['100 Main St, Lake Cty, PA', 'LAKE CITY'],
+    ['100 Main St, Benton Hbr, MI 49022', 'BENTON HARBOR'],
+    ['100 Main St, Grand Rpds, MI', 'GRAND RAPIDS'],
   ])('When the city is its place written another way (%s), then the answer spells it as the place, without a correction', (input, city) => {
     const r = check(input);
     expect([r.status, r.components.city]).toEqual(['plausible', city]);

@@ -58,6 +58,10 @@ const CITY_WORD_ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['EAST', 'E'], ['WEST', 'W'], ['HEIGHTS', 'HTS'], ['SPRINGS', 'SPGS'], ['POINT', 'PT'], ['PORT', 'PT'],
   ['CENTER', 'CTR'], ['JUNCTION', 'JCT'], ['VILLAGE', 'VLG'], ['TOWNSHIP', 'TWP'], ['ISLAND', 'IS'], ['BEACH', 'BCH'],
   ['LAKE', 'LK'], ['CITY', 'CITY'], ['TW', 'TWP'], ['VALLEY', 'VLY'], ['VY', 'VLY'], ['CREEK', 'CRK'],
+  // As New England writes its towns (`NO ANDOVER`, `SO PORTLAND`), and the short forms of USPS's abbreviated city names.
+  ['NO', 'N'], ['FALLS', 'FLS'], ['CTY', 'CITY'], ['HARBOR', 'HBR'], ['SPRING', 'SPG'], ['GROVE', 'GRV'], ['HILLS', 'HLS'],
+  ['MILLS', 'MLS'], ['LANDING', 'LNDG'], ['STATION', 'STA'], ['GARDENS', 'GDNS'], ['CROSSING', 'XING'], ['BRIDGE', 'BRG'],
+  ['RAPIDS', 'RPDS'], ['PLAINS', 'PLNS'], ['SHORES', 'SHRS'],
 ]);
 
 /** One upper-case word's key: its USPS abbreviation, and `-BOROUGH` as USPS writes it (FOXBOROUGH is FOXBORO). */
