@@ -888,6 +888,11 @@ describe('address engine: other countries, subdivision and postal code checked a
     expect([check('42 Wallaby Way, Sydney NSW 2000').country, check('42 Wallaby Way, Perth WA 6000').country]).toEqual(['AU', 'AU']);
     expect(check('100 Main St, Seattle WA 98101').country).toBe('US');
     expect(check('100 Main St, Boston MA 2108').standardized).toBe('100 MAIN ST BOSTON MA 02108');
+    // Without the state, four figures after a city are a US ZIP only where they make one of that city with a zero.
+    expect(check('150 Carter Street, Manchester 6040')).toMatchObject({ status: 'verified', country: 'US', standardized: '150 CARTER ST MANCHESTER CT 06040' });
+    expect(check('100 Main St, Springfield 1103').standardized).toBe('100 MAIN ST SPRINGFIELD MA 01103');
+    expect(check('1 Queen Street, Auckland 1010').components.postal_code).not.toBe('01010');
+    expect(check('1 Main St, Boston 2108', 'AU').country).toBe('AU');
   });
 
   it.each([

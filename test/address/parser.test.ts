@@ -125,6 +125,10 @@ describe('address parser: last line', () => {
     ['123 Main St West Lafayette INDIANA', 'WEST LAFAYETTE IN'],
     ['1005 Gravenstein Hwy N, Sebastopol CA', 'SEBASTOPOL CA'],
     ['216 Bloomfield St., Hoboken, NJ 7030', 'HOBOKEN NJ 07030'],
+    // The same with no state: four figures after a name of the ZIP they make with a zero (not after Auckland: 01010 is
+    // Chicopee's).
+    ['150 Carter Street, Manchester 6040', 'MANCHESTER 06040'],
+    ['10 Main St Springfield 1103', 'SPRINGFIELD 01103'],
     ['1 Main St, Springfield, IL 62701, USA', 'SPRINGFIELD IL 62701'],
     ['PSC 1234 Box 5678, APO AE 09001', 'APO AE 09001'],
     ['Minneapolis, MN 55401', 'MINNEAPOLIS MN 55401'],

@@ -981,9 +981,13 @@ function acceptableForSomeZip(
   let typedLength = 0;
   for (let k = from; k < to; k++) typedLength += toks[k].w.length;
   let letters: string | undefined;
+  const first = toks[from].w[0];
+  const lastWord = toks[to - 1].w;
+  const last = lastWord[lastWord.length - 1];
   for (const z of places) {
     const name = placeLetters(z);
-    if (typedLength < name.length - 1 || typedLength > name.length + 3) continue;
+    // (A slip keeps the first and last letters: oneInnerSlip.)
+    if (typedLength < name.length - 1 || typedLength > name.length + 3 || name[0] !== first || name[name.length - 1] !== last) continue;
     letters ??= lettersOf(joinWords(toks, from, to));
     if (oneInnerSlip(letters, name)) return true;
   }
@@ -1510,6 +1514,22 @@ function zipWithLetterO(toks: Token[], end: number): string | null {
   return typed;
 }
 
+/**
+ * A ZIP that lost its leading zero in a spreadsheet, with no state before it (`150 CARTER ST, MANCHESTER 6040`): four
+ * figures after a name of the ZIP they make with the zero (a name of it exactly: four figures after a city are many
+ * countries' postal codes, `AUCKLAND 1010`). The ZIP, else null.
+ */
+function zipLostItsZero(toks: readonly Token[], end: number, postal: PostalIndex, local: LocalPlaceNames | undefined): [string, string] | null {
+  if (end < 4 || !/^[1-9]\d{3}$/.test(toks[end - 1].w) || RegionByName.has(toks[end - 2].w)) return null;
+  const zip = `0${toks[end - 1].w}`;
+  const places = postal.zip(zip);
+  if (!places) return null;
+  for (let k = 1; k <= MAX_CITY_WORDS && end - 1 - k >= 2; k++) {
+    if (acceptableForSomeZip(postal, places, cityKey(joinWords(toks, end - 1 - k, end - 1)), zip, local)) return ['', zip];
+  }
+  return null;
+}
+
 /** Five figures (and four), some of them the letter O, with two figures at least. */
 const LETTER_O_ZIP = /^(?=(?:.*\d){2})(?=.*O)[\dO]{5}(?:-?[\dO]{4})?$/;
 
@@ -1828,7 +1848,9 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     const last = toks[end - 1].w;
     const prev = end >= 2 ? toks[end - 2].w : '';
     // A ZIP that lost its leading zero in a spreadsheet (`NJ 7030`) after a state.
-    const zip = US_ZIP.exec(last) ?? (/^\d{4}$/.test(last) && end >= 2 && RegionByName.get(prev)?.country === 'US' ? ['', `0${last}`] : null);
+    // Or after a name of that ZIP, with no state (`MANCHESTER 6040`), where no other country was named.
+    const zip = US_ZIP.exec(last) ?? (/^\d{4}$/.test(last) && end >= 2 && RegionByName.get(prev)?.country === 'US' ? ['', `0${last}`] : null)
+      ?? (country !== 'CA' ? zipLostItsZero(toks, end, postal, options.places) : null);
     const afterHighwayWord = HIGHWAY_LAST_WORDS.has(prev);
     const afterBoxWord =
       ['BOX', '#', 'BX', 'PO', 'POB', 'POBOX', 'DRAWER'].includes(prev) ||
