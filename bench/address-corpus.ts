@@ -401,7 +401,9 @@ export function streetTypeChanged(street: string, change: 'dropped' | 'replaced'
  * that is a letter alone typed on the house number (`600B W 19TH AVE`, `600-B`: `corrected`, rows with such a unit only);
  * and with its fields joined by tabs, slashes, semicolons or vertical bars (`6007 APPLEGATE LANE/LOUISVILLE/KY/40219`);
  * and with a unit's number joined to the house number by a hyphen, after or before it (`1267-203`, `203-1267`:
- * `corrected`, rows with a house number and a unit of one to four figures only).
+ * `corrected`, rows with a house number and a unit of one to four figures only); and with a ZIP that lost its leading zero
+ * in a spreadsheet, after the state and with no state (`150 CARTER ST, MANCHESTER, CT 6040`, `…, MANCHESTER 6040`: rows
+ * with a ZIP that starts with 0 and a city only).
  */
 export const RRAD_FORMS = [
   'with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt', 'no commas, no ZIP', 'unit first',
@@ -409,7 +411,7 @@ export const RRAD_FORMS = [
   'no street type', 'wrong street type', 'last line first', 'phone after ZIP', 'ZIP or state in another field',
   'note after the street', 'street written another way', 'street name split', 'county before the state',
   'street misspelt, no ZIP', 'no street type, no ZIP', 'street misspelt, street and state', 'unit letter on the number',
-  'fields joined otherwise', 'unit number on the number',
+  'fields joined otherwise', 'unit number on the number', 'ZIP lost its zero',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -478,6 +480,10 @@ export function rradRoundTrip(
       : form === 'unit number on the number' ? (unitNumberOf(r.address2) && /^\d/.test(r.address1)
         ? [`${r.address1.replace(/^(\d+)/, `$1-${unitNumberOf(r.address2)}`)}, ${r.city}, ${r.state} ${r.zip}`,
           `${unitNumberOf(r.address2)}-${r.address1}, ${r.city}, ${r.state} ${r.zip}`]
+        : [])
+      // A spreadsheet's ZIP column read as a number: its leading zero gone (New England, New Jersey, Puerto Rico).
+      : form === 'ZIP lost its zero' ? (r.zip.startsWith('0') && r.city
+        ? [`${street}, ${r.city}, ${r.state} ${r.zip.slice(1)}`, `${street}, ${r.city} ${r.zip.slice(1)}`]
         : [])
       : form === 'ZIP digits swapped' ? (zipSlipped(r.zip) ? [`${street}, ${r.city}, ${r.state} ${zipSlipped(r.zip)}`] : [])
       : form === 'no street type' || form === 'wrong street type'
