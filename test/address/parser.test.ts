@@ -491,7 +491,36 @@ describe('address parser: Puerto Rico streets and urbanizations, military units 
     ['Calle Sol Num 23, San Juan, PR 00901', '23 CALLE SOL', 'SAN JUAN PR 00901'],
     ['Unit 2050 Box 4190, APO AP 96278', 'UNIT 2050 BOX 4190', 'APO AP 96278'],
     ['USCGC Hamilton FPO AP 96667', 'USCGC HAMILTON', 'FPO AP 96667'],
+    // A number after a Spanish street word numbers the road, even with words after it (`BO HATO TEJAS`, a barrio).
+    ['100 Carretera 2 Bo Hato Tejas, Bayamon, PR 00959', '100 CARRETERA 2 BO HATO TEJAS', 'BAYAMON PR 00959'],
   ]);
+
+  it.each([
+    // A kilometre or mile marker locates an address on a road with no house number: it stands as the number, where it
+    // was written (the decimal point kept, as Pub 28 keeps it in `39.2 RD`).
+    ['Carr 2 Km 15.5, Bayamon, PR 00956', 'CARR 2 KM 15.5 BAYAMON PR 00956'],
+    ['Carr. 174 Km. 2.3, Bayamon PR 00959', 'CARR 174 KM 2.3 BAYAMON PR 00959'],
+    ['Km 15.5 Carr 2, Bayamon, PR 00956', 'KM 15.5 CARR 2 BAYAMON PR 00956'],
+    ['Mile 15.5 Sterling Hwy, Soldotna, AK 99669', 'MILE 15.5 STERLING HWY SOLDOTNA AK 99669'],
+    ['Sterling Hwy MP 95, Soldotna, AK 99669', 'STERLING HWY MILE 95 SOLDOTNA AK 99669'],
+  ])('When the address is "%s", then the marker is its number and the answer "%s"', (input, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['plausible', standardized]);
+    expect(r.components.primary_number).toMatch(/^(KM|MILE) [\d.]+$/);
+  });
+
+  it.each([
+    // Beside a house number a marker is a note, said so; a road named by its mile (Texas) is no marker.
+    ['12345 Sterling Hwy MM 95.5, Soldotna, AK 99669', '12345 STERLING HWY SOLDOTNA AK 99669', 'R#: building name or note dropped from the delivery line: MILE 95.5'],
+    ['1234 Mile 5 Rd, Weslaco, TX 78596', '1234 MILE 5 RD WESLACO TX 78596', undefined],
+    ['1234 Mile 5 N Rd, Weslaco, TX 78596', '1234 MILE 5 N RD WESLACO TX 78596', undefined],
+    ['715 36.1 Road, Palisade, CO 81526', '715 36.1 RD PALISADE CO 81526', undefined],
+  ])('When the address is "%s", then the answer is "%s"', (input, standardized, note) => {
+    const r = check(input);
+    expect(r.standardized).toBe(standardized);
+    if (note) expect(r.footnotes).toContain(note);
+    else expect(r.footnotes.join(' ')).not.toMatch(/R#/);
+  });
 
   it.each([
     ['URB Santa Rosa 12 Calle 15, Bayamon PR 00959', 'SANTA ROSA', '12 CALLE 15'],

@@ -695,6 +695,8 @@ function deliveryLineText(p: ParsedAddress, street: StreetParts, canada: boolean
   if (canada && p.primaryNumber && p.secondaryNumber) {
     return `${p.secondaryNumber}-${p.primaryNumber} ${name}`.trim();
   }
+  // A kilometre or mile marker written after its road stays there (`CARR 2 KM 15.5`).
+  if (p.milepost?.afterStreet) return words(' ', name, p.primaryNumber, unit);
   return words(' ', p.primaryNumber, name, unit);
 }
 

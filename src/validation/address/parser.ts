@@ -101,6 +101,11 @@ export interface ParsedAddress extends DeliveryLine {
   urbanization: string | null;
   nonLatin: boolean;
   tokenCount: number;
+  /**
+   * A milepost or kilometre marker that locates an address on a road with no house number (`MILE 15.5 STERLING HWY`,
+   * Puerto Rico's `CARR 2 KM 15.5`): it stands as the primary number; `afterStreet` when it was written after the road.
+   */
+  milepost?: { text: string; afterStreet: boolean } | null;
 }
 
 const US_ZIP = /^(\d{5})(?:-?(\d{4}))?$/;
@@ -1174,8 +1179,11 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
       const afterWord = prev === '#' ? k > 1 : (NUMBER_WORDS.has(prev) && !numberWordOpens) || afterUnitWord;
       // A number before MILE inside a line names the road (`14100 BEN C PRATT 6 MILE CYPRESS PKWY`, `8 MILE RD`).
       const milesName = k > 0 && !toks[k].sep && toks[k + 1]?.w === 'MILE' && k + 2 < end;
+      // Nor one after MILE or a Spanish street word, which it numbers (`1234 MILE 5 N RD`, Texas's mile roads;
+      // `100 CARRETERA 2 BO HATO TEJAS`, `A17 CALLE 1`).
+      const roadsNumber = prev !== undefined && !toks[k].sep && (prev === 'MILE' || SpanishStreetTypes.has(prev));
       // Nor is the number of a state's route after the house number (`6460 VERMONT 113`, `20370 NEW YORK 9`), asked last.
-      if (gridNumber || afterWord || milesName || (prev !== undefined && !toks[k].sep && HIGHWAY_LAST_WORDS.has(prev)) ||
+      if (gridNumber || afterWord || milesName || roadsNumber || (prev !== undefined && !toks[k].sep && HIGHWAY_LAST_WORDS.has(prev)) ||
         (k >= 2 && toks[k - 2].number && stateRouteAt(toks, k - 1, end)?.length === 2) ||
         (k >= 3 && toks[k - 3].number && stateRouteAt(toks, k - 2, end)?.length === 3)) {
         continue;
@@ -1514,6 +1522,44 @@ function zipWithLetterO(toks: Token[], end: number): string | null {
   return typed;
 }
 
+/** The words of a milepost or kilometre marker, and the word the answer writes (MM and MP are mile markers). */
+const MILEPOST_WORDS: ReadonlyMap<string, string> = new Map([
+  ['MILE', 'MILE'], ['MILEPOST', 'MILE'], ['MM', 'MILE'], ['MP', 'MILE'], ['KM', 'KM'], ['KILOMETRO', 'KM'], ['KILOMETER', 'KM'],
+  ['KILOMETRE', 'KM'],
+]);
+const MILEPOST_NUMBER = /^\d{1,4}(?:\.\d{1,3})?$/;
+
+/**
+ * A milepost or kilometre marker on a road (`MILE 15.5 STERLING HWY`, `STERLING HWY MM 95.5`, `CARR 2 KM 15.5`), taken
+ * out of the tokens: where its comma group has no house number, a token for it takes the house number's place at the
+ * group's start (the road is then read as with one); else it is kept as a note. Not a road named so (`1234 MILE 5 RD`,
+ * `MILE 5 N RD`: a house number before it, or a street type or directional after its number). Null when there is none.
+ */
+function takeMilepost(toks: Token[]): { text: string; afterStreet: boolean; asNumber: boolean } | null {
+  for (let k = 0; k + 1 < toks.length; k++) {
+    const number = toks[k + 1];
+    if (!number.digit || number.sep) continue;
+    const word = MILEPOST_WORDS.get(toks[k].w);
+    if (!word || !MILEPOST_NUMBER.test(number.w)) continue;
+    const after = toks[k + 2];
+    if (after && !after.sep && (StreetSuffixTable.has(after.w) || DirectionalTable.has(after.w))) continue;
+    let groupStart = k;
+    while (groupStart > 0 && !toks[groupStart].sep) groupStart--;
+    if (k - 1 === groupStart && toks[groupStart].number) continue;
+    const text = `${word} ${number.w}`;
+    const sep = toks[k].sep;
+    toks.splice(k, 2);
+    // (A marker that opened its comma group hands the comma on to the word after it.)
+    if (sep && toks[k]) toks[k] = { ...toks[k], sep: true };
+    const first = toks[groupStart];
+    if (first?.number) return { text, afterStreet: true, asNumber: false };
+    toks.splice(groupStart, 0, { w: text, sep: first ? first.sep : sep, digit: true, unitId: false, number: true, blank: first?.blank ?? false });
+    if (first) toks[groupStart + 1] = { ...first, sep: false, blank: false };
+    return { text, afterStreet: k > groupStart, asNumber: true };
+  }
+  return null;
+}
+
 /**
  * A ZIP that lost its leading zero in a spreadsheet, with no state before it (`150 CARTER ST, MANCHESTER 6040`): four
  * figures after a name of the ZIP they make with the zero (a name of it exactly: four figures after a city are many
@@ -1789,6 +1835,7 @@ function splitScore(c: SplitCandidate, line: DeliveryLine, toks: readonly Token[
 export function parseNorthAmericanAddress(input: string, postal: PostalIndex, options: ParseOptions = {}): ParsedAddress {
   const toks = tokenizeAddress(input);
   respellUnitDesignators(toks);
+  const milepost = toks.length > 2 ? takeMilepost(toks) : null;
   let country: 'US' | 'CA' | null = options.countryHint ?? null;
   const nonLatin = hasNonLatinLetters(input);
   const urbanization = country === 'CA' ? null : takeUrbanization(toks);
@@ -2130,7 +2177,9 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     kind: line.kind, primaryNumber: line.primaryNumber, predirection: line.predirection, name: line.name, suffix: line.suffix,
     suffixBeforeName: line.suffixBeforeName, postdirection: line.postdirection, secondaryDesignator: line.secondaryDesignator,
     secondaryNumber: line.secondaryNumber, extraSecondaries: line.extraSecondaries, leftover: line.leftover,
-    building: line.building, attention: line.attention, installation: line.installation, quality: line.quality,
+    // A marker beside a house number is a note on the line (`12345 STERLING HWY MM 95.5`).
+    building: milepost && !milepost.asNumber ? (line.building ? `${line.building} ${milepost.text}` : milepost.text) : line.building,
+    attention: line.attention, installation: line.installation, quality: line.quality,
     nameTyped: line.nameTyped,
     otherLine,
     urbanization,
@@ -2146,5 +2195,6 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     county: county?.text ?? null,
     nonLatin,
     tokenCount: toks.length,
+    milepost: milepost?.asNumber && line.primaryNumber === milepost.text ? { text: milepost.text, afterStreet: milepost.afterStreet } : null,
   };
 }

@@ -22,7 +22,8 @@ export interface Token {
 }
 
 export const UNIT_ID = /^(?=.*\d)[A-Z0-9]{1,16}(-[A-Z0-9]{1,8})?$|^[A-Z]{1,2}$|^[A-Z]-[A-Z0-9]$/;
-export const PRIMARY_NUMBER = /^(\d+[A-Z]?|\d+-\d+[A-Z]?|\d+[A-Z]?-[A-Z0-9]{1,6}|[NSEW]\d+[NSEW]\d+[A-Z]?|[A-Z]\d{1,6})$/;
+/** (`MILE 15.5`, `KM 2.3`: a milepost that stands as the house number, one token made by the parser.) */
+export const PRIMARY_NUMBER = /^(\d+[A-Z]?|\d+-\d+[A-Z]?|\d+[A-Z]?-[A-Z0-9]{1,6}|[NSEW]\d+[NSEW]\d+[A-Z]?|[A-Z]\d{1,6}|(?:MILE|KM) \d{1,4}(?:\.\d{1,3})?)$/;
 const DIGIT = /\d/;
 
 export function makeToken(w: string, sep: boolean, digit = DIGIT.test(w), blank = false): Token {
@@ -150,7 +151,8 @@ export function tokenizeAddress(input: string): Token[] {
     // A dash with spaces around it separates as a comma does (`6007 APPLEGATE LN - RING BELL, LOUISVILLE`).
     if (s.includes(' -')) s = s.replace(SPACED_DASH, ',');
   }
-  s = s.replace(/[^A-Z0-9,#/\- &]+/g, ' ');
+  // (A full stop between figures is a decimal point, kept: `KM 15.5`, `MILE 95.5`, as Pub 28 keeps it in `39.2 RD`.)
+  s = s.replace(s.includes('.') ? OTHER_THAN_WORDS_OR_DECIMAL_POINT : OTHER_THAN_WORDS, ' ');
   // One pass over the text: a comma starts a new group (its first word carries `sep`), a space ends a word.
   const tokens: Token[] = [];
   let sep = false;
@@ -173,6 +175,8 @@ export function tokenizeAddress(input: string): Token[] {
   return tokens;
 }
 
+const OTHER_THAN_WORDS = /[^A-Z0-9,#/\- &]+/g;
+const OTHER_THAN_WORDS_OR_DECIMAL_POINT = /(?:[^A-Z0-9,#/\-. &]|(?<!\d)\.|\.(?!\d))+/g;
 const COMMA = 44;
 const SPACE = 32;
 
