@@ -367,13 +367,16 @@ export function streetNameSplit(street: string): string | null {
  * another common type (`STREET`, or `AVENUE` for a street); null when the street has none after its name
  * (`US Highway 98`).
  */
-export function streetTypeChanged(street: string, change: 'dropped' | 'replaced'): string | null {
+export function streetTypeChanged(street: string, change: 'dropped' | 'replaced' | 'misspelt'): string | null {
   const words = street.split(' ');
   let k = words.length - 1;
   while (k > 0 && DirectionalTable.has(words[k].toUpperCase())) k--;
   if (k < 2 || !StreetSuffixTable.has(words[k].toUpperCase())) return null;
   if (change === 'dropped') words.splice(k, 1);
-  else words[k] = StreetSuffixTable.get(words[k].toUpperCase()) === 'ST' ? 'Avenue' : 'Street';
+  else if (change === 'replaced') words[k] = StreetSuffixTable.get(words[k].toUpperCase()) === 'ST' ? 'Avenue' : 'Street';
+  // Its second and third letters swapped (`Sterst`, `Raod`, `Lnae`, `Cuort`, `Aev`), in a type of three letters or more.
+  else if (words[k].length >= 3 && words[k][1] !== words[k][2]) words[k] = words[k][0] + words[k][2] + words[k][1] + words[k].slice(3);
+  else return null;
   return words.join(' ');
 }
 
@@ -411,7 +414,7 @@ export const RRAD_FORMS = [
   'no street type', 'wrong street type', 'last line first', 'phone after ZIP', 'ZIP or state in another field',
   'note after the street', 'street written another way', 'street name split', 'county before the state',
   'street misspelt, no ZIP', 'no street type, no ZIP', 'street misspelt, street and state', 'unit letter on the number',
-  'fields joined otherwise', 'unit number on the number', 'ZIP lost its zero',
+  'fields joined otherwise', 'unit number on the number', 'ZIP lost its zero', 'street type misspelt',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -488,6 +491,8 @@ export function rradRoundTrip(
       : form === 'ZIP digits swapped' ? (zipSlipped(r.zip) ? [`${street}, ${r.city}, ${r.state} ${zipSlipped(r.zip)}`] : [])
       : form === 'no street type' || form === 'wrong street type'
         ? withLine1(streetTypeChanged(r.address1, form === 'no street type' ? 'dropped' : 'replaced'))
+      // Its type word misspelt (`1407 Walden Cuort`; rows whose type has under three letters, or none, are left out).
+      : form === 'street type misspelt' ? withLine1(streetTypeChanged(r.address1, 'misspelt'))
       : [`${misspeltWord(street)}, ${r.city}, ${r.state} ${r.zip}`];
     for (const input of typed) {
       const { status } = engine.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });

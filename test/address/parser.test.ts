@@ -467,6 +467,20 @@ describe('address parser: a misspelt city of the ZIP still ends the street', () 
   });
 });
 
+describe('address engine: a street type misspelt, mended where the data holds the street', () => {
+  it.each([
+    ['1407 Walden Cort, Crofton, MD 21114', '1407 WALDEN CT CROFTON MD 21114', 'WALDEN CORT', 'WALDEN CT'],
+    ['310 Timrod Rod, Manchester, CT 06040', '310 TIMROD RD MANCHESTER CT 06040', 'TIMROD ROD', 'TIMROD RD'],
+    ['4 Old Colony Waay, Yarmouth, MA', '4 OLD COLONY WAY YARMOUTH MA 02664', 'OLD COLONY WAAY', 'OLD COLONY WAY'],
+    ['1745 T Srteet Southeast, Washington, DC 20020', '1745 T ST SE WASHINGTON DC 20020', 'T SRTEET SE', 'T ST SE'],
+    ['451 East Srteet, Huntington, VT 05462', '451 EAST ST HUNTINGTON VT 05462', 'E SRTEET', 'EAST ST'],
+  ])('When the address is "%s", then it is corrected to "%s"', (input, standardized, from, to) => {
+    const r = check(input);
+    expect([r.status, r.dpv, r.standardized]).toEqual(['corrected', 'Y', standardized]);
+    expect(r.footnotes).toContain(`M#: street corrected from ${from} to ${to}`);
+  });
+});
+
 describe('address parser: a mistyped state code before the ZIP', () => {
   itReadsLines([
     ['77 W Jackson Blvd, Chicago, lL 60604', '77 W JACKSON BLVD', 'CHICAGO LL 60604'],

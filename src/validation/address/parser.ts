@@ -6,7 +6,7 @@
  * split: how cleanly the delivery line ends (Pub 28 suffix, unit, highway number), whether the rest is a known city of
  * the state (GeoNames, through PostalIndex), and whether a comma stands there.
  */
-import { type PostalIndex, type ZipPlace, cityKey, cityWordKey, lettersOf, oneTypingSlipApart, wordOneSlipFrom } from './postal-index.js';
+import { type PostalIndex, type ZipPlace, cityKey, cityWordKey, lettersOf, oneTypingSlipApart, streetTypesOneSlipFrom, wordOneSlipFrom } from './postal-index.js';
 import { houseNumberAfterSpanishStreet, readFrenchWords, readInstallation, shipNameStart, siteAndCompartment, takeUrbanization } from './regional-forms.js';
 import { PRIMARY_NUMBER, type Token, UNIT_ID, hasNonLatinLetters, joinWords, letterAndNumberUnit, makeToken, tokenizeAddress } from './tokenize.js';
 import {
@@ -698,6 +698,8 @@ export function parseDeliveryLine(
     } else if (
       i + 1 < end && /^[A-Z]$/.test(toks[i].w) && !directionalOf(toks[i].w, country) && /^\d+$/.test(first) &&
       !suffixOf(toks[i + 1].w, country) && !UnitDesignatorTable.has(toks[i + 1].w) && toks[i + 1].w !== '#' &&
+      // (Nor a street type misspelt, written out: `1745 T SRTEET SE` is T Street.)
+      !(toks[i + 1].w.length >= 5 && streetTypesOneSlipFrom(toks[i + 1].w).length > 0) &&
       !(/^[A-Z]$/.test(toks[i + 1].w) && !directionalOf(toks[i + 1].w, country)) && !matchHighway(toks, i, end) &&
       toks[i + 1].w !== 'AND' && toks[i + 1].w !== '&' && !(toks[i].w === 'U' && toks[i + 1].w === 'S') &&
       // `1180 P DE LEON BLVD`: an initial before a name's particle is the name's (Ponce de Leon).

@@ -3,6 +3,7 @@
  * city and state against each other. Built from text passed in (the shipped GeoNames extracts, see README), so tests
  * can hand it a few lines.
  */
+import { StreetSuffixTable } from './tables.js';
 
 export interface ZipPlace {
   zip: string;
@@ -182,6 +183,28 @@ export function wordOneSlipFrom(word: string, words: ReadonlyMap<string, string>
   }
   return found;
 }
+
+/** The street types whose written forms of three letters or more a word is one typing slip from (the word no form). */
+export function streetTypesOneSlipFrom(word: string): string[] {
+  if (word.length < 3 || StreetSuffixTable.has(word) || /[^A-Z]/.test(word)) return [];
+  const found: string[] = [];
+  for (const [form, type] of STREET_TYPE_FORMS.get(word[0]) ?? []) {
+    if (!found.includes(type) && oneTypingSlipApart(word, form)) found.push(type);
+  }
+  return found;
+}
+
+/** The written forms of street types (letters only, three or more), by first letter (a slip keeps it). */
+const STREET_TYPE_FORMS: ReadonlyMap<string, readonly (readonly [form: string, type: string])[]> = (() => {
+  const byInitial = new Map<string, [string, string][]>();
+  for (const [form, type] of StreetSuffixTable) {
+    if (form.length < 3 || !/^[A-Z]+$/.test(form)) continue;
+    const list = byInitial.get(form[0]) ?? [];
+    list.push([form, type]);
+    byInitial.set(form[0], list);
+  }
+  return byInitial;
+})();
 
 /** One typing slip apart: a letter inserted, dropped or changed, or two neighbours swapped. */
 export function oneTypingSlipApart(a: string, b: string): boolean {

@@ -13,7 +13,7 @@
  * point data answers "" and a number absent from a covered street answers N.
  */
 import type { Dpv } from '../types.js';
-import { CityNameSlips, cityKey, oneTypingSlipApart, wordOneSlipFrom } from './postal-index.js';
+import { CityNameSlips, cityKey, oneTypingSlipApart, streetTypesOneSlipFrom, wordOneSlipFrom } from './postal-index.js';
 import { DirectionalTable, FiftyStateWords, OrdinalStreetNames, StreetSuffixTable } from './tables.js';
 
 export interface StreetParts {
@@ -75,8 +75,7 @@ export interface ReferenceAnswer {
   respelled?: boolean;
 }
 
-/** Street types and directionals written out (four letters or more), with their Pub 28 abbreviation. */
-const LONG_STREET_TYPES: ReadonlyMap<string, string> = new Map([...StreetSuffixTable].filter(([w]) => w.length >= 4 && /^[A-Z]+$/.test(w)));
+/** Directionals written out (four letters or more), with their Pub 28 abbreviation. */
 const LONG_DIRECTIONALS: ReadonlyMap<string, string> = new Map([...DirectionalTable].filter(([w]) => w.length >= 4));
 /** Each directional's abbreviation -> the word (S -> SOUTH, NE -> NORTHEAST). */
 const DIRECTIONAL_WORDS: ReadonlyMap<string, string> = new Map([...LONG_DIRECTIONALS].filter(([w]) => !w.includes('-')).map(([w, short]) => [short, w]));
@@ -231,14 +230,27 @@ function slipIndexOf(names: Iterable<string>): Map<string, string[]> {
  */
 function slipsMended(street: StreetParts): StreetParts[] {
   const words = street.name?.split(' ') ?? [];
+  // A directional that names the street before its type misspelt (`451 EAST SRTEET`, `612 E SRTEET`): East Street, E
+  // Street.
+  if (words.length === 1 && street.predirection && street.suffix === null) {
+    const readings: StreetParts[] = [];
+    for (const type of streetTypesOneSlipFrom(words[0])) {
+      for (const name of new Set([street.predirection, DIRECTIONAL_WORDS.get(street.predirection) ?? street.predirection])) {
+        readings.push({ ...street, predirection: null, name, suffix: type });
+      }
+    }
+    return readings;
+  }
   if (words.length < 2) return [];
-  const type = street.suffix === null ? wordOneSlipFrom(words[words.length - 1], LONG_STREET_TYPES) : undefined;
   const directional = street.predirection === null ? wordOneSlipFrom(words[0], LONG_DIRECTIONALS) : undefined;
   const readings: StreetParts[] = [];
-  if (type) readings.push({ ...street, name: words.slice(0, -1).join(' '), suffix: type });
+  // Each type the last word is one slip from (`CORT`: COURT, and CORS of CORNERS; `LNE`, `ROD`, `WAAY`): the data
+  // decides which, if any, is the street.
+  if (street.suffix === null) for (const type of streetTypesOneSlipFrom(words[words.length - 1])) readings.push({ ...street, name: words.slice(0, -1).join(' '), suffix: type });
   if (directional) readings.push({ ...street, predirection: directional, name: words.slice(1).join(' ') });
   return readings;
 }
+
 
 /** A delivery point of the data: confirmed, its unit unconfirmed, or its unit missing. */
 export function delivers(answer: ReferenceAnswer): boolean {
@@ -439,7 +451,9 @@ export class ReferenceIndex {
     const writings = [name, ...(suffix ? [`${name} ${suffix}`] : []), ...(/ [A-Z]$/.test(name) ? [name.slice(0, -2)] : [])];
     if (suffix && DirectionalTable.has(name)) writings.push(suffix);
     // A street type or directional one slip off read into the name (`APPLEGATE LNAE`, `WSET CROCUS`): the name without it.
+    // (Also before a last lone letter: `DOWNEY DRVE A`.)
     for (const mended of slipsMended(street)) writings.push(mended.name!);
+    if (/ [A-Z]$/.test(name)) for (const mended of slipsMended({ ...street, name: name.slice(0, -2) })) writings.push(mended.name!);
     for (const written of writings) {
       const key = writtenAlikeKey(written);
       for (const z of this.postalCodesByStreetName.get(key) ?? []) zips.add(z);
@@ -628,7 +642,8 @@ export class ReferenceIndex {
   private misspeltTypeOrDirectional(q: ReferenceQuery): ReferenceAnswer | null {
     for (const street of slipsMended(q.street)) {
       const answer = this.lookup({ ...q, street });
-      if (delivers(answer)) return { ...answer, correctedStreet: answer.correctedStreet ?? street };
+      // (A correction, even where the look-up only respelled the mended street: `EAST SRTEET` is EAST ST.)
+      if (delivers(answer)) return { ...answer, correctedStreet: answer.correctedStreet ?? street, respelled: false };
     }
     return null;
   }
