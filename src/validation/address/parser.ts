@@ -984,17 +984,21 @@ function acceptableForSomeZip(
   // a word the key abbreviates (`WETS PALM BEACH`, `SOUT DEERFIELD`) changes the key more.
   if (key.length >= 6) for (const z of places) if (oneInnerSlip(key, z.cityKey ?? '')) return true;
   if (!toks || key.length < 6) return false;
-  // (Only where the words typed are about as long as the name: joining and stripping them costs more than the test.)
-  let typedLength = 0;
-  for (let k = from; k < to; k++) typedLength += toks[k].w.length;
-  let letters: string | undefined;
+  // (Only where the words typed are about as long as the name, and a slip keeps its first and last letters: joining and
+  // stripping them costs more than the tests.)
   const first = toks[from].w[0];
   const lastWord = toks[to - 1].w;
   const last = lastWord[lastWord.length - 1];
+  let typedLength = -1;
+  let letters: string | undefined;
   for (const z of places) {
+    if (z.city[0] !== first || z.city[z.city.length - 1] !== last) continue;
     const name = placeLetters(z);
-    // (A slip keeps the first and last letters: oneInnerSlip.)
-    if (typedLength < name.length - 1 || typedLength > name.length + 3 || name[0] !== first || name[name.length - 1] !== last) continue;
+    if (typedLength < 0) {
+      typedLength = 0;
+      for (let k = from; k < to; k++) typedLength += toks[k].w.length;
+    }
+    if (typedLength < name.length - 1 || typedLength > name.length + 3) continue;
     letters ??= lettersOf(joinWords(toks, from, to));
     if (oneInnerSlip(letters, name)) return true;
   }
