@@ -406,7 +406,8 @@ export function streetTypeChanged(street: string, change: 'dropped' | 'replaced'
  * and with a unit's number joined to the house number by a hyphen, after or before it (`1267-203`, `203-1267`:
  * `corrected`, rows with a house number and a unit of one to four figures only); and with a ZIP that lost its leading zero
  * in a spreadsheet, after the state and with no state (`150 CARTER ST, MANCHESTER, CT 6040`, `…, MANCHESTER 6040`: rows
- * with a ZIP that starts with 0 and a city only).
+ * with a ZIP that starts with 0 and a city only); with its type misspelt (`corrected`); and the unit typed first with no
+ * comma after it (`B 74 SPRINGFIELD STREET, …`).
  */
 export const RRAD_FORMS = [
   'with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt', 'no commas, no ZIP', 'unit first',
@@ -414,7 +415,7 @@ export const RRAD_FORMS = [
   'no street type', 'wrong street type', 'last line first', 'phone after ZIP', 'ZIP or state in another field',
   'note after the street', 'street written another way', 'street name split', 'county before the state',
   'street misspelt, no ZIP', 'no street type, no ZIP', 'street misspelt, street and state', 'unit letter on the number',
-  'fields joined otherwise', 'unit number on the number', 'ZIP lost its zero', 'street type misspelt',
+  'fields joined otherwise', 'unit number on the number', 'ZIP lost its zero', 'street type misspelt', 'unit first, no comma',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -445,6 +446,7 @@ export function rradRoundTrip(
       : form === 'no commas, no ZIP' ? [`${street} ${r.city} ${r.state}`.toUpperCase()]
       // The second line typed first, as a form's "Address line 2" pasted before line 1: addresses with a unit only.
       : form === 'unit first' ? (r.address2 ? [`${r.address2}, ${r.address1}, ${r.city}, ${r.state} ${r.zip}`] : [])
+      : form === 'unit first, no comma' ? (r.address2 ? [`${r.address2} ${r.address1}, ${r.city}, ${r.state} ${r.zip}`] : [])
       : form === 'wrong town' ? (otherTown(r) ? [`${street}, ${otherTown(r)}, ${r.state} ${r.zip}`] : [])
       : form === 'abbreviated' ? [`${abbreviated(street)} ${r.city} ${r.state} ${r.zip}`.toLowerCase()]
       // No state, no ZIP: only a city that one state alone has can place it.

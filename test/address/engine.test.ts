@@ -1211,6 +1211,11 @@ describe('address engine: state abbreviations and unit forms people write', () =
     ['#3, 8202 4 Winds Drive, Lyndon, KY 40222', 'verified', '8202 4 WINDS DR # 3 LYNDON KY 40222'],
     ['12, 34 Elm St, Springfield IL 62701', 'plausible', '34 ELM ST # 12 SPRINGFIELD IL 62701'],
     ['203, 1267 rue Sherbrooke Ouest, Montréal, QC H3A 1H6', 'plausible', '203-1267 RUE SHERBROOKE O MONTREAL QC  H3A 1H6'],
+    // A letter alone before the house number needs no comma; Berkeley's rear units neither.
+    ['B 74 Springfield Street, Agawam, MA 01001', 'verified', '74 SPRINGFIELD ST # B AGAWAM MA 01001'],
+    ['A-D 243 New State Road, Manchester, CT 06042', 'verified', '243 NEW STATE RD # A-D MANCHESTER CT 06042'],
+    ['#R 16 2414 Parker Street, Berkeley, CA 94704', 'verified', '2414 PARKER ST # R16 BERKELEY CA 94704'],
+    ['N 123 Main St, Springfield IL 62701', 'plausible', '123 MAIN ST SPRINGFIELD IL 62701'],
   ])('When a unit stands alone in the first comma group ("%s"), then it is the delivery line\'s unit', (input, status, standardized) => {
     const r = check(input);
     expect([r.status, r.standardized]).toEqual([status, standardized]);

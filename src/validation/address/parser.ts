@@ -1084,12 +1084,15 @@ function unitsAt(toks: readonly Token[], start: number): { units: Secondary[]; f
   }
   // A unit alone in the first comma group (`203, 1267 MARTIN ST`, `B, 74 SPRINGFIELD ST`): an address's second line
   // typed first. Without its designator, Pub 28 writes it with # (section 213).
-  if (!found.length && end === 1 && start === 1 && toks[1].sep && toks[0].unitId && toks[1].number) {
+  // So is a letter alone before the house number without the comma (`B 74 SPRINGFIELD ST`, `A-D 243 NEW STATE RD`),
+  // not a directional (`N 123 …` is no unit).
+  if (!found.length && end === 1 && start === 1 && toks[0].unitId && toks[1].number &&
+    (toks[1].sep || (LONE_LETTER_UNIT.test(toks[0].w) && !DirectionalTable.has(toks[0].w)))) {
     found.push({ designator: '#', number: toks[0].w });
     end = 0;
   }
-  // … and Berkeley's rear units so (`#R 16, 2414 PARKER ST`: unit R16, as at the line's end).
-  const rearUnit = !found.length && end === 3 && start === 3 && toks[3].sep && toks[3].number && toks[0].w === '#'
+  // … and Berkeley's rear units so (`#R 16, 2414 PARKER ST`, with the comma or without: unit R16, as at the line's end).
+  const rearUnit = !found.length && end === 3 && start === 3 && toks[3].number && toks[0].w === '#'
     ? letterAndNumberUnit(toks[1].w, toks[2].w) : null;
   if (rearUnit) {
     found.push({ designator: '#', number: rearUnit });
