@@ -246,11 +246,12 @@ function slipsMended(street: StreetParts): StreetParts[] {
   const readings: StreetParts[] = [];
   // Each type the last word is one slip from (`CORT`: COURT, and CORS of CORNERS; `LNE`, `ROD`, `WAAY`): the data
   // decides which, if any, is the street.
-  if (street.suffix === null) for (const type of streetTypesOneSlipFrom(words[words.length - 1])) readings.push({ ...street, name: words.slice(0, -1).join(' '), suffix: type });
+  if (street.suffix === null) {
+    for (const type of streetTypesOneSlipFrom(words[words.length - 1])) readings.push({ ...street, name: words.slice(0, -1).join(' '), suffix: type });
+  }
   if (directional) readings.push({ ...street, predirection: directional, name: words.slice(1).join(' ') });
   return readings;
 }
-
 
 /** A delivery point of the data: confirmed, its unit unconfirmed, or its unit missing. */
 export function delivers(answer: ReferenceAnswer): boolean {

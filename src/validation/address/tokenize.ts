@@ -1,13 +1,13 @@
 /**
  * One-line or multi-line address text -> upper-case word tokens, the way Pub 28 wants them (section 212: no
- * punctuation except the hyphen in numbers and the slash of fractions). A token remembers whether a separator
+ * punctuation except the hyphen in numbers, the slash of fractions and a decimal point, `39.2 RD`). A token remembers whether a separator
  * (comma, new line, tab, semicolon) came before it: separators are strong hints of where the city starts.
  */
 
 import { DirectionalTable, FiftyStateWords, RegionByName, StreetSuffixTable, UnitDesignatorTable } from './tables.js';
 
 export interface Token {
-  /** Upper-case word without punctuation (hyphens and fraction slashes kept). */
+  /** Upper-case word without punctuation (hyphens, fraction slashes and decimal points kept). */
   w: string;
   /** A comma, new line or semicolon stood before this token. */
   sep: boolean;
@@ -22,7 +22,7 @@ export interface Token {
 }
 
 export const UNIT_ID = /^(?=.*\d)[A-Z0-9]{1,16}(-[A-Z0-9]{1,8})?$|^[A-Z]{1,2}$|^[A-Z]-[A-Z0-9]$/;
-/** (`MILE 15.5`, `KM 2.3`: a milepost that stands as the house number, one token made by the parser.) */
+/** A house number's forms; also a milepost standing as one (`MILE 15.5`, `KM 2.3`: a token only the parser makes). */
 export const PRIMARY_NUMBER = /^(\d+[A-Z]?|\d+-\d+[A-Z]?|\d+[A-Z]?-[A-Z0-9]{1,6}|[NSEW]\d+[NSEW]\d+[A-Z]?|[A-Z]\d{1,6}|(?:MILE|KM) \d{1,4}(?:\.\d{1,3})?)$/;
 const DIGIT = /\d/;
 
