@@ -302,6 +302,19 @@ export function misspeltWord(text: string): string {
   return words.join(' ');
 }
 
+/**
+ * The street with a letter dropped from its name: the next to last letter of the first word of five letters or more
+ * after the house number that is no street type or directional (`Grene`… `Gren Road` for Green Road, `Cedr Drive`);
+ * null when it has none.
+ */
+export function nameLetterDropped(street: string): string | null {
+  const words = street.split(' ');
+  const k = words.findIndex((w, i) => i > 0 && /^[A-Za-z]{5,}$/.test(w) && !StreetSuffixTable.has(w.toUpperCase()) && !DirectionalTable.has(w.toUpperCase()));
+  if (k < 0) return null;
+  words[k] = words[k].slice(0, -2) + words[k].slice(-1);
+  return words.join(' ');
+}
+
 /** The letter of a unit that is a letter alone (`B`, `APT B`, `#B`), else null. */
 function unitLetterOf(unit: string): string | null {
   return /^(?:APT |UNIT |#)?([A-Z])$/i.exec(unit.trim())?.[1].toUpperCase() ?? null;
@@ -407,7 +420,8 @@ export function streetTypeChanged(street: string, change: 'dropped' | 'replaced'
  * `corrected`, rows with a house number and a unit of one to four figures only); and with a ZIP that lost its leading zero
  * in a spreadsheet, after the state and with no state (`150 CARTER ST, MANCHESTER, CT 6040`, `…, MANCHESTER 6040`: rows
  * with a ZIP that starts with 0 and a city only); with its type misspelt (`corrected`); and the unit typed first with no
- * comma after it (`B 74 SPRINGFIELD STREET, …`).
+ * comma after it (`B 74 SPRINGFIELD STREET, …`); and with a letter dropped from the street's name (`corrected`:
+ * `GREN RD`, `CEDR DR`, names of four letters so typed included).
  */
 export const RRAD_FORMS = [
   'with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt', 'no commas, no ZIP', 'unit first',
@@ -416,6 +430,7 @@ export const RRAD_FORMS = [
   'note after the street', 'street written another way', 'street name split', 'county before the state',
   'street misspelt, no ZIP', 'no street type, no ZIP', 'street misspelt, street and state', 'unit letter on the number',
   'fields joined otherwise', 'unit number on the number', 'ZIP lost its zero', 'street type misspelt', 'unit first, no comma',
+  'street name letter dropped',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -495,6 +510,7 @@ export function rradRoundTrip(
         ? withLine1(streetTypeChanged(r.address1, form === 'no street type' ? 'dropped' : 'replaced'))
       // Its type word misspelt (`1407 Walden Cuort`; rows whose type has under three letters, or none, are left out).
       : form === 'street type misspelt' ? withLine1(streetTypeChanged(r.address1, 'misspelt'))
+      : form === 'street name letter dropped' ? withLine1(nameLetterDropped(r.address1))
       : [`${misspeltWord(street)}, ${r.city}, ${r.state} ${r.zip}`];
     for (const input of typed) {
       const { status } = engine.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });

@@ -467,13 +467,17 @@ describe('address parser: a misspelt city of the ZIP still ends the street', () 
   });
 });
 
-describe('address engine: a street type misspelt, mended where the data holds the street', () => {
+describe('address engine: a street type, directional or name misspelt, mended where the data holds the street', () => {
   it.each([
     ['1407 Walden Cort, Crofton, MD 21114', '1407 WALDEN CT CROFTON MD 21114', 'WALDEN CORT', 'WALDEN CT'],
     ['310 Timrod Rod, Manchester, CT 06040', '310 TIMROD RD MANCHESTER CT 06040', 'TIMROD ROD', 'TIMROD RD'],
     ['4 Old Colony Waay, Yarmouth, MA', '4 OLD COLONY WAY YARMOUTH MA 02664', 'OLD COLONY WAAY', 'OLD COLONY WAY'],
     ['1745 T Srteet Southeast, Washington, DC 20020', '1745 T ST SE WASHINGTON DC 20020', 'T SRTEET SE', 'T ST SE'],
     ['451 East Srteet, Huntington, VT 05462', '451 EAST ST HUNTINGTON VT 05462', 'E SRTEET', 'EAST ST'],
+    // A directional one slip from two (NORTHWEST, NORTHEAST), and a short name one slip from several: the number decides.
+    ['1537 Northewst 123rd Street, Oklahoma City, OK 73120', '1537 NW 123RD ST OKLAHOMA CITY OK 73120', 'NORTHEWST 123RD ST', 'NW 123RD ST'],
+    ['210 Gren Road, Manchester, CT 06042', '210 GREEN RD MANCHESTER CT 06042', 'GREN RD', 'GREEN RD'],
+    ['2849 Quil Drive, Fayetteville, AR 72704', '2849 QUAIL DR FAYETTEVILLE AR 72704', 'QUIL DR', 'QUAIL DR'],
   ])('When the address is "%s", then it is corrected to "%s"', (input, standardized, from, to) => {
     const r = check(input);
     expect([r.status, r.dpv, r.standardized]).toEqual(['corrected', 'Y', standardized]);

@@ -13,7 +13,7 @@
  * point data answers "" and a number absent from a covered street answers N.
  */
 import type { Dpv } from '../types.js';
-import { CityNameSlips, cityKey, oneTypingSlipApart, streetTypesOneSlipFrom, wordOneSlipFrom } from './postal-index.js';
+import { CityNameSlips, cityKey, oneTypingSlipApart, streetTypesOneSlipFrom } from './postal-index.js';
 import { DirectionalTable, FiftyStateWords, OrdinalStreetNames, StreetSuffixTable } from './tables.js';
 
 export interface StreetParts {
@@ -242,15 +242,27 @@ function slipsMended(street: StreetParts): StreetParts[] {
     return readings;
   }
   if (words.length < 2) return [];
-  const directional = street.predirection === null ? wordOneSlipFrom(words[0], LONG_DIRECTIONALS) : undefined;
   const readings: StreetParts[] = [];
   // Each type the last word is one slip from (`CORT`: COURT, and CORS of CORNERS; `LNE`, `ROD`, `WAAY`): the data
   // decides which, if any, is the street.
   if (street.suffix === null) {
     for (const type of streetTypesOneSlipFrom(words[words.length - 1])) readings.push({ ...street, name: words.slice(0, -1).join(' '), suffix: type });
   }
-  if (directional) readings.push({ ...street, predirection: directional, name: words.slice(1).join(' ') });
+  // Each directional the first word is one slip from (`NORTHEWST`: NORTHWEST, and NORTHEAST).
+  if (street.predirection === null) {
+    for (const directional of wordsOneSlipFrom(words[0], LONG_DIRECTIONALS)) readings.push({ ...street, predirection: directional, name: words.slice(1).join(' ') });
+  }
   return readings;
+}
+
+/** The abbreviations of the words of `words` that `word` is one typing slip from (four letters or more, the same first letter). */
+function wordsOneSlipFrom(word: string, words: ReadonlyMap<string, string>): string[] {
+  if (word.length < 4 || words.has(word)) return [];
+  const found: string[] = [];
+  for (const [w, abbreviation] of words) {
+    if (w[0] === word[0] && !found.includes(abbreviation) && oneTypingSlipApart(word, w)) found.push(abbreviation);
+  }
+  return found;
 }
 
 /** A delivery point of the data: confirmed, its unit unconfirmed, or its unit missing. */
@@ -508,17 +520,16 @@ export class ReferenceIndex {
   }
 
   /**
-   * A street name of the postal code one typing slip from the one asked for (`APLEGATE` for APPLEGATE: a letter
-   * dropped, added, changed or two swapped, inside a word of four letters or more, never the first letter nor a
-   * figure), when exactly one is.
+   * The street names of the postal code one typing slip from the one asked for (`APLEGATE` for APPLEGATE, `GREN` for
+   * GREEN: a letter dropped, added, changed or two swapped, inside a word of four letters or more, never the first
+   * letter nor a figure).
    */
-  private misspeltStreetName(postalCode: string, name: string | null): string | null {
-    if (!name || name.length < 5 || /\d/.test(name)) return null;
-    let found: string | null = null;
+  private misspeltStreetNames(postalCode: string, name: string | null): string[] {
+    if (!name || name.length < 4 || /\d/.test(name)) return [];
+    const found: string[] = [];
     for (const candidate of this.streetsByName.get(postalCode)?.keys() ?? []) {
       if (candidate[0] !== name[0] || /\d/.test(candidate) || !oneTypingSlipApart(name, candidate) || !slipInsideLongWord(name, candidate)) continue;
-      if (found) return null;
-      found = candidate;
+      found.push(candidate);
     }
     return found;
   }
@@ -583,10 +594,20 @@ export class ReferenceIndex {
       }
       const reread = this.rereadType(q) ?? this.misspeltTypeOrDirectional(q);
       if (reread) return reread;
-      // A misspelt street name is corrected only when the corrected address is a delivery point of the data.
-      const spelt = this.misspeltStreetName(q.postalCode, q.street.name);
-      const answer = spelt ? this.lookup({ ...q, street: { ...q.street, name: spelt } }) : null;
-      if (answer && delivers(answer)) return { ...answer, correctedStreet: answer.correctedStreet ?? { ...q.street, name: spelt } };
+      // A misspelt street name is corrected only when the corrected address is a delivery point of the data, on one
+      // street alone of those it may mean (a short name has several: `GREN` may be GREEN or GRAN).
+      let spelt: ReferenceAnswer | null = null;
+      for (const name of this.misspeltStreetNames(q.postalCode, q.street.name)) {
+        const answer = this.lookup({ ...q, street: { ...q.street, name } });
+        if (!delivers(answer)) continue;
+        const corrected = answer.correctedStreet ?? { ...q.street, name };
+        if (spelt && streetKey(spelt.correctedStreet!) !== streetKey(corrected)) {
+          spelt = null;
+          break;
+        }
+        spelt ??= { ...answer, correctedStreet: corrected };
+      }
+      if (spelt) return spelt;
       return this.directionalJoinedToName(q) ?? (hasRanges ? notFound : none);
     }
     // Several streets of the name fit (`RURAL HILL` for RURAL HILL RD and RURAL HILL CT): the number decides, or nothing.
@@ -641,12 +662,18 @@ export class ReferenceIndex {
    * directional it is one slip from, where that address is a delivery point of the data; else null.
    */
   private misspeltTypeOrDirectional(q: ReferenceQuery): ReferenceAnswer | null {
+    // The one reading that is a delivery point (a slip may mean several: `CORT`, COURT or CORNERS; `NORTHEWST`).
+    // (Readings the look-up takes to the same street, its type corrected where its name is the ZIP's only one, are one.)
+    let found: ReferenceAnswer | null = null;
     for (const street of slipsMended(q.street)) {
       const answer = this.lookup({ ...q, street });
+      if (!delivers(answer)) continue;
+      const corrected = answer.correctedStreet ?? street;
+      if (found && streetKey(found.correctedStreet!) !== streetKey(corrected)) return null;
       // (A correction, even where the look-up only respelled the mended street: `EAST SRTEET` is EAST ST.)
-      if (delivers(answer)) return { ...answer, correctedStreet: answer.correctedStreet ?? street, respelled: false };
+      found ??= { ...answer, correctedStreet: corrected, respelled: false };
     }
-    return null;
+    return found;
   }
 
   /** The streets of the postal code with the query's name whose directionals agree with it, whatever their type. */
