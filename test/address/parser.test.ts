@@ -483,6 +483,12 @@ describe('address engine: a street type, directional or name misspelt, mended wh
     expect([r.status, r.dpv, r.standardized]).toEqual(['corrected', 'Y', standardized]);
     expect(r.footnotes).toContain(`M#: street corrected from ${from} to ${to}`);
   });
+
+  it('When a short street name is misspelt and no ZIP is given, then the city\'s ZIPs that hold a street it may mean are searched', () => {
+    const r = check('210 Gren Road, Manchester, CT');
+    expect([r.status, r.dpv, r.standardized]).toEqual(['corrected', 'Y', '210 GREEN RD MANCHESTER CT 06042']);
+    expect(r.footnotes).toEqual(expect.arrayContaining(['A#: ZIP code 06042 added', 'M#: street corrected from GREN RD to GREEN RD']));
+  });
 });
 
 describe('address parser: a mistyped state code before the ZIP', () => {

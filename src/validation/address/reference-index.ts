@@ -475,7 +475,7 @@ export class ReferenceIndex {
     // A route written as another kind of route of its number (`HWY 98` for US HIGHWAY 98).
     const route = routeOf(name, true);
     for (const z of (route && this.postalCodesByRoute.get(route.key)) || []) zips.add(z);
-    if (name.length >= 5 && !/\d/.test(name)) {
+    if (name.length >= 4 && !/\d/.test(name)) {
       this.streetNameSlips ??= slipIndexOf(this.postalCodesByStreetName.keys());
       for (let length = name.length - 1; length <= name.length + 1; length++) {
         for (const candidate of this.streetNameSlips.get(`${name[0]}${length}`) ?? []) {
