@@ -421,7 +421,8 @@ export function streetTypeChanged(street: string, change: 'dropped' | 'replaced'
  * in a spreadsheet, after the state and with no state (`150 CARTER ST, MANCHESTER, CT 6040`, `…, MANCHESTER 6040`: rows
  * with a ZIP that starts with 0 and a city only); with its type misspelt (`corrected`); and the unit typed first with no
  * comma after it (`B 74 SPRINGFIELD STREET, …`); and with a letter dropped from the street's name (`corrected`:
- * `GREN RD`, `CEDR DR`, names of four letters so typed included).
+ * `GREN RD`, `CEDR DR`, names of four letters so typed included); and the last line first with no comma after it
+ * (`LOUISVILLE KY 40219 6007 APPLEGATE LANE`).
  */
 export const RRAD_FORMS = [
   'with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt', 'no commas, no ZIP', 'unit first',
@@ -430,7 +431,7 @@ export const RRAD_FORMS = [
   'note after the street', 'street written another way', 'street name split', 'county before the state',
   'street misspelt, no ZIP', 'no street type, no ZIP', 'street misspelt, street and state', 'unit letter on the number',
   'fields joined otherwise', 'unit number on the number', 'ZIP lost its zero', 'street type misspelt', 'unit first, no comma',
-  'street name letter dropped',
+  'street name letter dropped', 'last line first, no comma',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -470,6 +471,7 @@ export function rradRoundTrip(
       : form === 'street and state' ? [`${street}, ${r.state}`]
       // Columns exported in another order, and a CRM's telephone column run into the address.
       : form === 'last line first' ? [`${r.city ? `${r.city}, ` : ''}${r.state} ${r.zip}, ${street}`]
+      : form === 'last line first, no comma' ? [`${r.city ? `${r.city} ` : ''}${r.state} ${r.zip} ${street}`]
       : form === 'phone after ZIP' ? [`${street}, ${r.city}, ${r.state} ${r.zip} (502) 555-0100`]
       // A form's fields in another order (the ZIP field before the city, or before the state), and the state field
       // after a city field that held the whole last line.

@@ -384,6 +384,9 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     ['Louisville, KY 40219, 6007 Applegate Ln', 'verified', '6007 APPLEGATE LN LOUISVILLE KY 40219'],
     ['Louisville KY 40219\n6007 Applegate Ln', 'verified', '6007 APPLEGATE LN LOUISVILLE KY 40219'],
     ['Toronto, ON M5H 2N2, 100 Queen St W', 'plausible', '100 QUEEN ST W TORONTO ON  M5H 2N2'],
+    // With no comma between, where a house number follows the postal code.
+    ['Louisville KY 40219 6007 Applegate Ln', 'verified', '6007 APPLEGATE LN LOUISVILLE KY 40219'],
+    ['Toronto ON M5H2N2 100 Queen St W', 'plausible', '100 QUEEN ST W TORONTO ON  M5H 2N2'],
   ])('When the last line is written first (%j: columns exported in another order), then it is read after the delivery line', (input, status, standardized) => {
     const r = check(input);
     expect([r.status, r.standardized]).toEqual([status, standardized]);

@@ -363,12 +363,12 @@ function withoutPlaceholderFields(given: string): { text: string; placeholders: 
 }
 
 /** Text up to the first ZIP or Canadian postal code followed by a comma, semicolon or line break, and the rest. */
-const OPENING_LAST_LINE = /^([^\d\n,;][\s\S]*?\b(?:\d{5}(?:-\d{4})?|[A-Za-z]\d[A-Za-z] ?\d[A-Za-z]\d))\s*[,;\n]\s*(\S[\s\S]*)$/;
+const OPENING_LAST_LINE = /^([^\d\n,;][\s\S]*?\b(?:\d{5}(?:-\d{4})?|[A-Za-z]\d[A-Za-z] ?\d[A-Za-z]\d))(?:\s*[,;\n]\s*|\s+(?=\d))(\S[\s\S]*)$/;
 
 /**
  * `LOUISVILLE, KY 40219, 6007 APPLEGATE LN` -> `6007 APPLEGATE LN, LOUISVILLE, KY 40219`: a last line ending in a ZIP
  * or Canadian postal code that opens the text (not with a figure: that would be a house number), moved to its end;
- * else null.
+ * also with no comma where a figure follows the postal code (`LOUISVILLE KY 40219 6007 APPLEGATE LN`); else null.
  */
 function lastLineMovedToTheEnd(text: string): string | null {
   if (text.length > MAX_INPUT_CHARS) return null; // the parser reads no further
