@@ -422,7 +422,7 @@ export function streetTypeChanged(street: string, change: 'dropped' | 'replaced'
  * with a ZIP that starts with 0 and a city only); with its type misspelt (`corrected`); and the unit typed first with no
  * comma after it (`B 74 SPRINGFIELD STREET, …`); and with a letter dropped from the street's name (`corrected`:
  * `GREN RD`, `CEDR DR`, names of four letters so typed included); and the last line first with no comma after it
- * (`LOUISVILLE KY 40219 6007 APPLEGATE LANE`).
+ * (`LOUISVILLE KY 40219 6007 APPLEGATE LANE`), and the ZIP before the city with no commas (`… LANE 40219 LOUISVILLE KY`).
  */
 export const RRAD_FORMS = [
   'with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt', 'no commas, no ZIP', 'unit first',
@@ -431,7 +431,7 @@ export const RRAD_FORMS = [
   'note after the street', 'street written another way', 'street name split', 'county before the state',
   'street misspelt, no ZIP', 'no street type, no ZIP', 'street misspelt, street and state', 'unit letter on the number',
   'fields joined otherwise', 'unit number on the number', 'ZIP lost its zero', 'street type misspelt', 'unit first, no comma',
-  'street name letter dropped', 'last line first, no comma',
+  'street name letter dropped', 'last line first, no comma', 'ZIP before the city, no commas',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -472,6 +472,8 @@ export function rradRoundTrip(
       // Columns exported in another order, and a CRM's telephone column run into the address.
       : form === 'last line first' ? [`${r.city ? `${r.city}, ` : ''}${r.state} ${r.zip}, ${street}`]
       : form === 'last line first, no comma' ? [`${r.city ? `${r.city} ` : ''}${r.state} ${r.zip} ${street}`]
+      // The ZIP before the city as European addresses put it (`6007 APPLEGATE LANE 40219 LOUISVILLE KY`; rows with a city).
+      : form === 'ZIP before the city, no commas' ? (r.city ? [`${street} ${r.zip} ${r.city} ${r.state}`] : [])
       : form === 'phone after ZIP' ? [`${street}, ${r.city}, ${r.state} ${r.zip} (502) 555-0100`]
       // A form's fields in another order (the ZIP field before the city, or before the state), and the state field
       // after a city field that held the whole last line.

@@ -394,6 +394,15 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
   });
 
   it.each([
+    ['6007 Applegate Ln 40219 Louisville KY', '6007 APPLEGATE LN LOUISVILLE KY 40219'],
+    ['210 Green Road 06042 Manchester CT', '210 GREEN RD MANCHESTER CT 06042'],
+  ])('When the ZIP is written before its city with no comma (%j), then it is the ZIP, not a unit', (input, standardized) => {
+    const r = check(input);
+    expect([r.status, r.dpv, r.standardized]).toEqual(['verified', 'Y', standardized]);
+  });
+
+
+  it.each([
     ['6007 Applegate Ln Louisville KY 40219 (502) 555-0100', '(502) 555-0100', 'US'],
     ['6007 Applegate Ln, Louisville, KY 40219 | Phone: +1 502 555 0100', 'Phone: +1 502 555 0100', 'US'],
     ['6007 Applegate Ln Louisville KY 40219, jane@example.com', 'jane@example.com', 'US'],

@@ -1374,6 +1374,28 @@ function postalCodeInOwnGroup(
   return null;
 }
 
+/**
+ * A ZIP of the state written after the street and before its own city, with no comma (`6007 APPLEGATE LN 40219
+ * LOUISVILLE KY`): five figures, not after a unit word or a #, followed up to the state by a name of that ZIP. Taken out
+ * of the tokens, with the new end; else null.
+ */
+function zipBeforeItsCity(
+  toks: Token[], end: number, state: string, postal: PostalIndex, local: LocalPlaceNames | undefined,
+): { postalCode: string; plus4: null; country: 'US'; end: number } | null {
+  if (RegionByName.get(state)?.country !== 'US') return null;
+  for (let k = end - 2; k >= 2 && end - k - 1 <= MAX_CITY_WORDS; k--) {
+    if (toks[k].sep || !/^\d{5}$/.test(toks[k].w)) continue;
+    const before = toks[k - 1].w;
+    if (before === '#' || UnitDesignatorTable.has(before)) return null;
+    const places = postal.zip(toks[k].w)?.filter((place) => place.state === state);
+    if (!places?.length || !acceptableForSomeZip(postal, places, cityKey(joinWords(toks, k + 1, end)), toks[k].w, local)) return null;
+    const postalCode = toks[k].w;
+    toks.splice(k, 1);
+    return { postalCode, plus4: null, country: 'US', end: end - 1 };
+  }
+  return null;
+}
+
 /** Where a postal code of the country that ends just before `at` starts (`40219`; `M5H 2N2` or `M5H2N2`); -1 if none. */
 function postalCodeBefore(toks: readonly Token[], at: number, country: 'US' | 'CA'): number {
   if (at < 1) return -1;
@@ -2042,9 +2064,10 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     }
   }
 
-  // A postal code in a comma group of its own before the city (a form's fields in another order).
+  // A postal code in a comma group of its own before the city (a form's fields in another order), or with no comma
+  // before the city it names (`6007 APPLEGATE LN 40219 LOUISVILLE KY`, as European addresses put it).
   if (!postalCode && state) {
-    const moved = postalCodeInOwnGroup(toks, end, state, postal);
+    const moved = postalCodeInOwnGroup(toks, end, state, postal) ?? zipBeforeItsCity(toks, end, state, postal, options.places);
     if (moved) ({ postalCode, plus4, country, end } = moved);
   }
   const zipPlaces = postalCode && country === 'US' ? postal.zip(postalCode) : undefined;
