@@ -152,7 +152,7 @@ export function tokenizeAddress(input: string): Token[] {
     if (s.includes(' -')) s = s.replace(SPACED_DASH, ',');
   }
   // (A full stop between figures is a decimal point, kept: `KM 15.5`, `MILE 95.5`, as Pub 28 keeps it in `39.2 RD`.)
-  s = s.replace(s.includes('.') ? OTHER_THAN_WORDS_OR_DECIMAL_POINT : OTHER_THAN_WORDS, ' ');
+  s = s.replace(s.includes('.') && DECIMAL_POINT.test(s) ? OTHER_THAN_WORDS_OR_DECIMAL_POINT : OTHER_THAN_WORDS, ' ');
   // One pass over the text: a comma starts a new group (its first word carries `sep`), a space ends a word.
   const tokens: Token[] = [];
   let sep = false;
@@ -175,6 +175,7 @@ export function tokenizeAddress(input: string): Token[] {
   return tokens;
 }
 
+const DECIMAL_POINT = /\d\.\d/;
 const OTHER_THAN_WORDS = /[^A-Z0-9,#/\- &]+/g;
 const OTHER_THAN_WORDS_OR_DECIMAL_POINT = /(?:[^A-Z0-9,#/\-. &]|(?<!\d)\.|\.(?!\d))+/g;
 const COMMA = 44;
