@@ -362,7 +362,10 @@ function withoutPlaceholderFields(given: string): { text: string; placeholders: 
   return { text, placeholders: found.length ? found.join(', ') : null };
 }
 
-/** Text up to the first ZIP or Canadian postal code followed by a comma, semicolon or line break, and the rest. */
+/**
+ * Text up to the first ZIP or Canadian postal code followed by a comma, semicolon or line break (or by a space and a
+ * figure), and the rest.
+ */
 const OPENING_LAST_LINE = /^([^\d\n,;][\s\S]*?\b(?:\d{5}(?:-\d{4})?|[A-Za-z]\d[A-Za-z] ?\d[A-Za-z]\d))(?:\s*[,;\n]\s*|\s+(?=\d))(\S[\s\S]*)$/;
 
 /**

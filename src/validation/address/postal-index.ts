@@ -170,41 +170,47 @@ export function lettersOf(name: string): string {
 const NOT_UPPER_CASE_LETTER = /[^A-Z]/;
 
 /**
- * The abbreviation of the one word of `words` that `word` is one typing slip from (same first letter; `word` itself no
- * such word, and four letters or more); undefined when none, or words of two abbreviations, are.
+ * The abbreviations of the words of `words` that `word` is one typing slip from (the same first letter: a slip keeps
+ * it; `word` itself no such word, and `minLength` letters or more), each once.
  */
-export function wordOneSlipFrom(word: string, words: ReadonlyMap<string, string>): string | undefined {
-  if (word.length < 4 || words.has(word)) return undefined;
-  let found: string | undefined;
-  for (const [w, abbreviation] of words) {
-    if (w[0] !== word[0] || !oneTypingSlipApart(word, w)) continue;
-    if (found !== undefined && found !== abbreviation) return undefined;
-    found = abbreviation;
-  }
-  return found;
-}
-
-/** The street types whose written forms of three letters or more a word is one typing slip from (the word no form). */
-export function streetTypesOneSlipFrom(word: string): string[] {
-  if (word.length < 3 || StreetSuffixTable.has(word) || /[^A-Z]/.test(word)) return [];
+export function wordsOneSlipFrom(word: string, words: ReadonlyMap<string, string>, minLength = 4): string[] {
+  if (word.length < minLength || words.has(word)) return [];
   const found: string[] = [];
-  for (const [form, type] of STREET_TYPE_FORMS.get(word[0]) ?? []) {
-    if (!found.includes(type) && oneTypingSlipApart(word, form)) found.push(type);
+  for (const [w, abbreviation] of wordsByInitial(words).get(word[0]) ?? []) {
+    if (!found.includes(abbreviation) && oneTypingSlipApart(word, w)) found.push(abbreviation);
   }
   return found;
 }
 
-/** The written forms of street types (letters only, three or more), by first letter (a slip keeps it). */
-const STREET_TYPE_FORMS: ReadonlyMap<string, readonly (readonly [form: string, type: string])[]> = (() => {
-  const byInitial = new Map<string, [string, string][]>();
-  for (const [form, type] of StreetSuffixTable) {
-    if (form.length < 3 || !/^[A-Z]+$/.test(form)) continue;
-    const list = byInitial.get(form[0]) ?? [];
-    list.push([form, type]);
-    byInitial.set(form[0], list);
+/** The one abbreviation wordsOneSlipFrom finds; undefined when none, or words of two abbreviations, are. */
+export function wordOneSlipFrom(word: string, words: ReadonlyMap<string, string>): string | undefined {
+  const found = wordsOneSlipFrom(word, words);
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/** The street types whose written forms of three letters or more a word is one typing slip from. */
+export function streetTypesOneSlipFrom(word: string): string[] {
+  return /[^A-Z]/.test(word) ? [] : wordsOneSlipFrom(word, STREET_TYPE_FORMS, 3);
+}
+
+/** The written forms of street types (letters only, three or more) and their Pub 28 abbreviation. */
+const STREET_TYPE_FORMS: ReadonlyMap<string, string> = new Map([...StreetSuffixTable].filter(([form]) => form.length >= 3 && /^[A-Z]+$/.test(form)));
+
+/** Each word list's words by first letter, grouped on first use (the lists are module constants). */
+const byInitialOfList = new WeakMap<ReadonlyMap<string, string>, Map<string, [string, string][]>>();
+function wordsByInitial(words: ReadonlyMap<string, string>): Map<string, [string, string][]> {
+  let byInitial = byInitialOfList.get(words);
+  if (!byInitial) {
+    byInitial = new Map();
+    for (const [w, abbreviation] of words) {
+      const list = byInitial.get(w[0]) ?? [];
+      list.push([w, abbreviation]);
+      byInitial.set(w[0], list);
+    }
+    byInitialOfList.set(words, byInitial);
   }
   return byInitial;
-})();
+}
 
 /** One typing slip apart: a letter inserted, dropped or changed, or two neighbours swapped. */
 export function oneTypingSlipApart(a: string, b: string): boolean {

@@ -13,7 +13,7 @@
  * point data answers "" and a number absent from a covered street answers N.
  */
 import type { Dpv } from '../types.js';
-import { CityNameSlips, cityKey, oneTypingSlipApart, streetTypesOneSlipFrom } from './postal-index.js';
+import { CityNameSlips, cityKey, oneTypingSlipApart, streetTypesOneSlipFrom, wordsOneSlipFrom } from './postal-index.js';
 import { DirectionalTable, FiftyStateWords, OrdinalStreetNames, StreetSuffixTable } from './tables.js';
 
 export interface StreetParts {
@@ -253,16 +253,6 @@ function slipsMended(street: StreetParts): StreetParts[] {
     for (const directional of wordsOneSlipFrom(words[0], LONG_DIRECTIONALS)) readings.push({ ...street, predirection: directional, name: words.slice(1).join(' ') });
   }
   return readings;
-}
-
-/** The abbreviations of the words of `words` that `word` is one typing slip from (four letters or more, the same first letter). */
-function wordsOneSlipFrom(word: string, words: ReadonlyMap<string, string>): string[] {
-  if (word.length < 4 || words.has(word)) return [];
-  const found: string[] = [];
-  for (const [w, abbreviation] of words) {
-    if (w[0] === word[0] && !found.includes(abbreviation) && oneTypingSlipApart(word, w)) found.push(abbreviation);
-  }
-  return found;
 }
 
 /** A delivery point of the data: confirmed, its unit unconfirmed, or its unit missing. */
