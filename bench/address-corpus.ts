@@ -422,7 +422,10 @@ export function streetTypeChanged(street: string, change: 'dropped' | 'replaced'
  * with a ZIP that starts with 0 and a city only); with its type misspelt (`corrected`); and the unit typed first with no
  * comma after it (`B 74 SPRINGFIELD STREET, …`); and with a letter dropped from the street's name (`corrected`:
  * `GREN RD`, `CEDR DR`, names of four letters so typed included); and the last line first with no comma after it
- * (`LOUISVILLE KY 40219 6007 APPLEGATE LANE`), and the ZIP before the city with no commas (`… LANE 40219 LOUISVILLE KY`).
+ * (`LOUISVILLE KY 40219 6007 APPLEGATE LANE`), and the ZIP before the city with no commas (`… LANE 40219 LOUISVILLE KY`);
+ * and with another house number of the street, two up on the same side (`6009 APPLEGATE LANE`, rows whose street holds
+ * no point at that number in the file): the embedded points are a sample, so the right answer is `plausible`, neither
+ * confirmed nor denied.
  */
 export const RRAD_FORMS = [
   'with ZIP', 'without ZIP', 'without state', 'street and ZIP', 'street misspelt', 'no commas, no ZIP', 'unit first',
@@ -431,7 +434,7 @@ export const RRAD_FORMS = [
   'note after the street', 'street written another way', 'street name split', 'county before the state',
   'street misspelt, no ZIP', 'no street type, no ZIP', 'street misspelt, street and state', 'unit letter on the number',
   'fields joined otherwise', 'unit number on the number', 'ZIP lost its zero', 'street type misspelt', 'unit first, no comma',
-  'street name letter dropped', 'last line first, no comma', 'ZIP before the city, no commas',
+  'street name letter dropped', 'last line first, no comma', 'ZIP before the city, no commas', 'another house number',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -448,6 +451,13 @@ export function rradRoundTrip(
   const statuses = new Map<AddressStatus, number>();
   let inputs = 0;
   const rows = [...rradRows(rradTsv)];
+  const numbersOfStreets = new Set(rows.map((r) => `${r.zip} ${r.address1.toUpperCase()}`));
+  // The number two up on the same side of the street, where the file holds no point there.
+  const numberTwoUp = (r: (typeof rows)[number]) => {
+    const m = /^(\d+)( .*)$/.exec(r.address1);
+    const line = m ? `${Number(m[1]) + 2}${m[2]}` : null;
+    return line && !numbersOfStreets.has(`${r.zip} ${line.toUpperCase()}`) ? line : null;
+  };
   const otherTown = (r: (typeof rows)[number]) =>
     rows.find((o) => o.state === r.state && o.city.toUpperCase() !== r.city.toUpperCase() && o.zip.slice(0, 3) !== r.zip.slice(0, 3))?.city;
   for (const r of rows) {
@@ -515,6 +525,7 @@ export function rradRoundTrip(
       // Its type word misspelt (`1407 Walden Cuort`; rows whose type has under three letters, or none, are left out).
       : form === 'street type misspelt' ? withLine1(streetTypeChanged(r.address1, 'misspelt'))
       : form === 'street name letter dropped' ? withLine1(nameLetterDropped(r.address1))
+      : form === 'another house number' ? withLine1(numberTwoUp(r))
       : [`${misspeltWord(street)}, ${r.city}, ${r.state} ${r.zip}`];
     for (const input of typed) {
       const { status } = engine.validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });

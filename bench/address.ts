@@ -136,6 +136,7 @@ console.log('The 3,220 embedded RRAD addresses typed back as one line, in each f
 console.log('Where the form leaves the address whole, the right answer is verified; where it holds a slip to mend (a misspelt street or city,');
 console.log('another town, a swapped ZIP, a street type left out or wrong), corrected. The last row is whole, with the place names the engine accepts');
 console.log('beside GeoNames\' (JEFFERSONTOWN for 40299, which GeoNames lists as LOUISVILLE) learned only from the other half of the file.');
+console.log('With another house number of the street (two up), plausible: the embedded points are a sample, which denies no other number.');
 console.table(
   forms.map((f) => ({
     'typed as': f.form,

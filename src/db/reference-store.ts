@@ -198,7 +198,7 @@ export async function seedEmbeddedReference(db: Database): Promise<{ seeded: boo
 
 interface PointRow {
   postal_code: string; primary_number: string; unit: string; predirection: string | null; street_name: string;
-  suffix: string | null; postdirection: string | null; plus4: string | null; city: string;
+  suffix: string | null; postdirection: string | null; plus4: string | null; city: string; source: string;
 }
 interface RangeRow {
   zip: string; record_type: string; primary_low: string; primary_high: string; primary_parity: string; secondary_low: string;
@@ -210,7 +210,7 @@ interface RangeRow {
 export async function loadReferenceIndex(db: Database): Promise<ReferenceIndex> {
   const index = new ReferenceIndex();
   for (const r of await db.all<PointRow>(
-    `SELECT postal_code, primary_number, unit, predirection, street_name, suffix, postdirection, plus4, city FROM reference_points`,
+    `SELECT postal_code, primary_number, unit, predirection, street_name, suffix, postdirection, plus4, city, source FROM reference_points`,
   )) {
     index.addPoint({
       postalCode: r.postal_code,
@@ -219,6 +219,8 @@ export async function loadReferenceIndex(db: Database): Promise<ReferenceIndex> 
       unit: r.unit || null,
       plus4: r.plus4,
       city: r.city || null,
+      // The embedded RRAD points are a sample of addresses (reference-index.ts, Coverage).
+      sample: r.source === EMBEDDED_RRAD_FORMAT,
     });
   }
   for (const r of await db.all<RangeRow>(`SELECT * FROM reference_ranges`)) {

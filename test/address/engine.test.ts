@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { GoogleRegionData } from '../../src/validation/address/other-countries.js';
 import { createAddressEngine, ReferenceIndex } from '../../src/validation/address/index.js';
 import type { NorthAmericanComponents } from '../../src/validation/address/north-america.js';
+import { AddressFootnotes as F } from '../../src/validation/address/footnotes.js';
 import { check, engine, shippedData } from './shipped-engine.js';
 
 describe('address engine: US ZIP, city and state', () => {
@@ -143,7 +144,7 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     ['1745 t st se washington dc 20020', 'verified', 'Y'],
     ['6007 Applegate Lane, Louisville, KY 40219', 'verified', 'Y'],
     ['6007 Applegate Ln Apt 5, Louisville, KY 40219', 'partial', 'S'],
-    ['6009 Applegate Lane, Louisville, KY 40219', 'invalid', 'N'],
+    ['6009 Applegate Lane, Louisville, KY 40219', 'plausible', ''],
     ['600 West 19th Avenue, Anchorage, AK 99503', 'partial', 'D'],
     ['600 West 19th Avenue Apt B, Anchorage, AK 99503', 'verified', 'Y'],
   ])('When "%s" is checked, then the status is %s with dpv %s', (input, status, dpv) => {
@@ -308,7 +309,36 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
 
   it('When the address files place the ZIP in the town, then the given ZIP stands even where the number is not found', () => {
     const r = check('999 Parker Parkway, Mexico Beach, FL 32456');
-    expect([r.status, r.dpv, r.components.postal_code]).toEqual(['invalid', 'N', '32456']);
+    expect([r.status, r.dpv, r.components.postal_code]).toEqual(['plausible', '', '32456']);
+  });
+
+  it('When a street only the embedded sample names lacks the number, then the number is neither confirmed nor denied', () => {
+    // RRAD holds a few random addresses of a street (6007 APPLEGATE LN), not every one: 6009 may well be delivered.
+    const r = check('6009 Applegate Lane, Louisville, KY 40219');
+    expect([r.status, r.dpv, r.zip4, r.standardized]).toEqual(['plausible', '', null, '6009 APPLEGATE LN LOUISVILLE KY 40219']);
+    expect(r.footnotes).toContain(F.numberNotInSample);
+    expect(r.footnotes).not.toContain(F.notFound);
+    // A unit the sample does not hold stays unconfirmed (S), the building being confirmed.
+    expect(check('6007 Applegate Ln Apt 5, Louisville, KY 40219').dpv).toBe('S');
+  });
+
+  it('When the typed street is another than the one the sample names, then it is not made that street on an unconfirmed number', () => {
+    // The sample's street of the ZIP is N MAIN ST, at another number; a MAIN ST beside it is not ruled out.
+    const r = check('100 Main St, Webster, MA 01570');
+    expect([r.status, r.dpv, r.standardized]).toEqual(['plausible', '', '100 MAIN ST WEBSTER MA 01570']);
+    expect(r.footnotes.some((f) => f.startsWith('M#'))).toBe(false);
+  });
+
+  it('When a whole address file names the street, then a number it lacks is not found (N)', () => {
+    const reference = new ReferenceIndex();
+    const street = { predirection: null, name: 'APPLEGATE', suffix: 'LN', postdirection: null };
+    reference.addPoint({ postalCode: '40219', street, primaryNumber: '6007', unit: null, plus4: null, sample: true });
+    reference.addPoint({ postalCode: '40219', street, primaryNumber: '6011', unit: null, plus4: null });
+    const e = createAddressEngine({ ...shippedData, reference });
+    const r = e.validateSync('6009 Applegate Lane, Louisville, KY 40219', { deadline: Number.MAX_SAFE_INTEGER });
+    expect([r.status, r.dpv]).toEqual(['invalid', 'N']);
+    expect(r.footnotes).toContain(F.notFound);
+    expect(e.validateSync('6007 Applegate Lane, Louisville, KY 40219', { deadline: Number.MAX_SAFE_INTEGER }).dpv).toBe('Y');
   });
 
   it('When a one-ZIP town is typed without its ZIP and the point is under another ZIP the files place in it, then that ZIP is found', () => {
@@ -1739,9 +1769,9 @@ describe('address engine: the reference data decides between readings', () => {
     expect(r.footnotes).toContain(`M#: the range ${range} read as number 6007 (the reference data holds it, not the range)`);
   });
 
-  it('When neither reading of a hyphenated number is a delivery point, then it stays as written and is not found', () => {
+  it('When neither reading of a hyphenated number is a delivery point, then it stays as written and is not confirmed', () => {
     const r = check('203-1268 Martin Street, Nashville, TN 37203');
-    expect([r.status, r.dpv, r.components.primary_number]).toEqual(['invalid', 'N', '203-1268']);
+    expect([r.status, r.dpv, r.components.primary_number]).toEqual(['plausible', '', '203-1268']);
   });
 });
 

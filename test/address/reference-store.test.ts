@@ -65,4 +65,16 @@ describe.each(testDatabases)('address reference store on $name', (database) => {
     const r = engine.validateSync('9209 Eupora Ct, Jeffersontown, KY 40299', { deadline: Number.MAX_SAFE_INTEGER });
     expect([r.status, r.components.city]).toEqual(['verified', 'JEFFERSONTOWN']);
   });
+
+  it('When the embedded sample alone names a street, then a number it lacks is not denied; once a whole file names it, it is', async () => {
+    const db = await opened;
+    const checkWith = async (input: string) =>
+      createAddressEngine({ ...shippedData, reference: await loadReferenceIndex(db) }).validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });
+    // (The RRAD rows were seeded above; their source column marks them as the sample.)
+    expect(await checkWith('6009 Applegate Lane, Louisville, KY 40219')).toMatchObject({ status: 'plausible', dpv: '' });
+    await importReferenceFile(db, 'openaddresses', fixture('openaddresses-applegate.csv'));
+    expect(await checkWith('6009 Applegate Lane, Louisville, KY 40219')).toMatchObject({ status: 'invalid', dpv: 'N' });
+    expect(await checkWith('6011 Applegate Lane, Louisville, KY 40219')).toMatchObject({ status: 'verified', dpv: 'Y' });
+    expect(await checkWith('6007 Applegate Lane, Louisville, KY 40219')).toMatchObject({ status: 'verified', dpv: 'Y' });
+  });
 });

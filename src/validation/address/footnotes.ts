@@ -92,6 +92,8 @@ export const AddressFootnotes = {
   noReferenceDataForCity: "DPV: no reference data covers the city's ZIP codes; well-formed only",
   streetNotInCityZips: "DPV: the reference data holds the street in none of the city's ZIP codes it covers; well-formed only",
   streetNotCovered: 'DPV: the address points loaded for this postal code do not cover this street; well-formed only',
+  numberNotInSample:
+    'DPV: the embedded address points are a sample holding other numbers of this street, not this one; neither confirmed nor denied',
   boxNotCovered: 'DPV: the address points loaded for this postal code cover streets, not PO boxes or routes; well-formed only',
   deliveryPointConfirmed: 'DPV: delivery point confirmed',
   empty: 'E#: empty input',

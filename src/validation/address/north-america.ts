@@ -7,7 +7,7 @@ import type { AddressComponents, AddressResult, AddressStatus, Dpv } from '../ty
 import { AddressFootnotes as F } from './footnotes.js';
 import type { DeliveryKind, ParsedAddress, Secondary } from './parser.js';
 import { type CityEntry, type PostalIndex, type ZipPlace, cityKey, citySpellingKey, lettersOf, oneTypingSlipApart } from './postal-index.js';
-import { delivers, type ReferenceAnswer, type ReferenceIndex, type StreetParts } from './reference-index.js';
+import { delivers, numberNotFound, type ReferenceAnswer, type ReferenceIndex, type StreetParts } from './reference-index.js';
 import {
   CanadianProvinces, DirectionalTable, MilitaryPostOffices, MilitaryStates, UnitDesignatorTable, UspsTerritories, stateOfUnlistedZip,
 } from './tables.js';
@@ -839,6 +839,8 @@ export function validateNorthAmerican(
   let status: AddressStatus;
   let dpv: Dpv = '';
   let zip4: string | null = null;
+  // The number is not among the sampled points of a street only a sample names (dpv "": neither confirmed nor denied).
+  let notInSample = false;
   let corrected = last.corrected;
   if (p.stateTyped && p.state) {
     notes.unshift(F.stateCorrected(p.stateTyped, p.state));
@@ -887,7 +889,7 @@ export function validateNorthAmerican(
     }
     // (A street the name may mean is looked for where no ZIP was given, or the one given is no ZIP of the city: a slip
     // in the street and a good ZIP are mended in that ZIP alone.)
-    const found = !answer || answer.dpv === '' || answer.dpv === 'N'
+    const found = !answer || answer.dpv === '' || numberNotFound(answer)
       ? searchZips(reference, postal, last, street, p, zip, !given || last.invalid) : [];
     if (found.length === 1) {
       const [z, a, letter] = found[0];
@@ -956,7 +958,7 @@ export function validateNorthAmerican(
     // A US number written as Canada Post writes a unit before the civic number (`203-1267 MARTIN ST`), with the unit
     // after it (`1267-203`), or with the unit's letter after it (`600B W 19TH AVE`, `600-B`): where the data holds no
     // such number but holds the building and its unit, that is the reading (Queens' `123-45` stays as found).
-    const unitCivic = !canada && answer?.dpv === 'N' && !p.secondaryNumber && zip ? unitAndNumberReadings(p.primaryNumber ?? '') : NO_READINGS;
+    const unitCivic = !canada && answer && numberNotFound(answer) && !p.secondaryNumber && zip ? unitAndNumberReadings(p.primaryNumber ?? '') : NO_READINGS;
     for (const [unit, number] of unitCivic) {
       const asUnit = reference.lookup({ postalCode: zip!, street, primaryNumber: number, secondaryNumber: unit });
       if (asUnit.dpv !== 'Y') continue;
@@ -969,7 +971,7 @@ export function validateNorthAmerican(
     }
     // A range of house numbers (`100-110 MAIN ST`, a building on several lots): its first number, else its last, where
     // the data holds it and not the range (Queens' `123-45` counts down, so it is no range).
-    const range = !canada && answer?.dpv === 'N' && zip ? NUMBER_RANGE.exec(p.primaryNumber ?? '') : null;
+    const range = !canada && answer && numberNotFound(answer) && zip ? NUMBER_RANGE.exec(p.primaryNumber ?? '') : null;
     for (const number of range && Number(range[2]) > Number(range[1]) ? [range[1], range[2]] : []) {
       const end = reference.lookup({ postalCode: zip!, street, primaryNumber: number, secondaryNumber: p.secondaryNumber });
       if (!delivers(end)) continue;
@@ -1000,6 +1002,7 @@ export function validateNorthAmerican(
     if (answer) {
       dpv = answer.dpv;
       zip4 = answer.zip4;
+      notInSample = answer.numberNotInSample === true;
       if (answer.correctedStreet && answer.respelled) {
         // Only a street type inside the name written as the data writes it: standardized (N#), not corrected.
         street = answer.correctedStreet;
@@ -1043,6 +1046,8 @@ export function validateNorthAmerican(
     if (!last.zip) {
       // A city of several ZIPs, none given, and no reference data that places the street in one of them.
       notes.push(F.zipMissing, reference?.coversAny(last.candidateZips) ? F.streetNotInCityZips : F.noReferenceDataForCity);
+    } else if (notInSample) {
+      notes.push(F.numberNotInSample);
     } else {
       notes.push(!reference?.covers(last.zip) ? F.noReferenceData : NOT_STREETS.has(p.kind) ? F.boxNotCovered : F.streetNotCovered);
     }

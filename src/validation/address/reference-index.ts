@@ -10,7 +10,9 @@
  *   "" no data covers it
  * Coverage: USPS street ranges cover the whole ZIP (the product lists every delivery range of the ZIP); address
  * points only cover the streets they name (an address file is rarely complete for a ZIP), so a street absent from
- * point data answers "" and a number absent from a covered street answers N.
+ * point data answers "" and a number absent from a covered street answers N. A sample of points (the embedded RRAD,
+ * a few random addresses of a street) covers no street: a number absent from a street that only sampled points name
+ * answers "" too (`numberNotInSample`), confirmed by nothing and denied by nothing.
  */
 import type { Dpv } from '../types.js';
 import { CityNameSlips, cityKey, oneTypingSlipApart, streetTypesOneSlipFrom, wordsOneSlipFrom } from './postal-index.js';
@@ -33,6 +35,11 @@ export interface AddressPointRecord {
   plus4: string | null;
   /** The place name the address file gives the point (not a USPS mailing name), when it gives one. */
   city?: string | null;
+  /**
+   * The point is one of a sample of addresses (the embedded RRAD), not of a file that lists every address of its
+   * streets: its street is not covered by it, and another number of the street is not denied.
+   */
+  sample?: boolean;
 }
 
 export interface StreetRangeRecord {
@@ -73,6 +80,11 @@ export interface ReferenceAnswer {
    * (`7TH ST RD` is `7TH STREET RD`): standardization, not a correction.
    */
   respelled?: boolean;
+  /**
+   * The street is named only by sampled points (AddressPointRecord.sample), none of them this number: `dpv` is "",
+   * where a street that a whole address file covers would answer N.
+   */
+  numberNotInSample?: boolean;
 }
 
 /** Directionals written out (four letters or more), with their Pub 28 abbreviation. */
@@ -255,6 +267,11 @@ function slipsMended(street: StreetParts): StreetParts[] {
   return readings;
 }
 
+/** The number was looked for on a street of the data and is not there (N), or not among its sampled points. */
+export function numberNotFound(answer: ReferenceAnswer): boolean {
+  return answer.dpv === 'N' || answer.numberNotInSample === true;
+}
+
 /** A delivery point of the data: confirmed, its unit unconfirmed, or its unit missing. */
 export function delivers(answer: ReferenceAnswer): boolean {
   return answer.dpv === 'Y' || answer.dpv === 'S' || answer.dpv === 'D';
@@ -272,6 +289,8 @@ function normalizeUnit(unit: string): string {
 
 export class ReferenceIndex {
   private readonly points = new Map<string, Map<string, Map<string, PointEntry>>>();
+  /** The streets (their number maps in `points`) that only sampled points name. */
+  private readonly sampledStreets = new WeakSet<Map<string, PointEntry>>();
   private readonly ranges = new Map<string, Map<string, StreetRangeRecord[]>>();
   /** postal code -> street name -> street keys, for finding a street given with a wrong or missing suffix. */
   private readonly streetsByName = new Map<string, Map<string, Set<string>>>();
@@ -337,6 +356,9 @@ export class ReferenceIndex {
     const key = streetKey(p.street);
     const streets = entryOf(this.points, p.postalCode, () => new Map<string, Map<string, PointEntry>>(), () => this.addCoveredCode(p.postalCode));
     const numbers = entryOf(streets, key, () => new Map<string, PointEntry>(), () => this.rememberStreet(p.postalCode, key, p.street.name));
+    // (A street new to the index, named by a sampled point, is sampled until a point of a whole file names it.)
+    if (!p.sample) this.sampledStreets.delete(numbers);
+    else if (numbers.size === 0) this.sampledStreets.add(numbers);
     const entry = entryOf(
       numbers, p.primaryNumber, () => ({ units: new Set<string>(), plus4: null, unitPlus4: new Map<string, string>() }) as PointEntry,
       () => this.pointCount++,
@@ -567,6 +589,13 @@ export class ReferenceIndex {
   }
 
   lookup(q: ReferenceQuery): ReferenceAnswer {
+    const answer = this.find(q);
+    // Another street than the one typed (a directional or type added or changed) that a sample names without this
+    // number is not made the street: the one typed may be a street the sample missed (`MAIN ST` beside N MAIN ST).
+    return answer.numberNotInSample && answer.correctedStreet ? { dpv: '', zip4: null, correctedStreet: null, ambiguous: false } : answer;
+  }
+
+  private find(q: ReferenceQuery): ReferenceAnswer {
     const none: ReferenceAnswer = { dpv: '', zip4: null, correctedStreet: null, ambiguous: false };
     const hasRanges = this.ranges.has(q.postalCode);
     if (!hasRanges && !this.points.has(q.postalCode)) return none;
@@ -603,7 +632,7 @@ export class ReferenceIndex {
     // Several streets of the name fit (`RURAL HILL` for RURAL HILL RD and RURAL HILL CT): the number decides, or nothing.
     if (candidates.length > 1) return this.onlyOneDelivers(q, candidates) ?? { ...none, dpv: hasRanges ? 'N' : '', ambiguous: true };
     const answer = this.lookupStreet(q, candidates[0]);
-    if (answer.dpv !== 'N' || !q.street.suffix) return answer;
+    if (!numberNotFound(answer) || !q.street.suffix) return answer;
     // No such number on the street found (`8522 INGALLS ST`, `96 GREEN MANOR` taken for GREEN RD, the one GREEN of the
     // ZIP), but on one other street of its name (INGALLS CIR), or on the street its words name read otherwise (GREEN
     // MANOR RD): that one.
@@ -705,7 +734,11 @@ export class ReferenceIndex {
     const numbers = this.points.get(q.postalCode)?.get(key);
     if (!numbers) return null;
     const entry = q.primaryNumber ? numbers.get(q.primaryNumber.replace(/\s+/g, ' ')) : undefined;
-    if (!entry) return { dpv: 'N', zip4: null, correctedStreet: null, ambiguous: false };
+    if (!entry) {
+      return this.sampledStreets.has(numbers)
+        ? { dpv: '', zip4: null, correctedStreet: null, ambiguous: false, numberNotInSample: true }
+        : { dpv: 'N', zip4: null, correctedStreet: null, ambiguous: false };
+    }
     const zip4 = (plus4: string | null | undefined) => (plus4 ? `${q.postalCode}-${plus4}` : null);
     if (q.secondaryNumber) {
       const unit = normalizeUnit(q.secondaryNumber);
