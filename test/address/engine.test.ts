@@ -1385,6 +1385,18 @@ describe('address engine: a unit designator written without its number', () => {
   it('When the designator needs no number (REAR), then it stays', () => {
     expect(check('123 Main St Rear, Boston MA 02108').standardized).toBe('123 MAIN ST REAR BOSTON MA 02108');
   });
+
+  it('When notes are typed in brackets, then they are dropped and said to be; a unit or a province in brackets is kept', () => {
+    const r = check('6007 Applegate Ln (back entrance) (ring twice), Louisville KY 40219');
+    expect([r.status, r.standardized]).toEqual(['verified', '6007 APPLEGATE LN LOUISVILLE KY 40219']);
+    expect(r.footnotes.slice(0, 2)).toEqual([F.bracketNoteDropped('BACK ENTRANCE'), F.bracketNoteDropped('RING TWICE')]);
+    const unit = check('6007 Applegate Ln (Apt 5), Louisville KY 40219');
+    expect([unit.standardized, unit.footnotes.some((f) => f.includes('brackets'))]).toEqual(['6007 APPLEGATE LN APT 5 LOUISVILLE KY 40219', false]);
+    const province = check('1010 rue Sainte-Catherine Ouest, Montréal (Québec) H3B 1E7');
+    expect([province.standardized, province.footnotes.some((f) => f.includes('brackets'))]).toEqual(['1010 RUE SAINTE-CATHERINE O MONTREAL QC  H3B 1E7', false]);
+    // A telephone number after the address is said once, as the words it is.
+    expect(check('6007 Applegate Ln, Louisville KY 40219 (502) 555-0100').footnotes.filter((f) => f.startsWith('R#'))).toEqual([F.extraDropped('(502) 555-0100')]);
+  });
 });
 
 describe('address engine: street and city alone, no state and no ZIP', () => {

@@ -78,6 +78,7 @@ export const AddressFootnotes = {
   otherLineSetAside: (text: string) =>
     `R#: an earlier delivery line set aside (Pub 28: mail goes to the line just above the city): ${text}`,
   buildingDropped: (text: string) => `R#: building name or note dropped from the delivery line: ${text}`,
+  bracketNoteDropped: (text: string) => `R#: note in brackets dropped: ${text}`,
   attentionDropped: (text: string) => `R#: attention line dropped: ${text}`,
   extraDropped: (text: string) => `R#: words that fit no address part dropped: ${text}`,
   countyDropped: (text: string) => `R#: county dropped from the last line: ${text}`,

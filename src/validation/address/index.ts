@@ -15,7 +15,7 @@ import { cityKey, PostalIndex } from './postal-index.js';
 import { addressPointOf } from './reference-records.js';
 import { ReferenceIndex } from './reference-index.js';
 import { RegionByName, stateOfUnlistedZip, UspsTerritories } from './tables.js';
-import { hasNonLatinLetters, MAX_INPUT_CHARS } from './tokenize.js';
+import { hasNonLatinLetters, MAX_INPUT_CHARS, notesInBrackets } from './tokenize.js';
 
 export { PostalIndex } from './postal-index.js';
 export { ReferenceIndex } from './reference-index.js';
@@ -170,7 +170,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
    */
   function readNorthAmerican(
     given: string, countryHint?: 'US' | 'CA',
-  ): { parsed: ParsedAddress; contact: string | null; lastLineFirst: boolean } {
+  ): { parsed: ParsedAddress; contact: string | null; lastLineFirst: boolean; bracketNotes: readonly string[] } {
     const parseOptions = { countryHint, places: reference };
     const { text: typed, contact } = withoutTrailingContact(given);
     const text = zipAfterCity(typed);
@@ -178,7 +178,9 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     const reordered = !parsed.postalCode && !parsed.state && parsed.recipient ? lastLineMovedToTheEnd(text) : null;
     const again = reordered ? parseNorthAmericanAddress(reordered, postal, parseOptions) : null;
     const readsWhole = again !== null && again.postalCode !== null && again.primaryNumber !== null && !again.recipient;
-    return readsWhole ? { parsed: again, contact, lastLineFirst: true } : { parsed, contact, lastLineFirst: false };
+    // (The tokenizer drops notes in brackets, `(BACK ENTRANCE)`: said in a footnote.)
+    const bracketNotes = text.includes('(') ? notesInBrackets(text) : NO_NOTES;
+    return readsWhole ? { parsed: again, contact, lastLineFirst: true, bracketNotes } : { parsed, contact, lastLineFirst: false, bracketNotes };
   }
 
   /**
@@ -229,7 +231,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     // Without a country, a US or Canadian address is assumed: most input is, and the parser tells which. Words in
     // another script before or after it are no part of it (a recipient's name, the country in the sender's language).
     const edges = withoutOtherScriptAtEdges(state ? rest : input);
-    const { parsed, contact, lastLineFirst } = readNorthAmerican(edges?.text ?? (state ? rest : input), (code as 'US' | 'CA' | null) ?? undefined);
+    const { parsed, contact, lastLineFirst, bracketNotes } = readNorthAmerican(edges?.text ?? (state ? rest : input), (code as 'US' | 'CA' | null) ?? undefined);
     if (!code && !parsed.country && !parsed.state && !parsed.postalCode && parsed.kind === 'none') {
       if (/\bBOX\b/i.test(input) && !/\d/.test(input)) return invalidAnswer(null, F.poBoxNumberMissing);
       return invalidAnswer(null, parsed.nonLatin ? F.nonLatin : parsed.recipient ? F.noDeliveryLine : F.unknownCountry);
@@ -250,6 +252,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
         return foreign;
       }
     }
+    if (bracketNotes.length) answer.footnotes.unshift(...bracketNotes.map(F.bracketNoteDropped));
     if (contact) answer.footnotes.unshift(F.extraDropped(contact));
     const namesOwnCountry = edges?.after ? ['US', 'CA'].includes(countries.trailingCountry(edges.after)?.code ?? '') : false;
     if (edges?.after && !namesOwnCountry) answer.footnotes.unshift(F.extraDropped(edges.after));
@@ -384,6 +387,8 @@ const BIG_CANADIAN_CITY_FSAS = 10;
 
 /** Where the shipped data lives (src/validation/address/data). */
 export const SHIPPED_DATA_DIR = new URL('./data/', import.meta.url);
+
+const NO_NOTES: readonly string[] = [];
 
 /** RRAD rows from the shipped TSV (address1, address2, city, state, ZIP, lat, lon). */
 export function* rradRows(text: string): Generator<{ address1: string; address2: string; city: string; state: string; zip: string }> {

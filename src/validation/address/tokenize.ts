@@ -95,6 +95,22 @@ function keptInBrackets(inside: string): boolean {
   return m !== null && (m[1] === '#' || UnitDesignatorTable.get(m[1])?.requiresNumber === true);
 }
 
+/**
+ * The notes in brackets that tokenizeAddress drops (`(BACK ENTRANCE)`, `(REAR)`), upper case, as they were written
+ * inside: for a footnote, since what is dropped is said.
+ */
+export function notesInBrackets(input: string): string[] {
+  const notes: string[] = [];
+  let s = input.slice(0, MAX_INPUT_CHARS);
+  // (Without accents, as the tokenizer reads it: `(QUÉBEC)` is a province, kept.)
+  if (NON_ASCII.test(s)) s = s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  for (const [, inside] of s.toUpperCase().matchAll(BRACKETS)) {
+    const note = inside.replace(/\s+/g, ' ').trim();
+    if (/[A-Z0-9]/.test(note) && !keptInBrackets(inside)) notes.push(note);
+  }
+  return notes;
+}
+
 const THOUSANDS_AT_START = /^(\s*\d{1,3}),(\d{3}) (?=[A-Z])/;
 const BRACKETS = /\(([^)]*)\)?/g;
 const GLUED_STATE_ZIP = /^([A-Z]{2})(\d{5}(?:-?\d{4})?)$/;
