@@ -19,6 +19,11 @@ describe.each(testDatabases)('address reference data through the service on $nam
       const { address } = await res.json() as any;
       expect(address).toMatchObject({ status: 'verified', dpv: 'Y', country: 'US' });
       expect(address.standardized).toMatch(/^6007 APPLEGATE LN LOUISVILLE KY 40219/);
+
+      // The points are a sample: another number of the street is neither confirmed nor denied.
+      const next = await (await service.post('/v1/validate', { address: '6009 applegate ln, louisville ky 40219' }, { key: apiKey })).json() as any;
+      expect(next.address).toMatchObject({ status: 'plausible', dpv: '', zip4: null });
+      expect(next.address.footnotes).toContain('DPV: the embedded address points are a sample holding other numbers of this street, not this one; neither confirmed nor denied');
     } finally {
       await service.close();
       await database.dropAll();
