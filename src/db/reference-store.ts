@@ -57,12 +57,13 @@ const CITY_NAMES: TableSpec = {
 };
 
 /** `INSERT … VALUES (…), (…) ON CONFLICT (natural key) DO UPDATE`: the same text works on SQLite and PostgreSQL. */
-function upsertSql(spec: TableSpec, rows: number): string {
+/** The INSERT of `rows` rows: a row already there is updated, or, with `keepExisting`, left as it is. */
+function upsertSql(spec: TableSpec, rows: number, keepExisting = false): string {
   const n = spec.columns.length;
   const values = Array.from({ length: rows }, (_, r) => `(${spec.columns.map((_, c) => `$${r * n + c + 1}`).join(', ')})`);
   const updates = spec.columns.filter((c) => !spec.key.includes(c)).map((c) => `${c} = excluded.${c}`);
   return `INSERT INTO ${spec.table} (${spec.columns.join(', ')}) VALUES ${values.join(', ')} ` +
-    `ON CONFLICT (${spec.key.join(', ')}) DO UPDATE SET ${updates.join(', ')}`;
+    `ON CONFLICT (${spec.key.join(', ')}) ${keepExisting ? 'DO NOTHING' : `DO UPDATE SET ${updates.join(', ')}`}`;
 }
 
 function pointRow(p: AddressPointRecord, source: string): unknown[] {
@@ -98,13 +99,13 @@ class PendingRows {
   }
 }
 
-async function writeRows(db: Database, pending: PendingRows): Promise<void> {
+async function writeRows(db: Database, pending: PendingRows, keepExisting: boolean): Promise<void> {
   const statements: [string, unknown[]][] = [];
   for (const [spec, rows] of pending.tables) {
     const all = [...rows.values()];
     for (let i = 0; i < all.length; i += ROWS_PER_STATEMENT) {
       const chunk = all.slice(i, i + ROWS_PER_STATEMENT);
-      statements.push([upsertSql(spec, chunk.length), chunk.flat()]);
+      statements.push([upsertSql(spec, chunk.length, keepExisting), chunk.flat()]);
     }
   }
   if (statements.length === 0) return;
@@ -124,6 +125,7 @@ async function importRecords(
   format: string,
   file: string,
   records: AsyncIterable<ReferenceRecord>,
+  keepExisting = false,
 ): Promise<ReferenceImportResult> {
   const result: ReferenceImportResult = { format, file, read: 0, loaded: 0, rejected: 0 };
   const rejects: { record: number; reason: string }[] = [];
@@ -147,11 +149,11 @@ async function importRecords(
     }
     result.loaded++;
     if (pending.size >= ROWS_PER_TRANSACTION) {
-      await writeRows(db, pending);
+      await writeRows(db, pending, keepExisting);
       pending.clear();
     }
   }
-  await writeRows(db, pending);
+  await writeRows(db, pending, keepExisting);
   await db.run(
     `INSERT INTO reference_imports (format, file, records_read, records_loaded, records_rejected, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
     [format, file, result.read, result.loaded, result.rejected, Date.now()],
@@ -192,7 +194,8 @@ async function* embeddedRradRecords(): AsyncGenerator<ReferenceRecord> {
 export async function seedEmbeddedReference(db: Database): Promise<{ seeded: boolean } & Partial<ReferenceImportResult>> {
   const done = await db.all(`SELECT 1 AS done FROM reference_imports WHERE format = $1 LIMIT 1`, [EMBEDDED_RRAD_FORMAT]);
   if (done.length > 0) return { seeded: false };
-  const result = await importRecords(db, EMBEDDED_RRAD_FORMAT, 'rrad-addresses-us.tsv', embeddedRradRecords());
+  // (A point an operator imported before the first start stays as imported: the sample never overwrites a file.)
+  const result = await importRecords(db, EMBEDDED_RRAD_FORMAT, 'rrad-addresses-us.tsv', embeddedRradRecords(), true);
   return { seeded: true, ...result };
 }
 

@@ -77,4 +77,20 @@ describe.each(testDatabases)('address reference store on $name', (database) => {
     expect(await checkWith('6011 Applegate Lane, Louisville, KY 40219')).toMatchObject({ status: 'verified', dpv: 'Y' });
     expect(await checkWith('6007 Applegate Lane, Louisville, KY 40219')).toMatchObject({ status: 'verified', dpv: 'Y' });
   });
+
+  it('When an operator imported a file before the first start, then seeding the embedded sample leaves its points as imported', async () => {
+    const db = await Database.open(await database.create());
+    try {
+      await importReferenceFile(db, 'openaddresses', fixture('openaddresses-applegate.csv'));
+      expect((await seedEmbeddedReference(db)).seeded).toBe(true);
+      const engine = createAddressEngine({ ...shippedData, reference: await loadReferenceIndex(db) });
+      const check = (s: string) => engine.validateSync(s, { deadline: Number.MAX_SAFE_INTEGER });
+      // RRAD's 6007 APPLEGATE LN (no add-on) did not overwrite the file's (40219-2201), nor made its street a sample's.
+      expect(check('6007 Applegate Lane, Louisville, KY 40219')).toMatchObject({ status: 'verified', dpv: 'Y', zip4: '40219-2201' });
+      expect(check('6009 Applegate Lane, Louisville, KY 40219')).toMatchObject({ status: 'invalid', dpv: 'N' });
+      expect(check('1745 T Street Southeast, Washington, DC 20020')).toMatchObject({ status: 'verified', dpv: 'Y' });
+    } finally {
+      await db.close();
+    }
+  });
 });
