@@ -2,7 +2,8 @@
  * Address reference data in the database (tables of migrations/1763800000000-ReferenceData.ts):
  *   importReferenceFile   `reference import --format FORMAT FILE`: streams the file through its reader, upserts by
  *                         natural key in batched multi-row INSERTs, one transaction per batch: constant memory, and a
- *                         re-import of the same file changes nothing.
+ *                         re-import of the same file changes nothing. A USPS transaction file's delete records
+ *                         delete their ranges, in file order with its adds (a change is a delete and an add).
  *   seedEmbeddedReference loads the shipped RRAD points once (first start).
  *   loadReferenceIndex    reads the tables into the in-memory ReferenceIndex the address engine takes.
  */
@@ -22,6 +23,8 @@ export interface ReferenceImportResult {
   read: number;
   /** Records upserted. */
   loaded: number;
+  /** Delete records applied (USPS transaction files): their ranges, where held, are gone. */
+  deleted: number;
   rejected: number;
   /** The first rejected records with the reason (at most MAX_REJECTS_LISTED). */
   rejects?: { record: number; reason: string }[];
@@ -81,20 +84,37 @@ function cityRow(c: CityNameRecord): unknown[] {
   return [c.zip, c.city, c.state, c.mailingName, c.preferredName];
 }
 
-/** Rows waiting to be written, per table, deduplicated by natural key (a batch must not upsert one row twice). */
+/**
+ * Rows waiting to be written, per table, deduplicated by natural key (a batch must not upsert one row twice); the
+ * last word on a key wins: a row to upsert, or DELETED.
+ */
+const DELETED = Symbol('deleted');
 class PendingRows {
-  readonly tables = new Map<TableSpec, Map<string, unknown[]>>([[POINTS, new Map()], [RANGES, new Map()], [CITY_NAMES, new Map()]]);
+  readonly tables = new Map<TableSpec, Map<string, unknown[] | typeof DELETED>>([[POINTS, new Map()], [RANGES, new Map()], [CITY_NAMES, new Map()]]);
+  /** The key columns' values of each key marked DELETED. */
+  readonly deletedKeys = new Map<string, unknown[]>();
   size = 0;
 
   add(spec: TableSpec, row: unknown[]): void {
+    this.set(spec, row, row);
+  }
+
+  delete(spec: TableSpec, row: unknown[]): void {
+    const key = this.set(spec, row, DELETED);
+    this.deletedKeys.set(key, spec.key.map((k) => row[spec.columns.indexOf(k)] ?? ''));
+  }
+
+  private set(spec: TableSpec, row: unknown[], value: unknown[] | typeof DELETED): string {
     const rows = this.tables.get(spec)!;
     const key = spec.key.map((k) => String(row[spec.columns.indexOf(k)] ?? '')).join('\u0001');
     if (!rows.has(key)) this.size++;
-    rows.set(key, row);
+    rows.set(key, value);
+    return key;
   }
 
   clear(): void {
     for (const rows of this.tables.values()) rows.clear();
+    this.deletedKeys.clear();
     this.size = 0;
   }
 }
@@ -102,7 +122,12 @@ class PendingRows {
 async function writeRows(db: Database, pending: PendingRows, keepExisting: boolean): Promise<void> {
   const statements: [string, unknown[]][] = [];
   for (const [spec, rows] of pending.tables) {
-    const all = [...rows.values()];
+    const all: unknown[][] = [];
+    for (const [key, row] of rows) {
+      // (Deletes and upserts of one batch touch different keys: their order does not matter.)
+      if (row === DELETED) statements.push([`DELETE FROM ${spec.table} WHERE ${spec.key.map((k, i) => `${k} = $${i + 1}`).join(' AND ')}`, pending.deletedKeys.get(key)!]);
+      else all.push(row);
+    }
     for (let i = 0; i < all.length; i += ROWS_PER_STATEMENT) {
       const chunk = all.slice(i, i + ROWS_PER_STATEMENT);
       statements.push([upsertSql(spec, chunk.length, keepExisting), chunk.flat()]);
@@ -127,7 +152,7 @@ async function importRecords(
   records: AsyncIterable<ReferenceRecord>,
   keepExisting = false,
 ): Promise<ReferenceImportResult> {
-  const result: ReferenceImportResult = { format, file, read: 0, loaded: 0, rejected: 0 };
+  const result: ReferenceImportResult = { format, file, read: 0, loaded: 0, deleted: 0, rejected: 0 };
   const rejects: { record: number; reason: string }[] = [];
   const pending = new PendingRows();
   for await (const record of records) {
@@ -135,19 +160,25 @@ async function importRecords(
     switch (record.kind) {
       case 'point':
         pending.add(POINTS, pointRow(record.point, format));
+        result.loaded++;
         break;
       case 'range':
         pending.add(RANGES, rangeRow(record.range, format));
+        result.loaded++;
+        break;
+      case 'range-deleted':
+        pending.delete(RANGES, rangeRow(record.range, format));
+        result.deleted++;
         break;
       case 'city':
         pending.add(CITY_NAMES, cityRow(record.city));
+        result.loaded++;
         break;
       case 'rejected':
         result.rejected++;
         if (rejects.length < MAX_REJECTS_LISTED) rejects.push({ record: record.record, reason: record.reason });
         continue;
     }
-    result.loaded++;
     if (pending.size >= ROWS_PER_TRANSACTION) {
       await writeRows(db, pending, keepExisting);
       pending.clear();

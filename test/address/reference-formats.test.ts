@@ -20,8 +20,9 @@ const kinds = (records: ReferenceRecord[]) => records.map((r) => r.kind).join(',
 describe('reference readers', () => {
   it('When a USPS ZIP+4 file without line breaks is read in small chunks, then each detail record becomes a range', async () => {
     const records = await readAll('usps-zip4', 'usps-zip4-sample.txt');
-    expect(kinds(records)).toBe('range,range,range,range,range,range,range,rejected,rejected');
-    expect(records.filter((r) => r.kind === 'rejected').map((r) => (r as { reason: string }).reason)).toEqual(['delete action', 'bad ZIP "ABCDE"']);
+    expect(kinds(records)).toBe('range,range,range,range,range,range,range,range-deleted,rejected');
+    expect(records[7]).toMatchObject({ kind: 'range-deleted', range: { zip: '94043', street: { name: 'OLD', suffix: 'RD' }, primaryLow: '1', primaryHigh: '9' } });
+    expect(records.filter((r) => r.kind === 'rejected').map((r) => (r as { reason: string }).reason)).toEqual(['bad ZIP "ABCDE"']);
   });
 
   it('When a ZIP+4 record is read, then its fields come from the published byte positions', async () => {

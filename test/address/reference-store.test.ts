@@ -1,9 +1,13 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/db/data-source.js';
 import { importReferenceFile, loadReferenceIndex, seedEmbeddedReference } from '../../src/db/reference-store.js';
 import { createAddressEngine } from '../../src/validation/address/index.js';
 import { testDatabases } from '../support/databases.js';
 import { shippedData } from './shipped-engine.js';
+import { zip4Record } from './usps-fixture.js';
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
 
@@ -20,8 +24,8 @@ describe.each(testDatabases)('address reference store on $name', (database) => {
     const first = await importReferenceFile(db, 'usps-zip4', fixture('usps-zip4-sample.txt'));
     const rows = await count('reference_ranges');
     const second = await importReferenceFile(db, 'usps-zip4', fixture('usps-zip4-sample.txt'));
-    expect([first.read, first.loaded, first.rejected]).toEqual([9, 7, 2]);
-    expect(first.rejects).toEqual([{ record: 9, reason: 'delete action' }, { record: 10, reason: 'bad ZIP "ABCDE"' }]);
+    expect([first.read, first.loaded, first.deleted, first.rejected]).toEqual([9, 7, 1, 1]);
+    expect(first.rejects).toEqual([{ record: 10, reason: 'bad ZIP "ABCDE"' }]);
     expect([second.loaded, rows, await count('reference_ranges')]).toEqual([7, 7, 7]);
   });
 
@@ -90,6 +94,41 @@ describe.each(testDatabases)('address reference store on $name', (database) => {
       expect(check('6009 Applegate Lane, Louisville, KY 40219')).toMatchObject({ status: 'invalid', dpv: 'N' });
       expect(check('1745 T Street Southeast, Washington, DC 20020')).toMatchObject({ status: 'verified', dpv: 'Y' });
     } finally {
+      await db.close();
+    }
+  });
+
+  it('When a USPS transaction file deletes a range, or changes one (a delete and an add of its key), then the import applies it', async () => {
+    const db = await Database.open(await database.create());
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-usps-'));
+    try {
+      const maple = { zip: '40219', type: 'S', name: 'MAPLE', suffix: 'ST', state: 'KY' } as const;
+      const file = (name: string, records: string[]) => {
+        fs.writeFileSync(path.join(dir, name), records.join('\n'));
+        return path.join(dir, name);
+      };
+      await importReferenceFile(db, 'usps-zip4', file('full.txt', [
+        zip4Record({ ...maple, low: '100', high: '198', parity: 'E', addonLow: '1001' }),
+        zip4Record({ ...maple, low: '1', high: '99', parity: 'O', addonLow: '2002' }),
+      ]));
+      // The next month: the odd side is no longer delivered; the even side's add-on changed.
+      const update = await importReferenceFile(db, 'usps-zip4', file('update.txt', [
+        zip4Record({ ...maple, action: 'D', low: '1', high: '99', parity: 'O', addonLow: '2002' }),
+        zip4Record({ ...maple, action: 'D', low: '100', high: '198', parity: 'E', addonLow: '1001' }),
+        zip4Record({ ...maple, action: 'A', low: '100', high: '198', parity: 'E', addonLow: '1003' }),
+      ]));
+      expect([update.read, update.loaded, update.deleted, update.rejected]).toEqual([3, 1, 2, 0]);
+      const engine = createAddressEngine({ ...shippedData, reference: await loadReferenceIndex(db) });
+      const check = (s: string) => engine.validateSync(s, { deadline: Number.MAX_SAFE_INTEGER });
+      expect(check('120 Maple St, Louisville, KY 40219')).toMatchObject({ status: 'verified', zip4: '40219-1003' });
+      expect(check('45 Maple St, Louisville, KY 40219')).toMatchObject({ status: 'invalid', dpv: 'N' });
+      // A delete of a range not held changes nothing; applying the update again neither.
+      const again = await importReferenceFile(db, 'usps-zip4', path.join(dir, 'update.txt'));
+      expect(again.deleted).toBe(2);
+      const reloaded = createAddressEngine({ ...shippedData, reference: await loadReferenceIndex(db) });
+      expect(reloaded.validateSync('120 Maple St, Louisville, KY 40219', { deadline: Number.MAX_SAFE_INTEGER }).zip4).toBe('40219-1003');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
       await db.close();
     }
   });

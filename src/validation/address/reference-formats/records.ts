@@ -24,6 +24,8 @@ export interface CityNameRecord {
 export type ReferenceRecord =
   | { kind: 'point'; point: AddressPointRecord }
   | { kind: 'range'; range: StreetRangeRecord }
+  /** A USPS transaction file's delete action: the range (by its natural key) is no longer delivered. */
+  | { kind: 'range-deleted'; range: StreetRangeRecord }
   | { kind: 'city'; city: CityNameRecord }
   | { kind: 'rejected'; record: number; reason: string };
 

@@ -3,8 +3,9 @@
  * ../shared/data/SOURCES.md (USPS "Address Information Products Technical Guide"):
  *   ZIP+4 detail record, 182 bytes: street ranges with their ZIP+4 add-ons.
  *   City-State detail record, 129 bytes: the city names accepted for each ZIP.
- * Copyright/header records (first byte other than `D`) are skipped; delete actions (`D` in byte 17) are rejected
- * with that reason, since an import loads the current file rather than applying changes.
+ * Copyright/header records (first byte other than `D`) are skipped. A ZIP+4 record's action (byte 17) is A, add, or
+ * D, delete: USPS's monthly transaction files delete a range that is no longer delivered (and change one as a delete
+ * and an add of the same key), so a delete record reads as `range-deleted`, which the import applies.
  */
 import { type ByteSource, type CityNameRecord, type RawRecord, type ReferenceRecord, field, fixedWidthRecords } from './records.js';
 import type { StreetRangeRecord } from '../reference-index.js';
@@ -21,7 +22,7 @@ function zip4Range(raw: RawRecord): ReferenceRecord {
   const action = field(r, 17, 17);
   const recordType = field(r, 18, 18);
   if (!/^\d{5}$/.test(zip)) return reject(`bad ZIP "${zip}"`);
-  if (action === 'D') return reject('delete action');
+  if (action !== 'A' && action !== 'D') return reject(`unknown action "${action}"`);
   if (!RECORD_TYPES.has(recordType)) return reject(`unknown record type "${recordType}"`);
   let name = field(r, 25, 52).replace(/\s+/g, ' ');
   // The engine writes rural routes and highway contracts `RR 2 BOX` with the box as the primary number.
@@ -53,7 +54,7 @@ function zip4Range(raw: RawRecord): ReferenceRecord {
     plus4Low: plus4Low || null,
     plus4High: plus4High || null,
   };
-  return { kind: 'range', range };
+  return action === 'D' ? { kind: 'range-deleted', range } : { kind: 'range', range };
 }
 
 function cityStateName(raw: RawRecord): ReferenceRecord {
