@@ -423,7 +423,8 @@ export function streetTypeChanged(street: string, change: 'dropped' | 'replaced'
  * comma after it (`B 74 SPRINGFIELD STREET, …`); and with a letter dropped from the street's name (`corrected`:
  * `GREN RD`, `CEDR DR`, names of four letters so typed included); and the last line first with no comma after it
  * (`LOUISVILLE KY 40219 6007 APPLEGATE LANE`), and the ZIP before the city with no commas (`… LANE 40219 LOUISVILLE KY`);
- * and with another house number of the street, two up on the same side (`6009 APPLEGATE LANE`, rows whose street holds
+ * and with the ZIP in a field of its own before the state's (`6007 APPLEGATE LANE, LOUISVILLE, 40219, KY`, and beside
+ * the city, before or after it, `…, 40219 LOUISVILLE, KY`); and with another house number of the street, two up on the same side (`6009 APPLEGATE LANE`, rows whose street holds
  * no point at that number in the file): the embedded points are a sample, so the right answer is `plausible`, neither
  * confirmed nor denied.
  */
@@ -435,6 +436,7 @@ export const RRAD_FORMS = [
   'street misspelt, no ZIP', 'no street type, no ZIP', 'street misspelt, street and state', 'unit letter on the number',
   'fields joined otherwise', 'unit number on the number', 'ZIP lost its zero', 'street type misspelt', 'unit first, no comma',
   'street name letter dropped', 'last line first, no comma', 'ZIP before the city, no commas', 'another house number',
+  'ZIP in a field before the state',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -484,6 +486,11 @@ export function rradRoundTrip(
       : form === 'last line first, no comma' ? [`${r.city ? `${r.city} ` : ''}${r.state} ${r.zip} ${street}`]
       // The ZIP before the city as European addresses put it (`6007 APPLEGATE LANE 40219 LOUISVILLE KY`; rows with a city).
       : form === 'ZIP before the city, no commas' ? (r.city ? [`${street} ${r.zip} ${r.city} ${r.state}`] : [])
+      // A spreadsheet's columns in the order address, city, ZIP, state (or the ZIP beside the city, before the
+      // state's column), joined by commas: rows with a city.
+      : form === 'ZIP in a field before the state' ? (r.city
+        ? [`${street}, ${r.city}, ${r.zip}, ${r.state}`, `${street}, ${r.zip} ${r.city}, ${r.state}`, `${street}, ${r.city} ${r.zip}, ${r.state}`]
+        : [])
       : form === 'phone after ZIP' ? [`${street}, ${r.city}, ${r.state} ${r.zip} (502) 555-0100`]
       // A form's fields in another order (the ZIP field before the city, or before the state), and the state field
       // after a city field that held the whole last line.

@@ -461,6 +461,26 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect([r.status, r.standardized]).toEqual([status, standardized]);
   });
 
+  it.each([
+    // A spreadsheet's columns address, city, ZIP, state joined by commas; the ZIP beside the city before the state.
+    ['6007 Applegate Ln, Louisville, 40219, KY'], ['6007 Applegate Ln, Louisville, 40219, Kentucky'], ['6007 Applegate Ln, Louisville, 40219, Ky.'],
+    ['6007 Applegate Ln, 40219 Louisville, KY'], ['6007 Applegate Ln, Louisville 40219, KY'], ['6007 Applegate Ln, 40219 Louisville KY'],
+    // (MA is Morocco's code, and ALBANIA's is AL: a ZIP of the state after one of its places says which.)
+    ['570 Broadway, Lynnfield, 01940, MA', '570 BROADWAY LYNNFIELD MA 01940'],
+    ['8509 Olde Gate, Montgomery 36116, AL', '8509 OLDE GATE MONTGOMERY AL 36116'],
+  ])('When the ZIP is in a field of its own, or beside the city, before the state (%j), then it is the ZIP', (input, standardized = '6007 APPLEGATE LN LOUISVILLE KY 40219') => {
+    const r = check(input);
+    expect([r.country, r.status, r.standardized]).toEqual(['US', 'verified', standardized]);
+    expect(engine.countryOf(input)).toBe('US');
+  });
+
+  it('When the figures before a state are no ZIP of it, or another country is named, then they are not moved', () => {
+    expect(check('123 Main St, Springfield, 40219, IL').status).toBe('invalid');
+    expect(check('12 Rue Tarik, Casablanca, 20250, MA').country).toBe('MA');
+    expect(check('570 Broadway, Lynnfield, 01940, MA', 'MA').country).toBe('MA');
+    expect(check('100 Queen St W, Toronto, M5H 2N2, ON').standardized).toBe('100 QUEEN ST W TORONTO ON  M5H 2N2');
+  });
+
   // (`55 Rue du Faubourg Saint-Honore, 75008 Paris` is France by its street word: see the other countries' tests.)
   it.each([['Unter den Linden 77, 10117 Berlin'], ['Damrak 1, 1012 LG Amsterdam']])(
     'When a postal code stands before a city it is no ZIP of, without a country or a street word (%j), then the answer says to name the country',

@@ -14,7 +14,7 @@ import { type ParsedAddress, parseNorthAmericanAddress } from './parser.js';
 import { cityKey, PostalIndex } from './postal-index.js';
 import { addressPointOf } from './reference-records.js';
 import { ReferenceIndex } from './reference-index.js';
-import { RegionByName, stateOfUnlistedZip, UspsTerritories } from './tables.js';
+import { LONGEST_REGION_NAME_WORDS, RegionByName, stateOfUnlistedZip, UspsTerritories } from './tables.js';
 import { hasNonLatinLetters, MAX_INPUT_CHARS, notesInBrackets } from './tokenize.js';
 
 export { PostalIndex } from './postal-index.js';
@@ -190,7 +190,56 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
   function zipAfterCity(text: string): string {
     const m = POSTAL_CODE_BEFORE_CITY.exec(text.trim());
     if (!m || m[1].length !== 5) return text;
-    return zipOfOwnCity(m[1], m[2]) ? `${text.trim().slice(0, m.index)}, ${m[2].trim()} ${m[1]}` : text;
+    const before = text.trim().slice(0, m.index);
+    if (zipOfOwnCity(m[1], m[2])) return `${before}, ${m[2].trim()} ${m[1]}`;
+    // The state after the city (`…, 40219 LOUISVILLE KY`, `… LOUISVILLE KENTUCKY`): a state of the ZIP.
+    const words = m[2].trim().split(/\s+/);
+    for (let k = 1; k <= Math.min(LONGEST_REGION_NAME_WORDS, words.length - 1); k++) {
+      const state = words.slice(-k).join(' ');
+      const region = RegionByName.get(state.toUpperCase().replace(/\.$/, ''));
+      const city = words.slice(0, -k).join(' ');
+      if (region?.country === 'US' && zipOfState(postal, m[1], region.code) && zipOfOwnCity(m[1], city)) return `${before}, ${city}, ${state} ${m[1]}`;
+    }
+    return text;
+  }
+
+  /** The text with a postal code before its state's field put after it (postalCodeBeforeRegion), unless another country is given. */
+  function orderedLastLine(text: string, countryHint: string | undefined): string {
+    return !countryHint || /^(US|CA)$/i.test(countryHint) ? postalCodeBeforeRegion(text) : text;
+  }
+
+  /**
+   * `…, LOUISVILLE, 40219, KY` -> `…, LOUISVILLE, KY 40219`: a spreadsheet's columns in the order address, city, ZIP,
+   * state joined by commas; also `…, 40219 LOUISVILLE, KY` and `…, LOUISVILLE 40219, KY` (the ZIP beside the city,
+   * before the state's column). Only a ZIP of that state (a Canadian postal code of that province), and where a
+   * city stands beside it, one of its places; a ZIP alone, after a field that is one of its places where the state is
+   * written as a code (MA, MD, AL are countries' codes too: `…, LYNNFIELD, 01940, MA` is no Moroccan address). Other
+   * text as given.
+   */
+  function postalCodeBeforeRegion(text: string): string {
+    // The last two comma groups (found by position: a pattern over the whole text backtracked on long noise).
+    const last = text.lastIndexOf(',');
+    const before = last > 0 ? text.lastIndexOf(',', last - 1) : -1;
+    if (before < 0) return text;
+    const regionText = text.slice(last + 1).replace(/[\s.]+$/, '').trim();
+    if (regionText.length > 30 || !/^[A-Za-z][A-Za-z .]*$/.test(regionText)) return text;
+    const region = RegionByName.get(regionText.toUpperCase().replace(/\s+/g, ' '));
+    const group = text.slice(before + 1, last).trim().toUpperCase();
+    const parts = region && group.length <= 60 ? POSTAL_CODE_AND_PLACE.exec(group) : null;
+    if (!region || !parts || (parts[1] && parts[4])) return text;
+    // (`…, PR 00901, PUERTO RICO`: a state and its ZIP, then the state, or a territory, named again.)
+    if (RegionByName.get((parts[1] ?? parts[4] ?? '').trim())?.code === region.code) return text;
+    const code = parts[2] ?? parts[3];
+    const place = (parts[1] ?? parts[4] ?? '').trim();
+    if (region.country === 'US') {
+      const zip = code.slice(0, 5);
+      if (!/^\d{5}(?:-\d{4})?$/.test(code) || !zipOfState(postal, zip, region.code) || (place && !zipOfOwnCity(zip, place))) return text;
+      const field = place ? null : text.slice(text.lastIndexOf(',', before - 1) + 1, before).trim();
+      if (field !== null && regionText.length <= 3 && !zipOfOwnCity(zip, field)) return text;
+    } else if (!/^[A-Z]\d[A-Z] ?\d[A-Z]\d$/.test(code) || postal.fsa(code.slice(0, 3))?.province !== region.code) {
+      return text;
+    }
+    return `${text.slice(0, before)}${place ? `, ${place}` : ''}, ${regionText} ${code}`;
   }
 
   /**
@@ -216,7 +265,8 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     return answer;
   }
 
-  function validateCleanSync(input: string, options: { country?: string; deadline: number }): AddressResult {
+  function validateCleanSync(given: string, options: { country?: string; deadline: number }): AddressResult {
+    const input = orderedLastLine(given, options.country);
     // The parser tells US from Canada itself; only another country changes the path.
     const { code, rest, state, script, streetWord } = resolveCountry(input, options.country, false);
     if (script && script.code === null) return invalidAnswer(null, F.countryOfScriptUnknown(script.script, script.candidates));
@@ -269,9 +319,10 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
   }
 
   return {
-    countryOf(input: string, countryHint?: string): string | null {
+    countryOf(given: string, countryHint?: string): string | null {
       try {
-        const { code, script } = resolveCountry(withoutTrailingContact(input ?? '').text, countryHint);
+        const input = orderedLastLine(given ?? '', countryHint);
+        const { code, script } = resolveCountry(withoutTrailingContact(input).text, countryHint);
         if (code || script) return code;
         const { parsed } = readNorthAmerican(input ?? '');
         // A country misspelt at the end of text with no state (`…, 10117 BERLIN, GERMNAY`) prices it as that country's.
@@ -312,6 +363,9 @@ const TRAILING_CONTACT = new RegExp(
  * group 1 the figures, group 2 the name.
  */
 const POSTAL_CODE_BEFORE_CITY = /,\s*(\d{4,5})\s+([^\d,]{2,})$/;
+
+/** A postal code alone, or after (1, 2) or before (3, 4) a place's name. */
+const POSTAL_CODE_AND_PLACE = /^(?:([A-Z][^\d]*?)\s+)?(?:(\d{5}(?:-\d{4})?|[A-Z]\d[A-Z] ?\d[A-Z]\d)|(\d{5}(?:-\d{4})?|[A-Z]\d[A-Z] ?\d[A-Z]\d)\s+([A-Z][^\d]*?))$/;
 
 /** Seven or more figures at the end, the last four after an optional separator: maybe a telephone number. */
 const ENDS_LIKE_A_PHONE_NUMBER = /[\d)][\s.-]?\d{3}[\s.-]?\d{4}\s*$/;
