@@ -424,7 +424,8 @@ export function streetTypeChanged(street: string, change: 'dropped' | 'replaced'
  * `GREN RD`, `CEDR DR`, names of four letters so typed included); and the last line first with no comma after it
  * (`LOUISVILLE KY 40219 6007 APPLEGATE LANE`), and the ZIP before the city with no commas (`… LANE 40219 LOUISVILLE KY`);
  * and with the ZIP in a field of its own before the state's (`6007 APPLEGATE LANE, LOUISVILLE, 40219, KY`, and beside
- * the city, before or after it, `…, 40219 LOUISVILLE, KY`); and with another house number of the street, two up on the same side (`6009 APPLEGATE LANE`, rows whose street holds
+ * the city, before or after it, `…, 40219 LOUISVILLE, KY`); and with a form's field labels (`Address: …, City: …, State:
+ * KY, Zip: 40219`, on one line and on several); and with another house number of the street, two up on the same side (`6009 APPLEGATE LANE`, rows whose street holds
  * no point at that number in the file): the embedded points are a sample, so the right answer is `plausible`, neither
  * confirmed nor denied.
  */
@@ -436,7 +437,7 @@ export const RRAD_FORMS = [
   'street misspelt, no ZIP', 'no street type, no ZIP', 'street misspelt, street and state', 'unit letter on the number',
   'fields joined otherwise', 'unit number on the number', 'ZIP lost its zero', 'street type misspelt', 'unit first, no comma',
   'street name letter dropped', 'last line first, no comma', 'ZIP before the city, no commas', 'another house number',
-  'ZIP in a field before the state',
+  'ZIP in a field before the state', 'field labels',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -490,6 +491,10 @@ export function rradRoundTrip(
       // state's column), joined by commas: rows with a city.
       : form === 'ZIP in a field before the state' ? (r.city
         ? [`${street}, ${r.city}, ${r.zip}, ${r.state}`, `${street}, ${r.zip} ${r.city}, ${r.state}`, `${street}, ${r.city} ${r.zip}, ${r.state}`]
+        : [])
+      // Copied from a form or an e-mail with its field labels, on one line and on several (rows with a city).
+      : form === 'field labels' ? (r.city
+        ? [`Address: ${street}, City: ${r.city}, State: ${r.state}, Zip: ${r.zip}`, `Street: ${street}\nCity: ${r.city}\nState: ${r.state}\nZip Code: ${r.zip}`]
         : [])
       : form === 'phone after ZIP' ? [`${street}, ${r.city}, ${r.state} ${r.zip} (502) 555-0100`]
       // A form's fields in another order (the ZIP field before the city, or before the state), and the state field

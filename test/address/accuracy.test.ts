@@ -31,6 +31,7 @@ const RRAD_FORM_FLOORS: [form: RradForm, floor: number, measured: string][] = [
   ['street and state', 0.99, '99.5% (98.2%; 98.7% at the start of the fifth session): a street the files hold in the state makes `, MA` no Morocco, and `ALPINE VIEW CIRCLE, AK` no street in the town of Circle'],
   ['ZIP before the city, no commas', 0.98, '99.8% of 3,200 (12.6%, 2026-11-24, tenth session: the ZIP was read as a unit, `# 40219`, and the ZIP added from the city, `partial`)'],
   ['ZIP in a field before the state', 0.98, '99.8% of 9,600 (4.2%, 2026-11-24, eleventh session: `…, LOUISVILLE, 40219, KY` read the ZIP as a unit, `# 40219`, and MA, MD, AL, AR, GA after it as Morocco, Moldova, Albania, Argentina, Gabon)'],
+  ['field labels', 0.98, '99.8% of 6,400 (none, 2026-11-24, eleventh session: 98.4% `corrected`, the right point but the labels read as words, `CITY LOUISVILLE STATE KY` dropped as a note and the city "corrected" from ZIP to LOUISVILLE)'],
   ['last line first, no comma', 0.98, '99.7% (0%, 2026-11-24, tenth session: the last line was dropped as a name, `invalid`)'],
   ['last line first', 0.98, '99.3% (0%: the last line was dropped as a name); most of the rest have no house number'],
   ['phone after ZIP', 0.99, '99.5% (0%: the number was read as a unit)'],

@@ -474,6 +474,24 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect(engine.countryOf(input)).toBe('US');
   });
 
+  it.each([
+    ['Address: 6007 Applegate Ln, City: Louisville, State: KY, Zip: 40219', 'verified', 'ADDRESS, CITY, STATE, ZIP'],
+    ['Street: 6007 Applegate Ln City: Louisville State: KY Zip Code: 40219', 'verified', 'STREET, CITY, STATE, ZIP CODE'],
+    ['Address Line 1: 6007 Applegate Ln\nAddress Line 2: Apt 5\nCity: Louisville\nState: KY\nZIP: 40219', 'partial', 'ADDRESS LINE 1, ADDRESS LINE 2, CITY, STATE, ZIP'],
+    ['Adresse : 1010 rue Sainte-Catherine O, Ville : Montréal, Province : QC, Code postal : H3B 1E7', 'plausible', 'ADRESSE, VILLE, PROVINCE, CODE POSTAL'],
+  ])('When the text holds a form\'s field labels (%j), then each is a field separator, dropped and said to be', (input, status, labels) => {
+    const r = check(input);
+    expect(r.status).toBe(status);
+    expect(r.footnotes[0]).toBe(F.fieldLabelsDropped(labels));
+    expect(r.standardized).not.toMatch(/\b(CITY|STATE|ZIP|VILLE)\b/);
+  });
+
+  it('When a unit word stands before a colon, or another country is labelled, then it reads as without the labels', () => {
+    expect(check('6007 Applegate Ln Apt: 5, Louisville, KY 40219').standardized).toBe('6007 APPLEGATE LN APT 5 LOUISVILLE KY 40219');
+    expect(check('Street: Unter den Linden 77, Zip: 10117, City: Berlin, Country: Germany').country).toBe('DE');
+    expect(engine.countryOf('Street: Unter den Linden 77, Zip: 10117, City: Berlin, Country: Germany')).toBe('DE');
+  });
+
   it('When the figures before a state are no ZIP of it, or another country is named, then they are not moved', () => {
     expect(check('123 Main St, Springfield, 40219, IL').status).toBe('invalid');
     expect(check('12 Rue Tarik, Casablanca, 20250, MA').country).toBe('MA');

@@ -82,6 +82,7 @@ export const AddressFootnotes = {
   attentionDropped: (text: string) => `R#: attention line dropped: ${text}`,
   extraDropped: (text: string) => `R#: words that fit no address part dropped: ${text}`,
   countyDropped: (text: string) => `R#: county dropped from the last line: ${text}`,
+  fieldLabelsDropped: (text: string) => `R#: form field labels dropped: ${text}`,
   placeholderDropped: (text: string) => `R#: a placeholder for an empty field dropped: ${text}`,
   extraSecondary: (text: string) => `S#: further secondary information kept out of the delivery line: ${text}`,
   secondaryMissing: 'H#: the building has units and none was given',

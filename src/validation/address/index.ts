@@ -258,10 +258,12 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     if (typeof given !== 'string' || given.trim() === '') return invalidAnswer(options.country ?? null, F.empty);
     // A form's or a CRM's placeholder for an empty field (`…, N/A, KY 40219`) is the empty field; punctuation alone is
     // nothing.
-    const { text: input, placeholders } = withoutPlaceholderFields(given);
+    const { text: unlabelled, labels } = withoutFieldLabels(given);
+    const { text: input, placeholders } = withoutPlaceholderFields(unlabelled);
     if (!LETTER_OR_FIGURE.test(input)) return invalidAnswer(options.country ?? null, placeholders ? F.empty : F.noLettersOrFigures);
     const answer = validateCleanSync(input, options);
     if (placeholders) answer.footnotes.unshift(F.placeholderDropped(placeholders));
+    if (labels) answer.footnotes.unshift(F.fieldLabelsDropped(labels));
     return answer;
   }
 
@@ -321,7 +323,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
   return {
     countryOf(given: string, countryHint?: string): string | null {
       try {
-        const input = orderedLastLine(given ?? '', countryHint);
+        const input = orderedLastLine(withoutFieldLabels(given ?? '').text, countryHint);
         const { code, script } = resolveCountry(withoutTrailingContact(input).text, countryHint);
         if (code || script) return code;
         const { parsed } = readNorthAmerican(input ?? '');
@@ -407,6 +409,26 @@ function withoutOtherScriptAtEdges(text: string): { text: string; before: string
 const PLACEHOLDER_FIELD = /(^|[,;\n|])[ \t]*(N\/?A|NULL|NONE|NIL|UNKNOWN|TBD|TBA|-+|\.+|\?+)[ \t]*(?=[,;\n|]|$)/gi;
 /** PLACEHOLDER_FIELD for a test (a global pattern's `test` keeps its place between calls). */
 const HAS_PLACEHOLDER_FIELD = new RegExp(PLACEHOLDER_FIELD.source, 'i');
+
+/**
+ * A form's field label with its colon, as text copied from a form or an e-mail holds them (`Address: …, City: …,
+ * State: KY, Zip: 40219`; Canada's French `Ville :`, `Code postal :`): each a field separator. A unit's word before a
+ * colon (`Apt: 5`) is no label: the colon goes with the other punctuation.
+ */
+const FIELD_LABEL =
+  /(^|[\s,;|])(?:(?:SHIPPING |MAILING |STREET |HOME )?ADDRESS(?: LINE)?(?: ?[123])?|STREET|CITY|TOWN|STATE|PROVINCE|REGION|COUNTY|ZIP(?: ?CODE)?|POSTAL ?CODE|POST ?CODE|COUNTRY|ADRESSE|VILLE|CODE POSTAL|PAYS)[ \t]*:[ \t]*/gi;
+const HAS_FIELD_LABEL = new RegExp(FIELD_LABEL.source, 'i');
+
+/** The text with its field labels made field separators, and the labels (null: none). */
+function withoutFieldLabels(given: string): { text: string; labels: string | null } {
+  if (given.length > MAX_INPUT_CHARS || !given.includes(':') || !HAS_FIELD_LABEL.test(given)) return { text: given, labels: null };
+  const found: string[] = [];
+  const text = given.replace(FIELD_LABEL, (m, before: string) => {
+    found.push(m.slice(before.length).replace(/[\s:]+$/, '').replace(/\s+/g, ' ').toUpperCase());
+    return `${before}, `;
+  }).replace(/^[\s,]+/, '');
+  return { text, labels: found.join(', ') };
+}
 
 /** The text with its placeholder fields emptied (their separators kept), and what they said (null: none). */
 function withoutPlaceholderFields(given: string): { text: string; placeholders: string | null } {
