@@ -486,6 +486,20 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect(r.standardized).not.toMatch(/\b(CITY|STATE|ZIP|VILLE)\b/);
   });
 
+  it.each([
+    ['6007 Applegate Ln<br>Louisville, KY 40219'], ['6007 Applegate Ln<br/>Louisville, KY 40219'],
+    ['<p>6007 Applegate Ln</p><p>Louisville, KY 40219</p>'], ['6007 Applegate Ln&#44; Louisville&#44;&nbsp;KY 40219'],
+    ['<div><b>6007 Applegate Ln</b></div><div>Louisville, KY 40219</div>'],
+  ])('When the text holds HTML markup (%j), then it reads as the plain text and says so', (input) => {
+    const r = check(input);
+    expect([r.status, r.standardized, r.footnotes[0]]).toEqual(['verified', '6007 APPLEGATE LN LOUISVILLE KY 40219', F.markupRead]);
+  });
+
+  it('When the text holds an ampersand or angle brackets that are no markup, then nothing is said of markup', () => {
+    expect(check('Smith & Sons, 6007 Applegate Ln, Louisville, KY 40219').footnotes).not.toContain(F.markupRead);
+    expect(check('<script>alert(1)</script>').status).toBe('invalid');
+  });
+
   it('When a unit word stands before a colon, or another country is labelled, then it reads as without the labels', () => {
     expect(check('6007 Applegate Ln Apt: 5, Louisville, KY 40219').standardized).toBe('6007 APPLEGATE LN APT 5 LOUISVILLE KY 40219');
     expect(check('Street: Unter den Linden 77, Zip: 10117, City: Berlin, Country: Germany').country).toBe('DE');

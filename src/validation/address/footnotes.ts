@@ -82,6 +82,7 @@ export const AddressFootnotes = {
   attentionDropped: (text: string) => `R#: attention line dropped: ${text}`,
   extraDropped: (text: string) => `R#: words that fit no address part dropped: ${text}`,
   countyDropped: (text: string) => `R#: county dropped from the last line: ${text}`,
+  markupRead: 'R#: HTML markup dropped (its tags read as line breaks or spaces, its character references as their characters)',
   fieldLabelsDropped: (text: string) => `R#: form field labels dropped: ${text}`,
   placeholderDropped: (text: string) => `R#: a placeholder for an empty field dropped: ${text}`,
   extraSecondary: (text: string) => `S#: further secondary information kept out of the delivery line: ${text}`,

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import { decodeHTML } from 'entities';
 import type { AddressEngine, AddressResult } from '../types.js';
 import { AddressFootnotes as F } from './footnotes.js';
 import { localZipsOfCity, validateNorthAmerican, zipOfState } from './north-america.js';
@@ -258,12 +259,14 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     if (typeof given !== 'string' || given.trim() === '') return invalidAnswer(options.country ?? null, F.empty);
     // A form's or a CRM's placeholder for an empty field (`…, N/A, KY 40219`) is the empty field; punctuation alone is
     // nothing.
-    const { text: unlabelled, labels } = withoutFieldLabels(given);
+    const { text: plain, markup } = withoutMarkup(given);
+    const { text: unlabelled, labels } = withoutFieldLabels(plain);
     const { text: input, placeholders } = withoutPlaceholderFields(unlabelled);
     if (!LETTER_OR_FIGURE.test(input)) return invalidAnswer(options.country ?? null, placeholders ? F.empty : F.noLettersOrFigures);
     const answer = validateCleanSync(input, options);
     if (placeholders) answer.footnotes.unshift(F.placeholderDropped(placeholders));
     if (labels) answer.footnotes.unshift(F.fieldLabelsDropped(labels));
+    if (markup) answer.footnotes.unshift(F.markupRead);
     return answer;
   }
 
@@ -323,7 +326,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
   return {
     countryOf(given: string, countryHint?: string): string | null {
       try {
-        const input = orderedLastLine(withoutFieldLabels(given ?? '').text, countryHint);
+        const input = orderedLastLine(withoutFieldLabels(withoutMarkup(given ?? '').text).text, countryHint);
         const { code, script } = resolveCountry(withoutTrailingContact(input).text, countryHint);
         if (code || script) return code;
         const { parsed } = readNorthAmerican(input ?? '');
@@ -409,6 +412,18 @@ function withoutOtherScriptAtEdges(text: string): { text: string; before: string
 const PLACEHOLDER_FIELD = /(^|[,;\n|])[ \t]*(N\/?A|NULL|NONE|NIL|UNKNOWN|TBD|TBA|-+|\.+|\?+)[ \t]*(?=[,;\n|]|$)/gi;
 /** PLACEHOLDER_FIELD for a test (a global pattern's `test` keeps its place between calls). */
 const HAS_PLACEHOLDER_FIELD = new RegExp(PLACEHOLDER_FIELD.source, 'i');
+
+/** An HTML tag or character reference (`<br>`, `&#44;`, `&amp;`): text copied from a web page or an HTML e-mail. */
+const MARKUP = /<\/?[A-Za-z][^<>]*>|&(?:#\d{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/;
+/** Tags that end a line (`<br>`, `</p>`, `<div>`, `<li>`, a table's cells), and any other tag. */
+const LINE_BREAKING_TAG = /<\s*(?:br|\/?(?:p|div|li|tr|td|address))\b[^<>]*>/gi;
+const OTHER_TAG = /<\/?[A-Za-z][^<>]*>/g;
+
+/** The text with HTML markup read as plain text (line-breaking tags as line breaks, character references decoded). */
+function withoutMarkup(given: string): { text: string; markup: boolean } {
+  if (given.length > MAX_INPUT_CHARS * 2 || (!given.includes('<') && !given.includes('&')) || !MARKUP.test(given)) return { text: given, markup: false };
+  return { text: decodeHTML(given.replace(LINE_BREAKING_TAG, '\n').replace(OTHER_TAG, ' ')), markup: true };
+}
 
 /**
  * A form's field label with its colon, as text copied from a form or an e-mail holds them (`Address: …, City: …,
