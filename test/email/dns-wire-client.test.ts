@@ -30,11 +30,13 @@ const mx = (name: string, exchange: string, priority: number, ttl = 300) =>
 
 describe('DNS wire client', () => {
   it('When the UDP answer is truncated, then the question is asked again over TCP', async () => {
-    const port = await serve('udp', 0, (_name, response) => {
-      response.header.tc = 1;
-    });
-    await serve('tcp', port, (name, response) => {
+    // TCP first, on a port the system picks: a TCP port picked for UDP could be in use by another test's outgoing
+    // connection (EADDRINUSE, seen under the whole suite); few UDP ports are taken.
+    const port = await serve('tcp', 0, (name, response) => {
       response.answers.push(mx(name, 'mx1.big.test', 10), mx(name, 'mx2.big.test', 20));
+    });
+    await serve('udp', port, (_name, response) => {
+      response.header.tc = 1;
     });
     const answer = await queryDns([{ host: '127.0.0.1', port }], 'big.test', 'MX', 1000);
     expect(answer.records.map((r) => (r.type === 'MX' ? r.exchange : ''))).toEqual(['mx1.big.test', 'mx2.big.test']);
