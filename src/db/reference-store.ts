@@ -59,8 +59,10 @@ const CITY_NAMES: TableSpec = {
   key: ['zip', 'city'],
 };
 
-/** `INSERT … VALUES (…), (…) ON CONFLICT (natural key) DO UPDATE`: the same text works on SQLite and PostgreSQL. */
-/** The INSERT of `rows` rows: a row already there is updated, or, with `keepExisting`, left as it is. */
+/**
+ * `INSERT … VALUES (…), (…) ON CONFLICT (natural key) DO UPDATE` (the same text works on SQLite and PostgreSQL): a row
+ * already there is updated, or, with `keepExisting`, left as it is (`DO NOTHING`).
+ */
 function upsertSql(spec: TableSpec, rows: number, keepExisting = false): string {
   const n = spec.columns.length;
   const values = Array.from({ length: rows }, (_, r) => `(${spec.columns.map((_, c) => `$${r * n + c + 1}`).join(', ')})`);
