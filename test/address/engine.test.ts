@@ -506,6 +506,16 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect(engine.countryOf('Street: Unter den Linden 77, Zip: 10117, City: Berlin, Country: Germany')).toBe('DE');
   });
 
+  it.each([
+    ['100 Queen St W, Toronto, ON M5H 2N2, Kanada', 'CA', '100 QUEEN ST W TORONTO ON  M5H 2N2'],
+    ['6007 Applegate Ln, Louisville, KY 40219, Estados Unidos', 'US', '6007 APPLEGATE LN LOUISVILLE KY 40219'],
+    ['6007 Applegate Ln, Louisville, KY 40219, Vereinigte Staaten', 'US', '6007 APPLEGATE LN LOUISVILLE KY 40219'],
+  ])('When the US or Canada is named in the sender\'s language (%j), then the name is the country, not a word of the address', (input, country, standardized) => {
+    const r = check(input);
+    expect([r.country, r.standardized]).toEqual([country, standardized]);
+    expect(r.footnotes.filter((f) => f.startsWith('R#') || f.startsWith('C#'))).toEqual([]);
+  });
+
   it('When the figures before a state are no ZIP of it, or another country is named, then they are not moved', () => {
     expect(check('123 Main St, Springfield, 40219, IL').status).toBe('invalid');
     expect(check('12 Rue Tarik, Casablanca, 20250, MA').country).toBe('MA');

@@ -15,7 +15,7 @@ import { type ParsedAddress, parseNorthAmericanAddress } from './parser.js';
 import { cityKey, PostalIndex } from './postal-index.js';
 import { addressPointOf } from './reference-records.js';
 import { ReferenceIndex } from './reference-index.js';
-import { LONGEST_REGION_NAME_WORDS, RegionByName, stateOfUnlistedZip, UspsTerritories } from './tables.js';
+import { LONGEST_REGION_NAME_WORDS, NorthAmericanCountryNames, RegionByName, stateOfUnlistedZip, UspsTerritories } from './tables.js';
 import { hasNonLatinLetters, MAX_INPUT_CHARS, notesInBrackets } from './tokenize.js';
 
 export { PostalIndex } from './postal-index.js';
@@ -119,7 +119,9 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     // (Names first and scripts are looked for only in text with letters beyond ASCII.)
     const otherScript = hasNonLatinLetters(input);
     const named = countries.trailingCountry(input) ?? (otherScript ? countries.leadingCountry(input) : null);
-    if (named) return { code: named.code, rest: named.code === 'US' || named.code === 'CA' ? input : named.rest };
+    // (The US and Canada as the parser knows them, `USA`, `CANADA`, are left for it to read; named otherwise, in the
+    // sender's language, `KANADA`, `ESTADOS UNIDOS`, the name is taken off.)
+    if (named) return { code: named.code, rest: (named.code === 'US' || named.code === 'CA') && parserNamesCountry(input) ? input : named.rest };
     const byLastLine = countries.countryOfLastLine(input);
     if (byLastLine) return { code: byLastLine, rest: input, byLastLine: true };
     // Written mostly in another script than Latin, naming no country: the script may tell it, and no US or Canadian
@@ -285,8 +287,10 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     }
     // Without a country, a US or Canadian address is assumed: most input is, and the parser tells which. Words in
     // another script before or after it are no part of it (a recipient's name, the country in the sender's language).
-    const edges = withoutOtherScriptAtEdges(state ? rest : input);
-    const { parsed, contact, lastLineFirst, bracketNotes } = readNorthAmerican(edges?.text ?? (state ? rest : input), (code as 'US' | 'CA' | null) ?? undefined);
+    // (`rest`: without a territory named as the country, or the US or Canada named in the sender's language.)
+    const text = state || code === 'US' || code === 'CA' ? rest : input;
+    const edges = withoutOtherScriptAtEdges(text);
+    const { parsed, contact, lastLineFirst, bracketNotes } = readNorthAmerican(edges?.text ?? text, (code as 'US' | 'CA' | null) ?? undefined);
     if (!code && !parsed.country && !parsed.state && !parsed.postalCode && parsed.kind === 'none') {
       if (/\bBOX\b/i.test(input) && !/\d/.test(input)) return invalidAnswer(null, F.poBoxNumberMissing);
       return invalidAnswer(null, parsed.nonLatin ? F.nonLatin : parsed.recipient ? F.noDeliveryLine : F.unknownCountry);
@@ -443,6 +447,12 @@ function withoutFieldLabels(given: string): { text: string; labels: string | nul
     return `${before}, `;
   }).replace(/^[\s,]+/, '');
   return { text, labels: found.join(', ') };
+}
+
+/** True when the text ends with the US or Canada named as the parser reads it (`USA`, `U.S.A.`, `CANADA`, `Canadá`). */
+function parserNamesCountry(input: string): boolean {
+  const words = input.normalize('NFKD').toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim().split(' ');
+  return NorthAmericanCountryNames.some(([names]) => names.length <= words.length && names.every((w, i) => words[words.length - names.length + i] === w));
 }
 
 /** The text with its placeholder fields emptied (their separators kept), and what they said (null: none). */
