@@ -516,6 +516,13 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect(r.footnotes.filter((f) => f.startsWith('R#') || f.startsWith('C#'))).toEqual([]);
   });
 
+  it.each([['203–1267 Martin St, Nashville, TN 37203'], ['203 – 1267 Martin St, Nashville, TN 37203'], ['203−1267 Martin St, Nashville, TN 37203']])(
+    'When a word processor\'s dash stands for the hyphen (%j), then it reads as the hyphen', (input) => {
+      const r = check(input);
+      expect([r.status, r.standardized]).toEqual(['corrected', '1267 MARTIN ST # 203 NASHVILLE TN 37203']);
+    },
+  );
+
   it('When the figures before a state are no ZIP of it, or another country is named, then they are not moved', () => {
     expect(check('123 Main St, Springfield, 40219, IL').status).toBe('invalid');
     expect(check('12 Rue Tarik, Casablanca, 20250, MA').country).toBe('MA');

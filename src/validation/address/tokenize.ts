@@ -128,6 +128,8 @@ export function hasNonLatinLetters(text: string): boolean {
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
+/** Hyphens, en and em dashes, the minus sign, and their small and fullwidth forms (after NFKD). */
+const DASHES = /[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]/g;
 const EDGE_DASH_OR_SLASH = /^[-/]|[-/]$/;
 const UNIT_DASH_CIVIC = /(^|,)\s*(?:#\s*)?(\d+[A-Z]?)\s*-\s*(?=\d)/g;
 const SPACED_DASH = / +-+ +/g;
@@ -143,7 +145,8 @@ export function tokenizeAddress(input: string): Token[] {
   let s = input.slice(0, MAX_INPUT_CHARS);
   // Accents go (MONTRÉAL -> MONTREAL); plain ASCII, most input, skips the Unicode work.
   // A vulgar fraction glued to the number (`123½`) is a fraction after it (`123 1/2`).
-  if (NON_ASCII.test(s)) s = s.replace(/([\u00bc-\u00be\u2150-\u215e])/g, ' $1').normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/\u2044/g, '/');
+  // Dashes a word processor puts for a hyphen (`203 – 1267`: Word's en dash, a minus sign) are hyphens.
+  if (NON_ASCII.test(s)) s = s.replace(/([\u00bc-\u00be\u2150-\u215e])/g, ' $1').normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/\u2044/g, '/').replace(DASHES, '-');
   s = s.toUpperCase();
   // Each rewrite only where its character occurs (most input has no brackets, full stops, # or &).
   // Brackets hold notes (`(REAR)`, a ship's hull number), dropped; or a province or a unit, kept (`MONTREAL (QUEBEC)`,
