@@ -313,6 +313,13 @@ describe('address parser: landmarks, and a street beside a box', () => {
     expect(r.standardized).toBe('PO BOX 477 PATTERSON GA 31557');
     expect(r.footnotes).toContain('R#: an earlier delivery line set aside (Pub 28: mail goes to the line just above the city): 3523 WILLIAMS ST');
   });
+
+  it('When the street before the box is a delivery point of the loaded data, then the box is still the delivery line, not a building and a unit', () => {
+    // (It was `6007 APPLEGATE LN # 456`, `PO BOX` dropped as a building's name: the known street outscored the box.)
+    const r = check('6007 Applegate Ln, PO Box 456, Louisville, KY 40219');
+    expect(r.standardized).toBe('PO BOX 456 LOUISVILLE KY 40219');
+    expect(r.footnotes).toContain('R#: an earlier delivery line set aside (Pub 28: mail goes to the line just above the city): 6007 APPLEGATE LN');
+  });
 });
 
 describe('address parser: attention lines, a building after the street, FL at the end', () => {

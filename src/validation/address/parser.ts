@@ -399,6 +399,8 @@ function buildingStart(toks: readonly Token[], from: number, unitAt: number, cou
     if (after >= unitAt) return unitAt;
     // A suffix right after is the street's own (`MEDICAL CENTER BLVD`, `LINDBERGH PLAZA CENTER`).
     if (suffixOf(toks[after].w, country)) continue;
+    // A PO Box after the street (`6007 APPLEGATE LN, PO BOX 456`) is another delivery line, no building's name.
+    if (matchPoBox(toks, after, toks.length) >= 0) return unitAt;
     let namesBuilding = false;
     for (let b = after; b < unitAt && !namesBuilding; b++) namesBuilding = BuildingWords.has(toks[b].w);
     // `STRAWBERRY HILL AVE THE FAIRFIELD`: a name starting with THE is a building; so is a name of two words or more
