@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AddressFootnotes as F } from '../../src/validation/address/footnotes.js';
 import { parseNorthAmericanAddress } from '../../src/validation/address/parser.js';
 import type { NorthAmericanComponents } from '../../src/validation/address/north-america.js';
 import { check, shippedData } from './shipped-engine.js';
@@ -312,6 +313,20 @@ describe('address parser: landmarks, and a street beside a box', () => {
     const r = check('3523 Williams St, PO Box 477, Patterson, GA 31557');
     expect(r.standardized).toBe('PO BOX 477 PATTERSON GA 31557');
     expect(r.footnotes).toContain('R#: an earlier delivery line set aside (Pub 28: mail goes to the line just above the city): 3523 WILLIAMS ST');
+  });
+
+  it.each([
+    ['6007 Applegate Ln, Louisville, KY 40219; 1745 T St SE, Washington, DC 20020'],
+    ['6007 Applegate Ln Louisville KY 40219 1745 T St SE Washington DC 20020'],
+  ])('When two whole addresses are given (%j), then the last is checked and the answer is ambiguous, naming the other', (input) => {
+    const r = check(input);
+    expect([r.status, r.dpv, r.standardized]).toEqual(['ambiguous', 'Y', '1745 T ST SE WASHINGTON DC 20020']);
+    expect(r.footnotes[0]).toBe(F.otherAddressSetAside('6007 APPLEGATE LN LOUISVILLE KY 40219'));
+  });
+
+  it('When the same address is given twice, then it is one address, confirmed', () => {
+    const r = check('6007 Applegate Ln, Louisville, KY 40219, 6007 Applegate Lane, Louisville, Kentucky 40219');
+    expect([r.status, r.standardized]).toEqual(['verified', '6007 APPLEGATE LN LOUISVILLE KY 40219']);
   });
 
   it('When the street before the box is a delivery point of the loaded data, then the box is still the delivery line, not a building and a unit', () => {

@@ -90,6 +90,7 @@ export const AddressFootnotes = {
   unitNumberMissing: (designator: string) => `S#: ${designator} without a unit number dropped (${designator} needs one)`,
   secondaryUnconfirmed: 'S#: the unit given could not be confirmed',
   notFound: 'F#: address not found in the reference data for this ZIP code',
+  otherAddressSetAside: (text: string) => `AM#: two addresses, each with its last line: the one nearer the end was checked; set aside: ${text}`,
   ambiguousStreet: 'AM#: several streets of this ZIP code fit the input',
   noReferenceData: 'DPV: no reference data covers this postal code; well-formed only',
   noReferenceDataForCity: "DPV: no reference data covers the city's ZIP codes; well-formed only",

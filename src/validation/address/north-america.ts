@@ -9,7 +9,7 @@ import type { DeliveryKind, ParsedAddress, Secondary } from './parser.js';
 import { type CityEntry, type PostalIndex, type ZipPlace, cityKey, citySpellingKey, lettersOf, oneTypingSlipApart } from './postal-index.js';
 import { delivers, numberNotFound, type ReferenceAnswer, type ReferenceIndex, type StreetParts } from './reference-index.js';
 import {
-  CanadianProvinces, DirectionalTable, MilitaryPostOffices, MilitaryStates, UnitDesignatorTable, UspsTerritories, stateOfUnlistedZip,
+  CanadianProvinces, DirectionalTable, MilitaryPostOffices, MilitaryStates, RegionByName, UnitDesignatorTable, UspsTerritories, stateOfUnlistedZip,
 } from './tables.js';
 
 /** Canada Post: D F I O Q U never appear; W and Z never start a postal code (A1A 1A1). */
@@ -197,6 +197,15 @@ const TRAILING_UNIT_LETTER = /^(.+) ([A-Z])$/;
 /** True when the ZIP is one of the state's: by its GeoNames places, or by its USPS prefix range when GeoNames lacks it. */
 export function zipOfState(postal: PostalIndex, zip: string, state: string): boolean {
   return postal.zip(zip)?.some((place) => place.state === state) ?? stateOfUnlistedZip(zip) === state;
+}
+
+/** True when the text ends with a last line: a state or province (code or name) and its postal code. */
+function endsWithLastLine(text: string): boolean {
+  const m = /(?:^| )([A-Z][A-Z ]*?) (\d{5}(?:-?\d{4})?|[A-Z]\d[A-Z] ?\d[A-Z]\d)$/.exec(text);
+  if (!m) return false;
+  const words = m[1].split(' ');
+  for (let k = 1; k <= Math.min(3, words.length); k++) if (RegionByName.has(words.slice(-k).join(' '))) return true;
+  return false;
 }
 
 /** The ZIPs of the state whose points the loaded address files place in the city (by city key). */
@@ -821,7 +830,13 @@ export function validateNorthAmerican(
   } else if (militaryElsewhere) {
     notes.push(F.militaryLineElsewhere);
   }
-  if (p.recipient) notes.push(p.otherLine ? F.otherLineSetAside(p.recipient) : F.recipientDropped(p.recipient));
+  // Two whole addresses, each with its last line (`6007 APPLEGATE LN, LOUISVILLE, KY 40219; 1745 T ST SE, …`): the one
+  // nearer the end is checked, and the answer is ambiguous (Pub 28's line above the city is for one address's lines).
+  // (The same address typed twice, its number and ZIP again, is no second one: a pasted field repeated.)
+  const sameAgain = p.recipient !== null && p.primaryNumber !== null && p.postalCode !== null &&
+    p.recipient.startsWith(`${p.primaryNumber} `) && p.recipient.endsWith(` ${p.postalCode.slice(0, 5)}`);
+  const otherAddress = p.recipient !== null && p.otherLine !== null && !sameAgain && endsWithLastLine(p.recipient);
+  if (p.recipient) notes.push(otherAddress ? F.otherAddressSetAside(p.recipient) : p.otherLine ? F.otherLineSetAside(p.recipient) : F.recipientDropped(p.recipient));
   if (p.leftover.length) notes.push(F.extraDropped(p.leftover.join(' ')));
   if (p.trailing) notes.push(F.extraDropped(p.trailing));
   if (p.county) notes.push(F.countyDropped(p.county));
@@ -1035,6 +1050,7 @@ export function validateNorthAmerican(
   else if (dpv === 'N') status = notes.includes(F.ambiguousStreet) ? 'ambiguous' : 'invalid';
   else if (notes.includes(F.ambiguousStreet)) status = 'ambiguous';
   else status = corrected ? 'corrected' : 'plausible';
+  if (otherAddress && status !== 'invalid') status = 'ambiguous';
 
   if (dpv === 'Y') notes.push(F.deliveryPointConfirmed);
   else if (dpv === 'S') notes.push(F.secondaryUnconfirmed);
