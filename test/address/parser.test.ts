@@ -324,6 +324,14 @@ describe('address parser: landmarks, and a street beside a box', () => {
     expect(r.footnotes[0]).toBe(F.otherAddressSetAside('6007 APPLEGATE LN LOUISVILLE KY 40219'));
   });
 
+  it('When a home\'s unit follows the street before a box, then the street keeps it and the box takes none', () => {
+    // (It was `PO BOX 456 APT 5`; a suite before a lockbox stays with the box, as the corpus writes a firm's.)
+    const r = check('100 Main St Apt 5, PO Box 456, Springfield, IL 62701');
+    expect(r.standardized).toBe('PO BOX 456 SPRINGFIELD IL 62701');
+    expect(r.footnotes).toContain('R#: an earlier delivery line set aside (Pub 28: mail goes to the line just above the city): 100 MAIN ST APT 5');
+    expect(check('1950 n stemmons freeway, ste 5010 lockbox 848104 dallas tx 75207').standardized).toBe('PO BOX 848104 STE 5010 DALLAS TX 75207');
+  });
+
   it('When the same address is given twice, then it is one address, confirmed', () => {
     const r = check('6007 Applegate Ln, Louisville, KY 40219, 6007 Applegate Lane, Louisville, Kentucky 40219');
     expect([r.status, r.standardized]).toEqual(['verified', '6007 APPLEGATE LN LOUISVILLE KY 40219']);

@@ -1048,6 +1048,19 @@ const LONGEST_BUILDING_NAME = 4;
  * Units written before the delivery line (unitsAt), or before a building name just before it (`14TH FLOOR L & C TOWER
  * 401 CHURCH ST`): the units, where they start, and the building name between.
  */
+/** The designators of a home's unit: an apartment, a unit, a lot, a trailer, a space, or the sign. */
+const HOME_UNITS: ReadonlySet<string> = new Set(['APT', 'UNIT', 'LOT', 'TRLR', 'SPC', '#']);
+
+/** True when a whole street line (house number, name) of the text ends right at `end`. */
+function streetEndsAt(toks: readonly Token[], starts: readonly number[], end: number, country: 'US' | 'CA' | null): boolean {
+  for (const s of starts) {
+    if (s >= end) break;
+    const l = parseDeliveryLine(toks, s, end, country);
+    if (l.kind === 'street' && l.primaryNumber && l.name && l.quality >= 1 && l.leftover.length === 0) return true;
+  }
+  return false;
+}
+
 function unitsBefore(toks: readonly Token[], start: number): { units: Secondary[]; from: number; building?: string } {
   const direct = unitsAt(toks, start);
   if (direct.units.length || start < 3 || !BuildingWords.has(toks[start - 1].w)) return direct;
@@ -2109,7 +2122,14 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   const start = best.start;
   // Units written before the street or box (`STE 201, 4401 N MESA`, `MSC 410833 PO BOX 415000`, `DEPT 528 4TH FLOOR
   // 300 E RANDOLPH ST`) join those after it; the innermost of all is the line's.
-  const before = unitsBefore(toks, start);
+  let before = unitsBefore(toks, start);
+  // … but a home's unit right after a whole street before a PO Box is that street's (`100 MAIN ST APT 5, PO BOX 456`:
+  // the box takes no apartment; the street, set aside, keeps it). A suite or floor before a box stays with it, as a
+  // firm's lockbox is written (`1950 N STEMMONS FWY STE 5010 LOCKBOX 848104`).
+  if (before.units.length && best.line.kind === 'po_box' && before.units.every((u) => HOME_UNITS.has(u.designator)) &&
+    streetEndsAt(toks, starts, before.from, country)) {
+    before = { units: [], from: start };
+  }
   if (before.units.length || (unitAfter && best.line.kind !== 'none')) {
     const line = best.line;
     const onLine = line.secondaryDesignator ? [...line.extraSecondaries, { designator: line.secondaryDesignator, number: line.secondaryNumber }] : [];
