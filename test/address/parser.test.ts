@@ -330,6 +330,11 @@ describe('address parser: landmarks, and a street beside a box', () => {
     expect(r.standardized).toBe('PO BOX 456 SPRINGFIELD IL 62701');
     expect(r.footnotes).toContain('R#: an earlier delivery line set aside (Pub 28: mail goes to the line just above the city): 100 MAIN ST APT 5');
     expect(check('1950 n stemmons freeway, ste 5010 lockbox 848104 dallas tx 75207').standardized).toBe('PO BOX 848104 STE 5010 DALLAS TX 75207');
+    // … also where the street and its unit are a delivery point of the loaded data (the box was dropped as a note).
+    const known = check('600 West 19th Avenue APT B, PO Box 456, Anchorage, AK 99503');
+    expect([known.standardized, known.footnotes[0]]).toEqual([
+      'PO BOX 456 ANCHORAGE AK 99503', 'R#: an earlier delivery line set aside (Pub 28: mail goes to the line just above the city): 600 WEST 19TH AVENUE APT B',
+    ]);
   });
 
   it('When the same address is given twice, then it is one address, confirmed', () => {
