@@ -380,12 +380,14 @@ export function streetNameSplit(street: string): string | null {
  * another common type (`STREET`, or `AVENUE` for a street); null when the street has none after its name
  * (`US Highway 98`).
  */
-export function streetTypeChanged(street: string, change: 'dropped' | 'replaced' | 'misspelt'): string | null {
+export function streetTypeChanged(street: string, change: 'dropped' | 'replaced' | 'misspelt' | 'glued'): string | null {
   const words = street.split(' ');
   let k = words.length - 1;
   while (k > 0 && DirectionalTable.has(words[k].toUpperCase())) k--;
   if (k < 2 || !StreetSuffixTable.has(words[k].toUpperCase())) return null;
   if (change === 'dropped') words.splice(k, 1);
+  // Glued to the name's last word, the space left out (`Applegatelane`), in lower case as typed on a phone.
+  else if (change === 'glued') words.splice(k - 1, 2, words[k - 1] + words[k].toLowerCase());
   else if (change === 'replaced') words[k] = StreetSuffixTable.get(words[k].toUpperCase()) === 'ST' ? 'Avenue' : 'Street';
   // Its second and third letters swapped (`Sterst`, `Raod`, `Lnae`, `Cuort`, `Aev`), in a type of three letters or more.
   else if (words[k].length >= 3 && words[k][1] !== words[k][2]) words[k] = words[k][0] + words[k][2] + words[k][1] + words[k].slice(3);
@@ -425,7 +427,8 @@ export function streetTypeChanged(street: string, change: 'dropped' | 'replaced'
  * (`LOUISVILLE KY 40219 6007 APPLEGATE LANE`), and the ZIP before the city with no commas (`… LANE 40219 LOUISVILLE KY`);
  * and with the ZIP in a field of its own before the state's (`6007 APPLEGATE LANE, LOUISVILLE, 40219, KY`, and beside
  * the city, before or after it, `…, 40219 LOUISVILLE, KY`); and with a form's field labels (`Address: …, City: …, State:
- * KY, Zip: 40219`, on one line and on several); and with another house number of the street, two up on the same side (`6009 APPLEGATE LANE`, rows whose street holds
+ * KY, Zip: 40219`, on one line and on several); and with the street type glued to the name (`6007 Applegatelane`:
+ * `corrected`); and with another house number of the street, two up on the same side (`6009 APPLEGATE LANE`, rows whose street holds
  * no point at that number in the file): the embedded points are a sample, so the right answer is `plausible`, neither
  * confirmed nor denied.
  */
@@ -437,7 +440,7 @@ export const RRAD_FORMS = [
   'street misspelt, no ZIP', 'no street type, no ZIP', 'street misspelt, street and state', 'unit letter on the number',
   'fields joined otherwise', 'unit number on the number', 'ZIP lost its zero', 'street type misspelt', 'unit first, no comma',
   'street name letter dropped', 'last line first, no comma', 'ZIP before the city, no commas', 'another house number',
-  'ZIP in a field before the state', 'field labels',
+  'ZIP in a field before the state', 'field labels', 'street type glued to the name',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -537,6 +540,7 @@ export function rradRoundTrip(
       // Its type word misspelt (`1407 Walden Cuort`; rows whose type has under three letters, or none, are left out).
       : form === 'street type misspelt' ? withLine1(streetTypeChanged(r.address1, 'misspelt'))
       : form === 'street name letter dropped' ? withLine1(nameLetterDropped(r.address1))
+      : form === 'street type glued to the name' ? withLine1(streetTypeChanged(r.address1, 'glued'))
       : form === 'another house number' ? withLine1(numberTwoUp(r))
       : [`${misspeltWord(street)}, ${r.city}, ${r.state} ${r.zip}`];
     for (const input of typed) {

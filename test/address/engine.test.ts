@@ -285,6 +285,16 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
       expect(r.footnotes.some((f) => f.startsWith('M#: street corrected from'))).toBe(true);
     });
 
+  it.each([
+    ['6007 Applegatelane, Louisville, KY 40219', 'APPLEGATELANE', '6007 APPLEGATE LN LOUISVILLE KY 40219'],
+    ['6007 ApplegateLn, Louisville, KY', 'APPLEGATELN', '6007 APPLEGATE LN LOUISVILLE KY 40219'],
+    ['1745 Tstreet Southeast, Washington, DC 20020', 'TSTREET SE', '1745 T ST SE WASHINGTON DC 20020'],
+  ])('When the street type is glued to the name (%j), then the data\'s street is found and the correction said', (input, typed, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['corrected', standardized]);
+    expect(r.footnotes.find((f) => f.startsWith('M#'))).toMatch(new RegExp(`^M#: street corrected from ${typed} to `));
+  });
+
   it('When the misspelt street has no such number, or the first letter differs, then nothing is corrected', () => {
     // (A lone letter is no misspelling either: CALLE B is not CALLE A; see the Puerto Rico ZIP+4 test.)
     expect(check('9999 Aplegate Lane, Louisville, KY 40219').components.street_name).toBe('APLEGATE');

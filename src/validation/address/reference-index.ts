@@ -238,10 +238,31 @@ function slipIndexOf(names: Iterable<string>): Map<string, string[]> {
 
 /**
  * The street read with a street type or directional misspelt by one slip that was taken into the name (`MARTIN STRET`:
- * MARTIN ST; `WSET 19TH AVE`: W 19TH AVE), each reading; none when the name has no such word.
+ * MARTIN ST; `WSET 19TH AVE`: W 19TH AVE), or with its type glued to the name (`APPLEGATELN`), each reading; none
+ * when the name has no such word.
  */
 function slipsMended(street: StreetParts): StreetParts[] {
   const words = street.name?.split(' ') ?? [];
+  return [...typeGlued(street, words), ...typeOrDirectionalSlips(street, words)];
+}
+
+/**
+ * The street read with its type glued to the name's last word, the space left out (`APPLEGATELN`, `APPLEGATELANE`:
+ * APPLEGATE LN; a lettered street's `QSTREET`: Q ST), each split at which a type ends the word; none when the street
+ * has a type. The data decides which, if any, is the street.
+ */
+function typeGlued(street: StreetParts, words: readonly string[]): StreetParts[] {
+  const last = words[words.length - 1];
+  if (street.suffix !== null || !last || last.length < 4) return [];
+  const readings: StreetParts[] = [];
+  for (let i = 1; i <= last.length - 2; i++) {
+    const type = StreetSuffixTable.get(last.slice(i));
+    if (type) readings.push({ ...street, name: [...words.slice(0, -1), last.slice(0, i)].join(' '), suffix: type });
+  }
+  return readings;
+}
+
+function typeOrDirectionalSlips(street: StreetParts, words: readonly string[]): StreetParts[] {
   // A directional that names the street before its type misspelt (`451 EAST SRTEET`, `612 E SRTEET`): East Street, E
   // Street.
   if (words.length === 1 && street.predirection && street.suffix === null) {
