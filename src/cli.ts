@@ -18,14 +18,14 @@ const USAGE = `usage:
   cli credits buy --account ID --pack N
   cli credits grant --account ID --credits N [--expires-in-days D]
   cli credits show --account ID
-  cli reference import --format usps-zip4|usps-city-state|openaddresses|nar FILE
+  cli reference import --format usps-zip4|usps-city-state|openaddresses|nar [--sample] FILE
   cli migrate`;
 
-type Options = Record<string, string | undefined>;
+type Options = Record<string, string | boolean | undefined>;
 
 function required(options: Options, name: string): string {
   const value = options[name];
-  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
   return value;
 }
 
@@ -48,6 +48,7 @@ async function run(argv: string[]): Promise<unknown> {
       credits: { type: 'string' },
       'expires-in-days': { type: 'string' },
       format: { type: 'string' },
+      sample: { type: 'boolean' },
     },
   });
   const [group, action, ...rest] = positionals;
@@ -79,7 +80,7 @@ async function run(argv: string[]): Promise<unknown> {
         const file = rest[0];
         if (!file) throw new UsageError('reference import needs a FILE');
         const { importReferenceFile } = await import('./db/reference-store.js');
-        return await importReferenceFile(db, required(values, 'format') as never, file);
+        return await importReferenceFile(db, required(values, 'format') as never, file, { sample: values.sample === true });
       }
       case 'migrate':
         return { migrated: true, database: db.dialect };

@@ -28,6 +28,8 @@ export interface ReferenceImportResult {
   rejected: number;
   /** The first rejected records with the reason (at most MAX_REJECTS_LISTED). */
   rejects?: { record: number; reason: string }[];
+  /** Imported with `--sample`: the points confirm themselves and deny no other number of their streets. */
+  sample?: true;
 }
 
 /** Rows per INSERT statement and per transaction. */
@@ -35,6 +37,10 @@ const ROWS_PER_STATEMENT = 200;
 const ROWS_PER_TRANSACTION = 2000;
 const MAX_REJECTS_LISTED = 100;
 export const EMBEDDED_RRAD_FORMAT = 'rrad-embedded';
+/** The `source` (and import log `format`) of a file imported with `--sample`: `openaddresses+sample`. */
+const SAMPLE_SOURCE_SUFFIX = '+sample';
+/** The formats of address points, which may be a sample (the others list whole ZIP codes). */
+const POINT_FORMATS: ReadonlySet<string> = new Set(['openaddresses', 'nar']);
 
 interface TableSpec {
   table: string;
@@ -199,15 +205,25 @@ export function isReferenceFormat(format: string): format is ReferenceFormat {
   return (REFERENCE_FORMATS as readonly string[]).includes(format);
 }
 
-/** Imports one reference file; throws (before touching the database) on an unknown format or a missing file. */
-export async function importReferenceFile(db: Database, format: string, filePath: string): Promise<ReferenceImportResult> {
+/**
+ * Imports one reference file; throws (before touching the database) on an unknown format or a missing file. With
+ * `sample`, an address-point file holds a sample of addresses (an operator's own past deliveries, a partial extract),
+ * not every address of its streets: its points confirm themselves and deny no other number (reference-index.ts).
+ */
+export async function importReferenceFile(
+  db: Database, format: string, filePath: string, options: { sample?: boolean } = {},
+): Promise<ReferenceImportResult> {
   if (!isReferenceFormat(format)) {
     throw Object.assign(new Error(`unknown format "${format}"; expected one of ${REFERENCE_FORMATS.join(', ')}`), { code: 'INVALID_ARGUMENT' });
+  }
+  if (options.sample && !POINT_FORMATS.has(format)) {
+    throw Object.assign(new Error(`--sample is for address-point files (${[...POINT_FORMATS].join(', ')}); ${format} lists whole ZIP codes`), { code: 'INVALID_ARGUMENT' });
   }
   await fs.promises.access(filePath, fs.constants.R_OK);
   const stream = fs.createReadStream(filePath, { highWaterMark: 256 * 1024 });
   try {
-    return await importRecords(db, format, filePath, ReferenceReaders[format](stream));
+    if (!options.sample) return await importRecords(db, format, filePath, ReferenceReaders[format](stream));
+    return { ...(await importRecords(db, `${format}${SAMPLE_SOURCE_SUFFIX}`, filePath, ReferenceReaders[format](stream))), format, sample: true };
   } finally {
     stream.destroy();
   }
@@ -255,8 +271,8 @@ export async function loadReferenceIndex(db: Database): Promise<ReferenceIndex> 
       unit: r.unit || null,
       plus4: r.plus4,
       city: r.city || null,
-      // The embedded RRAD points are a sample of addresses (reference-index.ts, Coverage).
-      sample: r.source === EMBEDDED_RRAD_FORMAT,
+      // The embedded RRAD points, and files imported with --sample, are samples of addresses (reference-index.ts).
+      sample: r.source === EMBEDDED_RRAD_FORMAT || r.source.endsWith(SAMPLE_SOURCE_SUFFIX),
     });
   }
   for (const r of await db.all<RangeRow>(`SELECT * FROM reference_ranges`)) {

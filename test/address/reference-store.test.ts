@@ -132,4 +132,21 @@ describe.each(testDatabases)('address reference store on $name', (database) => {
       await db.close();
     }
   });
+
+  it('When a file is imported as a sample, then its numbers deny no other; imported again as a whole file, they do', async () => {
+    const db = await Database.open(await database.create());
+    try {
+      const checkWith = async (input: string) =>
+        createAddressEngine({ ...shippedData, reference: await loadReferenceIndex(db) }).validateSync(input, { deadline: Number.MAX_SAFE_INTEGER });
+      const sampled = await importReferenceFile(db, 'openaddresses', fixture('openaddresses-applegate.csv'), { sample: true });
+      expect(sampled).toMatchObject({ format: 'openaddresses', sample: true, loaded: 3 });
+      expect(await checkWith('6009 Applegate Lane, Louisville, KY 40219')).toMatchObject({ status: 'plausible', dpv: '' });
+      expect(await checkWith('6007 Applegate Lane, Louisville, KY 40219')).toMatchObject({ status: 'verified', zip4: '40219-2201' });
+      await importReferenceFile(db, 'openaddresses', fixture('openaddresses-applegate.csv'));
+      expect(await checkWith('6009 Applegate Lane, Louisville, KY 40219')).toMatchObject({ status: 'invalid', dpv: 'N' });
+      await expect(importReferenceFile(db, 'usps-city-state', fixture('usps-city-state-sample.txt'), { sample: true })).rejects.toThrow(/--sample is for address-point files/);
+    } finally {
+      await db.close();
+    }
+  });
 });

@@ -59,6 +59,27 @@ describe.each(testDatabases)('address reference data through the service on $nam
     }
   });
 
+  it('When an operator imports an address file as a sample from the CLI, then its points confirm and deny no other number', async () => {
+    const url = await database.create();
+    const cli = (args: string[]) => run(path.join(root, 'node_modules/.bin/tsx'), ['src/cli.ts', 'reference', 'import', ...args],
+      { cwd: root, env: { ...process.env, DATABASE_URL: url } });
+    const counts = JSON.parse((await cli(['--format', 'openaddresses', '--sample', 'test/address/fixtures/openaddresses-applegate.csv'])).stdout);
+    expect(counts).toMatchObject({ format: 'openaddresses', sample: true, loaded: 3, rejected: 0 });
+    // A ZIP+4 file lists whole ZIP codes: no sample.
+    await expect(cli(['--format', 'usps-zip4', '--sample', 'test/address/fixtures/usps-zip4-sample.txt'])).rejects.toMatchObject({ stderr: expect.stringMatching(/--sample is for address-point files/) });
+
+    const service = await startTestService(url);
+    try {
+      const { apiKey } = await service.newAccount(10);
+      const check = async (address: string) => ((await (await service.post('/v1/validate', { address }, { key: apiKey })).json()) as any).address;
+      expect(await check('6011 Applegate Lane, Louisville, KY 40219')).toMatchObject({ status: 'verified', dpv: 'Y' });
+      expect(await check('6009 Applegate Lane, Louisville, KY 40219')).toMatchObject({ status: 'plausible', dpv: '' });
+    } finally {
+      await service.close();
+      await database.dropAll();
+    }
+  });
+
   it('When an operator imports from the CLI while the service runs, then the service uses the new data without a restart', async () => {
     const service = await startTestService(await database.create(), { REFERENCE_RELOAD_MS: '100' });
     try {
