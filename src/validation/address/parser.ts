@@ -496,8 +496,9 @@ function misspeltStateRouteAt(toks: readonly Token[], at: number, end: number): 
 function lineQuality(line: DeliveryLine, base: number): number {
   const afterUnit = line.secondaryNumber !== null && line.secondaryDesignator !== '#' && base === 2;
   // (A PO Box left over after the unit is no note: it is the delivery line nearer the city, `… APT B, PO BOX 456`.)
-  const cheap = afterUnit && !(line.leftover.length <= 5 && BOX_LEFT_OVER.test(line.leftover.join(' ')));
-  return base - (cheap ? 0.3 : 1) * line.leftover.length - (line.primaryNumber ? 0 : 1) - (impossibleName(line.name) ? 2 : 0);
+  const left = line.leftover.length;
+  const cheap = afterUnit && (left === 0 || left > 5 || !BOX_LEFT_OVER.test(line.leftover.join(' ')));
+  return base - (cheap ? 0.3 : 1) * left - (line.primaryNumber ? 0 : 1) - (impossibleName(line.name) ? 2 : 0);
 }
 
 /** Words left over that are a PO Box with its number (`PO BOX 456`, `P O BOX # 9`, `POB 12`). */
