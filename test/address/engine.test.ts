@@ -1461,6 +1461,15 @@ describe('address engine: a unit designator written without its number', () => {
     expect(r.footnotes).toContain(`S#: ${designator} without a unit number dropped (${designator} needs one)`);
   });
 
+  it.each([
+    ['905 Richardson Vista Rd Apartamento 165, Anchorage, AK 99501', '905 RICHARDSON VISTA RD APT 165 ANCHORAGE AK 99501'],
+    ['905 Richardson Vista Rd Depto 165, Anchorage, AK 99501', '905 RICHARDSON VISTA RD APT 165 ANCHORAGE AK 99501'],
+    ['905 Richardson Vista Rd Unidad 165, Anchorage, AK 99501', '905 RICHARDSON VISTA RD UNIT 165 ANCHORAGE AK 99501'],
+    ['100 Main St Piso 2, Springfield IL 62701', '100 MAIN ST FL 2 SPRINGFIELD IL 62701'],
+  ])('When a unit is written with a Spanish word (%j), then it is Pub 28\'s designator', (input, standardized) => {
+    expect(check(input).standardized).toBe(standardized);
+  });
+
   it('When the designator needs no number (REAR), then it stays', () => {
     expect(check('123 Main St Rear, Boston MA 02108').standardized).toBe('123 MAIN ST REAR BOSTON MA 02108');
   });

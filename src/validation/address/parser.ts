@@ -7,7 +7,7 @@
  * the state (GeoNames, through PostalIndex), and whether a comma stands there.
  */
 import { type PostalIndex, type ZipPlace, cityKey, cityWordKey, lettersOf, oneTypingSlipApart, streetTypesOneSlipFrom, wordOneSlipFrom } from './postal-index.js';
-import { houseNumberAfterSpanishStreet, readFrenchWords, readInstallation, shipNameStart, siteAndCompartment, takeUrbanization } from './regional-forms.js';
+import { houseNumberAfterSpanishStreet, readFrenchWords, readInstallation, readSpanishUnitWords, shipNameStart, siteAndCompartment, takeUrbanization } from './regional-forms.js';
 import { PRIMARY_NUMBER, type Token, UNIT_ID, hasNonLatinLetters, joinWords, letterAndNumberUnit, makeToken, tokenizeAddress } from './tokenize.js';
 import {
   CanadianProvinces,
@@ -1886,6 +1886,8 @@ function splitScore(c: SplitCandidate, line: DeliveryLine, toks: readonly Token[
 /** Parses a US or Canadian address. Never throws; what cannot be read is left null. */
 export function parseNorthAmericanAddress(input: string, postal: PostalIndex, options: ParseOptions = {}): ParsedAddress {
   const toks = tokenizeAddress(input);
+  // (Spanish unit words first: DEPTO is one slip from DEPT, but a Spanish speaker's apartment.)
+  if (options.countryHint !== 'CA') readSpanishUnitWords(toks);
   respellUnitDesignators(toks);
   const milepost = toks.length > 2 ? takeMilepost(toks) : null;
   let country: 'US' | 'CA' | null = options.countryHint ?? null;

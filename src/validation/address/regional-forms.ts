@@ -3,7 +3,7 @@
  * mail, and Canada Post's French words, delivery installations and rural sites. Each reads tokens and says what it found.
  */
 import type { DeliveryLine } from './parser.js';
-import { CanadianFrenchUnitWords, CanadianInstallationTypes, RegionByName, ShipPrefixes, SpanishStreetTypes, UrbanizationWords } from './tables.js';
+import { CanadianFrenchUnitWords, CanadianInstallationTypes, RegionByName, ShipPrefixes, SpanishStreetTypes, SpanishUnitWords, UrbanizationWords } from './tables.js';
 import { type Token, joinWords, makeToken } from './tokenize.js';
 
 /**
@@ -43,6 +43,18 @@ export function houseNumberAfterSpanishStreet(toks: Token[]): void {
   toks.splice(end - 2, 2);
   toks.unshift(makeToken(number.w, false));
   toks[1] = { ...toks[1], sep: false };
+}
+
+/**
+ * Spanish unit words read as Pub 28's (`APTO 5`, `APARTAMENTO 5`, `DEPTO 3B`: APT; `UNIDAD 4`: UNIT; `PISO 2`: FL),
+ * where a unit's number or letter, or `#`, follows: the same units, written as USPS writes them.
+ */
+export function readSpanishUnitWords(toks: Token[]): void {
+  for (let k = 1; k + 1 < toks.length; k++) {
+    const unit = SpanishUnitWords.get(toks[k].w);
+    const next = toks[k + 1];
+    if (unit && ((next.unitId && (next.digit || next.w.length === 1)) || next.w === '#')) toks[k] = makeToken(unit, toks[k].sep);
+  }
 }
 
 /**

@@ -368,6 +368,15 @@ export const CanadianFrenchUnitWords: ReadonlyMap<string, string> = new Map([
   ['APP', 'APT'], ['APPART', 'APT'], ['APPARTEMENT', 'APT'], ['BUREAU', 'STE'], ['UNITE', 'UNIT'],
 ]);
 
+/**
+ * Spanish words for a unit, as Puerto Rico and Spanish speakers in the states write them (`APTO 5`, `APARTAMENTO 5`,
+ * `EDIFICIO B`, `PISO 2`), with the Pub 28 designator each stands for; only before a unit's number or letter.
+ */
+export const SpanishUnitWords: ReadonlyMap<string, string> = new Map([
+  ['APARTAMENTO', 'APT'], ['APTO', 'APT'], ['DEPARTAMENTO', 'APT'], ['DEPTO', 'APT'], ['DPTO', 'APT'], ['UNIDAD', 'UNIT'],
+  ['EDIFICIO', 'BLDG'], ['EDIF', 'BLDG'], ['OFICINA', 'OFC'], ['PISO', 'FL'],
+]);
+
 /** Spanish street words written before the name in Puerto Rico (`CALLE 1`, `AVENIDA 65 DE INFANTERIA`, `CARR 2`). */
 export const SpanishStreetTypes: ReadonlySet<string> = new Set(['CALLE', 'AVENIDA', 'CAMINO', 'CARRETERA', 'CARR', 'PASEO', 'VEREDA', 'CALLEJON']);
 
