@@ -1466,6 +1466,8 @@ describe('address engine: a unit designator written without its number', () => {
     ['905 Richardson Vista Rd Depto 165, Anchorage, AK 99501', '905 RICHARDSON VISTA RD APT 165 ANCHORAGE AK 99501'],
     ['905 Richardson Vista Rd Unidad 165, Anchorage, AK 99501', '905 RICHARDSON VISTA RD UNIT 165 ANCHORAGE AK 99501'],
     ['100 Main St Piso 2, Springfield IL 62701', '100 MAIN ST FL 2 SPRINGFIELD IL 62701'],
+    // Puerto Rico's house number after the street, then the unit (it was `CALLE 1 # 23 APTO`, no house number: invalid).
+    ['Calle 1 #23 Apto 5, San Juan, PR 00926', '23 CALLE 1 APT 5 SAN JUAN PR 00926'],
   ])('When a unit is written with a Spanish word (%j), then it is Pub 28\'s designator', (input, standardized) => {
     expect(check(input).standardized).toBe(standardized);
   });
