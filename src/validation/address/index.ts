@@ -234,12 +234,14 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     if (RegionByName.get((parts[1] ?? parts[4] ?? '').trim())?.code === region.code) return text;
     const code = parts[2] ?? parts[3];
     const place = (parts[1] ?? parts[4] ?? '').trim();
+    // (POSTAL_CODE_AND_PLACE took a ZIP, figures first, or a Canadian postal code: the one of the region's country.)
+    const zipForm = /^\d/.test(code);
     if (region.country === 'US') {
       const zip = code.slice(0, 5);
-      if (!/^\d{5}(?:-\d{4})?$/.test(code) || !zipOfState(postal, zip, region.code) || (place && !zipOfOwnCity(zip, place))) return text;
+      if (!zipForm || !zipOfState(postal, zip, region.code) || (place && !zipOfOwnCity(zip, place))) return text;
       const field = place ? null : text.slice(text.lastIndexOf(',', before - 1) + 1, before).trim();
       if (field !== null && regionText.length <= 3 && !zipOfOwnCity(zip, field)) return text;
-    } else if (!/^[A-Z]\d[A-Z] ?\d[A-Z]\d$/.test(code) || postal.fsa(code.slice(0, 3))?.province !== region.code) {
+    } else if (zipForm || postal.fsa(code.slice(0, 3))?.province !== region.code) {
       return text;
     }
     return `${text.slice(0, before)}${place ? `, ${place}` : ''}, ${regionText} ${code}`;
@@ -333,9 +335,9 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
         const input = orderedLastLine(withoutFieldLabels(withoutMarkup(given ?? '').text).text, countryHint);
         const { code, script } = resolveCountry(withoutTrailingContact(input).text, countryHint);
         if (code || script) return code;
-        const { parsed } = readNorthAmerican(input ?? '');
+        const { parsed } = readNorthAmerican(input);
         // A country misspelt at the end of text with no state (`…, 10117 BERLIN, GERMNAY`) prices it as that country's.
-        const misspelt = !parsed.state && !parsed.country ? countries.misspeltTrailingCountry(input ?? '') : null;
+        const misspelt = !parsed.state && !parsed.country ? countries.misspeltTrailingCountry(input) : null;
         if (misspelt) return misspelt.code;
         return parsed.country ?? canadianByCity(parsed) ?? (parsed.kind !== 'none' ? 'US' : null);
       } catch {

@@ -497,12 +497,9 @@ function lineQuality(line: DeliveryLine, base: number): number {
   const afterUnit = line.secondaryNumber !== null && line.secondaryDesignator !== '#' && base === 2;
   // (A PO Box left over after the unit is no note: it is the delivery line nearer the city, `… APT B, PO BOX 456`.)
   const left = line.leftover.length;
-  const cheap = afterUnit && (left === 0 || left > 5 || !BOX_LEFT_OVER.test(line.leftover.join(' ')));
+  const cheap = afterUnit && (left === 0 || left > 5 || matchPoBox(line.leftover.map((w) => makeToken(w, false)), 0, left) !== left - 1);
   return base - (cheap ? 0.3 : 1) * left - (line.primaryNumber ? 0 : 1) - (impossibleName(line.name) ? 2 : 0);
 }
-
-/** Words left over that are a PO Box with its number (`PO BOX 456`, `P O BOX # 9`, `POB 12`). */
-const BOX_LEFT_OVER = /^(?:PO |P O |POST OFFICE )?BOX (?:# |NO )?[A-Z0-9-]+$|^POB (?:# )?\d+$/;
 
 /** A street name no street has: a sign alone (`37 #`, `4 &`) or a unit designator that takes a number (`5 SUITE 704`). */
 function impossibleName(name: string | null): boolean {

@@ -103,7 +103,7 @@ export function notesInBrackets(input: string): string[] {
   const notes: string[] = [];
   let s = input.slice(0, MAX_INPUT_CHARS);
   // (Without accents, as the tokenizer reads it: `(QUÉBEC)` is a province, kept.)
-  if (NON_ASCII.test(s)) s = s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  if (NON_ASCII.test(s)) s = withoutAccents(s);
   for (const [, inside] of s.toUpperCase().matchAll(BRACKETS)) {
     const note = inside.replace(/\s+/g, ' ').trim();
     if (/[A-Z0-9]/.test(note) && !keptInBrackets(inside)) notes.push(note);
@@ -128,6 +128,12 @@ export function hasNonLatinLetters(text: string): boolean {
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
+const COMBINING_MARKS = /[\u0300-\u036f]/g;
+
+/** The text decomposed (NFKD) without its accents: MONTRÉAL -> MONTREAL, `Ｑ` -> Q. */
+function withoutAccents(s: string): string {
+  return s.normalize('NFKD').replace(COMBINING_MARKS, '');
+}
 /** Hyphens, en and em dashes, the minus sign, and their small and fullwidth forms (after NFKD). */
 const DASHES = /[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]/g;
 const EDGE_DASH_OR_SLASH = /^[-/]|[-/]$/;
@@ -146,7 +152,7 @@ export function tokenizeAddress(input: string): Token[] {
   // Accents go (MONTRÉAL -> MONTREAL); plain ASCII, most input, skips the Unicode work.
   // A vulgar fraction glued to the number (`123½`) is a fraction after it (`123 1/2`).
   // Dashes a word processor puts for a hyphen (`203 – 1267`: Word's en dash, a minus sign) are hyphens.
-  if (NON_ASCII.test(s)) s = s.replace(/([\u00bc-\u00be\u2150-\u215e])/g, ' $1').normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/\u2044/g, '/').replace(DASHES, '-');
+  if (NON_ASCII.test(s)) s = withoutAccents(s.replace(/([\u00bc-\u00be\u2150-\u215e])/g, ' $1')).replace(/\u2044/g, '/').replace(DASHES, '-');
   s = s.toUpperCase();
   // Each rewrite only where its character occurs (most input has no brackets, full stops, # or &).
   // Brackets hold notes (`(REAR)`, a ship's hull number), dropped; or a province or a unit, kept (`MONTREAL (QUEBEC)`,
