@@ -126,6 +126,37 @@ console.table(
   console.log(`Misspelt-city look-up (street and city, no state or ZIP): ${((1000 * (performance.now() - t0)) / calls).toFixed(1)} µs per call`);
 }
 
+// The slowest inputs the API accepts: 1,000 characters (the schema's limit for a one-line address) of random letters
+// of one script, in words of six and without spaces, from a seeded generator so that every run reads the same text.
+{
+  let seed = 20261124;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const noise = (from: number, to: number, spaced: boolean) =>
+    Array.from({ length: 1000 }, (_, i) => (spaced && i % 7 === 6 ? ' ' : String.fromCharCode(from + Math.floor(random() * (to - from))))).join('');
+  const scripts: [string, number, number][] = [
+    ['Latin', 0x61, 0x7a], ['Cyrillic', 0x410, 0x44f], ['Greek', 0x391, 0x3a9], ['Hebrew', 0x5d0, 0x5ea], ['Arabic', 0x627, 0x64a],
+    ['Han', 0x4e00, 0x9fff], ['Hangul', 0xac00, 0xd7a3], ['Hiragana', 0x3041, 0x3096], ['Thai', 0xe01, 0xe2e], ['Devanagari', 0x905, 0x939],
+  ];
+  const rows = scripts.flatMap(([script, from, to]) => [true, false].map((spaced) => {
+    const input = noise(from, to, spaced);
+    const times: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const t0 = performance.now();
+      engine.validateSync(input, { deadline });
+      times.push(1000 * (performance.now() - t0));
+    }
+    times.sort((a, b) => a - b);
+    return { script, words: spaced ? 'of six letters' : 'none', 'µs, best': Math.round(times[0]), 'µs, median': Math.round(times[20]) };
+  }));
+  console.log('\n1,000 characters of random letters of one script (the longest one-line address the API accepts): µs per answer, 40 runs each');
+  console.table(rows);
+}
+
 // Round trip on the embedded delivery points (after the speed runs, so that its 16,000 answers do not colour them): each RRAD address (real, from OpenAddresses) typed back as one line, with
 // commas and without, must come out verified; what does not is counted by status.
 const rradTsv = fs.readFileSync(new URL('rrad-addresses-us.tsv', SHIPPED_DATA_DIR), 'utf8');

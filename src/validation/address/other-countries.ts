@@ -47,8 +47,11 @@ export interface CountryRules {
   subdivisionEdge: { native: 'start' | 'end' | null; latin: 'start' | 'end' | null };
   /** The format writes the city before the street (강릉시 중앙로 1, 香港島 金鐘道88號), not after it (1 TEST ROAD, ADMIRALTY). */
   cityFirst: { native: boolean; latin: boolean };
-  /** The subdivisions' locality names, by first word (names in scripts written without spaces: all in `unspaced`). */
-  localityNames: { byFirstWord: Map<string, LocalityName[]>; unspaced: LocalityName[] };
+  /**
+   * The subdivisions' locality names, by first word; names in scripts written without spaces all in `unspaced`, and
+   * by their first two characters in `unspacedByStart` (a name of one character under its own).
+   */
+  localityNames: { byFirstWord: Map<string, LocalityName[]>; unspaced: LocalityName[]; unspacedByStart: Map<string, LocalityName[]> };
 }
 
 interface LocalityName {
@@ -58,14 +61,22 @@ interface LocalityName {
 }
 
 function indexLocalityNames(subdivisions: Subdivision[]): CountryRules['localityNames'] {
-  const index: CountryRules['localityNames'] = { byFirstWord: new Map(), unspaced: [] };
+  const index: CountryRules['localityNames'] = { byFirstWord: new Map(), unspaced: [], unspacedByStart: new Map() };
+  const add = (map: Map<string, LocalityName[]>, key: string, entry: LocalityName) => {
+    const list = map.get(key);
+    if (list) list.push(entry);
+    else map.set(key, [entry]);
+  };
   for (const sub of subdivisions) {
     for (const locality of sub.localities) {
       for (const name of locality.names) {
         const entry = { name, locality, sub };
-        if (name.unspaced) index.unspaced.push(entry);
-        else if (index.byFirstWord.has(name.words[0])) index.byFirstWord.get(name.words[0])!.push(entry);
-        else index.byFirstWord.set(name.words[0], [entry]);
+        if (name.unspaced) {
+          index.unspaced.push(entry);
+          add(index.unspacedByStart, name.text.slice(0, 2), entry);
+        } else {
+          add(index.byFirstWord, name.words[0], entry);
+        }
       }
     }
   }
@@ -849,6 +860,7 @@ function writePostalCodeAsThePostDoes(groups: string[][], postal: PostalCodeAt, 
   const written = postalCodeAsWritten(country, postal.code);
   if (written === postal.code) return;
   const parts = written.split(' ');
+  joinedGroups.delete(groups[postal.group]);
   groups[postal.group].splice(postal.start, postal.end - postal.start, ...parts);
   postal.end = postal.start + parts.length;
   postal.code = written;
@@ -860,7 +872,10 @@ function findPostalCode(groups: string[][], pattern: RegExp, country: string): P
   const fits = (text: string) => /\d/.test(text) && (pattern.test(text) || pattern.test(postalCodeAsWritten(country, text)));
   for (let g = groups.length - 1; g >= 0; g--) {
     const ws = groups[g];
+    // Every postal code holds a figure: words without one are passed over unread (a noise of letters is long).
+    const figured = ws.map((w) => /\d/.test(w));
     for (let i = ws.length - 1; i >= 0; i--) {
+      if (!figured[i] && !(i > 0 && figured[i - 1])) continue;
       if (i > 0) {
         const two = `${ws[i - 1]} ${ws[i]}`;
         if (fits(two)) return { code: two, group: g, start: i - 1, end: i + 1 };
@@ -893,13 +908,16 @@ interface NamedSubdivision {
 function namedSubdivisions(groups: string[][], rules: CountryRules, postal: PostalCodeAt | null): NamedSubdivision[] {
   const found: NamedSubdivision[] = [];
   const postalGroup = postal?.group ?? groups.length - 1;
+  // A name of words is looked for only where its first word is written.
+  const words = new Set(groups.flat());
   for (const sub of rules.subdivisions) {
+    if (!sub.names.some((name) => name.unspaced || words.has(name.words[0]))) continue;
     let best: NamedSubdivision | null = null;
     const consider = (strong: boolean, g: number, stated = false) => {
       const candidate = { sub, strong, stated, distance: Math.abs(g - postalGroup) };
       if (!best || rank(candidate) < rank(best) || (rank(candidate) === rank(best) && candidate.distance < best.distance)) best = candidate;
     };
-    for (const name of sub.names) forEachPlaceNamed(groups, name, postal, consider);
+    for (const name of sub.names) if (name.unspaced || words.has(name.words[0])) forEachPlaceNamed(groups, name, postal, consider);
     if (best) found.push(best);
   }
   return found.sort((a, b) => rank(a) - rank(b) || a.distance - b.distance);
@@ -917,7 +935,7 @@ function forEachPlaceNamed(
   const { text, words: nameWords, unspaced, short } = name;
   groups.forEach((ws, g) => {
     if (unspaced) {
-      if (ws.join(' ').includes(text)) found(true, g);
+      if (joined(ws).includes(text)) found(true, g);
       return;
     }
     for (let i = 0; i + nameWords.length <= ws.length; i++) {
@@ -935,10 +953,21 @@ function forEachPlaceNamed(
   });
 }
 
+/**
+ * A group's words joined by spaces, worked out once for the many names looked for in it (a group rewritten in place,
+ * as writePostalCodeAsThePostDoes does, is dropped from the cache first).
+ */
+const joinedGroups = new WeakMap<string[], string>();
+function joined(ws: string[]): string {
+  let text = joinedGroups.get(ws);
+  if (text === undefined) joinedGroups.set(ws, (text = ws.join(' ')));
+  return text;
+}
+
 /** A locality's name written where a locality is (see subdivisionOfLocality). */
 function localityNamed(groups: string[][], name: SubdivisionName, postal: PostalCodeAt | null, cityFirst: boolean): boolean {
   let named = false;
-  const line = ` ${groups[0].join(' ')} `;
+  const line = ` ${joined(groups[0])} `;
   forEachPlaceNamed(groups, name, postal, (strong, g) => {
     // One group only: a locality's name must stand where the format writes the city, at the end (at the start where
     // the city comes before the street), or beside the postal code: not 1 CENTRAL STREET.
@@ -957,9 +986,19 @@ function localityNamed(groups: string[][], name: SubdivisionName, postal: Postal
 function subdivisionOfLocality(
   groups: string[][], rules: CountryRules, postal: PostalCodeAt | null, among: Subdivision[], cityFirst: boolean,
 ): { sub: Subdivision; locality: Locality } | null {
-  const { byFirstWord, unspaced } = rules.localityNames;
-  const candidates = new Set(unspaced);
+  const { byFirstWord, unspacedByStart } = rules.localityNames;
+  const candidates = new Set<LocalityName>();
   for (const ws of groups) for (const w of ws) for (const entry of byFirstWord.get(w) ?? []) candidates.add(entry);
+  // A name in a script written without spaces may start anywhere: those starting with a character, or two, of the text.
+  if (unspacedByStart.size && UNSPACED_SCRIPT.test(groups.join())) {
+    for (const ws of groups) {
+      const line = joined(ws);
+      for (let i = 0; i < line.length; i++) {
+        for (const entry of unspacedByStart.get(line[i]) ?? []) candidates.add(entry);
+        for (const entry of unspacedByStart.get(line.slice(i, i + 2)) ?? []) candidates.add(entry);
+      }
+    }
+  }
   let match = null as { sub: Subdivision; locality: Locality } | null;
   for (const { name, locality, sub } of candidates) {
     if (among.length && !among.includes(sub)) continue;
