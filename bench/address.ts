@@ -83,6 +83,8 @@ const steps: [string, (s: string) => unknown][] = [
 const againstAt = process.argv.indexOf('--against');
 const against = againstAt >= 0 ? process.argv[againstAt + 1] : undefined;
 if (againstAt >= 0 && !against) throw new Error('--against needs a git revision');
+/** The engine at `--against`'s revision, where one is given, for the rows that compare with it. */
+let engineThen: typeof engine | null = null;
 if (against) {
   const dir = checkOut(against);
   type Engine = typeof import('../src/validation/address/index.js');
@@ -91,6 +93,7 @@ if (against) {
   const thenParser = (await import(pathToFileURL(path.join(dir, 'src/validation/address/parser.ts')).href)) as Parser;
   const thenData = then.loadShippedAddressData();
   const thenEngine = then.createAddressEngine(thenData);
+  engineThen = thenEngine;
   steps.push(
     // Projected to the corpus fields as `parse (ours)` is, so that the two rows measure the same work.
     [`parse (at ${against})`, (s) => parsedFieldsOf(thenParser.parseNorthAmericanAddress(s, thenData.postal))],
@@ -142,18 +145,24 @@ console.table(
     ['Latin', 0x61, 0x7a], ['Cyrillic', 0x410, 0x44f], ['Greek', 0x391, 0x3a9], ['Hebrew', 0x5d0, 0x5ea], ['Arabic', 0x627, 0x64a],
     ['Han', 0x4e00, 0x9fff], ['Hangul', 0xac00, 0xd7a3], ['Hiragana', 0x3041, 0x3096], ['Thai', 0xe01, 0xe2e], ['Devanagari', 0x905, 0x939],
   ];
-  const rows = scripts.flatMap(([script, from, to]) => [true, false].map((spaced) => {
-    const input = noise(from, to, spaced);
+  const timed = (e: typeof engine, input: string) => {
     const times: number[] = [];
     for (let i = 0; i < 40; i++) {
       const t0 = performance.now();
-      engine.validateSync(input, { deadline });
+      e.validateSync(input, { deadline });
       times.push(1000 * (performance.now() - t0));
     }
     times.sort((a, b) => a - b);
-    return { script, words: spaced ? 'of six letters' : 'none', 'µs, best': Math.round(times[0]), 'µs, median': Math.round(times[20]) };
+    return `${Math.round(times[0])} / ${Math.round(times[20])}`;
+  };
+  const rows = scripts.flatMap(([script, from, to]) => [true, false].map((spaced) => {
+    const input = noise(from, to, spaced);
+    return {
+      script, words: spaced ? 'of six letters' : 'none', 'µs, best / median': timed(engine, input),
+      ...(engineThen ? { [`at ${against}`]: timed(engineThen, input) } : {}),
+    };
   }));
-  console.log('\n1,000 characters of random letters of one script (the longest one-line address the API accepts): µs per answer, 40 runs each');
+  console.log('\n1,000 characters of random letters of one script (the longest one-line address the API accepts): µs per answer, best / median of 40 runs');
   console.table(rows);
 }
 

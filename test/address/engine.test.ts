@@ -720,7 +720,7 @@ describe('address engine: other countries', () => {
 
   it('When parts are set apart by a spaced dash, as Brazilians write them, then the dash is a separator, not a word', () => {
     const r = check('Av. Paulista, 1578 - Bela Vista, São Paulo - SP, 01310-200, Brazil');
-    expect([r.status, r.standardized]).toEqual(['plausible', 'AV PAULISTA 1578 BELA VISTA SAO PAULO SP 01310-200 BRAZIL']);
+    expect([r.status, r.standardized]).toEqual(['plausible', 'AV PAULISTA 1578 BELA VISTA SÃO PAULO SP 01310-200 BRAZIL']);
   });
 
   it('When a name has an apostrophe, then it is kept, not made a space (`QUEEN S ROAD`)', () => {
@@ -844,8 +844,8 @@ describe('address engine: other countries, subdivision and postal code checked a
     ['Βασιλίσσης Σοφίας 1, 106 71 Αθήνα, Ελλάδα', 'GR', 'ΒΑΣΙΛΙΣΣΗΣ ΣΟΦΙΑΣ 1 106 71 ΑΘΗΝΑ GREECE'],
     ['רחוב הרצל 1, תל אביב 6100000, ישראל', 'IL', 'רחוב הרצל 1 תל אביב 6100000 ISRAEL'],
     ['ถนนราชดำเนินกลาง กรุงเทพมหานคร 10200 ประเทศไทย', 'TH', 'ถนนราชดำเนินกลาง กรุงเทพมหานคร 10200 THAILAND'],
-    ['Václavské náměstí 1, 110 00 Praha, Česko', 'CZ', 'VACLAVSKE NAMESTI 1 110 00 PRAHA CZECH REP.'],
-    ['Andrássy út 1, 1061 Budapest, Magyarország', 'HU', 'ANDRASSY UT 1 1061 BUDAPEST HUNGARY'],
+    ['Václavské náměstí 1, 110 00 Praha, Česko', 'CZ', 'VÁCLAVSKÉ NÁMĚSTÍ 1 110 00 PRAHA CZECH REP.'],
+    ['Andrássy út 1, 1061 Budapest, Magyarország', 'HU', 'ANDRÁSSY ÚT 1 1061 BUDAPEST HUNGARY'],
     // Named first, as Chinese, Japanese, Korean and Russian addresses are written from the country down.
     ['中国北京市东城区东长安街1号 100738', 'CN', '北京市东城区东长安街1号 100738 CHINA'],
     ['日本 〒100-8111 東京都千代田区千代田1-1', 'JP', '100-8111 東京都千代田区千代田1-1 JAPAN'],
@@ -956,8 +956,24 @@ describe('address engine: other countries, subdivision and postal code checked a
     expect(check('Calle Morelos 100, 44100 Guadalajara').footnotes[0]).toMatch(/^E#: .* the street word CALLE and the postal code's form fit CR, CU, DO, ES, GT, HN, MX, NI, UY/);
   });
 
+  it.each([
+    ['Müllerstraße 5, 10115 Berlin, Germany', 'MÜLLERSTRASSE 5 10115 BERLIN GERMANY', 'BERLIN'],
+    ['Bahnhofstrasse 1, 8001 Zürich, Switzerland', 'BAHNHOFSTRASSE 1 8001 ZÜRICH SWITZERLAND', 'ZÜRICH'],
+    ['ul. Zażółć 1, 00-624 Łódź, Polska', 'UL ZAŻÓŁĆ 1 00-624 ŁÓDŹ POLAND', 'ŁÓDŹ'],
+    ['Số 1 Đường Lê Duẩn, Quận 1, 700000 Hồ Chí Minh, Việt Nam', 'SỐ 1 ĐƯỜNG LÊ DUẨN QUẬN 1 700000 HỒ CHÍ MINH VIET NAM', 'HỒ CHÍ MINH'],
+    ['Οδός Πανεπιστημίου 30, 106 79 Αθήνα, Ελλάδα', 'ΟΔΟΣ ΠΑΝΕΠΙΣΤΗΜΙΟΥ 30 106 79 ΑΘΗΝΑ GREECE', 'ΑΘΗΝΑ'],
+  ])('When "%s" is written with its own letters, then the answer writes them in capitals (Greek\'s without accents, as capitals are written)', (input, standardized, city) => {
+    const r = check(input);
+    expect([r.status, r.standardized, r.components.city]).toEqual(['plausible', standardized, city]);
+  });
+
+  it('When a word is written with its accents and without them, then it is written without: no accent is added where none was typed', () => {
+    expect(check('Rue Müller 5, 1000 Bruxelles, Muller, Belgique').standardized).toBe('RUE MULLER 5 1000 BRUXELLES MULLER BELGIUM');
+    expect(check('Rue Müller 5, Müller 1000, Belgique').standardized).toBe('RUE MÜLLER 5 MÜLLER 1000 BELGIUM');
+  });
+
   it('When a country\'s name ends a region\'s name of it (Ciudad de México), then the region stays whole', () => {
-    expect(check('Avenida Insurgentes Sur 1000, 03100 Ciudad de México').standardized).toBe('AVENIDA INSURGENTES SUR 1000 03100 CIUDAD DE MEXICO MEXICO');
+    expect(check('Avenida Insurgentes Sur 1000, 03100 Ciudad de México').standardized).toBe('AVENIDA INSURGENTES SUR 1000 03100 CIUDAD DE MÉXICO MEXICO');
   });
 
   it('When a territory\'s ZIP stands before its city (00901 San Juan), then it is the ZIP, as for a ZIP of its own city', () => {

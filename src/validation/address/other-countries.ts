@@ -181,12 +181,14 @@ const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
   'ประเทศไทย': 'TH', 'РОССИЙСКАЯ ФЕДЕРАЦИЯ': 'RU', '中华人民共和国': 'CN', '中華人民共和國': 'CN', '日本国': 'JP',
 };
 
-function plain(text: string): string {
+function plain(text: string, accents: 'off' | 'latin kept' = 'off'): string {
   const ascii = !/[^\x00-\x7f]/.test(text);
   if (ascii) return text.toUpperCase();
-  // Full-width forms as their ASCII and dashes as hyphens (〒１００−０００１: U+2212); Latin accents off; other scripts
-  // as written (NFD, put together again by NFC in answers: Thai's SARA AM survives, where NFKD would split it for good).
-  const upper = text.replace(/[\uff01-\uffee]/g, (c) => c.normalize('NFKC')).replace(/[\u2010-\u2015\u2212]/g, '-').normalize('NFD').replace(LATIN_OR_GREEK_ACCENT, '$1').toUpperCase();
+  // Full-width forms as their ASCII and dashes as hyphens (〒１００−０００１: U+2212); Latin accents off (kept, for the
+  // words an answer writes); Greek's off (capitals are written without them); other scripts as written (NFD, put
+  // together again by NFC in answers: Thai's SARA AM survives, where NFKD would split it for good).
+  const upper = text.replace(/[\uff01-\uffee]/g, (c) => c.normalize('NFKC')).replace(/[\u2010-\u2015\u2212]/g, '-').normalize('NFD')
+    .replace(accents === 'off' ? LATIN_OR_GREEK_ACCENT : GREEK_ACCENT, '$1').toUpperCase();
   // Georgian is written in Mkhedruli, whose capitals (Mtavruli) no address uses: kept as written.
   return GEORGIAN_CAPITAL.test(upper) ? upper.replace(GEORGIAN_CAPITALS, (c) => String.fromCharCode(c.charCodeAt(0) - 0xbc0)) : upper;
 }
@@ -199,19 +201,20 @@ const GEORGIAN_CAPITALS = /[\u1c90-\u1cba\u1cbd-\u1cbf]/g;
  * and `Ё` are letters of their own and keep their marks.
  */
 const LATIN_OR_GREEK_ACCENT = /([\p{Script=Latin}\p{Script=Greek}])[\u0300-\u036f]+/gu;
+const GREEK_ACCENT = /(\p{Script=Greek})[\u0300-\u036f]+/gu;
 
 /**
  * The form text is compared in: upper case without Latin accents (see plain), apostrophes and the marks of other
  * scripts (Thai vowel signs) kept, other punctuation and symbols (the 〒 sign) a space. Names and input go through it.
  */
-function matchForm(text: string): string {
+function matchForm(text: string, accents: 'off' | 'latin kept' = 'off'): string {
   // Arabic's and the ideographic comma (`القاهرة، مصر`, `東京都、千代田区`) separate as commas do.
-  return plain(text).replace(/[\u060c\u3001]/g, ',').replace(/[\u2019\u02bc]/g, "'").replace(/[^\p{L}\p{M}\p{N},\s#/'-]+/gu, ' ');
+  return plain(text, accents).replace(/[\u060c\u3001]/g, ',').replace(/[\u2019\u02bc]/g, "'").replace(/[^\p{L}\p{M}\p{N},\s#/'-]+/gu, ' ');
 }
 
 /** The text in match form as its comma (semicolon, line) groups, each a list of words. */
-function groupsOf(text: string): string[][] {
-  return matchForm(text).split(/[,\n;]+/).map((g) => g.replace(/\s+/g, ' ').trim()).filter(Boolean).map((g) => g.split(' '));
+function groupsOf(text: string, accents: 'off' | 'latin kept' = 'off'): string[][] {
+  return matchForm(text, accents).split(/[,\n;]+/).map((g) => g.replace(/\s+/g, ' ').trim()).filter(Boolean).map((g) => g.split(' '));
 }
 
 /** Scripts written without spaces between words: a subdivision's name is looked for anywhere in the text. */
@@ -1066,11 +1069,33 @@ function findSubdivision(groups: string[][], rules: CountryRules, postal: Postal
 const notADash = (word: string) => !/^-+$/.test(word);
 
 /** Checks an address of a country other than US/CA against that country's metadata. */
+/**
+ * The words of an answer as the writer wrote them: upper case with the accents of Latin letters kept (`MÜLLERSTRASSE`,
+ * `SÃO PAULO`, `MARSZAŁKOWSKA`), where matching compares them without (see matchForm). A word the text does not hold
+ * (a postal code rewritten, a region's name added) is written as it is.
+ */
+function writtenWords(text: string): (word: string) => string {
+  const byMatchForm = new Map<string, string>();
+  if (NON_ASCII.test(text)) {
+    const groups = groupsOf(text);
+    const kept = groupsOf(text, 'latin kept');
+    if (kept.length === groups.length && kept.every((ws, g) => ws.length === groups[g].length)) {
+      // (A word written both ways, `MÜLLER` and `MULLER`, is written without: no accent is added where one was not typed.)
+      kept.forEach((ws, g) => ws.forEach((w, i) => {
+        const matched = groups[g][i];
+        byMatchForm.set(matched, byMatchForm.has(matched) && byMatchForm.get(matched) !== w ? matched : w);
+      }));
+    }
+  }
+  return (word) => byMatchForm.get(word) ?? word;
+}
+
 export function validateOtherCountry(input: string, rules: CountryRules, textWithoutCountry: string): AddressResult {
   const footnotes: string[] = [];
   // Apostrophes stay (`QUEEN'S ROAD`, `L'ÉGLISE`): each country's post has its own rule for them.
   const groups = groupsOf(textWithoutCountry);
   const latinInput = !hasNonLatinLetters(input);
+  const written = writtenWords(input);
 
   const postal = rules.postalPattern ? findPostalCode(groups, rules.postalPattern, rules.code) : null;
   if (postal) writePostalCodeAsThePostDoes(groups, postal, rules.code);
@@ -1123,27 +1148,27 @@ export function validateOtherCountry(input: string, rules: CountryRules, textWit
       for (const { text } of found.sub.names) rest = ` ${rest} `.replace(` ${text} `, ' ').trim();
     }
     rest = rest.replace(/^[\s-]+|[\s-]+$/g, '');
-    if (rest && !/\d/.test(rest)) city = rest.normalize('NFC');
+    if (rest && !/\d/.test(rest)) city = rest.split(' ').map(written).join(' ').normalize('NFC');
   }
   if (valid) footnotes.push(F.checkedAgainstFormat(rules.name));
   if (!latinInput) footnotes.push(F.nonLatinScript);
 
   // A subdivision added from the postal code is written where the country's format writes it.
   // A dash with spaces around it (`1578 - BELA VISTA`, `SAO PAULO - SP`, as Brazilians write) separates; it is no word.
-  const lines = groups.map((ws) => ws.filter(notADash).join(' '));
+  const lines = groups.map((ws) => ws.filter(notADash).map(written).join(' '));
   const place = latinInput ? rules.subdivisionPlace.latin : rules.subdivisionPlace.native;
   const edge = latinInput ? rules.subdivisionEdge.latin : rules.subdivisionEdge.native;
   if (found?.how === 'added' && postal && place) {
     const ws = groups[postal.group];
     const at = place === 'before' ? postal.start : ws.length;
-    lines[postal.group] = [...ws.slice(0, at), label(found.sub), ...ws.slice(at)].filter(notADash).join(' ');
+    lines[postal.group] = [...ws.slice(0, at).map(written), label(found.sub), ...ws.slice(at).map(written)].filter(notADash).join(' ');
   } else if (found?.how === 'added' && !postal && edge) {
     if (edge === 'start') lines.unshift(label(found.sub));
     else lines.push(label(found.sub));
   }
   // A city state's name already written as its city (`SINGAPORE 048616`) is not written again as the country.
   const text = lines.join(' ').normalize('NFC');
-  const nameWritten = CITY_STATES.has(rules.code) && ` ${text} `.includes(` ${rules.name} `);
+  const nameWritten = CITY_STATES.has(rules.code) && ` ${groups.flat().join(' ')} `.includes(` ${rules.name} `);
   const standardized = words.length ? (nameWritten ? text : `${text} ${rules.name}`) : null;
   return {
     status: valid ? 'plausible' : 'invalid',
