@@ -614,10 +614,27 @@ describe('address engine: Canada', () => {
     ['123 Main St, St John, NB E2L 1A1', '123 MAIN ST SAINT JOHN NB  E2L 1A1'],
     ['123 Main St, Lassomption, QC J5W 1A1', "123 MAIN ST L'ASSOMPTION QC  J5W 1A1"],
     ['123 Main St, Quebec City, QC G1R 1A1', '123 MAIN ST QUEBEC QC  G1R 1A1'],
-    ['123 rue Saint-Jean, Ville de Québec, QC G1R 1A1', '123 RUE SAINT-JEAN QUEBEC QC  G1R 1A1'],
+    ['123 rue Saint-Jean, Ville de Québec, QC G1R 1A1', '123 RUE SAINT-JEAN QUÉBEC QC  G1R 1A1'],
   ])('When a Canadian city is the FSA\'s name written another way ("%s"), then it is written as Canada Post writes the name', (input, standardized) => {
     const r = check(input);
     expect([r.status, r.standardized]).toEqual(['plausible', standardized]);
+  });
+
+  it.each([
+    ['123 Rue Saint-André, Montréal, QC H2X 1Y1', '123 RUE SAINT-ANDRÉ MONTRÉAL QC  H2X 1Y1', 'SAINT-ANDRÉ', 'MONTRÉAL'],
+    ["12 Rue de l'Église, Lévis, QC G6V 4R1", "12 RUE DE L'ÉGLISE LÉVIS QC  G6V 4R1", "DE L'ÉGLISE", 'LÉVIS'],
+    ['12 Chemin d’Oka, Oka QC J0N 1E0', "12 CH D'OKA OKA QC  J0N 1E0", "D'OKA", 'OKA'],
+    ["100 Boul. Saint-Jean, L'Île-Perrot, QC J7V 1A1", "100 BOUL SAINT-JEAN L'ÎLE-PERROT QC  J7V 1A1", 'SAINT-JEAN', "L'ÎLE-PERROT"],
+    ['100 Main St, Montreal, QC H2X 1Y1', '100 MAIN ST MONTREAL QC  H2X 1Y1', 'MAIN', 'MONTREAL'],
+    ['100 Rue Montréal, Montreal, QC H2X 1Y1', '100 RUE MONTREAL MONTREAL QC  H2X 1Y1', 'MONTREAL', 'MONTREAL'],
+  ])('When a Canadian address is typed "%s", then its words are written with the accents and apostrophes typed, as Canada Post writes them (none added)', (input, standardized, street, city) => {
+    const r = check(input);
+    expect([r.status, r.standardized, r.components.street_name, r.components.city]).toEqual(['plausible', standardized, street, city]);
+  });
+
+  it('When a US address is typed with accents and apostrophes, then it is written in A to Z without them, as USPS writes it', () => {
+    expect(check("100 Calle Peñasco, San Juan, PR 00901").standardized).toBe('100 CALLE PENASCO SAN JUAN PR 00901');
+    expect(check("12 O'Brien St, Boston, MA 02108").standardized).toBe('12 OBRIEN ST BOSTON MA 02108');
   });
 
   it.each([
@@ -1347,7 +1364,7 @@ describe('address engine: state abbreviations and unit forms people write', () =
     ['B, 74 Springfield Street, Agawam, MA 01001', 'verified', '74 SPRINGFIELD ST # B AGAWAM MA 01001'],
     ['#3, 8202 4 Winds Drive, Lyndon, KY 40222', 'verified', '8202 4 WINDS DR # 3 LYNDON KY 40222'],
     ['12, 34 Elm St, Springfield IL 62701', 'plausible', '34 ELM ST # 12 SPRINGFIELD IL 62701'],
-    ['203, 1267 rue Sherbrooke Ouest, Montréal, QC H3A 1H6', 'plausible', '203-1267 RUE SHERBROOKE O MONTREAL QC  H3A 1H6'],
+    ['203, 1267 rue Sherbrooke Ouest, Montréal, QC H3A 1H6', 'plausible', '203-1267 RUE SHERBROOKE O MONTRÉAL QC  H3A 1H6'],
     // A letter alone before the house number needs no comma; Berkeley's rear units neither.
     ['B 74 Springfield Street, Agawam, MA 01001', 'verified', '74 SPRINGFIELD ST # B AGAWAM MA 01001'],
     ['A-D 243 New State Road, Manchester, CT 06042', 'verified', '243 NEW STATE RD # A-D MANCHESTER CT 06042'],
@@ -1499,7 +1516,7 @@ describe('address engine: a unit designator written without its number', () => {
     const unit = check('6007 Applegate Ln (Apt 5), Louisville KY 40219');
     expect([unit.standardized, unit.footnotes.some((f) => f.includes('brackets'))]).toEqual(['6007 APPLEGATE LN APT 5 LOUISVILLE KY 40219', false]);
     const province = check('1010 rue Sainte-Catherine Ouest, Montréal (Québec) H3B 1E7');
-    expect([province.standardized, province.footnotes.some((f) => f.includes('brackets'))]).toEqual(['1010 RUE SAINTE-CATHERINE O MONTREAL QC  H3B 1E7', false]);
+    expect([province.standardized, province.footnotes.some((f) => f.includes('brackets'))]).toEqual(['1010 RUE SAINTE-CATHERINE O MONTRÉAL QC  H3B 1E7', false]);
     // A telephone number after the address is said once, as the words it is.
     expect(check('6007 Applegate Ln, Louisville KY 40219 (502) 555-0100').footnotes.filter((f) => f.startsWith('R#'))).toEqual([F.extraDropped('(502) 555-0100')]);
   });
@@ -1924,8 +1941,8 @@ describe('address engine: Canada Post delivery installations and French words', 
   it.each([
     ['PO Box 1234 Stn Main, Halifax NS B3J 2X1', 'PO BOX 1234 STN MAIN HALIFAX NS  B3J 2X1', 'HALIFAX', 'STN MAIN'],
     ['PO Box 1234 Stn Main Halifax NS B3J 2X1', 'PO BOX 1234 STN MAIN HALIFAX NS  B3J 2X1', 'HALIFAX', 'STN MAIN'],
-    ['C.P. 123, Succ. Centre-Ville, Montréal QC H3C 1A1', 'CP 123 SUCC CENTRE-VILLE MONTREAL QC  H3C 1A1', 'MONTREAL', 'SUCC CENTRE-VILLE'],
-    ['Case postale 123 succ Centre-Ville Montréal (Québec) H3C 1A1', 'CP 123 SUCC CENTRE-VILLE MONTREAL QC  H3C 1A1', 'MONTREAL', 'SUCC CENTRE-VILLE'],
+    ['C.P. 123, Succ. Centre-Ville, Montréal QC H3C 1A1', 'CP 123 SUCC CENTRE-VILLE MONTRÉAL QC  H3C 1A1', 'MONTRÉAL', 'SUCC CENTRE-VILLE'],
+    ['Case postale 123 succ Centre-Ville Montréal (Québec) H3C 1A1', 'CP 123 SUCC CENTRE-VILLE MONTRÉAL QC  H3C 1A1', 'MONTRÉAL', 'SUCC CENTRE-VILLE'],
     ['RR 1 Stn Main, Okotoks AB T1S 1A1', 'RR 1 STN MAIN OKOTOKS AB  T1S 1A1', 'OKOTOKS', 'STN MAIN'],
     ['GD Stn A, Banff AB T1L 1A1', 'GENERAL DELIVERY STN A BANFF AB  T1L 1A1', 'BANFF', 'STN A'],
     ['S6 C10 RR8 Stn Main, Millarville AB T0L 1K0', 'SITE 6 COMP 10 RR 8 STN MAIN MILLARVILLE AB  T0L 1K0', 'MILLARVILLE', 'STN MAIN'],
@@ -1936,9 +1953,9 @@ describe('address engine: Canada Post delivery installations and French words', 
   });
 
   it.each([
-    ['123, rue Principale, app. 4, Québec QC G1R 4P5', '4-123 RUE PRINCIPALE QUEBEC QC  G1R 4P5'],
-    ['123 rue Principale app B Québec (Québec) G1R 4P5', 'B-123 RUE PRINCIPALE QUEBEC QC  G1R 4P5'],
-    ['1000 boul. René-Lévesque O., bureau 200, Montréal QC H3B 4W5', '200-1000 BOUL RENE-LEVESQUE O MONTREAL QC  H3B 4W5'],
+    ['123, rue Principale, app. 4, Québec QC G1R 4P5', '4-123 RUE PRINCIPALE QUÉBEC QC  G1R 4P5'],
+    ['123 rue Principale app B Québec (Québec) G1R 4P5', 'B-123 RUE PRINCIPALE QUÉBEC QC  G1R 4P5'],
+    ['1000 boul. René-Lévesque O., bureau 200, Montréal QC H3B 4W5', '200-1000 BOUL RENÉ-LÉVESQUE O MONTRÉAL QC  H3B 4W5'],
     ['10 Bureau St, Ottawa ON K1A 0B1', '10 BUREAU ST OTTAWA ON  K1A 0B1'],
   ])('When the French address is "%s", then it reads "%s"', (input, standardized) => {
     expect(check(input).standardized).toBe(standardized);

@@ -16,7 +16,7 @@ import { cityKey, PostalIndex } from './postal-index.js';
 import { addressPointOf } from './reference-records.js';
 import { ReferenceIndex } from './reference-index.js';
 import { LONGEST_REGION_NAME_WORDS, NorthAmericanCountryNames, RegionByName, stateOfUnlistedZip, UspsTerritories } from './tables.js';
-import { hasNonLatinLetters, MAX_INPUT_CHARS, notesInBrackets } from './tokenize.js';
+import { hasNonLatinLetters, MAX_INPUT_CHARS, notesInBrackets, wordsAsTyped } from './tokenize.js';
 
 export { PostalIndex } from './postal-index.js';
 export { ReferenceIndex } from './reference-index.js';
@@ -302,6 +302,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     // `country: "PR"` with `123 CALLE LUNA, SAN JUAN 00901`: the territory is the state.
     if (state && !parsed.state && parsed.country === 'US') parsed.state = state;
     const answer = validateNorthAmerican(parsed, postal, reference, input.length > MAX_INPUT_CHARS);
+    if (answer.country === 'CA') writeAsTyped(answer, wordsAsTyped(edges?.text ?? text));
     // No US or Canadian address, and it ends with a country's name misspelt (`…, 10117 BERLIN, GERMNAY`): that
     // country's, where its rules find it plausible.
     const misspelt = !code && answer.status === 'invalid' && !parsed.state ? countries.misspeltTrailingCountry(input) : null;
@@ -327,6 +328,21 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     if (lastLineFirst) answer.footnotes.unshift(F.lastLineFirst);
     if (overruled) answer.footnotes.unshift(F.countryHintOverruled(code, parsed.country));
     return answer;
+  }
+
+  /**
+   * Canada Post writes accents and a name's apostrophe (`MONTRÉAL QC`, `BOUL RENÉ-LÉVESQUE`, `RUE DE L'ÉGLISE`, `CH
+   * D'OKA`): the words of a Canadian answer typed with them are written with them, in `standardized`, the street's
+   * name and the city (the engine reads them without; a name the answer takes from the data, not from the input, is
+   * written without). A US answer is written in A to Z without apostrophes, as USPS writes (`OBRIEN ST`).
+   */
+  function writeAsTyped(answer: AddressResult, typed: ReadonlyMap<string, string>): void {
+    if (!typed.size) return;
+    const written = (text: string) => text.split(' ').map((w) => typed.get(w) ?? w.split('-').map((part) => typed.get(part) ?? part).join('-')).join(' ');
+    if (answer.standardized) answer.standardized = written(answer.standardized);
+    const c = answer.components;
+    if (c.street_name) c.street_name = written(c.street_name);
+    if (c.city) c.city = written(c.city);
   }
 
   return {

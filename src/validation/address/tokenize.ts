@@ -134,6 +134,32 @@ const COMBINING_MARKS = /[\u0300-\u036f]/g;
 function withoutAccents(s: string): string {
   return s.normalize('NFKD').replace(COMBINING_MARKS, '');
 }
+/**
+ * The words of the text as typed (upper case, with their accents and apostrophes), by the forms an answer may hold
+ * them in: the tokenizer's, without either (`MONTREAL` -> `MONTRÉAL`, `LEGLISE` -> `L'ÉGLISE`, `DOKA` -> `D'OKA`),
+ * and without the accents only (`L'ILE` -> `L'ÎLE`, as a place name is written from the data); a hyphenated word also
+ * by its parts (`RENE-LEVESQUE`, `RENE`, `LEVESQUE`). Only words typed otherwise than read are held; a word typed in two
+ * ways (`Montréal` and `Montreal`) is left out, so that nothing is written that was not typed.
+ */
+export function wordsAsTyped(text: string): Map<string, string> {
+  const typed = new Map<string, string>();
+  if (!NON_ASCII.test(text) && !/['`]/.test(text)) return typed;
+  const written = new Map<string, string | null>();
+  const words = text.slice(0, MAX_INPUT_CHARS).normalize('NFC').toUpperCase().replace(/[\u2019`]/g, "'").split(/[^\p{L}\p{M}\p{N}'-]+/u);
+  for (const word of words) {
+    for (const part of word.includes('-') ? [word, ...word.split('-')] : [word]) {
+      const read = withoutAccents(part);
+      if (!/^[A-Z0-9'-]+$/.test(read)) continue;
+      for (const key of read.includes("'") ? [read, read.replace(/'/g, '')] : [read]) {
+        const seen = written.get(key);
+        written.set(key, seen === undefined || seen === part ? part : null);
+      }
+    }
+  }
+  for (const [read, part] of written) if (part !== null && part !== read) typed.set(read, part);
+  return typed;
+}
+
 /** Hyphens, en and em dashes, the minus sign, and their small and fullwidth forms (after NFKD). */
 const DASHES = /[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]/g;
 const EDGE_DASH_OR_SLASH = /^[-/]|[-/]$/;
