@@ -19,6 +19,7 @@ const USAGE = `usage:
   cli credits grant --account ID --credits N [--expires-in-days D]
   cli credits show --account ID
   cli reference import --format usps-zip4|usps-city-state|openaddresses|nar [--sample] FILE
+  cli reference status
   cli migrate`;
 
 type Options = Record<string, string | boolean | undefined>;
@@ -81,6 +82,10 @@ async function run(argv: string[]): Promise<unknown> {
         if (!file) throw new UsageError('reference import needs a FILE');
         const { importReferenceFile } = await import('./db/reference-store.js');
         return await importReferenceFile(db, required(values, 'format') as never, file, { sample: values.sample === true });
+      }
+      case 'reference status': {
+        const { referenceStatus } = await import('./db/reference-store.js');
+        return await referenceStatus(db);
       }
       case 'migrate':
         return { migrated: true, database: db.dialect };

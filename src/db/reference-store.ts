@@ -194,8 +194,9 @@ async function importRecords(
   }
   await writeRows(db, pending, keepExisting);
   await db.run(
-    `INSERT INTO reference_imports (format, file, records_read, records_loaded, records_rejected, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-    [format, file, result.read, result.loaded, result.rejected, Date.now()],
+    `INSERT INTO reference_imports (format, file, records_read, records_loaded, records_rejected, records_deleted, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [format, file, result.read, result.loaded, result.rejected, result.deleted, Date.now()],
   );
   if (rejects.length) result.rejects = rejects;
   return result;
@@ -227,6 +228,58 @@ export async function importReferenceFile(
   } finally {
     stream.destroy();
   }
+}
+
+/** One import as `reference status` lists it. */
+export interface ReferenceImportLogEntry {
+  format: string;
+  file: string;
+  sample: boolean;
+  read: number;
+  loaded: number;
+  deleted: number;
+  rejected: number;
+  imported_at: string;
+}
+
+/** What `reference status` tells: the rows held per table, and every import, the latest first. */
+export interface ReferenceStatus {
+  points: number;
+  /** Points of files imported whole (not samples), which deny the numbers they lack on their streets. */
+  points_complete: number;
+  ranges: number;
+  city_names: number;
+  postal_codes: { points: number; ranges: number };
+  imports: ReferenceImportLogEntry[];
+}
+
+/** The reference data the database holds, and how it came there. */
+export async function referenceStatus(db: Database): Promise<ReferenceStatus> {
+  const count = async (sql: string, params: unknown[] = []) => Number((await db.all<{ n: number | string }>(sql, params))[0]?.n ?? 0);
+  const imports = await db.all<{
+    format: string; file: string; records_read: number | string; records_loaded: number | string; records_deleted: number | string;
+    records_rejected: number | string; created_at: number | string;
+  }>(`SELECT format, file, records_read, records_loaded, records_deleted, records_rejected, created_at FROM reference_imports ORDER BY id DESC`);
+  return {
+    points: await count(`SELECT COUNT(*) AS n FROM reference_points`),
+    points_complete: await count(`SELECT COUNT(*) AS n FROM reference_points WHERE source <> $1 AND source NOT LIKE $2`, [EMBEDDED_RRAD_FORMAT, `%${SAMPLE_SOURCE_SUFFIX}`]),
+    ranges: await count(`SELECT COUNT(*) AS n FROM reference_ranges`),
+    city_names: await count(`SELECT COUNT(*) AS n FROM reference_city_names`),
+    postal_codes: {
+      points: await count(`SELECT COUNT(DISTINCT postal_code) AS n FROM reference_points`),
+      ranges: await count(`SELECT COUNT(DISTINCT zip) AS n FROM reference_ranges`),
+    },
+    imports: imports.map((r) => ({
+      format: r.format.endsWith(SAMPLE_SOURCE_SUFFIX) ? r.format.slice(0, -SAMPLE_SOURCE_SUFFIX.length) : r.format,
+      file: r.file,
+      sample: r.format === EMBEDDED_RRAD_FORMAT || r.format.endsWith(SAMPLE_SOURCE_SUFFIX),
+      read: Number(r.records_read),
+      loaded: Number(r.records_loaded),
+      deleted: Number(r.records_deleted),
+      rejected: Number(r.records_rejected),
+      imported_at: new Date(Number(r.created_at)).toISOString(),
+    })),
+  };
 }
 
 async function* embeddedRradRecords(): AsyncGenerator<ReferenceRecord> {

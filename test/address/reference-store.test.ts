@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/db/data-source.js';
-import { importReferenceFile, loadReferenceIndex, seedEmbeddedReference } from '../../src/db/reference-store.js';
+import { importReferenceFile, loadReferenceIndex, referenceStatus, seedEmbeddedReference } from '../../src/db/reference-store.js';
 import { createAddressEngine } from '../../src/validation/address/index.js';
 import { testDatabases } from '../support/databases.js';
 import { shippedData } from './shipped-engine.js';
@@ -94,6 +94,40 @@ describe.each(testDatabases)('address reference store on $name', (database) => {
       expect(check('6009 Applegate Lane, Louisville, KY 40219')).toMatchObject({ status: 'invalid', dpv: 'N' });
       expect(check('1745 T Street Southeast, Washington, DC 20020')).toMatchObject({ status: 'verified', dpv: 'Y' });
     } finally {
+      await db.close();
+    }
+  });
+
+  it('When an operator asks what is loaded, then every import is listed, the latest first, with its deletes and whether it was a sample', async () => {
+    const db = await Database.open(await database.create());
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-status-'));
+    try {
+      expect(await referenceStatus(db)).toEqual({ points: 0, points_complete: 0, ranges: 0, city_names: 0, postal_codes: { points: 0, ranges: 0 }, imports: [] });
+      await seedEmbeddedReference(db);
+      await importReferenceFile(db, 'usps-zip4', fixture('usps-zip4-sample.txt'));
+      const update = path.join(dir, 'update.txt');
+      fs.writeFileSync(update, zip4Record({ zip: '40219', type: 'S', name: 'MAPLE', suffix: 'ST', state: 'KY', action: 'D', low: '1', high: '99', parity: 'O', addonLow: '2002' }));
+      await importReferenceFile(db, 'usps-zip4', update);
+      await importReferenceFile(db, 'openaddresses', fixture('openaddresses-applegate.csv'), { sample: true });
+
+      const status = await referenceStatus(db);
+
+      expect(status.imports.map((i) => [i.format, path.basename(i.file), i.sample, i.read, i.loaded, i.deleted, i.rejected])).toEqual([
+        ['openaddresses', 'openaddresses-applegate.csv', true, 3, 3, 0, 0],
+        ['usps-zip4', 'update.txt', false, 1, 0, 1, 0],
+        ['usps-zip4', 'usps-zip4-sample.txt', false, 9, 7, 1, 1],
+        ['rrad-embedded', 'rrad-addresses-us.tsv', true, 3220, status.imports[3].loaded, 0, status.imports[3].rejected],
+      ]);
+      expect(status.imports[3].loaded).toBeGreaterThan(3100);
+      expect(status.imports.every((i) => !Number.isNaN(Date.parse(i.imported_at)))).toBe(true);
+      const rows = async (table: string) => Number((await db.all<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))[0].n);
+      expect([status.points, status.ranges, status.city_names]).toEqual([await rows('reference_points'), await rows('reference_ranges'), 0]);
+      // Every point is a sample's (RRAD's, the sample file's): none denies another number of its street.
+      expect(status.points_complete).toBe(0);
+      expect(status.postal_codes.ranges).toBeGreaterThan(0);
+      expect(status.postal_codes.points).toBeGreaterThan(100);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
       await db.close();
     }
   });

@@ -67,6 +67,11 @@ describe.each(testDatabases)('address reference data through the service on $nam
     expect(counts).toMatchObject({ format: 'openaddresses', sample: true, loaded: 3, rejected: 0 });
     // A ZIP+4 file lists whole ZIP codes: no sample.
     await expect(cli(['--format', 'usps-zip4', '--sample', 'test/address/fixtures/usps-zip4-sample.txt'])).rejects.toMatchObject({ stderr: expect.stringMatching(/--sample is for address-point files/) });
+    // `reference status` lists the import (the refused one is not there) and what the tables hold.
+    const status = JSON.parse((await run(path.join(root, 'node_modules/.bin/tsx'), ['src/cli.ts', 'reference', 'status'],
+      { cwd: root, env: { ...process.env, DATABASE_URL: url } })).stdout);
+    expect(status).toMatchObject({ points: 3, points_complete: 0, ranges: 0, postal_codes: { points: 1, ranges: 0 } });
+    expect(status.imports).toEqual([expect.objectContaining({ format: 'openaddresses', sample: true, read: 3, loaded: 3, deleted: 0, rejected: 0 })]);
 
     const service = await startTestService(url);
     try {
