@@ -1204,6 +1204,18 @@ describe('address engine: countryOf (pricing)', () => {
 });
 
 describe('address engine: territories (no places in the embedded data) and overseas military mail', () => {
+  it.each([
+    ['5000 Estate Enighed, St Thomas, USVI 00802', '5000 ESTATE ENIGHED ST THOMAS VI 00802'],
+    ['5000 Estate Enighed, Charlotte Amalie, US Virgin Islands 00802', '5000 ESTATE ENIGHED CHARLOTTE AMALIE VI 00802'],
+    ['5000 Estate Enighed, Charlotte Amalie 00802, Virgin Islands (U.S.)', '5000 ESTATE ENIGHED CHARLOTTE AMALIE VI 00802'],
+    ['PO Box 500, Kolonia, Pohnpei, Micronesia 96941', 'PO BOX 500 KOLONIA POHNPEI FM 96941'],
+    ['PO Box 500, Saipan, CNMI 96950', 'PO BOX 500 SAIPAN MP 96950'],
+    ['PO Box 1234, Majuro 96960, Marshall Islands', 'PO BOX 1234 MAJURO MH 96960'],
+  ])('When a territory is written as its people and senders write it ("%s"), then it is the state Pub 28 names', (input, standardized) => {
+    const r = check(input);
+    expect([r.status, r.country, r.standardized]).toEqual(['plausible', 'US', standardized]);
+  });
+
   it('When a Puerto Rico address has its ZIP, then it is plausible, the state is PR and a footnote says the city was not checked', () => {
     const r = check('123 Calle Luna, San Juan, PR 00901');
     expect([r.status, r.country, r.components.state, r.standardized]).toEqual(['plausible', 'US', 'PR', '123 CALLE LUNA SAN JUAN PR 00901']);
@@ -2013,6 +2025,14 @@ describe('address engine: a state or province whose code or name is also a count
     ['Av. Corrientes 1234, Buenos Aires, AR', 'AR'],
   ])('When "%s" does not read as a North American address, then the code is the country %s', (input, country) => {
     expect(check(input).country).toBe(country);
+    expect(engine.countryOf(input)).toBe(country);
+  });
+
+  it.each([
+    ['1 Market Street, Douglas IM2 1AA, Isle of Man', 'IM', '1 MARKET STREET DOUGLAS IM2 1AA ISLE OF MAN'],
+    ['1 Main Street, Road Town, British Virgin Islands', 'VG', '1 MAIN STREET ROAD TOWN VIRGIN ISLANDS (BRITISH)'],
+  ])('When a country\'s name ends in a state\'s or province\'s ("%s": MAN. is Manitoba, VIRGIN ISLANDS a US territory), then the country is %s', (input, country, standardized) => {
+    expect([check(input).country, check(input).standardized]).toEqual([country, standardized]);
     expect(engine.countryOf(input)).toBe(country);
   });
 });

@@ -15,7 +15,7 @@ import { type ParsedAddress, parseNorthAmericanAddress } from './parser.js';
 import { cityKey, PostalIndex } from './postal-index.js';
 import { addressPointOf } from './reference-records.js';
 import { ReferenceIndex } from './reference-index.js';
-import { LONGEST_REGION_NAME_WORDS, NorthAmericanCountryNames, RegionByName, stateOfUnlistedZip, UspsTerritories } from './tables.js';
+import { LONGEST_REGION_NAME_WORDS, NorthAmericanCountryNames, RegionByName, stateOfUnlistedZip, UsStateNames, UspsTerritories } from './tables.js';
 import { hasNonLatinLetters, MAX_INPUT_CHARS, notesInBrackets, wordsAsTyped } from './tokenize.js';
 
 export { PostalIndex } from './postal-index.js';
@@ -68,7 +68,8 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     // A country named like a US state or Canadian province (`…, LOUISVILLE, KY`: the Cayman Islands' code; `…, CA`,
     // `…, DE`, `…, ATLANTA, GEORGIA`): the state when the text reads as an address there.
     if (!hint && found.code && found.code !== 'US' && !found.byLastLine && !found.script) {
-      const northAmerica = northAmericanReading(input);
+      // (A state named by the country's last word alone is none: `…, ISLE OF MAN` is no Manitoba, `MAN.`.)
+      const northAmerica = northAmericanReading(input, found.words);
       if (northAmerica) return { code: guess ? northAmerica : null, rest: input };
     }
     return found.code && UspsTerritories.has(found.code) ? { code: 'US', rest: found.rest, state: found.code } : found;
@@ -80,10 +81,10 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
    * or a street the address files know in that state, or one slip from one (`123 MAIN ST, SASKATOON, SK`; `1326 U.S. 80
    * #403, Garden City, GA`; `570 BROADWAY, MA`); else null.
    */
-  function northAmericanReading(input: string): 'US' | 'CA' | null {
+  function northAmericanReading(input: string, countryNameWords = 1): 'US' | 'CA' | null {
     const words = input.toUpperCase().replace(/[^A-Z\s]/g, ' ').trim().split(/\s+/);
     let region: { code: string; country: 'US' | 'CA' } | undefined;
-    for (let k = Math.min(3, words.length); k >= 1 && !region; k--) region = RegionByName.get(words.slice(-k).join(' '));
+    for (let k = Math.min(3, words.length); k >= Math.max(1, countryNameWords) && !region; k--) region = RegionByName.get(words.slice(-k).join(' '));
     if (!region) return null;
     const parsed = parseNorthAmericanAddress(input, postal, { places: reference });
     if (parsed.state !== region.code) return null;
@@ -109,7 +110,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
    */
   function resolveNamedCountry(
     input: string, hint?: string, guess = true,
-  ): { code: string | null; rest: string; byLastLine?: boolean; script?: ScriptCountry; streetWord?: StreetWordCountry } {
+  ): { code: string | null; rest: string; byLastLine?: boolean; script?: ScriptCountry; streetWord?: StreetWordCountry; words?: number } {
     const h = hint?.trim().toUpperCase();
     if (h && /^[A-Z]{2}$/.test(h)) {
       const code = h === 'UK' ? 'GB' : h;
@@ -121,7 +122,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     const named = countries.trailingCountry(input) ?? (otherScript ? countries.leadingCountry(input) : null);
     // (The US and Canada as the parser knows them, `USA`, `CANADA`, are left for it to read; named otherwise, in the
     // sender's language, `KANADA`, `ESTADOS UNIDOS`, the name is taken off.)
-    if (named) return { code: named.code, rest: (named.code === 'US' || named.code === 'CA') && parserNamesCountry(input) ? input : named.rest };
+    if (named) return { code: named.code, rest: (named.code === 'US' || named.code === 'CA') && parserNamesCountry(input) ? input : named.rest, words: named.words };
     const byLastLine = countries.countryOfLastLine(input);
     if (byLastLine) return { code: byLastLine, rest: input, byLastLine: true };
     // Written mostly in another script than Latin, naming no country: the script may tell it, and no US or Canadian
@@ -224,7 +225,10 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     const last = text.lastIndexOf(',');
     const before = last > 0 ? text.lastIndexOf(',', last - 1) : -1;
     if (before < 0) return text;
-    const regionText = text.slice(last + 1).replace(/[\s.]+$/, '').trim();
+    // (A note in brackets after the region, `VIRGIN ISLANDS (U.S.)` as country lists name it, stays after it, for the
+    // tokenizer to drop and say.)
+    const note = /\s*\([^()]{0,20}\)\s*$/.exec(text.slice(last + 1))?.[0] ?? '';
+    const regionText = text.slice(last + 1, text.length - note.length).replace(/[\s.]+$/, '').trim();
     if (regionText.length > 30 || !/^[A-Za-z][A-Za-z .]*$/.test(regionText)) return text;
     const region = RegionByName.get(regionText.toUpperCase().replace(/\s+/g, ' '));
     const group = text.slice(before + 1, last).trim().toUpperCase();
@@ -244,7 +248,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     } else if (zipForm || postal.fsa(code.slice(0, 3))?.province !== region.code) {
       return text;
     }
-    return `${text.slice(0, before)}${place ? `, ${place}` : ''}, ${regionText} ${code}`;
+    return `${text.slice(0, before)}${place ? `, ${place}` : ''}, ${regionText} ${code}${note}`;
   }
 
   /**
@@ -255,7 +259,9 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     if (!/^\d{5}$/.test(zip)) return false;
     const key = cityKey(city);
     const places = postal.zip(zip);
-    const named = places ? places.some((place) => postal.isAcceptableCityKey(place, key)) : UspsTerritories.has(stateOfUnlistedZip(zip) ?? '');
+    // (GeoNames names Majuro's 96960 by its territory alone, MARSHALL ISLANDS: its places are not listed either.)
+    const listed = places?.filter((place) => !(UspsTerritories.has(place.state) && place.city === UsStateNames.get(place.state)));
+    const named = listed?.length ? listed.some((place) => postal.isAcceptableCityKey(place, key)) : UspsTerritories.has(stateOfUnlistedZip(zip) ?? places?.[0]?.state ?? '');
     return named || reference?.isLocalCityOf(zip, key) === true;
   }
 

@@ -581,7 +581,7 @@ export class CountryMetadata {
    * or a figure follows it (`中国北京市`), not inside a place's name (`日本橋`, Tokyo's Nihonbashi). Latin names are
    * not looked for here: a recipient's name opens many US addresses.
    */
-  leadingCountry(text: string): { code: string; rest: string } | null {
+  leadingCountry(text: string): { code: string; rest: string; words?: number } | null {
     const start = text.search(/\S/);
     if (start < 0 || !NON_LATIN_LETTER.test(text[start])) return null;
     const cleaned = plain(text.slice(start));
@@ -759,7 +759,7 @@ export class CountryMetadata {
    * A country named at the end of the text (`…, Germany`, `…, DE`, `…, DEU`): its code and the text before it. Two- and
    * three-letter codes count only after a comma or a new line, so that a US state code is not taken for a country.
    */
-  trailingCountry(text: string): { code: string; rest: string } | null {
+  trailingCountry(text: string): { code: string; rest: string; words?: number } | null {
     // Text ending in a number (a ZIP, a house number) names no country after it, but for a city state written as
     // its own city before its postal code (`1 RAFFLES PLACE, SINGAPORE 048616`, `MONACO 98000`): the name stays, as the city.
     if (/\d[\s.]*$/.test(text)) {
@@ -790,7 +790,7 @@ export class CountryMetadata {
       if (code) {
         const rest = cleaned.slice(0, cleaned.length - tail.length) + words.slice(0, words.length - k).join(' ');
         // The country's name ending a region's name of it (`…, 03100 CIUDAD DE MEXICO`): the region stays whole.
-        return { code, rest: this.endsWithRegionNamed(words, k, code) ? cleaned : rest };
+        return { code, rest: this.endsWithRegionNamed(words, k, code) ? cleaned : rest, words: k };
       }
     }
     // A name in a script without spaces run on to the word before it (`…东长安街1号中国`).

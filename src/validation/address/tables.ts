@@ -96,6 +96,14 @@ const TraditionalStateAbbreviations: ReadonlyMap<string, string> = new Map([
 ]);
 
 /**
+ * Names the territories' and freely associated states' own people and their senders write beside Pub 28's (`St Thomas,
+ * USVI 00802`, `U.S. Virgin Islands`, `Kolonia, Pohnpei, Micronesia 96941`, `Saipan, CNMI 96950`).
+ */
+const TerritoryNames: ReadonlyMap<string, string> = new Map([
+  ['USVI', 'VI'], ['US VIRGIN ISLANDS', 'VI'], ['UNITED STATES VIRGIN ISLANDS', 'VI'], ['MICRONESIA', 'FM'], ['CNMI', 'MP'],
+]);
+
+/**
  * The traditional and AP abbreviations that are also words (`Seattle, Wash.`, `Gary, Ind.`, `Dover, Del.`): a state
  * only where the ZIP is of that state, or without a ZIP after a known city of it (the parser checks).
  */
@@ -111,6 +119,7 @@ export const RegionByName: ReadonlyMap<string, { code: string; country: 'US' | '
     byName.set(name, { code, country: 'US' });
   }
   for (const [abbreviation, code] of TraditionalStateAbbreviations) byName.set(abbreviation, { code, country: 'US' });
+  for (const [name, code] of TerritoryNames) byName.set(name, { code, country: 'US' });
   for (const [code, p] of Object.entries(caProvinceData)) {
     if (code.startsWith('_') || typeof p === 'string') continue;
     // A US code wins over nothing here: no Canadian code collides with a US one except none (CA is California).
