@@ -2031,7 +2031,10 @@ describe('address engine: a state or province whose code or name is also a count
   it.each([
     ['1 Market Street, Douglas IM2 1AA, Isle of Man', 'IM', '1 MARKET STREET DOUGLAS IM2 1AA ISLE OF MAN'],
     ['1 Main Street, Road Town, British Virgin Islands', 'VG', '1 MAIN STREET ROAD TOWN VIRGIN ISLANDS (BRITISH)'],
-  ])('When a country\'s name ends in a state\'s or province\'s ("%s": MAN. is Manitoba, VIRGIN ISLANDS a US territory), then the country is %s', (input, country, standardized) => {
+    ['1 Main Street, St Helier, Jersey JE2 3AB', 'JE', '1 MAIN STREET ST HELIER JERSEY JE2 3AB CHANNEL ISLANDS'],
+    ['1 Main Street, St Peter Port GY1 1AA, Channel Islands', 'GG', '1 MAIN STREET ST PETER PORT GY1 1AA CHANNEL ISLANDS'],
+    ['1 Market Street, Douglas IM2 1AA', 'IM', '1 MARKET STREET DOUGLAS IM2 1AA ISLE OF MAN'],
+  ])('When a country\'s name ends in a state\'s or province\'s, or its postcode is of the British form ("%s": MAN. is Manitoba, VIRGIN ISLANDS a US territory, JE2 3AB Jersey\'s), then the country is %s', (input, country, standardized) => {
     expect([check(input).country, check(input).standardized]).toEqual([country, standardized]);
     expect(engine.countryOf(input)).toBe(country);
   });

@@ -735,7 +735,9 @@ export class CountryMetadata {
     let e = text.length;
     while (e > 0 && (text.charCodeAt(e - 1) <= 32 || text[e - 1] === '.')) e--;
     if (e > 0 && /[A-Za-z]/.test(text[e - 1])) {
-      if (BRITISH_POSTCODE_AT_END.test(text)) return 'GB';
+      // (Jersey's, Guernsey's and the Isle of Man's postcodes are of the British form, and theirs: `JE2 3AB` is Jersey.)
+      const british = BRITISH_POSTCODE_AT_END.exec(text);
+      if (british) return CROWN_DEPENDENCY_BY_POSTCODE[british[0].replace(/^[\s,]+/, '').slice(0, 2).toUpperCase()] ?? 'GB';
       // Poland's `00-901 Warszawa` and Portugal's `1100-053 Lisboa`, the postal code before the city in the last group.
       const before = HYPHENATED_CODE_BEFORE_CITY.exec(text.slice(0, e));
       return before ? (before[1].length === 6 ? 'PL' : 'PT') : null;
@@ -783,6 +785,8 @@ export class CountryMetadata {
     for (let k = Math.min(this.longestNameWords, words.length); k >= 1; k--) {
       const name = k === 1 ? words[words.length - 1] : words.slice(words.length - k).join(' ');
       let code = this.codeByName.get(name);
+      // Google names Jersey and Guernsey both CHANNEL ISLANDS: the postcode tells which (GY1 1AA is Guernsey's).
+      if (code && name === 'CHANNEL ISLANDS') code = /\bGY\d/.test(cleaned) ? 'GG' : 'JE';
       if (!code && k === 1 && name.length === 2 && this.rules.has(name) && /[,;\n]\s*[A-Z]{2}$/.test(cleaned)) code = name;
       // Three-letter codes too, after a comma or a new line (`…, 10117 Berlin, DEU`).
       if (!code && k === 1 && name.length === 3 && /[,;\n]\s*[A-Z]{3}$/.test(cleaned)) code = this.codeByAlpha3.get(name);
@@ -830,6 +834,7 @@ const HYPHENATED_POSTAL_CODE_AT_END = /(?<![A-Za-z])(?!(?:APT|APARTMENT|UNIT|STE
 const HYPHENATED_POSTAL_CODES: readonly (readonly [RegExp, string])[] = [[/^\d{3}-\d{4}$/, 'JP'], [/^\d{5}-\d{3}$/, 'BR'], [/^\d{4}-\d{3}$/, 'PT']];
 /** A last group (after a comma, semicolon or line break) of a Polish or Portuguese postal code and a name: group 1 the code. */
 const HYPHENATED_CODE_BEFORE_CITY = /[,;\n]\s*(\d{2}-\d{3}|\d{4}-\d{3})\s+[^\d,;\n]*[A-Za-z\u00c0-\u024f]{2}[^\d,;\n]*$/;
+const CROWN_DEPENDENCY_BY_POSTCODE: Readonly<Record<string, string>> = { JE: 'JE', GY: 'GG', IM: 'IM' };
 const BRITISH_POSTCODE_AT_END = /[\s,](?:GIR ?0AA|[A-PR-UWYZ](?:\d[A-HJKPSTUW\d]?|[A-HK-Y]\d[ABEHMNPRVWXY\d]?) ?\d[ABD-HJLNP-UW-Z]{2})[\s.]*$/i;
 
 /**
