@@ -962,11 +962,21 @@ describe('address engine: other countries, subdivision and postal code checked a
     ['Carrer de Mallorca 401, 08013 Barcelona', 'ES', 'SPAIN', 'CARRER, the region it names'],
     ['Calle Morelos 100, 44100 Guadalajara, Jalisco', 'MX', 'MEXICO', 'CALLE, the region it names'],
     ['Paseo de la Reforma 505, 06500 Cuauhtémoc, CDMX', 'MX', 'MEXICO', 'PASEO, the region it names'],
+    // Spanish's Vía is written with its accent, which Italian's VIA never has.
+    ['Gran Vía 1, 28013 Madrid', 'ES', 'SPAIN', 'VIA, the region it names'],
+    ['Vía Augusta 10, 08006 Barcelona', 'ES', 'SPAIN', 'VIA, the region it names'],
   ])('When "%s" names no country, then its street word (and the region named) and postal code before the city tell it', (input, country, name, how) => {
     const r = check(input);
     expect([r.status, r.country, r.footnotes[0]]).toEqual([
       'plausible', country, `B#: country ${name} told from the street word ${how} and the form of its postal code before the city (no country was named)`,
     ]);
+  });
+
+  it.each([
+    ['12 Main Street, Ballina, Co. Mayo F26 X2Y3', '12 MAIN STREET BALLINA CO MAYO F26 X2Y3 IRELAND'],
+    ['12 Main St, Dublin D01F5P2', '12 MAIN ST DUBLIN D01 F5P2 IRELAND'],
+  ])('When "%s" ends with an Eircode and names no country, then the Eircode tells Ireland', (input, standardized) => {
+    expect(check(input)).toMatchObject({ status: 'plausible', country: 'IE', standardized });
   });
 
   it('When the region named is one whose postal codes the code is not (Guadalajara, Spain: 19…), then no country is told by it', () => {

@@ -277,11 +277,14 @@ const SCRIPTS: readonly { name: string; letters: RegExp; iso: string }[] = [
  * (FRIEDRICHSTRASSE, KALVERSTRAAT, DROTTNINGGATAN, MANNERHEIMINTIE). Spanish's countries (Spain, Mexico, Peru,
  * Uruguay, …) share the five-figure postal code: among them the region named decides (countryOfStreetWord).
  */
+const SPANISH_WRITING_COUNTRIES = [
+  'ES', 'MX', 'AR', 'CO', 'CL', 'PE', 'UY', 'VE', 'EC', 'GT', 'CR', 'SV', 'HN', 'NI', 'PA', 'DO', 'CU', 'BO', 'PY', 'AD',
+] as const;
+/** Spanish's `Vía` (`Gran Vía 1, 28013 Madrid`), told from Italian's VIA by its accent, which Italian never writes. */
+const SPANISH_VIA = /(?<!\p{L})v[íÍ]a(?!\p{L})/iu;
 const STREET_WORD_COUNTRIES: readonly (readonly [RegExp, readonly string[]])[] = [
   [/^(?:\S*(?:STRASSE|GASSE|PLATZ|ALLEE)|\S*STR|\S+WEG|WEG|DAMM|UFER)$/, ['DE', 'AT', 'CH', 'LI', 'LU']],
-  [/^(?:CALLE|AVENIDA|AVDA|PASEO|PLAZA|CARRER|RONDA|TRAVESIA|CAMINO|CARRETERA|CALZADA)$/, [
-    'ES', 'MX', 'AR', 'CO', 'CL', 'PE', 'UY', 'VE', 'EC', 'GT', 'CR', 'SV', 'HN', 'NI', 'PA', 'DO', 'CU', 'BO', 'PY', 'AD',
-  ]],
+  [/^(?:CALLE|AVENIDA|AVDA|PASEO|PLAZA|CARRER|RONDA|TRAVESIA|CAMINO|CARRETERA|CALZADA)$/, SPANISH_WRITING_COUNTRIES],
   // Not AVENUE, BOULEVARD, PLACE or ROUTE: English writes them too (`100 Park Avenue, 10017 Manhattan`).
   [/^(?:RUE|BD|CHEMIN|IMPASSE|QUAI|ALLEE)$/, ['FR', 'BE', 'CH', 'LU', 'MC']],
   [/^(?:VIA|VIALE|PIAZZA|PIAZZALE|CORSO|VICOLO|LARGO|STRADA|CONTRADA)$/, ['IT', 'CH', 'SM', 'VA']],
@@ -631,6 +634,10 @@ export class CountryMetadata {
     const words = cleaned.slice(0, last.index).replace(/[^\p{L}\p{N}\s]+/gu, ' ').trim().split(' ');
     const candidates = new Set<string>();
     let first: string | null = null;
+    if (SPANISH_VIA.test(text.normalize('NFC'))) {
+      first = 'VIA';
+      for (const code of SPANISH_WRITING_COUNTRIES) candidates.add(code);
+    }
     for (const word of words) {
       if (/\d/.test(word)) continue;
       for (const [pattern, codes] of STREET_WORD_COUNTRIES) {
@@ -734,6 +741,8 @@ export class CountryMetadata {
     // before them.
     let e = text.length;
     while (e > 0 && (text.charCodeAt(e - 1) <= 32 || text[e - 1] === '.')) e--;
+    // Ireland's Eircode (`D01 F5P2`, `F26 X2Y3`): a routing key and four letters and figures, no other post's form.
+    if (EIRCODE_AT_END.test(text.slice(0, e))) return 'IE';
     if (e > 0 && /[A-Za-z]/.test(text[e - 1])) {
       // (Jersey's, Guernsey's and the Isle of Man's postcodes are of the British form, and theirs: `JE2 3AB` is Jersey.)
       const british = BRITISH_POSTCODE_AT_END.exec(text);
@@ -834,6 +843,7 @@ const HYPHENATED_POSTAL_CODE_AT_END = /(?<![A-Za-z])(?!(?:APT|APARTMENT|UNIT|STE
 const HYPHENATED_POSTAL_CODES: readonly (readonly [RegExp, string])[] = [[/^\d{3}-\d{4}$/, 'JP'], [/^\d{5}-\d{3}$/, 'BR'], [/^\d{4}-\d{3}$/, 'PT']];
 /** A last group (after a comma, semicolon or line break) of a Polish or Portuguese postal code and a name: group 1 the code. */
 const HYPHENATED_CODE_BEFORE_CITY = /[,;\n]\s*(\d{2}-\d{3}|\d{4}-\d{3})\s+[^\d,;\n]*[A-Za-z\u00c0-\u024f]{2}[^\d,;\n]*$/;
+const EIRCODE_AT_END = /[\s,](?:[AC-FHKNPRTV-Y]\d{2}|D6W) ?(?=[0-9AC-FHKNPRTV-Y]{4}$)(?=.*[AC-FHKNPRTV-Y])(?=.*\d)[0-9AC-FHKNPRTV-Y]{4}$/i;
 const CROWN_DEPENDENCY_BY_POSTCODE: Readonly<Record<string, string>> = { JE: 'JE', GY: 'GG', IM: 'IM' };
 const BRITISH_POSTCODE_AT_END = /[\s,](?:GIR ?0AA|[A-PR-UWYZ](?:\d[A-HJKPSTUW\d]?|[A-HK-Y]\d[ABEHMNPRVWXY\d]?) ?\d[ABD-HJLNP-UW-Z]{2})[\s.]*$/i;
 
