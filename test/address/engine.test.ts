@@ -541,7 +541,8 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
   });
 
   // (`55 Rue du Faubourg Saint-Honore, 75008 Paris` is France by its street word: see the other countries' tests.)
-  it.each([['Unter den Linden 77, 10117 Berlin'], ['Damrak 1, 1012 LG Amsterdam']])(
+  // (`Damrak 1, 1012 LG Amsterdam` is the Netherlands by its postcode's form: see the other countries' tests.)
+  it.each([['Unter den Linden 77, 10117 Berlin'], ['Grote Markt 1, 1000 Brussel']])(
     'When a postal code stands before a city it is no ZIP of, without a country or a street word (%j), then the answer says to name the country',
     (input) => {
       const r = check(input);
@@ -970,6 +971,19 @@ describe('address engine: other countries, subdivision and postal code checked a
     expect([r.status, r.country, r.footnotes[0]]).toEqual([
       'plausible', country, `B#: country ${name} told from the street word ${how} and the form of its postal code before the city (no country was named)`,
     ]);
+  });
+
+  it.each([
+    ['Damrak 1, 1012 LG Amsterdam', 'DAMRAK 1 1012 LG AMSTERDAM NETHERLANDS', '1012 LG', 'DAMRAK 1'],
+    ['Lange Voorhout 34, 2514 EE Den Haag', 'LANGE VOORHOUT 34 2514 EE DEN HAAG NETHERLANDS', '2514 EE', 'LANGE VOORHOUT 34'],
+  ])('When "%s" has a street with no street word named before its number and a Dutch postcode, then it is the Netherlands, said so', (input, standardized, postcode, street) => {
+    const r = check(input);
+    expect([r.status, r.country, r.standardized]).toEqual(['plausible', 'NL', standardized]);
+    expect(r.footnotes[0]).toBe(`B#: country NETHERLANDS told from the form of its postal code ${postcode} after a street named before its number (${street}; no country was named)`);
+  });
+
+  it('When a unit stands before a US street line that opens with four figures and two letters, then it is no Dutch postcode', () => {
+    expect(check('Apt 5, 1234 El Camino Real').country).toBe('US');
   });
 
   it.each([

@@ -59,6 +59,8 @@ export const AddressFootnotes = {
   },
   countryOfStreetWord: (country: string, word: string, region: boolean) =>
     `B#: country ${country} told from the street word ${word}${region ? ', the region it names' : ''} and the form of its postal code before the city (no country was named)`,
+  countryOfPostcodeForm: (country: string, postalCode: string, street: string) =>
+    `B#: country ${country} told from the form of its postal code ${postalCode} after a street named before its number (${street}; no country was named)`,
   streetWordCountries: (word: string, candidates: readonly string[]) =>
     `E#: the postal code stands before the city, as outside North America, and the street word ${word} and the postal code's form fit ${candidates.join(', ')}: give the country hint or end the address with the country`,
   countryMisspelt: (typed: string, country: string) => `B#: country ${typed} read as ${country} (one typing slip)`,

@@ -290,7 +290,11 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
       if (!rules) return invalidAnswer(code, F.unknownCountry);
       const answer = validateOtherCountry(input, rules, rest.slice(0, MAX_INPUT_CHARS));
       if (script?.code) answer.footnotes.unshift(F.countryOfScript(rules.name, script.script, script.by));
-      if (streetWord) answer.footnotes.unshift(F.countryOfStreetWord(rules.name, streetWord.word, streetWord.region));
+      if (streetWord) {
+        answer.footnotes.unshift(streetWord.byForm
+          ? F.countryOfPostcodeForm(rules.name, streetWord.postalCode, streetWord.word)
+          : F.countryOfStreetWord(rules.name, streetWord.word, streetWord.region));
+      }
       return answer;
     }
     // Without a country, a US or Canadian address is assumed: most input is, and the parser tells which. Words in

@@ -8,6 +8,7 @@ import type { AddressComponents, AddressResult } from '../types.js';
 import { AddressFootnotes as F } from './footnotes.js';
 import { oneTypingSlipApart } from './postal-index.js';
 import { hasNonLatinLetters } from './tokenize.js';
+import { UnitDesignatorTable } from './tables.js';
 
 /** One region's entry in Google's metadata (only the fields used here). */
 export interface GoogleRegionData {
@@ -306,6 +307,10 @@ const STREET_WORD_COUNTRIES: readonly (readonly [RegExp, readonly string[]])[] =
  */
 const CODE_THEN_CITY = /,\s*(\d{4} ?[A-Z]{2}(?= )|\d{3} \d{2}|\d{4,5}|[A-Z]{1,2}-\d{4,5})\s+([^\d,]+)(?:,\s*([^\d,]+))?$/;
 
+/** A Dutch postcode (its letters never SA, SD or SS) and a street line named before its house number (`DAMRAK 1`, `LANGE VOORHOUT 34A`). */
+const DUTCH_POSTCODE = /^\d{4} ?(?!SA|SD|SS)[A-Z]{2}$/;
+const STREET_THEN_NUMBER = /^([A-Z][A-Z'.-]*(?: [A-Z][A-Z'.-]*){0,3}) \d{1,4}(?:[ -]?[A-Z]{1,2})?$/;
+
 /** A comma and then a figure (maybe after a country's letters: `L-1111`): what CODE_THEN_CITY needs, looked for first. */
 const COMMA_THEN_FIGURE = /,\s*[A-Za-z]{0,2}-?\d/;
 
@@ -321,6 +326,8 @@ export interface StreetWordCountry {
   word: string;
   /** The country was told from the several that fit by a region the text names. */
   region: boolean;
+  /** Told by the postal code's form after a street named before its number, no street word (`DAMRAK 1, 1012 LG …`). */
+  byForm?: boolean;
 }
 
 /**
@@ -638,6 +645,16 @@ export class CountryMetadata {
       first = 'VIA';
       for (const code of SPANISH_WRITING_COUNTRIES) candidates.add(code);
     }
+    // A Dutch postcode (four figures, two letters: `1012 LG`) after a street named before its number (`Damrak 1`):
+    // the Netherlands, whose streets often carry no street word (DAMRAK, ROKIN, SPUI). Not after a unit or a box
+    // (`Apt 5, 1234 El Camino Real` is a US street line).
+    let dutch: string | null = null;
+    const before = cleaned.slice(0, last.index).split(',').pop()!.trim();
+    if (DUTCH_POSTCODE.test(last[1]) && STREET_THEN_NUMBER.exec(before)?.[1] !== undefined
+      && !UnitDesignatorTable.has(before.split(' ')[0]) && !/^(?:P ?O|BOX|POB|RR|HC)\b/.test(before)) {
+      dutch = before;
+      candidates.add('NL');
+    }
     for (const word of words) {
       if (/\d/.test(word)) continue;
       for (const [pattern, codes] of STREET_WORD_COUNTRIES) {
@@ -650,8 +667,10 @@ export class CountryMetadata {
       const postal = this.rules.get(code)?.postalPattern;
       return postal != null && (postal.test(last[1]) || postal.test(postalCodeAsWritten(code, last[1])));
     });
+    const byForm = first === null && dutch !== null;
+    if (byForm) first = dutch;
     if (!first || !fit.length) return null;
-    const result = { candidates: fit.sort(), postalCode: last[1], city: last[2].trim(), after: last[3]?.trim() ?? null, word: first, region: false };
+    const result = { candidates: fit.sort(), postalCode: last[1], city: last[2].trim(), after: last[3]?.trim() ?? null, word: first, region: false, ...(byForm ? { byForm } : {}) };
     if (fit.length === 1) return { ...result, code: fit[0] };
     // Several fit: the one alone whose region the text names, where the postal code does not belong to another of its
     // regions (`Calle de Alcalá 50, 28014 Madrid`: Spain; `Mariahilfer Straße 1, 1060 Wien`: Austria; not
