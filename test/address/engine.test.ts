@@ -778,6 +778,15 @@ describe('address engine: PO Box numbers', () => {
     expect([r.status, r.footnotes[0]]).toEqual(['invalid', 'E#: PO Box 0 does not exist (box numbers start at 1)']);
     expect(check('PO Box 10, Anchorage AK 99501').status).toBe('plausible');
   });
+
+  it.each([
+    ['388 East Main Street, PO Box 456, , VT 05753', 'PO BOX 456 MIDDLEBURY VT 05753'],
+    ['388 East Main Street, PO Box 456, VT', 'PO BOX 456 VT'],
+  ])('When a PO Box after a street stands before an empty city field or the state ("%s"), then it is the delivery line, not the city', (input, standardized) => {
+    const r = check(input);
+    expect(r.standardized).toBe(standardized);
+    expect(r.components.city ?? '').not.toMatch(/BOX/);
+  });
 });
 
 describe('address engine: military lines away from military mail', () => {

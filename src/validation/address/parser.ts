@@ -1758,6 +1758,8 @@ function bestSplit(
         // misspelt KEY WSET in a comma group of its own.)
         const placeNamedSo = (knownZips > 0 || toks[p].sep) && UnitDesignatorTable.has(first) && p + 1 < end && !toks[p + 1].unitId;
         if ((UnitDesignatorTable.has(first) && !placeNamedSo) || first === '#') score -= 20;
+        // Nor with a PO Box and its number (`388 E MAIN ST, PO BOX 456, , VT`: the box is the delivery line, no city given).
+        if (PO_BOXES_BY_FIRST_WORD.has(first) && matchPoBox(toks, p, end) >= 0) score -= 20;
         // Nor with a delivery installation (`STN MAIN HALIFAX`), nor with a lone letter that is no directional (`B QUEBEC`
         // after `APP`, `L CEDAR RAPIDS` after `UNIT K`): those end the delivery line.
         if (country === 'CA' && CanadianInstallationTypes.has(first)) score -= 20;
