@@ -2,8 +2,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * The import log keeps the delete records an import applied (USPS transaction files) beside those it read, loaded and
- * rejected, for `reference status`. Imports logged before this migration read 0. (Whether a file was imported as a
- * sample is in its logged format already: `openaddresses+sample`.)
+ * rejected, for `reference status`. Imports logged before this migration count 0 deletes. (Whether a file was imported
+ * as a sample is in its logged format already: `openaddresses+sample`.)
  */
 export class ReferenceImportLog1763820000000 implements MigrationInterface {
   name = 'ReferenceImportLog1763820000000';

@@ -1189,20 +1189,21 @@ export function validateOtherCountry(input: string, rules: CountryRules, textWit
 
   // A subdivision added from the postal code is written where the country's format writes it.
   // A dash with spaces around it (`1578 - BELA VISTA`, `SAO PAULO - SP`, as Brazilians write) separates; it is no word.
-  const lines = groups.map((ws) => ws.filter(notADash).map(written).join(' '));
+  // (Built of the words in match form; written as typed at the end: see writtenWords.)
+  const lines = groups.map((ws) => ws.filter(notADash));
   const place = latinInput ? rules.subdivisionPlace.latin : rules.subdivisionPlace.native;
   const edge = latinInput ? rules.subdivisionEdge.latin : rules.subdivisionEdge.native;
   if (found?.how === 'added' && postal && place) {
     const ws = groups[postal.group];
     const at = place === 'before' ? postal.start : ws.length;
-    lines[postal.group] = [...ws.slice(0, at).map(written), label(found.sub), ...ws.slice(at).map(written)].filter(notADash).join(' ');
+    lines[postal.group] = [...ws.slice(0, at), label(found.sub), ...ws.slice(at)].filter(notADash);
   } else if (found?.how === 'added' && !postal && edge) {
-    if (edge === 'start') lines.unshift(label(found.sub));
-    else lines.push(label(found.sub));
+    if (edge === 'start') lines.unshift([label(found.sub)]);
+    else lines.push([label(found.sub)]);
   }
   // A city state's name already written as its city (`SINGAPORE 048616`) is not written again as the country.
-  const text = lines.join(' ').normalize('NFC');
-  const nameWritten = CITY_STATES.has(rules.code) && ` ${groups.flat().join(' ')} `.includes(` ${rules.name} `);
+  const nameWritten = CITY_STATES.has(rules.code) && ` ${lines.map((ws) => ws.join(' ')).join(' ').normalize('NFC')} `.includes(` ${rules.name} `);
+  const text = lines.map((ws) => ws.map(written).join(' ')).join(' ').normalize('NFC');
   const standardized = words.length ? (nameWritten ? text : `${text} ${rules.name}`) : null;
   return {
     status: valid ? 'plausible' : 'invalid',
