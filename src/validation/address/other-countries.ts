@@ -1103,6 +1103,8 @@ function findSubdivision(groups: string[][], rules: CountryRules, postal: Postal
 const notADash = (word: string) => !/^-+$/.test(word);
 
 /** Checks an address of a country other than US/CA against that country's metadata. */
+const LATIN_BEYOND_ASCII_OR_MARK = /[\u00c0-\u024f\u1e00-\u1eff\u0300-\u036f]/;
+
 /**
  * The words of an answer as the writer wrote them: upper case with the accents of Latin letters kept (`MÜLLERSTRASSE`,
  * `SÃO PAULO`, `MARSZAŁKOWSKA`), where matching compares them without (see matchForm). A word the text does not hold
@@ -1110,7 +1112,8 @@ const notADash = (word: string) => !/^-+$/.test(word);
  */
 function writtenWords(text: string): (word: string) => string {
   const byMatchForm = new Map<string, string>();
-  if (NON_ASCII.test(text)) {
+  // (Only text with Latin letters beyond ASCII, or combining marks, can hold a word the two forms write otherwise.)
+  if (LATIN_BEYOND_ASCII_OR_MARK.test(text)) {
     const groups = groupsOf(text);
     const kept = groupsOf(text, 'latin kept');
     if (kept.length === groups.length && kept.every((ws, g) => ws.length === groups[g].length)) {
