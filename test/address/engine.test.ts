@@ -1238,15 +1238,23 @@ describe('address engine: countryOf (pricing)', () => {
 
 describe('address engine: territories (no places in the embedded data) and overseas military mail', () => {
   it.each([
-    ['5000 Estate Enighed, St Thomas, USVI 00802', '5000 ESTATE ENIGHED ST THOMAS VI 00802'],
-    ['5000 Estate Enighed, Charlotte Amalie, US Virgin Islands 00802', '5000 ESTATE ENIGHED CHARLOTTE AMALIE VI 00802'],
-    ['5000 Estate Enighed, Charlotte Amalie 00802, Virgin Islands (U.S.)', '5000 ESTATE ENIGHED CHARLOTTE AMALIE VI 00802'],
-    ['PO Box 500, Kolonia, Pohnpei, Micronesia 96941', 'PO BOX 500 KOLONIA POHNPEI FM 96941'],
-    ['PO Box 500, Saipan, CNMI 96950', 'PO BOX 500 SAIPAN MP 96950'],
-    ['PO Box 1234, Majuro 96960, Marshall Islands', 'PO BOX 1234 MAJURO MH 96960'],
-  ])('When a territory is written as its people and senders write it ("%s"), then it is the state Pub 28 names', (input, standardized) => {
+    ['5000 Estate Enighed, St Thomas, USVI 00802', '5000 ESTATE ENIGHED ST THOMAS VI 00802', 'ST THOMAS'],
+    ['5000 Estate Enighed, Charlotte Amalie, US Virgin Islands 00802', '5000 ESTATE ENIGHED CHARLOTTE AMALIE VI 00802', 'CHARLOTTE AMALIE'],
+    ['5000 Estate Enighed, Charlotte Amalie 00802, Virgin Islands (U.S.)', '5000 ESTATE ENIGHED CHARLOTTE AMALIE VI 00802', 'CHARLOTTE AMALIE'],
+    ['PO Box 500, Kolonia, Pohnpei, Micronesia 96941', 'PO BOX 500 KOLONIA POHNPEI FM 96941', 'KOLONIA POHNPEI'],
+    ['PO Box 500, Saipan, CNMI 96950', 'PO BOX 500 SAIPAN MP 96950', 'SAIPAN'],
+    ['1 Market Street, Majuro 96960, Marshall Islands', '1 MARKET ST MAJURO MH 96960', 'MAJURO'],
+  ])('When a territory is written as its people and senders write it ("%s"), then it is the state Pub 28 names', (input, standardized, city) => {
     const r = check(input);
-    expect([r.status, r.country, r.standardized]).toEqual(['plausible', 'US', standardized]);
+    expect([r.status, r.country, r.standardized, r.components.city]).toEqual(['plausible', 'US', standardized, city]);
+  });
+
+  it.each([
+    ['5000 Estate Enighed, St Thomas, VI 00802', 'ESTATE ENIGHED', 'ST THOMAS'],
+    ['5000 Estate Enighed, St Croix, VI 00820', 'ESTATE ENIGHED', 'ST CROIX'],
+  ])('When a street with no type is followed by a place named for a saint in its own comma group ("%s"), then ST opens the city, not the street\'s type', (input, street, city) => {
+    const r = check(input);
+    expect([r.components.street_name, r.components.street_suffix, r.components.city]).toEqual([street, null, city]);
   });
 
   it('When a Puerto Rico address has its ZIP, then it is plausible, the state is PR and a footnote says the city was not checked', () => {

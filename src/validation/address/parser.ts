@@ -1775,7 +1775,10 @@ function bestSplit(
         if (knownZips === 0) {
           // An unknown "city" that starts with a common street type or holds a unit (`AVENUE APT B` before a lone ZIP)
           // is the end of the street; so is one that ends with a lone letter (`LN NORTHWEST B, MD`, `TPKE WEST F, CT`).
-          if (COMMON_STREET_TYPES.has(StreetSuffixTable.get(first) ?? '')) score -= 8;
+          // (Not ST opening a comma group of its own before a name: a place named for a saint, `…, ST THOMAS, VI`,
+          // `…, ST CROIX`, where the embedded data lists no places.)
+          const saint = first === 'ST' && toks[p].sep && p + 1 < end;
+          if (COMMON_STREET_TYPES.has(StreetSuffixTable.get(first) ?? '') && !saint) score -= 8;
           if (endsInLetterUnit) score -= 10;
           if (unitFrom[p]) score -= 20;
           // So is one that ends with one where no comma set it apart (`467 NORTH MOUNTAIN RANCH ROAD, AR`).
