@@ -974,6 +974,10 @@ describe('address engine: other countries, subdivision and postal code checked a
     ['Paseo de la Reforma 505, 06500 Cuauhtémoc, CDMX', 'MX', 'MEXICO', 'PASEO, the region it names'],
     // Spanish's Vía is written with its accent, which Italian's VIA never has.
     ['Gran Vía 1, 28013 Madrid', 'ES', 'SPAIN', 'VIA, the region it names'],
+    // Av. and Col. (avenida, colonia) as Mexico writes them; Portuguese street words, the CEP's eight figures: Brazil.
+    ['Av. Insurgentes Sur 1602, Col. Crédito Constructor, 03940 Ciudad de México, CDMX', 'MX', 'MEXICO', 'AV, the region it names'],
+    ['Av. Paulista 1578, 01310-200 São Paulo', 'BR', 'BRAZIL', 'AV'],
+    ['Rua das Flores 12, 22011-010 Rio de Janeiro', 'BR', 'BRAZIL', 'RUA'],
     ['Vía Augusta 10, 08006 Barcelona', 'ES', 'SPAIN', 'VIA, the region it names'],
   ])('When "%s" names no country, then its street word (and the region named) and postal code before the city tell it', (input, country, name, how) => {
     const r = check(input);
@@ -1000,6 +1004,16 @@ describe('address engine: other countries, subdivision and postal code checked a
     ['12 Main St, Dublin D01F5P2', '12 MAIN ST DUBLIN D01 F5P2 IRELAND'],
   ])('When "%s" ends with an Eircode and names no country, then the Eircode tells Ireland', (input, standardized) => {
     expect(check(input)).toMatchObject({ status: 'plausible', country: 'IE', standardized });
+  });
+
+  it.each([
+    ['Av. Corrientes 1234, C1043 Buenos Aires, Argentina', 'plausible'],
+    ['Av. Corrientes 1234, C1043 Buenos Aires', 'plausible'],
+    ['Av. Maipú 1234, B1636 Buenos Aires, Argentina', 'plausible'],
+    ['Av. Corrientes 1234, B1043 Capital Federal, Argentina', 'invalid'],
+  ])('When "%s" names Buenos Aires, the province and the city people call so, then the postal code tells which (%s)', (input, status) => {
+    const r = check(input);
+    expect([r.country, r.status]).toEqual(['AR', status]);
   });
 
   it('When the region named is one whose postal codes the code is not (Guadalajara, Spain: 19…), then no country is told by it', () => {

@@ -132,7 +132,7 @@ function subdivisionName(text: string): SubdivisionName {
 /** A few English names people write for subdivisions Google names only in their own language. */
 const SUBDIVISION_ALIASES: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
   RU: { 'Москва': ['MOSCOW'], 'Санкт-Петербург': ['SAINT PETERSBURG', 'ST PETERSBURG', 'ST. PETERSBURG'], 'Севастополь': ['SEVASTOPOL'] },
-  AR: { 'Ciudad Autónoma de Buenos Aires': ['CABA', 'CAPITAL FEDERAL'] },
+  AR: { 'Ciudad Autónoma de Buenos Aires': ['CABA', 'CAPITAL FEDERAL', 'BUENOS AIRES'] },
 };
 
 /** A Latin name's form of government, left off as people write it (BEIJING SHI, CAIRO GOVERNORATE, DKI JAKARTA). */
@@ -285,10 +285,12 @@ const SPANISH_WRITING_COUNTRIES = [
 const SPANISH_VIA = /(?<!\p{L})v[íÍ]a(?!\p{L})/iu;
 const STREET_WORD_COUNTRIES: readonly (readonly [RegExp, readonly string[]])[] = [
   [/^(?:\S*(?:STRASSE|GASSE|PLATZ|ALLEE)|\S*STR|\S+WEG|WEG|DAMM|UFER)$/, ['DE', 'AT', 'CH', 'LI', 'LU']],
-  [/^(?:CALLE|AVENIDA|AVDA|PASEO|PLAZA|CARRER|RONDA|TRAVESIA|CAMINO|CARRETERA|CALZADA)$/, SPANISH_WRITING_COUNTRIES],
+  [/^(?:CALLE|AVENIDA|AVDA|AV|PASEO|PLAZA|CARRER|RONDA|TRAVESIA|CAMINO|CARRETERA|CALZADA|COLONIA|COL)$/, SPANISH_WRITING_COUNTRIES],
   // Not AVENUE, BOULEVARD, PLACE or ROUTE: English writes them too (`100 Park Avenue, 10017 Manhattan`).
   [/^(?:RUE|BD|CHEMIN|IMPASSE|QUAI|ALLEE)$/, ['FR', 'BE', 'CH', 'LU', 'MC']],
   [/^(?:VIA|VIALE|PIAZZA|PIAZZALE|CORSO|VICOLO|LARGO|STRADA|CONTRADA)$/, ['IT', 'CH', 'SM', 'VA']],
+  // Portuguese: Brazil's eight-figure CEP and Portugal's seven tell them apart.
+  [/^(?:RUA|AV|AVENIDA|PRACA|TRAVESSA|ALAMEDA|ESTRADA|RODOVIA|LARGO)$/, ['BR', 'PT']],
   [/^(?:\S*STRAAT|\S+LAAN|\S*PLEIN|\S*GRACHT|\S+KADE|\S*STEEG|\S+SINGEL|\S+DIJK)$/, ['NL', 'BE']],
   [/^(?:\S+GATAN|\S+VAGEN|\S*TORGET|\S*GATA)$/, ['SE', 'NO']],
   [/^(?:\S*GATE|\S*VEIEN|\S*VEI|\S*VEGEN)$/, ['NO']],
@@ -305,7 +307,7 @@ const STREET_WORD_COUNTRIES: readonly (readonly [RegExp, readonly string[]])[] =
  * `…, 111 51 STOCKHOLM`, `…, L-1111 LUXEMBOURG`), maybe with the region in a group after it (`…, 28013 MADRID,
  * MADRID`): group 1 the code, group 2 the city, group 3 the region.
  */
-const CODE_THEN_CITY = /,\s*(\d{4} ?[A-Z]{2}(?= )|\d{3} \d{2}|\d{4,5}|[A-Z]{1,2}-\d{4,5})\s+([^\d,]+)(?:,\s*([^\d,]+))?$/;
+const CODE_THEN_CITY = /,\s*(\d{4} ?[A-Z]{2}(?= )|\d{3} \d{2}|\d{5}-\d{3}|\d{4,5}|[A-Z]{1,2}-\d{4,5}|[A-HJ-NP-Z]\d{4}(?:[A-Z]{3})?)\s+([^\d,]+)(?:,\s*([^\d,]+))?$/;
 
 /** A Dutch postcode (its letters never SA, SD or SS) and a street line named before its house number (`DAMRAK 1`, `LANGE VOORHOUT 34A`). */
 const DUTCH_POSTCODE = /^\d{4} ?(?!SA|SD|SS)[A-Z]{2}$/;
@@ -1086,7 +1088,12 @@ function findSubdivision(groups: string[][], rules: CountryRules, postal: Postal
   // says, even where the city is named like another.
   const stated = named[0]?.stated ? named[0] : null;
   if (stated) {
-    return ofPostal.length && !ofPostal.includes(stated.sub) ? { sub: stated.sub, how: 'conflict', belongsTo: ofPostal } : { sub: stated.sub, how: 'named' };
+    if (!ofPostal.length || ofPostal.includes(stated.sub)) return { sub: stated.sub, how: 'named' };
+    // Words that name two regions (BUENOS AIRES: the province, and the autonomous city people call so): the one whose
+    // postal code is written (`C1043 BUENOS AIRES` is the city's).
+    const text = ` ${groups.map((ws) => joined(ws)).join(' ')} `;
+    const shared = ofPostal.find((s) => s.names.some((n) => !n.short && text.includes(` ${n.text} `) && stated.sub.names.some((m) => m.text === n.text)));
+    return shared ? { sub: shared, how: 'named' } : { sub: stated.sub, how: 'conflict', belongsTo: ofPostal };
   }
   const agreeing = named.find((n) => ofPostal.includes(n.sub));
   if (agreeing) return { sub: agreeing.sub, how: 'named' };
