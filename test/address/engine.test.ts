@@ -1007,6 +1007,23 @@ describe('address engine: other countries, subdivision and postal code checked a
   });
 
   it.each([
+    ['Plot 45, Sector 18, Gurugram, Haryana 122015', 'IN', 'PLOT 45 SECTOR 18 GURUGRAM HARYANA 122015 INDIA'],
+    ['Plot 45, Sector 18, Gurugram 122015, Haryana', 'IN', 'PLOT 45 SECTOR 18 GURUGRAM 122015 HARYANA INDIA'],
+    ['Unit 5, 123 Ayala Avenue, Makati City, 1226 Metro Manila', 'PH', 'UNIT 5 123 AYALA AVENUE MAKATI CITY 1226 METRO MANILA PHILIPPINES'],
+    ['12 High Street, Melbourne, Victoria 3000', 'AU', '12 HIGH STREET MELBOURNE VICTORIA 3000 AUSTRALIA'],
+  ])('When "%s" names no country but ends with a region of one and a postal code of its form and prefix, then that country (%s)', (input, country, standardized) => {
+    expect(check(input)).toMatchObject({ status: 'plausible', country, standardized });
+  });
+
+  it.each([
+    ['1489 Falcon Nest Court, Arnold', 'a house number before a street type, FALCON a Venezuelan state'],
+    ['12 Main St, Victoria, TX 7790', 'a US state written, the ZIP mistyped'],
+    ['Calle 5, Guadalajara, Jalisco 44100', 'five figures: a US ZIP code\'s form'],
+  ])('When "%s" (%s), then no country is told by a region\'s name and a number', (input) => {
+    expect(check(input).country).toBe('US');
+  });
+
+  it.each([
     ['Av. Corrientes 1234, C1043 Buenos Aires, Argentina', 'plausible'],
     ['Av. Corrientes 1234, C1043 Buenos Aires', 'plausible'],
     ['Av. Maipú 1234, B1636 Buenos Aires, Argentina', 'plausible'],

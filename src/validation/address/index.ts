@@ -140,6 +140,9 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
       if (european.code) return { code: european.code, rest: input, byLastLine: true, streetWord: european };
       if (!guess) return { code: null, rest: input, streetWord: european };
     }
+    // A region of one country outside North America and a postal code of its form and prefix (`…, Haryana 122015`).
+    const byRegion = countries.countryOfRegionAndPostalCode(input);
+    if (byRegion) return { code: byRegion, rest: input, byLastLine: true };
     if (!guess) return { code: null, rest: input };
     const upper = input.toUpperCase().trim();
     if (CANADIAN_POSTAL.test(upper)) return { code: 'CA', rest: input };

@@ -8,7 +8,7 @@ import type { AddressComponents, AddressResult } from '../types.js';
 import { AddressFootnotes as F } from './footnotes.js';
 import { oneTypingSlipApart } from './postal-index.js';
 import { hasNonLatinLetters } from './tokenize.js';
-import { UnitDesignatorTable } from './tables.js';
+import { RegionByName, StreetSuffixTable, UnitDesignatorTable } from './tables.js';
 
 /** One region's entry in Google's metadata (only the fields used here). */
 export interface GoogleRegionData {
@@ -757,6 +757,60 @@ export class CountryMetadata {
    * (five figures, a hyphen, four): Japan's `123-4567`, Brazil's `12345-678`, Portugal's `1234-567`, after a city;
    * or Poland's `00-901` and Portugal's `1100-053` opening the last group, before the city (`…, 00-901 Warszawa`).
    */
+  /**
+   * The country of a Latin address that names none but ends with a region of one country outside North America and a
+   * postal code of that region's form and prefix, in its last two comma groups (`…, Gurugram, Haryana 122015`: India;
+   * `…, Makati 1226, Metro Manila`). Only a postal code no US or Canadian one can be (not five figures, not `A1A 1A1`),
+   * and only a region of one country; else null.
+   */
+  countryOfRegionAndPostalCode(text: string): string | null {
+    if (!REGION_POSTAL_CODE_FORM.test(text) || hasNonLatinLetters(text)) return null;
+    const groups = groupsOf(text).slice(-2);
+    // The postal code: the last word with a figure of the last group, or of the one before (`GURUGRAM 122015, HARYANA`).
+    let g0 = groups.length - 1;
+    let at = groups[g0].findLastIndex((w) => /\d/.test(w));
+    if (at < 0 && g0 > 0) at = groups[--g0].findLastIndex((w) => /\d/.test(w));
+    if (at < 0) return null;
+    const code = groups[g0][at];
+    if (/^\d{5}$|^\d{5}-\d{4}$/.test(code)) return null;
+    // A house number is none: not in the text's first group, nor before a street type (`…, 1489 FALCON NEST COURT, …`).
+    if ((g0 === 0 && groupsOf(text).length <= groups.length) || groups[g0].slice(at + 1).some((w) => StreetSuffixTable.has(w))) return null;
+    // (Not where a US state or a Canadian province is written: `…, VICTORIA, TX 7790` is a Texan ZIP mistyped.)
+    if (groups.some((ws) => ws.some((w, i) => RegionByName.has(w) || (i > 0 && RegionByName.has(`${ws[i - 1]} ${w}`))))) return null;
+    const found = new Set<string>();
+    for (const [g, ws] of groups.entries()) {
+      for (let i = 0; i < ws.length; i++) {
+        for (let k = 1; k <= 4 && i + k <= ws.length; k++) {
+          if (g === g0 && i <= at && at < i + k) break;
+          for (const { country, sub } of this.latinSubdivisionsNamed().get(ws.slice(i, i + k).join(' ')) ?? []) {
+            const pattern = this.rules.get(country)?.postalPattern;
+            if (pattern?.test(code) && (!sub.postalPrefix || sub.postalPrefix.test(code))) found.add(country);
+          }
+        }
+      }
+    }
+    return found.size === 1 ? [...found][0] : null;
+  }
+
+  /** Every region's name in Latin letters (four or more, no code) outside North America -> its countries' regions. */
+  private latinSubdivisionsNamed(): Map<string, { country: string; sub: Subdivision }[]> {
+    if (this.latinSubdivisions) return this.latinSubdivisions;
+    const byName = new Map<string, { country: string; sub: Subdivision }[]>();
+    for (const [country, rules] of this.rules) {
+      if (country === 'US' || country === 'CA') continue;
+      for (const sub of rules.subdivisions) {
+        for (const name of sub.names) {
+          if (name.short || name.unspaced || name.text.replace(/[^A-Z]/g, '').length < 4 || hasNonLatinLetters(name.text)) continue;
+          const list = byName.get(name.text);
+          if (!list) byName.set(name.text, [{ country, sub }]);
+          else if (!list.some((e) => e.sub === sub)) list.push({ country, sub });
+        }
+      }
+    }
+    return (this.latinSubdivisions = byName);
+  }
+  private latinSubdivisions?: Map<string, { country: string; sub: Subdivision }[]>;
+
   countryOfLastLine(text: string): string | null {
     // Looked at from the end: a British postcode ends with a letter; four figures after a space or comma, and the word
     // before them.
@@ -865,6 +919,8 @@ const HYPHENATED_POSTAL_CODES: readonly (readonly [RegExp, string])[] = [[/^\d{3
 /** A last group (after a comma, semicolon or line break) of a Polish or Portuguese postal code and a name: group 1 the code. */
 const HYPHENATED_CODE_BEFORE_CITY = /[,;\n]\s*(\d{2}-\d{3}|\d{4}-\d{3})\s+[^\d,;\n]*[A-Za-z\u00c0-\u024f]{2}[^\d,;\n]*$/;
 const EIRCODE_AT_END = /[\s,](?:[AC-FHKNPRTV-Y]\d{2}|D6W) ?(?=[0-9AC-FHKNPRTV-Y]{4}$)(?=.*[AC-FHKNPRTV-Y])(?=.*\d)[0-9AC-FHKNPRTV-Y]{4}$/i;
+/** A figure in the last comma group or the one before it, for countryOfRegionAndPostalCode: looked for first. */
+const REGION_POSTAL_CODE_FORM = /\d[^,]*(?:,[^,\d]*)?$/;
 const CROWN_DEPENDENCY_BY_POSTCODE: Readonly<Record<string, string>> = { JE: 'JE', GY: 'GG', IM: 'IM' };
 const BRITISH_POSTCODE_AT_END = /[\s,](?:GIR ?0AA|[A-PR-UWYZ](?:\d[A-HJKPSTUW\d]?|[A-HK-Y]\d[ABEHMNPRVWXY\d]?) ?\d[ABD-HJLNP-UW-Z]{2})[\s.]*$/i;
 
