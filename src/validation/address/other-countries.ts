@@ -764,7 +764,8 @@ export class CountryMetadata {
    * and only a region of one country; else null.
    */
   countryOfRegionAndPostalCode(text: string): string | null {
-    if (!REGION_POSTAL_CODE_FORM.test(text) || hasNonLatinLetters(text)) return null;
+    // (Most text that gets here is a US address ending with its ZIP code: passed by before any other work.)
+    if (ENDS_WITH_ZIP.test(text) || !REGION_POSTAL_CODE_FORM.test(text) || hasNonLatinLetters(text)) return null;
     const groups = groupsOf(text).slice(-2);
     // The postal code: the last word with a figure of the last group, or of the one before (`GURUGRAM 122015, HARYANA`).
     let g0 = groups.length - 1;
@@ -921,6 +922,7 @@ const HYPHENATED_CODE_BEFORE_CITY = /[,;\n]\s*(\d{2}-\d{3}|\d{4}-\d{3})\s+[^\d,;
 const EIRCODE_AT_END = /[\s,](?:[AC-FHKNPRTV-Y]\d{2}|D6W) ?(?=[0-9AC-FHKNPRTV-Y]{4}$)(?=.*[AC-FHKNPRTV-Y])(?=.*\d)[0-9AC-FHKNPRTV-Y]{4}$/i;
 /** A figure in the last comma group or the one before it, for countryOfRegionAndPostalCode: looked for first. */
 const REGION_POSTAL_CODE_FORM = /\d[^,]*(?:,[^,\d]*)?$/;
+const ENDS_WITH_ZIP = /(?:^|[^\d-])\d{5}(?:-\d{4})?[\s.]*$/;
 const CROWN_DEPENDENCY_BY_POSTCODE: Readonly<Record<string, string>> = { JE: 'JE', GY: 'GG', IM: 'IM' };
 const BRITISH_POSTCODE_AT_END = /[\s,](?:GIR ?0AA|[A-PR-UWYZ](?:\d[A-HJKPSTUW\d]?|[A-HK-Y]\d[ABEHMNPRVWXY\d]?) ?\d[ABD-HJLNP-UW-Z]{2})[\s.]*$/i;
 
