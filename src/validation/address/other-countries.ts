@@ -765,8 +765,18 @@ export class CountryMetadata {
    */
   countryOfRegionAndPostalCode(text: string): string | null {
     // (Most text that gets here is a US address ending with its ZIP code: passed by before any other work.)
-    if (ENDS_WITH_ZIP.test(text) || !REGION_POSTAL_CODE_FORM.test(text) || hasNonLatinLetters(text)) return null;
-    const groups = groupsOf(text).slice(-2);
+    if (ENDS_WITH_ZIP.test(text)) return null;
+    // (And text whose last two groups hold no figure, or no first word of such a region's name, before the text is put
+    // in match form.)
+    const comma = text.lastIndexOf(',', text.lastIndexOf(',') - 1);
+    const tail = text.slice(comma + 1);
+    if (!/\d/.test(tail) || hasNonLatinLetters(tail)) return null;
+    const named = this.latinSubdivisionsNamed();
+    const tailWords = tail.toUpperCase().split(/[^A-Z]+/);
+    if (!NON_ASCII.test(tail) && !tailWords.some((w) => named.firstWords.has(w))) return null;
+    if (tailWords.some((w) => w.length === 2 && RegionByName.has(w))) return null;
+    const all = groupsOf(text);
+    const groups = all.slice(-2);
     // The postal code: the last word with a figure of the last group, or of the one before (`GURUGRAM 122015, HARYANA`).
     let g0 = groups.length - 1;
     let at = groups[g0].findLastIndex((w) => /\d/.test(w));
@@ -775,7 +785,7 @@ export class CountryMetadata {
     const code = groups[g0][at];
     if (/^\d{5}$|^\d{5}-\d{4}$/.test(code)) return null;
     // A house number is none: not in the text's first group, nor before a street type (`…, 1489 FALCON NEST COURT, …`).
-    if ((g0 === 0 && groupsOf(text).length <= groups.length) || groups[g0].slice(at + 1).some((w) => StreetSuffixTable.has(w))) return null;
+    if ((g0 === 0 && all.length <= groups.length) || groups[g0].slice(at + 1).some((w) => StreetSuffixTable.has(w))) return null;
     // (Not where a US state or a Canadian province is written: `…, VICTORIA, TX 7790` is a Texan ZIP mistyped.)
     if (groups.some((ws) => ws.some((w, i) => RegionByName.has(w) || (i > 0 && RegionByName.has(`${ws[i - 1]} ${w}`))))) return null;
     const found = new Set<string>();
@@ -783,7 +793,8 @@ export class CountryMetadata {
       for (let i = 0; i < ws.length; i++) {
         for (let k = 1; k <= 4 && i + k <= ws.length; k++) {
           if (g === g0 && i <= at && at < i + k) break;
-          for (const { country, sub } of this.latinSubdivisionsNamed().get(ws.slice(i, i + k).join(' ')) ?? []) {
+          if (k === 1 && !named.firstWords.has(ws[i])) break;
+          for (const { country, sub } of named.byName.get(ws.slice(i, i + k).join(' ')) ?? []) {
             const pattern = this.rules.get(country)?.postalPattern;
             if (pattern?.test(code) && (!sub.postalPrefix || sub.postalPrefix.test(code))) found.add(country);
           }
@@ -794,9 +805,10 @@ export class CountryMetadata {
   }
 
   /** Every region's name in Latin letters (four or more, no code) outside North America -> its countries' regions. */
-  private latinSubdivisionsNamed(): Map<string, { country: string; sub: Subdivision }[]> {
+  private latinSubdivisionsNamed(): { byName: Map<string, { country: string; sub: Subdivision }[]>; firstWords: Set<string> } {
     if (this.latinSubdivisions) return this.latinSubdivisions;
     const byName = new Map<string, { country: string; sub: Subdivision }[]>();
+    const firstWords = new Set<string>();
     for (const [country, rules] of this.rules) {
       if (country === 'US' || country === 'CA') continue;
       for (const sub of rules.subdivisions) {
@@ -805,12 +817,13 @@ export class CountryMetadata {
           const list = byName.get(name.text);
           if (!list) byName.set(name.text, [{ country, sub }]);
           else if (!list.some((e) => e.sub === sub)) list.push({ country, sub });
+          firstWords.add(name.words[0]);
         }
       }
     }
-    return (this.latinSubdivisions = byName);
+    return (this.latinSubdivisions = { byName, firstWords });
   }
-  private latinSubdivisions?: Map<string, { country: string; sub: Subdivision }[]>;
+  private latinSubdivisions?: { byName: Map<string, { country: string; sub: Subdivision }[]>; firstWords: Set<string> };
 
   countryOfLastLine(text: string): string | null {
     // Looked at from the end: a British postcode ends with a letter; four figures after a space or comma, and the word
@@ -920,8 +933,6 @@ const HYPHENATED_POSTAL_CODES: readonly (readonly [RegExp, string])[] = [[/^\d{3
 /** A last group (after a comma, semicolon or line break) of a Polish or Portuguese postal code and a name: group 1 the code. */
 const HYPHENATED_CODE_BEFORE_CITY = /[,;\n]\s*(\d{2}-\d{3}|\d{4}-\d{3})\s+[^\d,;\n]*[A-Za-z\u00c0-\u024f]{2}[^\d,;\n]*$/;
 const EIRCODE_AT_END = /[\s,](?:[AC-FHKNPRTV-Y]\d{2}|D6W) ?(?=[0-9AC-FHKNPRTV-Y]{4}$)(?=.*[AC-FHKNPRTV-Y])(?=.*\d)[0-9AC-FHKNPRTV-Y]{4}$/i;
-/** A figure in the last comma group or the one before it, for countryOfRegionAndPostalCode: looked for first. */
-const REGION_POSTAL_CODE_FORM = /\d[^,]*(?:,[^,\d]*)?$/;
 const ENDS_WITH_ZIP = /(?:^|[^\d-])\d{5}(?:-\d{4})?[\s.]*$/;
 const CROWN_DEPENDENCY_BY_POSTCODE: Readonly<Record<string, string>> = { JE: 'JE', GY: 'GG', IM: 'IM' };
 const BRITISH_POSTCODE_AT_END = /[\s,](?:GIR ?0AA|[A-PR-UWYZ](?:\d[A-HJKPSTUW\d]?|[A-HK-Y]\d[ABEHMNPRVWXY\d]?) ?\d[ABD-HJLNP-UW-Z]{2})[\s.]*$/i;
