@@ -773,7 +773,7 @@ export class CountryMetadata {
     if (!/\d/.test(tail) || hasNonLatinLetters(tail)) return null;
     const named = this.latinSubdivisionsNamed();
     const tailWords = tail.toUpperCase().split(/[^A-Z]+/);
-    if (!NON_ASCII.test(tail) && !tailWords.some((w) => named.firstWords.has(w))) return null;
+    if (!NON_ASCII.test(tail) && !tailWords.some((w) => named.longestWords.has(w))) return null;
     if (tailWords.some((w) => w.length === 2 && RegionByName.has(w))) return null;
     const all = groupsOf(text);
     const groups = all.slice(-2);
@@ -805,10 +805,12 @@ export class CountryMetadata {
   }
 
   /** Every region's name in Latin letters (four or more, no code) outside North America -> its countries' regions. */
-  private latinSubdivisionsNamed(): { byName: Map<string, { country: string; sub: Subdivision }[]>; firstWords: Set<string> } {
+  private latinSubdivisionsNamed(): { byName: Map<string, { country: string; sub: Subdivision }[]>; firstWords: Set<string>; longestWords: Set<string> } {
     if (this.latinSubdivisions) return this.latinSubdivisions;
     const byName = new Map<string, { country: string; sub: Subdivision }[]>();
     const firstWords = new Set<string>();
+    // (Each name's longest word, a rarer one than its first, `WALES` of NEW SOUTH WALES: what text is looked over for.)
+    const longestWords = new Set<string>();
     for (const [country, rules] of this.rules) {
       if (country === 'US' || country === 'CA') continue;
       for (const sub of rules.subdivisions) {
@@ -818,12 +820,13 @@ export class CountryMetadata {
           if (!list) byName.set(name.text, [{ country, sub }]);
           else if (!list.some((e) => e.sub === sub)) list.push({ country, sub });
           firstWords.add(name.words[0]);
+          longestWords.add(name.words.reduce((a, b) => (b.length >= a.length ? b : a)));
         }
       }
     }
-    return (this.latinSubdivisions = { byName, firstWords });
+    return (this.latinSubdivisions = { byName, firstWords, longestWords });
   }
-  private latinSubdivisions?: { byName: Map<string, { country: string; sub: Subdivision }[]>; firstWords: Set<string> };
+  private latinSubdivisions?: { byName: Map<string, { country: string; sub: Subdivision }[]>; firstWords: Set<string>; longestWords: Set<string> };
 
   countryOfLastLine(text: string): string | null {
     // Looked at from the end: a British postcode ends with a letter; four figures after a space or comma, and the word
