@@ -760,14 +760,16 @@ export class CountryMetadata {
   /**
    * The country of a Latin address that names none but ends with a region of one country outside North America and a
    * postal code of that region's form and prefix, in its last two comma groups (`…, Gurugram, Haryana 122015`: India;
-   * `…, Makati 1226, Metro Manila`). Only a postal code no US or Canadian one can be (not five figures, not `A1A 1A1`),
-   * and only a region of one country; else null.
+   * `…, Makati 1226, Metro Manila`). Only a postal code no US ZIP code can be (not five figures), no house number, not
+   * where a US state or Canadian province is written (its code or name; a two-letter word such as `DE` or `LA` counts,
+   * which leaves some foreign addresses unread rather than a US one misread), and only a region of one country; else
+   * null.
    */
   countryOfRegionAndPostalCode(text: string): string | null {
     // (Most text that gets here is a US address ending with its ZIP code: passed by before any other work.)
     if (ENDS_WITH_ZIP.test(text)) return null;
-    // (And text whose last two groups hold no figure, or no first word of such a region's name, before the text is put
-    // in match form.)
+    // (And text whose last two groups hold no figure, or no region name's longest word, before the text is put in
+    // match form.)
     const comma = text.lastIndexOf(',', text.lastIndexOf(',') - 1);
     const tail = text.slice(comma + 1);
     if (!/\d/.test(tail) || hasNonLatinLetters(tail)) return null;
