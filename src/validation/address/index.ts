@@ -12,7 +12,7 @@ import { AddressFootnotes as F } from './footnotes.js';
 import { localZipsOfCity, validateNorthAmerican, zipOfState } from './north-america.js';
 import { CountryMetadata, type GoogleRegionData, type ScriptCountry, type StreetWordCountry, validateOtherCountry } from './other-countries.js';
 import { type ParsedAddress, parseNorthAmericanAddress } from './parser.js';
-import { cityKey, PostalIndex } from './postal-index.js';
+import { cityKey, PostalIndex, type ZipPlace } from './postal-index.js';
 import { addressPointOf } from './reference-records.js';
 import { ReferenceIndex } from './reference-index.js';
 import { LONGEST_REGION_NAME_WORDS, NorthAmericanCountryNames, RegionByName, stateOfUnlistedZip, UsStateNames, UspsTerritories } from './tables.js';
@@ -263,8 +263,10 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     const key = cityKey(city);
     const places = postal.zip(zip);
     // (GeoNames names Majuro's 96960 by its territory alone, MARSHALL ISLANDS: its places are not listed either.)
-    const listed = places?.filter((place) => !(UspsTerritories.has(place.state) && place.city === UsStateNames.get(place.state)));
-    const named = listed?.length ? listed.some((place) => postal.isAcceptableCityKey(place, key)) : UspsTerritories.has(stateOfUnlistedZip(zip) ?? places?.[0]?.state ?? '');
+    const territoryNamed = (place: ZipPlace) => UspsTerritories.has(place.state) && place.city === UsStateNames.get(place.state);
+    const named = places && !places.every(territoryNamed)
+      ? places.some((place) => !territoryNamed(place) && postal.isAcceptableCityKey(place, key))
+      : UspsTerritories.has(stateOfUnlistedZip(zip) ?? places?.[0]?.state ?? '');
     return named || reference?.isLocalCityOf(zip, key) === true;
   }
 

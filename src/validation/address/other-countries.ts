@@ -643,7 +643,7 @@ export class CountryMetadata {
     const words = cleaned.slice(0, last.index).replace(/[^\p{L}\p{N}\s]+/gu, ' ').trim().split(' ');
     const candidates = new Set<string>();
     let first: string | null = null;
-    if (SPANISH_VIA.test(text.normalize('NFC'))) {
+    if (NON_ASCII.test(text) && SPANISH_VIA.test(text.normalize('NFC'))) {
       first = 'VIA';
       for (const code of SPANISH_WRITING_COUNTRIES) candidates.add(code);
     }

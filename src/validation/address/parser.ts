@@ -1047,10 +1047,6 @@ const FIRM_WORDS = new Set(['INC', 'LLC', 'LTD', 'CORP', 'JR', 'SR', 'III', 'PC'
 /** The most words a building name written between units and the delivery line is looked through. */
 const LONGEST_BUILDING_NAME = 4;
 
-/**
- * Units written before the delivery line (unitsAt), or before a building name just before it (`14TH FLOOR L & C TOWER
- * 401 CHURCH ST`): the units, where they start, and the building name between.
- */
 /** The designators of a home's unit: an apartment, a unit, a lot, a trailer, a space, or the sign. */
 const HOME_UNITS: ReadonlySet<string> = new Set(['APT', 'UNIT', 'LOT', 'TRLR', 'SPC', '#']);
 
@@ -1064,6 +1060,10 @@ function streetEndsAt(toks: readonly Token[], starts: readonly number[], end: nu
   return false;
 }
 
+/**
+ * Units written before the delivery line (unitsAt), or before a building name just before it (`14TH FLOOR L & C TOWER
+ * 401 CHURCH ST`): the units, where they start, and the building name between.
+ */
 function unitsBefore(toks: readonly Token[], start: number): { units: Secondary[]; from: number; building?: string } {
   const direct = unitsAt(toks, start);
   if (direct.units.length || start < 3 || !BuildingWords.has(toks[start - 1].w)) return direct;
