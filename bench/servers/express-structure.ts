@@ -21,13 +21,13 @@ app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
 app.get('/problems/:code', (_req, res) => void res.json({}));
 const principal = { accountId: 'acct', keyId: 'key' };
 // As authenticate() does for a key seen before: the principal from an awaited look-up, then next().
-const authenticate = async (req: Request, _res: Response, next: NextFunction) => {
-  req.principal = req.get('authorization') ? await Promise.resolve(principal) : undefined;
+const authenticate = async (req: Request, res: Response, next: NextFunction) => {
+  res.locals.context.principal = req.get('authorization') ? await Promise.resolve(principal) : undefined;
   next();
 };
 const rateLimitOff = (_req: Request, _res: Response, next: NextFunction) => next();
 app.post('/v1/validate', authenticate, rateLimitOff, jsonBody(), async (req: Request, res: Response) => {
-  const json = JSON.stringify({ fields: Object.keys(req.body ?? {}).length, request_id: req.id });
+  const json = JSON.stringify({ fields: Object.keys(req.body ?? {}).length, request_id: res.locals.context.id });
   res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) }).end(json);
 });
 app.get('/v1/account', (_req, res) => void res.json({}));

@@ -4,6 +4,7 @@
  */
 import type { NextFunction, Request, Response } from 'express';
 import { isDatabaseUnavailable } from '../db/data-source.js';
+import type { RequestContext } from './middleware/request-context.js';
 import { Problem, problemBody } from './problems.js';
 
 interface HttpError {
@@ -36,19 +37,20 @@ function toProblem(err: unknown): Problem | null {
 }
 
 export function errorHandler() {
-  return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
+  return (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const context = res.locals.context as RequestContext | undefined;
     let problem = toProblem(err);
     if (!problem) {
-      req.log?.error({ err, request_id: req.id }, 'unhandled error');
+      context?.log.error({ err, request_id: context.id }, 'unhandled error');
       problem = new Problem('internal', 'An unexpected error occurred; it has been logged with the request id.');
     } else if (problem.status >= 500) {
-      req.log?.error({ err, request_id: req.id }, problem.code);
+      context?.log.error({ err, request_id: context.id }, problem.code);
     }
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    const body = { ...problemBody(problem), request_id: req.id };
+    const body = { ...problemBody(problem), request_id: context?.id };
     res
       .status(problem.status)
       .set(problem.headers)

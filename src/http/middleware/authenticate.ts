@@ -7,7 +7,7 @@ import type { FailedAuthenticationLimiter } from './rate-limit.js';
 const BEARER = /^Bearer[ ]+([^\s]+)\s*$/i;
 
 export function authenticate(accounts: Accounts, failures: FailedAuthenticationLimiter) {
-  return async (req: Request, _res: Response, next: NextFunction) => {
+  return async (req: Request, res: Response, next: NextFunction) => {
     const header = req.get('authorization');
     const match = header ? BEARER.exec(header) : null;
     const principal = match ? await accounts.authenticate(match[1]) : null;
@@ -24,7 +24,7 @@ export function authenticate(accounts: Accounts, failures: FailedAuthenticationL
         { 'WWW-Authenticate': `Bearer realm="contact-validator"${error ? `, ${error}` : ''}` },
       );
     }
-    req.principal = principal;
+    res.locals.context.principal = principal;
     next();
   };
 }

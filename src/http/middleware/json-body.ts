@@ -9,22 +9,12 @@ import { Problem } from '../problems.js';
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
-declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace Express {
-    interface Request {
-      /** The raw body bytes, for the request fingerprint of Idempotency-Key (hashed only when a key is sent). */
-      rawBody?: Buffer;
-    }
-  }
-}
-
 const parseJson = express.json({
   limit: BODY_LIMIT_BYTES,
   strict: true,
   type: () => true,
-  verify: (req, _res, buf) => {
-    (req as Request).rawBody = buf;
+  verify: (_req, res, buf) => {
+    (res as Response).locals.context.rawBody = buf;
   },
 });
 
@@ -47,6 +37,6 @@ export function jsonBody() {
 }
 
 /** SHA-256 of the raw body: what Idempotency-Key compares. */
-export function bodyFingerprint(req: Request): string {
-  return crypto.createHash('sha256').update(req.rawBody ?? Buffer.alloc(0)).digest('hex');
+export function bodyFingerprint(res: Response): string {
+  return crypto.createHash('sha256').update(res.locals.context.rawBody ?? Buffer.alloc(0)).digest('hex');
 }

@@ -63,7 +63,7 @@ export function rateLimitPerKey(db: Database, perMinute: number) {
     identifier: `${perMinute}-per-minute`,
     store: db.dialect === 'postgres' ? new DatabaseRateLimitStore(db) : new MemoryStore(),
     // Runs after authentication: the key id, never the key itself.
-    keyGenerator: (req) => req.principal!.keyId,
+    keyGenerator: (_req, res) => res.locals.context.principal!.keyId,
     handler: (_req, res, next, options) => {
       const retryAfter = res.getHeader('Retry-After');
       next(

@@ -75,14 +75,15 @@ export function validateRoutes(
 ): void {
   router.post('/v1/validate', ...guard, jsonBody(), async (req: Request, res: Response) => {
     const input = contactInputOf(parseBody(validateRequestSchema, req.body));
-    req.logFields.modules = ['address', 'email', 'phone'].filter((m) => input[m as 'address'] !== undefined);
-    if (input.email !== undefined) req.logFields.email = maskEmail(input.email);
-    if (input.phone !== undefined) req.logFields.phone = maskPhone(input.phone);
+    const context = res.locals.context;
+    context.logFields.modules = ['address', 'email', 'phone'].filter((m) => input[m as 'address'] !== undefined);
+    if (input.email !== undefined) context.logFields.email = maskEmail(input.email);
+    if (input.phone !== undefined) context.logFields.phone = maskPhone(input.phone);
 
-    const { accountId } = req.principal!;
+    const { accountId } = context.principal!;
     const key = parseIdempotencyKey(req.get('idempotency-key'));
     if (key) {
-      const start = await idempotency.begin(accountId, key, bodyFingerprint(req));
+      const start = await idempotency.begin(accountId, key, bodyFingerprint(res));
       if (start.replay) {
         res.status(start.status).set('Idempotent-Replayed', 'true').type('application/json').send(start.body);
         return;
@@ -90,10 +91,10 @@ export function validateRoutes(
     }
     let json: string;
     try {
-      const arrivedAtEpochMs = Date.now() - (performance.now() - req.arrivedAt);
-      const answer = await validation.validate(accountId, req.ledgerId, input, arrivedAtEpochMs, req.log);
+      const arrivedAtEpochMs = Date.now() - (performance.now() - context.arrivedAt);
+      const answer = await validation.validate(accountId, context.ledgerId, input, arrivedAtEpochMs, context.log);
       const { address, email, phone, credits } = answer;
-      json = JSON.stringify({ address, email, phone, credits, request_id: req.id, response_ms: Math.round(performance.now() - req.arrivedAt) });
+      json = JSON.stringify({ address, email, phone, credits, request_id: context.id, response_ms: Math.round(performance.now() - context.arrivedAt) });
     } catch (err) {
       // Nothing was charged (the use case refunds on its own failures); the key is free for a retry.
       if (key) await idempotency.abandon(accountId, key).catch(() => undefined);
@@ -104,7 +105,7 @@ export function validateRoutes(
         await idempotency.complete(accountId, key, 200, json);
       } catch (err) {
         // The work is done and paid for: the caller gets its answer even if it cannot be kept for a replay.
-        req.log.error({ err, request_id: req.id }, 'idempotent answer not stored');
+        context.log.error({ err, request_id: context.id }, 'idempotent answer not stored');
         await idempotency.abandon(accountId, key).catch(() => undefined);
       }
     }
