@@ -1,7 +1,7 @@
 /**
  * Benchmark child for `npm run bench:validate -- --structure`: the service's HTTP structure with no work behind it —
- * the real request-context middleware, an asynchronous key check and a pass-through rate-limit layer before the real
- * JSON body guard, the same routes before and after /v1/validate, and the answer written as the route writes it — so
+ * the real request-context middleware, an asynchronous key check (the rate limit, off in the bench, adds no layer) before
+ * the real JSON body guard, the same routes before and after /v1/validate, and the answer written as the route writes it — so
  * that the bench can tell what the HTTP layer alone costs over a bare Express endpoint. Prints one JSON line `{"url",
  * "api_key", "structure"}` on stdout once it listens (a key of the real form, so that the requests carry the same
  * header; nothing checks it); stops on SIGTERM, SIGINT or when stdin closes.
@@ -25,8 +25,7 @@ const authenticate = async (req: Request, res: Response, next: NextFunction) => 
   res.locals.context.principal = req.get('authorization') ? await Promise.resolve(principal) : undefined;
   next();
 };
-const rateLimitOff = (_req: Request, _res: Response, next: NextFunction) => next();
-app.post('/v1/validate', authenticate, rateLimitOff, jsonBody(), async (req: Request, res: Response) => {
+app.post('/v1/validate', authenticate, jsonBody(), async (req: Request, res: Response) => {
   const json = JSON.stringify({ fields: Object.keys(req.body ?? {}).length, request_id: res.locals.context.id });
   res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) }).end(json);
 });

@@ -54,7 +54,7 @@ export function createApp(deps: AppDeps): express.Express {
   });
 
   // Every /v1 route: the key first, then its rate limit. Routes are flat (no nested routers) to keep the hot path short.
-  const guard = [authenticate(deps.accounts, deps.failedAuthentications), rateLimitPerKey(deps.db, deps.rateLimitPerMinute)];
+  const guard = [authenticate(deps.accounts, deps.failedAuthentications), ...rateLimitPerKey(deps.db, deps.rateLimitPerMinute)];
   validateRoutes(app, guard, deps.validation, new IdempotencyStore(deps.db));
   accountRoutes(app, guard, deps.accounts, deps.ledger);
 

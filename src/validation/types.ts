@@ -35,10 +35,17 @@ export interface AddressResult {
   footnotes: string[];
 }
 
+/**
+ * What an engine's `validate` gives: the answer itself when the work waited on nothing (local data, CPU), else a
+ * promise of it (the network). The use case sets a budget timer only for promises.
+ */
+export type Answer<T> = T | Promise<T>;
+
 export interface AddressEngine {
   /** Cheap and synchronous: ISO 3166-1 alpha-2 country of the input (hint first), or null. Used for pricing. */
   countryOf(input: string, countryHint?: string): string | null;
-  validate(input: string, options: { country?: string; deadline: number }): Promise<AddressResult>;
+  /** Local CPU work only: answers at once. */
+  validate(input: string, options: { country?: string; deadline: number }): Answer<AddressResult>;
 }
 
 // ---- e-mail ----------------------------------------------------------------------------------------------------
@@ -62,7 +69,7 @@ export interface EmailResult {
 
 export interface EmailEngine {
   /** `deadline` is an absolute Date.now() value; the answer is final by then (`pending` if the probe goes on). */
-  validate(input: string, options: { smtp: boolean; deadline: number }): Promise<EmailResult>;
+  validate(input: string, options: { smtp: boolean; deadline: number }): Answer<EmailResult>;
   /**
    * Cheap and synchronous: the answer when it needs no network (a syntax error; any address while network checks
    * are off), else null. Used for pricing; `validate` would give the same answer.
@@ -104,6 +111,7 @@ export interface PhoneEngine {
   offlineType(input: string, countryHint?: string): PhoneType;
   /** `offlineType`, with the reading itself: pass it to `validate` (for the same input and hint). */
   offlineReading(input: string, countryHint?: string): PhoneReadingForPricing;
-  validate(input: string, options: { country?: string; deadline: number; reading?: PhoneReadingForPricing }): Promise<PhoneResult>;
+  /** At once from offline data; a promise only while a live carrier look-up is asked. */
+  validate(input: string, options: { country?: string; deadline: number; reading?: PhoneReadingForPricing }): Answer<PhoneResult>;
   close?(): Promise<void>;
 }

@@ -9,7 +9,7 @@ import { priceRequest, type Charge } from '../billing/pricing.js';
 import { Problem } from '../http/problems.js';
 import type { Logger } from '../log.js';
 import type {
-  AddressEngine, AddressResult, EmailEngine, EmailResult, PhoneEngine, PhoneReadingForPricing, PhoneResult,
+  AddressEngine, AddressResult, Answer, EmailEngine, EmailResult, PhoneEngine, PhoneReadingForPricing, PhoneResult,
 } from './types.js';
 
 export interface Engines {
@@ -47,6 +47,18 @@ function budgetTimer(deadline: number): { late: Promise<never>; cancel(): void }
   late.catch(() => undefined); // nobody may be racing it any more
   return { late, cancel: () => clearTimeout(timer) };
 }
+
+/** An engine's answer: a synchronous throw becomes a rejected promise, a failure like any other. */
+function begin<T>(work: () => Answer<T>): Answer<T> {
+  try {
+    return work();
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+const isPending = (answer: unknown): answer is PromiseLike<unknown> =>
+  typeof (answer as PromiseLike<unknown> | null)?.then === 'function';
 
 /** What a module answers when its engine ran out of time: honest "we do not know", refunded where the contract says. */
 const OUT_OF_TIME = {
@@ -97,34 +109,18 @@ export class ContactValidation {
     }
 
     const deadline = arrivedAtEpochMs + this.budgetMs;
-    const budget = budgetTimer(deadline);
-    // An engine still working past the budget: its module answers `lateAnswer` (the address engine has none: it is
-    // local CPU work, so running that late is a failure).
-    const withinBudget = <T>(work: Promise<T>, lateAnswer?: () => T): Promise<T> =>
-      Promise.race([work, budget.late]).catch((err) => {
-        if (err instanceof BudgetExceeded && lateAnswer) return lateAnswer();
-        throw err;
-      });
     const { address, email, phone } = input;
-    const [a, e, p] = await Promise.allSettled([
-      address === undefined ? null : withinBudget(this.engines.address.validate(address, { country: input.country, deadline })),
-      email === undefined ? null
-        : emailAnswer ?? withinBudget(this.engines.email.validate(email, { smtp: input.smtp, deadline }), () => OUT_OF_TIME.email(email)),
+    const started = [
+      address === undefined ? null : begin(() => this.engines.address.validate(address, { country: input.country, deadline })),
+      email === undefined ? null : emailAnswer ?? begin(() => this.engines.email.validate(email, { smtp: input.smtp, deadline })),
       phone === undefined ? null
-        : withinBudget(this.engines.phone.validate(phone, { country: phoneRegion, deadline, reading: phoneReading }), OUT_OF_TIME.phone),
-    ]);
-    budget.cancel();
-
-    const failed = [a, e, p].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed.length) {
-      // The service's own fault: nothing is charged.
-      for (const f of failed) log.error({ err: f.reason, request_id: requestId }, 'engine failed');
-      await this.ledger.refund(accountId, requestId);
-      throw new Problem('internal', 'A validation engine failed; nothing was charged.');
-    }
-    const addressResult = (a as PromiseFulfilledResult<AddressResult | null>).value;
-    const emailResult = (e as PromiseFulfilledResult<EmailResult | null>).value;
-    const phoneResult = (p as PromiseFulfilledResult<PhoneResult | null>).value;
+        : begin(() => this.engines.phone.validate(phone, { country: phoneRegion, deadline, reading: phoneReading })),
+    ] as const;
+    // Engines whose work waited on nothing have answered already: only a promise (the network) runs against the
+    // budget, and a request that has none sets no timer.
+    const [addressResult, emailResult, phoneResult] = started.some(isPending)
+      ? await this.withinBudget(started, deadline, email, accountId, requestId, log)
+      : (started as readonly [AddressResult | null, EmailResult | null, PhoneResult | null]);
 
     // CONTRACT §5: an e-mail result of status `unknown` is refunded.
     let refunded = 0;
@@ -138,5 +134,44 @@ export class ContactValidation {
     }
     const credits = { charged: debit.charged - refunded, remaining: debit.remaining + refunded };
     return { address: addressResult, email: emailResult, phone: phoneResult, credits };
+  }
+
+  /**
+   * Waits for the engines' promises until the budget (and a grace) is spent: a module still working then answers its
+   * honest "we do not know" (the address engine has none: it is local CPU work, so running that late is a failure). A
+   * failed engine is the service's own fault: the request is refunded in full and answered 500.
+   */
+  private async withinBudget(
+    started: readonly [Answer<AddressResult> | null, Answer<EmailResult> | null, Answer<PhoneResult> | null],
+    deadline: number,
+    email: string | undefined,
+    accountId: string,
+    requestId: string,
+    log: Logger,
+  ): Promise<[AddressResult | null, EmailResult | null, PhoneResult | null]> {
+    const budget = budgetTimer(deadline);
+    const race = <T>(work: Answer<T> | null, lateAnswer?: () => T): Promise<T | null> =>
+      Promise.race([work, budget.late]).catch((err) => {
+        if (err instanceof BudgetExceeded && lateAnswer) return lateAnswer();
+        throw err;
+      });
+    const [a, e, p] = await Promise.allSettled([
+      race(started[0]),
+      race(started[1], () => OUT_OF_TIME.email(email ?? '')),
+      race(started[2], OUT_OF_TIME.phone),
+    ]);
+    budget.cancel();
+    const failed = [a, e, p].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed.length) {
+      // The service's own fault: nothing is charged.
+      for (const f of failed) log.error({ err: f.reason, request_id: requestId }, 'engine failed');
+      await this.ledger.refund(accountId, requestId);
+      throw new Problem('internal', 'A validation engine failed; nothing was charged.');
+    }
+    return [
+      (a as PromiseFulfilledResult<AddressResult | null>).value,
+      (e as PromiseFulfilledResult<EmailResult | null>).value,
+      (p as PromiseFulfilledResult<PhoneResult | null>).value,
+    ];
   }
 }

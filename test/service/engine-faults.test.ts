@@ -33,6 +33,32 @@ describe.each(testDatabases)('when an engine fails or runs late, on $name', (dat
     expect(await service.ledger.balance(accountId)).toBe(10);
   });
 
+  it('When an engine that answers at once throws instead, then it is the same 500 problem and the same full refund', async () => {
+    const { accountId } = await service.newAccount(10);
+    const broken = { ...real.phone, validate: () => { throw new Error('engine crashed at once'); } };
+
+    const attempt = validationWith(broken).validate(accountId, 'req-fault-2', {
+      address: '1 Main St, Springfield, IL 62701', phone: '+14155550123', smtp: false,
+    }, Date.now(), log);
+
+    await expect(attempt).rejects.toMatchObject({ code: 'internal', status: 500 });
+    expect(await service.ledger.balance(accountId)).toBe(10);
+  });
+
+  it('When every engine answers at once (no budget timer set), then the answer is the one given through the budget', async () => {
+    const { accountId } = await service.newAccount(10);
+    const input = { address: '1 Main St, Springfield, IL 62701', phone: '+12026301234', smtp: false };
+    const awaited = { ...real.phone, validate: async (...args: Parameters<Engines['phone']['validate']>) => real.phone.validate(...args) };
+
+    const atOnce = await validationWith(real.phone).validate(accountId, 'req-now-1', input, Date.now(), log);
+    const throughBudget = await validationWith(awaited).validate(accountId, 'req-now-2', input, Date.now(), log);
+
+    expect({ ...atOnce, credits: null }).toEqual({ ...throughBudget, credits: null });
+    expect(atOnce.phone).toMatchObject({ status: 'valid', e164: '+12026301234', carrier_source: 'allocation' });
+    expect(atOnce.credits).toEqual({ charged: 3, remaining: 7 });
+    expect(throughBudget.credits).toEqual({ charged: 3, remaining: 4 });
+  });
+
   it('When an engine is still working past the budget, then its module answers unknown/timeout in time and the rest is kept', async () => {
     const { accountId } = await service.newAccount(10);
     const stuck = { ...real.phone, validate: () => new Promise<never>(() => undefined) };

@@ -4,7 +4,7 @@
  * On PostgreSQL the counters live in the database, so that every instance of the service counts the same window;
  * on SQLite (one process) they live in memory.
  */
-import type { NextFunction, Request, Response } from 'express';
+import type { RequestHandler } from 'express';
 import { ipKeyGenerator, MemoryStore, rateLimit, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
 import type { Database } from '../../db/data-source.js';
 import { Problem } from '../problems.js';
@@ -53,9 +53,10 @@ export class DatabaseRateLimitStore implements Store {
   }
 }
 
-export function rateLimitPerKey(db: Database, perMinute: number) {
-  if (perMinute <= 0) return (_req: Request, _res: Response, next: NextFunction) => next();
-  return rateLimit({
+/** The rate-limit layers for the /v1 routes: none when the limit is off (`0`), so that no request passes an idle one. */
+export function rateLimitPerKey(db: Database, perMinute: number): RequestHandler[] {
+  if (perMinute <= 0) return [];
+  const limiter = rateLimit({
     windowMs: WINDOW_MS,
     limit: perMinute,
     standardHeaders: 'draft-8',
@@ -74,6 +75,7 @@ export function rateLimitPerKey(db: Database, perMinute: number) {
       );
     },
   });
+  return [limiter];
 }
 
 /**

@@ -383,7 +383,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
         return invalidAnswer(options.country ?? null, `E#: the address could not be checked (${(err as Error).message})`);
       }
     },
-    async validate(input, options) {
+    validate(input, options) {
       return this.validateSync(input, options);
     },
   };

@@ -73,6 +73,18 @@ export function createPhoneEngine(deps: PhoneEngineDeps): OfflinePhoneEngine {
     return reading;
   }
 
+  /** The live answer refines type and carrier; validity stays the offline verdict. */
+  async function refinedLive(lookup: LivePhoneLookup, offline: PhoneResult, e164: string, deadline: number): Promise<PhoneResult> {
+    const outcome = await lookup.lookup(e164, deadline);
+    if (outcome.kind !== 'answered') return offline;
+    const { type, carrier } = outcome.answer;
+    return {
+      ...offline,
+      type: type ?? offline.type,
+      ...(carrier ? { carrier, carrier_source: 'live' as const } : {}),
+    };
+  }
+
   return {
     validateOffline,
     offlineReading,
@@ -81,19 +93,11 @@ export function createPhoneEngine(deps: PhoneEngineDeps): OfflinePhoneEngine {
       return readPhoneNumber(input, countryHint, data.metadata).type;
     },
 
-    async validate(input, options) {
+    validate(input, options) {
       const priced = options.reading && pricingReadings.has(options.reading) ? (options.reading as PhoneReading) : null;
       const offline = priced ? offlineResult(data, priced) : validateOffline(input, options.country);
       if (!liveLookup || offline.status !== 'valid' || !offline.e164) return offline;
-      const outcome = await liveLookup.lookup(offline.e164, options.deadline);
-      if (outcome.kind !== 'answered') return offline;
-      // The live answer refines type and carrier; validity stays the offline verdict.
-      const { type, carrier } = outcome.answer;
-      return {
-        ...offline,
-        type: type ?? offline.type,
-        ...(carrier ? { carrier, carrier_source: 'live' as const } : {}),
-      };
+      return refinedLive(liveLookup, offline, offline.e164, options.deadline);
     },
 
     async close() {
