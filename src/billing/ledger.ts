@@ -53,18 +53,17 @@ export interface Draw {
 }
 
 /** Pure: which grants pay for which charge, drawing from the earliest expiry first; null if they do not cover it. */
-export function planDraws(grants: { id: string; remaining: number }[], charges: Charge[]): Draw[] | null {
-  const left = grants.map((g) => ({ ...g }));
+export function planDraws(grants: readonly { id: string; remaining: number }[], charges: Charge[]): Draw[] | null {
+  const left = grants.map((g) => g.remaining);
   const draws: Draw[] = [];
   for (const charge of charges) {
     let due = charge.credits;
-    for (const g of left) {
-      if (due === 0) break;
-      const take = Math.min(due, g.remaining);
+    for (let i = 0; i < left.length && due > 0; i++) {
+      const take = Math.min(due, left[i]);
       if (take > 0) {
-        g.remaining -= take;
+        left[i] -= take;
         due -= take;
-        draws.push({ grantId: g.id, module: charge.module, credits: take });
+        draws.push({ grantId: grants[i].id, module: charge.module, credits: take });
       }
     }
     if (due > 0) return null;
@@ -78,21 +77,24 @@ class BatchItemFailed extends Error {
   }
 }
 
+/** The multi-row INSERT of ledger entries, by row count: one text (and one prepared statement) per count. */
+const insertEntriesSql: string[] = [];
+function insertEntriesSqlFor(rows: number): string {
+  let sql = insertEntriesSql[rows];
+  if (sql === undefined) {
+    const values = Array.from({ length: rows }, (_, i) => `($1, $${4 * i + 4}, $${4 * i + 5}, $${4 * i + 6}, $${4 * i + 7}, $2, $3)`);
+    sql = `INSERT INTO ledger_entries (account_id, grant_id, kind, credits, module, request_id, created_at) VALUES ${values.join(', ')}`;
+    insertEntriesSql[rows] = sql;
+  }
+  return sql;
+}
+
 /** One multi-row INSERT for the ledger entries of a movement: a debit's entries count the draws negative. */
 function insertEntries(accountId: string, requestId: string, at: number, kind: 'debit' | 'refund', draws: readonly Draw[]): Step {
-  const values: string[] = [];
   const params: unknown[] = [accountId, requestId, at];
   const sign = kind === 'debit' ? -1 : 1;
-  for (const draw of draws) {
-    const n = params.length;
-    values.push(`($1, $${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $2, $3)`);
-    params.push(draw.grantId, kind, sign * draw.credits, draw.module);
-  }
-  return {
-    op: 'run',
-    sql: `INSERT INTO ledger_entries (account_id, grant_id, kind, credits, module, request_id, created_at) VALUES ${values.join(', ')}`,
-    params,
-  };
+  for (const draw of draws) params.push(draw.grantId, kind, sign * draw.credits, draw.module);
+  return { op: 'run', sql: insertEntriesSqlFor(draws.length), params };
 }
 
 /** Credits per grant, summed over modules: one UPDATE per grant touched. */
@@ -157,7 +159,7 @@ export class CreditLedger {
     // Most recently used last; the least recently used account goes first when the cache is full.
     this.grantCache.delete(accountId);
     if (this.grantCache.size >= GRANT_CACHE_MAX_ACCOUNTS) this.grantCache.delete(this.grantCache.keys().next().value!);
-    this.grantCache.set(accountId, grants.filter((g) => g.remaining > 0));
+    this.grantCache.set(accountId, grants.every((g) => g.remaining > 0) ? grants : grants.filter((g) => g.remaining > 0));
   }
 
   private driveSync<T>(steps: () => Steps<T>): T {
@@ -316,7 +318,9 @@ export class CreditLedger {
         if (changed !== 1) throw new Error(`ledger: grant ${grantId} changed under the lock`);
       }
       yield insertEntries(accountId, requestId, at, 'debit', draws);
-      self.rememberGrants(accountId, grants.map((g) => ({ ...g, remaining: g.remaining - (taken.get(g.id) ?? 0) })));
+      // In place: if this transaction is rolled back after all, the whole cache is dropped (commitBatch).
+      for (const g of grants) g.remaining -= taken.get(g.id) ?? 0;
+      self.rememberGrants(accountId, grants);
       return { ok: true, charged: required, remaining: balance - required, draws };
     });
   }
