@@ -3,5 +3,9 @@ import { Billing1763790000000 } from './1763790000000-Billing.js';
 import { ReferenceData1763800000000 } from './1763800000000-ReferenceData.js';
 import { ReferencePointCity1763810000000 } from './1763810000000-ReferencePointCity.js';
 import { ReferenceImportLog1763820000000 } from './1763820000000-ReferenceImportLog.js';
+import { LedgerModuleColumns1763830000000 } from './1763830000000-LedgerModuleColumns.js';
 
-export const migrations = [Billing1763790000000, ReferenceData1763800000000, ReferencePointCity1763810000000, ReferenceImportLog1763820000000];
+export const migrations = [
+  Billing1763790000000, ReferenceData1763800000000, ReferencePointCity1763810000000, ReferenceImportLog1763820000000,
+  LedgerModuleColumns1763830000000,
+];

@@ -10,7 +10,7 @@
  */
 import type { Database, SqlExecutor } from '../db/data-source.js';
 import { newId } from './api-keys.js';
-import type { Charge, Module } from './pricing.js';
+import { MODULES, type Charge, type Module } from './pricing.js';
 
 type Step = { op: 'all' | 'run'; sql: string; params: unknown[] };
 type Steps<T> = Generator<Step, T, unknown>;
@@ -82,19 +82,35 @@ const insertEntriesSql: string[] = [];
 function insertEntriesSqlFor(rows: number): string {
   let sql = insertEntriesSql[rows];
   if (sql === undefined) {
-    const values = Array.from({ length: rows }, (_, i) => `($1, $${4 * i + 4}, $${4 * i + 5}, $${4 * i + 6}, $${4 * i + 7}, $2, $3)`);
-    sql = `INSERT INTO ledger_entries (account_id, grant_id, kind, credits, module, request_id, created_at) VALUES ${values.join(', ')}`;
+    const values = Array.from({ length: rows }, (_, i) => {
+      const n = 6 * i + 4;
+      return `($1, $${n}, $${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}, $2, $3)`;
+    });
+    sql = `INSERT INTO ledger_entries (account_id, grant_id, kind, credits, address_credits, email_credits, phone_credits,
+      request_id, created_at) VALUES ${values.join(', ')}`;
     insertEntriesSql[rows] = sql;
   }
   return sql;
 }
 
-/** One multi-row INSERT for the ledger entries of a movement: a debit's entries count the draws negative. */
+/**
+ * One multi-row INSERT for the ledger entries of a movement: one entry per grant, its credits split by module (a
+ * debit's counted negative).
+ */
 function insertEntries(accountId: string, requestId: string, at: number, kind: 'debit' | 'refund', draws: readonly Draw[]): Step {
   const params: unknown[] = [accountId, requestId, at];
   const sign = kind === 'debit' ? -1 : 1;
-  for (const draw of draws) params.push(draw.grantId, kind, sign * draw.credits, draw.module);
-  return { op: 'run', sql: insertEntriesSqlFor(draws.length), params };
+  let rows = 0;
+  for (let i = 0; i < draws.length; i++) {
+    const grantId = draws[i].grantId;
+    // Each grant once, at its first draw: the draws of one movement are few.
+    if (draws.findIndex((d) => d.grantId === grantId) !== i) continue;
+    const byModule = { address: 0, email: 0, phone: 0 };
+    for (const d of draws) if (d.grantId === grantId) byModule[d.module] += sign * d.credits;
+    params.push(grantId, kind, byModule.address + byModule.email + byModule.phone, byModule.address, byModule.email, byModule.phone);
+    rows++;
+  }
+  return { op: 'run', sql: insertEntriesSqlFor(rows), params };
 }
 
 /** Credits per grant, summed over modules: one UPDATE per grant touched. */
@@ -333,13 +349,13 @@ export class CreditLedger {
     const self = this;
     return this.execute(function* (): Steps<number> {
       const rows = (yield all(
-        `SELECT grant_id, module, SUM(-credits) AS due FROM ledger_entries
-         WHERE account_id = $1 AND request_id = $2 AND kind IN ('debit', 'refund') GROUP BY grant_id, module`,
+        `SELECT grant_id, SUM(-address_credits) AS address, SUM(-email_credits) AS email, SUM(-phone_credits) AS phone
+         FROM ledger_entries WHERE account_id = $1 AND request_id = $2 AND kind IN ('debit', 'refund') GROUP BY grant_id`,
         accountId, requestId,
-      )) as { grant_id: string; module: Module; due: number | string }[];
-      const due = rows
-        .map((r) => ({ grantId: r.grant_id, module: r.module, credits: Number(r.due) }))
-        .filter((r) => r.credits > 0 && (!modules || modules.includes(r.module)));
+      )) as ({ grant_id: string } & Record<Module, number | string>)[];
+      const due = rows.flatMap((r) => MODULES
+        .map((module) => ({ grantId: r.grant_id, module, credits: Number(r[module]) }))
+        .filter((d) => d.credits > 0 && (!modules || modules.includes(d.module))));
       return yield* self.giveBack(accountId, requestId, due);
     });
   }
@@ -399,15 +415,15 @@ export class CreditLedger {
     });
   }
 
-  /** Credits spent per module since `since` (debits less refunds). */
+  /** Credits spent per module since `since` (debits less refunds), and the requests charged for each. */
   async usage(accountId: string, since: number): Promise<Record<Module, { requests: number; credits: number }>> {
-    const rows = await this.db.all<{ module: Module; credits: number | string; requests: number | string }>(
-      `SELECT module, SUM(-credits) AS credits, COUNT(DISTINCT CASE WHEN kind = 'debit' THEN request_id END) AS requests
-       FROM ledger_entries WHERE account_id = $1 AND created_at >= $2 AND kind IN ('debit', 'refund') GROUP BY module`,
+    const [row] = await this.db.all<Record<string, number | string | null>>(
+      `SELECT ${MODULES.map((m) => `SUM(-${m}_credits) AS ${m}_credits,
+         COUNT(DISTINCT CASE WHEN kind = 'debit' AND ${m}_credits <> 0 THEN request_id END) AS ${m}_requests`).join(', ')}
+       FROM ledger_entries WHERE account_id = $1 AND created_at >= $2 AND kind IN ('debit', 'refund')`,
       [accountId, since],
     );
-    const usage = { address: { requests: 0, credits: 0 }, email: { requests: 0, credits: 0 }, phone: { requests: 0, credits: 0 } };
-    for (const r of rows) usage[r.module] = { requests: Number(r.requests), credits: Number(r.credits) };
-    return usage;
+    const of = (m: Module) => ({ requests: Number(row?.[`${m}_requests`] ?? 0), credits: Number(row?.[`${m}_credits`] ?? 0) });
+    return { address: of('address'), email: of('email'), phone: of('phone') };
   }
 }

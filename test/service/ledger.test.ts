@@ -165,9 +165,11 @@ describe.each(testDatabases)('the credit ledger on $name', (database) => {
     expect(unknown.credits).toEqual({ charged: 0, remaining: 5 });
     expect(malformed.email.status).toBe('invalid');
     expect(malformed.credits).toEqual({ charged: 1, remaining: 4 });
-    const movements = await service.db.all<{ kind: string; credits: number | string; module: string | null }>(
-      `SELECT kind, credits, module FROM ledger_entries WHERE account_id = $1 AND kind <> 'grant'`, [accountId]);
-    expect(movements.map((m) => [m.kind, Number(m.credits), m.module])).toEqual([['debit', -1, 'email']]);
+    const movements = await service.db.all<Record<string, number | string>>(
+      `SELECT kind, credits, address_credits, email_credits, phone_credits FROM ledger_entries WHERE account_id = $1 AND kind <> 'grant'`,
+      [accountId]);
+    expect(movements.map((m) => [m.kind, Number(m.credits), Number(m.address_credits), Number(m.email_credits), Number(m.phone_credits)]))
+      .toEqual([['debit', -1, 0, -1, 0]]);
   });
 
   it('When a pack is bought, then it is valid 365 days and priced from configuration', async () => {
