@@ -193,3 +193,41 @@ describe('address engine with USPS data for Puerto Rico', () => {
     expect(r.footnotes.some((f) => f.startsWith('V#'))).toBe(false);
   });
 });
+
+describe('address engine with USPS City-State data for places the embedded data does not name', () => {
+  // GeoNames names 44512 and 44514 YOUNGSTOWN only; USPS also accepts BOARDMAN and POLAND for them.
+  const reference = new ReferenceIndex();
+  const ready = (async () => {
+    for await (const r of ReferenceReaders['usps-city-state'](Readable.from([[COPYRIGHT_RECORD,
+      cityStateRecord({ zip: '44512', city: 'YOUNGSTOWN', state: 'OH' }),
+      cityStateRecord({ zip: '44512', city: 'BOARDMAN', state: 'OH', preferred: 'YOUNGSTOWN' }),
+      cityStateRecord({ zip: '44514', city: 'YOUNGSTOWN', state: 'OH' }),
+      cityStateRecord({ zip: '44514', city: 'POLAND', state: 'OH', preferred: 'YOUNGSTOWN' }),
+    ].join('\n')]))) {
+      if (r.kind === 'city' && r.city.mailingName) reference.addCityName(r.city.zip, r.city.city);
+    }
+  })();
+  const withCityState = createAddressEngine({ ...shippedData, reference });
+  const embeddedOnly = createAddressEngine(shippedData);
+  const check = async (engine: typeof embeddedOnly, input: string) => {
+    await ready;
+    return engine.validate(input, { deadline: Number.MAX_SAFE_INTEGER });
+  };
+
+  it.each([
+    ['500 Elm St, Boardman, OH', 'plausible', '500 ELM ST BOARDMAN OH 44512', 'A#: ZIP code 44512 added'],
+    ['123 Main St, Poland, OH', 'plausible', '123 MAIN ST POLAND OH 44514', 'A#: ZIP code 44514 added'],
+    ['500 Elm St, Bordman, OH', 'corrected', '500 ELM ST BOARDMAN OH 44512', 'B#: city corrected from BORDMAN to BOARDMAN'],
+    ['500 Elm St Boardman OH', 'plausible', '500 ELM ST BOARDMAN OH 44512', 'A#: ZIP code 44512 added'],
+  ])('When "%s" is typed without its ZIP, then City-State names find it: %s, %s', async (input, status, standardized, note) => {
+    const r = await check(withCityState, input);
+    expect([r.status, r.standardized]).toEqual([status, standardized]);
+    expect(r.footnotes).toContain(note);
+  });
+
+  it('When the same is checked with the embedded data alone, then the city is reported unknown, as before', async () => {
+    const r = await check(embeddedOnly, '500 Elm St, Boardman, OH');
+    expect(r.status).toBe('invalid');
+    expect(r.footnotes).toContain('C#: city BOARDMAN not found in OH');
+  });
+});

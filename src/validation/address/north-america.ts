@@ -521,6 +521,21 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
     notes.push(F.cityCorrected(p.city, (out.city = near.name)));
     out.corrected = true;
   }
+  // Else the one place of the state that the loaded data names (City-State names, the address files' places) and that
+  // close: `BORDMAN, OH` is BOARDMAN, which USPS names for 44512.
+  if (!cityEntry && !near && reference) {
+    const state = p.state;
+    const zipsOf = (name: string) => localZipsOfCity(reference, postal, state, cityKey(name));
+    const loadedNear = reference.localCityNamesOneSlipFrom(p.city).filter((name) => zipsOf(name).length > 0);
+    if (loadedNear.length === 1) {
+      notes.push(F.cityCorrected(p.city, (out.city = loadedNear[0])));
+      out.corrected = true;
+      const zips = zipsOf(loadedNear[0]);
+      if (zips.length === 1) notes.push(F.zipAdded((out.zip = zips[0])));
+      else out.candidateZips = zips;
+      return out;
+    }
+  }
   // A part of a city named by a directional (`EAST PORTLAND`) that is no town of its own: the city it is part of.
   const part = cityEntry || near ? undefined : cityOfDirectionalPart(p.city, p.state, postal);
   if (part) {

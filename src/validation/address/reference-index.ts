@@ -403,7 +403,12 @@ export class ReferenceIndex {
 
   /** A city name USPS accepts for the ZIP (City-State product, mailing names only). */
   addCityName(zip: string, city: string): void {
-    entryOf(this.cityNames, zip, () => new Map<string, string>()).set(cityKey(city), city);
+    const key = cityKey(city);
+    entryOf(this.cityNames, zip, () => new Map<string, string>()).set(key, city);
+    // A place typed without its ZIP is found by its USPS names too (BOARDMAN, OH: 44512, which GeoNames names
+    // YOUNGSTOWN only).
+    entryOf(this.postalCodesByLocalCity, key, () => new Set<string>()).add(zip);
+    this.localCitySlips = undefined;
   }
 
   private addLocalCityName(postalCode: string, city: string): void {
@@ -417,16 +422,16 @@ export class ReferenceIndex {
 
   /** The place names of the loaded address files one typing slip from the name typed (at most two). */
   localCityNamesOneSlipFrom(typed: string): string[] {
-    this.localCitySlips ??= new CityNameSlips(function* (byPostalCode: Map<string, Map<string, string>>) {
+    this.localCitySlips ??= new CityNameSlips(function* (...byPostalCode: Map<string, Map<string, string>>[]) {
       const seen = new Set<string>(); // a place of many postal codes, once
-      for (const names of byPostalCode.values()) {
+      for (const names of byPostalCode.flatMap((m) => [...m.values()])) {
         for (const [key, name] of names) {
           if (seen.has(key)) continue;
           seen.add(key);
           yield [key, name] as const;
         }
       }
-    }(this.localCityNames));
+    }(this.localCityNames, this.cityNames));
     return this.localCitySlips.namesOneSlipFrom(typed);
   }
 
@@ -465,8 +470,9 @@ export class ReferenceIndex {
   }
 
   /**
-   * The postal codes whose points the loaded address files place in this city (by city key), for finding an address
-   * typed without its ZIP in a place the embedded postal data does not list. Empty when none.
+   * The postal codes whose points the loaded address files place in this city, or whose USPS City-State names include
+   * it (by city key), for finding an address typed without its ZIP in a place the embedded postal data does not list.
+   * Empty when none.
    */
   postalCodesOfLocalCity(key: string): ReadonlySet<string> {
     return this.postalCodesByLocalCity.get(key) ?? NO_POSTAL_CODES;
