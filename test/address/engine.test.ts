@@ -1011,6 +1011,9 @@ describe('address engine: other countries, subdivision and postal code checked a
     ['Plot 45, Sector 18, Gurugram 122015, Haryana', 'IN', 'PLOT 45 SECTOR 18 GURUGRAM 122015 HARYANA INDIA'],
     ['Unit 5, 123 Ayala Avenue, Makati City, 1226 Metro Manila', 'PH', 'UNIT 5 123 AYALA AVENUE MAKATI CITY 1226 METRO MANILA PHILIPPINES'],
     ['12 High Street, Melbourne, Victoria 3000', 'AU', '12 HIGH STREET MELBOURNE VICTORIA 3000 AUSTRALIA'],
+    // Five figures that are no US ZIP code (44100 is none), and a US state's name inside a longer region's.
+    ['Av. Vallarta 1234, Guadalajara, Jalisco 44100', 'MX', 'AV VALLARTA 1234 GUADALAJARA JALISCO 44100 MEXICO'],
+    ['Av. Revolución 1500, Tijuana, Baja California 22010', 'MX', 'AV REVOLUCIÓN 1500 TIJUANA BAJA CALIFORNIA 22010 MEXICO'],
   ])('When "%s" names no country but ends with a region of one and a postal code of its form and prefix, then that country (%s)', (input, country, standardized) => {
     expect(check(input)).toMatchObject({ status: 'plausible', country, standardized });
   });
@@ -1018,7 +1021,8 @@ describe('address engine: other countries, subdivision and postal code checked a
   it.each([
     ['1489 Falcon Nest Court, Arnold', 'a house number before a street type, FALCON a Venezuelan state'],
     ['12 Main St, Victoria, TX 7790', 'a US state written, the ZIP mistyped'],
-    ['Calle 5, Guadalajara, Jalisco 44100', 'five figures: a US ZIP code\'s form'],
+    ['123 Main St, Durango 81301', 'five figures that are a US ZIP code (DURANGO a Mexican state, and a town of Colorado)'],
+    ['45 Oak St, Sonora 95370', 'five figures that are a US ZIP code (SONORA a Mexican state, and a town of California)'],
   ])('When "%s" (%s), then no country is told by a region\'s name and a number', (input) => {
     expect(check(input).country).toBe('US');
   });

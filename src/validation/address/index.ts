@@ -141,7 +141,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
       if (!guess) return { code: null, rest: input, streetWord: european };
     }
     // A region of one country outside North America and a postal code of its form and prefix (`…, Haryana 122015`).
-    const byRegion = countries.countryOfRegionAndPostalCode(input);
+    const byRegion = countries.countryOfRegionAndPostalCode(input, knownUsZip);
     if (byRegion) return { code: byRegion, rest: input, byLastLine: true };
     if (!guess) return { code: null, rest: input };
     const upper = input.toUpperCase().trim();
@@ -268,6 +268,11 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
       ? places.some((place) => !territoryNamed(place) && postal.isAcceptableCityKey(place, key))
       : UspsTerritories.has(stateOfUnlistedZip(zip) ?? places?.[0]?.state ?? '');
     return named || reference?.isLocalCityOf(zip, key) === true;
+  }
+
+  /** A US ZIP code the embedded data lists, of a territory's or military mail's range, or covered by loaded data. */
+  function knownUsZip(zip: string): boolean {
+    return postal.zip(zip) !== undefined || stateOfUnlistedZip(zip) !== undefined || reference?.covers(zip) === true;
   }
 
   function validateSync(given: string, options: { country?: string; deadline: number }): AddressResult {

@@ -760,14 +760,16 @@ export class CountryMetadata {
   /**
    * The country of a Latin address that names none but ends with a region of one country outside North America and a
    * postal code of that region's form and prefix, in its last two comma groups (`…, Gurugram, Haryana 122015`: India;
-   * `…, Makati 1226, Metro Manila`). Only a postal code no US ZIP code can be (not five figures), no house number, not
+   * `…, Makati 1226, Metro Manila`; `…, Guadalajara, Jalisco 44100`: Mexico). Only a postal code that is no US ZIP code
+   * (not a ZIP+4, and five figures only where `isUsZip` knows no such ZIP code), no house number, not
    * where a US state or Canadian province is written (its code or name; a two-letter word such as `DE` or `LA` counts,
    * which leaves some foreign addresses unread rather than a US one misread), and only a region of one country; else
    * null.
    */
-  countryOfRegionAndPostalCode(text: string): string | null {
+  countryOfRegionAndPostalCode(text: string, isUsZip: (code: string) => boolean): string | null {
     // (Most text that gets here is a US address ending with its ZIP code: passed by before any other work.)
-    if (ENDS_WITH_ZIP.test(text)) return null;
+    const zipAtEnd = ENDS_WITH_ZIP.exec(text);
+    if (zipAtEnd && (zipAtEnd[2] !== undefined || isUsZip(zipAtEnd[1]))) return null;
     // (And text whose last two groups hold no figure, or no region name's longest word, before the text is put in
     // match form.)
     const comma = text.lastIndexOf(',', text.lastIndexOf(',') - 1);
@@ -785,11 +787,20 @@ export class CountryMetadata {
     if (at < 0 && g0 > 0) at = groups[--g0].findLastIndex((w) => /\d/.test(w));
     if (at < 0) return null;
     const code = groups[g0][at];
-    if (/^\d{5}$|^\d{5}-\d{4}$/.test(code)) return null;
+    if (/^\d{5}-\d{4}$/.test(code) || (/^\d{5}$/.test(code) && isUsZip(code))) return null;
     // A house number is none: not in the text's first group, nor before a street type (`…, 1489 FALCON NEST COURT, …`).
     if ((g0 === 0 && all.length <= groups.length) || groups[g0].slice(at + 1).some((w) => StreetSuffixTable.has(w))) return null;
-    // (Not where a US state or a Canadian province is written: `…, VICTORIA, TX 7790` is a Texan ZIP mistyped.)
-    if (groups.some((ws) => ws.some((w, i) => RegionByName.has(w) || (i > 0 && RegionByName.has(`${ws[i - 1]} ${w}`))))) return null;
+    // (Not where a US state or a Canadian province is written: `…, VICTORIA, TX 7790` is a Texan ZIP mistyped. A state's
+    // name inside a longer region's, `BAJA CALIFORNIA`, is not one.)
+    const inForeignName = (ws: string[], i: number) => {
+      for (let a = Math.max(0, i - 3); a <= i; a++) {
+        for (let b = Math.max(i + 1, a + 2); b <= Math.min(ws.length, a + 4); b++) if (named.byName.has(ws.slice(a, b).join(' '))) return true;
+      }
+      return false;
+    };
+    const usRegionAt = (ws: string[], i: number) =>
+      (RegionByName.has(ws[i]) || (i > 0 && RegionByName.has(`${ws[i - 1]} ${ws[i]}`))) && !inForeignName(ws, i);
+    if (groups.some((ws) => ws.some((_, i) => usRegionAt(ws, i)))) return null;
     const found = new Set<string>();
     for (const [g, ws] of groups.entries()) {
       for (let i = 0; i < ws.length; i++) {
@@ -803,7 +814,8 @@ export class CountryMetadata {
         }
       }
     }
-    return found.size === 1 ? [...found][0] : null;
+    // (A last group that is a country misspelt, `…, 00186 ROMA, ITLAY`, is read as that, and said: misspeltTrailingCountry.)
+    return found.size === 1 && !this.misspeltTrailingCountry(text) ? [...found][0] : null;
   }
 
   /** Every region's name in Latin letters (four or more, no code) outside North America -> its countries' regions. */
@@ -938,7 +950,7 @@ const HYPHENATED_POSTAL_CODES: readonly (readonly [RegExp, string])[] = [[/^\d{3
 /** A last group (after a comma, semicolon or line break) of a Polish or Portuguese postal code and a name: group 1 the code. */
 const HYPHENATED_CODE_BEFORE_CITY = /[,;\n]\s*(\d{2}-\d{3}|\d{4}-\d{3})\s+[^\d,;\n]*[A-Za-z\u00c0-\u024f]{2}[^\d,;\n]*$/;
 const EIRCODE_AT_END = /[\s,](?:[AC-FHKNPRTV-Y]\d{2}|D6W) ?(?=[0-9AC-FHKNPRTV-Y]{4}$)(?=.*[AC-FHKNPRTV-Y])(?=.*\d)[0-9AC-FHKNPRTV-Y]{4}$/i;
-const ENDS_WITH_ZIP = /(?:^|[^\d-])\d{5}(?:-\d{4})?[\s.]*$/;
+const ENDS_WITH_ZIP = /(?:^|[^\d-])(\d{5})(-\d{4})?[\s.]*$/;
 const CROWN_DEPENDENCY_BY_POSTCODE: Readonly<Record<string, string>> = { JE: 'JE', GY: 'GG', IM: 'IM' };
 const BRITISH_POSTCODE_AT_END = /[\s,](?:GIR ?0AA|[A-PR-UWYZ](?:\d[A-HJKPSTUW\d]?|[A-HK-Y]\d[ABEHMNPRVWXY\d]?) ?\d[ABD-HJLNP-UW-Z]{2})[\s.]*$/i;
 
