@@ -1023,6 +1023,7 @@ describe('address engine: other countries, subdivision and postal code checked a
     ['12 Main St, Victoria, TX 7790', 'a US state written, the ZIP mistyped'],
     ['123 Main St, Durango 81301', 'five figures that are a US ZIP code (DURANGO a Mexican state, and a town of Colorado)'],
     ['45 Oak St, Sonora 95370', 'five figures that are a US ZIP code (SONORA a Mexican state, and a town of California)'],
+    ['123 Main St, Lima 45899', 'five figures that are no US ZIP code, but LIMA a Peruvian region without postal prefixes to back them'],
   ])('When "%s" (%s), then no country is told by a region\'s name and a number', (input) => {
     expect(check(input).country).toBe('US');
   });

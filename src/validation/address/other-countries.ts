@@ -801,6 +801,9 @@ export class CountryMetadata {
     const usRegionAt = (ws: string[], i: number) =>
       (RegionByName.has(ws[i]) || (i > 0 && RegionByName.has(`${ws[i - 1]} ${ws[i]}`))) && !inForeignName(ws, i);
     if (groups.some((ws) => ws.some((_, i) => usRegionAt(ws, i)))) return null;
+    // Five figures, the form of a US ZIP code, only with the region's own prefix to back them (Jalisco's 44–49; not
+    // `LIMA 45899`, a mistyped ZIP code of Lima, Ohio, since Peru's regions have no prefixes in the metadata).
+    const fiveFigures = /^\d{5}$/.test(code);
     const found = new Set<string>();
     for (const [g, ws] of groups.entries()) {
       for (let i = 0; i < ws.length; i++) {
@@ -809,7 +812,7 @@ export class CountryMetadata {
           if (k === 1 && !named.firstWords.has(ws[i])) break;
           for (const { country, sub } of named.byName.get(ws.slice(i, i + k).join(' ')) ?? []) {
             const pattern = this.rules.get(country)?.postalPattern;
-            if (pattern?.test(code) && (!sub.postalPrefix || sub.postalPrefix.test(code))) found.add(country);
+            if (pattern?.test(code) && (sub.postalPrefix ? sub.postalPrefix.test(code) : !fiveFigures)) found.add(country);
           }
         }
       }
