@@ -1053,6 +1053,15 @@ describe('address engine: other countries, subdivision and postal code checked a
     expect([r.status, r.standardized, r.components.city]).toEqual(['plausible', standardized, city]);
   });
 
+  it.each([
+    ['İstiklal Caddesi No:10, Beyoğlu, 34433 İstanbul, Türkiye', 'İSTİKLAL CADDESİ NO 10 BEYOĞLU 34433 İSTANBUL TURKEY'],
+    ['Atatürk Bulvarı 125, Kızılay, 06640 Ankara, Turkey', 'ATATÜRK BULVARI 125 KIZILAY 06640 ANKARA TURKEY'],
+    ['Nizami küçəsi 10, AZ1000 Bakı, Azerbaijan', 'NİZAMİ KÜÇƏSİ 10 AZ1000 BAKI AZERBAIJAN'],
+    ['Istiklal Caddesi 10, 34433 Istanbul, Turkey', 'ISTIKLAL CADDESI 10 34433 ISTANBUL TURKEY'],
+  ])('When "%s" is Turkish or Azerbaijani, then its capitals keep the dot of i (İ) and dotless ı is I; text typed in ASCII stays so', (input, standardized) => {
+    expect(check(input)).toMatchObject({ status: 'plausible', standardized });
+  });
+
   it('When a word is written with its accents and without them, then it is written without: no accent is added where none was typed', () => {
     expect(check('Rue Müller 5, 1000 Bruxelles, Muller, Belgique').standardized).toBe('RUE MULLER 5 1000 BRUXELLES MULLER BELGIUM');
     expect(check('Rue Müller 5, Müller 1000, Belgique').standardized).toBe('RUE MÜLLER 5 MÜLLER 1000 BELGIUM');

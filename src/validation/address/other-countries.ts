@@ -1198,6 +1198,9 @@ function findSubdivision(groups: string[][], rules: CountryRules, postal: Postal
 
 const notADash = (word: string) => !/^-+$/.test(word);
 
+/** Countries whose language writes the capital of i with its dot (İ) and that of dotless ı without (I). */
+const TURKIC_CAPITALS = new Set(['TR', 'AZ']);
+
 /** Checks an address of a country other than US/CA against that country's metadata. */
 const LATIN_BEYOND_ASCII_OR_MARK = /[\u00c0-\u024f\u1e00-\u1eff\u0300-\u036f]/;
 
@@ -1206,12 +1209,13 @@ const LATIN_BEYOND_ASCII_OR_MARK = /[\u00c0-\u024f\u1e00-\u1eff\u0300-\u036f]/;
  * `SÃO PAULO`, `MARSZAŁKOWSKA`), where matching compares them without (see matchForm). A word the text does not hold
  * (a postal code rewritten, a region's name added) is written as it is.
  */
-function writtenWords(text: string): (word: string) => string {
+function writtenWords(text: string, turkic = false): (word: string) => string {
   const byMatchForm = new Map<string, string>();
   // (Only text with Latin letters beyond ASCII, or combining marks, can hold a word the two forms write otherwise.)
   if (LATIN_BEYOND_ASCII_OR_MARK.test(text)) {
     const groups = groupsOf(text);
-    const kept = groupsOf(text, 'latin kept');
+    // Turkish and Azerbaijani capitals keep the dot: `İstiklal Caddesi` is İSTİKLAL CADDESİ, `Kızılay` KIZILAY.
+    const kept = groupsOf(turkic ? text.replace(/i/g, 'İ').replace(/ı/g, 'I') : text, 'latin kept');
     if (kept.length === groups.length && kept.every((ws, g) => ws.length === groups[g].length)) {
       // (A word written both ways, `MÜLLER` and `MULLER`, is written without: no accent is added where one was not typed.)
       kept.forEach((ws, g) => ws.forEach((w, i) => {
@@ -1228,7 +1232,7 @@ export function validateOtherCountry(input: string, rules: CountryRules, textWit
   // Apostrophes stay (`QUEEN'S ROAD`, `L'ÉGLISE`): each country's post has its own rule for them.
   const groups = groupsOf(textWithoutCountry);
   const latinInput = !hasNonLatinLetters(input);
-  const written = writtenWords(input);
+  const written = writtenWords(input, TURKIC_CAPITALS.has(rules.code));
 
   const postal = rules.postalPattern ? findPostalCode(groups, rules.postalPattern, rules.code) : null;
   if (postal) writePostalCodeAsThePostDoes(groups, postal, rules.code);
