@@ -1019,6 +1019,23 @@ describe('address engine: other countries, subdivision and postal code checked a
   });
 
   it.each([
+    ['P.O. Box 1234, Dubai', 'AE', 'P O BOX 1234 DUBAI UNITED ARAB EMIRATES'],
+    ['Office 1203, Business Bay, Dubai', 'AE', 'OFFICE 1203 BUSINESS BAY DUBAI UNITED ARAB EMIRATES'],
+    ['Flat 5A, 10 Nathan Road, Tsim Sha Tsui, Kowloon', 'HK', 'FLAT 5A 10 NATHAN ROAD TSIM SHA TSUI KOWLOON HONG KONG'],
+  ])('When "%s" names no country but ends with a region of one that has no postal codes, then that country (%s)', (input, country, standardized) => {
+    expect(check(input)).toMatchObject({ status: 'plausible', country, standardized });
+  });
+
+  it.each([
+    ['12 Hope Road, Kingston', 'KINGSTON'],
+    ['123 Main St, Portland', 'PORTLAND'],
+  ])('When "%s" ends with a Jamaican parish that is a North American town too, then it stays a US address asking for its state', (input, city) => {
+    const r = check(input);
+    expect([r.country, r.components.city]).toEqual(['US', city]);
+    expect(r.footnotes.some((f) => /states have a city/.test(f))).toBe(true);
+  });
+
+  it.each([
     ['1489 Falcon Nest Court, Arnold', 'a house number before a street type, FALCON a Venezuelan state'],
     ['12 Main St, Victoria, TX 7790', 'a US state written, the ZIP mistyped'],
     ['123 Main St, Durango 81301', 'five figures that are a US ZIP code (DURANGO a Mexican state, and a town of Colorado)'],

@@ -143,6 +143,9 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     // A region of one country outside North America and a postal code of its form and prefix (`…, Haryana 122015`).
     const byRegion = countries.countryOfRegionAndPostalCode(input, knownUsZip);
     if (byRegion) return { code: byRegion, rest: input, byLastLine: true };
+    // A region of one country without postal codes that is no North American place (`P.O. Box 1234, Dubai`).
+    const byRegionAlone = countries.countryOfRegionWithoutPostalCodes(input, northAmericanPlace);
+    if (byRegionAlone) return { code: byRegionAlone, rest: input, byLastLine: true };
     if (!guess) return { code: null, rest: input };
     const upper = input.toUpperCase().trim();
     if (CANADIAN_POSTAL.test(upper)) return { code: 'CA', rest: input };
@@ -268,6 +271,13 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
       ? places.some((place) => !territoryNamed(place) && postal.isAcceptableCityKey(place, key))
       : UspsTerritories.has(stateOfUnlistedZip(zip) ?? places?.[0]?.state ?? '');
     return named || reference?.isLocalCityOf(zip, key) === true;
+  }
+
+  /** A place of the US or Canada by its name: in GeoNames' US places or Canadian FSA names, or in the loaded data. */
+  function northAmericanPlace(name: string): boolean {
+    const key = cityKey(name);
+    return postal.citiesByKey(key).length > 0 || postal.provincesNamingPlace(name).size > 0
+      || (reference?.postalCodesOfLocalCity(key).size ?? 0) > 0;
   }
 
   /** A US ZIP code the embedded data lists, of a territory's or military mail's range, or covered by loaded data. */

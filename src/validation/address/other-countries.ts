@@ -821,6 +821,40 @@ export class CountryMetadata {
     return found.size === 1 && !this.misspeltTrailingCountry(text) ? [...found][0] : null;
   }
 
+  /**
+   * The country of a Latin address that names none but ends with a comma group that is a region of one country
+   * without postal codes (`P.O. Box 1234, Dubai`: the United Arab Emirates; `…, Tsim Sha Tsui, Kowloon`: Hong Kong),
+   * a name that is no North American place (`isNorthAmericanPlace`: Jamaica's parishes KINGSTON and PORTLAND are US
+   * and Canadian towns too) nor a US state or Canadian province; else null.
+   */
+  countryOfRegionWithoutPostalCodes(text: string, isNorthAmericanPlace: (name: string) => boolean): string | null {
+    const groups = groupsOf(text);
+    if (groups.length < 2) return null;
+    const last = groups[groups.length - 1].join(' ');
+    const countries = this.regionsWithoutPostalCodes().get(last);
+    if (countries?.size !== 1 || RegionByName.has(last) || isNorthAmericanPlace(last)) return null;
+    return [...countries][0];
+  }
+
+  /** Region names in Latin letters (four or more) of the countries that have no postal codes -> those countries. */
+  private regionsWithoutPostalCodes(): Map<string, Set<string>> {
+    if (this.regionsWithoutCodes) return this.regionsWithoutCodes;
+    const byName = new Map<string, Set<string>>();
+    for (const [country, rules] of this.rules) {
+      if (rules.postalPattern || country === 'US' || country === 'CA') continue;
+      for (const sub of rules.subdivisions) {
+        for (const name of sub.names) {
+          if (name.text.replace(/[^A-Z]/g, '').length < 4 || hasNonLatinLetters(name.text)) continue;
+          const countries = byName.get(name.text);
+          if (countries) countries.add(country);
+          else byName.set(name.text, new Set([country]));
+        }
+      }
+    }
+    return (this.regionsWithoutCodes = byName);
+  }
+  private regionsWithoutCodes?: Map<string, Set<string>>;
+
   /** Every region's name in Latin letters (four or more, no code) outside North America -> its countries' regions. */
   private latinSubdivisionsNamed(): { byName: Map<string, { country: string; sub: Subdivision }[]>; firstWords: Set<string>; longestWords: Set<string> } {
     if (this.latinSubdivisions) return this.latinSubdivisions;
