@@ -1027,6 +1027,15 @@ describe('address engine: other countries, subdivision and postal code checked a
   });
 
   it.each([
+    ['Flat 12, Marine Drive, Mumbai 400002', '400002'],
+    ['1 Raffles Place, 048616', '048616'],
+  ])('When "%s" names no country and ends with a postal code of more figures than a ZIP code, then the answer says so first', (input, code) => {
+    const r = check(input);
+    expect(r.status).toBe('invalid');
+    expect(r.footnotes[0]).toBe(`E#: the address ends with ${code}, a postal code of 6 figures, which no US ZIP code or Canadian postal code is: give the country hint or end the address with the country`);
+  });
+
+  it.each([
     ['12 Hope Road, Kingston', 'KINGSTON'],
     ['123 Main St, Portland', 'PORTLAND'],
   ])('When "%s" ends with a Jamaican parish that is a North American town too, then it stays a US address asking for its state', (input, city) => {

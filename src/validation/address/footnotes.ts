@@ -115,6 +115,8 @@ export const AddressFootnotes = {
   onlyPostalCode: 'E#: only a postal code was given',
   unknownCountry: 'E#: country not recognised; give the country hint or end the address with the country',
   postalCodeBeforeCity: 'E#: the postal code stands before the city, as outside North America: give the country hint or end the address with the country',
+  postalCodeNotNorthAmerican: (code: string) =>
+    `E#: the address ends with ${code}, a postal code of ${code.length} figures, which no US ZIP code or Canadian postal code is: give the country hint or end the address with the country`,
   countryHintOverruled: (hint: string, country: string) =>
     `CH#: the country hint ${hint} does not fit the address, which is a ${country === 'US' ? 'US' : 'Canadian'} one`,
 } as const;

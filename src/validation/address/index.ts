@@ -47,6 +47,12 @@ const EMPTY: AddressResult['components'] = {
   secondary_designator: null, secondary_number: null, city: null, state: null, postal_code: null, plus4: null, country: null,
 };
 
+/**
+ * Six to eight figures ending the text: a postal code of India, China, Russia, Singapore, Chile, Brazil written
+ * without its hyphen, …, never a US ZIP code (nine are a ZIP+4 without its hyphen).
+ */
+const LONG_POSTAL_CODE_AT_END = /(?:^|[\s,])(\d{6,8})[\s.]*$/;
+
 function invalidAnswer(country: string | null, footnote: string): AddressResult {
   return { status: 'invalid', standardized: null, dpv: '', zip4: null, country, components: { ...EMPTY, country }, footnotes: [footnote] };
 }
@@ -354,6 +360,10 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
       answer.footnotes.unshift(F.streetWordCountries(streetWord.word, streetWord.candidates));
     } else if (!code && answer.status === 'invalid' && !parsed.state && POSTAL_CODE_BEFORE_CITY.test(input.trim())) {
       answer.footnotes.unshift(F.postalCodeBeforeCity);
+    } else if (!code && answer.status === 'invalid' && !parsed.state) {
+      // `…, Mumbai 400002`: six figures or more end it, a postal code no US or Canadian one can be.
+      const longCode = LONG_POSTAL_CODE_AT_END.exec(input);
+      if (longCode) answer.footnotes.unshift(F.postalCodeNotNorthAmerican(longCode[1]));
     }
     if (lastLineFirst) answer.footnotes.unshift(F.lastLineFirst);
     if (overruled) answer.footnotes.unshift(F.countryHintOverruled(code, parsed.country));
