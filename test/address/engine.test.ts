@@ -628,6 +628,8 @@ describe('address engine: Canada', () => {
     ["100 Boul. Saint-Jean, L'Île-Perrot, QC J7V 1A1", "100 BOUL SAINT-JEAN L'ÎLE-PERROT QC  J7V 1A1", 'SAINT-JEAN', "L'ÎLE-PERROT"],
     ['100 Main St, Montreal, QC H2X 1Y1', '100 MAIN ST MONTREAL QC  H2X 1Y1', 'MAIN', 'MONTREAL'],
     ['100 Rue Montréal, Montreal, QC H2X 1Y1', '100 RUE MONTREAL MONTREAL QC  H2X 1Y1', 'MONTREAL', 'MONTREAL'],
+    // Œ, like Ø and Æ, has no decomposition: read as OE, written as typed, the word kept whole.
+    ['100 Rue Cœur-de-Lion, Québec QC G1R 1A1', '100 RUE CŒUR-DE-LION QUÉBEC QC  G1R 1A1', 'CŒUR-DE-LION', 'QUÉBEC'],
   ])('When a Canadian address is typed "%s", then its words are written with the accents and apostrophes typed, as Canada Post writes them (none added)', (input, standardized, street, city) => {
     const r = check(input);
     expect([r.status, r.standardized, r.components.street_name, r.components.city]).toEqual(['plausible', standardized, street, city]);
@@ -1024,6 +1026,10 @@ describe('address engine: other countries, subdivision and postal code checked a
     ['Flat 5A, 10 Nathan Road, Tsim Sha Tsui, Kowloon', 'HK', 'FLAT 5A 10 NATHAN ROAD TSIM SHA TSUI KOWLOON HONG KONG'],
   ])('When "%s" names no country but ends with a region of one that has no postal codes, then that country (%s)', (input, country, standardized) => {
     expect(check(input)).toMatchObject({ status: 'plausible', country, standardized });
+  });
+
+  it('When a US address holds a letter no decomposition takes apart (Ø), then its word stays whole, in A to Z', () => {
+    expect(check('12 Søndre Gate, Decorah, IA 52101')).toMatchObject({ standardized: '12 SONDRE GATE DECORAH IA 52101' });
   });
 
   it.each([

@@ -130,9 +130,15 @@ export function hasNonLatinLetters(text: string): boolean {
 const NON_ASCII = /[^\x00-\x7f]/;
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
 
-/** The text decomposed (NFKD) without its accents: MONTRÉAL -> MONTREAL, `Ｑ` -> Q. */
+/** Latin letters that no decomposition takes apart, as their plain letters: the rest of their word stays one word. */
+const UNDECOMPOSED_LATIN: Readonly<Record<string, string>> = {
+  Ø: 'O', ø: 'o', Æ: 'AE', æ: 'ae', Œ: 'OE', œ: 'oe', Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', Þ: 'TH', þ: 'th', Ħ: 'H', ħ: 'h',
+};
+const UNDECOMPOSED_LATIN_LETTER = /[ØøÆæŒœŁłĐđÞþĦħ]/g;
+
+/** The text decomposed (NFKD) without its accents: MONTRÉAL -> MONTREAL, `Ｑ` -> Q, KØBENHAVN -> KOBENHAVN. */
 function withoutAccents(s: string): string {
-  return s.normalize('NFKD').replace(COMBINING_MARKS, '');
+  return s.normalize('NFKD').replace(COMBINING_MARKS, '').replace(UNDECOMPOSED_LATIN_LETTER, (c) => UNDECOMPOSED_LATIN[c]);
 }
 /**
  * The words of the text as typed (upper case, with their accents and apostrophes), by the forms an answer may hold
