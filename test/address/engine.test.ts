@@ -1021,7 +1021,7 @@ describe('address engine: other countries, subdivision and postal code checked a
   });
 
   it.each([
-    ['P.O. Box 1234, Dubai', 'AE', 'P O BOX 1234 DUBAI UNITED ARAB EMIRATES'],
+    ['P.O. Box 1234, Dubai', 'AE', 'PO BOX 1234 DUBAI UNITED ARAB EMIRATES'],
     ['Office 1203, Business Bay, Dubai', 'AE', 'OFFICE 1203 BUSINESS BAY DUBAI UNITED ARAB EMIRATES'],
     ['Flat 5A, 10 Nathan Road, Tsim Sha Tsui, Kowloon', 'HK', 'FLAT 5A 10 NATHAN ROAD TSIM SHA TSUI KOWLOON HONG KONG'],
   ])('When "%s" names no country but ends with a region of one that has no postal codes, then that country (%s)', (input, country, standardized) => {
@@ -1039,6 +1039,13 @@ describe('address engine: other countries, subdivision and postal code checked a
     const r = check(input);
     expect(r.status).toBe('invalid');
     expect(r.footnotes[0]).toBe(`E#: the address ends with ${code}, a postal code of 6 figures, which no US ZIP code or Canadian postal code is: give the country hint or end the address with the country`);
+  });
+
+  it.each([
+    ['P.O. Box 1234, Dubai, U.A.E.', 'AE', 'PO BOX 1234 DUBAI UNITED ARAB EMIRATES'],
+    ['12 George St, Sydney N.S.W. 2000', 'AU', '12 GEORGE ST SYDNEY NSW 2000 AUSTRALIA'],
+  ])('When "%s" writes initials with full stops, then they are read and written as one word, as at home (%s)', (input, country, standardized) => {
+    expect(check(input)).toMatchObject({ status: 'plausible', country, standardized });
   });
 
   it.each([

@@ -209,9 +209,14 @@ const GREEK_ACCENT = /(\p{Script=Greek})[\u0300-\u036f]+/gu;
  * scripts (Thai vowel signs) kept, other punctuation and symbols (the 〒 sign) a space. Names and input go through it.
  */
 function matchForm(text: string, accents: 'off' | 'latin kept' = 'off'): string {
-  // Arabic's and the ideographic comma (`القاهرة، مصر`, `東京都、千代田区`) separate as commas do.
-  return plain(text, accents).replace(/[\u060c\u3001]/g, ',').replace(/[\u2019\u02bc]/g, "'").replace(/[^\p{L}\p{M}\p{N},\s#/'-]+/gu, ' ');
+  // Arabic's and the ideographic comma (`القاهرة، مصر`, `東京都、千代田区`) separate as commas do. Initials written with
+  // full stops keep together (`P.O. Box` -> PO BOX, `N.S.W.` -> NSW), as the US and Canadian reading keeps them.
+  const upper = plain(text, accents);
+  return (upper.includes('.') ? upper.replace(INITIALS_WITH_FULL_STOPS, '$1$2$3') : upper)
+    .replace(/[\u060c\u3001]/g, ',').replace(/[\u2019\u02bc]/g, "'").replace(/[^\p{L}\p{M}\p{N},\s#/'-]+/gu, ' ');
 }
+
+const INITIALS_WITH_FULL_STOPS = /(?<![\p{L}\p{M}\p{N}])(\p{Lu})\.(\p{Lu})(?:\.(\p{Lu}))?\.?(?![\p{L}\p{M}\p{N}])/gu;
 
 /** The text in match form as its comma (semicolon, line) groups, each a list of words. */
 function groupsOf(text: string, accents: 'off' | 'latin kept' = 'off'): string[][] {
@@ -899,9 +904,10 @@ export class CountryMetadata {
     const hyphenated = hyphen >= e - 5 && hyphen > 0 ? HYPHENATED_POSTAL_CODE_AT_END.exec(text.slice(0, e)) : null;
     if (hyphenated) return HYPHENATED_POSTAL_CODES.find(([pattern]) => pattern.test(hyphenated[1]))?.[1] ?? null;
     if (e < 7 || !/^[\s,]\d{4}$/.test(text.slice(e - 5, e))) return null;
-    const word = /(?:^|[\s,])([A-Za-z]{2,3})[\s,]*$/.exec(text.slice(0, e - 4));
+    // (The state's code may be written with full stops: `N.S.W. 2000`.)
+    const word = /(?:^|[\s,])((?:[A-Za-z]\.?){2,3})[\s,]*$/.exec(text.slice(0, e - 4));
     const postcode = text.slice(e - 4, e);
-    const state = word && this.rules.get('AU')?.subdivisions.find((s) => s.key === word[1].toUpperCase());
+    const state = word && this.rules.get('AU')?.subdivisions.find((s) => s.key === word[1].replace(/\./g, '').toUpperCase());
     return state && state.postalPrefix?.test(postcode) ? 'AU' : null;
   }
 
