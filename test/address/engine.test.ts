@@ -1016,6 +1016,9 @@ describe('address engine: other countries, subdivision and postal code checked a
     // Five figures that are no US ZIP code (44100 is none), and a US state's name inside a longer region's.
     ['Av. Vallarta 1234, Guadalajara, Jalisco 44100', 'MX', 'AV VALLARTA 1234 GUADALAJARA JALISCO 44100 MEXICO'],
     ['Av. Revolución 1500, Tijuana, Baja California 22010', 'MX', 'AV REVOLUCIÓN 1500 TIJUANA BAJA CALIFORNIA 22010 MEXICO'],
+    // Five figures that are a US ZIP code, but not of a place of the region's name (10110: New York; 50450: Iowa).
+    ['99 Moo 3, Sukhumvit Road, Bangkok 10110', 'TH', '99 MOO 3 SUKHUMVIT ROAD BANGKOK 10110 THAILAND'],
+    ['Jalan Ampang, 50450 Kuala Lumpur', 'MY', 'JALAN AMPANG 50450 KUALA LUMPUR MALAYSIA'],
   ])('When "%s" names no country but ends with a region of one and a postal code of its form and prefix, then that country (%s)', (input, country, standardized) => {
     expect(check(input)).toMatchObject({ status: 'plausible', country, standardized });
   });
@@ -1060,8 +1063,9 @@ describe('address engine: other countries, subdivision and postal code checked a
   it.each([
     ['1489 Falcon Nest Court, Arnold', 'a house number before a street type, FALCON a Venezuelan state'],
     ['12 Main St, Victoria, TX 7790', 'a US state written, the ZIP mistyped'],
-    ['123 Main St, Durango 81301', 'five figures that are a US ZIP code (DURANGO a Mexican state, and a town of Colorado)'],
-    ['45 Oak St, Sonora 95370', 'five figures that are a US ZIP code (SONORA a Mexican state, and a town of California)'],
+    ['123 Main St, Durango 81301', 'five figures that are the US ZIP code of the place (DURANGO a Mexican state, and a town of Colorado)'],
+    ['123 Main St, Lima 45801', 'five figures that are the US ZIP code of the place (LIMA a Peruvian region, and a city of Ohio)'],
+    ['45 Oak St, Sonora 95370', 'five figures that are the US ZIP code of the place (SONORA a Mexican state, and a town of California)'],
     ['123 Main St, Lima 45899', 'five figures that are no US ZIP code, but LIMA a Peruvian region without postal prefixes to back them'],
   ])('When "%s" (%s), then no country is told by a region\'s name and a number', (input) => {
     expect(check(input).country).toBe('US');

@@ -147,7 +147,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
       if (!guess) return { code: null, rest: input, streetWord: european };
     }
     // A region of one country outside North America and a postal code of its form and prefix (`…, Haryana 122015`).
-    const byRegion = countries.countryOfRegionAndPostalCode(input, knownUsZip);
+    const byRegion = countries.countryOfRegionAndPostalCode(input, (zip, name) => knownUsZip(zip) && zipOfOwnCity(zip, name));
     if (byRegion) return { code: byRegion, rest: input, byLastLine: true };
     // A region of one country without postal codes that is no North American place (`P.O. Box 1234, Dubai`).
     const byRegionAlone = countries.countryOfRegionWithoutPostalCodes(input, northAmericanPlace);

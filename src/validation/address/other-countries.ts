@@ -754,27 +754,19 @@ export class CountryMetadata {
   }
 
   /**
-   * A country the last line names without naming the country: an Australian state code and its four-digit postcode
-   * (`…, Sydney NSW 2000`), which no US or Canadian address ends with (US ZIP codes have five digits; WA and SA before
-   * four digits are not Washington's, whose ZIP codes start 98 and 99). The postcode must be the state's. Or a British
-   * postcode (`…, London SW1A 2AA`): its inward part, a figure and two letters, is no Canadian postal code's half
-   * (a figure, a letter, a figure), and a US ZIP code has no letters. Or a postal code hyphenated as no US code is
-   * (five figures, a hyphen, four): Japan's `123-4567`, Brazil's `12345-678`, Portugal's `1234-567`, after a city;
-   * or Poland's `00-901` and Portugal's `1100-053` opening the last group, before the city (`…, 00-901 Warszawa`).
-   */
-  /**
    * The country of a Latin address that names none but ends with a region of one country outside North America and a
    * postal code of that region's form and prefix, in its last two comma groups (`…, Gurugram, Haryana 122015`: India;
    * `…, Makati 1226, Metro Manila`; `…, Guadalajara, Jalisco 44100`: Mexico). Only a postal code that is no US ZIP code
-   * (not a ZIP+4, and five figures only where `isUsZip` knows no such ZIP code), no house number, not
+   * of the place (not a ZIP+4; five figures only with the region's own postal prefix, and where `usZipOfPlace` does not
+   * find them a US ZIP code of the region's name: `DURANGO 81301` is Colorado's, `BANGKOK 10110` no New York place's),
+   * no house number, not
    * where a US state or Canadian province is written (its code or name; a two-letter word such as `DE` or `LA` counts,
    * which leaves some foreign addresses unread rather than a US one misread), and only a region of one country; else
    * null.
    */
-  countryOfRegionAndPostalCode(text: string, isUsZip: (code: string) => boolean): string | null {
-    // (Most text that gets here is a US address ending with its ZIP code: passed by before any other work.)
-    const zipAtEnd = ENDS_WITH_ZIP.exec(text);
-    if (zipAtEnd && (zipAtEnd[2] !== undefined || isUsZip(zipAtEnd[1]))) return null;
+  countryOfRegionAndPostalCode(text: string, usZipOfPlace: (code: string, name: string) => boolean): string | null {
+    // (Text ending with a ZIP+4 is a US address: passed by before any other work.)
+    if (ENDS_WITH_ZIP_PLUS_4.test(text)) return null;
     // (And text whose last two groups hold no figure, or no region name's longest word, before the text is put in
     // match form.)
     const comma = text.lastIndexOf(',', text.lastIndexOf(',') - 1);
@@ -792,7 +784,7 @@ export class CountryMetadata {
     if (at < 0 && g0 > 0) at = groups[--g0].findLastIndex((w) => /\d/.test(w));
     if (at < 0) return null;
     const code = groups[g0][at];
-    if (/^\d{5}-\d{4}$/.test(code) || (/^\d{5}$/.test(code) && isUsZip(code))) return null;
+    if (/^\d{5}-\d{4}$/.test(code)) return null;
     // A house number is none: not in the text's first group, nor before a street type (`…, 1489 FALCON NEST COURT, …`).
     if ((g0 === 0 && all.length <= groups.length) || groups[g0].slice(at + 1).some((w) => StreetSuffixTable.has(w))) return null;
     // (Not where a US state or a Canadian province is written: `…, VICTORIA, TX 7790` is a Texan ZIP mistyped. A state's
@@ -815,9 +807,13 @@ export class CountryMetadata {
         for (let k = 1; k <= 4 && i + k <= ws.length; k++) {
           if (g === g0 && i <= at && at < i + k) break;
           if (k === 1 && !named.firstWords.has(ws[i])) break;
-          for (const { country, sub } of named.byName.get(ws.slice(i, i + k).join(' ')) ?? []) {
+          const name = ws.slice(i, i + k).join(' ');
+          for (const { country, sub } of named.byName.get(name) ?? []) {
             const pattern = this.rules.get(country)?.postalPattern;
-            if (pattern?.test(code) && (sub.postalPrefix ? sub.postalPrefix.test(code) : !fiveFigures)) found.add(country);
+            if (!pattern?.test(code)) continue;
+            if (fiveFigures ? sub.postalPrefix?.test(code) && !usZipOfPlace(code, name) : !sub.postalPrefix || sub.postalPrefix.test(code)) {
+              found.add(country);
+            }
           }
         }
       }
@@ -884,6 +880,15 @@ export class CountryMetadata {
   }
   private latinSubdivisions?: { byName: Map<string, { country: string; sub: Subdivision }[]>; firstWords: Set<string>; longestWords: Set<string> };
 
+  /**
+   * A country the last line names without naming the country: an Australian state code and its four-digit postcode
+   * (`…, Sydney NSW 2000`), which no US or Canadian address ends with (US ZIP codes have five digits; WA and SA before
+   * four digits are not Washington's, whose ZIP codes start 98 and 99). The postcode must be the state's. Or a British
+   * postcode (`…, London SW1A 2AA`): its inward part, a figure and two letters, is no Canadian postal code's half
+   * (a figure, a letter, a figure), and a US ZIP code has no letters. Or a postal code hyphenated as no US code is
+   * (five figures, a hyphen, four): Japan's `123-4567`, Brazil's `12345-678`, Portugal's `1234-567`, after a city;
+   * or Poland's `00-901` and Portugal's `1100-053` opening the last group, before the city (`…, 00-901 Warszawa`).
+   */
   countryOfLastLine(text: string): string | null {
     // Looked at from the end: a British postcode ends with a letter; four figures after a space or comma, and the word
     // before them.
@@ -993,7 +998,7 @@ const HYPHENATED_POSTAL_CODES: readonly (readonly [RegExp, string])[] = [[/^\d{3
 /** A last group (after a comma, semicolon or line break) of a Polish or Portuguese postal code and a name: group 1 the code. */
 const HYPHENATED_CODE_BEFORE_CITY = /[,;\n]\s*(\d{2}-\d{3}|\d{4}-\d{3})\s+[^\d,;\n]*[A-Za-z\u00c0-\u024f]{2}[^\d,;\n]*$/;
 const EIRCODE_AT_END = /[\s,](?:[AC-FHKNPRTV-Y]\d{2}|D6W) ?(?=[0-9AC-FHKNPRTV-Y]{4}$)(?=.*[AC-FHKNPRTV-Y])(?=.*\d)[0-9AC-FHKNPRTV-Y]{4}$/i;
-const ENDS_WITH_ZIP = /(?:^|[^\d-])(\d{5})(-\d{4})?[\s.]*$/;
+const ENDS_WITH_ZIP_PLUS_4 = /(?:^|[^\d-])\d{5}-\d{4}[\s.]*$/;
 const CROWN_DEPENDENCY_BY_POSTCODE: Readonly<Record<string, string>> = { JE: 'JE', GY: 'GG', IM: 'IM' };
 const BRITISH_POSTCODE_AT_END = /[\s,](?:GIR ?0AA|[A-PR-UWYZ](?:\d[A-HJKPSTUW\d]?|[A-HK-Y]\d[ABEHMNPRVWXY\d]?) ?\d[ABD-HJLNP-UW-Z]{2})[\s.]*$/i;
 
