@@ -960,6 +960,8 @@ describe('address engine: other countries, subdivision and postal code checked a
 
   it.each([
     ['Friedrichstraße 1, 10117 Berlin', 'DE', 'GERMANY', 'FRIEDRICHSTRASSE'],
+    ['Kurfürstendamm 21, 10719 Berlin', 'DE', 'GERMANY', 'KURFURSTENDAMM'],
+    ['Maybachufer 10, 12047 Berlin', 'DE', 'GERMANY', 'MAYBACHUFER'],
     ['Via Roma 10, 20121 Milano', 'IT', 'ITALY', 'VIA'],
     ['55 Rue du Faubourg Saint-Honore, 75008 Paris', 'FR', 'FRANCE', 'RUE'],
     ['Kalverstraat 1, 1012 NX Amsterdam', 'NL', 'NETHERLANDS', 'KALVERSTRAAT'],

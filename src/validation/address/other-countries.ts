@@ -289,7 +289,7 @@ const SPANISH_WRITING_COUNTRIES = [
 /** Spanish's `Vía` (`Gran Vía 1, 28013 Madrid`), told from Italian's VIA by its accent, which Italian never writes. */
 const SPANISH_VIA = /(?<!\p{L})v[íÍ]a(?!\p{L})/iu;
 const STREET_WORD_COUNTRIES: readonly (readonly [RegExp, readonly string[]])[] = [
-  [/^(?:\S*(?:STRASSE|GASSE|PLATZ|ALLEE)|\S*STR|\S+WEG|WEG|DAMM|UFER)$/, ['DE', 'AT', 'CH', 'LI', 'LU']],
+  [/^(?:\S*(?:STRASSE|GASSE|PLATZ|ALLEE|DAMM|UFER|CHAUSSEE)|\S*STR|\S+WEG|WEG)$/, ['DE', 'AT', 'CH', 'LI', 'LU']],
   [/^(?:CALLE|AVENIDA|AVDA|AV|PASEO|PLAZA|CARRER|RONDA|TRAVESIA|CAMINO|CARRETERA|CALZADA|COLONIA|COL)$/, SPANISH_WRITING_COUNTRIES],
   // Not AVENUE, BOULEVARD, PLACE or ROUTE: English writes them too (`100 Park Avenue, 10017 Manhattan`).
   [/^(?:RUE|BD|CHEMIN|IMPASSE|QUAI|ALLEE)$/, ['FR', 'BE', 'CH', 'LU', 'MC']],
