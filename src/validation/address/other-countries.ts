@@ -829,9 +829,10 @@ export class CountryMetadata {
    * and Canadian towns too) nor a US state or Canadian province; else null.
    */
   countryOfRegionWithoutPostalCodes(text: string, isNorthAmericanPlace: (name: string) => boolean): string | null {
-    const groups = groupsOf(text);
-    if (groups.length < 2) return null;
-    const last = groups[groups.length - 1].join(' ');
+    // (Only the last group is put in match form: most text that gets here ends with a ZIP code, or with a state.)
+    const comma = text.lastIndexOf(',');
+    if (comma < 0 || /\d/.test(text.slice(comma + 1))) return null;
+    const last = matchForm(text.slice(comma + 1)).replace(/\s+/g, ' ').trim();
     const countries = this.regionsWithoutPostalCodes().get(last);
     if (countries?.size !== 1 || RegionByName.has(last) || isNorthAmericanPlace(last)) return null;
     return [...countries][0];
