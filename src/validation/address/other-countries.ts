@@ -759,10 +759,9 @@ export class CountryMetadata {
    * `…, Makati 1226, Metro Manila`; `…, Guadalajara, Jalisco 44100`: Mexico). Only a postal code that is no US ZIP code
    * of the place (not a ZIP+4; five figures only with the region's own postal prefix, and where `usZipOfPlace` does not
    * find them a US ZIP code of the region's name: `DURANGO 81301` is Colorado's, `BANGKOK 10110` no New York place's),
-   * no house number, not
-   * where a US state or Canadian province is written (its code or name; a two-letter word such as `DE` or `LA` counts,
-   * which leaves some foreign addresses unread rather than a US one misread), and only a region of one country; else
-   * null.
+   * no house number, not where a US state or Canadian province is written (its code or name; a two-letter word such as
+   * `DE` or `LA` counts, which leaves some foreign addresses unread rather than a US one misread), and only a region of
+   * one country; else null.
    */
   countryOfRegionAndPostalCode(text: string, usZipOfPlace: (code: string, name: string) => boolean): string | null {
     // (Text ending with a ZIP+4 is a US address: passed by before any other work.)
@@ -1247,7 +1246,6 @@ const notADash = (word: string) => !/^-+$/.test(word);
 /** Countries whose language writes the capital of i with its dot (İ) and that of dotless ı without (I). */
 const TURKIC_CAPITALS = new Set(['TR', 'AZ']);
 
-/** Checks an address of a country other than US/CA against that country's metadata. */
 const LATIN_BEYOND_ASCII_OR_MARK = /[\u00c0-\u024f\u1e00-\u1eff\u0300-\u036f]/;
 
 /**
@@ -1273,6 +1271,7 @@ function writtenWords(text: string, turkic = false): (word: string) => string {
   return (word) => byMatchForm.get(word) ?? word;
 }
 
+/** Checks an address of a country other than US/CA against that country's metadata. */
 export function validateOtherCountry(input: string, rules: CountryRules, textWithoutCountry: string): AddressResult {
   const footnotes: string[] = [];
   // Apostrophes stay (`QUEEN'S ROAD`, `L'ÉGLISE`): each country's post has its own rule for them.

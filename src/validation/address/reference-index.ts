@@ -344,7 +344,10 @@ export class ReferenceIndex {
    */
   private readonly localCityNames = new Map<string, Map<string, string>>();
   private readonly postalCodesByLocalCity = new Map<string, Set<string>>();
-  /** The local place names by their spelling, for a misspelt one (built on first use, dropped when names are added). */
+  /**
+   * Those place names and the City-State names by their spelling, for a misspelt one (built on first use, dropped when
+   * names are added).
+   */
   private localCitySlips: CityNameSlips | undefined;
   private pointCount = 0;
   private rangeCount = 0;
@@ -420,7 +423,10 @@ export class ReferenceIndex {
     this.localCitySlips = undefined;
   }
 
-  /** The place names of the loaded address files one typing slip from the name typed (at most two). */
+  /**
+   * The place names of the loaded data (the address files' places, USPS City-State names) one typing slip from the
+   * name typed (at most two).
+   */
   localCityNamesOneSlipFrom(typed: string): string[] {
     this.localCitySlips ??= new CityNameSlips(function* (...byPostalCode: Map<string, Map<string, string>>[]) {
       const seen = new Set<string>(); // a place of many postal codes, once
