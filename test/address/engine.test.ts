@@ -542,7 +542,7 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
 
   // (`55 Rue du Faubourg Saint-Honore, 75008 Paris` is France by its street word: see the other countries' tests.)
   // (`Damrak 1, 1012 LG Amsterdam` is the Netherlands by its postcode's form: see the other countries' tests.)
-  it.each([['Unter den Linden 77, 10117 Berlin'], ['Grote Markt 1, 1000 Brussel']])(
+  it.each([['Unter den Linden 77, 10117 Berlin'], ['Grote Markt 1, 1000 Brussel'], ['Nerudova 1, 118 00 Praha 1']])(
     'When a postal code stands before a city it is no ZIP of, without a country or a street word (%j), then the answer says to name the country',
     (input) => {
       const r = check(input);

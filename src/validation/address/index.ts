@@ -358,7 +358,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     // `UNTER DEN LINDEN 77, 10117 BERLIN`, read as a US address, fails: the order says where it is from.
     if (!code && answer.status === 'invalid' && !parsed.state && streetWord) {
       answer.footnotes.unshift(F.streetWordCountries(streetWord.word, streetWord.candidates));
-    } else if (!code && answer.status === 'invalid' && !parsed.state && POSTAL_CODE_BEFORE_CITY.test(input.trim())) {
+    } else if (!code && answer.status === 'invalid' && !parsed.state && CODE_BEFORE_CITY_ABROAD.test(input.trim())) {
       answer.footnotes.unshift(F.postalCodeBeforeCity);
     } else if (!code && answer.status === 'invalid' && !parsed.state) {
       // `…, Mumbai 400002`: six figures or more end it, a postal code no US or Canadian one can be.
@@ -430,6 +430,8 @@ const TRAILING_CONTACT = new RegExp(
  * group 1 the figures, group 2 the name.
  */
 const POSTAL_CODE_BEFORE_CITY = /,\s*(\d{4,5})\s+([^\d,]{2,})$/;
+/** The same, and three figures and two with a space between (`…, 118 00 Praha 1`), a city district's number after it. */
+const CODE_BEFORE_CITY_ABROAD = /,\s*(?:\d{4,5}|\d{3} \d{2})\s+[^\d,]{2,}(?:\s+\d{1,2})?$/;
 
 /** A postal code alone, or after (1, 2) or before (3, 4) a place's name. */
 const POSTAL_CODE_AND_PLACE = /^(?:([A-Z][^\d]*?)\s+)?(?:(\d{5}(?:-\d{4})?|[A-Z]\d[A-Z] ?\d[A-Z]\d)|(\d{5}(?:-\d{4})?|[A-Z]\d[A-Z] ?\d[A-Z]\d)\s+([A-Z][^\d]*?))$/;
