@@ -344,10 +344,11 @@ export async function loadReferenceIndex(db: Database): Promise<ReferenceIndex> 
       plus4High: r.plus4_high,
     });
   }
-  for (const r of await db.all<{ zip: string; city: string; mailing_name: boolean | number }>(
-    `SELECT zip, city, mailing_name FROM reference_city_names`,
+  for (const r of await db.all<{ zip: string; city: string; state: string; mailing_name: boolean | number; preferred_name: string }>(
+    `SELECT zip, city, state, mailing_name, preferred_name FROM reference_city_names`,
   )) {
     if (r.mailing_name === true || r.mailing_name === 1) index.addCityName(r.zip, r.city);
+    else index.addCityAlias(r.zip, r.city, r.state, r.preferred_name || r.city);
   }
   return index;
 }

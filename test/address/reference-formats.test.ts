@@ -203,8 +203,13 @@ describe('address engine with USPS City-State data for places the embedded data 
       cityStateRecord({ zip: '44512', city: 'BOARDMAN', state: 'OH', preferred: 'YOUNGSTOWN' }),
       cityStateRecord({ zip: '44514', city: 'YOUNGSTOWN', state: 'OH' }),
       cityStateRecord({ zip: '44514', city: 'POLAND', state: 'OH', preferred: 'YOUNGSTOWN' }),
+      // A name USPS lists but does not accept in a last line (mailing name indicator N).
+      cityStateRecord({ zip: '44515', city: 'YOUNGSTOWN', state: 'OH' }),
+      cityStateRecord({ zip: '44515', city: 'AUSTINTOWN', state: 'OH', mailing: false, preferred: 'YOUNGSTOWN' }),
     ].join('\n')]))) {
-      if (r.kind === 'city' && r.city.mailingName) reference.addCityName(r.city.zip, r.city.city);
+      if (r.kind !== 'city') continue;
+      if (r.city.mailingName) reference.addCityName(r.city.zip, r.city.city);
+      else reference.addCityAlias(r.city.zip, r.city.city, r.city.state, r.city.preferredName);
     }
   })();
   const withCityState = createAddressEngine({ ...shippedData, reference });
@@ -223,6 +228,16 @@ describe('address engine with USPS City-State data for places the embedded data 
     const r = await check(withCityState, input);
     expect([r.status, r.standardized]).toEqual([status, standardized]);
     expect(r.footnotes).toContain(note);
+  });
+
+  it.each([
+    ['12 Oak Ave, Austintown, OH', '12 OAK AVE YOUNGSTOWN OH 44515', 'A#: ZIP code 44515 added'],
+    ['12 Oak Ave, Austintown, OH 44515', '12 OAK AVE YOUNGSTOWN OH 44515', null],
+  ])('When "%s" names a place USPS lists but does not accept in a last line, then it is written with the name USPS accepts', async (input, standardized, zipNote) => {
+    const r = await check(withCityState, input);
+    expect([r.status, r.standardized]).toEqual(['corrected', standardized]);
+    expect(r.footnotes).toContain('B#: city corrected from AUSTINTOWN to YOUNGSTOWN: USPS lists AUSTINTOWN for the ZIP code but does not accept it in a last line (City-State data)');
+    if (zipNote) expect(r.footnotes).toContain(zipNote);
   });
 
   it('When the same is checked with the embedded data alone, then the city is reported unknown, as before', async () => {

@@ -7,7 +7,7 @@ import { importReferenceFile, loadReferenceIndex, referenceStatus, seedEmbeddedR
 import { createAddressEngine } from '../../src/validation/address/index.js';
 import { testDatabases } from '../support/databases.js';
 import { shippedData } from './shipped-engine.js';
-import { zip4Record } from './usps-fixture.js';
+import { COPYRIGHT_RECORD, cityStateRecord, zip4Record } from './usps-fixture.js';
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
 
@@ -68,6 +68,22 @@ describe.each(testDatabases)('address reference store on $name', (database) => {
     // RRAD places 9209 Eupora Court in Jeffersontown, a USPS name of 40299 that GeoNames (LOUISVILLE) lacks.
     const r = engine.validateSync('9209 Eupora Ct, Jeffersontown, KY 40299', { deadline: Number.MAX_SAFE_INTEGER });
     expect([r.status, r.components.city]).toEqual(['verified', 'JEFFERSONTOWN']);
+  });
+
+  it('When City-State data is stored, then its accepted names find a place typed without its ZIP, and a name it does not accept is written as it says', async () => {
+    const db = await opened;
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cv-cs-')), 'city-state.txt');
+    fs.writeFileSync(file, [COPYRIGHT_RECORD,
+      cityStateRecord({ zip: '44512', city: 'YOUNGSTOWN', state: 'OH' }),
+      cityStateRecord({ zip: '44512', city: 'BOARDMAN', state: 'OH', preferred: 'YOUNGSTOWN' }),
+      cityStateRecord({ zip: '44515', city: 'YOUNGSTOWN', state: 'OH' }),
+      cityStateRecord({ zip: '44515', city: 'AUSTINTOWN', state: 'OH', mailing: false, preferred: 'YOUNGSTOWN' }),
+    ].join('\n'));
+    await importReferenceFile(db, 'usps-city-state', file);
+    const engine = createAddressEngine({ ...shippedData, reference: await loadReferenceIndex(db) });
+    const check = (s: string) => engine.validateSync(s, { deadline: Number.MAX_SAFE_INTEGER });
+    expect(check('500 Elm St, Boardman, OH')).toMatchObject({ status: 'plausible', standardized: '500 ELM ST BOARDMAN OH 44512' });
+    expect(check('12 Oak Ave, Austintown, OH')).toMatchObject({ status: 'corrected', standardized: '12 OAK AVE YOUNGSTOWN OH 44515' });
   });
 
   it('When the embedded sample alone names a street, then a number it lacks is not denied; once a whole file names it, it is', async () => {

@@ -6,6 +6,8 @@ export const AddressFootnotes = {
   zipCorrected: (from: string, to: string) => `A#: ZIP code corrected from ${from} to ${to}`,
   zipAdded: (zip: string) => `A#: ZIP code ${zip} added`,
   cityCorrected: (from: string, to: string) => `B#: city corrected from ${from} to ${to}`,
+  cityNotMailingName: (from: string, to: string) =>
+    `B#: city corrected from ${from} to ${to}: USPS lists ${from} for the ZIP code but does not accept it in a last line (City-State data)`,
   cityAdded: (city: string) => `B#: city ${city} added from the ZIP code`,
   cityAddedFromReference: (city: string) => `B#: city ${city} added from the reference data of the postal code`,
   stateCorrected: (from: string, to: string) => `B#: state corrected from ${from} to ${to}`,

@@ -421,6 +421,14 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
         out.invalid = true;
         return out;
       }
+      // A name USPS lists for the ZIP but does not accept in a last line (City-State data): the name to write instead.
+      const alias = reference?.aliasesOf(inputCityKey).find((a) => a.zip === p.postalCode);
+      if (alias) {
+        notes.push(F.cityNotMailingName(p.city!, (out.city = alias.preferred)));
+        out.corrected = true;
+        if (!p.state) notes.push(F.stateAdded((out.state = place.state)));
+        return out;
+      }
       // A name nothing knows (GeoNames keeps one place per ZIP: TAMARAC, SHAKER HEIGHTS and HOLLYWOOD, names USPS
       // accepts, are none of its places) and no slip of one: kept, and said to be unchecked, where no loaded data names
       // the ZIP's places.
@@ -531,6 +539,20 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
       notes.push(F.cityCorrected(p.city, (out.city = loadedNear[0])));
       out.corrected = true;
       const zips = zipsOf(loadedNear[0]);
+      if (zips.length === 1) notes.push(F.zipAdded((out.zip = zips[0])));
+      else out.candidateZips = zips;
+      return out;
+    }
+  }
+  // Else a name USPS lists for ZIPs of the state but does not accept in a last line: the name they are written with.
+  if (!cityEntry && !near && reference) {
+    const state = p.state;
+    const aliases = reference.aliasesOf(inputCityKey).filter((a) => a.state === state);
+    const preferred = [...new Set(aliases.map((a) => a.preferred))];
+    if (preferred.length === 1) {
+      notes.push(F.cityNotMailingName(p.city, (out.city = preferred[0])));
+      out.corrected = true;
+      const zips = [...new Set(aliases.map((a) => a.zip))];
       if (zips.length === 1) notes.push(F.zipAdded((out.zip = zips[0])));
       else out.candidateZips = zips;
       return out;

@@ -167,6 +167,14 @@ interface PointEntry {
 }
 
 const NO_POSTAL_CODES: ReadonlySet<string> = new Set();
+
+/** A name USPS lists for a ZIP but does not accept in a last line, and the ZIP's name to write instead. */
+export interface CityAlias {
+  zip: string;
+  state: string;
+  preferred: string;
+}
+const NO_ALIASES: readonly CityAlias[] = [];
 /** The longest list of postal codes coversAny reads through each time. */
 const SHORT_LIST = 16;
 
@@ -338,6 +346,8 @@ export class ReferenceIndex {
   private readonly postalCodesByStreetName = new Map<string, Set<string>>();
   /** ZIP -> city key -> name: the mailing names USPS accepts for the ZIP (City-State product). */
   private readonly cityNames = new Map<string, Map<string, string>>();
+  /** City key -> the ZIPs whose City-State data lists the name without accepting it in a last line. */
+  private readonly cityAliases = new Map<string, CityAlias[]>();
   /**
    * Postal code -> city key -> name: the place names the loaded address files give its points (JEFFERSONTOWN for
    * 40299, where GeoNames lists only LOUISVILLE), and the reverse, city key -> postal codes.
@@ -402,6 +412,19 @@ export class ReferenceIndex {
     const streets = entryOf(this.ranges, r.zip, () => new Map<string, StreetRangeRecord[]>(), () => this.addCoveredCode(r.zip));
     entryOf(streets, key, () => [] as StreetRangeRecord[], () => this.rememberStreet(r.zip, key, r.street.name)).push(r);
     this.rangeCount++;
+  }
+
+  /**
+   * A name USPS lists for the ZIP but does not accept in a last line (City-State product, mailing name indicator N:
+   * a neighbourhood, a building, an old name), with the ZIP's state and the name to write instead.
+   */
+  addCityAlias(zip: string, city: string, state: string, preferred: string): void {
+    entryOf(this.cityAliases, cityKey(city), () => [] as CityAlias[]).push({ zip, state, preferred });
+  }
+
+  /** The ZIPs whose City-State data lists the name (by city key) as one not to write, and what to write instead. */
+  aliasesOf(key: string): readonly CityAlias[] {
+    return this.cityAliases.get(key) ?? NO_ALIASES;
   }
 
   /** A city name USPS accepts for the ZIP (City-State product, mailing names only). */
