@@ -244,5 +244,9 @@ describe('address engine with USPS City-State data for places the embedded data 
     const r = await check(embeddedOnly, '500 Elm St, Boardman, OH');
     expect(r.status).toBe('invalid');
     expect(r.footnotes).toContain('C#: city BOARDMAN not found in OH');
+    expect(r.footnotes).toContain('V#: the embedded ZIP code data lists the main place of each ZIP code only, so a smaller place (a township, a village) may be missing from it: give the ZIP code, or load USPS City-State data');
+    // With City-State data loaded, a name it does not know is not a place the embedded data merely lacks.
+    const unknown = await check(withCityState, '500 Elm St, Nowhereville, OH');
+    expect([unknown.status, unknown.footnotes.some((f) => f.startsWith('V#: the embedded ZIP code data lists'))]).toEqual(['invalid', false]);
   });
 });

@@ -29,6 +29,8 @@ export const AddressFootnotes = {
     `V#: the embedded ZIP code data has no places in ${state}, so the city was not checked (load USPS City-State data to check it)`,
   zipMalformed: (zip: string) => `C#: ZIP code ${zip} is not a ZIP code (five digits, optionally a hyphen and four more)`,
   cityUnknown: (city: string, state: string) => `C#: city ${city} not found in ${state}`,
+  cityMaybeUnlisted:
+    'V#: the embedded ZIP code data lists the main place of each ZIP code only, so a smaller place (a township, a village) may be missing from it: give the ZIP code, or load USPS City-State data',
   zipMissing: 'C#: ZIP code missing and the city has several',
   lastLineMissing: 'C#: city and state, or a ZIP code, are needed',
   cityOfSeveralStates: (city: string, states: readonly string[]) =>

@@ -567,6 +567,8 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
   const city = cityEntry ?? near ?? part;
   if (!city) {
     notes.push(F.cityUnknown(p.city, p.state));
+    // (Without City-State data, the place may be real: GeoNames names one place per ZIP, `BOARDMAN, OH` is none.)
+    if (!reference?.hasCityNames()) notes.push(F.cityMaybeUnlisted);
     out.invalid = true;
     return out;
   }

@@ -422,6 +422,11 @@ export class ReferenceIndex {
     entryOf(this.cityAliases, cityKey(city), () => [] as CityAlias[]).push({ zip, state, preferred });
   }
 
+  /** True once any USPS City-State names are loaded (the product is national: a whole file names every state's). */
+  hasCityNames(): boolean {
+    return this.cityNames.size > 0;
+  }
+
   /** The ZIPs whose City-State data lists the name (by city key) as one not to write, and what to write instead. */
   aliasesOf(key: string): readonly CityAlias[] {
     return this.cityAliases.get(key) ?? NO_ALIASES;
