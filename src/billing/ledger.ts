@@ -98,19 +98,16 @@ function insertEntriesSqlFor(rows: number): string {
  * debit's counted negative).
  */
 function insertEntries(accountId: string, requestId: string, at: number, kind: 'debit' | 'refund', draws: readonly Draw[]): Step {
-  const params: unknown[] = [accountId, requestId, at];
   const sign = kind === 'debit' ? -1 : 1;
-  let rows = 0;
-  for (let i = 0; i < draws.length; i++) {
-    const grantId = draws[i].grantId;
-    // Each grant once, at its first draw: the draws of one movement are few.
-    if (draws.findIndex((d) => d.grantId === grantId) !== i) continue;
-    const byModule = { address: 0, email: 0, phone: 0 };
-    for (const d of draws) if (d.grantId === grantId) byModule[d.module] += sign * d.credits;
-    params.push(grantId, kind, byModule.address + byModule.email + byModule.phone, byModule.address, byModule.email, byModule.phone);
-    rows++;
+  const byGrant = new Map<string, Record<Module, number>>();
+  for (const d of draws) {
+    let credits = byGrant.get(d.grantId);
+    if (!credits) byGrant.set(d.grantId, (credits = { address: 0, email: 0, phone: 0 }));
+    credits[d.module] += sign * d.credits;
   }
-  return { op: 'run', sql: insertEntriesSqlFor(rows), params };
+  const params: unknown[] = [accountId, requestId, at];
+  for (const [grantId, c] of byGrant) params.push(grantId, kind, c.address + c.email + c.phone, c.address, c.email, c.phone);
+  return { op: 'run', sql: insertEntriesSqlFor(byGrant.size), params };
 }
 
 /** Credits per grant, summed over modules: one UPDATE per grant touched. */
@@ -119,6 +116,11 @@ function perGrant(rows: { grantId: string; credits: number }[]): Map<string, num
   for (const r of rows) sums.set(r.grantId, (sums.get(r.grantId) ?? 0) + r.credits);
   return sums;
 }
+
+/** Per module: credits spent (debits less refunds) and requests charged, since a time. */
+const USAGE_SQL = `SELECT ${MODULES.map((m) => `SUM(-${m}_credits) AS ${m}_credits,
+    COUNT(DISTINCT CASE WHEN kind = 'debit' AND ${m}_credits <> 0 THEN request_id END) AS ${m}_requests`).join(', ')}
+  FROM ledger_entries WHERE account_id = $1 AND created_at >= $2 AND kind IN ('debit', 'refund')`;
 
 const GROUP_COMMIT_SPACING_MS = 2;
 const GRANT_CACHE_MAX_ACCOUNTS = 10_000;
@@ -417,12 +419,7 @@ export class CreditLedger {
 
   /** Credits spent per module since `since` (debits less refunds), and the requests charged for each. */
   async usage(accountId: string, since: number): Promise<Record<Module, { requests: number; credits: number }>> {
-    const [row] = await this.db.all<Record<string, number | string | null>>(
-      `SELECT ${MODULES.map((m) => `SUM(-${m}_credits) AS ${m}_credits,
-         COUNT(DISTINCT CASE WHEN kind = 'debit' AND ${m}_credits <> 0 THEN request_id END) AS ${m}_requests`).join(', ')}
-       FROM ledger_entries WHERE account_id = $1 AND created_at >= $2 AND kind IN ('debit', 'refund')`,
-      [accountId, since],
-    );
+    const [row] = await this.db.all<Record<string, number | string | null>>(USAGE_SQL, [accountId, since]);
     const of = (m: Module) => ({ requests: Number(row?.[`${m}_requests`] ?? 0), credits: Number(row?.[`${m}_credits`] ?? 0) });
     return { address: of('address'), email: of('email'), phone: of('phone') };
   }

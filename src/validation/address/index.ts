@@ -147,7 +147,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
       if (!guess) return { code: null, rest: input, streetWord: european };
     }
     // A region of one country outside North America and a postal code of its form and prefix (`…, Haryana 122015`).
-    const byRegion = countries.countryOfRegionAndPostalCode(input, (zip, name) => knownUsZip(zip) && zipOfOwnCity(zip, name));
+    const byRegion = countries.countryOfRegionAndPostalCode(input, zipOfOwnCity);
     if (byRegion) return { code: byRegion, rest: input, byLastLine: true };
     // A region of one country without postal codes that is no North American place (`P.O. Box 1234, Dubai`).
     const byRegionAlone = countries.countryOfRegionWithoutPostalCodes(input, northAmericanPlace);
@@ -284,11 +284,6 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     const key = cityKey(name);
     return postal.citiesByKey(key).length > 0 || postal.provincesNamingPlace(name).size > 0
       || (reference?.postalCodesOfLocalCity(key).size ?? 0) > 0;
-  }
-
-  /** A US ZIP code the embedded data lists, of a territory's or military mail's range, or covered by loaded data. */
-  function knownUsZip(zip: string): boolean {
-    return postal.zip(zip) !== undefined || stateOfUnlistedZip(zip) !== undefined || reference?.covers(zip) === true;
   }
 
   function validateSync(given: string, options: { country?: string; deadline: number }): AddressResult {

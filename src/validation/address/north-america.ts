@@ -529,33 +529,27 @@ function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, reference: R
     notes.push(F.cityCorrected(p.city, (out.city = near.name)));
     out.corrected = true;
   }
-  // Else the one place of the state that the loaded data names (City-State names, the address files' places) and that
-  // close: `BORDMAN, OH` is BOARDMAN, which USPS names for 44512.
   if (!cityEntry && !near && reference) {
     const state = p.state;
-    const zipsOf = (name: string) => localZipsOfCity(reference, postal, state, cityKey(name));
-    const loadedNear = reference.localCityNamesOneSlipFrom(p.city).filter((name) => zipsOf(name).length > 0);
-    if (loadedNear.length === 1) {
-      notes.push(F.cityCorrected(p.city, (out.city = loadedNear[0])));
+    /** The city written as `city` (said by `note`), and the ZIP added, or the ZIPs to look in. */
+    const placed = (note: string, city: string, zips: string[]) => {
+      notes.push(note);
+      out.city = city;
       out.corrected = true;
-      const zips = zipsOf(loadedNear[0]);
       if (zips.length === 1) notes.push(F.zipAdded((out.zip = zips[0])));
       else out.candidateZips = zips;
       return out;
-    }
-  }
-  // Else a name USPS lists for ZIPs of the state but does not accept in a last line: the name they are written with.
-  if (!cityEntry && !near && reference) {
-    const state = p.state;
+    };
+    // Else the one place of the state that the loaded data names (City-State names, the address files' places) and
+    // that close: `BORDMAN, OH` is BOARDMAN, which USPS names for 44512.
+    const zipsOf = (name: string) => localZipsOfCity(reference, postal, state, cityKey(name));
+    const loadedNear = reference.localCityNamesOneSlipFrom(p.city).filter((name) => zipsOf(name).length > 0);
+    if (loadedNear.length === 1) return placed(F.cityCorrected(p.city, loadedNear[0]), loadedNear[0], zipsOf(loadedNear[0]));
+    // Else a name USPS lists for ZIPs of the state but does not accept in a last line: the name they are written with.
     const aliases = reference.aliasesOf(inputCityKey).filter((a) => a.state === state);
     const preferred = [...new Set(aliases.map((a) => a.preferred))];
     if (preferred.length === 1) {
-      notes.push(F.cityNotMailingName(p.city, (out.city = preferred[0])));
-      out.corrected = true;
-      const zips = [...new Set(aliases.map((a) => a.zip))];
-      if (zips.length === 1) notes.push(F.zipAdded((out.zip = zips[0])));
-      else out.candidateZips = zips;
-      return out;
+      return placed(F.cityNotMailingName(p.city, preferred[0]), preferred[0], [...new Set(aliases.map((a) => a.zip))]);
     }
   }
   // A part of a city named by a directional (`EAST PORTLAND`) that is no town of its own: the city it is part of.
