@@ -5,7 +5,7 @@ const MODULES = ['address', 'email', 'phone'] as const;
 /**
  * One ledger entry per movement and grant, its credits split by module in three columns, instead of one entry per
  * module: a request that checks all three modules writes one row where it wrote three (a third of the table and of its
- * two indexes, and 40% less SQLite time per debit, measured with the debit's own statements). Entries written before
+ * two indexes, and 40% less SQLite time per debit in a throwaway timing of the debit's own statements). Entries written before
  * keep their single module's credits in its column.
  */
 export class LedgerModuleColumns1763830000000 implements MigrationInterface {
