@@ -411,7 +411,8 @@ export function streetTypeChanged(street: string, change: 'dropped' | 'replaced'
  * (`2010 Rising Hill Street`; rows whose street has no type after its name are left out); whole with the last line
  * first (`LOUISVILLE, KY 40219, 6007 APPLEGATE LANE`), with a telephone number after the ZIP, and with the ZIP or the state
  * where a form's other field put it (`6007 APPLEGATE LANE, 40219, LOUISVILLE, KY`; `…, 40219 KY`; `…, KY 40219, KY`), and
- * with a delivery note after the street (`6007 APPLEGATE LANE LEAVE AT BACK DOOR, LOUISVILLE, KY 40219`), and with the
+ * with a delivery note after the street (`6007 APPLEGATE LANE LEAVE AT BACK DOOR, LOUISVILLE, KY 40219`; without commas,
+ * with the ZIP and without), and with the
  * street written as people also write it (streetWrittenOtherwise), or a word of its name split in two (`Apple gate`:
  * `corrected`), with the ZIP's county before the state (`…, LOUISVILLE, JEFFERSON, KY 40219`; `… LOUISVILLE
  * JEFFERSON COUNTY KY 40219`), and without the ZIP, the street misspelt or its type left out, or with the state alone,
@@ -440,7 +441,7 @@ export const RRAD_FORMS = [
   'street misspelt, no ZIP', 'no street type, no ZIP', 'street misspelt, street and state', 'unit letter on the number',
   'fields joined otherwise', 'unit number on the number', 'ZIP lost its zero', 'street type misspelt', 'unit first, no comma',
   'street name letter dropped', 'last line first, no comma', 'ZIP before the city, no commas', 'another house number',
-  'ZIP in a field before the state', 'field labels', 'street type glued to the name',
+  'ZIP in a field before the state', 'field labels', 'street type glued to the name', 'note after the street, no commas',
 ] as const;
 export type RradForm = (typeof RRAD_FORMS)[number];
 
@@ -506,6 +507,11 @@ export function rradRoundTrip(
         ? [`${street}, ${r.zip}, ${r.city}, ${r.state}`, `${street}, ${r.city}, ${r.zip} ${r.state}`, `${street}, ${r.city}, ${r.state} ${r.zip}, ${r.state}`]
       // A delivery note typed into the address line, after the street (the unit, if any, after the note).
       : form === 'note after the street' ? withLine1(`${r.address1} Leave At Back Door`)
+      // The same without commas, with the ZIP and without it: the known town after the note ends the line.
+      : form === 'note after the street, no commas' ? (r.city ? [
+        `${r.address1} Leave At Back Door${r.address2 ? ` ${r.address2}` : ''} ${r.city} ${r.state} ${r.zip}`,
+        `${r.address1} Leave At Back Door${r.address2 ? ` ${r.address2}` : ''} ${r.city} ${r.state}`,
+      ] : [])
       // The street's name as people also write it (`St John`, `MLK`, `Hwy 98`): the same street, so verified.
       : form === 'street written another way' ? withLine1(streetWrittenOtherwise(r.address1))
       // A CRM's county column run into the address: in a comma group of its own, and with the word County, no commas.

@@ -192,6 +192,24 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
   });
 
   it.each([
+    // No comma: the town the data knows ends the note, with the ZIP and without it, and where no data holds the street.
+    ['6007 Applegate Lane Leave At Back Door Louisville KY 40219', 'verified', '6007 APPLEGATE LN LOUISVILLE KY 40219', 'LEAVE AT BACK DOOR'],
+    ['6007 Applegate Lane Leave At Back Door Louisville KY', 'verified', '6007 APPLEGATE LN LOUISVILLE KY 40219', 'LEAVE AT BACK DOOR'],
+    ['100 Main St Leave At Door Springfield IL 62701', 'plausible', '100 MAIN ST SPRINGFIELD IL 62701', 'LEAVE AT DOOR'],
+    ['198 E 161st St District Atty Bronx Cty Bronx, NY, 10451-3536', 'plausible', '198 E 161ST ST BRONX NY 10451', 'DISTRICT ATTY BRONX CTY'],
+  ])('When a delivery note follows the street with no comma before a town the data knows ("%s"), then the town ends the note', (input, status, standardized, note) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual([status, standardized]);
+    expect(r.footnotes).toContain(`R#: building name or note dropped from the delivery line: ${note}`);
+  });
+
+  it('When the words before a known town end a longer known name ("PARK AVE PLAZA HOTEL NEW YORK"), then no note takes a word of it', () => {
+    const r = check('100 Park Ave Plaza Hotel New York NY');
+    expect(r.components.city).not.toBe('YORK');
+    expect(r.footnotes.filter((f) => f.startsWith('R#') && f.includes('HOTEL NEW'))).toEqual([]);
+  });
+
+  it.each([
     '6007 Applegate Leave At Door, Louisville, KY 40219',
     // One word after a street of the data without a type is the street's own (HERITAGE OAKS), not a note.
     '19 Heritage Oaks, Oakland, CA 94605',

@@ -388,19 +388,22 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
 /**
  * Where a building name written after the street starts (`PEACHTREE RD NE TOWER PLACE`, `8TH ST, WEST HALL`): after
  * the first suffix (and directional) that is followed by a comma or by a building word. The name goes to
- * `line.building`; `unitAt` when there is none.
+ * `line.building`; `unitAt` when there is none. Also whether only the known place after the line closed the name (a
+ * note read so is believed a little less than a longer name of the place).
  */
-function buildingStart(toks: readonly Token[], from: number, unitAt: number, country: 'US' | 'CA' | null, line: DeliveryLine): number {
+function buildingStart(
+  toks: readonly Token[], from: number, unitAt: number, end: number, country: 'US' | 'CA' | null, line: DeliveryLine, placeAfter: boolean,
+): [at: number, closedByPlace: boolean] {
   for (let k = from + 1; k < unitAt - 1; k++) {
     if (!suffixOf(toks[k].w, country)) continue;
     let after = k + 1;
     // `RD, NE TOWER PLACE`: an abbreviated directional after the comma is the street's; `ST, WEST HALL` names a hall.
     if (after < unitAt - 1 && directionalOf(toks[after].w, country) && (!toks[after].sep || toks[after].w.length <= 2)) after++;
-    if (after >= unitAt) return unitAt;
+    if (after >= unitAt) return [unitAt, false];
     // A suffix right after is the street's own (`MEDICAL CENTER BLVD`, `LINDBERGH PLAZA CENTER`).
     if (suffixOf(toks[after].w, country)) continue;
     // A PO Box after the street (`6007 APPLEGATE LN, PO BOX 456`) is another delivery line, no building's name.
-    if (matchPoBox(toks, after, toks.length) >= 0) return unitAt;
+    if (matchPoBox(toks, after, toks.length) >= 0) return [unitAt, false];
     let namesBuilding = false;
     for (let b = after; b < unitAt && !namesBuilding; b++) namesBuilding = BuildingWords.has(toks[b].w);
     // `STRAWBERRY HILL AVE THE FAIRFIELD`: a name starting with THE is a building; so is a name of two words or more
@@ -411,10 +414,13 @@ function buildingStart(toks: readonly Token[], from: number, unitAt: number, cou
     if (namedStreetBefore && commaAfter && unitAt - after >= 2 && suffixOf(toks[unitAt - 1].w, country) && !directionalOf(toks[unitAt - 1].w, country)) {
       namesBuilding = true;
     }
-    // A note of words run on from a named street before the comma or the unit (`MAIN ST LEAVE AT BACK DOOR, …`,
-    // `MAIN ST RING BELL APT 4`): two words of three letters or more, ending with one, and no street type,
-    // directional, figure or lone letter (a unit: `BLUE HOUSE B`, Berkeley's `R C`) among them.
-    const endsGroup = unitAt === toks.length || toks[unitAt].sep || UnitDesignatorTable.has(toks[unitAt].w) || toks[unitAt].w === '#';
+    // A note of words run on from a named street before the comma, the unit or a known place (`MAIN ST LEAVE AT BACK
+    // DOOR, …`, `MAIN ST RING BELL APT 4`, `MAIN ST LEAVE AT DOOR SPRINGFIELD IL`): two words of three letters or more,
+    // ending with one, and no street type, directional, figure or lone letter (a unit: `BLUE HOUSE B`, Berkeley's
+    // `R C`) among them.
+    const groupEnds = unitAt === toks.length || toks[unitAt].sep || UnitDesignatorTable.has(toks[unitAt].w) || toks[unitAt].w === '#';
+    const endsGroup = groupEnds || (placeAfter && unitAt === end);
+    let closedByPlace = false;
     if (!namesBuilding && namedStreetBefore && endsGroup && unitAt - after >= 2 && !toks[after].sep && toks[unitAt - 1].w.length >= 3) {
       let note = true;
       let words = 0;
@@ -424,14 +430,15 @@ function buildingStart(toks: readonly Token[], from: number, unitAt: number, cou
         if (w.length >= 3) words++;
       }
       namesBuilding = note && words >= 2;
+      closedByPlace = namesBuilding && !groupEnds;
     }
     // After a comma, words are a building unless they are a directional or another street (`55 BROADWAY`).
     const building = namesBuilding || (toks[after].sep && !toks[after].number && !directionalOf(toks[after].w, country));
     if (!building) continue;
     line.building = joinWords(toks, after, unitAt);
-    return after;
+    return [after, closedByPlace];
   }
-  return unitAt;
+  return [unitAt, false];
 }
 
 /** Highway or route at `at`: the standard spelling and how many words it used, or null. */
@@ -597,7 +604,8 @@ function parseIntersection(toks: readonly Token[], at: number, end: number, coun
 
 /**
  * The delivery line in toks[at, end), every word accounted for (leftovers lower the quality); `intersections`:
- * whether two streets joined by AND may be read as a corner (not inside one side of a corner).
+ * whether two streets joined by AND may be read as a corner (not inside one side of a corner); `placeAfter`: the
+ * words from `end` on are a place the data knows, which ends the line as a comma would.
  */
 export function parseDeliveryLine(
   toks: readonly Token[],
@@ -605,6 +613,7 @@ export function parseDeliveryLine(
   end: number,
   country: 'US' | 'CA' | null,
   intersections = true,
+  placeAfter = false,
 ): DeliveryLine {
   const line = emptyLine();
   if (at >= end) return line;
@@ -793,7 +802,7 @@ export function parseDeliveryLine(
 
   const unitAt = secondaryStart(toks, i, end, country);
   let s = i;
-  let e = buildingStart(toks, i, unitAt, country, line);
+  let [e, noteBeforePlace] = buildingStart(toks, i, unitAt, end, country, line, placeAfter);
   // A connector left dangling before the unit joins nothing (`523W 6TH ST & 330`: the suite).
   while (e - s >= 2 && e === unitAt && unitAt < end && (toks[e - 1].w === '&' || toks[e - 1].w === 'AND')) e--;
 
@@ -887,9 +896,12 @@ export function parseDeliveryLine(
   // a quadrant: Washington's E BEACH DR NW; nor the last word before a comma: a post-directional typed wrong.)
   const cutShort = !suffix && e - s === 1 && directionalOf(toks[s].w, country) !== undefined;
   const opposed = predir !== undefined && postdir?.length === 1 && end < toks.length && !toks[end].sep && opposedDirections(predir, postdir);
-  line.quality = lineQuality(line, endsWell && !opposed ? 2 : cutShort || opposed ? 0 : 1);
+  line.quality = lineQuality(line, endsWell && !opposed ? 2 : cutShort || opposed ? 0 : 1) - (noteBeforePlace ? NOTE_BEFORE_PLACE : 0);
   return line;
 }
+
+/** What a note closed only by the known place after it costs a line (`HALIFAX MID-HARBOUR …` is one FSA name). */
+const NOTE_BEFORE_PLACE = 0.05;
 
 const OPPOSITE_DIRECTION: Readonly<Record<string, string>> = { N: 'S', S: 'N', E: 'W', W: 'E' };
 
@@ -1232,9 +1244,10 @@ function deliveryStarts(toks: readonly Token[], end: number): number[] {
 
 /**
  * Whether toks[start, p) can read as a complete street (quality 2): it ends on a suffix, directional, unit, number or
- * route word, or holds what the line parser sets aside (an attention line, a building name, a comma).
+ * route word, or holds what the line parser sets aside (an attention line, a building name, a comma, or before a
+ * known place a note after a street type).
  */
-function mayEndWell(toks: readonly Token[], start: number, p: number, country: 'US' | 'CA' | null): boolean {
+function mayEndWell(toks: readonly Token[], start: number, p: number, country: 'US' | 'CA' | null, placeAfter: boolean): boolean {
   const last = toks[p - 1];
   if (suffixOf(last.w, country) || directionalOf(last.w, country) || last.digit || last.w.length === 1) return true;
   if (UnitDesignatorTable.has(last.w) || RouteModifiers.has(last.w) || (country === 'CA' && CanadianStreetTypeBefore.has(toks[start + 1]?.w ?? ''))) {
@@ -1245,6 +1258,7 @@ function mayEndWell(toks: readonly Token[], start: number, p: number, country: '
   for (let k = start + 1; k < p; k++) {
     const w = toks[k].w;
     if (toks[k].sep || RECIPIENT_MARKERS.has(w) || BuildingWords.has(w) || w === 'THE' || PrivateUnitWords.has(w)) return true;
+    if (placeAfter && k < p - 2 && suffixOf(w, country)) return true;
   }
   return false;
 }
@@ -1262,9 +1276,19 @@ interface SplitCandidate {
   /** The score without the delivery line's part. */
   score: number;
   city: CityEvidence | null;
+  /** The city is a known place, and no longer one holds it: it ends the line as a comma would. */
+  placeAfter: boolean;
   /** The best score this split can reach. */
   bound: number;
   order: number;
+}
+
+/**
+ * The city of a split is a place the data knows (of the state, or a name of the ZIP given; not merely words a
+ * Canadian FSA's long name holds, `AND HIGH COUNTRY` of CENTRAL OKANAGAN AND HIGH COUNTRY).
+ */
+function knownPlace(city: CityEvidence | null): boolean {
+  return city !== null && city.knownZips > 0;
 }
 
 interface CityEvidence {
@@ -1785,7 +1809,7 @@ function bestSplit(
           else if (p + 1 < end && !toks[p].sep && COMMON_STREET_TYPES.has(StreetSuffixTable.get(toks[end - 1].w) ?? '')) score -= 8;
         }
         city = { knownZips, fitsZip, holdsStreetType, directionalFirst: DirectionalTable.has(first), streetWordFirst, cityExpected, separated: toks[p].sep, words: end - p };
-        maxQuality = p > start && !mayEndWell(toks, start, p, country) ? 1 : 2;
+        maxQuality = p > start && !mayEndWell(toks, start, p, country, knownPlace(city)) ? 1 : 2;
       } else {
         if (cityExpected) score -= CITY_MISSING;
         if (separatorAtEnd) score += 12;
@@ -1793,7 +1817,12 @@ function bestSplit(
       // No delivery line at all (`Minneapolis, MN 55401`): the start of the text is a boundary like a comma.
       const noLine = start === 0 || toks[start]?.sep ? 2 : -10;
       const bound = score + (p > start ? maxQuality * 10 : noLine) + (city ? cityBonus(city, maxQuality) : 0);
-      candidates.push({ start, p, score, city, bound, order: candidates.length });
+      candidates.push({ start, p, score, city, bound, order: candidates.length, placeAfter: knownPlace(city) });
+    }
+    // A note before a known place may not take a word of a longer known place (`PARK AVE PLAZA HOTEL NEW YORK`: no
+    // note HOTEL NEW before YORK).
+    for (let j = candidates.length - 1; j > 0 && candidates[j - 1].start === start; j--) {
+      if (candidates[j].p === candidates[j - 1].p - 1 && candidates[j].placeAfter) candidates[j - 1].placeAfter = false;
     }
   }
   candidates.sort(byBoundThenOrder);
@@ -1803,7 +1832,7 @@ function bestSplit(
   let bestOrder = Infinity;
   for (const c of candidates) {
     if (c.bound < best.score || (c.bound === best.score && c.order > bestOrder)) break;
-    const line = (c.line = c.p > c.start ? parseDeliveryLine(toks, c.start, c.p, country) : emptyLine());
+    const line = (c.line = c.p > c.start ? parseDeliveryLine(toks, c.start, c.p, country, true, c.placeAfter) : emptyLine());
     const score = splitScore(c, line, toks, 0) - (line.kind === 'military' && civilianState ? MILITARY_LINE_ELSEWHERE : 0);
     if (score > best.score || (score === best.score && c.order < bestOrder)) {
       best = { score, start: c.start, at: c.p, line, cityFitsZip: c.city?.fitsZip ?? false };
@@ -1817,7 +1846,7 @@ function bestSplit(
     for (const c of candidates) {
       if (c.bound + streetBonus + noCityBonus < best.score) break;
       if (c.p <= c.start || (stateOnly && cityCrossesComma(toks, c.p, end))) continue;
-      const line = (c.line ??= parseDeliveryLine(toks, c.start, c.p, country));
+      const line = (c.line ??= parseDeliveryLine(toks, c.start, c.p, country, true, c.placeAfter));
       if (!knownStreet(line, local!, postalCode, cityState, postal)) continue;
       const bonus = streetBonus + (c.p === end ? noCityBonus : 0);
       const score = splitScore(c, line, toks, bonus) - (line.kind === 'military' && civilianState ? MILITARY_LINE_ELSEWHERE : 0);
