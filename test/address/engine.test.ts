@@ -203,6 +203,15 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect(r.footnotes).toContain(`R#: building name or note dropped from the delivery line: ${note}`);
   });
 
+  it.each([
+    ['First Union Tower, Ste 1400, Charlotte NC 28202', 'FIRST UNION TOWER'],
+    ['FIRST UNION TOWER STE 1400', 'FIRST UNION TOWER'],
+  ])('When a building is named with no house number ("%s"), then no street is made of its name', (input, building) => {
+    const r = check(input);
+    expect([r.status, r.components.street_name, r.components.primary_number]).toEqual(['invalid', null, null]);
+    expect(r.footnotes).toEqual(expect.arrayContaining([F.noDeliveryLine, `R#: building name or note dropped from the delivery line: ${building}`]));
+  });
+
   it('When the words before a known town end a longer known name ("PARK AVE PLAZA HOTEL NEW YORK"), then no note takes a word of it', () => {
     const r = check('100 Park Ave Plaza Hotel New York NY');
     expect(r.components.city).not.toBe('YORK');

@@ -801,6 +801,14 @@ export function parseDeliveryLine(
   }
 
   const unitAt = secondaryStart(toks, i, end, country);
+  // A building's name with no house number (`FIRST UNION TOWER STE 1400`): no street (not FIRST UNION as 1ST UN);
+  // the name is set aside, the unit kept. (Not a name ending in a word that is also a street type: PLAZA, CENTER.)
+  if (!line.primaryNumber && i === at && unitAt - i >= 2 && BuildingWords.has(toks[unitAt - 1].w) && !suffixOf(toks[unitAt - 1].w, country)) {
+    line.building = joinWords(toks, i, unitAt);
+    readSecondaries(toks, unitAt, end, line);
+    line.quality = -line.leftover.length;
+    return line;
+  }
   let s = i;
   let [e, noteBeforePlace] = buildingStart(toks, i, unitAt, end, country, line, placeAfter);
   // A connector left dangling before the unit joins nothing (`523W 6TH ST & 330`: the suite).
