@@ -57,9 +57,9 @@ function words(s: string | null): string[] {
 
 /**
  * Box spellings. Lockboxes, drawers and caller boxes are post office boxes, which Pub 28 (section 28) writes PO BOX;
- * the corpus keeps the word written (`LOCKBOX 848104`, `LBX 427`, `POST OFFICE 20387`), so both sides are compared as PO BOX.
+ * the corpus keeps the word written (`LOCKBOX 848104`, `LBX 427`, `LB # 842467`, `POST OFFICE 20387`), so both sides are compared as PO BOX.
  */
-const BOX_WORDS = new Map([['BX', 'BOX'], ['RFD', 'RR'], ['POB', 'PO BOX'], ['LOCKBOX', 'PO BOX'], ['LBX', 'PO BOX'], ['DRAWER', 'PO BOX']]);
+const BOX_WORDS = new Map([['BX', 'BOX'], ['RFD', 'RR'], ['POB', 'PO BOX'], ['LOCKBOX', 'PO BOX'], ['LBX', 'PO BOX'], ['LB', 'PO BOX'], ['DRAWER', 'PO BOX']]);
 
 /** `U S HWY` -> `US HWY`: initials written apart are one word. */
 function joinInitials(ws: string[]): string[] {

@@ -304,6 +304,7 @@ describe('address parser: landmarks, and a street beside a box', () => {
     ['104 s walnut rr 1 box 297 monee il 60449', 'RR 1 BOX 297', '104 S WALNUT'],
     ['1950 n stemmons freeway, ste 5010 lockbox 848104 dallas tx 75207', 'PO BOX 848104 STE 5010', '1950 N STEMMONS FWY'],
     ['6000 feldwood rd lbx # 402605 college park ga 30349', 'PO BOX 402605', '6000 FELDWOOD RD'],
+    ['1950 n stemmons fwy ste 5010 lb # 842467 dallas tx 75207', 'PO BOX 842467 STE 5010', '1950 N STEMMONS FWY'],
   ])('When "%s" gives a street and then a box, then the box above the city is used and the street kept apart', (input, delivery, other) => {
     const o = parse(input).otherLine!;
     expect([street(input), [o.primaryNumber, o.predirection, o.name, o.suffix].filter(Boolean).join(' ')]).toEqual([delivery, other]);

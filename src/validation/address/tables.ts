@@ -340,7 +340,7 @@ export const NumberWords: ReadonlyMap<string, string> = new Map([
 /** PO Box spellings (Pub 28 section 28): the token sequences that mean "PO BOX". */
 export const PoBoxPrefixes: readonly (readonly string[])[] = [
   ['POST', 'OFFICE', 'BOX'], ['POST', 'OFFICE', 'DRAWER'], ['POST', 'OFFICE'], ['PO', 'BOX'], ['P', 'O', 'BOX'], ['POB'], ['POBOX'], ['PO', 'BX'],
-  ['PO', 'DRAWER'], ['BOX'], ['BX'], ['PO'], ['CALLER', 'BOX'], ['LOCKBOX'], ['LOCK', 'BOX'], ['LBX'], ['DRAWER'],
+  ['PO', 'DRAWER'], ['BOX'], ['BX'], ['PO'], ['CALLER', 'BOX'], ['LOCKBOX'], ['LOCK', 'BOX'], ['LBX'], ['LB'], ['DRAWER'],
 ];
 
 /** Rural route and highway contract spellings (Pub 28 sections 24 and 25), military CMR and PSC boxes (section 27). */
