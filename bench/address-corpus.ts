@@ -224,6 +224,50 @@ export function adjudicatedCorpus(corpus: readonly CorpusEntry[], disputes: read
   return out;
 }
 
+/** Why a corpus entry still fails, as reviewed by hand (bench/address-corpus-failures.json). */
+export const FAILURE_KINDS = {
+  'label-contradicts-text': 'the label gives a word a part the text or Pub 28 says it is not',
+  'not-one-address': 'no address, or several in one string',
+  'label-keeps-dropped-words': 'the label keeps words Pub 28 standardization drops',
+  'undecidable-from-text': 'the text leaves two readings open (a building or a street, a town or street words); the label took one',
+  'ours-wrong': 'our reading is wrong: open work',
+} as const;
+export type FailureKind = keyof typeof FAILURE_KINDS;
+
+export interface ClassifiedFailure {
+  input: string;
+  kind: FailureKind;
+  why: string;
+}
+
+export const FAILURES_PATH = new URL('./address-corpus-failures.json', import.meta.url);
+
+export function loadClassifiedFailures(path: URL | string = FAILURES_PATH): ClassifiedFailure[] {
+  return JSON.parse(fs.readFileSync(path, 'utf8')) as ClassifiedFailure[];
+}
+
+/** The kinds no parser can match without writing what the text does not say. */
+const UNMATCHABLE: readonly FailureKind[] = ['label-contradicts-text', 'not-one-address', 'label-keeps-dropped-words'];
+
+/**
+ * The failures of a score against the reviewed list: how many of each kind, the failures the list lacks (a new
+ * failure: the parser fell) and the entries it holds that no longer fail (fixed: the list is out of date), and the
+ * highest share a parser could reach while writing only what the text says (every other failure read the label's way).
+ */
+export function failureBreakdown(score: Score, classified: readonly ClassifiedFailure[]) {
+  const byInput = new Map(classified.map((c) => [c.input, c]));
+  const failing = new Set(score.failures.map((f) => f.input));
+  const counts = Object.fromEntries(Object.keys(FAILURE_KINDS).map((k) => [k, 0])) as Record<FailureKind, number>;
+  for (const f of score.failures) { const c = byInput.get(f.input); if (c) counts[c.kind]++; }
+  const unmatchable = UNMATCHABLE.reduce((n, k) => n + counts[k], 0);
+  return {
+    counts,
+    unclassified: score.failures.filter((f) => !byInput.has(f.input)).map((f) => f.input),
+    fixed: classified.filter((c) => !failing.has(c.input)).map((c) => c.input),
+    ceiling: (score.total - unmatchable) / score.total,
+  };
+}
+
 /**
  * The fixed holdout half (even-indexed entries). The parser's rules were developed reading the whole corpus, the
  * holdout included, so this is no blind test; a figure well under the whole-corpus one would show rules fitted to

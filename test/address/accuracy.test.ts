@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import {
-  adjudicatedCorpus, loadCorpus, loadLabelDisputes, parsedFieldsOf, fsaPlacesTypedBack, notesReadWithoutData, otherScriptsTypedBack, rradRoundTrip, rradRoundTripPlacesHeldOut, scoreParser, zipCitiesAbbreviated, zipCitiesTypedBack, zipCityMisspelt,
+  adjudicatedCorpus, failureBreakdown, FAILURE_KINDS, loadClassifiedFailures, loadCorpus, loadLabelDisputes, parsedFieldsOf, fsaPlacesTypedBack, notesReadWithoutData, otherScriptsTypedBack, rradRoundTrip, rradRoundTripPlacesHeldOut, scoreParser, zipCitiesAbbreviated, zipCitiesTypedBack, zipCityMisspelt,
   type RradForm,
 } from '../../bench/address-corpus.js';
 import { SHIPPED_DATA_DIR } from '../../src/validation/address/index.js';
@@ -79,6 +79,12 @@ describe('address parser accuracy on the labelled usaddress corpus', () => {
 
   it('When the reviewed label disputes are applied, then each names a label the corpus really has', () => {
     expect(() => adjudicatedCorpus(corpus, loadLabelDisputes())).not.toThrow();
+  });
+
+  it('When the failures are compared with the reviewed list of them, then every failure is listed with its reason and every listed one still fails', () => {
+    const { unclassified, fixed } = failureBreakdown(ours, loadClassifiedFailures());
+    expect({ unclassified, fixed }).toEqual({ unclassified: [], fixed: [] });
+    expect(loadClassifiedFailures().every((c) => c.kind in FAILURE_KINDS && c.why.length > 20)).toBe(true);
   });
 
   it('When compared with parse-address on the same strings, then ours is at least 6 points better', () => {
