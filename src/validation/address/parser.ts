@@ -421,7 +421,9 @@ function buildingStart(
     const groupEnds = unitAt === toks.length || toks[unitAt].sep || UnitDesignatorTable.has(toks[unitAt].w) || toks[unitAt].w === '#';
     const endsGroup = groupEnds || (placeAfter && unitAt === end);
     let closedByPlace = false;
-    if (!namesBuilding && namedStreetBefore && endsGroup && unitAt - after >= 2 && !toks[after].sep && toks[unitAt - 1].w.length >= 3) {
+    // (A lettered street is named too: `S ST NW LEAVE AT BACK DOOR`, Washington's S Street.)
+    const letteredStreet = k - from === 1 && toks[from].w.length === 1 && suffixOf(toks[k].w, country) === 'ST';
+    if (!namesBuilding && (namedStreetBefore || letteredStreet) && endsGroup && unitAt - after >= 2 && !toks[after].sep && toks[unitAt - 1].w.length >= 3) {
       let note = true;
       let words = 0;
       for (let b = after; b < unitAt && note; b++) {
