@@ -214,6 +214,15 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect(r.footnotes).toEqual(expect.arrayContaining([F.noDeliveryLine, `R#: building name or note dropped from the delivery line: ${building}`]));
   });
 
+  it.each([
+    ['100 Main St Westgate Business Park Springfield IL 62701', '100 MAIN ST SPRINGFIELD IL 62701', 'WESTGATE BUSINESS PARK'],
+    ['3252 Rt 60 East Ona West Industrial Park Ona WV 25545', '3252 ROUTE 60 E ONA WV 25545', 'ONA WEST INDUSTRIAL PARK'],
+  ])('When an estate\'s name follows the street or route ("%s"), then it is set aside, not read as more of the name', (input, standardized, estate) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['plausible', standardized]);
+    expect(r.footnotes).toContain(`R#: building name or note dropped from the delivery line: ${estate}`);
+  });
+
   it('When the words before a known town end a longer known name ("PARK AVE PLAZA HOTEL NEW YORK"), then no note takes a word of it', () => {
     const r = check('100 Park Ave Plaza Hotel New York NY');
     expect(r.components.city).not.toBe('YORK');

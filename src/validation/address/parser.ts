@@ -20,6 +20,7 @@ import {
   NumberWords,
   NorthAmericanCountryNames,
   BuildingWords,
+  EstateNameEnds,
   IntersectionLeads,
   OrdinalStreetNames,
   RURAL_ROUTE_ONLY_WITH_BOX,
@@ -404,7 +405,7 @@ function buildingStart(
     if (suffixOf(toks[after].w, country)) continue;
     // A PO Box after the street (`6007 APPLEGATE LN, PO BOX 456`) is another delivery line, no building's name.
     if (matchPoBox(toks, after, toks.length) >= 0) return [unitAt, false];
-    let namesBuilding = false;
+    let namesBuilding = endsWithEstateName(toks, after, unitAt);
     for (let b = after; b < unitAt && !namesBuilding; b++) namesBuilding = BuildingWords.has(toks[b].w);
     // `STRAWBERRY HILL AVE THE FAIRFIELD`: a name starting with THE is a building; so is a name of two words or more
     // ending like a street, between a street with a name and a comma (`ASHBOURNE RD LYNNEWOOD GARDENS, ELKINS PARK`).
@@ -441,6 +442,11 @@ function buildingStart(
     return [after, closedByPlace];
   }
   return [unitAt, false];
+}
+
+/** toks[from, to) end with an estate's or a centre's name (`… INDUSTRIAL PARK`), with at least one word before it. */
+function endsWithEstateName(toks: readonly Token[], from: number, to: number): boolean {
+  return to - from >= 3 && EstateNameEnds.has(`${toks[to - 2].w} ${toks[to - 1].w}`);
 }
 
 /** Highway or route at `at`: the standard spelling and how many words it used, or null. */
@@ -790,9 +796,14 @@ export function parseDeliveryLine(
       after++;
     }
     // A road named after the route (`I 49 S SERVICE RD`, `US 117 SOUTH ALT HWY`): the words up to a unit that end in
-    // a street type belong to the name.
+    // a street type belong to the name; not an estate's name (`RT 60 EAST ONA WEST INDUSTRIAL PARK`), set aside after
+    // the route's directional.
     const unitAt = secondaryStart(toks, after, end, country);
-    if (unitAt - after >= 2 && (suffixOf(toks[unitAt - 1].w, country) || HIGHWAY_LAST_WORDS.has(toks[unitAt - 1].w))) {
+    if (endsWithEstateName(toks, after, unitAt)) {
+      if (directionalOf(toks[after].w, country)) line.postdirection = directionalOf(toks[after++].w, country)!;
+      line.building = joinWords(toks, after, unitAt);
+      after = unitAt;
+    } else if (unitAt - after >= 2 && (suffixOf(toks[unitAt - 1].w, country) || HIGHWAY_LAST_WORDS.has(toks[unitAt - 1].w))) {
       line.name += ` ${joinWords(toks, after, unitAt)}`;
       after = unitAt;
     }

@@ -298,6 +298,15 @@ export const BuildingWords: ReadonlySet<string> = new Set([
   'TOWNHOMES', 'TOWNHOUSES', 'HOMES',
 ]);
 
+/**
+ * The last two words of an estate's or a centre's name (`ONA WEST INDUSTRIAL PARK`, `WESTGATE BUSINESS PARK`): a place
+ * where buildings stand, written after the street, not more of the street's name though PARK and CENTER are street types.
+ */
+export const EstateNameEnds: ReadonlySet<string> = new Set([
+  'INDUSTRIAL PARK', 'BUSINESS PARK', 'OFFICE PARK', 'CORPORATE PARK', 'TECHNOLOGY PARK', 'RESEARCH PARK', 'INDUSTRIAL ESTATE',
+  'BUSINESS CENTER', 'SHOPPING CENTER', 'TRADE CENTER', 'INDUSTRIAL CENTER', 'SHOPPING PLAZA', 'OFFICE PLAZA',
+]);
+
 /** Words that announce a street corner rather than an address (`CORNER OF CAVE & ZERKEL STS`, `JCT 4 & 13`). */
 export const IntersectionLeads: readonly (readonly string[])[] = [
   ['CORNER', 'OF'], ['COR', 'OF'], ['CORNER'], ['JUNCTION', 'OF'], ['JUNCTION'], ['JCT'], ['CROSSROADS'], ['CRSRDS'],
