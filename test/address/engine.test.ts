@@ -250,6 +250,16 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     expect(r.footnotes).toContain(`B#: state corrected from ${typed} to ${standardized.split(' ').at(-2)}`);
   });
 
+  it.each([
+    ['6007 Applegate Ln, Lousiville KY', 'LOUSIVILLE', '6007 APPLEGATE LN LOUISVILLE KY 40219'],
+    ['100 Main St, Hartfrod CT', 'HARTFROD', '100 MAIN ST HARTFORD CT'],
+    ['100 Main St, Bozemen MT', 'BOZEMEN', '100 MAIN ST BOZEMAN MT'],
+  ])('When a misspelt town is followed by a state code that is also a street word, with no comma and no ZIP ("%s"), then the code is the state and the town corrected', (input, typed, standardized) => {
+    const r = check(input);
+    expect([r.status, r.standardized]).toEqual(['corrected', standardized]);
+    expect(r.footnotes[0]).toMatch(new RegExp(`^B#: city corrected from ${typed} to `));
+  });
+
   it('When the ZIP is typed with the letter O for a zero, then it is read as the ZIP and said to be corrected', () => {
     const r = check('6007 Applegate Ln, Louisville, KY 4O219');
     expect([r.status, r.standardized]).toEqual(['corrected', '6007 APPLEGATE LN LOUISVILLE KY 40219']);

@@ -2089,7 +2089,13 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
       // A code in a comma group of its own after a street (`APPLEGATE LN, LOUSVILLE, KY`) is no street type (KEY) there.
       const ownGroupAfterStreet = k === 1 && toks[at].sep && at === end - 1 && (streetBefore || StreetSuffixTable.has(before)) &&
         numberBefore && !DirectionalTable.has(phrase);
-      if (!cityBefore && !codeAtEnd && !nameAfterStreet && !ownGroupAfterStreet) continue;
+      // So is one after a town's words in the group after a street's type and comma (`APPLEGATE LN, LOUSIVILLE KY`,
+      // the town misspelt): the street ended at the comma.
+      let g = at - 1;
+      while (g > 0 && !toks[g].sep) g--;
+      const afterTownOfStreetGroup = k === 1 && phrase.length === 2 && at === end - 1 && g > 1 && g < at && toks[g].sep &&
+        StreetSuffixTable.has(toks[g - 1].w) && numberBefore && !DirectionalTable.has(phrase) && !toks.slice(g, at).some((t) => t.digit);
+      if (!cityBefore && !codeAtEnd && !nameAfterStreet && !ownGroupAfterStreet && !afterTownOfStreetGroup) continue;
     }
     // A state's name that is a big city's too, alone after the street with no ZIP (`1745 T ST SE, WASHINGTON`): the
     // city, as the ZIP would tell below. (A village's name stays the state: `100 MAIN ST, OHIO` lacks its city, it is
