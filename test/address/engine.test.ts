@@ -2063,6 +2063,10 @@ describe('address engine: the reference data decides between readings', () => {
     const box = check('PO Box 123, Louisville, KY 40219');
     expect([box.status, box.dpv]).toEqual(['plausible', '']);
     expect(box.footnotes).toContain('DPV: the address points loaded for this postal code cover streets, not PO boxes or routes; well-formed only');
+    // Without the ZIP, of the city's ZIPs: no "street" said of a box.
+    const boxOfCity = check('PO Box 123, Louisville KY');
+    expect(boxOfCity.footnotes).toContain(F.boxNotInCityZips);
+    expect(boxOfCity.footnotes).not.toContain(F.streetNotInCityZips);
   });
 
   it('When no ZIP is given and the city has several, none of which the data places the street in, then the answer says the ZIP is missing', () => {

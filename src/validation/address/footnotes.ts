@@ -105,6 +105,7 @@ export const AddressFootnotes = {
   numberNotInSample:
     'DPV: the embedded address points are a sample holding other numbers of this street, not this one; neither confirmed nor denied',
   boxNotCovered: 'DPV: the address points loaded for this postal code cover streets, not PO boxes or routes; well-formed only',
+  boxNotInCityZips: "DPV: the address points loaded for the city's ZIP codes cover streets, not PO boxes or routes; well-formed only",
   deliveryPointConfirmed: 'DPV: delivery point confirmed',
   empty: 'E#: empty input',
   noLettersOrFigures: 'E#: no letters or figures to read',

@@ -1094,7 +1094,8 @@ export function validateNorthAmerican(
     // Address points (RRAD, OpenAddresses, NAR) cover the streets they name; ZIP+4 ranges cover a whole ZIP (then `N`).
     if (!last.zip) {
       // A city of several ZIPs, none given, and no reference data that places the street in one of them.
-      notes.push(F.zipMissing, reference?.coversAny(last.candidateZips) ? F.streetNotInCityZips : F.noReferenceDataForCity);
+      const covered = reference?.coversAny(last.candidateZips);
+      notes.push(F.zipMissing, !covered ? F.noReferenceDataForCity : NOT_STREETS.has(p.kind) ? F.boxNotInCityZips : F.streetNotInCityZips);
     } else if (notInSample) {
       notes.push(F.numberNotInSample);
     } else {
