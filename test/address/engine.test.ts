@@ -197,6 +197,9 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     ['6007 Applegate Lane Leave At Back Door Louisville KY', 'verified', '6007 APPLEGATE LN LOUISVILLE KY 40219', 'LEAVE AT BACK DOOR'],
     ['100 Main St Leave At Door Springfield IL 62701', 'plausible', '100 MAIN ST SPRINGFIELD IL 62701', 'LEAVE AT DOOR'],
     ['198 E 161st St District Atty Bronx Cty Bronx, NY, 10451-3536', 'plausible', '198 E 161ST ST BRONX NY 10451', 'DISTRICT ATTY BRONX CTY'],
+    // An access code's figure belongs to the note, where no address points hold the street.
+    ['100 Main St Gate Code 1234 Springfield IL 62701', 'plausible', '100 MAIN ST SPRINGFIELD IL 62701', 'GATE CODE 1234'],
+    ['100 Main St Gate Code #1234, Springfield IL 62701', 'plausible', '100 MAIN ST SPRINGFIELD IL 62701', 'GATE CODE # 1234'],
     // A lettered street is a named one (Washington's S Street), not a directional before a street type.
     ['3517 S Street Northwest Leave At Back Door Washington DC', 'verified', '3517 S ST NW WASHINGTON DC 20007', 'LEAVE AT BACK DOOR'],
   ])('When a delivery note follows the street with no comma before a town the data knows ("%s"), then the town ends the note', (input, status, standardized, note) => {

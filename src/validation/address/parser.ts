@@ -418,21 +418,25 @@ function buildingStart(
     // A note of words run on from a named street before the comma, the unit or a known place (`MAIN ST LEAVE AT BACK
     // DOOR, …`, `MAIN ST RING BELL APT 4`, `MAIN ST LEAVE AT DOOR SPRINGFIELD IL`): two words of three letters or more,
     // ending with one, and no street type, directional, figure or lone letter (a unit: `BLUE HOUSE B`, Berkeley's
-    // `R C`) among them.
+    // `R C`) among them; but a figure after an access code's word (`MAIN ST GATE CODE 1234`, `BUZZER # 12`).
     const groupEnds = unitAt === toks.length || toks[unitAt].sep || UnitDesignatorTable.has(toks[unitAt].w) || toks[unitAt].w === '#';
     const endsGroup = groupEnds || (placeAfter && unitAt === end);
     let closedByPlace = false;
     // (A lettered street is named too: `S ST NW LEAVE AT BACK DOOR`, Washington's S Street.)
     const letteredStreet = k - from === 1 && toks[from].w.length === 1 && suffixOf(toks[k].w, country) === 'ST';
-    if (!namesBuilding && (namedStreetBefore || letteredStreet) && endsGroup && unitAt - after >= 2 && !toks[after].sep && toks[unitAt - 1].w.length >= 3) {
+    if (!namesBuilding && (namedStreetBefore || letteredStreet) && endsGroup && unitAt - after >= 2 && !toks[after].sep) {
       let note = true;
       let words = 0;
+      let accessCode = false;
       for (let b = after; b < unitAt && note; b++) {
         const w = toks[b].w;
-        note = w.length > 1 && !toks[b].digit && !suffixOf(w, country) && !directionalOf(w, country);
-        if (w.length >= 3) words++;
+        const codeFigure = accessCode && (toks[b].digit || w === '#');
+        note = codeFigure || (w.length > 1 && !toks[b].digit && !suffixOf(w, country) && !directionalOf(w, country));
+        if (!codeFigure && w.length >= 3) words++;
+        accessCode ||= AccessCodeWords.has(w);
       }
-      namesBuilding = note && words >= 2;
+      const lastWord = toks[unitAt - 1];
+      namesBuilding = note && (lastWord.w.length >= 3 || (accessCode && lastWord.digit)) && (words >= 2 || (accessCode && lastWord.digit));
       closedByPlace = namesBuilding && !groupEnds;
     }
     // After a comma, words are a building unless they are a directional or another street (`55 BROADWAY`).
@@ -920,6 +924,9 @@ export function parseDeliveryLine(
   line.quality = lineQuality(line, endsWell && !opposed ? 2 : cutShort || opposed ? 0 : 1) - (noteBeforePlace ? NOTE_BEFORE_PLACE : 0);
   return line;
 }
+
+/** Words after which a figure belongs to a delivery note, an access code (`GATE CODE 1234`, `BUZZER 12`). */
+const AccessCodeWords: ReadonlySet<string> = new Set(['CODE', 'GATE', 'BUZZER', 'BUZZ', 'INTERCOM', 'KEYPAD', 'PIN', 'ENTRY']);
 
 /** What a note closed only by the known place after it costs a line (`HALIFAX MID-HARBOUR …` is one FSA name). */
 const NOTE_BEFORE_PLACE = 0.05;
