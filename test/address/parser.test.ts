@@ -91,6 +91,10 @@ describe('address parser: delivery line', () => {
     ['PO Box 123', 'PO BOX 123'],
     ['P.O. Box 123', 'PO BOX 123'],
     ['Post Office Box 9', 'PO BOX 9'],
+    // The number glued to the box word.
+    ['POBox123', 'PO BOX 123'],
+    ['P.O.Box123', 'PO BOX 123'],
+    ['POB123', 'PO BOX 123'],
     ['RR 2 Box 152', 'RR 2 BOX 152'],
     ['Rural Route 2 Box 152', 'RR 2 BOX 152'],
     ['HC 68 Box 23A', 'HC 68 BOX 23A'],

@@ -58,6 +58,9 @@ const STATE_DASH_NUMBER = /^([A-Z]{2})-(\d{1,4}[A-Z]?)$/;
 /** Rural route written without a space (RR2, HC1). */
 const GLUED_RURAL_ROUTE = /^(RR|HC|HCR|RFD)(\d{1,3})$/;
 
+/** PO box written without a space before its number (POBOX123, POB123, BOX123). */
+const GLUED_PO_BOX = /^(POBOX|POB|BOX)(\d{1,8})$/;
+
 /** A unit designator joined to its number by a hyphen (`BLD-A`, `STE-200`): designator and number. */
 function hyphenatedUnit(word: string): [string, string, string] | null {
   const dash = word.indexOf('-');
@@ -254,7 +257,7 @@ function pushWord(tokens: Token[], word: string, sep: boolean, blank: boolean): 
   }
   const route = (hyphen ? HYPHENATED_ROUTE.exec(word) ?? hyphenatedUnit(word) ?? hyphenatedAfterType(word) : null) ??
     (digit
-      ? GLUED_RURAL_ROUTE.exec(word) ?? gluedStateZip(word) ?? gluedUnit(word) ?? (tokens.length === 0 || sep ? GLUED_NUMBER_NAME.exec(word) : null)
+      ? GLUED_RURAL_ROUTE.exec(word) ?? GLUED_PO_BOX.exec(word) ?? gluedStateZip(word) ?? gluedUnit(word) ?? (tokens.length === 0 || sep ? GLUED_NUMBER_NAME.exec(word) : null)
       : null);
   if (route) tokens.push(makeToken(route[1], sep, undefined, blank), makeToken(route[2], false));
   else tokens.push(makeToken(word, sep, digit, blank));
