@@ -1472,6 +1472,8 @@ describe('address engine: territories (no places in the embedded data) and overs
     ['PSC 802 Box 74, APO AE 09499', 'PSC 802 BOX 74 APO AE 09499'],
     ['USCGC Hamilton, FPO AP 96667', 'USCGC HAMILTON FPO AP 96667'],
     ['USS Nimitz (CVN 68) FPO AP 96620-2820', 'USS NIMITZ FPO AP 96620'],
+    // The hull number written without brackets is the ship's, no house number.
+    ['USS Nimitz CVN 68, FPO AP 96620', 'USS NIMITZ CVN 68 FPO AP 96620'],
   ])('When the military address is "%s", then it is plausible as "%s"', (input, standardized) => {
     const r = check(input);
     expect([r.status, r.standardized]).toEqual(['plausible', standardized]);

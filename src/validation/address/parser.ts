@@ -2236,8 +2236,10 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   }
 
   if (frenchBox && best.line.kind === 'po_box') best.line.name = 'CP';
-  // Mail to a ship goes to the ship's name (Pub 28 section 225): `USCGC HAMILTON, FPO AP 96667`.
-  if (best.line.kind === 'none' && best.at < end && MilitaryPostOffices.has(joinWords(toks, best.at, end))) {
+  // Mail to a ship goes to the ship's name (Pub 28 section 225): `USCGC HAMILTON, FPO AP 96667`, and with its hull
+  // number, which is no house number (`USS NIMITZ CVN 68, FPO AP 96620`).
+  const hullNumberRead = best.line.kind === 'street' && best.line.name === null && best.line.secondaryDesignator === null;
+  if ((best.line.kind === 'none' || hullNumberRead) && best.at < end && MilitaryPostOffices.has(joinWords(toks, best.at, end))) {
     const ship = shipNameStart(toks, best.at);
     if (ship >= 0) {
       best.line = { ...emptyLine(), kind: 'military', name: joinWords(toks, ship, best.at), quality: 2 };
