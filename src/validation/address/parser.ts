@@ -435,8 +435,8 @@ function buildingStart(
         if (!codeFigure && w.length >= 3) words++;
         accessCode ||= AccessCodeWords.has(w);
       }
-      const lastWord = toks[unitAt - 1];
-      namesBuilding = note && (lastWord.w.length >= 3 || (accessCode && lastWord.digit)) && (words >= 2 || (accessCode && lastWord.digit));
+      const codeLast = accessCode && toks[unitAt - 1].digit;
+      namesBuilding = note && (codeLast || (toks[unitAt - 1].w.length >= 3 && words >= 2));
       closedByPlace = namesBuilding && !groupEnds;
     }
     // After a comma, words are a building unless they are a directional or another street (`55 BROADWAY`).
@@ -1304,7 +1304,7 @@ interface SplitCandidate {
   /** The score without the delivery line's part. */
   score: number;
   city: CityEvidence | null;
-  /** The city is a known place, and no longer one holds it: it ends the line as a comma would. */
+  /** The city is a known place, and no longer known place ends the text: it ends the line as a comma would. */
   placeAfter: boolean;
   /** The best score this split can reach. */
   bound: number;
@@ -1848,9 +1848,13 @@ function bestSplit(
       candidates.push({ start, p, score, city, bound, order: candidates.length, placeAfter: knownPlace(city) });
     }
     // A note before a known place may not take a word of a longer known place (`PARK AVE PLAZA HOTEL NEW YORK`: no
-    // note HOTEL NEW before YORK).
-    for (let j = candidates.length - 1; j > 0 && candidates[j - 1].start === start; j--) {
-      if (candidates[j].p === candidates[j - 1].p - 1 && candidates[j].placeAfter) candidates[j - 1].placeAfter = false;
+    // note HOTEL NEW before YORK): this start's candidates run from the shortest city to the longest.
+    let longerKnown = false;
+    for (let j = candidates.length - 1; j >= 0 && candidates[j].start === start; j--) {
+      const c = candidates[j];
+      if (c.p <= start) continue;
+      if (longerKnown) c.placeAfter = false;
+      longerKnown ||= knownPlace(c.city);
     }
   }
   candidates.sort(byBoundThenOrder);
