@@ -499,7 +499,10 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     ['6007 Applegate Ln Louisville KY 40219, jane@example.com', 'jane@example.com', 'US'],
     ['6007 Applegate Ln, Louisville, KY 40219, jane@example.com, (502) 555-0100', 'jane@example.com, (502) 555-0100', 'US'],
     ['100 Queen St W, Toronto ON M5H 2N2, 416-555-0100', '416-555-0100', 'CA'],
-  ])('When telephone numbers or e-mail addresses follow the postal code (%j), then they are set aside and said so', (input, contact, country) => {
+    // A number with its area code in brackets, before the address or inside it: no bracketed note and no unit.
+    ['(502) 555-0100, 6007 Applegate Ln, Louisville, KY 40219', '(502) 555-0100', 'US'],
+    ['6007 Applegate Ln (502) 555-0100 Louisville KY 40219', '(502) 555-0100', 'US'],
+  ])('When telephone numbers or e-mail addresses follow the postal code, or stand anywhere with the area code in brackets (%j), then they are set aside and said so', (input, contact, country) => {
     const r = check(input);
     expect([r.country, engine.countryOf(input), r.footnotes[0]]).toEqual([country, country, `R#: words that fit no address part dropped: ${contact}`]);
     expect(r.standardized).not.toContain('555');

@@ -434,13 +434,30 @@ const POSTAL_CODE_AND_PLACE = /^(?:([A-Z][^\d]*?)\s+)?(?:(\d{5}(?:-\d{4})?|[A-Z]
 /** Seven or more figures at the end, the last four after an optional separator: maybe a telephone number. */
 const ENDS_LIKE_A_PHONE_NUMBER = /[\d)][\s.-]?\d{3}[\s.-]?\d{4}\s*$/;
 
-/** The text without a telephone number or e-mail address after its postal code (TRAILING_CONTACT), and that. */
+/**
+ * A North American telephone number with its area code in brackets (`(502) 555-0100`), maybe labelled, anywhere: no
+ * address part is written so, and the brackets would otherwise make the area code a note and the rest a unit.
+ */
+const BRACKETED_AREA_CODE_PHONE = /(?:\b(?:tel|phone|ph)\.?:?\s*)?(?:\+?1[\s.-]?)?\(\d{3}\)\s?\d{3}[\s.-]?\d{4}\b/gi;
+
+/**
+ * The text without a telephone number or e-mail address after its postal code (TRAILING_CONTACT), nor a telephone
+ * number with a bracketed area code elsewhere, and those.
+ */
 function withoutTrailingContact(given: string): { text: string; contact: string | null } {
   // Longer input is cut anyway. (TRAILING_CONTACT costs about a microsecond; most text ends with no telephone number
   // and holds no `@`.)
   const maybe = given.length <= MAX_INPUT_CHARS && (given.includes('@') || ENDS_LIKE_A_PHONE_NUMBER.test(given));
   const found = maybe ? TRAILING_CONTACT.exec(given) : null;
-  return found ? { text: given.slice(0, found.index), contact: found[1].trim() } : { text: given, contact: null };
+  let text = found ? given.slice(0, found.index) : given;
+  const contacts = found ? [found[1].trim()] : [];
+  if (text.includes('(') && text.length <= MAX_INPUT_CHARS) {
+    text = text.replace(BRACKETED_AREA_CODE_PHONE, (phone) => {
+      contacts.unshift(phone.trim());
+      return ' ';
+    });
+  }
+  return { text, contact: contacts.length ? contacts.join(', ') : null };
 }
 
 const LETTER_OR_FIGURE = /[\p{L}\p{N}]/u;
