@@ -48,6 +48,10 @@ describe('address parser: delivery line', () => {
     ['350 Fifth Ave PH', '350 5TH AVE PH'],
     ['350 Fifth Ave Lobby', '350 5TH AVE LBBY'],
     ['12 Elm St Apt 3B', '12 ELM ST APT 3B'],
+    // A unit's number written in words is written in figures (it was a note, the unit lost).
+    ['12 Elm St Apt Four', '12 ELM ST APT 4'],
+    ['12 Elm St Suite Two Hundred Five', '12 ELM ST STE 205'],
+    ['12 Elm St # Twenty One', '12 ELM ST # 21'],
     ['12 Elm St Apartment #3B', '12 ELM ST APT 3B'],
     // A unit glued to its designator, in brackets, after NUM, or joined to the street type by a hyphen.
     ['12 Elm St Apt3B', '12 ELM ST APT 3B'],

@@ -149,6 +149,47 @@ function respellUnitDesignators(toks: Token[]): void {
   }
 }
 
+const UNITS_WORDS: ReadonlyMap<string, number> = new Map(
+  ['ONE', 'TWO', 'THREE', 'FOUR', 'FIVE', 'SIX', 'SEVEN', 'EIGHT', 'NINE', 'TEN', 'ELEVEN', 'TWELVE', 'THIRTEEN', 'FOURTEEN',
+    'FIFTEEN', 'SIXTEEN', 'SEVENTEEN', 'EIGHTEEN', 'NINETEEN'].map((w, i) => [w, i + 1]),
+);
+const TENS_WORDS: ReadonlyMap<string, number> = new Map(
+  ['TWENTY', 'THIRTY', 'FORTY', 'FIFTY', 'SIXTY', 'SEVENTY', 'EIGHTY', 'NINETY'].map((w, i) => [w, 20 + 10 * i]),
+);
+
+/** A number under a hundred written in words at toks[at] (`FOUR`, `TWENTY ONE`): its value and words, or null. */
+function wordsUnderHundred(toks: readonly Token[], at: number): [value: number, words: number] | null {
+  const unit = UNITS_WORDS.get(toks[at]?.w ?? '');
+  if (unit !== undefined) return [unit, 1];
+  const tens = TENS_WORDS.get(toks[at]?.w ?? '');
+  if (tens === undefined) return null;
+  const next = toks[at + 1];
+  const ones = next && !next.sep ? UNITS_WORDS.get(next.w) : undefined;
+  return ones !== undefined && ones < 10 ? [tens + ones, 2] : [tens, 1];
+}
+
+/** A number under a thousand written in words at toks[at] (`TWO HUNDRED FIVE`): its value and words, or null. */
+function numberInWords(toks: readonly Token[], at: number): [value: number, words: number] | null {
+  const head = wordsUnderHundred(toks, at);
+  if (!head) return null;
+  const hundred = toks[at + head[1]];
+  if (!hundred || hundred.sep || hundred.w !== 'HUNDRED' || head[0] >= 10) return head;
+  const rest = toks[at + head[1] + 1]?.sep ? null : wordsUnderHundred(toks, at + head[1] + 1);
+  return rest ? [head[0] * 100 + rest[0], head[1] + 1 + rest[1]] : [head[0] * 100, head[1] + 1];
+}
+
+/**
+ * A unit's number written in words after its designator (`APT FOUR`, `SUITE TWO HUNDRED`, `# ONE`): in figures, as
+ * Pub 28 writes secondary numbers (the words were a note, the unit lost).
+ */
+function unitNumberWordsInFigures(toks: Token[]): void {
+  for (let k = 0; k + 1 < toks.length; k++) {
+    if (toks[k + 1].sep || (toks[k].w !== '#' && !NUMBERED_DESIGNATORS.has(toks[k].w))) continue;
+    const number = numberInWords(toks, k + 1);
+    if (number) toks.splice(k + 1, number[1], makeToken(String(number[0]), false));
+  }
+}
+
 /** Particles inside names (`P DE LEON`, `J VAN DYKE`): an initial before one is part of the name. */
 const NAME_PARTICLES: ReadonlySet<string> = new Set(['DE', 'DEL', 'DELA', 'DI', 'DU', 'LA', 'LE', 'LAS', 'LOS', 'VAN', 'VON', 'DER']);
 
@@ -1952,6 +1993,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   // (Spanish unit words first: DEPTO is one slip from DEPT, but a Spanish speaker's apartment.)
   if (options.countryHint !== 'CA') readSpanishUnitWords(toks);
   respellUnitDesignators(toks);
+  unitNumberWordsInFigures(toks);
   const milepost = toks.length > 2 ? takeMilepost(toks) : null;
   let country: 'US' | 'CA' | null = options.countryHint ?? null;
   const nonLatin = hasNonLatinLetters(input);
