@@ -273,7 +273,11 @@ export interface Secondary {
 function keepInnermost(line: DeliveryLine, found: readonly Secondary[]): void {
   if (found.length === 0) return;
   let last = found[found.length - 1];
-  for (const f of found) if (unitDepth(f.designator) > unitDepth(last.designator)) last = f;
+  // (Of two as deep, the one with a number: `APT 4 REAR` is apartment 4, at the rear.)
+  for (const f of found) {
+    const deeper = unitDepth(f.designator) - unitDepth(last.designator);
+    if (deeper > 0 || (deeper === 0 && last.number === null && f.number !== null)) last = f;
+  }
   line.secondaryDesignator = last.designator;
   line.secondaryNumber = last.number;
   line.extraSecondaries = found.filter((f) => f !== last).sort((a, b) => unitDepth(a.designator) - unitDepth(b.designator));
