@@ -200,6 +200,10 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     // An access code's figure belongs to the note, where no address points hold the street.
     ['100 Main St Gate Code 1234 Springfield IL 62701', 'plausible', '100 MAIN ST SPRINGFIELD IL 62701', 'GATE CODE 1234'],
     ['100 Main St Gate Code #1234, Springfield IL 62701', 'plausible', '100 MAIN ST SPRINGFIELD IL 62701', 'GATE CODE # 1234'],
+    // A street without a type, without the ZIP: the data's street of the state, the note before the town set aside; not
+    // a directional that starts the town's name (WEST WINDSOR).
+    ['570 Broadway Leave At Back Door Lynnfield MA', 'verified', '570 BROADWAY LYNNFIELD MA 01940', 'LEAVE AT BACK DOOR'],
+    ['87 Horseshoe Drive Leave At Back Door West Windsor VT', 'verified', '87 HORSESHOE DR WEST WINDSOR VT 05037', 'LEAVE AT BACK DOOR'],
     // A lettered street is a named one (Washington's S Street), not a directional before a street type.
     ['3517 S Street Northwest Leave At Back Door Washington DC', 'verified', '3517 S ST NW WASHINGTON DC 20007', 'LEAVE AT BACK DOOR'],
   ])('When a delivery note follows the street with no comma before a town the data knows ("%s"), then the town ends the note', (input, status, standardized, note) => {

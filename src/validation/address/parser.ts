@@ -1920,6 +1920,16 @@ function bestSplit(
   // data holds, and another split's is (its bound plus the bonus reaches the best). The same result as scoring every
   // split with the bonus, without raising every bound.
   if (streetBonus && best.line.kind !== 'none' && !knownStreet(best.line, local!, postalCode, cityState, postal)) {
+    // A note after a street of the data before the city read (`570 BROADWAY LEAVE AT BACK DOOR LYNNFIELD MA`): that
+    // street and city, with the bonus, unless a split with a street of the data does better (not one that puts the
+    // note in the city).
+    const firstBest = best;
+    // (Not where the city read is the end of a longer known one: `… BACK DOOR WEST WINDSOR VT` is West Windsor.)
+    let longerCity = false;
+    for (let j = 1; j <= 3 && best.at - j > best.start && !longerCity; j++) {
+      longerCity = knownCityZips(postal, cityState, cityKey(joinWords(toks, best.at - j, end)), local, province) > 0;
+    }
+    const withoutNote = best.at < end && !longerCity ? noteAfterKnownStreet(toks, best, country, local!, postalCode, cityState, postal) : best.line;
     for (const c of candidates) {
       if (c.bound + streetBonus + noCityBonus < best.score) break;
       if (c.p <= c.start || (stateOnly && cityCrossesComma(toks, c.p, end))) continue;
@@ -1932,6 +1942,7 @@ function bestSplit(
         bestOrder = c.order;
       }
     }
+    if (withoutNote !== firstBest.line && best.score <= firstBest.score + streetBonus) return { ...firstBest, line: withoutNote, score: firstBest.score + streetBonus };
     if (!knownStreet(best.line, local!, postalCode, cityState, postal)) best.line = noteAfterKnownStreet(toks, best, country, local!, postalCode, cityState, postal);
   }
   return best;
@@ -1971,11 +1982,13 @@ function noteAfterKnownStreet(
     return line;
   }
   // A street without a type (`570 BROADWAY LEAVE AT BACK DOOR`, `90 VIA VERDE …`): the data's street of those words, with
-  // a note of two words or more after it that starts with no street word (`19 HERITAGE OAKS` is no HERITAGE and a note).
-  for (let k = unitAt - 2; postalCode && k >= best.start + 2; k--) {
+  // a note of two words or more after it that starts with no street word (`19 HERITAGE OAKS` is no HERITAGE and a note);
+  // without the ZIP, a street of the state so named.
+  for (let k = unitAt - 2; (postalCode || state) && k >= best.start + 2; k--) {
     if (isStreetWord(toks[k].w) || toks[k].digit || toks[k].sep) continue;
     const line = lineWithoutNote(toks, best, k, unitAt, country);
-    if (line.kind !== 'street' || line.suffix !== null || line.name === null || !local.hasStreetOfType(postalCode, line.name, null)) continue;
+    if (line.kind !== 'street' || line.suffix !== null || line.name === null) continue;
+    if (!(postalCode ? local.hasStreetOfType(postalCode, line.name, null) : knownStreet(line, local, null, state, postal))) continue;
     line.building = joinWords(toks, k, unitAt);
     return line;
   }
