@@ -35,7 +35,7 @@ const RRAD_FORM_FLOORS: [form: RradForm, floor: number, measured: string][] = [
   ['last line first, no comma', 0.98, '99.7% (0%, 2026-11-24, tenth session: the last line was dropped as a name, `invalid`)'],
   ['last line first', 0.98, '99.3% (0%: the last line was dropped as a name); most of the rest have no house number'],
   ['phone after ZIP', 0.99, '99.5% (0%: the number was read as a unit)'],
-  ['note after the street, no commas', 0.98, '99.2% of 6,400, lettered streets and streets the data holds without a type included (63.4%, 2026-11-24, fourteenth session: without a comma the note ran into the street name up to the town, `6007 APPLEGATE LN LEAVE AT BACK DOOR`, and without the ZIP the town was not found, `invalid`)'],
+  ['note after the street, no commas', 0.98, '99.7% of 6,400, lettered streets, routes and streets the data holds without a type included (63.4%, 2026-11-24, fourteenth session: without a comma the note ran into the street name up to the town, `6007 APPLEGATE LN LEAVE AT BACK DOOR`, and without the ZIP the town was not found, `invalid`)'],
   ['note after the street', 0.98, '99.8% (0.4%: the note was read into the street name; 98.0% before streets without a type were cut too, 98.6% before a note before an empty city field was)'],
   ['ZIP or state in another field', 0.99, '99.8% (6.1%: the ZIP before the city was read as a unit, before the state as a foreign postal code; 99.6% at the start of the eighth session, before the ZIP before an empty city field was)'],
   ['county before the state', 0.99, '99.6% (10.2%: the county was read as the city, the city dropped)'],

@@ -204,6 +204,9 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     // a directional that starts the town's name (WEST WINDSOR).
     ['570 Broadway Leave At Back Door Lynnfield MA', 'verified', '570 BROADWAY LYNNFIELD MA 01940', 'LEAVE AT BACK DOOR'],
     ['87 Horseshoe Drive Leave At Back Door West Windsor VT', 'verified', '87 HORSESHOE DR WEST WINDSOR VT 05037', 'LEAVE AT BACK DOOR'],
+    // A route's note, and a street named with a directional's word (East Street).
+    ['1809 U.S. 80 Leave At Back Door Savannah GA', 'verified', '1809 US HIGHWAY 80 SAVANNAH GA 31408', 'LEAVE AT BACK DOOR'],
+    ['451 East Street Leave At Back Door Huntington VT', 'verified', '451 EAST ST HUNTINGTON VT 05462', 'LEAVE AT BACK DOOR'],
     // A lettered street is a named one (Washington's S Street), not a directional before a street type.
     ['3517 S Street Northwest Leave At Back Door Washington DC', 'verified', '3517 S ST NW WASHINGTON DC 20007', 'LEAVE AT BACK DOOR'],
   ])('When a delivery note follows the street with no comma before a town the data knows ("%s"), then the town ends the note', (input, status, standardized, note) => {
@@ -1937,7 +1940,7 @@ describe('address engine: the reference data decides between readings', () => {
 
   it.each([
     ['388 East Main Street Leave At Back Door, , VT 05753', '388 E MAIN ST MIDDLEBURY VT 05753', 'R#: building name or note dropped from the delivery line: LEAVE AT BACK DOOR'],
-    ['6460 Vermont 113 Leave At Back Door, Vershire, VT 05079', '6460 VT ROUTE 113 VERSHIRE VT 05079', 'R#: words that fit no address part dropped: LEAVE AT BACK DOOR'],
+    ['6460 Vermont 113 Leave At Back Door, Vershire, VT 05079', '6460 VT ROUTE 113 VERSHIRE VT 05079', 'R#: building name or note dropped from the delivery line: LEAVE AT BACK DOOR'],
   ])('When a delivery note follows the street and the city\'s field is empty, or the street is a state\'s route ("%s"), then the note is set aside', (input, standardized, footnote) => {
     const r = check(input);
     expect([r.status, r.standardized]).toEqual(['verified', standardized]);

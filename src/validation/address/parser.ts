@@ -460,28 +460,16 @@ function buildingStart(
     if (namedStreetBefore && commaAfter && unitAt - after >= 2 && suffixOf(toks[unitAt - 1].w, country) && !directionalOf(toks[unitAt - 1].w, country)) {
       namesBuilding = true;
     }
-    // A note of words run on from a named street before the comma, the unit or a known place (`MAIN ST LEAVE AT BACK
-    // DOOR, …`, `MAIN ST RING BELL APT 4`, `MAIN ST LEAVE AT DOOR SPRINGFIELD IL`): two words of three letters or more,
-    // ending with one, and no street type, directional, figure or lone letter (a unit: `BLUE HOUSE B`, Berkeley's
-    // `R C`) among them; but a figure after an access code's word (`MAIN ST GATE CODE 1234`, `BUZZER # 12`).
-    const groupEnds = unitAt === toks.length || toks[unitAt].sep || UnitDesignatorTable.has(toks[unitAt].w) || toks[unitAt].w === '#';
-    const endsGroup = groupEnds || (placeAfter && unitAt === end);
+    // A note run on from a named street before the comma, the unit or a known place (`MAIN ST LEAVE AT BACK DOOR, …`,
+    // `MAIN ST RING BELL APT 4`, `MAIN ST LEAVE AT DOOR SPRINGFIELD IL`). (A lettered street is named too: `S ST NW
+    // LEAVE AT BACK DOOR`, Washington's S Street; so is a directional's word before a common type, `EAST ST`.)
+    const groupEnds = groupEndsAt(toks, unitAt);
     let closedByPlace = false;
-    // (A lettered street is named too: `S ST NW LEAVE AT BACK DOOR`, Washington's S Street.)
-    const letteredStreet = k - from === 1 && toks[from].w.length === 1 && suffixOf(toks[k].w, country) === 'ST';
-    if (!namesBuilding && (namedStreetBefore || letteredStreet) && endsGroup && unitAt - after >= 2 && !toks[after].sep) {
-      let note = true;
-      let words = 0;
-      let accessCode = false;
-      for (let b = after; b < unitAt && note; b++) {
-        const w = toks[b].w;
-        const codeFigure = accessCode && (toks[b].digit || w === '#');
-        note = codeFigure || (w.length > 1 && !toks[b].digit && !suffixOf(w, country) && !directionalOf(w, country));
-        if (!codeFigure && w.length >= 3) words++;
-        accessCode ||= AccessCodeWords.has(w);
-      }
-      const codeLast = accessCode && toks[unitAt - 1].digit;
-      namesBuilding = note && (codeLast || (toks[unitAt - 1].w.length >= 3 && words >= 2));
+    const oneWordNamed = k - from === 1 &&
+      ((toks[from].w.length === 1 && suffixOf(toks[k].w, country) === 'ST') || (toks[from].w.length > 2 && COMMON_STREET_TYPES.has(suffixOf(toks[k].w, country) ?? '')));
+    if (!namesBuilding && (namedStreetBefore || oneWordNamed) && (groupEnds || (placeAfter && unitAt === end)) && unitAt - after >= 2 &&
+      !toks[after].sep) {
+      namesBuilding = isRunOnNote(toks, after, unitAt, country);
       closedByPlace = namesBuilding && !groupEnds;
     }
     // After a comma, words are a building unless they are a directional or another street (`55 BROADWAY`).
@@ -491,6 +479,29 @@ function buildingStart(
     return [after, closedByPlace];
   }
   return [unitAt, false];
+}
+
+/** The words from `at` on start a new group: the text ends, or a comma, a unit designator or `#` stands there. */
+function groupEndsAt(toks: readonly Token[], at: number): boolean {
+  return at === toks.length || toks[at].sep || UnitDesignatorTable.has(toks[at].w) || toks[at].w === '#';
+}
+
+/**
+ * toks[from, to) are a delivery note run on from the street (`LEAVE AT BACK DOOR`): two words of three letters or more,
+ * ending with one, and no street type, directional, figure or lone letter (a unit: `BLUE HOUSE B`, Berkeley's `R C`)
+ * among them; but a figure after an access code's word (`GATE CODE 1234`, `BUZZER # 12`).
+ */
+function isRunOnNote(toks: readonly Token[], from: number, to: number, country: 'US' | 'CA' | null): boolean {
+  let words = 0;
+  let accessCode = false;
+  for (let b = from; b < to; b++) {
+    const w = toks[b].w;
+    const codeFigure = accessCode && (toks[b].digit || w === '#');
+    if (!codeFigure && (w.length < 2 || toks[b].digit || suffixOf(w, country) || directionalOf(w, country))) return false;
+    if (!codeFigure && w.length >= 3) words++;
+    accessCode ||= AccessCodeWords.has(w);
+  }
+  return (accessCode && toks[to - 1].digit) || (toks[to - 1].w.length >= 3 && words >= 2);
 }
 
 /** toks[from, to) end with an estate's or a centre's name (`… INDUSTRIAL PARK`), with at least one word before it. */
@@ -850,6 +861,11 @@ export function parseDeliveryLine(
     const unitAt = secondaryStart(toks, after, end, country);
     if (endsWithEstateName(toks, after, unitAt)) {
       if (directionalOf(toks[after].w, country)) line.postdirection = directionalOf(toks[after++].w, country)!;
+      line.building = joinWords(toks, after, unitAt);
+      after = unitAt;
+    } else if (unitAt - after >= 2 && !toks[after].sep && (groupEndsAt(toks, unitAt) || (placeAfter && unitAt === end)) &&
+      isRunOnNote(toks, after, unitAt, country)) {
+      // A note after the route (`US HIGHWAY 98 LEAVE AT BACK DOOR`), before a comma, a unit or a known town.
       line.building = joinWords(toks, after, unitAt);
       after = unitAt;
     } else if (unitAt - after >= 2 && (suffixOf(toks[unitAt - 1].w, country) || HIGHWAY_LAST_WORDS.has(toks[unitAt - 1].w))) {
@@ -1331,7 +1347,7 @@ function mayEndWell(toks: readonly Token[], start: number, p: number, country: '
   for (let k = start + 1; k < p; k++) {
     const w = toks[k].w;
     if (toks[k].sep || RECIPIENT_MARKERS.has(w) || BuildingWords.has(w) || w === 'THE' || PrivateUnitWords.has(w)) return true;
-    if (placeAfter && k < p - 2 && suffixOf(w, country)) return true;
+    if (placeAfter && k < p - 2 && (suffixOf(w, country) || toks[k].digit)) return true;
   }
   return false;
 }
