@@ -18,6 +18,8 @@ import {
   HighwayPrefixTable,
   LONGEST_REGION_NAME_WORDS,
   NumberWords,
+  CardinalUnderTwenty,
+  CardinalTens,
   NorthAmericanCountryNames,
   BuildingWords,
   EstateNameEnds,
@@ -149,22 +151,14 @@ function respellUnitDesignators(toks: Token[]): void {
   }
 }
 
-const UNITS_WORDS: ReadonlyMap<string, number> = new Map(
-  ['ONE', 'TWO', 'THREE', 'FOUR', 'FIVE', 'SIX', 'SEVEN', 'EIGHT', 'NINE', 'TEN', 'ELEVEN', 'TWELVE', 'THIRTEEN', 'FOURTEEN',
-    'FIFTEEN', 'SIXTEEN', 'SEVENTEEN', 'EIGHTEEN', 'NINETEEN'].map((w, i) => [w, i + 1]),
-);
-const TENS_WORDS: ReadonlyMap<string, number> = new Map(
-  ['TWENTY', 'THIRTY', 'FORTY', 'FIFTY', 'SIXTY', 'SEVENTY', 'EIGHTY', 'NINETY'].map((w, i) => [w, 20 + 10 * i]),
-);
-
 /** A number under a hundred written in words at toks[at] (`FOUR`, `TWENTY ONE`): its value and words, or null. */
 function wordsUnderHundred(toks: readonly Token[], at: number): [value: number, words: number] | null {
-  const unit = UNITS_WORDS.get(toks[at]?.w ?? '');
+  const unit = CardinalUnderTwenty.get(toks[at]?.w ?? '');
   if (unit !== undefined) return [unit, 1];
-  const tens = TENS_WORDS.get(toks[at]?.w ?? '');
+  const tens = CardinalTens.get(toks[at]?.w ?? '');
   if (tens === undefined) return null;
   const next = toks[at + 1];
-  const ones = next && !next.sep ? UNITS_WORDS.get(next.w) : undefined;
+  const ones = next && !next.sep ? CardinalUnderTwenty.get(next.w) : undefined;
   return ones !== undefined && ones < 10 ? [tens + ones, 2] : [tens, 1];
 }
 

@@ -346,6 +346,17 @@ export const NumberWords: ReadonlyMap<string, string> = new Map([
   ['NINE', '9'], ['TEN', '10'], ['ELEVEN', '11'], ['TWELVE', '12'], ['TWENTY', '20'], ['FIFTY', '50'], ['HUNDRED', '100'],
 ]);
 
+/** Cardinal numbers under twenty in words, for a unit's number written so (`APT FOUR`, `SUITE TWELVE`). */
+export const CardinalUnderTwenty: ReadonlyMap<string, number> = new Map(
+  ['ONE', 'TWO', 'THREE', 'FOUR', 'FIVE', 'SIX', 'SEVEN', 'EIGHT', 'NINE', 'TEN', 'ELEVEN', 'TWELVE', 'THIRTEEN', 'FOURTEEN',
+    'FIFTEEN', 'SIXTEEN', 'SEVENTEEN', 'EIGHTEEN', 'NINETEEN'].map((w, i) => [w, i + 1]),
+);
+
+/** The tens in words (`TWENTY ONE`, `SUITE TWO HUNDRED FIFTY`). */
+export const CardinalTens: ReadonlyMap<string, number> = new Map(
+  ['TWENTY', 'THIRTY', 'FORTY', 'FIFTY', 'SIXTY', 'SEVENTY', 'EIGHTY', 'NINETY'].map((w, i) => [w, 20 + 10 * i]),
+);
+
 /** PO Box spellings (Pub 28 section 28): the token sequences that mean "PO BOX". */
 export const PoBoxPrefixes: readonly (readonly string[])[] = [
   ['POST', 'OFFICE', 'BOX'], ['POST', 'OFFICE', 'DRAWER'], ['POST', 'OFFICE'], ['PO', 'BOX'], ['P', 'O', 'BOX'], ['POB'], ['POBOX'], ['PO', 'BX'],
