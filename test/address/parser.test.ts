@@ -37,6 +37,7 @@ describe('address parser: delivery line', () => {
     ['6,007 Applegate Ln', '6007 APPLEGATE LN'],
     ['1180 P de Leon Blvd', '1180 P DE LEON BLVD'],
     ['6007Applegate Ln', '6007 APPLEGATE LN'],
+    ['6007-Applegate Ln', '6007 APPLEGATE LN'],
     ['6251 smithpointe dr # 132', '6251 SMITHPOINTE DR # 132'],
     ['6251 Smithpointe Dr 136', '6251 SMITHPOINTE DR # 136'],
     ['1111 Broadway, Suite 1515', '1111 BROADWAY STE 1515'],

@@ -69,8 +69,11 @@ function hyphenatedUnit(word: string): [string, string, string] | null {
   return /^[A-Z0-9]{1,8}$/.test(id) ? [word, word.slice(0, dash), id] : null;
 }
 
-/** A house number glued to the street's name (`6007APPLEGATE`): number and name (`4TH`, `123A` stay whole). */
-const GLUED_NUMBER_NAME = /^(\d{1,6})([A-Z]{3,})$/;
+/**
+ * A house number glued to the street's name (`6007APPLEGATE`), or joined to it by a hyphen (`6007-APPLEGATE`): number
+ * and name (`4TH`, `123A`, `123-B` stay whole).
+ */
+const GLUED_NUMBER_NAME = /^(\d{1,6})-?([A-Z]{3,})$/;
 
 /** A unit designator glued to its number (`APT203`, `STE12B`): designator and number. */
 function gluedUnit(word: string): [string, string, string] | null {
