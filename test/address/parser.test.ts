@@ -55,6 +55,7 @@ describe('address parser: delivery line', () => {
     ['12 Elm St # Twenty One', '12 ELM ST # 21'],
     // Of two units as deep, the one with a number is the line's (apartment 4, at the rear).
     ['12 Elm St Apt 4 Rear', '12 ELM ST APT 4'],
+    ['12 Elm St Rear Apt 4', '12 ELM ST APT 4'],
     ['12 Elm St Apartment #3B', '12 ELM ST APT 3B'],
     // A unit glued to its designator, in brackets, after NUM, or joined to the street type by a hyphen.
     ['12 Elm St Apt3B', '12 ELM ST APT 3B'],

@@ -394,6 +394,9 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
         if (k + 1 === end && k - 1 > nameStart && (suffixOf(toks[k - 1].w, country) || directionalOf(toks[k - 1].w, country))) return k;
       } else if (k + 1 === end || next === 'LEVEL' || next === '#' || (designator.abbreviation === 'PH' && k + 2 === end && toks[k + 1].unitId && next.length <= 3)) {
         return k;
+      } else if (k - 1 > nameStart && (suffixOf(prev, country) || directionalOf(prev, country)) && designatedUnitAt(toks, k + 1, end)) {
+        // `APPLEGATE LN REAR APT 4`: a unit without a number before a numbered one, after a complete street.
+        return k;
       }
     }
     if ((ORDINAL_NUMBER.test(w) || OrdinalWords.has(w) || /^\d{1,3}$/.test(w)) && k + 1 < end && UnitDesignatorTable.get(next)?.abbreviation === 'FL') {
