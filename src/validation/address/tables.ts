@@ -295,7 +295,8 @@ export const RouteModifiers: ReadonlyMap<string, string> = new Map([
 export const BuildingWords: ReadonlySet<string> = new Set([
   'TOWER', 'TOWERS', 'BUILDING', 'HALL', 'CENTER', 'CENTRE', 'CTR', 'PLAZA', 'PLZ', 'COMMONS', 'OFFICE', 'OFFICES', 'MALL',
   'COMPLEX', 'PAVILION', 'ANNEX', 'FLATS', 'APARTMENTS', 'APTS', 'CONDOMINIUMS', 'CONDOS', 'LOFTS', 'RESIDENCES',
-  'TOWNHOMES', 'TOWNHOUSES', 'HOMES',
+  'TOWNHOMES', 'TOWNHOUSES', 'HOMES', 'HOTEL', 'MOTEL', 'INN', 'HOSPITAL', 'CLINIC', 'LIBRARY', 'MUSEUM', 'STADIUM', 'ARENA',
+  'THEATER', 'THEATRE', 'WAREHOUSE',
 ]);
 
 /**
