@@ -611,7 +611,9 @@ describe('address parser: Puerto Rico streets and urbanizations, military units 
   });
 
   it('When a ship prefix is not before APO, FPO or DPO, then it is no delivery line', () => {
-    expect(parse('USS Constitution Museum, Boston MA 02129').kind).toBe('none');
+    // (A museum's name with no house number: no street either, the name set aside as a building's.)
+    const p = parse('USS Constitution Museum, Boston MA 02129');
+    expect([p.kind === 'military', p.name, p.primaryNumber, p.building]).toEqual([false, null, null, 'USS CONSTITUTION MUSEUM']);
   });
 });
 
