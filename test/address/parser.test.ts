@@ -56,6 +56,12 @@ describe('address parser: delivery line', () => {
     // Of two units as deep, the one with a number is the line's (apartment 4, at the rear).
     ['12 Elm St Apt 4 Rear', '12 ELM ST APT 4'],
     ['12 Elm St Rear Apt 4', '12 ELM ST APT 4'],
+    // A unit's letter after NO or NUMBER, a unit number with a hyphen, a glued unit whose number starts with a letter.
+    ['12 Elm St Apt No B', '12 ELM ST APT B'],
+    ['12 Elm St Apartment Number M', '12 ELM ST APT M'],
+    ['12 Elm St apt-320-3', '12 ELM ST APT 320-3'],
+    ['12 Elm St APT320-3', '12 ELM ST APT 320-3'],
+    ['12 Elm St APTD10', '12 ELM ST APT D10'],
     ['12 Elm St Apartment #3B', '12 ELM ST APT 3B'],
     // A unit glued to its designator, in brackets, after NUM, or joined to the street type by a hyphen.
     ['12 Elm St Apt3B', '12 ELM ST APT 3B'],

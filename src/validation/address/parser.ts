@@ -317,8 +317,8 @@ function readSecondaries(toks: readonly Token[], at: number, end: number, line: 
       k += 1;
     } else if (designator) {
       let next = k + 1;
-      // `APT # 5`, `APARTMENT NO 5`.
-      if (next < end && (toks[next].w === '#' || (NUMBER_WORDS.has(toks[next].w) && next + 1 < end && toks[next + 1].digit))) next++;
+      // `APT # 5`, `APARTMENT NO 5`, `APT NO B`.
+      if (next < end && (toks[next].w === '#' || (NUMBER_WORDS.has(toks[next].w) && next + 1 < end && toks[next + 1].unitId))) next++;
       // A penthouse takes no number in Pub 28, but buildings number theirs (`PH 2`, `PH A`).
       const numbered = designator.requiresNumber || (designator.abbreviation === 'PH' && next === end - 1 && toks[next].w.length <= 3);
       if (numbered && next < end && toks[next].unitId) {
@@ -387,7 +387,7 @@ function secondaryStart(toks: readonly Token[], nameStart: number, end: number, 
       const nextIsSuffix = k + 1 < end && suffixOf(next, country) !== undefined && !toks[k + 1].unitId;
       if (nextIsSuffix) continue;
       if (designator.requiresNumber) {
-        if (k + 1 < end && (next === '#' || toks[k + 1].unitId || (next === 'NUMBER' && toks[k + 2]?.digit))) return k;
+        if (k + 1 < end && (next === '#' || toks[k + 1].unitId || (NUMBER_WORDS.has(next) && toks[k + 2]?.unitId))) return k;
         // `APT STE A8`, `APT APT B`: a form's label before the unit as typed.
         if (designatedUnitAt(toks, k + 1, end)) return k;
         // `DORCHESTER PL NE UNIT`: the designator alone at the end still marks a unit.

@@ -66,7 +66,7 @@ function hyphenatedUnit(word: string): [string, string, string] | null {
   const dash = word.indexOf('-');
   if (dash < 2 || !UnitDesignatorTable.get(word.slice(0, dash))?.requiresNumber) return null;
   const id = word.slice(dash + 1);
-  return /^[A-Z0-9]{1,8}$/.test(id) ? [word, word.slice(0, dash), id] : null;
+  return /^[A-Z0-9]{1,8}(?:-[A-Z0-9]{1,4})?$/.test(id) ? [word, word.slice(0, dash), id] : null;
 }
 
 /**
@@ -75,13 +75,16 @@ function hyphenatedUnit(word: string): [string, string, string] | null {
  */
 const GLUED_NUMBER_NAME = /^(\d{1,6})-?([A-Z]{3,})$/;
 
-/** A unit designator glued to its number (`APT203`, `STE12B`): designator and number. */
+/** A unit designator glued to its number (`APT203`, `STE12B`, `APT320-3`, `APTD10`): designator and number. */
 function gluedUnit(word: string): [string, string, string] | null {
-  const m = GLUED_UNIT.exec(word);
-  return m && UnitDesignatorTable.get(m[1])?.requiresNumber ? [word, m[1], m[2]] : null;
+  for (const m of [GLUED_UNIT.exec(word), GLUED_UNIT_LETTER_FIRST.exec(word)]) {
+    if (m && UnitDesignatorTable.get(m[1])?.requiresNumber) return [word, m[1], m[2]];
+  }
+  return null;
 }
 
-const GLUED_UNIT = /^([A-Z]{2,9})(\d{1,6}[A-Z]?)$/;
+const GLUED_UNIT = /^([A-Z]{2,9})(\d{1,6}[A-Z]?(?:-[A-Z0-9]{1,4})?)$/;
+const GLUED_UNIT_LETTER_FIRST = /^([A-Z]{2,9})([A-Z]\d{1,6}[A-Z]?)$/;
 
 /** A street type joined to the unit after it by a hyphen (`AVE-B`, `ST-203`): type and unit. */
 function hyphenatedAfterType(word: string): [string, string, string] | null {
