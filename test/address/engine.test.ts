@@ -551,6 +551,9 @@ describe('address engine: delivery points from the embedded RRAD data', () => {
     ['Street: 6007 Applegate Ln City: Louisville State: KY Zip Code: 40219', 'verified', 'STREET, CITY, STATE, ZIP CODE'],
     ['Address Line 1: 6007 Applegate Ln\nAddress Line 2: Apt 5\nCity: Louisville\nState: KY\nZIP: 40219', 'partial', 'ADDRESS LINE 1, ADDRESS LINE 2, CITY, STATE, ZIP'],
     ['Adresse : 1010 rue Sainte-Catherine O, Ville : Montréal, Province : QC, Code postal : H3B 1E7', 'plausible', 'ADRESSE, VILLE, PROVINCE, CODE POSTAL'],
+    // A postal code's label without its colon, right before the code.
+    ['6007 Applegate Ln, Louisville, KY Zip Code 40219', 'verified', 'ZIP CODE'],
+    ['100 Queen St W, Toronto ON Postal Code M5H 2N2', 'plausible', 'POSTAL CODE'],
   ])('When the text holds a form\'s field labels (%j), then each is a field separator, dropped and said to be', (input, status, labels) => {
     const r = check(input);
     expect(r.status).toBe(status);

@@ -509,16 +509,25 @@ function withoutMarkup(given: string): { text: string; markup: boolean } {
 const FIELD_LABEL =
   /(^|[\s,;|])(?:(?:SHIPPING |MAILING |STREET |HOME )?ADDRESS(?: LINE)?(?: ?[123])?|STREET|CITY|TOWN|STATE|PROVINCE|REGION|COUNTY|ZIP(?: ?CODE)?|POSTAL ?CODE|POST ?CODE|COUNTRY|ADRESSE|VILLE|CODE POSTAL|PAYS)[ \t]*:[ \t]*/gi;
 const HAS_FIELD_LABEL = new RegExp(FIELD_LABEL.source, 'i');
+/** A postal code's label without its colon, right before the code (`KY Zip Code 40219`, `Postal Code M5H 2N2`). */
+const BARE_POSTAL_CODE_LABEL =
+  /(^|[\s,;|])(?:ZIP(?: ?CODE)?|POSTAL ?CODE|POST ?CODE|CODE POSTAL)[ \t]+(?=\d{5}(?:-?\d{4})?\b|[A-Z]\d[A-Z] ?\d[A-Z]\d\b)/gi;
+const HAS_BARE_POSTAL_CODE_LABEL = new RegExp(BARE_POSTAL_CODE_LABEL.source, 'i');
 
 /** The text with its field labels made field separators, and the labels (null: none). */
 function withoutFieldLabels(given: string): { text: string; labels: string | null } {
-  if (given.length > MAX_INPUT_CHARS || !given.includes(':') || !HAS_FIELD_LABEL.test(given)) return { text: given, labels: null };
+  if (given.length > MAX_INPUT_CHARS) return { text: given, labels: null };
+  const colon = given.includes(':') && HAS_FIELD_LABEL.test(given);
+  const bare = /zip|post|code/i.test(given) && HAS_BARE_POSTAL_CODE_LABEL.test(given);
+  if (!colon && !bare) return { text: given, labels: null };
   const found: string[] = [];
-  const text = given.replace(FIELD_LABEL, (m, before: string) => {
+  const asSeparator = (m: string, before: string) => {
     found.push(m.slice(before.length).replace(/[\s:]+$/, '').replace(/\s+/g, ' ').toUpperCase());
     return `${before}, `;
-  }).replace(/^[\s,]+/, '');
-  return { text, labels: found.join(', ') };
+  };
+  let text = colon ? given.replace(FIELD_LABEL, asSeparator) : given;
+  if (bare) text = text.replace(BARE_POSTAL_CODE_LABEL, asSeparator);
+  return { text: text.replace(/^[\s,]+/, ''), labels: found.join(', ') };
 }
 
 /** True when the text ends with the US or Canada named as the parser reads it (`USA`, `U.S.A.`, `CANADA`, `Canadá`). */
