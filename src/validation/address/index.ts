@@ -188,7 +188,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     given: string, countryHint?: 'US' | 'CA',
   ): { parsed: ParsedAddress; contact: string | null; lastLineFirst: boolean; bracketNotes: readonly string[] } {
     const parseOptions = { countryHint, places: reference };
-    const { text: typed, contact } = withoutTrailingContact(given);
+    const { text: typed, contact } = withoutContacts(given);
     const text = zipAfterCity(typed);
     const parsed = parseNorthAmericanAddress(text, postal, parseOptions);
     const reordered = !parsed.postalCode && !parsed.state && parsed.recipient ? lastLineMovedToTheEnd(text) : null;
@@ -384,7 +384,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     countryOf(given: string, countryHint?: string): string | null {
       try {
         const input = orderedLastLine(withoutFieldLabels(withoutMarkup(given ?? '').text).text, countryHint);
-        const { code, script } = resolveCountry(withoutTrailingContact(input).text, countryHint);
+        const { code, script } = resolveCountry(withoutContacts(input).text, countryHint);
         if (code || script) return code;
         const { parsed } = readNorthAmerican(input);
         // A country misspelt at the end of text with no state (`…, 10117 BERLIN, GERMNAY`) prices it as that country's.
@@ -444,7 +444,7 @@ const BRACKETED_AREA_CODE_PHONE = /(?:\b(?:tel|phone|ph)\.?:?\s*)?(?:\+?1[\s.-]?
  * The text without a telephone number or e-mail address after its postal code (TRAILING_CONTACT), nor a telephone
  * number with a bracketed area code elsewhere, and those.
  */
-function withoutTrailingContact(given: string): { text: string; contact: string | null } {
+function withoutContacts(given: string): { text: string; contact: string | null } {
   // Longer input is cut anyway. (TRAILING_CONTACT costs about a microsecond; most text ends with no telephone number
   // and holds no `@`.)
   const maybe = given.length <= MAX_INPUT_CHARS && (given.includes('@') || ENDS_LIKE_A_PHONE_NUMBER.test(given));

@@ -229,10 +229,16 @@ function letteredRoad(toks: readonly Token[], at: number, end: number, country: 
   return at + 2 === end && /^[A-HJ-Z]$/.test(toks[at].w) && !directionalOf(toks[at].w, country) && /^\d+$/.test(toks[at + 1].w);
 }
 
+/** Where the comma group ending before `at` starts (0 at the text's start; -1 when `at` is 0). */
+function groupStartBefore(toks: readonly Token[], at: number): number {
+  let g = at - 1;
+  while (g > 0 && !toks[g].sep) g--;
+  return g;
+}
+
 /** True when the comma group ending before `at` starts with ATTN, C/O … */
 function attentionGroupBefore(toks: readonly Token[], at: number): boolean {
-  let j = at - 1;
-  while (j > 0 && !toks[j].sep) j--;
+  const j = groupStartBefore(toks, at);
   return j >= 0 && RECIPIENT_MARKERS.has(toks[j].w);
 }
 
@@ -1434,8 +1440,7 @@ function countyBeforeState(
     if (!withWord) {
       // Alone, after a city of the state in a group of its own, and the county of the ZIP or of that city: no city's
       // own name then (`100 MAIN ST, JEFFERSON, KY` is in Jefferson).
-      let g = at - 1;
-      while (g > 0 && !toks[g].sep) g--;
+      const g = groupStartBefore(toks, at);
       const cityBefore = joinWords(toks, g, at);
       const ofZip = zipPlaces ? zipPlaces.some((p) => p.county === county) : postal.city(state, cityBefore)?.counties.has(county);
       if (!toks[g].sep || !ofZip || knownCityZips(postal, state, cityKey(cityBefore), places) === 0) continue;
@@ -2174,8 +2179,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
         numberBefore && !DirectionalTable.has(phrase);
       // So is one after a town's words in the group after a street's type and comma (`APPLEGATE LN, LOUSIVILLE KY`,
       // the town misspelt): the street ended at the comma.
-      let g = at - 1;
-      while (g > 0 && !toks[g].sep) g--;
+      const g = groupStartBefore(toks, at);
       const afterTownOfStreetGroup = k === 1 && phrase.length === 2 && at === end - 1 && g > 1 && g < at && toks[g].sep &&
         StreetSuffixTable.has(toks[g - 1].w) && numberBefore && !DirectionalTable.has(phrase) && !toks.slice(g, at).some((t) => t.digit);
       if (!cityBefore && !codeAtEnd && !nameAfterStreet && !ownGroupAfterStreet && !afterTownOfStreetGroup) continue;
@@ -2185,8 +2189,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     // not in Ohio, IL.)
     if (!postalCode && phrase.length > 2 && region.country === 'US' && toks[at].sep &&
       postal.citiesByKey(cityKey(phrase)).some((c) => c.zips.length >= BIG_CITY_ZIPS)) {
-      let g = at - 1;
-      while (g > 0 && !toks[g].sep) g--;
+      const g = groupStartBefore(toks, at);
       if (toks[g].number && !knownCityBefore(toks, g, at, region.code, postal, options.places)) continue;
     }
     // A state's name before a ZIP of another state whose place bears that name is the city (`WASHINGTON 20018`: DC).
@@ -2207,8 +2210,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
     // stands before (unlike `NEW YORK, NY`, where the name is the city).
     for (let j = Math.min(LONGEST_REGION_NAME_WORDS, end - 1); j >= 1; j--) {
       if (RegionByName.get(joinWords(toks, end - j, end))?.code !== state || !(toks[end - j].sep || toks[end].sep)) continue;
-      let g = end - j - 1;
-      while (g > 0 && !toks[g].sep) g--;
+      const g = groupStartBefore(toks, end - j);
       if (g < end - j && postal.city(state, joinWords(toks, g, end - j))) end -= j;
       break;
     }
