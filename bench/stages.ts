@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
-import { contactInputOf, validateRequestSchema } from '../src/http/routes/validate.js';
+import { contactInputOf, validateRequestSchema } from '../src/validation/contact-request.js';
 import { startService } from '../src/service.js';
 import { createEngines } from '../src/validation/engines.js';
 import { ContactValidation } from '../src/validation/validate-contact.js';

@@ -59,6 +59,15 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   REFERENCE_RELOAD_MS: z.coerce.number().int().min(0).default(60_000),
+  BATCH_MAX_BYTES: z.coerce.number().int().min(1).default(100 * 1024 * 1024),
+  BATCH_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  BATCH_DIR: z.string().default('./data/batches'),
+  BATCH_CHUNK_ROWS: z.coerce.number().int().min(1).max(100_000).default(500),
+  BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
+  BATCH_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(64),
+  BATCH_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
+  BATCH_LEASE_MS: z.coerce.number().int().min(200).default(30_000),
+  BATCH_SWEEP_MS: z.coerce.number().int().min(50).default(5_000),
 });
 
 export type Env = z.input<typeof schema>;
@@ -78,6 +87,20 @@ export interface Config {
   shutdownGraceMs: number;
   /** How often a running service looks for new reference imports (the CLI's) and loads them; 0: only at start. */
   referenceReloadMs: number;
+  /** CSV batches and the bulk pipeline (src/bulk, src/batches). */
+  batch: {
+    maxBytes: number;
+    retentionDays: number;
+    dir: string;
+    chunkRows: number;
+    /** Records in flight per job, and in the whole process. */
+    perJob: number;
+    overall: number;
+    /** Chunks worked on at once in one process. */
+    workers: number;
+    leaseMs: number;
+    sweepMs: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -119,5 +142,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     referenceReloadMs: e.REFERENCE_RELOAD_MS,
+    batch: {
+      maxBytes: e.BATCH_MAX_BYTES,
+      retentionDays: e.BATCH_RETENTION_DAYS,
+      dir: e.BATCH_DIR,
+      chunkRows: e.BATCH_CHUNK_ROWS,
+      perJob: e.BATCH_CONCURRENCY,
+      overall: e.BATCH_MAX_IN_FLIGHT,
+      workers: e.BATCH_WORKERS,
+      leaseMs: e.BATCH_LEASE_MS,
+      sweepMs: e.BATCH_SWEEP_MS,
+    },
   };
 }

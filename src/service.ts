@@ -1,7 +1,13 @@
 /** Wiring: config -> database (migrations) -> billing -> engines -> app -> listening server, and its orderly close. */
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
+import path from 'node:path';
+import { Batches } from './batches/batches.js';
+import { csvSource } from './batches/csv-source.js';
 import { Accounts } from './billing/accounts.js';
+import { type ChunkQueue, InProcessChunkQueue, PgBossChunkQueue } from './bulk/chunk-queue.js';
+import { JobStore } from './bulk/job-store.js';
+import { BulkRunner } from './bulk/runner.js';
 import { CreditLedger } from './billing/ledger.js';
 import type { Config } from './config.js';
 import { Database } from './db/data-source.js';
@@ -20,6 +26,7 @@ export interface RunningService {
   db: Database;
   accounts: Accounts;
   ledger: CreditLedger;
+  bulk: { store: JobStore; runner: BulkRunner; batches: Batches };
   logger: Logger;
   /** Stops accepting, lets in-flight requests finish (up to the grace period), closes engines and the database. */
   close(): Promise<void>;
@@ -31,6 +38,31 @@ export async function openBilling(config: Config, db: Database) {
   return { ledger, accounts };
 }
 
+/**
+ * The bulk pipeline and CSV batches: the job store, the queue (in process on SQLite; pg-boss on PostgreSQL, shared by
+ * every instance), the runner with its sources, and the batches use case. The runner is not started here.
+ */
+export async function openBulk(config: Config, db: Database, validation: ContactValidation, ledger: CreditLedger, logger: Logger) {
+  const store = new JobStore(db);
+  const queue: ChunkQueue = db.dialect === 'postgres'
+    ? await PgBossChunkQueue.open(config.databaseUrl, logger, {
+      expireSeconds: Math.max(60, Math.ceil((config.batch.leaseMs * 10) / 1000)),
+      maintenanceSeconds: Math.max(1, Math.ceil(config.batch.sweepMs / 1000)),
+    })
+    : new InProcessChunkQueue(logger);
+  const dir = path.resolve(config.batch.dir);
+  const runner = new BulkRunner(store, queue, validation, ledger, { csv: csvSource(dir) }, logger, {
+    perJob: config.batch.perJob,
+    overall: config.batch.overall,
+    chunkWorkers: config.batch.workers,
+    leaseMs: config.batch.leaseMs,
+    sweepMs: config.batch.sweepMs,
+    resendAfterMs: Math.max(config.batch.leaseMs * 2, 60_000),
+  });
+  const batches = new Batches(store, runner, { dir, retentionDays: config.batch.retentionDays, chunkRows: config.batch.chunkRows });
+  return { store, runner, batches };
+}
+
 export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
   const db = await Database.open(config.databaseUrl);
   db.checkpointInBackground(WAL_CHECKPOINT_INTERVAL_MS);
@@ -39,9 +71,11 @@ export async function startService(config: Config, logger: Logger = createLogger
   const engines = await createEngines(config, db, logger);
   ready = true;
   const validation = new ContactValidation(engines, ledger, config.validationBudgetMs);
+  const bulk = await openBulk(config, db, validation, ledger, logger);
   const failedAuthentications = new FailedAuthenticationLimiter();
   const app = createApp({
-    db, accounts, failedAuthentications, ledger, validation, logger, rateLimitPerMinute: config.rateLimitPerMinute, isReady: () => ready,
+    db, accounts, failedAuthentications, ledger, validation, logger, rateLimitPerMinute: config.rateLimitPerMinute,
+    isReady: () => ready, batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
   });
 
   const server = http.createServer(app);
@@ -56,6 +90,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   logger.info({ url, database: db.dialect }, 'listening');
+  await bulk.runner.start();
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -67,10 +102,11 @@ export async function startService(config: Config, logger: Logger = createLogger
       await Promise.race([drained, grace]);
       server.closeAllConnections();
       failedAuthentications.shutdown();
+      await bulk.runner.stop();
       await engines.close();
       await db.close();
       logger.info('stopped');
     })());
 
-  return { url, server, db, accounts, ledger, logger, close };
+  return { url, server, db, accounts, ledger, bulk, logger, close };
 }

@@ -9,14 +9,10 @@
  * grant rows (SELECT … FOR UPDATE).
  */
 import type { Database, SqlExecutor } from '../db/data-source.js';
+import { all, driveSync, run, type Step, type Steps } from '../db/transaction-steps.js';
 import { newId } from './api-keys.js';
 import { MODULES, type Charge, type Module } from './pricing.js';
 
-type Step = { op: 'all' | 'run'; sql: string; params: unknown[] };
-type Steps<T> = Generator<Step, T, unknown>;
-
-const all = (sql: string, ...params: unknown[]): Step => ({ op: 'all', sql, params });
-const run = (sql: string, ...params: unknown[]): Step => ({ op: 'run', sql, params });
 
 export interface Grant {
   id: string;
@@ -141,7 +137,7 @@ export class CreditLedger {
   private execute<T>(steps: () => Steps<T>): Promise<T> {
     if (this.db.dialect === 'sqlite') {
       return new Promise<T>((resolve, reject) => {
-        this.queued.push({ work: () => this.driveSync(steps), resolve: resolve as (v: unknown) => void, reject });
+        this.queued.push({ work: () => driveSync(this.db, steps), resolve: resolve as (v: unknown) => void, reject });
         if (this.queued.length === 1) this.scheduleCommit();
       });
     }
@@ -180,15 +176,6 @@ export class CreditLedger {
     this.grantCache.set(accountId, grants.every((g) => g.remaining > 0) ? grants : grants.filter((g) => g.remaining > 0));
   }
 
-  private driveSync<T>(steps: () => Steps<T>): T {
-    const gen = steps();
-    let r = gen.next();
-    while (!r.done) {
-      const s = r.value;
-      r = gen.next(s.op === 'all' ? this.db.allSync(s.sql, s.params) : this.db.runSync(s.sql, s.params));
-    }
-    return r.value;
-  }
 
   /**
    * When idle, commit at once (after the current turn of the event loop); under load, at most one commit every
@@ -311,8 +298,14 @@ export class CreditLedger {
     };
   }
 
-  /** All or nothing: either every charge is drawn or nothing is, and the balance never goes below zero. */
-  debit(accountId: string, charges: Charge[], requestId: string): Promise<DebitOutcome> {
+  /**
+   * All or nothing: either every charge is drawn or nothing is, and the balance never goes below zero.
+   *
+   * With `once`, the request id is the key of a unit of work that may be attempted again (a bulk job's record, after
+   * a crash or a repeated chunk): when the ledger already holds a debit under it, nothing new is drawn and the answer
+   * is that debit as it stands now (less what was refunded since), so that a repeated refund gives back nothing twice.
+   */
+  debit(accountId: string, charges: Charge[], requestId: string, { once = false } = {}): Promise<DebitOutcome> {
     const at = this.now();
     const self = this;
     const required = charges.reduce((sum, c) => sum + c.credits, 0);
@@ -321,6 +314,14 @@ export class CreditLedger {
     return this.execute(function* (): Steps<DebitOutcome> {
       const grants = self.cachedGrants(accountId, at) ?? (yield* self.liveGrants(accountId, at));
       const balance = grants.reduce((sum, g) => sum + g.remaining, 0);
+      if (once) {
+        // After the grants' lock (PostgreSQL): a concurrent attempt of the same key has committed or waits behind us.
+        const earlier = yield* self.netDraws(accountId, requestId, true);
+        if (earlier) {
+          const charged = earlier.reduce((sum, d) => sum + d.credits, 0);
+          return { ok: true, charged, remaining: balance, draws: earlier };
+        }
+      }
       const draws = planDraws(grants, charges);
       if (!draws) {
         self.rememberGrants(accountId, grants);
@@ -350,16 +351,26 @@ export class CreditLedger {
   refund(accountId: string, requestId: string, modules?: Module[]): Promise<number> {
     const self = this;
     return this.execute(function* (): Steps<number> {
-      const rows = (yield all(
-        `SELECT grant_id, SUM(-address_credits) AS address, SUM(-email_credits) AS email, SUM(-phone_credits) AS phone
-         FROM ledger_entries WHERE account_id = $1 AND request_id = $2 AND kind IN ('debit', 'refund') GROUP BY grant_id`,
-        accountId, requestId,
-      )) as ({ grant_id: string } & Record<Module, number | string>)[];
-      const due = rows.flatMap((r) => MODULES
-        .map((module) => ({ grantId: r.grant_id, module, credits: Number(r[module]) }))
-        .filter((d) => d.credits > 0 && (!modules || modules.includes(d.module))));
-      return yield* self.giveBack(accountId, requestId, due);
+      const net = (yield* self.netDraws(accountId, requestId, false)) ?? [];
+      return yield* self.giveBack(accountId, requestId, net.filter((d) => !modules || modules.includes(d.module)));
     });
+  }
+
+  /**
+   * What a request's debits drew, less what was refunded since, per grant and module. With `onlyIfDebited`, null when
+   * the request has no debit at all (a debit that was refunded in full is still a debit: []).
+   */
+  private *netDraws(accountId: string, requestId: string, onlyIfDebited: boolean): Steps<Draw[] | null> {
+    const rows = (yield all(
+      `SELECT grant_id, SUM(-address_credits) AS address, SUM(-email_credits) AS email, SUM(-phone_credits) AS phone,
+         SUM(CASE WHEN kind = 'debit' THEN 1 ELSE 0 END) AS debits
+       FROM ledger_entries WHERE account_id = $1 AND request_id = $2 AND kind IN ('debit', 'refund') GROUP BY grant_id`,
+      accountId, requestId,
+    )) as ({ grant_id: string; debits: number | string } & Record<Module, number | string>)[];
+    if (onlyIfDebited && !rows.some((r) => Number(r.debits) > 0)) return null;
+    return rows.flatMap((r) => MODULES
+      .map((module) => ({ grantId: r.grant_id, module, credits: Number(r[module]) }))
+      .filter((d) => d.credits > 0));
   }
 
   /**

@@ -71,7 +71,13 @@ export class Database implements SqlExecutor {
 
   async all<T = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
     if (this.dialect === 'sqlite') return this.allSync<T>(sql, params);
-    return (await this.dataSource.query(sql, params as unknown[])) as T[];
+    // Structured: an UPDATE … RETURNING answers its rows too (TypeORM's plain answer is then [rows, count]).
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      return ((await runner.query(sql, params as unknown[], true)) as { records: T[] }).records;
+    } finally {
+      await runner.release();
+    }
   }
 
   async run(sql: string, params: readonly unknown[] = []): Promise<number> {
@@ -128,7 +134,7 @@ export class Database implements SqlExecutor {
       await runner.startTransaction();
       const tx: SqlExecutor = {
         all: async <R>(sql: string, params: readonly unknown[] = []) =>
-          (await runner.query(sql, params as unknown[])) as R[],
+          ((await runner.query(sql, params as unknown[], true)) as { records: R[] }).records,
         run: async (sql: string, params: readonly unknown[] = []) =>
           ((await runner.query(sql, params as unknown[], true)) as { affected?: number }).affected ?? 0,
       };

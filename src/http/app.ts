@@ -1,6 +1,7 @@
 /** The Express application: thin routes over the billing and validation use cases. */
 import express, { type Request, type Response } from 'express';
 import type { Accounts } from '../billing/accounts.js';
+import type { Batches } from '../batches/batches.js';
 import type { CreditLedger } from '../billing/ledger.js';
 import type { Database } from '../db/data-source.js';
 import type { Logger } from '../log.js';
@@ -12,6 +13,7 @@ import { FailedAuthenticationLimiter, rateLimitPerKey } from './middleware/rate-
 import { requestContext } from './middleware/request-context.js';
 import { Problem, PROBLEM_TYPES, problemBody, type ProblemCode } from './problems.js';
 import { accountRoutes } from './routes/account.js';
+import { batchRoutes } from './routes/batches.js';
 import { validateRoutes } from './routes/validate.js';
 
 export interface AppDeps {
@@ -19,6 +21,9 @@ export interface AppDeps {
   accounts: Accounts;
   ledger: CreditLedger;
   validation: ContactValidation;
+  batches: Batches;
+  /** BATCH_MAX_BYTES: the largest CSV file a batch takes. */
+  batchMaxBytes: number;
   logger: Logger;
   rateLimitPerMinute: number;
   failedAuthentications: FailedAuthenticationLimiter;
@@ -32,7 +37,16 @@ const ROUTES: Record<string, string[]> = {
   '/v1/validate': ['POST'],
   '/v1/account': ['GET', 'HEAD'],
   '/v1/keys': ['GET', 'HEAD', 'POST'],
+  '/v1/batches': ['GET', 'HEAD', 'POST'],
 };
+
+/** Methods of the paths with an id in them. */
+const ID_ROUTES: [RegExp, string[]][] = [
+  [/^\/v1\/keys\/[^/]+$/, ['DELETE']],
+  [/^\/v1\/batches\/[^/]+$/, ['GET', 'HEAD', 'DELETE']],
+  [/^\/v1\/batches\/[^/]+\/result$/, ['GET', 'HEAD']],
+  [/^\/v1\/batches\/[^/]+\/resume$/, ['POST']],
+];
 
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
@@ -57,9 +71,10 @@ export function createApp(deps: AppDeps): express.Express {
   const guard = [authenticate(deps.accounts, deps.failedAuthentications), ...rateLimitPerKey(deps.db, deps.rateLimitPerMinute)];
   validateRoutes(app, guard, deps.validation, new IdempotencyStore(deps.db));
   accountRoutes(app, guard, deps.accounts, deps.ledger);
+  batchRoutes(app, guard, deps.batches, deps.batchMaxBytes);
 
   app.use((req: Request) => {
-    const allowed = ROUTES[req.path] ?? (/^\/v1\/keys\/[^/]+$/.test(req.path) ? ['DELETE'] : undefined);
+    const allowed = ROUTES[req.path] ?? ID_ROUTES.find(([pattern]) => pattern.test(req.path))?.[1];
     if (allowed) {
       throw new Problem('method-not-allowed', `${req.method} is not allowed here.`, {}, { Allow: allowed.join(', ') });
     }

@@ -97,9 +97,16 @@ export class ContactValidation {
     return { charges, phoneRegion, phoneReading, emailAnswer };
   }
 
-  async validate(accountId: string, requestId: string, input: ContactInput, arrivedAtEpochMs: number, log: Logger): Promise<ContactAnswer> {
+  /**
+   * `chargeOnce`: `requestId` names a unit of work that may be attempted again (a bulk job's record): an attempt after
+   * the first is not charged again (CreditLedger.debit's `once`).
+   */
+  async validate(
+    accountId: string, requestId: string, input: ContactInput, arrivedAtEpochMs: number, log: Logger,
+    { chargeOnce = false } = {},
+  ): Promise<ContactAnswer> {
     const { charges, phoneRegion, phoneReading, emailAnswer } = this.price(input);
-    const debit = await this.ledger.debit(accountId, charges, requestId);
+    const debit = await this.ledger.debit(accountId, charges, requestId, { once: chargeOnce });
     if (!debit.ok) {
       throw new Problem(
         'insufficient-credits',

@@ -1,71 +1,11 @@
 /** POST /v1/validate: read and check the request, call the use case, answer (with Idempotency-Key replay). */
 import type { Request, RequestHandler, Response, Router } from 'express';
-import { z } from 'zod';
-import type { ContactInput, ContactValidation } from '../../validation/validate-contact.js';
+import { contactInputOf, validateRequestSchema } from '../../validation/contact-request.js';
+import type { ContactValidation } from '../../validation/validate-contact.js';
 import { maskEmail, maskPhone } from '../../log.js';
 import { IdempotencyStore, parseIdempotencyKey } from '../idempotency.js';
 import { bodyFingerprint, jsonBody } from '../middleware/json-body.js';
 import { parseBody } from '../request-schema.js';
-
-const CONTROL_EXCEPT_LINE_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-
-const text = (max: number, controls: RegExp) =>
-  z
-    .string()
-    .max(max, `at most ${max} characters`)
-    .refine((s) => s.isWellFormed(), 'contains a lone surrogate (invalid Unicode)')
-    .refine((s) => !controls.test(s), 'contains control characters');
-
-const addressParts = z
-  .object({
-    line1: text(300, ANY_CONTROL),
-    line2: text(300, ANY_CONTROL).optional(),
-    city: text(100, ANY_CONTROL).optional(),
-    state: text(100, ANY_CONTROL).optional(),
-    postal_code: text(20, ANY_CONTROL).optional(),
-    country: text(60, ANY_CONTROL).optional(),
-  })
-  .strict();
-
-export const validateRequestSchema = z
-  .object({
-    /** One line (or several, separated by commas or line breaks), or its parts. */
-    address: z.union([text(1000, CONTROL_EXCEPT_LINE_BREAKS), addressParts]).nullish(),
-    email: text(512, ANY_CONTROL).nullish(),
-    phone: text(128, ANY_CONTROL).nullish(),
-    country: z
-      .string()
-      .regex(/^[A-Za-z]{2}$/, 'an ISO 3166-1 alpha-2 code such as "US"')
-      .transform((c) => c.toUpperCase())
-      .optional(),
-    options: z.object({ smtp: z.boolean().optional() }).strict().optional(),
-  })
-  .strict()
-  .refine((b) => b.address != null || b.email != null || b.phone != null, {
-    message: 'name at least one of address, email, phone',
-    path: [],
-  });
-
-type ValidateRequest = z.infer<typeof validateRequestSchema>;
-
-function addressLine(address: ValidateRequest['address']): string | undefined {
-  if (address == null) return undefined;
-  if (typeof address === 'string') return address;
-  const lastLine = [address.state, address.postal_code].filter(Boolean).join(' ');
-  return [address.line1, address.line2, address.city, lastLine, address.country].filter(Boolean).join(', ');
-}
-
-/** The use case's input from a checked request body. */
-export function contactInputOf(body: ValidateRequest): ContactInput {
-  return {
-    address: addressLine(body.address),
-    email: body.email ?? undefined,
-    phone: body.phone ?? undefined,
-    country: body.country,
-    smtp: body.options?.smtp ?? true,
-  };
-}
 
 export function validateRoutes(
   router: Router,

@@ -1,0 +1,161 @@
+/**
+ * CSV batches (CONTRACT §6), the story: an uploaded file (already on disk) is read once to find its delimiter, header,
+ * contact columns and rows; a bad one is refused with the line at fault and nothing charged; a good one becomes a bulk
+ * job cut into chunks and sent to the runner; its progress, result file, cancellation and resumption are read here.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { DAY_MS } from '../billing/pricing.js';
+import type { Job, JobStore } from '../bulk/job-store.js';
+import type { BulkRunner } from '../bulk/runner.js';
+import { chooseColumns, ColumnError, type ColumnParameters } from './columns.js';
+import { CsvGrammarError, scanCsv } from './csv-file.js';
+import type { CsvBatchSettings } from './csv-source.js';
+import { resultCsv } from './result-csv.js';
+
+export const BATCH_KIND = 'csv';
+
+export interface BatchOptions extends ColumnParameters {
+  smtp?: boolean;
+  name?: string;
+}
+
+export interface BatchSettings {
+  dir: string;
+  retentionDays: number;
+  chunkRows: number;
+}
+
+/** A file that cannot become a batch: the problem's detail, and its line when the grammar is at fault. */
+export class BatchRejected extends Error {
+  constructor(message: string, readonly line: number | null) {
+    super(message);
+  }
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** The outside view of a batch (GET /v1/batches/{id}). */
+export function batchView(job: Job, now = Date.now()) {
+  const processed = job.rowsDone;
+  let eta: number | null = null;
+  if (job.status === 'running' && job.startedAt !== null && processed > 0) {
+    const perRow = (now - job.startedAt) / processed;
+    eta = Math.max(0, Math.round((perRow * (job.rowsTotal - processed)) / 1000));
+  } else if (job.status === 'completed') {
+    eta = 0;
+  }
+  return {
+    batch_id: job.id,
+    name: job.name,
+    status: job.status,
+    reason: job.reason,
+    rows_total: job.rowsTotal,
+    rows_done: job.rowsDone,
+    rows_failed: job.rowsFailed,
+    credits_charged: job.creditsCharged,
+    created_at: iso(job.createdAt),
+    started_at: iso(job.startedAt),
+    finished_at: iso(job.finishedAt),
+    expires_at: iso(job.expiresAt),
+    eta_seconds: eta,
+  };
+}
+
+export class Batches {
+  constructor(
+    private readonly store: JobStore,
+    private readonly runner: BulkRunner,
+    private readonly settings: BatchSettings,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** A fresh place for an upload to land (inside BATCH_DIR, so that making it the batch's file is a rename). */
+  async uploadPath(): Promise<string> {
+    const dir = path.join(this.settings.dir, 'uploads');
+    await fs.promises.mkdir(dir, { recursive: true });
+    return path.join(dir, `${crypto.randomBytes(12).toString('hex')}.csv`);
+  }
+
+  /**
+   * Makes the uploaded file a batch and starts it. The file is the batch's from then on; on refusal it is deleted.
+   * Throws BatchRejected (nothing is stored or charged).
+   */
+  async create(accountId: string, upload: string, options: BatchOptions) {
+    const id = `batch_${crypto.randomBytes(12).toString('base64url')}`;
+    const dir = path.join(this.settings.dir, id);
+    try {
+      let layout;
+      try {
+        layout = await scanCsv(upload, this.settings.chunkRows);
+      } catch (err) {
+        if (err instanceof CsvGrammarError) throw new BatchRejected(err.message, err.line);
+        throw err;
+      }
+      let columns;
+      try {
+        columns = chooseColumns(layout.header, options);
+      } catch (err) {
+        if (err instanceof ColumnError) throw new BatchRejected(err.message, 1);
+        throw err;
+      }
+      await fs.promises.mkdir(dir, { recursive: true });
+      const file = path.join(dir, 'input.csv');
+      await fs.promises.rename(upload, file);
+      const settings: CsvBatchSettings = {
+        file, delimiter: layout.delimiter, header: layout.header, dataStart: layout.dataStart, columns,
+        smtp: options.smtp ?? true,
+      };
+      await this.store.create({
+        id, accountId, kind: BATCH_KIND, name: options.name ?? null, settings: settings as unknown as Record<string, unknown>,
+        rowsTotal: layout.rowsTotal, expiresAt: this.now() + this.settings.retentionDays * DAY_MS, chunks: layout.chunks,
+      });
+      await this.runner.enqueue(layout.chunks.map((_, idx) => ({ jobId: id, idx })));
+      if (!layout.chunks.length) await this.completeEmpty(id);
+      const job = (await this.store.get(id))!;
+      return {
+        ...batchView(job, this.now()),
+        columns: { address: columns.address, email: columns.email, phone: columns.phone, country: columns.country },
+        delimiter: layout.delimiter,
+      };
+    } catch (err) {
+      await fs.promises.rm(upload, { force: true });
+      if (err instanceof BatchRejected) await fs.promises.rm(dir, { recursive: true, force: true });
+      throw err;
+    }
+  }
+
+  /** A file with a header and no rows is done at once. */
+  private async completeEmpty(id: string): Promise<void> {
+    await this.store.markCompleted(id);
+  }
+
+  async get(accountId: string, id: string): Promise<Job | null> {
+    return this.store.getOwn(accountId, id, BATCH_KIND);
+  }
+
+  async list(accountId: string, limit = 100): Promise<Job[]> {
+    return this.store.list(accountId, BATCH_KIND, limit);
+  }
+
+  /** The result stream, or why not: `not_ready` (not completed and no `partial`), `gone` (canceled: files deleted). */
+  result(job: Job, partial: boolean): Readable | 'not_ready' | 'gone' {
+    if (job.status === 'canceled') return 'gone';
+    if (job.status !== 'completed' && !partial) return 'not_ready';
+    return resultCsv(this.store, job.id, job.settings as unknown as CsvBatchSettings, partial);
+  }
+
+  /** Cancels and deletes the batch's files and results; false if the account has no such batch. */
+  async cancel(accountId: string, id: string): Promise<boolean> {
+    if (!(await this.store.cancel(accountId, id))) return false;
+    await this.runner.discard(id);
+    return true;
+  }
+
+  /** Resumes a paused batch now; false when it is not paused. */
+  async resume(id: string): Promise<boolean> {
+    return this.runner.resume(id);
+  }
+}

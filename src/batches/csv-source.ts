@@ -1,0 +1,85 @@
+/**
+ * The bulk pipeline's source for CSV batches: a chunk's rows read again from the batch's file, each made into the
+ * same contact input a /v1/validate body makes (and checked by the same schema: a cell too long or holding control
+ * characters makes the row `failed` with the reason in `cv_error`, never a crash).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Chunk, Job } from '../bulk/job-store.js';
+import type { SourceRecord } from '../bulk/record-pipeline.js';
+import type { BulkSource } from '../bulk/runner.js';
+import { contactInputOf, validateRequestSchema } from '../validation/contact-request.js';
+import { type ColumnChoice, countryCodeOf } from './columns.js';
+import { type Delimiter, readChunkRows } from './csv-file.js';
+
+/** What a CSV batch's job keeps in its settings. */
+export interface CsvBatchSettings {
+  file: string;
+  delimiter: Delimiter;
+  header: string[];
+  dataStart: number;
+  columns: ColumnChoice;
+  smtp: boolean;
+}
+
+/** A row's record key: its sequence number, zero-padded so that keys sort in row order. */
+export const rowKey = (seq: number) => String(seq).padStart(10, '0');
+
+/** Column positions of a batch's choice, found once per chunk. */
+export function columnIndexes(settings: Pick<CsvBatchSettings, 'header' | 'columns'>) {
+  const at = (name: string | null) => (name === null ? -1 : settings.header.indexOf(name));
+  return {
+    address: settings.columns.address.map(at),
+    email: at(settings.columns.email),
+    phone: at(settings.columns.phone),
+    country: at(settings.columns.country),
+  };
+}
+
+/** One row as a source record. */
+export function recordOfRow(
+  seq: number, cells: string[], at: ReturnType<typeof columnIndexes>, smtp: boolean,
+): SourceRecord {
+  const cell = (i: number) => (i < 0 ? '' : (cells[i] ?? '').trim());
+  const countryCell = cell(at.country);
+  const country = countryCell ? countryCodeOf(countryCell) : null;
+  const parts = at.address.map(cell).filter(Boolean);
+  // A country no table knows stays in the address text, where the engine may still read it.
+  if (parts.length && countryCell && !country) parts.push(countryCell);
+  const body = {
+    address: parts.length ? parts.join(', ') : null,
+    email: cell(at.email) || null,
+    phone: cell(at.phone) || null,
+    ...(country ? { country } : {}),
+    options: { smtp },
+  };
+  const key = rowKey(seq);
+  if (body.address === null && body.email === null && body.phone === null) return { key, input: null };
+  const parsed = validateRequestSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { key, input: null, error: `invalid_input: ${issue.path.join('.') || 'row'} ${issue.message}`.slice(0, 200) };
+  }
+  return { key, input: contactInputOf(parsed.data) };
+}
+
+/** `batchDir`: the folder (BATCH_DIR) holding one folder per batch, deleted with the batch. */
+export function csvSource(batchDir: string): BulkSource {
+  return {
+    async *records(job: Job, chunk: Chunk) {
+      const settings = job.settings as unknown as CsvBatchSettings;
+      const at = columnIndexes(settings);
+      for await (const { seq, cells } of readChunkRows(settings.file, settings.delimiter, chunk)) {
+        yield recordOfRow(seq, cells, at, settings.smtp);
+      }
+    },
+    keyRange(chunk: Chunk): [string, string] {
+      return [rowKey(chunk.firstSeq), rowKey(chunk.firstSeq + chunk.rowCount - 1)];
+    },
+    async discard(jobId: string) {
+      // Only the batch's own folder; the id is ours (`batch_` and base64url), never a path.
+      if (!/^batch_[A-Za-z0-9_-]+$/.test(jobId)) return;
+      await fs.promises.rm(path.join(batchDir, jobId), { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * One record of a bulk job through the same use case as /v1/validate (same prices, engines, budget and vocabularies),
+ * charged at most once under the key (job, record) however often it is attempted, and turned into the flat verdict
+ * every sink writes: the `cv_*` columns of CONTRACT §6.
+ */
+import { Problem } from '../http/problems.js';
+import type { Logger } from '../log.js';
+import type { ContactAnswer, ContactInput, ContactValidation } from '../validation/validate-contact.js';
+import type { FinishedRecord } from './job-store.js';
+
+export const VERDICT_COLUMNS = [
+  'cv_address_status', 'cv_address_standardized', 'cv_address_dpv', 'cv_address_zip4',
+  'cv_email_status', 'cv_email_risk', 'cv_email_smtp', 'cv_email_suggestion',
+  'cv_phone_status', 'cv_phone_type', 'cv_phone_carrier', 'cv_phone_e164', 'cv_error',
+] as const;
+
+/** What a source yields: a stable key (it sorts in the source's order), and the contact or why there is none. */
+export interface SourceRecord {
+  key: string;
+  /** null: nothing to check (`cv_error` = `empty`), or the reason the record cannot be checked in `error`. */
+  input: ContactInput | null;
+  error?: string;
+}
+
+export function verdictOf(answer: ContactAnswer | null, error: string | null): (string | null)[] {
+  const { address, email, phone } = answer ?? { address: null, email: null, phone: null };
+  return [
+    address?.status ?? null, address?.standardized ?? null, address?.dpv ?? null, address?.zip4 ?? null,
+    email?.status ?? null, email?.risk ?? null, email?.smtp ?? null, email?.suggestion ?? null,
+    phone?.status ?? null, phone?.type ?? null, phone?.carrier ?? null, phone?.e164 ?? null,
+    error,
+  ];
+}
+
+/** The record could not be paid for: the job pauses until the account has `required` credits. */
+export class CreditsExhausted extends Error {
+  constructor(readonly required: number) {
+    super('credits exhausted');
+  }
+}
+
+/** The ledger's request id of a bulk record: one per (job, record), whatever the attempt. */
+export const recordChargeId = (jobId: string, key: string) => `${jobId}:${key}`;
+
+/**
+ * Validates one record. Throws CreditsExhausted when the account cannot pay for it (nothing charged) and rethrows
+ * what is not the record's fault (the database gone: the chunk is attempted again later); a failing engine makes the
+ * record `failed` (`cv_error` = `internal`), refunded by the use case.
+ */
+export async function validateRecord(
+  validation: ContactValidation, accountId: string, jobId: string, record: SourceRecord, log: Logger,
+): Promise<FinishedRecord> {
+  if (record.error) return { key: record.key, outcome: 'failed', credits: 0, result: verdictOf(null, record.error) };
+  if (!record.input) return { key: record.key, outcome: 'empty', credits: 0, result: verdictOf(null, 'empty') };
+  try {
+    const answer = await validation.validate(
+      accountId, recordChargeId(jobId, record.key), record.input, Date.now(), log, { chargeOnce: true },
+    );
+    return { key: record.key, outcome: 'ok', credits: answer.credits.charged, result: verdictOf(answer, null) };
+  } catch (err) {
+    if (err instanceof Problem && err.code === 'insufficient-credits') {
+      throw new CreditsExhausted(Number(err.extensions.required ?? 1));
+    }
+    if (err instanceof Problem && err.code === 'internal') {
+      return { key: record.key, outcome: 'failed', credits: 0, result: verdictOf(null, 'internal') };
+    }
+    throw err;
+  }
+}

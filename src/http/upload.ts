@@ -1,0 +1,106 @@
+/**
+ * A file upload streamed to disk, never held in memory: the body itself (`text/csv` and the types browsers and tools
+ * send CSV files as) or the part `file` of `multipart/form-data` (busboy), with the other form fields returned. Over
+ * `maxBytes` it stops reading, deletes what it wrote and answers 413; any other type is 415.
+ */
+import fs from 'node:fs';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import type { Request } from 'express';
+import { Problem } from './problems.js';
+
+const RAW_TYPES = ['text/csv', 'application/csv', 'text/plain', 'text/tab-separated-values', 'application/vnd.ms-excel'];
+const MAX_FORM_FIELDS = 20;
+const MAX_FIELD_BYTES = 4_096;
+
+class TooLarge extends Error {}
+
+const tooLarge = (maxBytes: number) =>
+  new Problem('batch-too-large', `The file is over ${maxBytes} bytes (BATCH_MAX_BYTES).`, { max_bytes: maxBytes }, { Connection: 'close' });
+
+/** Past this much more than the limit, the connection is cut instead of read to the end. */
+const DRAIN_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Counts bytes through. Past the limit it passes nothing more but goes on reading (up to DRAIN_BYTES), so that the
+ * client, still sending, gets the 413 rather than a reset connection; `exceeded()` tells afterwards.
+ */
+function limit(maxBytes: number): Transform & { exceeded(): boolean } {
+  let seen = 0;
+  const t = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      seen += chunk.length;
+      if (seen > maxBytes + DRAIN_BYTES) done(new TooLarge());
+      else done(null, seen > maxBytes ? undefined : chunk);
+    },
+  });
+  return Object.assign(t, { exceeded: () => seen > maxBytes });
+}
+
+export async function receiveUpload(req: Request, dest: string, maxBytes: number): Promise<{ fields: Record<string, string> }> {
+  const type = (req.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  const declared = Number(req.get('content-length') ?? NaN);
+  if (type !== 'multipart/form-data' && !RAW_TYPES.includes(type)) {
+    throw new Problem(
+      'unsupported-media-type',
+      type ? `Content-Type ${JSON.stringify(type.slice(0, 100))} is not accepted: send text/csv or multipart/form-data.` : 'Content-Type is missing.',
+      {},
+      { 'Accept-Post': 'text/csv, multipart/form-data' },
+    );
+  }
+  // Told in advance: refused before a byte is read (the connection closes, so the rest is not read either).
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  try {
+    if (type === 'multipart/form-data') return await receiveForm(req, dest, maxBytes);
+    const counter = limit(maxBytes);
+    await pipeline(req, counter, fs.createWriteStream(dest));
+    if (counter.exceeded()) throw new TooLarge();
+    return { fields: {} };
+  } catch (err) {
+    await fs.promises.rm(dest, { force: true });
+    if (err instanceof TooLarge) throw tooLarge(maxBytes);
+    if (err instanceof Problem) throw err;
+    throw new Problem('invalid-request', 'The upload ended before it was complete.');
+  }
+}
+
+function receiveForm(req: Request, dest: string, maxBytes: number): Promise<{ fields: Record<string, string> }> {
+  return new Promise((resolve, reject) => {
+    let form: busboy.Busboy;
+    try {
+      form = busboy({
+        headers: req.headers,
+        limits: { fileSize: maxBytes, files: 1, fields: MAX_FORM_FIELDS, fieldSize: MAX_FIELD_BYTES },
+      });
+    } catch {
+      reject(new Problem('invalid-request', 'The multipart/form-data body has no boundary.'));
+      return;
+    }
+    const fields: Record<string, string> = {};
+    let saving: Promise<void> | null = null;
+    let truncated = false;
+    form.on('field', (name, value) => {
+      if (name !== 'file') fields[name] = value;
+    });
+    form.on('file', (name, stream) => {
+      if (name !== 'file' || saving) {
+        stream.resume();
+        return;
+      }
+      stream.on('limit', () => {
+        truncated = true;
+      });
+      saving = pipeline(stream, fs.createWriteStream(dest));
+    });
+    form.on('error', () => reject(new Problem('invalid-request', 'The multipart/form-data body is malformed.')));
+    form.on('close', () => {
+      if (!saving) {
+        reject(new Problem('invalid-request', 'The form has no part named "file".'));
+        return;
+      }
+      saving.then(() => (truncated ? reject(new TooLarge()) : resolve({ fields })), reject);
+    });
+    req.pipe(form);
+  });
+}
