@@ -2,7 +2,9 @@
  * The command line of CONTRACT §2: one JSON object on stdout; errors as JSON on stderr with a non-zero exit.
  * The same environment variables as the service apply (DATABASE_URL chooses the database).
  */
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { BatchRejected } from './batches/batches.js';
 import { InvalidArgumentError, NotFoundError } from './billing/accounts.js';
 import { loadConfig } from './config.js';
 import { Database } from './db/data-source.js';
@@ -20,6 +22,7 @@ const USAGE = `usage:
   cli credits show --account ID
   cli reference import --format usps-zip4|usps-city-state|openaddresses|nar [--sample] FILE
   cli reference status
+  cli batch run --account ID FILE --out OUT.csv [--smtp false]
   cli migrate`;
 
 type Options = Record<string, string | boolean | undefined>;
@@ -50,6 +53,8 @@ async function run(argv: string[]): Promise<unknown> {
       'expires-in-days': { type: 'string' },
       format: { type: 'string' },
       sample: { type: 'boolean' },
+      out: { type: 'string' },
+      smtp: { type: 'string' },
     },
   });
   const [group, action, ...rest] = positionals;
@@ -87,6 +92,15 @@ async function run(argv: string[]): Promise<unknown> {
         const { referenceStatus } = await import('./db/reference-store.js');
         return await referenceStatus(db);
       }
+      case 'batch run': {
+        const file = rest[0];
+        if (!file) throw new UsageError('batch run needs a FILE');
+        const smtp = values.smtp ?? 'true';
+        if (smtp !== 'true' && smtp !== 'false') throw new UsageError('--smtp must be true or false');
+        if (!fs.existsSync(file)) throw new UsageError(`no such file: ${file}`);
+        const { runBatchCommand } = await import('./batch-command.js');
+        return await runBatchCommand(config, db, { account: required(values, 'account'), file, out: required(values, 'out'), smtp: smtp === 'true' });
+      }
       case 'migrate':
         return { migrated: true, database: db.dialect };
       default:
@@ -106,6 +120,7 @@ run(process.argv.slice(2)).then(
       err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 'usage'
         : err instanceof NotFoundError ? 'not_found'
           : err instanceof InvalidArgumentError ? 'invalid_argument'
+            : err instanceof BatchRejected ? 'invalid_csv'
             : 'error';
     const out: Record<string, string> = { error: kind, message: err.message };
     if (kind === 'usage') out.usage = USAGE;

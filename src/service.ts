@@ -42,9 +42,13 @@ export async function openBilling(config: Config, db: Database) {
  * The bulk pipeline and CSV batches: the job store, the queue (in process on SQLite; pg-boss on PostgreSQL, shared by
  * every instance), the runner with its sources, and the batches use case. The runner is not started here.
  */
-export async function openBulk(config: Config, db: Database, validation: ContactValidation, ledger: CreditLedger, logger: Logger) {
+export async function openBulk(
+  config: Config, db: Database, validation: ContactValidation, ledger: CreditLedger, logger: Logger,
+  { inProcess = false } = {},
+) {
   const store = new JobStore(db);
-  const queue: ChunkQueue = db.dialect === 'postgres'
+  // `inProcess`: the CLI works its own batch in the foreground, whatever the database.
+  const queue: ChunkQueue = db.dialect === 'postgres' && !inProcess
     ? await PgBossChunkQueue.open(config.databaseUrl, logger, {
       expireSeconds: Math.max(60, Math.ceil((config.batch.leaseMs * 10) / 1000)),
       maintenanceSeconds: Math.max(1, Math.ceil(config.batch.sweepMs / 1000)),

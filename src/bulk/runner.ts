@@ -89,8 +89,10 @@ export class BulkRunner {
     this.slots = new Slots(options.overall);
   }
 
-  async start(): Promise<void> {
+  /** Starts the workers and, unless `sweeper` is false (the CLI, working only the job it sends), the sweeper. */
+  async start({ sweeper = true } = {}): Promise<void> {
     await this.queue.work(this.options.chunkWorkers, (task) => this.runChunk(task));
+    if (!sweeper) return;
     this.sweeper = setInterval(() => void this.sweep(), this.options.sweepMs).unref();
     void this.sweep();
   }
