@@ -72,6 +72,11 @@ export class Batches {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** BATCH_DIR: one folder per batch, and `uploads/` for files arriving. */
+  get dir(): string {
+    return this.settings.dir;
+  }
+
   /** A fresh place for an upload to land (inside BATCH_DIR, so that making it the batch's file is a rename). */
   async uploadPath(): Promise<string> {
     const dir = path.join(this.settings.dir, 'uploads');

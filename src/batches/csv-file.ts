@@ -78,10 +78,12 @@ export async function scanCsv(file: string, chunkRows: number): Promise<CsvLayou
   let dataStart = 0;
   let rows = 0;
   let lastEnd = 0;
+  let lastLine = 0;
   const chunks: ChunkPlan[] = [];
   let open: ChunkPlan | null = null;
   try {
     for await (const { record, info } of parser as AsyncIterable<ParsedRow>) {
+      lastLine = info.lines;
       if (!header) {
         header = record;
         dataStart = lastEnd = info.bytes;
@@ -104,6 +106,8 @@ export async function scanCsv(file: string, chunkRows: number): Promise<CsvLayou
     parser.destroy();
     if (err instanceof CsvGrammarError) throw err;
     if (err instanceof CsvError) {
+      // A quote never closed is found at the end of the file; the user needs the line where the row starts.
+      if (err.code === 'CSV_QUOTE_NOT_CLOSED') throw new CsvGrammarError('a quoted field starting on this line is never closed', lastLine + 1);
       const line = Number((err as unknown as { lines?: number }).lines ?? 1);
       throw new CsvGrammarError(err.message.replace(/ at line \d+/, ''), line);
     }

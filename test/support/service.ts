@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 /** Starts the real service in-process on port 0 and talks to it over HTTP. */
 import { loadConfig } from '../../src/config.js';
@@ -23,7 +26,9 @@ export const QUIET_ENV = {
 };
 
 export async function startTestService(databaseUrl: string, env: Record<string, string> = {}): Promise<TestService> {
-  const config = loadConfig({ ...QUIET_ENV, DATABASE_URL: databaseUrl, ...env });
+  // Batch files of tests go to a temporary folder, never to ./data.
+  const batchDir = env.BATCH_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cv-batches-'));
+  const config = loadConfig({ ...QUIET_ENV, DATABASE_URL: databaseUrl, BATCH_DIR: batchDir, ...env });
   const service = await startService(config, createLogger('silent'));
   return {
     ...service,
