@@ -99,15 +99,28 @@ export class PgBossChunkQueue implements ChunkQueue {
     return new PgBossChunkQueue(boss);
   }
 
+  private readonly workerIds: string[] = [];
+
   async send(tasks: ChunkTask[]): Promise<void> {
     for (let i = 0; i < tasks.length; i += 500) {
       await this.boss.insert(tasks.slice(i, i + 500).map((data) => ({ name: QUEUE, data })));
     }
+    // This instance's idle workers look at once; other instances' within their polling interval.
+    for (const id of this.workerIds) this.boss.notifyWorker(id);
   }
 
   async work(workers: number, handler: (task: ChunkTask) => Promise<void>): Promise<void> {
     for (let i = 0; i < workers; i++) {
-      await this.boss.work<ChunkTask>(QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => handler(job.data));
+      let id = '';
+      id = await this.boss.work<ChunkTask>(QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+        try {
+          await handler(job.data);
+        } finally {
+          // pg-boss waits out the polling interval after a delivery that ended early; there may be more waiting.
+          this.boss.notifyWorker(id);
+        }
+      });
+      this.workerIds.push(id);
     }
   }
 
