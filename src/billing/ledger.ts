@@ -8,8 +8,8 @@
  * event-loop turn, or of 2 ms under load, share one commit), and asynchronously inside a PostgreSQL transaction that locks the account's
  * grant rows (SELECT … FOR UPDATE).
  */
-import type { Database, SqlExecutor } from '../db/data-source.js';
-import { all, driveSync, run, type Step, type Steps } from '../db/transaction-steps.js';
+import type { Database } from '../db/data-source.js';
+import { all, driveSync, run, runSteps, type Step, type Steps } from '../db/transaction-steps.js';
 import { newId } from './api-keys.js';
 import { MODULES, type Charge, type Module } from './pricing.js';
 
@@ -141,15 +141,7 @@ export class CreditLedger {
         if (this.queued.length === 1) this.scheduleCommit();
       });
     }
-    return this.db.pgTransaction(async (tx: SqlExecutor) => {
-      const gen = steps();
-      let r = gen.next();
-      while (!r.done) {
-        const s = r.value;
-        r = gen.next(s.op === 'all' ? await tx.all(s.sql, s.params) : await tx.run(s.sql, s.params));
-      }
-      return r.value;
-    });
+    return runSteps(this.db, steps);
   }
 
   /**

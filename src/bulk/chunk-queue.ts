@@ -93,7 +93,8 @@ export class PgBossChunkQueue implements ChunkQueue {
       maintenanceIntervalSeconds: maintenanceSeconds,
       archiveCompletedAfterSeconds: 3600, deleteAfterDays: 7,
     });
-    boss.on('error', (err) => log.error({ err }, 'pg-boss error'));
+    // pg-boss's errors carry the whole pg client: log what says what happened.
+    boss.on('error', (err: Error & { code?: string }) => log.error({ error: err.message, code: err.code }, 'pg-boss error'));
     await boss.start();
     await boss.createQueue(QUEUE, { name: QUEUE, policy: 'standard', retryLimit: 5, retryDelay: 1, expireInSeconds: expireSeconds });
     return new PgBossChunkQueue(boss);

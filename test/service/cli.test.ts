@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,10 +9,13 @@ import { testDatabases } from '../support/databases.js';
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
+const batchDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-cli-batches-'));
+afterAll(() => fs.rmSync(batchDir, { recursive: true, force: true }));
 
 async function cli(databaseUrl: string, ...args: string[]) {
   try {
-    const { stdout, stderr } = await run(tsx, ['src/cli.ts', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl } });
+    const env = { ...process.env, DATABASE_URL: databaseUrl, BATCH_DIR: batchDir, EMAIL_NETWORK_CHECKS: 'false' };
+    const { stdout, stderr } = await run(tsx, ['src/cli.ts', ...args], { cwd: root, env });
     return { code: 0, out: JSON.parse(stdout), stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -53,5 +58,36 @@ describe.each(testDatabases)('the command line on $name', (database) => {
     expect(noAccount.stderr).toMatchObject({ error: 'not_found' });
     expect(usage.code).toBe(2);
     expect(usage.stderr.error).toBe('usage');
+  });
+
+  it('When an operator runs a batch from the CLI, then the result file is written and the batch printed; without credits it stops paused', async () => {
+    const db = await database.create();
+    const input = path.join(batchDir, 'contacts.csv');
+    fs.writeFileSync(input, 'Street,City,State,Zip,Email\n6007 Applegate Ln,Louisville,KY,40219,ann@example.com\n,,,,\n1 Main St,Springfield,IL,62701,\n');
+    const out = path.join(batchDir, 'checked.csv');
+    const partialOut = path.join(batchDir, 'partial.csv');
+    const rich = (await cli(db, 'accounts', 'create', '--name', 'Rich')).out.account_id;
+    const poor = (await cli(db, 'accounts', 'create', '--name', 'Poor')).out.account_id;
+    await cli(db, 'credits', 'grant', '--account', poor, '--credits', '1'); // (the free grant is 100 by default)
+
+    const done = await cli(db, 'batch', 'run', '--account', rich, input, '--out', out, '--smtp', 'false');
+    const noFile = await cli(db, 'batch', 'run', '--account', rich, path.join(batchDir, 'missing.csv'), '--out', out);
+    const shown = await cli(db, 'credits', 'show', '--account', rich);
+
+    expect(done.code).toBe(0);
+    expect(done.out).toMatchObject({ status: 'completed', rows_total: 3, rows_done: 3, credits_charged: 2, out });
+    const lines = fs.readFileSync(out, 'utf8').trimEnd().split('\r\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toMatch(/^6007 Applegate Ln,Louisville,KY,40219,ann@example.com,verified,6007 APPLEGATE LN LOUISVILLE KY 40219,Y,/);
+    expect(lines[2]).toMatch(/,empty$/);
+    expect(shown.out.balance).toBe(98);
+    expect(noFile.code).toBe(2);
+
+    // The poor account: 100 free + 1 credits, but the file asks for more. Use a larger file.
+    fs.writeFileSync(input, `Phone\n${Array.from({ length: 60 }, (_, i) => `+1 502 713 ${4400 + i}`).join('\n')}\n`);
+    const paused = await cli(db, 'batch', 'run', '--account', poor, input, '--out', partialOut);
+    expect(paused.code).toBe(0);
+    expect(paused.out).toMatchObject({ status: 'paused', reason: 'credits_exhausted', rows_total: 60, rows_done: 50 });
+    expect(fs.readFileSync(partialOut, 'utf8').trimEnd().split('\r\n')).toHaveLength(51);
   });
 });
