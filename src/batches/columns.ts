@@ -5,12 +5,7 @@
  * Province Code`) write. An address split over several columns is joined with ", " in the order street, line 2, city,
  * state, postal code, as a one-line address reads.
  */
-import { createRequire } from 'node:module';
-import countryCodes from 'i18n-iso-countries';
-
-const require = createRequire(import.meta.url);
-const NAME_LANGUAGES = ['en', 'fr', 'de', 'es'] as const;
-for (const lang of NAME_LANGUAGES) countryCodes.registerLocale(require(`i18n-iso-countries/langs/${lang}.json`));
+export { countryCodeOf } from '../validation/country-codes.js';
 
 export interface ColumnChoice {
   /** Header names joined into the one-line address, in order. */
@@ -109,25 +104,4 @@ export function chooseColumns(header: string[], params: ColumnParameters): Colum
     throw new ColumnError('no address, e-mail or phone column was found in the header; name them with address_columns, email_column or phone_column');
   }
   return choice;
-}
-
-/**
- * A country cell as the ISO code the engines take as a hint (`US`, `usa`, `United States`, `Deutschland`); null when
- * no table knows it (the text then goes into the address, where the engine may still read it).
- */
-export function countryCodeOf(cell: string): string | null {
-  const value = cell.trim().replace(/\./g, '');
-  if (!value) return null;
-  // Codes people write that ISO 3166 reserves for something else or does not list.
-  if (/^uk$/i.test(value)) return 'GB';
-  if (/^[A-Za-z]{2}$/.test(value)) return countryCodes.isValid(value.toUpperCase()) ? value.toUpperCase() : null;
-  if (/^[A-Za-z]{3}$/.test(value)) {
-    const code = countryCodes.alpha3ToAlpha2(value.toUpperCase());
-    if (code) return code;
-  }
-  for (const lang of NAME_LANGUAGES) {
-    const code = countryCodes.getAlpha2Code(value, lang);
-    if (code) return code;
-  }
-  return null;
 }

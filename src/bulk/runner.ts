@@ -13,8 +13,9 @@ import type { CreditLedger } from '../billing/ledger.js';
 import type { Logger } from '../log.js';
 import type { ContactValidation } from '../validation/validate-contact.js';
 import type { ChunkQueue } from './chunk-queue.js';
-import type { Chunk, ChunkTask, FinishedRecord, Job, JobStore } from './job-store.js';
-import { CreditsExhausted, validateRecord, type SourceRecord } from './record-pipeline.js';
+import type { Chunk, ChunkTask, Job, JobStore } from './job-store.js';
+import { processRecords, Slots } from './process-records.js';
+import { validateRecord, type SourceRecord } from './record-pipeline.js';
 
 /** Where a job's records come from: one per job kind (a CSV file; a connector's platform). */
 export interface BulkSource {
@@ -41,36 +42,11 @@ export interface BulkRunnerOptions {
   resendAfterMs: number;
 }
 
-/** Finished records are kept this many at a time, or after FLUSH_MS, whichever comes first. */
-const FLUSH_RECORDS = 250;
-const FLUSH_MS = 500;
-/** Records started between two turns of the event loop: interactive requests get in between. */
-const RECORDS_PER_TURN = 8;
-
-/** A counting semaphore: the process-wide bound on records in flight. */
-class Slots {
-  private waiters: (() => void)[] = [];
-  constructor(private free: number) {}
-  async acquire(): Promise<void> {
-    if (this.free > 0) {
-      this.free--;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiters.push(resolve));
-  }
-  release(): void {
-    const next = this.waiters.shift();
-    if (next) next();
-    else this.free++;
-  }
-}
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 export class BulkRunner {
   /** This runner's name in leases and in `bulk_records.worker`. */
   readonly owner = `runner_${crypto.randomBytes(6).toString('hex')}`;
-  private readonly slots: Slots;
+  /** The process-wide bound on records in flight, shared with connector runs. */
+  readonly slots: Slots;
   private sweeper?: NodeJS.Timeout;
   private sweeping?: Promise<void>;
   private firstSweep = true;
@@ -190,54 +166,23 @@ export class BulkRunner {
     this.notify(await this.store.get(job.id).catch(() => null));
   }
 
-  private async work(
-    job: Job, chunk: Chunk, source: BulkSource, isLost: () => boolean,
-  ): Promise<{ kind: 'done' } | { kind: 'paused'; required: number } | { kind: 'stopped' }> {
+  private async work(job: Job, chunk: Chunk, source: BulkSource, isLost: () => boolean) {
     const [fromKey, toKey] = source.keyRange(chunk);
     const finished = await this.store.finishedKeys(job.id, fromKey, toKey);
-    const kept: FinishedRecord[] = [];
-    const inFlight = new Set<Promise<void>>();
-    let paused: number | null = null;
-    let failure: unknown = null;
-    let halted = false;
-    let lastFlush = performance.now();
-    let started = 0;
+    const outcome = await processRecords(this.unfinished(source.records(job, chunk), finished), {
+      perJob: this.options.perJob,
+      slots: this.slots,
+      validate: (record) => validateRecord(this.validation, job.accountId, job.id, record, this.log),
+      // Canceled, or paused by another chunk: stop here.
+      keep: async (records) => (await this.store.saveRecords(job.id, records, this.owner)) === 'running',
+      shouldStop: () => this.stopped || isLost(),
+    });
+    // Stopping (a shutdown): give the chunk back at once rather than wait for the lease to lapse.
+    if (outcome.kind === 'stopped' && this.stopped && !isLost()) await this.store.releaseChunk(chunk, this.owner);
+    return outcome;
+  }
 
-    const flush = async () => {
-      lastFlush = performance.now();
-      if (!kept.length) return;
-      const status = await this.store.saveRecords(job.id, kept.splice(0), this.owner);
-      if (status !== 'running') halted = true; // canceled, or paused by another chunk
-    };
-
-    for await (const record of source.records(job, chunk)) {
-      if (paused !== null || failure || halted || this.stopped || isLost()) break;
-      if (finished.has(record.key)) continue;
-      while (inFlight.size >= this.options.perJob) await Promise.race(inFlight);
-      await this.slots.acquire();
-      const p: Promise<void> = validateRecord(this.validation, job.accountId, job.id, record, this.log)
-        .then((r) => { kept.push(r); })
-        .catch((err: unknown) => {
-          if (err instanceof CreditsExhausted) paused = Math.max(paused ?? 0, err.required);
-          else failure ??= err;
-        })
-        .finally(() => {
-          inFlight.delete(p);
-          this.slots.release();
-        });
-      inFlight.add(p);
-      if (kept.length >= FLUSH_RECORDS || performance.now() - lastFlush > FLUSH_MS) await flush();
-      if (++started % RECORDS_PER_TURN === 0) await nextTurn();
-    }
-    await Promise.all(inFlight);
-    await flush();
-    if (failure) throw failure;
-    if (paused !== null) return { kind: 'paused', required: paused };
-    if (halted || this.stopped || isLost()) {
-      // Stopping (a shutdown): give the chunk back at once rather than wait for the lease to lapse.
-      if (this.stopped && !isLost()) await this.store.releaseChunk(chunk, this.owner);
-      return { kind: 'stopped' };
-    }
-    return { kind: 'done' };
+  private async *unfinished(records: AsyncIterable<SourceRecord>, finished: Set<string>) {
+    for await (const record of records) if (!finished.has(record.key)) yield record;
   }
 }

@@ -1,0 +1,96 @@
+/**
+ * What a connector plugin (`connectors/<platform>/`) gives the shared core (src/sync), and nothing more: its settings,
+ * credentials and write-back schemas, the URLs it will call (checked against SSRF by the core), and a session that
+ * lists the records changed since a watermark, a page at a time, and writes verdicts back. Runs, watermarks, change
+ * detection, credits, schedules and encryption live in the core (Airbyte's and Singer's split: the source knows its
+ * platform, the platform knows the rest).
+ */
+import type { z } from 'zod';
+import type { AddressResult, EmailResult, PhoneResult } from '../validation/types.js';
+
+/** For plugins: a country field as the ISO code the engines take (null: leave its text in the address). */
+export { countryCodeOf } from '../validation/country-codes.js';
+
+/** Why a run stopped, in the vocabulary of CONTRACT §7 (`credits_exhausted` is the core's own). */
+export type ConnectorFailureReason = 'auth_failed' | 'rate_limited' | 'api_error';
+
+/** A failure of the platform, with the platform's own words kept for the operator. */
+export class ConnectorError extends Error {
+  constructor(
+    readonly reason: ConnectorFailureReason,
+    message: string,
+    /** The platform's message (e.g. Salesforce's `errorCode: message`), shown on the run. */
+    readonly platformMessage: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** The contact a record holds, as the validation use case takes it (country already an ISO code, or in the text). */
+export interface RecordContact {
+  address?: string;
+  email?: string;
+  phone?: string;
+  country?: string;
+}
+
+export interface PlatformRecord {
+  /** Stable and unique within the connector: `Contact:003…`, `customer:gid://…`. */
+  key: string;
+  contact: RecordContact;
+}
+
+/** Where reading stopped, per stream (object or resource): opaque to the core, kept between runs as JSON. */
+export type Watermark = Record<string, unknown>;
+
+export interface ChangePage {
+  records: PlatformRecord[];
+  /** The watermark once this page is done: the core saves it after the page's records are validated and written. */
+  watermark: Watermark;
+}
+
+/** The verdicts to write onto one record: only the modules validated in this run are present. */
+export interface WriteBackItem {
+  key: string;
+  address?: AddressResult;
+  email?: EmailResult;
+  phone?: PhoneResult;
+  validatedAt: string;
+}
+
+export interface WriteBackOutcome {
+  key: string;
+  ok: boolean;
+  /** The platform's reason when the record was not saved (`FIELD_CUSTOM_VALIDATION_EXCEPTION: …`). */
+  error?: string;
+}
+
+export interface ConnectorSession {
+  /**
+   * Pages of records created or changed since `watermark` (all of them when it is empty), in the platform's order.
+   * May give records already seen (an overlapping window): the core's change detection drops what did not change.
+   */
+  changes(watermark: Watermark): AsyncIterable<ChangePage>;
+  writeBack(items: WriteBackItem[]): Promise<WriteBackOutcome[]>;
+  close?(): Promise<void>;
+}
+
+export interface ConnectorContext<S, C, W> {
+  settings: S;
+  credentials: C;
+  writeBack: W;
+  /** Called with the platform's API usage when it tells it (Salesforce's `Sforce-Limit-Info`). */
+  onApiUsage?(used: number, limit: number): void;
+  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+export interface ConnectorPlugin<S = unknown, C = unknown, W = unknown> {
+  type: string;
+  settingsSchema: z.ZodType<S>;
+  credentialsSchema: z.ZodType<C>;
+  writeBackSchema: z.ZodType<W>;
+  /** Every URL the plugin will call with these settings: the core refuses non-https and private addresses. */
+  urlsOf(settings: S): string[];
+  /** Authenticates and opens a session; throws ConnectorError (`auth_failed` for refused credentials). */
+  open(context: ConnectorContext<S, C, W>): Promise<ConnectorSession>;
+}
