@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BatchRejected } from './batches/batches.js';
+import { ConnectorInvalid } from './sync/connectors.js';
 import { InvalidArgumentError, NotFoundError } from './billing/accounts.js';
 import { loadConfig } from './config.js';
 import { Database } from './db/data-source.js';
@@ -23,6 +24,9 @@ const USAGE = `usage:
   cli reference import --format usps-zip4|usps-city-state|openaddresses|nar [--sample] FILE
   cli reference status
   cli batch run --account ID FILE --out OUT.csv [--smtp false]
+  cli connectors add --account ID --file CONNECTOR.json
+  cli connectors list --account ID
+  cli connectors run --connector ID
   cli migrate`;
 
 type Options = Record<string, string | boolean | undefined>;
@@ -54,6 +58,8 @@ async function run(argv: string[]): Promise<unknown> {
       format: { type: 'string' },
       sample: { type: 'boolean' },
       out: { type: 'string' },
+      file: { type: 'string' },
+      connector: { type: 'string' },
       smtp: { type: 'string' },
     },
   });
@@ -101,6 +107,16 @@ async function run(argv: string[]): Promise<unknown> {
         const { runBatchCommand } = await import('./batch-command.js');
         return await runBatchCommand(config, db, { account: required(values, 'account'), file, out: required(values, 'out'), smtp: smtp === 'true' });
       }
+      case 'connectors add':
+      case 'connectors list':
+      case 'connectors run': {
+        const args: { account?: string; file?: string; connector?: string } = action === 'run'
+          ? { connector: required(values, 'connector') }
+          : { account: required(values, 'account'), ...(action === 'add' ? { file: required(values, 'file') } : {}) };
+        if (args.file && !fs.existsSync(args.file)) throw new UsageError(`no such file: ${args.file}`);
+        const { runConnectorCommand } = await import('./connector-command.js');
+        return await runConnectorCommand(config, db, action, args);
+      }
       case 'migrate':
         return { migrated: true, database: db.dialect };
       default:
@@ -121,7 +137,8 @@ run(process.argv.slice(2)).then(
         : err instanceof NotFoundError ? 'not_found'
           : err instanceof InvalidArgumentError ? 'invalid_argument'
             : err instanceof BatchRejected ? 'invalid_csv'
-            : 'error';
+              : err instanceof ConnectorInvalid ? 'invalid_argument'
+                : (err as { kind?: string }).kind ?? 'error';
     const out: Record<string, string> = { error: kind, message: err.message };
     if (kind === 'usage') out.usage = USAGE;
     process.stderr.write(`${JSON.stringify(out)}\n`);

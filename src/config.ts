@@ -3,6 +3,7 @@
  */
 import os from 'node:os';
 import { z } from 'zod';
+import { parseSecretKey } from './sync/secrets.js';
 import type { EmailEngineOptions } from './validation/email/index.js';
 import type { PhoneLookupOptions } from './validation/phone/live/create-phone-lookup.js';
 
@@ -68,6 +69,10 @@ const schema = z.object({
   BATCH_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
   BATCH_LEASE_MS: z.coerce.number().int().min(200).default(30_000),
   BATCH_SWEEP_MS: z.coerce.number().int().min(50).default(5_000),
+  CONNECTOR_SECRET_KEY: z.string().refine((s) => parseSecretKey(s) !== null, '32 bytes, as 64 hex digits or base64').optional(),
+  CONNECTOR_SECRET_KEYS_PREVIOUS: z.string().optional(),
+  CONNECTOR_ALLOW_PRIVATE: bool.default(false),
+  CONNECTOR_LEASE_MS: z.coerce.number().int().min(200).default(60_000),
 });
 
 export type Env = z.input<typeof schema>;
@@ -87,6 +92,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** How often a running service looks for new reference imports (the CLI's) and loads them; 0: only at start. */
   referenceReloadMs: number;
+  /** Connectors (src/sync): the key credentials are sealed with (and older ones still opened), SSRF, the run lease. */
+  connectors: { secretKey: Buffer | null; previousKeys: Buffer[]; allowPrivate: boolean; leaseMs: number };
   /** CSV batches and the bulk pipeline (src/bulk, src/batches). */
   batch: {
     maxBytes: number;
@@ -104,6 +111,16 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/** CONNECTOR_SECRET_KEYS_PREVIOUS: comma-separated keys that sealed older credentials (rotation). */
+function previousKeys(text: string | undefined): Buffer[] {
+  if (!text) return [];
+  return text.split(',').map((k) => k.trim()).filter(Boolean).map((k) => {
+    const key = parseSecretKey(k);
+    if (!key) throw new ConfigError('invalid configuration:\n  CONNECTOR_SECRET_KEYS_PREVIOUS: each key 32 bytes, as 64 hex digits or base64');
+    return key;
+  });
+}
 
 /** Reads the configuration from an environment (process.env by default); throws ConfigError naming each bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -142,6 +159,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     referenceReloadMs: e.REFERENCE_RELOAD_MS,
+    connectors: {
+      secretKey: e.CONNECTOR_SECRET_KEY ? parseSecretKey(e.CONNECTOR_SECRET_KEY) : null,
+      previousKeys: previousKeys(e.CONNECTOR_SECRET_KEYS_PREVIOUS),
+      allowPrivate: e.CONNECTOR_ALLOW_PRIVATE,
+      leaseMs: e.CONNECTOR_LEASE_MS,
+    },
     batch: {
       maxBytes: e.BATCH_MAX_BYTES,
       retentionDays: e.BATCH_RETENTION_DAYS,

@@ -8,6 +8,14 @@ import { Accounts } from './billing/accounts.js';
 import { type ChunkQueue, InProcessChunkQueue, PgBossChunkQueue } from './bulk/chunk-queue.js';
 import { JobStore } from './bulk/job-store.js';
 import { BulkRunner } from './bulk/runner.js';
+import type { Slots } from './bulk/process-records.js';
+import { connectorPlugins } from '../connectors/index.js';
+import { ConnectorStore } from './sync/connector-store.js';
+import { ConnectorRuns } from './sync/connector-runs.js';
+import { Connectors } from './sync/connectors.js';
+import { ConnectorRegistry } from './sync/registry.js';
+import { ConnectorScheduler } from './sync/scheduler.js';
+import { SecretBox } from './sync/secrets.js';
 import { CreditLedger } from './billing/ledger.js';
 import type { Config } from './config.js';
 import { Database } from './db/data-source.js';
@@ -27,6 +35,7 @@ export interface RunningService {
   accounts: Accounts;
   ledger: CreditLedger;
   bulk: { store: JobStore; runner: BulkRunner; batches: Batches };
+  sync: Awaited<ReturnType<typeof openSync>>;
   logger: Logger;
   /** Stops accepting, lets in-flight requests finish (up to the grace period), closes engines and the database. */
   close(): Promise<void>;
@@ -67,6 +76,24 @@ export async function openBulk(
   return { store, runner, batches };
 }
 
+/**
+ * Connectors: the registry of plugins, the sealed credentials, the configuration use case, runs (sharing the bulk
+ * runner's bound on records in flight) and the schedules. The scheduler is not started here.
+ */
+export function openSync(
+  config: Config, db: Database, validation: ContactValidation, ledger: CreditLedger, logger: Logger, slots: Slots,
+) {
+  const store = new ConnectorStore(db);
+  const registry = new ConnectorRegistry(connectorPlugins);
+  const secrets = new SecretBox(config.connectors.secretKey, config.connectors.previousKeys);
+  const runs = new ConnectorRuns(store, registry, secrets, validation, ledger, logger, {
+    perJob: config.batch.perJob, slots, leaseMs: config.connectors.leaseMs, allowPrivate: config.connectors.allowPrivate,
+  });
+  const scheduler = new ConnectorScheduler(store, runs, logger);
+  const connectors = new Connectors(store, registry, secrets, config.connectors.allowPrivate, () => void scheduler.refresh());
+  return { store, registry, runs, scheduler, connectors };
+}
+
 export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
   const db = await Database.open(config.databaseUrl);
   db.checkpointInBackground(WAL_CHECKPOINT_INTERVAL_MS);
@@ -76,10 +103,12 @@ export async function startService(config: Config, logger: Logger = createLogger
   ready = true;
   const validation = new ContactValidation(engines, ledger, config.validationBudgetMs);
   const bulk = await openBulk(config, db, validation, ledger, logger);
+  const sync = openSync(config, db, validation, ledger, logger, bulk.runner.slots);
   const failedAuthentications = new FailedAuthenticationLimiter();
   const app = createApp({
     db, accounts, failedAuthentications, ledger, validation, logger, rateLimitPerMinute: config.rateLimitPerMinute,
     isReady: () => ready, batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
+    connectors: sync.connectors, connectorRuns: sync.runs,
   });
 
   const server = http.createServer(app);
@@ -95,6 +124,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   logger.info({ url, database: db.dialect }, 'listening');
   await bulk.runner.start();
+  await sync.scheduler.start();
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -106,11 +136,13 @@ export async function startService(config: Config, logger: Logger = createLogger
       await Promise.race([drained, grace]);
       server.closeAllConnections();
       failedAuthentications.shutdown();
+      await sync.scheduler.stop();
+      await sync.runs.stop();
       await bulk.runner.stop();
       await engines.close();
       await db.close();
       logger.info('stopped');
     })());
 
-  return { url, server, db, accounts, ledger, bulk, logger, close };
+  return { url, server, db, accounts, ledger, bulk, sync, logger, close };
 }

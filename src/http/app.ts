@@ -2,6 +2,8 @@
 import express, { type Request, type Response } from 'express';
 import type { Accounts } from '../billing/accounts.js';
 import type { Batches } from '../batches/batches.js';
+import type { ConnectorRuns } from '../sync/connector-runs.js';
+import type { Connectors } from '../sync/connectors.js';
 import type { CreditLedger } from '../billing/ledger.js';
 import type { Database } from '../db/data-source.js';
 import type { Logger } from '../log.js';
@@ -14,6 +16,7 @@ import { requestContext } from './middleware/request-context.js';
 import { Problem, PROBLEM_TYPES, problemBody, type ProblemCode } from './problems.js';
 import { accountRoutes } from './routes/account.js';
 import { batchRoutes } from './routes/batches.js';
+import { connectorRoutes } from './routes/connectors.js';
 import { validateRoutes } from './routes/validate.js';
 
 export interface AppDeps {
@@ -22,6 +25,8 @@ export interface AppDeps {
   ledger: CreditLedger;
   validation: ContactValidation;
   batches: Batches;
+  connectors: Connectors;
+  connectorRuns: ConnectorRuns;
   /** BATCH_MAX_BYTES: the largest CSV file a batch takes. */
   batchMaxBytes: number;
   logger: Logger;
@@ -38,6 +43,7 @@ const ROUTES: Record<string, string[]> = {
   '/v1/account': ['GET', 'HEAD'],
   '/v1/keys': ['GET', 'HEAD', 'POST'],
   '/v1/batches': ['GET', 'HEAD', 'POST'],
+  '/v1/connectors': ['GET', 'HEAD', 'POST'],
 };
 
 /** Methods of the paths with an id in them. */
@@ -46,6 +52,8 @@ const ID_ROUTES: [RegExp, string[]][] = [
   [/^\/v1\/batches\/[^/]+$/, ['GET', 'HEAD', 'DELETE']],
   [/^\/v1\/batches\/[^/]+\/result$/, ['GET', 'HEAD']],
   [/^\/v1\/batches\/[^/]+\/resume$/, ['POST']],
+  [/^\/v1\/connectors\/[^/]+$/, ['GET', 'HEAD', 'PATCH', 'DELETE']],
+  [/^\/v1\/connectors\/[^/]+\/runs$/, ['GET', 'HEAD', 'POST']],
 ];
 
 export function createApp(deps: AppDeps): express.Express {
@@ -72,6 +80,7 @@ export function createApp(deps: AppDeps): express.Express {
   validateRoutes(app, guard, deps.validation, new IdempotencyStore(deps.db));
   accountRoutes(app, guard, deps.accounts, deps.ledger);
   batchRoutes(app, guard, deps.batches, deps.batchMaxBytes);
+  connectorRoutes(app, guard, deps.connectors, deps.connectorRuns);
 
   app.use((req: Request) => {
     const allowed = ROUTES[req.path] ?? ID_ROUTES.find(([pattern]) => pattern.test(req.path))?.[1];

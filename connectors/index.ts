@@ -1,0 +1,4 @@
+/** Every connector plugin this service ships: one folder each; adding a platform is one line here. */
+import type { ConnectorPlugin } from '../src/sync/plugin.js';
+
+export const connectorPlugins: ConnectorPlugin<any, any, any>[] = [];

@@ -1,0 +1,256 @@
+/**
+ * One run of a connector, the story: take the connector's run lease (never two runs at once, on any instance), open
+ * the platform session, write back what an earlier run could not save, then page through the records changed since
+ * the watermark. Each record is validated only for the modules whose checked input changed since it was last validated
+ * (a hash per module, so our own write-back, which changes the record's stamp, never triggers another validation), with
+ * the bulk pipeline's record flow, charged once per (connector, record, input); the page's verdicts are written back,
+ * and only then does the watermark move. Credits run out: what is done is written back, the watermark stays, and the
+ * connector waits as `paused` / `credits_exhausted`.
+ */
+import crypto from 'node:crypto';
+import type { CreditLedger } from '../billing/ledger.js';
+import { processRecords, type Slots } from '../bulk/process-records.js';
+import { validateRecord, type SourceRecord } from '../bulk/record-pipeline.js';
+import type { Logger } from '../log.js';
+import type { ContactAnswer, ContactInput, ContactValidation } from '../validation/validate-contact.js';
+import type { ConnectorRow, ConnectorStore, RecordState, RunCounts } from './connector-store.js';
+import { checkPlatformUrl } from './platform-url.js';
+import { ConnectorError, type ConnectorSession, type PlatformRecord, type WriteBackItem } from './plugin.js';
+import type { ConnectorRegistry } from './registry.js';
+import type { SecretBox } from './secrets.js';
+
+const MODULES = ['address', 'email', 'phone'] as const;
+type Module = (typeof MODULES)[number];
+const PENDING_WRITES_PER_RUN = 1_000;
+
+export interface ConnectorRunOptions {
+  perJob: number;
+  slots: Slots;
+  leaseMs: number;
+  allowPrivate: boolean;
+}
+
+const digest = (text: string) => crypto.createHash('sha256').update(text).digest('base64url').slice(0, 22);
+
+/** The hash of each module's checked input (the country counts for the address and the phone); null when absent. */
+export function inputHashes(contact: PlatformRecord['contact']): Record<Module, string | null> {
+  const country = contact.country ?? '';
+  return {
+    address: contact.address ? digest(`${contact.address}\u0000${country}`) : null,
+    email: contact.email ? digest(contact.email) : null,
+    phone: contact.phone ? digest(`${contact.phone}\u0000${country}`) : null,
+  };
+}
+
+export class ConnectorRuns {
+  readonly owner = `sync_${crypto.randomBytes(6).toString('hex')}`;
+  private stopping = false;
+  private readonly active = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly store: ConnectorStore,
+    private readonly registry: ConnectorRegistry,
+    private readonly secrets: SecretBox,
+    private readonly validation: ContactValidation,
+    private readonly ledger: CreditLedger,
+    private readonly log: Logger,
+    private readonly options: ConnectorRunOptions,
+  ) {}
+
+  /**
+   * Starts a run in the background if the connector is free; returns its id, or null when a run holds it already.
+   * `onProgress` hears the run's counts after each page.
+   */
+  async start(connector: ConnectorRow, triggeredBy: string, onProgress?: (counts: RunCounts) => void): Promise<{ runId: string; done: Promise<void> } | null> {
+    if (this.stopping || !(await this.store.claimRun(connector.id, this.owner, this.options.leaseMs))) return null;
+    const runId = `run_${crypto.randomBytes(12).toString('base64url')}`;
+    try {
+      await this.store.failAbandonedRuns(connector.id);
+      await this.store.startRun(runId, connector, triggeredBy);
+    } catch (err) {
+      await this.store.releaseRun(connector.id, this.owner).catch(() => undefined);
+      throw err;
+    }
+    const done = this.execute(connector, runId, onProgress)
+      .catch((err: unknown) => this.log.error({ err, connector_id: connector.id, run_id: runId }, 'connector run failed'))
+      .finally(() => this.store.releaseRun(connector.id, this.owner).catch(() => undefined));
+    this.active.add(done);
+    void done.finally(() => this.active.delete(done));
+    return { runId, done };
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.allSettled([...this.active]);
+  }
+
+  private async execute(connector: ConnectorRow, runId: string, onProgress?: (counts: RunCounts) => void): Promise<void> {
+    const counts: RunCounts = {
+      records_read: 0, records_validated: 0, records_written: 0, records_skipped: 0, records_failed: 0, credits_charged: 0,
+    };
+    const errors: { key: string; error: string }[] = [];
+    let lost = false;
+    const heartbeat = setInterval(() => {
+      this.store.renewRun(connector.id, this.owner, this.options.leaseMs).then(
+        (held) => { if (!held) lost = true; },
+        (err: unknown) => this.log.warn({ err, connector_id: connector.id }, 'connector lease renewal failed'),
+      );
+    }, Math.max(50, Math.floor(this.options.leaseMs / 3)));
+    let session: ConnectorSession | undefined;
+    const progress = async () => {
+      await this.store.saveRun(runId, counts, errors);
+      onProgress?.(counts);
+    };
+    try {
+      const plugin = this.registry.get(connector.type);
+      if (!plugin) throw new ConnectorError('api_error', `no plugin for connector type ${connector.type}`);
+      for (const url of plugin.urlsOf(connector.settings)) await checkPlatformUrl(url, this.options.allowPrivate);
+      const credentials = this.secrets.open(connector.sealed);
+      if (this.secrets.isStale(connector.sealed)) await this.store.update(connector.id, { sealed: this.secrets.seal(credentials) });
+      session = await plugin.open({
+        settings: connector.settings, credentials, writeBack: connector.writeBack, log: this.log,
+      });
+      await this.retryPendingWrites(connector, session, counts, errors);
+
+      const seen = new Set<string>();
+      let watermark = connector.watermark;
+      let paused: number | null = null;
+      for await (const page of session.changes(watermark)) {
+        if (lost || this.stopping) break;
+        for (const r of page.records) seen.add(r.key);
+        counts.records_read = seen.size;
+        const outcome = await this.page(connector, session, page.records, counts, errors, () => lost || this.stopping);
+        await progress();
+        if (outcome.kind === 'paused') {
+          paused = outcome.required;
+          break;
+        }
+        if (outcome.kind === 'stopped') break;
+        watermark = page.watermark;
+        await this.store.update(connector.id, { watermark });
+      }
+      await progress();
+      if (paused !== null) {
+        await this.store.finishRun(runId, 'paused', 'credits_exhausted', `the next record needs ${paused} credits`);
+        await this.store.update(connector.id, { status: 'paused', reason: 'credits_exhausted', reasonDetail: null });
+      } else if (lost || this.stopping) {
+        await this.store.finishRun(runId, 'failed', 'api_error', 'the run was interrupted (the service is stopping)');
+      } else {
+        await this.store.finishRun(runId, 'completed', null, null);
+        await this.store.update(connector.id, { status: 'active', reason: null, reasonDetail: null });
+      }
+    } catch (err) {
+      await progress().catch(() => undefined);
+      const known = err instanceof ConnectorError;
+      const reason = known ? err.reason : 'api_error';
+      const message = known ? (err.platformMessage ?? err.message) : (err as Error).message;
+      await this.store.finishRun(runId, 'failed', reason, message);
+      // Refused credentials stop the connector until they are changed; other failures are tried again on schedule.
+      await this.store.update(connector.id, reason === 'auth_failed'
+        ? { status: 'error', reason, reasonDetail: message }
+        : { reason, reasonDetail: message });
+      if (!known) throw err;
+    } finally {
+      clearInterval(heartbeat);
+      await session?.close?.().catch(() => undefined);
+    }
+  }
+
+  /** One page: what changed is validated, written back, and its new hashes kept. */
+  private async page(
+    connector: ConnectorRow, session: ConnectorSession, records: PlatformRecord[], counts: RunCounts,
+    errors: { key: string; error: string }[], shouldStop: () => boolean,
+  ) {
+    const states = await this.store.recordStates(connector.id, records.map((r) => r.key));
+    const due: { record: SourceRecord; chargeId: string; hashes: Record<Module, string | null>; modules: Module[] }[] = [];
+    const cleared: { key: string; state: RecordState; error: null }[] = [];
+    const inPage = new Set<string>();
+    for (const r of records) {
+      if (inPage.has(r.key)) continue; // the platform gave it twice in one page
+      inPage.add(r.key);
+      const hashes = inputHashes(r.contact);
+      const before = states.get(r.key);
+      const modules = MODULES.filter((m) => hashes[m] !== null && hashes[m] !== (before?.[m] ?? null));
+      if (!modules.length) {
+        counts.records_skipped++;
+        // A value removed: remember it, so that the same value typed again is checked again. Nothing to charge.
+        if (before && MODULES.some((m) => hashes[m] !== before[m])) {
+          cleared.push({ key: r.key, state: { ...hashes, pendingWrite: before.pendingWrite }, error: null });
+        }
+        continue;
+      }
+      const input: ContactInput = { smtp: true, country: r.contact.country };
+      for (const m of modules) input[m] = r.contact[m];
+      const chargeId = `${connector.id}:${r.key}:${modules.map((m) => hashes[m]).join('.')}`;
+      due.push({ record: { key: r.key, input }, chargeId, hashes, modules });
+    }
+    if (cleared.length) await this.store.saveRecordStates(connector.id, cleared);
+    if (!due.length) return { kind: 'done' as const };
+
+    const byKey = new Map(due.map((d) => [d.record.key, d]));
+    const answers = new Map<string, ContactAnswer>();
+    const outcome = await processRecords(due.map((d) => d.record), {
+      perJob: this.options.perJob,
+      slots: this.options.slots,
+      validate: async (record) => {
+        const finished = await validateRecord(this.validation, connector.accountId, connector.id, record, this.log, byKey.get(record.key)!.chargeId);
+        if (finished.answer) answers.set(record.key, finished.answer);
+        else {
+          counts.records_failed++;
+          errors.push({ key: record.key, error: finished.result.at(-1) ?? 'failed' });
+        }
+        return finished;
+      },
+      keep: async () => true,
+      shouldStop,
+    });
+
+    const validatedAt = new Date().toISOString();
+    const items: WriteBackItem[] = [];
+    for (const [key, answer] of answers) {
+      counts.records_validated++;
+      counts.credits_charged += answer.credits.charged;
+      const item: WriteBackItem = { key, validatedAt };
+      for (const m of byKey.get(key)!.modules) {
+        if (answer[m]) (item as unknown as Record<string, unknown>)[m] = answer[m];
+      }
+      items.push(item);
+    }
+    const saved = new Map((items.length ? await session.writeBack(items) : []).map((o) => [o.key, o]));
+    const states2: { key: string; state: RecordState; error: string | null }[] = [];
+    for (const item of items) {
+      const o = saved.get(item.key);
+      const ok = o?.ok ?? false;
+      if (ok) counts.records_written++;
+      else {
+        counts.records_failed++;
+        errors.push({ key: item.key, error: o?.error ?? 'not written' });
+      }
+      // Validated and paid for: its hashes are kept either way; a failed save is owed, tried again without charge.
+      const { hashes } = byKey.get(item.key)!;
+      states2.push({ key: item.key, state: { ...hashes, pendingWrite: ok ? null : JSON.stringify(item) }, error: ok ? null : o?.error ?? 'not written' });
+    }
+    if (states2.length) await this.store.saveRecordStates(connector.id, states2);
+    return outcome;
+  }
+
+  /** Write-backs an earlier run validated and paid for but could not save: tried again, never charged again. */
+  private async retryPendingWrites(connector: ConnectorRow, session: ConnectorSession, counts: RunCounts, errors: { key: string; error: string }[]) {
+    const owed = await this.store.pendingWrites(connector.id, PENDING_WRITES_PER_RUN);
+    if (!owed.length) return;
+    const outcomes = await session.writeBack(owed.map((o) => JSON.parse(o.item) as WriteBackItem));
+    for (const o of outcomes) {
+      if (o.ok) counts.records_written++;
+      else {
+        counts.records_failed++;
+        errors.push({ key: o.key, error: o.error ?? 'not written' });
+      }
+      await this.store.clearPendingWrite(connector.id, o.key, o.error ?? null, !o.ok);
+    }
+  }
+
+  /** Whether a connector paused for credits can go on (its account has credits again). */
+  async canResume(connector: ConnectorRow): Promise<boolean> {
+    return (await this.ledger.balance(connector.accountId)) > 0;
+  }
+}

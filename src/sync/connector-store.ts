@@ -1,0 +1,283 @@
+/**
+ * Where connectors live: `connectors` (settings, sealed credentials, watermark, the run lease), `connector_runs`, and
+ * `connector_records` (per record the hash of each checked input, and a write-back still owed). Every query names the
+ * account or the connector: one account never reaches another's rows.
+ */
+import type { Database } from '../db/data-source.js';
+import { all, run, runSteps } from '../db/transaction-steps.js';
+import type { Sealed } from './secrets.js';
+
+export type ConnectorStatus = 'active' | 'paused' | 'error';
+export type RunStatus = 'running' | 'completed' | 'failed' | 'paused';
+
+export interface ConnectorRow {
+  id: string;
+  accountId: string;
+  type: string;
+  name: string;
+  status: ConnectorStatus;
+  reason: string | null;
+  reasonDetail: string | null;
+  schedule: string;
+  settings: Record<string, unknown>;
+  writeBack: Record<string, unknown>;
+  sealed: Sealed;
+  watermark: Record<string, unknown>;
+  lastRunId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface RunCounts {
+  records_read: number;
+  records_validated: number;
+  records_written: number;
+  records_skipped: number;
+  records_failed: number;
+  credits_charged: number;
+}
+
+export interface RunRow extends RunCounts {
+  id: string;
+  connectorId: string;
+  triggeredBy: string;
+  status: RunStatus;
+  reason: string | null;
+  message: string | null;
+  errors: { key: string; error: string }[];
+  startedAt: number;
+  finishedAt: number | null;
+}
+
+/** What was last validated of a record: the hash of each checked input, and a write-back still owed. */
+export interface RecordState {
+  address: string | null;
+  email: string | null;
+  phone: string | null;
+  pendingWrite: string | null;
+}
+
+const COLUMNS = `id, account_id, type, name, status, reason, reason_detail, schedule, settings, write_back, secret,
+  secret_key_id, watermark, last_run_id, created_at, updated_at`;
+
+function connectorOf(r: Record<string, unknown>): ConnectorRow {
+  return {
+    id: String(r.id), accountId: String(r.account_id), type: String(r.type), name: String(r.name),
+    status: r.status as ConnectorStatus, reason: (r.reason as string | null) ?? null,
+    reasonDetail: (r.reason_detail as string | null) ?? null, schedule: String(r.schedule),
+    settings: JSON.parse(String(r.settings)), writeBack: JSON.parse(String(r.write_back)),
+    sealed: { secret: String(r.secret), keyId: String(r.secret_key_id) }, watermark: JSON.parse(String(r.watermark)),
+    lastRunId: (r.last_run_id as string | null) ?? null, createdAt: Number(r.created_at), updatedAt: Number(r.updated_at),
+  };
+}
+
+const RUN_COLUMNS = `id, connector_id, triggered_by, status, reason, message, records_read, records_validated, records_written,
+  records_skipped, records_failed, credits_charged, errors, started_at, finished_at`;
+
+function runOf(r: Record<string, unknown>): RunRow {
+  return {
+    id: String(r.id), connectorId: String(r.connector_id), triggeredBy: String(r.triggered_by), status: r.status as RunStatus,
+    reason: (r.reason as string | null) ?? null, message: (r.message as string | null) ?? null,
+    records_read: Number(r.records_read), records_validated: Number(r.records_validated),
+    records_written: Number(r.records_written), records_skipped: Number(r.records_skipped),
+    records_failed: Number(r.records_failed), credits_charged: Number(r.credits_charged),
+    errors: JSON.parse(String(r.errors)), startedAt: Number(r.started_at),
+    finishedAt: r.finished_at === null ? null : Number(r.finished_at),
+  };
+}
+
+export class ConnectorStore {
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async insert(c: Omit<ConnectorRow, 'createdAt' | 'updatedAt' | 'lastRunId' | 'watermark' | 'reason' | 'reasonDetail'>): Promise<void> {
+    const at = this.now();
+    await this.db.run(
+      `INSERT INTO connectors (id, account_id, type, name, status, schedule, settings, write_back, secret, secret_key_id,
+         watermark, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, '{}', $11, $11)`,
+      [c.id, c.accountId, c.type, c.name, c.status, c.schedule, JSON.stringify(c.settings), JSON.stringify(c.writeBack),
+        c.sealed.secret, c.sealed.keyId, at],
+    );
+  }
+
+  async get(id: string): Promise<ConnectorRow | null> {
+    const rows = await this.db.all<Record<string, unknown>>(`SELECT ${COLUMNS} FROM connectors WHERE id = $1`, [id]);
+    return rows[0] ? connectorOf(rows[0]) : null;
+  }
+
+  async getOwn(accountId: string, id: string): Promise<ConnectorRow | null> {
+    const rows = await this.db.all<Record<string, unknown>>(
+      `SELECT ${COLUMNS} FROM connectors WHERE id = $1 AND account_id = $2`, [id, accountId],
+    );
+    return rows[0] ? connectorOf(rows[0]) : null;
+  }
+
+  async list(accountId: string): Promise<ConnectorRow[]> {
+    const rows = await this.db.all<Record<string, unknown>>(
+      `SELECT ${COLUMNS} FROM connectors WHERE account_id = $1 ORDER BY created_at DESC, id DESC`, [accountId],
+    );
+    return rows.map(connectorOf);
+  }
+
+  /** Every connector, for the scheduler. */
+  async all(): Promise<ConnectorRow[]> {
+    return (await this.db.all<Record<string, unknown>>(`SELECT ${COLUMNS} FROM connectors ORDER BY id`)).map(connectorOf);
+  }
+
+  async update(id: string, changes: Partial<Pick<ConnectorRow, 'name' | 'status' | 'reason' | 'reasonDetail' | 'schedule' | 'settings' | 'writeBack' | 'sealed' | 'watermark'>>): Promise<void> {
+    const sets: string[] = [];
+    const params: unknown[] = [id];
+    const set = (column: string, value: unknown) => {
+      params.push(value);
+      sets.push(`${column} = $${params.length}`);
+    };
+    if (changes.name !== undefined) set('name', changes.name);
+    if (changes.status !== undefined) set('status', changes.status);
+    if (changes.reason !== undefined) set('reason', changes.reason);
+    if (changes.reasonDetail !== undefined) set('reason_detail', changes.reasonDetail);
+    if (changes.schedule !== undefined) set('schedule', changes.schedule);
+    if (changes.settings !== undefined) set('settings', JSON.stringify(changes.settings));
+    if (changes.writeBack !== undefined) set('write_back', JSON.stringify(changes.writeBack));
+    if (changes.watermark !== undefined) set('watermark', JSON.stringify(changes.watermark));
+    if (changes.sealed !== undefined) {
+      set('secret', changes.sealed.secret);
+      set('secret_key_id', changes.sealed.keyId);
+    }
+    set('updated_at', this.now());
+    await this.db.run(`UPDATE connectors SET ${sets.join(', ')} WHERE id = $1`, params);
+  }
+
+  async delete(accountId: string, id: string): Promise<boolean> {
+    return runSteps(this.db, function* () {
+      const gone = (yield all(`SELECT id FROM connectors WHERE id = $1 AND account_id = $2`, id, accountId)) as unknown[];
+      if (!gone.length) return false;
+      yield run(`DELETE FROM connector_records WHERE connector_id = $1`, id);
+      yield run(`DELETE FROM connector_runs WHERE connector_id = $1`, id);
+      yield run(`DELETE FROM connectors WHERE id = $1`, id);
+      return true;
+    });
+  }
+
+  /** Takes the connector's run lease if nobody holds it: never two runs of one connector at once, on any instance. */
+  async claimRun(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    const at = this.now();
+    const changed = await this.db.run(
+      `UPDATE connectors SET run_owner = $2, run_lease_until = $3
+       WHERE id = $1 AND (run_owner IS NULL OR run_lease_until < $4)`,
+      [id, owner, at + leaseMs, at],
+    );
+    return changed === 1;
+  }
+
+  async renewRun(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    return (await this.db.run(
+      `UPDATE connectors SET run_lease_until = $3 WHERE id = $1 AND run_owner = $2`, [id, owner, this.now() + leaseMs],
+    )) === 1;
+  }
+
+  async releaseRun(id: string, owner: string): Promise<void> {
+    await this.db.run(`UPDATE connectors SET run_owner = NULL, run_lease_until = NULL WHERE id = $1 AND run_owner = $2`, [id, owner]);
+  }
+
+  async startRun(runId: string, connector: ConnectorRow, triggeredBy: string): Promise<void> {
+    const at = this.now();
+    await runSteps(this.db, function* () {
+      yield run(
+        `INSERT INTO connector_runs (id, connector_id, account_id, triggered_by, status, started_at) VALUES ($1, $2, $3, $4, 'running', $5)`,
+        runId, connector.id, connector.accountId, triggeredBy, at,
+      );
+      yield run(`UPDATE connectors SET last_run_id = $2 WHERE id = $1`, connector.id, runId);
+    });
+  }
+
+  async saveRun(runId: string, counts: RunCounts, errors: { key: string; error: string }[]): Promise<void> {
+    await this.db.run(
+      `UPDATE connector_runs SET records_read = $2, records_validated = $3, records_written = $4, records_skipped = $5,
+         records_failed = $6, credits_charged = $7, errors = $8 WHERE id = $1`,
+      [runId, counts.records_read, counts.records_validated, counts.records_written, counts.records_skipped,
+        counts.records_failed, counts.credits_charged, JSON.stringify(errors.slice(0, 100))],
+    );
+  }
+
+  async finishRun(runId: string, status: RunStatus, reason: string | null, message: string | null): Promise<void> {
+    await this.db.run(
+      `UPDATE connector_runs SET status = $2, reason = $3, message = $4, finished_at = $5 WHERE id = $1`,
+      [runId, status, reason, message?.slice(0, 1000) ?? null, this.now()],
+    );
+  }
+
+  async getRun(id: string): Promise<RunRow | null> {
+    const rows = await this.db.all<Record<string, unknown>>(`SELECT ${RUN_COLUMNS} FROM connector_runs WHERE id = $1`, [id]);
+    return rows[0] ? runOf(rows[0]) : null;
+  }
+
+  async runs(connectorId: string, limit: number): Promise<RunRow[]> {
+    const rows = await this.db.all<Record<string, unknown>>(
+      `SELECT ${RUN_COLUMNS} FROM connector_runs WHERE connector_id = $1 ORDER BY started_at DESC, id DESC LIMIT $2`,
+      [connectorId, limit],
+    );
+    return rows.map(runOf);
+  }
+
+  /** Runs left `running` by a process that died: failed, so that the history tells the truth. */
+  async failAbandonedRuns(connectorId: string): Promise<void> {
+    await this.db.run(
+      `UPDATE connector_runs SET status = 'failed', reason = 'api_error', message = 'the run was interrupted (the service stopped)',
+         finished_at = $2 WHERE connector_id = $1 AND status = 'running'`,
+      [connectorId, this.now()],
+    );
+  }
+
+  async recordStates(connectorId: string, keys: string[]): Promise<Map<string, RecordState>> {
+    const states = new Map<string, RecordState>();
+    for (let i = 0; i < keys.length; i += 500) {
+      const slice = keys.slice(i, i + 500);
+      const rows = await this.db.all<Record<string, string | null>>(
+        `SELECT record_key, address_hash, email_hash, phone_hash, pending_write FROM connector_records
+         WHERE connector_id = $1 AND record_key IN (${slice.map((_, k) => `$${k + 2}`).join(', ')})`,
+        [connectorId, ...slice],
+      );
+      for (const r of rows) {
+        states.set(String(r.record_key), { address: r.address_hash, email: r.email_hash, phone: r.phone_hash, pendingWrite: r.pending_write });
+      }
+    }
+    return states;
+  }
+
+  /** Records validated: their input hashes, and the write-back still owed when saving failed (else null). */
+  async saveRecordStates(connectorId: string, states: { key: string; state: RecordState; error: string | null }[]): Promise<void> {
+    const at = this.now();
+    await runSteps(this.db, function* () {
+      for (const { key, state, error } of states) {
+        yield run(
+          `INSERT INTO connector_records (connector_id, record_key, address_hash, email_hash, phone_hash, pending_write, write_error, validated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+           ON CONFLICT (connector_id, record_key) DO UPDATE SET address_hash = $3, email_hash = $4, phone_hash = $5,
+             pending_write = $6, write_error = $7, validated_at = $8`,
+          connectorId, key, state.address, state.email, state.phone, state.pendingWrite, error, at,
+        );
+      }
+    });
+  }
+
+  /** Write-backs still owed (saving failed in an earlier run), a page at a time. */
+  async pendingWrites(connectorId: string, limit: number): Promise<{ key: string; item: string }[]> {
+    const rows = await this.db.all<{ record_key: string; pending_write: string }>(
+      `SELECT record_key, pending_write FROM connector_records WHERE connector_id = $1 AND pending_write IS NOT NULL
+       ORDER BY record_key LIMIT $2`,
+      [connectorId, limit],
+    );
+    return rows.map((r) => ({ key: r.record_key, item: r.pending_write }));
+  }
+
+  async clearPendingWrite(connectorId: string, key: string, error: string | null, keep: boolean): Promise<void> {
+    await this.db.run(
+      `UPDATE connector_records SET pending_write = CASE WHEN $3 THEN pending_write ELSE NULL END, write_error = $4
+       WHERE connector_id = $1 AND record_key = $2`,
+      [connectorId, key, keep, error],
+    );
+  }
+}

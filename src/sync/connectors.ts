@@ -1,0 +1,162 @@
+/**
+ * Connectors (CONTRACT §7), the story of their configuration: a body checked against the plugin's own settings,
+ * credentials and write-back schemas (zod), every URL it will call checked against SSRF, the credentials sealed and
+ * never shown again; read, changed, paused and deleted by their account only.
+ */
+import crypto from 'node:crypto';
+import cron from 'node-cron';
+import { z } from 'zod';
+import type { ConnectorRow, ConnectorStore, RunRow } from './connector-store.js';
+import type { ConnectorRegistry } from './registry.js';
+import { checkPlatformUrl, UnsafeUrl } from './platform-url.js';
+import type { SecretBox } from './secrets.js';
+
+/** A field problem in a connector body: answered 400 with `errors`, like any schema failure. */
+export class ConnectorInvalid extends Error {
+  constructor(readonly errors: { field: string; message: string }[]) {
+    super(errors.map((e) => `${e.field}: ${e.message}`).join('; '));
+  }
+}
+
+const schedule = z.string().trim().max(100).refine((s) => cron.validate(s), 'a cron expression (5 fields, or 6 with seconds)');
+
+const createSchema = z.object({
+  type: z.string(),
+  name: z.string().trim().min(1).max(200),
+  schedule: schedule.default('*/15 * * * *'),
+  settings: z.record(z.string(), z.unknown()).default({}),
+  credentials: z.record(z.string(), z.unknown()),
+  write_back: z.record(z.string(), z.unknown()).default({}),
+}).strict();
+
+const patchSchema = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  status: z.enum(['active', 'paused']).optional(),
+  schedule: schedule.optional(),
+  settings: z.record(z.string(), z.unknown()).optional(),
+  credentials: z.record(z.string(), z.unknown()).optional(),
+  write_back: z.record(z.string(), z.unknown()).optional(),
+}).strict();
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function runView(run: RunRow) {
+  return {
+    run_id: run.id, status: run.status, reason: run.reason, message: run.message, triggered_by: run.triggeredBy,
+    started_at: iso(run.startedAt), finished_at: iso(run.finishedAt),
+    records_read: run.records_read, records_validated: run.records_validated, records_written: run.records_written,
+    records_skipped: run.records_skipped, records_failed: run.records_failed, credits_charged: run.credits_charged,
+    errors: run.errors,
+  };
+}
+
+function issuesOf(prefix: string, error: z.ZodError) {
+  return error.issues.map((i) => ({ field: [prefix, ...i.path].filter((p) => p !== '').join('.') || '(body)', message: i.message }));
+}
+
+export class Connectors {
+  constructor(
+    private readonly store: ConnectorStore,
+    private readonly registry: ConnectorRegistry,
+    private readonly secrets: SecretBox,
+    private readonly allowPrivate: boolean,
+    /** Called after a change, so that this instance's schedules follow at once (others within their refresh). */
+    private readonly onChange: () => void = () => undefined,
+  ) {}
+
+  async view(c: ConnectorRow) {
+    const lastRun = c.lastRunId ? await this.store.getRun(c.lastRunId) : null;
+    return {
+      connector_id: c.id, type: c.type, name: c.name, status: c.status, reason: c.reason, reason_detail: c.reasonDetail,
+      schedule: c.schedule, settings: c.settings, write_back: c.writeBack, watermark: c.watermark,
+      last_run: lastRun ? runView(lastRun) : null, created_at: iso(c.createdAt), updated_at: iso(c.updatedAt),
+    };
+  }
+
+  private pluginFor(type: string) {
+    const plugin = this.registry.get(type);
+    if (!plugin) throw new ConnectorInvalid([{ field: 'type', message: `one of ${this.registry.types.join(', ')}` }]);
+    return plugin;
+  }
+
+  /** The plugin's parse of settings, credentials and write-back, and the SSRF check of its URLs. */
+  private async checked(type: string, raw: { settings: unknown; credentials?: unknown; write_back: unknown }) {
+    const plugin = this.pluginFor(type);
+    const settings = plugin.settingsSchema.safeParse(raw.settings);
+    const writeBack = plugin.writeBackSchema.safeParse(raw.write_back);
+    const credentials = raw.credentials === undefined ? null : plugin.credentialsSchema.safeParse(raw.credentials);
+    const errors = [
+      ...(settings.success ? [] : issuesOf('settings', settings.error)),
+      ...(writeBack.success ? [] : issuesOf('write_back', writeBack.error)),
+      // Never echo a credential's value: only which field is wrong.
+      ...(credentials && !credentials.success ? issuesOf('credentials', credentials.error).map((e) => ({ ...e, message: e.message.slice(0, 200) })) : []),
+    ];
+    if (errors.length) throw new ConnectorInvalid(errors);
+    for (const url of plugin.urlsOf(settings.data)) {
+      try {
+        await checkPlatformUrl(url, this.allowPrivate);
+      } catch (err) {
+        if (err instanceof UnsafeUrl) throw new ConnectorInvalid([{ field: 'settings', message: `${url.slice(0, 200)} ${err.message}` }]);
+        throw err;
+      }
+    }
+    return {
+      settings: settings.data as Record<string, unknown>,
+      writeBack: writeBack.data as Record<string, unknown>,
+      credentials: credentials?.data ?? null,
+    };
+  }
+
+  async create(accountId: string, body: unknown) {
+    const parsed = createSchema.safeParse(body);
+    if (!parsed.success) throw new ConnectorInvalid(issuesOf('', parsed.error));
+    const { type, name } = parsed.data;
+    const checked = await this.checked(type, { settings: parsed.data.settings, credentials: parsed.data.credentials, write_back: parsed.data.write_back });
+    const id = `conn_${crypto.randomBytes(12).toString('base64url')}`;
+    await this.store.insert({
+      id, accountId, type, name, status: 'active', schedule: parsed.data.schedule, settings: checked.settings,
+      writeBack: checked.writeBack, sealed: this.secrets.seal(checked.credentials),
+    });
+    this.onChange();
+    return this.view((await this.store.get(id))!);
+  }
+
+  async get(accountId: string, id: string): Promise<ConnectorRow | null> {
+    return this.store.getOwn(accountId, id);
+  }
+
+  async list(accountId: string) {
+    return Promise.all((await this.store.list(accountId)).map((c) => this.view(c)));
+  }
+
+  async update(connector: ConnectorRow, body: unknown) {
+    const parsed = patchSchema.safeParse(body);
+    if (!parsed.success) throw new ConnectorInvalid(issuesOf('', parsed.error));
+    const p = parsed.data;
+    const checked = await this.checked(connector.type, {
+      settings: p.settings ?? connector.settings, credentials: p.credentials, write_back: p.write_back ?? connector.writeBack,
+    });
+    await this.store.update(connector.id, {
+      name: p.name,
+      schedule: p.schedule,
+      settings: p.settings ? checked.settings : undefined,
+      writeBack: p.write_back ? checked.writeBack : undefined,
+      sealed: checked.credentials ? this.secrets.seal(checked.credentials) : undefined,
+      // Resuming (or new credentials) clears the reason of a pause or an error.
+      ...(p.status ? { status: p.status, reason: null, reasonDetail: null } : {}),
+      ...(p.credentials && connector.status === 'error' && !p.status ? { status: 'active', reason: null, reasonDetail: null } : {}),
+    });
+    this.onChange();
+    return this.view((await this.store.get(connector.id))!);
+  }
+
+  async delete(accountId: string, id: string): Promise<boolean> {
+    const gone = await this.store.delete(accountId, id);
+    if (gone) this.onChange();
+    return gone;
+  }
+
+  async runs(connectorId: string, limit = 50) {
+    return (await this.store.runs(connectorId, limit)).map(runView);
+  }
+}
