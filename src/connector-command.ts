@@ -3,7 +3,7 @@
  * run as JSON on stdout; the connector's run lease keeps it from running beside a service's scheduled run.
  */
 import fs from 'node:fs';
-import { Slots } from './bulk/process-records.js';
+import { Slots, TurnGate } from './bulk/process-records.js';
 import type { Config } from './config.js';
 import type { Database } from './db/data-source.js';
 import { createLogger } from './log.js';
@@ -28,16 +28,16 @@ export async function runConnectorCommand(
   if (action === 'add') {
     await accounts.get(args.account!);
     const body = JSON.parse(fs.readFileSync(args.file!, 'utf8')) as unknown;
-    return openSync(config, db, lazyValidation, ledger, logger, new Slots(1)).connectors.create(args.account!, body);
+    return openSync(config, db, lazyValidation, ledger, logger, { slots: new Slots(1), gate: new TurnGate(1) }).connectors.create(args.account!, body);
   }
   if (action === 'list') {
     await accounts.get(args.account!);
-    return { connectors: await openSync(config, db, lazyValidation, ledger, logger, new Slots(1)).connectors.list(args.account!) };
+    return { connectors: await openSync(config, db, lazyValidation, ledger, logger, { slots: new Slots(1), gate: new TurnGate(1) }).connectors.list(args.account!) };
   }
   const engines = await createEngines({ ...config, referenceReloadMs: 0 }, db, logger);
   try {
     const validation = new ContactValidation(engines, ledger, config.validationBudgetMs);
-    const sync = openSync(config, db, validation, ledger, logger, new Slots(config.batch.overall));
+    const sync = openSync(config, db, validation, ledger, logger, { slots: new Slots(config.batch.overall), gate: new TurnGate(64) });
     const connector = await sync.store.get(args.connector!);
     if (!connector) throw new ConnectorCommandError('not_found', `no connector ${args.connector}`);
     const started = await sync.runs.start(connector, 'cli', (c) => {

@@ -8,7 +8,7 @@ import { Accounts } from './billing/accounts.js';
 import { type ChunkQueue, InProcessChunkQueue, PgBossChunkQueue } from './bulk/chunk-queue.js';
 import { JobStore } from './bulk/job-store.js';
 import { BulkRunner } from './bulk/runner.js';
-import type { Slots } from './bulk/process-records.js';
+import type { Slots, TurnGate } from './bulk/process-records.js';
 import { connectorPlugins } from '../connectors/index.js';
 import { ConnectorStore } from './sync/connector-store.js';
 import { ConnectorRuns } from './sync/connector-runs.js';
@@ -81,13 +81,14 @@ export async function openBulk(
  * runner's bound on records in flight) and the schedules. The scheduler is not started here.
  */
 export function openSync(
-  config: Config, db: Database, validation: ContactValidation, ledger: CreditLedger, logger: Logger, slots: Slots,
+  config: Config, db: Database, validation: ContactValidation, ledger: CreditLedger, logger: Logger,
+  { slots, gate }: { slots: Slots; gate: TurnGate },
 ) {
   const store = new ConnectorStore(db);
   const registry = new ConnectorRegistry(connectorPlugins);
   const secrets = new SecretBox(config.connectors.secretKey, config.connectors.previousKeys);
   const runs = new ConnectorRuns(store, registry, secrets, validation, ledger, logger, {
-    perJob: config.batch.perJob, slots, leaseMs: config.connectors.leaseMs, allowPrivate: config.connectors.allowPrivate,
+    perJob: config.batch.perJob, slots, gate, leaseMs: config.connectors.leaseMs, allowPrivate: config.connectors.allowPrivate,
   });
   const scheduler = new ConnectorScheduler(store, runs, logger);
   const connectors = new Connectors(store, registry, secrets, config.connectors.allowPrivate, () => void scheduler.refresh());
@@ -103,7 +104,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   ready = true;
   const validation = new ContactValidation(engines, ledger, config.validationBudgetMs);
   const bulk = await openBulk(config, db, validation, ledger, logger);
-  const sync = openSync(config, db, validation, ledger, logger, bulk.runner.slots);
+  const sync = openSync(config, db, validation, ledger, logger, bulk.runner);
   const failedAuthentications = new FailedAuthenticationLimiter();
   const app = createApp({
     db, accounts, failedAuthentications, ledger, validation, logger, rateLimitPerMinute: config.rateLimitPerMinute,

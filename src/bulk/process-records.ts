@@ -1,7 +1,8 @@
 /**
  * The heart of every bulk job: records from a source through the record pipeline with a bounded number in flight (per
  * job, and for the whole process through shared Slots), finished ones handed to `keep` a few hundred at a time, and
- * the event loop given back every few records so that interactive requests get in between. Used by the chunk runner
+ * the records' CPU work let through a few per turn of the event loop (TurnGate) so that interactive requests get in
+ * between. Used by the chunk runner
  * (CSV batches) and by connector runs.
  */
 import type { FinishedRecord } from './job-store.js';
@@ -25,17 +26,41 @@ export class Slots {
   }
 }
 
-/** Finished records are kept this many at a time, or after FLUSH_MS, whichever comes first. */
-const FLUSH_RECORDS = 250;
-const FLUSH_MS = 500;
-/** Records started between two turns of the event loop: interactive requests get in between. */
-const RECORDS_PER_TURN = 8;
+/**
+ * Lets CPU work through a few at a time per turn of the event loop: the records whose debits one group commit
+ * resolved would otherwise run their engines back to back, and a request arriving meanwhile would wait for all of
+ * them. Each caller of `pass` goes on in a later turn, at most `perTurn` of them in one.
+ */
+export class TurnGate {
+  private readonly waiting: (() => void)[] = [];
+  private scheduled = false;
+  constructor(private readonly perTurn: number) {}
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  pass(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.waiting.push(resolve);
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      for (const resolve of this.waiting.splice(0, this.perTurn)) resolve();
+      if (this.waiting.length) this.schedule();
+    });
+  }
+}
+
+/** Finished records are kept this many at a time (one short SQLite transaction), or after FLUSH_MS. */
+const FLUSH_RECORDS = 100;
+const FLUSH_MS = 500;
 
 export interface RecordFlow {
-  /** Records of this job in flight at once. */
-  perJob: number;
+  /** The job's own bound on records in flight (shared by its chunks), then the process-wide one. */
+  jobSlots: Slots;
   slots: Slots;
   validate(record: SourceRecord): Promise<FinishedRecord>;
   /** Keeps finished records; false stops the flow (the job was canceled or paused elsewhere). */
@@ -58,7 +83,6 @@ export async function processRecords(records: AsyncIterable<SourceRecord> | Iter
   let failure: unknown = null;
   let halted = false;
   let lastFlush = performance.now();
-  let started = 0;
 
   const flush = async () => {
     lastFlush = performance.now();
@@ -67,7 +91,7 @@ export async function processRecords(records: AsyncIterable<SourceRecord> | Iter
 
   for await (const record of records) {
     if (paused !== null || failure || halted || flow.shouldStop()) break;
-    while (inFlight.size >= flow.perJob) await Promise.race(inFlight);
+    await flow.jobSlots.acquire();
     await flow.slots.acquire();
     const p: Promise<void> = flow.validate(record)
       .then((r) => { kept.push(r); })
@@ -78,10 +102,10 @@ export async function processRecords(records: AsyncIterable<SourceRecord> | Iter
       .finally(() => {
         inFlight.delete(p);
         flow.slots.release();
+        flow.jobSlots.release();
       });
     inFlight.add(p);
     if (kept.length >= FLUSH_RECORDS || performance.now() - lastFlush > FLUSH_MS) await flush();
-    if (++started % RECORDS_PER_TURN === 0) await nextTurn();
   }
   await Promise.all(inFlight);
   await flush();

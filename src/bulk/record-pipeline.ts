@@ -43,18 +43,19 @@ export class CreditsExhausted extends Error {
 export const recordChargeId = (jobId: string, key: string) => `${jobId}:${key}`;
 
 /**
- * Validates one record, charged under `chargeId` (by default the job and the record) at most once. Throws CreditsExhausted when the account cannot pay for it (nothing charged) and rethrows
+ * Validates one record, charged under `chargeId` (by default the job and the record) at most once, its engines
+ * started only once `pace` lets it (TurnGate). Throws CreditsExhausted when the account cannot pay for it (nothing charged) and rethrows
  * what is not the record's fault (the database gone: the chunk is attempted again later); a failing engine makes the
  * record `failed` (`cv_error` = `internal`), refunded by the use case.
  */
 export async function validateRecord(
   validation: ContactValidation, accountId: string, jobId: string, record: SourceRecord, log: Logger,
-  chargeId = recordChargeId(jobId, record.key),
+  { chargeId = recordChargeId(jobId, record.key), pace }: { chargeId?: string; pace?: () => Promise<void> } = {},
 ): Promise<FinishedRecord & { answer?: ContactAnswer }> {
   if (record.error) return { key: record.key, outcome: 'failed', credits: 0, result: verdictOf(null, record.error) };
   if (!record.input) return { key: record.key, outcome: 'empty', credits: 0, result: verdictOf(null, 'empty') };
   try {
-    const answer = await validation.validate(accountId, chargeId, record.input, Date.now(), log, { chargeOnce: true });
+    const answer = await validation.validate(accountId, chargeId, record.input, Date.now(), log, { chargeOnce: true, pace });
     return { key: record.key, outcome: 'ok', credits: answer.credits.charged, result: verdictOf(answer, null), answer };
   } catch (err) {
     if (err instanceof Problem && err.code === 'insufficient-credits') {

@@ -14,7 +14,7 @@ import type { Logger } from '../log.js';
 import type { ContactValidation } from '../validation/validate-contact.js';
 import type { ChunkQueue } from './chunk-queue.js';
 import type { Chunk, ChunkTask, Job, JobStore } from './job-store.js';
-import { processRecords, Slots } from './process-records.js';
+import { processRecords, Slots, TurnGate } from './process-records.js';
 import { validateRecord, type SourceRecord } from './record-pipeline.js';
 
 /** Where a job's records come from: one per job kind (a CSV file; a connector's platform). */
@@ -42,11 +42,18 @@ export interface BulkRunnerOptions {
   resendAfterMs: number;
 }
 
+/** Records whose engines run in one turn of the event loop (bench:batch: interactive p99 against batch throughput). */
+const RECORDS_PER_TURN = 4;
+
 export class BulkRunner {
   /** This runner's name in leases and in `bulk_records.worker`. */
   readonly owner = `runner_${crypto.randomBytes(6).toString('hex')}`;
   /** The process-wide bound on records in flight, shared with connector runs. */
   readonly slots: Slots;
+  /** Records whose engines may run in one turn of the event loop, shared with connector runs. */
+  readonly gate = new TurnGate(RECORDS_PER_TURN);
+  /** Each job's bound on records in flight, shared by its chunks in this process (with a count of their users). */
+  private readonly jobSlots = new Map<string, { slots: Slots; users: number }>();
   private sweeper?: NodeJS.Timeout;
   private sweeping?: Promise<void>;
   private firstSweep = true;
@@ -169,13 +176,19 @@ export class BulkRunner {
   private async work(job: Job, chunk: Chunk, source: BulkSource, isLost: () => boolean) {
     const [fromKey, toKey] = source.keyRange(chunk);
     const finished = await this.store.finishedKeys(job.id, fromKey, toKey);
+    const shared = this.jobSlots.get(job.id) ?? { slots: new Slots(this.options.perJob), users: 0 };
+    shared.users++;
+    this.jobSlots.set(job.id, shared);
+    const pace = () => this.gate.pass();
     const outcome = await processRecords(this.unfinished(source.records(job, chunk), finished), {
-      perJob: this.options.perJob,
+      jobSlots: shared.slots,
       slots: this.slots,
-      validate: (record) => validateRecord(this.validation, job.accountId, job.id, record, this.log),
+      validate: (record) => validateRecord(this.validation, job.accountId, job.id, record, this.log, { pace }),
       // Canceled, or paused by another chunk: stop here.
       keep: async (records) => (await this.store.saveRecords(job.id, records, this.owner)) === 'running',
       shouldStop: () => this.stopped || isLost(),
+    }).finally(() => {
+      if (--shared.users === 0) this.jobSlots.delete(job.id);
     });
     // Stopping (a shutdown): give the chunk back at once rather than wait for the lease to lapse.
     if (outcome.kind === 'stopped' && this.stopped && !isLost()) await this.store.releaseChunk(chunk, this.owner);

@@ -9,7 +9,7 @@
  */
 import crypto from 'node:crypto';
 import type { CreditLedger } from '../billing/ledger.js';
-import { processRecords, type Slots } from '../bulk/process-records.js';
+import { processRecords, Slots, type TurnGate } from '../bulk/process-records.js';
 import { validateRecord, type SourceRecord } from '../bulk/record-pipeline.js';
 import type { Logger } from '../log.js';
 import type { ContactAnswer, ContactInput, ContactValidation } from '../validation/validate-contact.js';
@@ -26,6 +26,7 @@ const PENDING_WRITES_PER_RUN = 1_000;
 export interface ConnectorRunOptions {
   perJob: number;
   slots: Slots;
+  gate: TurnGate;
   leaseMs: number;
   allowPrivate: boolean;
 }
@@ -190,10 +191,12 @@ export class ConnectorRuns {
     const byKey = new Map(due.map((d) => [d.record.key, d]));
     const answers = new Map<string, ContactAnswer>();
     const outcome = await processRecords(due.map((d) => d.record), {
-      perJob: this.options.perJob,
+      jobSlots: new Slots(this.options.perJob),
       slots: this.options.slots,
       validate: async (record) => {
-        const finished = await validateRecord(this.validation, connector.accountId, connector.id, record, this.log, byKey.get(record.key)!.chargeId);
+        const finished = await validateRecord(this.validation, connector.accountId, connector.id, record, this.log, {
+          chargeId: byKey.get(record.key)!.chargeId, pace: () => this.options.gate.pass(),
+        });
         if (finished.answer) answers.set(record.key, finished.answer);
         else {
           counts.records_failed++;

@@ -99,11 +99,12 @@ export class ContactValidation {
 
   /**
    * `chargeOnce`: `requestId` names a unit of work that may be attempted again (a bulk job's record): an attempt after
-   * the first is not charged again (CreditLedger.debit's `once`).
+   * the first is not charged again (CreditLedger.debit's `once`). `pace`: awaited between the debit and the engines,
+   * so that bulk work can let interactive requests through between records.
    */
   async validate(
     accountId: string, requestId: string, input: ContactInput, arrivedAtEpochMs: number, log: Logger,
-    { chargeOnce = false } = {},
+    { chargeOnce = false, pace }: { chargeOnce?: boolean; pace?: () => Promise<void> } = {},
   ): Promise<ContactAnswer> {
     const { charges, phoneRegion, phoneReading, emailAnswer } = this.price(input);
     const debit = await this.ledger.debit(accountId, charges, requestId, { once: chargeOnce });
@@ -115,6 +116,7 @@ export class ContactValidation {
       );
     }
 
+    if (pace) await pace();
     const deadline = arrivedAtEpochMs + this.budgetMs;
     const { address, email, phone } = input;
     const started = [
