@@ -111,6 +111,8 @@ export class ConnectorRuns {
       session = await plugin.open({
         settings: connector.settings, credentials, writeBack: connector.writeBack, log: this.log,
       });
+      // Where the login sent us (Salesforce's instance URL) is checked like the URLs of the settings.
+      for (const url of session.urls?.() ?? []) await checkPlatformUrl(url, this.options.allowPrivate);
       await this.retryPendingWrites(connector, session, counts, errors);
 
       const seen = new Set<string>();
@@ -230,7 +232,8 @@ export class ConnectorRuns {
         errors.push({ key: item.key, error: o?.error ?? 'not written' });
       }
       // Validated and paid for: its hashes are kept either way; a failed save is owed, tried again without charge.
-      const { hashes } = byKey.get(item.key)!;
+      // A write that changed a checked field (the standardized address) is the record's new baseline.
+      const hashes = o?.ok && o.written ? inputHashes(o.written) : byKey.get(item.key)!.hashes;
       states2.push({ key: item.key, state: { ...hashes, pendingWrite: ok ? null : JSON.stringify(item) }, error: ok ? null : o?.error ?? 'not written' });
     }
     if (states2.length) await this.store.saveRecordStates(connector.id, states2);

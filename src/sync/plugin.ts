@@ -63,6 +63,12 @@ export interface WriteBackOutcome {
   ok: boolean;
   /** The platform's reason when the record was not saved (`FIELD_CUSTOM_VALIDATION_EXCEPTION: …`). */
   error?: string;
+  /**
+   * The record's contact as it will read after this write, when the write changed a checked field (the standardized
+   * address written over the typed one): the core takes it as the new baseline, so that its own write never makes
+   * the record look changed.
+   */
+  written?: RecordContact;
 }
 
 export interface ConnectorSession {
@@ -72,6 +78,8 @@ export interface ConnectorSession {
    */
   changes(watermark: Watermark): AsyncIterable<ChangePage>;
   writeBack(items: WriteBackItem[]): Promise<WriteBackOutcome[]>;
+  /** The URLs the session calls beyond `urlsOf` (an instance URL the login answered with): the core checks them too. */
+  urls?(): string[];
   close?(): Promise<void>;
 }
 
@@ -91,6 +99,9 @@ export interface ConnectorPlugin<S = unknown, C = unknown, W = unknown> {
   writeBackSchema: z.ZodType<W>;
   /** Every URL the plugin will call with these settings: the core refuses non-https and private addresses. */
   urlsOf(settings: S): string[];
-  /** Authenticates and opens a session; throws ConnectorError (`auth_failed` for refused credentials). */
+  /**
+   * Authenticates and opens a session (settings, credentials and write-back as the schemas parsed them, defaults
+   * filled in); throws ConnectorError (`auth_failed` for refused credentials).
+   */
   open(context: ConnectorContext<S, C, W>): Promise<ConnectorSession>;
 }

@@ -1,0 +1,202 @@
+/**
+ * One Salesforce session through jsforce: the OAuth 2.0 grant (client credentials or JWT bearer), a new grant when
+ * the session expires (jsforce's own refresh needs a refresh token these flows never get: PLATFORM-NOTES), and REST
+ * calls with the org's API usage watched (`Sforce-Limit-Info`) and our own retries: jsforce retries 429/503 on GET
+ * only, never a PATCH, and ignores Retry-After.
+ */
+import crypto from 'node:crypto';
+import jsforce from 'jsforce';
+import type { Connection, HttpRequest, HttpRequestOptions, HttpResponse } from 'jsforce';
+import { ConnectorError, type ConnectorContext } from '../../src/sync/plugin.js';
+
+export interface RetryPolicy {
+  /** Tries per call, the first included. */
+  attempts: number;
+  /** First back-off; doubles each try, with jitter. */
+  baseDelayMs: number;
+  /** A longer wait (Retry-After included) gives up at once. */
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 1000, maxDelayMs: 30_000 };
+
+export type Credentials =
+  | { client_id: string; client_secret: string }
+  | { client_id: string; username: string; private_key: string };
+
+export interface ClientOptions {
+  loginUrl: string;
+  apiVersion: string;
+  credentials: Credentials;
+  apiUsageMaxShare: number;
+  retry: RetryPolicy;
+  onApiUsage?: ConnectorContext<unknown, unknown, unknown>['onApiUsage'];
+  log: ConnectorContext<unknown, unknown, unknown>['log'];
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** A ConnectorError that keeps Salesforce's `errorCode` (`INVALID_QUERY_LOCATOR`, `INVALID_FIELD`, …). */
+export class SalesforceError extends ConnectorError {
+  constructor(reason: ConstructorParameters<typeof ConnectorError>[0], message: string, readonly errorCode: string, platformMessage: string) {
+    super(reason, message, platformMessage);
+  }
+}
+
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+/** Salesforce accepts a JWT bearer assertion for at most 3 minutes. */
+const ASSERTION_LIFETIME_S = 180;
+/** Sessions last hours: a second expiry within this time means the new session is refused. */
+const MIN_REFRESH_INTERVAL_MS = 10_000;
+
+/** The token request of the flow the credentials are for (a JWT assertion is signed anew each time). */
+export function grantOf(credentials: Credentials, loginUrl: string): { grant_type: string; [name: string]: string } {
+  if ('client_secret' in credentials) return { grant_type: 'client_credentials' };
+  const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const claims = {
+    iss: credentials.client_id, sub: credentials.username, aud: loginUrl,
+    exp: Math.floor(Date.now() / 1000) + ASSERTION_LIFETIME_S,
+  };
+  const data = `${part({ alg: 'RS256', typ: 'JWT' })}.${part(claims)}`;
+  const signature = crypto.sign('RSA-SHA256', Buffer.from(data), credentials.private_key).toString('base64url');
+  return { grant_type: JWT_BEARER, assertion: `${data}.${signature}` };
+}
+
+type Failure = { error: SalesforceError; retryable: boolean; retryAfterMs: number | null };
+
+export class SalesforceClient {
+  readonly conn: Connection;
+  private lastRefreshAt = 0;
+  private usage: { used: number; limit: number } | null = null;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: ClientOptions) {
+    const { credentials, loginUrl } = options;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.conn = new jsforce.Connection({
+      loginUrl,
+      version: options.apiVersion,
+      oauth2: { loginUrl, clientId: credentials.client_id, ...('client_secret' in credentials ? { clientSecret: credentials.client_secret } : {}) },
+      // An expired session: a new grant, then jsforce sends the call again. jsforce already joins concurrent 401s into
+      // one refresh, so a second one this soon means the new session was refused too: stop rather than loop.
+      refreshFn: (conn, callback) => {
+        if (Date.now() - this.lastRefreshAt < MIN_REFRESH_INTERVAL_MS) {
+          return callback(new Error('INVALID_SESSION_ID: the new session was refused too'));
+        }
+        this.options.log.info({ loginUrl }, 'salesforce session expired: authenticating again');
+        conn.oauth2.requestToken(grantOf(credentials, loginUrl)).then((res) => {
+          this.lastRefreshAt = Date.now();
+          callback(null, res.access_token, res);
+        }, (err: Error) => callback(err));
+      },
+    });
+  }
+
+  /** The first grant; refused credentials are `auth_failed`, an unreachable or failing login server `api_error`. */
+  async authenticate(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.conn.authorize(grantOf(this.options.credentials, this.options.loginUrl));
+        return;
+      } catch (err) {
+        const e = err as Error;
+        const serverSide = /^ERROR_HTTP_5\d\d$/.test(e.name) || e.name === 'FetchError';
+        if (!serverSide) {
+          throw new SalesforceError('auth_failed', 'Salesforce refused the credentials', e.name, `${e.name}: ${e.message}`);
+        }
+        if (attempt >= this.options.retry.attempts) {
+          throw new SalesforceError('api_error', 'Salesforce login failed', e.name, `${e.name}: ${e.message}`);
+        }
+        await this.sleep(this.backoff(attempt));
+      }
+    }
+  }
+
+  get instanceUrl(): string {
+    return this.conn.instanceUrl;
+  }
+
+  get<T>(url: string, headers: Record<string, string> = {}): Promise<T> {
+    return this.call<T>({ method: 'GET', url, headers });
+  }
+
+  patch<T>(url: string, body: object): Promise<T> {
+    return this.call<T>({ method: 'PATCH', url, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  }
+
+  private async call<T>(request: HttpRequest): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      this.checkApiShare();
+      // jsforce's transport, watched: jsforce's errors carry no status nor headers (Retry-After).
+      const seen: { response?: HttpResponse } = {};
+      const base = this.conn._transport;
+      const transport = {
+        httpRequest: (req: HttpRequest, opts?: HttpRequestOptions) => {
+          const pending = base.httpRequest(req, opts);
+          pending.then((res) => { seen.response = res; }, () => {});
+          return pending;
+        },
+      };
+      try {
+        // retry.maxRetries 0: jsforce's own retries (GET only, fixed delays) would hide the answers from us.
+        const body = await this.conn.request<T>({ ...request, headers: { ...request.headers } }, { transport, retry: { maxRetries: 0 } });
+        this.noteApiUsage();
+        return body;
+      } catch (err) {
+        this.noteApiUsage();
+        const failure = failureOf(err as Error & { errorCode?: string }, seen.response ?? null);
+        const delay = failure.retryAfterMs ?? this.backoff(attempt);
+        if (!failure.retryable || attempt >= this.options.retry.attempts || delay > this.options.retry.maxDelayMs) throw failure.error;
+        this.options.log.warn({ url: request.url, attempt, delay, error: failure.error.platformMessage }, 'salesforce call failed: retrying');
+        await this.sleep(delay);
+      }
+    }
+  }
+
+  /** Stops before the org's daily allowance is used past the share the connector may take. */
+  private checkApiShare() {
+    if (!this.usage) return;
+    const { used, limit } = this.usage;
+    if (used + 1 > limit * this.options.apiUsageMaxShare) {
+      const message = `API usage ${used}/${limit} reached the connector's share (${this.options.apiUsageMaxShare * 100}%)`;
+      throw new SalesforceError('rate_limited', message, 'API_USAGE_SHARE', message);
+    }
+  }
+
+  /** jsforce reads `Sforce-Limit-Info: api-usage=N/M` off every answer, errors included, into `limitInfo`. */
+  private noteApiUsage() {
+    const apiUsage = this.conn.limitInfo?.apiUsage;
+    if (!apiUsage || (this.usage && apiUsage.used === this.usage.used && apiUsage.limit === this.usage.limit)) return;
+    this.usage = { used: apiUsage.used, limit: apiUsage.limit };
+    this.options.onApiUsage?.(apiUsage.used, apiUsage.limit);
+  }
+
+  /** Exponential with equal jitter: half the step fixed, half random (AWS Architecture Blog, "Exponential Backoff And Jitter"). */
+  private backoff(attempt: number): number {
+    const step = this.options.retry.baseDelayMs * 2 ** (attempt - 1);
+    return Math.round(step / 2 + Math.random() * (step / 2));
+  }
+}
+
+/** RFC 9110 §10.2.3: delay-seconds or an HTTP-date. */
+function retryAfterOf(value: string | undefined): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+}
+
+function failureOf(err: Error & { errorCode?: string }, response: HttpResponse | null): Failure {
+  const status = response?.statusCode ?? null;
+  const code = err.errorCode ?? (status ? `ERROR_HTTP_${status}` : err.name);
+  const platformMessage = `${code}: ${err.message}`;
+  if (/^Unable to refresh session/.test(err.message)) {
+    return { error: new SalesforceError('auth_failed', 'Salesforce refused a new session', 'INVALID_SESSION_ID', err.message), retryable: false, retryAfterMs: null };
+  }
+  const retryAfterMs = retryAfterOf(response?.headers['retry-after']);
+  if (code === 'REQUEST_LIMIT_EXCEEDED' || status === 429) {
+    return { error: new SalesforceError('rate_limited', 'Salesforce API limit reached', code, platformMessage), retryable: true, retryAfterMs };
+  }
+  // 5xx, or no answer at all (connection refused or reset).
+  const retryable = status === null || status >= 500;
+  return { error: new SalesforceError('api_error', `Salesforce API call failed (${status ?? err.name})`, code, platformMessage), retryable, retryAfterMs };
+}

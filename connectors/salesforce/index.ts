@@ -1,0 +1,81 @@
+/**
+ * The Salesforce connector (CONTRACT §7): reads changed Contacts and Leads from an org through its REST API and writes
+ * the verdicts into the CV_*__c fields (README.md lists them; metadata/ creates them).
+ */
+import crypto from 'node:crypto';
+import { z } from 'zod';
+import type { ConnectorPlugin } from '../../src/sync/plugin.js';
+import { DEFAULT_RETRY, SalesforceClient, type RetryPolicy } from './client.js';
+import { OBJECTS } from './mapping.js';
+import { createSession } from './session.js';
+
+export const salesforceSettingsSchema = z.object({
+  /** The org's My Domain URL (client credentials do not work on login.salesforce.com); the core checks https and SSRF. */
+  login_url: z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, '')),
+  api_version: z.string().regex(/^\d{2,3}\.0$/, 'an API version such as "62.0"').default('62.0'),
+  objects: z.array(z.enum(OBJECTS)).min(1).default([...OBJECTS]).transform((objects) => [...new Set(objects)]),
+  page_size: z.number().int().min(200).max(2000).default(2000),
+  /** The share of the org's daily API allowance a run may use up to (other integrations need the rest). */
+  api_usage_max_share: z.number().gt(0).max(1).default(0.5),
+});
+
+const pemPrivateKey = z.string().refine((pem) => {
+  try { return crypto.createPrivateKey(pem).asymmetricKeyType === 'rsa'; } catch { return false; }
+}, 'an RSA private key in PEM');
+
+export const salesforceCredentialsSchema = z.union([
+  /** OAuth 2.0 client-credentials flow (the connected app's run-as user). */
+  z.object({ client_id: z.string().min(1), client_secret: z.string().min(1) }).strict(),
+  /** OAuth 2.0 JWT bearer flow: the app's certificate holds the public half of `private_key`. */
+  z.object({ client_id: z.string().min(1), username: z.string().min(1), private_key: pemPrivateKey }).strict(),
+]);
+
+export const salesforceWriteBackSchema = z.object({
+  /** Also replace the Mailing (Contact) or Street/City/State/PostalCode (Lead) fields with a verified address. */
+  overwrite_address: z.boolean().default(false),
+});
+
+export type SalesforceSettings = z.output<typeof salesforceSettingsSchema>;
+export type SalesforceCredentials = z.output<typeof salesforceCredentialsSchema>;
+export type SalesforceWriteBack = z.output<typeof salesforceWriteBackSchema>;
+
+export interface SalesforcePluginOptions {
+  retry?: Partial<RetryPolicy>;
+  /** How far before the watermark each read starts again (default 5 minutes). */
+  overlapMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export function createSalesforcePlugin(
+  options: SalesforcePluginOptions = {},
+): ConnectorPlugin<SalesforceSettings, SalesforceCredentials, SalesforceWriteBack> {
+  return {
+    type: 'salesforce',
+    settingsSchema: salesforceSettingsSchema,
+    credentialsSchema: salesforceCredentialsSchema,
+    writeBackSchema: salesforceWriteBackSchema,
+    urlsOf: (settings) => [settings.login_url],
+    async open({ settings, credentials, writeBack, onApiUsage, log }) {
+      const client = new SalesforceClient({
+        loginUrl: settings.login_url,
+        apiVersion: settings.api_version,
+        credentials,
+        apiUsageMaxShare: settings.api_usage_max_share,
+        retry: { ...DEFAULT_RETRY, ...options.retry },
+        onApiUsage,
+        log,
+        sleep: options.sleep,
+      });
+      await client.authenticate();
+      log.info({ instanceUrl: client.instanceUrl, apiVersion: settings.api_version }, 'salesforce session opened');
+      return createSession(client, {
+        objects: settings.objects,
+        pageSize: settings.page_size,
+        overwriteAddress: writeBack.overwrite_address,
+        overlapMs: options.overlapMs ?? 5 * 60_000,
+      });
+    },
+  };
+}
+
+export const salesforcePlugin = createSalesforcePlugin();

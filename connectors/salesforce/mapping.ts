@@ -1,0 +1,114 @@
+/**
+ * Salesforce records ↔ what the core works with (CONTRACT §7): the fields read from Contact and Lead, the contact a
+ * record holds, and the custom fields (plus, on request, the address fields) a verdict writes back.
+ */
+import { countryCodeOf, type RecordContact, type WriteBackItem } from '../../src/sync/plugin.js';
+import type { AddressComponents } from '../../src/validation/types.js';
+
+export const OBJECTS = ['Contact', 'Lead'] as const;
+export type SalesforceObject = (typeof OBJECTS)[number];
+
+/** Where each object keeps the contact: address parts in reading order, then country, e-mail and phones. */
+export const FIELDS = {
+  Contact: {
+    street: 'MailingStreet', city: 'MailingCity', state: 'MailingState', postalCode: 'MailingPostalCode',
+    country: 'MailingCountry', email: 'Email', phone: 'Phone', mobile: 'MobilePhone',
+  },
+  Lead: {
+    street: 'Street', city: 'City', state: 'State', postalCode: 'PostalCode',
+    country: 'Country', email: 'Email', phone: 'Phone', mobile: 'MobilePhone',
+  },
+} as const satisfies Record<SalesforceObject, Record<string, string>>;
+
+/** The fields a query selects (besides Id and SystemModstamp). */
+export function readFieldsOf(object: SalesforceObject): string[] {
+  return Object.values(FIELDS[object]);
+}
+
+export type SalesforceRecord = { Id: string; SystemModstamp: string } & Record<string, unknown>;
+
+const textOf = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
+
+export function contactOf(object: SalesforceObject, record: SalesforceRecord): RecordContact {
+  const f = FIELDS[object];
+  // A multi-line street (MailingStreet is a text area) reads as one line.
+  const parts = [f.street, f.city, f.state, f.postalCode].map((name) => textOf(record[name]).replace(/\s*\r?\n\s*/g, ', '));
+  const countryText = textOf(record[f.country]);
+  const country = countryText ? countryCodeOf(countryText) : null;
+  // A country no table knows stays in the address text, where the engine may still read it.
+  if (countryText && !country) parts.push(countryText);
+  const address = parts.filter(Boolean).join(', ');
+  const email = textOf(record[f.email]);
+  const phone = textOf(record[f.phone]) || textOf(record[f.mobile]);
+  return {
+    ...(address ? { address } : {}),
+    ...(email ? { email } : {}),
+    ...(phone ? { phone } : {}),
+    ...(country ? { country } : {}),
+  };
+}
+
+/** The custom fields of CONTRACT §7 with their lengths (metadata/ creates them): longer values are cut to fit. */
+export const CUSTOM_FIELDS = {
+  CV_Address_Status__c: 20, CV_Address_DPV__c: 1, CV_Address_Standardized__c: 255, CV_Email_Status__c: 20,
+  CV_Email_Risk__c: 10, CV_Phone_Status__c: 20, CV_Phone_Type__c: 20, CV_Phone_Carrier__c: 100, CV_Validated_At__c: null,
+} as const;
+type CustomField = keyof typeof CUSTOM_FIELDS;
+
+const fit = (name: CustomField, value: string | null | undefined): string | null => {
+  const max = CUSTOM_FIELDS[name];
+  return !value ? null : max && value.length > max ? value.slice(0, max) : value;
+};
+
+/** Salesforce's standard address field lengths (Street 255, City 40, State 80, PostalCode 20). */
+const ADDRESS_LENGTHS = { street: 255, city: 40, state: 80, postalCode: 20 } as const;
+
+/** The fields one verdict writes: those of the modules present, the time, and the standardized address if asked. */
+export function writeBackFieldsOf(object: SalesforceObject, item: WriteBackItem, overwriteAddress: boolean): Record<string, string | null> {
+  const fields: Record<string, string | null> = {};
+  if (item.address) {
+    fields.CV_Address_Status__c = fit('CV_Address_Status__c', item.address.status);
+    fields.CV_Address_DPV__c = fit('CV_Address_DPV__c', item.address.dpv);
+    fields.CV_Address_Standardized__c = fit('CV_Address_Standardized__c', item.address.standardized);
+    if (overwriteAddress && (item.address.status === 'verified' || item.address.status === 'corrected')) {
+      Object.assign(fields, standardizedAddressFields(object, item.address.components));
+    }
+  }
+  if (item.email) {
+    fields.CV_Email_Status__c = fit('CV_Email_Status__c', item.email.status);
+    fields.CV_Email_Risk__c = fit('CV_Email_Risk__c', item.email.risk);
+  }
+  if (item.phone) {
+    fields.CV_Phone_Status__c = fit('CV_Phone_Status__c', item.phone.status);
+    fields.CV_Phone_Type__c = fit('CV_Phone_Type__c', item.phone.type);
+    fields.CV_Phone_Carrier__c = fit('CV_Phone_Carrier__c', item.phone.carrier);
+  }
+  fields.CV_Validated_At__c = item.validatedAt;
+  return fields;
+}
+
+/** The standardized address in the object's own fields; a part the engine did not give leaves its field alone. */
+function standardizedAddressFields(object: SalesforceObject, c: AddressComponents): Record<string, string> {
+  const f = FIELDS[object];
+  const secondary = [c.secondary_designator, c.secondary_number].filter(Boolean).join(' ');
+  const values = {
+    street: [c.primary_number, c.street_predirection, c.street_name, c.street_suffix, c.street_postdirection, secondary]
+      .filter(Boolean).join(' '),
+    city: c.city ?? '',
+    state: c.state ?? '',
+    postalCode: c.postal_code ? (c.plus4 ? `${c.postal_code}-${c.plus4}` : c.postal_code) : '',
+  };
+  const out: Record<string, string> = {};
+  for (const part of Object.keys(values) as (keyof typeof values)[]) {
+    if (values[part]) out[f[part]] = values[part].slice(0, ADDRESS_LENGTHS[part]);
+  }
+  return out;
+}
+
+/** `Contact:003…` → the object and the id; null for a key this plugin did not make. */
+export function parseKey(key: string): { object: SalesforceObject; id: string } | null {
+  const m = /^(Contact|Lead):(\w{15,18})$/.exec(key);
+  return m ? { object: m[1] as SalesforceObject, id: m[2] } : null;
+}
+
+export const keyOf = (object: SalesforceObject, id: string) => `${object}:${id}`;

@@ -1,0 +1,137 @@
+/**
+ * Reading changed Contacts and Leads a page at a time (SOQL on SystemModstamp, following nextRecordsUrl) and writing
+ * verdicts back with sObject Collections (REST API Developer Guide, "Update Multiple Records with Fewer Round-Trips").
+ */
+import jsforce from 'jsforce';
+import type { ChangePage, ConnectorSession, PlatformRecord, Watermark, WriteBackItem, WriteBackOutcome } from '../../src/sync/plugin.js';
+import { SalesforceError, type SalesforceClient } from './client.js';
+import { contactOf, keyOf, parseKey, readFieldsOf, writeBackFieldsOf, type SalesforceObject, type SalesforceRecord } from './mapping.js';
+
+export interface SessionOptions {
+  objects: SalesforceObject[];
+  pageSize: number;
+  overwriteAddress: boolean;
+  /** How far before the last SystemModstamp a read starts again: a long transaction commits with an earlier stamp. */
+  overlapMs: number;
+}
+
+/** Where reading one object stopped: the last record read, in the order of the query. */
+export interface ObjectMark { systemModstamp: string; id: string }
+
+interface QueryPage { totalSize: number; done: boolean; nextRecordsUrl?: string; records: SalesforceRecord[] }
+interface SaveResult { id: string | null; success: boolean; errors: { statusCode: string; message: string; fields?: string[] }[] }
+
+/** sObject Collections take at most 200 records a call. */
+const COLLECTION_SIZE = 200;
+/** A query cursor Salesforce dropped (15 minutes idle) is asked again from the watermark, a few times per object. */
+const MAX_QUERY_RESTARTS = 3;
+
+/** The records of the page being worked on, by key: a standardized address written over one reads back merged with it. */
+type LastPage = Map<string, SalesforceRecord>;
+
+export function createSession(client: SalesforceClient, options: SessionOptions): ConnectorSession {
+  const lastPage: LastPage = new Map();
+  return {
+    changes: (watermark) => changes(client, options, watermark, lastPage),
+    writeBack: (items) => writeBack(client, options, items, lastPage),
+    urls: () => [client.instanceUrl],
+  };
+}
+
+async function* changes(client: SalesforceClient, options: SessionOptions, watermark: Watermark, lastPage: LastPage): AsyncGenerator<ChangePage> {
+  let current: Watermark = { ...watermark };
+  // Salesforce takes batchSize as a hint (200..2000): pages may be larger or smaller.
+  const headers = { 'Sforce-Query-Options': `batchSize=${options.pageSize}` };
+  for (const object of options.objects) {
+    let mark = markOf(current[object]);
+    let url: string | null = queryUrl(object, mark, options.overlapMs);
+    let restarts = 0;
+    while (url) {
+      let page: QueryPage;
+      try {
+        page = await client.get<QueryPage>(url, headers);
+      } catch (err) {
+        if (err instanceof SalesforceError && err.errorCode === 'INVALID_QUERY_LOCATOR' && restarts++ < MAX_QUERY_RESTARTS) {
+          url = queryUrl(object, mark, options.overlapMs);
+          continue;
+        }
+        throw err;
+      }
+      const records: PlatformRecord[] = page.records.map((r) => ({ key: keyOf(object, r.Id), contact: contactOf(object, r) }));
+      lastPage.clear();
+      for (const r of page.records) lastPage.set(keyOf(object, r.Id), r);
+      for (const r of page.records) mark = later(mark, { systemModstamp: new Date(Date.parse(r.SystemModstamp)).toISOString(), id: r.Id });
+      if (records.length > 0) {
+        current = { ...current, [object]: mark };
+        yield { records, watermark: current };
+      }
+      url = page.done || !page.nextRecordsUrl ? null : page.nextRecordsUrl;
+    }
+  }
+}
+
+function queryUrl(object: SalesforceObject, mark: ObjectMark | null, overlapMs: number): string {
+  // SOQL datetimes are unquoted ISO 8601 (jsforce's query builder would write a JS Date's toString: PLATFORM-NOTES).
+  const where = mark
+    ? ` WHERE SystemModstamp >= ${jsforce.SfDate.toDateTimeLiteral(new Date(Date.parse(mark.systemModstamp) - overlapMs))}`
+    : '';
+  const soql = `SELECT Id, SystemModstamp, ${readFieldsOf(object).join(', ')} FROM ${object}${where} ORDER BY SystemModstamp ASC, Id ASC`;
+  return `/query?q=${encodeURIComponent(soql)}`;
+}
+
+/** The watermark the core kept (opaque JSON): a mark only when it has the shape this plugin writes. */
+function markOf(value: unknown): ObjectMark | null {
+  const v = value as Partial<ObjectMark> | null | undefined;
+  return v && typeof v.systemModstamp === 'string' && !Number.isNaN(Date.parse(v.systemModstamp)) && typeof v.id === 'string'
+    ? { systemModstamp: v.systemModstamp, id: v.id }
+    : null;
+}
+
+/** The overlap re-reads older records: the mark never goes back. */
+function later(a: ObjectMark | null, b: ObjectMark): ObjectMark {
+  if (!a) return b;
+  const order = Date.parse(a.systemModstamp) - Date.parse(b.systemModstamp);
+  return order > 0 || (order === 0 && a.id > b.id) ? a : b;
+}
+
+async function writeBack(client: SalesforceClient, options: SessionOptions, items: WriteBackItem[], lastPage: LastPage): Promise<WriteBackOutcome[]> {
+  const outcomes: WriteBackOutcome[] = items.map((item) => ({ key: item.key, ok: false, error: 'NOT_SENT: not written' }));
+  const byObject = new Map<SalesforceObject, number[]>();
+  items.forEach((item, i) => {
+    const parsed = parseKey(item.key);
+    if (!parsed) {
+      outcomes[i].error = `INVALID_KEY: ${item.key} is not a Contact or Lead of this connector`;
+      return;
+    }
+    byObject.set(parsed.object, [...(byObject.get(parsed.object) ?? []), i]);
+  });
+  for (const [object, indexes] of byObject) {
+    for (let start = 0; start < indexes.length; start += COLLECTION_SIZE) {
+      const chunk = indexes.slice(start, start + COLLECTION_SIZE);
+      const fields = chunk.map((i) => writeBackFieldsOf(object, items[i], options.overwriteAddress));
+      const records = chunk.map((i, n) => ({ attributes: { type: object }, id: parseKey(items[i].key)!.id, ...fields[n] }));
+      // allOrNone false: one record refused (a validation rule) does not roll back the others.
+      const results = await client.patch<SaveResult[]>('/composite/sobjects', { allOrNone: false, records });
+      chunk.forEach((i, n) => {
+        const result = results[n];
+        const read = lastPage.get(items[i].key);
+        // The address fields written over: the record now reads as the page's copy with them.
+        const overwrote = read && Object.keys(fields[n]).some((name) => !name.startsWith('CV_'));
+        outcomes[i] = result?.success
+          ? { key: items[i].key, ok: true, ...(overwrote ? { written: contactOf(object, { ...read, ...stripNulls(fields[n]) }) } : {}) }
+          : { key: items[i].key, ok: false, error: errorOf(result) };
+      });
+    }
+  }
+  return outcomes;
+}
+
+function errorOf(result: SaveResult | undefined): string {
+  if (!result) return 'NO_RESULT: Salesforce gave no result for this record';
+  return result.errors.map((e) => `${e.statusCode}: ${e.message}`).join('; ') || 'UNKNOWN: not saved';
+}
+
+/** A null in the write leaves the field as it was (writeBackFieldsOf). */
+function stripNulls(fields: Record<string, string | null>): Record<string, string> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null)) as Record<string, string>;
+}

@@ -1,0 +1,168 @@
+/**
+ * The fake org's schema and the small SOQL subset it answers: `SELECT f, … FROM Obj [WHERE cond] [ORDER BY f [ASC|DESC],
+ * …] [LIMIT n]`, where a condition compares a field with a literal (`=`, `!=`, `<`, `<=`, `>`, `>=`) and conditions combine
+ * with AND, OR and parentheses. As in Salesforce, datetime literals are unquoted (`2026-11-24T10:00:00Z`) and a quoted
+ * value for a datetime field is refused (SOQL and SOSL Reference, "Date Formats and Date Literals").
+ */
+
+export type FieldType = 'id' | 'datetime' | 'string';
+export interface FieldDef { type: FieldType; length?: number; updateable: boolean }
+export type ObjectSchema = Record<string, FieldDef>;
+
+const text = (length: number): FieldDef => ({ type: 'string', length, updateable: true });
+const system = (type: FieldType): FieldDef => ({ type, updateable: false });
+
+/** The custom fields of CONTRACT §7, on both objects. */
+const CV_FIELDS: ObjectSchema = {
+  CV_Address_Status__c: text(20), CV_Address_DPV__c: text(1), CV_Address_Standardized__c: text(255),
+  CV_Email_Status__c: text(20), CV_Email_Risk__c: text(10), CV_Phone_Status__c: text(20), CV_Phone_Type__c: text(20),
+  CV_Phone_Carrier__c: text(100), CV_Validated_At__c: { type: 'datetime', updateable: true },
+};
+const COMMON: ObjectSchema = {
+  Id: system('id'), SystemModstamp: system('datetime'), LastModifiedDate: system('datetime'), CreatedDate: system('datetime'),
+  FirstName: text(40), LastName: text(80), Email: text(80), Phone: text(40), MobilePhone: text(40),
+};
+
+export const SCHEMA: Record<string, { prefix: string; fields: ObjectSchema }> = {
+  Contact: {
+    prefix: '003',
+    fields: { ...COMMON, MailingStreet: text(255), MailingCity: text(40), MailingState: text(80), MailingPostalCode: text(20), MailingCountry: text(80), ...CV_FIELDS },
+  },
+  Lead: {
+    prefix: '00Q',
+    fields: { ...COMMON, Company: text(255), Street: text(255), City: text(40), State: text(80), PostalCode: text(20), Country: text(80), ...CV_FIELDS },
+  },
+};
+
+/** A SOQL error as Salesforce names it (`INVALID_FIELD`, `INVALID_TYPE`, `MALFORMED_QUERY`). */
+export class SoqlError extends Error {
+  constructor(readonly errorCode: string, message: string) { super(message); }
+}
+
+export type Value = string | number | null;
+export type Row = Record<string, Value>;
+type Condition =
+  | { op: 'AND' | 'OR'; left: Condition; right: Condition }
+  | { field: string; cmp: string; value: Value };
+
+export interface Soql {
+  object: string;
+  fields: string[];
+  where: Condition | null;
+  orderBy: { field: string; desc: boolean }[];
+  limit: number | null;
+}
+
+const QUERY = /^SELECT\s+(.+?)\s+FROM\s+(\w+)(?:\s+WHERE\s+(.+?))?(?:\s+ORDER\s+BY\s+(.+?))?(?:\s+LIMIT\s+(\d+))?\s*$/is;
+
+export function parseSoql(soql: string): Soql {
+  const m = QUERY.exec(soql.trim());
+  if (!m) throw new SoqlError('MALFORMED_QUERY', `unexpected token in: ${soql}`);
+  const object = Object.keys(SCHEMA).find((o) => o.toLowerCase() === m[2].toLowerCase());
+  if (!object) throw new SoqlError('INVALID_TYPE', `sObject type '${m[2]}' is not supported.`);
+  const field = (name: string) => fieldName(object, name);
+  const fields = m[1].split(',').map((f) => field(f.trim()));
+  const orderBy = m[4]
+    ? m[4].split(',').map((part) => {
+      const [name, dir = 'ASC', ...rest] = part.trim().split(/\s+/);
+      if (rest.length || !/^(ASC|DESC)$/i.test(dir)) throw new SoqlError('MALFORMED_QUERY', `unexpected token: '${part.trim()}'`);
+      return { field: field(name), desc: /^DESC$/i.test(dir) };
+    })
+    : [];
+  const where = m[3] ? new WhereParser(m[3], object).parse() : null;
+  return { object, fields, where, orderBy, limit: m[5] ? Number(m[5]) : null };
+}
+
+export function fieldName(object: string, name: string): string {
+  const found = Object.keys(SCHEMA[object].fields).find((f) => f.toLowerCase() === name.toLowerCase());
+  if (!found) throw new SoqlError('INVALID_FIELD', `No such column '${name}' on entity '${object}'.`);
+  return found;
+}
+
+const TOKEN = /\s*(\(|\)|>=|<=|!=|=|<|>|'(?:[^'\\]|\\.)*'|[^\s()=<>!']+)/y;
+
+class WhereParser {
+  private tokens: string[] = [];
+  private at = 0;
+  constructor(source: string, private object: string) {
+    TOKEN.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while (TOKEN.lastIndex < source.length && (m = TOKEN.exec(source))) this.tokens.push(m[1]);
+    if (TOKEN.lastIndex < source.trimEnd().length) throw new SoqlError('MALFORMED_QUERY', `unexpected token in WHERE ${source}`);
+  }
+
+  parse(): Condition {
+    const c = this.or();
+    if (this.at < this.tokens.length) throw new SoqlError('MALFORMED_QUERY', `unexpected token: '${this.tokens[this.at]}'`);
+    return c;
+  }
+
+  private or(): Condition {
+    let left = this.and();
+    while (/^OR$/i.test(this.tokens[this.at] ?? '')) { this.at++; left = { op: 'OR', left, right: this.and() }; }
+    return left;
+  }
+
+  private and(): Condition {
+    let left = this.term();
+    while (/^AND$/i.test(this.tokens[this.at] ?? '')) { this.at++; left = { op: 'AND', left, right: this.term() }; }
+    return left;
+  }
+
+  private term(): Condition {
+    if (this.tokens[this.at] === '(') {
+      this.at++;
+      const c = this.or();
+      if (this.tokens[this.at++] !== ')') throw new SoqlError('MALFORMED_QUERY', 'expecting a right parentheses');
+      return c;
+    }
+    const [name, cmp, literal] = this.tokens.slice(this.at, this.at + 3);
+    this.at += 3;
+    if (!name || !cmp || literal === undefined || !/^(=|!=|<|<=|>|>=)$/.test(cmp)) {
+      throw new SoqlError('MALFORMED_QUERY', `unexpected token: '${name ?? ''} ${cmp ?? ''} ${literal ?? ''}'`);
+    }
+    const field = fieldName(this.object, name);
+    return { field, cmp, value: literalValue(field, SCHEMA[this.object].fields[field].type, literal) };
+  }
+}
+
+function literalValue(field: string, type: FieldType, literal: string): Value {
+  const quoted = literal.startsWith("'");
+  if (type === 'datetime') {
+    if (!quoted && !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)$/.test(literal)) {
+      throw new SoqlError('MALFORMED_QUERY', `unexpected token: '${literal}'`);
+    }
+    if (quoted) {
+      throw new SoqlError('INVALID_FIELD',
+        `value of filter criterion for field '${field}' must be of type dateTime and should not be enclosed in quotes`);
+    }
+    return Date.parse(literal);
+  }
+  if (/^null$/i.test(literal)) return null;
+  if (!quoted) throw new SoqlError('MALFORMED_QUERY', `unexpected token: '${literal}'`);
+  return literal.slice(1, -1).replace(/\\(.)/g, '$1');
+}
+
+export function matches(row: Row, c: Condition | null): boolean {
+  if (!c) return true;
+  if ('op' in c) return c.op === 'AND' ? matches(row, c.left) && matches(row, c.right) : matches(row, c.left) || matches(row, c.right);
+  const v = row[c.field];
+  if (c.value === null || v === null || v === undefined) {
+    return c.cmp === '=' ? (v ?? null) === c.value : c.cmp === '!=' ? (v ?? null) !== c.value : false;
+  }
+  const order = v < c.value ? -1 : v > c.value ? 1 : 0;
+  return { '=': order === 0, '!=': order !== 0, '<': order < 0, '<=': order <= 0, '>': order > 0, '>=': order >= 0 }[c.cmp] ?? false;
+}
+
+export function compareBy(orderBy: Soql['orderBy']) {
+  return (a: Row, b: Row): number => {
+    for (const { field, desc } of orderBy) {
+      const x = a[field], y = b[field];
+      if (x === y) continue;
+      // Salesforce sorts nulls first in ascending order.
+      const order = x === null ? -1 : y === null ? 1 : x! < y! ? -1 : 1;
+      return desc ? -order : order;
+    }
+    return 0;
+  };
+}
