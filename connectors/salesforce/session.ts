@@ -26,8 +26,12 @@ const COLLECTION_SIZE = 200;
 /** A query cursor Salesforce dropped (15 minutes idle) is asked again from the watermark, a few times per object. */
 const MAX_QUERY_RESTARTS = 3;
 
-/** The records of the page being worked on, by key: a standardized address written over one reads back merged with it. */
+/**
+ * The records read lately, by key, until written (the core may read the next page while it writes this one): a
+ * standardized address written over one reads back merged with it. Bounded: the oldest go first.
+ */
 type LastPage = Map<string, SalesforceRecord>;
+const LAST_READ_MAX = 10_000;
 
 export function createSession(client: SalesforceClient, options: SessionOptions): ConnectorSession {
   const lastPage: LastPage = new Map();
@@ -58,8 +62,11 @@ async function* changes(client: SalesforceClient, options: SessionOptions, water
         throw err;
       }
       const records: PlatformRecord[] = page.records.map((r) => ({ key: keyOf(object, r.Id), contact: contactOf(object, r) }));
-      lastPage.clear();
       for (const r of page.records) lastPage.set(keyOf(object, r.Id), r);
+      for (const key of lastPage.keys()) {
+        if (lastPage.size <= LAST_READ_MAX) break;
+        lastPage.delete(key);
+      }
       for (const r of page.records) mark = later(mark, { systemModstamp: new Date(Date.parse(r.SystemModstamp)).toISOString(), id: r.Id });
       if (records.length > 0) {
         current = { ...current, [object]: mark };
@@ -115,6 +122,7 @@ async function writeBack(client: SalesforceClient, options: SessionOptions, item
       chunk.forEach((i, n) => {
         const result = results[n];
         const read = lastPage.get(items[i].key);
+        lastPage.delete(items[i].key);
         // The address fields written over: the record now reads as the page's copy with them.
         const overwrote = read && Object.keys(fields[n]).some((name) => !name.startsWith('CV_'));
         outcomes[i] = result?.success

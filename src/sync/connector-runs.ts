@@ -9,7 +9,7 @@
  */
 import crypto from 'node:crypto';
 import type { CreditLedger } from '../billing/ledger.js';
-import { processRecords, Slots, type TurnGate } from '../bulk/process-records.js';
+import { type FlowOutcome, processRecords, Slots, type TurnGate } from '../bulk/process-records.js';
 import { validateRecord, type SourceRecord } from '../bulk/record-pipeline.js';
 import type { Logger } from '../log.js';
 import type { ContactAnswer, ContactInput, ContactValidation } from '../validation/validate-contact.js';
@@ -22,6 +22,26 @@ import type { SecretBox } from './secrets.js';
 const MODULES = ['address', 'email', 'phone'] as const;
 type Module = (typeof MODULES)[number];
 const PENDING_WRITES_PER_RUN = 1_000;
+
+/** A page's records validated: what is due of each, and the answers, waiting to be written back. */
+interface ValidatedPage {
+  outcome: FlowOutcome;
+  byKey: Map<string, { record: SourceRecord; chargeId: string; hashes: Record<Module, string | null>; modules: Module[] }>;
+  answers: Map<string, ContactAnswer>;
+}
+
+/** The next item is asked for as soon as one is given: the platform reads page N+1 while page N is worked on. */
+async function* readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  let next = iterator.next();
+  for (;;) {
+    const item = await next;
+    if (item.done) return;
+    next = iterator.next();
+    next.catch(() => undefined); // awaited on the next turn of the loop
+    yield item.value;
+  }
+}
 
 export interface ConnectorRunOptions {
   perJob: number;
@@ -116,22 +136,29 @@ export class ConnectorRuns {
       await this.retryPendingWrites(connector, session, counts, errors);
 
       const seen = new Set<string>();
-      let watermark = connector.watermark;
       let paused: number | null = null;
-      for await (const page of session.changes(watermark)) {
+      // A page is validated while the one before it is written back and the next one is read: the run waits on the
+      // platform's API, not on both in turn. The watermark moves only once its page is written.
+      let writing: Promise<void> | null = null;
+      const open = session;
+      for await (const page of readAhead(open.changes(connector.watermark))) {
         if (lost || this.stopping) break;
         for (const r of page.records) seen.add(r.key);
         counts.records_read = seen.size;
-        const outcome = await this.page(connector, session, page.records, counts, errors, () => lost || this.stopping);
-        await progress();
-        if (outcome.kind === 'paused') {
-          paused = outcome.required;
+        const validated = await this.validatePage(connector, page.records, counts, errors, () => lost || this.stopping);
+        await writing;
+        const done = validated.outcome.kind === 'done';
+        writing = this.writePage(connector, open, validated, counts, errors)
+          .then(() => (done ? this.store.update(connector.id, { watermark: page.watermark }) : undefined))
+          .then(progress);
+        writing.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+        if (validated.outcome.kind === 'paused') {
+          paused = validated.outcome.required;
           break;
         }
-        if (outcome.kind === 'stopped') break;
-        watermark = page.watermark;
-        await this.store.update(connector.id, { watermark });
+        if (!done) break;
       }
+      await writing;
       await progress();
       if (paused !== null) {
         await this.store.finishRun(runId, 'paused', 'credits_exhausted', `the next record needs ${paused} credits`);
@@ -159,11 +186,11 @@ export class ConnectorRuns {
     }
   }
 
-  /** One page: what changed is validated, written back, and its new hashes kept. */
-  private async page(
-    connector: ConnectorRow, session: ConnectorSession, records: PlatformRecord[], counts: RunCounts,
+  /** One page's records: those whose checked input changed are validated (and paid for). */
+  private async validatePage(
+    connector: ConnectorRow, records: PlatformRecord[], counts: RunCounts,
     errors: { key: string; error: string }[], shouldStop: () => boolean,
-  ) {
+  ): Promise<ValidatedPage> {
     const states = await this.store.recordStates(connector.id, records.map((r) => r.key));
     const due: { record: SourceRecord; chargeId: string; hashes: Record<Module, string | null>; modules: Module[] }[] = [];
     const cleared: { key: string; state: RecordState; error: null }[] = [];
@@ -188,7 +215,7 @@ export class ConnectorRuns {
       due.push({ record: { key: r.key, input }, chargeId, hashes, modules });
     }
     if (cleared.length) await this.store.saveRecordStates(connector.id, cleared);
-    if (!due.length) return { kind: 'done' as const };
+    if (!due.length) return { outcome: { kind: 'done' }, byKey: new Map(), answers: new Map() };
 
     const byKey = new Map(due.map((d) => [d.record.key, d]));
     const answers = new Map<string, ContactAnswer>();
@@ -209,7 +236,14 @@ export class ConnectorRuns {
       keep: async () => true,
       shouldStop,
     });
+    return { outcome, byKey, answers };
+  }
 
+  /** One page's verdicts written back, and the new hashes kept (a failed save is owed, tried again without charge). */
+  private async writePage(
+    connector: ConnectorRow, session: ConnectorSession, { byKey, answers }: ValidatedPage, counts: RunCounts,
+    errors: { key: string; error: string }[],
+  ): Promise<void> {
     const validatedAt = new Date().toISOString();
     const items: WriteBackItem[] = [];
     for (const [key, answer] of answers) {
@@ -237,7 +271,6 @@ export class ConnectorRuns {
       states2.push({ key: item.key, state: { ...hashes, pendingWrite: ok ? null : JSON.stringify(item) }, error: ok ? null : o?.error ?? 'not written' });
     }
     if (states2.length) await this.store.saveRecordStates(connector.id, states2);
-    return outcome;
   }
 
   /** Write-backs an earlier run validated and paid for but could not save: tried again, never charged again. */
