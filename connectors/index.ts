@@ -2,4 +2,11 @@
 import type { ConnectorPlugin } from '../src/sync/plugin.js';
 import { salesforcePlugin } from './salesforce/index.js';
 
-export const connectorPlugins: ConnectorPlugin<any, any, any>[] = [salesforcePlugin];
+export interface ConnectorPluginOptions {
+  /** Tests only (SHOPIFY_ADMIN_BASE_URL): every Shopify Admin API call goes there instead of `https://{shop}`. */
+  shopifyAdminBaseUrl?: string;
+}
+
+export function createConnectorPlugins(_options: ConnectorPluginOptions = {}): ConnectorPlugin<any, any, any>[] {
+  return [salesforcePlugin];
+}

@@ -73,6 +73,7 @@ const schema = z.object({
   CONNECTOR_SECRET_KEYS_PREVIOUS: z.string().optional(),
   CONNECTOR_ALLOW_PRIVATE: bool.default(false),
   CONNECTOR_LEASE_MS: z.coerce.number().int().min(200).default(60_000),
+  SHOPIFY_ADMIN_BASE_URL: z.string().url().optional(),
 });
 
 export type Env = z.input<typeof schema>;
@@ -93,7 +94,11 @@ export interface Config {
   /** How often a running service looks for new reference imports (the CLI's) and loads them; 0: only at start. */
   referenceReloadMs: number;
   /** Connectors (src/sync): the key credentials are sealed with (and older ones still opened), SSRF, the run lease. */
-  connectors: { secretKey: Buffer | null; previousKeys: Buffer[]; allowPrivate: boolean; leaseMs: number };
+  connectors: {
+    secretKey: Buffer | null; previousKeys: Buffer[]; allowPrivate: boolean; leaseMs: number;
+    /** Tests only: every Shopify Admin API call goes to this base URL instead of `https://{shop}`. */
+    shopifyAdminBaseUrl?: string;
+  };
   /** CSV batches and the bulk pipeline (src/bulk, src/batches). */
   batch: {
     maxBytes: number;
@@ -164,6 +169,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       previousKeys: previousKeys(e.CONNECTOR_SECRET_KEYS_PREVIOUS),
       allowPrivate: e.CONNECTOR_ALLOW_PRIVATE,
       leaseMs: e.CONNECTOR_LEASE_MS,
+      shopifyAdminBaseUrl: e.SHOPIFY_ADMIN_BASE_URL,
     },
     batch: {
       maxBytes: e.BATCH_MAX_BYTES,

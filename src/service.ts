@@ -9,7 +9,7 @@ import { type ChunkQueue, InProcessChunkQueue, PgBossChunkQueue } from './bulk/c
 import { JobStore } from './bulk/job-store.js';
 import { BulkRunner } from './bulk/runner.js';
 import type { Slots, TurnGate } from './bulk/process-records.js';
-import { connectorPlugins } from '../connectors/index.js';
+import { createConnectorPlugins } from '../connectors/index.js';
 import { ConnectorStore } from './sync/connector-store.js';
 import { ConnectorRuns } from './sync/connector-runs.js';
 import { Connectors } from './sync/connectors.js';
@@ -85,7 +85,7 @@ export function openSync(
   { slots, gate }: { slots: Slots; gate: TurnGate },
 ) {
   const store = new ConnectorStore(db);
-  const registry = new ConnectorRegistry(connectorPlugins);
+  const registry = new ConnectorRegistry(createConnectorPlugins({ shopifyAdminBaseUrl: config.connectors.shopifyAdminBaseUrl }));
   const secrets = new SecretBox(config.connectors.secretKey, config.connectors.previousKeys);
   const runs = new ConnectorRuns(store, registry, secrets, validation, ledger, logger, {
     perJob: config.batch.perJob, slots, gate, leaseMs: config.connectors.leaseMs, allowPrivate: config.connectors.allowPrivate,

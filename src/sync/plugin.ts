@@ -100,6 +100,16 @@ export interface ConnectorPlugin<S = unknown, C = unknown, W = unknown> {
   /** Every URL the plugin will call with these settings: the core refuses non-https and private addresses. */
   urlsOf(settings: S): string[];
   /**
+   * The platform's own name for the account these settings reach (a Shopify shop's domain), stored with the
+   * connector so that a webhook delivery finds it. Absent for platforms without webhooks.
+   */
+  platformKeyOf?(settings: S): string;
+  /**
+   * The records a webhook delivery (its topic and parsed JSON body) carries, mapped as `changes` maps them; [] for a
+   * topic that carries none. Absent for platforms without webhooks.
+   */
+  recordsOfDelivery?(topic: string, payload: unknown): PlatformRecord[];
+  /**
    * Authenticates and opens a session (settings, credentials and write-back as the schemas parsed them, defaults
    * filled in); throws ConnectorError (`auth_failed` for refused credentials).
    */
