@@ -24,12 +24,15 @@ export class Connectors1763850000000 implements MigrationInterface {
       secret TEXT NOT NULL,
       secret_key_id TEXT NOT NULL,
       watermark TEXT NOT NULL,
+      platform_key TEXT,
       run_owner TEXT,
       run_lease_until BIGINT,
       last_run_id TEXT,
       created_at BIGINT NOT NULL,
       updated_at BIGINT NOT NULL)`);
     await q.query(`CREATE INDEX connectors_account ON connectors(account_id, created_at)`);
+    // A webhook finds its connector by the platform's name for the account (a Shopify shop's domain).
+    await q.query(`CREATE INDEX connectors_platform ON connectors(type, platform_key)`);
     await q.query(`CREATE TABLE connector_runs (
       id TEXT PRIMARY KEY,
       connector_id TEXT NOT NULL REFERENCES connectors(id) ON DELETE CASCADE,
@@ -58,9 +61,27 @@ export class Connectors1763850000000 implements MigrationInterface {
       write_error TEXT,
       validated_at BIGINT NOT NULL,
       PRIMARY KEY (connector_id, record_key))`);
+    // Webhook deliveries seen (a delivery repeated with the same id is acknowledged and not processed again), and
+    // the privacy requests received and carried out (GDPR topics), kept as the record that we did.
+    await q.query(`CREATE TABLE webhook_deliveries (
+      id TEXT PRIMARY KEY,
+      connector_id TEXT NOT NULL,
+      topic TEXT NOT NULL,
+      received_at BIGINT NOT NULL)`);
+    await q.query(`CREATE INDEX webhook_deliveries_received ON webhook_deliveries(received_at)`);
+    await q.query(`CREATE TABLE privacy_requests (
+      id TEXT PRIMARY KEY,
+      connector_id TEXT,
+      platform_key TEXT NOT NULL,
+      topic TEXT NOT NULL,
+      subject TEXT,
+      records_deleted INTEGER NOT NULL,
+      received_at BIGINT NOT NULL)`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['connector_records', 'connector_runs', 'connectors']) await q.query(`DROP TABLE ${t}`);
+    for (const t of ['privacy_requests', 'webhook_deliveries', 'connector_records', 'connector_runs', 'connectors']) {
+      await q.query(`DROP TABLE ${t}`);
+    }
   }
 }

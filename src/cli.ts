@@ -15,7 +15,7 @@ class UsageError extends Error {}
 
 const USAGE = `usage:
   cli accounts create --name NAME
-  cli keys create --account ID
+  cli keys create --account ID [--publishable --origins https://shop.example.com[,…] [--phone]]
   cli keys list --account ID
   cli keys revoke --key KEY_ID
   cli credits buy --account ID --pack N
@@ -57,6 +57,9 @@ async function run(argv: string[]): Promise<unknown> {
       'expires-in-days': { type: 'string' },
       format: { type: 'string' },
       sample: { type: 'boolean' },
+      publishable: { type: 'boolean' },
+      origins: { type: 'string' },
+      phone: { type: 'boolean' },
       out: { type: 'string' },
       file: { type: 'string' },
       connector: { type: 'string' },
@@ -73,7 +76,11 @@ async function run(argv: string[]): Promise<unknown> {
       case 'accounts create':
         return await accounts.create(required(values, 'name'));
       case 'keys create':
-        return await accounts.createKey(required(values, 'account'));
+        return values.publishable
+          ? await accounts.createKey(required(values, 'account'), {
+            origins: required(values, 'origins').split(',').map((o) => o.trim()).filter(Boolean), phone: values.phone === true,
+          })
+          : await accounts.createKey(required(values, 'account'));
       case 'keys list':
         return { keys: await accounts.listKeys(required(values, 'account')) };
       case 'keys revoke':

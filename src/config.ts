@@ -44,6 +44,7 @@ const schema = z.object({
     .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'expected sqlite:PATH or postgres://…')
     .default('sqlite:./data/contact-validator.sqlite'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  PUBLISHABLE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(60),
   VALIDATION_BUDGET_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   EMAIL_NETWORK_CHECKS: bool.default(true),
   EMAIL_DNS_SERVERS: hostPortList.optional(),
@@ -83,6 +84,8 @@ export interface Config {
   host: string;
   databaseUrl: string;
   rateLimitPerMinute: number;
+  /** Requests per client address per minute behind publishable keys (CONTRACT §8); 0: off. */
+  publishableRateLimitPerMinute: number;
   validationBudgetMs: number;
   /** Handed to createEmailEngine as they are. */
   email: Pick<EmailEngineOptions, 'networkChecks' | 'dnsServers' | 'smtpPort' | 'allowPrivate' | 'heloName' | 'mailFrom'>;
@@ -145,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    publishableRateLimitPerMinute: e.PUBLISHABLE_RATE_LIMIT_PER_MINUTE,
     validationBudgetMs: e.VALIDATION_BUDGET_MS,
     email: {
       networkChecks: e.EMAIL_NETWORK_CHECKS,

@@ -108,6 +108,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const failedAuthentications = new FailedAuthenticationLimiter();
   const app = createApp({
     db, accounts, failedAuthentications, ledger, validation, logger, rateLimitPerMinute: config.rateLimitPerMinute,
+    publishableRateLimitPerMinute: config.publishableRateLimitPerMinute,
     isReady: () => ready, batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
     connectors: sync.connectors, connectorRuns: sync.runs,
   });

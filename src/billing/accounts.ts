@@ -9,11 +9,38 @@ export interface ApiKeyInfo {
   prefix: string;
   created_at: string;
   revoked_at: string | null;
+  /** A publishable key's origins and whether it may check phones (CONTRACT §8); absent for a secret key. */
+  publishable?: PublishableScope;
+}
+
+/** What a publishable key may do: validate, from these origins only, phones only if allowed. */
+export interface PublishableScope {
+  origins: string[];
+  phone: boolean;
 }
 
 export interface Principal {
   accountId: string;
   keyId: string;
+  /** Set for a publishable key: it may only validate, from its origins. */
+  publishable?: PublishableScope;
+}
+
+/**
+ * An origin as browsers send it (RFC 6454): scheme, host and port, nothing else; https, or http on localhost for a
+ * store's development. Returns it in the form the Origin header will carry, or null.
+ */
+export function normalizeOrigin(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return null;
+  }
+  const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) return null;
+  if (url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) return null;
+  return url.origin;
 }
 
 export class NotFoundError extends Error {}
@@ -65,15 +92,43 @@ export class Accounts {
     return { id: rows[0].id, name: rows[0].name, created_at: iso(rows[0].created_at)! };
   }
 
-  async createKey(accountId: string): Promise<{ key_id: string; api_key: string }> {
+  /** A secret key, or with `publishable` a key for web pages (CONTRACT §8); the key is shown this once. */
+  async createKey(
+    accountId: string, publishable?: { origins: string[]; phone?: boolean },
+  ): Promise<{ key_id: string; api_key: string; publishable?: PublishableScope }> {
     await this.get(accountId);
-    const key = generateApiKey();
+    let scope: PublishableScope | undefined;
+    if (publishable) {
+      const origins = publishable.origins.map((o) => {
+        const origin = normalizeOrigin(o);
+        if (!origin) throw new InvalidArgumentError(`"${String(o).slice(0, 100)}" is not an origin (https://shop.example.com)`);
+        return origin;
+      });
+      if (!origins.length || origins.length > 20) throw new InvalidArgumentError('a publishable key needs 1 to 20 origins');
+      scope = { origins: [...new Set(origins)], phone: publishable.phone === true };
+    }
+    const key = generateApiKey(scope ? 'publishable' : 'secret');
     const id = newId('key');
     await this.db.run(
-      `INSERT INTO api_keys (id, account_id, key_hash, display_prefix, created_at) VALUES ($1, $2, $3, $4, $5)`,
-      [id, accountId, key.hash, key.displayPrefix, this.now()],
+      `INSERT INTO api_keys (id, account_id, key_hash, display_prefix, created_at, publishable_origins, publishable_phone)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [id, accountId, key.hash, key.displayPrefix, this.now(), scope ? JSON.stringify(scope.origins) : null, scope?.phone ? 1 : 0],
     );
-    return { key_id: id, api_key: key.plaintext };
+    return { key_id: id, api_key: key.plaintext, ...(scope ? { publishable: scope } : {}) };
+  }
+
+  /**
+   * Whether any live publishable key lists this origin: a CORS preflight carries no key, so it is answered for the
+   * origins some key names, and the request itself is then held to its own key's origins.
+   */
+  async isPublishableOrigin(origin: string): Promise<boolean> {
+    const normalized = normalizeOrigin(origin);
+    if (!normalized) return false;
+    const pattern = `%${JSON.stringify(normalized).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const rows = await this.db.all(
+      `SELECT 1 AS hit FROM api_keys WHERE revoked_at IS NULL AND publishable_origins LIKE $1 ESCAPE '\\' LIMIT 1`, [pattern],
+    );
+    return rows.length > 0;
   }
 
   async revokeKey(keyId: string): Promise<{ key_id: string; revoked_at: string }> {
@@ -88,12 +143,19 @@ export class Accounts {
   }
 
   async listKeys(accountId: string): Promise<ApiKeyInfo[]> {
-    const rows = await this.db.all<{ id: string; display_prefix: string; created_at: number; revoked_at: number | null }>(
-      `SELECT id, display_prefix, created_at, revoked_at FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`,
+    const rows = await this.db.all<{
+      id: string; display_prefix: string; created_at: number; revoked_at: number | null;
+      publishable_origins: string | null; publishable_phone: number | boolean;
+    }>(
+      `SELECT id, display_prefix, created_at, revoked_at, publishable_origins, publishable_phone FROM api_keys
+       WHERE account_id = $1 ORDER BY created_at, id`,
       [accountId],
     );
     if (rows.length === 0) await this.get(accountId); // no keys, or no such account?
-    return rows.map((r) => ({ key_id: r.id, prefix: r.display_prefix, created_at: iso(r.created_at)!, revoked_at: iso(r.revoked_at) }));
+    return rows.map((r) => ({
+      key_id: r.id, prefix: r.display_prefix, created_at: iso(r.created_at)!, revoked_at: iso(r.revoked_at),
+      ...(r.publishable_origins ? { publishable: { origins: JSON.parse(r.publishable_origins), phone: Boolean(Number(r.publishable_phone)) } } : {}),
+    }));
   }
 
   /**
@@ -108,8 +170,11 @@ export class Accounts {
     const cached = this.keyCache.get(hash);
     if (cached && cached.stamp === stamp && checkedAt - cached.checkedAt < KEY_CACHE_TTL_MS) return cached.principal;
     const generation = this.keyGeneration;
-    const rows = await this.db.all<{ id: string; account_id: string; key_hash: string; revoked_at: number | null }>(
-      `SELECT id, account_id, key_hash, revoked_at FROM api_keys WHERE key_hash = $1`,
+    const rows = await this.db.all<{
+      id: string; account_id: string; key_hash: string; revoked_at: number | null;
+      publishable_origins: string | null; publishable_phone: number | boolean;
+    }>(
+      `SELECT id, account_id, key_hash, revoked_at, publishable_origins, publishable_phone FROM api_keys WHERE key_hash = $1`,
       [hash],
     );
     const row = rows[0];
@@ -117,7 +182,10 @@ export class Accounts {
       this.keyCache.delete(hash);
       return null;
     }
-    const principal = { accountId: row.account_id, keyId: row.id };
+    const principal: Principal = { accountId: row.account_id, keyId: row.id };
+    if (row.publishable_origins) {
+      principal.publishable = { origins: JSON.parse(row.publishable_origins), phone: Boolean(Number(row.publishable_phone)) };
+    }
     this.keyCache.delete(hash);
     if (generation !== this.keyGeneration) return principal;
     if (this.keyCache.size >= KEY_CACHE_MAX_ENTRIES) this.keyCache.delete(this.keyCache.keys().next().value!);

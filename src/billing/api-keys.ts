@@ -1,17 +1,18 @@
 /**
- * API key format: `cv_live_` + 32 random base62 characters + 6 base62 characters of CRC-32 over the rest (the GitHub
+ * API key format: `cv_live_` (secret) or `cv_pub_` (publishable, CONTRACT §8) + 32 random base62 characters + 6 base62 characters of CRC-32 over the rest (the GitHub
  * token scheme): a malformed or mistyped key is refused without touching the database, and a key leaked into a
  * public place can be recognised by scanners. Keys are shown once and stored only as a SHA-256 hash.
  */
 import crypto from 'node:crypto';
 
-const PREFIX = 'cv_live_';
+const PREFIXES = { secret: 'cv_live_', publishable: 'cv_pub_' } as const;
+export type KeyKind = keyof typeof PREFIXES;
 const RANDOM_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const KEY_PATTERN = new RegExp(`^${PREFIX}[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}$`);
-/** How much of the key is kept in clear, to tell keys apart in listings. */
-const DISPLAY_LENGTH = PREFIX.length + 4;
+const KEY_PATTERN = new RegExp(`^(?:cv_live_|cv_pub_)[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}$`);
+/** How much of the random part is kept in clear, to tell keys apart in listings. */
+const DISPLAY_RANDOM = 4;
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -52,10 +53,10 @@ export interface NewApiKey {
   displayPrefix: string;
 }
 
-export function generateApiKey(): NewApiKey {
-  const body = PREFIX + randomBase62(RANDOM_LENGTH);
+export function generateApiKey(kind: KeyKind = 'secret'): NewApiKey {
+  const body = PREFIXES[kind] + randomBase62(RANDOM_LENGTH);
   const plaintext = body + base62(crc32(body), CHECKSUM_LENGTH);
-  return { plaintext, hash: hashApiKey(plaintext), displayPrefix: plaintext.slice(0, DISPLAY_LENGTH) };
+  return { plaintext, hash: hashApiKey(plaintext), displayPrefix: plaintext.slice(0, PREFIXES[kind].length + DISPLAY_RANDOM) };
 }
 
 /**

@@ -11,6 +11,7 @@ import type { ContactValidation } from '../validation/validate-contact.js';
 import { errorHandler } from './error-handler.js';
 import { IdempotencyStore } from './idempotency.js';
 import { authenticate } from './middleware/authenticate.js';
+import { preflight, publishableRateLimit, publishableScope } from './middleware/publishable-keys.js';
 import { FailedAuthenticationLimiter, rateLimitPerKey } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { Problem, PROBLEM_TYPES, problemBody, type ProblemCode } from './problems.js';
@@ -31,6 +32,8 @@ export interface AppDeps {
   batchMaxBytes: number;
   logger: Logger;
   rateLimitPerMinute: number;
+  /** Per client address behind publishable keys (CONTRACT §8). */
+  publishableRateLimitPerMinute: number;
   failedAuthentications: FailedAuthenticationLimiter;
   /** True once the data the engines need is loaded. */
   isReady: () => boolean;
@@ -39,7 +42,7 @@ export interface AppDeps {
 /** Methods each known path answers, for 405 with Allow (RFC 9110 §15.5.6). */
 const ROUTES: Record<string, string[]> = {
   '/healthz': ['GET', 'HEAD'],
-  '/v1/validate': ['POST'],
+  '/v1/validate': ['POST', 'OPTIONS'],
   '/v1/account': ['GET', 'HEAD'],
   '/v1/keys': ['GET', 'HEAD', 'POST'],
   '/v1/batches': ['GET', 'HEAD', 'POST'],
@@ -76,7 +79,11 @@ export function createApp(deps: AppDeps): express.Express {
   });
 
   // Every /v1 route: the key first, then its rate limit. Routes are flat (no nested routers) to keep the hot path short.
-  const guard = [authenticate(deps.accounts, deps.failedAuthentications), ...rateLimitPerKey(deps.db, deps.rateLimitPerMinute)];
+  app.options('/v1/validate', preflight(deps.accounts));
+  const guard = [
+    authenticate(deps.accounts, deps.failedAuthentications), publishableScope(),
+    ...rateLimitPerKey(deps.db, deps.rateLimitPerMinute), ...publishableRateLimit(deps.db, deps.publishableRateLimitPerMinute),
+  ];
   validateRoutes(app, guard, deps.validation, new IdempotencyStore(deps.db));
   accountRoutes(app, guard, deps.accounts, deps.ledger);
   batchRoutes(app, guard, deps.batches, deps.batchMaxBytes);

@@ -10,6 +10,8 @@ export const PROBLEM_TYPES = {
   'invalid-header': { status: 400, title: 'A request header is malformed' },
   unauthorized: { status: 401, title: 'The API key is missing, malformed, unknown or revoked' },
   'insufficient-credits': { status: 402, title: "The account's usable credits do not cover the request" },
+  'origin-not-allowed': { status: 403, title: "The request's origin is not one of the publishable key's origins" },
+  'module-not-allowed': { status: 403, title: 'This publishable key may not use this module' },
   'not-found': { status: 404, title: 'No such resource' },
   'method-not-allowed': { status: 405, title: 'The method is not allowed on this resource' },
   'idempotency-key-in-use': { status: 409, title: 'A request with this Idempotency-Key is still being processed' },

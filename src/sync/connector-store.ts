@@ -92,15 +92,30 @@ export class ConnectorStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async insert(c: Omit<ConnectorRow, 'createdAt' | 'updatedAt' | 'lastRunId' | 'watermark' | 'reason' | 'reasonDetail'>): Promise<void> {
+  async insert(
+    c: Omit<ConnectorRow, 'createdAt' | 'updatedAt' | 'lastRunId' | 'watermark' | 'reason' | 'reasonDetail'>,
+    platformKey: string | null,
+  ): Promise<void> {
     const at = this.now();
     await this.db.run(
       `INSERT INTO connectors (id, account_id, type, name, status, schedule, settings, write_back, secret, secret_key_id,
-         watermark, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, '{}', $11, $11)`,
+         watermark, platform_key, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, '{}', $12, $11, $11)`,
       [c.id, c.accountId, c.type, c.name, c.status, c.schedule, JSON.stringify(c.settings), JSON.stringify(c.writeBack),
-        c.sealed.secret, c.sealed.keyId, at],
+        c.sealed.secret, c.sealed.keyId, at, platformKey],
     );
+  }
+
+  /** The connectors of a platform account (a shop), whoever owns them: a webhook delivery is checked against each. */
+  async byPlatformKey(type: string, platformKey: string): Promise<ConnectorRow[]> {
+    const rows = await this.db.all<Record<string, unknown>>(
+      `SELECT ${COLUMNS} FROM connectors WHERE type = $1 AND platform_key = $2`, [type, platformKey],
+    );
+    return rows.map(connectorOf);
+  }
+
+  async setPlatformKey(id: string, platformKey: string | null): Promise<void> {
+    await this.db.run(`UPDATE connectors SET platform_key = $2 WHERE id = $1`, [id, platformKey]);
   }
 
   async get(id: string): Promise<ConnectorRow | null> {

@@ -116,7 +116,7 @@ export class Connectors {
     await this.store.insert({
       id, accountId, type, name, status: 'active', schedule: parsed.data.schedule, settings: checked.settings,
       writeBack: checked.writeBack, sealed: this.secrets.seal(checked.credentials),
-    });
+    }, this.pluginFor(type).platformKeyOf?.(checked.settings as never) ?? null);
     this.onChange();
     return this.view((await this.store.get(id))!);
   }
@@ -146,6 +146,7 @@ export class Connectors {
       ...(p.status ? { status: p.status, reason: null, reasonDetail: null } : {}),
       ...(p.credentials && connector.status === 'error' && !p.status ? { status: 'active', reason: null, reasonDetail: null } : {}),
     });
+    if (p.settings) await this.store.setPlatformKey(connector.id, this.pluginFor(connector.type).platformKeyOf?.(checked.settings as never) ?? null);
     this.onChange();
     return this.view((await this.store.get(connector.id))!);
   }

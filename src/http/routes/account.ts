@@ -1,11 +1,26 @@
 /** The calling key's own account: balance, grants, usage, and its API keys. Nothing of any other account is reachable. */
 import type { RequestHandler, Response, Router } from 'express';
-import type { Accounts } from '../../billing/accounts.js';
+import { z } from 'zod';
+import { type Accounts, InvalidArgumentError } from '../../billing/accounts.js';
+import { jsonBody } from '../middleware/json-body.js';
+import { parseBody } from '../request-schema.js';
 import type { CreditLedger } from '../../billing/ledger.js';
 import { DAY_MS } from '../../billing/pricing.js';
 import { Problem } from '../problems.js';
 
 const USAGE_WINDOW_DAYS = 30;
+
+const newKeySchema = z.object({
+  publishable: z.boolean().optional(),
+  origins: z.array(z.string().max(300)).max(20).optional(),
+  phone: z.boolean().optional(),
+}).strict().refine((b) => !b.publishable || (b.origins?.length ?? 0) > 0, { message: 'a publishable key needs origins', path: ['origins'] });
+
+/** A JSON body when one is sent (POST /v1/keys may come with none). */
+const optionalJson: RequestHandler = (req, res, next) => {
+  if (Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding')) return jsonBody()(req, res, next);
+  next();
+};
 
 export function accountRoutes(router: Router, guard: RequestHandler[], accounts: Accounts, ledger: CreditLedger): void {
   const accountOf = (res: Response) => res.locals.context.principal!.accountId;
@@ -33,8 +48,20 @@ export function accountRoutes(router: Router, guard: RequestHandler[], accounts:
     res.json({ keys: await accounts.listKeys(accountOf(res)) });
   });
 
-  router.post('/v1/keys', ...guard, async (_req, res) => {
-    res.status(201).json(await accounts.createKey(accountOf(res)));
+  // No body (or `{}`): a secret key. `{"publishable": true, "origins": [...], "phone": false}`: a key for web pages.
+  router.post('/v1/keys', ...guard, optionalJson, async (req, res) => {
+    const body = parseBody(newKeySchema, req.body ?? {});
+    try {
+      const created = body.publishable
+        ? await accounts.createKey(accountOf(res), { origins: body.origins ?? [], phone: body.phone })
+        : await accounts.createKey(accountOf(res));
+      res.status(201).json(created);
+    } catch (err) {
+      if (err instanceof InvalidArgumentError) {
+        throw new Problem('invalid-request', err.message, { errors: [{ field: 'origins', message: err.message }] });
+      }
+      throw err;
+    }
   });
 
   router.delete('/v1/keys/:keyId', ...guard, async (req, res) => {

@@ -5,6 +5,7 @@ import type { ContactValidation } from '../../validation/validate-contact.js';
 import { maskEmail, maskPhone } from '../../log.js';
 import { IdempotencyStore, parseIdempotencyKey } from '../idempotency.js';
 import { bodyFingerprint, jsonBody } from '../middleware/json-body.js';
+import { Problem } from '../problems.js';
 import { parseBody } from '../request-schema.js';
 
 export function validateRoutes(
@@ -20,7 +21,10 @@ export function validateRoutes(
     if (input.email !== undefined) context.logFields.email = maskEmail(input.email);
     if (input.phone !== undefined) context.logFields.phone = maskPhone(input.phone);
 
-    const { accountId } = context.principal!;
+    const { accountId, publishable } = context.principal!;
+    if (publishable && input.phone !== undefined && !publishable.phone) {
+      throw new Problem('module-not-allowed', 'This publishable key does not check phones (create it with phone: true).');
+    }
     const key = parseIdempotencyKey(req.get('idempotency-key'));
     if (key) {
       const start = await idempotency.begin(accountId, key, bodyFingerprint(res));
@@ -34,7 +38,11 @@ export function validateRoutes(
       const arrivedAtEpochMs = Date.now() - (performance.now() - context.arrivedAt);
       const answer = await validation.validate(accountId, context.ledgerId, input, arrivedAtEpochMs, context.log);
       const { address, email, phone, credits } = answer;
-      json = JSON.stringify({ address, email, phone, credits, request_id: context.id, response_ms: Math.round(performance.now() - context.arrivedAt) });
+      // A publishable key reads nothing of the account: not even its balance.
+      json = JSON.stringify({
+        address, email, phone, credits: publishable ? null : credits, request_id: context.id,
+        response_ms: Math.round(performance.now() - context.arrivedAt),
+      });
     } catch (err) {
       // Nothing was charged (the use case refunds on its own failures); the key is free for a retry.
       if (key) await idempotency.abandon(accountId, key).catch(() => undefined);

@@ -1,0 +1,76 @@
+/**
+ * Publishable keys in web pages (CONTRACT §8): CORS for their origins alone, and nothing but /v1/validate.
+ * - A preflight (OPTIONS) carries no key: it is answered for an origin some live publishable key names; the request
+ *   itself is then held to its own key's origins.
+ * - A publishable key on any other endpoint is answered 401, as if it were no key; from another origin, 403 without
+ *   CORS headers (the page cannot read the answer).
+ * - Besides its key's limit, each client address behind a publishable key has its own (PUBLISHABLE_RATE_LIMIT_PER_MINUTE):
+ *   one shopper's script cannot spend the store's quota.
+ */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ipKeyGenerator, MemoryStore, rateLimit } from 'express-rate-limit';
+import type { Accounts } from '../../billing/accounts.js';
+import type { Database } from '../../db/data-source.js';
+import { Problem } from '../problems.js';
+import { DatabaseRateLimitStore } from './rate-limit.js';
+
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Request-Id';
+const EXPOSED_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, Idempotent-Replayed';
+const PREFLIGHT_MAX_AGE_S = 600;
+
+/** OPTIONS /v1/validate from a page. */
+export function preflight(accounts: Accounts): RequestHandler {
+  return async (req: Request, res: Response) => {
+    const origin = req.get('origin');
+    res.set('Vary', 'Origin');
+    if (!origin || !(await accounts.isPublishableOrigin(origin))) {
+      throw new Problem('origin-not-allowed', 'No publishable key allows this origin.');
+    }
+    res.set({
+      'Access-Control-Allow-Origin': origin,
+      'Access-Control-Allow-Methods': 'POST',
+      'Access-Control-Allow-Headers': ALLOWED_HEADERS,
+      'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_S),
+    }).status(204).end();
+  };
+}
+
+/** After authentication: holds a publishable key to its scope, and answers its origin's CORS. */
+export function publishableScope(): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const scope = res.locals.context.principal?.publishable;
+    if (!scope) return next();
+    if (req.path !== '/v1/validate' || req.method !== 'POST') {
+      throw new Problem('unauthorized', 'A publishable key only validates (POST /v1/validate).', {}, {
+        'WWW-Authenticate': 'Bearer realm="contact-validator", error="insufficient_scope"',
+      });
+    }
+    const origin = req.get('origin');
+    res.set('Vary', 'Origin');
+    if (!origin || !scope.origins.includes(origin)) {
+      throw new Problem('origin-not-allowed', origin ? 'This key does not allow this origin.' : 'A publishable key is used from a web page: the request has no Origin.');
+    }
+    res.set({ 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': EXPOSED_HEADERS });
+    next();
+  };
+}
+
+/** Requests per client address per minute behind publishable keys (0: off). */
+export function publishableRateLimit(db: Database, perMinute: number): RequestHandler[] {
+  if (perMinute <= 0) return [];
+  const store = db.dialect === 'postgres' ? new DatabaseRateLimitStore(db) : new MemoryStore();
+  if (store instanceof DatabaseRateLimitStore) store.prefix = 'rlip:';
+  return [rateLimit({
+    windowMs: 60_000,
+    limit: perMinute,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    identifier: `${perMinute}-per-minute-per-address`,
+    store,
+    skip: (_req, res) => !res.locals.context.principal?.publishable,
+    keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown'),
+    handler: (_req, res, next, options) => {
+      next(new Problem('rate-limited', `At most ${options.limit} requests per minute from one address with a publishable key; retry after ${res.getHeader('Retry-After') ?? 60} s.`));
+    },
+  })];
+}
