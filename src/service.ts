@@ -16,6 +16,7 @@ import { Connectors } from './sync/connectors.js';
 import { ConnectorRegistry } from './sync/registry.js';
 import { ConnectorScheduler } from './sync/scheduler.js';
 import { SecretBox } from './sync/secrets.js';
+import { ShopifyWebhooks } from './sync/shopify-webhooks.js';
 import { CreditLedger } from './billing/ledger.js';
 import type { Config } from './config.js';
 import { Database } from './db/data-source.js';
@@ -92,7 +93,8 @@ export function openSync(
   });
   const scheduler = new ConnectorScheduler(store, runs, logger);
   const connectors = new Connectors(store, registry, secrets, config.connectors.allowPrivate, () => void scheduler.refresh());
-  return { store, registry, runs, scheduler, connectors };
+  const shopifyWebhooks = new ShopifyWebhooks(db, store, registry, secrets, runs, logger);
+  return { store, registry, runs, scheduler, connectors, shopifyWebhooks };
 }
 
 export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
@@ -110,7 +112,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     db, accounts, failedAuthentications, ledger, validation, logger, rateLimitPerMinute: config.rateLimitPerMinute,
     publishableRateLimitPerMinute: config.publishableRateLimitPerMinute,
     isReady: () => ready, batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
-    connectors: sync.connectors, connectorRuns: sync.runs,
+    connectors: sync.connectors, connectorRuns: sync.runs, shopifyWebhooks: sync.shopifyWebhooks,
   });
 
   const server = http.createServer(app);
@@ -139,6 +141,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       server.closeAllConnections();
       failedAuthentications.shutdown();
       await sync.scheduler.stop();
+      await sync.shopifyWebhooks.settle();
       await sync.runs.stop();
       await bulk.runner.stop();
       await engines.close();

@@ -4,6 +4,7 @@ import type { Accounts } from '../billing/accounts.js';
 import type { Batches } from '../batches/batches.js';
 import type { ConnectorRuns } from '../sync/connector-runs.js';
 import type { Connectors } from '../sync/connectors.js';
+import type { ShopifyWebhooks } from '../sync/shopify-webhooks.js';
 import type { CreditLedger } from '../billing/ledger.js';
 import type { Database } from '../db/data-source.js';
 import type { Logger } from '../log.js';
@@ -18,6 +19,7 @@ import { Problem, PROBLEM_TYPES, problemBody, type ProblemCode } from './problem
 import { accountRoutes } from './routes/account.js';
 import { batchRoutes } from './routes/batches.js';
 import { connectorRoutes } from './routes/connectors.js';
+import { shopifyWebhookRoutes } from './routes/shopify-webhooks.js';
 import { validateRoutes } from './routes/validate.js';
 
 export interface AppDeps {
@@ -28,6 +30,7 @@ export interface AppDeps {
   batches: Batches;
   connectors: Connectors;
   connectorRuns: ConnectorRuns;
+  shopifyWebhooks: ShopifyWebhooks;
   /** BATCH_MAX_BYTES: the largest CSV file a batch takes. */
   batchMaxBytes: number;
   logger: Logger;
@@ -47,6 +50,7 @@ const ROUTES: Record<string, string[]> = {
   '/v1/keys': ['GET', 'HEAD', 'POST'],
   '/v1/batches': ['GET', 'HEAD', 'POST'],
   '/v1/connectors': ['GET', 'HEAD', 'POST'],
+  '/webhooks/shopify': ['POST'],
 };
 
 /** Methods of the paths with an id in them. */
@@ -79,6 +83,7 @@ export function createApp(deps: AppDeps): express.Express {
   });
 
   // Every /v1 route: the key first, then its rate limit. Routes are flat (no nested routers) to keep the hot path short.
+  shopifyWebhookRoutes(app, deps.shopifyWebhooks);
   app.options('/v1/validate', preflight(deps.accounts));
   const guard = [
     authenticate(deps.accounts, deps.failedAuthentications), publishableScope(),

@@ -9,6 +9,7 @@ export const PROBLEM_TYPES = {
   'invalid-request': { status: 400, title: 'The request does not match the schema' },
   'invalid-header': { status: 400, title: 'A request header is malformed' },
   unauthorized: { status: 401, title: 'The API key is missing, malformed, unknown or revoked' },
+  'webhook-unauthorized': { status: 401, title: "The webhook's signature does not verify for any connector" },
   'insufficient-credits': { status: 402, title: "The account's usable credits do not cover the request" },
   'origin-not-allowed': { status: 403, title: "The request's origin is not one of the publishable key's origins" },
   'module-not-allowed': { status: 403, title: 'This publishable key may not use this module' },

@@ -288,6 +288,47 @@ export class ConnectorRuns {
     }
   }
 
+  /**
+   * Records a webhook delivered, validated and written back now, outside the schedule and without the run lease (a
+   * delivery cannot wait for a run to end): the same change detection and charge keys make a record that a run checks
+   * at the same time cost nothing twice. Kept as a run (`triggered_by: webhook`) for the history.
+   */
+  async processDelivery(connector: ConnectorRow, records: PlatformRecord[]): Promise<void> {
+    const runId = `run_${crypto.randomBytes(12).toString('base64url')}`;
+    const counts: RunCounts = {
+      records_read: records.length, records_validated: 0, records_written: 0, records_skipped: 0, records_failed: 0, credits_charged: 0,
+    };
+    const errors: { key: string; error: string }[] = [];
+    await this.store.startRun(runId, connector, 'webhook');
+    let session: ConnectorSession | undefined;
+    try {
+      const plugin = this.registry.get(connector.type);
+      if (!plugin) throw new ConnectorError('api_error', `no plugin for connector type ${connector.type}`);
+      session = await plugin.open({
+        settings: connector.settings, credentials: this.secrets.open(connector.sealed), writeBack: connector.writeBack, log: this.log,
+      });
+      for (const url of [...plugin.urlsOf(connector.settings), ...(session.urls?.() ?? [])]) {
+        await checkPlatformUrl(url, this.options.allowPrivate);
+      }
+      const validated = await this.validatePage(connector, records, counts, errors, () => this.stopping);
+      await this.writePage(connector, session, validated, counts, errors);
+      await this.store.saveRun(runId, counts, errors);
+      if (validated.outcome.kind === 'paused') {
+        await this.store.finishRun(runId, 'paused', 'credits_exhausted', `the next record needs ${validated.outcome.required} credits`);
+        await this.store.update(connector.id, { status: 'paused', reason: 'credits_exhausted', reasonDetail: null });
+      } else {
+        await this.store.finishRun(runId, 'completed', null, null);
+      }
+    } catch (err) {
+      await this.store.saveRun(runId, counts, errors).catch(() => undefined);
+      const known = err instanceof ConnectorError;
+      await this.store.finishRun(runId, 'failed', known ? err.reason : 'api_error', known ? (err.platformMessage ?? err.message) : (err as Error).message);
+      if (!known) this.log.error({ err, connector_id: connector.id }, 'webhook delivery not processed');
+    } finally {
+      await session?.close?.().catch(() => undefined);
+    }
+  }
+
   /** Whether a connector paused for credits can go on (its account has credits again). */
   async canResume(connector: ConnectorRow): Promise<boolean> {
     return (await this.ledger.balance(connector.accountId)) > 0;
