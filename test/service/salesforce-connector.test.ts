@@ -2,11 +2,18 @@
  * The Salesforce connector end to end (CONTRACT §7): the real service on SQLite and PostgreSQL, its HTTP API, the real
  * jsforce client, and a local org speaking the Salesforce REST API (test/salesforce/fake-org.ts).
  */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
-import { problemOf, startTestService, useTestService, type TestService } from '../support/service.js';
+import { databaseUrlOf, problemOf, QUIET_ENV, startTestService, useTestService, type TestService } from '../support/service.js';
 import { startFakeOrg, type FakeOrg } from '../salesforce/fake-org.js';
 
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
 const SECRET_KEY = 'a1'.repeat(32);
 const ENV = { CONNECTOR_SECRET_KEY: SECRET_KEY, CONNECTOR_ALLOW_PRIVATE: 'true', CONNECTOR_LEASE_MS: '3000' };
 /** A US address 1, a phone 2; the e-mail is free with network checks off (an `unknown` answer is not charged). */
@@ -321,7 +328,6 @@ describe.each(testDatabases)('the Salesforce connector on $name', (database) => 
     const s = service();
     const { apiKey } = await s.newAccount(10_000);
     const localOrg = await startFakeOrg({ latencyMs: 30 });
-    const { databaseUrlOf } = await import('../support/service.js');
     const second = await startTestService(databaseUrlOf(s), ENV);
     try {
       seedContacts(localOrg, 'Contact', 50);
@@ -337,6 +343,43 @@ describe.each(testDatabases)('the Salesforce connector on $name', (database) => 
       await new Promise((r) => setTimeout(r, 2_000));
       await second.close();
       await localOrg.close();
+    }
+  });
+});
+
+describe('connectors from the command line', () => {
+  const database = testDatabases[0];
+  const service = useTestService(database, ENV);
+
+  it('When an operator adds, lists and runs a connector from the CLI, then each answers JSON and the run is kept', async () => {
+    const s = service();
+    const { accountId, apiKey } = await s.newAccount(1_000);
+    const localOrg = await startFakeOrg();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-cli-connector-'));
+    try {
+      seedContacts(localOrg, 'Contact', 3);
+      const file = path.join(dir, 'connector.json');
+      fs.writeFileSync(file, JSON.stringify(connectorBody(localOrg)));
+      const cli = async (...args: string[]) => {
+        const { stdout } = await run(path.join(root, 'node_modules/.bin/tsx'), ['src/cli.ts', ...args], {
+          cwd: root, env: { ...process.env, ...QUIET_ENV, ...ENV, DATABASE_URL: databaseUrlOf(s), BATCH_DIR: dir },
+        });
+        return JSON.parse(stdout) as Record<string, any>;
+      };
+
+      const added = await cli('connectors', 'add', '--account', accountId, '--file', file);
+      const listed = await cli('connectors', 'list', '--account', accountId);
+      const ran = await cli('connectors', 'run', '--connector', added.connector_id);
+      const runs = (await json(await s.get(`/v1/connectors/${added.connector_id}/runs`, apiKey))).runs;
+
+      expect(added).toMatchObject({ connector_id: expect.stringMatching(/^conn_/), type: 'salesforce', status: 'active' });
+      expect(JSON.stringify(added)).not.toContain(localOrg.state.clientSecret);
+      expect(listed.connectors.map((c: { connector_id: string }) => c.connector_id)).toEqual([added.connector_id]);
+      expect(ran).toMatchObject({ status: 'completed', triggered_by: 'cli', records_validated: 3, records_written: 3 });
+      expect(runs[0].run_id).toBe(ran.run_id);
+    } finally {
+      await localOrg.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
