@@ -113,7 +113,7 @@ describe.each(testDatabases)('bad input on $name: a precise problem, nothing cha
     expect(notFound.status).toBe(404);
     expect((await problemOf(notFound)).type).toBe('/problems/not-found');
     expect(wrongMethod.status).toBe(405);
-    expect(wrongMethod.headers.get('allow')).toBe('POST');
+    expect(wrongMethod.headers.get('allow')).toBe('POST, OPTIONS');
   });
 
   it("When a problem's type is followed, then the service describes it", async () => {
