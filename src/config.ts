@@ -75,6 +75,10 @@ const schema = z.object({
   CONNECTOR_ALLOW_PRIVATE: bool.default(false),
   CONNECTOR_LEASE_MS: z.coerce.number().int().min(200).default(60_000),
   SHOPIFY_ADMIN_BASE_URL: z.string().url().optional(),
+  SHOPIFY_API_KEY: z.string().optional(),
+  SHOPIFY_API_SECRET: z.string().optional(),
+  SHOPIFY_SCOPES: z.string().default('read_customers,write_customers,read_orders,write_orders'),
+  PUBLIC_BASE_URL: z.string().url().optional(),
 });
 
 export type Env = z.input<typeof schema>;
@@ -101,6 +105,10 @@ export interface Config {
     secretKey: Buffer | null; previousKeys: Buffer[]; allowPrivate: boolean; leaseMs: number;
     /** Tests only: every Shopify Admin API call goes to this base URL instead of `https://{shop}`. */
     shopifyAdminBaseUrl?: string;
+    /** The Shopify app (OAuth install, webhooks' registration): null unless its key, secret and public URL are set. */
+    shopifyApp: { apiKey: string; apiSecret: string; scopes: string; publicBaseUrl: string } | null;
+    /** Where Shopify reaches this service (webhook subscriptions are registered only when it is set). */
+    publicBaseUrl?: string;
   };
   /** CSV batches and the bulk pipeline (src/bulk, src/batches). */
   batch: {
@@ -174,6 +182,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowPrivate: e.CONNECTOR_ALLOW_PRIVATE,
       leaseMs: e.CONNECTOR_LEASE_MS,
       shopifyAdminBaseUrl: e.SHOPIFY_ADMIN_BASE_URL,
+      shopifyApp: e.SHOPIFY_API_KEY && e.SHOPIFY_API_SECRET && e.PUBLIC_BASE_URL
+        ? { apiKey: e.SHOPIFY_API_KEY, apiSecret: e.SHOPIFY_API_SECRET, scopes: e.SHOPIFY_SCOPES, publicBaseUrl: e.PUBLIC_BASE_URL }
+        : null,
+      publicBaseUrl: e.PUBLIC_BASE_URL,
     },
     batch: {
       maxBytes: e.BATCH_MAX_BYTES,

@@ -16,6 +16,7 @@ import { Connectors } from './sync/connectors.js';
 import { ConnectorRegistry } from './sync/registry.js';
 import { ConnectorScheduler } from './sync/scheduler.js';
 import { SecretBox } from './sync/secrets.js';
+import { ShopifyInstall } from './sync/shopify-install.js';
 import { ShopifyWebhooks } from './sync/shopify-webhooks.js';
 import { CreditLedger } from './billing/ledger.js';
 import type { Config } from './config.js';
@@ -94,7 +95,9 @@ export function openSync(
   const scheduler = new ConnectorScheduler(store, runs, logger);
   const connectors = new Connectors(store, registry, secrets, config.connectors.allowPrivate, () => void scheduler.refresh());
   const shopifyWebhooks = new ShopifyWebhooks(db, store, registry, secrets, runs, logger);
-  return { store, registry, runs, scheduler, connectors, shopifyWebhooks };
+  const app = config.connectors.shopifyApp;
+  const shopifyInstall = app ? new ShopifyInstall({ ...app, adminBaseUrl: config.connectors.shopifyAdminBaseUrl }, connectors) : null;
+  return { store, registry, runs, scheduler, connectors, shopifyWebhooks, shopifyInstall };
 }
 
 export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
@@ -112,7 +115,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     db, accounts, failedAuthentications, ledger, validation, logger, rateLimitPerMinute: config.rateLimitPerMinute,
     publishableRateLimitPerMinute: config.publishableRateLimitPerMinute,
     isReady: () => ready, batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
-    connectors: sync.connectors, connectorRuns: sync.runs, shopifyWebhooks: sync.shopifyWebhooks,
+    connectors: sync.connectors, connectorRuns: sync.runs, shopifyWebhooks: sync.shopifyWebhooks, shopifyInstall: sync.shopifyInstall,
   });
 
   const server = http.createServer(app);

@@ -4,6 +4,7 @@ import type { Accounts } from '../billing/accounts.js';
 import type { Batches } from '../batches/batches.js';
 import type { ConnectorRuns } from '../sync/connector-runs.js';
 import type { Connectors } from '../sync/connectors.js';
+import type { ShopifyInstall } from '../sync/shopify-install.js';
 import type { ShopifyWebhooks } from '../sync/shopify-webhooks.js';
 import type { CreditLedger } from '../billing/ledger.js';
 import type { Database } from '../db/data-source.js';
@@ -19,6 +20,7 @@ import { Problem, PROBLEM_TYPES, problemBody, type ProblemCode } from './problem
 import { accountRoutes } from './routes/account.js';
 import { batchRoutes } from './routes/batches.js';
 import { connectorRoutes } from './routes/connectors.js';
+import { shopifyInstallRoutes } from './routes/shopify-install.js';
 import { shopifyWebhookRoutes } from './routes/shopify-webhooks.js';
 import { validateRoutes } from './routes/validate.js';
 
@@ -31,6 +33,8 @@ export interface AppDeps {
   connectors: Connectors;
   connectorRuns: ConnectorRuns;
   shopifyWebhooks: ShopifyWebhooks;
+  /** Null when the Shopify app is not configured. */
+  shopifyInstall: ShopifyInstall | null;
   /** BATCH_MAX_BYTES: the largest CSV file a batch takes. */
   batchMaxBytes: number;
   logger: Logger;
@@ -51,6 +55,9 @@ const ROUTES: Record<string, string[]> = {
   '/v1/batches': ['GET', 'HEAD', 'POST'],
   '/v1/connectors': ['GET', 'HEAD', 'POST'],
   '/webhooks/shopify': ['POST'],
+  '/v1/connectors/shopify/install': ['POST'],
+  '/shopify/install': ['GET', 'HEAD'],
+  '/shopify/callback': ['GET', 'HEAD'],
 };
 
 /** Methods of the paths with an id in them. */
@@ -92,6 +99,7 @@ export function createApp(deps: AppDeps): express.Express {
   validateRoutes(app, guard, deps.validation, new IdempotencyStore(deps.db));
   accountRoutes(app, guard, deps.accounts, deps.ledger);
   batchRoutes(app, guard, deps.batches, deps.batchMaxBytes);
+  shopifyInstallRoutes(app, guard, deps.shopifyInstall);
   connectorRoutes(app, guard, deps.connectors, deps.connectorRuns);
 
   app.use((req: Request) => {

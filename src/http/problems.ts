@@ -24,6 +24,8 @@ export const PROBLEM_TYPES = {
   'invalid-csv': { status: 422, title: 'The file is not a CSV file the service can read' },
   'connector-busy': { status: 409, title: 'A run of this connector is in progress' },
   'connectors-not-configured': { status: 503, title: 'Connectors need CONNECTOR_SECRET_KEY, which is not set' },
+  'shopify-app-not-configured': { status: 503, title: 'The Shopify app is not configured on this service' },
+  'shopify-install-refused': { status: 400, title: 'The Shopify install could not go on' },
   'unsupported-media-type': { status: 415, title: "The request body's media type is not accepted here" },
   'idempotency-key-reused': { status: 422, title: 'This Idempotency-Key was used with a different request body' },
   'rate-limited': { status: 429, title: 'Too many requests for this API key' },
