@@ -60,6 +60,7 @@ const schema = z.object({
   FREE_CREDITS: z.coerce.number().int().min(0).default(100),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  SERVER_KEEP_ALIVE_MS: z.coerce.number().int().min(1_000).default(65_000),
   REFERENCE_RELOAD_MS: z.coerce.number().int().min(0).default(60_000),
   BATCH_MAX_BYTES: z.coerce.number().int().min(1).default(100 * 1024 * 1024),
   BATCH_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
@@ -98,6 +99,8 @@ export interface Config {
   credits: { free: number; packPrices: Map<number, number> };
   logLevel: string;
   shutdownGraceMs: number;
+  /** How long an idle keep-alive connection stays open: longer than the load balancer's idle timeout. */
+  keepAliveMs: number;
   /** How often a running service looks for new reference imports (the CLI's) and loads them; 0: only at start. */
   referenceReloadMs: number;
   /** Connectors (src/sync): the key credentials are sealed with (and older ones still opened), SSRF, the run lease. */
@@ -175,6 +178,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     credits: { free: e.FREE_CREDITS, packPrices: e.CREDIT_PACK_PRICES },
     logLevel: e.LOG_LEVEL,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    keepAliveMs: e.SERVER_KEEP_ALIVE_MS,
     referenceReloadMs: e.REFERENCE_RELOAD_MS,
     connectors: {
       secretKey: e.CONNECTOR_SECRET_KEY ? parseSecretKey(e.CONNECTOR_SECRET_KEY) : null,

@@ -105,6 +105,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   db.checkpointInBackground(WAL_CHECKPOINT_INTERVAL_MS);
   const { ledger, accounts } = await openBilling(config, db);
   let ready = false;
+  let closing: Promise<void> | undefined;
   const engines = await createEngines(config, db, logger);
   ready = true;
   const validation = new ContactValidation(engines, ledger, config.validationBudgetMs);
@@ -114,13 +115,15 @@ export async function startService(config: Config, logger: Logger = createLogger
   const app = createApp({
     db, accounts, failedAuthentications, ledger, validation, logger, rateLimitPerMinute: config.rateLimitPerMinute,
     publishableRateLimitPerMinute: config.publishableRateLimitPerMinute,
-    isReady: () => ready, batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
+    isReady: () => ready, isDraining: () => closing !== undefined, batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
     connectors: sync.connectors, connectorRuns: sync.runs, shopifyWebhooks: sync.shopifyWebhooks, shopifyInstall: sync.shopifyInstall,
   });
 
   const server = http.createServer(app);
-  server.keepAliveTimeout = 5_000;
-  server.headersTimeout = 10_000;
+  // Longer than a load balancer's idle timeout (60 s is common): else it may reuse a connection the server is closing,
+  // and its client gets a 502 (PLATFORM-NOTES). Headers must be allowed a little longer still.
+  server.keepAliveTimeout = config.keepAliveMs;
+  server.headersTimeout = config.keepAliveMs + 5_000;
   server.requestTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -133,7 +136,6 @@ export async function startService(config: Config, logger: Logger = createLogger
   await bulk.runner.start();
   await sync.scheduler.start();
 
-  let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       ready = false;

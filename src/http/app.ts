@@ -44,11 +44,14 @@ export interface AppDeps {
   failedAuthentications: FailedAuthenticationLimiter;
   /** True once the data the engines need is loaded. */
   isReady: () => boolean;
+  /** True once the service is shutting down: it should get no new traffic. */
+  isDraining: () => boolean;
 }
 
 /** Methods each known path answers, for 405 with Allow (RFC 9110 §15.5.6). */
 const ROUTES: Record<string, string[]> = {
   '/healthz': ['GET', 'HEAD'],
+  '/readyz': ['GET', 'HEAD'],
   '/v1/validate': ['POST', 'OPTIONS'],
   '/v1/account': ['GET', 'HEAD'],
   '/v1/keys': ['GET', 'HEAD', 'POST'],
@@ -76,6 +79,14 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestContext(deps.logger));
+
+  // Readiness (a load balancer's or Kubernetes' probe): not while loading or draining, nor without the database.
+  app.get('/readyz', async (_req: Request, res: Response) => {
+    if (deps.isDraining()) throw new Problem('not-ready', 'The service is shutting down.');
+    if (!deps.isReady()) throw new Problem('not-ready', 'Reference data is still loading.');
+    await deps.db.ping();
+    res.set('Cache-Control', 'no-store').json({ status: 'ready' });
+  });
 
   app.get('/healthz', async (_req: Request, res: Response) => {
     if (!deps.isReady()) throw new Problem('not-ready', 'Reference data is still loading.');

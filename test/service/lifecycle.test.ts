@@ -130,3 +130,28 @@ describe('configuration', () => {
     expect(() => loadConfig(env)).toThrow(name);
   });
 });
+
+describe('readiness and keep-alive', () => {
+  it('When the service serves, then /readyz is 200; once it is closing, 503; and idle connections outlast a load balancer', async () => {
+    const database = testDatabases[0];
+    const { startTestService } = await import('../support/service.js');
+    const service = await startTestService(await database.create(), { SHUTDOWN_GRACE_MS: '300' });
+    try {
+      const ready = await fetch(`${service.url}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: 'ready' });
+      expect(service.server.keepAliveTimeout).toBe(65_000);
+      expect(service.server.headersTimeout).toBeGreaterThan(service.server.keepAliveTimeout);
+
+      const closing = service.close();
+      const draining = await fetch(`${service.url}/readyz`).catch(() => null);
+      await closing;
+
+      // Either answered 503 while draining, or the listener was already closed: never 200.
+      if (draining) expect(draining.status).toBe(503);
+    } finally {
+      await service.close();
+      await database.dropAll();
+    }
+  });
+});
