@@ -1,0 +1,99 @@
+/**
+ * The Shopify connector (CONTRACT §7): reads changed customers and orders from a store through the Admin GraphQL API
+ * (@shopify/shopify-api, a custom app's access token) and writes each verdict back as metafields in the
+ * `contact_validator` namespace and `cv-…` tags. Webhook deliveries map to the same records (`recordsOfDelivery`).
+ */
+import { z } from 'zod';
+import type { ConnectorPlugin } from '../../src/sync/plugin.js';
+import { DEFAULT_RETRY, ShopifyClient, type RetryPolicy } from './client.js';
+import { RESOURCES, recordsOfDelivery, type ShopifyResource } from './mapping.js';
+import { createSession } from './session.js';
+
+export const shopifySettingsSchema = z.object({
+  /** The shop's permanent domain (`example.myshopify.com`); `https://` and a trailing slash are dropped. */
+  shop: z.string().trim().toLowerCase()
+    .transform((shop) => shop.replace(/^https?:\/\//, '').replace(/\/+$/, ''))
+    .pipe(z.string().regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, 'the shop\'s *.myshopify.com domain')),
+  /** An Admin API version (`2025-10`); Shopify keeps each for at least 12 months. */
+  api_version: z.string().regex(/^(\d{4}-(01|04|07|10)|unstable)$/, 'an API version such as "2025-10"').default('2025-10'),
+  resources: z.array(z.enum(RESOURCES)).min(1).default([...RESOURCES]).transform((resources) => [...new Set(resources)]),
+  page_size: z.number().int().min(1).max(250).default(250),
+});
+
+/** The app's API secret key (a Dev Dashboard app's client secret): webhook deliveries are signed with it (X-Shopify-Hmac-Sha256). */
+const apiSecret = z.string().min(1);
+
+export const shopifyCredentialsSchema = z.union([
+  /** An admin-created custom app's Admin API access token (`shpat_…`). */
+  z.object({ access_token: z.string().min(1), api_secret: apiSecret }).strict(),
+  /** A Dev Dashboard app installed on the store: its client ID; tokens come from the client credentials grant. */
+  z.object({ client_id: z.string().min(1), api_secret: apiSecret }).strict(),
+]);
+
+export const shopifyWriteBackSchema = z.object({
+  /** `cv-address-invalid`, `cv-email-invalid`, `cv-phone-invalid`, and `cv-address-review` on orders. */
+  tags: z.boolean().default(true),
+  /** `contact_validator.*` metafields on the customer or order. */
+  metafields: z.boolean().default(true),
+});
+
+export type ShopifySettings = z.output<typeof shopifySettingsSchema>;
+export type ShopifyCredentials = z.output<typeof shopifyCredentialsSchema>;
+export type ShopifyWriteBack = z.output<typeof shopifyWriteBackSchema>;
+
+export interface ShopifyPluginOptions {
+  /** Tests only (SHOPIFY_ADMIN_BASE_URL, e.g. `http://127.0.0.1:PORT`): every Admin API call goes there instead of `https://{shop}`. */
+  adminBaseUrl?: string;
+  retry?: Partial<RetryPolicy>;
+  /** How far before the watermark each read starts again (default 5 minutes). */
+  overlapMs?: number;
+  /** Time limit of one API call (default 30 s). */
+  timeoutMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** The access scopes a configuration needs (a write scope grants reading too). */
+export function requiredScopes(resources: ShopifyResource[], writeBack: ShopifyWriteBack): string[] {
+  const writes = writeBack.tags || writeBack.metafields;
+  return resources.map((resource) => `${writes ? 'write' : 'read'}_${resource}`);
+}
+
+export function createShopifyPlugin(
+  options: ShopifyPluginOptions = {},
+): ConnectorPlugin<ShopifySettings, ShopifyCredentials, ShopifyWriteBack> {
+  return {
+    type: 'shopify',
+    settingsSchema: shopifySettingsSchema,
+    credentialsSchema: shopifyCredentialsSchema,
+    writeBackSchema: shopifyWriteBackSchema,
+    urlsOf: (settings) => [`https://${settings.shop}`],
+    platformKeyOf: (settings) => settings.shop,
+    recordsOfDelivery,
+    async open({ settings, credentials, writeBack, onApiUsage, log }) {
+      const client = new ShopifyClient({
+        shop: settings.shop,
+        apiVersion: settings.api_version,
+        auth: 'access_token' in credentials ? { accessToken: credentials.access_token } : { clientId: credentials.client_id },
+        apiSecret: credentials.api_secret,
+        adminBaseUrl: options.adminBaseUrl,
+        retry: { ...DEFAULT_RETRY, ...options.retry },
+        timeoutMs: options.timeoutMs ?? 30_000,
+        onApiUsage,
+        log,
+        sleep: options.sleep,
+      });
+      await client.authenticate();
+      await client.checkAccess(requiredScopes(settings.resources, writeBack));
+      log.info({ shop: settings.shop, apiVersion: settings.api_version }, 'shopify session opened');
+      return createSession(client, {
+        resources: settings.resources,
+        pageSize: settings.page_size,
+        overlapMs: options.overlapMs ?? 5 * 60_000,
+        writeTags: writeBack.tags,
+        writeMetafields: writeBack.metafields,
+      });
+    },
+  };
+}
+
+export const shopifyPlugin = createShopifyPlugin();

@@ -1,0 +1,349 @@
+/**
+ * The Shopify connector end to end (CONTRACT §7): the real service on SQLite and PostgreSQL, the real
+ * @shopify/shopify-api client sent to a local store (SHOPIFY_ADMIN_BASE_URL) that speaks the Admin GraphQL API, and
+ * webhook deliveries signed the way Shopify signs them.
+ */
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseSecretKey, SecretBox } from '../../src/sync/secrets.js';
+import { testDatabases } from '../support/databases.js';
+import { problemOf, startTestService, type TestService } from '../support/service.js';
+import { startFakeShop, type FakeShop } from '../shopify/fake-admin.js';
+import {
+  customerPayload, customersDataRequestPayload, customersRedactPayload, deliver, shopPayload, shopRedactPayload, signedDelivery,
+} from '../shopify/webhooks.js';
+
+const SECRET = 'shpss_test_secret';
+const SHOP = 'example.myshopify.com';
+/** A US address 1, a phone 2; the e-mail is free with network checks off. */
+const PER_RECORD = 3;
+const KENTUCKY = (i: number) => ({
+  address1: `${100 + i} Main St`, city: 'Louisville', provinceCode: 'KY', zip: '40219', countryCodeV2: 'US',
+});
+
+async function json(res: Response) {
+  return (await res.json()) as Record<string, any>;
+}
+
+function request(s: TestService, method: string, path: string, key: string, body?: unknown) {
+  return fetch(s.url + path, {
+    method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+}
+
+async function runNow(s: TestService, key: string, id: string, timeoutMs = 30_000) {
+  const started = await request(s, 'POST', `/v1/connectors/${id}/runs`, key);
+  if (started.status !== 202) throw new Error(`run not started: ${started.status} ${await started.text()}`);
+  const { run_id: runId } = await json(started);
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const run = (await json(await s.get(`/v1/connectors/${id}/runs`, key))).runs.find((r: { run_id: string }) => r.run_id === runId);
+    if (run && run.status !== 'running') return run;
+    if (Date.now() > until) throw new Error(`run ${runId} still running`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.each(testDatabases)('the Shopify connector on $name', (database) => {
+  let shop: FakeShop;
+  let s: TestService;
+  let url: string;
+  beforeAll(async () => {
+    shop = await startFakeShop({ shop: SHOP, restoreRate: 1000 });
+    url = await database.create();
+    s = await startTestService(url, {
+      CONNECTOR_SECRET_KEY: 'd4'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true', SHOPIFY_ADMIN_BASE_URL: shop.url,
+    });
+  });
+  afterAll(async () => {
+    await s.close();
+    await shop.close();
+    await database.dropAll();
+  });
+
+  async function connect(apiKey: string, overrides: Record<string, unknown> = {}) {
+    const res = await request(s, 'POST', '/v1/connectors', apiKey, {
+      type: 'shopify', name: 'Main store', schedule: '0 3 * * *',
+      settings: { shop: SHOP, api_version: '2025-10', resources: ['customers', 'orders'], page_size: 50 },
+      credentials: { access_token: shop.state.accessToken, api_secret: SECRET },
+      write_back: { tags: true, metafields: true },
+      ...overrides,
+    });
+    if (res.status !== 201) throw new Error(`not created: ${res.status} ${await res.text()}`);
+    return json(res);
+  }
+
+  it('When a store is connected, then customers and orders are checked over several pages and flagged; a second run charges nothing', async () => {
+    const { accountId, apiKey } = await s.newAccount(10_000);
+    const customers = shop.state.seedCustomers(120, (i) => ({
+      email: `c${i}@example.com`, phone: `+1 502 713 ${String(4000 + i).padStart(4, '0')}`, address: KENTUCKY(i), tags: ['vip'],
+    }));
+    const [badOrder] = shop.state.seedOrders(1, () => ({ email: 'buyer@example.com', address: { address1: 'zzz', city: 'Nowhere', provinceCode: 'KY', zip: '99999', countryCodeV2: 'US' } }));
+    const [badPhone] = shop.state.seedCustomers(1, () => ({ phone: '+1 555', address: KENTUCKY(500) }));
+
+    const connector = await connect(apiKey);
+    const first = await runNow(s, apiKey, connector.connector_id);
+    const second = await runNow(s, apiKey, connector.connector_id);
+    const c = shop.state.get(customers[5].id);
+    const order = shop.state.get(badOrder.id);
+    const flagged = shop.state.get(badPhone.id);
+
+    expect(JSON.stringify(connector)).not.toContain(SECRET);
+    expect(first).toMatchObject({ status: 'completed', records_read: 122, records_validated: 122, records_written: 122, records_failed: 0 });
+    expect(shop.state.calls.customers).toBeGreaterThanOrEqual(3);
+    expect(c.metafields['contact_validator.phone_status'].value).toBe('valid');
+    expect(c.metafields['contact_validator.validated_at']).toBeTruthy();
+    expect(JSON.parse(c.metafields['contact_validator.result'].value)).toMatchObject({ phone: { status: 'valid' } });
+    expect(c.tags).toEqual(['vip']); // the merchant's tag untouched, nothing invalid to flag
+    expect(order.tags).toEqual(expect.arrayContaining(['cv-address-review']));
+    expect(flagged.tags).toEqual(expect.arrayContaining(['cv-phone-invalid']));
+    // Our metafield and tag writes moved every updatedAt: read again, and dropped by change detection.
+    expect(second).toMatchObject({ status: 'completed', records_validated: 0, credits_charged: 0 });
+    expect(second.records_skipped).toBe(second.records_read);
+
+    // The phone fixed: checked again, and its tag comes off.
+    shop.state.edit(badPhone.id, { phone: '+1 502 713 4999' });
+    const third = await runNow(s, apiKey, connector.connector_id);
+    expect(third).toMatchObject({ records_validated: 1, credits_charged: 2 });
+    expect(shop.state.get(badPhone.id).tags).not.toContain('cv-phone-invalid');
+    expect(await s.ledger.balance(accountId)).toBe(10_000 - first.credits_charged - 2);
+  });
+
+  it('When the API throttles, then the run waits as the cost status says and completes; a bad token fails auth_failed', async () => {
+    const { apiKey } = await s.newAccount(10_000);
+    shop.state.seedCustomers(3, (i) => ({ phone: `+1 502 713 ${4100 + i}` }));
+    const connector = await connect(apiKey);
+    await runNow(s, apiKey, connector.connector_id);
+    shop.state.seedCustomers(2, (i) => ({ phone: `+1 502 713 ${4200 + i}` }));
+    shop.state.drain(0);
+    const throttled = await runNow(s, apiKey, connector.connector_id);
+    const bad = await connect(apiKey, { credentials: { access_token: 'shpat_wrong', api_secret: SECRET } });
+    const refused = await runNow(s, apiKey, bad.connector_id);
+
+    expect(throttled).toMatchObject({ status: 'completed', records_validated: 2 });
+    expect(shop.state.calls.throttled).toBeGreaterThan(0);
+    expect(refused).toMatchObject({ status: 'failed', reason: 'auth_failed' });
+    expect(refused.message).toMatch(/401|Invalid API key/);
+  });
+
+  it('When credits run out, then the run pauses and the connector waits for credits', async () => {
+    const { accountId, apiKey } = await s.newAccount(6);
+    const localShop = await startFakeShop({ shop: 'other.myshopify.com', restoreRate: 1000 });
+    const local = await startTestService(url, {
+      CONNECTOR_SECRET_KEY: 'd4'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true', SHOPIFY_ADMIN_BASE_URL: localShop.url,
+    });
+    try {
+      localShop.state.seedCustomers(5, (i) => ({ phone: `+1 502 713 ${4300 + i}`, address: KENTUCKY(i) }));
+      const res = await request(local, 'POST', '/v1/connectors', apiKey, {
+        type: 'shopify', name: 'Other', settings: { shop: 'other.myshopify.com', resources: ['customers'] },
+        credentials: { access_token: localShop.state.accessToken, api_secret: SECRET },
+      });
+      const connector = await json(res);
+      const paused = await runNow(local, apiKey, connector.connector_id);
+      const waiting = await json(await local.get(`/v1/connectors/${connector.connector_id}`, apiKey));
+      await local.accounts.grantCredits(accountId, 100);
+      const resumed = await runNow(local, apiKey, connector.connector_id);
+
+      expect(paused).toMatchObject({ status: 'paused', reason: 'credits_exhausted', records_validated: 2 });
+      expect(waiting).toMatchObject({ status: 'paused', reason: 'credits_exhausted' });
+      expect(resumed).toMatchObject({ status: 'completed', records_validated: 3, credits_charged: 3 * PER_RECORD });
+    } finally {
+      await local.close();
+      await localShop.close();
+    }
+  });
+
+  describe('webhooks', () => {
+    let apiKey: string;
+    let connectorId: string;
+    beforeAll(async () => {
+      ({ apiKey } = await s.newAccount(10_000));
+      // The shop of the first test is connected again here: each delivery finds every connector of the shop whose
+      // secret signed it; a second secret keeps this one apart.
+      const connector = await connect(apiKey, { credentials: { access_token: shop.state.accessToken, api_secret: `${SECRET}-hooks` } });
+      connectorId = connector.connector_id;
+    });
+    const sign = (topic: string, payload: unknown, extra: Record<string, string> = {}) =>
+      signedDelivery(topic, payload, { shop: SHOP, secret: `${SECRET}-hooks`, ...extra });
+
+    it('When a signed customers/update arrives, then it is answered at once and the customer checked once, however often it is delivered', async () => {
+      const [customer] = shop.state.seedCustomers(1, () => ({ phone: '+1 502 713 4444', address: KENTUCKY(7) }));
+      const delivery = sign('customers/update', customerPayload(customer), { webhookId: crypto.randomUUID() });
+
+      const started = performance.now();
+      const first = await deliver(s.url, delivery);
+      const elapsed = performance.now() - started;
+      const replay = await deliver(s.url, delivery);
+      const written = await waitFor('the metafield', async () => shop.state.metafield(customer.id, 'phone_status'));
+      await s.sync.shopifyWebhooks.settle();
+      const runs = (await json(await s.get(`/v1/connectors/${connectorId}/runs`, apiKey))).runs.filter((r: { triggered_by: string }) => r.triggered_by === 'webhook');
+
+      expect(first.status).toBe(200);
+      expect(elapsed).toBeLessThan(1_000);
+      expect(await json(replay)).toEqual({ status: 'duplicate' });
+      expect(written).toBe('valid');
+      expect(runs).toHaveLength(1);
+      expect(runs[0]).toMatchObject({ status: 'completed', records_validated: 1, credits_charged: PER_RECORD });
+    });
+
+    it('When a delivery is badly signed, tampered with, or for an unknown shop, then 401 and nothing is done', async () => {
+      const [customer] = shop.state.seedCustomers(1, () => ({ phone: '+1 502 713 4445' }));
+      const good = sign('customers/update', customerPayload(customer));
+      const tampered = { ...good, body: good.body.replace('4445', '4446') };
+      const wrongSecret = signedDelivery('customers/update', customerPayload(customer), { shop: SHOP, secret: 'not-the-secret' });
+      const unknownShop = signedDelivery('customers/update', customerPayload(customer), { shop: 'nobody.myshopify.com', secret: SECRET });
+      const unsigned = { ...good, headers: { ...good.headers, 'X-Shopify-Hmac-Sha256': '' } };
+
+      for (const d of [tampered, wrongSecret, unknownShop, unsigned]) {
+        const res = await deliver(s.url, d);
+        expect(res.status).toBe(401);
+        expect(await problemOf(res)).toMatchObject({ type: '/problems/webhook-unauthorized' });
+      }
+      await s.sync.shopifyWebhooks.settle();
+      expect(shop.state.metafield(customer.id, 'phone_status')).toBeUndefined();
+    });
+
+    it('When the privacy topics arrive, then what we keep of the customer or the shop is deleted and the request recorded', async () => {
+      const [customer] = shop.state.seedCustomers(1, () => ({ phone: '+1 502 713 4446', address: KENTUCKY(8) }));
+      await deliver(s.url, sign('customers/update', customerPayload(customer)));
+      await s.sync.shopifyWebhooks.settle();
+      const kept = async () => Number((await s.db.all<{ n: number | string }>(
+        `SELECT COUNT(*) AS n FROM connector_records WHERE connector_id = $1 AND record_key = $2`, [connectorId, `customer:${customer.id}`],
+      ))[0].n);
+      const before = await kept();
+
+      const dataRequest = await deliver(s.url, sign('customers/data_request', customersDataRequestPayload(SHOP, customer)));
+      const redact = await deliver(s.url, sign('customers/redact', customersRedactPayload(SHOP, customer)));
+      const requests = await s.db.all<{ topic: string; records_deleted: number | string }>(
+        `SELECT topic, records_deleted FROM privacy_requests WHERE connector_id = $1 ORDER BY received_at`, [connectorId],
+      );
+
+      expect(before).toBe(1);
+      expect(dataRequest.status).toBe(200);
+      expect(redact.status).toBe(200);
+      expect(await kept()).toBe(0);
+      expect(requests.map((r) => [r.topic, Number(r.records_deleted)])).toEqual([['customers/data_request', 0], ['customers/redact', 1]]);
+    });
+
+    it('When the app is uninstalled, then the connector pauses and its token is erased; shop/redact deletes the rest', async () => {
+      const uninstalled = await deliver(s.url, sign('app/uninstalled', shopPayload(SHOP)));
+      const shown = await json(await s.get(`/v1/connectors/${connectorId}`, apiKey));
+      const sealed = (await s.sync.store.get(connectorId))!.sealed;
+      const credentials = new SecretBox(parseSecretKey('d4'.repeat(32))).open<Record<string, unknown>>(sealed);
+      const redacted = await deliver(s.url, sign('shop/redact', shopRedactPayload(SHOP)));
+      const left = await s.db.all(`SELECT 1 FROM connector_records WHERE connector_id = $1`, [connectorId]);
+
+      expect(uninstalled.status).toBe(200);
+      expect(shown).toMatchObject({ status: 'paused', reason: 'uninstalled' });
+      expect(credentials.access_token).toBeUndefined();
+      expect(credentials.api_secret).toBe(`${SECRET}-hooks`);
+      expect(redacted.status).toBe(200);
+      expect(left).toEqual([]);
+    });
+  });
+});
+
+describe('installing the Shopify app by OAuth', () => {
+  const database = testDatabases[0];
+  const API_SECRET = 'app-secret';
+  let s: TestService;
+  let admin: http.Server;
+  let exchanged: Record<string, unknown>[] = [];
+  beforeAll(async () => {
+    admin = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        if (req.url === '/admin/oauth/access_token') {
+          const sent = JSON.parse(body) as Record<string, unknown>;
+          exchanged.push(sent);
+          if (sent.code !== 'good-code' || sent.client_secret !== API_SECRET) {
+            res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_request"}');
+            return;
+          }
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'shpat_from_oauth', scope: 'read_customers' }));
+          return;
+        }
+        res.writeHead(404).end();
+      });
+    });
+    await new Promise<void>((r) => admin.listen(0, '127.0.0.1', r));
+    s = await startTestService(await database.create(), {
+      CONNECTOR_SECRET_KEY: 'e5'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true',
+      SHOPIFY_API_KEY: 'app-key', SHOPIFY_API_SECRET: API_SECRET, PUBLIC_BASE_URL: 'https://cv.example.com',
+      SHOPIFY_ADMIN_BASE_URL: `http://127.0.0.1:${(admin.address() as AddressInfo).port}`,
+    });
+  });
+  afterAll(async () => {
+    await s.close();
+    admin.close();
+    await database.dropAll();
+  });
+
+  /** Shopify's redirect back: its HMAC (hex) over the sorted query with the app's secret. */
+  function callbackQuery(params: Record<string, string>, secret = API_SECRET): string {
+    const message = Object.keys(params).sort().map((k) => `${k}=${params[k]}`).join('&');
+    const hmac = crypto.createHmac('sha256', secret).update(message).digest('hex');
+    return new URLSearchParams({ ...params, hmac }).toString();
+  }
+
+  it('When a merchant follows the install link and Shopify calls back, then the store is connected with its token sealed', async () => {
+    const { apiKey } = await s.newAccount(100);
+    const link = await json(await request(s, 'POST', '/v1/connectors/shopify/install', apiKey, { shop: SHOP, name: 'Via OAuth' }));
+    const installPath = new URL(link.install_url);
+    const redirect = await fetch(`${s.url}${installPath.pathname}${installPath.search}`, { redirect: 'manual' });
+    const location = new URL(redirect.headers.get('location')!);
+    const cookie = redirect.headers.get('set-cookie')!.split(';')[0];
+    const state = location.searchParams.get('state')!;
+    const query = callbackQuery({ code: 'good-code', shop: SHOP, state, timestamp: String(Math.floor(Date.now() / 1000)), host: 'abc' });
+
+    const withoutCookie = await fetch(`${s.url}/shopify/callback?${query}`, { headers: { accept: 'application/json' } });
+    const forged = await fetch(`${s.url}/shopify/callback?${callbackQuery({ code: 'good-code', shop: SHOP, state, timestamp: String(Math.floor(Date.now() / 1000)) }, 'wrong')}`, {
+      headers: { cookie, accept: 'application/json' },
+    });
+    const done = await fetch(`${s.url}/shopify/callback?${query}`, { headers: { cookie, accept: 'application/json' } });
+    const connector = await json(done);
+    const list = await json(await s.get('/v1/connectors', apiKey));
+
+    expect(link.install_url).toMatch(/^https:\/\/cv\.example\.com\/shopify\/install\?shop=example\.myshopify\.com&link=/);
+    expect(redirect.status).toBe(302);
+    expect(location.pathname).toBe('/admin/oauth/authorize');
+    expect(location.searchParams.get('client_id')).toBe('app-key');
+    expect(location.searchParams.get('redirect_uri')).toBe('https://cv.example.com/shopify/callback');
+    expect(redirect.headers.get('set-cookie')).toMatch(/HttpOnly/i);
+    expect(withoutCookie.status).toBe(400);
+    expect(forged.status).toBe(400);
+    expect(done.status).toBe(201);
+    expect(connector).toMatchObject({ type: 'shopify', name: 'Via OAuth', settings: { shop: SHOP }, status: 'active' });
+    expect(JSON.stringify(connector)).not.toContain('shpat_from_oauth');
+    expect(list.connectors).toHaveLength(1);
+    expect(exchanged.at(-1)).toMatchObject({ client_id: 'app-key', code: 'good-code' });
+  });
+
+  it('When the install link is tampered with or the app is not configured, then the install is refused', async () => {
+    const { apiKey } = await s.newAccount(100);
+    const link = await json(await request(s, 'POST', '/v1/connectors/shopify/install', apiKey, { shop: SHOP }));
+    const tampered = new URL(link.install_url);
+    tampered.searchParams.set('link', `${tampered.searchParams.get('link')!.slice(0, -3)}abc`);
+    const badShop = await request(s, 'POST', '/v1/connectors/shopify/install', apiKey, { shop: 'evil.example.com' });
+
+    const refused = await fetch(`${s.url}/shopify/install${tampered.search}`, { redirect: 'manual' });
+
+    expect(refused.status).toBe(400);
+    expect(await problemOf(refused)).toMatchObject({ type: '/problems/shopify-install-refused' });
+    expect(badShop.status).toBe(400);
+  });
+});
