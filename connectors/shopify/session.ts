@@ -43,7 +43,32 @@ export function createSession(client: ShopifyClient, options: SessionOptions): C
   return {
     changes: (watermark) => changes(client, options, watermark, known),
     writeBack: (items) => writeBack(client, options, items, known),
+    ensureWebhooks: (callbackUrl) => ensureWebhooks(client, options, callbackUrl),
   };
+}
+
+/** The topics a connector listens to (the privacy topics are set in the app's configuration, not through the API). */
+const WEBHOOK_TOPICS = { customers: ['CUSTOMERS_CREATE', 'CUSTOMERS_UPDATE'], orders: ['ORDERS_CREATE'] } as const;
+
+interface Subscriptions {
+  webhookSubscriptions: { nodes: { id: string; topic: string; endpoint: { __typename: string; callbackUrl?: string } }[] };
+}
+
+/** `webhookSubscriptionCreate` for each topic not yet sent to `callbackUrl` (JSON format). */
+async function ensureWebhooks(client: ShopifyClient, options: SessionOptions, callbackUrl: string): Promise<void> {
+  const wanted = ['APP_UNINSTALLED', ...options.resources.flatMap((r) => WEBHOOK_TOPICS[r])];
+  const existing = await client.request<Subscriptions>('webhookSubscriptions', `query {
+    webhookSubscriptions(first: 50) { nodes { id topic endpoint { __typename ... on WebhookHttpEndpoint { callbackUrl } } } }
+  }`);
+  const have = new Set(existing.webhookSubscriptions.nodes.filter((n) => n.endpoint.callbackUrl === callbackUrl).map((n) => n.topic));
+  for (const topic of wanted.filter((t) => !have.has(t))) {
+    const created = await client.request<{ webhookSubscriptionCreate: { userErrors: { message: string }[] } }>('webhookSubscriptionCreate', `
+      mutation ($topic: WebhookSubscriptionTopic!, $sub: WebhookSubscriptionInput!) {
+        webhookSubscriptionCreate(topic: $topic, webhookSubscription: $sub) { webhookSubscription { id } userErrors { field message } }
+      }`, { topic, sub: { callbackUrl, format: 'JSON' } });
+    const errors = created.webhookSubscriptionCreate.userErrors;
+    if (errors.length) throw new Error(`webhook ${topic} not subscribed: ${errors.map((e) => e.message).join('; ')}`);
+  }
 }
 
 async function* changes(client: ShopifyClient, options: SessionOptions, watermark: Watermark, known: KnownTags): AsyncGenerator<ChangePage> {

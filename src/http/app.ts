@@ -20,9 +20,11 @@ import { Problem, PROBLEM_TYPES, problemBody, type ProblemCode } from './problem
 import { accountRoutes } from './routes/account.js';
 import { batchRoutes } from './routes/batches.js';
 import { connectorRoutes } from './routes/connectors.js';
+import { openApiRoutes } from './openapi/routes.js';
 import { shopifyInstallRoutes } from './routes/shopify-install.js';
 import { shopifyWebhookRoutes } from './routes/shopify-webhooks.js';
 import { validateRoutes } from './routes/validate.js';
+import { widgetRoutes } from '../widget/routes.js';
 
 export interface AppDeps {
   db: Database;
@@ -57,7 +59,11 @@ const ROUTES: Record<string, string[]> = {
   '/v1/keys': ['GET', 'HEAD', 'POST'],
   '/v1/batches': ['GET', 'HEAD', 'POST'],
   '/v1/connectors': ['GET', 'HEAD', 'POST'],
+  '/widget.js': ['GET', 'HEAD'],
+  '/widget/demo': ['GET', 'HEAD', 'POST'],
   '/webhooks/shopify': ['POST'],
+  '/v1/openapi.json': ['GET', 'HEAD'],
+  '/docs': ['GET', 'HEAD'],
   '/v1/connectors/shopify/install': ['POST'],
   '/shopify/install': ['GET', 'HEAD'],
   '/shopify/callback': ['GET', 'HEAD'],
@@ -112,6 +118,8 @@ export function createApp(deps: AppDeps): express.Express {
   batchRoutes(app, guard, deps.batches, deps.batchMaxBytes);
   shopifyInstallRoutes(app, guard, deps.shopifyInstall);
   connectorRoutes(app, guard, deps.connectors, deps.connectorRuns);
+  openApiRoutes(app);
+  widgetRoutes(app);
 
   app.use((req: Request) => {
     const allowed = ROUTES[req.path] ?? ID_ROUTES.find(([pattern]) => pattern.test(req.path))?.[1];

@@ -49,6 +49,8 @@ export interface ConnectorRunOptions {
   gate: TurnGate;
   leaseMs: number;
   allowPrivate: boolean;
+  /** PUBLIC_BASE_URL: where platforms reach this service; webhooks are subscribed only when it is set. */
+  publicBaseUrl?: string;
 }
 
 const digest = (text: string) => crypto.createHash('sha256').update(text).digest('base64url').slice(0, 22);
@@ -133,6 +135,11 @@ export class ConnectorRuns {
       });
       // Where the login sent us (Salesforce's instance URL) is checked like the URLs of the settings.
       for (const url of session.urls?.() ?? []) await checkPlatformUrl(url, this.options.allowPrivate);
+      if (this.options.publicBaseUrl && session.ensureWebhooks) {
+        // A failed subscription does not stop the sync: the schedule still reads every change.
+        await session.ensureWebhooks(new URL(`/webhooks/${connector.type}`, this.options.publicBaseUrl).toString())
+          .catch((err: unknown) => this.log.warn({ err: (err as Error).message, connector_id: connector.id }, 'webhooks not subscribed'));
+      }
       await this.retryPendingWrites(connector, session, counts, errors);
 
       const seen = new Set<string>();

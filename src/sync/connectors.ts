@@ -20,7 +20,7 @@ export class ConnectorInvalid extends Error {
 
 const schedule = z.string().trim().max(100).refine((s) => cron.validate(s), 'a cron expression (5 fields, or 6 with seconds)');
 
-const createSchema = z.object({
+export const createSchema = z.object({
   type: z.string(),
   name: z.string().trim().min(1).max(200),
   schedule: schedule.default('*/15 * * * *'),
@@ -29,7 +29,7 @@ const createSchema = z.object({
   write_back: z.record(z.string(), z.unknown()).default({}),
 }).strict();
 
-const patchSchema = z.object({
+export const patchSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   status: z.enum(['active', 'paused']).optional(),
   schedule: schedule.optional(),

@@ -78,6 +78,11 @@ export interface ConnectorSession {
    */
   changes(watermark: Watermark): AsyncIterable<ChangePage>;
   writeBack(items: WriteBackItem[]): Promise<WriteBackOutcome[]>;
+  /**
+   * Subscribes the platform's webhooks to `callbackUrl` (this service's endpoint for the platform), adding those
+   * missing and leaving the rest; called at the start of each run when PUBLIC_BASE_URL is set.
+   */
+  ensureWebhooks?(callbackUrl: string): Promise<void>;
   /** The URLs the session calls beyond `urlsOf` (an instance URL the login answered with): the core checks them too. */
   urls?(): string[];
   close?(): Promise<void>;

@@ -166,6 +166,30 @@ describe.each(testDatabases)('the Shopify connector on $name', (database) => {
     }
   });
 
+  it('When PUBLIC_BASE_URL is set, then a run subscribes the webhooks once; without it, none', async () => {
+    const { apiKey } = await s.newAccount(100);
+    const localShop = await startFakeShop({ shop: 'hooks.myshopify.com', restoreRate: 1000 });
+    const local = await startTestService(url, {
+      CONNECTOR_SECRET_KEY: 'd4'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true', SHOPIFY_ADMIN_BASE_URL: localShop.url,
+      PUBLIC_BASE_URL: 'https://cv.example.com',
+    });
+    try {
+      const connector = await json(await request(local, 'POST', '/v1/connectors', apiKey, {
+        type: 'shopify', name: 'Hooks', settings: { shop: 'hooks.myshopify.com' },
+        credentials: { access_token: localShop.state.accessToken, api_secret: SECRET },
+      }));
+      await runNow(local, apiKey, connector.connector_id);
+      await runNow(local, apiKey, connector.connector_id);
+
+      expect(localShop.state.webhooks.map((w) => w.topic).sort()).toEqual(['APP_UNINSTALLED', 'CUSTOMERS_CREATE', 'CUSTOMERS_UPDATE', 'ORDERS_CREATE']);
+      expect(new Set(localShop.state.webhooks.map((w) => w.callbackUrl))).toEqual(new Set(['https://cv.example.com/webhooks/shopify']));
+      expect(shop.state.webhooks).toEqual([]); // the main service has no PUBLIC_BASE_URL
+    } finally {
+      await local.close();
+      await localShop.close();
+    }
+  });
+
   describe('webhooks', () => {
     let apiKey: string;
     let connectorId: string;

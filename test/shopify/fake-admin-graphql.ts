@@ -1,6 +1,6 @@
 /**
  * Just enough GraphQL for the fake shop (GraphQL spec, October 2021, §2 "Language"): one operation with aliases,
- * arguments (variables and literals) and nested selections. No fragments, directives nor multiple operations: a
+ * arguments (variables and literals), nested selections and inline fragments. No named fragments, directives nor multiple operations: a
  * document using them is refused, so a plugin that starts needing them shows up in its tests.
  */
 
@@ -82,7 +82,16 @@ export function parseOperation(source: string, variables: Record<string, unknown
     expect('{');
     const fields: Field[] = [];
     while (!isPunct('}')) {
-      if (isPunct('...') || isPunct('@')) throw new GraphqlSyntaxError('fragments and directives are not supported by the fake');
+      if (isPunct('...')) {
+        // An inline fragment (`... on WebhookHttpEndpoint { callbackUrl }`): its fields, whatever the type.
+        next();
+        if (peek()?.value !== 'on') throw new GraphqlSyntaxError('named fragments are not supported by the fake');
+        next();
+        next();
+        fields.push(...selectionSet());
+        continue;
+      }
+      if (isPunct('@')) throw new GraphqlSyntaxError('directives are not supported by the fake');
       let name = next().value;
       let alias = name;
       if (isPunct(':')) { next(); name = next().value; }

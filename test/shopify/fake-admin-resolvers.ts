@@ -47,6 +47,17 @@ function resolveRoot(state: FakeShopState, operation: Operation, field: Field, n
     case 'mutation.metafieldsSet': return metafieldsSet(state, Array.isArray(a.metafields) ? a.metafields : [], now);
     case 'mutation.tagsAdd': return tags(state, 'add', a.id, a.tags, now);
     case 'mutation.tagsRemove': return tags(state, 'remove', a.id, a.tags, now);
+    case 'query.webhookSubscriptions':
+      return { value: { nodes: state.webhooks.map((w) => ({ id: w.id, topic: w.topic, endpoint: { __typename: 'WebhookHttpEndpoint', callbackUrl: w.callbackUrl } })) }, cost: 2 };
+    case 'mutation.webhookSubscriptionCreate': {
+      const sub = (a.webhookSubscription ?? {}) as { callbackUrl?: string };
+      if (!sub.callbackUrl?.startsWith('https://')) {
+        return { value: { webhookSubscription: null, userErrors: [{ field: ['webhookSubscription', 'callbackUrl'], message: 'Address protocol http:// is not supported' }] }, cost: 10 };
+      }
+      const created = { id: `gid://shopify/WebhookSubscription/${state.webhooks.length + 1}`, topic: String(a.topic), callbackUrl: sub.callbackUrl };
+      state.webhooks.push(created);
+      return { value: { webhookSubscription: { id: created.id }, userErrors: [] }, cost: 10 };
+    }
     default:
       return { error: { message: `Field '${field.name}' doesn't exist on type '${operation.type === 'query' ? 'QueryRoot' : 'Mutation'}'`, extensions: { code: 'undefinedField', typeName: operation.type === 'query' ? 'QueryRoot' : 'Mutation', fieldName: field.name } } };
   }

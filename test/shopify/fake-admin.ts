@@ -102,6 +102,8 @@ function createState(options: FakeShopOptions) {
     /** The cost extension of every answer that had one, in order. */
     costs: [] as { requestedQueryCost: number; actualQueryCost: number | null; currentlyAvailable: number }[],
     faults: [] as Fault[],
+    /** Webhook subscriptions made through `webhookSubscriptionCreate`. */
+    webhooks: [] as { id: string; topic: string; callbackUrl: string }[],
     /** Owners whose next metafieldsSet is refused (a validation the merchant set up), with the message. */
     rejectMetafields: new Map<string, string>(),
 

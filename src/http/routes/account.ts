@@ -10,7 +10,7 @@ import { Problem } from '../problems.js';
 
 const USAGE_WINDOW_DAYS = 30;
 
-const newKeySchema = z.object({
+export const newKeySchema = z.object({
   publishable: z.boolean().optional(),
   origins: z.array(z.string().max(300)).max(20).optional(),
   phone: z.boolean().optional(),

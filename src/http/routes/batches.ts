@@ -11,7 +11,7 @@ import { parseBody } from '../request-schema.js';
 import { receiveUpload } from '../upload.js';
 
 const header = z.string().trim().min(1).max(200);
-const batchParameters = z
+export const batchParameters = z
   .object({
     address_columns: z.string().trim().min(1).max(2_000).optional(),
     email_column: header.optional(),

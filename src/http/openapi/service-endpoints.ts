@@ -1,0 +1,73 @@
+/** The endpoints that need no API key: health, the problem types, Shopify's webhook deliveries, this description. */
+import { z } from 'zod';
+import { PROBLEM_CODES, problemTypeSchema } from './problems.js';
+import type { Component, Operation } from './operation.js';
+
+export const healthSchema = z.object({ status: z.literal('ok') });
+
+export const webhookAnswerSchema = z.object({
+  status: z.enum(['accepted', 'duplicate']).describe('`duplicate`: a delivery already seen (X-Shopify-Webhook-Id), acknowledged and not processed again'),
+});
+
+export const SHOPIFY_TOPICS = [
+  'customers/create', 'customers/update', 'orders/create', 'app/uninstalled',
+  'customers/data_request', 'customers/redact', 'shop/redact',
+] as const;
+
+/** A delivery's body is Shopify's JSON payload of the topic, kept byte for byte for the HMAC. */
+const webhookBody = z.record(z.string(), z.unknown());
+
+export const serviceComponents: Component[] = [
+  [healthSchema, { id: 'Health' }],
+  [webhookAnswerSchema, { id: 'WebhookAnswer' }],
+];
+
+export const serviceOperations: Operation[] = [
+  {
+    method: 'get', path: '/healthz', operationId: 'health', tag: 'Service', auth: 'none',
+    summary: 'Whether the service can serve',
+    description: '200 once the database is reachable and the reference data loaded, else 503.',
+    responses: { 200: { description: 'Ready', content: { 'application/json': { schema: healthSchema } } } },
+    problems: ['not-ready', 'database-unavailable'],
+  },
+  {
+    method: 'get', path: '/problems/{code}', operationId: 'getProblemType', tag: 'Service', auth: 'none',
+    summary: "The problem type behind an error's `type`",
+    parameters: [{ name: 'code', in: 'path', required: true, schema: z.enum(PROBLEM_CODES), description: 'The code at the end of `type`' }],
+    responses: { 200: { description: 'The problem type', content: { 'application/json': { schema: problemTypeSchema } } } },
+    problems: ['not-found'],
+  },
+  {
+    method: 'post', path: '/webhooks/shopify', operationId: 'receiveShopifyWebhook', tag: 'Connectors', auth: 'none',
+    summary: "Shopify's webhook deliveries",
+    description:
+      'No API key: the HMAC (`X-Shopify-Hmac-Sha256`, over the raw body with the connector\'s `api_secret`) is checked ' +
+      'before anything is read; a delivery for a shop no connector knows, or badly signed, gets 401. The answer comes ' +
+      'within a second; the work is done in the background.',
+    parameters: [
+      { name: 'X-Shopify-Topic', in: 'header', required: true, schema: z.enum(SHOPIFY_TOPICS), description: 'The topic' },
+      { name: 'X-Shopify-Shop-Domain', in: 'header', required: true, schema: z.string(), description: '`example.myshopify.com`' },
+      { name: 'X-Shopify-Hmac-Sha256', in: 'header', required: true, schema: z.string(), description: 'Base64 HMAC-SHA256 of the raw body' },
+      { name: 'X-Shopify-Webhook-Id', in: 'header', required: true, schema: z.string(), description: 'The delivery id' },
+    ],
+    requestBody: { required: true, content: { 'application/json': { schema: webhookBody } } },
+    responses: { 200: { description: 'Acknowledged', content: { 'application/json': { schema: webhookAnswerSchema } } } },
+    problems: ['invalid-json', 'webhook-unauthorized', 'payload-too-large', 'database-unavailable'],
+  },
+];
+
+/** This description and its page for people (src/http/openapi/routes.ts). */
+export const descriptionOperations: Operation[] = [
+  {
+    method: 'get', path: '/v1/openapi.json', operationId: 'getOpenApi', tag: 'Service', auth: 'none',
+    summary: 'This OpenAPI 3.1 description',
+    responses: { 200: { description: 'The description', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } } },
+    problems: [],
+  },
+  {
+    method: 'get', path: '/docs', operationId: 'getDocs', tag: 'Service', auth: 'none',
+    summary: 'This description rendered for people',
+    responses: { 200: { description: 'An HTML page', content: { 'text/html': { schema: z.string() } } } },
+    problems: [],
+  },
+];

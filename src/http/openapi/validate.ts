@@ -1,0 +1,163 @@
+/** POST /v1/validate in the OpenAPI description: the request schema the route validates with, and the answer's shape. */
+import { z } from 'zod';
+import { validateRequestSchema } from '../../validation/contact-request.js';
+import {
+  ADDRESS_STATUSES, PHONE_TYPES,
+  type CarrierSource, type Dpv, type EmailRisk, type EmailStatus, type PhoneStatus, type SmtpVerdict,
+} from '../../validation/types.js';
+import type { DeliveryType } from '../../validation/address/north-america.js';
+import { enumOf, type Component, type Operation } from './operation.js';
+
+export const DPV_CODES = enumOf<Dpv>()(['Y', 'N', 'S', 'D', '']);
+export const EMAIL_STATUSES = enumOf<EmailStatus>()(['valid', 'invalid', 'risky', 'unknown']);
+export const EMAIL_RISKS = enumOf<EmailRisk>()(['low', 'medium', 'high']);
+export const SMTP_VERDICTS = enumOf<SmtpVerdict>()(
+  ['deliverable', 'undeliverable', 'catch_all', 'mailbox_full', 'disabled', 'unknown', 'pending', 'skipped'],
+);
+export const PHONE_STATUSES = enumOf<PhoneStatus>()(['valid', 'invalid', 'unknown']);
+export const CARRIER_SOURCES = enumOf<CarrierSource>()(['live', 'allocation', 'none']);
+const DELIVERY_TYPES = enumOf<DeliveryType>()(['street', 'po_box', 'rural_route', 'highway_contract', 'military', 'general_delivery']);
+
+const part = z.string().nullable();
+
+export const addressComponentsSchema = z.object({
+  primary_number: part, street_predirection: part, street_name: part, street_suffix: part, street_postdirection: part,
+  secondary_designator: part, secondary_number: part, city: part, state: part, postal_code: part, plus4: part, country: part,
+  extra_secondaries: z.array(z.string()).optional().describe('US/Canada: units Pub 28 keeps off the delivery line (`BLDG A`, `FL 3`)'),
+  urbanization: part.optional().describe("Puerto Rico's `URB` name"),
+  delivery_type: z.enum(DELIVERY_TYPES).nullable().optional().describe('US/Canada: what the delivery line is'),
+  county: part.optional().describe("US: the ZIP code's county (GeoNames)"),
+  delivery_installation: part.optional().describe('Canada: `STN MAIN`, `SUCC CENTRE-VILLE`'),
+});
+
+export const addressResultSchema = z.object({
+  status: z.enum(ADDRESS_STATUSES).describe(
+    '`verified` delivery point confirmed; `corrected` confirmed after changing input components; `partial` building ' +
+    'confirmed, unit missing or unknown; `plausible` well-formed and consistent, no reference data covers it; ' +
+    '`ambiguous` several candidates; `invalid`',
+  ),
+  standardized: z.string().nullable().describe('Upper case, one line, postal code included'),
+  dpv: z.enum(DPV_CODES).describe('USPS DPV code, or "" when no reference data covers the address'),
+  zip4: z.string().nullable().describe('`12345-6789` when the reference data gives the add-on'),
+  country: z.string().nullable().describe('ISO 3166-1 alpha-2'),
+  components: addressComponentsSchema,
+  footnotes: z.array(z.string()).describe('Stable-prefix codes (`A#` ZIP, `B#` city/state, `N#` standardized, …)'),
+});
+
+export const emailResultSchema = z.object({
+  status: z.enum(EMAIL_STATUSES),
+  risk: z.enum(EMAIL_RISKS),
+  smtp: z.enum(SMTP_VERDICTS).describe('`pending`: the probe goes on past the budget; `skipped`: no probe was made'),
+  reason: z.string().describe(
+    'Why the status: `syntax` (finer codes after a colon, `syntax:local_too_long`), `no_such_domain`, `no_mail_server`, ' +
+    '`null_mx`, `mailbox_not_found`, `disabled`, `catch_all`, `mailbox_full`, `disposable`, `role`, `temp_fail`, ' +
+    '`timeout`, `blocked`, `no_connect`, `dns_error`, `accepted`, `typo`, `not_checked`, …',
+  ),
+  normalized: z.string().nullable(),
+  suggestion: z.string().nullable().describe('A likely intended address when the domain looks mistyped'),
+  disposable: z.boolean(),
+  role: z.boolean(),
+  free: z.boolean(),
+});
+
+export const phoneResultSchema = z.object({
+  status: z.enum(PHONE_STATUSES),
+  type: z.enum(PHONE_TYPES),
+  carrier: z.string().nullable(),
+  carrier_source: z.enum(CARRIER_SOURCES).describe(
+    '`live`: current carrier from a live look-up; `allocation`: original holder of the number block; `none`',
+  ),
+  e164: z.string().nullable(),
+  country: z.string().nullable(),
+  reason: z.string().nullable().optional().describe('Why the number is invalid'),
+  national: z.string().nullable().optional().describe('National format'),
+});
+
+export const creditsSchema = z.object({
+  charged: z.int().min(0),
+  remaining: z.int().min(0),
+});
+
+export const validateAnswerSchema = z.object({
+  address: addressResultSchema.nullable(),
+  email: emailResultSchema.nullable(),
+  phone: phoneResultSchema.nullable(),
+  credits: creditsSchema.nullable().describe('null for a publishable key, which reads nothing of the account'),
+  request_id: z.string(),
+  response_ms: z.int().min(0),
+});
+
+const ANSWER_EXAMPLE = {
+  address: {
+    status: 'verified', standardized: '1600 AMPHITHEATRE PKWY MOUNTAIN VIEW CA 94043-1351', dpv: 'Y', zip4: '94043-1351',
+    country: 'US',
+    components: {
+      primary_number: '1600', street_predirection: null, street_name: 'AMPHITHEATRE', street_suffix: 'PKWY',
+      street_postdirection: null, secondary_designator: null, secondary_number: null, city: 'MOUNTAIN VIEW', state: 'CA',
+      postal_code: '94043', plus4: '1351', country: 'US',
+    },
+    footnotes: ['N#'],
+  },
+  email: {
+    status: 'valid', risk: 'low', smtp: 'deliverable', reason: 'accepted', normalized: 'someone@example.com',
+    suggestion: null, disposable: false, role: false, free: false,
+  },
+  phone: { status: 'valid', type: 'fixed_or_mobile', carrier: null, carrier_source: 'none', e164: '+14155550123', country: 'US' },
+  credits: { charged: 4, remaining: 96 },
+  request_id: 'req_6f1c2b9e',
+  response_ms: 12,
+};
+
+export const validateComponents: Component[] = [
+  [validateRequestSchema, {
+    id: 'ValidateRequest',
+    description: 'At least one of address, email, phone. `address` is one line (or several, separated by commas or line breaks), or its parts.',
+    examples: [{
+      address: '1600 Amphitheatre Pkwy, Mountain View, CA 94043', email: 'someone@example.com', phone: '+14155550123',
+      country: 'US', options: { smtp: true },
+    }],
+  }],
+  [addressComponentsSchema, { id: 'AddressComponents', description: 'Absent parts are null.' }],
+  [addressResultSchema, { id: 'AddressResult' }],
+  [emailResultSchema, { id: 'EmailResult' }],
+  [phoneResultSchema, { id: 'PhoneResult' }],
+  [creditsSchema, { id: 'Credits' }],
+  [validateAnswerSchema, {
+    id: 'ValidateAnswer',
+    description: 'Every module asked for has an object; a module not asked for is null.',
+    examples: [ANSWER_EXAMPLE],
+  }],
+];
+
+export const validateOperations: Operation[] = [{
+  method: 'post',
+  path: '/v1/validate',
+  operationId: 'validate',
+  tag: 'Validate',
+  summary: 'Validate an address, an e-mail address and a phone number',
+  description:
+    'Checks the modules asked for in parallel, within the time budget. Priced per module before the slow work starts ' +
+    '(e-mail 1, US/Canadian address 1, other address 3, phone 2, landline 3); an `unknown` e-mail is refunded. ' +
+    'A publishable key (`cv_pub_…`) may call this endpoint only, from one of its origins.',
+  auth: 'key',
+  parameters: [
+    {
+      name: 'Idempotency-Key', in: 'header', required: false, schema: z.string().min(1).max(255),
+      description: 'Replays the first successful answer for 24 h (`Idempotent-Replayed: true`); 409 while the first is in flight, 422 with another body.',
+    },
+    { name: 'X-Request-Id', in: 'header', required: false, schema: z.string().max(64), description: 'Echoed back and used as `request_id` when a safe token.' },
+    { name: 'Origin', in: 'header', required: false, schema: z.string(), description: 'Required with a publishable key: one of its origins.' },
+  ],
+  requestBody: { required: true, content: { 'application/json': { schema: validateRequestSchema } } },
+  responses: {
+    200: {
+      description: 'The verdict of each module asked for',
+      content: { 'application/json': { schema: validateAnswerSchema } },
+      headers: { 'Idempotent-Replayed': { description: '`true` on a replayed answer', schema: z.literal('true') } },
+    },
+  },
+  problems: [
+    'invalid-json', 'invalid-request', 'invalid-header', 'insufficient-credits', 'origin-not-allowed', 'module-not-allowed',
+    'idempotency-key-in-use', 'payload-too-large', 'unsupported-media-type', 'idempotency-key-reused',
+  ],
+}];

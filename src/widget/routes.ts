@@ -1,0 +1,129 @@
+/**
+ * GET /widget.js: the checkout widget (./widget.ts), built with esbuild on the first request and kept in memory; and
+ * GET /widget/demo: a shipping form that loads it with the publishable key given as ?key=, for merchants to try (and
+ * for the browser test). The script holds no secret, so any page may load it.
+ */
+import crypto from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import type { Express, Request, Response } from 'express';
+import { Problem } from '../http/problems.js';
+
+const WIDGET_SOURCE = fileURLToPath(new URL('./widget.ts', import.meta.url));
+/** Short enough that a fix reaches every store within minutes, long enough that a checkout does not ask on each page. */
+const WIDGET_MAX_AGE_S = 300;
+const PUBLISHABLE_KEY = /^cv_pub_[0-9A-Za-z]{38}$/;
+
+export interface BuiltWidget {
+  code: string;
+  etag: string;
+}
+
+/** Builds the widget: TypeScript to one minified script (an IIFE: no globals) in ES2020, which browsers since 2020 run. */
+export async function buildWidget(): Promise<BuiltWidget> {
+  const esbuild = await import('esbuild');
+  const result = await esbuild.build({
+    entryPoints: [WIDGET_SOURCE],
+    bundle: true,
+    write: false,
+    minify: true,
+    format: 'iife',
+    target: 'es2020',
+    charset: 'utf8',
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0].text;
+  return { code, etag: `"${crypto.createHash('sha256').update(code).digest('base64url').slice(0, 22)}"` };
+}
+
+export function widgetRoutes(app: Express): void {
+  let built: Promise<BuiltWidget> | undefined;
+  const widget = () => {
+    built ??= buildWidget().catch((err: unknown) => {
+      built = undefined; // the next request tries again
+      throw err;
+    });
+    return built;
+  };
+
+  app.get('/widget.js', async (req: Request, res: Response) => {
+    let script: BuiltWidget;
+    try {
+      script = await widget();
+    } catch (err) {
+      res.locals.context.log.error({ err }, 'widget build failed');
+      throw new Problem('internal', 'The widget script could not be built.');
+    }
+    res.set({
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': `public, max-age=${WIDGET_MAX_AGE_S}`,
+      ETag: script.etag,
+      'Access-Control-Allow-Origin': '*',
+      // A store page with Cross-Origin-Embedder-Policy: require-corp may still load it.
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+    });
+    const ifNoneMatch = req.get('if-none-match');
+    if (ifNoneMatch && ifNoneMatch.split(/\s*,\s*/).some((t) => t === script.etag || t === `W/${script.etag}` || t === '*')) {
+      res.status(304).end();
+      return;
+    }
+    res.send(script.code);
+  });
+
+  app.get('/widget/demo', (req: Request, res: Response) => {
+    const key = typeof req.query.key === 'string' && PUBLISHABLE_KEY.test(req.query.key) ? req.query.key : undefined;
+    sendPage(res, demoPage(key));
+  });
+
+  // The demo form's target: it reads and keeps nothing of what was sent.
+  app.post('/widget/demo', (_req: Request, res: Response) => {
+    sendPage(res, page('Submitted', '<h1>Submitted</h1><p>The form went through. This demo keeps nothing of what was sent.</p>'));
+  });
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const DEMO_STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:2rem auto;padding:0 1rem;color:#202223}
+label{display:block;margin:.6rem 0 .2rem}input,select{box-sizing:border-box;width:100%;padding:.4rem;font:inherit}
+.row{display:flex;gap:.8rem}.row>div{flex:1}button[type=submit]{margin-top:1rem;padding:.5rem 1rem;font:inherit}
+code{background:#f1f1f1;padding:0 .2rem}`;
+const STYLE_HASH = `'sha256-${crypto.createHash('sha256').update(DEMO_STYLE).digest('base64')}'`;
+
+/**
+ * The pages' policy doubles as a check on the widget: it runs with scripts from this origin only, no inline script and
+ * no inline style but the page's own (the widget styles its elements through the CSSOM, which CSP does not restrict).
+ */
+const DEMO_CSP = [
+  "default-src 'none'", "script-src 'self'", "connect-src 'self'", `style-src ${STYLE_HASH}`,
+  "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'",
+].join('; ');
+
+function sendPage(res: Response, html: string): void {
+  res.set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Security-Policy': DEMO_CSP, 'Referrer-Policy': 'no-referrer' });
+  res.send(html);
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)}</title><style>${DEMO_STYLE}</style></head><body>${body}</body></html>`;
+}
+
+function demoPage(key: string | undefined): string {
+  const intro = key
+    ? '<p>Type an address, then leave the address fields: a suggestion appears under the form when the address can be standardized.</p>'
+    : `<p>Add <code>?key=cv_pub_…</code> to this page's address: a publishable key whose origins include this page's origin
+(<code>POST /v1/keys</code> with <code>{"publishable": true, "origins": [...]}</code>). Without it the widget is not loaded.</p>`;
+  const script = key ? `<script src="/widget.js" data-key="${escapeHtml(key)}" data-form="#shipping" defer></script>` : '';
+  return page('Address check demo', `<h1>Shipping address</h1>${intro}
+<form id="shipping" method="post" action="/widget/demo">
+<label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="email">
+<label for="address1">Address</label><input id="address1" name="address1" autocomplete="shipping address-line1">
+<label for="address2">Apartment, suite, etc. (optional)</label><input id="address2" name="address2" autocomplete="shipping address-line2">
+<div class="row"><div><label for="city">City</label><input id="city" name="city" autocomplete="shipping address-level2"></div>
+<div><label for="province">State</label><input id="province" name="province" autocomplete="shipping address-level1"></div>
+<div><label for="zip">ZIP code</label><input id="zip" name="zip" autocomplete="shipping postal-code"></div></div>
+<label for="country">Country</label><select id="country" name="country" autocomplete="shipping country"><option value="US">United States</option></select>
+<button type="submit">Continue to shipping</button>
+</form>${script}`);
+}
