@@ -24,7 +24,7 @@ declare const HTMLInputElement: ElementClass<InputElement>;
 declare const HTMLSelectElement: ElementClass<SelectElement>;
 declare const HTMLTextAreaElement: ElementClass<TextAreaElement>;
 
-const TIMEOUT_MS = 10000;
+const TIMEOUT_MS = 1500;
 const DEBOUNCE_MS = 350;
 const MAX_CHECKS = 12;
 const PREFIX = 'cvw';
