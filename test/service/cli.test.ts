@@ -33,6 +33,7 @@ describe.each(testDatabases)('the command line on $name', (database) => {
     const id = account.out.account_id;
     const key = await cli(db, 'keys', 'create', '--account', id);
     const revoked = await cli(db, 'keys', 'revoke', '--key', key.out.key_id);
+    const publishable = await cli(db, 'keys', 'create', '--account', id, '--publishable', '--origins', 'https://shop.example.com,https://www.shop.example.com', '--phone');
     const pack = await cli(db, 'credits', 'buy', '--account', id, '--pack', '50000');
     const grant = await cli(db, 'credits', 'grant', '--account', id, '--credits', '7', '--expires-in-days', '30');
     const shown = await cli(db, 'credits', 'show', '--account', id);
@@ -40,11 +41,14 @@ describe.each(testDatabases)('the command line on $name', (database) => {
     expect(account.out).toMatchObject({ account_id: expect.stringMatching(/^acct_/), api_key: expect.stringMatching(/^cv_live_/), balance: 100 });
     expect(key.out).toMatchObject({ key_id: expect.stringMatching(/^key_/), api_key: expect.stringMatching(/^cv_live_/) });
     expect(revoked.out).toMatchObject({ key_id: key.out.key_id, revoked_at: expect.any(String) });
+    expect(publishable.out).toMatchObject({
+      api_key: expect.stringMatching(/^cv_pub_/), publishable: { origins: ['https://shop.example.com', 'https://www.shop.example.com'], phone: true },
+    });
     expect(pack.out).toMatchObject({ kind: 'pack', credits: 50000, price_usd: 175 });
     expect(grant.out).toMatchObject({ kind: 'admin', credits: 7 });
     expect(shown.out.balance).toBe(100 + 50000 + 7);
     expect(shown.out.grants).toHaveLength(3);
-  });
+  }, 120_000);
 
   it('When a command is wrong, then a JSON error on stderr and a non-zero exit', async () => {
     const db = await database.create();
