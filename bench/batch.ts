@@ -51,12 +51,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse';
 import { validateBodies } from './validate-bodies.js';
+import { autocannon, type AutocannonRequest, type AutocannonResult } from './autocannon.js';
 
 const TARGET_THROUGHPUT_RATIO = 1.5;
 const TARGET_P99_RATIO = 2;
@@ -67,36 +67,6 @@ const RSS_SAMPLE_MS = 100;
 const SETTLE_MS = 2_000;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-// ---------------------------------------------------------------------------------------------------------------------
-// autocannon (CommonJS, no bundled types): the small part of its API used here.
-
-interface AutocannonRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-interface AutocannonOptions {
-  url: string;
-  connections: number;
-  duration: number;
-  requests: AutocannonRequest[];
-  timeout?: number;
-  overallRate?: number;
-}
-
-interface AutocannonResult {
-  duration: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  '2xx': number;
-  latency: { p50: number; p99: number; average: number; max: number };
-  requests: { total: number; sent: number };
-}
-
-const autocannon = createRequire(import.meta.url)('autocannon') as (opts: AutocannonOptions) => Promise<AutocannonResult>;
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Settings

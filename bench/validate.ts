@@ -25,46 +25,17 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkOut } from './git-worktree.js';
 import { validateBodies } from './validate-bodies.js';
+import { autocannon, type AutocannonRequest, type AutocannonResult } from './autocannon.js';
 
 const TARGET_RATIO = 0.6;
 const SERVER_START_TIMEOUT_MS = 60_000;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-// ---------------------------------------------------------------------------------------------------------------------
-// autocannon (CommonJS, no bundled types): the small part of its API used here.
-
-interface AutocannonRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-interface AutocannonOptions {
-  url: string;
-  connections: number;
-  duration: number;
-  requests: AutocannonRequest[];
-  timeout?: number;
-}
-
-interface AutocannonResult {
-  duration: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  '2xx': number;
-  latency: { p50: number; p99: number; average: number };
-  requests: { total: number; sent: number };
-}
-
-const autocannon = createRequire(import.meta.url)('autocannon') as (opts: AutocannonOptions) => Promise<AutocannonResult>;
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Settings

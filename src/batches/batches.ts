@@ -117,9 +117,10 @@ export class Batches {
         id, accountId, kind: BATCH_KIND, name: options.name ?? null, settings: settings as unknown as Record<string, unknown>,
         rowsTotal: layout.rowsTotal, expiresAt: this.now() + this.settings.retentionDays * DAY_MS, chunks: layout.chunks,
       });
+      // The answer says how the batch stands as it is accepted (CONTRACT §6: queued); the runner may take it at once.
+      const job = (await this.store.get(id))!;
       await this.runner.enqueue(layout.chunks.map((_, idx) => ({ jobId: id, idx })));
       if (!layout.chunks.length) await this.completeEmpty(id);
-      const job = (await this.store.get(id))!;
       return {
         ...batchView(job, this.now()),
         columns: { address: columns.address, email: columns.email, phone: columns.phone, country: columns.country },
@@ -154,6 +155,8 @@ export class Batches {
 
   /** Cancels and deletes the batch's files and results; false if the account has no such batch. */
   async cancel(accountId: string, id: string): Promise<boolean> {
+    if (!(await this.store.getOwn(accountId, id, BATCH_KIND))) return false;
+    this.runner.stopJob(id);
     if (!(await this.store.cancel(accountId, id))) return false;
     await this.runner.discard(id);
     return true;

@@ -65,6 +65,16 @@ async function readHead(file: string): Promise<string> {
   }
 }
 
+/**
+ * The file through csv-parse. `pipe` forwards no errors: a file deleted meanwhile (a batch canceled while its result
+ * is read) would be an unhandled 'error' event, which ends the process. Here it ends the parse, and the reader's loop.
+ */
+function parsed(input: fs.ReadStream, options: Options) {
+  const parser = parse(options);
+  input.on('error', (err) => parser.destroy(err));
+  return input.pipe(parser);
+}
+
 interface ParsedRow {
   record: string[];
   info: { bytes: number; lines: number };
@@ -73,7 +83,7 @@ interface ParsedRow {
 /** Reads the whole file once: header, rows, chunks of `chunkRows` rows with their byte ranges. */
 export async function scanCsv(file: string, chunkRows: number): Promise<CsvLayout> {
   const delimiter = sniffDelimiter(await readHead(file));
-  const parser = fs.createReadStream(file, { highWaterMark: 256 * 1024 }).pipe(parse(parserOptions(delimiter)));
+  const parser = parsed(fs.createReadStream(file, { highWaterMark: 256 * 1024 }), parserOptions(delimiter));
   let header: string[] | null = null;
   let dataStart = 0;
   let rows = 0;
@@ -127,9 +137,10 @@ export async function* readChunkRows(
   file: string, delimiter: Delimiter, range: { firstSeq: number; byteStart: number; byteEnd: number },
 ): AsyncGenerator<{ seq: number; cells: string[] }> {
   if (range.byteEnd <= range.byteStart) return;
-  const parser = fs
-    .createReadStream(file, { start: range.byteStart, end: range.byteEnd - 1, highWaterMark: 64 * 1024 })
-    .pipe(parse(parserOptions(delimiter, { bom: false })));
+  const parser = parsed(
+    fs.createReadStream(file, { start: range.byteStart, end: range.byteEnd - 1, highWaterMark: 64 * 1024 }),
+    parserOptions(delimiter, { bom: false }),
+  );
   let seq = range.firstSeq;
   for await (const { record } of parser as AsyncIterable<ParsedRow>) yield { seq: seq++, cells: record };
 }

@@ -190,6 +190,10 @@ export class JobStore {
   async saveRecords(jobId: string, records: FinishedRecord[], worker: string): Promise<JobStatus | null> {
     const at = this.now();
     return runSteps(this.db, function* () {
+      // A job canceled meanwhile keeps nothing more (its records were deleted with it). One paused by another chunk
+      // keeps what this chunk did and paid for.
+      const before = (yield all(`SELECT status FROM bulk_jobs WHERE id = $1`, jobId)) as { status: JobStatus }[];
+      if (before[0]?.status !== 'running' && before[0]?.status !== 'paused') return before[0]?.status ?? null;
       let done = 0;
       let failed = 0;
       let credits = 0;
@@ -301,9 +305,9 @@ export class JobStore {
     return runSteps(this.db, function* () {
       const rows = (yield all(`SELECT status FROM bulk_jobs WHERE id = $1 AND account_id = $2`, jobId, accountId)) as unknown[];
       if (!rows.length) return false;
+      // Whatever it was, even completed: its files and results are gone, so its result answers 410 from now on.
       yield run(
-        `UPDATE bulk_jobs SET status = 'canceled', reason = NULL, finished_at = COALESCE(finished_at, $2)
-         WHERE id = $1 AND status IN ('queued', 'running', 'paused')`,
+        `UPDATE bulk_jobs SET status = 'canceled', reason = NULL, finished_at = COALESCE(finished_at, $2) WHERE id = $1`,
         jobId, at,
       );
       yield run(`UPDATE bulk_chunks SET state = 'done', lease_owner = NULL, lease_until = NULL WHERE job_id = $1`, jobId);

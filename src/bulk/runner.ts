@@ -91,6 +91,14 @@ export class BulkRunner {
     if (tasks.length) await this.queue.send(tasks);
   }
 
+  /** Jobs canceled in this process: their chunks stop at the next record, not at their next flush. */
+  private readonly canceled = new Set<string>();
+
+  /** Stops this process's work on a job at once (it is being canceled). */
+  stopJob(jobId: string): void {
+    this.canceled.add(jobId);
+  }
+
   /** Resumes a paused job now; false when it was not paused. */
   async resume(jobId: string): Promise<boolean> {
     const tasks = await this.store.resume(jobId);
@@ -186,7 +194,7 @@ export class BulkRunner {
       validate: (record) => validateRecord(this.validation, job.accountId, job.id, record, this.log, { pace }),
       // Canceled, or paused by another chunk: stop here.
       keep: async (records) => (await this.store.saveRecords(job.id, records, this.owner)) === 'running',
-      shouldStop: () => this.stopped || isLost(),
+      shouldStop: () => this.stopped || isLost() || this.canceled.has(job.id),
     }).finally(() => {
       if (--shared.users === 0) this.jobSlots.delete(job.id);
     });

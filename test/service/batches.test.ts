@@ -263,6 +263,30 @@ describe.each(testDatabases)('CSV batches on $name', (database) => {
     expect((await (await s.get(`/v1/batches/${created.batch_id}`, apiKey)).json())).toMatchObject({ status: 'canceled', rows_done: 0 });
   });
 
+  it('When a batch is deleted just as it completes, or while it runs, then the service stays up and stops charging for it', async () => {
+    const s = service();
+    const { accountId, apiKey } = await s.newAccount(100_000);
+    const small = (await (await upload(s, apiKey, `${HEADER}\n${ROWS[0]}\n`)).json()) as { batch_id: string };
+    await waitForStatus(s, apiKey, small.batch_id, ['completed']);
+    const rows = Array.from({ length: 300 }, (_, i) => `${100 + i} Main St,Louisville,KY,40219,+1 502 713 ${String(4000 + i).padStart(4, '0')}`); // under BATCH_MAX_BYTES
+    const big = (await (await upload(s, apiKey, `Street,City,State,Zip,Phone\n${rows.join('\n')}\n`)).json()) as { batch_id: string };
+
+    const deletedSmall = await fetch(`${s.url}/v1/batches/${small.batch_id}`, { method: 'DELETE', headers: { authorization: `Bearer ${apiKey}` } });
+    const result = await s.get(`/v1/batches/${small.batch_id}/result`, apiKey);
+    const deletedBig = await fetch(`${s.url}/v1/batches/${big.batch_id}`, { method: 'DELETE', headers: { authorization: `Bearer ${apiKey}` } });
+    const chargedAtCancel = 100_000 - (await balanceOf(s, accountId));
+    await new Promise((r) => setTimeout(r, 1_000));
+    const chargedAfter = 100_000 - (await balanceOf(s, accountId));
+
+    expect(deletedSmall.status).toBe(200);
+    expect(await deletedSmall.json()).toMatchObject({ status: 'canceled' });
+    expect(result.status).toBe(410);
+    expect(deletedBig.status).toBe(200);
+    // Only records already in flight when it was canceled may still be paid for (BATCH_CONCURRENCY of them at most).
+    expect(chargedAfter - chargedAtCancel).toBeLessThanOrEqual(32 * 3);
+    expect((await s.get('/healthz')).status).toBe(200);
+  });
+
   it('When a batch is past its retention, then the sweeper deletes it with its files', async () => {
     const s = service();
     const { apiKey } = await s.newAccount(100);
