@@ -119,6 +119,8 @@ const USAGE_SQL = `SELECT ${MODULES.map((m) => `SUM(-${m}_credits) AS ${m}_credi
   FROM ledger_entries WHERE account_id = $1 AND created_at >= $2 AND kind IN ('debit', 'refund')`;
 
 const GROUP_COMMIT_SPACING_MS = 2;
+/** A day in milliseconds, written into SQL (integer division by it gives the UTC day on both databases). */
+const DAY = 86_400_000;
 const GRANT_CACHE_MAX_ACCOUNTS = 10_000;
 
 const LIVE_GRANTS_SQL = `SELECT id, remaining, expires_at FROM credit_grants WHERE account_id = $1 AND remaining > 0
@@ -418,6 +420,23 @@ export class CreditLedger {
         expired,
       };
     });
+  }
+
+  /**
+   * Per UTC day from `from` (inclusive) to `to` (exclusive), epoch milliseconds: the requests (or bulk records) charged
+   * for each module, and the credits spent (debits less refunds). Days with nothing are absent.
+   */
+  async usageByDay(accountId: string, from: number, to: number): Promise<Map<number, Record<Module, number> & { credits: number }>> {
+    const rows = await this.db.all<Record<string, number | string | null>>(
+      `SELECT created_at / ${DAY} AS day, ${MODULES.map((m) => `COUNT(DISTINCT CASE WHEN kind = 'debit' AND ${m}_credits <> 0 THEN request_id END) AS ${m}`).join(', ')},
+         SUM(-credits) AS credits
+       FROM ledger_entries WHERE account_id = $1 AND created_at >= $2 AND created_at < $3 AND kind IN ('debit', 'refund')
+       GROUP BY created_at / ${DAY}`,
+      [accountId, from, to],
+    );
+    return new Map(rows.map((r) => [Number(r.day), {
+      address: Number(r.address ?? 0), email: Number(r.email ?? 0), phone: Number(r.phone ?? 0), credits: Number(r.credits ?? 0),
+    }]));
   }
 
   /** Credits spent per module since `since` (debits less refunds), and the requests charged for each. */

@@ -56,6 +56,7 @@ const ROUTES: Record<string, string[]> = {
   '/readyz': ['GET', 'HEAD'],
   '/v1/validate': ['POST', 'OPTIONS'],
   '/v1/account': ['GET', 'HEAD'],
+  '/v1/usage': ['GET', 'HEAD'],
   '/v1/keys': ['GET', 'HEAD', 'POST'],
   '/v1/batches': ['GET', 'HEAD', 'POST'],
   '/v1/connectors': ['GET', 'HEAD', 'POST'],

@@ -22,6 +22,23 @@ import type { SecretBox } from './secrets.js';
 const MODULES = ['address', 'email', 'phone'] as const;
 type Module = (typeof MODULES)[number];
 const PENDING_WRITES_PER_RUN = 1_000;
+/** How long a shutdown waits for runs in flight. */
+const STOP_WAIT_MS = 5_000;
+/** How long opening a platform session (its login) may take before the run fails. */
+const OPEN_TIMEOUT_MS = 60_000;
+
+/** The work, or a ConnectorError once `ms` have passed (a platform that accepts the connection and never answers). */
+async function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ConnectorError('api_error', `${what} took longer than ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** A page's records validated: what is due of each, and the answers, waiting to be written back. */
 interface ValidatedPage {
@@ -102,9 +119,18 @@ export class ConnectorRuns {
     return { runId, done };
   }
 
+  /**
+   * Lets runs in flight end (they stop at their next page), for at most STOP_WAIT_MS: a platform that never answers
+   * must not hold a shutdown. A run left behind loses its lease when this process exits, and the next run goes on.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
-    await Promise.allSettled([...this.active]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.active]),
+      new Promise((resolve) => { timer = setTimeout(resolve, STOP_WAIT_MS); }),
+    ]);
+    clearTimeout(timer);
   }
 
   private async execute(connector: ConnectorRow, runId: string, onProgress?: (counts: RunCounts) => void): Promise<void> {
@@ -130,9 +156,9 @@ export class ConnectorRuns {
       for (const url of plugin.urlsOf(connector.settings)) await checkPlatformUrl(url, this.options.allowPrivate);
       const credentials = this.secrets.open(connector.sealed);
       if (this.secrets.isStale(connector.sealed)) await this.store.update(connector.id, { sealed: this.secrets.seal(credentials) });
-      session = await plugin.open({
+      session = await within(plugin.open({
         settings: connector.settings, credentials, writeBack: connector.writeBack, log: this.log,
-      });
+      }), OPEN_TIMEOUT_MS, 'opening the platform session');
       // Where the login sent us (Salesforce's instance URL) is checked like the URLs of the settings.
       for (const url of session.urls?.() ?? []) await checkPlatformUrl(url, this.options.allowPrivate);
       if (this.options.publicBaseUrl && session.ensureWebhooks) {
@@ -311,9 +337,9 @@ export class ConnectorRuns {
     try {
       const plugin = this.registry.get(connector.type);
       if (!plugin) throw new ConnectorError('api_error', `no plugin for connector type ${connector.type}`);
-      session = await plugin.open({
+      session = await within(plugin.open({
         settings: connector.settings, credentials: this.secrets.open(connector.sealed), writeBack: connector.writeBack, log: this.log,
-      });
+      }), OPEN_TIMEOUT_MS, 'opening the platform session');
       for (const url of [...plugin.urlsOf(connector.settings), ...(session.urls?.() ?? [])]) {
         await checkPlatformUrl(url, this.options.allowPrivate);
       }

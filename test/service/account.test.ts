@@ -84,3 +84,27 @@ describe.each(testDatabases)('accounts and keys on $name', (database) => {
     expect(JSON.stringify(aliceView)).not.toContain(bob.account_id);
   });
 });
+
+describe.each(testDatabases)('usage per day on $name', (database) => {
+  const service = useTestService(database);
+
+  it('When an account has validated, then /v1/usage counts each module and the credits per day, zeros elsewhere', async () => {
+    const s = service();
+    const { apiKey } = await s.newAccount(100);
+    await s.post('/v1/validate', { address: '6007 Applegate Ln, Louisville, KY 40219', phone: '+1 502 713 4410' }, { key: apiKey });
+    await s.post('/v1/validate', { phone: '+1 502 713 4411' }, { key: apiKey });
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+
+    const usage = (await (await s.get(`/v1/usage?from=${yesterday}&to=${today}`, apiKey)).json()) as { days: unknown[] };
+    const fallback = (await (await s.get('/v1/usage', apiKey)).json()) as { days: unknown[] };
+    const bad = await s.get('/v1/usage?from=2026-02-30', apiKey);
+
+    expect(usage.days).toEqual([
+      { date: yesterday, address: 0, email: 0, phone: 0, credits: 0 },
+      { date: today, address: 1, email: 0, phone: 2, credits: 1 + 2 + 2 },
+    ]);
+    expect(fallback.days).toHaveLength(30);
+    expect(bad.status).toBe(400);
+  });
+});

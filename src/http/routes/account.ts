@@ -10,6 +10,17 @@ import { Problem } from '../problems.js';
 
 const USAGE_WINDOW_DAYS = 30;
 
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD')
+  .transform((d, ctx) => {
+    const ms = Date.parse(`${d}T00:00:00Z`);
+    if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== d) {
+      ctx.addIssue({ code: 'custom', message: 'not a calendar date' });
+      return z.NEVER;
+    }
+    return ms;
+  });
+export const usageQuery = z.object({ from: isoDay.optional(), to: isoDay.optional() }).strict();
+
 export const newKeySchema = z.object({
   publishable: z.boolean().optional(),
   origins: z.array(z.string().max(300)).max(20).optional(),
@@ -42,6 +53,23 @@ export function accountRoutes(router: Router, guard: RequestHandler[], accounts:
       usage: { window_days: USAGE_WINDOW_DAYS, ...usage },
       keys,
     });
+  });
+
+  // CONTRACT §10: usage per module per day, UTC days from `from` to `to` inclusive (the last 30 days by default).
+  router.get('/v1/usage', ...guard, async (req, res) => {
+    const query = parseBody(usageQuery, req.query);
+    const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+    const to = query.to ?? today;
+    const from = query.from ?? to - (USAGE_WINDOW_DAYS - 1) * DAY_MS;
+    if (from > to) throw new Problem('invalid-request', 'from is after to.', { errors: [{ field: 'from', message: 'after to' }] });
+    if ((to - from) / DAY_MS >= 366) throw new Problem('invalid-request', 'At most 366 days at once.', { errors: [{ field: 'to', message: 'at most 366 days after from' }] });
+    const used = await ledger.usageByDay(accountOf(res), from, to + DAY_MS);
+    const days = [];
+    for (let day = from; day <= to; day += DAY_MS) {
+      const u = used.get(day / DAY_MS) ?? { address: 0, email: 0, phone: 0, credits: 0 };
+      days.push({ date: new Date(day).toISOString().slice(0, 10), ...u });
+    }
+    res.set('Cache-Control', 'no-store').json({ days });
   });
 
   router.get('/v1/keys', ...guard, async (_req, res) => {
