@@ -1,0 +1,369 @@
+/**
+ * GET /v1/openapi.json (CONTRACT §9): the description is OpenAPI 3.1 in shape, and the running service answers as it
+ * says: every documented status of every operation is provoked through real HTTP, and every answer's body is checked
+ * against the schema documented for that status (test/openapi/conformance.ts).
+ */
+import crypto from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PROBLEM_TYPES } from '../../src/http/problems.js';
+import { testDatabases } from '../support/databases.js';
+import { useTestService } from '../support/service.js';
+import { Conformance, operationsOf } from './conformance.js';
+import { BIG_JSON, batchUntil, call, json, salesforceBody, silentServer } from './http.js';
+
+const database = testDatabases[0];
+const BATCH_MAX_BYTES = 4096;
+/** Shopify Admin API calls go to a closed local port: nothing here leaves the machine. */
+const CONNECTOR_ENV = {
+  CONNECTOR_SECRET_KEY: 'b2'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true', SHOPIFY_ADMIN_BASE_URL: 'http://127.0.0.1:9',
+  BATCH_MAX_BYTES: String(BATCH_MAX_BYTES),
+};
+const SHOP_ORIGIN = 'https://shop.example.com';
+/** Statuses no test here can provoke, and why (the report lists them). */
+const NOT_PROVOKED: Record<string, string> = {
+  'GET /problems/{code} 500': 'internal: the page is built from the catalogue alone, with no part to make fail',
+  'GET /v1/openapi.json 500': 'internal: the description is built from schemas alone, with no part to make fail',
+  'GET /docs 500': 'internal: a constant page, with no part to make fail',
+};
+const whyNotProvoked = (entry: string) => NOT_PROVOKED[entry];
+
+type Json = Record<string, any>;
+
+let doc: Json;
+let conformance: Conformance;
+
+describe('the OpenAPI description', () => {
+  const service = useTestService(database, CONNECTOR_ENV);
+
+  beforeAll(async () => {
+    const res = await service().get('/v1/openapi.json');
+    expect(res.status).toBe(200);
+    doc = (await res.json()) as Json;
+    conformance = new Conformance(doc);
+  });
+
+  it('When it is read, then it is OpenAPI 3.1: version, info, operations with responses and unique ids', () => {
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(doc.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
+    const operations = operationsOf(doc);
+    const ids = operations.map(({ op }) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { method, path, op } of operations) {
+      expect(Object.keys(op.responses ?? {}).length, `${method} ${path}`).toBeGreaterThan(0);
+      for (const name of path.match(/\{[^}]+\}/g) ?? []) {
+        expect(op.parameters?.some((p: Json) => p.in === 'path' && `{${p.name}}` === name && p.required), `${path} ${name}`).toBe(true);
+      }
+    }
+  });
+
+  it('When an answer has a member the description leaves out, or misses one it requires, then the check fails', async () => {
+    const answer = (body: unknown) => new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
+    await expect(conformance.check('GET', '/healthz', answer({ status: 'ok', extra: 1 }))).rejects.toThrow(/additional/);
+    await expect(conformance.check('GET', '/v1/batches', answer({ batches: [{ batch_id: 'b' }] }))).rejects.toThrow(/required/);
+    conformance.seen.clear();
+  });
+
+  it('When every $ref is followed, then it resolves inside the document', () => {
+    const resolve = (ref: string) => ref.slice(2).split('/').reduce<any>(
+      (node, part) => node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+    const refs: string[] = [];
+    const walk = (node: unknown) => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node && typeof node === 'object') {
+        for (const [k, v] of Object.entries(node)) if (k === '$ref') refs.push(v as string); else walk(v);
+      }
+    };
+    walk(doc);
+    expect(refs.length).toBeGreaterThan(50);
+    expect(refs.filter((ref) => !ref.startsWith('#/') || resolve(ref) === undefined)).toEqual([]);
+  });
+
+  it('When it lists the endpoints, then every endpoint of the service, the problem types and the key scheme are there', () => {
+    const expected = [
+      'POST /v1/validate', 'GET /v1/account', 'GET /v1/keys', 'POST /v1/keys', 'DELETE /v1/keys/{key_id}',
+      'POST /v1/batches', 'GET /v1/batches', 'GET /v1/batches/{batch_id}', 'GET /v1/batches/{batch_id}/result',
+      'POST /v1/batches/{batch_id}/resume', 'DELETE /v1/batches/{batch_id}', 'POST /v1/connectors', 'GET /v1/connectors',
+      'GET /v1/connectors/{connector_id}', 'PATCH /v1/connectors/{connector_id}', 'DELETE /v1/connectors/{connector_id}',
+      'POST /v1/connectors/{connector_id}/runs', 'GET /v1/connectors/{connector_id}/runs', 'GET /healthz',
+      'GET /problems/{code}', 'POST /webhooks/shopify', 'GET /v1/openapi.json', 'GET /docs',
+    ];
+    expect(operationsOf(doc).map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual(expected.sort());
+    for (const code of Object.keys(PROBLEM_TYPES)) expect(doc.components.schemas[`Problem-${code}`], code).toBeDefined();
+    expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.securitySchemes.ApiKey.description).toMatch(/cv_live_[\s\S]*cv_pub_/);
+    const schemas = doc.components.schemas;
+    expect(schemas.AddressResult.properties.status.enum).toContain('ambiguous');
+    expect(schemas.EmailResult.properties.smtp.enum).toContain('catch_all');
+    expect(schemas.PhoneResult.properties.carrier_source.enum).toEqual(['live', 'allocation', 'none']);
+    expect(schemas.Batch.properties.status.enum).toContain('paused');
+  });
+
+  it('When /docs is opened, then it is an HTML page rendering the description from local assets under a CSP', async () => {
+    const s = service();
+    const page = await call(s, 'GET', '/docs');
+    const html = await conformance.check('GET', '/docs', page);
+    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
+    expect(html).not.toMatch(/<script>|https?:\/\//);
+    for (const asset of html.match(/(?<=(?:src|href)=")\/docs\/[^"]+/g)!) {
+      const res = await call(s, 'GET', asset);
+      expect(res.status, asset).toBe(200);
+      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    }
+    expect((await call(s, 'GET', '/docs/assets/package.json')).status).toBe(404);
+    await conformance.check('GET', '/v1/openapi.json', await call(s, 'GET', '/v1/openapi.json'));
+  });
+
+  it('When /v1/validate is called every way the description lists, then each answer matches its documented schema', async () => {
+    const s = service();
+    const { apiKey, accountId } = await s.newAccount(100);
+    const poor = await s.newAccount(0);
+    const check = (res: Response) => conformance.check('POST', '/v1/validate', res);
+    const full = { address: '1600 Amphitheatre Pkwy, Mountain View, CA 94043', email: 'someone@example.com', phone: '+14155550123' };
+
+    await check(await call(s, 'POST', '/v1/validate', { key: apiKey, ...json(full) }));
+    await check(await call(s, 'POST', '/v1/validate', { key: apiKey, ...json({ address: { line1: '100 Queen St W', city: 'Toronto', state: 'ON', postal_code: 'M5H 2N2' }, country: 'CA' }) }));
+    expect((await check(await call(s, 'POST', '/v1/validate', { key: apiKey, ...json('{"email":') }))).type).toBe('/problems/invalid-json');
+    expect((await check(await call(s, 'POST', '/v1/validate', { key: apiKey, ...json({}) }))).errors.length).toBeGreaterThan(0);
+    const badKey = await call(s, 'POST', '/v1/validate', { key: apiKey, ...json(full), headers: { 'idempotency-key': 'has space' } });
+    expect((await check(badKey)).type).toBe('/problems/invalid-header');
+    expect((await check(await call(s, 'POST', '/v1/validate', json(full)))).type).toBe('/problems/unauthorized');
+    expect((await check(await call(s, 'POST', '/v1/validate', { key: poor.apiKey, ...json(full) }))).required).toBeGreaterThan(0);
+    expect((await check(await call(s, 'POST', '/v1/validate', { key: apiKey, ...BIG_JSON }))).type).toBe('/problems/payload-too-large');
+    expect((await check(await call(s, 'POST', '/v1/validate', { key: apiKey, body: 'a@b.co', type: 'text/plain' }))).type).toBe('/problems/unsupported-media-type');
+
+    // Publishable keys: from no origin 403, a phone it may not check 403, and an answer with credits: null.
+    const created = await conformance.check('POST', '/v1/keys', await call(s, 'POST', '/v1/keys', { key: apiKey, ...json({ publishable: true, origins: [SHOP_ORIGIN] }) }));
+    const pub = created.api_key as string;
+    expect((await check(await call(s, 'POST', '/v1/validate', { key: pub, ...json({ email: 'a@b.co' }) }))).type).toBe('/problems/origin-not-allowed');
+    expect((await check(await call(s, 'POST', '/v1/validate', { key: pub, ...json({ phone: '+14155550123' }), headers: { origin: SHOP_ORIGIN } }))).type).toBe('/problems/module-not-allowed');
+    expect((await check(await call(s, 'POST', '/v1/validate', { key: pub, ...json({ email: 'a@b.co' }), headers: { origin: SHOP_ORIGIN } }))).credits).toBeNull();
+
+    // Idempotency-Key: another body 422; a first request still in flight (its record as the service writes it) 409.
+    const once = { 'idempotency-key': 'conformance-1' };
+    await check(await call(s, 'POST', '/v1/validate', { key: apiKey, ...json({ email: 'a@b.co' }), headers: once }));
+    expect((await check(await call(s, 'POST', '/v1/validate', { key: apiKey, ...json({ email: 'c@d.co' }), headers: once }))).type).toBe('/problems/idempotency-key-reused');
+    const body = JSON.stringify({ email: 'e@f.co' });
+    await s.db.run(
+      `INSERT INTO idempotency_records (account_id, idempotency_key, request_hash, state, created_at, expires_at) VALUES ($1, $2, $3, 'in_flight', $4, $5)`,
+      [accountId, 'conformance-2', crypto.createHash('sha256').update(body).digest('hex'), Date.now(), Date.now() + 60_000],
+    );
+    expect((await check(await call(s, 'POST', '/v1/validate', { key: apiKey, ...json(body), headers: { 'idempotency-key': 'conformance-2' } }))).type).toBe('/problems/idempotency-key-in-use');
+  });
+
+  it('When the account and key endpoints are called every way the description lists, then each answer matches', async () => {
+    const s = service();
+    const { apiKey } = await s.newAccount(100);
+    await s.post('/v1/validate', { email: 'a@b.co', address: '1600 Amphitheatre Pkwy, Mountain View, CA 94043' }, { key: apiKey });
+    await conformance.check('GET', '/v1/account', await call(s, 'GET', '/v1/account', { key: apiKey }));
+    await conformance.check('GET', '/v1/keys', await call(s, 'GET', '/v1/keys', { key: apiKey }));
+    const keys = (r: Response) => conformance.check('POST', '/v1/keys', r);
+    const secret = await keys(await call(s, 'POST', '/v1/keys', { key: apiKey }));
+    expect(secret.api_key).toMatch(/^cv_live_/);
+    await keys(await call(s, 'POST', '/v1/keys', { key: apiKey, ...json('{') }));
+    await keys(await call(s, 'POST', '/v1/keys', { key: apiKey, ...json({ publishable: true }) }));
+    await keys(await call(s, 'POST', '/v1/keys', { key: apiKey, ...BIG_JSON }));
+    await keys(await call(s, 'POST', '/v1/keys', { key: apiKey, body: 'x', type: 'text/plain' }));
+    const revoke = (id: string) => call(s, 'DELETE', `/v1/keys/${id}`, { key: apiKey });
+    await conformance.check('DELETE', '/v1/keys/{key_id}', await revoke(secret.key_id));
+    await conformance.check('DELETE', '/v1/keys/{key_id}', await revoke('key_missing'));
+    await conformance.check('GET', '/v1/keys', await call(s, 'GET', '/v1/keys', { key: apiKey }));
+    await conformance.check('GET', '/v1/account', await call(s, 'GET', '/v1/account'));
+  });
+
+  it('When the batch endpoints are called every way the description lists, then each answer matches', async () => {
+    const s = service();
+    const { apiKey } = await s.newAccount(100);
+    const poor = await s.newAccount(0);
+    const csv = 'Street,City,State,Zip,Email,Phone\r\n1600 Amphitheatre Pkwy,Mountain View,CA,94043,someone@example.com,+1 415 555 0101\r\n';
+    const create = (r: Response) => conformance.check('POST', '/v1/batches', r);
+    const one = (id: string, key = apiKey) => call(s, 'GET', `/v1/batches/${id}`, { key });
+    const result = (id: string, query = '', key = apiKey) => call(s, 'GET', `/v1/batches/${id}/result${query}`, { key });
+
+    const done = await create(await call(s, 'POST', '/v1/batches?smtp=false&name=conformance', { key: apiKey, body: csv, type: 'text/csv' }));
+    const form = new FormData();
+    form.set('file', new Blob([csv], { type: 'text/csv' }), 'contacts.csv');
+    form.set('address_columns', 'Street,City,State,Zip');
+    await create(await call(s, 'POST', '/v1/batches', { key: apiKey, body: form }));
+    await create(await call(s, 'POST', '/v1/batches?bogus=1', { key: apiKey, body: csv, type: 'text/csv' }));
+    await create(await call(s, 'POST', '/v1/batches', { key: apiKey, body: `Email\n${'a@b.co\n'.repeat(BATCH_MAX_BYTES / 6)}`, type: 'text/csv' }));
+    await create(await call(s, 'POST', '/v1/batches', { key: apiKey, ...json({ csv }) }));
+    expect((await create(await call(s, 'POST', '/v1/batches', { key: apiKey, body: 'Foo,Bar\n1,2\n', type: 'text/csv' }))).line).toBe(1);
+
+    await batchUntil(s, apiKey, done.batch_id, ['completed']);
+    await conformance.check('GET', '/v1/batches', await call(s, 'GET', '/v1/batches', { key: apiKey }));
+    await conformance.check('GET', '/v1/batches/{batch_id}', await one(done.batch_id));
+    await conformance.check('GET', '/v1/batches/{batch_id}', await one(done.batch_id, poor.apiKey));
+    expect(await conformance.check('GET', '/v1/batches/{batch_id}/result', await result(done.batch_id))).toMatch(/cv_address_status/);
+    await conformance.check('GET', '/v1/batches/{batch_id}/result', await result('batch_missing'));
+    await conformance.check('POST', '/v1/batches/{batch_id}/resume', await call(s, 'POST', `/v1/batches/${done.batch_id}/resume`, { key: apiKey }));
+    await conformance.check('POST', '/v1/batches/{batch_id}/resume', await call(s, 'POST', '/v1/batches/batch_missing/resume', { key: apiKey }));
+
+    // No credits: the batch pauses; its result is not ready (409) but partial is; it can be resumed (and pauses again).
+    const paused = await create(await call(s, 'POST', '/v1/batches?smtp=false', { key: poor.apiKey, body: csv, type: 'text/csv' }));
+    await batchUntil(s, poor.apiKey, paused.batch_id, ['paused']);
+    expect((await conformance.check('GET', '/v1/batches/{batch_id}/result', await result(paused.batch_id, '', poor.apiKey))).batch_status).toBe('paused');
+    await conformance.check('GET', '/v1/batches/{batch_id}/result', await result(paused.batch_id, '?partial=true', poor.apiKey));
+    await conformance.check('POST', '/v1/batches/{batch_id}/resume', await call(s, 'POST', `/v1/batches/${paused.batch_id}/resume`, { key: poor.apiKey }));
+    const canceled = await conformance.check('DELETE', '/v1/batches/{batch_id}', await call(s, 'DELETE', `/v1/batches/${paused.batch_id}`, { key: poor.apiKey }));
+    expect(canceled.status).toBe('canceled');
+    await conformance.check('GET', '/v1/batches/{batch_id}/result', await result(paused.batch_id, '', poor.apiKey));
+    await conformance.check('DELETE', '/v1/batches/{batch_id}', await call(s, 'DELETE', '/v1/batches/batch_missing', { key: apiKey }));
+  });
+
+  it('When the connector endpoints are called every way the description lists, then each answer matches', async () => {
+    const s = service();
+    const { apiKey } = await s.newAccount(100);
+    const org = await silentServer();
+    try {
+      const create = (r: Response) => conformance.check('POST', '/v1/connectors', r);
+      const created = await create(await call(s, 'POST', '/v1/connectors', { key: apiKey, ...json(salesforceBody(org.url)) }));
+      await create(await call(s, 'POST', '/v1/connectors', { key: apiKey, ...json('{"type":') }));
+      expect((await create(await call(s, 'POST', '/v1/connectors', { key: apiKey, ...json({ ...salesforceBody(org.url), type: 'erp' }) }))).errors).toBeDefined();
+      await create(await call(s, 'POST', '/v1/connectors', { key: apiKey, ...BIG_JSON }));
+      await create(await call(s, 'POST', '/v1/connectors', { key: apiKey, body: 'x', type: 'text/plain' }));
+
+      const id = created.connector_id as string;
+      const path = '/v1/connectors/{connector_id}';
+      await conformance.check('GET', '/v1/connectors', await call(s, 'GET', '/v1/connectors', { key: apiKey }));
+      await conformance.check('GET', path, await call(s, 'GET', `/v1/connectors/${id}`, { key: apiKey }));
+      await conformance.check('GET', path, await call(s, 'GET', '/v1/connectors/conn_missing', { key: apiKey }));
+      const patch = (target: string, init: Parameters<typeof call>[3]) => call(s, 'PATCH', `/v1/connectors/${target}`, { key: apiKey, ...init });
+      await conformance.check('PATCH', path, await patch(id, json({ schedule: '*/30 * * * *' })));
+      await conformance.check('PATCH', path, await patch(id, json({ schedule: 'whenever' })));
+      await conformance.check('PATCH', path, await patch(id, json('{')));
+      await conformance.check('PATCH', path, await patch(id, BIG_JSON));
+      await conformance.check('PATCH', path, await patch(id, { body: 'x', type: 'text/plain' }));
+      await conformance.check('PATCH', path, await patch('conn_missing', json({ status: 'paused' })));
+
+      // The run waits on an org that never answers: a second run is refused while it goes on.
+      const runs = `${path}/runs`;
+      await conformance.check('POST', runs, await call(s, 'POST', `/v1/connectors/${id}/runs`, { key: apiKey }));
+      await conformance.check('POST', runs, await call(s, 'POST', `/v1/connectors/${id}/runs`, { key: apiKey }));
+      await conformance.check('POST', runs, await call(s, 'POST', '/v1/connectors/conn_missing/runs', { key: apiKey }));
+      await conformance.check('GET', runs, await call(s, 'GET', `/v1/connectors/${id}/runs`, { key: apiKey }));
+      await conformance.check('GET', runs, await call(s, 'GET', '/v1/connectors/conn_missing/runs', { key: apiKey }));
+      org.close();
+      await conformance.check('DELETE', path, await call(s, 'DELETE', `/v1/connectors/${id}`, { key: apiKey }));
+      await conformance.check('DELETE', path, await call(s, 'DELETE', `/v1/connectors/${id}`, { key: apiKey }));
+    } finally {
+      org.close();
+    }
+  });
+
+  it('When the endpoints without a key are called every way the description lists, then each answer matches', async () => {
+    const s = service();
+    await conformance.check('GET', '/healthz', await call(s, 'GET', '/healthz'));
+    expect(await conformance.check('GET', '/problems/{code}', await call(s, 'GET', '/problems/insufficient-credits'))).toMatchObject({ status: 402 });
+    await conformance.check('GET', '/problems/{code}', await call(s, 'GET', '/problems/no-such-code'));
+    const delivery = (body: string, { shop = 'unknown.myshopify.com', secret = 'nobody', id = crypto.randomUUID() as string } = {}) =>
+      call(s, 'POST', '/webhooks/shopify', {
+        body, type: 'application/json',
+        headers: {
+          'x-shopify-topic': 'customers/update', 'x-shopify-shop-domain': shop, 'x-shopify-webhook-id': id,
+          'x-shopify-hmac-sha256': crypto.createHmac('sha256', secret).update(body).digest('base64'),
+        },
+      });
+    const hook = async (res: Response) => conformance.check('POST', '/webhooks/shopify', res);
+    expect((await hook(await delivery('{"id":1}'))).type).toBe('/problems/webhook-unauthorized');
+    await hook(await delivery(JSON.stringify({ note: 'x'.repeat(1_100_000) })));
+
+    // A store's connector (paused: its deliveries are acknowledged, not worked on) signs deliveries with its api_secret.
+    const { apiKey } = await s.newAccount(10);
+    const store = { shop: 'conformance.myshopify.com', secret: 'conformance-secret' };
+    const connector = await conformance.check('POST', '/v1/connectors', await call(s, 'POST', '/v1/connectors', {
+      key: apiKey,
+      ...json({ type: 'shopify', name: 'Store', settings: { shop: store.shop }, credentials: { access_token: 'shpat_x', api_secret: store.secret } }),
+    }));
+    await conformance.check('PATCH', '/v1/connectors/{connector_id}', await call(s, 'PATCH', `/v1/connectors/${connector.connector_id}`, { key: apiKey, ...json({ status: 'paused' }) }));
+    const customer = JSON.stringify({ id: 7, email: 'a@b.co' });
+    expect(await hook(await delivery(customer, { ...store, id: 'delivery-1' }))).toEqual({ status: 'accepted' });
+    expect(await hook(await delivery(customer, { ...store, id: 'delivery-1' }))).toEqual({ status: 'duplicate' });
+    expect((await hook(await delivery('{"id":', store))).type).toBe('/problems/invalid-json');
+  });
+});
+
+describe('the description of the guard, with a rate limit of 1 a minute', () => {
+  const service = useTestService(database, { ...CONNECTOR_ENV, RATE_LIMIT_PER_MINUTE: '1' });
+
+  it('When no key or a bad one is sent, then every endpoint behind a key answers the documented 401', async () => {
+    const s = service();
+    for (const [i, { method, path }] of operationsOf(doc).filter(({ op }) => op.security?.length).entries()) {
+      const key = i % 2 ? 'cv_live_notakey' : undefined;
+      const res = await call(s, method.toUpperCase(), path.replace(/\{[^}]+\}/g, 'x_missing'), { key });
+      expect((await conformance.check(method.toUpperCase(), path, res)).type).toBe('/problems/unauthorized');
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    }
+  });
+
+  it('When a key is over its limit, then every endpoint behind a key answers the documented 429', async () => {
+    const s = service();
+    const { apiKey } = await s.newAccount(100);
+    await conformance.check('GET', '/v1/account', await call(s, 'GET', '/v1/account', { key: apiKey }));
+    for (const { method, path, op } of operationsOf(doc).filter(({ op }) => op.security?.length)) {
+      const concrete = path.replace(/\{[^}]+\}/g, 'x_missing');
+      const res = await conformance.check(method.toUpperCase(), path, await call(s, method.toUpperCase(), concrete, { key: apiKey }));
+      expect(res.type, `${method} ${path} (${op.operationId})`).toBe('/problems/rate-limited');
+    }
+  });
+
+  it('When the service fails by its own fault, then the endpoints answer the documented 500 internal problem', async () => {
+    const s = service();
+    const fault = async () => { throw new Error('injected fault'); };
+    const { authenticate } = s.accounts;
+    const { ping } = s.db;
+    const { receive } = s.sync.shopifyWebhooks;
+    Object.assign(s.accounts, { authenticate: fault });
+    Object.assign(s.db, { ping: fault });
+    Object.assign(s.sync.shopifyWebhooks, { receive: fault });
+    try {
+      const failing = operationsOf(doc).filter(({ op, path }) => op.security?.length || path === '/healthz' || path === '/webhooks/shopify');
+      for (const { method, path } of failing) {
+        const res = await call(s, method.toUpperCase(), path.replace(/\{[^}]+\}/g, 'x_missing'), { key: 'cv_live_any', ...(method === 'get' || method === 'delete' ? {} : json({})) });
+        expect((await conformance.check(method.toUpperCase(), path, res)).type, `${method} ${path}`).toBe('/problems/internal');
+      }
+    } finally {
+      Object.assign(s.accounts, { authenticate });
+      Object.assign(s.db, { ping });
+      Object.assign(s.sync.shopifyWebhooks, { receive });
+    }
+  });
+
+  it('When the database is unreachable, then every endpoint that reads it answers the documented 503', async () => {
+    const s = service();
+    const { apiKey } = await s.newAccount(100);
+    await s.db.close();
+    // Past the life of the cache of keys that authenticated: the key itself is then read from the database.
+    await new Promise((r) => setTimeout(r, 1_100));
+    const reading = operationsOf(doc).filter(({ op }) => op.responses['503']?.content['application/problem+json']);
+    for (const { method, path } of reading) {
+      const concrete = path.replace(/\{[^}]+\}/g, 'x_missing');
+      const headers: Record<string, string> = path === '/webhooks/shopify'
+        ? { 'x-shopify-topic': 'customers/update', 'x-shopify-shop-domain': 'a.myshopify.com', 'x-shopify-hmac-sha256': 'AA==', 'x-shopify-webhook-id': '1' }
+        : {};
+      const res = await call(s, method.toUpperCase(), concrete, { key: apiKey, headers, ...(method === 'get' || method === 'delete' ? {} : json({})) });
+      expect((await conformance.check(method.toUpperCase(), path, res)).type, `${method} ${path}`).toMatch(/database-unavailable|not-ready/);
+    }
+  });
+});
+
+describe('the description of connectors without CONNECTOR_SECRET_KEY', () => {
+  const service = useTestService(database, { CONNECTOR_ALLOW_PRIVATE: 'true' });
+
+  it('When a connector is created, then the documented 503 connectors-not-configured', async () => {
+    const s = service();
+    const { apiKey } = await s.newAccount(100);
+    const res = await call(s, 'POST', '/v1/connectors', { key: apiKey, ...json(salesforceBody('http://127.0.0.1:9')) });
+    expect((await conformance.check('POST', '/v1/connectors', res)).type).toBe('/problems/connectors-not-configured');
+  });
+});
+
+describe('coverage of the description', () => {
+  it('When every scenario has run, then every documented status of every operation was answered at least once', () => {
+    const unseen = conformance.unseen();
+    const explained = unseen.filter(whyNotProvoked);
+    const byReason = new Map<string, string[]>();
+    for (const entry of explained) byReason.set(whyNotProvoked(entry), [...(byReason.get(whyNotProvoked(entry)) ?? []), entry]);
+    if (explained.length) console.info(`documented statuses not provoked:\n${[...byReason].map(([why, list]) => `  ${why}:\n    ${list.join(', ')}`).join('\n')}`);
+    expect(unseen.filter((entry) => !whyNotProvoked(entry))).toEqual([]);
+  });
+});
