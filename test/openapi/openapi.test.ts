@@ -84,7 +84,7 @@ describe('the OpenAPI description', () => {
       'POST /v1/batches', 'GET /v1/batches', 'GET /v1/batches/{batch_id}', 'GET /v1/batches/{batch_id}/result',
       'POST /v1/batches/{batch_id}/resume', 'DELETE /v1/batches/{batch_id}', 'POST /v1/connectors', 'GET /v1/connectors',
       'GET /v1/connectors/{connector_id}', 'PATCH /v1/connectors/{connector_id}', 'DELETE /v1/connectors/{connector_id}',
-      'POST /v1/connectors/{connector_id}/runs', 'GET /v1/connectors/{connector_id}/runs', 'GET /healthz',
+      'POST /v1/connectors/{connector_id}/runs', 'GET /v1/connectors/{connector_id}/runs', 'GET /healthz', 'GET /readyz', 'GET /v1/usage',
       'GET /problems/{code}', 'POST /webhooks/shopify', 'GET /v1/openapi.json', 'GET /docs',
     ];
     expect(operationsOf(doc).map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual(expected.sort());
@@ -156,6 +156,9 @@ describe('the OpenAPI description', () => {
     await s.post('/v1/validate', { email: 'a@b.co', address: '1600 Amphitheatre Pkwy, Mountain View, CA 94043' }, { key: apiKey });
     await conformance.check('GET', '/v1/account', await call(s, 'GET', '/v1/account', { key: apiKey }));
     await conformance.check('GET', '/v1/keys', await call(s, 'GET', '/v1/keys', { key: apiKey }));
+    await conformance.check('GET', '/v1/usage', await call(s, 'GET', '/v1/usage', { key: apiKey }));
+    await conformance.check('GET', '/v1/usage', await call(s, 'GET', '/v1/usage?from=2026-01-01&to=2026-01-03', { key: apiKey }));
+    await conformance.check('GET', '/v1/usage', await call(s, 'GET', '/v1/usage?from=yesterday', { key: apiKey }));
     const keys = (r: Response) => conformance.check('POST', '/v1/keys', r);
     const secret = await keys(await call(s, 'POST', '/v1/keys', { key: apiKey }));
     expect(secret.api_key).toMatch(/^cv_live_/);
@@ -253,6 +256,7 @@ describe('the OpenAPI description', () => {
   it('When the endpoints without a key are called every way the description lists, then each answer matches', async () => {
     const s = service();
     await conformance.check('GET', '/healthz', await call(s, 'GET', '/healthz'));
+    await conformance.check('GET', '/readyz', await call(s, 'GET', '/readyz'));
     expect(await conformance.check('GET', '/problems/{code}', await call(s, 'GET', '/problems/insufficient-credits'))).toMatchObject({ status: 402 });
     await conformance.check('GET', '/problems/{code}', await call(s, 'GET', '/problems/no-such-code'));
     const delivery = (body: string, { shop = 'unknown.myshopify.com', secret = 'nobody', id = crypto.randomUUID() as string } = {}) =>
@@ -316,7 +320,7 @@ describe('the description of the guard, with a rate limit of 1 a minute', () => 
     Object.assign(s.db, { ping: fault });
     Object.assign(s.sync.shopifyWebhooks, { receive: fault });
     try {
-      const failing = operationsOf(doc).filter(({ op, path }) => op.security?.length || path === '/healthz' || path === '/webhooks/shopify');
+      const failing = operationsOf(doc).filter(({ op, path }) => op.security?.length || path === '/healthz' || path === '/readyz' || path === '/webhooks/shopify');
       for (const { method, path } of failing) {
         const res = await call(s, method.toUpperCase(), path.replace(/\{[^}]+\}/g, 'x_missing'), { key: 'cv_live_any', ...(method === 'get' || method === 'delete' ? {} : json({})) });
         expect((await conformance.check(method.toUpperCase(), path, res)).type, `${method} ${path}`).toBe('/problems/internal');

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { Grant } from '../../billing/ledger.js';
 import { MODULES } from '../../billing/pricing.js';
-import { newKeySchema } from '../routes/account.js';
+import { newKeySchema, usageQuery } from '../routes/account.js';
 import { enumOf, type Component, type Operation } from './operation.js';
 
 const GRANT_KINDS = enumOf<Grant['kind']>()(['free', 'pack', 'admin']);
@@ -87,6 +87,19 @@ export const accountComponents: Component[] = [
 
 const keyId = { name: 'key_id', in: 'path', required: true, schema: z.string(), description: 'The key to revoke' } as const;
 
+const usageDaysSchema = z.object({
+  days: z.array(z.object({
+    date: z.iso.date(),
+    address: z.int().min(0).describe('requests (or bulk records) charged for the address module that day'),
+    email: z.int().min(0),
+    phone: z.int().min(0),
+    credits: z.int().describe('credits spent that day: debits less refunds'),
+  })),
+});
+export const usageComponents: Component[] = [[usageDaysSchema, { id: 'UsageDays' }]];
+const day = (name: 'from' | 'to', description: string) =>
+  ({ name, in: 'query', required: false, schema: usageQuery.shape[name].unwrap().in, description }) as const;
+
 export const accountOperations: Operation[] = [
   {
     method: 'get', path: '/v1/account', operationId: 'getAccount', tag: 'Account', auth: 'key',
@@ -94,6 +107,14 @@ export const accountOperations: Operation[] = [
     description: 'Balance, grants with their expiry, usage per module over 30 days, and API keys (prefixes only).',
     responses: { 200: { description: 'The account', content: { 'application/json': { schema: accountSchema } } } },
     problems: [],
+  },
+  {
+    method: 'get', path: '/v1/usage', operationId: 'getUsage', tag: 'Account', auth: 'key',
+    summary: 'Usage per module per day',
+    description: 'UTC days from `from` to `to` (inclusive, at most 366; by default the last 30), every day listed, zeros included.',
+    parameters: [day('from', 'The first day, YYYY-MM-DD'), day('to', 'The last day, YYYY-MM-DD (today by default)')],
+    responses: { 200: { description: 'One entry per day', content: { 'application/json': { schema: usageDaysSchema } } } },
+    problems: ['invalid-request'],
   },
   {
     method: 'get', path: '/v1/keys', operationId: 'listKeys', tag: 'Account', auth: 'key',

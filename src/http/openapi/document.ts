@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { createConnectorPlugins } from '../../../connectors/index.js';
 import type { ConnectorPlugin } from '../../sync/plugin.js';
 import { PROBLEM_TYPES, type ProblemCode } from '../problems.js';
-import { accountComponents, accountOperations } from './account.js';
+import { accountComponents, accountOperations, usageComponents } from './account.js';
 import { batchComponents, batchOperations } from './batches.js';
 import { connectorSchemas } from './connectors.js';
 import type { Component, Content, Operation } from './operation.js';
@@ -78,7 +78,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
   const connectors = connectorSchemas(options.plugins ?? createConnectorPlugins());
   const components: Component[] = [
     ...validateComponents, ...accountComponents, ...batchComponents, ...connectors.components, ...problemComponents,
-    ...serviceComponents,
+    ...serviceComponents, ...usageComponents,
   ];
   const operations: Operation[] = [
     ...validateOperations, ...accountOperations, ...batchOperations, ...connectors.operations, ...serviceOperations,

@@ -17,8 +17,11 @@ export const SHOPIFY_TOPICS = [
 /** A delivery's body is Shopify's JSON payload of the topic, kept byte for byte for the HMAC. */
 const webhookBody = z.record(z.string(), z.unknown());
 
+const readySchema = z.object({ status: z.literal('ready') });
+
 export const serviceComponents: Component[] = [
   [healthSchema, { id: 'Health' }],
+  [readySchema, { id: 'Ready' }],
   [webhookAnswerSchema, { id: 'WebhookAnswer' }],
 ];
 
@@ -28,6 +31,13 @@ export const serviceOperations: Operation[] = [
     summary: 'Whether the service can serve',
     description: '200 once the database is reachable and the reference data loaded, else 503.',
     responses: { 200: { description: 'Ready', content: { 'application/json': { schema: healthSchema } } } },
+    problems: ['not-ready', 'database-unavailable'],
+  },
+  {
+    method: 'get', path: '/readyz', operationId: 'ready', tag: 'Service', auth: 'none',
+    summary: 'Whether this instance should get traffic',
+    description: "A load balancer's readiness probe: 503 while the reference data loads, while the instance drains (shutting down), or without the database. `/healthz` stays the liveness check.",
+    responses: { 200: { description: 'Ready for traffic', content: { 'application/json': { schema: readySchema } } } },
     problems: ['not-ready', 'database-unavailable'],
   },
   {
