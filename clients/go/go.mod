@@ -1,0 +1,3 @@
+module github.com/contact-validator/contact-validator-go
+
+go 1.22

@@ -1,0 +1,24 @@
+package com.contactvalidator;
+
+/** A CSV batch's status. A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
+public enum BatchStatus implements ApiEnum {
+  QUEUED("queued"),
+  RUNNING("running"),
+  PAUSED("paused"),
+  COMPLETED("completed"),
+  FAILED("failed"),
+  CANCELED("canceled"),
+  /** A value added to the service after this client was released. */
+  UNRECOGNIZED(null);
+
+  private final String value;
+
+  BatchStatus(String value) {
+    this.value = value;
+  }
+
+  @Override
+  public String value() {
+    return value;
+  }
+}

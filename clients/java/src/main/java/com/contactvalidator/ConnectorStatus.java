@@ -1,0 +1,21 @@
+package com.contactvalidator;
+
+/** A connector's status. A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
+public enum ConnectorStatus implements ApiEnum {
+  ACTIVE("active"),
+  PAUSED("paused"),
+  ERROR("error"),
+  /** A value added to the service after this client was released. */
+  UNRECOGNIZED(null);
+
+  private final String value;
+
+  ConnectorStatus(String value) {
+    this.value = value;
+  }
+
+  @Override
+  public String value() {
+    return value;
+  }
+}

@@ -1,0 +1,21 @@
+package com.contactvalidator;
+
+/** email.risk. A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
+public enum EmailRisk implements ApiEnum {
+  LOW("low"),
+  MEDIUM("medium"),
+  HIGH("high"),
+  /** A value added to the service after this client was released. */
+  UNRECOGNIZED(null);
+
+  private final String value;
+
+  EmailRisk(String value) {
+    this.value = value;
+  }
+
+  @Override
+  public String value() {
+    return value;
+  }
+}

@@ -1,0 +1,21 @@
+package com.contactvalidator;
+
+/** phone.status. A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
+public enum PhoneStatus implements ApiEnum {
+  VALID("valid"),
+  INVALID("invalid"),
+  UNKNOWN("unknown"),
+  /** A value added to the service after this client was released. */
+  UNRECOGNIZED(null);
+
+  private final String value;
+
+  PhoneStatus(String value) {
+    this.value = value;
+  }
+
+  @Override
+  public String value() {
+    return value;
+  }
+}

@@ -1,0 +1,9 @@
+package com.contactvalidator;
+
+import java.time.Instant;
+
+/** A revoked key. */
+public record RevokedKey(
+    String keyId,
+    Instant revokedAt
+) {}

@@ -1,0 +1,22 @@
+package com.contactvalidator;
+
+/** A connector run's status. A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
+public enum RunStatus implements ApiEnum {
+  RUNNING("running"),
+  COMPLETED("completed"),
+  FAILED("failed"),
+  PAUSED("paused"),
+  /** A value added to the service after this client was released. */
+  UNRECOGNIZED(null);
+
+  private final String value;
+
+  RunStatus(String value) {
+    this.value = value;
+  }
+
+  @Override
+  public String value() {
+    return value;
+  }
+}

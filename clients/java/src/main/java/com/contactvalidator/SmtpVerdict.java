@@ -1,0 +1,26 @@
+package com.contactvalidator;
+
+/** email.smtp: what the mailbox probe found. A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
+public enum SmtpVerdict implements ApiEnum {
+  DELIVERABLE("deliverable"),
+  UNDELIVERABLE("undeliverable"),
+  CATCH_ALL("catch_all"),
+  MAILBOX_FULL("mailbox_full"),
+  DISABLED("disabled"),
+  UNKNOWN("unknown"),
+  PENDING("pending"),
+  SKIPPED("skipped"),
+  /** A value added to the service after this client was released. */
+  UNRECOGNIZED(null);
+
+  private final String value;
+
+  SmtpVerdict(String value) {
+    this.value = value;
+  }
+
+  @Override
+  public String value() {
+    return value;
+  }
+}
