@@ -1,0 +1,299 @@
+/**
+ * The client against the real service (clients/testing/start-service.ts) and its fault proxy. Tests in this file run
+ * one after another: the proxy's faults apply to whatever request comes next.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AuthenticationError, ConflictError, ConnectionError, ContactValidator, InvalidRequestError, NotFoundError,
+  RateLimitError, ServiceUnavailableError,
+} from '../src/index.js';
+import { type RealService, startRealService } from './real-service.js';
+
+const CSV = 'Street,City,State,Zip,Email,Phone\r\n'
+  + '1600 Amphitheatre Pkwy,Mountain View,CA,94043,someone@example.com,+14155550123\r\n'
+  + '1 Infinite Loop,Cupertino,CA,95014,,+1 415 555 0101\r\n';
+
+let service: RealService;
+let client: ContactValidator;
+let tmp: string;
+
+beforeAll(async () => {
+  service = await startRealService();
+  client = new ContactValidator({ apiKey: service.api_key, baseUrl: service.url, timeoutMs: 10_000 });
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-client-ts-'));
+});
+
+afterAll(async () => {
+  await service?.stop();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('validate and the account', () => {
+  it('When an address, an e-mail and a phone are validated, then each module answers in the contract vocabulary', async () => {
+    const answer = await client.validate({
+      address: '1600 Amphitheatre Pkwy, Mountain View, CA 94043', email: 'someone@example.com', phone: '+14155550123',
+      options: { smtp: false },
+    });
+
+    expect(['verified', 'corrected', 'partial', 'plausible', 'ambiguous', 'invalid']).toContain(answer.address?.status);
+    expect(answer.address?.standardized).toMatch(/^1600 AMPHITHEATRE PKWY MOUNTAIN VIEW CA 94043/);
+    expect(['valid', 'invalid', 'risky', 'unknown']).toContain(answer.email?.status);
+    expect(answer.phone).toMatchObject({ status: 'valid', e164: '+14155550123', country: 'US' });
+    expect(answer.credits?.charged).toBeGreaterThan(0);
+    expect(answer.request_id).toMatch(/^req_/);
+  });
+
+  it('When a module is not asked for, then it is null', async () => {
+    const answer = await client.validate({ phone: '+14155550123' });
+    expect(answer.address).toBeNull();
+    expect(answer.email).toBeNull();
+  });
+
+  it('When the same Idempotency-Key is sent twice, then the second answer is the first one and costs nothing', async () => {
+    const before = (await client.account()).balance;
+    const first = await client.validate({ phone: '+14155550123' }, { idempotencyKey: 'fixed-key-1' });
+    const second = await client.validate({ phone: '+14155550123' }, { idempotencyKey: 'fixed-key-1' });
+    expect(second).toEqual(first);
+    expect((await client.account()).balance).toBe(before - first.credits!.charged);
+  });
+
+  it('When the account is read, then balance, grants, usage and keys come back', async () => {
+    const account = await client.account();
+    expect(account.account_id).toBe(service.account_id);
+    expect(account.balance).toBeGreaterThan(0);
+    expect(account.grants.length).toBeGreaterThan(0);
+    expect(account.usage.phone.requests).toBeGreaterThan(0);
+    expect(account.keys.length).toBeGreaterThan(0);
+  });
+
+  it('When a key is created, listed and revoked, then it works until it is revoked, and then answers 401', async () => {
+    const created = await client.keys.create();
+    expect(created.api_key).toMatch(/^cv_live_/);
+    expect((await client.keys.list()).map((k) => k.key_id)).toContain(created.key_id);
+    const other = new ContactValidator({ apiKey: created.api_key, baseUrl: service.url });
+    expect((await other.account()).account_id).toBe(service.account_id);
+
+    const revoked = await client.keys.revoke(created.key_id);
+
+    expect(revoked.revoked_at).toBeTruthy();
+    await expect(other.account()).rejects.toBeInstanceOf(AuthenticationError);
+  });
+
+  it('When a publishable key validates, then credits is null', async () => {
+    const { api_key } = await client.keys.create({ publishable: true, origins: ['https://shop.example.com'] });
+    const browser = new ContactValidator({ apiKey: api_key, baseUrl: service.url });
+    const answer = await browser.validate({ email: 'someone@example.com' }, { headers: { origin: 'https://shop.example.com' } });
+    expect(answer.credits).toBeNull();
+  });
+});
+
+describe('typed errors', () => {
+  it('When the key is unknown, then AuthenticationError carries the problem document', async () => {
+    const bad = new ContactValidator({ apiKey: 'cv_live_not_a_key', baseUrl: service.url });
+    const error = await bad.validate({ email: 'a@example.com' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toMatchObject({ status: 401, code: 'unauthorized', type: '/problems/unauthorized' });
+    expect((error as AuthenticationError).requestId).toMatch(/^req_/);
+    expect((error as AuthenticationError).headers?.get('www-authenticate')).toMatch(/^Bearer/);
+  });
+
+  it('When the body names no module, then InvalidRequestError lists the field errors', async () => {
+    const error = await client.validate({}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect((error as InvalidRequestError).status).toBe(400);
+    expect((error as InvalidRequestError).errors[0]).toMatchObject({ field: '(body)' });
+  });
+
+  it('When a batch does not exist, then NotFoundError', async () => {
+    await expect(client.batches.get('batch_doesNotExist')).rejects.toMatchObject({ name: 'NotFoundError', status: 404, code: 'not-found' });
+    await expect(client.batches.get('batch_doesNotExist')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('When a completed batch is resumed, then ConflictError batch-not-paused', async () => {
+    const batch = await client.batches.create(CSV, { smtp: false });
+    await client.batches.waitFor(batch.batch_id, { pollMs: 50, timeoutMs: 10_000 });
+    const error = await client.batches.resume(batch.batch_id).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(error).toMatchObject({ status: 409, code: 'batch-not-paused' });
+  });
+
+  it('When a CSV row breaks the grammar, then InvalidRequestError 422 says the line', async () => {
+    const error = await client.batches.create('Email,Phone\r\na@example.com,1\r\n"broken,2\r\n').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error).toMatchObject({ status: 422, code: 'invalid-csv' });
+    expect((error as InvalidRequestError).line).toBeGreaterThanOrEqual(3);
+  });
+
+  it('When the upload is not CSV, then InvalidRequestError 415', async () => {
+    const error = await client.batches.create('%PDF-1.7\nx', { contentType: 'application/pdf' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error).toMatchObject({ status: 415, code: 'unsupported-media-type' });
+  });
+});
+
+describe('batches', () => {
+  it('When a file is uploaded by path, then waitFor reports progress and the result has every row enriched', async () => {
+    const file = path.join(tmp, 'contacts.csv');
+    fs.writeFileSync(file, CSV);
+    const progress: string[] = [];
+
+    const created = await client.batches.create(file, { name: 'from a path', smtp: false });
+    const done = await client.batches.waitFor(created.batch_id, { pollMs: 50, timeoutMs: 10_000, onProgress: (b) => progress.push(b.status) });
+    const text = await (await client.batches.result(created.batch_id)).text();
+
+    expect(created).toMatchObject({ name: 'from a path', rows_total: 2, columns: { email: 'Email', phone: 'Phone' } });
+    expect(created.columns.address).toEqual(['Street', 'City', 'State', 'Zip']);
+    expect(done).toMatchObject({ status: 'completed', rows_done: 2 });
+    expect(progress.at(-1)).toBe('completed');
+    const lines = text.trim().split(/\r\n/);
+    expect(lines[0]).toMatch(/^Street,City,State,Zip,Email,Phone,cv_address_status,.*,cv_error$/);
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toContain("'+1 415 555 0101"); // OWASP formula guard on the input cell
+  });
+
+  it('When the columns are named, then only those are read', async () => {
+    const created = await client.batches.create(Buffer.from(CSV), { smtp: false, emailColumn: 'Email', addressColumns: ['Street', 'City', 'State', 'Zip'] });
+    expect(created.columns).toMatchObject({ address: ['Street', 'City', 'State', 'Zip'], email: 'Email', phone: null });
+  });
+
+  it('When the file is a Blob, a ReadableStream or a Node stream, then it is uploaded the same', async () => {
+    const fromBlob = await client.batches.create(new Blob([CSV]), { smtp: false });
+    const fromWebStream = await client.batches.create(new Blob([CSV]).stream(), { smtp: false });
+    const fromNodeStream = await client.batches.create(Readable.from([Buffer.from(CSV)]), { smtp: false });
+    for (const b of [fromBlob, fromWebStream, fromNodeStream]) expect(b.rows_total).toBe(2);
+  });
+
+  it('When the result is saved to a file, streamed or asked partial, then the bytes are the same CSV', async () => {
+    const created = await client.batches.create(CSV, { smtp: false });
+    await client.batches.waitFor(created.batch_id, { pollMs: 50, timeoutMs: 10_000 });
+    const out = path.join(tmp, 'out.csv');
+
+    const bytes = await (await client.batches.result(created.batch_id)).saveTo(out);
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of await client.batches.result(created.batch_id)) chunks.push(chunk);
+    const partial = await (await client.batches.result(created.batch_id, { partial: true })).text();
+
+    expect(bytes).toBe(fs.statSync(out).size);
+    expect(Buffer.concat(chunks).toString()).toBe(fs.readFileSync(out, 'utf8'));
+    expect(partial).toBe(fs.readFileSync(out, 'utf8'));
+  });
+
+  it('When batches are listed and one is canceled, then the list is newest first and the canceled one ended', async () => {
+    const created = await client.batches.create(CSV, { smtp: false, name: 'to cancel' });
+    const list = await client.batches.list();
+    expect(list[0].batch_id).toBe(created.batch_id);
+
+    const canceled = await client.batches.cancel(created.batch_id);
+    // A batch this small has usually completed before the DELETE arrives; it then stays completed.
+    expect(['canceled', 'completed']).toContain(canceled.status);
+    // Its result is not read back here: GET …/result of a batch deleted after it completed crashes the whole test
+    // service (an unhandled ENOENT on the deleted input.csv), a service bug reported with issue #30.
+  });
+
+  it('When the file path does not exist, then the fs error comes back, not a connection error', async () => {
+    await expect(client.batches.create(path.join(tmp, 'missing.csv'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('connectors', () => {
+  it('When a connector is created, read, changed, run and deleted, then each step answers its resource', async () => {
+    const created = await client.connectors.create({
+      type: 'salesforce', name: 'Test org', schedule: '*/15 * * * *',
+      settings: { login_url: 'http://127.0.0.1:9', api_version: '62.0', objects: ['Contact'] },
+      credentials: { client_id: 'id', client_secret: 'secret' },
+      write_back: { overwrite_address: false },
+    });
+    expect(created).toMatchObject({ type: 'salesforce', name: 'Test org', status: 'active' });
+    expect(JSON.stringify(created)).not.toContain('secret');
+
+    expect((await client.connectors.list()).map((c) => c.connector_id)).toContain(created.connector_id);
+    expect(await client.connectors.get(created.connector_id)).toMatchObject({ connector_id: created.connector_id });
+    expect(await client.connectors.update(created.connector_id, { name: 'Renamed' })).toMatchObject({ name: 'Renamed' });
+
+    const { run_id } = await client.connectors.run(created.connector_id);
+    expect(run_id).toBeTruthy();
+    const runs = await client.connectors.runs(created.connector_id);
+    expect(runs[0].run_id).toBe(run_id);
+
+    await client.connectors.delete(created.connector_id);
+    await expect(client.connectors.get(created.connector_id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('When the settings are wrong, then InvalidRequestError lists them', async () => {
+    const error = await client.connectors.create({
+      type: 'salesforce', name: 'x', settings: { login_url: 'not a url' }, credentials: { client_id: '', client_secret: '' },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect((error as InvalidRequestError).errors.length).toBeGreaterThan(0);
+  });
+});
+
+describe('retries through the fault proxy', () => {
+  it('When the service answers 503 once, then the call is retried after Retry-After and succeeds', async () => {
+    const { faulted } = await service.counts();
+    await service.fault('503');
+    const started = Date.now();
+
+    const account = await client.account();
+
+    expect(account.account_id).toBe(service.account_id);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950); // Retry-After: 1
+    expect((await service.counts()).faulted).toBe(faulted + 1);
+  });
+
+  it('When the service answers 429 to a validate, then it is retried and charged once', async () => {
+    const before = (await client.account()).balance;
+    await service.fault('429');
+    const answer = await client.validate({ phone: '+14155550123' });
+    expect((await client.account()).balance).toBe(before - answer.credits!.charged);
+  });
+
+  it('When the answer to a validate is lost after the service charged it, then the retry is replayed and nothing is charged twice', async () => {
+    const before = (await client.account()).balance;
+    const { faulted, forwarded } = await service.counts();
+    await service.fault('drop_after');
+
+    const answer = await client.validate({ address: '1600 Amphitheatre Pkwy, Mountain View, CA 94043', phone: '+14155550123' });
+
+    const after = await service.counts();
+    expect(after.faulted).toBe(faulted + 1);
+    expect(after.forwarded - forwarded).toBe(2); // the lost attempt and its retry both reached the service
+    expect(answer.credits!.charged).toBeGreaterThan(0);
+    expect((await client.account()).balance).toBe(before - answer.credits!.charged);
+  });
+
+  it('When connections drop before a GET reaches the service, then it is retried until it gets through', async () => {
+    await service.fault('drop_before', 2);
+    const quick = new ContactValidator({ apiKey: service.api_key, baseUrl: service.url, initialRetryDelayMs: 20 });
+    expect((await quick.batches.list()).length).toBeGreaterThan(0);
+    expect((await service.counts()).pending).toBe(0);
+  });
+
+  it('When the connection drops on a POST without an Idempotency-Key, then it is not retried', async () => {
+    const keysBefore = (await client.keys.list()).length;
+    await service.fault('drop_before');
+    await expect(client.keys.create()).rejects.toBeInstanceOf(ConnectionError);
+    expect((await client.keys.list()).length).toBe(keysBefore);
+  });
+
+  it('When retries would run past the total timeout, then the last error comes back in time', async () => {
+    await service.fault('503', 2);
+    const started = Date.now();
+    const error = await client.account({ timeoutMs: 1_800 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(Date.now() - started).toBeLessThan(1_800); // a second wait of 1 s would not fit
+    expect((await service.counts()).pending).toBe(0); // two attempts, not a third
+  });
+
+  it('When 429 keeps coming, then RateLimitError after maxRetries, with its Retry-After', async () => {
+    await service.fault('429', 2);
+    const error = await client.account({ maxRetries: 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfter).toBe(1);
+    expect((await service.counts()).pending).toBe(0);
+  });
+});
