@@ -45,6 +45,7 @@ const schema = z.object({
     .default('sqlite:./data/contact-validator.sqlite'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   PUBLISHABLE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  FAILED_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   VALIDATION_BUDGET_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   EMAIL_NETWORK_CHECKS: bool.default(true),
   EMAIL_DNS_SERVERS: hostPortList.optional(),
@@ -89,6 +90,8 @@ export interface Config {
   host: string;
   databaseUrl: string;
   rateLimitPerMinute: number;
+  /** Bad keys from one client address per minute before they are answered 429 instead of 401. */
+  failedAuthPerMinute: number;
   /** Requests per client address per minute behind publishable keys (CONTRACT §8); 0: off. */
   publishableRateLimitPerMinute: number;
   validationBudgetMs: number;
@@ -160,6 +163,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     publishableRateLimitPerMinute: e.PUBLISHABLE_RATE_LIMIT_PER_MINUTE,
+    failedAuthPerMinute: e.FAILED_AUTH_PER_MINUTE,
     validationBudgetMs: e.VALIDATION_BUDGET_MS,
     email: {
       networkChecks: e.EMAIL_NETWORK_CHECKS,

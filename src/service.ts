@@ -112,7 +112,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const validation = new ContactValidation(engines, ledger, config.validationBudgetMs);
   const bulk = await openBulk(config, db, validation, ledger, logger);
   const sync = openSync(config, db, validation, ledger, logger, bulk.runner);
-  const failedAuthentications = new FailedAuthenticationLimiter();
+  const failedAuthentications = new FailedAuthenticationLimiter(config.failedAuthPerMinute);
   const app = createApp({
     db, accounts, failedAuthentications, ledger, validation, logger, rateLimitPerMinute: config.rateLimitPerMinute,
     publishableRateLimitPerMinute: config.publishableRateLimitPerMinute,

@@ -29,7 +29,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-client-tests-'));
 const service = await startService(loadConfig({
   DATABASE_URL: `sqlite:${path.join(dir, 'service.sqlite')}`, BATCH_DIR: path.join(dir, 'batches'),
   HOST: '127.0.0.1', PORT: '0', EMAIL_NETWORK_CHECKS: 'false', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent',
-  FREE_CREDITS: '0', SHUTDOWN_GRACE_MS: '500', BATCH_SWEEP_MS: '200',
+  FREE_CREDITS: '0', SHUTDOWN_GRACE_MS: '500', BATCH_SWEEP_MS: '200', FAILED_AUTH_PER_MINUTE: '100000',
   CONNECTOR_SECRET_KEY: 'c3'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true',
 }), createLogger('silent'));
 const { account_id, api_key } = await service.accounts.create('client tests');

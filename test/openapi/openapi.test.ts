@@ -206,6 +206,7 @@ describe('the OpenAPI description', () => {
     await batchUntil(s, poor.apiKey, paused.batch_id, ['paused']);
     expect((await conformance.check('GET', '/v1/batches/{batch_id}/result', await result(paused.batch_id, '', poor.apiKey))).batch_status).toBe('paused');
     await conformance.check('GET', '/v1/batches/{batch_id}/result', await result(paused.batch_id, '?partial=true', poor.apiKey));
+    await conformance.check('GET', '/v1/batches/{batch_id}/result', await result(paused.batch_id, '?partial=maybe', poor.apiKey));
     await conformance.check('POST', '/v1/batches/{batch_id}/resume', await call(s, 'POST', `/v1/batches/${paused.batch_id}/resume`, { key: poor.apiKey }));
     const canceled = await conformance.check('DELETE', '/v1/batches/{batch_id}', await call(s, 'DELETE', `/v1/batches/${paused.batch_id}`, { key: poor.apiKey }));
     expect(canceled.status).toBe('canceled');

@@ -145,7 +145,7 @@ export const validateOperations: Operation[] = [{
       name: 'Idempotency-Key', in: 'header', required: false, schema: z.string().min(1).max(255),
       description: 'Replays the first successful answer for 24 h (`Idempotent-Replayed: true`); 409 while the first is in flight, 422 with another body.',
     },
-    { name: 'X-Request-Id', in: 'header', required: false, schema: z.string().max(64), description: 'Echoed back and used as `request_id` when a safe token.' },
+    { name: 'X-Request-Id', in: 'header', required: false, schema: z.string(), description: 'Echoed back and used as `request_id` when a safe token (`[A-Za-z0-9._:-]`, at most 64 characters); any other value is ignored and a new id given.' },
     { name: 'Origin', in: 'header', required: false, schema: z.string(), description: 'Required with a publishable key: one of its origins.' },
   ],
   requestBody: { required: true, content: { 'application/json': { schema: validateRequestSchema } } },

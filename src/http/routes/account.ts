@@ -10,15 +10,7 @@ import { Problem } from '../problems.js';
 
 const USAGE_WINDOW_DAYS = 30;
 
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD')
-  .transform((d, ctx) => {
-    const ms = Date.parse(`${d}T00:00:00Z`);
-    if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== d) {
-      ctx.addIssue({ code: 'custom', message: 'not a calendar date' });
-      return z.NEVER;
-    }
-    return ms;
-  });
+const isoDay = z.iso.date('a date as YYYY-MM-DD').transform((d) => Date.parse(`${d}T00:00:00Z`));
 export const usageQuery = z.object({ from: isoDay.optional(), to: isoDay.optional() }).strict();
 
 export const newKeySchema = z.object({

@@ -58,7 +58,11 @@ export function batchRoutes(router: Router, guard: RequestHandler[], batches: Ba
 
   router.get('/v1/batches/:id/result', ...guard, async (req, res) => {
     const job = await own(req, res);
-    const partial = req.query.partial === 'true';
+    const partialParameter = req.query.partial;
+    if (partialParameter !== undefined && partialParameter !== 'true' && partialParameter !== 'false') {
+      throw new Problem('invalid-request', 'partial is true or false.', { errors: [{ field: 'partial', message: 'true or false' }] });
+    }
+    const partial = partialParameter === 'true';
     const result = batches.result(job, partial);
     if (result === 'gone') throw new Problem('batch-gone', 'The batch was canceled; its files and results are deleted.');
     if (result === 'not_ready') {
