@@ -46,6 +46,7 @@ const schema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   PUBLISHABLE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(60),
   FAILED_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   VALIDATION_BUDGET_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   EMAIL_NETWORK_CHECKS: bool.default(true),
   EMAIL_DNS_SERVERS: hostPortList.optional(),
@@ -90,6 +91,8 @@ export interface Config {
   host: string;
   databaseUrl: string;
   rateLimitPerMinute: number;
+  /** The scraper's Bearer token for GET /metrics; unset: open (serve it on a private network). */
+  metricsToken?: string;
   /** Bad keys from one client address per minute before they are answered 429 instead of 401. */
   failedAuthPerMinute: number;
   /** Requests per client address per minute behind publishable keys (CONTRACT §8); 0: off. */
@@ -164,6 +167,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     publishableRateLimitPerMinute: e.PUBLISHABLE_RATE_LIMIT_PER_MINUTE,
     failedAuthPerMinute: e.FAILED_AUTH_PER_MINUTE,
+    metricsToken: e.METRICS_TOKEN,
     validationBudgetMs: e.VALIDATION_BUDGET_MS,
     email: {
       networkChecks: e.EMAIL_NETWORK_CHECKS,

@@ -22,6 +22,7 @@ import { CreditLedger } from './billing/ledger.js';
 import type { Config } from './config.js';
 import { Database } from './db/data-source.js';
 import { createApp } from './http/app.js';
+import { ServiceMetrics } from './http/metrics.js';
 import { FailedAuthenticationLimiter } from './http/middleware/rate-limit.js';
 import { createLogger, type Logger } from './log.js';
 import { createEngines } from './validation/engines.js';
@@ -116,6 +117,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const app = createApp({
     db, accounts, failedAuthentications, ledger, validation, logger, rateLimitPerMinute: config.rateLimitPerMinute,
     publishableRateLimitPerMinute: config.publishableRateLimitPerMinute,
+    metrics: new ServiceMetrics(db), metricsToken: config.metricsToken,
     isReady: () => ready, isDraining: () => closing !== undefined, batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
     connectors: sync.connectors, connectorRuns: sync.runs, shopifyWebhooks: sync.shopifyWebhooks, shopifyInstall: sync.shopifyInstall,
   });

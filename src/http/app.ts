@@ -11,6 +11,7 @@ import type { Database } from '../db/data-source.js';
 import type { Logger } from '../log.js';
 import type { ContactValidation } from '../validation/validate-contact.js';
 import { errorHandler } from './error-handler.js';
+import type { ServiceMetrics } from './metrics.js';
 import { IdempotencyStore } from './idempotency.js';
 import { authenticate } from './middleware/authenticate.js';
 import { preflight, publishableRateLimit, publishableScope } from './middleware/publishable-keys.js';
@@ -44,6 +45,9 @@ export interface AppDeps {
   /** Per client address behind publishable keys (CONTRACT §8). */
   publishableRateLimitPerMinute: number;
   failedAuthentications: FailedAuthenticationLimiter;
+  metrics: ServiceMetrics;
+  /** METRICS_TOKEN: the scraper's Bearer token for GET /metrics (open when unset). */
+  metricsToken?: string;
   /** True once the data the engines need is loaded. */
   isReady: () => boolean;
   /** True once the service is shutting down: it should get no new traffic. */
@@ -54,6 +58,7 @@ export interface AppDeps {
 const ROUTES: Record<string, string[]> = {
   '/healthz': ['GET', 'HEAD'],
   '/readyz': ['GET', 'HEAD'],
+  '/metrics': ['GET', 'HEAD'],
   '/v1/validate': ['POST', 'OPTIONS'],
   '/v1/account': ['GET', 'HEAD'],
   '/v1/usage': ['GET', 'HEAD'],
@@ -86,6 +91,8 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestContext(deps.logger));
+  app.use(deps.metrics.middleware());
+  deps.metrics.routes(app, deps.metricsToken);
 
   // Readiness (a load balancer's or Kubernetes' probe): not while loading or draining, nor without the database.
   app.get('/readyz', async (_req: Request, res: Response) => {

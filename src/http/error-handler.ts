@@ -50,6 +50,7 @@ export function errorHandler() {
       res.destroy();
       return;
     }
+    res.locals.problemCode = problem.code;
     const body = { ...problemBody(problem), request_id: context?.id };
     res
       .status(problem.status)
