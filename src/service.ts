@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Batches } from './batches/batches.js';
 import { csvSource } from './batches/csv-source.js';
 import { Accounts } from './billing/accounts.js';
+import { InDoubtDebits } from './billing/in-doubt-debits.js';
 import { type ChunkQueue, InProcessChunkQueue, PgBossChunkQueue } from './bulk/chunk-queue.js';
 import { JobStore } from './bulk/job-store.js';
 import { BulkRunner } from './bulk/runner.js';
@@ -38,6 +39,7 @@ export interface RunningService {
   accounts: Accounts;
   ledger: CreditLedger;
   bulk: { store: JobStore; runner: BulkRunner; batches: Batches };
+  inDoubt: InDoubtDebits;
   sync: Awaited<ReturnType<typeof openSync>>;
   logger: Logger;
   /** Stops accepting, lets in-flight requests finish (up to the grace period), closes engines and the database. */
@@ -110,7 +112,8 @@ export async function startService(config: Config, logger: Logger = createLogger
   let closing: Promise<void> | undefined;
   const engines = await createEngines(config, db, logger);
   ready = true;
-  const validation = new ContactValidation(engines, ledger, config.validationBudgetMs);
+  const inDoubt = new InDoubtDebits(ledger, logger);
+  const validation = new ContactValidation(engines, ledger, config.validationBudgetMs, inDoubt);
   const bulk = await openBulk(config, db, validation, ledger, logger);
   const sync = openSync(config, db, validation, ledger, logger, bulk.runner);
   const failedAuthentications = new FailedAuthenticationLimiter(config.failedAuthPerMinute);
@@ -153,9 +156,10 @@ export async function startService(config: Config, logger: Logger = createLogger
       await sync.runs.stop();
       await bulk.runner.stop();
       await engines.close();
+      await inDoubt.stop();
       await db.close();
       logger.info('stopped');
     })());
 
-  return { url, server, db, accounts, ledger, bulk, sync, logger, close };
+  return { url, server, db, accounts, ledger, bulk, sync, inDoubt, logger, close };
 }

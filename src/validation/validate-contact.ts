@@ -4,7 +4,9 @@
  * run the address, e-mail and phone engines in parallel within the request's budget, refund what the contract
  * refunds (an e-mail answer of status `unknown`; everything when the service itself failed), and answer.
  */
+import type { InDoubtDebits } from '../billing/in-doubt-debits.js';
 import type { CreditLedger } from '../billing/ledger.js';
+import { isDatabaseUnavailable } from '../db/data-source.js';
 import { priceRequest, type Charge } from '../billing/pricing.js';
 import { Problem } from '../http/problems.js';
 import type { Logger } from '../log.js';
@@ -76,6 +78,8 @@ export class ContactValidation {
     private readonly engines: Engines,
     private readonly ledger: CreditLedger,
     private readonly budgetMs: number,
+    /** Debits whose COMMIT may have landed as the database went away: refunded once it is back. */
+    private readonly inDoubt?: InDoubtDebits,
   ) {}
 
   /**
@@ -107,7 +111,15 @@ export class ContactValidation {
     { chargeOnce = false, pace }: { chargeOnce?: boolean; pace?: () => Promise<void> } = {},
   ): Promise<ContactAnswer> {
     const { charges, phoneRegion, phoneReading, emailAnswer } = this.price(input);
-    const debit = await this.ledger.debit(accountId, charges, requestId, { once: chargeOnce });
+    let debit;
+    try {
+      debit = await this.ledger.debit(accountId, charges, requestId, { once: chargeOnce });
+    } catch (err) {
+      // Answered 503, so never charged: a debit that committed after all is refunded once the database answers. (A
+      // bulk record is attempted again under the same key instead, and its debit, if any, is used.)
+      if (!chargeOnce && isDatabaseUnavailable(err)) this.inDoubt?.add(accountId, requestId);
+      throw err;
+    }
     if (!debit.ok) {
       throw new Problem(
         'insufficient-credits',

@@ -65,3 +65,33 @@ describe.each(testDatabases)('when an engine fails or runs late, on $name', (dat
     expect(answer.credits).toEqual({ charged: 3, remaining: 7 });
   });
 });
+
+describe.each(testDatabases)('a debit in doubt on $name', (database) => {
+  const service = useTestService(database);
+
+  it('When the connection dies after the debit committed, then the request answers 503 and its credits come back', async () => {
+    const s = service();
+    const { accountId, apiKey } = await s.newAccount(100);
+    const { debit } = s.ledger;
+    // The COMMIT reached the database; its answer did not reach us (the connection reset on the way back).
+    Object.assign(s.ledger, {
+      debit: async (...args: Parameters<typeof debit>) => {
+        await debit.apply(s.ledger, args);
+        throw Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
+      },
+    });
+    let res: Response;
+    try {
+      res = await s.post('/v1/validate', { phone: '+1 502 713 4410' }, { key: apiKey });
+    } finally {
+      Object.assign(s.ledger, { debit });
+    }
+    const charged = 100 - (await s.ledger.balance(accountId));
+    await s.inDoubt.settle();
+
+    expect(res.status).toBe(503);
+    expect(charged).toBe(2); // it did commit
+    expect(await s.ledger.balance(accountId)).toBe(100); // and is given back
+    expect(s.inDoubt.size).toBe(0);
+  });
+});
