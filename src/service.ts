@@ -116,7 +116,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const validation = new ContactValidation(engines, ledger, config.validationBudgetMs, inDoubt);
   const bulk = await openBulk(config, db, validation, ledger, logger);
   const sync = openSync(config, db, validation, ledger, logger, bulk.runner);
-  const failedAuthentications = new FailedAuthenticationLimiter(config.failedAuthPerMinute);
+  const failedAuthentications = new FailedAuthenticationLimiter(config.failedAuthPerMinute, db);
   const app = createApp({
     db, accounts, failedAuthentications, ledger, validation, logger, rateLimitPerMinute: config.rateLimitPerMinute,
     publishableRateLimitPerMinute: config.publishableRateLimitPerMinute,

@@ -40,3 +40,21 @@ describe.each(testDatabases)('rate limiting on $name', (database) => {
     }
   });
 });
+
+describe.each(testDatabases.filter((d) => d.name === 'postgres'))('failed authentications across instances on $name', (database) => {
+  it('When bad keys come from one address to two instances, then they count together', async () => {
+    const one = await startTestService(await database.create(), { FAILED_AUTH_PER_MINUTE: '5' });
+    const two = await startTestService(databaseUrlOf(one), { FAILED_AUTH_PER_MINUTE: '5' });
+    try {
+      const statuses: number[] = [];
+      for (const s of [one, two, one, two, one, two]) {
+        statuses.push((await s.post('/v1/validate', { email: 'a@example.com' }, { key: 'cv_live_not_a_key' })).status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    } finally {
+      await one.close();
+      await two.close();
+      await database.dropAll();
+    }
+  });
+});

@@ -85,10 +85,21 @@ export function rateLimitPerKey(db: Database, perMinute: number): RequestHandler
  * behind the same NAT stays served).
  */
 export class FailedAuthenticationLimiter {
-  private readonly store = new MemoryStore();
+  private readonly store: Store;
 
-  constructor(readonly perMinute = 30) {
-    this.store.init({ windowMs: WINDOW_MS } as Options);
+  /**
+   * With a database on PostgreSQL, the counters are the fleet's (every instance counts the same address together);
+   * otherwise this process's.
+   */
+  constructor(readonly perMinute = 30, db?: Database) {
+    if (db?.dialect === 'postgres') {
+      const shared = new DatabaseRateLimitStore(db);
+      shared.prefix = 'rlauth:';
+      this.store = shared;
+    } else {
+      this.store = new MemoryStore();
+    }
+    this.store.init?.({ windowMs: WINDOW_MS } as Options);
   }
 
   /** Counts one failure; returns the seconds to wait when the address is over its limit, else null. */
@@ -99,6 +110,6 @@ export class FailedAuthenticationLimiter {
   }
 
   shutdown(): void {
-    this.store.shutdown();
+    this.store.shutdown?.();
   }
 }
