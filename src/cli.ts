@@ -27,6 +27,7 @@ const USAGE = `usage:
   cli connectors add --account ID --file CONNECTOR.json
   cli connectors list --account ID
   cli connectors run --connector ID
+  cli backup --to FILE
   cli migrate`;
 
 type Options = Record<string, string | boolean | undefined>;
@@ -61,6 +62,7 @@ async function run(argv: string[]): Promise<unknown> {
       origins: { type: 'string' },
       phone: { type: 'boolean' },
       out: { type: 'string' },
+      to: { type: 'string' },
       file: { type: 'string' },
       connector: { type: 'string' },
       smtp: { type: 'string' },
@@ -123,6 +125,14 @@ async function run(argv: string[]): Promise<unknown> {
         if (args.file && !fs.existsSync(args.file)) throw new UsageError(`no such file: ${args.file}`);
         const { runConnectorCommand } = await import('./connector-command.js');
         return await runConnectorCommand(config, db, action, args);
+      }
+      case 'backup': {
+        // SQLite's online backup (better-sqlite3): a consistent copy while the service keeps writing.
+        if (db.dialect !== 'sqlite') throw new UsageError('backup copies an SQLite database; back PostgreSQL up with pg_dump or its base backups');
+        const to = required(values, 'to');
+        if (fs.existsSync(to)) throw new UsageError(`${to} exists already`);
+        const { totalPages } = await db.sqlite.backup(to);
+        return { backup: to, pages: totalPages, bytes: fs.statSync(to).size };
       }
       case 'migrate':
         return { migrated: true, database: db.dialect };

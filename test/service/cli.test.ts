@@ -50,6 +50,20 @@ describe.each(testDatabases)('the command line on $name', (database) => {
     expect(shown.out.grants).toHaveLength(3);
   }, 120_000);
 
+  it.runIf(database.name === 'sqlite')('When an operator backs the database up, then the copy opens with the same accounts', async () => {
+    const db = await database.create();
+    const account = await cli(db, 'accounts', 'create', '--name', 'Backed up');
+    const to = path.join(batchDir, `backup-${Date.now()}.sqlite`);
+
+    const backup = await cli(db, 'backup', '--to', to);
+    const copy = await cli(`sqlite:${to}`, 'credits', 'show', '--account', account.out.account_id);
+    const again = await cli(db, 'backup', '--to', to);
+
+    expect(backup.out).toMatchObject({ backup: to, pages: expect.any(Number) });
+    expect(copy.out.balance).toBe(100);
+    expect(again.code).toBe(2);
+  });
+
   it('When a command is wrong, then a JSON error on stderr and a non-zero exit', async () => {
     const db = await database.create();
 
