@@ -35,6 +35,7 @@ const ZONE = {
   // A typo-squat that takes mail, as such domains do.
   'gmial.com': LOOPBACK_MX('mx.mail.test'),
   'queue.test': LOOPBACK_MX('mx.mail.test'),
+  'novrfy.test': LOOPBACK_MX('mx.mail.test'),
   'ttl.test': { ...LOOPBACK_MX('mx.mail.test'), ttl: 60 },
 };
 
@@ -43,6 +44,7 @@ const SMTP_SCRIPT = {
     'alice@mail.test': 'accept' as const,
     'info@mail.test': 'accept' as const,
     'full@mail.test': { code: 552, message: '5.2.2 Mailbox full' },
+    'anyone@novrfy.test': { code: 252, message: '2.1.5 Cannot VRFY user, but will accept message and attempt delivery' },
     'gone@mail.test': { code: 550, message: '5.2.1 Mailbox disabled' },
     'slow@slow.test': { delayMs: 400 },
     'dave@mail.test': { greylistFirst: true as const },
@@ -92,6 +94,10 @@ describe('e-mail engine with DNS and SMTP', () => {
     expect(result).toMatchObject({ status: 'risky', smtp: 'catch_all', reason: 'catch_all' });
     const probe = smtpServer.recipients.find((r) => r.startsWith('cv-') && r.endsWith('@catchall.test'));
     expect(probe).toMatch(/^cv-[0-9a-f]{16}@catchall\.test$/);
+  });
+
+  it('When the server accepts without checking (252 Cannot VRFY), then the answer is unknown, never valid', async () => {
+    expect(await check(engine(), 'anyone@novrfy.test')).toMatchObject({ status: 'unknown', smtp: 'unknown', reason: 'unverified' });
   });
 
   it('When the mailbox is full, then the answer is risky mailbox_full', async () => {

@@ -5,6 +5,12 @@ describe('SMTP reply classification (code class and RFC 3463 codes first, text s
   it.each<[number, string | null, string, SmtpReplyMeaning]>([
     [250, '2.1.5', 'Recipient OK', 'accepted'],
     [251, null, 'User not local; will forward', 'accepted'],
+    [252, '2.1.5', 'Cannot VRFY user, but will accept message and attempt delivery', 'unverified'],
+    [252, null, 'Cannot VRFY user; try RCPT to attempt delivery (or try finger)', 'unverified'],
+    [250, '2.1.5', 'Recipient accepted, not verified', 'unverified'],
+    [250, null, 'OK - will attempt delivery', 'unverified'],
+    [250, '2.1.5', 'Accepting all recipients (catch-all)', 'unverified'],
+    [250, '2.1.5', 'Ok, accepted for delivery', 'accepted'],
     [451, '4.7.1', 'Greylisted, please try again later', 'temp_fail'],
     [450, '4.2.0', 'Recipient address rejected: Greylisted', 'temp_fail'],
     [421, '4.7.0', 'Too many connections, slow down', 'temp_fail'],

@@ -46,7 +46,7 @@ export interface EmailEngineDependencies {
   now: () => number;
 }
 
-const DEFINITE: ReadonlySet<NetworkFinding['kind']> = new Set(['accepted', 'mailbox_not_found', 'disabled', 'unverifiable']);
+const DEFINITE: ReadonlySet<NetworkFinding['kind']> = new Set(['accepted', 'mailbox_not_found', 'disabled', 'unverifiable', 'unverified']);
 const FROM_DNS_ALONE: ReadonlySet<NetworkFinding['kind']> = new Set([
   'no_such_domain', 'null_mx', 'no_mail_server', 'dns_error', 'dns_timeout', 'mail_route_only',
 ]);

@@ -14,6 +14,11 @@ export interface SmtpReply {
 
 export type SmtpReplyMeaning =
   | 'accepted'
+  /**
+   * A positive reply that says the server did not check the recipient (252 "Cannot VRFY user, but will accept
+   * message and attempt delivery"): nothing is known of the mailbox.
+   */
+  | 'unverified'
   | 'mailbox_not_found'
   | 'mailbox_full'
   | 'disabled'
@@ -41,7 +46,20 @@ const NO_MAILBOX_TEXT =
 const MAILBOX_FULL_TEXT = /(mailbox (is )?full|over ?quota|quota exceeded|exceeded (its|the) quota|insufficient (storage|system storage)|out of storage)/i;
 const DISABLED_TEXT = /(disabled|deactivated|inactive|suspended|account (is )?locked|no longer (active|in use|available))/i;
 
+/**
+ * Positive replies that confirm nothing, as real servers word them: "Cannot VRFY user, but will accept message and
+ * attempt delivery" (Sendmail, Postfix's `252`), "recipient not verified", "accepted for delivery, not verified",
+ * "will attempt delivery", "accepting all recipients" / "catch-all".
+ */
+const UNVERIFIED_TEXT =
+  /(can ?not|can't|unable to) (vrfy|verify)|not (been )?verified|unverified|without verif|will (accept|attempt).*deliver|attempt(ing)? delivery|accept(s|ing)? (all|any) (mail|recipients|addresses)|catch[- ]?all/i;
+
 export const SMTP_REPLY_RULES: readonly SmtpReplyRule[] = [
+  {
+    codes: [252], meaning: 'unverified',
+    why: 'RFC 5321 §3.5.3 and §4.2.2: 252 "Cannot VRFY user, but will accept message and attempt delivery"',
+  },
+  { codeClass: 2, text: UNVERIFIED_TEXT, meaning: 'unverified', why: 'a positive reply whose text says the recipient was not checked' },
   { codeClass: 2, meaning: 'accepted', why: 'RFC 5321 §4.2.1: 2yz is a positive completion' },
   { codeClass: 4, meaning: 'temp_fail', why: 'RFC 5321 §4.2.1: 4yz is transient (greylisting, rate limit, 421)' },
   { codeClass: 5, enhanced: /^5\.1\.(1|10)$/, meaning: 'mailbox_not_found', why: 'RFC 3463 X.1.1 bad mailbox; RFC 7505 X.1.10 null MX' },

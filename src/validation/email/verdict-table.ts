@@ -58,6 +58,7 @@ export const FINDING_VERDICTS: Readonly<Record<FindingKind, EmailVerdict>> = {
   dns_error: { status: 'unknown', risk: 'medium', smtp: 'unknown', reason: 'dns_error' },
   dns_timeout: { status: 'unknown', risk: 'medium', smtp: 'unknown', reason: 'dns_error:timeout' },
   unverifiable: { status: 'unknown', risk: 'medium', smtp: 'unknown', reason: 'unverifiable' },
+  unverified: { status: 'unknown', risk: 'medium', smtp: 'unknown', reason: 'unverified' },
   pending: { status: 'unknown', risk: 'medium', smtp: 'pending', reason: 'timeout' },
   mail_route_only: { status: 'valid', risk: 'medium', smtp: 'skipped', reason: 'mail_server_found' },
   not_checked: { status: 'unknown', risk: 'medium', smtp: 'skipped', reason: 'not_checked' },
