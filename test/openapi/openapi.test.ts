@@ -24,6 +24,9 @@ const NOT_PROVOKED: Record<string, string> = {
   'GET /problems/{code} 500': 'internal: the page is built from the catalogue alone, with no part to make fail',
   'GET /v1/openapi.json 500': 'internal: the description is built from schemas alone, with no part to make fail',
   'GET /docs 500': 'internal: a constant page, with no part to make fail',
+  'GET /widget.js 500': 'internal: the script is built once from the widget source, with no part to make fail at run time',
+  'GET /widget/demo 500': 'internal: a constant page, with no part to make fail',
+  'GET /metrics 500': 'internal: prom-client renders counters it holds; its only outside part, the database gauges, fails as 503',
 };
 const whyNotProvoked = (entry: string) => NOT_PROVOKED[entry];
 
@@ -84,7 +87,7 @@ describe('the OpenAPI description', () => {
       'POST /v1/batches', 'GET /v1/batches', 'GET /v1/batches/{batch_id}', 'GET /v1/batches/{batch_id}/result',
       'POST /v1/batches/{batch_id}/resume', 'DELETE /v1/batches/{batch_id}', 'POST /v1/connectors', 'GET /v1/connectors',
       'GET /v1/connectors/{connector_id}', 'PATCH /v1/connectors/{connector_id}', 'DELETE /v1/connectors/{connector_id}',
-      'POST /v1/connectors/{connector_id}/runs', 'GET /v1/connectors/{connector_id}/runs', 'GET /healthz', 'GET /readyz', 'GET /v1/usage',
+      'POST /v1/connectors/{connector_id}/runs', 'GET /v1/connectors/{connector_id}/runs', 'GET /healthz', 'GET /readyz', 'GET /v1/usage', 'GET /widget.js', 'GET /widget/demo', 'GET /metrics',
       'GET /problems/{code}', 'POST /webhooks/shopify', 'GET /v1/openapi.json', 'GET /docs',
     ];
     expect(operationsOf(doc).map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual(expected.sort());
@@ -258,6 +261,9 @@ describe('the OpenAPI description', () => {
     const s = service();
     await conformance.check('GET', '/healthz', await call(s, 'GET', '/healthz'));
     await conformance.check('GET', '/readyz', await call(s, 'GET', '/readyz'));
+    await conformance.check('GET', '/widget.js', await call(s, 'GET', '/widget.js'));
+    await conformance.check('GET', '/widget/demo', await call(s, 'GET', '/widget/demo?key=nonsense'));
+    await conformance.check('GET', '/metrics', await call(s, 'GET', '/metrics'));
     expect(await conformance.check('GET', '/problems/{code}', await call(s, 'GET', '/problems/insufficient-credits'))).toMatchObject({ status: 402 });
     await conformance.check('GET', '/problems/{code}', await call(s, 'GET', '/problems/no-such-code'));
     const delivery = (body: string, { shop = 'unknown.myshopify.com', secret = 'nobody', id = crypto.randomUUID() as string } = {}) =>

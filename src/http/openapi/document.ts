@@ -13,7 +13,7 @@ import { batchComponents, batchOperations } from './batches.js';
 import { connectorSchemas } from './connectors.js';
 import type { Component, Content, Operation } from './operation.js';
 import { PROBLEM_HEADERS, problemComponentId, problemComponents, problemExample } from './problems.js';
-import { descriptionOperations, serviceComponents, serviceOperations } from './service-endpoints.js';
+import { descriptionOperations, pageOperations, serviceComponents, serviceOperations } from './service-endpoints.js';
 import { validateComponents, validateOperations } from './validate.js';
 
 export type OpenApiDocument = Record<string, unknown> & { openapi: string; paths: Record<string, Record<string, unknown>> };
@@ -82,7 +82,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
   ];
   const operations: Operation[] = [
     ...validateOperations, ...accountOperations, ...batchOperations, ...connectors.operations, ...serviceOperations,
-    ...descriptionOperations,
+    ...descriptionOperations, ...pageOperations,
   ];
 
   const registry = z.registry<{ id: string }>();

@@ -66,6 +66,31 @@ export const serviceOperations: Operation[] = [
   },
 ];
 
+/** The checkout widget (src/widget) and the metrics for a Prometheus scraper. */
+export const pageOperations: Operation[] = [
+  {
+    method: 'get', path: '/widget.js', operationId: 'getWidget', tag: 'Service', auth: 'none',
+    summary: 'The checkout script (CONTRACT §8)',
+    description: 'Add it to a form with `data-key` set to a publishable key (`cv_pub_…`); it checks the address as the shopper leaves the form and never blocks it.',
+    responses: { 200: { description: 'The script', content: { 'text/javascript': { schema: z.string() } } } },
+    problems: [],
+  },
+  {
+    method: 'get', path: '/widget/demo', operationId: 'getWidgetDemo', tag: 'Service', auth: 'none',
+    summary: 'A form with the widget, to try a publishable key',
+    parameters: [{ name: 'key', in: 'query', required: false, schema: z.string(), description: 'A publishable key (`cv_pub_…`); anything else is left out of the page' }],
+    responses: { 200: { description: 'An HTML page', content: { 'text/html': { schema: z.string() } } } },
+    problems: [],
+  },
+  {
+    method: 'get', path: '/metrics', operationId: 'getMetrics', tag: 'Service', auth: 'none',
+    summary: 'Metrics in Prometheus text format',
+    description: 'Requests, latency and problems per route, modules, jobs and runs by state, process metrics. With `METRICS_TOKEN` set, the scraper sends it as a Bearer token (401 otherwise).',
+    responses: { 200: { description: 'Prometheus exposition format 0.0.4', content: { 'text/plain': { schema: z.string() } } } },
+    problems: ['database-unavailable'],
+  },
+];
+
 /** This description and its page for people (src/http/openapi/routes.ts). */
 export const descriptionOperations: Operation[] = [
   {
