@@ -26,6 +26,7 @@ const NOT_PROVOKED: Record<string, string> = {
   'GET /docs 500': 'internal: a constant page, with no part to make fail',
   'GET /widget.js 500': 'internal: the script is built once from the widget source, with no part to make fail at run time',
   'GET /widget/demo 500': 'internal: a constant page, with no part to make fail',
+  'POST /widget/demo 500': 'internal: a constant page, with no part to make fail',
   'GET /metrics 500': 'internal: prom-client renders counters it holds; its only outside part, the database gauges, fails as 503',
 };
 const whyNotProvoked = (entry: string) => NOT_PROVOKED[entry];
@@ -87,7 +88,7 @@ describe('the OpenAPI description', () => {
       'POST /v1/batches', 'GET /v1/batches', 'GET /v1/batches/{batch_id}', 'GET /v1/batches/{batch_id}/result',
       'POST /v1/batches/{batch_id}/resume', 'DELETE /v1/batches/{batch_id}', 'POST /v1/connectors', 'GET /v1/connectors',
       'GET /v1/connectors/{connector_id}', 'PATCH /v1/connectors/{connector_id}', 'DELETE /v1/connectors/{connector_id}',
-      'POST /v1/connectors/{connector_id}/runs', 'GET /v1/connectors/{connector_id}/runs', 'GET /healthz', 'GET /readyz', 'GET /v1/usage', 'GET /widget.js', 'GET /widget/demo', 'GET /metrics',
+      'POST /v1/connectors/{connector_id}/runs', 'GET /v1/connectors/{connector_id}/runs', 'GET /healthz', 'GET /readyz', 'GET /v1/usage', 'GET /widget.js', 'GET /widget/demo', 'POST /widget/demo', 'GET /metrics',
       'GET /problems/{code}', 'POST /webhooks/shopify', 'GET /v1/openapi.json', 'GET /docs',
     ];
     expect(operationsOf(doc).map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual(expected.sort());
@@ -264,6 +265,7 @@ describe('the OpenAPI description', () => {
     await conformance.check('GET', '/widget.js', await call(s, 'GET', '/widget.js'));
     await conformance.check('GET', '/widget/demo', await call(s, 'GET', '/widget/demo?key=nonsense'));
     await conformance.check('GET', '/metrics', await call(s, 'GET', '/metrics'));
+    await conformance.check('POST', '/widget/demo', await call(s, 'POST', '/widget/demo', { body: 'address1=1+Main+St', type: 'application/x-www-form-urlencoded' }));
     expect(await conformance.check('GET', '/problems/{code}', await call(s, 'GET', '/problems/insufficient-credits'))).toMatchObject({ status: 402 });
     await conformance.check('GET', '/problems/{code}', await call(s, 'GET', '/problems/no-such-code'));
     const delivery = (body: string, { shop = 'unknown.myshopify.com', secret = 'nobody', id = crypto.randomUUID() as string } = {}) =>

@@ -83,6 +83,14 @@ export const pageOperations: Operation[] = [
     problems: [],
   },
   {
+    method: 'post', path: '/widget/demo', operationId: 'submitWidgetDemo', tag: 'Service', auth: 'none',
+    summary: "The demo form's submission",
+    description: 'A page saying the form was submitted; nothing is kept.',
+    requestBody: { required: false, content: { 'application/x-www-form-urlencoded': { schema: z.record(z.string(), z.string()) } } },
+    responses: { 200: { description: 'An HTML page', content: { 'text/html': { schema: z.string() } } } },
+    problems: [],
+  },
+  {
     method: 'get', path: '/metrics', operationId: 'getMetrics', tag: 'Service', auth: 'none',
     summary: 'Metrics in Prometheus text format',
     description: 'Requests, latency and problems per route, modules, jobs and runs by state, process metrics. With `METRICS_TOKEN` set, the scraper sends it as a Bearer token (401 otherwise).',
