@@ -31,6 +31,7 @@ const service = await startService(loadConfig({
   HOST: '127.0.0.1', PORT: '0', EMAIL_NETWORK_CHECKS: 'false', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent',
   FREE_CREDITS: '0', SHUTDOWN_GRACE_MS: '500', BATCH_SWEEP_MS: '200', FAILED_AUTH_PER_MINUTE: '100000',
   CONNECTOR_SECRET_KEY: 'c3'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true',
+  SHOPIFY_API_KEY: 'client-tests', SHOPIFY_API_SECRET: 'client-tests-secret', PUBLIC_BASE_URL: 'https://cv.example.com',
 }), createLogger('silent'));
 const { account_id, api_key } = await service.accounts.create('client tests');
 await service.accounts.grantCredits(account_id, CREDITS);

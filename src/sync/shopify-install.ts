@@ -127,6 +127,8 @@ export class ShopifyInstall {
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({ client_id: this.app.apiKey, client_secret: this.app.apiSecret, code: query.code }),
       signal: AbortSignal.timeout(10_000),
+    }).catch((err: Error) => {
+      throw new InstallRefused(`Shopify could not be reached for the token (${err.message}); start the install again`);
     });
     if (!answer.ok) throw new InstallRefused(`Shopify refused the code (${answer.status})`);
     const { access_token: accessToken } = (await answer.json()) as { access_token?: string };

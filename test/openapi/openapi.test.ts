@@ -4,7 +4,9 @@
  * against the schema documented for that status (test/openapi/conformance.ts).
  */
 import crypto from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROBLEM_TYPES } from '../../src/http/problems.js';
 import { testDatabases } from '../support/databases.js';
 import { useTestService } from '../support/service.js';
@@ -27,6 +29,8 @@ const NOT_PROVOKED: Record<string, string> = {
   'GET /widget.js 500': 'internal: the script is built once from the widget source, with no part to make fail at run time',
   'GET /widget/demo 500': 'internal: a constant page, with no part to make fail',
   'POST /widget/demo 500': 'internal: a constant page, with no part to make fail',
+  'GET /shopify/install 500': 'internal: signs and checks a link with the app secret, with no part to make fail',
+  'GET /shopify/callback 500': "internal: not provoked (a failing token exchange answers 400 with Shopify's status)",
   'GET /metrics 500': 'internal: prom-client renders counters it holds; its only outside part, the database gauges, fails as 503',
 };
 const whyNotProvoked = (entry: string) => NOT_PROVOKED[entry];
@@ -89,6 +93,7 @@ describe('the OpenAPI description', () => {
       'POST /v1/batches/{batch_id}/resume', 'DELETE /v1/batches/{batch_id}', 'POST /v1/connectors', 'GET /v1/connectors',
       'GET /v1/connectors/{connector_id}', 'PATCH /v1/connectors/{connector_id}', 'DELETE /v1/connectors/{connector_id}',
       'POST /v1/connectors/{connector_id}/runs', 'GET /v1/connectors/{connector_id}/runs', 'GET /healthz', 'GET /readyz', 'GET /v1/usage', 'GET /widget.js', 'GET /widget/demo', 'POST /widget/demo', 'GET /metrics',
+      'POST /v1/connectors/shopify/install', 'GET /shopify/install', 'GET /shopify/callback',
       'GET /problems/{code}', 'POST /webhooks/shopify', 'GET /v1/openapi.json', 'GET /docs',
     ];
     expect(operationsOf(doc).map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual(expected.sort());
@@ -354,7 +359,8 @@ describe('the description of the guard, with a rate limit of 1 a minute', () => 
         ? { 'x-shopify-topic': 'customers/update', 'x-shopify-shop-domain': 'a.myshopify.com', 'x-shopify-hmac-sha256': 'AA==', 'x-shopify-webhook-id': '1' }
         : {};
       const res = await call(s, method.toUpperCase(), concrete, { key: apiKey, headers, ...(method === 'get' || method === 'delete' ? {} : json({})) });
-      expect((await conformance.check(method.toUpperCase(), path, res)).type, `${method} ${path}`).toMatch(/database-unavailable|not-ready/);
+      // The Shopify app's install is not configured on this service: it says so before it needs the database.
+      expect((await conformance.check(method.toUpperCase(), path, res)).type, `${method} ${path}`).toMatch(/database-unavailable|not-ready|shopify-app-not-configured/);
     }
   });
 });
@@ -367,6 +373,60 @@ describe('the description of connectors without CONNECTOR_SECRET_KEY', () => {
     const { apiKey } = await s.newAccount(100);
     const res = await call(s, 'POST', '/v1/connectors', { key: apiKey, ...json(salesforceBody('http://127.0.0.1:9')) });
     expect((await conformance.check('POST', '/v1/connectors', res)).type).toBe('/problems/connectors-not-configured');
+  });
+});
+
+describe('the description of the Shopify app install', () => {
+  const API_SECRET = 'conformance-app-secret';
+  let admin: http.Server;
+  let adminUrl = '';
+  beforeAll(async () => {
+    // The shop's token exchange, as Shopify answers it.
+    admin = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"shpat_conformance","scope":"read_customers"}'));
+    });
+    await new Promise<void>((r) => admin.listen(0, '127.0.0.1', () => r()));
+    adminUrl = `http://127.0.0.1:${(admin.address() as AddressInfo).port}`;
+  });
+  afterAll(() => admin.close());
+  const configured = useTestService(database, {
+    ...CONNECTOR_ENV, SHOPIFY_API_KEY: 'conformance-app', SHOPIFY_API_SECRET: API_SECRET, PUBLIC_BASE_URL: 'https://cv.example.com',
+  });
+  const unconfigured = useTestService(database, CONNECTOR_ENV);
+
+  it('When the install endpoints are called every way the description lists, then each answer matches', async () => {
+    const s = configured();
+    // The admin stand-in's address is known only now: the service sends the token exchange there (tests only).
+    Object.assign(s.sync.shopifyInstall!, { app: { ...(s.sync.shopifyInstall as unknown as { app: object }).app, adminBaseUrl: adminUrl } });
+    const { apiKey } = await s.newAccount(100);
+    const install = (r: Response) => conformance.check('POST', '/v1/connectors/shopify/install', r);
+    const link = await install(await call(s, 'POST', '/v1/connectors/shopify/install', { key: apiKey, ...json({ shop: 'conformance.myshopify.com' }) }));
+    await install(await call(s, 'POST', '/v1/connectors/shopify/install', { key: apiKey, ...json({ shop: 'evil.example.com' }) }));
+    await install(await call(s, 'POST', '/v1/connectors/shopify/install', { key: apiKey, ...json('{') }));
+    await install(await call(s, 'POST', '/v1/connectors/shopify/install', { key: apiKey, ...BIG_JSON }));
+    await install(await call(s, 'POST', '/v1/connectors/shopify/install', { key: apiKey, body: 'x', type: 'text/plain' }));
+
+    await conformance.check('GET', '/shopify/install', await fetch(`${s.url}/shopify/install${new URL(link.install_url).search}`, { redirect: 'manual' }));
+    await conformance.check('GET', '/shopify/install', await call(s, 'GET', '/shopify/install?shop=conformance.myshopify.com&link=forged.link'));
+    const redirect = await fetch(`${s.url}/shopify/install${new URL(link.install_url).search}`, { redirect: 'manual' });
+    const state = new URL(redirect.headers.get('location')!).searchParams.get('state')!;
+    const cookie = redirect.headers.get('set-cookie')!.split(';')[0];
+    const params: Record<string, string> = { code: 'any-code', shop: 'conformance.myshopify.com', state, timestamp: String(Math.floor(Date.now() / 1000)) };
+    const message = Object.keys(params).sort().map((k) => `${k}=${params[k]}`).join('&');
+    const hmac = crypto.createHmac('sha256', API_SECRET).update(message).digest('hex');
+    const back = (query: Record<string, string>, headers: Record<string, string>) =>
+      call(s, 'GET', `/shopify/callback?${new URLSearchParams(query)}`, { headers: { accept: 'application/json', ...headers } });
+    await conformance.check('GET', '/shopify/callback', await back({ ...params, hmac: 'forged' }, { cookie }));
+    const connected = await conformance.check('GET', '/shopify/callback', await back({ ...params, hmac }, { cookie }));
+    expect(redirect.status).toBe(302);
+    expect(connected).toMatchObject({ type: 'shopify', settings: { shop: 'conformance.myshopify.com' } });
+
+    const off = unconfigured();
+    const { apiKey: otherKey } = await off.newAccount(100);
+    await conformance.check('POST', '/v1/connectors/shopify/install', await call(off, 'POST', '/v1/connectors/shopify/install', { key: otherKey, ...json({ shop: 'conformance.myshopify.com' }) }));
+    await conformance.check('GET', '/shopify/install', await call(off, 'GET', '/shopify/install?shop=a.myshopify.com&link=x'));
+    await conformance.check('GET', '/shopify/callback', await call(off, 'GET', '/shopify/callback?shop=a.myshopify.com'));
   });
 });
 

@@ -14,6 +14,7 @@ import { connectorSchemas } from './connectors.js';
 import type { Component, Content, Operation } from './operation.js';
 import { PROBLEM_HEADERS, problemComponentId, problemComponents, problemExample } from './problems.js';
 import { descriptionOperations, pageOperations, serviceComponents, serviceOperations } from './service-endpoints.js';
+import { shopifyInstallComponents, shopifyInstallOperations } from './shopify-install.js';
 import { validateComponents, validateOperations } from './validate.js';
 
 export type OpenApiDocument = Record<string, unknown> & { openapi: string; paths: Record<string, Record<string, unknown>> };
@@ -78,11 +79,11 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
   const connectors = connectorSchemas(options.plugins ?? createConnectorPlugins());
   const components: Component[] = [
     ...validateComponents, ...accountComponents, ...batchComponents, ...connectors.components, ...problemComponents,
-    ...serviceComponents, ...usageComponents,
+    ...serviceComponents, ...usageComponents, ...shopifyInstallComponents,
   ];
   const operations: Operation[] = [
     ...validateOperations, ...accountOperations, ...batchOperations, ...connectors.operations, ...serviceOperations,
-    ...descriptionOperations, ...pageOperations,
+    ...descriptionOperations, ...pageOperations, ...shopifyInstallOperations,
   ];
 
   const registry = z.registry<{ id: string }>();

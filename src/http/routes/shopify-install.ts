@@ -11,7 +11,7 @@ import { jsonBody } from '../middleware/json-body.js';
 import { Problem } from '../problems.js';
 import { parseBody } from '../request-schema.js';
 
-const linkSchema = z.object({
+export const linkSchema = z.object({
   shop: z.string().max(100),
   name: z.string().trim().min(1).max(200).optional(),
   schedule: z.string().max(100).optional(),
@@ -57,7 +57,7 @@ export function shopifyInstallRoutes(router: Router, guard: RequestHandler[], in
       const { location, nonce } = app.authorize(shop, link);
       const secure = req.protocol === 'https' || req.get('x-forwarded-proto') === 'https';
       res.cookie(STATE_COOKIE, nonce, { httpOnly: true, sameSite: 'lax', secure, path: '/shopify', maxAge: 10 * 60_000 });
-      res.redirect(302, location);
+      res.status(302).location(location).end();
     } catch (err) {
       refused(err);
     }
