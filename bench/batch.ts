@@ -9,7 +9,7 @@
  * batches, shorter and fewer rounds; `--rows-large 0` skips the large memory run. Progress goes to stderr, the
  * markdown tables to stdout.
  *
- * One service child (bench/servers/batch-service.ts: the real service on a throw-away SQLite and batch folder, network
+ * One service child (bench/servers/service.ts: the real service on a throw-away SQLite and batch folder, network
  * checks off, default batch knobs unless BATCH_* are set in the environment) serves everything; the load generator and
  * the CSV writer run here, in another process. Every row is the same contact as a bench:validate body (real US
  * addresses from OpenAddresses via EthanRBrown/rrad, e-mails and phones as users type them, bench/validate-bodies.ts):
@@ -56,7 +56,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse';
 import { validateBodies } from './validate-bodies.js';
 import { autocannon, type AutocannonRequest, type AutocannonResult } from './autocannon.js';
-import { alive, cpuSeconds, memoryKb, RssSampler, rssMiB, startServer, stopServer, type Server } from './batch-service-child.js';
+import { alive, cpuSeconds, memoryKb, RssSampler, rssMiB, startServer, stopServer, type Server } from './service-child.js';
 
 const TARGET_THROUGHPUT_RATIO = 1.5;
 const TARGET_P99_RATIO = 2;
@@ -483,7 +483,7 @@ async function main(): Promise<number> {
   };
 
   try {
-    server = await startServer('bench/servers/batch-service.ts');
+    server = await startServer('bench/servers/service.ts');
     await preflight(server, bodies[0]);
   } catch (err) {
     console.error(`bench:batch: ${(err as Error).message}`);

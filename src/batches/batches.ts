@@ -120,7 +120,8 @@ export class Batches {
       // The answer says how the batch stands as it is accepted (CONTRACT §6: queued); the runner may take it at once.
       const job = (await this.store.get(id))!;
       await this.runner.enqueue(layout.chunks.map((_, idx) => ({ jobId: id, idx })));
-      if (!layout.chunks.length) await this.completeEmpty(id);
+      // A file with a header and no rows is done at once.
+      if (!layout.chunks.length) await this.store.markCompleted(id);
       return {
         ...batchView(job, this.now()),
         columns: { address: columns.address, email: columns.email, phone: columns.phone, country: columns.country },
@@ -131,11 +132,6 @@ export class Batches {
       if (err instanceof BatchRejected) await fs.promises.rm(dir, { recursive: true, force: true });
       throw err;
     }
-  }
-
-  /** A file with a header and no rows is done at once. */
-  private async completeEmpty(id: string): Promise<void> {
-    await this.store.markCompleted(id);
   }
 
   async get(accountId: string, id: string): Promise<Job | null> {

@@ -58,7 +58,6 @@ export class BulkRunner {
   private sweeping?: Promise<void>;
   private firstSweep = true;
   private stopped = false;
-  private readonly listeners = new Set<(job: Job) => void>();
 
   constructor(
     private readonly store: JobStore,
@@ -78,12 +77,6 @@ export class BulkRunner {
     if (!sweeper) return;
     this.sweeper = setInterval(() => void this.sweep(), this.options.sweepMs).unref();
     void this.sweep();
-  }
-
-  /** Calls `listener` with a job each time one of its chunks ends here (progress, completion, pause). */
-  onProgress(listener: (job: Job) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   /** Sends a new job's chunks (or a resumed job's) to the queue. */
@@ -140,10 +133,6 @@ export class BulkRunner {
     await this.queue.stop();
   }
 
-  private notify(job: Job | null): void {
-    if (job) for (const listener of this.listeners) listener(job);
-  }
-
   /** One delivery of a chunk: claimed, worked through, and kept, or left for another attempt. */
   async runChunk(task: ChunkTask): Promise<void> {
     if (this.stopped) return;
@@ -178,7 +167,6 @@ export class BulkRunner {
     } finally {
       clearInterval(heartbeat);
     }
-    this.notify(await this.store.get(job.id).catch(() => null));
   }
 
   private async work(job: Job, chunk: Chunk, source: BulkSource, isLost: () => boolean) {

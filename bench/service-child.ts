@@ -1,5 +1,5 @@
 /**
- * bench:batch's service child (bench/servers/batch-service.ts, started with tsx, its first stdout line its URL and key)
+ * The benches' service child (bench/servers/service.ts, started with tsx, its first stdout line its URL and key)
  * and what it costs: CPU seconds and resident memory read from /proc, sampled while a batch runs.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
