@@ -3,7 +3,8 @@
  * the same strings and the same scoring (bench/address-corpus.ts), then addresses per second on one core.
  *
  * `npm run -s bench:address -- --against REV` adds the parser and engine as they were at git revision REV to the speed
- * rounds (interleaved with today's, in the same process), so that a change's cost is measured in one run.
+ * rounds (interleaved with today's, in the same process), so that a change's cost is measured in one run, and to the
+ * rows of the issue #34 classes (bench/address-classes.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import {
   adjudicatedCorpus, failureBreakdown, FAILURE_KINDS, holdoutHalf, loadClassifiedFailures, type FailureKind, loadCorpus, loadLabelDisputes, parsedFieldsOf, RRAD_FORMS, fsaPlacesTypedBack, notesReadWithoutData, otherScriptsTypedBack, rradRoundTrip, rradRoundTripPlacesHeldOut, scoreParser, zipCitiesAbbreviated, zipCitiesTypedBack, zipCityMisspelt, type CorpusEntry, type ParsedFields,
   type Score,
 } from './address-corpus.js';
+import { ADDRESS_CLASSES } from './address-classes.js';
 import { checkOut } from './git-worktree.js';
 import { SHIPPED_DATA_DIR, createAddressEngine, loadShippedAddressData } from '../src/validation/address/index.js';
 import { parseNorthAmericanAddress } from '../src/validation/address/parser.js';
@@ -111,6 +113,19 @@ if (against) {
     [`validate (at ${against}, whole answer)`, (s) => thenEngine.validateSync(s, { deadline })],
   );
 }
+// The classes of mistakes an outside check found (issue #34), on generated inputs of each (bench/address-classes.ts),
+// today's engine beside the one at `--against`.
+console.log('Classes of mistakes found by an outside check (issue #34), generated inputs: answers right');
+const classShare = (r: { right: number; inputs: number }) => `${((100 * r.right) / r.inputs).toFixed(1)}% (${r.right})`;
+console.table(ADDRESS_CLASSES.map((c) => {
+  const now = c.run(createdEngine);
+  const then = engineThen ? c.run(engineThen) : null;
+  return {
+    class: c.name, right: c.right, inputs: now.inputs, now: classShare(now),
+    ...(then ? { [`at ${against}`]: classShare(then) } : {}),
+  };
+}));
+
 const ROUNDS = 7;
 const rates = new Map<string, number[]>(steps.map(([name]) => [name, []]));
 for (const [, run] of steps) for (const s of inputs) run(s);

@@ -21,6 +21,8 @@ export const AddressFootnotes = {
   zipOfOtherState: (zip: string, state: string) => `C#: ZIP code ${zip} belongs to ${state}`,
   cityNotChecked: (city: string, zip: string, zipCity: string) =>
     `V#: city ${city} is not in the embedded ZIP code data, which names ZIP code ${zip} ${zipCity} only, so it was not checked (load USPS City-State data to check it)`,
+  cityOfOtherZips: (city: string, zip: string, zipCity: string) =>
+    `V#: city ${city} is the place of other ZIP codes in the embedded ZIP code data, which names ZIP code ${zip} ${zipCity} only; USPS accepts several city names for many ZIP codes, so the ZIP code was kept and the city not checked (load USPS City-State data to check it)`,
   zipNotListed: (zip: string, state: string) =>
     `V#: ZIP code ${zip} (${state}) is not in the embedded ZIP code data, so the city was not checked (load USPS City-State data to check it)`,
   militaryOfficeNotChecked: (office: string, zip: string) =>
@@ -122,6 +124,8 @@ export const AddressFootnotes = {
   postalCodeBeforeCity: 'E#: the postal code stands before the city, as outside North America: give the country hint or end the address with the country',
   postalCodeNotNorthAmerican: (code: string) =>
     `E#: the address ends with ${code}, a postal code of ${code.length} figures, which no US ZIP code or Canadian postal code is: give the country hint or end the address with the country`,
+  countryHintContradicted: (hint: string, country: string) =>
+    `CH#: the country hint ${hint} is contradicted by the text, which names ${country}; answered for ${country}`,
   countryHintOverruled: (hint: string, country: string) =>
     `CH#: the country hint ${hint} does not fit the address, which is a ${country === 'US' ? 'US' : 'Canadian'} one`,
 } as const;

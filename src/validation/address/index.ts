@@ -11,6 +11,7 @@ import type { AddressEngine, AddressResult } from '../types.js';
 import { AddressFootnotes as F } from './footnotes.js';
 import { localZipsOfCity, validateNorthAmerican, zipOfState } from './north-america.js';
 import { CountryMetadata, type GoogleRegionData, type ScriptCountry, type StreetWordCountry, validateOtherCountry } from './other-countries.js';
+import { matchForm } from './other-countries/text-forms.js';
 import { type ParsedAddress, parseNorthAmericanAddress } from './parser.js';
 import { cityKey, PostalIndex, type ZipPlace } from './postal-index.js';
 import { addressPointOf } from './reference-records.js';
@@ -36,6 +37,9 @@ export interface AddressEngineWithSync extends AddressEngine {
   /** The same answer as `validate`, synchronously (the work is CPU only). */
   validateSync(input: string, options: { country?: string; deadline: number }): AddressResult;
 }
+
+/** Territories with a post and postal codes of their own, filed under another country by careless country fields. */
+const OWN_POST_TERRITORIES: ReadonlySet<string> = new Set(['HK', 'MO', 'TW']);
 
 const US_LIKE = /\b\d{5}(?:-\d{4})?\s*$|\b[A-Z]{2}\s+\d{5}\b/;
 const CANADIAN_POSTAL = /\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\s*$/;
@@ -69,7 +73,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
    */
   function resolveCountry(
     input: string, hint?: string, guess = true,
-  ): { code: string | null; rest: string; state?: string; script?: ScriptCountry; streetWord?: StreetWordCountry } {
+  ): { code: string | null; rest: string; state?: string; script?: ScriptCountry; streetWord?: StreetWordCountry; hintOverruled?: string } {
     const found = resolveNamedCountry(input, hint, guess);
     // A country named like a US state or Canadian province (`…, LOUISVILLE, KY`: the Cayman Islands' code; `…, CA`,
     // `…, DE`, `…, ATLANTA, GEORGIA`): the state when the text reads as an address there.
@@ -79,6 +83,21 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
       if (northAmerica) return { code: guess ? northAmerica : null, rest: input };
     }
     return found.code && UspsTerritories.has(found.code) ? { code: 'US', rest: found.rest, state: found.code } : found;
+  }
+
+  /**
+   * Whether the territory's name written (`MACAU`) is also a locality of the hinted country (Macau, Rio Grande do Norte,
+   * with `BR`), outside a subdivision the hinted country names after the territory itself (China's 澳门).
+   */
+  function localityOfHint(hint: string, input: string, named: { code: string; rest: string }): boolean {
+    const rules = countries.get(hint);
+    const written = input.toUpperCase().startsWith(named.rest.toUpperCase()) ? input.slice(named.rest.length) : input.slice(0, input.length - named.rest.length);
+    const key = matchForm(written).replace(/^[\s,.;-]+|[\s,.;-]+$/g, '');
+    if (!rules || !key) return false;
+    for (const { name, sub } of rules.localityNames.byFirstWord.get(key.split(' ')[0]) ?? []) {
+      if (name.text === key && !sub.names.some((n) => countries.trailingCountry(n.text)?.code === named.code)) return true;
+    }
+    return false;
   }
 
   /**
@@ -116,11 +135,20 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
    */
   function resolveNamedCountry(
     input: string, hint?: string, guess = true,
-  ): { code: string | null; rest: string; byLastLine?: boolean; script?: ScriptCountry; streetWord?: StreetWordCountry; words?: number } {
+  ): {
+    code: string | null; rest: string; byLastLine?: boolean; script?: ScriptCountry; streetWord?: StreetWordCountry; words?: number; hintOverruled?: string;
+  } {
     const h = hint?.trim().toUpperCase();
     if (h && /^[A-Z]{2}$/.test(h)) {
       const code = h === 'UK' ? 'GB' : h;
       const named = countries.trailingCountry(input) ?? countries.leadingCountry(input);
+      // The text names a territory with a post of its own that a CRM's country field often files under another
+      // country (`…, HONG KONG`, `…, MACAU`, `…, TAIWAN` with `CN`): the address is the written one's. (Only those: a
+      // country's name in a place's is common, `SALVADOR` and `CABO VERDE` are Brazilian towns, `LEBANON` an American
+      // one; nor where the text reads as a US or Canadian address.)
+      const overruled = named && named.code !== code && OWN_POST_TERRITORIES.has(named.code) && countries.get(named.code) &&
+        !((code === 'US' || code === 'CA') && northAmericanReading(input, named.words)) && !localityOfHint(code, input, named);
+      if (overruled) return { code: named.code, rest: named.rest, words: named.words, hintOverruled: code };
       return { code, rest: named && named.code === code && code !== 'US' && code !== 'CA' ? named.rest : input };
     }
     // (Names first and scripts are looked for only in text with letters beyond ASCII.)
@@ -304,12 +332,13 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
   function validateCleanSync(given: string, options: { country?: string; deadline: number }): AddressResult {
     const input = orderedLastLine(given, options.country);
     // The parser tells US from Canada itself; only another country changes the path.
-    const { code, rest, state, script, streetWord } = resolveCountry(input, options.country, false);
+    const { code, rest, state, script, streetWord, hintOverruled } = resolveCountry(input, options.country, false);
     if (script && script.code === null) return invalidAnswer(null, F.countryOfScriptUnknown(script.script, script.candidates));
     if (code && code !== 'US' && code !== 'CA') {
       const rules = countries.get(code);
       if (!rules) return invalidAnswer(code, F.unknownCountry);
       const answer = validateOtherCountry(input, rules, rest.slice(0, MAX_INPUT_CHARS));
+      if (hintOverruled) answer.footnotes.unshift(F.countryHintContradicted(hintOverruled, rules.name));
       if (script?.code) answer.footnotes.unshift(F.countryOfScript(rules.name, script.script, script.by));
       if (streetWord) {
         answer.footnotes.unshift(streetWord.byForm

@@ -150,6 +150,15 @@ export function validateNorthAmerican(
         }
       }
     }
+    // A ZIP kept against the city typed (LastLine.zipKept) whose delivery point the data holds: ZIP and street decide,
+    // the city is the ZIP's where the loaded address files do not place the ZIP's points in the city typed.
+    if (last.zipKept && answer && delivers(answer) && p.city && !reference.acceptsCity(last.zip!, p.city)) {
+      const city = cityOfZip(postal, reference, last.zip!);
+      if (city) {
+        notes.splice(notes.indexOf(last.zipKept), 1, F.cityCorrected(p.city, (last.city = city)));
+        corrected = true;
+      }
+    }
     // (A street the name may mean is looked for where no ZIP was given, or the one given is no ZIP of the city: a slip
     // in the street and a good ZIP are mended in that ZIP alone.)
     const found = !answer || answer.dpv === '' || numberNotFound(answer)
@@ -162,6 +171,8 @@ export function validateNorthAmerican(
       const added = zip ? notes.indexOf(F.zipAdded(zip)) : -1;
       if (added >= 0) notes[added] = F.zipAdded(z); // the ZIP was ours (a one-ZIP town's), not the input's
       else if (zip && z !== zip) {
+        // A ZIP kept against the city typed: the street's points are in the city's ZIP, which corrects it.
+        if (last.zipKept && notes.includes(last.zipKept)) notes.splice(notes.indexOf(last.zipKept), 1);
         // The fault found in the ZIP typed (`402199`: no ZIP code) is answered by the correction.
         const typed = p.plus4 ? `${zip}-${p.plus4}` : zip;
         for (const fault of [F.zipUnknown(zip), F.zipMalformed(typed)]) if (notes.includes(fault)) notes.splice(notes.indexOf(fault), 1);
@@ -191,7 +202,8 @@ export function validateNorthAmerican(
       }
       // The city as the ZIP's place spells it (FORESTHILL for 95631, where FOREST HILL of another state was the name).
       const spelt = last.city ? postal.zip(z)?.find((place) => cityKey(place.city) === cityKey(last.city!))?.city : undefined;
-      if (spelt && spelt !== last.city) {
+      // (Not a city typed beside a ZIP kept for it, whose spelling is one USPS accepts: FOXBOROUGH stays FOXBOROUGH.)
+      if (spelt && spelt !== last.city && !last.zipKept) {
         // A correction made before the ZIP was known names the city as the ZIP spells it too.
         const said = notes.findIndex((n) => n.startsWith('B#: city corrected from ') && n.endsWith(` to ${last.city}`));
         if (said >= 0) notes[said] = `${notes[said].slice(0, -last.city!.length)}${spelt}`;

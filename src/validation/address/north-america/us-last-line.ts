@@ -34,6 +34,11 @@ export interface LastLine {
   nearCityOfZip?: ReadonlyMap<string, string | null>;
   /** The footnote saying what the last line lacks, which a ZIP the reference data finds replaces. */
   missing: string;
+  /**
+   * The footnote keeping a ZIP of the state whose embedded place is not the city typed, itself a place of other ZIPs
+   * (`SHAWNEE MISSION, KS 66202`): reference points of the street decide it, then it goes.
+   */
+  zipKept?: string;
 }
 
 /** True when the text ends with a last line: a state or province (code or name) and its postal code. */
@@ -150,8 +155,19 @@ export function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, refer
       return out;
     }
     if (stateOk && !cityOk) {
+      // A ZIP of the state typed with a city of the ZIP's county that is the embedded place of other ZIPs: USPS accepts
+      // several names for many ZIPs (SHAWNEE MISSION for much of Johnson County, KS; post-office names of suburbs), and
+      // GeoNames names one place per ZIP, so nothing says the ZIP is wrong. Without City-State data naming the ZIP's
+      // places it is kept and the city said unchecked; the reference data may still place the street in one of the
+      // city's ZIPs. (A city of another county, `SPRINGFIELD, IL 60601`, disagrees with the ZIP, as before.)
+      if (cityEntry && place.county !== '' && cityEntry.counties.has(place.county) && !reference?.cityNamesOf(p.postalCode!).length) {
+        notes.push((out.zipKept = F.cityOfOtherZips(p.city!, p.postalCode!, place.city)));
+        out.candidateZips = zipsOfCity(p, postal, reference, cityEntry);
+        return out;
+      }
       if (cityEntry) {
-        // A real city of the state with another ZIP: a slipped digit is corrected, otherwise the reference decides.
+        // A real city of the state with another ZIP (City-State data names the ZIP's places, and not this one): a
+        // slipped digit is corrected, otherwise the reference decides.
         if (correctZip(p, cityEntry, out, notes)) return out;
         out.candidateZips = zipsOfCity(p, postal, reference, cityEntry);
         out.invalid = true;

@@ -108,12 +108,15 @@ export function lineQuality(line: DeliveryLine, base: number): number {
   // (A PO Box left over after the unit is no note: it is the delivery line nearer the city, `… APT B, PO BOX 456`.)
   const left = line.leftover.length;
   const cheap = afterUnit && (left === 0 || left > 5 || matchPoBox(line.leftover.map((w) => makeToken(w, false)), 0, left) !== left - 1);
-  return base - (cheap ? 0.3 : 1) * left - (line.primaryNumber ? 0 : 1) - (impossibleName(line.name) ? 2 : 0);
+  return base - (cheap ? 0.3 : 1) * left - (line.primaryNumber ? 0 : 1) - (impossibleName(line.name, line.suffix) ? 2 : 0);
 }
 
-/** A street name no street has: a sign alone (`37 #`, `4 &`) or a unit designator that takes a number (`5 SUITE 704`). */
-function impossibleName(name: string | null): boolean {
-  return name !== null && (!/[A-Z0-9]/.test(name) || UnitDesignatorTable.get(name)?.requiresNumber === true);
+/**
+ * A street name no street has: a sign alone (`37 #`, `4 &`) or a unit designator that takes a number (`5 SUITE 704`);
+ * a designator's word with a street type after it names a street (`300 E KEY ST`, `12 PIER AVE`).
+ */
+function impossibleName(name: string | null, suffix: string | null): boolean {
+  return name !== null && (!/[A-Z0-9]/.test(name) || (suffix === null && UnitDesignatorTable.get(name)?.requiresNumber === true));
 }
 
 /** The street words of a parsed line as Pub 28 writes them (`N MAIN ST`, `RUE SAINT-DENIS`). */
@@ -360,11 +363,12 @@ export function parseDeliveryLine(
       }
     }
     // A street type right after the route number (`FM 1960 RD W`: Farm to Market 1960 Road West, as the ZIP+4 file
-    // writes it) is the road's suffix.
+    // writes it) is the road's suffix; but a highway word there repeats the route's own (`US 101 HWY`, `SR 318 HWY`,
+    // `STATE HWY 9 HWY`: US HIGHWAY 101, STATE ROUTE 318, STATE HIGHWAY 9), and one is enough.
     const typeAfter = after < end ? suffixOf(toks[after].w, country) : undefined;
     const afterType = toks[after + 1]?.w;
     if (typeAfter && (after + 1 === end || directionalOf(afterType, country) || afterType === '#' || UnitDesignatorTable.has(afterType))) {
-      line.suffix = typeAfter;
+      if (typeAfter !== 'HWY') line.suffix = typeAfter;
       after++;
     }
     // A road named after the route (`I 49 S SERVICE RD`, `US 117 SOUTH ALT HWY`): the words up to a unit that end in

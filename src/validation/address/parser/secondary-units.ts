@@ -205,14 +205,19 @@ export function secondaryStart(toks: readonly Token[], nameStart: number, end: n
     if ((PrivateUnitWords.has(w) && k + 1 < end && toks[k + 1].unitId && toks[k + 1].digit) || mailStopAt(toks, k, end)) return k;
     const next = toks[k + 1]?.w;
     const prev = toks[k - 1].w;
-    // `BONHOMME AVE ST 1400`, `BOUNDARY TER, ST 2`: ST after a complete street and before a number is the suite.
-    if (w === 'ST' && k - 1 > nameStart && k + 1 < end && toks[k + 1].digit && toks[k + 1].unitId && (suffixOf(prev, country) || directionalOf(prev, country))) {
+    // `BONHOMME AVE ST 1400`, `BOUNDARY TER, ST 2`: ST after a complete street and before a number is the suite. A
+    // street type alone after a directional is no complete street but the name (`E UNION ST 14`: Union Street, unit 14).
+    if (w === 'ST' && k - 1 > nameStart && k + 1 < end && toks[k + 1].digit && toks[k + 1].unitId &&
+      ((suffixOf(prev, country) && !(k - 2 === nameStart && directionalOf(toks[nameStart].w, country))) || directionalOf(prev, country))) {
       return k;
     }
     const designator = UnitDesignatorTable.get(w);
     if (designator) {
+      // (Right after the number and a directional, with a street type after it, the word is the street's name: `300 E
+      // KEY ST 7`, `12 W PIER AVE`; a unit there would leave the street without one.)
+      const nameFirst = k - 1 === nameStart && directionalOf(toks[nameStart].w, country) !== undefined && k + 1 < end && StreetSuffixTable.has(next);
       const nextIsSuffix = k + 1 < end && suffixOf(next, country) !== undefined && !toks[k + 1].unitId;
-      if (nextIsSuffix) continue;
+      if (nextIsSuffix || nameFirst) continue;
       if (designator.requiresNumber) {
         if (k + 1 < end && (next === '#' || toks[k + 1].unitId || (NUMBER_WORDS.has(next) && toks[k + 2]?.unitId))) return k;
         // `APT STE A8`, `APT APT B`: a form's label before the unit as typed.
