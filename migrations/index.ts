@@ -7,9 +7,10 @@ import { LedgerModuleColumns1763830000000 } from './1763830000000-LedgerModuleCo
 import { BulkJobs1763840000000 } from './1763840000000-BulkJobs.js';
 import { Connectors1763850000000 } from './1763850000000-Connectors.js';
 import { PublishableKeys1763860000000 } from './1763860000000-PublishableKeys.js';
+import { People1763870000000 } from './1763870000000-People.js';
 
 export const migrations = [
   Billing1763790000000, ReferenceData1763800000000, ReferencePointCity1763810000000, ReferenceImportLog1763820000000,
   LedgerModuleColumns1763830000000, BulkJobs1763840000000, Connectors1763850000000,
-  PublishableKeys1763860000000,
+  PublishableKeys1763860000000, People1763870000000,
 ];

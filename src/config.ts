@@ -47,6 +47,7 @@ const schema = z.object({
   PUBLISHABLE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(60),
   FAILED_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, 'redis://[user:password@]host:port[/db] or rediss://…').optional(),
   VALIDATION_BUDGET_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   EMAIL_NETWORK_CHECKS: bool.default(true),
   EMAIL_DNS_SERVERS: hostPortList.optional(),
@@ -82,6 +83,16 @@ const schema = z.object({
   SHOPIFY_API_SECRET: z.string().optional(),
   SHOPIFY_SCOPES: z.string().default('read_customers,write_customers,read_orders,write_orders'),
   PUBLIC_BASE_URL: z.string().url().optional(),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_[0-9A-Za-z]+$/, 'a Stripe secret key (sk_live_… or sk_test_…)').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_[0-9A-Za-z+/=]+$/, 'a Stripe webhook signing secret (whsec_…)').optional(),
+  STRIPE_API_BASE: z.string().url().optional(),
+  STRIPE_CURRENCY: z.string().regex(/^[a-z]{3}$/, 'an ISO 4217 code in lower case').default('usd'),
+  SMTP_URL: z.string().regex(/^smtps?:\/\/.+/, 'smtp://user:pass@host:port or smtps://…').optional(),
+  MAIL_FROM: z.string().regex(/^[^\r\n]{3,200}$/, 'a From address').optional(),
+  SESSION_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  SESSION_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
+  SIGN_IN_ATTEMPTS_PER_15_MIN: z.coerce.number().int().min(1).default(10),
+  PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(15),
 });
 
 export type Env = z.input<typeof schema>;
@@ -93,6 +104,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** The scraper's Bearer token for GET /metrics; unset: open (serve it on a private network). */
   metricsToken?: string;
+  /** REDIS_URL: where the per-key rate limit counts (every instance the same); unset: PostgreSQL, or memory on SQLite. */
+  redisUrl?: string;
   /** Bad keys from one client address per minute before they are answered 429 instead of 401. */
   failedAuthPerMinute: number;
   /** Requests per client address per minute behind publishable keys (CONTRACT §8); 0: off. */
@@ -117,6 +130,22 @@ export interface Config {
     /** The Shopify app (OAuth install, webhooks' registration): null unless its key, secret and public URL are set. */
     shopifyApp: { apiKey: string; apiSecret: string; scopes: string; publicBaseUrl: string } | null;
     /** Where Shopify reaches this service (webhook subscriptions are registered only when it is set). */
+    publicBaseUrl?: string;
+  };
+  /** Stripe Checkout for credit packs (CONTRACT §10): null unless the secret key and the webhook secret are set. */
+  stripe: { secretKey: string; webhookSecret: string; apiBase?: string; currency: string } | null;
+  /** The dashboard's people (src/people, src/web): mail, sessions, sign-in limits, password hashing cost. */
+  people: {
+    /** SMTP_URL: the relay that sends confirmation, reset and invitation mail; unset, links are only logged. */
+    smtpUrl?: string;
+    mailFrom: string;
+    /** Signs the links in those mails; unset, a secret generated once and kept in the database (the fleet shares it). */
+    sessionSecret?: string;
+    sessionMaxAgeMs: number;
+    /** Failed sign-ins per e-mail address per 15 minutes (and five times that per client address). */
+    signInAttempts: number;
+    scryptLogN: number;
+    /** Where people reach the dashboard, for links in mail and Stripe's return pages; else the request's own origin. */
     publicBaseUrl?: string;
   };
   /** CSV batches and the bulk pipeline (src/bulk, src/batches). */
@@ -160,6 +189,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.PHONE_LOOKUP_PROVIDER === 'twilio' && (!e.TWILIO_ACCOUNT_SID || !e.TWILIO_AUTH_TOKEN)) {
     throw new ConfigError('invalid configuration:\n  PHONE_LOOKUP_PROVIDER=twilio needs TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN');
   }
+  if (Boolean(e.STRIPE_SECRET_KEY) !== Boolean(e.STRIPE_WEBHOOK_SECRET)) {
+    throw new ConfigError('invalid configuration:\n  STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET go together: set both or neither');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -168,6 +200,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publishableRateLimitPerMinute: e.PUBLISHABLE_RATE_LIMIT_PER_MINUTE,
     failedAuthPerMinute: e.FAILED_AUTH_PER_MINUTE,
     metricsToken: e.METRICS_TOKEN,
+    redisUrl: e.REDIS_URL,
     validationBudgetMs: e.VALIDATION_BUDGET_MS,
     email: {
       networkChecks: e.EMAIL_NETWORK_CHECKS,
@@ -197,6 +230,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       shopifyApp: e.SHOPIFY_API_KEY && e.SHOPIFY_API_SECRET && e.PUBLIC_BASE_URL
         ? { apiKey: e.SHOPIFY_API_KEY, apiSecret: e.SHOPIFY_API_SECRET, scopes: e.SHOPIFY_SCOPES, publicBaseUrl: e.PUBLIC_BASE_URL }
         : null,
+      publicBaseUrl: e.PUBLIC_BASE_URL,
+    },
+    stripe: e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+      ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE, currency: e.STRIPE_CURRENCY }
+      : null,
+    people: {
+      smtpUrl: e.SMTP_URL,
+      mailFrom: e.MAIL_FROM ?? `contact-validator <no-reply@${e.EMAIL_HELO_NAME}>`,
+      sessionSecret: e.SESSION_SECRET,
+      sessionMaxAgeMs: e.SESSION_MAX_AGE_HOURS * 3_600_000,
+      signInAttempts: e.SIGN_IN_ATTEMPTS_PER_15_MIN,
+      scryptLogN: e.PASSWORD_SCRYPT_LOG_N,
       publicBaseUrl: e.PUBLIC_BASE_URL,
     },
     batch: {

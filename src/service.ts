@@ -6,6 +6,7 @@ import { Batches } from './batches/batches.js';
 import { csvSource } from './batches/csv-source.js';
 import { Accounts } from './billing/accounts.js';
 import { InDoubtDebits } from './billing/in-doubt-debits.js';
+import { Purchases } from './billing/purchases.js';
 import { type ChunkQueue, InProcessChunkQueue, PgBossChunkQueue } from './bulk/chunk-queue.js';
 import { JobStore } from './bulk/job-store.js';
 import { BulkRunner } from './bulk/runner.js';
@@ -24,7 +25,10 @@ import type { Config } from './config.js';
 import { Database } from './db/data-source.js';
 import { createApp } from './http/app.js';
 import { ServiceMetrics } from './http/metrics.js';
-import { FailedAuthenticationLimiter } from './http/middleware/rate-limit.js';
+import { connectRedis, DatabaseRateLimitStore, perKeyStore, FailedAuthenticationLimiter } from './http/middleware/rate-limit.js';
+import { createMailer } from './people/mailer.js';
+import { People } from './people/people.js';
+import { WebSessions } from './people/sessions.js';
 import { createLogger, type Logger } from './log.js';
 import { createEngines } from './validation/engines.js';
 import { ContactValidation } from './validation/validate-contact.js';
@@ -37,7 +41,10 @@ export interface RunningService {
   server: http.Server;
   db: Database;
   accounts: Accounts;
+  people: People;
   ledger: CreditLedger;
+  /** Credit packs through Stripe Checkout (src/billing/purchases.ts). */
+  purchases: Purchases;
   bulk: { store: JobStore; runner: BulkRunner; batches: Batches };
   inDoubt: InDoubtDebits;
   sync: Awaited<ReturnType<typeof openSync>>;
@@ -104,6 +111,18 @@ export function openSync(
   return { store, registry, runs, scheduler, connectors, shopifyWebhooks, shopifyInstall };
 }
 
+/** The dashboard's people: sessions, mail, sign-in limits (counted in the database: the fleet's, and kept over restarts). */
+export function openPeople(config: Config, db: Database, accounts: Accounts, logger: Logger) {
+  const attempts = new DatabaseRateLimitStore(db);
+  attempts.prefix = 'signin:';
+  attempts.init({ windowMs: 15 * 60_000 } as Parameters<DatabaseRateLimitStore['init']>[0]);
+  const mailer = createMailer(config.people, logger);
+  const people = new People(db, accounts, new WebSessions(db, config.people.sessionMaxAgeMs), mailer, attempts, {
+    scryptLogN: config.people.scryptLogN, signInAttempts: config.people.signInAttempts, secret: config.people.sessionSecret,
+  }, logger);
+  return { people, mailer };
+}
+
 export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
   const db = await Database.open(config.databaseUrl);
   db.checkpointInBackground(WAL_CHECKPOINT_INTERVAL_MS);
@@ -117,12 +136,27 @@ export async function startService(config: Config, logger: Logger = createLogger
   const bulk = await openBulk(config, db, validation, ledger, logger);
   const sync = openSync(config, db, validation, ledger, logger, bulk.runner);
   const failedAuthentications = new FailedAuthenticationLimiter(config.failedAuthPerMinute, db);
+  // REDIS_URL: the per-key rate limit counts in Redis (src/http/middleware/rate-limit.ts).
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
+  const { people, mailer } = openPeople(config, db, accounts, logger);
+  const purchases = new Purchases(db, ledger, { packPrices: config.credits.packPrices, stripe: config.stripe }, logger);
+  let url = '';
+  const stripeApi = config.stripe?.apiBase ? new URL(config.stripe.apiBase).origin : null;
   const app = createApp({
     db, accounts, failedAuthentications, ledger, validation, logger, rateLimitPerMinute: config.rateLimitPerMinute,
+    rateLimitStore: perKeyStore(db, redis ? { client: redis, log: logger } : undefined),
     publishableRateLimitPerMinute: config.publishableRateLimitPerMinute,
     metrics: new ServiceMetrics(db), metricsToken: config.metricsToken,
     isReady: () => ready, isDraining: () => closing !== undefined, batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
     connectors: sync.connectors, connectorRuns: sync.runs, shopifyWebhooks: sync.shopifyWebhooks, shopifyInstall: sync.shopifyInstall,
+    people, purchases,
+    dashboard: {
+      freeCredits: config.credits.free, packPrices: config.credits.packPrices, batchMaxBytes: config.batch.maxBytes,
+      sessionMaxAgeMs: config.people.sessionMaxAgeMs, currency: config.stripe?.currency ?? 'usd',
+      publicBaseUrl: config.people.publicBaseUrl, baseUrl: () => (config.people.publicBaseUrl ?? url).replace(/\/+$/, ''),
+      // Stripe Checkout's pages (and, in tests, the stand-in's), where buying a pack goes on.
+      checkoutOrigins: ['https://checkout.stripe.com', ...(stripeApi ? [stripeApi] : [])],
+    },
   });
 
   const server = http.createServer(app);
@@ -131,13 +165,16 @@ export async function startService(config: Config, logger: Logger = createLogger
   server.keepAliveTimeout = config.keepAliveMs;
   server.headersTimeout = config.keepAliveMs + 5_000;
   server.requestTimeout = 30_000;
+  // While draining, every answer closes its connection: the load balancer stops reusing it, and the drain ends once the
+  // requests in flight are answered, not when the grace period runs out and cuts off the kept-alive connections.
+  server.prependListener('request', (_req, res) => { if (closing) res.setHeader('Connection', 'close'); });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   logger.info({ url, database: db.dialect }, 'listening');
   await bulk.runner.start();
   await sync.scheduler.start();
@@ -151,6 +188,8 @@ export async function startService(config: Config, logger: Logger = createLogger
       await Promise.race([drained, grace]);
       server.closeAllConnections();
       failedAuthentications.shutdown();
+      await redis?.close().catch(() => undefined);
+      mailer.close();
       await sync.scheduler.stop();
       await sync.shopifyWebhooks.settle();
       await sync.runs.stop();
@@ -161,5 +200,5 @@ export async function startService(config: Config, logger: Logger = createLogger
       logger.info('stopped');
     })());
 
-  return { url, server, db, accounts, ledger, bulk, sync, inDoubt, logger, close };
+  return { url, server, db, accounts, people, ledger, purchases, bulk, sync, inDoubt, logger, close };
 }

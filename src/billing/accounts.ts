@@ -45,6 +45,8 @@ export function normalizeOrigin(text: string): string | null {
 
 export class NotFoundError extends Error {}
 export class InvalidArgumentError extends Error {}
+/** A form sent again (a reload of its answer): what it did is done, once. */
+export class DuplicateFormError extends Error {}
 
 /**
  * Keys that authenticated lately, by hash: a request with a known key skips the database. An entry holds for at most
@@ -70,9 +72,15 @@ export class Accounts {
   private keyGeneration = 0;
 
   async create(name: string): Promise<{ account_id: string; api_key: string; key_id: string; balance: number }> {
+    const id = await this.open(name);
+    const key = await this.createKey(id);
+    return { account_id: id, api_key: key.api_key, key_id: key.key_id, balance: await this.ledger.balance(id) };
+  }
+
+  /** A new account with its free credits and no key yet (a person who signs up makes keys in the dashboard). */
+  async open(name: string): Promise<string> {
     const id = newId('acct');
     await this.db.run(`INSERT INTO accounts (id, name, created_at) VALUES ($1, $2, $3)`, [id, name, this.now()]);
-    const key = await this.createKey(id);
     if (this.settings.freeCredits > 0) {
       await this.ledger.grant(id, {
         kind: 'free',
@@ -80,7 +88,7 @@ export class Accounts {
         expiresAt: this.now() + FREE_GRANT_VALIDITY_DAYS * DAY_MS,
       });
     }
-    return { account_id: id, api_key: key.api_key, key_id: key.key_id, balance: await this.ledger.balance(id) };
+    return id;
   }
 
   async get(accountId: string): Promise<{ id: string; name: string; created_at: string }> {
@@ -94,7 +102,7 @@ export class Accounts {
 
   /** A secret key, or with `publishable` a key for web pages (CONTRACT §8); the key is shown this once. */
   async createKey(
-    accountId: string, publishable?: { origins: string[]; phone?: boolean },
+    accountId: string, publishable?: { origins: string[]; phone?: boolean }, { formNonce }: { formNonce?: string } = {},
   ): Promise<{ key_id: string; api_key: string; publishable?: PublishableScope }> {
     await this.get(accountId);
     let scope: PublishableScope | undefined;
@@ -109,11 +117,18 @@ export class Accounts {
     }
     const key = generateApiKey(scope ? 'publishable' : 'secret');
     const id = newId('key');
-    await this.db.run(
-      `INSERT INTO api_keys (id, account_id, key_hash, display_prefix, created_at, publishable_origins, publishable_phone)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [id, accountId, key.hash, key.displayPrefix, this.now(), scope ? JSON.stringify(scope.origins) : null, scope?.phone ? 1 : 0],
-    );
+    try {
+      await this.db.run(
+        `INSERT INTO api_keys (id, account_id, key_hash, display_prefix, created_at, publishable_origins, publishable_phone, form_nonce)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [id, accountId, key.hash, key.displayPrefix, this.now(), scope ? JSON.stringify(scope.origins) : null, scope?.phone ? 1 : 0, formNonce ?? null],
+      );
+    } catch (err) {
+      if (formNonce && (await this.db.all(`SELECT 1 AS hit FROM api_keys WHERE form_nonce = $1`, [formNonce])).length) {
+        throw new DuplicateFormError('this form already created its key');
+      }
+      throw err;
+    }
     return { key_id: id, api_key: key.plaintext, ...(scope ? { publishable: scope } : {}) };
   }
 

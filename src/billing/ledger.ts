@@ -267,29 +267,75 @@ export class CreditLedger {
     return live;
   }
 
+  /**
+   * A new grant. With `id` (a key the caller derives from what the grant pays for, a Checkout Session), the grant is
+   * made at most once: INSERT … ON CONFLICT (id) DO NOTHING, so that a repeat (a redelivered event, a retry after a
+   * crash) adds nothing and answers the grant as it stands.
+   */
   async grant(
     accountId: string,
-    grant: { kind: Grant['kind']; credits: number; expiresAt: number; priceUsd?: number | null },
+    grant: { kind: Grant['kind']; credits: number; expiresAt: number; priceUsd?: number | null; id?: string },
   ): Promise<Grant> {
     const at = this.now();
-    const id = newId('grant');
+    const id = grant.id ?? newId('grant');
     const self = this;
-    await this.execute(function* () {
+    const earlier = await this.execute(function* (): Steps<Record<string, string | number | null> | null> {
       self.grantCache.delete(accountId);
-      yield run(
+      const inserted = (yield run(
         `INSERT INTO credit_grants (id, account_id, kind, credits, remaining, price_usd, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $4, $5, $6, $7)`,
+         VALUES ($1, $2, $3, $4, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
         id, accountId, grant.kind, grant.credits, grant.priceUsd ?? null, at, grant.expiresAt,
-      );
+      )) as number;
+      if (inserted === 0) {
+        const [row] = (yield all(
+          `SELECT id, account_id, kind, credits, remaining, price_usd, created_at, expires_at FROM credit_grants WHERE id = $1`, id,
+        )) as Record<string, string | number | null>[];
+        if (row?.account_id !== accountId) throw new Error(`ledger: grant ${id} belongs to another account`);
+        return row;
+      }
       yield run(
         `INSERT INTO ledger_entries (account_id, grant_id, kind, credits, created_at) VALUES ($1, $2, 'grant', $3, $4)`,
         accountId, id, grant.credits, at,
       );
+      return null;
     });
+    if (earlier) {
+      const expired = Number(earlier.expires_at) <= this.now();
+      return {
+        id, kind: earlier.kind as Grant['kind'], credits: Number(earlier.credits), remaining: expired ? 0 : Number(earlier.remaining),
+        price_usd: earlier.price_usd === null ? null : Number(earlier.price_usd),
+        created_at: new Date(Number(earlier.created_at)).toISOString(), expires_at: new Date(Number(earlier.expires_at)).toISOString(), expired,
+      };
+    }
     return {
       id, kind: grant.kind, credits: grant.credits, remaining: grant.credits, price_usd: grant.priceUsd ?? null,
       created_at: new Date(at).toISOString(), expires_at: new Date(grant.expiresAt).toISOString(), expired: false,
     };
+  }
+
+  /**
+   * Takes back what is left of one grant (a refunded pack): the grant's remaining credits go to 0 with an `expire`
+   * entry for them. Through the ledger, so that its SQLite grant cache and PostgreSQL row locks see it like any other
+   * movement. Idempotent: a grant with nothing left is left alone. Returns the credits withdrawn.
+   */
+  withdraw(accountId: string, grantId: string): Promise<number> {
+    const at = this.now();
+    const self = this;
+    const lock = this.db.dialect === 'postgres' ? ' FOR UPDATE' : '';
+    return this.execute(function* (): Steps<number> {
+      self.grantCache.delete(accountId);
+      const [row] = (yield all(
+        `SELECT remaining FROM credit_grants WHERE id = $1 AND account_id = $2${lock}`, grantId, accountId,
+      )) as { remaining: number | string }[];
+      const remaining = Number(row?.remaining ?? 0);
+      if (remaining <= 0) return 0;
+      yield run(`UPDATE credit_grants SET remaining = 0 WHERE id = $1`, grantId);
+      yield run(
+        `INSERT INTO ledger_entries (account_id, grant_id, kind, credits, created_at) VALUES ($1, $2, 'expire', $3, $4)`,
+        accountId, grantId, -remaining, at,
+      );
+      return remaining;
+    });
   }
 
   /**

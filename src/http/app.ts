@@ -1,6 +1,8 @@
 /** The Express application: thin routes over the billing and validation use cases. */
 import express, { type Request, type Response } from 'express';
+import type { Store } from 'express-rate-limit';
 import type { Accounts } from '../billing/accounts.js';
+import type { Purchases } from '../billing/purchases.js';
 import type { Batches } from '../batches/batches.js';
 import type { ConnectorRuns } from '../sync/connector-runs.js';
 import type { Connectors } from '../sync/connectors.js';
@@ -24,8 +26,10 @@ import { connectorRoutes } from './routes/connectors.js';
 import { openApiRoutes } from './openapi/routes.js';
 import { shopifyInstallRoutes } from './routes/shopify-install.js';
 import { shopifyWebhookRoutes } from './routes/shopify-webhooks.js';
+import { stripeWebhookRoutes } from './routes/stripe-webhooks.js';
 import { validateRoutes } from './routes/validate.js';
 import { widgetRoutes } from '../widget/routes.js';
+import { dashboardRoutes, type DashboardDeps } from '../web/routes.js';
 
 export interface AppDeps {
   db: Database;
@@ -36,18 +40,25 @@ export interface AppDeps {
   connectors: Connectors;
   connectorRuns: ConnectorRuns;
   shopifyWebhooks: ShopifyWebhooks;
+  /** Credit packs through Stripe Checkout (disabled, not absent, when Stripe is not configured). */
+  purchases: Purchases;
   /** Null when the Shopify app is not configured. */
   shopifyInstall: ShopifyInstall | null;
   /** BATCH_MAX_BYTES: the largest CSV file a batch takes. */
   batchMaxBytes: number;
   logger: Logger;
   rateLimitPerMinute: number;
+  /** Where the per-key counts live (Redis, PostgreSQL or memory: rate-limit.ts perKeyStore); default by the database. */
+  rateLimitStore?: Store;
   /** Per client address behind publishable keys (CONTRACT §8). */
   publishableRateLimitPerMinute: number;
   failedAuthentications: FailedAuthenticationLimiter;
   metrics: ServiceMetrics;
   /** METRICS_TOKEN: the scraper's Bearer token for GET /metrics (open when unset). */
   metricsToken?: string;
+  /** The dashboard for people (src/web): sign-up, sessions, pages. */
+  people: DashboardDeps['people'];
+  dashboard: DashboardDeps['settings'];
   /** True once the data the engines need is loaded. */
   isReady: () => boolean;
   /** True once the service is shutting down: it should get no new traffic. */
@@ -68,11 +79,30 @@ const ROUTES: Record<string, string[]> = {
   '/widget.js': ['GET', 'HEAD'],
   '/widget/demo': ['GET', 'HEAD', 'POST'],
   '/webhooks/shopify': ['POST'],
+  '/webhooks/stripe': ['POST'],
   '/v1/openapi.json': ['GET', 'HEAD'],
   '/docs': ['GET', 'HEAD'],
   '/v1/connectors/shopify/install': ['POST'],
   '/shopify/install': ['GET', 'HEAD'],
   '/shopify/callback': ['GET', 'HEAD'],
+  // The dashboard (src/web).
+  '/': ['GET', 'HEAD'],
+  '/signup': ['GET', 'HEAD', 'POST'],
+  '/signin': ['GET', 'HEAD', 'POST'],
+  '/signout': ['POST'],
+  '/forgot': ['GET', 'HEAD', 'POST'],
+  '/reset': ['GET', 'HEAD', 'POST'],
+  '/invite': ['GET', 'HEAD', 'POST'],
+  '/confirm': ['GET', 'HEAD'],
+  '/confirm/resend': ['POST'],
+  '/keys': ['GET', 'HEAD', 'POST'],
+  '/batches': ['GET', 'HEAD', 'POST'],
+  '/connectors': ['GET', 'HEAD'],
+  '/billing': ['GET', 'HEAD'],
+  '/billing/checkout': ['POST'],
+  '/members': ['GET', 'HEAD', 'POST'],
+  '/assets/dashboard.css': ['GET', 'HEAD'],
+  '/assets/dashboard.js': ['GET', 'HEAD'],
 };
 
 /** Methods of the paths with an id in them. */
@@ -83,6 +113,11 @@ const ID_ROUTES: [RegExp, string[]][] = [
   [/^\/v1\/batches\/[^/]+\/resume$/, ['POST']],
   [/^\/v1\/connectors\/[^/]+$/, ['GET', 'HEAD', 'PATCH', 'DELETE']],
   [/^\/v1\/connectors\/[^/]+\/runs$/, ['GET', 'HEAD', 'POST']],
+  [/^\/keys\/[^/]+\/revoke$/, ['POST']],
+  [/^\/batches\/[^/]+\/(status|result)$/, ['GET', 'HEAD']],
+  [/^\/batches\/[^/]+\/resume$/, ['POST']],
+  [/^\/connectors\/[^/]+\/(run|pause|resume)$/, ['POST']],
+  [/^\/members\/[^/]+\/remove$/, ['POST']],
 ];
 
 export function createApp(deps: AppDeps): express.Express {
@@ -116,10 +151,11 @@ export function createApp(deps: AppDeps): express.Express {
 
   // Every /v1 route: the key first, then its rate limit. Routes are flat (no nested routers) to keep the hot path short.
   shopifyWebhookRoutes(app, deps.shopifyWebhooks);
+  stripeWebhookRoutes(app, deps.purchases);
   app.options('/v1/validate', preflight(deps.accounts));
   const guard = [
     authenticate(deps.accounts, deps.failedAuthentications), publishableScope(),
-    ...rateLimitPerKey(deps.db, deps.rateLimitPerMinute), ...publishableRateLimit(deps.db, deps.publishableRateLimitPerMinute),
+    ...rateLimitPerKey(deps.db, deps.rateLimitPerMinute, deps.rateLimitStore), ...publishableRateLimit(deps.db, deps.publishableRateLimitPerMinute),
   ];
   validateRoutes(app, guard, deps.validation, new IdempotencyStore(deps.db));
   accountRoutes(app, guard, deps.accounts, deps.ledger);
@@ -128,6 +164,10 @@ export function createApp(deps: AppDeps): express.Express {
   connectorRoutes(app, guard, deps.connectors, deps.connectorRuns);
   openApiRoutes(app);
   widgetRoutes(app);
+  dashboardRoutes(app, {
+    people: deps.people, accounts: deps.accounts, ledger: deps.ledger, batches: deps.batches, connectors: deps.connectors,
+    connectorRuns: deps.connectorRuns, purchases: deps.purchases, settings: deps.dashboard,
+  });
 
   app.use((req: Request) => {
     const allowed = ROUTES[req.path] ?? ID_ROUTES.find(([pattern]) => pattern.test(req.path))?.[1];

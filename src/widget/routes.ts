@@ -6,6 +6,7 @@
 import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { Express, Request, Response } from 'express';
+import { buildBrowserScript, type BuiltScript, lazyBrowserScript, notModified } from '../http/browser-script.js';
 import { Problem } from '../http/problems.js';
 
 const WIDGET_SOURCE = fileURLToPath(new URL('./widget.ts', import.meta.url));
@@ -13,41 +14,14 @@ const WIDGET_SOURCE = fileURLToPath(new URL('./widget.ts', import.meta.url));
 const WIDGET_MAX_AGE_S = 300;
 const PUBLISHABLE_KEY = /^cv_pub_[0-9A-Za-z]{38}$/;
 
-export interface BuiltWidget {
-  code: string;
-  etag: string;
-}
-
-/** Builds the widget: TypeScript to one minified script (an IIFE: no globals) in ES2020, which browsers since 2020 run. */
-export async function buildWidget(): Promise<BuiltWidget> {
-  const esbuild = await import('esbuild');
-  const result = await esbuild.build({
-    entryPoints: [WIDGET_SOURCE],
-    bundle: true,
-    write: false,
-    minify: true,
-    format: 'iife',
-    target: 'es2020',
-    charset: 'utf8',
-    legalComments: 'none',
-    logLevel: 'silent',
-  });
-  const code = result.outputFiles[0].text;
-  return { code, etag: `"${crypto.createHash('sha256').update(code).digest('base64url').slice(0, 22)}"` };
-}
+/** Builds the widget (./widget.ts) into one script for browsers. */
+export const buildWidget = () => buildBrowserScript(WIDGET_SOURCE);
 
 export function widgetRoutes(app: Express): void {
-  let built: Promise<BuiltWidget> | undefined;
-  const widget = () => {
-    built ??= buildWidget().catch((err: unknown) => {
-      built = undefined; // the next request tries again
-      throw err;
-    });
-    return built;
-  };
+  const widget = lazyBrowserScript(WIDGET_SOURCE);
 
   app.get('/widget.js', async (req: Request, res: Response) => {
-    let script: BuiltWidget;
+    let script: BuiltScript;
     try {
       script = await widget();
     } catch (err) {
@@ -62,8 +36,7 @@ export function widgetRoutes(app: Express): void {
       // A store page with Cross-Origin-Embedder-Policy: require-corp may still load it.
       'Cross-Origin-Resource-Policy': 'cross-origin',
     });
-    const ifNoneMatch = req.get('if-none-match');
-    if (ifNoneMatch && ifNoneMatch.split(/\s*,\s*/).some((t) => t === script.etag || t === `W/${script.etag}` || t === '*')) {
+    if (notModified(req, script.etag)) {
       res.status(304).end();
       return;
     }

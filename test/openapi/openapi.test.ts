@@ -94,7 +94,7 @@ describe('the OpenAPI description', () => {
       'GET /v1/connectors/{connector_id}', 'PATCH /v1/connectors/{connector_id}', 'DELETE /v1/connectors/{connector_id}',
       'POST /v1/connectors/{connector_id}/runs', 'GET /v1/connectors/{connector_id}/runs', 'GET /healthz', 'GET /readyz', 'GET /v1/usage', 'GET /widget.js', 'GET /widget/demo', 'POST /widget/demo', 'GET /metrics',
       'POST /v1/connectors/shopify/install', 'GET /shopify/install', 'GET /shopify/callback',
-      'GET /problems/{code}', 'POST /webhooks/shopify', 'GET /v1/openapi.json', 'GET /docs',
+      'GET /problems/{code}', 'POST /webhooks/shopify', 'POST /webhooks/stripe', 'GET /v1/openapi.json', 'GET /docs',
     ];
     expect(operationsOf(doc).map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual(expected.sort());
     for (const code of Object.keys(PROBLEM_TYPES)) expect(doc.components.schemas[`Problem-${code}`], code).toBeDefined();
@@ -297,6 +297,9 @@ describe('the OpenAPI description', () => {
     expect(await hook(await delivery(customer, { ...store, id: 'delivery-1' }))).toEqual({ status: 'accepted' });
     expect(await hook(await delivery(customer, { ...store, id: 'delivery-1' }))).toEqual({ status: 'duplicate' });
     expect((await hook(await delivery('{"id":', store))).type).toBe('/problems/invalid-json');
+    // Stripe is not configured on this service: its webhook says so (test/service/stripe-checkout.test.ts has the rest).
+    const stripe = await call(s, 'POST', '/webhooks/stripe', { body: '{}', type: 'application/json', headers: { 'stripe-signature': 't=1,v1=00' } });
+    expect((await conformance.check('POST', '/webhooks/stripe', stripe)).type).toBe('/problems/payments-not-configured');
   });
 });
 
@@ -360,7 +363,8 @@ describe('the description of the guard, with a rate limit of 1 a minute', () => 
         : {};
       const res = await call(s, method.toUpperCase(), concrete, { key: apiKey, headers, ...(method === 'get' || method === 'delete' ? {} : json({})) });
       // The Shopify app's install is not configured on this service: it says so before it needs the database.
-      expect((await conformance.check(method.toUpperCase(), path, res)).type, `${method} ${path}`).toMatch(/database-unavailable|not-ready|shopify-app-not-configured/);
+      // Nor is Stripe: its webhook says so first.
+      expect((await conformance.check(method.toUpperCase(), path, res)).type, `${method} ${path}`).toMatch(/database-unavailable|not-ready|shopify-app-not-configured|payments-not-configured/);
     }
   });
 });
@@ -427,6 +431,32 @@ describe('the description of the Shopify app install', () => {
     await conformance.check('POST', '/v1/connectors/shopify/install', await call(off, 'POST', '/v1/connectors/shopify/install', { key: otherKey, ...json({ shop: 'conformance.myshopify.com' }) }));
     await conformance.check('GET', '/shopify/install', await call(off, 'GET', '/shopify/install?shop=a.myshopify.com&link=x'));
     await conformance.check('GET', '/shopify/callback', await call(off, 'GET', '/shopify/callback?shop=a.myshopify.com'));
+  });
+});
+
+describe('the description of the Stripe webhook', () => {
+  const SECRET = 'whsec_conformance0123456789';
+  const service = useTestService(database, { STRIPE_SECRET_KEY: 'sk_test_conformance', STRIPE_WEBHOOK_SECRET: SECRET });
+  /** Signed as Stripe signs (t=…,v1=hex HMAC-SHA256 of "t.body"). */
+  const signed = (body: string, secret = SECRET) => {
+    const t = Math.floor(Date.now() / 1000);
+    return { body, type: 'application/json', headers: { 'stripe-signature': `t=${t},v1=${crypto.createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}` } };
+  };
+
+  it('When Stripe events are delivered every way the description lists, then each answer matches', async () => {
+    const s = service();
+    const hook = async (init: Parameters<typeof call>[3]) => conformance.check('POST', '/webhooks/stripe', await call(s, 'POST', '/webhooks/stripe', init));
+    const event = JSON.stringify({ id: 'evt_conformance', object: 'event', type: 'customer.created', data: { object: { id: 'cus_1' } } });
+    expect(await hook(signed(event))).toMatchObject({ received: true, type: 'customer.created' });
+    expect((await hook(signed(event, 'whsec_wrong'))).type).toBe('/problems/webhook-signature-invalid');
+    expect((await hook({ body: 'x'.repeat(600_000), type: 'application/json', headers: { 'stripe-signature': 't=1,v1=00' } })).type).toBe('/problems/payload-too-large');
+    const { handleWebhook } = s.purchases;
+    Object.assign(s.purchases, { handleWebhook: async () => { throw new Error('injected fault'); } });
+    try {
+      expect((await hook(signed(event))).type).toBe('/problems/internal');
+    } finally {
+      Object.assign(s.purchases, { handleWebhook });
+    }
   });
 });
 

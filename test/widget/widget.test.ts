@@ -2,22 +2,15 @@
  * The checkout widget (CONTRACT §8): GET /widget.js and the demo page over HTTP, then the script in a real browser
  * (Debian's Chromium driven by playwright-core, PLATFORM-NOTES.md) against the real service started in-process.
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, skipBrowserTests } from '../support/chromium.js';
 import { testDatabases } from '../support/databases.js';
 import { useTestService, type TestService } from '../support/service.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run',
-  '--disable-component-update', '--disable-sync',
-];
-// On CI a missing browser is a failure (chromium.launch throws), never a skip.
-const skipBrowser = !fs.existsSync(CHROMIUM) && !process.env.CI;
-if (skipBrowser) console.warn(`widget browser tests skipped: ${CHROMIUM} is missing (apt-get install chromium); they run on CI`);
+const skipBrowser = skipBrowserTests('widget');
 
 const SERVICE_ENV = { RATE_LIMIT_PER_MINUTE: '1000', PUBLISHABLE_RATE_LIMIT_PER_MINUTE: '1000' };
 
@@ -83,7 +76,7 @@ describe.skipIf(skipBrowser)('the widget in Chromium', () => {
   let storeScript = '';
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     // A store's own page on another origin (localhost vs the service's 127.0.0.1): the cross-origin case, with CORS.
     store = http.createServer((req, res) => {
       if (req.method === 'POST') {

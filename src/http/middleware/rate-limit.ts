@@ -1,12 +1,16 @@
 /**
  * Requests per API key per minute (RATE_LIMIT_PER_MINUTE; 0 turns it off), by express-rate-limit, with the IETF
  * RateLimit / RateLimit-Policy headers (draft-ietf-httpapi-ratelimit-headers-08) and Retry-After on 429.
- * On PostgreSQL the counters live in the database, so that every instance of the service counts the same window;
- * on SQLite (one process) they live in memory.
+ * With REDIS_URL the counters live in Redis (rate-limit-redis, express-rate-limit's own store: one atomic script per
+ * request); else on PostgreSQL in the database; either way every instance of the service counts the same window. On
+ * SQLite (one process) without Redis they live in memory.
  */
 import type { RequestHandler } from 'express';
 import { ipKeyGenerator, MemoryStore, rateLimit, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
+import { RedisStore, type RedisReply } from 'rate-limit-redis';
+import { createClient } from 'redis';
 import type { Database } from '../../db/data-source.js';
+import type { Logger } from '../../log.js';
 import { Problem } from '../problems.js';
 
 const WINDOW_MS = 60_000;
@@ -53,8 +57,86 @@ export class DatabaseRateLimitStore implements Store {
   }
 }
 
+/**
+ * A connected client of REDIS_URL, or an error within 5 s when Redis cannot be reached at start. Once connected it
+ * reconnects by itself; meanwhile its commands fail at once instead of waiting in a queue (no offline queue), so that
+ * the rate limit lets requests through while Redis is away (`passOnStoreError` below) rather than holding them.
+ */
+export async function connectRedis(url: string, logger: Logger) {
+  let connected = false;
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: 5_000,
+      reconnectStrategy: (retries, cause) => (connected ? Math.min(100 * 2 ** retries, 2_000) : cause),
+    },
+  });
+  client.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis connection error'));
+  client.on('ready', () => { connected = true; });
+  await client.connect();
+  return client;
+}
+export type RedisClient = Awaited<ReturnType<typeof connectRedis>>;
+
+/**
+ * The per-key counters in Redis, open on failure: while Redis is away a request goes through uncounted, and the
+ * outage is logged once a minute through the service's logger (express-rate-limit's own `passOnStoreError` would
+ * write a stack trace to stderr for every request).
+ */
+class FailOpenRedisStore implements Store {
+  localKeys = false;
+  private readonly inner: RedisStore;
+  private warnedAt = 0;
+
+  constructor(client: RedisClient, private readonly log: Logger) {
+    this.inner = new RedisStore({
+      prefix: 'cv:rl:',
+      sendCommand: (...args: string[]) => client.sendCommand(args) as Promise<RedisReply>,
+    });
+  }
+
+  get prefix(): string {
+    return this.inner.prefix;
+  }
+
+  init(options: Options): Promise<void> {
+    return this.inner.init(options);
+  }
+
+  async increment(key: string): Promise<ClientRateLimitInfo> {
+    try {
+      return await this.inner.increment(key);
+    } catch (err) {
+      if (Date.now() - this.warnedAt > 60_000) {
+        this.warnedAt = Date.now();
+        this.log.warn({ err: (err as Error).message }, 'rate limit not counted: Redis is unreachable');
+      }
+      return { totalHits: 0, resetTime: undefined };
+    }
+  }
+
+  async get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    return this.inner.get(key).catch(() => undefined);
+  }
+
+  async decrement(key: string): Promise<void> {
+    await this.inner.decrement(key).catch(() => undefined);
+  }
+
+  async resetKey(key: string): Promise<void> {
+    await this.inner.resetKey(key);
+  }
+}
+
+/** Where the per-key counters live: Redis when REDIS_URL is set, else PostgreSQL, else (SQLite) this process's memory. */
+export function perKeyStore(db: Database, redis?: { client: RedisClient; log: Logger }): Store {
+  if (redis) return new FailOpenRedisStore(redis.client, redis.log);
+  return db.dialect === 'postgres' ? new DatabaseRateLimitStore(db) : new MemoryStore();
+}
+
 /** The rate-limit layers for the /v1 routes: none when the limit is off (`0`), so that no request passes an idle one. */
-export function rateLimitPerKey(db: Database, perMinute: number): RequestHandler[] {
+export function rateLimitPerKey(db: Database, perMinute: number, store: Store = perKeyStore(db)): RequestHandler[] {
   if (perMinute <= 0) return [];
   const limiter = rateLimit({
     windowMs: WINDOW_MS,
@@ -62,7 +144,7 @@ export function rateLimitPerKey(db: Database, perMinute: number): RequestHandler
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     identifier: `${perMinute}-per-minute`,
-    store: db.dialect === 'postgres' ? new DatabaseRateLimitStore(db) : new MemoryStore(),
+    store,
     // Runs after authentication: the key id, never the key itself.
     keyGenerator: (_req, res) => res.locals.context.principal!.keyId,
     handler: (_req, res, next, options) => {

@@ -19,10 +19,17 @@ const webhookBody = z.record(z.string(), z.unknown());
 
 const readySchema = z.object({ status: z.literal('ready') });
 
+export const stripeAnswerSchema = z.object({
+  received: z.literal(true),
+  type: z.string().describe("The event's type (`checkout.session.completed`, `charge.refunded`, …)"),
+  processed: z.boolean().describe('false: an event already processed, or one that changes nothing; acknowledged either way'),
+});
+
 export const serviceComponents: Component[] = [
   [healthSchema, { id: 'Health' }],
   [readySchema, { id: 'Ready' }],
   [webhookAnswerSchema, { id: 'WebhookAnswer' }],
+  [stripeAnswerSchema, { id: 'StripeWebhookAnswer' }],
 ];
 
 export const serviceOperations: Operation[] = [
@@ -63,6 +70,21 @@ export const serviceOperations: Operation[] = [
     requestBody: { required: true, content: { 'application/json': { schema: webhookBody } } },
     responses: { 200: { description: 'Acknowledged', content: { 'application/json': { schema: webhookAnswerSchema } } } },
     problems: ['invalid-json', 'webhook-unauthorized', 'payload-too-large', 'database-unavailable'],
+  },
+  {
+    method: 'post', path: '/webhooks/stripe', operationId: 'receiveStripeWebhook', tag: 'Service', auth: 'none',
+    summary: "Stripe's events for credit-pack purchases (CONTRACT §10)",
+    description:
+      'No API key: the `Stripe-Signature` header (HMAC-SHA256 over the timestamp and the raw body with the endpoint\'s ' +
+      'signing secret, at most 5 minutes old) is checked with the stripe package before anything is read. ' +
+      '`checkout.session.completed` grants the pack once per Checkout Session however often it arrives; refunds and ' +
+      'disputes are noted on the grant (docs/billing.md).',
+    parameters: [
+      { name: 'Stripe-Signature', in: 'header', required: true, schema: z.string(), description: '`t=…,v1=…`' },
+    ],
+    requestBody: { required: true, content: { 'application/json': { schema: webhookBody } } },
+    responses: { 200: { description: 'Acknowledged', content: { 'application/json': { schema: stripeAnswerSchema } } } },
+    problems: ['webhook-signature-invalid', 'invalid-json', 'payload-too-large', 'payments-not-configured', 'database-unavailable'],
   },
 ];
 

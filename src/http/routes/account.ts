@@ -6,6 +6,7 @@ import { jsonBody } from '../middleware/json-body.js';
 import { parseBody } from '../request-schema.js';
 import type { CreditLedger } from '../../billing/ledger.js';
 import { DAY_MS } from '../../billing/pricing.js';
+import { dailyUsage } from '../../billing/usage.js';
 import { Problem } from '../problems.js';
 
 const USAGE_WINDOW_DAYS = 30;
@@ -55,13 +56,7 @@ export function accountRoutes(router: Router, guard: RequestHandler[], accounts:
     const from = query.from ?? to - (USAGE_WINDOW_DAYS - 1) * DAY_MS;
     if (from > to) throw new Problem('invalid-request', 'from is after to.', { errors: [{ field: 'from', message: 'after to' }] });
     if ((to - from) / DAY_MS >= 366) throw new Problem('invalid-request', 'At most 366 days at once.', { errors: [{ field: 'to', message: 'at most 366 days after from' }] });
-    const used = await ledger.usageByDay(accountOf(res), from, to + DAY_MS);
-    const days = [];
-    for (let day = from; day <= to; day += DAY_MS) {
-      const u = used.get(day / DAY_MS) ?? { address: 0, email: 0, phone: 0, credits: 0 };
-      days.push({ date: new Date(day).toISOString().slice(0, 10), ...u });
-    }
-    res.set('Cache-Control', 'no-store').json({ days });
+    res.set('Cache-Control', 'no-store').json({ days: await dailyUsage(ledger, accountOf(res), from, to) });
   });
 
   router.get('/v1/keys', ...guard, async (_req, res) => {

@@ -1,0 +1,38 @@
+/**
+ * Mail to people: confirmation, password-reset and invitation links, sent through the SMTP relay named by SMTP_URL
+ * with nodemailer (well kept, speaks STARTTLS and authentication). Without a relay the messages go to the log, which
+ * is for development: a production service sets SMTP_URL.
+ */
+import nodemailer from 'nodemailer';
+import type { Logger } from '../log.js';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+export function createMailer(settings: { smtpUrl?: string; mailFrom: string }, logger: Logger): Mailer {
+  if (!settings.smtpUrl) {
+    return {
+      async send(message) {
+        logger.warn({ to: message.to, subject: message.subject, text: message.text }, 'SMTP_URL is not set: mail written to the log');
+      },
+      close() {},
+    };
+  }
+  const transport = nodemailer.createTransport(settings.smtpUrl);
+  return {
+    async send(message) {
+      await transport.sendMail({ from: settings.mailFrom, to: message.to, subject: message.subject, text: message.text });
+    },
+    close() {
+      transport.close();
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/** API keys: the list, a new secret or publishable key (shown this once, with a copy button), revocation. */
+import type { ApiKeyInfo } from '../../billing/accounts.js';
+import crypto from 'node:crypto';
+import { html } from '../html.js';
+import type { WebContext } from '../web-session.js';
+import { csrfField, field, page, timeText } from './layout.js';
+
+/** Names this copy of the form: sent twice (a reload of the answer), it creates one key. */
+const nonceField = () => html`<input type="hidden" name="form_nonce" value="${crypto.randomBytes(16).toString('base64url')}">`;
+
+export function keysPage(input: {
+  web: WebContext; keys: ApiKeyInfo[]; created?: { api_key: string; publishable: boolean } | null;
+  error?: string | null; flash?: { kind: 'ok' | 'error'; text: string } | null; origins?: string;
+}): string {
+  const { web, keys, created } = input;
+  const live = keys.filter((k) => !k.revoked_at);
+  return page({
+    title: 'API keys', web, path: '/keys', flash: input.flash,
+    body: html`${created ? html`<section class="card new-key" aria-labelledby="new-key-title">
+  <h2 id="new-key-title">Your new ${created.publishable ? 'publishable' : 'secret'} key</h2>
+  <p>Copy it now: it is shown this once. ${created.publishable ? 'It may appear in your web pages.' : 'Keep it on your server; never put it in a web page.'}</p>
+  <div class="copy-row"><label class="visually-hidden" for="new-key">New API key</label>
+  <input id="new-key" class="mono" readonly value="${created.api_key}" data-testid="new-key">
+  <button type="button" data-copy="new-key">Copy</button></div>
+  <p><code>curl -H "Authorization: Bearer ${created.api_key.slice(0, 10)}…" …/v1/validate</code></p>
+</section>` : ''}
+<div class="scroll"><table>
+<caption>${live.length} active of ${keys.length}</caption>
+<thead><tr><th scope="col">Key</th><th scope="col">Kind</th><th scope="col">Created</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+<tbody>${keys.map((k) => html`<tr${k.revoked_at ? html` class="muted"` : ''}>
+  <td class="mono">${k.prefix}…</td>
+  <td>${k.publishable ? html`publishable<br><small>${k.publishable.origins.join(', ')}${k.publishable.phone ? ' · phone' : ''}</small>` : 'secret'}</td>
+  <td>${timeText(k.created_at)}</td>
+  <td>${k.revoked_at ? `revoked ${timeText(k.revoked_at)}` : 'active'}</td>
+  <td>${k.revoked_at ? '' : html`<form method="post" action="/keys/${k.key_id}/revoke" data-confirm="Revoke ${k.prefix}…? Requests with it fail at once.">${csrfField(web)}<button type="submit" class="danger" aria-label="Revoke key ${k.prefix}">Revoke</button></form>`}</td>
+</tr>`)}</tbody></table></div>
+<div class="columns">
+<form method="post" action="/keys" class="card">
+  <h2>A secret key</h2>
+  <p>For your servers: every endpoint of the API.</p>
+  ${csrfField(web)}<input type="hidden" name="kind" value="secret">${nonceField()}
+  <button type="submit">Create a secret key</button>
+</form>
+<form method="post" action="/keys" class="card">
+  <h2>A publishable key</h2>
+  <p>For a checkout or sign-up page (the <a href="/widget/demo">widget</a>): validation only, from your sites only.</p>
+  ${csrfField(web)}<input type="hidden" name="kind" value="publishable">${nonceField()}
+  ${field({ name: 'origins', label: 'Sites (origins), comma-separated', value: input.origins ?? '', hint: 'e.g. https://shop.example.com', error: input.error, required: true })}
+  <div class="field check"><input id="f-phone" type="checkbox" name="phone" value="true"><label for="f-phone">May check phone numbers</label></div>
+  <button type="submit">Create a publishable key</button>
+</form>
+</div>`,
+  });
+}

@@ -1,0 +1,396 @@
+/**
+ * The dashboard (CONTRACT §10): server-rendered pages for people, signed in by a session cookie. Thin: each route
+ * reads the form, calls the use case (src/people, src/billing, src/batches, src/sync) for the session's own account,
+ * and renders a page or redirects (POST, then 303: a reload never sends a form twice). Every id in a URL is looked up
+ * within the session's account; another account's id is answered exactly like one that does not exist.
+ */
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import { type Accounts, DuplicateFormError, InvalidArgumentError } from '../billing/accounts.js';
+import { BatchRejected, type Batches, batchView } from '../batches/batches.js';
+import type { CreditLedger } from '../billing/ledger.js';
+import { PaymentsNotConfiguredError } from '../billing/purchases.js';
+import { DAY_MS, listPacks } from '../billing/pricing.js';
+import { dailyUsage, utcDay } from '../billing/usage.js';
+import { isDatabaseUnavailable } from '../db/data-source.js';
+import { Problem } from '../http/problems.js';
+import { batchParameters } from '../http/routes/batches.js';
+import { receiveUpload } from '../http/upload.js';
+import { PeopleError, type People } from '../people/people.js';
+import type { ConnectorRuns } from '../sync/connector-runs.js';
+import type { Connectors } from '../sync/connectors.js';
+import { dashboardAssets } from './assets.js';
+import { batchesPage } from './pages/batches.js';
+import { billingPage, type Receipt } from './pages/billing.js';
+import { connectorsPage } from './pages/connectors.js';
+import { keysPage } from './pages/keys.js';
+import { membersPage } from './pages/members.js';
+import { overviewPage } from './pages/overview.js';
+import { errorPage, forgotPage, linkProblemPage, setPasswordPage, signInPage, signUpPage } from './pages/sign-in.js';
+import { checkCsrf, clearSessionCookie, CsrfRejected, setSessionCookie, webOf, webSession } from './web-session.js';
+
+/** What the dashboard needs of the purchases use case (src/billing/purchases.ts). */
+export interface PackPurchases {
+  readonly enabled: boolean;
+  startCheckout(input: { accountId: string; userId: string; email: string; packSize: number; successUrl: string; cancelUrl: string }): Promise<{ url: string }>;
+  history(accountId: string): Promise<Receipt[]>;
+}
+
+export interface DashboardDeps {
+  people: People;
+  accounts: Accounts;
+  ledger: CreditLedger;
+  batches: Batches;
+  connectors: Connectors;
+  connectorRuns: ConnectorRuns;
+  purchases: PackPurchases;
+  settings: {
+    freeCredits: number;
+    packPrices: ReadonlyMap<number, number>;
+    batchMaxBytes: number;
+    sessionMaxAgeMs: number;
+    currency: string;
+    publicBaseUrl?: string;
+    /** Where links in mail and Stripe's return pages point: PUBLIC_BASE_URL, else the service's own address. */
+    baseUrl: () => string;
+    /** Origins a form's answer may redirect to (Stripe Checkout). */
+    checkoutOrigins: string[];
+  };
+}
+
+const USAGE_DAYS = 30;
+
+/** The outcomes a redirect announces, by code: no text a visitor could craft reaches the page. */
+const NOTICES = {
+  confirmed: 'Your e-mail address is confirmed.',
+  'confirm-sent': 'A new confirmation link is on its way.',
+  'key-revoked': 'The key is revoked: requests with it are refused from now on.',
+  'batch-uploaded': 'The file is uploaded; its rows are being checked.',
+  'batch-resumed': 'The batch goes on.',
+  'run-started': 'The run has started.',
+  'run-busy': 'A run of this connector is already in progress.',
+  paused: 'The connector is paused.',
+  resumed: 'The connector is active again.',
+  invited: 'The invitation is on its way.',
+  removed: 'The person no longer has access.',
+  'password-set': 'Your password is set.',
+  'checkout-done': 'Thank you! The credits appear as soon as Stripe confirms the payment (usually within seconds).',
+  'checkout-canceled': 'The purchase was canceled; nothing was charged.',
+  'signed-out': 'You are signed out.',
+} as const;
+type Notice = keyof typeof NOTICES;
+
+const noticeOf = (req: Request) => {
+  const code = String(req.query.done ?? '');
+  return Object.hasOwn(NOTICES, code) ? { kind: 'ok' as const, text: NOTICES[code as Notice] } : null;
+};
+const formOf = (req: Request) => (req.body ?? {}) as Record<string, unknown>;
+const text = (v: unknown) => (typeof v === 'string' ? v : '');
+const wantsJson = (req: Request) => (req.get('accept') ?? '').includes('application/json');
+
+export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void {
+  const { people, accounts, ledger, batches, connectors, connectorRuns, purchases, settings } = deps;
+  const router: Router = express.Router();
+  const session = webSession(people.sessions, {
+    publicBaseUrl: settings.publicBaseUrl, maxAgeMs: settings.sessionMaxAgeMs, formTargets: settings.checkoutOrigins,
+  });
+  const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 });
+  const csrf: RequestHandler = (req, res, next) => {
+    checkCsrf(req, res);
+    next();
+  };
+  /** Pages of a signed-in person; others go to the sign-in page. */
+  const signedIn: RequestHandler = (req, res, next) => {
+    if (webOf(res).session) return next();
+    if (req.method === 'GET' || req.method === 'HEAD') return res.redirect(303, '/signin');
+    throw new CsrfRejected('no session');
+  };
+  const page = [session, signedIn];
+  const action = [session, form, csrf, signedIn];
+  const anonymousForm = [session, form, csrf];
+  const accountOf = (res: Response) => webOf(res).session!.accountId;
+  const startSession = (res: Response, token: string) => setSessionCookie(res, token, settings.sessionMaxAgeMs);
+  const html = (res: Response, status: number, body: string) => res.status(status).type('html').send(body);
+
+  dashboardAssets(router);
+
+  // Signing up, in and out.
+  router.get('/signup', session, (_req, res) => {
+    if (webOf(res).session) return res.redirect(303, '/');
+    html(res, 200, signUpPage(webOf(res), settings.freeCredits));
+  });
+  router.post('/signup', ...anonymousForm, async (req, res) => {
+    const body = formOf(req);
+    try {
+      const { token } = await people.signUp({ email: body.email, password: body.password }, settings.baseUrl());
+      startSession(res, token);
+      res.redirect(303, '/');
+    } catch (err) {
+      if (!(err instanceof PeopleError)) throw err;
+      html(res, 400, signUpPage(webOf(res), settings.freeCredits, { values: { email: text(body.email) }, errors: { [err.field ?? 'email']: err.message } }));
+    }
+  });
+  router.get('/signin', session, (req, res) => {
+    if (webOf(res).session) return res.redirect(303, '/');
+    html(res, 200, signInPage(webOf(res), {}, noticeOf(req)?.text));
+  });
+  router.post('/signin', ...anonymousForm, async (req, res) => {
+    const body = formOf(req);
+    try {
+      const previous = webOf(res).session;
+      const { token } = await people.signIn({ email: body.email, password: body.password }, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+      if (previous) await people.sessions.end(previous.idHash);
+      startSession(res, token);
+      res.redirect(303, '/');
+    } catch (err) {
+      if (!(err instanceof PeopleError)) throw err;
+      if (err.retryAfterS) res.set('Retry-After', String(err.retryAfterS));
+      html(res, err.code === 'sign-in-limited' ? 429 : 401, signInPage(webOf(res), { values: { email: text(body.email) }, message: err.message }));
+    }
+  });
+  router.post('/signout', session, form, csrf, async (_req, res) => {
+    const current = webOf(res).session;
+    if (current) await people.sessions.end(current.idHash);
+    clearSessionCookie(res);
+    res.redirect(303, '/signin?done=signed-out');
+  });
+
+  // Links from mail.
+  router.get('/confirm', session, async (req, res) => {
+    try {
+      await people.confirmEmail(req.query.token);
+      res.redirect(303, webOf(res).session ? '/?done=confirmed' : '/signin?done=confirmed');
+    } catch (err) {
+      if (!(err instanceof PeopleError)) throw err;
+      html(res, 400, linkProblemPage(webOf(res), err.message));
+    }
+  });
+  router.post('/confirm/resend', ...action, async (_req, res) => {
+    await people.resendConfirmation(webOf(res).session!.userId, settings.baseUrl());
+    res.redirect(303, '/?done=confirm-sent');
+  });
+  router.get('/forgot', session, (_req, res) => html(res, 200, forgotPage(webOf(res))));
+  router.post('/forgot', ...anonymousForm, async (req, res) => {
+    await people.requestPasswordReset(formOf(req).email, settings.baseUrl());
+    html(res, 200, forgotPage(webOf(res), true));
+  });
+  for (const purpose of ['reset', 'invite'] as const) {
+    router.get(`/${purpose}`, session, async (req, res) => {
+      try {
+        const holder = await people.linkHolder(req.query.token, purpose);
+        html(res, 200, setPasswordPage(webOf(res), purpose, text(req.query.token), holder.email));
+      } catch (err) {
+        if (!(err instanceof PeopleError)) throw err;
+        html(res, 400, linkProblemPage(webOf(res), err.message));
+      }
+    });
+    router.post(`/${purpose}`, ...anonymousForm, async (req, res) => {
+      const body = formOf(req);
+      try {
+        const { token } = await people.setPassword(body.token, body.password, purpose);
+        const previous = webOf(res).session;
+        if (previous) await people.sessions.end(previous.idHash);
+        startSession(res, token);
+        res.redirect(303, '/?done=password-set');
+      } catch (err) {
+        if (!(err instanceof PeopleError)) throw err;
+        if (err.code !== 'weak-password') return html(res, 400, linkProblemPage(webOf(res), err.message));
+        const holder = await people.linkHolder(body.token, purpose);
+        html(res, 400, setPasswordPage(webOf(res), purpose, text(body.token), holder.email, { errors: { password: err.message } }));
+      }
+    });
+  }
+
+  // Overview.
+  router.get('/', ...page, async (req, res) => {
+    const id = accountOf(res);
+    const to = utcDay(Date.now());
+    const [credits, days] = await Promise.all([accounts.credits(id), dailyUsage(ledger, id, to - (USAGE_DAYS - 1) * DAY_MS, to)]);
+    html(res, 200, overviewPage({ web: webOf(res), ...credits, days, packs: listPacks(settings.packPrices), flash: noticeOf(req) }));
+  });
+
+  // API keys.
+  router.get('/keys', ...page, async (req, res) => {
+    html(res, 200, keysPage({ web: webOf(res), keys: await accounts.listKeys(accountOf(res)), flash: noticeOf(req) }));
+  });
+  router.post('/keys', ...action, async (req, res) => {
+    const body = formOf(req);
+    const id = accountOf(res);
+    const publishable = body.kind === 'publishable';
+    try {
+      const origins = text(body.origins).split(/[\s,]+/).filter(Boolean);
+      const formNonce = /^[A-Za-z0-9_-]{22}$/.test(text(body.form_nonce)) ? text(body.form_nonce) : undefined;
+      const created = await accounts.createKey(id, publishable ? { origins, phone: body.phone === 'true' } : undefined, { formNonce });
+      html(res, 201, keysPage({ web: webOf(res), keys: await accounts.listKeys(id), created: { api_key: created.api_key, publishable } }));
+    } catch (err) {
+      if (err instanceof DuplicateFormError) {
+        const flash = { kind: 'error' as const, text: 'This form was sent again: its key was created and shown once already. Revoke it if it was not copied.' };
+        return html(res, 409, keysPage({ web: webOf(res), keys: await accounts.listKeys(id), flash }));
+      }
+      if (!(err instanceof InvalidArgumentError)) throw err;
+      html(res, 400, keysPage({ web: webOf(res), keys: await accounts.listKeys(id), error: err.message, origins: text(body.origins) }));
+    }
+  });
+  router.post('/keys/:id/revoke', ...action, async (req, res) => {
+    const keys = await accounts.listKeys(accountOf(res));
+    if (!keys.some((k) => k.key_id === req.params.id)) throw new Problem('not-found', 'No such API key on this account.');
+    await accounts.revokeKey(String(req.params.id));
+    res.redirect(303, '/keys?done=key-revoked');
+  });
+
+  // CSV batches.
+  const ownBatch = async (req: Request, res: Response) => {
+    const job = await batches.get(accountOf(res), String(req.params.id));
+    if (!job) throw new Problem('not-found', 'No such batch on this account.');
+    return job;
+  };
+  router.get('/batches', ...page, async (req, res) => {
+    const list = (await batches.list(accountOf(res))).map((job) => batchView(job));
+    html(res, 200, batchesPage({ web: webOf(res), batches: list, maxBytes: settings.batchMaxBytes, flash: noticeOf(req) }));
+  });
+  // The form's token comes in the query (or the script's header): it is checked before a byte of the file is stored.
+  router.post('/batches', session, csrf, signedIn, async (req, res) => {
+    const upload = await batches.uploadPath();
+    const { fields } = await receiveUpload(req, upload, settings.batchMaxBytes);
+    delete fields._csrf;
+    if (fields.smtp === undefined) fields.smtp = 'false';
+    const options = parseBatchForm(fields);
+    try {
+      const created = await batches.create(accountOf(res), upload, options);
+      if (wantsJson(req)) res.status(202).json(created);
+      else res.redirect(303, '/batches?done=batch-uploaded');
+    } catch (err) {
+      if (err instanceof BatchRejected) throw new Problem('invalid-csv', `Line ${err.line ?? 1}: ${err.message}. Nothing was charged.`, { line: err.line });
+      throw err;
+    }
+  });
+  router.get('/batches/:id/status', ...page, async (req, res) => {
+    res.json(batchView(await ownBatch(req, res)));
+  });
+  router.get('/batches/:id/result', ...page, async (req, res) => {
+    const job = await ownBatch(req, res);
+    const result = batches.result(job, false);
+    if (result === 'gone') throw new Problem('batch-gone', 'The batch was canceled; its files and results are deleted.');
+    if (result === 'not_ready') throw new Problem('batch-not-ready', `The batch is ${job.status}.`);
+    res.status(200).set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${job.id}.csv"` });
+    result.on('error', () => res.destroy());
+    result.pipe(res);
+  });
+  router.post('/batches/:id/resume', ...action, async (req, res) => {
+    const job = await ownBatch(req, res);
+    if (!(await batches.resume(job.id))) throw new Problem('batch-not-paused', `The batch is ${job.status}; only a paused batch can be resumed.`);
+    res.redirect(303, '/batches?done=batch-resumed');
+  });
+
+  // Connectors.
+  router.get('/connectors', ...page, async (req, res) => {
+    const list = await connectors.list(accountOf(res));
+    const withRuns = await Promise.all(list.map(async (c) => ({ ...c, runs: await connectors.runs(c.connector_id, 5) })));
+    html(res, 200, connectorsPage({ web: webOf(res), connectors: withRuns, flash: noticeOf(req) }));
+  });
+  const ownConnector = async (req: Request, res: Response) => {
+    const connector = await connectors.get(accountOf(res), String(req.params.id));
+    if (!connector) throw new Problem('not-found', 'No such connector on this account.');
+    return connector;
+  };
+  router.post('/connectors/:id/run', ...action, async (req, res) => {
+    const started = await connectorRuns.start(await ownConnector(req, res), 'dashboard');
+    res.redirect(303, `/connectors?done=${started ? 'run-started' : 'run-busy'}`);
+  });
+  for (const [verb, status, notice] of [['pause', 'paused', 'paused'], ['resume', 'active', 'resumed']] as const) {
+    router.post(`/connectors/:id/${verb}`, ...action, async (req, res) => {
+      await connectors.update(await ownConnector(req, res), { status });
+      res.redirect(303, `/connectors?done=${notice}`);
+    });
+  }
+
+  // Billing.
+  router.get('/billing', ...page, async (req, res) => {
+    const id = accountOf(res);
+    const [credits, receipts] = await Promise.all([accounts.credits(id), purchases.history(id)]);
+    const flash = req.query.checkout === 'done' ? { kind: 'ok' as const, text: NOTICES['checkout-done'] }
+      : req.query.checkout === 'canceled' ? { kind: 'ok' as const, text: NOTICES['checkout-canceled'] } : noticeOf(req);
+    html(res, 200, billingPage({
+      web: webOf(res), packs: listPacks(settings.packPrices), balance: credits.balance, receipts, paymentsEnabled: purchases.enabled,
+      currency: settings.currency, flash,
+    }));
+  });
+  router.post('/billing/checkout', ...action, async (req, res) => {
+    const s = webOf(res).session!;
+    if (!s.emailConfirmed) throw new Problem('email-unconfirmed', 'Confirm your e-mail address before buying credits.');
+    const base = settings.baseUrl();
+    try {
+      const checkout = await purchases.startCheckout({
+        accountId: s.accountId, userId: s.userId, email: s.email, packSize: Number(formOf(req).pack),
+        successUrl: `${base}/billing?checkout=done`, cancelUrl: `${base}/billing?checkout=canceled`,
+      });
+      res.redirect(303, checkout.url);
+    } catch (err) {
+      if (err instanceof InvalidArgumentError) throw new Problem('invalid-request', err.message, { errors: [{ field: 'pack', message: err.message }] });
+      if (err instanceof PaymentsNotConfiguredError) throw new Problem('payments-not-configured', err.message);
+      throw err;
+    }
+  });
+
+  // Members.
+  router.get('/members', ...page, async (req, res) => {
+    html(res, 200, membersPage({ web: webOf(res), members: await people.members(accountOf(res)), flash: noticeOf(req) }));
+  });
+  router.post('/members', ...action, async (req, res) => {
+    const s = webOf(res).session!;
+    try {
+      await people.invite(s, formOf(req).email, settings.baseUrl());
+      res.redirect(303, '/members?done=invited');
+    } catch (err) {
+      if (!(err instanceof PeopleError)) throw err;
+      html(res, err.code === 'owner-only' ? 403 : 400, membersPage({ web: webOf(res), members: await people.members(s.accountId), error: err.message, email: text(formOf(req).email) }));
+    }
+  });
+  router.post('/members/:id/remove', ...action, async (req, res) => {
+    try {
+      await people.removeMember(webOf(res).session!, String(req.params.id));
+    } catch (err) {
+      if (err instanceof PeopleError) throw new Problem(err.code === 'owner-only' ? 'owner-only' : 'not-found', err.message);
+      throw err;
+    }
+    res.redirect(303, '/members?done=removed');
+  });
+
+  router.use(dashboardErrors());
+  app.use(router);
+}
+
+function parseBatchForm(fields: Record<string, string>) {
+  const cleaned = Object.fromEntries(Object.entries(fields).filter(([, v]) => v.trim() !== ''));
+  const parsed = batchParameters.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new Problem('invalid-request', 'The batch options are not valid.', {
+      errors: parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
+    });
+  }
+  return parsed.data;
+}
+
+/**
+ * A refused or failed dashboard request: a page for a person, an RFC 9457 problem for the page's script (and any
+ * client asking for JSON). A CSRF refusal is a 403 that says to reload the form.
+ */
+function dashboardErrors() {
+  return (err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
+    let problem: Problem;
+    if (err instanceof CsrfRejected) {
+      res.locals.context?.log.warn({ reason: err.message }, 'dashboard request refused: CSRF');
+      problem = new Problem('csrf-failed', 'This form has expired or came from another site: reload the page and try again.');
+    } else if (err instanceof Problem) {
+      problem = err;
+    } else if (isDatabaseUnavailable(err)) {
+      problem = new Problem('database-unavailable', 'The service cannot reach its database; try again in a moment.');
+    } else {
+      return next(err);
+    }
+    if (wantsJson(req) || !res.locals.web) return next(problem);
+    res.status(problem.status).set(problem.headers).type('html').send(errorPage(webOf(res), problemTitle(problem), problem.detail ?? problem.message));
+  };
+}
+
+const problemTitle = (p: Problem) => (p.status === 404 ? 'Not found' : p.status === 403 ? 'Not allowed' : p.status >= 500 ? 'Something went wrong' : 'That did not work');
