@@ -11,7 +11,10 @@ export interface AutocannonRequest {
 export interface AutocannonOptions {
   url: string;
   connections: number;
-  duration: number;
+  /** Seconds; requests still in flight at its end are dropped unanswered. */
+  duration?: number;
+  /** A number of requests instead of a duration: every one is answered (or errs) before the result. */
+  amount?: number;
   requests: AutocannonRequest[];
   timeout?: number;
   /** Requests per second over all connections (a fixed load); absent: as fast as the server answers. */

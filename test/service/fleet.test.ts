@@ -2,66 +2,15 @@
  * Two instances on one PostgreSQL behind nginx (Debian's nginx-light), as docs/operations.md runs them: the credits,
  * idempotency keys, revocations and rate limits are the fleet's, not each instance's.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
+import { NGINX, required, startNginx, type Nginx } from '../support/fleet.js';
 import { databaseUrlOf, startTestService, type TestService } from '../support/service.js';
 
-const NGINX = '/usr/sbin/nginx';
 const postgres = testDatabases.find((d) => d.name === 'postgres');
-const haveNginx = fs.existsSync(NGINX);
-if (!haveNginx && process.env.CI) throw new Error(`${NGINX} is missing: .ci/run installs nginx-light`);
+const haveNginx = required(NGINX, fs.existsSync(NGINX), '.ci/run installs nginx-light');
 const RATE_LIMIT = 50;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-async function startNginx(dir: string, upstreams: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const conf = path.join(dir, 'nginx.conf');
-  fs.writeFileSync(conf, `daemon off;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 256; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
-  upstream contact_validator { ${upstreams.map((u) => `server ${u};`).join(' ')} keepalive 16; }
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      proxy_pass http://contact_validator;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header X-Forwarded-For $remote_addr;
-    }
-  }
-}
-`);
-  const child = spawn(NGINX, ['-c', conf, '-p', dir, '-e', path.join(dir, 'error.log')], { stdio: 'ignore' });
-  const until = Date.now() + 10_000;
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => { socket.destroy(); resolve(true); });
-      socket.on('error', () => resolve(false));
-    });
-    if (open) break;
-    if (Date.now() > until) throw new Error(`nginx did not listen: ${fs.readFileSync(path.join(dir, 'error.log'), 'utf8')}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { url: `http://127.0.0.1:${port}`, child };
-}
 
 const validate = (base: string, key: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${base}/v1/validate`, {
@@ -71,28 +20,25 @@ const validate = (base: string, key: string, body: unknown, headers: Record<stri
 describe.runIf(postgres && haveNginx)('two instances behind nginx', () => {
   let one: TestService;
   let two: TestService;
-  let nginx: { url: string; child: ChildProcess };
-  let dir: string;
+  let nginx: Nginx | undefined;
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-fleet-'));
     const env = { RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) };
     one = await startTestService(await postgres!.create(), env);
     two = await startTestService(databaseUrlOf(one), env);
-    nginx = await startNginx(dir, [new URL(one.url).host, new URL(two.url).host]);
+    nginx = await startNginx([new URL(one.url).host, new URL(two.url).host]);
   });
   afterAll(async () => {
-    nginx?.child.kill('SIGTERM');
+    await nginx?.close();
     await one?.close();
     await two?.close();
     await postgres!.dropAll();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('When 2N requests race for N credits through both instances, then exactly N are answered and N credits spent', async () => {
     const N = 20;
     const { accountId, apiKey } = await one.newAccount(N);
     const answers = await Promise.all(Array.from({ length: 2 * N }, (_, i) =>
-      validate(nginx.url, apiKey, { address: `${100 + i} Main St, Louisville, KY 40219` })));
+      validate(nginx!.url, apiKey, { address: `${100 + i} Main St, Louisville, KY 40219` })));
     const statuses = answers.map((r) => r.status);
 
     expect(statuses.filter((s) => s === 200)).toHaveLength(N);
@@ -132,7 +78,7 @@ describe.runIf(postgres && haveNginx)('two instances behind nginx', () => {
   it('When one key sends more than its rate limit through both instances, then the limit holds for the pair', async () => {
     const { apiKey } = await one.newAccount(1_000);
     const statuses: number[] = [];
-    for (let i = 0; i < RATE_LIMIT + 10; i++) statuses.push((await validate(nginx.url, apiKey, { email: `r${i}@example.com` })).status);
+    for (let i = 0; i < RATE_LIMIT + 10; i++) statuses.push((await validate(nginx!.url, apiKey, { email: `r${i}@example.com` })).status);
 
     expect(statuses.filter((s) => s === 200)).toHaveLength(RATE_LIMIT);
     expect(statuses.filter((s) => s === 429)).toHaveLength(10);
