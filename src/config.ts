@@ -92,6 +92,7 @@ const schema = z.object({
   SESSION_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   SESSION_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
   SIGN_IN_ATTEMPTS_PER_15_MIN: z.coerce.number().int().min(1).default(10),
+  SIGN_UPS_PER_15_MIN: z.coerce.number().int().min(1).default(5),
   PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(15),
 });
 
@@ -144,6 +145,8 @@ export interface Config {
     sessionMaxAgeMs: number;
     /** Failed sign-ins per e-mail address per 15 minutes (and five times that per client address). */
     signInAttempts: number;
+    /** New accounts per client address per 15 minutes. */
+    signUpsPerClient: number;
     scryptLogN: number;
     /** Where people reach the dashboard, for links in mail and Stripe's return pages; else the request's own origin. */
     publicBaseUrl?: string;
@@ -241,6 +244,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sessionSecret: e.SESSION_SECRET,
       sessionMaxAgeMs: e.SESSION_MAX_AGE_HOURS * 3_600_000,
       signInAttempts: e.SIGN_IN_ATTEMPTS_PER_15_MIN,
+      signUpsPerClient: e.SIGN_UPS_PER_15_MIN,
       scryptLogN: e.PASSWORD_SCRYPT_LOG_N,
       publicBaseUrl: e.PUBLIC_BASE_URL,
     },

@@ -114,11 +114,12 @@ export function openSync(
 /** The dashboard's people: sessions, mail, sign-in limits (counted in the database: the fleet's, and kept over restarts). */
 export function openPeople(config: Config, db: Database, accounts: Accounts, logger: Logger) {
   const attempts = new DatabaseRateLimitStore(db);
-  attempts.prefix = 'signin:';
+  attempts.prefix = 'people:';
   attempts.init({ windowMs: 15 * 60_000 } as Parameters<DatabaseRateLimitStore['init']>[0]);
   const mailer = createMailer(config.people, logger);
   const people = new People(db, accounts, new WebSessions(db, config.people.sessionMaxAgeMs), mailer, attempts, {
-    scryptLogN: config.people.scryptLogN, signInAttempts: config.people.signInAttempts, secret: config.people.sessionSecret,
+    scryptLogN: config.people.scryptLogN, signInAttempts: config.people.signInAttempts,
+    signUpsPerClient: config.people.signUpsPerClient, secret: config.people.sessionSecret,
   }, logger);
   return { people, mailer };
 }

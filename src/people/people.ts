@@ -20,7 +20,7 @@ const MAX_MEMBERS = 50;
 const EMAIL = /^[^\s@<>()[\]\\,;:"]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 export type PeopleErrorCode =
-  | 'invalid-email' | 'weak-password' | 'email-taken' | 'bad-credentials' | 'sign-in-limited' | 'link-invalid'
+  | 'invalid-email' | 'weak-password' | 'email-taken' | 'bad-credentials' | 'sign-in-limited' | 'sign-up-limited' | 'link-invalid'
   | 'owner-only' | 'not-found' | 'too-many-members';
 
 /** A refusal the pages show next to the form; `field` names the input at fault. */
@@ -75,13 +75,21 @@ export class People {
     readonly sessions: WebSessions,
     private readonly mailer: Mailer,
     private readonly attempts: AttemptCounter,
-    private readonly settings: { scryptLogN: number; signInAttempts: number; secret?: string },
+    private readonly settings: { scryptLogN: number; signInAttempts: number; signUpsPerClient: number; secret?: string },
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** A new account (free credits, no key yet) and its owner, signed in; a confirmation link goes by mail. */
-  async signUp(input: { email: unknown; password: unknown }, baseUrl: string): Promise<{ token: string; userId: string }> {
+  /**
+   * A new account (free credits, no key yet) and its owner, signed in; a confirmation link goes by mail. Accounts made
+   * from one client address are limited (SIGN_UPS_PER_15_MIN): free credits are not to be farmed by a script.
+   */
+  async signUp(input: { email: unknown; password: unknown }, baseUrl: string, client: string): Promise<{ token: string; userId: string }> {
+    const made = await this.attempts.get(`signup:${client}`);
+    if (made && made.totalHits >= this.settings.signUpsPerClient) {
+      const wait = this.waitOf(made.resetTime);
+      throw new PeopleError('sign-up-limited', `Too many new accounts from your network: try again in ${Math.ceil(wait / 60)} minutes.`, 'email', wait);
+    }
     const email = normalizeEmail(input.email);
     if (!email) throw new PeopleError('invalid-email', 'Enter an e-mail address like name@example.com.', 'email');
     const password = typeof input.password === 'string' ? input.password : '';
@@ -104,6 +112,7 @@ export class People {
       if (await this.userByEmail(email)) throw new PeopleError('email-taken', 'This address already has an account.', 'email');
       throw err;
     }
+    await this.attempts.increment(`signup:${client}`);
     await this.sendLink('confirm', { id: userId, email }, baseUrl);
     const session = await this.sessions.create(userId, accountId);
     return { token: session.token, userId };
@@ -133,8 +142,13 @@ export class People {
     return { token: session.token, userId: user.id };
   }
 
+  /** Seconds until a counting window ends. */
+  private waitOf(resetTime?: Date): number {
+    return Math.max(1, Math.ceil(((resetTime?.getTime() ?? this.now() + SIGN_IN_WINDOW_MS) - this.now()) / 1000));
+  }
+
   private limited(resetTime?: Date): PeopleError {
-    const wait = Math.max(1, Math.ceil(((resetTime?.getTime() ?? this.now() + SIGN_IN_WINDOW_MS) - this.now()) / 1000));
+    const wait = this.waitOf(resetTime);
     return new PeopleError('sign-in-limited', `Too many failed sign-ins: try again in ${Math.ceil(wait / 60)} minutes, or reset the password.`, 'email', wait);
   }
 

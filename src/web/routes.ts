@@ -85,6 +85,7 @@ const noticeOf = (req: Request) => {
 };
 const formOf = (req: Request) => (req.body ?? {}) as Record<string, unknown>;
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
+const clientOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 const wantsJson = (req: Request) => (req.get('accept') ?? '').includes('application/json');
 
 export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void {
@@ -121,12 +122,13 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
   router.post('/signup', ...anonymousForm, async (req, res) => {
     const body = formOf(req);
     try {
-      const { token } = await people.signUp({ email: body.email, password: body.password }, settings.baseUrl());
+      const { token } = await people.signUp({ email: body.email, password: body.password }, settings.baseUrl(), clientOf(req));
       startSession(res, token);
       res.redirect(303, '/');
     } catch (err) {
       if (!(err instanceof PeopleError)) throw err;
-      html(res, 400, signUpPage(webOf(res), settings.freeCredits, { values: { email: text(body.email) }, errors: { [err.field ?? 'email']: err.message } }));
+      if (err.retryAfterS) res.set('Retry-After', String(err.retryAfterS));
+      html(res, err.code === 'sign-up-limited' ? 429 : 400, signUpPage(webOf(res), settings.freeCredits, { values: { email: text(body.email) }, errors: { [err.field ?? 'email']: err.message } }));
     }
   });
   router.get('/signin', session, (req, res) => {
@@ -137,7 +139,7 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
     const body = formOf(req);
     try {
       const previous = webOf(res).session;
-      const { token } = await people.signIn({ email: body.email, password: body.password }, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+      const { token } = await people.signIn({ email: body.email, password: body.password }, clientOf(req));
       if (previous) await people.sessions.end(previous.idHash);
       startSession(res, token);
       res.redirect(303, '/');

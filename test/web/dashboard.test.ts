@@ -21,13 +21,13 @@ describe.each(testDatabases)('the dashboard on $name', (database) => {
   beforeAll(async () => {
     mail = await startMailCatcher();
     s = await startTestService(await database.create(), {
-      SMTP_URL: mail.url, FREE_CREDITS: '100', PASSWORD_SCRYPT_LOG_N: '10', SIGN_IN_ATTEMPTS_PER_15_MIN: '3',
+      SMTP_URL: mail.url, FREE_CREDITS: '100', PASSWORD_SCRYPT_LOG_N: '10', SIGN_IN_ATTEMPTS_PER_15_MIN: '3', SIGN_UPS_PER_15_MIN: '3',
       CONNECTOR_SECRET_KEY: 'ab'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true', SHOPIFY_ADMIN_BASE_URL: 'http://127.0.0.1:9',
     });
   });
-  // Every test signs in from 127.0.0.1: each starts with no failed sign-ins counted.
+  // Every test signs up and in from 127.0.0.1: each starts with nothing counted.
   beforeEach(async () => {
-    await s.db.run(`DELETE FROM rate_limit_counters WHERE bucket LIKE 'signin:%'`);
+    await s.db.run(`DELETE FROM rate_limit_counters WHERE bucket LIKE 'people:%'`);
   });
   afterAll(async () => {
     await s?.close();
@@ -206,6 +206,16 @@ describe.each(testDatabases)('the dashboard on $name', (database) => {
     const reset = await agent.post('/reset', { token: link.searchParams.get('token')!, password: 'a brand new passphrase' });
     expect(reset).toMatchObject({ status: 303, location: '/?done=password-set' });
     expect((await new WebAgent(s.url).signIn(email, 'a brand new passphrase')).status).toBe(303);
+  });
+
+  it('When one client address makes account after account, then the fourth within 15 minutes is refused', async () => {
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await new WebAgent(s.url).signUp(newEmail('farm'), PASSWORD)).status);
+    const refused = await new WebAgent(s.url).signUp(newEmail('farm'), PASSWORD);
+    expect(statuses.slice(0, 3)).toEqual([303, 303, 303]);
+    expect(statuses[3]).toBe(429);
+    expect(refused.text).toContain('Too many new accounts');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
   it('When one client tries many addresses, then it is limited per client address as well', async () => {
