@@ -85,6 +85,30 @@ function directionalTowns(): { input: string; city: string }[] {
   return out;
 }
 
+const TOWN_DIRECTIONALS = [['N.', 'NORTH'], ['So.', 'SOUTH'], ['E', 'EAST'], ['W.', 'WEST'], ['S', 'SOUTH'], ['No.', 'NORTH']] as const;
+
+/**
+ * Every 12th place GeoNames lists, typed with a directional it does not list before it (`400 Pine Ave, N. Miami, FL
+ * 33161`: North Miami, a town GeoNames, one place per ZIP, names MIAMI), with the place's ZIP and without a ZIP (the
+ * abbreviations in turn: `N.`, `So.`, `E`, `W.`, `S`; New England's `No.` without a ZIP only).
+ */
+function directionalTownsUnlisted(): { input: string; city: string }[] {
+  const rows = zipRows();
+  const places = new Map<string, ZipRow>();
+  for (const r of rows) if (!places.has(`${r.state}|${r.city}`)) places.set(`${r.state}|${r.city}`, r);
+  const out: { input: string; city: string }[] = [];
+  let i = 0;
+  for (const r of places.values()) {
+    if (/^(NORTH|SOUTH|EAST|WEST|N|S|E|W) |\d/.test(r.city) || i++ % 12 !== 0) continue;
+    const [typed, spelt] = TOWN_DIRECTIONALS[i % TOWN_DIRECTIONALS.length];
+    if (places.has(`${r.state}|${spelt} ${r.city}`)) continue;
+    const town = `${typed} ${r.city[0]}${r.city.slice(1).toLowerCase()}`;
+    if (typed !== 'No.') out.push({ input: `400 Pine Ave, ${town}, ${r.state} ${r.zip}`, city: `${spelt} ${r.city}` });
+    out.push({ input: `400 Pine Ave, ${town}, ${r.state}`, city: `${spelt} ${r.city}` });
+  }
+  return out;
+}
+
 const NAMED_BY_WORDS = [['Union', 'UNION'], ['Park', 'PARK'], ['Plaza', 'PLAZA'], ['Center', 'CENTER'], ['Key', 'KEY'], ['Court', 'COURT'],
   ['Square', 'SQUARE'], ['Pier', 'PIER']] as const;
 const TYPES = [['St', 'ST'], ['Ave', 'AVE'], ['Rd', 'RD']] as const;
@@ -132,7 +156,15 @@ export const ADDRESS_CLASSES: readonly AddressClass[] = [
     }),
   },
   {
-    name: '3. directional opening the town after the comma',
+    name: '3. directional opening a town GeoNames lacks, after the comma',
+    right: 'the town typed, spelt out, none on the street',
+    run: (e) => count(directionalTownsUnlisted(), (c) => {
+      const a = e.validateSync(c.input, { deadline });
+      return a.components.city === c.city && a.components.street_postdirection === null && a.status !== 'invalid';
+    }),
+  },
+  {
+    name: '3. directional opening a town GeoNames knows, after the comma',
     right: 'the town with its directional, none on the street',
     run: (e) => count(directionalTowns(), (c) => {
       const a = e.validateSync(c.input, { deadline });

@@ -77,8 +77,20 @@ describe('address engine: US ZIP, city and state', () => {
     expect(r.footnotes[0]).toMatch(new RegExp(`^B#: city corrected from ${typed} to `));
   });
 
-  it('When the city is a part of a city named by a directional (EAST PORTLAND), then it is corrected to the city', () => {
+  // A town named by a directional that GeoNames lacks may be a town of its own (North Miami) or a district (East
+  // Portland): the embedded data cannot tell, so it is kept and said unchecked (issue #34, class 3); City-State data
+  // naming the state's places and not it makes it a district, corrected to its city.
+  it('When the city is a directional and a city of the state (EAST PORTLAND) that GeoNames lacks, then it is kept and said unchecked', () => {
     const r = check('34 Southwest Tualatin Valley Hwy east portland oregon');
+    expect([r.status, r.standardized]).toEqual(['plausible', '34 SW TUALATIN VALLEY HWY EAST PORTLAND OR']);
+    expect(r.footnotes[0]).toMatch(/^V#: city EAST PORTLAND is not in the embedded ZIP code data/);
+  });
+
+  it('When City-State data is loaded and does not name EAST PORTLAND, then it is corrected to the city it is part of', () => {
+    const reference = new ReferenceIndex();
+    reference.addCityName('97201', 'PORTLAND');
+    const r = createAddressEngine({ ...shippedData, reference })
+      .validateSync('34 Southwest Tualatin Valley Hwy east portland oregon', { deadline: Number.MAX_SAFE_INTEGER });
     expect([r.status, r.standardized]).toEqual(['corrected', '34 SW TUALATIN VALLEY HWY PORTLAND OR']);
     expect(r.footnotes.join(' ')).toMatch(/city corrected from EAST PORTLAND to PORTLAND/);
   });

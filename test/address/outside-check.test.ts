@@ -69,6 +69,71 @@ describe('address parser: a route written number first, with a highway word afte
   });
 });
 
+describe('address engine: a directional that opens the town after the street\'s comma', () => {
+  // Towns GeoNames lacks (it names one place per ZIP: 33161 MIAMI, 94303 PALO ALTO, 55118 SAINT PAUL): kept, spelt out
+  // and said unchecked, not moved onto the street.
+  it.each([
+    ['400 Pine Ave, N. Miami, FL 33161', 'NORTH MIAMI', '33161', 'MIAMI'],
+    ['6130 Sunset Dr, So. Miami, FL 33143', 'SOUTH MIAMI', '33143', 'MIAMI'],
+    ['2415 University Ave, E Palo Alto, CA 94303', 'EAST PALO ALTO', '94303', 'PALO ALTO'],
+    ['14340 Euclid Ave, E. Cleveland, OH 44112', 'EAST CLEVELAND', '44112', 'CLEVELAND'],
+    ['1616 Humboldt Ave, W. St. Paul, MN 55118', 'WEST SAINT PAUL', '55118', 'SAINT PAUL'],
+    ['750 Lakeside Dr, E Grand Rapids, MI 49506', 'EAST GRAND RAPIDS', '49506', 'GRAND RAPIDS'],
+  ])('When "%s" names a town GeoNames lacks, then the town is %s with its ZIP, said unchecked', (input, city, zip, zipCity) => {
+    const r = check(input);
+    expect([r.status, r.components.city, r.components.postal_code, r.components.street_postdirection]).toEqual(['plausible', city, zip, null]);
+    expect(r.footnotes).toContain(F.cityNotChecked(city, zip, zipCity));
+  });
+
+  it.each([
+    ['12 Oak St, No. Orange, MA', 'NORTH ORANGE', 'ORANGE', 'MA'],
+    ['400 Pine Ave, N. Miami, FL', 'NORTH MIAMI', 'MIAMI', 'FL'],
+    ['5 Elm St, W. Miami, FL', 'WEST MIAMI', 'MIAMI', 'FL'],
+    ['14340 Euclid Ave, E Cleveland, OH', 'EAST CLEVELAND', 'CLEVELAND', 'OH'],
+    ['6130 Sunset Dr, So. Miami, Florida', 'SOUTH MIAMI', 'MIAMI', 'FL'],
+  ])('When "%s" has no ZIP, then the town is %s, said unchecked beside %s', (input, city, neighbour, state) => {
+    const r = check(input);
+    expect([r.status, r.components.city, r.components.state, r.components.street_postdirection]).toEqual(['plausible', city, state, null]);
+    expect(r.footnotes).toContain(F.townNotChecked(city, neighbour, state));
+  });
+
+  it.each([
+    ['400 Pine Ave, N. Little Rock, AR 72117', 'NORTH LITTLE ROCK'],
+    ['12 Oak St, N Las Vegas, NV 89030', 'NORTH LAS VEGAS'],
+    ['12 Oak St, E Moline, IL 61244', 'EAST MOLINE'],
+    ['12 Oak St, W. Palm Beach, FL 33401', 'WEST PALM BEACH'],
+    ['12 Oak St, So. Gate, CA 90280', 'SOUTH GATE'],
+  ])('When "%s" names a town GeoNames lists, then it is that town, checked', (input, city) => {
+    const r = check(input);
+    expect([r.status, r.components.city, r.components.street_postdirection]).toEqual(['plausible', city, null]);
+    expect(r.footnotes.some((f) => f.startsWith('V#'))).toBe(false);
+  });
+
+  it.each([
+    // Before the comma, the directional is the street's.
+    ['400 Pine Ave N, Miami, FL 33161', 'N', 'MIAMI'],
+    // A highway or a route is named in segments by direction (US 31W); a quadrant names no town.
+    ['1005 Gravenstein Hwy, N Sebastopol, CA 95472', 'N', 'SEBASTOPOL'],
+    ['3313 Hwy. 31, W. White House, TN 37188', 'W', 'WHITE HOUSE'],
+    ['1105 Bolton Road, NW Atlanta, GA 30331', 'NW', 'ATLANTA'],
+  ])('When "%s" puts the directional on a street that takes it, then it stays the street\'s', (input, postdirection, city) => {
+    const r = check(input);
+    expect([r.components.street_postdirection, r.components.city]).toEqual([postdirection, city]);
+  });
+
+  it('When City-State data names the ZIP\'s places, then it decides the town', () => {
+    // Arrange: 33161 named MIAMI alone, as if NORTH MIAMI were no name of it.
+    const reference = new ReferenceIndex();
+    reference.addCityName('33161', 'MIAMI');
+    const engine = createAddressEngine({ ...shippedData, reference });
+    // Act
+    const r = engine.validateSync('400 Pine Ave, N. Miami, FL 33161', { deadline: Number.MAX_SAFE_INTEGER });
+    // Assert
+    expect([r.status, r.components.city]).toEqual(['corrected', 'MIAMI']);
+    expect(r.footnotes.some((f) => f.startsWith('V#'))).toBe(false);
+  });
+});
+
 describe('address parser: a street named by a suffix or unit word, with a bare unit number', () => {
   it.each([
     ['455 E Union St 14, Pasadena, CA 91101', '455 E UNION ST # 14 PASADENA CA 91101'],

@@ -23,6 +23,8 @@ export const AddressFootnotes = {
     `V#: city ${city} is not in the embedded ZIP code data, which names ZIP code ${zip} ${zipCity} only, so it was not checked (load USPS City-State data to check it)`,
   cityOfOtherZips: (city: string, zip: string, zipCity: string) =>
     `V#: city ${city} is the place of other ZIP codes in the embedded ZIP code data, which names ZIP code ${zip} ${zipCity} only; USPS accepts several city names for many ZIP codes, so the ZIP code was kept and the city not checked (load USPS City-State data to check it)`,
+  townNotChecked: (city: string, neighbour: string, state: string) =>
+    `V#: city ${city} is not in the embedded ZIP code data, which names one place per ZIP code and has ${neighbour}, ${state}, so it was kept and not checked: give the ZIP code, or load USPS City-State data to check it`,
   zipNotListed: (zip: string, state: string) =>
     `V#: ZIP code ${zip} (${state}) is not in the embedded ZIP code data, so the city was not checked (load USPS City-State data to check it)`,
   militaryOfficeNotChecked: (office: string, zip: string) =>

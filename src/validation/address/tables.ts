@@ -46,6 +46,14 @@ export const UnitDesignatorTable: ReadonlyMap<string, UnitDesignator> = (() => {
 
 /** Pub 28 Appendix B directionals (NORTH, N -> N). */
 export const DirectionalTable: ReadonlyMap<string, string> = invertVariants(directionalData.us);
+/**
+ * The word a town's name spells its opening directional with, by the way it may be typed (`N`, `NO`, `SO`, `SOUTH`):
+ * Pub 28 Appendix B's spellings, and New England's NO (`No. Andover`), which the city keys read as N already.
+ */
+export const TownDirectionalWords: ReadonlyMap<string, string> = new Map([
+  ...[...DirectionalTable].map(([typed, standard]): [string, string] => [typed, directionalData.us[standard as keyof typeof directionalData.us][0]]),
+  ['NO', 'NORTH'],
+]);
 /** Canada Post French street directions (OUEST -> O, NORD-EST -> NE). */
 export const FrenchDirectionalTable: ReadonlyMap<string, string> = invertVariants(directionalData.caFrench);
 

@@ -5,7 +5,7 @@
 import type { ParsedAddress } from '../parser.js';
 import { type CityEntry, cityKey, citySpellingKey, lettersOf, type PostalIndex, type ZipPlace } from '../postal-index.js';
 import type { ReferenceIndex } from '../reference-index.js';
-import { DirectionalTable, stateOfUnlistedZip } from '../tables.js';
+import { DirectionalTable, stateOfUnlistedZip, TownDirectionalWords } from '../tables.js';
 import { localZipsOfCity } from './zip-candidates.js';
 
 /** Words that tell a street's or a note's words read into the city, not a place's name. */
@@ -115,6 +115,19 @@ export function statesOfCity(key: string, postal: PostalIndex, reference: Refere
 export function cityOfDirectionalPart(city: string, state: string, postal: PostalIndex): CityEntry | undefined {
   const m = /^(\S+)\s+(.+)$/.exec(city);
   return m && DirectionalTable.has(m[1]) ? postal.city(state, m[2]) : undefined;
+}
+
+/**
+ * A town named by a directional and a place of the state (`N. MIAMI`, `NO ORANGE`: North Miami, North Orange) that the
+ * embedded data does not list: GeoNames names one place per ZIP (33161 is MIAMI), so such a town, often a city of its
+ * own, is missing from it. Its name spelt out as USPS writes a last line (NORTH MIAMI), and the place it is named
+ * after; nothing when the typed name opens with no directional or the rest is no place of the state.
+ */
+export function townNamedByDirectional(city: string, state: string, postal: PostalIndex): { name: string; neighbour: CityEntry } | undefined {
+  const m = /^(\S+)\s+(.+)$/.exec(city);
+  const spelt = m ? TownDirectionalWords.get(m[1]) : undefined;
+  const neighbour = spelt ? postal.city(state, m![2]) : undefined;
+  return neighbour ? { name: `${spelt} ${neighbour.name}`, neighbour } : undefined;
 }
 
 /**

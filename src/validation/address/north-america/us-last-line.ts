@@ -7,7 +7,9 @@ import type { DeliveryKind, ParsedAddress } from '../parser.js';
 import { cityKey, lettersOf, type PostalIndex, type ZipPlace } from '../postal-index.js';
 import type { ReferenceIndex } from '../reference-index.js';
 import { DirectionalTable, MilitaryPostOffices, MilitaryStates, RegionByName, stateOfUnlistedZip, UspsTerritories } from '../tables.js';
-import { cityAsItsPlaceWritesIt, cityOfDirectionalPart, nameOfZip, statesOfCity, typingSlipsApart, unknownCityName } from './city-names.js';
+import {
+  cityAsItsPlaceWritesIt, cityOfDirectionalPart, nameOfZip, statesOfCity, townNamedByDirectional, typingSlipsApart, unknownCityName,
+} from './city-names.js';
 import { words } from './written-form.js';
 import {
   bestPlace, correctZip, FIVE_DIGITS, localZipsOfCity, nearCitiesByZip, withLocalZips, zipsOfCity, zipsOfCityAnywhere,
@@ -181,6 +183,15 @@ export function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, refer
         if (!p.state) notes.push(F.stateAdded((out.state = place.state)));
         return out;
       }
+      // A directional before the ZIP's own place (`N. MIAMI, FL 33161`, which GeoNames names MIAMI): a town of its own
+      // as often as not (North Miami, East Palo Alto), which the embedded data cannot deny; kept, spelt out, said
+      // unchecked, where no loaded data names the ZIP's places.
+      const town = townNamedByDirectional(p.city!, place.state, postal);
+      if (town && !reference?.cityNamesOf(p.postalCode!).length && nameOfZip(town.neighbour.name, p.postalCode!, places, postal, reference)) {
+        notes.push(F.cityNotChecked((out.city = town.name), p.postalCode!, place.city));
+        if (!p.state) notes.push(F.stateAdded((out.state = place.state)));
+        return out;
+      }
       // A name nothing knows (GeoNames keeps one place per ZIP: TAMARAC, SHAKER HEIGHTS and HOLLYWOOD, names USPS
       // accepts, are none of its places) and no slip of one: kept, and said to be unchecked, where no loaded data names
       // the ZIP's places.
@@ -275,13 +286,16 @@ export function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, refer
     else out.candidateZips = local;
     return out;
   }
+  // A town named by a directional and a place of the state (below); not first a slip from a place (`SO. SHARON`: its
+  // key S SHARON is one letter from SHARON).
+  const town = cityEntry || reference?.hasCityNames() ? undefined : townNamedByDirectional(p.city, p.state, postal);
   // A city misspelt by one slip (`LOUSVILLE`) is the one city of the state it is that close to.
-  const near = cityEntry ? undefined : postal.cityOneSlipFrom(p.state, inputCityKey, p.city);
+  const near = cityEntry || town ? undefined : postal.cityOneSlipFrom(p.state, inputCityKey, p.city);
   if (near) {
     notes.push(F.cityCorrected(p.city, (out.city = near.name)));
     out.corrected = true;
   }
-  if (!cityEntry && !near && reference) {
+  if (!cityEntry && !near && !town && reference) {
     const state = p.state;
     /** The city written as `city` (said by `note`), and the ZIP added, or the ZIPs to look in. */
     const placed = (note: string, city: string, zips: string[]) => {
@@ -304,7 +318,15 @@ export function reconcileUsLastLine(p: ParsedAddress, postal: PostalIndex, refer
       return placed(F.cityNotMailingName(p.city, preferred[0]), preferred[0], [...new Set(aliases.map((a) => a.zip))]);
     }
   }
-  // A part of a city named by a directional (`EAST PORTLAND`) that is no town of its own: the city it is part of.
+  // A town named by a directional and a place of the state (`N. MIAMI, FL`, `EAST PORTLAND, OR`) that the embedded data
+  // does not list (it names one place per ZIP): kept, spelt out and said unchecked, the neighbour's ZIPs searched for
+  // the street. Where loaded City-State data names the state's places and not this one, it is a part of the city it
+  // is named after (a district, East Portland), and corrected to it.
+  if (town) {
+    notes.push(F.townNotChecked((out.city = town.name), town.neighbour.name, p.state));
+    out.candidateZips = withLocalZips(town.neighbour.zips.length > 1 ? postal.zipsAround(town.neighbour) : town.neighbour.zips, local);
+    return out;
+  }
   const part = cityEntry || near ? undefined : cityOfDirectionalPart(p.city, p.state, postal);
   if (part) {
     notes.push(F.cityCorrected(p.city, (out.city = part.name)));

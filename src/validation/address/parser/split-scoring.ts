@@ -223,6 +223,9 @@ function knownStreet(
   return false;
 }
 
+/** Road types named in segments by direction (`GRAVENSTEIN HWY N`, `GRAVENSTEIN HWY S`). */
+const SEGMENTED_ROAD_TYPES: ReadonlySet<string> = new Set(['HWY', 'FWY', 'EXPY', 'TPKE', 'BYP', 'PIKE']);
+
 /** What a split without a city loses where a state or postal code says one is expected. */
 const CITY_MISSING = 6;
 
@@ -308,7 +311,19 @@ export function bestSplit(
           // Not one opposed to the street's pre-directional (`W 175TH ST EAST HAZEL CREST`): East Hazel Crest.
           const predirection = start + 2 < p && toks[start].number ? directionalOf(toks[start + 1].w, country) : undefined;
           const opposed = predirection !== undefined && directionalOf(first, country)!.length === 1 && opposedDirections(predirection, directionalOf(first, country)!);
-          if (restZips > 0 && !opposed && (suffixOf(toks[p - 1].w, country) || halfOfPair)) score -= 12.5;
+          // A cardinal directional alone after the street's comma opens the town typed (`PINE AVE, N. MIAMI`: North
+          // Miami, which GeoNames, one place per ZIP, does not list): a town is named North, South, East or West of its
+          // neighbour, and a street's post-directional is written before the comma. Known only by its neighbour's name,
+          // it is believed a little less than a known one; the last line says it is unchecked. Not after a highway or a
+          // route number, whose segments carry the direction (`GRAVENSTEIN HWY, N SEBASTOPOL`, `HWY. 31, W. WHITE
+          // HOUSE`: US 31W), nor a quadrant (`BOLTON ROAD, NW ATLANTA`), which names no town: the corpus labels those
+          // the street's.
+          const opensCommaGroup = toks[p].sep && p - 1 >= start && !toks[p - 1].sep && directionalOf(first, country)!.length === 1 &&
+            !toks[p - 1].digit && !SEGMENTED_ROAD_TYPES.has(suffixOf(toks[p - 1].w, country) ?? '');
+          if (restZips > 0 && opensCommaGroup && !opposed) {
+            knownZips = restZips;
+            score -= 1;
+          } else if (restZips > 0 && !opposed && (suffixOf(toks[p - 1].w, country) || halfOfPair)) score -= 12.5;
           else if (restZips > 0 && directionalOf(toks[p - 1].w, country)) {
             knownZips = restZips;
             score -= 1;
