@@ -101,6 +101,8 @@ const ROUTES: Record<string, string[]> = {
   '/billing': ['GET', 'HEAD'],
   '/billing/checkout': ['POST'],
   '/members': ['GET', 'HEAD', 'POST'],
+  '/settings': ['GET', 'HEAD'],
+  '/settings/password': ['POST'],
   '/assets/dashboard.css': ['GET', 'HEAD'],
   '/assets/dashboard.js': ['GET', 'HEAD'],
 };

@@ -202,6 +202,27 @@ export class People {
     return { token: session.token, userId: user.id };
   }
 
+  /**
+   * A signed-in person changes the password, proving the current one. Every session of the person ends (another
+   * browser signed in with the old password is out) and a new one starts for this browser.
+   */
+  async changePassword(userId: string, current: unknown, next: unknown): Promise<{ token: string }> {
+    const user = await this.userById(userId);
+    if (!user) throw new PeopleError('not-found', 'No such person.');
+    if (!(await verifyPassword(typeof current === 'string' ? current.slice(0, 1_000) : '', user.password_hash))) {
+      throw new PeopleError('bad-credentials', 'The current password is not right.', 'current');
+    }
+    const text = typeof next === 'string' ? next : '';
+    const weakness = passwordWeakness(text, user.email);
+    if (weakness) throw new PeopleError('weak-password', `The new password: ${weakness}.`, 'password');
+    const at = Math.max(this.now(), Number(user.password_changed_at) + 1);
+    await this.db.run(`UPDATE users SET password_hash = $1, password_changed_at = $2 WHERE id = $3`, [
+      await hashPassword(text, this.settings.scryptLogN), at, user.id,
+    ]);
+    await this.sessions.endAllOf(user.id);
+    return { token: (await this.sessions.create(user.id, user.account_id)).token };
+  }
+
   /** The owner invites an address to the account: a member without a password until the link is followed. */
   async invite(by: { userId: string; accountId: string; role: string }, emailText: unknown, baseUrl: string): Promise<Member> {
     if (by.role !== 'owner') throw new PeopleError('owner-only', 'Only the owner of the account invites people.');

@@ -25,6 +25,7 @@ import { connectorsPage } from './pages/connectors.js';
 import { keysPage } from './pages/keys.js';
 import { membersPage } from './pages/members.js';
 import { overviewPage } from './pages/overview.js';
+import { settingsPage } from './pages/settings.js';
 import { errorPage, forgotPage, linkProblemPage, setPasswordPage, signInPage, signUpPage } from './pages/sign-in.js';
 import { checkCsrf, clearSessionCookie, CsrfRejected, setSessionCookie, webOf, webSession } from './web-session.js';
 
@@ -330,6 +331,20 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
       if (err instanceof InvalidArgumentError) throw new Problem('invalid-request', err.message, { errors: [{ field: 'pack', message: err.message }] });
       if (err instanceof PaymentsNotConfiguredError) throw new Problem('payments-not-configured', err.message);
       throw err;
+    }
+  });
+
+  // The person's own settings.
+  router.get('/settings', ...page, (req, res) => html(res, 200, settingsPage({ web: webOf(res), flash: noticeOf(req) })));
+  router.post('/settings/password', ...action, async (req, res) => {
+    const body = formOf(req);
+    try {
+      const { token } = await people.changePassword(webOf(res).session!.userId, body.current, body.password);
+      startSession(res, token);
+      res.redirect(303, '/settings?done=password-set');
+    } catch (err) {
+      if (!(err instanceof PeopleError)) throw err;
+      html(res, 400, settingsPage({ web: webOf(res), errors: { [err.field ?? 'password']: err.message } }));
     }
   });
 

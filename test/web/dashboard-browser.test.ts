@@ -135,7 +135,7 @@ describe.skipIf(skipBrowser)('the dashboard in Chromium', () => {
   });
 
   it('When each page is read with a keyboard or a screen reader, then every control has a label and the first Tab skips to the content', async () => {
-    for (const route of ['/', '/keys', '/batches', '/connectors', '/billing', '/members']) {
+    for (const route of ['/', '/keys', '/batches', '/connectors', '/billing', '/members', '/settings']) {
       await page.goto(`${s.url}${route}`);
       // In the page (a string: the test's program has Node's types, not the DOM's).
       const unlabelled = await page.evaluate(`[...document.querySelectorAll('input:not([type=hidden]), select, textarea, button')]
@@ -151,7 +151,7 @@ describe.skipIf(skipBrowser)('the dashboard in Chromium', () => {
   it("When the dashboard is used on a phone's screen, then no page scrolls sideways", async () => {
     const phone = await browser.newPage({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
     await phone.context().addCookies(await page.context().cookies());
-    for (const route of ['/', '/keys', '/batches', '/connectors', '/billing', '/members', '/signin']) {
+    for (const route of ['/', '/keys', '/batches', '/connectors', '/billing', '/members', '/settings', '/signin']) {
       await phone.goto(`${s.url}${route}`);
       const overflow = await phone.evaluate('document.documentElement.scrollWidth - window.innerWidth');
       expect([route, overflow]).toEqual([route, 0]);

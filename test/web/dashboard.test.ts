@@ -53,7 +53,7 @@ describe.each(testDatabases)('the dashboard on $name', (database) => {
 
   it('When a visitor is not signed in, then every page sends them to sign in', async () => {
     const agent = new WebAgent(s.url);
-    for (const path of ['/', '/keys', '/batches', '/connectors', '/billing', '/members']) {
+    for (const path of ['/', '/keys', '/batches', '/connectors', '/billing', '/members', '/settings']) {
       const res = await agent.get(path);
       expect([path, res.status, res.location]).toEqual([path, 303, '/signin']);
     }
@@ -254,6 +254,24 @@ describe.each(testDatabases)('the dashboard on $name', (database) => {
     expect(reused.text).toContain('used already');
     expect((await first.get('/')).status).toBe(303); // the session signed in with the old password is over
     expect((await new WebAgent(s.url).signIn(email, PASSWORD)).status).toBe(401);
+  });
+
+  it('When a signed-in person changes the password, then the current one is required and other browsers are signed out', async () => {
+    const { agent, email } = await signedUp('change');
+    const other = new WebAgent(s.url);
+    await other.signIn(email, PASSWORD);
+    await agent.get('/settings');
+    const wrong = await agent.post('/settings/password', { current: 'not the password', password: 'a fresh passphrase here' });
+    const weak = await agent.post('/settings/password', { current: PASSWORD, password: 'short' });
+    const done = await agent.post('/settings/password', { current: PASSWORD, password: 'a fresh passphrase here' });
+
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('The current password is not right');
+    expect(weak.status).toBe(400);
+    expect(done).toMatchObject({ status: 303, location: '/settings?done=password-set' });
+    expect((await agent.get('/')).status).toBe(200);
+    expect((await other.get('/')).status).toBe(303);
+    expect((await new WebAgent(s.url).signIn(email, 'a fresh passphrase here')).status).toBe(303);
   });
 
   it('When a link is altered, expired or of another kind, then it does nothing', async () => {

@@ -40,7 +40,7 @@ export function page({ title, web, path, body, flash }: PageInput): string {
 <header class="top">
   <a class="brand" href="/">contact-validator</a>
   ${session ? html`<nav aria-label="Dashboard"><ul>${NAV.map(([href, label]) => html`<li><a href="${href}"${path === href ? html` aria-current="page"` : ''}>${label}</a></li>`)}</ul></nav>
-  <form class="who" method="post" action="/signout">${csrfField(web)}<span>${session.email}</span> <button type="submit" class="link">Sign out</button></form>` : ''}
+  <form class="who" method="post" action="/signout">${csrfField(web)}<a href="/settings"${path === '/settings' ? html` aria-current="page"` : ''}>${session.email}</a> <button type="submit" class="link">Sign out</button></form>` : ''}
 </header>
 ${session && !session.emailConfirmed ? html`<div class="banner" role="status"><form method="post" action="/confirm/resend">${csrfField(web)}
   Confirm your e-mail address (we sent you a link) before buying credits. <button type="submit" class="link">Send the link again</button></form></div>` : ''}
