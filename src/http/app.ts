@@ -119,7 +119,7 @@ const ID_ROUTES: [RegExp, string[]][] = [
   [/^\/batches\/[^/]+\/(status|result)$/, ['GET', 'HEAD']],
   [/^\/batches\/[^/]+\/resume$/, ['POST']],
   [/^\/connectors\/[^/]+\/(run|pause|resume)$/, ['POST']],
-  [/^\/members\/[^/]+\/remove$/, ['POST']],
+  [/^\/members\/[^/]+\/(remove|resend)$/, ['POST']],
 ];
 
 export function createApp(deps: AppDeps): express.Express {

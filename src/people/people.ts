@@ -255,6 +255,14 @@ export class People {
     }));
   }
 
+  /** The owner sends an invitation again (lost, or expired): a new link; the earlier one still works until used. */
+  async resendInvitation(by: { accountId: string; role: string }, userId: string, baseUrl: string): Promise<void> {
+    if (by.role !== 'owner') throw new PeopleError('owner-only', 'Only the owner of the account invites people.');
+    const user = await this.userById(userId);
+    if (!user || user.account_id !== by.accountId || user.password_hash !== null) throw new PeopleError('not-found', 'No such invitation on this account.');
+    await this.sendLink('invite', user, baseUrl);
+  }
+
   /** The owner removes a member (never the owner): the person's sessions end at once. */
   async removeMember(by: { accountId: string; role: string }, userId: string): Promise<void> {
     if (by.role !== 'owner') throw new PeopleError('owner-only', 'Only the owner of the account removes people.');

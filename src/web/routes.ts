@@ -362,6 +362,15 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
       html(res, err.code === 'owner-only' ? 403 : 400, membersPage({ web: webOf(res), members: await people.members(s.accountId), error: err.message, email: text(formOf(req).email) }));
     }
   });
+  router.post('/members/:id/resend', ...action, async (req, res) => {
+    try {
+      await people.resendInvitation(webOf(res).session!, String(req.params.id), settings.baseUrl());
+    } catch (err) {
+      if (err instanceof PeopleError) throw new Problem(err.code === 'owner-only' ? 'owner-only' : 'not-found', err.message);
+      throw err;
+    }
+    res.redirect(303, '/members?done=invited');
+  });
   router.post('/members/:id/remove', ...action, async (req, res) => {
     try {
       await people.removeMember(webOf(res).session!, String(req.params.id));
