@@ -139,6 +139,8 @@ export interface Config {
   people: {
     /** SMTP_URL: the relay that sends confirmation, reset and invitation mail; unset, links are only logged. */
     smtpUrl?: string;
+    /** Without a relay, whether the log may carry the mail's text (its links): not when NODE_ENV=production. */
+    logMail: boolean;
     mailFrom: string;
     /** Signs the links in those mails; unset, a secret generated once and kept in the database (the fleet shares it). */
     sessionSecret?: string;
@@ -240,6 +242,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : null,
     people: {
       smtpUrl: e.SMTP_URL,
+      logMail: e.NODE_ENV !== 'production',
       mailFrom: e.MAIL_FROM ?? `contact-validator <no-reply@${e.EMAIL_HELO_NAME}>`,
       sessionSecret: e.SESSION_SECRET,
       sessionMaxAgeMs: e.SESSION_MAX_AGE_HOURS * 3_600_000,

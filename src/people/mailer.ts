@@ -1,7 +1,7 @@
 /**
  * Mail to people: confirmation, password-reset and invitation links, sent through the SMTP relay named by SMTP_URL
  * with nodemailer (well kept, speaks STARTTLS and authentication). Without a relay the messages go to the log, which
- * is for development: a production service sets SMTP_URL.
+ * is for development (with NODE_ENV=production they are dropped instead): a production service sets SMTP_URL.
  */
 import nodemailer from 'nodemailer';
 import type { Logger } from '../log.js';
@@ -17,11 +17,13 @@ export interface Mailer {
   close(): void;
 }
 
-export function createMailer(settings: { smtpUrl?: string; mailFrom: string }, logger: Logger): Mailer {
+export function createMailer(settings: { smtpUrl?: string; mailFrom: string; logMail: boolean }, logger: Logger): Mailer {
   if (!settings.smtpUrl) {
     return {
+      // In production the links (a password reset's) must not reach the logs: the mail is dropped, and said so.
       async send(message) {
-        logger.warn({ to: message.to, subject: message.subject, text: message.text }, 'SMTP_URL is not set: mail written to the log');
+        if (settings.logMail) logger.warn({ to: message.to, subject: message.subject, text: message.text }, 'SMTP_URL is not set: mail written to the log');
+        else logger.error({ subject: message.subject }, 'SMTP_URL is not set: mail not sent');
       },
       close() {},
     };
