@@ -129,6 +129,14 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('query parser', 'simple');
   app.use(requestContext(deps.logger));
   app.use(deps.metrics.middleware());
+
+  // Every /v1 route: the key first, then its rate limit. Routes are flat (no nested routers) to keep the hot path short,
+  // and POST /v1/validate comes first: Express tries the routes in order, one match attempt each per request.
+  const guard = [
+    authenticate(deps.accounts, deps.failedAuthentications), publishableScope(),
+    ...rateLimitPerKey(deps.db, deps.rateLimitPerMinute, deps.rateLimitStore), ...publishableRateLimit(deps.db, deps.publishableRateLimitPerMinute),
+  ];
+  validateRoutes(app, guard, deps.validation, new IdempotencyStore(deps.db));
   deps.metrics.routes(app, deps.metricsToken);
 
   // Readiness (a load balancer's or Kubernetes' probe): not while loading or draining, nor without the database.
@@ -151,15 +159,9 @@ export function createApp(deps: AppDeps): express.Express {
     res.json(problemBody(new Problem(code)));
   });
 
-  // Every /v1 route: the key first, then its rate limit. Routes are flat (no nested routers) to keep the hot path short.
   shopifyWebhookRoutes(app, deps.shopifyWebhooks);
   stripeWebhookRoutes(app, deps.purchases);
   app.options('/v1/validate', preflight(deps.accounts));
-  const guard = [
-    authenticate(deps.accounts, deps.failedAuthentications), publishableScope(),
-    ...rateLimitPerKey(deps.db, deps.rateLimitPerMinute, deps.rateLimitStore), ...publishableRateLimit(deps.db, deps.publishableRateLimitPerMinute),
-  ];
-  validateRoutes(app, guard, deps.validation, new IdempotencyStore(deps.db));
   accountRoutes(app, guard, deps.accounts, deps.ledger);
   batchRoutes(app, guard, deps.batches, deps.batchMaxBytes);
   shopifyInstallRoutes(app, guard, deps.shopifyInstall);

@@ -10,21 +10,59 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Database } from '../db/data-source.js';
 import { Problem } from './problems.js';
 
+/**
+ * A prom-client counter whose increments are added up here, one tally per label set, and handed to prom-client when
+ * the counter is read (a scrape): counting a request costs a Map lookup and an addition, where prom-client's `inc`
+ * hashes and checks its labels each time. What a scrape reads is the same.
+ */
+class TalliedCounter<L extends string> {
+  private readonly tallies = new Map<string, { labels: Record<L, string>; n: number }>();
+
+  constructor(config: { name: string; help: string; labelNames: readonly L[]; registry: Registry }) {
+    const tallies = this.tallies;
+    new Counter({
+      name: config.name, help: config.help, labelNames: config.labelNames, registers: [config.registry],
+      collect() {
+        for (const tally of tallies.values()) {
+          if (tally.n === 0) continue;
+          this.inc(tally.labels, tally.n);
+          tally.n = 0;
+        }
+      },
+    });
+  }
+
+  /** Counts one for the label set `key` names, if that key has been counted before: else false, and `first` it. */
+  add(key: string): boolean {
+    const tally = this.tallies.get(key);
+    if (!tally) return false;
+    tally.n++;
+    return true;
+  }
+
+  /** Counts one for a label set not seen before. */
+  first(key: string, labels: Record<L, string>): void {
+    this.tallies.set(key, { labels, n: 1 });
+  }
+}
+
 export class ServiceMetrics {
   readonly registry = new Registry();
-  private readonly requests = new Counter({
+  private readonly requests = new TalliedCounter({
     name: 'http_requests_total', help: 'Requests answered, by route, method and status', labelNames: ['route', 'method', 'status'] as const,
-    registers: [this.registry],
+    registry: this.registry,
   });
   private readonly duration = new Histogram({
     name: 'http_request_duration_seconds', help: 'Time to answer, by route', labelNames: ['route'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [this.registry],
   });
-  private readonly problems = new Counter({
-    name: 'http_problems_total', help: 'Problem answers (RFC 9457), by type', labelNames: ['type'] as const, registers: [this.registry],
+  /** The histogram's label object of each route, made once: observe() is then given the same object every time. */
+  private readonly routeLabels = new Map<string, { route: string }>();
+  private readonly problems = new TalliedCounter({
+    name: 'http_problems_total', help: 'Problem answers (RFC 9457), by type', labelNames: ['type'] as const, registry: this.registry,
   });
-  private readonly modules = new Counter({
-    name: 'validate_modules_total', help: 'Modules asked for in /v1/validate', labelNames: ['module'] as const, registers: [this.registry],
+  private readonly modules = new TalliedCounter({
+    name: 'validate_modules_total', help: 'Modules asked for in /v1/validate', labelNames: ['module'] as const, registry: this.registry,
   });
 
   constructor(db: Database) {
@@ -50,22 +88,36 @@ export class ServiceMetrics {
     });
   }
 
-  /** Counts each request once its answer has gone out. */
+  /**
+   * Counts each request once its answer has gone out, timed from its arrival (requestContext, which runs first). One
+   * listener function shared by every request: no closure is made per request.
+   */
   middleware() {
-    return (req: Request, res: Response, next: NextFunction) => {
-      const started = performance.now();
-      res.on('finish', () => {
-        // The route's pattern (`/v1/batches/:id`), never the path: ids would make a label per batch.
-        const route = (req.route?.path as string | undefined) ?? (res.statusCode === 404 ? 'unmatched' : 'other');
-        this.requests.inc({ route, method: req.method, status: String(res.statusCode) });
-        this.duration.observe({ route }, (performance.now() - started) / 1000);
-        const problem = res.locals.problemCode as string | undefined;
-        if (problem) this.problems.inc({ type: problem });
-        const modules = res.locals.context?.logFields.modules as string[] | undefined;
-        if (modules) for (const m of modules) this.modules.inc({ module: m });
-      });
+    const metrics = this;
+    function countAnswer(this: Response) {
+      metrics.count(this);
+    }
+    return (_req: Request, res: Response, next: NextFunction) => {
+      res.on('finish', countAnswer);
       next();
     };
+  }
+
+  private count(res: Response): void {
+    const req = res.req;
+    const status = res.statusCode;
+    // The route's pattern (`/v1/batches/:id`), never the path: ids would make a label per batch.
+    const route = (req.route?.path as string | undefined) ?? (status === 404 ? 'unmatched' : 'other');
+    const method = req.method;
+    const key = `${route} ${method} ${status}`;
+    if (!this.requests.add(key)) this.requests.first(key, { route, method, status: String(status) });
+    let labels = this.routeLabels.get(route);
+    if (!labels) this.routeLabels.set(route, (labels = { route }));
+    this.duration.observe(labels, (performance.now() - res.locals.context.arrivedAt) / 1000);
+    const problem = res.locals.problemCode as string | undefined;
+    if (problem && !this.problems.add(problem)) this.problems.first(problem, { type: problem });
+    const modules = res.locals.context.logFields.modules as string[] | undefined;
+    if (modules) for (const m of modules) if (!this.modules.add(m)) this.modules.first(m, { module: m });
   }
 
   routes(router: Router, token: string | undefined): void {

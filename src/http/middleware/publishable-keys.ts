@@ -55,22 +55,28 @@ export function publishableScope(): RequestHandler {
   };
 }
 
-/** Requests per client address per minute behind publishable keys (0: off). */
+/**
+ * Requests per client address per minute behind publishable keys (0: off). A secret key passes straight on: not
+ * through express-rate-limit's `skip`, which it reaches only after two promises and the client address's lookup.
+ */
 export function publishableRateLimit(db: Database, perMinute: number): RequestHandler[] {
   if (perMinute <= 0) return [];
   const store = db.dialect === 'postgres' ? new DatabaseRateLimitStore(db) : new MemoryStore();
   if (store instanceof DatabaseRateLimitStore) store.prefix = 'rlip:';
-  return [rateLimit({
+  const limiter = rateLimit({
     windowMs: 60_000,
     limit: perMinute,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     identifier: `${perMinute}-per-minute-per-address`,
     store,
-    skip: (_req, res) => !res.locals.context.principal?.publishable,
     keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown'),
     handler: (_req, res, next, options) => {
       next(new Problem('rate-limited', `At most ${options.limit} requests per minute from one address with a publishable key; retry after ${res.getHeader('Retry-After') ?? 60} s.`));
     },
-  })];
+  });
+  return [(req: Request, res: Response, next: NextFunction) => {
+    if (!res.locals.context.principal?.publishable) return next();
+    return limiter(req, res, next);
+  }];
 }
