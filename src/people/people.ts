@@ -17,6 +17,7 @@ import { readLink, signLink, type LinkPurpose } from './signed-links.js';
 const LINK_LIFETIME_MS: Record<LinkPurpose, number> = { confirm: 3 * 86_400_000, reset: 3_600_000, invite: 7 * 86_400_000 };
 const SIGN_IN_WINDOW_MS = 15 * 60_000;
 const MAX_MEMBERS = 50;
+const RESET_MAILS_PER_WINDOW = 3;
 const EMAIL = /^[^\s@<>()[\]\\,;:"]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 export type PeopleErrorCode =
@@ -164,12 +165,18 @@ export class People {
     if (user && user.email_confirmed_at === null) await this.sendLink('confirm', user, baseUrl);
   }
 
-  /** A reset link by mail when the address has an account; the answer is the same when it has none. */
+  /**
+   * A reset link by mail when the address has an account; the answer is the same when it has none. At most
+   * RESET_MAILS_PER_WINDOW a quarter of an hour to one address: the form must not bomb a mailbox.
+   */
   async requestPasswordReset(emailText: unknown, baseUrl: string): Promise<void> {
     const email = normalizeEmail(emailText);
     const user = email ? await this.userByEmail(email) : null;
-    if (user) await this.sendLink('reset', user, baseUrl);
-    else this.logger.info('password reset asked for an unknown address');
+    if (!user) return void this.logger.info('password reset asked for an unknown address');
+    const sent = await this.attempts.get(`reset:${user.email}`);
+    if (sent && sent.totalHits >= RESET_MAILS_PER_WINDOW) return void this.logger.warn('password reset mail held back: too many for one address');
+    await this.attempts.increment(`reset:${user.email}`);
+    await this.sendLink('reset', user, baseUrl);
   }
 
   /** The person a reset or invitation link is for (to show the form), or a PeopleError. */

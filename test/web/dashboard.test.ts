@@ -275,6 +275,21 @@ describe.each(testDatabases)('the dashboard on $name', (database) => {
     expect((await new WebAgent(s.url).signIn(email, 'a fresh passphrase here')).status).toBe(303);
   });
 
+  it('When someone asks for reset links to one address again and again, then its mailbox gets three, and the page says the same', async () => {
+    const { email } = await signedUp('bomb');
+    const agent = new WebAgent(s.url);
+    await agent.get('/forgot');
+    const before = mail.messages.length;
+    const pages = [];
+    for (let i = 0; i < 5; i++) pages.push(await agent.post('/forgot', { email }));
+    await mail.next(email, before);
+    await new Promise((r) => setTimeout(r, 300));
+
+    expect(pages.map((p) => p.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(new Set(pages.map((p) => p.text)).size).toBe(1);
+    expect(mail.messages.slice(before).filter((m) => m.to.includes(email)).length).toBe(3);
+  });
+
   it('When a link is altered, expired or of another kind, then it does nothing', async () => {
     const { email } = await signedUp('links');
     const link = new URL(await mail.link(email, '/confirm'));
