@@ -22,8 +22,16 @@ export interface Server {
   stderr: () => string;
 }
 
-export function startServer(script: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, script)], {
+/** A child started with tsx whose first stdout line is a JSON object about itself (its URL, its key…). */
+export interface StartedChild {
+  child: ChildProcess;
+  first: Record<string, unknown>;
+  stderr: () => string;
+}
+
+/** Starts `script` (relative to the repository) and waits for its first line, which must name its `url`. */
+export function startChild(name: string, script: string, nodeFlags: string[] = []): Promise<StartedChild> {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(ROOT, script)], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, NODE_ENV: 'production' },
@@ -35,7 +43,7 @@ export function startServer(script: string): Promise<Server> {
     const fail = (why: string) => {
       clearTimeout(timer);
       child.kill('SIGKILL');
-      reject(new Error(`the service did not start: ${why}${err ? `\n--- its stderr ---\n${err.trim()}` : ''}`));
+      reject(new Error(`${name} did not start: ${why}${err ? `\n--- its stderr ---\n${err.trim()}` : ''}`));
     };
     const timer = setTimeout(() => fail(`no URL within ${SERVER_START_TIMEOUT_MS / 1000} s`), SERVER_START_TIMEOUT_MS);
     child.once('error', (e) => fail(e.message));
@@ -49,11 +57,9 @@ export function startServer(script: string): Promise<Server> {
       child.removeAllListeners('exit');
       clearTimeout(timer);
       try {
-        const info = JSON.parse(out.slice(0, nl)) as { url: string; api_key: string; pid?: number; knobs?: Record<string, string> };
-        if (typeof info.url !== 'string' || typeof info.api_key !== 'string') throw new Error('no url or api_key');
-        const url = new URL(info.url);
-        if (url.hostname !== '127.0.0.1') throw new Error(`the service listens on ${url.hostname}, not 127.0.0.1`);
-        resolve({ url: info.url, apiKey: info.api_key, pid: info.pid ?? child.pid!, knobs: info.knobs ?? {}, child, stderr: () => err });
+        const first = JSON.parse(out.slice(0, nl)) as Record<string, unknown>;
+        if (typeof first.url !== 'string') throw new Error('no url');
+        resolve({ child, first, stderr: () => err });
       } catch (e) {
         fail(`unexpected first line ${JSON.stringify(out.slice(0, 200))} (${(e as Error).message})`);
       }
@@ -61,7 +67,22 @@ export function startServer(script: string): Promise<Server> {
   });
 }
 
-export function stopServer(server: Server): Promise<void> {
+/** The service child of bench/servers/service.ts: its URL on 127.0.0.1, its key, its pid and knobs. */
+export async function startServer(script: string): Promise<Server> {
+  const { child, first, stderr } = await startChild('the service', script);
+  const why = typeof first.api_key !== 'string' ? 'no api_key'
+    : new URL(first.url as string).hostname !== '127.0.0.1' ? `it listens on ${new URL(first.url as string).hostname}, not 127.0.0.1` : null;
+  if (why) {
+    child.kill('SIGKILL');
+    throw new Error(`the service did not start: ${why}`);
+  }
+  return {
+    url: first.url as string, apiKey: first.api_key as string, pid: (first.pid as number | undefined) ?? child.pid!,
+    knobs: (first.knobs as Record<string, string> | undefined) ?? {}, child, stderr,
+  };
+}
+
+export function stopServer(server: { child: ChildProcess }): Promise<void> {
   if (server.child.exitCode !== null || server.child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const kill = setTimeout(() => server.child.kill('SIGKILL'), 15_000);

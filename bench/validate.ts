@@ -23,7 +23,7 @@
  * is printed; the exit code is 0 whatever the numbers (this is a measurement), and non-zero only when a server fails to
  * start or to answer a first request correctly.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,9 +31,9 @@ import { fileURLToPath } from 'node:url';
 import { checkOut } from './git-worktree.js';
 import { validateBodies } from './validate-bodies.js';
 import { autocannon, type AutocannonRequest, type AutocannonResult } from './autocannon.js';
+import { startChild, stopServer } from './service-child.js';
 
 const TARGET_RATIO = 0.6;
-const SERVER_START_TIMEOUT_MS = 60_000;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 
@@ -95,52 +95,12 @@ interface Server {
   stderr: () => string;
 }
 
-function startServer(name: string, script: string, nodeFlags: string[] = []): Promise<Server> {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(ROOT, script)], {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  let out = '';
-  let err = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => { err = (err + d).slice(-8_000); });
-  return new Promise((resolve, reject) => {
-    const fail = (why: string) => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(new Error(`${name} did not start: ${why}${err ? `\n--- its stderr ---\n${err.trim()}` : ''}`));
-    };
-    const timer = setTimeout(() => fail(`no URL within ${SERVER_START_TIMEOUT_MS / 1000} s`), SERVER_START_TIMEOUT_MS);
-    child.once('error', (e) => fail(e.message));
-    child.once('exit', (code, signal) => fail(`exited (${signal ?? code}) before printing its URL`));
-    child.stdout!.setEncoding('utf8').on('data', function onData(d: string) {
-      out += d;
-      const nl = out.indexOf('\n');
-      if (nl < 0) return;
-      child.stdout!.off('data', onData);
-      child.removeAllListeners('exit');
-      clearTimeout(timer);
-      try {
-        const info = JSON.parse(out.slice(0, nl)) as { url: string; api_key?: string; structure?: boolean };
-        if (typeof info.url !== 'string') throw new Error('no url');
-        resolve({ name, url: info.url, apiKey: info.api_key, structure: info.structure, child, stderr: () => err });
-      } catch {
-        fail(`unexpected first line ${JSON.stringify(out.slice(0, 200))}`);
-      }
-    });
-  });
-}
-
-function stopServer(server: Server): Promise<void> {
-  if (server.child.exitCode !== null || server.child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => server.child.kill('SIGKILL'), 15_000);
-    server.child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    server.child.kill('SIGTERM');
-  });
+async function startServer(name: string, script: string, nodeFlags: string[] = []): Promise<Server> {
+  const { child, first, stderr } = await startChild(name, script, nodeFlags);
+  return {
+    name, url: first.url as string, apiKey: first.api_key as string | undefined, structure: first.structure as boolean | undefined,
+    child, stderr,
+  };
 }
 
 function requestsFor(server: Server, bodies: string[]): AutocannonRequest[] {
