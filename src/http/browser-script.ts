@@ -24,7 +24,11 @@ export async function buildBrowserScript(entry: string): Promise<BuiltScript> {
     legalComments: 'none',
     logLevel: 'silent',
   });
-  const code = result.outputFiles[0].text;
+  return builtAsset(result.outputFiles[0].text);
+}
+
+/** A text served as it is, with its content hash as the ETag. */
+export function builtAsset(code: string): BuiltScript {
   return { code, etag: `"${crypto.createHash('sha256').update(code).digest('base64url').slice(0, 22)}"` };
 }
 

@@ -49,6 +49,8 @@ export interface Member {
   created_at: string;
 }
 
+const USER_COLUMNS = 'id, account_id, email, password_hash, role, email_confirmed_at, created_at, password_changed_at';
+
 interface UserRow {
   id: string;
   account_id: string;
@@ -252,7 +254,7 @@ export class People {
 
   async members(accountId: string): Promise<Member[]> {
     const rows = await this.db.all<UserRow>(
-      `SELECT id, account_id, email, password_hash, role, email_confirmed_at, created_at, password_changed_at FROM users
+      `SELECT ${USER_COLUMNS} FROM users
        WHERE account_id = $1 ORDER BY created_at, id`,
       [accountId],
     );
@@ -330,19 +332,16 @@ export class People {
     return this.secret;
   }
 
-  private async userByEmail(email: string): Promise<UserRow | null> {
-    const rows = await this.db.all<UserRow>(
-      `SELECT id, account_id, email, password_hash, role, email_confirmed_at, created_at, password_changed_at FROM users WHERE email = $1`,
-      [email],
-    );
-    return rows[0] ?? null;
+  private userByEmail(email: string): Promise<UserRow | null> {
+    return this.userWhere('email', email);
   }
 
-  private async userById(id: string): Promise<UserRow | null> {
-    const rows = await this.db.all<UserRow>(
-      `SELECT id, account_id, email, password_hash, role, email_confirmed_at, created_at, password_changed_at FROM users WHERE id = $1`,
-      [id],
-    );
+  private userById(id: string): Promise<UserRow | null> {
+    return this.userWhere('id', id);
+  }
+
+  private async userWhere(column: 'email' | 'id', value: string): Promise<UserRow | null> {
+    const rows = await this.db.all<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE ${column} = $1`, [value]);
     return rows[0] ?? null;
   }
 }

@@ -1,9 +1,8 @@
 /** The dashboard's stylesheet and script, each one small file with a content-hash ETag (no framework, no CDN). */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Request, Response, Router } from 'express';
-import { lazyBrowserScript, notModified, type BuiltScript } from '../http/browser-script.js';
+import { builtAsset, lazyBrowserScript, notModified, type BuiltScript } from '../http/browser-script.js';
 
 const STYLESHEET = fileURLToPath(new URL('./assets/dashboard.css', import.meta.url));
 const SCRIPT = fileURLToPath(new URL('./assets/dashboard.ts', import.meta.url));
@@ -18,10 +17,7 @@ export function dashboardAssets(router: Router): void {
     res.send(asset.code);
   };
   router.get('/assets/dashboard.css', (req, res) => {
-    if (!css) {
-      const code = fs.readFileSync(STYLESHEET, 'utf8');
-      css = { code, etag: `"${crypto.createHash('sha256').update(code).digest('base64url').slice(0, 22)}"` };
-    }
+    css ??= builtAsset(fs.readFileSync(STYLESHEET, 'utf8'));
     send(req, res, css, 'text/css; charset=utf-8');
   });
   router.get('/assets/dashboard.js', async (req, res) => {

@@ -6,15 +6,14 @@
  */
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { type Accounts, DuplicateFormError, InvalidArgumentError } from '../billing/accounts.js';
-import { BatchRejected, type Batches, batchView } from '../batches/batches.js';
+import { type Batches, batchView } from '../batches/batches.js';
 import type { CreditLedger } from '../billing/ledger.js';
 import { PaymentsNotConfiguredError } from '../billing/purchases.js';
 import { DAY_MS, listPacks } from '../billing/pricing.js';
 import { dailyUsage, utcDay } from '../billing/usage.js';
 import { isDatabaseUnavailable } from '../db/data-source.js';
 import { Problem } from '../http/problems.js';
-import { batchParameters } from '../http/routes/batches.js';
-import { receiveUpload } from '../http/upload.js';
+import { batchParameters, createFromUpload, sendBatchResult } from '../http/routes/batches.js';
 import { PeopleError, type People } from '../people/people.js';
 import type { ConnectorRuns } from '../sync/connector-runs.js';
 import type { Connectors } from '../sync/connectors.js';
@@ -252,31 +251,15 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
   });
   // The form's token comes in the query (or the script's header): it is checked before a byte of the file is stored.
   router.post('/batches', session, csrf, signedIn, async (req, res) => {
-    const upload = await batches.uploadPath();
-    const { fields } = await receiveUpload(req, upload, settings.batchMaxBytes);
-    delete fields._csrf;
-    if (fields.smtp === undefined) fields.smtp = 'false';
-    const options = parseBatchForm(fields);
-    try {
-      const created = await batches.create(accountOf(res), upload, options);
-      if (wantsJson(req)) res.status(202).json(created);
-      else res.redirect(303, '/batches?done=batch-uploaded');
-    } catch (err) {
-      if (err instanceof BatchRejected) throw new Problem('invalid-csv', `Line ${err.line ?? 1}: ${err.message}. Nothing was charged.`, { line: err.line });
-      throw err;
-    }
+    const created = await createFromUpload(req, accountOf(res), batches, settings.batchMaxBytes, parseBatchForm);
+    if (wantsJson(req)) res.status(202).json(created);
+    else res.redirect(303, '/batches?done=batch-uploaded');
   });
   router.get('/batches/:id/status', ...page, async (req, res) => {
     res.json(batchView(await ownBatch(req, res)));
   });
   router.get('/batches/:id/result', ...page, async (req, res) => {
-    const job = await ownBatch(req, res);
-    const result = batches.result(job, false);
-    if (result === 'gone') throw new Problem('batch-gone', 'The batch was canceled; its files and results are deleted.');
-    if (result === 'not_ready') throw new Problem('batch-not-ready', `The batch is ${job.status}.`);
-    res.status(200).set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${job.id}.csv"` });
-    result.on('error', () => res.destroy());
-    result.pipe(res);
+    sendBatchResult(res, batches, await ownBatch(req, res), false);
   });
   router.post('/batches/:id/resume', ...action, async (req, res) => {
     const job = await ownBatch(req, res);
@@ -385,8 +368,9 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
   app.use(router);
 }
 
+/** The upload form's options: its empty inputs left out, an unticked SMTP box meaning false, the CSRF field dropped. */
 function parseBatchForm(fields: Record<string, string>) {
-  const cleaned = Object.fromEntries(Object.entries(fields).filter(([, v]) => v.trim() !== ''));
+  const cleaned = Object.fromEntries(Object.entries({ smtp: 'false', ...fields }).filter(([k, v]) => k !== '_csrf' && v.trim() !== ''));
   const parsed = batchParameters.safeParse(cleaned);
   if (!parsed.success) {
     throw new Problem('invalid-request', 'The batch options are not valid.', {
