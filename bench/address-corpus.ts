@@ -1,5 +1,5 @@
 /**
- * The labelled address corpus of datamade/usaddress (MIT; ../shared/data/address/usaddress-training-labeled.xml) as
+ * The labelled address corpus of datamade/usaddress (MIT; test/fixtures/address/usaddress-training-labeled.xml) as
  * expected components, and the scoring both parsers are measured with: house number, street line, unit, city,
  * state and ZIP, each compared after the same canonical spelling (Pub 28 abbreviations, SAINT = ST, no punctuation),
  * so that neither parser gains from its own abbreviation habits. Also the round trip of the embedded RRAD points.
@@ -19,7 +19,7 @@ import {
   UnitDesignatorTable,
 } from '../src/validation/address/tables.js';
 
-export const CORPUS_PATH = new URL('../../shared/data/address/usaddress-training-labeled.xml', import.meta.url);
+export const CORPUS_PATH = new URL('../test/fixtures/address/usaddress-training-labeled.xml', import.meta.url);
 
 export interface ParsedFields {
   number: string | null;

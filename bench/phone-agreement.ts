@@ -1,5 +1,5 @@
 /**
- * Agreement of the offline phone engine with Google's libphonenumber on ../shared/data/phone/numbers-dev.jsonl
+ * Agreement of the offline phone engine with Google's libphonenumber on test/fixtures/phone/numbers-dev.jsonl
  * (4,120 numbers whose validity and type google-libphonenumber 3.2.47 gave). Shared by `npm run bench:phone` and
  * test/phone/agreement.test.ts.
  */
@@ -10,7 +10,7 @@ import type { MetadataJson } from 'libphonenumber-js/core';
 import type { PhoneResult, PhoneType } from '../src/validation/types.js';
 import { PHONE_TYPE_BY_LIBPHONENUMBER_TYPE } from '../src/validation/phone/phone-type-table.js';
 
-export const REFERENCE_NUMBERS_PATH = fileURLToPath(new URL('../../shared/data/phone/numbers-dev.jsonl', import.meta.url));
+export const REFERENCE_NUMBERS_PATH = fileURLToPath(new URL('../test/fixtures/phone/numbers-dev.jsonl', import.meta.url));
 
 /**
  * google-libphonenumber 3.2.47 (2026-09-29) carries libphonenumber metadata 9.0.40, the same as libphonenumber-js
@@ -50,9 +50,9 @@ export function readReferenceVintageMetadata(): MetadataJson {
   return JSON.parse(gunzipSync(readFileSync(REFERENCE_VINTAGE_METADATA_PATH)).toString('utf8')) as MetadataJson;
 }
 
-function googleTypeInContract(number: ReferenceNumber, country: string | null): PhoneType {
+function googleTypeInApi(number: ReferenceNumber, country: string | null): PhoneType {
   const type = PHONE_TYPE_BY_LIBPHONENUMBER_TYPE[number.expectType as keyof typeof PHONE_TYPE_BY_LIBPHONENUMBER_TYPE] ?? 'unknown';
-  // CONTRACT: US and Canadian numbers are fixed_or_mobile offline; Google already says so for nearly all of them.
+  // docs/api.md#vocabularies: US and Canadian numbers are fixed_or_mobile offline; Google nearly always agrees.
   return (type === 'landline' || type === 'mobile') && (country === 'US' || country === 'CA') ? 'fixed_or_mobile' : type;
 }
 
@@ -68,7 +68,7 @@ export function measureAgreement(numbers: ReferenceNumber[], validate: (e164: st
     let typeAgrees = true;
     if (number.expectValid) {
       googleValid++;
-      typeAgrees = result.type === googleTypeInContract(number, result.country);
+      typeAgrees = result.type === googleTypeInApi(number, result.country);
       if (typeAgrees) typeAgreed++;
     }
     if (!validityAgrees || !typeAgrees) disagreements.push({ number, status: result.status, type: result.type });

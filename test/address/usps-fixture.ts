@@ -1,6 +1,6 @@
 /**
- * Builds USPS AIS records in the published fixed-width layouts (../shared/data/SOURCES.md), for test fixtures:
- * no real USPS file is needed to test the readers.
+ * Builds USPS AIS records in the published fixed-width layouts (as src/validation/address/reference-formats/usps.ts
+ * reads them), for test fixtures: no real USPS file is needed to test the readers.
  */
 type Span = readonly [from: number, to: number];
 

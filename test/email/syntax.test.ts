@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseEmailAddress } from '../../src/validation/email/syntax.js';
 
-const ISEMAIL_TESTS = fileURLToPath(new URL('../../../shared/data/email/isemail-tests.xml', import.meta.url));
+const ISEMAIL_TESTS = fileURLToPath(new URL('../fixtures/email/isemail-tests.xml', import.meta.url));
 
 interface IsemailCase { id: string; address: string; category: string; diagnosis: string }
 

@@ -1,6 +1,6 @@
 /**
  * A local stand-in for Twilio Lookup v2 on 127.0.0.1 (port 0), answering in the documented format
- * (../shared/data/phone/provider-fixtures/twilio_lookup_v2_*.json). Each test sets `respond` per number.
+ * (test/fixtures/phone/provider-fixtures/twilio_lookup_v2_*.json). Each test sets `respond` per number.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const fixture = (name: string) => JSON.parse(readFileSync(
-  fileURLToPath(new URL(`../../../shared/data/phone/provider-fixtures/${name}`, import.meta.url)), 'utf8')) as Record<string, unknown>;
+  fileURLToPath(new URL(`../fixtures/phone/provider-fixtures/${name}`, import.meta.url)), 'utf8')) as Record<string, unknown>;
 
 export const TWILIO_VALID_FIXTURE = fixture('twilio_lookup_v2_lti.json');
 export const TWILIO_INVALID_FIXTURE = fixture('twilio_lookup_v2_invalid.json');

@@ -1,6 +1,6 @@
 /**
- * USPS Address Information System products (the files a licensed operator holds), record layouts as in
- * ../shared/data/SOURCES.md (USPS "Address Information Products Technical Guide"):
+ * USPS Address Information System products (the files a licensed operator holds), record layouts as in the USPS
+ * "Address Information Products Technical Guide" (byte positions 1-based, in the field() calls below):
  *   ZIP+4 detail record, 182 bytes: street ranges with their ZIP+4 add-ons.
  *   City-State detail record, 129 bytes: the city names accepted for each ZIP.
  * Copyright/header records (first byte other than `D`) are skipped. A ZIP+4 record's action (byte 17) is A, add, or

