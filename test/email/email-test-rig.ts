@@ -1,6 +1,6 @@
 /** Local DNS + SMTP servers and engines wired to them, with short time-outs; `close()` shuts everything down. */
 import { createEmailEngine, loadEmailLists, type EmailEngineOptions, type EmailLists } from '../../src/validation/email/index.js';
-import { startLocalDnsServer, type LocalDnsServer, type ZoneEntry } from './local-dns-server.js';
+import { startLocalDnsServer, type LocalDnsServer, type LocalDnsServerOptions, type ZoneEntry } from './local-dns-server.js';
 import { startLocalSmtpServer, type LocalSmtpServer, type RcptScript } from './local-smtp-server.js';
 
 export interface EmailTestRig {
@@ -12,14 +12,22 @@ export interface EmailTestRig {
 
 let sharedLists: EmailLists | undefined;
 
+/**
+ * A canary of the resolver health check (resolver-health.ts), as on the real Internet: gmail.com exists. Without it
+ * the engine would take the test resolver for one that denies every name, and no NXDOMAIN would be believed.
+ */
+export const CANARY_ZONE: Record<string, ZoneEntry> = {
+  'gmail.com': { MX: [{ exchange: 'gmail-smtp-in.l.google.com', priority: 5 }] },
+};
+
 export async function startEmailTestRig(
   zone: Record<string, ZoneEntry>,
   script: RcptScript,
-  options: { startTls?: boolean; now?: () => number } = {},
+  options: { startTls?: boolean; now?: () => number; dns?: LocalDnsServerOptions } = {},
 ): Promise<EmailTestRig> {
   sharedLists ??= loadEmailLists();
   const lists = sharedLists;
-  const dnsServer = await startLocalDnsServer(zone);
+  const dnsServer = await startLocalDnsServer({ ...CANARY_ZONE, ...zone }, options.dns);
   const smtpServer = await startLocalSmtpServer(script, { startTls: options.startTls });
   const engines: Array<{ close(): Promise<void> }> = [];
   return {

@@ -9,6 +9,7 @@ import type { ConnectionLimits } from './connection-limits.js';
 import { hasDelegatedTld, isDisposableDomain, isFreeProviderDomain, isRoleLocalPart, type EmailLists } from './email-lists.js';
 import { ExpiringCache } from './expiring-cache.js';
 import type { MailHostResolver, MailRoute } from './mail-host-resolver.js';
+import type { ResolverHealth, ResolverHealthReport } from './resolver-health.js';
 import { policyForMailHost, type MailProviderPolicy } from './mail-provider-policies.js';
 import { probeMailbox, type MailboxProbeSettings, type ProbeOutcome } from './mailbox-probe.js';
 import { parseEmailAddress, type ParsedEmailAddress } from './syntax.js';
@@ -31,6 +32,8 @@ export interface EmailEngineDependencies {
   lists: EmailLists;
   suggestions: TypoSuggestionData;
   resolver: MailHostResolver;
+  /** Whether the resolver's NXDOMAIN is to be believed (it takes the same resolver). */
+  resolverHealth: ResolverHealth;
   limits: ConnectionLimits;
   probeSettings: MailboxProbeSettings;
   policies: readonly MailProviderPolicy[];
@@ -48,7 +51,7 @@ export interface EmailEngineDependencies {
 
 const DEFINITE: ReadonlySet<NetworkFinding['kind']> = new Set(['accepted', 'mailbox_not_found', 'disabled', 'unverifiable', 'unverified']);
 const FROM_DNS_ALONE: ReadonlySet<NetworkFinding['kind']> = new Set([
-  'no_such_domain', 'null_mx', 'no_mail_server', 'dns_error', 'dns_timeout', 'mail_route_only',
+  'no_such_domain', 'null_mx', 'no_mail_server', 'dns_error', 'dns_timeout', 'dns_unavailable', 'mail_route_only',
 ]);
 
 function syntaxAnswer(detail: string, suggestion: string | null = null): EmailResult {
@@ -88,6 +91,8 @@ export class EmailValidationEngine implements EmailEngine {
   private readonly running = new Set<AbortController>();
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   private closed = false;
+  /** Answers made `unknown` / `dns_unavailable` because the resolver denies names that exist (a metric reads it). */
+  dnsUnavailableAnswers = 0;
 
   constructor(private readonly deps: EmailEngineDependencies) {
     this.results = new ExpiringCache(deps.resultCacheEntries, deps.now);
@@ -101,7 +106,13 @@ export class EmailValidationEngine implements EmailEngine {
     // Neither a throw-away domain nor a mistyped one is probed: its mailboxes are nobody's we could vouch for.
     const probe = options.smtp && !disposable && !suggestedDomain;
     const finding = await this.networkFinding(parsed, { smtp: probe, deadline: options.deadline });
+    if (finding.kind === 'dns_unavailable') this.dnsUnavailableAnswers++;
     return this.answerOf(reading, finding);
+  }
+
+  /** What the resolver health check last found; null while network checks are off (no resolver is asked). */
+  async resolverHealth(): Promise<ResolverHealthReport | null> {
+    return this.deps.networkChecks && !this.closed ? this.deps.resolverHealth.report() : null;
   }
 
   /**
@@ -226,6 +237,7 @@ export class EmailValidationEngine implements EmailEngine {
   ): Promise<NetworkFinding> {
     switch (route.kind) {
       case 'no_such_domain':
+        return this.believedNoSuchDomain(parsed);
       case 'null_mx':
       case 'no_mail_server':
       case 'dns_error':
@@ -263,6 +275,16 @@ export class EmailValidationEngine implements EmailEngine {
       return { kind: 'accepted', catchAll: false };
     }
     return outcome;
+  }
+
+  /**
+   * NXDOMAIN, as far as the resolver can be believed: from one that denies names that exist it says nothing, and the
+   * answer is `dns_unavailable` (but for a TLD the root zone does not delegate, which needs no resolver to know).
+   */
+  private async believedNoSuchDomain(parsed: ParsedEmailAddress): Promise<NetworkFinding> {
+    if (await this.deps.resolverHealth.believesNoSuchDomain(parsed.domain)) return { kind: 'no_such_domain' };
+    this.deps.resolver.forget(parsed.domain);
+    return hasDelegatedTld(parsed.domain, this.deps.lists) ? { kind: 'dns_unavailable' } : { kind: 'no_such_domain' };
   }
 
   private lifetimeOf(finding: NetworkFinding): number {

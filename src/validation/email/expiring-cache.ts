@@ -30,6 +30,10 @@ export class ExpiringCache<V> {
     this.entries.set(key, { value, expiresAt: this.now() + lifetimeMs });
   }
 
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
   clear(): void {
     this.entries.clear();
   }

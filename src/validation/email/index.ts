@@ -10,6 +10,7 @@ import { isDisposableDomain, loadEmailLists, type EmailLists } from './email-lis
 import { EmailValidationEngine, type ResultLifetimes } from './email-engine.js';
 import { MailHostResolver } from './mail-host-resolver.js';
 import { MAIL_PROVIDER_POLICIES, type MailProviderPolicy } from './mail-provider-policies.js';
+import { ResolverHealth, type ResolverHealthReport } from './resolver-health.js';
 import { TLD_TYPOS, WELL_KNOWN_MAILBOX_DOMAINS, isTypoOfWellKnownDomain } from './typo-suggestion.js';
 
 export interface EmailEngineOptions {
@@ -57,6 +58,10 @@ export interface EmailEngineOptions {
   /** Reference lists; default: loaded from the packages (loadEmailLists). */
   lists?: EmailLists;
   policies?: readonly MailProviderPolicy[];
+  /** How long a verdict on the resolver's health holds (resolver-health.ts); default 30000. */
+  resolverHealthMs?: number;
+  /** Told once per change of the resolver's health: the service logs it. */
+  onResolverHealthChange?: (report: ResolverHealthReport) => void;
 }
 
 const DAY_MS = 86_400_000;
@@ -67,6 +72,7 @@ export function createEmailEngine(options: EmailEngineOptions): EmailValidationE
   const lists = options.lists ?? loadEmailLists();
   const servers = (options.dnsServers?.length ? options.dnsServers : dns.getServers()).map(parseDnsServer);
   const cacheEntries = options.cacheEntries ?? 100_000;
+  const resolver = new MailHostResolver({ servers, now, timeoutMs: options.dnsTimeoutMs ?? 2000, cacheEntries });
   return new EmailValidationEngine({
     networkChecks: options.networkChecks,
     lists,
@@ -78,7 +84,15 @@ export function createEmailEngine(options: EmailEngineOptions): EmailValidationE
         [...lists.freeDomains].filter((domain) => !isDisposableDomain(domain, lists) && !isTypoOfWellKnownDomain(domain, WELL_KNOWN_MAILBOX_DOMAINS)),
       ),
     },
-    resolver: new MailHostResolver({ servers, now, timeoutMs: options.dnsTimeoutMs ?? 2000, cacheEntries }),
+    resolver,
+    resolverHealth: new ResolverHealth({
+      resolver,
+      // The well-known mailbox providers the provider list holds: domains that exist, whatever happens.
+      canaries: WELL_KNOWN_MAILBOX_DOMAINS.filter((domain) => lists.freeDomains.has(domain)),
+      now,
+      verdictMs: options.resolverHealthMs ?? 30_000,
+      onChange: options.onResolverHealthChange,
+    }),
     limits: new ConnectionLimits(
       options.maxConnectionsPerHost ?? 2,
       options.maxProbesInFlight ?? 50,
@@ -124,3 +138,4 @@ function assertSafeIdentity(options: EmailEngineOptions): void {
 export type { EmailLists } from './email-lists.js';
 export { loadEmailLists } from './email-lists.js';
 export { EmailValidationEngine } from './email-engine.js';
+export type { ResolverHealthReport } from './resolver-health.js';

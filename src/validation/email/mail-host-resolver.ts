@@ -24,6 +24,9 @@ export type MailRoute =
 
 export interface MailHost { name: string; preference: number }
 
+/** What the resolver says, asked afresh, of whether a domain exists (the resolver health check's canaries). */
+export type DomainExistence = 'exists' | 'no_such_domain' | 'no_answer';
+
 export type HostAddresses =
   | { kind: 'addresses'; addresses: string[] }
   | { kind: 'none' }
@@ -39,8 +42,11 @@ export interface MailHostResolverOptions {
   /** Bounds on honouring TTLs: a zero TTL still saves a burst of repeats; a week-long one is not kept a week. */
   minTtlSeconds?: number;
   maxTtlSeconds?: number;
-  /** Negative answers without an SOA (RFC 2308 §5 asks for one). */
-  defaultNegativeTtlSeconds?: number;
+  /**
+   * Negative answers (NXDOMAIN, no data) without an SOA: RFC 2308 §5 says not to cache them, and a resolver that
+   * denies every name (a captive or misconfigured network) sends exactly those. Default 0: not cached.
+   */
+  unsignedNegativeTtlSeconds?: number;
   /** RFC 2308 §7.1: server failures may be cached, at most five minutes. */
   serverFailureTtlSeconds?: number;
 }
@@ -100,6 +106,19 @@ export class MailHostResolver {
     return failures[0] ?? { kind: 'none' };
   }
 
+  /** Asks past the cache (a cached answer says nothing of the resolver now): does the domain exist at all? */
+  async domainExists(domain: string): Promise<DomainExistence> {
+    const result = await this.askResolver(domain, 'MX');
+    if (result === 'timeout' || result.kind === 'error') return 'no_answer';
+    if (result.answer.rcode === DNS_RCODE.NXDOMAIN) return 'no_such_domain';
+    return result.answer.rcode === DNS_RCODE.NOERROR ? 'exists' : 'no_answer';
+  }
+
+  /** Drops what the cache holds for a domain (a negative answer from a resolver found to deny names that exist). */
+  forget(domain: string): void {
+    for (const type of ['MX', 'A', 'AAAA'] as const) this.cache.delete(`${type} ${domain}`);
+  }
+
   close(): void {
     this.closing.abort();
     this.cache.clear();
@@ -109,26 +128,31 @@ export class MailHostResolver {
     const key = `${type} ${name}`;
     const cached = this.cache.get(key);
     if (cached) return cached;
-    let result: CachedQuestion;
-    try {
-      result = { kind: 'answer', answer: await queryDns(this.options.servers, name, type, this.options.timeoutMs, this.closing.signal) };
-    } catch (error) {
-      if (error instanceof DnsTimeoutError) return 'timeout'; // not cached: the next request asks again
-      result = { kind: 'error', detail: (error as Error).message };
-    }
-    this.cache.set(key, result, this.lifetimeSeconds(result) * 1000);
+    const result = await this.askResolver(name, type);
+    // A time-out is not cached: the next request asks again.
+    if (result !== 'timeout') this.cache.set(key, result, this.lifetimeSeconds(result) * 1000);
     return result;
   }
 
+  private async askResolver(name: string, type: DnsQuestionType): Promise<CachedQuestion | 'timeout'> {
+    try {
+      return { kind: 'answer', answer: await queryDns(this.options.servers, name, type, this.options.timeoutMs, this.closing.signal) };
+    } catch (error) {
+      if (error instanceof DnsTimeoutError) return 'timeout';
+      return { kind: 'error', detail: (error as Error).message };
+    }
+  }
+
   private lifetimeSeconds(result: CachedQuestion): number {
-    const { minTtlSeconds = 5, maxTtlSeconds = 86_400, defaultNegativeTtlSeconds = 300, serverFailureTtlSeconds = 30 } =
+    const { minTtlSeconds = 5, maxTtlSeconds = 86_400, unsignedNegativeTtlSeconds = 0, serverFailureTtlSeconds = 30 } =
       this.options;
     if (result.kind === 'error') return serverFailureTtlSeconds;
     const { answer } = result;
     if (answer.rcode !== DNS_RCODE.NOERROR && answer.rcode !== DNS_RCODE.NXDOMAIN) return serverFailureTtlSeconds;
-    const ttl = answer.records.length > 0
-      ? Math.min(...answer.records.map((r) => r.ttl))
-      : answer.negativeTtl ?? defaultNegativeTtlSeconds;
+    // RFC 2308 §5: a negative answer lives min(SOA TTL, SOA MINIMUM) (the wire client's negativeTtl); without an SOA
+    // it "SHOULD NOT be cached".
+    if (answer.records.length === 0 && answer.negativeTtl === null) return unsignedNegativeTtlSeconds;
+    const ttl = answer.records.length > 0 ? Math.min(...answer.records.map((r) => r.ttl)) : answer.negativeTtl!;
     return Math.min(maxTtlSeconds, Math.max(minTtlSeconds, ttl));
   }
 }

@@ -13,6 +13,8 @@ export type NetworkFinding =
   | { kind: 'no_mail_server' }
   | { kind: 'dns_error' }
   | { kind: 'dns_timeout' }
+  /** NXDOMAIN from a resolver that denies names that exist (resolver-health.ts): nothing is known of the domain. */
+  | { kind: 'dns_unavailable' }
   /** The domain takes mail; the mailbox was not asked about (request `smtp: false`, or a disposable domain). */
   | { kind: 'mail_route_only' }
   /** The provider accepts every RCPT (Yahoo): its answer would not be evidence, so it was not asked. */
@@ -57,6 +59,7 @@ export const FINDING_VERDICTS: Readonly<Record<FindingKind, EmailVerdict>> = {
   throttled: { status: 'unknown', risk: 'medium', smtp: 'unknown', reason: 'throttled' },
   dns_error: { status: 'unknown', risk: 'medium', smtp: 'unknown', reason: 'dns_error' },
   dns_timeout: { status: 'unknown', risk: 'medium', smtp: 'unknown', reason: 'dns_error:timeout' },
+  dns_unavailable: { status: 'unknown', risk: 'medium', smtp: 'unknown', reason: 'dns_unavailable' },
   unverifiable: { status: 'unknown', risk: 'medium', smtp: 'unknown', reason: 'unverifiable' },
   unverified: { status: 'unknown', risk: 'medium', smtp: 'unknown', reason: 'unverified' },
   pending: { status: 'unknown', risk: 'medium', smtp: 'pending', reason: 'timeout' },
