@@ -1,5 +1,5 @@
 /**
- * The bulk pipeline (CSV batches, CONTRACT §6) beside the request path, from one run on one machine:
+ * The bulk pipeline (CSV batches, docs/batches.md) beside the request path, from one run on one machine:
  *
  *     npm run bench:batch [-- --quick --rows-large 1000000 --rows-small 100000 --rows-throughput 100000 --rounds 3
  *                            --duration 10 --connections 32 --warmup 3 --rows-interference 100000 --latency-rounds 3

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Accounts, API keys, the credit ledger (CONTRACT §5), idempotency records and shared rate-limit counters.
+ * Accounts, API keys, the credit ledger (docs/api.md#credits-and-prices), idempotency records and shared rate-limit counters.
  * Times are epoch milliseconds in BIGINT columns, so that both databases compare them the same way.
  */
 export class Billing1763790000000 implements MigrationInterface {

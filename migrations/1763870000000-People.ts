@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Accounts for people (CONTRACT §10). `users`: the people of an account (the one who signed up is its owner; others are
+ * Accounts for people (docs/dashboard.md). `users`: the people of an account (the one who signed up is its owner; others are
  * invited), an e-mail address each (lower-cased, unique across the service), a scrypt password hash (null until an
  * invited person sets one). `web_sessions`: the dashboard's sessions, kept by the SHA-256 of the cookie's value, each
  * with its CSRF token. `purchases`: one row per Stripe Checkout Session, which makes the grant once however often

@@ -1,5 +1,5 @@
 /**
- * `cli batch run --account ID FILE --out OUT.csv [--smtp false]` (CONTRACT §6): the operator's way with a file and a
+ * `cli batch run --account ID FILE --out OUT.csv [--smtp false]` (docs/batches.md): the operator's way with a file and a
  * terminal. The batch goes through the same pipeline as an uploaded one (it is listed with the account's batches), is
  * worked in this process in the foreground with a progress bar on stderr (cli-progress), and its result is written to
  * OUT. Ends when the batch completes, fails, or pauses for want of credits (the rows done so far are written then).

@@ -1,5 +1,5 @@
 /**
- * The service's configuration: the only reader of process.env (CONTRACT §1). Every variable is listed in .env.example.
+ * The service's configuration: the only reader of process.env (docs/operations.md#configuration). Every variable is listed in .env.example.
  */
 import os from 'node:os';
 import { z } from 'zod';
@@ -109,7 +109,7 @@ export interface Config {
   redisUrl?: string;
   /** Bad keys from one client address per minute before they are answered 429 instead of 401. */
   failedAuthPerMinute: number;
-  /** Requests per client address per minute behind publishable keys (CONTRACT §8); 0: off. */
+  /** Requests per client address per minute behind publishable keys (docs/api.md#publishable-keys); 0: off. */
   publishableRateLimitPerMinute: number;
   validationBudgetMs: number;
   /** Handed to createEmailEngine as they are. */
@@ -133,7 +133,7 @@ export interface Config {
     /** Where Shopify reaches this service (webhook subscriptions are registered only when it is set). */
     publicBaseUrl?: string;
   };
-  /** Stripe Checkout for credit packs (CONTRACT §10): null unless the secret key and the webhook secret are set. */
+  /** Stripe Checkout for credit packs (docs/dashboard.md): null unless the secret key and the webhook secret are set. */
   stripe: { secretKey: string; webhookSecret: string; apiBase?: string; currency: string } | null;
   /** The dashboard's people (src/people, src/web): mail, sessions, sign-in limits, password hashing cost. */
   people: {

@@ -1,5 +1,5 @@
 /**
- * `cli connectors add|list|run` (CONTRACT §7). `run` works one sync in the foreground, its progress on stderr and the
+ * `cli connectors add|list|run` (docs/connectors.md). `run` works one sync in the foreground, its progress on stderr and the
  * run as JSON on stdout; the connector's run lease keeps it from running beside a service's scheduled run.
  */
 import fs from 'node:fs';

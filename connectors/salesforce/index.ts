@@ -1,5 +1,5 @@
 /**
- * The Salesforce connector (CONTRACT §7): reads changed Contacts and Leads from an org through its REST API and writes
+ * The Salesforce connector (docs/connectors.md): reads changed Contacts and Leads from an org through its REST API and writes
  * the verdicts into the CV_*__c fields (README.md lists them; metadata/ creates them).
  */
 import crypto from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Salesforce records ↔ what the core works with (CONTRACT §7): the fields read from Contact and Lead, the contact a
+ * Salesforce records ↔ what the core works with (docs/connectors.md): the fields read from Contact and Lead, the contact a
  * record holds, and the custom fields (plus, on request, the address fields) a verdict writes back.
  */
 import { countryCodeOf, type RecordContact, type WriteBackItem } from '../../src/sync/plugin.js';
@@ -48,7 +48,7 @@ export function contactOf(object: SalesforceObject, record: SalesforceRecord): R
   };
 }
 
-/** The custom fields of CONTRACT §7 with their lengths (metadata/ creates them): longer values are cut to fit. */
+/** The custom fields of docs/connectors.md with their lengths (metadata/ creates them): longer values are cut to fit. */
 export const CUSTOM_FIELDS = {
   CV_Address_Status__c: 20, CV_Address_DPV__c: 1, CV_Address_Standardized__c: 255, CV_Email_Status__c: 20,
   CV_Email_Risk__c: 10, CV_Phone_Status__c: 20, CV_Phone_Type__c: 20, CV_Phone_Carrier__c: 100, CV_Validated_At__c: null,

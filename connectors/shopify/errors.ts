@@ -1,5 +1,5 @@
 /**
- * What a failed Admin API call means for a run: the reason (CONTRACT §7), whether waiting helps and how long, and
+ * What a failed Admin API call means for a run: the reason (docs/connectors.md), whether waiting helps and how long, and
  * Shopify's own words for the operator, read off whichever error the library raised.
  */
 import { GraphqlQueryError, HttpRequestError, HttpResponseError } from '@shopify/shopify-api';

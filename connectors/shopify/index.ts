@@ -1,5 +1,5 @@
 /**
- * The Shopify connector (CONTRACT §7): reads changed customers and orders from a store through the Admin GraphQL API
+ * The Shopify connector (docs/connectors.md): reads changed customers and orders from a store through the Admin GraphQL API
  * (@shopify/shopify-api, a custom app's access token) and writes each verdict back as metafields in the
  * `contact_validator` namespace and `cv-…` tags. Webhook deliveries map to the same records (`recordsOfDelivery`).
  */

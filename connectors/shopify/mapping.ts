@@ -1,5 +1,5 @@
 /**
- * Shopify resources ↔ what the core works with (CONTRACT §7): the fields read from customers and orders (GraphQL
+ * Shopify resources ↔ what the core works with (docs/connectors.md): the fields read from customers and orders (GraphQL
  * nodes and REST webhook payloads alike), the keys, and what a verdict writes back (metafields and tags).
  */
 import { countryCodeOf, type PlatformRecord, type RecordContact, type WriteBackItem } from '../../src/sync/plugin.js';

@@ -1,5 +1,5 @@
 /**
- * CSV batches (CONTRACT §6), the story: an uploaded file (already on disk) is read once to find its delimiter, header,
+ * CSV batches (docs/batches.md), the story: an uploaded file (already on disk) is read once to find its delimiter, header,
  * contact columns and rows; a bad one is refused with the line at fault and nothing charged; a good one becomes a bulk
  * job cut into chunks and sent to the runner; its progress, result file, cancellation and resumption are read here.
  */
@@ -117,7 +117,7 @@ export class Batches {
         id, accountId, kind: BATCH_KIND, name: options.name ?? null, settings: settings as unknown as Record<string, unknown>,
         rowsTotal: layout.rowsTotal, expiresAt: this.now() + this.settings.retentionDays * DAY_MS, chunks: layout.chunks,
       });
-      // The answer says how the batch stands as it is accepted (CONTRACT §6: queued); the runner may take it at once.
+      // The answer says how the batch stands as it is accepted (docs/batches.md: queued); the runner may take it at once.
       const job = (await this.store.get(id))!;
       await this.runner.enqueue(layout.chunks.map((_, idx) => ({ jobId: id, idx })));
       // A file with a header and no rows is done at once.

@@ -1,5 +1,5 @@
 /**
- * Which columns of a CSV file hold the contact (CONTRACT §6): named by the caller (`address_columns`, `email_column`,
+ * Which columns of a CSV file hold the contact (docs/batches.md): named by the caller (`address_columns`, `email_column`,
  * `phone_column`, `country_column`), or found from the header names that spreadsheets, CRM exports (Salesforce's
  * `Mailing Street`, `Mailing Zip/Postal Code`) and shop exports (Shopify's `Default Address Address1`, `Default Address
  * Province Code`) write. An address split over several columns is joined with ", " in the order street, line 2, city,

@@ -1,5 +1,5 @@
 /**
- * The result file of a batch (CONTRACT §6), streamed: the input's header and rows as they were, in input order and
+ * The result file of a batch (docs/batches.md), streamed: the input's header and rows as they were, in input order and
  * with the input's delimiter, then the `cv_*` columns, each row joined with its kept verdict a page at a time (memory
  * stays flat however long the file). csv-stringify writes the quoting.
  */

@@ -9,7 +9,7 @@ export interface ApiKeyInfo {
   prefix: string;
   created_at: string;
   revoked_at: string | null;
-  /** A publishable key's origins and whether it may check phones (CONTRACT §8); absent for a secret key. */
+  /** A publishable key's origins and whether it may check phones (docs/api.md#publishable-keys); absent for a secret key. */
   publishable?: PublishableScope;
 }
 
@@ -100,7 +100,7 @@ export class Accounts {
     return { id: rows[0].id, name: rows[0].name, created_at: iso(rows[0].created_at)! };
   }
 
-  /** A secret key, or with `publishable` a key for web pages (CONTRACT §8); the key is shown this once. */
+  /** A secret key, or with `publishable` a key for web pages (docs/api.md#publishable-keys); the key is shown this once. */
   async createKey(
     accountId: string, publishable?: { origins: string[]; phone?: boolean }, { formNonce }: { formNonce?: string } = {},
   ): Promise<{ key_id: string; api_key: string; publishable?: PublishableScope }> {

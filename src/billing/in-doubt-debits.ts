@@ -1,6 +1,6 @@
 /**
  * Debits "in doubt": the database connection died while a debit's COMMIT was on its way, so the service cannot know
- * whether the credits were taken, and answers 503 (nothing charged, CONTRACT §4). To keep that promise, each such
+ * whether the credits were taken, and answers 503 (nothing charged, docs/api.md#problems). To keep that promise, each such
  * request is settled once the database answers again: whatever its id holds in the ledger is refunded (`refund` is
  * idempotent: a debit that never committed refunds nothing). Retried with a growing delay until it succeeds.
  */

@@ -1,5 +1,5 @@
 /**
- * The credit ledger (CONTRACT §5). Grants carry credits and an expiry; every movement is appended to ledger_entries.
+ * The credit ledger (docs/api.md#credits-and-prices). Grants carry credits and an expiry; every movement is appended to ledger_entries.
  * Debits draw from the grant that expires first; expired credits are never spendable (decided at read time: an expired
  * grant's rest is written off with an `expire` entry the next time the account's grants are read for a debit).
  *

@@ -1,4 +1,4 @@
-/** Prices of CONTRACT §5: what each module of a request costs, and the credit packs on sale. */
+/** Prices (docs/api.md#credits-and-prices): what each module of a request costs, and the credit packs on sale. */
 
 export const MODULES = ['address', 'email', 'phone'] as const;
 export type Module = (typeof MODULES)[number];
@@ -20,7 +20,7 @@ export interface PricedModules {
   address?: { country: string | null };
   /**
    * The e-mail's answer where it is known before any network check (null: the network decides). An answer known to
-   * be `unknown` (network checks off) costs nothing: CONTRACT §5 would refund it anyway.
+   * be `unknown` (network checks off) costs nothing: it would be refunded anyway (docs/api.md#credits-and-prices).
    */
   email?: { offlineStatus: string | null };
   /** Offline line type of the phone number. */

@@ -1,5 +1,5 @@
 /**
- * Buying credit packs through Stripe Checkout (CONTRACT §5, §10), the story: a person picks a pack; we create one
+ * Buying credit packs through Stripe Checkout (docs/api.md#credits-and-prices, docs/dashboard.md), the story: a person picks a pack; we create one
  * Checkout Session for it (the pack's price from configuration, never from the form) and keep a `purchases` row, the
  * receipt; Stripe sends the person to its hosted page and, once paid, delivers a signed `checkout.session.completed`
  * event. The signature is checked with the `stripe` package's own verifier (HMAC-SHA256, 300 s tolerance), then:

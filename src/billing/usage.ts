@@ -1,4 +1,4 @@
-/** Usage per module per UTC day (CONTRACT §10), for GET /v1/usage and the dashboard's chart. */
+/** Usage per module per UTC day (docs/dashboard.md), for GET /v1/usage and the dashboard's chart. */
 import type { CreditLedger } from './ledger.js';
 import { DAY_MS } from './pricing.js';
 

@@ -1,7 +1,7 @@
 /**
  * One record of a bulk job through the same use case as /v1/validate (same prices, engines, budget and vocabularies),
  * charged at most once under the key (job, record) however often it is attempted, and turned into the flat verdict
- * every sink writes: the `cv_*` columns of CONTRACT §6.
+ * every sink writes: the `cv_*` columns of docs/batches.md.
  */
 import { Problem } from '../http/problems.js';
 import type { Logger } from '../log.js';

@@ -50,7 +50,7 @@ export interface AppDeps {
   rateLimitPerMinute: number;
   /** Where the per-key counts live (Redis, PostgreSQL or memory: rate-limit.ts perKeyStore); default by the database. */
   rateLimitStore?: Store;
-  /** Per client address behind publishable keys (CONTRACT §8). */
+  /** Per client address behind publishable keys (docs/api.md#publishable-keys). */
   publishableRateLimitPerMinute: number;
   failedAuthentications: FailedAuthenticationLimiter;
   metrics: ServiceMetrics;

@@ -1,6 +1,6 @@
 /**
  * The one catalogue of problem types (RFC 9457). Every error the service answers is one of these, with a stable `type`
- * URI, a `title` and a status (CONTRACT §4). `type` is a relative reference to /problems/<code>, which the service
+ * URI, a `title` and a status (docs/api.md#problems). `type` is a relative reference to /problems/<code>, which the service
  * itself documents (GET /problems/<code>).
  */
 

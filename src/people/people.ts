@@ -1,5 +1,5 @@
 /**
- * People of an account (CONTRACT §10): sign-up (a new account with its free credits, the person its owner), sign-in
+ * People of an account (docs/dashboard.md): sign-up (a new account with its free credits, the person its owner), sign-in
  * with limits per address and per client, e-mail confirmation, password reset and invitations by signed, expiring
  * links, and the members of an account. The web pages (src/web) are a thin layer over this.
  */

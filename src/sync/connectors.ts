@@ -1,5 +1,5 @@
 /**
- * Connectors (CONTRACT §7), the story of their configuration: a body checked against the plugin's own settings,
+ * Connectors (docs/connectors.md), the story of their configuration: a body checked against the plugin's own settings,
  * credentials and write-back schemas (zod), every URL it will call checked against SSRF, the credentials sealed and
  * never shown again; read, changed, paused and deleted by their account only.
  */

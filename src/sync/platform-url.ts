@@ -1,5 +1,5 @@
 /**
- * SSRF guard for the URLs a connector calls (CONTRACT §7): https on a public address only. A literal IP address is
+ * SSRF guard for the URLs a connector calls (docs/connectors.md): https on a public address only. A literal IP address is
  * checked as it is; a name is looked up and every address it resolves to is checked (a name that does not resolve now
  * is let through: the run fails on it later, with the platform's error). Loopback, private ranges and plain http are
  * allowed only with CONNECTOR_ALLOW_PRIVATE=true (tests), as for the SMTP probe.

@@ -11,7 +11,7 @@ import type { AddressResult, EmailResult, PhoneResult } from '../validation/type
 /** For plugins: a country field as the ISO code the engines take (null: leave its text in the address). */
 export { countryCodeOf } from '../validation/country-codes.js';
 
-/** Why a run stopped, in the vocabulary of CONTRACT §7 (`credits_exhausted` is the core's own). */
+/** Why a run stopped, in the vocabulary of docs/connectors.md (`credits_exhausted` is the core's own). */
 export type ConnectorFailureReason = 'auth_failed' | 'rate_limited' | 'api_error';
 
 /** A failure of the platform, with the platform's own words kept for the operator. */

@@ -16,7 +16,7 @@ export class SecretKeyMissing extends Error {}
 
 export const keyIdOf = (key: Buffer) => crypto.createHash('sha256').update(key).digest('hex').slice(0, 16);
 
-/** A 32-byte key written as 64 hex digits or as base64 (CONTRACT §7). */
+/** A 32-byte key written as 64 hex digits or as base64 (docs/connectors.md). */
 export function parseSecretKey(text: string): Buffer | null {
   const trimmed = text.trim();
   const key = /^[0-9a-fA-F]{64}$/.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64');

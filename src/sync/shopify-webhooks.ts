@@ -1,5 +1,5 @@
 /**
- * Shopify webhook deliveries (CONTRACT §7), the story: the HMAC (base64 HMAC-SHA256 of the raw body with the
+ * Shopify webhook deliveries (docs/connectors.md), the story: the HMAC (base64 HMAC-SHA256 of the raw body with the
  * connector's `api_secret`, `X-Shopify-Hmac-Sha256`) is checked in constant time before a byte is parsed; a shop that
  * no connector knows, or a signature that none of its connectors' secrets makes, is refused; a delivery already seen
  * (`X-Shopify-Webhook-Id`) is acknowledged and not processed again; the answer goes out at once and the work follows in

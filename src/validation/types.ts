@@ -1,5 +1,5 @@
 /**
- * The answer shapes of the three engines (CONTRACT §3) and the small interface each engine presents to the HTTP layer.
+ * The answer shapes of the three engines (docs/api.md#vocabularies) and the small interface each engine presents to the HTTP layer.
  * Engines are pure: they take their data, resolvers and clocks as arguments and import nothing from HTTP, the
  * database or process.env.
  */

@@ -143,7 +143,7 @@ export class ContactValidation {
       ? await this.withinBudget(started, deadline, email, accountId, requestId, log)
       : (started as readonly [AddressResult | null, EmailResult | null, PhoneResult | null]);
 
-    // CONTRACT §5: an e-mail result of status `unknown` is refunded.
+    // docs/api.md#credits-and-prices: an e-mail result of status `unknown` is refunded.
     let refunded = 0;
     const emailDraws = emailResult?.status === 'unknown' ? debit.draws.filter((d) => d.module === 'email') : [];
     if (emailDraws.length) {

@@ -1,5 +1,5 @@
 /**
- * The dashboard (CONTRACT §10): server-rendered pages for people, signed in by a session cookie. Thin: each route
+ * The dashboard (docs/dashboard.md): server-rendered pages for people, signed in by a session cookie. Thin: each route
  * reads the form, calls the use case (src/people, src/billing, src/batches, src/sync) for the session's own account,
  * and renders a page or redirects (POST, then 303: a reload never sends a form twice). Every id in a URL is looked up
  * within the session's account; another account's id is answered exactly like one that does not exist.

@@ -1,5 +1,5 @@
 /**
- * The checkout widget (CONTRACT §8), served as GET /widget.js: a store adds
+ * The checkout widget (src/widget/README.md), served as GET /widget.js: a store adds
  *   <script src="https://api.example.com/widget.js" data-key="cv_pub_…" defer></script>
  * and, when the shopper leaves the address part of a form, the address (and e-mail) is checked with the store's
  * publishable key; a standardized address or a corrected e-mail is offered in a small "Did you mean …?" box.
@@ -161,7 +161,7 @@ function readAddress(group: Partial<Record<AddressRole, Field>>): AddressParts {
 
 const comparable = (s: string | undefined) => (s ?? '').toUpperCase().replace(/[.,#]/g, '').replace(/\s+/g, ' ').trim();
 
-/** The parts to fill from the answer's components (CONTRACT §3). */
+/** The parts to fill from the answer's components (docs/api.md#vocabularies). */
 function suggestedParts(c: Record<string, string | null>): { street: string; secondary: string; city: string; state: string; postal_code: string } {
   const join = (...xs: (string | null | undefined)[]) => xs.filter(Boolean).join(' ');
   return {

@@ -1,5 +1,5 @@
 /**
- * GET /v1/openapi.json (CONTRACT §9): the description is OpenAPI 3.1 in shape, and the running service answers as it
+ * GET /v1/openapi.json (docs/api.md#openapi-and-client-libraries): the description is OpenAPI 3.1 in shape, and the running service answers as it
  * says: every documented status of every operation is provoked through real HTTP, and every answer's body is checked
  * against the schema documented for that status (test/openapi/conformance.ts).
  */

@@ -12,7 +12,7 @@ export type ObjectSchema = Record<string, FieldDef>;
 const text = (length: number): FieldDef => ({ type: 'string', length, updateable: true });
 const system = (type: FieldType): FieldDef => ({ type, updateable: false });
 
-/** The custom fields of CONTRACT §7, on both objects. */
+/** The custom fields of docs/connectors.md, on both objects. */
 const CV_FIELDS: ObjectSchema = {
   CV_Address_Status__c: text(20), CV_Address_DPV__c: text(1), CV_Address_Standardized__c: text(255),
   CV_Email_Status__c: text(20), CV_Email_Risk__c: text(10), CV_Phone_Status__c: text(20), CV_Phone_Type__c: text(20),

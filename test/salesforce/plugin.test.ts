@@ -84,7 +84,7 @@ describe('the Salesforce connector: reading changes', () => {
       'SELECT Id, SystemModstamp, MailingStreet, MailingCity, MailingState, MailingPostalCode, MailingCountry, Email, Phone, MobilePhone FROM Contact ORDER BY SystemModstamp ASC, Id ASC');
   });
 
-  it('When records hold addresses, e-mails and phones, then they map to contacts as CONTRACT §7 says', async () => {
+  it('When records hold addresses, e-mails and phones, then they map to contacts as docs/connectors.md says', async () => {
     await startOrg();
     const [known, unknown, empty] = org.state.seed('Contact', 3, (i) => [
       { MailingStreet: '1600 Amphitheatre Pkwy\nSuite 100', MailingCity: 'Mountain View', MailingState: 'CA', MailingPostalCode: '94043', MailingCountry: 'United States', Email: ' a@example.com ', MobilePhone: '+1 650 555 0100' },
@@ -339,7 +339,7 @@ describe('the Salesforce connector: sessions, limits and failures', () => {
 });
 
 describe('the Salesforce connector: settings', () => {
-  it('When only login_url is given, then the defaults of CONTRACT §7 apply', () => {
+  it('When only login_url is given, then the defaults of docs/connectors.md apply', () => {
     expect(salesforceSettingsSchema.parse({ login_url: 'https://acme.my.salesforce.com/' })).toEqual({
       login_url: 'https://acme.my.salesforce.com', api_version: '62.0', objects: ['Contact', 'Lead'], page_size: 2000, api_usage_max_share: 0.5,
     });

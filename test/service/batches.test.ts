@@ -1,5 +1,5 @@
 /**
- * CSV batches (CONTRACT §6) through the real service on SQLite and PostgreSQL: upload, progress, result, the
+ * CSV batches (docs/batches.md) through the real service on SQLite and PostgreSQL: upload, progress, result, the
  * limits and bad input, pause on credit exhaustion and resumption, cancellation, one account never reaching another's.
  */
 import fs from 'node:fs';

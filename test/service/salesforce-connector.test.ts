@@ -1,5 +1,5 @@
 /**
- * The Salesforce connector end to end (CONTRACT §7): the real service on SQLite and PostgreSQL, its HTTP API, the real
+ * The Salesforce connector end to end (docs/connectors.md): the real service on SQLite and PostgreSQL, its HTTP API, the real
  * jsforce client, and a local org speaking the Salesforce REST API (test/salesforce/fake-org.ts).
  */
 import { execFile } from 'node:child_process';

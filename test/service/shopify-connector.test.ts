@@ -1,5 +1,5 @@
 /**
- * The Shopify connector end to end (CONTRACT §7): the real service on SQLite and PostgreSQL, the real
+ * The Shopify connector end to end (docs/connectors.md): the real service on SQLite and PostgreSQL, the real
  * @shopify/shopify-api client sent to a local store (SHOPIFY_ADMIN_BASE_URL) that speaks the Admin GraphQL API, and
  * webhook deliveries signed the way Shopify signs them.
  */

@@ -1,5 +1,5 @@
 /**
- * Buying credit packs through Stripe Checkout (CONTRACT §5, §10), on SQLite and PostgreSQL: the real service on port 0,
+ * Buying credit packs through Stripe Checkout (docs/api.md#credits-and-prices, docs/dashboard.md), on SQLite and PostgreSQL: the real service on port 0,
  * the `stripe` package pointed at the local stand-in (test/support/stripe-standin.ts), webhooks over real HTTP signed
  * the way Stripe signs them.
  */

@@ -28,7 +28,7 @@ describe.each(testDatabases)('POST /v1/validate on $name', (database) => {
     expect(body.phone).toMatchObject({ e164: '+14155550123', country: 'US' });
     expect(body.request_id).toBe(res.headers.get('x-request-id'));
     expect(typeof body.response_ms).toBe('number');
-    // address 1 + phone 2 charged; e-mail 1 charged unless its status is unknown (refunded, CONTRACT §5)
+    // address 1 + phone 2 charged; e-mail 1 charged unless its status is unknown (refunded, docs/api.md#credits-and-prices)
     const emailCharge = body.email.status === 'unknown' ? 0 : 1;
     expect(body.credits).toEqual({ charged: 3 + emailCharge, remaining: 10 - 3 - emailCharge });
   });

@@ -109,7 +109,7 @@ describe('the Shopify connector: reading changes', () => {
     expect(page.version).toBe('2025-10');
   });
 
-  it('When customers and orders hold addresses, e-mails and phones, then they map to contacts as CONTRACT §7 says', async () => {
+  it('When customers and orders hold addresses, e-mails and phones, then they map to contacts as docs/connectors.md says', async () => {
     await startShop();
     const [full, phoneFromAddress, unknownCountry, empty] = shop.state.seedCustomers(4, (i) => [
       { email: ' a@example.com ', phone: '+1 650 555 0199', address: HOME },

@@ -1,5 +1,5 @@
 /**
- * The checkout widget (CONTRACT §8): GET /widget.js and the demo page over HTTP, then the script in a real browser
+ * The checkout widget (src/widget/README.md): GET /widget.js and the demo page over HTTP, then the script in a real browser
  * (Debian's Chromium driven by playwright-core, PLATFORM-NOTES.md) against the real service started in-process.
  */
 import http from 'node:http';

@@ -15,7 +15,7 @@ from contact_validator import (
 
 from conftest import answer
 
-PHONE_PRICE = 2  # CONTRACT §5: a phone costs 2 credits (3 for a landline; +14155550123 is fixed_or_mobile)
+PHONE_PRICE = 2  # docs/api.md#credits-and-prices: a phone costs 2 credits (3 for a landline; +14155550123 is fixed_or_mobile)
 
 
 def test_when_the_service_answers_503_once_then_the_call_is_retried_after_retry_after(service, client: ContactValidator) -> None:

@@ -1,4 +1,4 @@
-/** CSV batches (CONTRACT §6): upload a file, follow it, download it back enriched. */
+/** CSV batches (docs/batches.md): upload a file, follow it, download it back enriched. */
 import { ContactValidatorError, TimeoutError } from './errors.js';
 import type { Call, RequestOptions, Transport } from './transport.js';
 import type { Batch, BatchStatus, CreatedBatch } from './types.js';

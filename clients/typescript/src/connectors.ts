@@ -1,4 +1,4 @@
-/** Connectors (CONTRACT §7): Salesforce orgs and Shopify stores kept verified on a schedule. */
+/** Connectors (docs/connectors.md): Salesforce orgs and Shopify stores kept verified on a schedule. */
 import type { RequestOptions, Transport } from './transport.js';
 import type { Connector, ConnectorRun, CreateConnectorRequest, UpdateConnectorRequest } from './types.js';
 

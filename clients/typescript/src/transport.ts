@@ -4,7 +4,7 @@
  * would end past it.
  *
  * What is retried, and why it is safe:
- * - 429 and 503: the service did not do the work (CONTRACT §4: a 503 is not charged); `Retry-After` is honoured.
+ * - 429 and 503: the service did not do the work (docs/api.md#problems: a 503 is not charged); `Retry-After` is honoured.
  * - 409 `idempotency-key-in-use`: the first attempt with this key is still being processed; its answer is replayed next.
  * - a dropped connection or another 5xx: only when repeating the call cannot do the work twice — GET and DELETE, and
  *   POSTs sent with an `Idempotency-Key` (the service replays the first answer and charges nothing more).

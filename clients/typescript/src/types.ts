@@ -1,5 +1,5 @@
 /**
- * The service's answers, typed (CONTRACT §3, §6, §7). Vocabularies are closed sets on the server's side, but a newer
+ * The service's answers, typed (docs/api.md#vocabularies, docs/batches.md, docs/connectors.md). Vocabularies are closed sets on the server's side, but a newer
  * service may add values (the contract allows it): each union is open at the end (`| (string & {})`) so that code
  * compiled against this version keeps working and editors still offer the known values.
  */

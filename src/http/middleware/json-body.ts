@@ -1,5 +1,5 @@
 /**
- * JSON bodies only, at most 16 KiB (CONTRACT §4). Express would skip a body of another content type silently and
+ * JSON bodies only, at most 16 KiB (docs/api.md#problems). Express would skip a body of another content type silently and
  * answer its own parse errors with HTML; here both become problems: 415 for the type, 400/413 from the parser errors
  * (translated in error-handler.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Publishable keys in web pages (CONTRACT §8): CORS for their origins alone, and nothing but /v1/validate.
+ * Publishable keys in web pages (docs/api.md#publishable-keys): CORS for their origins alone, and nothing but /v1/validate.
  * - A preflight (OPTIONS) carries no key: it is answered for an origin some live publishable key names; the request
  *   itself is then held to its own key's origins.
  * - A publishable key on any other endpoint is answered 401, as if it were no key; from another origin, 403 without

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 description of the service (CONTRACT §9), assembled from zod schemas: the request schemas the routes
+ * The OpenAPI 3.1 description of the service (docs/api.md#openapi-and-client-libraries), assembled from zod schemas: the request schemas the routes
  * validate with, and the answer and problem schemas of this folder, converted once by zod's own JSON Schema output
  * (draft 2020-12, the dialect of OpenAPI 3.1). Nothing here is a hand-written schema: only the OpenAPI frame around them.
  */
@@ -38,10 +38,10 @@ const SECURITY_SCHEME = {
 };
 
 const TAGS = [
-  { name: 'Validate', description: 'One contact checked in one request (CONTRACT §3)' },
+  { name: 'Validate', description: 'One contact checked in one request' },
   { name: 'Account', description: "The key's own account and its API keys" },
-  { name: 'Batches', description: 'CSV files validated in the background (CONTRACT §6)' },
-  { name: 'Connectors', description: 'Salesforce orgs and Shopify stores kept verified (CONTRACT §7)' },
+  { name: 'Batches', description: 'CSV files validated in the background' },
+  { name: 'Connectors', description: 'Salesforce orgs and Shopify stores kept verified' },
   { name: 'Service', description: 'Health, problem types, this description' },
 ];
 

@@ -73,7 +73,7 @@ export const serviceOperations: Operation[] = [
   },
   {
     method: 'post', path: '/webhooks/stripe', operationId: 'receiveStripeWebhook', tag: 'Service', auth: 'none',
-    summary: "Stripe's events for credit-pack purchases (CONTRACT §10)",
+    summary: "Stripe's events for credit-pack purchases",
     description:
       'No API key: the `Stripe-Signature` header (HMAC-SHA256 over the timestamp and the raw body with the endpoint\'s ' +
       'signing secret, at most 5 minutes old) is checked with the stripe package before anything is read. ' +
@@ -92,7 +92,7 @@ export const serviceOperations: Operation[] = [
 export const pageOperations: Operation[] = [
   {
     method: 'get', path: '/widget.js', operationId: 'getWidget', tag: 'Service', auth: 'none',
-    summary: 'The checkout script (CONTRACT §8)',
+    summary: 'The checkout script',
     description: 'Add it to a form with `data-key` set to a publishable key (`cv_pub_…`); it checks the address as the shopper leaves the form and never blocks it.',
     responses: { 200: { description: 'The script', content: { 'text/javascript': { schema: z.string() } } } },
     problems: [],

@@ -48,7 +48,7 @@ export function accountRoutes(router: Router, guard: RequestHandler[], accounts:
     });
   });
 
-  // CONTRACT §10: usage per module per day, UTC days from `from` to `to` inclusive (the last 30 days by default).
+  // docs/dashboard.md: usage per module per day, UTC days from `from` to `to` inclusive (the last 30 days by default).
   router.get('/v1/usage', ...guard, async (req, res) => {
     const query = parseBody(usageQuery, req.query);
     const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;

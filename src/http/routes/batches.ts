@@ -1,5 +1,5 @@
 /**
- * CSV batches (CONTRACT §6): upload, status, list, result download, resume, cancel. Every batch is the calling
+ * CSV batches (docs/batches.md): upload, status, list, result download, resume, cancel. Every batch is the calling
  * account's own: another account's answers 404, exactly like a missing one.
  */
 import type { Request, RequestHandler, Response, Router } from 'express';

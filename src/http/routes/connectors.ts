@@ -1,5 +1,5 @@
 /**
- * Connectors (CONTRACT §7): create, list, read, change, delete, start a run, list runs. Credentials are write-only:
+ * Connectors (docs/connectors.md): create, list, read, change, delete, start a run, list runs. Credentials are write-only:
  * no answer carries them. Another account's connector answers 404, exactly like a missing one.
  */
 import type { Request, RequestHandler, Response, Router } from 'express';

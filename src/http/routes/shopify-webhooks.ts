@@ -1,5 +1,5 @@
 /**
- * POST /webhooks/shopify (CONTRACT §7): no API key; Shopify signs each delivery. The raw body is kept as it arrived
+ * POST /webhooks/shopify (docs/connectors.md): no API key; Shopify signs each delivery. The raw body is kept as it arrived
  * (the HMAC is over those bytes) and handed to the use case, which checks the signature before parsing anything.
  */
 import express, { type Router } from 'express';

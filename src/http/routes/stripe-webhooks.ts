@@ -1,5 +1,5 @@
 /**
- * POST /webhooks/stripe (CONTRACT §10): no API key; Stripe signs each event (`Stripe-Signature`). The raw body is kept
+ * POST /webhooks/stripe (docs/dashboard.md): no API key; Stripe signs each event (`Stripe-Signature`). The raw body is kept
  * as it arrived (the signature is over those bytes) and handed to the use case, which verifies it before reading it.
  * Every answer is JSON: 200 `{received, type, processed}`, or a problem (400 bad signature, 503 payments not configured).
  */

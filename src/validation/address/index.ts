@@ -1,5 +1,5 @@
 /**
- * The address engine (CONTRACT §3): US and Canadian addresses parsed, standardized and checked against ZIP/FSA data
+ * The address engine (docs/api.md#vocabularies): US and Canadian addresses parsed, standardized and checked against ZIP/FSA data
  * and the loaded delivery-point reference; every other country checked against Google's address metadata.
  * Pure: everything it knows is passed in (`createAddressEngine(deps)`); `loadShippedAddressData()` reads the data
  * shipped in ./data for callers that want the defaults.

@@ -20,7 +20,7 @@ import { MilitaryStates, UnitDesignatorTable } from './tables.js';
 
 export { zipOfState, localZipsOfCity } from './north-america/zip-candidates.js';
 
-/** Beyond CONTRACT §3 (additive): the secondary units Pub 28 keeps off the delivery line (`BLDG A`, `FL 3`). */
+/** Beyond docs/api.md#vocabularies (additive): the secondary units Pub 28 keeps off the delivery line (`BLDG A`, `FL 3`). */
 export interface NorthAmericanComponents extends AddressComponents {
   extra_secondaries: string[];
   /** Puerto Rico's urbanization name (`LAS GLADIOLAS`), written `URB LAS GLADIOLAS` above the delivery line. */

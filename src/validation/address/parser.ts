@@ -1,5 +1,5 @@
 /**
- * US and Canadian address parser: messy one-line (or multi-line) text -> the components of CONTRACT §3.
+ * US and Canadian address parser: messy one-line (or multi-line) text -> the components of docs/api.md#vocabularies.
  *
  * The last line is read from the right (country, postal code, state or province), the delivery line from the left
  * (number, directional, name, suffix, unit). Where the street ends and the city begins is decided by scoring every

@@ -1,5 +1,5 @@
 /**
- * One table from all signals to the answer's `status`, `risk`, `smtp` and `reason` (CONTRACT §3). The same table,
+ * One table from all signals to the answer's `status`, `risk`, `smtp` and `reason` (docs/api.md#vocabularies). The same table,
  * in words, is in README.md beside this file; keep the two together.
  */
 import type { EmailRisk, EmailStatus, SmtpVerdict } from '../types.js';

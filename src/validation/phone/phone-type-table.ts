@@ -1,4 +1,4 @@
-/** Line-type vocabularies mapped onto the contract's `phone.type` (CONTRACT §3). */
+/** Line-type vocabularies mapped onto the answer's `phone.type` (docs/api.md#vocabularies). */
 import type { NumberType } from 'libphonenumber-js/core';
 import type { PhoneType } from '../types.js';
 
@@ -20,7 +20,7 @@ export const PHONE_TYPE_BY_LIBPHONENUMBER_TYPE = {
 
 /**
  * In the US and Canada fixed and mobile numbers share the same ranges, so offline data cannot tell them apart
- * (CONTRACT: they are `fixed_or_mobile` offline); only a live look-up refines them.
+ * (docs/api.md#vocabularies: they are `fixed_or_mobile` offline); only a live look-up refines them.
  */
 export const REGIONS_WITHOUT_OFFLINE_MOBILE_DISTINCTION: ReadonlySet<string> = new Set(['US', 'CA']);
 

@@ -4,7 +4,7 @@ Why http.client and not urllib.request: urllib opens a new TCP (and TLS) connect
 keeps its connection to the service open (HTTP/1.1 keep-alive), which is what makes the client cheaper than a raw
 urllib call rather than dearer. No third-party dependency either way.
 
-Retries (CONTRACT §4, §9):
+Retries (docs/api.md#problems, docs/api.md#openapi-and-client-libraries):
 - 429 and 503 on any method: the service refused before doing or charging anything; ``Retry-After`` is honoured.
 - a connection failure, a timeout of one attempt, and other 5xx: only on a call that is safe to repeat: GET,
   DELETE, and POST /v1/validate, which always carries an ``Idempotency-Key`` (the same on every attempt), so that the

@@ -58,7 +58,7 @@ class BatchResult:
 
     Iterate it once; use it as a context manager (or call ``close``) if you may stop early. ``fieldnames`` and
     ``delimiter`` are known once the first row is read (or after ``start()``). Cells the service made formula-safe
-    keep their leading ``'`` (CONTRACT §6).
+    keep their leading ``'`` (docs/batches.md).
     """
 
     def __init__(self, body: StreamedBody) -> None:
@@ -155,7 +155,7 @@ def _upload_body(file: FileInput) -> Union[bytes, IO[bytes], Callable[[], IO[byt
 
 
 class Batches:
-    """``client.batches``: CSV files validated in the background (CONTRACT §6)."""
+    """``client.batches``: CSV files validated in the background (docs/batches.md)."""
 
     def __init__(self, transport: Transport) -> None:
         self._t = transport
@@ -289,7 +289,7 @@ class Batches:
 
 
 class Connectors:
-    """``client.connectors``: Salesforce and Shopify connectors (CONTRACT §7)."""
+    """``client.connectors``: Salesforce and Shopify connectors (docs/connectors.md)."""
 
     def __init__(self, transport: Transport) -> None:
         self._t = transport

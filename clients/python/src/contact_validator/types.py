@@ -1,4 +1,4 @@
-"""Typed answers of the API (CONTRACT §3, §6, §7) and its closed vocabularies.
+"""Typed answers of the API (docs/api.md#vocabularies, docs/batches.md, docs/connectors.md) and its closed vocabularies.
 
 Answers are plain ``dict`` objects at run time, described by ``TypedDict`` classes: ``answer["email"]["status"]``
 works with no conversion cost, and a type checker knows every key. The vocabularies are ``Literal`` types plus
@@ -28,7 +28,7 @@ __all__ = [
     "BatchColumns", "Batch", "NewBatch", "Connector", "ConnectorRun", "NewRun", "ValidateOptions",
 ]
 
-# ---- vocabularies (CONTRACT §3: closed sets; the service extends them only by adding documented values) ----
+# ---- vocabularies (docs/api.md#vocabularies: closed sets; the service extends them only by adding documented values) ----
 
 AddressStatus = Literal["verified", "corrected", "partial", "plausible", "ambiguous", "invalid"]
 ADDRESS_STATUSES: tuple[AddressStatus, ...] = ("verified", "corrected", "partial", "plausible", "ambiguous", "invalid")
@@ -185,7 +185,7 @@ class Account(TypedDict):
     keys: List[ApiKey]
 
 
-# ---- batches (CONTRACT §6) ----
+# ---- batches (docs/batches.md) ----
 
 
 class BatchColumns(TypedDict):
@@ -218,7 +218,7 @@ class NewBatch(Batch):
     delimiter: NotRequired[str]
 
 
-# ---- connectors (CONTRACT §7) ----
+# ---- connectors (docs/connectors.md) ----
 
 
 class ConnectorRun(TypedDict):

@@ -1,6 +1,6 @@
 package com.contactvalidator;
 
-/** address.status (CONTRACT §3). A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
+/** address.status (docs/api.md#vocabularies). A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
 public enum AddressStatus implements ApiEnum {
   VERIFIED("verified"),
   CORRECTED("corrected"),

@@ -2,7 +2,7 @@ package com.contactvalidator;
 
 import java.time.Instant;
 
-/** A CSV batch (CONTRACT §6). {@code columns} and {@code delimiter} are set on the answer to an upload. */
+/** A CSV batch (docs/batches.md). {@code columns} and {@code delimiter} are set on the answer to an upload. */
 public record Batch(
     String batchId,
     String name,

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
-/** CSV batches (CONTRACT §6): {@code client.batches()}. */
+/** CSV batches (docs/batches.md): {@code client.batches()}. */
 public final class Batches {
   private static final Set<BatchStatus> SETTLED =
       Set.of(BatchStatus.COMPLETED, BatchStatus.FAILED, BatchStatus.CANCELED, BatchStatus.PAUSED);

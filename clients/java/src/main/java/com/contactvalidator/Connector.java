@@ -3,7 +3,7 @@ package com.contactvalidator;
 import java.time.Instant;
 import java.util.Map;
 
-/** A Salesforce or Shopify connector (CONTRACT §7). Credentials are write-only and never come back. */
+/** A Salesforce or Shopify connector (docs/connectors.md). Credentials are write-only and never come back. */
 public record Connector(
     String connectorId,
     String type,

@@ -3,7 +3,7 @@ package com.contactvalidator;
 import java.util.List;
 import java.util.Objects;
 
-/** Salesforce and Shopify connectors (CONTRACT §7): {@code client.connectors()}. */
+/** Salesforce and Shopify connectors (docs/connectors.md): {@code client.connectors()}. */
 public final class Connectors {
   private final Transport transport;
 
