@@ -1,5 +1,5 @@
 /**
- * The command line of CONTRACT §2: one JSON object on stdout; errors as JSON on stderr with a non-zero exit.
+ * The command line (docs/cli.md): one JSON object on stdout; errors as JSON on stderr with a non-zero exit.
  * The same environment variables as the service apply (DATABASE_URL chooses the database).
  */
 import fs from 'node:fs';

@@ -1,6 +1,8 @@
 /**
- * Every relative link in the project's Markdown files resolves to a file or folder that exists (and, for a `#anchor`
- * into a Markdown file, to one of its headings): the README and docs stay navigable as files move.
+ * Every relative link in the project's Markdown files resolves to a file or folder of the repository that exists (and,
+ * for a `#anchor` into a Markdown file, to one of its headings): the README and docs stay navigable as files move.
+ * The repository stands alone: no tracked file points at a folder beside the checkout, and what the service writes
+ * under data/ (databases, uploaded customer files) is never committed.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -34,11 +36,43 @@ describe('links in the Markdown files', () => {
         if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#')) continue; // URLs and in-page anchors
         const [relative, anchor] = target.split('#');
         const resolved = path.resolve(path.dirname(path.join(root, file)), decodeURIComponent(relative));
-        if (!resolved.startsWith(root)) continue; // ../shared/…: outside the repository, by design
-        if (!fs.existsSync(resolved)) broken.push(`${file}: ${target}`);
+        if (!resolved.startsWith(root + path.sep)) broken.push(`${file}: ${target} (outside the repository)`);
+        else if (!fs.existsSync(resolved)) broken.push(`${file}: ${target}`);
         else if (anchor && resolved.endsWith('.md') && !anchorsOf(resolved).has(anchor)) broken.push(`${file}: ${target} (no such heading)`);
       }
     }
     expect(broken).toEqual([]);
+  });
+});
+
+describe('the repository stands alone', () => {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' });
+
+  it('When every tracked file is read, then none refers to a folder beside the checkout or to the outside specification', () => {
+    const patterns = ['../shared', 'CONTRACT.md', 'CONTRACT §', 'CONTRACT:'].flatMap((p) => ['-e', p]);
+    // git grep answers 1 when nothing matches; this file names the patterns and is left out.
+    let found = '';
+    try {
+      found = git('grep', '-n', '-F', '-I', ...patterns, '--', '.', `:!${path.relative(root, import.meta.filename)}`);
+    } catch (error) {
+      if ((error as { status?: number }).status !== 1) throw error;
+    }
+    expect(found.split('\n').filter(Boolean)).toEqual([]);
+  });
+
+  it('When the service writes under data/, then git ignores it, and the engines\' shipped data folders stay tracked', () => {
+    const ignored = (file: string) => {
+      try {
+        git('check-ignore', '-q', '--no-index', file);
+        return true;
+      } catch (error) {
+        if ((error as { status?: number }).status !== 1) throw error;
+        return false;
+      }
+    };
+    expect(ignored('data/contact-validator.sqlite')).toBe(true);
+    expect(ignored('data/batches/batch_0123456789abcdef/input.csv')).toBe(true);
+    expect(ignored('src/validation/address/data/us-zip-codes.tsv')).toBe(false);
+    expect(ignored('test/fixtures/email/isemail-tests.xml')).toBe(false);
   });
 });
