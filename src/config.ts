@@ -82,6 +82,7 @@ const schema = z.object({
   SHOPIFY_API_KEY: z.string().optional(),
   SHOPIFY_API_SECRET: z.string().optional(),
   SHOPIFY_SCOPES: z.string().default('read_customers,write_customers,read_orders,write_orders'),
+  SHOPIFY_WEBHOOKS_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   PUBLIC_BASE_URL: z.string().url().optional(),
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_[0-9A-Za-z]+$/, 'a Stripe secret key (sk_live_… or sk_test_…)').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_[0-9A-Za-z+/=]+$/, 'a Stripe webhook signing secret (whsec_…)').optional(),
@@ -132,6 +133,8 @@ export interface Config {
     shopifyApp: { apiKey: string; apiSecret: string; scopes: string; publicBaseUrl: string } | null;
     /** Where Shopify reaches this service (webhook subscriptions are registered only when it is set). */
     publicBaseUrl?: string;
+    /** Refused webhook deliveries per shop per minute before that shop's deliveries are answered 429; 0: off. */
+    shopifyWebhooksPerMinute: number;
   };
   /** Stripe Checkout for credit packs (docs/dashboard.md): null unless the secret key and the webhook secret are set. */
   stripe: { secretKey: string; webhookSecret: string; apiBase?: string; currency: string } | null;
@@ -236,6 +239,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? { apiKey: e.SHOPIFY_API_KEY, apiSecret: e.SHOPIFY_API_SECRET, scopes: e.SHOPIFY_SCOPES, publicBaseUrl: e.PUBLIC_BASE_URL }
         : null,
       publicBaseUrl: e.PUBLIC_BASE_URL,
+      shopifyWebhooksPerMinute: e.SHOPIFY_WEBHOOKS_PER_MINUTE,
     },
     stripe: e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE, currency: e.STRIPE_CURRENCY }

@@ -150,6 +150,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     metrics: new ServiceMetrics(db), metricsToken: config.metricsToken,
     isReady: () => ready, isDraining: () => closing !== undefined, batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
     connectors: sync.connectors, connectorRuns: sync.runs, shopifyWebhooks: sync.shopifyWebhooks, shopifyInstall: sync.shopifyInstall,
+    shopifyWebhooksPerMinute: config.connectors.shopifyWebhooksPerMinute,
     people, purchases,
     dashboard: {
       freeCredits: config.credits.free, packPrices: config.credits.packPrices, batchMaxBytes: config.batch.maxBytes,

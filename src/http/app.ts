@@ -40,6 +40,8 @@ export interface AppDeps {
   connectors: Connectors;
   connectorRuns: ConnectorRuns;
   shopifyWebhooks: ShopifyWebhooks;
+  /** SHOPIFY_WEBHOOKS_PER_MINUTE: refused deliveries per shop per minute (0: off; default 600). */
+  shopifyWebhooksPerMinute?: number;
   /** Credit packs through Stripe Checkout (disabled, not absent, when Stripe is not configured). */
   purchases: Purchases;
   /** Null when the Shopify app is not configured. */
@@ -159,7 +161,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.json(problemBody(new Problem(code)));
   });
 
-  shopifyWebhookRoutes(app, deps.shopifyWebhooks);
+  shopifyWebhookRoutes(app, deps.shopifyWebhooks, deps.db, deps.shopifyWebhooksPerMinute ?? 600);
   stripeWebhookRoutes(app, deps.purchases);
   app.options('/v1/validate', preflight(deps.accounts));
   accountRoutes(app, guard, deps.accounts, deps.ledger);

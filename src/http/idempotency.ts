@@ -3,6 +3,8 @@
  * answer kept for 24 hours; a retry with the same key and the same body gets that answer again and is charged
  * nothing; the same key with another body is 422; a retry while the first is still in flight is 409.
  * Only successful answers are kept: after an error the key is free again, so that a corrected retry can go through.
+ * Keys belong to the API key that sent them (its id), not to the whole account: a publishable key in a store's page
+ * can neither replay a secret key's answer (with the balance it never sees) nor claim a key a secret key will use.
  */
 import type { Database } from '../db/data-source.js';
 import { Problem } from './problems.js';
@@ -20,6 +22,12 @@ export function parseIdempotencyKey(header: string | undefined): string | undefi
   return value;
 }
 
+/** Whose keys: the account, and the API key within it. */
+export interface IdempotencyScope {
+  accountId: string;
+  keyId: string;
+}
+
 export type IdempotencyStart = { replay: false } | { replay: true; status: number; body: string };
 
 export class IdempotencyStore {
@@ -28,25 +36,25 @@ export class IdempotencyStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async begin(accountId: string, key: string, requestHash: string): Promise<IdempotencyStart> {
+  async begin({ accountId, keyId }: IdempotencyScope, key: string, requestHash: string): Promise<IdempotencyStart> {
     for (let attempt = 0; attempt < 2; attempt++) {
       const at = this.now();
       const inserted = await this.db.run(
-        `INSERT INTO idempotency_records (account_id, idempotency_key, request_hash, state, created_at, expires_at)
-         VALUES ($1, $2, $3, 'in_flight', $4, $5) ON CONFLICT (account_id, idempotency_key) DO NOTHING`,
-        [accountId, key, requestHash, at, at + IDEMPOTENCY_TTL_MS],
+        `INSERT INTO idempotency_records (account_id, key_id, idempotency_key, request_hash, state, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, 'in_flight', $5, $6) ON CONFLICT (account_id, key_id, idempotency_key) DO NOTHING`,
+        [accountId, keyId, key, requestHash, at, at + IDEMPOTENCY_TTL_MS],
       );
       if (inserted === 1) return { replay: false };
       const [row] = await this.db.all<{ request_hash: string; state: string; response_status: number; response_body: string; expires_at: number | string }>(
         `SELECT request_hash, state, response_status, response_body, expires_at FROM idempotency_records
-         WHERE account_id = $1 AND idempotency_key = $2`,
-        [accountId, key],
+         WHERE account_id = $1 AND key_id = $2 AND idempotency_key = $3`,
+        [accountId, keyId, key],
       );
       if (!row) continue; // abandoned meanwhile: try to claim it again
       if (Number(row.expires_at) <= at) {
         await this.db.run(
-          `DELETE FROM idempotency_records WHERE account_id = $1 AND idempotency_key = $2 AND expires_at <= $3`,
-          [accountId, key, at],
+          `DELETE FROM idempotency_records WHERE account_id = $1 AND key_id = $2 AND idempotency_key = $3 AND expires_at <= $4`,
+          [accountId, keyId, key, at],
         );
         continue;
       }
@@ -61,16 +69,19 @@ export class IdempotencyStore {
     throw new Problem('idempotency-key-in-use', 'This Idempotency-Key is contended; retry later.', {}, { 'Retry-After': '1' });
   }
 
-  async complete(accountId: string, key: string, status: number, body: string): Promise<void> {
+  async complete({ accountId, keyId }: IdempotencyScope, key: string, status: number, body: string): Promise<void> {
     await this.db.run(
       `UPDATE idempotency_records SET state = 'done', response_status = $1, response_body = $2
-       WHERE account_id = $3 AND idempotency_key = $4`,
-      [status, body, accountId, key],
+       WHERE account_id = $3 AND key_id = $4 AND idempotency_key = $5`,
+      [status, body, accountId, keyId, key],
     );
   }
 
-  async abandon(accountId: string, key: string): Promise<void> {
-    await this.db.run(`DELETE FROM idempotency_records WHERE account_id = $1 AND idempotency_key = $2 AND state = 'in_flight'`, [accountId, key]);
+  async abandon({ accountId, keyId }: IdempotencyScope, key: string): Promise<void> {
+    await this.db.run(
+      `DELETE FROM idempotency_records WHERE account_id = $1 AND key_id = $2 AND idempotency_key = $3 AND state = 'in_flight'`,
+      [accountId, keyId, key],
+    );
   }
 
   /** Drops answers older than 24 h (called now and then; expired records are ignored anyway). */

@@ -1,13 +1,15 @@
 /**
  * GET /metrics in Prometheus' text format (prom-client): requests by route, method and status; latency per route;
  * problems by type; modules asked for; bulk jobs and connector runs by state (read from the database at each scrape,
- * so every instance reports the fleet's); and prom-client's process metrics, event-loop lag among them.
+ * so every instance reports the fleet's); whether this instance's DNS resolver can be believed and the e-mail answers
+ * made unknown while it could not; and prom-client's process metrics, event-loop lag among them.
  * METRICS_TOKEN, when set, must be presented as a Bearer token (a scraper's secret, not an API key).
  */
 import crypto from 'node:crypto';
 import type { NextFunction, Request, Response, Router } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/data-source.js';
+import type { ResolverStatus } from '../validation/engines.js';
 import { Problem } from './problems.js';
 
 /**
@@ -65,9 +67,28 @@ export class ServiceMetrics {
     name: 'validate_modules_total', help: 'Modules asked for in /v1/validate', labelNames: ['module'] as const, registry: this.registry,
   });
 
-  constructor(db: Database) {
+  constructor(db: Database, resolver?: ResolverStatus) {
     collectDefaultMetrics({ register: this.registry });
     const registry = this.registry;
+    if (resolver) {
+      new Gauge({
+        name: 'cv_dns_resolver_healthy',
+        help: '1 while the resolver can be believed (it finds the well-known mailbox domains), 0 while it denies names that exist; 1 with network checks off',
+        registers: [registry],
+        async collect() {
+          this.set((await resolver.health())?.healthy === false ? 0 : 1);
+        },
+      });
+      new Counter({
+        name: 'cv_email_dns_unavailable_total',
+        help: 'E-mail answers made unknown (reason dns_unavailable) because the resolver denied names that exist',
+        registers: [registry],
+        collect() {
+          this.reset();
+          this.inc(resolver.unavailableAnswers());
+        },
+      });
+    }
     new Gauge({
       name: 'bulk_jobs', help: 'Bulk jobs (CSV batches) by status, in the whole database', labelNames: ['status'] as const,
       registers: [registry],

@@ -27,6 +27,7 @@ export const PROBLEM_TYPES = {
   'batch-gone': { status: 410, title: "The batch was canceled and its files deleted" },
   'invalid-csv': { status: 422, title: 'The file is not a CSV file the service can read' },
   'connector-busy': { status: 409, title: 'A run of this connector is in progress' },
+  'shop-already-connected': { status: 409, title: 'Another connector already connects this shop' },
   'connectors-not-configured': { status: 503, title: 'Connectors need CONNECTOR_SECRET_KEY, which is not set' },
   'shopify-app-not-configured': { status: 503, title: 'The Shopify app is not configured on this service' },
   'payments-not-configured': { status: 503, title: 'Card payments (Stripe) are not configured on this service' },

@@ -106,12 +106,12 @@ export class ConnectorStore {
     );
   }
 
-  /** The connectors of a platform account (a shop), whoever owns them: a webhook delivery is checked against each. */
-  async byPlatformKey(type: string, platformKey: string): Promise<ConnectorRow[]> {
+  /** The connector of a platform account (a shop), whoever owns it: one at most (a unique index). */
+  async byPlatformKey(type: string, platformKey: string): Promise<ConnectorRow | null> {
     const rows = await this.db.all<Record<string, unknown>>(
       `SELECT ${COLUMNS} FROM connectors WHERE type = $1 AND platform_key = $2`, [type, platformKey],
     );
-    return rows.map(connectorOf);
+    return rows[0] ? connectorOf(rows[0]) : null;
   }
 
   async setPlatformKey(id: string, platformKey: string | null): Promise<void> {

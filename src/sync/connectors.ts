@@ -18,6 +18,18 @@ export class ConnectorInvalid extends Error {
   }
 }
 
+/**
+ * The platform account (a Shopify shop) has a connector already: one shop, one connector, so that a webhook delivery
+ * costs one signature check. `connectorId` is named only when that connector is the asking account's own.
+ */
+export class PlatformAccountTaken extends Error {
+  constructor(readonly connectorId: string | null) {
+    super(connectorId
+      ? `Connector ${connectorId} of this account already connects this shop: change that one instead.`
+      : "Another connector already connects this shop. If the shop is yours, install the app (POST /v1/connectors/shopify/install): the install proves it and moves the shop to this account.");
+  }
+}
+
 const schedule = z.string().trim().max(100).refine((s) => cron.validate(s), 'a cron expression (5 fields, or 6 with seconds)');
 
 export const createSchema = z.object({
@@ -113,12 +125,52 @@ export class Connectors {
     const { type, name } = parsed.data;
     const checked = await this.checked(type, { settings: parsed.data.settings, credentials: parsed.data.credentials, write_back: parsed.data.write_back });
     const id = `conn_${crypto.randomBytes(12).toString('base64url')}`;
+    const platformKey = this.platformKeyOf(type, checked.settings);
+    await this.refuseTaken(accountId, id, type, platformKey);
     await this.store.insert({
       id, accountId, type, name, status: 'active', schedule: parsed.data.schedule, settings: checked.settings,
       writeBack: checked.writeBack, sealed: this.secrets.seal(checked.credentials),
-    }, this.pluginFor(type).platformKeyOf?.(checked.settings as never) ?? null);
+    }, platformKey).catch((err: unknown) => this.takenMeanwhile(err, accountId, id, type, platformKey));
     this.onChange();
     return this.view((await this.store.get(id))!);
+  }
+
+  /**
+   * The app's OAuth install proved the shop is the installer's: the account's own connector of the shop takes the new
+   * credentials and resumes; another account's lets the shop go (paused, `shop_claimed`, its credentials erased) and
+   * the account gets a new one.
+   */
+  async connectByInstall(accountId: string, body: { type: string; settings: Record<string, unknown>; credentials: Record<string, unknown> } & Record<string, unknown>) {
+    const settings = this.pluginFor(body.type).settingsSchema.safeParse(body.settings);
+    const platformKey = settings.success ? this.platformKeyOf(body.type, settings.data as Record<string, unknown>) : null;
+    const holder = platformKey ? await this.store.byPlatformKey(body.type, platformKey) : null;
+    if (holder?.accountId === accountId) {
+      return this.update(holder, { settings: body.settings, credentials: body.credentials, status: 'active' });
+    }
+    if (holder) {
+      await this.store.setPlatformKey(holder.id, null);
+      await this.store.update(holder.id, {
+        status: 'paused', reason: 'shop_claimed', sealed: this.secrets.seal({}),
+        reasonDetail: "the shop's owner installed the app from another account; this connector's credentials are erased",
+      });
+    }
+    return this.create(accountId, body);
+  }
+
+  private platformKeyOf(type: string, settings: Record<string, unknown>): string | null {
+    return this.pluginFor(type).platformKeyOf?.(settings as never) ?? null;
+  }
+
+  /** Refused when another connector holds the platform account. */
+  private async refuseTaken(accountId: string, id: string, type: string, platformKey: string | null): Promise<void> {
+    const holder = platformKey ? await this.store.byPlatformKey(type, platformKey) : null;
+    if (holder && holder.id !== id) throw new PlatformAccountTaken(holder.accountId === accountId ? holder.id : null);
+  }
+
+  /** A write refused by the unique index (two at once): the same refusal as the check before it. */
+  private async takenMeanwhile(err: unknown, accountId: string, id: string, type: string, platformKey: string | null): Promise<never> {
+    await this.refuseTaken(accountId, id, type, platformKey);
+    throw err;
   }
 
   async get(accountId: string, id: string): Promise<ConnectorRow | null> {
@@ -136,6 +188,13 @@ export class Connectors {
     const checked = await this.checked(connector.type, {
       settings: p.settings ?? connector.settings, credentials: p.credentials, write_back: p.write_back ?? connector.writeBack,
     });
+    // New settings, or a resume, take the shop again: refused while another connector holds it.
+    if (p.settings || p.status === 'active') {
+      const platformKey = this.platformKeyOf(connector.type, checked.settings);
+      await this.refuseTaken(connector.accountId, connector.id, connector.type, platformKey);
+      await this.store.setPlatformKey(connector.id, platformKey)
+        .catch((err: unknown) => this.takenMeanwhile(err, connector.accountId, connector.id, connector.type, platformKey));
+    }
     await this.store.update(connector.id, {
       name: p.name,
       schedule: p.schedule,
@@ -146,7 +205,6 @@ export class Connectors {
       ...(p.status ? { status: p.status, reason: null, reasonDetail: null } : {}),
       ...(p.credentials && connector.status === 'error' && !p.status ? { status: 'active', reason: null, reasonDetail: null } : {}),
     });
-    if (p.settings) await this.store.setPlatformKey(connector.id, this.pluginFor(connector.type).platformKeyOf?.(checked.settings as never) ?? null);
     this.onChange();
     return this.view((await this.store.get(connector.id))!);
   }

@@ -6,7 +6,8 @@
  *    sent to the shop's authorize page with `state` = the nonce and the link.
  * 3. Shopify sends the browser back (`GET /shopify/callback`): Shopify's HMAC over the query (with the app's secret),
  *    the timestamp, the state's nonce against the cookie (CSRF) and the link's signature are checked; the code is
- *    exchanged for the store's access token, which is sealed with the connector's credentials like any other.
+ *    exchanged for the store's access token, which is sealed with the connector's credentials like any other. The
+ *    install proves the shop is the installer's: the shop's connector becomes this account's (one shop, one connector).
  */
 import crypto from 'node:crypto';
 import type { Connectors } from './connectors.js';
@@ -133,7 +134,8 @@ export class ShopifyInstall {
     if (!answer.ok) throw new InstallRefused(`Shopify refused the code (${answer.status})`);
     const { access_token: accessToken } = (await answer.json()) as { access_token?: string };
     if (!accessToken) throw new InstallRefused('Shopify gave no access token');
-    return this.connectors.create(link.account, {
+    // The install proves the shop is the installer's: its connector is this account's from now on.
+    return this.connectors.connectByInstall(link.account, {
       type: 'shopify', name: link.name, ...(link.schedule ? { schedule: link.schedule } : {}),
       settings: { ...link.settings, shop: link.shop },
       credentials: { access_token: accessToken, api_secret: this.app.apiSecret },

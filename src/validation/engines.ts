@@ -8,7 +8,7 @@ import type { Database } from '../db/data-source.js';
 import type { Logger } from '../log.js';
 import { loadReferenceIndex, seedEmbeddedReference } from '../db/reference-store.js';
 import { type AddressEngineWithSync, createAddressEngine, loadShippedAddressData } from './address/index.js';
-import { createEmailEngine } from './email/index.js';
+import { createEmailEngine, type ResolverHealthReport } from './email/index.js';
 import { createPhoneEngine, createPhoneLookup, loadShippedPhoneData } from './phone/index.js';
 import type { EmailEngine, PhoneEngine } from './types.js';
 import type { Engines } from './validate-contact.js';
@@ -41,20 +41,36 @@ function warmUp(address: AddressEngineWithSync, email: EmailEngine, phone: Phone
   for (const input of WARM_UP_INPUTS.phones) phone.offlineReading(input, 'US');
 }
 
+/** The e-mail engine's resolver as readiness and metrics see it. */
+export interface ResolverStatus {
+  /** The resolver health check's last verdict; null while network checks are off. */
+  health(): Promise<ResolverHealthReport | null>;
+  /** E-mail answers made `unknown` / `dns_unavailable` since start. */
+  unavailableAnswers(): number;
+}
+
 export async function createEngines(
   config: Config,
   db: Database,
   logger?: Logger,
-): Promise<Engines & { close(): Promise<void>; reloadReference(): Promise<boolean> }> {
+): Promise<Engines & { close(): Promise<void>; reloadReference(): Promise<boolean>; resolver: ResolverStatus }> {
   await seedEmbeddedReference(db);
   const { postal, countries } = loadShippedAddressData({ rrad: false });
   let loadedImport = await lastReferenceImport(db);
-  const email = createEmailEngine(config.email);
+  const email = createEmailEngine({
+    ...config.email,
+    // Once per change, not per request: a resolver that denies every name makes every e-mail answer unknown.
+    onResolverHealthChange: ({ healthy, canaries }) => {
+      if (healthy) logger?.info({ canaries }, 'DNS resolver answers again: NXDOMAIN is believed again');
+      else logger?.warn({ canaries }, 'DNS resolver denies names that exist: e-mail answers are unknown (dns_unavailable) until it recovers');
+    },
+  });
   const phone = createPhoneEngine({ data: loadShippedPhoneData(), liveLookup: createPhoneLookup(config.phone) });
   const engines = {
     address: createAddressEngine({ postal, countries, reference: await loadReferenceIndex(db) }),
     email,
     phone,
+    resolver: { health: () => email.resolverHealth(), unavailableAnswers: () => email.dnsUnavailableAnswers },
     /**
      * Loads the reference data again if an import has finished since the last load (a CLI `reference import`
      * beside the running service), and swaps the address engine: requests in flight finish on the old one.

@@ -124,7 +124,7 @@ describe('the OpenAPI description', () => {
 
   it('When /v1/validate is called every way the description lists, then each answer matches its documented schema', async () => {
     const s = service();
-    const { apiKey, accountId } = await s.newAccount(100);
+    const { apiKey, accountId, keyId } = await s.newAccount(100);
     const poor = await s.newAccount(0);
     const check = (res: Response) => conformance.check('POST', '/v1/validate', res);
     const full = { address: '1600 Amphitheatre Pkwy, Mountain View, CA 94043', email: 'someone@example.com', phone: '+14155550123' };
@@ -153,8 +153,8 @@ describe('the OpenAPI description', () => {
     expect((await check(await call(s, 'POST', '/v1/validate', { key: apiKey, ...json({ email: 'c@d.co' }), headers: once }))).type).toBe('/problems/idempotency-key-reused');
     const body = JSON.stringify({ email: 'e@f.co' });
     await s.db.run(
-      `INSERT INTO idempotency_records (account_id, idempotency_key, request_hash, state, created_at, expires_at) VALUES ($1, $2, $3, 'in_flight', $4, $5)`,
-      [accountId, 'conformance-2', crypto.createHash('sha256').update(body).digest('hex'), Date.now(), Date.now() + 60_000],
+      `INSERT INTO idempotency_records (account_id, key_id, idempotency_key, request_hash, state, created_at, expires_at) VALUES ($1, $2, $3, $4, 'in_flight', $5, $6)`,
+      [accountId, keyId, 'conformance-2', crypto.createHash('sha256').update(body).digest('hex'), Date.now(), Date.now() + 60_000],
     );
     expect((await check(await call(s, 'POST', '/v1/validate', { key: apiKey, ...json(body), headers: { 'idempotency-key': 'conformance-2' } }))).type).toBe('/problems/idempotency-key-in-use');
   });
@@ -293,9 +293,20 @@ describe('the OpenAPI description', () => {
       ...json({ type: 'shopify', name: 'Store', settings: { shop: store.shop }, credentials: { access_token: 'shpat_x', api_secret: store.secret } }),
     }));
     await conformance.check('PATCH', '/v1/connectors/{connector_id}', await call(s, 'PATCH', `/v1/connectors/${connector.connector_id}`, { key: apiKey, ...json({ status: 'paused' }) }));
+    // One shop, one connector: a second for the shop, or another moved onto it, is refused.
+    const other = await s.newAccount(10);
+    const second = { type: 'shopify', name: 'Store', settings: { shop: 'second.myshopify.com' }, credentials: { access_token: 'shpat_y', api_secret: 'y' } };
+    expect((await conformance.check('POST', '/v1/connectors', await call(s, 'POST', '/v1/connectors', {
+      key: other.apiKey, ...json({ ...second, settings: { shop: store.shop } }),
+    }))).type).toBe('/problems/shop-already-connected');
+    const moved = await conformance.check('POST', '/v1/connectors', await call(s, 'POST', '/v1/connectors', { key: other.apiKey, ...json(second) }));
+    expect((await conformance.check('PATCH', '/v1/connectors/{connector_id}', await call(s, 'PATCH', `/v1/connectors/${moved.connector_id}`, {
+      key: other.apiKey, ...json({ settings: { shop: store.shop } }),
+    }))).type).toBe('/problems/shop-already-connected');
     const customer = JSON.stringify({ id: 7, email: 'a@b.co' });
     expect(await hook(await delivery(customer, { ...store, id: 'delivery-1' }))).toEqual({ status: 'accepted' });
     expect(await hook(await delivery(customer, { ...store, id: 'delivery-1' }))).toEqual({ status: 'duplicate' });
+    expect(await hook(await delivery(customer, { ...store, id: 'delivery-2' }))).toEqual({ status: 'duplicate' });
     expect((await hook(await delivery('{"id":', store))).type).toBe('/problems/invalid-json');
     // Stripe is not configured on this service: its webhook says so (test/service/stripe-checkout.test.ts has the rest).
     const stripe = await call(s, 'POST', '/webhooks/stripe', { body: '{}', type: 'application/json', headers: { 'stripe-signature': 't=1,v1=00' } });
@@ -304,7 +315,7 @@ describe('the OpenAPI description', () => {
 });
 
 describe('the description of the guard, with a rate limit of 1 a minute', () => {
-  const service = useTestService(database, { ...CONNECTOR_ENV, RATE_LIMIT_PER_MINUTE: '1' });
+  const service = useTestService(database, { ...CONNECTOR_ENV, RATE_LIMIT_PER_MINUTE: '1', SHOPIFY_WEBHOOKS_PER_MINUTE: '1' });
 
   it('When no key or a bad one is sent, then every endpoint behind a key answers the documented 401', async () => {
     const s = service();
@@ -325,6 +336,13 @@ describe('the description of the guard, with a rate limit of 1 a minute', () => 
       const res = await conformance.check(method.toUpperCase(), path, await call(s, method.toUpperCase(), concrete, { key: apiKey }));
       expect(res.type, `${method} ${path} (${op.operationId})`).toBe('/problems/rate-limited');
     }
+    // Shopify's deliveries: refused ones counted per shop.
+    const forged = () => call(s, 'POST', '/webhooks/shopify', {
+      body: '{}', type: 'application/json',
+      headers: { 'x-shopify-topic': 'customers/update', 'x-shopify-shop-domain': 'flood.myshopify.com', 'x-shopify-hmac-sha256': 'AA==', 'x-shopify-webhook-id': '1' },
+    });
+    expect((await conformance.check('POST', '/webhooks/shopify', await forged())).type).toBe('/problems/webhook-unauthorized');
+    expect((await conformance.check('POST', '/webhooks/shopify', await forged())).type).toBe('/problems/rate-limited');
   });
 
   it('When the service fails by its own fault, then the endpoints answer the documented 500 internal problem', async () => {

@@ -50,10 +50,10 @@ describe.each(testDatabases)('Idempotency-Key on $name', (database) => {
   });
 
   it('When the first request with the key is still in flight, then 409', async () => {
-    const { apiKey, accountId } = await service.newAccount(10);
+    const { apiKey, accountId, keyId } = await service.newAccount(10);
     const raw = JSON.stringify(body);
     // The first request has claimed the key and not finished.
-    await new IdempotencyStore(service.db).begin(accountId, 'order-1003', crypto.createHash('sha256').update(raw).digest('hex'));
+    await new IdempotencyStore(service.db).begin({ accountId, keyId }, 'order-1003', crypto.createHash('sha256').update(raw).digest('hex'));
 
     const res = await service.post('/v1/validate', raw, { key: apiKey, headers: { 'idempotency-key': 'order-1003' } });
 
@@ -73,6 +73,31 @@ describe.each(testDatabases)('Idempotency-Key on $name', (database) => {
     expect(res.status).toBe(200);
     expect(res.headers.get('idempotent-replayed')).toBeNull();
     expect((await res.json() as any).phone).toBeNull();
+  });
+
+  it('When a secret key and a publishable key of one account send the same key, then each has its own answer', async () => {
+    // Arrange: the secret key's answer (with the balance) is kept under a guessable order key.
+    const { apiKey, accountId } = await service.newAccount(10);
+    const origin = 'https://shop.example.com';
+    const publishable = (await (await service.post('/v1/keys', { publishable: true, origins: [origin], phone: true }, { key: apiKey })).json() as any).api_key;
+    const headers = { 'idempotency-key': 'order-2001' };
+    const secret = await service.post('/v1/validate', body, { key: apiKey, headers });
+
+    // Act: a store page sends the same key and body, then a different body.
+    const fromPage = await service.post('/v1/validate', body, { key: publishable, headers: { ...headers, origin } });
+    const other = await service.post('/v1/validate', { email: 'ann@example.com' }, { key: publishable, headers: { 'idempotency-key': 'order-2002', origin } });
+    const secretAgain = await service.post('/v1/validate', { email: 'bob@example.com' }, { key: apiKey, headers: { 'idempotency-key': 'order-2002' } });
+
+    // Assert: no replay across keys, the publishable answer never shows the balance, and nothing was pre-claimed.
+    expect(secret.status).toBe(200);
+    expect((await secret.json() as any).credits).toMatchObject({ remaining: expect.any(Number) });
+    expect(fromPage.status).toBe(200);
+    expect(fromPage.headers.get('idempotent-replayed')).toBeNull();
+    expect((await fromPage.json() as any).credits).toBeNull();
+    expect(other.status).toBe(200);
+    expect(secretAgain.status).toBe(200);
+    expect(secretAgain.headers.get('idempotent-replayed')).toBeNull();
+    expect(await service.ledger.balance(accountId)).toBe(10 - 2 - 2);
   });
 
   it('When a request with a key fails, then the key is free again for a corrected retry', async () => {

@@ -17,6 +17,7 @@ import {
 
 const SECRET = 'shpss_test_secret';
 const SHOP = 'example.myshopify.com';
+const HOOKS_SHOP = 'hooks-example.myshopify.com';
 /** A US address 1, a phone 2; the e-mail is free with network checks off. */
 const PER_RECORD = 3;
 const KENTUCKY = (i: number) => ({
@@ -74,10 +75,11 @@ describe.each(testDatabases)('the Shopify connector on $name', (database) => {
     await database.dropAll();
   });
 
-  async function connect(apiKey: string, overrides: Record<string, unknown> = {}) {
+  /** One shop has one connector: each test names its own (the local store answers for any). */
+  async function connect(apiKey: string, overrides: Record<string, unknown> = {}, shopDomain = SHOP) {
     const res = await request(s, 'POST', '/v1/connectors', apiKey, {
       type: 'shopify', name: 'Main store', schedule: '0 3 * * *',
-      settings: { shop: SHOP, api_version: '2025-10', resources: ['customers', 'orders'], page_size: 50 },
+      settings: { shop: shopDomain, api_version: '2025-10', resources: ['customers', 'orders'], page_size: 50 },
       credentials: { access_token: shop.state.accessToken, api_secret: SECRET },
       write_back: { tags: true, metafields: true },
       ...overrides,
@@ -125,12 +127,12 @@ describe.each(testDatabases)('the Shopify connector on $name', (database) => {
   it('When the API throttles, then the run waits as the cost status says and completes; a bad token fails auth_failed', async () => {
     const { apiKey } = await s.newAccount(10_000);
     shop.state.seedCustomers(3, (i) => ({ phone: `+1 502 713 ${4100 + i}` }));
-    const connector = await connect(apiKey);
+    const connector = await connect(apiKey, {}, 'throttled.myshopify.com');
     await runNow(s, apiKey, connector.connector_id);
     shop.state.seedCustomers(2, (i) => ({ phone: `+1 502 713 ${4200 + i}` }));
     shop.state.drain(0);
     const throttled = await runNow(s, apiKey, connector.connector_id);
-    const bad = await connect(apiKey, { credentials: { access_token: 'shpat_wrong', api_secret: SECRET } });
+    const bad = await connect(apiKey, { credentials: { access_token: 'shpat_wrong', api_secret: SECRET } }, 'bad-token.myshopify.com');
     const refused = await runNow(s, apiKey, bad.connector_id);
 
     expect(throttled).toMatchObject({ status: 'completed', records_validated: 2 });
@@ -195,13 +197,11 @@ describe.each(testDatabases)('the Shopify connector on $name', (database) => {
     let connectorId: string;
     beforeAll(async () => {
       ({ apiKey } = await s.newAccount(10_000));
-      // The shop of the first test is connected again here: each delivery finds every connector of the shop whose
-      // secret signed it; a second secret keeps this one apart.
-      const connector = await connect(apiKey, { credentials: { access_token: shop.state.accessToken, api_secret: `${SECRET}-hooks` } });
+      const connector = await connect(apiKey, { credentials: { access_token: shop.state.accessToken, api_secret: `${SECRET}-hooks` } }, HOOKS_SHOP);
       connectorId = connector.connector_id;
     });
     const sign = (topic: string, payload: unknown, extra: Record<string, string> = {}) =>
-      signedDelivery(topic, payload, { shop: SHOP, secret: `${SECRET}-hooks`, ...extra });
+      signedDelivery(topic, payload, { shop: HOOKS_SHOP, secret: `${SECRET}-hooks`, ...extra });
 
     it('When a signed customers/update arrives, then it is answered at once and the customer checked once, however often it is delivered', async () => {
       const [customer] = shop.state.seedCustomers(1, () => ({ phone: '+1 502 713 4444', address: KENTUCKY(7) }));
@@ -223,11 +223,50 @@ describe.each(testDatabases)('the Shopify connector on $name', (database) => {
       expect(runs[0]).toMatchObject({ status: 'completed', records_validated: 1, credits_charged: PER_RECORD });
     });
 
+    const webhookRuns = async () => (await json(await s.get(`/v1/connectors/${connectorId}/runs`, apiKey))).runs
+      .filter((r: { triggered_by: string }) => r.triggered_by === 'webhook').length;
+
+    it('When the same signed body comes again under a fresh X-Shopify-Webhook-Id, then it is processed once', async () => {
+      // Arrange: a delivery seen once; the replay keeps its signed bytes and changes the unsigned id.
+      const [customer] = shop.state.seedCustomers(1, () => ({ phone: '+1 502 713 4447', address: KENTUCKY(9) }));
+      const payload = customerPayload(customer);
+      const before = await webhookRuns();
+      const first = await deliver(s.url, sign('customers/update', payload, { webhookId: crypto.randomUUID() }));
+      await s.sync.shopifyWebhooks.settle();
+
+      // Act
+      const replay = await deliver(s.url, sign('customers/update', payload, { webhookId: crypto.randomUUID() }));
+      await s.sync.shopifyWebhooks.settle();
+
+      // Assert
+      expect(await json(first)).toEqual({ status: 'accepted' });
+      expect(await json(replay)).toEqual({ status: 'duplicate' });
+      expect(await webhookRuns()).toBe(before + 1);
+    });
+
+    it('When a signed delivery was triggered longer ago than Shopify retries, then it is acknowledged as stale and not processed', async () => {
+      // Arrange: Shopify retries for 4 hours with the first trigger time; a retry 3 hours late is still one.
+      const [old, retried] = shop.state.seedCustomers(2, (i) => ({ phone: `+1 502 713 ${4460 + i}`, address: KENTUCKY(10 + i) }));
+      const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
+
+      // Act
+      const stale = await deliver(s.url, sign('customers/update', customerPayload(old), { triggeredAt: hoursAgo(7) }));
+      const retry = await deliver(s.url, sign('customers/update', customerPayload(retried), { triggeredAt: hoursAgo(3) }));
+      await s.sync.shopifyWebhooks.settle();
+
+      // Assert: 200 either way (a 4xx would only make Shopify retry), and only the retry is worked on.
+      expect(stale.status).toBe(200);
+      expect(await json(stale)).toEqual({ status: 'stale' });
+      expect(await json(retry)).toEqual({ status: 'accepted' });
+      expect(shop.state.metafield(old.id, 'phone_status')).toBeUndefined();
+      expect(shop.state.metafield(retried.id, 'phone_status')).toBe('valid');
+    });
+
     it('When a delivery is badly signed, tampered with, or for an unknown shop, then 401 and nothing is done', async () => {
       const [customer] = shop.state.seedCustomers(1, () => ({ phone: '+1 502 713 4445' }));
       const good = sign('customers/update', customerPayload(customer));
       const tampered = { ...good, body: good.body.replace('4445', '4446') };
-      const wrongSecret = signedDelivery('customers/update', customerPayload(customer), { shop: SHOP, secret: 'not-the-secret' });
+      const wrongSecret = signedDelivery('customers/update', customerPayload(customer), { shop: HOOKS_SHOP, secret: 'not-the-secret' });
       const unknownShop = signedDelivery('customers/update', customerPayload(customer), { shop: 'nobody.myshopify.com', secret: SECRET });
       const unsigned = { ...good, headers: { ...good.headers, 'X-Shopify-Hmac-Sha256': '' } };
 
@@ -249,8 +288,8 @@ describe.each(testDatabases)('the Shopify connector on $name', (database) => {
       ))[0].n);
       const before = await kept();
 
-      const dataRequest = await deliver(s.url, sign('customers/data_request', customersDataRequestPayload(SHOP, customer)));
-      const redact = await deliver(s.url, sign('customers/redact', customersRedactPayload(SHOP, customer)));
+      const dataRequest = await deliver(s.url, sign('customers/data_request', customersDataRequestPayload(HOOKS_SHOP, customer)));
+      const redact = await deliver(s.url, sign('customers/redact', customersRedactPayload(HOOKS_SHOP, customer)));
       const requests = await s.db.all<{ topic: string; records_deleted: number | string }>(
         `SELECT topic, records_deleted FROM privacy_requests WHERE connector_id = $1 ORDER BY received_at`, [connectorId],
       );
@@ -263,11 +302,11 @@ describe.each(testDatabases)('the Shopify connector on $name', (database) => {
     });
 
     it('When the app is uninstalled, then the connector pauses and its token is erased; shop/redact deletes the rest', async () => {
-      const uninstalled = await deliver(s.url, sign('app/uninstalled', shopPayload(SHOP)));
+      const uninstalled = await deliver(s.url, sign('app/uninstalled', shopPayload(HOOKS_SHOP)));
       const shown = await json(await s.get(`/v1/connectors/${connectorId}`, apiKey));
       const sealed = (await s.sync.store.get(connectorId))!.sealed;
       const credentials = new SecretBox(parseSecretKey('d4'.repeat(32))).open<Record<string, unknown>>(sealed);
-      const redacted = await deliver(s.url, sign('shop/redact', shopRedactPayload(SHOP)));
+      const redacted = await deliver(s.url, sign('shop/redact', shopRedactPayload(HOOKS_SHOP)));
       const left = await s.db.all(`SELECT 1 FROM connector_records WHERE connector_id = $1`, [connectorId]);
 
       expect(uninstalled.status).toBe(200);
@@ -355,6 +394,47 @@ describe('installing the Shopify app by OAuth', () => {
     expect(JSON.stringify(connector)).not.toContain('shpat_from_oauth');
     expect(list.connectors).toHaveLength(1);
     expect(exchanged.at(-1)).toMatchObject({ client_id: 'app-key', code: 'good-code' });
+  });
+
+  /** The whole install as a merchant's browser goes through it: the link, the redirect, Shopify's callback. */
+  async function install(apiKey: string, shop: string) {
+    const link = await json(await request(s, 'POST', '/v1/connectors/shopify/install', apiKey, { shop, name: 'Via OAuth' }));
+    const redirect = await fetch(`${s.url}/shopify/install${new URL(link.install_url).search}`, { redirect: 'manual' });
+    const state = new URL(redirect.headers.get('location')!).searchParams.get('state')!;
+    const cookie = redirect.headers.get('set-cookie')!.split(';')[0];
+    const query = callbackQuery({ code: 'good-code', shop, state, timestamp: String(Math.floor(Date.now() / 1000)) });
+    return fetch(`${s.url}/shopify/callback?${query}`, { headers: { cookie, accept: 'application/json' } });
+  }
+
+  it("When the shop's owner installs the app, then a connector another account made for the shop lets it go, and a reinstall keeps one", async () => {
+    // Arrange: a squatter connected the shop first with a custom app token.
+    const shop = 'squatted.myshopify.com';
+    const squatter = await s.newAccount(0);
+    const owner = await s.newAccount(0);
+    const squatted = await json(await request(s, 'POST', '/v1/connectors', squatter.apiKey, {
+      type: 'shopify', name: 'Not mine', settings: { shop }, credentials: { access_token: 'shpat_squat', api_secret: 'squat' },
+    }));
+    const refused = await request(s, 'POST', '/v1/connectors', owner.apiKey, {
+      type: 'shopify', name: 'Mine', settings: { shop }, credentials: { access_token: 'shpat_mine', api_secret: 'mine' },
+    });
+
+    // Act
+    const installed = await install(owner.apiKey, shop);
+    const reinstalled = await install(owner.apiKey, shop);
+
+    // Assert
+    const connector = await json(installed);
+    const left = await json(await s.get(`/v1/connectors/${squatted.connector_id}`, squatter.apiKey));
+    const sealed = (await s.sync.store.get(squatted.connector_id))!.sealed;
+    const mine = (await json(await s.get('/v1/connectors', owner.apiKey))).connectors;
+    expect(refused.status).toBe(409);
+    expect(installed.status).toBe(201);
+    expect(connector).toMatchObject({ settings: { shop }, status: 'active' });
+    expect(left).toMatchObject({ status: 'paused', reason: 'shop_claimed' });
+    expect(new SecretBox(parseSecretKey('e5'.repeat(32))).open(sealed)).toEqual({});
+    expect((await s.sync.store.byPlatformKey('shopify', shop))!.id).toBe(connector.connector_id);
+    expect(reinstalled.status).toBe(201);
+    expect(mine.map((c: { connector_id: string }) => c.connector_id)).toEqual([connector.connector_id]);
   });
 
   it('When the install link is tampered with or the app is not configured, then the install is refused', async () => {

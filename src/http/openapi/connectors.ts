@@ -13,6 +13,8 @@ export const CONNECTOR_STATUSES = enumOf<ConnectorStatus>()(['active', 'paused',
 export const RUN_STATUSES = enumOf<RunStatus>()(['running', 'completed', 'failed', 'paused']);
 type StopReason = ConnectorFailureReason | 'credits_exhausted' | 'uninstalled';
 export const STOP_REASONS = enumOf<StopReason>()(['credits_exhausted', 'auth_failed', 'rate_limited', 'api_error', 'uninstalled']);
+/** A connector's own pause beside its runs' reasons: its shop kept by an older connector, or claimed by an install. */
+export const CONNECTOR_REASONS = [...STOP_REASONS, 'shop_already_connected', 'shop_claimed'] as const;
 export const RUN_TRIGGERS = ['schedule', 'api', 'cli', 'webhook'] as const;
 
 const isoTime = z.iso.datetime();
@@ -40,7 +42,7 @@ export const connectorSchema = z.object({
   type: z.string().describe('The platform: one of the create body variants'),
   name: z.string(),
   status: z.enum(CONNECTOR_STATUSES),
-  reason: z.enum(STOP_REASONS).nullable(),
+  reason: z.enum(CONNECTOR_REASONS).nullable(),
   reason_detail: z.string().nullable(),
   schedule: z.string().describe('A cron expression'),
   settings: z.record(z.string(), z.unknown()).describe("The platform's settings, defaults filled in"),
@@ -112,7 +114,9 @@ function connectorOperations(createBody: z.ZodType): Operation[] {
       summary: 'Connect a CRM or a store',
       description:
         'Every URL the connector will call must be https on a public address. Credentials are sealed with ' +
-        'CONNECTOR_SECRET_KEY (503 while it is not set) and never returned.',
+        'CONNECTOR_SECRET_KEY (503 while it is not set) and never returned. One shop has one connector: a shop ' +
+        'that a connector (of any account) already connects answers 409 `shop-already-connected`; the app\'s OAuth ' +
+        'install proves the shop is yours and moves it to your account.',
       requestBody: { required: true, content: json(createBody) },
       responses: {
         201: {
@@ -121,7 +125,7 @@ function connectorOperations(createBody: z.ZodType): Operation[] {
           headers: { Location: { description: '`/v1/connectors/{connector_id}`', schema: z.string() } },
         },
       },
-      problems: [...BODY_PROBLEMS, 'connectors-not-configured'],
+      problems: [...BODY_PROBLEMS, 'connectors-not-configured', 'shop-already-connected'],
     },
     {
       method: 'get', path: '/v1/connectors', operationId: 'listConnectors', tag: 'Connectors', auth: 'key',
@@ -143,7 +147,7 @@ function connectorOperations(createBody: z.ZodType): Operation[] {
       parameters: [connectorId],
       requestBody: { required: true, content: json(patchSchema) },
       responses: { 200: { description: 'The connector, changed', content: json(connectorSchema) } },
-      problems: [...BODY_PROBLEMS, 'not-found', 'connectors-not-configured'],
+      problems: [...BODY_PROBLEMS, 'not-found', 'connectors-not-configured', 'shop-already-connected'],
     },
     {
       method: 'delete', path: '/v1/connectors/{connector_id}', operationId: 'deleteConnector', tag: 'Connectors', auth: 'key',

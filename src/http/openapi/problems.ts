@@ -38,6 +38,7 @@ const EXTENSIONS: Partial<Record<ProblemCode, z.ZodRawShape>> = {
   'invalid-csv': { line: z.int().min(1).nullable().describe('The 1-based line at fault') },
   'batch-too-large': { max_bytes: z.int().describe('BATCH_MAX_BYTES') },
   'batch-not-ready': { batch_status: z.enum(BATCH_STATUSES), rows_done: z.int().min(0), rows_total: z.int().min(0) },
+  'shop-already-connected': { connector_id: z.string().optional().describe("The connector that has the shop, when it is the asking account's own") },
 };
 
 const EXAMPLE_EXTENSIONS: Partial<Record<ProblemCode, Record<string, unknown>>> = {

@@ -6,7 +6,10 @@ import type { Component, Operation } from './operation.js';
 export const healthSchema = z.object({ status: z.literal('ok') });
 
 export const webhookAnswerSchema = z.object({
-  status: z.enum(['accepted', 'duplicate']).describe('`duplicate`: a delivery already seen (X-Shopify-Webhook-Id), acknowledged and not processed again'),
+  status: z.enum(['accepted', 'duplicate', 'stale']).describe(
+    '`duplicate`: signed content (shop, topic, body) already seen, acknowledged and not processed again; ' +
+    '`stale`: triggered more than 6 hours ago (a replay: Shopify retries for 4 hours), acknowledged and not processed',
+  ),
 });
 
 export const SHOPIFY_TOPICS = [
@@ -17,7 +20,14 @@ export const SHOPIFY_TOPICS = [
 /** A delivery's body is Shopify's JSON payload of the topic, kept byte for byte for the HMAC. */
 const webhookBody = z.record(z.string(), z.unknown());
 
-const readySchema = z.object({ status: z.literal('ready') });
+const readySchema = z.object({
+  status: z.literal('ready'),
+  dns: z.enum(['ok', 'degraded', 'off']).describe(
+    "The e-mail check's DNS resolver: `ok`; `degraded` while it denies names that exist (a captive or misconfigured " +
+    'network: e-mail answers are `unknown` with reason `dns_unavailable` until it recovers; the instance still serves); ' +
+    '`off` with network checks off',
+  ),
+});
 
 export const stripeAnswerSchema = z.object({
   received: z.literal(true),
@@ -43,7 +53,7 @@ export const serviceOperations: Operation[] = [
   {
     method: 'get', path: '/readyz', operationId: 'ready', tag: 'Service', auth: 'none',
     summary: 'Whether this instance should get traffic',
-    description: "A load balancer's readiness probe: 503 while the reference data loads, while the instance drains (shutting down), or without the database. `/healthz` stays the liveness check.",
+    description: "A load balancer's readiness probe: 503 while the reference data loads, while the instance drains (shutting down), or without the database. `/healthz` stays the liveness check. A resolver that denies names that exist keeps it 200, with `dns: \"degraded\"`.",
     responses: { 200: { description: 'Ready for traffic', content: { 'application/json': { schema: readySchema } } } },
     problems: ['not-ready', 'database-unavailable'],
   },
@@ -60,16 +70,18 @@ export const serviceOperations: Operation[] = [
     description:
       'No API key: the HMAC (`X-Shopify-Hmac-Sha256`, over the raw body with the connector\'s `api_secret`) is checked ' +
       'before anything is read; a delivery for a shop no connector knows, or badly signed, gets 401. The answer comes ' +
-      'within a second; the work is done in the background.',
+      'within a second; the work is done in the background. Refused deliveries are counted per shop: past ' +
+      'SHOPIFY_WEBHOOKS_PER_MINUTE (600) in a minute, the shop\'s deliveries get 429 until the minute ends.',
     parameters: [
       { name: 'X-Shopify-Topic', in: 'header', required: true, schema: z.enum(SHOPIFY_TOPICS), description: 'The topic' },
       { name: 'X-Shopify-Shop-Domain', in: 'header', required: true, schema: z.string(), description: '`example.myshopify.com`' },
       { name: 'X-Shopify-Hmac-Sha256', in: 'header', required: true, schema: z.string(), description: 'Base64 HMAC-SHA256 of the raw body' },
       { name: 'X-Shopify-Webhook-Id', in: 'header', required: true, schema: z.string(), description: 'The delivery id' },
+      { name: 'X-Shopify-Triggered-At', in: 'header', required: false, schema: z.string(), description: 'When Shopify triggered the delivery (ISO 8601); its retries keep it' },
     ],
     requestBody: { required: true, content: { 'application/json': { schema: webhookBody } } },
     responses: { 200: { description: 'Acknowledged', content: { 'application/json': { schema: webhookAnswerSchema } } } },
-    problems: ['invalid-json', 'webhook-unauthorized', 'payload-too-large', 'database-unavailable'],
+    problems: ['invalid-json', 'webhook-unauthorized', 'payload-too-large', 'rate-limited', 'database-unavailable'],
   },
   {
     method: 'post', path: '/webhooks/stripe', operationId: 'receiveStripeWebhook', tag: 'Service', auth: 'none',

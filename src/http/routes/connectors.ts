@@ -5,20 +5,23 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { ConnectorRow } from '../../sync/connector-store.js';
 import type { ConnectorRuns } from '../../sync/connector-runs.js';
-import { ConnectorInvalid, type Connectors } from '../../sync/connectors.js';
+import { ConnectorInvalid, PlatformAccountTaken, type Connectors } from '../../sync/connectors.js';
 import { SecretKeyMissing } from '../../sync/secrets.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { Problem } from '../problems.js';
 
 const accountOf = (res: Response) => res.locals.context.principal!.accountId;
 
-/** The use case's refusals as problems: field errors 400, no key to seal credentials with 503. */
+/** The use case's refusals as problems: field errors 400, a shop already connected 409, no key to seal credentials with 503. */
 async function answering<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
     if (err instanceof ConnectorInvalid) {
       throw new Problem('invalid-request', err.message.slice(0, 500), { errors: err.errors });
+    }
+    if (err instanceof PlatformAccountTaken) {
+      throw new Problem('shop-already-connected', err.message, err.connectorId ? { connector_id: err.connectorId } : {});
     }
     if (err instanceof SecretKeyMissing) throw new Problem('connectors-not-configured', err.message);
     throw err;

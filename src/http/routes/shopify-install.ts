@@ -5,7 +5,7 @@
  */
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
-import { ConnectorInvalid } from '../../sync/connectors.js';
+import { ConnectorInvalid, PlatformAccountTaken } from '../../sync/connectors.js';
 import { InstallRefused, STATE_COOKIE, type ShopifyInstall } from '../../sync/shopify-install.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { Problem } from '../problems.js';
@@ -36,6 +36,8 @@ export function shopifyInstallRoutes(router: Router, guard: RequestHandler[], in
   const refused = (err: unknown): never => {
     if (err instanceof InstallRefused) throw new Problem('shopify-install-refused', err.message);
     if (err instanceof ConnectorInvalid) throw new Problem('invalid-request', err.message.slice(0, 500), { errors: err.errors });
+    // Two installs of one shop at once: the other one won.
+    if (err instanceof PlatformAccountTaken) throw new Problem('shopify-install-refused', 'The shop was connected meanwhile; start the install again.');
     throw err;
   };
 

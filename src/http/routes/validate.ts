@@ -21,13 +21,14 @@ export function validateRoutes(
     if (input.email !== undefined) context.logFields.email = maskEmail(input.email);
     if (input.phone !== undefined) context.logFields.phone = maskPhone(input.phone);
 
-    const { accountId, publishable } = context.principal!;
+    const principal = context.principal!;
+    const { accountId, publishable } = principal;
     if (publishable && input.phone !== undefined && !publishable.phone) {
       throw new Problem('module-not-allowed', 'This publishable key does not check phones (create it with phone: true).');
     }
     const key = parseIdempotencyKey(req.get('idempotency-key'));
     if (key) {
-      const start = await idempotency.begin(accountId, key, bodyFingerprint(res));
+      const start = await idempotency.begin(principal, key, bodyFingerprint(res));
       if (start.replay) {
         res.status(start.status).set('Idempotent-Replayed', 'true').type('application/json').send(start.body);
         return;
@@ -45,16 +46,16 @@ export function validateRoutes(
       });
     } catch (err) {
       // Nothing was charged (the use case refunds on its own failures); the key is free for a retry.
-      if (key) await idempotency.abandon(accountId, key).catch(() => undefined);
+      if (key) await idempotency.abandon(principal, key).catch(() => undefined);
       throw err;
     }
     if (key) {
       try {
-        await idempotency.complete(accountId, key, 200, json);
+        await idempotency.complete(principal, key, 200, json);
       } catch (err) {
         // The work is done and paid for: the caller gets its answer even if it cannot be kept for a replay.
         context.log.error({ err, request_id: context.id }, 'idempotent answer not stored');
-        await idempotency.abandon(accountId, key).catch(() => undefined);
+        await idempotency.abandon(principal, key).catch(() => undefined);
       }
     }
     // Straight to Node: Express's send() would look for an ETag and freshness this answer never has.

@@ -63,10 +63,16 @@ export class ResolverHealth {
 
   /**
    * For a readiness probe: the last verdict, asked again first only if it said unhealthy and is stale (so that a
-   * recovered resolver shows as such without traffic, and a healthy one costs no question).
+   * recovered resolver shows as such without traffic, and a healthy one costs no question). A probe has a short
+   * time-out of its own (Kubernetes': 1 s): past `waitMs` the check goes on and the verdict as it stands is told.
    */
-  async report(): Promise<ResolverHealthReport> {
-    if (!this.verdict.healthy) await this.isHealthy();
+  async report(waitMs = 250): Promise<ResolverHealthReport> {
+    if (!this.verdict.healthy) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => { timer = setTimeout(resolve, waitMs); });
+      await Promise.race([this.isHealthy(), late]);
+      clearTimeout(timer);
+    }
     return this.verdict;
   }
 

@@ -1,0 +1,133 @@
+/**
+ * What an outside attack did to POST /webhooks/shopify, and what holds now (docs/security.md): any tenant could connect
+ * any number of connectors to one shop, and each forged delivery then cost a secret's opening and an HMAC per
+ * connector. One shop has one connector (a unique index), a delivery costs one signature check at most, and refused
+ * deliveries are counted per shop (SHOPIFY_WEBHOOKS_PER_MINUTE).
+ */
+import { describe, expect, it } from 'vitest';
+import type { SecretBox } from '../../src/sync/secrets.js';
+import { testDatabases } from '../support/databases.js';
+import { problemOf, useTestService, type TestService } from '../support/service.js';
+import { deliver, signedDelivery } from '../shopify/webhooks.js';
+
+const ENV = { CONNECTOR_SECRET_KEY: 'c3'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true', SHOPIFY_ADMIN_BASE_URL: 'http://127.0.0.1:9' };
+
+function connect(s: TestService, apiKey: string, shop: string, secret = 'the-shop-secret') {
+  return s.post('/v1/connectors', {
+    type: 'shopify', name: 'Store', schedule: '0 3 * * *', settings: { shop },
+    credentials: { access_token: 'shpat_x', api_secret: secret },
+  }, { key: apiKey });
+}
+
+const forged = (shop: string, n: number) => signedDelivery('customers/update', { id: n, email: `c${n}@example.com` }, { shop, secret: 'guessed' });
+
+describe.each(testDatabases)('Shopify webhooks under attack on $name', (database) => {
+  const service = useTestService(database, ENV);
+
+  it('When a second tenant connects a shop another connector has, then 409 shop-already-connected, whatever the spelling', async () => {
+    // Arrange
+    const s = service();
+    const owner = await s.newAccount(0);
+    const other = await s.newAccount(0);
+    const first = await connect(s, owner.apiKey, 'taken.myshopify.com');
+    const { connector_id: ownerConnector } = (await first.json()) as { connector_id: string };
+
+    // Act
+    const second = await connect(s, other.apiKey, 'https://TAKEN.myshopify.com/', 'attacker-secret');
+    const again = await connect(s, owner.apiKey, 'taken.myshopify.com');
+
+    // Assert: the other tenant learns nothing of whose it is; the owner is told which of its connectors has it.
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(409);
+    expect(await problemOf(second)).toMatchObject({ type: '/problems/shop-already-connected', status: 409 });
+    expect(JSON.stringify(await problemOf(await connect(s, other.apiKey, 'taken.myshopify.com')))).not.toContain(ownerConnector);
+    expect(again.status).toBe(409);
+    expect(await problemOf(again)).toMatchObject({ connector_id: ownerConnector });
+  });
+
+  it('When a connector moves to a shop another connector has, or is resumed onto it, then 409 and nothing changes', async () => {
+    const s = service();
+    const a = await s.newAccount(0);
+    const b = await s.newAccount(0);
+    await connect(s, a.apiKey, 'moved-to.myshopify.com');
+    const mine = (await (await connect(s, b.apiKey, 'mine.myshopify.com')).json()) as { connector_id: string };
+
+    const moved = await fetch(`${s.url}/v1/connectors/${mine.connector_id}`, {
+      method: 'PATCH', headers: { authorization: `Bearer ${b.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ settings: { shop: 'moved-to.myshopify.com' } }),
+    });
+    const kept = (await (await s.get(`/v1/connectors/${mine.connector_id}`, b.apiKey)).json()) as { settings: { shop: string } };
+
+    expect(moved.status).toBe(409);
+    expect(await problemOf(moved)).toMatchObject({ type: '/problems/shop-already-connected' });
+    expect(kept.settings.shop).toBe('mine.myshopify.com');
+  });
+
+  it('When 200 forged deliveries arrive for a shop many tenants tried to connect, then each costs one signature check at most', async () => {
+    // Arrange: 30 tenants try to connect one shop; one succeeds. Every secret the webhook opens is counted.
+    const s = service();
+    const shop = 'crowded.myshopify.com';
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await connect(s, (await s.newAccount(0)).apiKey, shop, `secret-${i}`)).status);
+    const secrets = (s.sync.shopifyWebhooks as unknown as { secrets: SecretBox }).secrets;
+    const open = secrets.open.bind(secrets);
+    let opened = 0;
+    Object.assign(secrets, { open: (...args: Parameters<SecretBox['open']>) => { opened++; return open(...args); } });
+
+    // Act
+    const started = performance.now();
+    const answers: number[] = [];
+    try {
+      for (let n = 0; n < 200; n++) answers.push((await deliver(s.url, forged(shop, n))).status);
+    } finally {
+      Object.assign(secrets, { open });
+    }
+    const elapsedMs = performance.now() - started;
+
+    // Assert
+    expect(statuses.filter((st) => st === 201)).toHaveLength(1);
+    expect(statuses.filter((st) => st === 409)).toHaveLength(29);
+    expect(answers.every((st) => st === 401)).toBe(true);
+    expect(opened).toBeLessThanOrEqual(200);
+    expect(elapsedMs).toBeLessThan(5_000);
+  });
+});
+
+describe.each(testDatabases)('refused Shopify deliveries counted per shop on $name', (database) => {
+  const service = useTestService(database, { ...ENV, SHOPIFY_WEBHOOKS_PER_MINUTE: '5' });
+
+  it('When a shop gets more refused deliveries than its limit, then 429 rate-limited for that shop alone', async () => {
+    // Arrange
+    const s = service();
+    const { apiKey } = await s.newAccount(0);
+    expect((await connect(s, apiKey, 'flooded.myshopify.com')).status).toBe(201);
+    expect((await connect(s, apiKey, 'quiet.myshopify.com', 'quiet-secret')).status).toBe(201);
+
+    // Act
+    const flood: Response[] = [];
+    for (let n = 0; n < 7; n++) flood.push(await deliver(s.url, forged('flooded.myshopify.com', n)));
+    const genuineElsewhere = await deliver(s.url, signedDelivery('customers/update', { id: 1 }, { shop: 'quiet.myshopify.com', secret: 'quiet-secret' }));
+    const noShop = await deliver(s.url, forged('not a shop', 1));
+
+    // Assert
+    expect(flood.slice(0, 5).map((r) => r.status)).toEqual([401, 401, 401, 401, 401]);
+    expect(flood[5].status).toBe(429);
+    expect(await problemOf(flood[6])).toMatchObject({ type: '/problems/rate-limited', status: 429 });
+    expect(Number(flood[6].headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(genuineElsewhere.status).toBe(200);
+    expect(noShop.status).toBe(401);
+  });
+
+  it("When a shop's deliveries are genuine, then they never count toward its limit", async () => {
+    const s = service();
+    const { apiKey } = await s.newAccount(0);
+    await connect(s, apiKey, 'busy.myshopify.com', 'busy-secret');
+
+    const answers: number[] = [];
+    for (let n = 0; n < 12; n++) {
+      answers.push((await deliver(s.url, signedDelivery('customers/update', { id: n }, { shop: 'busy.myshopify.com', secret: 'busy-secret' }))).status);
+    }
+
+    expect(answers.every((st) => st === 200)).toBe(true);
+  });
+});
