@@ -65,6 +65,8 @@ export interface AppDeps {
   isReady: () => boolean;
   /** True once the service is shutting down: it should get no new traffic. */
   isDraining: () => boolean;
+  /** The e-mail resolver's health (null while network checks are off): /readyz says `dns: "degraded"` while it lies. */
+  resolverHealth?: () => Promise<{ healthy: boolean } | null>;
 }
 
 /** Methods each known path answers, for 405 with Allow (RFC 9110 §15.5.6). */
@@ -146,7 +148,11 @@ export function createApp(deps: AppDeps): express.Express {
     if (deps.isDraining()) throw new Problem('not-ready', 'The service is shutting down.');
     if (!deps.isReady()) throw new Problem('not-ready', 'Reference data is still loading.');
     await deps.db.ping();
-    res.set('Cache-Control', 'no-store').json({ status: 'ready' });
+    // A resolver that denies names that exist degrades the e-mail check (answers `unknown` / `dns_unavailable`) but
+    // not the instance: it stays ready (another instance's resolver is likely no better), and says so.
+    const resolver = await deps.resolverHealth?.();
+    const dns = !resolver ? 'off' : resolver.healthy ? 'ok' : 'degraded';
+    res.set('Cache-Control', 'no-store').json({ status: 'ready', dns });
   });
 
   app.get('/healthz', async (_req: Request, res: Response) => {
