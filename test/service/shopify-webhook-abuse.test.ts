@@ -89,7 +89,7 @@ describe.each(testDatabases)('Shopify webhooks under attack on $name', (database
     expect(statuses.filter((st) => st === 409)).toHaveLength(29);
     expect(answers.every((st) => st === 401)).toBe(true);
     expect(opened).toBeLessThanOrEqual(200);
-    expect(elapsedMs).toBeLessThan(5_000);
+    expect(elapsedMs).toBeLessThan(10_000); // 0.6 s on an idle machine; the count above is the measure
   });
 });
 
