@@ -37,7 +37,7 @@ export interface Disagreement {
 export interface Agreement {
   numbers: number;
   validityAgreement: number;
-  /** Over the numbers Google calls valid: our type equals Google's, mapped to the contract's vocabulary. */
+  /** Over the numbers Google calls valid: our type equals Google's, mapped to the answer's vocabulary. */
   typeAgreement: number;
   disagreements: Disagreement[];
 }

@@ -96,7 +96,7 @@ export interface PhoneResult {
   carrier_source: CarrierSource;
   e164: string | null;
   country: string | null;
-  /** Extensions beyond the contract (documented in the README): reason for invalid, national format. */
+  /** Extensions beyond docs/api.md#vocabularies (documented in the README): reason for invalid, national format. */
   reason?: string | null;
   national?: string | null;
 }

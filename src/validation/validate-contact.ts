@@ -62,7 +62,7 @@ function begin<T>(work: () => Answer<T>): Answer<T> {
 const isPending = (answer: unknown): answer is PromiseLike<unknown> =>
   typeof (answer as PromiseLike<unknown> | null)?.then === 'function';
 
-/** What a module answers when its engine ran out of time: honest "we do not know", refunded where the contract says. */
+/** What a module answers when its engine ran out of time: honest "we do not know", refunded where the price list says (docs/api.md#credits-and-prices). */
 const OUT_OF_TIME = {
   email: (input: string): EmailResult => ({
     status: 'unknown', risk: 'medium', smtp: 'unknown', reason: 'timeout', normalized: input.trim() || null,

@@ -110,7 +110,7 @@ describe('the process', () => {
 });
 
 describe('configuration', () => {
-  it('When the environment is empty, then the contract defaults apply', () => {
+  it('When the environment is empty, then the documented defaults apply', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       port: 8080, host: '0.0.0.0', databaseUrl: 'sqlite:./data/contact-validator.sqlite', rateLimitPerMinute: 600,

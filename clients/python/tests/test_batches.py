@@ -45,7 +45,7 @@ def test_when_the_result_is_iterated_then_rows_come_as_dicts_in_input_order(clie
         listed = list(rows)
 
     assert [r["Street"] for r in listed] == ["1600 Amphitheatre Pkwy", "", "1 Infinite Loop"]
-    assert listed[0]["Phone"] == "'+1 415 555 0101"  # formula-safe, as the contract says
+    assert listed[0]["Phone"] == "'+1 415 555 0101"  # formula-safe, as docs/batches.md says
     assert listed[0]["cv_phone_e164"] == "+14155550101"
     assert listed[1]["cv_error"] == "empty"
     assert listed[0]["cv_address_status"] in types.ADDRESS_STATUSES

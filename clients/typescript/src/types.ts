@@ -1,6 +1,6 @@
 /**
  * The service's answers, typed (docs/api.md#vocabularies, docs/batches.md, docs/connectors.md). Vocabularies are closed sets on the server's side, but a newer
- * service may add values (the contract allows it): each union is open at the end (`| (string & {})`) so that code
+ * service may add values (docs/api.md#vocabularies allows it): each union is open at the end (`| (string & {})`) so that code
  * compiled against this version keeps working and editors still offer the known values.
  */
 

@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 describe('validate and the account', () => {
-  it('When an address, an e-mail and a phone are validated, then each module answers in the contract vocabulary', async () => {
+  it('When an address, an e-mail and a phone are validated, then each module answers in the documented vocabulary', async () => {
     const answer = await client.validate({
       address: '1600 Amphitheatre Pkwy, Mountain View, CA 94043', email: 'someone@example.com', phone: '+14155550123',
       options: { smtp: false },

@@ -1,7 +1,7 @@
 /** The adapter interface every live phone look-up provider implements (Twilio Lookup v2 first). */
 import type { PhoneType } from '../../types.js';
 
-/** What a provider says about one number, in the contract's vocabulary. */
+/** What a provider says about one number, in the answer's vocabulary (docs/api.md#vocabularies). */
 export interface LivePhoneAnswer {
   /** The provider's own validity verdict; informative only, a live answer never turns an offline-valid number invalid. */
   valid: boolean | null;
