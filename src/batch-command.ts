@@ -46,7 +46,7 @@ export async function runBatchCommand(
       bar.update(job.rowsDone, { status: job.status });
     }
     bar.stop();
-    const result = batches.result(job, job.status !== 'completed');
+    const result = batches.result(job, { partial: job.status !== 'completed', formulaEscape: true });
     if (typeof result !== 'string') await pipeline(result, fs.createWriteStream(args.out));
     return { ...batchView(job), out: args.out };
   } finally {

@@ -66,6 +66,8 @@ const schema = z.object({
   SERVER_KEEP_ALIVE_MS: z.coerce.number().int().min(1_000).default(65_000),
   REFERENCE_RELOAD_MS: z.coerce.number().int().min(0).default(60_000),
   BATCH_MAX_BYTES: z.coerce.number().int().min(1).default(100 * 1024 * 1024),
+  BATCH_MAX_COLUMNS: z.coerce.number().int().min(1).max(100_000).default(500),
+  BATCH_MAX_FIELD_BYTES: z.coerce.number().int().min(16).max(64 * 1024 * 1024).default(65_536),
   BATCH_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   BATCH_DIR: z.string().default('./data/batches'),
   BATCH_CHUNK_ROWS: z.coerce.number().int().min(1).max(100_000).default(500),
@@ -159,6 +161,9 @@ export interface Config {
   /** CSV batches and the bulk pipeline (src/bulk, src/batches). */
   batch: {
     maxBytes: number;
+    /** The most columns a row may have, and the most bytes a field may hold (checked while the upload streams). */
+    maxColumns: number;
+    maxFieldBytes: number;
     retentionDays: number;
     dir: string;
     chunkRows: number;
@@ -257,6 +262,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     batch: {
       maxBytes: e.BATCH_MAX_BYTES,
+      maxColumns: e.BATCH_MAX_COLUMNS,
+      maxFieldBytes: e.BATCH_MAX_FIELD_BYTES,
       retentionDays: e.BATCH_RETENTION_DAYS,
       dir: e.BATCH_DIR,
       chunkRows: e.BATCH_CHUNK_ROWS,

@@ -84,7 +84,10 @@ export async function openBulk(
     sweepMs: config.batch.sweepMs,
     resendAfterMs: Math.max(config.batch.leaseMs * 2, 60_000),
   });
-  const batches = new Batches(store, runner, { dir, retentionDays: config.batch.retentionDays, chunkRows: config.batch.chunkRows });
+  const batches = new Batches(store, runner, {
+    dir, retentionDays: config.batch.retentionDays, chunkRows: config.batch.chunkRows,
+    limits: { maxColumns: config.batch.maxColumns, maxFieldBytes: config.batch.maxFieldBytes },
+  });
   return { store, runner, batches };
 }
 

@@ -4,9 +4,9 @@
  * batch knobs (BATCH_CHUNK_ROWS, BATCH_CONCURRENCY, BATCH_MAX_IN_FLIGHT, BATCH_WORKERS) keep the service's defaults
  * unless the parent's environment sets them, so that a bench measures what `npm start` runs.
  *
- * Prints one JSON line `{"url", "api_key", "pid", "knobs"}` on stdout once it serves, for an account that holds enough
- * credits for any benchmark run; stops (and deletes its folder) on SIGTERM, SIGINT or when stdin closes (the parent is
- * gone).
+ * Prints one JSON line `{"url", "api_key", "other_api_key", "pid", "knobs", "batch_dir"}` on stdout once it serves, for
+ * an account (and a second one) that holds enough credits for any benchmark run; stops (and deletes its folder) on
+ * SIGTERM, SIGINT or when stdin closes (the parent is gone).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -48,6 +48,9 @@ const service = await startService(
 );
 const { account_id, api_key } = await service.accounts.create('bench');
 await service.accounts.grantCredits(account_id, BENCH_CREDITS);
+// A second account, for what one tenant's load does to another (test/service/batch-limits.test.ts).
+const other = await service.accounts.create('bench, other tenant');
+await service.accounts.grantCredits(other.account_id, BENCH_CREDITS);
 
 let stopping = false;
 async function stop() {
@@ -65,4 +68,6 @@ process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
 process.stdin.once('end', stop).resume();
 
-process.stdout.write(`${JSON.stringify({ url: service.url, api_key, pid: process.pid, knobs })}\n`);
+process.stdout.write(`${JSON.stringify({
+  url: service.url, api_key, other_api_key: other.api_key, pid: process.pid, knobs, batch_dir: path.join(dir, 'batches'),
+})}\n`);

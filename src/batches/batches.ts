@@ -8,12 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { DAY_MS } from '../billing/pricing.js';
-import type { Job, JobStore } from '../bulk/job-store.js';
+import type { Job, JobStore, JobSummary } from '../bulk/job-store.js';
 import type { BulkRunner } from '../bulk/runner.js';
 import { chooseColumns, ColumnError, type ColumnParameters } from './columns.js';
-import { CsvGrammarError, scanCsv } from './csv-file.js';
-import type { CsvBatchSettings } from './csv-source.js';
-import { resultCsv } from './result-csv.js';
+import { CsvGrammarError, type CsvLayout, type CsvLimits, CsvScan, scanCsv } from './csv-file.js';
+import { columnIndexes, type CsvBatchSettings } from './csv-source.js';
+import { resultCsv, type ResultOptions } from './result-csv.js';
 
 export const BATCH_KIND = 'csv';
 
@@ -26,6 +26,7 @@ export interface BatchSettings {
   dir: string;
   retentionDays: number;
   chunkRows: number;
+  limits: CsvLimits;
 }
 
 /** A file that cannot become a batch: the problem's detail, and its line when the grammar is at fault. */
@@ -38,7 +39,7 @@ export class BatchRejected extends Error {
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** The outside view of a batch (GET /v1/batches/{id}). */
-export function batchView(job: Job, now = Date.now()) {
+export function batchView(job: JobSummary, now = Date.now()) {
   const processed = job.rowsDone;
   let eta: number | null = null;
   if (job.status === 'running' && job.startedAt !== null && processed > 0) {
@@ -84,17 +85,23 @@ export class Batches {
     return path.join(dir, `${crypto.randomBytes(12).toString('hex')}.csv`);
   }
 
+  /** What an upload streams through as it lands: its layout, or its first fault, is known when the last byte is. */
+  scanner(): CsvScan {
+    return new CsvScan(this.settings.chunkRows, this.settings.limits);
+  }
+
   /**
-   * Makes the uploaded file a batch and starts it. The file is the batch's from then on; on refusal it is deleted.
-   * Throws BatchRejected (nothing is stored or charged).
+   * Makes the uploaded file a batch and starts it; `scanned`: the scanner the upload went through (else the file is
+   * read here). The file is the batch's from then on; on refusal it is deleted. Throws BatchRejected (nothing is
+   * stored, queued or charged).
    */
-  async create(accountId: string, upload: string, options: BatchOptions) {
+  async create(accountId: string, upload: string, options: BatchOptions, scanned?: CsvScan) {
     const id = `batch_${crypto.randomBytes(12).toString('base64url')}`;
     const dir = path.join(this.settings.dir, id);
     try {
-      let layout;
+      let layout: CsvLayout;
       try {
-        layout = await scanCsv(upload, this.settings.chunkRows);
+        layout = scanned ? scanned.layout() : await scanCsv(upload, this.settings.chunkRows, this.settings.limits);
       } catch (err) {
         if (err instanceof CsvGrammarError) throw new BatchRejected(err.message, err.line);
         throw err;
@@ -109,9 +116,11 @@ export class Batches {
       await fs.promises.mkdir(dir, { recursive: true });
       const file = path.join(dir, 'input.csv');
       await fs.promises.rename(upload, file);
+      // The header stays in the file (the result reads it from there): only its width and the chosen columns' positions
+      // are kept in the job, whose settings every status request and chunk reads.
       const settings: CsvBatchSettings = {
-        file, delimiter: layout.delimiter, header: layout.header, dataStart: layout.dataStart, columns,
-        smtp: options.smtp ?? true,
+        file, delimiter: layout.delimiter, dataStart: layout.dataStart, width: layout.header.length, columns,
+        at: columnIndexes({ header: layout.header, columns }), smtp: options.smtp ?? true,
       };
       await this.store.create({
         id, accountId, kind: BATCH_KIND, name: options.name ?? null, settings: settings as unknown as Record<string, unknown>,
@@ -120,8 +129,6 @@ export class Batches {
       // The answer says how the batch stands as it is accepted (docs/batches.md: queued); the runner may take it at once.
       const job = (await this.store.get(id))!;
       await this.runner.enqueue(layout.chunks.map((_, idx) => ({ jobId: id, idx })));
-      // A file with a header and no rows is done at once.
-      if (!layout.chunks.length) await this.store.markCompleted(id);
       return {
         ...batchView(job, this.now()),
         columns: { address: columns.address, email: columns.email, phone: columns.phone, country: columns.country },
@@ -138,15 +145,15 @@ export class Batches {
     return this.store.getOwn(accountId, id, BATCH_KIND);
   }
 
-  async list(accountId: string, limit = 100): Promise<Job[]> {
+  async list(accountId: string, limit = 100): Promise<JobSummary[]> {
     return this.store.list(accountId, BATCH_KIND, limit);
   }
 
   /** The result stream, or why not: `not_ready` (not completed and no `partial`), `gone` (canceled: files deleted). */
-  result(job: Job, partial: boolean): Readable | 'not_ready' | 'gone' {
+  result(job: Job, options: ResultOptions): Readable | 'not_ready' | 'gone' {
     if (job.status === 'canceled') return 'gone';
-    if (job.status !== 'completed' && !partial) return 'not_ready';
-    return resultCsv(this.store, job.id, job.settings as unknown as CsvBatchSettings, partial);
+    if (job.status !== 'completed' && !options.partial) return 'not_ready';
+    return resultCsv(this.store, job.id, job.settings as unknown as CsvBatchSettings, options);
   }
 
   /** Cancels and deletes the batch's files and results; false if the account has no such batch. */

@@ -1,10 +1,15 @@
 /**
- * A batch's CSV file on disk, read with csv-parse (RFC 4180 quoting, a BOM dropped), never whole in memory:
- * `scanCsv` reads it once at upload (the delimiter, the header, the rows, where each chunk of rows starts and ends in
- * bytes, and the first grammar error with its line), and `readChunkRows` reads one chunk again from its byte range.
+ * A batch's CSV file, read with csv-parse (RFC 4180 quoting, a BOM dropped), never whole in memory. `CsvScan` reads
+ * it once as it streams in (the upload, or a file): its bytes pass through unchanged while the delimiter, the header,
+ * the rows, where each chunk of rows starts and ends in bytes, and the first fault with its line are found. Its shape
+ * is bounded as the bytes arrive (`CsvLimits`), before csv-parse buffers a field or a record: a file of one endless
+ * header or one endless quoted field is refused after a few kilobytes, not after it fills the memory.
+ * `readChunkRows` reads one chunk again from its byte range.
  */
 import fs from 'node:fs';
-import { CsvError, parse, type Options } from 'csv-parse';
+import { Transform, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { CsvError, parse, type Options, type Parser } from 'csv-parse';
 import type { ChunkPlan } from '../bulk/job-store.js';
 
 export type Delimiter = ',' | ';' | '\t';
@@ -18,7 +23,13 @@ export interface CsvLayout {
   chunks: ChunkPlan[];
 }
 
-/** The file breaks the CSV grammar at `line` (1-based), or lacks a header. */
+/** BATCH_MAX_COLUMNS and BATCH_MAX_FIELD_BYTES. */
+export interface CsvLimits {
+  maxColumns: number;
+  maxFieldBytes: number;
+}
+
+/** The file breaks the CSV grammar or a limit at `line` (1-based), or lacks a header or rows. */
 export class CsvGrammarError extends Error {
   constructor(message: string, readonly line: number) {
     super(message);
@@ -54,17 +65,6 @@ const parserOptions = (delimiter: Delimiter, extra: Options = {}): Options => ({
   ...extra,
 });
 
-async function readHead(file: string): Promise<string> {
-  const handle = await fs.promises.open(file, 'r');
-  try {
-    const buf = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buf, 0, SNIFF_BYTES, 0);
-    return buf.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    await handle.close();
-  }
-}
-
 /**
  * The file through csv-parse. `pipe` forwards no errors: a file deleted meanwhile (a batch canceled while its result
  * is read) would be an unhandled 'error' event, which ends the process. Here it ends the parse, and the reader's loop.
@@ -80,56 +80,200 @@ interface ParsedRow {
   info: { bytes: number; lines: number };
 }
 
-/** Reads the whole file once: header, rows, chunks of `chunkRows` rows with their byte ranges. */
-export async function scanCsv(file: string, chunkRows: number): Promise<CsvLayout> {
-  const delimiter = sniffDelimiter(await readHead(file));
-  const parser = parsed(fs.createReadStream(file, { highWaterMark: 256 * 1024 }), parserOptions(delimiter));
-  let header: string[] | null = null;
-  let dataStart = 0;
-  let rows = 0;
-  let lastEnd = 0;
-  let lastLine = 0;
-  const chunks: ChunkPlan[] = [];
-  let open: ChunkPlan | null = null;
-  try {
-    for await (const { record, info } of parser as AsyncIterable<ParsedRow>) {
-      lastLine = info.lines;
-      if (!header) {
-        header = record;
-        dataStart = lastEnd = info.bytes;
-        if (!header.some((h) => h.trim())) throw new CsvGrammarError('the first line (the header) is empty', info.lines);
-        continue;
+const QUOTE = 0x22;
+const CR = 0x0d;
+const LF = 0x0a;
+
+/**
+ * Counts the columns of the row and the bytes of the field being read, byte by byte as they arrive, with RFC 4180's
+ * quoting (a quote opens a field only at its start; `""` inside is one quote), and the physical line each row starts
+ * on. csv-parse gives a field only once it ends and a row only once it ends, which is too late for both limits.
+ */
+class ShapeGuard {
+  private quoted = false;
+  private quoteSeen = false;
+  private fieldStart = true;
+  private fieldBytes = 0;
+  private columns = 1;
+  private line = 1;
+  private rowLine = 1;
+  private afterCr = false;
+
+  constructor(private readonly delimiter: number, private readonly limits: CsvLimits) {}
+
+  /** The first fault in `buf`, or null. */
+  check(buf: Buffer): CsvGrammarError | null {
+    const { maxColumns, maxFieldBytes } = this.limits;
+    for (let i = 0; i < buf.length; i++) {
+      const b = buf[i];
+      const newline = b === LF ? !this.afterCr : b === CR;
+      this.afterCr = b === CR;
+      if (newline) this.line++;
+      if (this.quoted) {
+        if (!this.quoteSeen) {
+          if (b === QUOTE) this.quoteSeen = true;
+          else if (++this.fieldBytes > maxFieldBytes) return this.fieldTooLong();
+          continue;
+        }
+        this.quoteSeen = false;
+        if (b === QUOTE) {
+          if (++this.fieldBytes > maxFieldBytes) return this.fieldTooLong();
+          continue;
+        }
+        this.quoted = false; // the quote closed the field; this byte is read as outside quotes
       }
-      if (record.length > header.length) {
-        throw new CsvGrammarError(`the row has ${record.length} fields; the header has ${header.length}`, info.lines);
-      }
-      if (!open) open = { firstSeq: rows, rowCount: 0, byteStart: lastEnd, byteEnd: lastEnd };
-      open.rowCount++;
-      open.byteEnd = lastEnd = info.bytes;
-      rows++;
-      if (open.rowCount === chunkRows) {
-        chunks.push(open);
-        open = null;
+      if (b === this.delimiter) {
+        this.fieldStart = true;
+        this.fieldBytes = 0;
+        if (++this.columns > maxColumns) {
+          return new CsvGrammarError(`the row has more than ${maxColumns} columns (BATCH_MAX_COLUMNS)`, this.rowLine);
+        }
+      } else if (b === LF || b === CR) {
+        this.fieldStart = true;
+        this.fieldBytes = 0;
+        this.columns = 1;
+        this.rowLine = this.line;
+      } else if (b === QUOTE && this.fieldStart) {
+        this.quoted = true;
+        this.fieldStart = false;
+      } else {
+        this.fieldStart = false;
+        if (++this.fieldBytes > maxFieldBytes) return this.fieldTooLong();
       }
     }
-  } catch (err) {
-    parser.destroy();
-    if (err instanceof CsvGrammarError) throw err;
-    if (err instanceof CsvError) {
-      // A quote never closed is found at the end of the file; the user needs the line where the row starts.
-      if (err.code === 'CSV_QUOTE_NOT_CLOSED') throw new CsvGrammarError('a quoted field starting on this line is never closed', lastLine + 1);
-      const line = Number((err as unknown as { lines?: number }).lines ?? 1);
-      throw new CsvGrammarError(err.message.replace(/ at line \d+/, ''), line);
-    }
-    throw err;
+    return null;
   }
-  if (open) {
+
+  private fieldTooLong() {
+    return new CsvGrammarError(`a field is over ${this.limits.maxFieldBytes} bytes (BATCH_MAX_FIELD_BYTES)`, this.rowLine);
+  }
+}
+
+/**
+ * A pass-through stream that reads the CSV bytes going through it: once they end, `layout()` gives the file's layout
+ * or throws its first fault (CsvGrammarError). After a fault it passes nothing more but goes on reading, so that an
+ * uploading client still sending gets the answer rather than a reset connection.
+ */
+export class CsvScan extends Transform {
+  private head: Buffer[] = [];
+  private headBytes = 0;
+  private guard: ShapeGuard | null = null;
+  private parser: Parser | null = null;
+  private delimiter: Delimiter = ',';
+  private failure: CsvGrammarError | null = null;
+  private bytes = 0;
+  private header: string[] | null = null;
+  private dataStart = 0;
+  private rows = 0;
+  private lastEnd = 0;
+  private lastLine = 0;
+  private readonly chunks: ChunkPlan[] = [];
+  private open: ChunkPlan | null = null;
+
+  constructor(private readonly chunkRows: number, private readonly limits: CsvLimits) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void) {
+    if (this.failure) return done();
+    this.bytes += chunk.length;
+    this.push(chunk);
+    if (this.parser) return this.feed(chunk, done);
+    // The delimiter is told from the header line, so the first 64 KiB wait for it.
+    this.head.push(chunk);
+    this.headBytes += chunk.length;
+    if (this.headBytes < SNIFF_BYTES) return done();
+    this.feed(this.startParser(), done);
+  }
+
+  override _flush(done: (err?: Error | null) => void) {
+    const rest = this.parser ? null : this.startParser();
+    const finish = () => {
+      if (this.failure || !this.parser) return done();
+      const parser = this.parser;
+      parser.once('end', () => done());
+      parser.once('error', () => done());
+      parser.end();
+    };
+    if (rest) this.feed(rest, finish);
+    else finish();
+  }
+
+  /** The file's layout once it has been read through; throws the first fault found. */
+  layout(): CsvLayout {
+    if (this.failure) throw this.failure;
+    if (!this.header) throw new CsvGrammarError('the file is empty: the first line must be the header', 1);
+    if (!this.rows) throw new CsvGrammarError('the file has a header but no data rows', this.lastLine + 1);
+    const chunks = [...this.chunks];
     // The last row may end without a line break: its chunk runs to the end of the file.
-    open.byteEnd = (await fs.promises.stat(file)).size;
-    chunks.push(open);
+    if (this.open) chunks.push({ ...this.open, byteEnd: this.bytes });
+    return { delimiter: this.delimiter, header: this.header, dataStart: this.dataStart, rowsTotal: this.rows, chunks };
   }
-  if (!header) throw new CsvGrammarError('the file is empty: the first line must be the header', 1);
-  return { delimiter, header, dataStart, rowsTotal: rows, chunks };
+
+  private startParser(): Buffer {
+    const head = Buffer.concat(this.head);
+    this.head = [];
+    this.delimiter = sniffDelimiter(head.subarray(0, SNIFF_BYTES).toString('utf8'));
+    this.guard = new ShapeGuard(this.delimiter.charCodeAt(0), this.limits);
+    const parser = parse(parserOptions(this.delimiter));
+    parser.on('data', (row: ParsedRow) => this.onRow(row));
+    parser.on('error', (err) => this.fail(this.grammarErrorOf(err)));
+    this.parser = parser;
+    return head;
+  }
+
+  private feed(buf: Buffer, done: () => void) {
+    const fault = this.guard!.check(buf);
+    if (fault) {
+      this.fail(fault);
+      return done();
+    }
+    this.parser!.write(buf, () => done());
+  }
+
+  private onRow({ record, info }: ParsedRow) {
+    if (this.failure) return;
+    this.lastLine = info.lines;
+    if (!this.header) {
+      this.header = record;
+      this.dataStart = this.lastEnd = info.bytes;
+      if (!record.some((h) => h.trim())) this.fail(new CsvGrammarError('the first line (the header) is empty', info.lines));
+      return;
+    }
+    if (record.length > this.header.length) {
+      this.fail(new CsvGrammarError(`the row has ${record.length} fields; the header has ${this.header.length}`, info.lines));
+      return;
+    }
+    if (!this.open) this.open = { firstSeq: this.rows, rowCount: 0, byteStart: this.lastEnd, byteEnd: this.lastEnd };
+    this.open.rowCount++;
+    this.open.byteEnd = this.lastEnd = info.bytes;
+    this.rows++;
+    if (this.open.rowCount === this.chunkRows) {
+      this.chunks.push(this.open);
+      this.open = null;
+    }
+  }
+
+  private grammarErrorOf(err: Error): CsvGrammarError {
+    if (!(err instanceof CsvError)) return new CsvGrammarError(err.message, this.lastLine + 1);
+    // A quote never closed is found at the end of the file; the user needs the line where the row starts.
+    if (err.code === 'CSV_QUOTE_NOT_CLOSED') return new CsvGrammarError('a quoted field starting on this line is never closed', this.lastLine + 1);
+    const line = Number((err as unknown as { lines?: number }).lines ?? 1);
+    return new CsvGrammarError(err.message.replace(/ at line \d+/, ''), line);
+  }
+
+  /** The first fault is kept; nothing more is parsed (the parser is left to be collected, not ended). */
+  private fail(err: CsvGrammarError) {
+    this.failure ??= err;
+  }
+}
+
+/** Reads a whole file once: header, rows, chunks of `chunkRows` rows with their byte ranges. */
+export async function scanCsv(file: string, chunkRows: number, limits: CsvLimits): Promise<CsvLayout> {
+  const scan = new CsvScan(chunkRows, limits);
+  const discard = new Writable({ write: (_chunk, _enc, done) => done() });
+  await pipeline(fs.createReadStream(file, { highWaterMark: 256 * 1024 }), scan, discard);
+  return scan.layout();
 }
 
 /** The rows of one chunk, read from its byte range, with their sequence numbers. */
@@ -143,6 +287,16 @@ export async function* readChunkRows(
   );
   let seq = range.firstSeq;
   for await (const { record } of parser as AsyncIterable<ParsedRow>) yield { seq: seq++, cells: record };
+}
+
+/** The header of a batch's file: the one row before `dataStart`. */
+export async function readHeader(file: string, delimiter: Delimiter, dataStart: number): Promise<string[]> {
+  const parser = parsed(fs.createReadStream(file, { start: 0, end: Math.max(0, dataStart - 1) }), parserOptions(delimiter));
+  for await (const { record } of parser as AsyncIterable<ParsedRow>) {
+    parser.destroy();
+    return record;
+  }
+  return [];
 }
 
 /** Every row from `dataStart` to the end of the file, with its sequence number (the result file is built from it). */

@@ -12,21 +12,30 @@ import { contactInputOf, validateRequestSchema } from '../validation/contact-req
 import { type ColumnChoice, countryCodeOf } from './columns.js';
 import { type Delimiter, readChunkRows } from './csv-file.js';
 
-/** What a CSV batch's job keeps in its settings. */
+/** Positions of the chosen columns in a row (-1: none). */
+export type ColumnIndexes = ReturnType<typeof columnIndexes>;
+
+/**
+ * What a CSV batch's job keeps in its settings: not the header, which stays in the file (bounded by the upload's
+ * limits, yet read by every status request and chunk if it were kept here), but its width and the chosen positions.
+ * Batches made before kept `header` instead of `width` and `at`.
+ */
 export interface CsvBatchSettings {
   file: string;
   delimiter: Delimiter;
-  header: string[];
   dataStart: number;
+  width?: number;
   columns: ColumnChoice;
+  at?: ColumnIndexes;
+  header?: string[];
   smtp: boolean;
 }
 
 /** A row's record key: its sequence number, zero-padded so that keys sort in row order. */
 export const rowKey = (seq: number) => String(seq).padStart(10, '0');
 
-/** Column positions of a batch's choice, found once per chunk. */
-export function columnIndexes(settings: Pick<CsvBatchSettings, 'header' | 'columns'>) {
+/** Column positions of a batch's choice in its header. */
+export function columnIndexes(settings: { header: string[]; columns: ColumnChoice }) {
   const at = (name: string | null) => (name === null ? -1 : settings.header.indexOf(name));
   return {
     address: settings.columns.address.map(at),
@@ -38,7 +47,7 @@ export function columnIndexes(settings: Pick<CsvBatchSettings, 'header' | 'colum
 
 /** One row as a source record. */
 export function recordOfRow(
-  seq: number, cells: string[], at: ReturnType<typeof columnIndexes>, smtp: boolean,
+  seq: number, cells: string[], at: ColumnIndexes, smtp: boolean,
 ): SourceRecord {
   const cell = (i: number) => (i < 0 ? '' : (cells[i] ?? '').trim());
   const countryCell = cell(at.country);
@@ -68,7 +77,7 @@ export function csvSource(batchDir: string): BulkSource {
   return {
     async *records(job: Job, chunk: Chunk) {
       const settings = job.settings as unknown as CsvBatchSettings;
-      const at = columnIndexes(settings);
+      const at = settings.at ?? columnIndexes({ header: settings.header ?? [], columns: settings.columns });
       for await (const { seq, cells } of readChunkRows(settings.file, settings.delimiter, chunk)) {
         yield recordOfRow(seq, cells, at, settings.smtp);
       }

@@ -7,25 +7,39 @@ import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { JobStore } from '../bulk/job-store.js';
 import { VERDICT_COLUMNS } from '../bulk/record-pipeline.js';
-import { readAllRows } from './csv-file.js';
+import { readAllRows, readHeader } from './csv-file.js';
 import { type CsvBatchSettings, rowKey } from './csv-source.js';
 
 const PAGE = 1_000;
 const FORMULA_START = /^[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
+export interface ResultOptions {
+  /** Only the rows done so far. */
+  partial: boolean;
+  /** false: cells are written as they are, without the leading `'` (for a CRM import; see docs/batches.md). */
+  formulaEscape: boolean;
+}
+
 /**
  * OWASP's rule against CSV injection: a cell a spreadsheet would run as a formula (it starts with =, +, -, @, tab or
- * carriage return) gets a leading `'`, unless the whole cell is a plain number (`+14155550101`, `-3.5`).
+ * carriage return) gets a leading `'`, unless the whole cell is a plain number (`+14155550101`, `-3.5`). The rule
+ * reads the cell's whole text: a formula after a line break inside the cell stays inside the quoted cell (see
+ * resultCsv), where no spreadsheet runs it.
  */
 export function formulaSafe(cell: string | null): string {
   if (!cell) return '';
   return FORMULA_START.test(cell) && !PLAIN_NUMBER.test(cell) ? `'${cell}` : cell;
 }
 
-async function* resultRows(store: JobStore, jobId: string, settings: CsvBatchSettings, partial: boolean) {
-  yield [...settings.header, ...VERDICT_COLUMNS].map(formulaSafe);
-  const width = settings.header.length;
+const asWritten = (cell: string | null) => cell ?? '';
+
+async function* resultRows(store: JobStore, jobId: string, settings: CsvBatchSettings, options: ResultOptions) {
+  const cellOf = options.formulaEscape ? formulaSafe : asWritten;
+  const header = settings.header ?? await readHeader(settings.file, settings.delimiter, settings.dataStart);
+  yield [...header, ...VERDICT_COLUMNS].map(cellOf);
+  const width = settings.width ?? header.length;
+  const verdictWidth = VERDICT_COLUMNS.length;
   let page: { key: string; result: (string | null)[] }[] = [];
   let at = 0;
   let lastKey = '';
@@ -43,15 +57,23 @@ async function* resultRows(store: JobStore, jobId: string, settings: CsvBatchSet
       else exhausted = true;
     }
     const kept = at < page.length && page[at].key === key ? page[at].result : null;
-    if (!kept && partial) continue; // not done yet
+    if (!kept && options.partial) continue; // not done yet
     const padded = cells.length < width ? [...cells, ...Array<string>(width - cells.length).fill('')] : cells;
-    yield [...padded, ...(kept ?? VERDICT_COLUMNS.map((c) => (c === 'cv_error' ? 'not_processed' : null)))].map(formulaSafe);
+    // A verdict kept before the result had its last columns is as wide as it was then.
+    const verdict = kept
+      ? (kept.length < verdictWidth ? [...kept, ...Array<null>(verdictWidth - kept.length).fill(null)] : kept)
+      : VERDICT_COLUMNS.map((c) => (c === 'cv_error' ? 'not_processed' : null));
+    yield [...padded, ...verdict].map(cellOf);
   }
 }
 
-/** The result as a stream of CSV text. */
-export function resultCsv(store: JobStore, jobId: string, settings: CsvBatchSettings, partial: boolean): Readable {
-  return Readable.from(resultRows(store, jobId, settings, partial)).pipe(
-    stringify({ delimiter: settings.delimiter, record_delimiter: 'windows' }),
+/**
+ * The result as a stream of CSV text, CRLF between rows. A cell holding any line break, a lone LF or CR included, is
+ * quoted (RFC 4180 §2.6): csv-stringify by itself quotes only the record delimiter (CRLF), and a lone LF left bare
+ * would split the row in two and start a new line with whatever followed it in the cell.
+ */
+export function resultCsv(store: JobStore, jobId: string, settings: CsvBatchSettings, options: ResultOptions): Readable {
+  return Readable.from(resultRows(store, jobId, settings, options)).pipe(
+    stringify({ delimiter: settings.delimiter, record_delimiter: 'windows', quoted_match: /[\r\n]/ }),
   );
 }

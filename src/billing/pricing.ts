@@ -62,3 +62,33 @@ export function listPacks(packPrices: ReadonlyMap<number, number>): Pack[] {
     .sort(([a], [b]) => a - b)
     .map(([size, pricePerCredit]) => ({ size, pricePerCredit, priceUsd: Math.round(size * pricePerCredit * 100) / 100 }));
 }
+
+/** Which modules each row of a file asks for: the columns a batch found or was given. */
+export interface RowModules {
+  address: boolean;
+  email: boolean;
+  phone: boolean;
+}
+
+export interface CreditEstimate {
+  rows: number;
+  /** The likely cost: the observed average per row when rows were charged already, else the usual prices. */
+  credits: number;
+  /** Every address outside the US and Canada, every phone a landline. */
+  most: number;
+}
+
+/**
+ * What `rows` rows cost, priced before any is read: each filled module at its usual price (a US or Canadian address, a
+ * mobile number), and at most at its dearest. `observed` (rows done and credits charged so far) sets the per-row
+ * figure once known, kept between the two bounds. Blank cells cost nothing, so a file with gaps costs less.
+ */
+export function estimateCredits(rows: number, modules: RowModules, observed?: { rows: number; credits: number }): CreditEstimate {
+  const usual = (modules.address ? MODULE_PRICES.addressDomestic : 0) + (modules.email ? MODULE_PRICES.email : 0)
+    + (modules.phone ? MODULE_PRICES.phone : 0);
+  const dearest = (modules.address ? MODULE_PRICES.addressInternational : 0) + (modules.email ? MODULE_PRICES.email : 0)
+    + (modules.phone ? MODULE_PRICES.phoneLandline : 0);
+  const perRow = observed && observed.rows > 0 ? Math.min(dearest, Math.max(0, observed.credits / observed.rows)) : usual;
+  const count = Math.max(0, rows);
+  return { rows: count, credits: Math.ceil(count * perRow), most: count * dearest };
+}

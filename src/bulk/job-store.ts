@@ -56,12 +56,20 @@ export interface ChunkTask {
   idx: number;
 }
 
-const JOB_COLUMNS = `id, account_id, kind, name, status, reason, settings, rows_total, rows_done, rows_failed,
+/** A job without its settings: what a list shows. */
+export type JobSummary = Omit<Job, 'settings'>;
+
+const SUMMARY_COLUMNS = `id, account_id, kind, name, status, reason, rows_total, rows_done, rows_failed,
   credits_charged, resume_credits, created_at, started_at, finished_at, expires_at`;
+const JOB_COLUMNS = `${SUMMARY_COLUMNS}, settings`;
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 function jobOf(r: Record<string, unknown>): Job {
+  return { ...summaryOf(r), settings: JSON.parse(String(r.settings)) as Record<string, unknown> };
+}
+
+function summaryOf(r: Record<string, unknown>): JobSummary {
   return {
     id: String(r.id),
     accountId: String(r.account_id),
@@ -69,7 +77,6 @@ function jobOf(r: Record<string, unknown>): Job {
     name: r.name === null ? null : String(r.name),
     status: r.status as JobStatus,
     reason: r.reason === null ? null : String(r.reason),
-    settings: JSON.parse(String(r.settings)) as Record<string, unknown>,
     rowsTotal: Number(r.rows_total),
     rowsDone: Number(r.rows_done),
     rowsFailed: Number(r.rows_failed),
@@ -130,12 +137,13 @@ export class JobStore {
     return rows[0] ? jobOf(rows[0]) : null;
   }
 
-  async list(accountId: string, kind: string, limit: number): Promise<Job[]> {
+  /** The account's latest jobs, without their settings (a list needs none of them). */
+  async list(accountId: string, kind: string, limit: number): Promise<JobSummary[]> {
     const rows = await this.db.all<Record<string, unknown>>(
-      `SELECT ${JOB_COLUMNS} FROM bulk_jobs WHERE account_id = $1 AND kind = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
+      `SELECT ${SUMMARY_COLUMNS} FROM bulk_jobs WHERE account_id = $1 AND kind = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
       [accountId, kind, limit],
     );
-    return rows.map(jobOf);
+    return rows.map(summaryOf);
   }
 
   /**
@@ -280,16 +288,6 @@ export class JobStore {
       )) as { idx: number | string }[];
       return rows.map((r) => ({ jobId, idx: Number(r.idx) }));
     });
-  }
-
-  /** A job with nothing to do (a CSV file with a header and no rows) is complete at once. */
-  async markCompleted(jobId: string): Promise<void> {
-    const at = this.now();
-    await this.db.run(
-      `UPDATE bulk_jobs SET status = 'completed', started_at = COALESCE(started_at, $2), finished_at = $2
-       WHERE id = $1 AND status IN ('queued', 'running')`,
-      [jobId, at],
-    );
   }
 
   async fail(jobId: string, reason: string): Promise<void> {

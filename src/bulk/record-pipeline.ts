@@ -12,7 +12,23 @@ export const VERDICT_COLUMNS = [
   'cv_address_status', 'cv_address_standardized', 'cv_address_dpv', 'cv_address_zip4',
   'cv_email_status', 'cv_email_risk', 'cv_email_smtp', 'cv_email_suggestion',
   'cv_phone_status', 'cv_phone_type', 'cv_phone_carrier', 'cv_phone_e164', 'cv_error',
+  'cv_address_notes', 'cv_email_reason', 'cv_email_flags',
 ] as const;
+
+const ERROR_AT = VERDICT_COLUMNS.indexOf('cv_error');
+
+/** The `cv_error` of a flat verdict. */
+export const verdictError = (result: (string | null)[]) => result[ERROR_AT] ?? null;
+
+/** A footnote without its code (`A#: ZIP code 40219 added` -> `ZIP code 40219 added`): what a person reads. */
+const plainFootnote = (note: string) => note.replace(/^[A-Z0-9]{1,4}#?:\s*/, '');
+
+/** The e-mail's flags that are set, by name, space-separated (`catch_all` from the mailbox probe's verdict). */
+function emailFlags(email: ContactAnswer['email']): string | null {
+  if (!email) return null;
+  const flags = [email.disposable && 'disposable', email.role && 'role', email.free && 'free', email.smtp === 'catch_all' && 'catch_all'];
+  return flags.filter(Boolean).join(' ');
+}
 
 /** What a source yields: a stable key (it sorts in the source's order), and the contact or why there is none. */
 export interface SourceRecord {
@@ -29,6 +45,7 @@ export function verdictOf(answer: ContactAnswer | null, error: string | null): (
     email?.status ?? null, email?.risk ?? null, email?.smtp ?? null, email?.suggestion ?? null,
     phone?.status ?? null, phone?.type ?? null, phone?.carrier ?? null, phone?.e164 ?? null,
     error,
+    address ? address.footnotes.map(plainFootnote).join('; ') : null, email?.reason ?? null, emailFlags(email),
   ];
 }
 

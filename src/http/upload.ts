@@ -1,10 +1,11 @@
 /**
  * A file upload streamed to disk, never held in memory: the body itself (`text/csv` and the types browsers and tools
- * send CSV files as) or the part `file` of `multipart/form-data` (busboy), with the other form fields returned. Over
- * `maxBytes` it stops reading, deletes what it wrote and answers 413; any other type is 415.
+ * send CSV files as) or the part `file` of `multipart/form-data` (busboy), with the other form fields and the part's
+ * file name returned. On its way to disk it goes through `inspect` (the batch's CSV scan), which may stop passing it
+ * on. Over `maxBytes` it stops reading, deletes what it wrote and answers 413; any other type is 415.
  */
 import fs from 'node:fs';
-import { Transform } from 'node:stream';
+import { PassThrough, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { Request } from 'express';
@@ -38,7 +39,13 @@ function limit(maxBytes: number): Transform & { exceeded(): boolean } {
   return Object.assign(t, { exceeded: () => seen > maxBytes });
 }
 
-export async function receiveUpload(req: Request, dest: string, maxBytes: number): Promise<{ fields: Record<string, string> }> {
+export interface Upload {
+  fields: Record<string, string>;
+  /** The form part's file name (busboy keeps its last path segment only); null for a body sent as it is. */
+  filename: string | null;
+}
+
+export async function receiveUpload(req: Request, dest: string, maxBytes: number, inspect: Transform = new PassThrough()): Promise<Upload> {
   const type = (req.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
   const declared = Number(req.get('content-length') ?? NaN);
   if (type !== 'multipart/form-data' && !RAW_TYPES.includes(type)) {
@@ -52,11 +59,11 @@ export async function receiveUpload(req: Request, dest: string, maxBytes: number
   // Told in advance: refused before a byte is read (the connection closes, so the rest is not read either).
   if (declared > maxBytes) throw tooLarge(maxBytes);
   try {
-    if (type === 'multipart/form-data') return await receiveForm(req, dest, maxBytes);
+    if (type === 'multipart/form-data') return await receiveForm(req, dest, maxBytes, inspect);
     const counter = limit(maxBytes);
-    await pipeline(req, counter, fs.createWriteStream(dest));
+    await pipeline(req, counter, inspect, fs.createWriteStream(dest));
     if (counter.exceeded()) throw new TooLarge();
-    return { fields: {} };
+    return { fields: {}, filename: null };
   } catch (err) {
     await fs.promises.rm(dest, { force: true });
     if (err instanceof TooLarge) throw tooLarge(maxBytes);
@@ -65,13 +72,15 @@ export async function receiveUpload(req: Request, dest: string, maxBytes: number
   }
 }
 
-function receiveForm(req: Request, dest: string, maxBytes: number): Promise<{ fields: Record<string, string> }> {
+function receiveForm(req: Request, dest: string, maxBytes: number, inspect: Transform): Promise<Upload> {
   return new Promise((resolve, reject) => {
     let form: busboy.Busboy;
     try {
       form = busboy({
         headers: req.headers,
         limits: { fileSize: maxBytes, files: 1, fields: MAX_FORM_FIELDS, fieldSize: MAX_FIELD_BYTES },
+        // Browsers send a file's name as UTF-8 bytes; busboy would read them as ISO-8859-1.
+        defParamCharset: 'utf8',
       });
     } catch {
       reject(new Problem('invalid-request', 'The multipart/form-data body has no boundary.'));
@@ -80,18 +89,20 @@ function receiveForm(req: Request, dest: string, maxBytes: number): Promise<{ fi
     const fields: Record<string, string> = {};
     let saving: Promise<void> | null = null;
     let truncated = false;
+    let filename: string | null = null;
     form.on('field', (name, value) => {
       if (name !== 'file') fields[name] = value;
     });
-    form.on('file', (name, stream) => {
+    form.on('file', (name, stream, info) => {
       if (name !== 'file' || saving) {
         stream.resume();
         return;
       }
+      filename = info.filename ?? null;
       stream.on('limit', () => {
         truncated = true;
       });
-      saving = pipeline(stream, fs.createWriteStream(dest));
+      saving = pipeline(stream, inspect, fs.createWriteStream(dest));
     });
     form.on('error', () => reject(new Problem('invalid-request', 'The multipart/form-data body is malformed.')));
     form.on('close', () => {
@@ -99,7 +110,7 @@ function receiveForm(req: Request, dest: string, maxBytes: number): Promise<{ fi
         reject(new Problem('invalid-request', 'The form has no part named "file".'));
         return;
       }
-      saving.then(() => (truncated ? reject(new TooLarge()) : resolve({ fields })), reject);
+      saving.then(() => (truncated ? reject(new TooLarge()) : resolve({ fields, filename })), reject);
     });
     req.pipe(form);
   });

@@ -10,7 +10,7 @@
 import crypto from 'node:crypto';
 import type { CreditLedger } from '../billing/ledger.js';
 import { type FlowOutcome, processRecords, Slots, type TurnGate } from '../bulk/process-records.js';
-import { validateRecord, type SourceRecord } from '../bulk/record-pipeline.js';
+import { validateRecord, verdictError, type SourceRecord } from '../bulk/record-pipeline.js';
 import type { Logger } from '../log.js';
 import type { ContactAnswer, ContactInput, ContactValidation } from '../validation/validate-contact.js';
 import type { ConnectorRow, ConnectorStore, RecordState, RunCounts } from './connector-store.js';
@@ -262,7 +262,7 @@ export class ConnectorRuns {
         if (finished.answer) answers.set(record.key, finished.answer);
         else {
           counts.records_failed++;
-          errors.push({ key: record.key, error: finished.result.at(-1) ?? 'failed' });
+          errors.push({ key: record.key, error: verdictError(finished.result) ?? 'failed' });
         }
         return finished;
       },

@@ -259,7 +259,7 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
     res.json(batchView(await ownBatch(req, res)));
   });
   router.get('/batches/:id/result', ...page, async (req, res) => {
-    sendBatchResult(res, batches, await ownBatch(req, res), false);
+    sendBatchResult(res, batches, await ownBatch(req, res), { partial: false, formulaEscape: true });
   });
   router.post('/batches/:id/resume', ...action, async (req, res) => {
     const job = await ownBatch(req, res);

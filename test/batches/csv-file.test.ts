@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CsvGrammarError, readChunkRows, scanCsv, sniffDelimiter } from '../../src/batches/csv-file.js';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { CsvGrammarError, CsvScan, readChunkRows, scanCsv, sniffDelimiter } from '../../src/batches/csv-file.js';
 import { formulaSafe } from '../../src/batches/result-csv.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-csv-'));
@@ -14,8 +16,10 @@ function file(text: string | Buffer): string {
   return f;
 }
 
-async function rowsByChunk(f: string, chunkRows: number) {
-  const layout = await scanCsv(f, chunkRows);
+const LIMITS = { maxColumns: 5, maxFieldBytes: 20 };
+
+async function rowsByChunk(f: string, chunkRows: number, limits = { maxColumns: 500, maxFieldBytes: 65_536 }) {
+  const layout = await scanCsv(f, chunkRows, limits);
   const rows: { seq: number; cells: string[] }[] = [];
   for (const chunk of layout.chunks) for await (const r of readChunkRows(f, layout.delimiter, chunk)) rows.push(r);
   return { layout, rows };
@@ -57,6 +61,27 @@ describe('reading a batch file', () => {
     expect(one.rows[4].cells).toEqual(['Eve', '2 Elm St', 'eve@example.com']);
   });
 
+  it('When fields and rows sit just at the limits, with delimiters and quotes inside quoted fields, then the file is read', async () => {
+    const text = `a,b,c,d,e\r\n${'x'.repeat(20)},"${'""'.repeat(10)}","1,2,3,4,5,6",,"\r\n"\r\n`;
+    const { layout, rows } = await rowsByChunk(file(text), 10, LIMITS);
+    expect(layout.rowsTotal).toBe(1);
+    expect(rows[0].cells).toEqual(['x'.repeat(20), '"'.repeat(10), '1,2,3,4,5,6', '', '\r\n']);
+  });
+
+  it('When a file arrives in pieces of one byte, then the limits and the layout are the same as read whole', async () => {
+    const text = `a,b\n1,"2\n3"\n4,5\n`;
+    const scan = new CsvScan(10, LIMITS);
+    const out: Buffer[] = [];
+    scan.on('data', (b: Buffer) => out.push(b));
+    await pipeline(Readable.from([...Buffer.from(text)].map((b) => Buffer.from([b]))), scan);
+    expect(Buffer.concat(out).toString()).toBe(text);
+    expect(scan.layout()).toEqual(await scanCsv(file(text), 10, LIMITS));
+    const over = new CsvScan(10, LIMITS);
+    over.resume();
+    await pipeline(Readable.from([...Buffer.from(`a\n${'y'.repeat(30)}\n`)].map((b) => Buffer.from([b]))), over);
+    expect(() => over.layout()).toThrow(/over 20 bytes/);
+  });
+
   it('When a row is shorter than the header, then it is read as it is (the result pads it)', async () => {
     const { rows } = await rowsByChunk(file('a,b,c\n1,2\n'), 10);
     expect(rows[0].cells).toEqual(['1', '2']);
@@ -68,8 +93,15 @@ describe('reading a batch file', () => {
     ['a,b\n1,x"y"\n', 2, /quote/i],
     ['', 1, /empty/],
     [',,\n1,2,3\n', 1, /header/],
+    ['a,b\n', 2, /header but no data rows/],
+    ['a,b\r\n\r\n', 2, /header but no data rows/],
+    ['a,b,c,d,e,f\n1\n', 1, /more than 5 columns \(BATCH_MAX_COLUMNS\)/],
+    ['a\n1\n2,3,4,5,6,7\n', 3, /more than 5 columns/],
+    [`a,b\n1,${'x'.repeat(21)}\n`, 2, /over 20 bytes \(BATCH_MAX_FIELD_BYTES\)/],
+    [`a,b\n1,"${'x\n'.repeat(11)}"\n`, 2, /over 20 bytes/],
+    [`a,b\n1,"${'""'.repeat(21)}"\n`, 2, /over 20 bytes/],
   ])('When the file is %j, then it is refused at line %i', async (text, line, message) => {
-    const err = await scanCsv(file(text), 10).catch((e: unknown) => e);
+    const err = await scanCsv(file(text), 10, LIMITS).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CsvGrammarError);
     expect((err as CsvGrammarError).line).toBe(line);
     expect((err as CsvGrammarError).message).toMatch(message);

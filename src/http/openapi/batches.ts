@@ -70,7 +70,7 @@ const PARAMETER_TEXT: Record<keyof typeof batchParameters.shape, string> = {
   phone_column: 'The header of the phone column',
   country_column: 'The header of the country column',
   smtp: '`false` skips the mailbox probe for the whole file',
-  name: 'A label kept with the batch',
+  name: "A label kept with the batch; by default the uploaded file's name (the form part's `filename`)",
 };
 
 /** Naming any column turns detection off; otherwise columns are found from common header names. */
@@ -88,7 +88,9 @@ export const batchOperations: Operation[] = [
     summary: 'Upload a CSV file to validate in the background',
     description:
       'The file as the body (`text/csv`, streamed to disk), or the part `file` of `multipart/form-data`, at most ' +
-      'BATCH_MAX_BYTES (100 MiB). The first line is the header; `,`, `;` or tab; RFC 4180 quoting. Each row is priced ' +
+      'BATCH_MAX_BYTES (100 MiB). The first line is the header, and at least one data row must follow; `,`, `;` or ' +
+      'tab; RFC 4180 quoting. A row of more than BATCH_MAX_COLUMNS (500) columns, or a field over BATCH_MAX_FIELD_BYTES ' +
+      '(65536), is found while the file streams in: 422 `invalid-csv` with its `line`, nothing kept. Each row is priced ' +
       'and charged like one /v1/validate request as it is processed. Parameters go in the query or as form fields.',
     parameters: uploadParameters,
     requestBody: {
@@ -127,17 +129,23 @@ export const batchOperations: Operation[] = [
     description:
       'Every input column in its order and spelling, then `cv_address_status, cv_address_standardized, cv_address_dpv, ' +
       'cv_address_zip4, cv_email_status, cv_email_risk, cv_email_smtp, cv_email_suggestion, cv_phone_status, ' +
-      'cv_phone_type, cv_phone_carrier, cv_phone_e164, cv_error`; rows in input order, with the input\'s delimiter. ' +
-      'A cell a spreadsheet would run as a formula is written with a leading `\'` (OWASP), unless it is a plain number.',
+      'cv_phone_type, cv_phone_carrier, cv_phone_e164, cv_error, cv_address_notes, cv_email_reason, cv_email_flags`; ' +
+      'rows in input order, with the input\'s delimiter and CRLF between rows. A cell holding a line break (CR, LF or ' +
+      'CRLF) is quoted, so that every row is one record. A cell a spreadsheet would run as a formula is written with a ' +
+      'leading `\'` (OWASP), unless it is a plain number.',
     parameters: [batchId, {
       name: 'partial', in: 'query', required: false, schema: z.enum(['true', 'false']),
       description: '`true`: the rows done so far, before the batch has completed',
+    }, {
+      name: 'formula_escape', in: 'query', required: false, schema: z.enum(['true', 'false']),
+      description: '`false`: cells as they are, without the leading `\'` (for a CRM import, where it would corrupt phone ' +
+        'numbers). Such a file must not be opened in a spreadsheet: a cell starting with `=` would run there',
     }],
     responses: {
       200: {
         description: 'The result file, streamed',
         content: { 'text/csv': { schema: csvFile } },
-        headers: { 'Content-Disposition': { description: '`attachment; filename="<batch_id>.csv"`', schema: z.string() } },
+        headers: { 'Content-Disposition': { description: '`attachment; filename="<name>-checked.csv"` (the name without `.csv`, or the batch id), with `filename*` (RFC 6266) for a name beyond ASCII', schema: z.string() } },
       },
     },
     problems: ['invalid-request', 'not-found', 'batch-not-ready', 'batch-gone'],

@@ -5,33 +5,47 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import { BatchRejected, type BatchOptions, type Batches, batchView } from '../../batches/batches.js';
+import type { ResultOptions } from '../../batches/result-csv.js';
 import type { Job } from '../../bulk/job-store.js';
 import { Problem } from '../problems.js';
 import { parseBody } from '../request-schema.js';
 import { receiveUpload } from '../upload.js';
 
 const header = z.string().trim().min(1).max(200);
+const trueOrFalse = z.enum(['true', 'false']).transform((v) => v === 'true');
 export const batchParameters = z
   .object({
     address_columns: z.string().trim().min(1).max(2_000).optional(),
     email_column: header.optional(),
     phone_column: header.optional(),
     country_column: header.optional(),
-    smtp: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+    smtp: trueOrFalse.optional(),
     name: z.string().max(200).optional(),
   })
   .strict();
 
+/** The result's query: other parameters are ignored, as they always were (a cache-buster, say). */
+export const resultParameters = z.object({ partial: trueOrFalse.optional(), formula_escape: trueOrFalse.optional() });
+
 const accountOf = (res: Response) => res.locals.context.principal!.accountId;
 
-/** An uploaded CSV file (the body, or a form's `file` part) made a batch of the account; a file it cannot read is 422. */
+/** A file's name as a batch's name: no control characters, at most 200 characters. */
+const nameOfFile = (filename: string | null) => filename?.replace(/[\p{Cc}\p{Cf}]+/gu, ' ').trim().slice(0, 200) || undefined;
+
+/**
+ * An uploaded CSV file (the body, or a form's `file` part) made a batch of the account, named after the form's file
+ * unless a `name` is given. The file is read as it streams in: one it cannot read, or over BATCH_MAX_COLUMNS or
+ * BATCH_MAX_FIELD_BYTES, is 422 and nothing is kept, queued or charged.
+ */
 export async function createFromUpload(
   req: Request, accountId: string, batches: Batches, maxBytes: number, optionsOf: (fields: Record<string, string>) => BatchOptions,
 ) {
   const upload = await batches.uploadPath();
-  const { fields } = await receiveUpload(req, upload, maxBytes);
+  const scan = batches.scanner();
+  const { fields, filename } = await receiveUpload(req, upload, maxBytes, scan);
   try {
-    return await batches.create(accountId, upload, optionsOf(fields));
+    const options = optionsOf(fields);
+    return await batches.create(accountId, upload, { ...options, name: options.name ?? nameOfFile(filename) }, scan);
   } catch (err) {
     if (err instanceof BatchRejected) {
       throw new Problem('invalid-csv', `Line ${err.line ?? 1}: ${err.message}. Nothing was charged.`, { line: err.line });
@@ -40,9 +54,27 @@ export async function createFromUpload(
   }
 }
 
+/** The download's file name: `<name>-checked.csv` (the name without its `.csv`), characters no file system takes replaced. */
+export function resultFileName(job: Pick<Job, 'id' | 'name'>, partial: boolean): string {
+  const stem = (job.name ?? job.id).replace(/\.(csv|tsv|txt)$/i, '').replace(/[\p{Cc}\p{Cf}"\\/<>:|?*]+/gu, '_').trim() || job.id;
+  return `${stem}-checked${partial ? '-partial' : ''}.csv`;
+}
+
+/**
+ * RFC 6266: `filename="…"` always (ASCII, `?` for what is not), and `filename*=UTF-8''…` (RFC 8187) beside it when the
+ * name is not ASCII. The name has no quote or backslash left (resultFileName).
+ */
+function attachment(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '?');
+  if (ascii === filename) return `attachment; filename="${filename}"`;
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
 /** The batch's result file streamed as a CSV download (or only the rows done so far, `partial`). */
-export function sendBatchResult(res: Response, batches: Batches, job: Job, partial: boolean): void {
-  const result = batches.result(job, partial);
+export function sendBatchResult(res: Response, batches: Batches, job: Job, options: ResultOptions): void {
+  const { partial } = options;
+  const result = batches.result(job, options);
   if (result === 'gone') throw new Problem('batch-gone', 'The batch was canceled; its files and results are deleted.');
   if (result === 'not_ready') {
     throw new Problem('batch-not-ready', `The batch is ${job.status}; ask with ?partial=true for the rows done so far.`, {
@@ -51,7 +83,7 @@ export function sendBatchResult(res: Response, batches: Batches, job: Job, parti
   }
   res.status(200).set({
     'Content-Type': 'text/csv; charset=utf-8',
-    'Content-Disposition': `attachment; filename="${job.id}${partial ? '-partial' : ''}.csv"`,
+    'Content-Disposition': attachment(resultFileName(job, partial)),
     'Cache-Control': 'no-store',
   });
   result.on('error', (err) => {
@@ -85,11 +117,8 @@ export function batchRoutes(router: Router, guard: RequestHandler[], batches: Ba
 
   router.get('/v1/batches/:id/result', ...guard, async (req, res) => {
     const job = await own(req, res);
-    const partialParameter = req.query.partial;
-    if (partialParameter !== undefined && partialParameter !== 'true' && partialParameter !== 'false') {
-      throw new Problem('invalid-request', 'partial is true or false.', { errors: [{ field: 'partial', message: 'true or false' }] });
-    }
-    sendBatchResult(res, batches, job, partialParameter === 'true');
+    const { partial, formula_escape: formulaEscape } = parseBody(resultParameters, req.query);
+    sendBatchResult(res, batches, job, { partial: partial ?? false, formulaEscape: formulaEscape ?? true });
   });
 
   router.post('/v1/batches/:id/resume', ...guard, async (req, res) => {

@@ -1,6 +1,7 @@
 /**
  * The dashboard's only script, and every page works without it: copy buttons, a confirmation before revoking or
- * removing, the upload's progress bar, and live progress of running batches. Requests carry the page's CSRF token.
+ * removing, what a chosen file will cost, the upload's progress bar, and live progress of running batches. Requests
+ * carry the page's CSRF token.
  */
 
 const csrf = document.body.dataset.csrf ?? '';
@@ -25,6 +26,88 @@ for (const form of document.querySelectorAll<HTMLFormElement>('form[data-confirm
   form.addEventListener('submit', (event) => {
     if (!window.confirm(form.dataset.confirm ?? 'Are you sure?')) event.preventDefault();
   });
+}
+
+/**
+ * A CSV file's header line and number of rows, counted as the service will count them: RFC 4180 quotes (a line break
+ * inside quotes is part of a cell), empty lines skipped. Read as a stream: a large file is never whole in memory.
+ */
+async function csvShape(file: File): Promise<{ header: string; rows: number }> {
+  const reader = file.stream().getReader();
+  const decoder = new TextDecoder();
+  let quoted = false;
+  let filled = false;
+  let line = '';
+  let header: string | null = null;
+  let records = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
+    for (const ch of text) {
+      if (ch === '"') quoted = !quoted;
+      if (!quoted && (ch === '\n' || ch === '\r')) {
+        if (filled) {
+          records++;
+          header ??= line;
+        }
+        filled = false;
+        if (header === null) line = '';
+        continue;
+      }
+      filled = true;
+      if (header === null && line.length < 16_384) line += ch;
+    }
+    if (done) break;
+  }
+  if (filled) {
+    records++;
+    header ??= line;
+  }
+  return { header: (header ?? '').replace(/^\uFEFF/, ''), rows: Math.max(0, records - 1) };
+}
+
+// What the chosen file will cost: its header and row count, priced by the service with the columns the upload reads.
+const estimate = document.getElementById('upload-estimate');
+const fileInput = document.getElementById('f-file') as HTMLInputElement | null;
+if (estimate && fileInput) {
+  const number = (n: number) => n.toLocaleString('en-US');
+  let asked = 0;
+  const show = (text: string, short = false) => {
+    estimate.textContent = text;
+    estimate.classList.toggle('short', short);
+  };
+  const price = async () => {
+    const file = fileInput.files?.[0];
+    if (!file) return;
+    const ask = ++asked;
+    show('Counting the rows…');
+    try {
+      const { header, rows } = await csvShape(file);
+      const columns: Record<string, string> = {};
+      for (const name of ['address_columns', 'email_column', 'phone_column', 'country_column']) {
+        const value = (document.getElementById(`f-${name}`) as HTMLInputElement | null)?.value.trim();
+        if (value) columns[name] = value;
+      }
+      const res = await fetch('/batches/estimate', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-CSRF-Token': csrf },
+        body: JSON.stringify({ header, rows, ...columns }),
+      });
+      const answer = (await res.json()) as { credits: number; most: number; balance: number; detail?: string };
+      if (ask !== asked) return;
+      if (!res.ok) return show(answer.detail ?? `The file cannot be priced (${res.status}).`, true);
+      const range = answer.most > answer.credits ? ` (at most ${number(answer.most)})` : '';
+      const text = `About ${number(answer.credits)} credits${range} for ${number(rows)} rows; balance ${number(answer.balance)}.`;
+      if (answer.balance >= answer.credits) return show(text);
+      show(`${text} The balance does not cover it: the batch pauses when the credits run out, and goes on once more are added.`, true);
+    } catch {
+      if (ask === asked) show('The cost could not be estimated; the upload still works.');
+    }
+  };
+  fileInput.addEventListener('change', () => void price());
+  for (const input of document.querySelectorAll<HTMLInputElement>('#upload-form details input:not([type=checkbox])')) {
+    input.addEventListener('change', () => void price());
+  }
 }
 
 // Upload with a progress bar, then follow the batch.
@@ -79,6 +162,11 @@ async function poll(): Promise<void> {
       const res = await fetch(`/batches/${encodeURIComponent(row.dataset.batch ?? '')}/status`, { headers: { Accept: 'application/json' } });
       if (!res.ok) continue;
       const b = (await res.json()) as BatchStatus;
+      // Paused or failed: the page says why and what to do (the server writes it).
+      if (b.status === 'paused' || b.status === 'failed') {
+        window.location.replace(b.status === 'paused' ? '/batches?done=batch-paused' : '/batches');
+        return;
+      }
       row.dataset.status = b.status;
       const bar = row.querySelector('progress');
       if (bar) {

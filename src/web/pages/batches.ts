@@ -1,13 +1,49 @@
-/** CSV batches: upload (with a progress bar), each batch's progress, and the result's download. */
+/**
+ * CSV batches: upload (with what the file will cost, and a progress bar), each batch's progress, the result's
+ * download, and a paused batch's reason, what finishing it costs, how to get the credits, and Resume.
+ */
 import type { batchView } from '../../batches/batches.js';
+import type { CreditEstimate } from '../../billing/pricing.js';
 import { html } from '../html.js';
 import type { WebContext } from '../web-session.js';
+import { moreCreditsHelp } from './credits-help.js';
 import { csrfField, numberText, page, timeText } from './layout.js';
 
-type BatchView = ReturnType<typeof batchView>;
+type BatchView = ReturnType<typeof batchView> & { to_finish?: CreditEstimate | null };
+
+/** A stopped batch's reason (bulk_jobs.reason), in words. */
+const REASONS: Record<string, string> = {
+  credits_exhausted: 'the account ran out of credits',
+};
+const reasonText = (reason: string | null) => (reason === null ? 'no reason recorded' : REASONS[reason] ?? reason.replace(/_/g, ' '));
+
+/** The state as the table's row says it (the page's script writes the same while a batch runs). */
+const stateText = (b: BatchView) =>
+  `${b.status === 'paused' && b.reason === 'credits_exhausted' ? 'paused, out of credits' : b.status} · ${numberText(b.rows_done)} / ${numberText(b.rows_total)} rows${b.rows_failed ? ` · ${b.rows_failed} failed` : ''}`;
+
+function resumeForm(web: WebContext, b: BatchView) {
+  return html`<form method="post" action="/batches/${b.batch_id}/resume">${csrfField(web)}<button type="submit" aria-label="Resume ${b.name ?? b.batch_id}">Resume</button></form>`;
+}
+
+/** Why a batch stopped, what its remaining rows cost, and the ways on. */
+function pausedNotice(web: WebContext, b: BatchView, balance: number, paymentsEnabled: boolean) {
+  const left = b.rows_total - b.rows_done;
+  const cost = b.to_finish;
+  const short = cost ? Math.max(0, cost.credits - balance) : 0;
+  return html`<section class="card paused" aria-labelledby="paused-${b.batch_id}" data-testid="paused-batch">
+  <h2 id="paused-${b.batch_id}">${b.name ?? b.batch_id}</h2>
+  <p><strong>Paused: ${reasonText(b.reason)}.</strong> ${numberText(b.rows_done)} of ${numberText(b.rows_total)} rows are checked.
+  ${cost ? html`The other ${numberText(left)} cost about <strong data-testid="cost-to-finish">${numberText(cost.credits)}</strong> credits${cost.most > cost.credits ? ` (at most ${numberText(cost.most)})` : ''};` : ''}
+  the balance is ${numberText(balance)}.</p>
+  ${b.reason === 'credits_exhausted' ? html`<p>The batch goes on by itself shortly after credits are added, or press Resume.</p>
+  ${moreCreditsHelp({ accountId: web.session!.accountId, paymentsEnabled, credits: short })}` : ''}
+  ${resumeForm(web, b)}
+</section>`;
+}
 
 export function batchesPage(input: {
-  web: WebContext; batches: BatchView[]; maxBytes: number; flash?: { kind: 'ok' | 'error'; text: string } | null;
+  web: WebContext; batches: BatchView[]; maxBytes: number; balance: number; paymentsEnabled: boolean;
+  flash?: { kind: 'ok' | 'error'; text: string } | null;
 }): string {
   const { web } = input;
   const mb = Math.floor(input.maxBytes / 1024 / 1024);
@@ -17,7 +53,8 @@ export function batchesPage(input: {
   <h2>Check a CSV file</h2>
   <p>Columns are found by their headers (address, city, state, zip, email, phone…); each row costs what its checks cost. Up to ${mb} MB.</p>
   ${csrfField(web)}
-  <div class="field"><label for="f-file">CSV file</label><input id="f-file" type="file" name="file" accept=".csv,text/csv" required></div>
+  <div class="field"><label for="f-file">CSV file</label><input id="f-file" type="file" name="file" accept=".csv,text/csv" required aria-describedby="upload-estimate"></div>
+  <p id="upload-estimate" class="estimate" aria-live="polite" >Balance: ${numberText(input.balance)} ${input.balance === 1 ? 'credit' : 'credits'}.</p>
   <details><summary>Columns and options</summary>
     <div class="field"><label for="f-address_columns">Address columns (comma-separated)</label><input id="f-address_columns" name="address_columns"></div>
     <div class="field"><label for="f-email_column">E-mail column</label><input id="f-email_column" name="email_column"></div>
@@ -28,16 +65,17 @@ export function batchesPage(input: {
   <progress id="upload-progress" max="100" value="0" hidden aria-label="Upload"></progress>
   <p id="upload-status" role="status" aria-live="polite"></p>
 </form>
+${input.batches.filter((b) => b.status === 'paused').map((b) => pausedNotice(web, b, input.balance, input.paymentsEnabled))}
 <h2>Your batches</h2>
-${input.batches.length === 0 ? html`<p>No batch yet.</p>` : html`<div class="scroll"><table>
+${input.batches.length === 0 ? html`<p>No batch yet.</p>` : html`<div class="scroll"><table class="stack">
 <thead><tr><th scope="col">Batch</th><th scope="col">Uploaded</th><th scope="col">Progress</th><th scope="col">Credits</th><th scope="col">Result</th></tr></thead>
 <tbody>${input.batches.map((b) => html`<tr data-batch="${b.batch_id}" data-status="${b.status}">
-  <td>${b.name ?? b.batch_id}<br><small class="mono">${b.batch_id}</small></td>
-  <td>${timeText(b.created_at)}</td>
-  <td><progress max="${Math.max(1, b.rows_total)}" value="${b.rows_done}" aria-label="Rows done of ${b.name ?? b.batch_id}"></progress>
-    <span class="batch-state">${b.status} · ${numberText(b.rows_done)} / ${numberText(b.rows_total)} rows${b.rows_failed ? ` · ${b.rows_failed} failed` : ''}</span></td>
-  <td class="batch-credits">${numberText(b.credits_charged)}</td>
-  <td class="batch-result">${b.status === 'completed' ? html`<a href="/batches/${b.batch_id}/result" download>Download CSV</a>` : b.status === 'paused' ? html`<form method="post" action="/batches/${b.batch_id}/resume">${csrfField(web)}<button type="submit">Resume</button></form>` : ''}</td>
+  <td data-label="Batch">${b.name ?? b.batch_id}<br><small class="mono">${b.batch_id}</small></td>
+  <td data-label="Uploaded">${timeText(b.created_at)}</td>
+  <td data-label="Progress"><progress max="${Math.max(1, b.rows_total)}" value="${b.rows_done}" aria-label="Rows done of ${b.name ?? b.batch_id}"></progress>
+    <span class="batch-state">${stateText(b)}</span></td>
+  <td class="batch-credits" data-label="Credits">${numberText(b.credits_charged)}</td>
+  <td class="batch-result" data-label="Result">${b.status === 'completed' ? html`<a href="/batches/${b.batch_id}/result" download>Download CSV</a>` : b.status === 'paused' ? resumeForm(web, b) : ''}</td>
 </tr>`)}</tbody></table></div>`}`,
   });
 }

@@ -2,6 +2,7 @@
 import type { Pack } from '../../billing/pricing.js';
 import { html } from '../html.js';
 import type { WebContext } from '../web-session.js';
+import { moreCreditsHelp } from './credits-help.js';
 import { csrfField, numberText, page, timeText } from './layout.js';
 
 export interface Receipt {
@@ -30,7 +31,8 @@ export function billingPage(input: {
     title: 'Billing', web, path: '/billing', flash: input.flash,
     body: html`<p>Balance: <strong data-testid="balance">${numberText(input.balance)}</strong> credits. Credits of a pack are usable for 365 days;
 an address check costs 1 credit in the US and Canada (3 elsewhere), an e-mail 1, a phone 2 (3 for a landline).</p>
-${!input.paymentsEnabled ? html`<p class="flash error" role="status">Card payments are not set up on this service; ask its operator for credits.</p>`
+${!input.paymentsEnabled ? html`<section class="card" aria-label="Getting credits">${moreCreditsHelp({ accountId: web.session!.accountId, paymentsEnabled: false, credits: 1000 })}
+<p><small>The operator sets <code>STRIPE_SECRET_KEY</code> and <code>STRIPE_WEBHOOK_SECRET</code> to sell the packs below by card.</small></p></section>`
   : !web.session?.emailConfirmed ? html`<p class="flash error" role="status">Confirm your e-mail address to buy credits (see the link we sent).</p>` : ''}
 <div class="packs">${input.packs.map((p) => html`<form method="post" action="/billing/checkout" class="card pack">
   ${csrfField(web)}<input type="hidden" name="pack" value="${p.size}">
@@ -40,10 +42,10 @@ ${!input.paymentsEnabled ? html`<p class="flash error" role="status">Card paymen
   <button type="submit"${canBuy ? '' : html` disabled`} aria-label="Buy ${numberText(p.size)} credits for ${money(p.priceUsd, input.currency)}">Buy</button>
 </form>`)}</div>
 <h2>Purchases</h2>
-${input.receipts.length === 0 ? html`<p>No purchase yet.</p>` : html`<div class="scroll"><table>
+${input.receipts.length === 0 ? html`<p>No purchase yet.</p>` : html`<div class="scroll"><table class="stack">
 <thead><tr><th scope="col">Date</th><th scope="col">Pack</th><th scope="col">Amount</th><th scope="col">State</th><th scope="col">Reference</th></tr></thead>
-<tbody>${input.receipts.map((r) => html`<tr><td>${timeText(r.paid_at ?? r.created_at)}</td><td>${numberText(r.pack_size)} credits</td>
-<td>${money(r.amount, r.currency)}</td><td>${r.refunded_at ? 'refunded' : r.disputed_at ? 'disputed' : r.status}${r.note ? html`<br><small>${r.note}</small>` : ''}</td>
-<td class="mono"><small>${r.checkout_session_id}</small></td></tr>`)}</tbody></table></div>`}`,
+<tbody>${input.receipts.map((r) => html`<tr><td data-label="Date">${timeText(r.paid_at ?? r.created_at)}</td><td data-label="Pack">${numberText(r.pack_size)} credits</td>
+<td data-label="Amount">${money(r.amount, r.currency)}</td><td data-label="State">${r.refunded_at ? 'refunded' : r.disputed_at ? 'disputed' : r.status}${r.note ? html`<br><small>${r.note}</small>` : ''}</td>
+<td class="mono" data-label="Reference"><small>${r.checkout_session_id}</small></td></tr>`)}</tbody></table></div>`}`,
   });
 }

@@ -27,10 +27,10 @@ ${input.connectors.length === 0 ? html`<p>No connector yet.</p>` : input.connect
     <form method="post" action="/connectors/${c.connector_id}/run">${csrfField(web)}<button type="submit"${c.status !== 'active' ? html` disabled` : ''}>Run now</button></form>
     <form method="post" action="/connectors/${c.connector_id}/${c.status === 'paused' ? 'resume' : 'pause'}">${csrfField(web)}<button type="submit" class="secondary">${c.status === 'paused' ? 'Resume' : 'Pause'}</button></form>
   </div>
-  ${c.runs.length === 0 ? html`<p>No run yet.</p>` : html`<div class="scroll"><table><caption>Last runs</caption>
+  ${c.runs.length === 0 ? html`<p>No run yet.</p>` : html`<div class="scroll"><table class="stack"><caption>Last runs</caption>
   <thead><tr><th scope="col">Started</th><th scope="col">By</th><th scope="col">State</th><th scope="col">Read</th><th scope="col">Checked</th><th scope="col">Written</th><th scope="col">Credits</th></tr></thead>
-  <tbody>${c.runs.map((r) => html`<tr><td>${timeText(r.started_at)}</td><td>${r.triggered_by}</td><td>${r.status}${r.message ? html`<br><small>${r.message}</small>` : ''}</td>
-    <td>${numberText(r.records_read)}</td><td>${numberText(r.records_validated)}</td><td>${numberText(r.records_written)}</td><td>${numberText(r.credits_charged)}</td></tr>`)}</tbody></table></div>`}
+  <tbody>${c.runs.map((r) => html`<tr><td data-label="Started">${timeText(r.started_at)}</td><td data-label="By">${r.triggered_by}</td><td data-label="State">${r.status}${r.message ? html`<br><small>${r.message}</small>` : ''}</td>
+    <td data-label="Read">${numberText(r.records_read)}</td><td data-label="Checked">${numberText(r.records_validated)}</td><td data-label="Written">${numberText(r.records_written)}</td><td data-label="Credits">${numberText(r.credits_charged)}</td></tr>`)}</tbody></table></div>`}
 </section>`)}`,
   });
 }

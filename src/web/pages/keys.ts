@@ -24,15 +24,15 @@ export function keysPage(input: {
   <button type="button" data-copy="new-key">Copy</button></div>
   <p><code>curl -H "Authorization: Bearer ${created.api_key.slice(0, 10)}…" …/v1/validate</code></p>
 </section>` : ''}
-<div class="scroll"><table>
+<div class="scroll"><table class="stack">
 <caption>${live.length} active of ${keys.length}</caption>
 <thead><tr><th scope="col">Key</th><th scope="col">Kind</th><th scope="col">Created</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${keys.map((k) => html`<tr${k.revoked_at ? html` class="muted"` : ''}>
-  <td class="mono">${k.prefix}…</td>
-  <td>${k.publishable ? html`publishable<br><small>${k.publishable.origins.join(', ')}${k.publishable.phone ? ' · phone' : ''}</small>` : 'secret'}</td>
-  <td>${timeText(k.created_at)}</td>
-  <td>${k.revoked_at ? `revoked ${timeText(k.revoked_at)}` : 'active'}</td>
-  <td>${k.revoked_at ? '' : html`<form method="post" action="/keys/${k.key_id}/revoke" data-confirm="Revoke ${k.prefix}…? Requests with it fail at once.">${csrfField(web)}<button type="submit" class="danger" aria-label="Revoke key ${k.prefix}">Revoke</button></form>`}</td>
+  <td class="mono" data-label="Key">${k.prefix}…</td>
+  <td data-label="Kind">${k.publishable ? html`publishable<br><small>${k.publishable.origins.join(', ')}${k.publishable.phone ? ' · phone' : ''}</small>` : 'secret'}</td>
+  <td data-label="Created">${timeText(k.created_at)}</td>
+  <td data-label="State">${k.revoked_at ? `revoked ${timeText(k.revoked_at)}` : 'active'}</td>
+  <td class="row-actions">${k.revoked_at ? '' : html`<form method="post" action="/keys/${k.key_id}/revoke" data-confirm="Revoke ${k.prefix}…? Requests with it fail at once.">${csrfField(web)}<button type="submit" class="danger" aria-label="Revoke key ${k.prefix}">Revoke</button></form>`}</td>
 </tr>`)}</tbody></table></div>
 <div class="columns">
 <form method="post" action="/keys" class="card">

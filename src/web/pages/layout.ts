@@ -33,6 +33,8 @@ export function page({ title, web, path, body, flash }: PageInput): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · contact-validator</title>
 <link rel="stylesheet" href="/assets/dashboard.css">
+<link rel="icon" href="/favicon.ico" sizes="32x32">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <script src="/assets/dashboard.js" defer></script>
 </head>
 <body data-csrf="${web.csrf}">

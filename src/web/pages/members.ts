@@ -11,11 +11,11 @@ export function membersPage(input: {
   const owner = web.session?.role === 'owner';
   return page({
     title: 'Members', web, path: '/members', flash: input.flash,
-    body: html`<div class="scroll"><table>
+    body: html`<div class="scroll"><table class="stack">
 <thead><tr><th scope="col">Person</th><th scope="col">Role</th><th scope="col">Since</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-<tbody>${input.members.map((m) => html`<tr><td>${m.email}${m.invited ? html` <small>(invited)</small>` : ''}</td><td>${m.role}</td><td>${dayText(m.created_at)}</td>
-<td class="actions">${owner && m.invited ? html`<form method="post" action="/members/${m.user_id}/resend">${csrfField(web)}<button type="submit" class="secondary" aria-label="Send the invitation to ${m.email} again">Send again</button></form>` : ''}
-${owner && m.role !== 'owner' ? html`<form method="post" action="/members/${m.user_id}/remove" data-confirm="Remove ${m.email} from the account?">${csrfField(web)}<button type="submit" class="danger" aria-label="Remove ${m.email}">Remove</button></form>` : ''}</td></tr>`)}</tbody>
+<tbody>${input.members.map((m) => html`<tr><td data-label="Person">${m.email}${m.invited ? html` <small>(invited)</small>` : ''}</td><td data-label="Role">${m.role}</td><td data-label="Since">${dayText(m.created_at)}</td>
+<td class="row-actions"><div class="actions">${owner && m.invited ? html`<form method="post" action="/members/${m.user_id}/resend">${csrfField(web)}<button type="submit" class="secondary" aria-label="Send the invitation to ${m.email} again">Send again</button></form>` : ''}
+${owner && m.role !== 'owner' ? html`<form method="post" action="/members/${m.user_id}/remove" data-confirm="Remove ${m.email} from the account?">${csrfField(web)}<button type="submit" class="danger" aria-label="Remove ${m.email}">Remove</button></form>` : ''}</div></td></tr>`)}</tbody>
 </table></div>
 ${owner ? html`<form method="post" action="/members" class="card narrow">
   <h2>Invite someone</h2>

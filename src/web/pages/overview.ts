@@ -7,39 +7,45 @@ import type { WebContext } from '../web-session.js';
 import { dayText, numberText, page } from './layout.js';
 
 const MODULES = ['address', 'email', 'phone'] as const;
-const CHART = { width: 620, height: 180, left: 40, bottom: 22, top: 8 };
+/** The plot's drawing units: each day is DAY_W wide, the tallest day PLOT_H high; the SVG is stretched to its box. */
+const DAY_W = 10;
+const PLOT_H = 100;
 
-/** Stacked bars of checks per module per day, drawn on the server: no chart library, no script, readable without colour. */
+/**
+ * Stacked bars of checks per module per day, drawn on the server: no chart library, no script, the figures also in
+ * the table below. The bars are an SVG stretched to the page's width; the axis labels are HTML text beside it, so
+ * they keep the page's font size on any screen (text inside a scaled SVG shrinks with it, to 6 px on a phone).
+ */
 export function usageChart(days: UsageDay[]): Html {
   const totals = days.map((d) => d.address + d.email + d.phone);
-  const max = Math.max(1, ...totals);
-  const plotH = CHART.height - CHART.bottom - CHART.top;
-  const step = (CHART.width - CHART.left) / Math.max(1, days.length);
-  const barW = Math.max(2, step * 0.7);
-  const y = (v: number) => CHART.top + plotH - (v / max) * plotH;
+  // The top of the scale is even, so that its middle line is a whole number too.
+  const max = 2 * Math.ceil(Math.max(1, ...totals) / 2);
+  const width = Math.max(1, days.length) * DAY_W;
+  const barW = DAY_W * 0.7;
+  const y = (v: number) => PLOT_H - (v / max) * PLOT_H;
   const bars = days.map((d, i) => {
     let base = 0;
-    const x = CHART.left + i * step + (step - barW) / 2;
+    const x = i * DAY_W + (DAY_W - barW) / 2;
     const parts = MODULES.map((m) => {
       if (d[m] === 0) return html``;
       const top = y(base + d[m]);
       const h = y(base) - top;
       base += d[m];
-      return html`<rect class="bar-${m}" x="${x.toFixed(1)}" y="${top.toFixed(1)}" width="${barW.toFixed(1)}" height="${h.toFixed(1)}"></rect>`;
+      return html`<rect class="bar-${m}" x="${x.toFixed(1)}" y="${top.toFixed(2)}" width="${barW.toFixed(1)}" height="${h.toFixed(2)}"></rect>`;
     });
     const label = `${d.date}: ${d.address} address, ${d.email} e-mail, ${d.phone} phone; ${d.credits} credits`;
     return html`<g><title>${label}</title>${parts}</g>`;
   });
-  const ticks = [...new Set([0, Math.round(max / 2), max])].map((v) => html`<text x="${CHART.left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${numberText(v)}</text>`);
-  const first = days[0]?.date ?? '';
-  const last = days.at(-1)?.date ?? '';
   return html`<figure class="chart">
-<svg viewBox="0 0 ${CHART.width} ${CHART.height}" role="img" aria-labelledby="usage-caption">
-  <line class="axis" x1="${CHART.left}" y1="${y(0)}" x2="${CHART.width}" y2="${y(0)}"></line>
-  ${ticks}${bars}
-  <text x="${CHART.left}" y="${CHART.height - 4}">${first}</text>
-  <text x="${CHART.width}" y="${CHART.height - 4}" text-anchor="end">${last}</text>
-</svg>
+<div class="chart-plot">
+  <div class="chart-y" aria-hidden="true"><span>${numberText(max)}</span><span>${numberText(max / 2)}</span><span>0</span></div>
+  <svg viewBox="0 0 ${width} ${PLOT_H}" preserveAspectRatio="none" role="img" aria-labelledby="usage-caption">
+    <line class="axis" x1="0" y1="${PLOT_H}" x2="${width}" y2="${PLOT_H}"></line>
+    <line class="grid" x1="0" y1="${PLOT_H / 2}" x2="${width}" y2="${PLOT_H / 2}"></line>
+    ${bars}
+  </svg>
+  <div class="chart-x" aria-hidden="true"><span>${days[0]?.date ?? ''}</span><span>${days.at(-1)?.date ?? ''}</span></div>
+</div>
 <figcaption id="usage-caption">Checks per day, last ${days.length} days:
   <span class="key key-address">address</span> <span class="key key-email">e-mail</span> <span class="key key-phone">phone</span></figcaption>
 </figure>`;
@@ -67,9 +73,9 @@ ${usageChart(days)}
 <tbody>${days.filter((d) => d.credits || d.address || d.email || d.phone).map((d) => html`<tr><th scope="row">${d.date}</th><td>${d.address}</td><td>${d.email}</td><td>${d.phone}</td><td>${d.credits}</td></tr>`)}</tbody>
 </table></div></details>
 <h2>Credit grants</h2>
-<div class="scroll"><table>
+<div class="scroll"><table class="stack">
 <thead><tr><th scope="col">Kind</th><th scope="col">Credits</th><th scope="col">Remaining</th><th scope="col">Granted</th><th scope="col">Expires</th></tr></thead>
-<tbody>${grants.map((g) => html`<tr${g.expired ? html` class="muted"` : ''}><td>${g.kind}</td><td>${numberText(g.credits)}</td><td>${numberText(g.remaining)}</td><td>${dayText(g.created_at)}</td><td>${g.expired ? html`expired ${dayText(g.expires_at)}` : dayText(g.expires_at)}</td></tr>`)}</tbody>
+<tbody>${grants.map((g) => html`<tr${g.expired ? html` class="muted"` : ''}><td data-label="Kind">${g.kind}</td><td data-label="Credits">${numberText(g.credits)}</td><td data-label="Remaining">${numberText(g.remaining)}</td><td data-label="Granted">${dayText(g.created_at)}</td><td data-label="Expires">${g.expired ? html`expired ${dayText(g.expires_at)}` : dayText(g.expires_at)}</td></tr>`)}</tbody>
 </table></div>`,
   });
 }
