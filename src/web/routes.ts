@@ -5,8 +5,11 @@
  * within the session's account; another account's id is answered exactly like one that does not exist.
  */
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import { z } from 'zod';
 import { type Accounts, DuplicateFormError, InvalidArgumentError } from '../billing/accounts.js';
 import { type Batches, batchView } from '../batches/batches.js';
+import { ColumnError } from '../batches/columns.js';
+import { costToFinish, estimateFile } from '../batches/cost-estimate.js';
 import type { CreditLedger } from '../billing/ledger.js';
 import { PaymentsNotConfiguredError } from '../billing/purchases.js';
 import { DAY_MS, listPacks } from '../billing/pricing.js';
@@ -14,10 +17,11 @@ import { dailyUsage, utcDay } from '../billing/usage.js';
 import { isDatabaseUnavailable } from '../db/data-source.js';
 import { Problem } from '../http/problems.js';
 import { batchParameters, createFromUpload, sendBatchResult } from '../http/routes/batches.js';
+import { parseBody } from '../http/request-schema.js';
 import { PeopleError, type People } from '../people/people.js';
 import type { ConnectorRuns } from '../sync/connector-runs.js';
 import type { Connectors } from '../sync/connectors.js';
-import { dashboardAssets } from './assets.js';
+import { dashboardAssets, iconRoutes } from './assets.js';
 import { batchesPage } from './pages/batches.js';
 import { billingPage, type Receipt } from './pages/billing.js';
 import { connectorsPage } from './pages/connectors.js';
@@ -66,6 +70,7 @@ const NOTICES = {
   'key-revoked': 'The key is revoked: requests with it are refused from now on.',
   'batch-uploaded': 'The file is uploaded; its rows are being checked.',
   'batch-resumed': 'The batch goes on.',
+  'batch-paused': 'A batch is paused: the account ran out of credits. What it takes to finish is shown beside it.',
   'run-started': 'The run has started.',
   'run-busy': 'A run of this connector is already in progress.',
   paused: 'The connector is paused.',
@@ -113,6 +118,7 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
   const html = (res: Response, status: number, body: string) => res.status(status).type('html').send(body);
 
   dashboardAssets(router);
+  iconRoutes(router);
 
   // Signing up, in and out.
   router.get('/signup', session, (_req, res) => {
@@ -246,8 +252,31 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
     return job;
   };
   router.get('/batches', ...page, async (req, res) => {
-    const list = (await batches.list(accountOf(res))).map((job) => batchView(job));
-    html(res, 200, batchesPage({ web: webOf(res), batches: list, maxBytes: settings.batchMaxBytes, flash: noticeOf(req) }));
+    const id = accountOf(res);
+    const [jobs, credits] = await Promise.all([batches.list(id), accounts.credits(id)]);
+    // The list has no settings (a job's can be large); a paused batch's columns are read for its cost to finish.
+    const settingsOf = async (jobId: string) => (await batches.get(id, jobId))?.settings ?? {};
+    const list = await Promise.all(jobs.map(async (job) => ({
+      ...batchView(job), to_finish: job.status === 'paused' ? costToFinish({ ...job, settings: await settingsOf(job.id) }) : null,
+    })));
+    // An upload that paused at once (the credits ran out) is not announced as "being checked".
+    const flash = req.query.done === 'batch-uploaded' && list[0]?.status === 'paused' ? { kind: 'error' as const, text: NOTICES['batch-paused'] } : noticeOf(req);
+    html(res, 200, batchesPage({
+      web: webOf(res), batches: list, maxBytes: settings.batchMaxBytes, balance: credits.balance, paymentsEnabled: purchases.enabled, flash,
+    }));
+  });
+  // What a file will cost, before it is sent: the page's script reads its header line and counts its rows.
+  router.post('/batches/estimate', session, express.json({ limit: '32kb' }), csrf, signedIn, async (req, res) => {
+    const { header, rows, ...columns } = parseBody(estimateRequest, req.body);
+    let found;
+    try {
+      found = estimateFile(header, rows, columns);
+    } catch (err) {
+      if (err instanceof ColumnError) throw new Problem('invalid-csv', `Line 1: ${err.message}.`, { line: 1 });
+      throw err;
+    }
+    const { balance } = await accounts.credits(accountOf(res));
+    res.json({ ...found.estimate, balance, columns: found.columns });
   });
   // The form's token comes in the query (or the script's header): it is checked before a byte of the file is stored.
   router.post('/batches', session, csrf, signedIn, async (req, res) => {
@@ -367,6 +396,10 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
   router.use(dashboardErrors());
   app.use(router);
 }
+
+/** The header line of a file about to be uploaded, its number of rows, and the columns the form names. */
+const estimateRequest = batchParameters.pick({ address_columns: true, email_column: true, phone_column: true, country_column: true })
+  .extend({ header: z.string().min(1).max(16_384), rows: z.number().int().min(0).max(1e9) });
 
 /** The upload form's options: its empty inputs left out, an unticked SMTP box meaning false, the CSRF field dropped. */
 function parseBatchForm(fields: Record<string, string>) {
