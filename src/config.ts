@@ -1,6 +1,7 @@
 /**
  * The service's configuration: the only reader of process.env (docs/operations.md#configuration). Every variable is listed in .env.example.
  */
+import net from 'node:net';
 import os from 'node:os';
 import { z } from 'zod';
 import { parseSecretKey } from './sync/secrets.js';
@@ -32,6 +33,27 @@ const packPrices = (fallback: string) => z
     }
     return out;
   });
+
+/**
+ * TRUST_PROXY, express's `trust proxy`: false (the default: X-Forwarded-* are ignored), a number of proxy hops, or
+ * the proxies' addresses and subnets (and express's names loopback, linklocal, uniquelocal). Not `true`: trusting
+ * every hop lets any client name its own address, and the per-address limits would count nothing.
+ */
+const trustProxy = z.string().default('false').transform((text, ctx): false | number | string[] => {
+  if (text === 'false') return false;
+  if (/^\d{1,2}$/.test(text)) return Number(text);
+  const items = text.split(',').map((x) => x.trim()).filter(Boolean);
+  const bad = items.find((item) => {
+    const [address, bits, extra] = item.split('/');
+    return !['loopback', 'linklocal', 'uniquelocal'].includes(item)
+      && !(net.isIP(address) && extra === undefined && (bits === undefined || /^\d{1,3}$/.test(bits)));
+  });
+  if (bad !== undefined || items.length === 0) {
+    ctx.addIssue({ code: 'custom', message: `"${bad ?? text}" is not false, a hop count, an address or a subnet (10.0.0.0/8)` });
+    return z.NEVER;
+  }
+  return items;
+});
 
 const hostname = os.hostname() || 'localhost';
 
@@ -86,6 +108,7 @@ const schema = z.object({
   SHOPIFY_SCOPES: z.string().default('read_customers,write_customers,read_orders,write_orders'),
   SHOPIFY_WEBHOOKS_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   PUBLIC_BASE_URL: z.string().url().optional(),
+  TRUST_PROXY: trustProxy,
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_[0-9A-Za-z]+$/, 'a Stripe secret key (sk_live_… or sk_test_…)').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_[0-9A-Za-z+/=]+$/, 'a Stripe webhook signing secret (whsec_…)').optional(),
   STRIPE_API_BASE: z.string().url().optional(),
@@ -112,6 +135,8 @@ export interface Config {
   redisUrl?: string;
   /** Bad keys from one client address per minute before they are answered 429 instead of 401. */
   failedAuthPerMinute: number;
+  /** TRUST_PROXY: which proxies' X-Forwarded-For / -Proto to believe (express's `trust proxy`); false: none. */
+  trustProxy: false | number | string[];
   /** Requests per client address per minute behind publishable keys (docs/api.md#publishable-keys); 0: off. */
   publishableRateLimitPerMinute: number;
   validationBudgetMs: number;
@@ -212,6 +237,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     publishableRateLimitPerMinute: e.PUBLISHABLE_RATE_LIMIT_PER_MINUTE,
     failedAuthPerMinute: e.FAILED_AUTH_PER_MINUTE,
+    trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN,
     redisUrl: e.REDIS_URL,
     validationBudgetMs: e.VALIDATION_BUDGET_MS,

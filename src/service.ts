@@ -148,6 +148,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const stripeApi = config.stripe?.apiBase ? new URL(config.stripe.apiBase).origin : null;
   const app = createApp({
     db, accounts, failedAuthentications, ledger, validation, logger, rateLimitPerMinute: config.rateLimitPerMinute,
+    trustProxy: config.trustProxy,
     rateLimitStore: perKeyStore(db, redis ? { client: redis, log: logger } : undefined),
     publishableRateLimitPerMinute: config.publishableRateLimitPerMinute,
     metrics: new ServiceMetrics(db, engines.resolver), metricsToken: config.metricsToken,

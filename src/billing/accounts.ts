@@ -22,6 +22,8 @@ export interface PublishableScope {
 export interface Principal {
   accountId: string;
   keyId: string;
+  /** The person who made the key in the dashboard (or made the key that made it): their removal revokes it. */
+  createdBy?: string;
   /** Set for a publishable key: it may only validate, from its origins. */
   publishable?: PublishableScope;
 }
@@ -100,9 +102,13 @@ export class Accounts {
     return { id: rows[0].id, name: rows[0].name, created_at: iso(rows[0].created_at)! };
   }
 
-  /** A secret key, or with `publishable` a key for web pages (docs/api.md#publishable-keys); the key is shown this once. */
+  /**
+   * A secret key, or with `publishable` a key for web pages (docs/api.md#publishable-keys); the key is shown this once. `createdBy`: the
+   * person who made it (the dashboard's, or the person behind the key that asks through the API), none for the CLI.
+   */
   async createKey(
-    accountId: string, publishable?: { origins: string[]; phone?: boolean }, { formNonce }: { formNonce?: string } = {},
+    accountId: string, publishable?: { origins: string[]; phone?: boolean },
+    { formNonce, createdBy }: { formNonce?: string; createdBy?: string } = {},
   ): Promise<{ key_id: string; api_key: string; publishable?: PublishableScope }> {
     await this.get(accountId);
     let scope: PublishableScope | undefined;
@@ -119,9 +125,9 @@ export class Accounts {
     const id = newId('key');
     try {
       await this.db.run(
-        `INSERT INTO api_keys (id, account_id, key_hash, display_prefix, created_at, publishable_origins, publishable_phone, form_nonce)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [id, accountId, key.hash, key.displayPrefix, this.now(), scope ? JSON.stringify(scope.origins) : null, scope?.phone ? 1 : 0, formNonce ?? null],
+        `INSERT INTO api_keys (id, account_id, key_hash, display_prefix, created_at, publishable_origins, publishable_phone, form_nonce, created_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [id, accountId, key.hash, key.displayPrefix, this.now(), scope ? JSON.stringify(scope.origins) : null, scope?.phone ? 1 : 0, formNonce ?? null, createdBy ?? null],
       );
     } catch (err) {
       if (formNonce && (await this.db.all(`SELECT 1 AS hit FROM api_keys WHERE form_nonce = $1`, [formNonce])).length) {
@@ -132,29 +138,50 @@ export class Accounts {
     return { key_id: id, api_key: key.plaintext, ...(scope ? { publishable: scope } : {}) };
   }
 
-  /**
-   * Whether any live publishable key lists this origin: a CORS preflight carries no key, so it is answered for the
-   * origins some key names, and the request itself is then held to its own key's origins.
-   */
-  async isPublishableOrigin(origin: string): Promise<boolean> {
-    const normalized = normalizeOrigin(origin);
-    if (!normalized) return false;
-    const pattern = `%${JSON.stringify(normalized).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const rows = await this.db.all(
-      `SELECT 1 AS hit FROM api_keys WHERE revoked_at IS NULL AND publishable_origins LIKE $1 ESCAPE '\\' LIMIT 1`, [pattern],
-    );
-    return rows.length > 0;
-  }
-
   async revokeKey(keyId: string): Promise<{ key_id: string; revoked_at: string }> {
     const at = this.now();
     await this.db.run(`UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL`, [at, keyId]);
-    // A look-up that read the key before this UPDATE must not cache it afterwards.
-    this.keyGeneration++;
-    this.keyCache.clear();
+    this.forgetCachedKeys();
     const rows = await this.db.all<{ revoked_at: number }>(`SELECT revoked_at FROM api_keys WHERE id = $1`, [keyId]);
     if (!rows[0]) throw new NotFoundError(`no key ${keyId}`);
     return { key_id: keyId, revoked_at: iso(rows[0].revoked_at)! };
+  }
+
+  /** Every live key the person made (a member removed, a password reset): revoked now; how many. */
+  async revokeKeysOf(userId: string): Promise<number> {
+    const revoked = await this.db.run(`UPDATE api_keys SET revoked_at = $1 WHERE created_by = $2 AND revoked_at IS NULL`, [this.now(), userId]);
+    this.forgetCachedKeys();
+    return revoked;
+  }
+
+  /** How many live keys the person made. */
+  async liveKeysOf(userId: string): Promise<number> {
+    const rows = await this.db.all<{ n: number | string }>(`SELECT COUNT(*) AS n FROM api_keys WHERE created_by = $1 AND revoked_at IS NULL`, [userId]);
+    return Number(rows[0].n);
+  }
+
+  private forgetCachedKeys(): void {
+    // A look-up that read a key before the UPDATE must not cache it afterwards.
+    this.keyGeneration++;
+    this.keyCache.clear();
+  }
+
+  /**
+   * The keys with who made each, for the dashboard: `creator` null for a key of the CLI (or of the API by a key without
+   * a person), `{ email: null }` for a person no longer on the account.
+   */
+  async listKeysWithCreators(accountId: string): Promise<(ApiKeyInfo & { creator: { email: string | null } | null })[]> {
+    const [keys, creators] = await Promise.all([
+      this.listKeys(accountId),
+      this.db.all<{ id: string; created_by: string | null; email: string | null }>(
+        `SELECT k.id, k.created_by, u.email FROM api_keys k LEFT JOIN users u ON u.id = k.created_by WHERE k.account_id = $1`, [accountId],
+      ),
+    ]);
+    const byKey = new Map(creators.map((c) => [c.id, c]));
+    return keys.map((k) => {
+      const c = byKey.get(k.key_id);
+      return { ...k, creator: c?.created_by ? { email: c.email } : null };
+    });
   }
 
   async listKeys(accountId: string): Promise<ApiKeyInfo[]> {
@@ -187,9 +214,9 @@ export class Accounts {
     const generation = this.keyGeneration;
     const rows = await this.db.all<{
       id: string; account_id: string; key_hash: string; revoked_at: number | null;
-      publishable_origins: string | null; publishable_phone: number | boolean;
+      publishable_origins: string | null; publishable_phone: number | boolean; created_by: string | null;
     }>(
-      `SELECT id, account_id, key_hash, revoked_at, publishable_origins, publishable_phone FROM api_keys WHERE key_hash = $1`,
+      `SELECT id, account_id, key_hash, revoked_at, publishable_origins, publishable_phone, created_by FROM api_keys WHERE key_hash = $1`,
       [hash],
     );
     const row = rows[0];
@@ -198,6 +225,7 @@ export class Accounts {
       return null;
     }
     const principal: Principal = { accountId: row.account_id, keyId: row.id };
+    if (row.created_by) principal.createdBy = row.created_by;
     if (row.publishable_origins) {
       principal.publishable = { origins: JSON.parse(row.publishable_origins), phone: Boolean(Number(row.publishable_phone)) };
     }

@@ -55,6 +55,8 @@ export interface AppDeps {
   /** Per client address behind publishable keys (docs/api.md#publishable-keys). */
   publishableRateLimitPerMinute: number;
   failedAuthentications: FailedAuthenticationLimiter;
+  /** TRUST_PROXY: whose X-Forwarded-For / -Proto to believe (the client address of every limit, https for cookies). */
+  trustProxy?: false | number | string[];
   metrics: ServiceMetrics;
   /** METRICS_TOKEN: the scraper's Bearer token for GET /metrics (open when unset). */
   metricsToken?: string;
@@ -131,6 +133,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.set('trust proxy', deps.trustProxy ?? false);
   app.use(requestContext(deps.logger));
   app.use(deps.metrics.middleware());
 
@@ -169,7 +172,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   shopifyWebhookRoutes(app, deps.shopifyWebhooks, deps.db, deps.shopifyWebhooksPerMinute ?? 600);
   stripeWebhookRoutes(app, deps.purchases);
-  app.options('/v1/validate', preflight(deps.accounts));
+  app.options('/v1/validate', preflight());
   accountRoutes(app, guard, deps.accounts, deps.ledger);
   batchRoutes(app, guard, deps.batches, deps.batchMaxBytes);
   shopifyInstallRoutes(app, guard, deps.shopifyInstall);

@@ -17,6 +17,32 @@ const MAX_FIELD_BYTES = 4_096;
 
 class TooLarge extends Error {}
 
+/** A refusal of the check `admitUploadWhen` set, passed on as it is. */
+class Refused extends Error {
+  constructor(readonly reason: unknown) {
+    super('upload refused');
+  }
+}
+
+const admissions = new WeakMap<Request, (fields: Record<string, string>) => void>();
+
+/**
+ * A check the upload must pass before a byte of its file is stored: it gets the form's fields sent before the file
+ * part (the dashboard's CSRF token, a field placed before the file input), or none for a body sent as it is. What it
+ * throws is what the upload throws.
+ */
+export function admitUploadWhen(req: Request, check: (fields: Record<string, string>) => void): void {
+  admissions.set(req, check);
+}
+
+function admit(req: Request, fields: Record<string, string>): void {
+  try {
+    admissions.get(req)?.(fields);
+  } catch (err) {
+    throw new Refused(err);
+  }
+}
+
 const tooLarge = (maxBytes: number) =>
   new Problem('batch-too-large', `The file is over ${maxBytes} bytes (BATCH_MAX_BYTES).`, { max_bytes: maxBytes }, { Connection: 'close' });
 
@@ -60,12 +86,14 @@ export async function receiveUpload(req: Request, dest: string, maxBytes: number
   if (declared > maxBytes) throw tooLarge(maxBytes);
   try {
     if (type === 'multipart/form-data') return await receiveForm(req, dest, maxBytes, inspect);
+    admit(req, {});
     const counter = limit(maxBytes);
     await pipeline(req, counter, inspect, fs.createWriteStream(dest));
     if (counter.exceeded()) throw new TooLarge();
     return { fields: {}, filename: null };
   } catch (err) {
     await fs.promises.rm(dest, { force: true });
+    if (err instanceof Refused) throw err.reason;
     if (err instanceof TooLarge) throw tooLarge(maxBytes);
     if (err instanceof Problem) throw err;
     throw new Problem('invalid-request', 'The upload ended before it was complete.');
@@ -96,6 +124,16 @@ function receiveForm(req: Request, dest: string, maxBytes: number, inspect: Tran
     form.on('file', (name, stream, info) => {
       if (name !== 'file' || saving) {
         stream.resume();
+        return;
+      }
+      try {
+        admit(req, fields);
+      } catch (err) {
+        // Refused before the file is stored: the rest of the body is read and dropped.
+        stream.resume();
+        req.unpipe(form);
+        req.resume();
+        reject(err);
         return;
       }
       filename = info.filename ?? null;

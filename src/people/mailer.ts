@@ -1,7 +1,8 @@
 /**
  * Mail to people: confirmation, password-reset and invitation links, sent through the SMTP relay named by SMTP_URL
- * with nodemailer (well kept, speaks STARTTLS and authentication). Without a relay the messages go to the log, which
- * is for development (with NODE_ENV=production they are dropped instead): a production service sets SMTP_URL.
+ * with nodemailer (well kept, speaks STARTTLS and authentication). Without a relay the messages go to the log and the
+ * dashboard shows their link on the page (`showsLinks`), which is for development on one's own machine; with
+ * NODE_ENV=production they are dropped instead, and no link is ever shown: a production service sets SMTP_URL.
  */
 import nodemailer from 'nodemailer';
 import type { Logger } from '../log.js';
@@ -14,12 +15,15 @@ export interface MailMessage {
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+  /** No relay, not production: the page may show the link a mail carried (to a request from this machine). */
+  readonly showsLinks: boolean;
   close(): void;
 }
 
 export function createMailer(settings: { smtpUrl?: string; mailFrom: string; logMail: boolean }, logger: Logger): Mailer {
   if (!settings.smtpUrl) {
     return {
+      showsLinks: settings.logMail,
       // In production the links (a password reset's) must not reach the logs: the mail is dropped, and said so.
       async send(message) {
         if (settings.logMail) logger.warn({ to: message.to, subject: message.subject, text: message.text }, 'SMTP_URL is not set: mail written to the log');
@@ -30,6 +34,7 @@ export function createMailer(settings: { smtpUrl?: string; mailFrom: string; log
   }
   const transport = nodemailer.createTransport(settings.smtpUrl);
   return {
+    showsLinks: false,
     async send(message) {
       await transport.sendMail({ from: settings.mailFrom, to: message.to, subject: message.subject, text: message.text });
     },

@@ -17,6 +17,7 @@ import { dailyUsage, utcDay } from '../billing/usage.js';
 import { isDatabaseUnavailable } from '../db/data-source.js';
 import { Problem } from '../http/problems.js';
 import { batchParameters, createFromUpload, sendBatchResult } from '../http/routes/batches.js';
+import { admitUploadWhen } from '../http/upload.js';
 import { parseBody } from '../http/request-schema.js';
 import { PeopleError, type People } from '../people/people.js';
 import type { ConnectorRuns } from '../sync/connector-runs.js';
@@ -29,7 +30,7 @@ import { keysPage } from './pages/keys.js';
 import { membersPage } from './pages/members.js';
 import { overviewPage } from './pages/overview.js';
 import { settingsPage } from './pages/settings.js';
-import { errorPage, forgotPage, linkProblemPage, setPasswordPage, signInPage, signUpPage } from './pages/sign-in.js';
+import { checkMailPage, errorPage, forgotPage, linkProblemPage, setPasswordPage, signInPage, signUpPage } from './pages/sign-in.js';
 import { checkCsrf, clearSessionCookie, CsrfRejected, setSessionCookie, webOf, webSession } from './web-session.js';
 
 /** What the dashboard needs of the purchases use case (src/billing/purchases.ts). */
@@ -76,7 +77,7 @@ const NOTICES = {
   paused: 'The connector is paused.',
   resumed: 'The connector is active again.',
   invited: 'The invitation is on its way.',
-  removed: 'The person no longer has access.',
+  removed: 'The person no longer has access, and the API keys they made are revoked.',
   'password-set': 'Your password is set.',
   'checkout-done': 'Thank you! The credits appear as soon as Stripe confirms the payment (usually within seconds).',
   'checkout-canceled': 'The purchase was canceled; nothing was charged.',
@@ -91,6 +92,18 @@ const noticeOf = (req: Request) => {
 const formOf = (req: Request) => (req.body ?? {}) as Record<string, unknown>;
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 const clientOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+/** A loopback host name: a link made with it can only lead back to the machine that opened the page. */
+const LOOPBACK_HOST = /^(?:localhost|[a-z0-9-]+\.localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d{1,5})?$/i;
+const LOOPBACK_CLIENT = /^(?:127(?:\.\d{1,3}){3}|::1|::ffff:127(?:\.\d{1,3}){3})$/;
+
+/**
+ * A request from a browser on the service's own machine: no proxy header, a loopback client and a loopback host. Only
+ * to such a request does a development service show a mail's link on the page (a reset link shown to anyone who asks
+ * would hand over every account).
+ */
+const fromThisMachine = (req: Request) => !req.get('x-forwarded-for') && !req.get('forwarded')
+  && LOOPBACK_CLIENT.test(req.socket.remoteAddress ?? '') && LOOPBACK_HOST.test(req.get('host') ?? '');
 const wantsJson = (req: Request) => (req.get('accept') ?? '').includes('application/json');
 
 export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void {
@@ -116,6 +129,20 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
   const accountOf = (res: Response) => webOf(res).session!.accountId;
   const startSession = (res: Response, token: string) => setSessionCookie(res, token, settings.sessionMaxAgeMs);
   const html = (res: Response, status: number, body: string) => res.status(status).type('html').send(body);
+  /**
+   * Where a mail's links point: PUBLIC_BASE_URL when set; else the host the person is browsing when it is a loopback
+   * name (http://localhost:8080 gives localhost links); else the service's own address. Never another request host:
+   * a forged Host header would otherwise send someone's reset link to the forger's site.
+   */
+  const linkBase = (req: Request) => {
+    const host = req.get('host') ?? '';
+    return !settings.publicBaseUrl && LOOPBACK_HOST.test(host) ? `${req.protocol}://${host}` : settings.baseUrl();
+  };
+  /** Shows a mail's link on the page when the mailer says so (development, no SMTP_URL) and the browser is this machine's. */
+  const showMailLink = (req: Request, res: Response, link: string | undefined) => {
+    if (link && fromThisMachine(req)) webOf(res).mailLink = link;
+    return Boolean(webOf(res).mailLink);
+  };
 
   dashboardAssets(router);
   iconRoutes(router);
@@ -128,9 +155,9 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
   router.post('/signup', ...anonymousForm, async (req, res) => {
     const body = formOf(req);
     try {
-      const { token } = await people.signUp({ email: body.email, password: body.password }, settings.baseUrl(), clientOf(req));
-      startSession(res, token);
-      res.redirect(303, '/');
+      const { email, link } = await people.signUp({ email: body.email, password: body.password }, linkBase(req), clientOf(req));
+      showMailLink(req, res, link);
+      html(res, 200, checkMailPage(webOf(res), email));
     } catch (err) {
       if (!(err instanceof PeopleError)) throw err;
       if (err.retryAfterS) res.set('Retry-After', String(err.retryAfterS));
@@ -172,20 +199,22 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
       html(res, 400, linkProblemPage(webOf(res), err.message));
     }
   });
-  router.post('/confirm/resend', ...action, async (_req, res) => {
-    await people.resendConfirmation(webOf(res).session!.userId, settings.baseUrl());
+  router.post('/confirm/resend', ...action, async (req, res) => {
+    const link = await people.resendConfirmation(webOf(res).session!.userId, linkBase(req));
+    if (showMailLink(req, res, link)) return html(res, 200, errorPage(webOf(res), 'Confirm your e-mail address', NOTICES['confirm-sent']));
     res.redirect(303, '/?done=confirm-sent');
   });
   router.get('/forgot', session, (_req, res) => html(res, 200, forgotPage(webOf(res))));
   router.post('/forgot', ...anonymousForm, async (req, res) => {
-    await people.requestPasswordReset(formOf(req).email, settings.baseUrl());
+    showMailLink(req, res, await people.requestPasswordReset(formOf(req).email, linkBase(req)));
     html(res, 200, forgotPage(webOf(res), true));
   });
   for (const purpose of ['reset', 'invite'] as const) {
     router.get(`/${purpose}`, session, async (req, res) => {
       try {
         const holder = await people.linkHolder(req.query.token, purpose);
-        html(res, 200, setPasswordPage(webOf(res), purpose, text(req.query.token), holder.email));
+        const keys = { live: purpose === 'reset' ? await accounts.liveKeysOf(holder.userId) : 0, revoke: true };
+        html(res, 200, setPasswordPage(webOf(res), purpose, text(req.query.token), holder.email, {}, keys));
       } catch (err) {
         if (!(err instanceof PeopleError)) throw err;
         html(res, 400, linkProblemPage(webOf(res), err.message));
@@ -194,7 +223,7 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
     router.post(`/${purpose}`, ...anonymousForm, async (req, res) => {
       const body = formOf(req);
       try {
-        const { token } = await people.setPassword(body.token, body.password, purpose);
+        const { token } = await people.setPassword(body.token, body.password, purpose, { revokeKeys: body.revoke_keys === 'true' });
         const previous = webOf(res).session;
         if (previous) await people.sessions.end(previous.idHash);
         startSession(res, token);
@@ -203,7 +232,8 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
         if (!(err instanceof PeopleError)) throw err;
         if (err.code !== 'weak-password') return html(res, 400, linkProblemPage(webOf(res), err.message));
         const holder = await people.linkHolder(body.token, purpose);
-        html(res, 400, setPasswordPage(webOf(res), purpose, text(body.token), holder.email, { errors: { password: err.message } }));
+        const keys = { live: purpose === 'reset' ? await accounts.liveKeysOf(holder.userId) : 0, revoke: body.revoke_keys === 'true' };
+        html(res, 400, setPasswordPage(webOf(res), purpose, text(body.token), holder.email, { errors: { password: err.message } }, keys));
       }
     });
   }
@@ -218,7 +248,7 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
 
   // API keys.
   router.get('/keys', ...page, async (req, res) => {
-    html(res, 200, keysPage({ web: webOf(res), keys: await accounts.listKeys(accountOf(res)), flash: noticeOf(req) }));
+    html(res, 200, keysPage({ web: webOf(res), keys: await accounts.listKeysWithCreators(accountOf(res)), flash: noticeOf(req) }));
   });
   router.post('/keys', ...action, async (req, res) => {
     const body = formOf(req);
@@ -227,15 +257,16 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
     try {
       const origins = text(body.origins).split(/[\s,]+/).filter(Boolean);
       const formNonce = /^[A-Za-z0-9_-]{22}$/.test(text(body.form_nonce)) ? text(body.form_nonce) : undefined;
-      const created = await accounts.createKey(id, publishable ? { origins, phone: body.phone === 'true' } : undefined, { formNonce });
-      html(res, 201, keysPage({ web: webOf(res), keys: await accounts.listKeys(id), created: { api_key: created.api_key, publishable } }));
+      const createdBy = webOf(res).session!.userId;
+      const created = await accounts.createKey(id, publishable ? { origins, phone: body.phone === 'true' } : undefined, { formNonce, createdBy });
+      html(res, 201, keysPage({ web: webOf(res), keys: await accounts.listKeysWithCreators(id), created: { api_key: created.api_key, publishable } }));
     } catch (err) {
       if (err instanceof DuplicateFormError) {
         const flash = { kind: 'error' as const, text: 'This form was sent again: its key was created and shown once already. Revoke it if it was not copied.' };
-        return html(res, 409, keysPage({ web: webOf(res), keys: await accounts.listKeys(id), flash }));
+        return html(res, 409, keysPage({ web: webOf(res), keys: await accounts.listKeysWithCreators(id), flash }));
       }
       if (!(err instanceof InvalidArgumentError)) throw err;
-      html(res, 400, keysPage({ web: webOf(res), keys: await accounts.listKeys(id), error: err.message, origins: text(body.origins) }));
+      html(res, 400, keysPage({ web: webOf(res), keys: await accounts.listKeysWithCreators(id), error: err.message, origins: text(body.origins) }));
     }
   });
   router.post('/keys/:id/revoke', ...action, async (req, res) => {
@@ -278,8 +309,10 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
     const { balance } = await accounts.credits(accountOf(res));
     res.json({ ...found.estimate, balance, columns: found.columns });
   });
-  // The form's token comes in the query (or the script's header): it is checked before a byte of the file is stored.
-  router.post('/batches', session, csrf, signedIn, async (req, res) => {
+  // The form's token comes as its first field (or in the script's header), never in the URL: it is checked before a
+  // byte of the file is stored.
+  router.post('/batches', session, signedIn, async (req, res) => {
+    admitUploadWhen(req, (fields) => checkCsrf(req, res, fields));
     const created = await createFromUpload(req, accountOf(res), batches, settings.batchMaxBytes, parseBatchForm);
     if (wantsJson(req)) res.status(202).json(created);
     else res.redirect(303, '/batches?done=batch-uploaded');
@@ -367,7 +400,8 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
   router.post('/members', ...action, async (req, res) => {
     const s = webOf(res).session!;
     try {
-      await people.invite(s, formOf(req).email, settings.baseUrl());
+      const link = await people.invite(s, formOf(req).email, linkBase(req));
+      if (showMailLink(req, res, link)) return html(res, 200, membersPage({ web: webOf(res), members: await people.members(s.accountId), flash: { kind: 'ok', text: NOTICES.invited } }));
       res.redirect(303, '/members?done=invited');
     } catch (err) {
       if (!(err instanceof PeopleError)) throw err;
@@ -376,7 +410,8 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
   });
   router.post('/members/:id/resend', ...action, async (req, res) => {
     try {
-      await people.resendInvitation(webOf(res).session!, String(req.params.id), settings.baseUrl());
+      const link = await people.resendInvitation(webOf(res).session!, String(req.params.id), linkBase(req));
+      if (showMailLink(req, res, link)) return html(res, 200, membersPage({ web: webOf(res), members: await people.members(accountOf(res)), flash: { kind: 'ok', text: NOTICES.invited } }));
     } catch (err) {
       if (err instanceof PeopleError) throw new Problem(err.code === 'owner-only' ? 'owner-only' : 'not-found', err.message);
       throw err;

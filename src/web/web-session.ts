@@ -20,6 +20,8 @@ export interface WebContext {
   secure: boolean;
   /** The host forms may come from besides the request's own (PUBLIC_BASE_URL's, behind a proxy). */
   publicHost?: string;
+  /** The link a mail just carried, shown on the page in development when mail is not configured (src/people/mailer.ts). */
+  mailLink?: string;
 }
 
 const PRE_SESSION_COOKIE = 'cv_csrf';
@@ -80,8 +82,11 @@ export function webSession(sessions: WebSessions, settings: WebSessionSettings):
   };
 }
 
-/** Refuses a state-changing request from another site or without the form's token. Runs after the body is parsed. */
-export function checkCsrf(req: Request, res: Response): void {
+/**
+ * Refuses a state-changing request from another site or without the form's token (the `X-CSRF-Token` header, else
+ * the `_csrf` field of the parsed body or of `fields`: a file upload's form fields read before its file).
+ */
+export function checkCsrf(req: Request, res: Response, fields?: Record<string, unknown>): void {
   const web = webOf(res);
   const site = req.get('sec-fetch-site');
   if (site && site !== 'same-origin' && site !== 'none') throw new CsrfRejected('cross-site request');
@@ -95,7 +100,8 @@ export function checkCsrf(req: Request, res: Response): void {
     }
     if (!host || (host !== req.get('host') && host !== web.publicHost)) throw new CsrfRejected('another origin');
   }
-  const presented = String(req.get('x-csrf-token') ?? (req.body as Record<string, unknown> | undefined)?._csrf ?? req.query._csrf ?? '');
+  // Never from the URL: a token in a query string reaches logs, history and Referer headers.
+  const presented = String(req.get('x-csrf-token') ?? (fields ?? (req.body as Record<string, unknown> | undefined))?._csrf ?? '');
   if (!sameToken(presented, web.csrf)) throw new CsrfRejected('token missing or wrong');
 }
 

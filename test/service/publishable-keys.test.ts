@@ -38,7 +38,7 @@ describe.each(testDatabases)('publishable keys on $name', (database) => {
     expect(res.status).toBe(201);
     expect(key).toMatchObject({ api_key: expect.stringMatching(/^cv_pub_/), publishable: { origins: [SHOP, 'https://www.shop.example.com'], phone: false } });
     expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-origin')).toBe(SHOP);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
     expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('access-control-allow-origin')).toBe(SHOP);
@@ -52,13 +52,31 @@ describe.each(testDatabases)('publishable keys on $name', (database) => {
 
     const elsewhere = await validateFrom(s, key.api_key, 'https://evil.example', { email: 'a@example.com' });
     const noOrigin = await validateFrom(s, key.api_key, null, { email: 'a@example.com' });
-    const preflight = await fetch(`${s.url}/v1/validate`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
 
-    for (const res of [elsewhere, noOrigin, preflight]) {
+    for (const res of [elsewhere, noOrigin]) {
       expect(res.status).toBe(403);
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
     }
     expect(await problemOf(elsewhere)).toMatchObject({ type: '/problems/origin-not-allowed' });
+  });
+
+  it("When preflights probe which shops use the service, then a shop's origin, any other and none get the same answer", async () => {
+    const s = service();
+    const { apiKey } = await s.newAccount(100);
+    await publishableKey(s, apiKey, { origins: [SHOP] });
+    const probe = async (origin?: string) => {
+      const res = await fetch(`${s.url}/v1/validate`, {
+        method: 'OPTIONS', headers: { ...(origin ? { origin } : {}), 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+      });
+      const headers = Object.fromEntries([...res.headers].filter(([name]) => !['date', 'x-request-id', 'connection', 'keep-alive'].includes(name)));
+      return { status: res.status, headers, body: await res.text() };
+    };
+
+    const [listed, unlisted, none] = [await probe(SHOP), await probe('https://not-a-customer.example'), await probe()];
+
+    expect(listed.status).toBe(204);
+    expect(unlisted).toEqual(listed);
+    expect(none).toEqual(listed);
   });
 
   it('When a publishable key asks for a phone or any other endpoint, then 403 for the module and 401 elsewhere', async () => {

@@ -56,18 +56,22 @@ describe.skipIf(skipBrowser)('the dashboard in Chromium', () => {
 
   const balance = async () => Number((await page.getByTestId('balance').first().textContent())!.replace(/,/g, ''));
 
-  it('When a person signs up, then the overview shows 100 free credits, and the mailed link confirms the address', async () => {
+  it('When a person signs up, then the mailed link confirms the address, and signed in the overview shows 100 free credits', async () => {
     await page.goto(`${s.url}/`);
     await page.getByRole('link', { name: 'Create an account' }).click();
     await page.getByLabel('E-mail address').fill(EMAIL);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(`${s.url}/`);
-    expect(await balance()).toBe(100);
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Overview');
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Check your mail');
 
     await page.goto(await mail.link(EMAIL, '/confirm'));
     await expect(page.getByRole('status').first().textContent()).resolves.toContain('confirmed');
+    await page.getByLabel('E-mail address').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${s.url}/`);
+    expect(await balance()).toBe(100);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Overview');
   });
 
   it('When a key is created, then it is shown once, works with /v1/validate, and the usage shows on the overview', async () => {

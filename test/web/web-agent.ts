@@ -2,6 +2,11 @@
  * A person's browser, minus the rendering: keeps cookies, follows nothing by itself (redirects are asserted), and
  * sends forms with the CSRF token of the last page it read, as the browser would.
  */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { TestDatabase } from '../support/databases.js';
+import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.js';
+import { startTestService, type TestService } from '../support/service.js';
+
 export interface WebAnswer {
   status: number;
   headers: Headers;
@@ -60,4 +65,52 @@ export class WebAgent {
     await this.get('/signin');
     return this.post('/signin', { email, password });
   }
+}
+
+let counter = 0;
+/** A new address for each person a test makes. */
+export const newEmail = (tag: string) => `${tag}-${++counter}-${Date.now()}@example.com`;
+
+/** Signs up, follows the mailed confirmation link, and signs in: a new account signs in once its address is confirmed. */
+export async function signedUpPerson(base: string, mail: MailCatcher, tag: string, password: string): Promise<{ agent: WebAgent; email: string }> {
+  const agent = new WebAgent(base);
+  const email = newEmail(tag);
+  const res = await agent.signUp(email, password);
+  if (res.status !== 200) throw new Error(`sign-up answered ${res.status}: ${res.text.slice(0, 500)}`);
+  const link = new URL(await mail.link(email, '/confirm'));
+  await agent.get(link.pathname + link.search);
+  const signedIn = await agent.signIn(email, password);
+  if (signedIn.status !== 303) throw new Error(`sign-in answered ${signedIn.status}: ${signedIn.text.slice(0, 500)}`);
+  return { agent, email };
+}
+
+/** A new secret key made on the keys page, as its person would. */
+export async function newKeyOf(agent: WebAgent): Promise<string> {
+  await agent.get('/keys');
+  const page = await agent.post('/keys', { kind: 'secret' });
+  const key = /id="new-key"[^>]*value="([^"]+)"/.exec(page.text)?.[1];
+  if (!key) throw new Error(`no new key on the page: ${page.status}`);
+  return key;
+}
+
+/**
+ * One service with a mail catcher for a describe block, on a fresh database, closed after it. Every test signs up and
+ * in from 127.0.0.1: each starts with the people's counters cleared. Returns a getter (the service exists once
+ * beforeAll has run).
+ */
+export function useServiceWithMail(database: TestDatabase, env: Record<string, string>): () => { s: TestService; mail: MailCatcher } {
+  let started: { s: TestService; mail: MailCatcher } | undefined;
+  beforeAll(async () => {
+    const mail = await startMailCatcher();
+    started = { mail, s: await startTestService(await database.create(), { SMTP_URL: mail.url, ...env }) };
+  });
+  beforeEach(async () => {
+    await started!.s.db.run(`DELETE FROM rate_limit_counters WHERE bucket LIKE 'people:%'`);
+  });
+  afterAll(async () => {
+    await started?.s.close();
+    await started?.mail.close();
+    await database.dropAll();
+  });
+  return () => started!;
 }

@@ -27,7 +27,7 @@ export function jsonBody() {
       const got = req.get('content-type');
       throw new Problem(
         'unsupported-media-type',
-        got ? `Content-Type ${JSON.stringify(got.slice(0, 100))} is not accepted.` : 'Content-Type is missing.',
+        `${got ? `Content-Type ${JSON.stringify(got.slice(0, 100))} is not accepted` : 'Content-Type is missing'}: send the body as JSON with "Content-Type: application/json".`,
         {},
         { 'Accept-Post': 'application/json' },
       );

@@ -1,7 +1,9 @@
 /**
  * Publishable keys in web pages (docs/api.md#publishable-keys): CORS for their origins alone, and nothing but /v1/validate.
- * - A preflight (OPTIONS) carries no key: it is answered for an origin some live publishable key names; the request
- *   itself is then held to its own key's origins.
+ * - A preflight (OPTIONS) carries no key: it is answered the same for every origin (the Fetch standard's CORS
+ *   preflight only asks whether the method and headers may be sent), so a probe learns nothing of which shops use the
+ *   service. The request itself carries the key and is held to that key's origins: from any other, 403 without CORS
+ *   headers, and the page cannot read the answer.
  * - A publishable key on any other endpoint is answered 401, as if it were no key; from another origin, 403 without
  *   CORS headers (the page cannot read the answer).
  * - Besides its key's limit, each client address behind a publishable key has its own (PUBLISHABLE_RATE_LIMIT_PER_MINUTE):
@@ -9,7 +11,6 @@
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, MemoryStore, rateLimit } from 'express-rate-limit';
-import type { Accounts } from '../../billing/accounts.js';
 import type { Database } from '../../db/data-source.js';
 import { Problem } from '../problems.js';
 import { DatabaseRateLimitStore } from './rate-limit.js';
@@ -18,16 +19,12 @@ const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Request
 const EXPOSED_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, Idempotent-Replayed';
 const PREFLIGHT_MAX_AGE_S = 600;
 
-/** OPTIONS /v1/validate from a page. */
-export function preflight(accounts: Accounts): RequestHandler {
-  return async (req: Request, res: Response) => {
-    const origin = req.get('origin');
-    res.set('Vary', 'Origin');
-    if (!origin || !(await accounts.isPublishableOrigin(origin))) {
-      throw new Problem('origin-not-allowed', 'No publishable key allows this origin.');
-    }
+/** OPTIONS /v1/validate from a page: one answer for every origin, without a database look-up. */
+export function preflight(): RequestHandler {
+  return (_req: Request, res: Response) => {
     res.set({
-      'Access-Control-Allow-Origin': origin,
+      // No credentials (cookies) are ever allowed, so the wildcard is enough; the request's own answer names its origin.
+      'Access-Control-Allow-Origin': '*',
       'Access-Control-Allow-Methods': 'POST',
       'Access-Control-Allow-Headers': ALLOWED_HEADERS,
       'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_S),

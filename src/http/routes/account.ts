@@ -66,10 +66,12 @@ export function accountRoutes(router: Router, guard: RequestHandler[], accounts:
   // No body (or `{}`): a secret key. `{"publishable": true, "origins": [...], "phone": false}`: a key for web pages.
   router.post('/v1/keys', ...guard, optionalJson, async (req, res) => {
     const body = parseBody(newKeySchema, req.body ?? {});
+    // A key made with a person's key is that person's too: removing them revokes both.
+    const createdBy = res.locals.context.principal!.createdBy;
     try {
       const created = body.publishable
-        ? await accounts.createKey(accountOf(res), { origins: body.origins ?? [], phone: body.phone })
-        : await accounts.createKey(accountOf(res));
+        ? await accounts.createKey(accountOf(res), { origins: body.origins ?? [], phone: body.phone }, { createdBy })
+        : await accounts.createKey(accountOf(res), undefined, { createdBy });
       res.status(201).json(created);
     } catch (err) {
       if (err instanceof InvalidArgumentError) {

@@ -49,7 +49,7 @@ export function batchesPage(input: {
   const mb = Math.floor(input.maxBytes / 1024 / 1024);
   return page({
     title: 'Batches', web, path: '/batches', flash: input.flash,
-    body: html`<form method="post" action="/batches?_csrf=${web.csrf}" enctype="multipart/form-data" class="card" id="upload-form">
+    body: html`<form method="post" action="/batches" enctype="multipart/form-data" class="card" id="upload-form">
   <h2>Check a CSV file</h2>
   <p>Columns are found by their headers (address, city, state, zip, email, phone…); each row costs what its checks cost. Up to ${mb} MB.</p>
   ${csrfField(web)}

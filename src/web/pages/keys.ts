@@ -5,11 +5,16 @@ import { html } from '../html.js';
 import type { WebContext } from '../web-session.js';
 import { csrfField, field, page, timeText } from './layout.js';
 
+/** A key and who made it: null for the CLI's (or the API's, by a key of no person), no e-mail for a person since removed. */
+type KeyWithCreator = ApiKeyInfo & { creator?: { email: string | null } | null };
+
+const creatorText = (k: KeyWithCreator) => (!k.creator ? 'API or CLI' : k.creator.email ?? 'a removed member');
+
 /** Names this copy of the form: sent twice (a reload of the answer), it creates one key. */
 const nonceField = () => html`<input type="hidden" name="form_nonce" value="${crypto.randomBytes(16).toString('base64url')}">`;
 
 export function keysPage(input: {
-  web: WebContext; keys: ApiKeyInfo[]; created?: { api_key: string; publishable: boolean } | null;
+  web: WebContext; keys: KeyWithCreator[]; created?: { api_key: string; publishable: boolean } | null;
   error?: string | null; flash?: { kind: 'ok' | 'error'; text: string } | null; origins?: string;
 }): string {
   const { web, keys, created } = input;
@@ -26,11 +31,12 @@ export function keysPage(input: {
 </section>` : ''}
 <div class="scroll"><table class="stack">
 <caption>${live.length} active of ${keys.length}</caption>
-<thead><tr><th scope="col">Key</th><th scope="col">Kind</th><th scope="col">Created</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+<thead><tr><th scope="col">Key</th><th scope="col">Kind</th><th scope="col">Created</th><th scope="col">Made by</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${keys.map((k) => html`<tr${k.revoked_at ? html` class="muted"` : ''}>
   <td class="mono" data-label="Key">${k.prefix}…</td>
   <td data-label="Kind">${k.publishable ? html`publishable<br><small>${k.publishable.origins.join(', ')}${k.publishable.phone ? ' · phone' : ''}</small>` : 'secret'}</td>
   <td data-label="Created">${timeText(k.created_at)}</td>
+  <td data-label="Made by">${creatorText(k)}</td>
   <td data-label="State">${k.revoked_at ? `revoked ${timeText(k.revoked_at)}` : 'active'}</td>
   <td class="row-actions">${k.revoked_at ? '' : html`<form method="post" action="/keys/${k.key_id}/revoke" data-confirm="Revoke ${k.prefix}…? Requests with it fail at once.">${csrfField(web)}<button type="submit" class="danger" aria-label="Revoke key ${k.prefix}">Revoke</button></form>`}</td>
 </tr>`)}</tbody></table></div>

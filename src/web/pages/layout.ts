@@ -48,6 +48,7 @@ ${session && !session.emailConfirmed ? html`<div class="banner" role="status"><f
   Confirm your e-mail address (we sent you a link) before buying credits. <button type="submit" class="link">Send the link again</button></form></div>` : ''}
 <main id="main" tabindex="-1">
 ${flash ? html`<p class="flash ${flash.kind}" role="${flash.kind === 'error' ? 'alert' : 'status'}">${flash.text}</p>` : ''}
+${web.mailLink ? html`<p class="flash ok" role="status" data-testid="mail-link">Mail is not configured (SMTP_URL), so here is the link the mail carries: <a href="${web.mailLink}">${web.mailLink}</a></p>` : ''}
 <h1>${title}</h1>
 ${body}
 </main>

@@ -24,6 +24,18 @@ export function signUpPage(web: WebContext, freeCredits: number, state: FormStat
   });
 }
 
+/**
+ * The answer to a sign-up, the same whether the address was new or had an account already (that one gets a mail
+ * saying so): the form tells nobody who has an account.
+ */
+export function checkMailPage(web: WebContext, email: string): string {
+  return page({
+    title: 'Check your mail', web,
+    body: html`<p>We sent a message to <strong>${email}</strong>. Follow its link to confirm the address, then sign in.</p>
+<p>Nothing came? Look in the spam folder, or <a href="/signup">sign up again</a>. <a href="/signin">Sign in</a></p>`,
+  });
+}
+
 export function signInPage(web: WebContext, state: FormState = {}, notice?: string): string {
   return page({
     title: 'Sign in', web,
@@ -51,8 +63,14 @@ export function forgotPage(web: WebContext, sent = false, state: FormState = {})
   });
 }
 
-/** The form a reset or invitation link opens; the token travels in a hidden field, never in a later URL. */
-export function setPasswordPage(web: WebContext, purpose: 'reset' | 'invite', token: string, email: string, state: FormState = {}): string {
+/**
+ * The form a reset or invitation link opens; the token travels in a hidden field, never in a later URL. A reset offers
+ * to revoke the API keys the person made (ticked unless the person unticked it): whoever had the password may have made some.
+ */
+export function setPasswordPage(
+  web: WebContext, purpose: 'reset' | 'invite', token: string, email: string, state: FormState = {},
+  keys: { live: number; revoke: boolean } = { live: 0, revoke: true },
+): string {
   return page({
     title: purpose === 'invite' ? 'Join the account' : 'Choose a new password', web,
     flash: state.message ? { kind: 'error', text: state.message } : null,
@@ -62,6 +80,7 @@ export function setPasswordPage(web: WebContext, purpose: 'reset' | 'invite', to
   <input type="hidden" name="email" value="${email}" autocomplete="username">
   <p>For <strong>${email}</strong>.</p>
   ${field({ name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', required: true, hint: 'At least 10 characters; a phrase is good.', error: state.errors?.password })}
+  ${purpose === 'reset' ? html`<div class="field check"><input id="f-revoke_keys" type="checkbox" name="revoke_keys" value="true"${keys.revoke ? html` checked` : ''}><label for="f-revoke_keys">Also revoke the API keys I made (${keys.live} active): whoever knew the old password may have made some</label></div>` : ''}
   <button type="submit">Set the password</button>
 </form>`,
   });
