@@ -11,6 +11,8 @@ const ZONE = {
   'mail.test': { MX: [{ exchange: 'mx.mail.test', priority: 10 }] },
   'mx.mail.test': { A: ['127.0.0.1'] },
   'acme-shop.com': { MX: [{ exchange: 'mx.mail.test', priority: 10 }] },
+  'googlemail.com': {},
+  'nodata-shop.com': {},
 };
 
 describe('e-mail engine when the resolver denies every name, then recovers', () => {
@@ -93,6 +95,14 @@ describe('e-mail engine when the resolver denies only what does not exist', () =
     expect(await engine.resolverHealth()).toMatchObject({ healthy: true });
   });
 
+  it('When a canary has no mail server (googlemail.com without MX), then that too proves a broken resolver', async () => {
+    const engine = rig.engine();
+    expect(await engine.validate('ann@googlemail.com', { smtp: false, deadline: Date.now() + 2000 }))
+      .toMatchObject({ status: 'unknown', reason: 'dns_unavailable', free: true });
+    expect(await engine.validate('ann@nodata-shop.com', { smtp: false, deadline: Date.now() + 2000 }))
+      .toMatchObject({ status: 'unknown', reason: 'dns_unavailable' });
+  });
+
   it('When a canary itself answers NXDOMAIN (yahoo.com), then that alone proves a broken resolver: unknown dns_unavailable', async () => {
     const engine = rig.engine();
     expect(await engine.validate('ann@yahoo.com', { smtp: false, deadline: Date.now() + 2000 }))
@@ -120,14 +130,14 @@ describe('resolver health verdict', () => {
     const resolver = resolverOf({ 'gmail.com': 'exists' });
     const health = new ResolverHealth({ resolver, canaries: ['gmail.com', 'yahoo.com'], now: () => clock, verdictMs: 30_000 });
 
-    const verdicts = await Promise.all(Array.from({ length: 5 }, (_, i) => health.believesNoSuchDomain(`x${i}.com`)));
+    const verdicts = await Promise.all(Array.from({ length: 5 }, (_, i) => health.believesDenial(`x${i}.com`)));
     clock += 29_000;
-    await health.believesNoSuchDomain('y.com');
+    await health.believesDenial('y.com');
 
     expect(verdicts).toEqual([true, true, true, true, true]);
     expect(resolver.asked).toEqual(['gmail.com', 'yahoo.com']);
     clock += 2_000;
-    await health.believesNoSuchDomain('z.com');
+    await health.believesDenial('z.com');
     expect(resolver.asked).toHaveLength(4);
   });
 
@@ -135,6 +145,6 @@ describe('resolver health verdict', () => {
     const health = new ResolverHealth({
       resolver: resolverOf({ 'gmail.com': 'no_answer' }), canaries: ['gmail.com'], now: () => 0, verdictMs: 30_000,
     });
-    expect(await health.believesNoSuchDomain('x.com')).toBe(false);
+    expect(await health.believesDenial('x.com')).toBe(false);
   });
 });

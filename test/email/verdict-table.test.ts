@@ -5,7 +5,7 @@ const plain = { disposable: false, role: false };
 
 describe('verdict table', () => {
   it('When any 4xx-type finding arrives, then the status is never invalid', () => {
-    for (const kind of ['temp_fail', 'blocked', 'timeout', 'no_connect', 'dns_error', 'dns_timeout', 'pending'] as const) {
+    for (const kind of ['temp_fail', 'blocked', 'timeout', 'no_connect', 'dns_error', 'dns_timeout', 'dns_unavailable', 'pending'] as const) {
       expect(FINDING_VERDICTS[kind].status).toBe('unknown');
     }
   });

@@ -237,9 +237,9 @@ export class EmailValidationEngine implements EmailEngine {
   ): Promise<NetworkFinding> {
     switch (route.kind) {
       case 'no_such_domain':
-        return this.believedNoSuchDomain(parsed);
-      case 'null_mx':
       case 'no_mail_server':
+        return this.believedDenial(parsed, route.kind);
+      case 'null_mx':
       case 'dns_error':
         return { kind: route.kind };
       case 'timeout':
@@ -278,11 +278,12 @@ export class EmailValidationEngine implements EmailEngine {
   }
 
   /**
-   * NXDOMAIN, as far as the resolver can be believed: from one that denies names that exist it says nothing, and the
-   * answer is `dns_unavailable` (but for a TLD the root zone does not delegate, which needs no resolver to know).
+   * NXDOMAIN or no mail server, as far as the resolver can be believed: from one that denies names that exist it says
+   * nothing, and the answer is `dns_unavailable` (but for a TLD the root zone does not delegate, which needs no
+   * resolver to know). A null MX is the domain's own word, and a SERVFAIL already says nothing.
    */
-  private async believedNoSuchDomain(parsed: ParsedEmailAddress): Promise<NetworkFinding> {
-    if (await this.deps.resolverHealth.believesNoSuchDomain(parsed.domain)) return { kind: 'no_such_domain' };
+  private async believedDenial(parsed: ParsedEmailAddress, kind: 'no_such_domain' | 'no_mail_server'): Promise<NetworkFinding> {
+    if (await this.deps.resolverHealth.believesDenial(parsed.domain)) return { kind };
     this.deps.resolver.forget(parsed.domain);
     return hasDelegatedTld(parsed.domain, this.deps.lists) ? { kind: 'dns_unavailable' } : { kind: 'no_such_domain' };
   }

@@ -24,7 +24,10 @@ export type MailRoute =
 
 export interface MailHost { name: string; preference: number }
 
-/** What the resolver says, asked afresh, of whether a domain exists (the resolver health check's canaries). */
+/**
+ * What the resolver says, asked afresh, of a domain that takes mail (the resolver health check's canaries): its MX
+ * records (`exists`), a denial (NXDOMAIN, or an answer with no MX: `no_such_domain`), or nothing (`no_answer`).
+ */
 export type DomainExistence = 'exists' | 'no_such_domain' | 'no_answer';
 
 export type HostAddresses =
@@ -106,12 +109,14 @@ export class MailHostResolver {
     return failures[0] ?? { kind: 'none' };
   }
 
-  /** Asks past the cache (a cached answer says nothing of the resolver now): does the domain exist at all? */
+  /** Asks past the cache (a cached answer says nothing of the resolver now): does the domain have its MX records? */
   async domainExists(domain: string): Promise<DomainExistence> {
     const result = await this.askResolver(domain, 'MX');
     if (result === 'timeout' || result.kind === 'error') return 'no_answer';
-    if (result.answer.rcode === DNS_RCODE.NXDOMAIN) return 'no_such_domain';
-    return result.answer.rcode === DNS_RCODE.NOERROR ? 'exists' : 'no_answer';
+    const { rcode, records } = result.answer;
+    if (rcode === DNS_RCODE.NXDOMAIN) return 'no_such_domain';
+    if (rcode !== DNS_RCODE.NOERROR) return 'no_answer';
+    return records.some((r) => r.type === 'MX') ? 'exists' : 'no_such_domain';
   }
 
   /** Drops what the cache holds for a domain (a negative answer from a resolver found to deny names that exist). */

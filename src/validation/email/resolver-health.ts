@@ -43,10 +43,10 @@ export class ResolverHealth {
   }
 
   /**
-   * The resolver said NXDOMAIN for `domain`: is that to be believed? Not when the domain is a canary (that answer is
-   * itself the proof of a broken resolver), nor when the canaries are denied too.
+   * The resolver denied `domain` (NXDOMAIN, or no mail server): is that to be believed? Not when the domain is a canary
+   * (that answer is itself the proof of a broken resolver), nor when the canaries are denied too.
    */
-  async believesNoSuchDomain(domain: string): Promise<boolean> {
+  async believesDenial(domain: string): Promise<boolean> {
     if (this.canaries.has(domain)) {
       this.settle(false, [{ domain, answer: 'no_such_domain' }]);
       return false;
