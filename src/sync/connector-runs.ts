@@ -70,6 +70,20 @@ export interface ConnectorRunOptions {
   publicBaseUrl?: string;
 }
 
+/**
+ * Kept in place of a module's input hash while its check is owed: no hash equals it, so the record is due again, and
+ * it carries the time of the check it replaces, so that the check again is charged anew (the owed one was refunded).
+ */
+const RECHECK = 'recheck:';
+
+/**
+ * Modules whose answer says nothing of the record, only of this service: an e-mail `unknown` / `dns_unavailable`
+ * (our resolver denies names that exist). Not written back, no hash kept: the record is checked again.
+ */
+function modulesToCheckAgain(answer: ContactAnswer, modules: readonly Module[]): Module[] {
+  return modules.filter((m) => m === 'email' && answer.email?.reason === 'dns_unavailable');
+}
+
 const digest = (text: string) => crypto.createHash('sha256').update(text).digest('base64url').slice(0, 22);
 
 /** The hash of each module's checked input (the country counts for the address and the phone); null when absent. */
@@ -80,6 +94,11 @@ export function inputHashes(contact: PlatformRecord['contact']): Record<Module, 
     email: contact.email ? digest(contact.email) : null,
     phone: contact.phone ? digest(`${contact.phone}\u0000${country}`) : null,
   };
+}
+
+/** The RECHECK marks of the modules whose check is owed, in place of their hashes. */
+function owedChecks(modules: readonly Module[], validatedAt: string): Partial<Record<Module, string>> {
+  return Object.fromEntries(modules.map((m) => [m, `${RECHECK}${validatedAt}`]));
 }
 
 export class ConnectorRuns {
@@ -173,6 +192,8 @@ export class ConnectorRuns {
       // A page is validated while the one before it is written back and the next one is read: the run waits on the
       // platform's API, not on both in turn. The watermark moves only once its page is written.
       let writing: Promise<void> | null = null;
+      // Once a page owes a record a check, the watermark stays before it: the next run reads the record again.
+      let owesChecks = false;
       const open = session;
       for await (const page of readAhead(open.changes(connector.watermark))) {
         if (lost || this.stopping) break;
@@ -182,7 +203,10 @@ export class ConnectorRuns {
         await writing;
         const done = validated.outcome.kind === 'done';
         writing = this.writePage(connector, open, validated, counts, errors)
-          .then(() => (done ? this.store.update(connector.id, { watermark: page.watermark }) : undefined))
+          .then((owes) => {
+            owesChecks ||= owes;
+            return done && !owesChecks ? this.store.update(connector.id, { watermark: page.watermark }) : undefined;
+          })
           .then(progress);
         writing.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
         if (validated.outcome.kind === 'paused') {
@@ -244,7 +268,8 @@ export class ConnectorRuns {
       }
       const input: ContactInput = { smtp: true, country: r.contact.country };
       for (const m of modules) input[m] = r.contact[m];
-      const chargeId = `${connector.id}:${r.key}:${modules.map((m) => hashes[m]).join('.')}`;
+      const owed = modules.flatMap((m) => (before?.[m]?.startsWith(RECHECK) ? [before[m]] : []));
+      const chargeId = `${connector.id}:${r.key}:${[modules.map((m) => hashes[m]).join('.'), ...owed].join(':')}`;
       due.push({ record: { key: r.key, input }, chargeId, hashes, modules });
     }
     if (cleared.length) await this.store.saveRecordStates(connector.id, cleared);
@@ -272,24 +297,36 @@ export class ConnectorRuns {
     return { outcome, byKey, answers };
   }
 
-  /** One page's verdicts written back, and the new hashes kept (a failed save is owed, tried again without charge). */
+  /**
+   * One page's verdicts written back, and the new hashes kept (a failed save is owed, tried again without charge).
+   * True when a module's check is owed (modulesToCheckAgain): the run then keeps the watermark where it is, so that
+   * the next run reads the record again.
+   */
   private async writePage(
     connector: ConnectorRow, session: ConnectorSession, { byKey, answers }: ValidatedPage, counts: RunCounts,
     errors: { key: string; error: string }[],
-  ): Promise<void> {
+  ): Promise<boolean> {
     const validatedAt = new Date().toISOString();
     const items: WriteBackItem[] = [];
+    const states2: { key: string; state: RecordState; error: string | null }[] = [];
+    const checkAgain = new Map<string, Module[]>();
     for (const [key, answer] of answers) {
       counts.records_validated++;
       counts.credits_charged += answer.credits.charged;
       const item: WriteBackItem = { key, validatedAt };
-      for (const m of byKey.get(key)!.modules) {
-        if (answer[m]) (item as unknown as Record<string, unknown>)[m] = answer[m];
+      const { modules, hashes } = byKey.get(key)!;
+      const again = modulesToCheckAgain(answer, modules);
+      for (const m of modules) {
+        if (answer[m] && !again.includes(m)) (item as unknown as Record<string, unknown>)[m] = answer[m];
       }
-      items.push(item);
+      if (again.length) {
+        checkAgain.set(key, again);
+        errors.push({ key, error: `${again.join(', ')} not checked (DNS unavailable): checked again on the next run` });
+      }
+      if (again.length < modules.length) items.push(item);
+      else states2.push({ key, state: { ...hashes, ...owedChecks(again, validatedAt), pendingWrite: null }, error: null });
     }
     const saved = new Map((items.length ? await session.writeBack(items) : []).map((o) => [o.key, o]));
-    const states2: { key: string; state: RecordState; error: string | null }[] = [];
     for (const item of items) {
       const o = saved.get(item.key);
       const ok = o?.ok ?? false;
@@ -301,9 +338,11 @@ export class ConnectorRuns {
       // Validated and paid for: its hashes are kept either way; a failed save is owed, tried again without charge.
       // A write that changed a checked field (the standardized address) is the record's new baseline.
       const hashes = o?.ok && o.written ? inputHashes(o.written) : byKey.get(item.key)!.hashes;
-      states2.push({ key: item.key, state: { ...hashes, pendingWrite: ok ? null : JSON.stringify(item) }, error: ok ? null : o?.error ?? 'not written' });
+      const owed = owedChecks(checkAgain.get(item.key) ?? [], validatedAt);
+      states2.push({ key: item.key, state: { ...hashes, ...owed, pendingWrite: ok ? null : JSON.stringify(item) }, error: ok ? null : o?.error ?? 'not written' });
     }
     if (states2.length) await this.store.saveRecordStates(connector.id, states2);
+    return checkAgain.size > 0;
   }
 
   /** Write-backs an earlier run validated and paid for but could not save: tried again, never charged again. */
