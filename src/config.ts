@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { parseSecretKey } from './sync/secrets.js';
 import type { EmailEngineOptions } from './validation/email/index.js';
 import type { PhoneLookupOptions } from './validation/phone/live/create-phone-lookup.js';
+import { TWILIO_LOOKUP_BASE_URL } from './validation/phone/live/twilio-lookup-provider.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -80,7 +81,7 @@ const schema = z.object({
   PHONE_LOOKUP_PROVIDER: z.enum(['none', 'twilio']).default('none'),
   TWILIO_ACCOUNT_SID: z.string().optional(),
   TWILIO_AUTH_TOKEN: z.string().optional(),
-  TWILIO_LOOKUP_BASE_URL: z.string().url().default('https://lookups.twilio.com'),
+  TWILIO_LOOKUP_BASE_URL: z.string().url().default(TWILIO_LOOKUP_BASE_URL),
   CREDIT_PACK_PRICES: packPrices('20000:0.0040,50000:0.0035,100000:0.0030,250000:0.0025,500000:0.0020'),
   FREE_CREDITS: z.coerce.number().int().min(0).default(100),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -163,6 +164,12 @@ export interface Config {
     /** Refused webhook deliveries per shop per minute before that shop's deliveries are answered 429; 0: off. */
     shopifyWebhooksPerMinute: number;
   };
+  /**
+   * The outbound guard (src/net/outbound-guard.ts): the origins an operator pointed somewhere else (STRIPE_API_BASE,
+   * SHOPIFY_ADMIN_BASE_URL, a TWILIO_LOOKUP_BASE_URL other than Twilio's), trusted as written: they may be on loopback
+   * or a private network. Redirects from them are refused like any other.
+   */
+  outbound: { privateOrigins: string[] };
   /** Stripe Checkout for credit packs (docs/dashboard.md): null unless the secret key and the webhook secret are set. */
   stripe: { secretKey: string; webhookSecret: string; apiBase?: string; currency: string } | null;
   /** The dashboard's people (src/people, src/web): mail, sessions, sign-in limits, password hashing cost. */
@@ -271,6 +278,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : null,
       publicBaseUrl: e.PUBLIC_BASE_URL,
       shopifyWebhooksPerMinute: e.SHOPIFY_WEBHOOKS_PER_MINUTE,
+    },
+    outbound: {
+      privateOrigins: [e.STRIPE_API_BASE, e.SHOPIFY_ADMIN_BASE_URL, e.TWILIO_LOOKUP_BASE_URL]
+        .filter((url): url is string => url !== undefined && url !== TWILIO_LOOKUP_BASE_URL)
+        .map((url) => new URL(url).origin),
     },
     stripe: e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE, currency: e.STRIPE_CURRENCY }

@@ -104,6 +104,7 @@ export function openSync(
   const secrets = new SecretBox(config.connectors.secretKey, config.connectors.previousKeys);
   const runs = new ConnectorRuns(store, registry, secrets, validation, ledger, logger, {
     perJob: config.batch.perJob, slots, gate, leaseMs: config.connectors.leaseMs, allowPrivate: config.connectors.allowPrivate,
+    outbound: config.outbound,
     publicBaseUrl: config.connectors.publicBaseUrl,
   });
   const scheduler = new ConnectorScheduler(store, runs, logger);

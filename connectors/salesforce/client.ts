@@ -7,7 +7,8 @@
 import crypto from 'node:crypto';
 import jsforce from 'jsforce';
 import type { Connection, HttpRequest, HttpRequestOptions, HttpResponse } from 'jsforce';
-import { ConnectorError, type ConnectorContext } from '../../src/sync/plugin.js';
+import { ConnectorError, refusalIn, type ConnectorContext, type PlatformFetch } from '../../src/sync/plugin.js';
+import { useGuardedTransport } from './transport.js';
 
 export interface RetryPolicy {
   /** Tries per call, the first included. */
@@ -32,6 +33,8 @@ export interface ClientOptions {
   retry: RetryPolicy;
   onApiUsage?: ConnectorContext<unknown, unknown, unknown>['onApiUsage'];
   log: ConnectorContext<unknown, unknown, unknown>['log'];
+  /** Every request (the grant, refreshes, API calls) goes through it: the outbound guard. */
+  fetch: PlatformFetch;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -66,6 +69,7 @@ type Failure = { error: SalesforceError; retryable: boolean; retryAfterMs: numbe
 export class SalesforceClient {
   readonly conn: Connection;
   private lastRefreshAt = 0;
+  private refreshRefused: Error | null = null;
   private usage: { used: number; limit: number } | null = null;
   private readonly sleep: (ms: number) => Promise<void>;
 
@@ -85,10 +89,16 @@ export class SalesforceClient {
         this.options.log.info({ loginUrl }, 'salesforce session expired: authenticating again');
         conn.oauth2.requestToken(grantOf(credentials, loginUrl)).then((res) => {
           this.lastRefreshAt = Date.now();
+          this.refreshRefused = null;
           callback(null, res.access_token, res);
-        }, (err: Error) => callback(err));
+        }, (err: Error) => {
+          // jsforce keeps only the message of a failed refresh: the guard's refusal is remembered here.
+          this.refreshRefused = refusalIn(err);
+          callback(err);
+        });
       },
     });
+    useGuardedTransport(this.conn, options.fetch);
   }
 
   /** The first grant; refused credentials are `auth_failed`, an unreachable or failing login server `api_error`. */
@@ -98,6 +108,9 @@ export class SalesforceClient {
         await this.conn.authorize(grantOf(this.options.credentials, this.options.loginUrl));
         return;
       } catch (err) {
+        // The guard refused the login URL or a redirect: not the credentials' fault, and no use trying again.
+        const refused = refusalIn(err);
+        if (refused) throw refused;
         const e = err as Error;
         const serverSide = /^ERROR_HTTP_5\d\d$/.test(e.name) || e.name === 'FetchError';
         if (!serverSide) {
@@ -143,6 +156,8 @@ export class SalesforceClient {
         return body;
       } catch (err) {
         this.noteApiUsage();
+        const refused = refusalIn(err) ?? this.refreshRefused;
+        if (refused) throw refused;
         const failure = failureOf(err as Error & { errorCode?: string }, seen.response ?? null);
         const delay = failure.retryAfterMs ?? this.backoff(attempt);
         if (!failure.retryable || attempt >= this.options.retry.attempts || delay > this.options.retry.maxDelayMs) throw failure.error;

@@ -55,7 +55,7 @@ export function createSalesforcePlugin(
     credentialsSchema: salesforceCredentialsSchema,
     writeBackSchema: salesforceWriteBackSchema,
     urlsOf: (settings) => [settings.login_url],
-    async open({ settings, credentials, writeBack, onApiUsage, log }) {
+    async open({ settings, credentials, writeBack, onApiUsage, log, fetch }) {
       const client = new SalesforceClient({
         loginUrl: settings.login_url,
         apiVersion: settings.api_version,
@@ -64,6 +64,7 @@ export function createSalesforcePlugin(
         retry: { ...DEFAULT_RETRY, ...options.retry },
         onApiUsage,
         log,
+        fetch,
         sleep: options.sleep,
       });
       await client.authenticate();

@@ -14,7 +14,7 @@ import {
   ApiVersion, HttpResponseError, LogSeverity, shopifyApi, type GraphqlClient, type Session, type Shopify,
 } from '@shopify/shopify-api';
 import { abstractFetch, setAbstractFetchFunc } from '@shopify/shopify-api/runtime';
-import type { ConnectorContext } from '../../src/sync/plugin.js';
+import { refusalIn, type ConnectorContext, type PlatformFetch } from '../../src/sync/plugin.js';
 import { failureOf, ShopifyError, shopifyTextOf, type Failure, type QueryCost } from './errors.js';
 
 export { ShopifyError } from './errors.js';
@@ -45,6 +45,8 @@ export interface ClientOptions {
   timeoutMs: number;
   onApiUsage?: ConnectorContext<unknown, unknown, unknown>['onApiUsage'];
   log: ConnectorContext<unknown, unknown, unknown>['log'];
+  /** Every request (the grant, API calls) goes through it: the outbound guard. */
+  fetch: PlatformFetch;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -62,10 +64,12 @@ export class ShopifyClient {
   private bucket: { available: number; maximum: number; restoreRate: number; at: number } | null = null;
   /** What each operation cost last time: the points to have before sending it again. */
   private readonly lastCost = new Map<string, number>();
+  /** The guard's last refusal: the library keeps only a fetch error's message. */
+  private refused: Error | null = null;
 
   constructor(private readonly options: ClientOptions) {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-    this.fetch = fetchFor(options);
+    this.fetch = fetchFor(options, (refused) => { this.refused = refused; });
     const { auth } = options;
     this.shopify = shopifyApi({
       apiSecretKey: options.apiSecret,
@@ -121,6 +125,9 @@ export class ShopifyClient {
       try {
         return await call();
       } catch (err) {
+        // The guard refused the address or a redirect: not retried, not the token's fault; the core reports it.
+        const refused = refusalIn(err) ?? this.refused;
+        if (refused) throw refused;
         failure = await failureOf(err);
         this.noteCost(name, failure.cost);
       }
@@ -206,14 +213,21 @@ export class ShopifyClient {
   }
 }
 
-/** This client's fetch: `https://{shop}` sent to the base URL when one is set (tests), and a time limit on every call. */
-function fetchFor(options: ClientOptions): typeof abstractFetch {
+/**
+ * This client's fetch: the guard's, with `https://{shop}` sent to the base URL when one is set (tests), and a time limit
+ * on every call. A refusal is told to `onRefused` before the library turns it into a message.
+ */
+function fetchFor(options: ClientOptions, onRefused: (refused: Error) => void): typeof abstractFetch {
   const origin = `https://${options.shop}`;
   return (input, init) => {
     let url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (options.adminBaseUrl && (url === origin || url.startsWith(`${origin}/`))) {
       url = options.adminBaseUrl.replace(/\/+$/, '') + url.slice(origin.length);
     }
-    return fetch(url, { ...init, signal: init?.signal ?? AbortSignal.timeout(options.timeoutMs) });
+    return options.fetch(url, { ...init, signal: init?.signal ?? AbortSignal.timeout(options.timeoutMs) }).catch((err: unknown) => {
+      const refused = refusalIn(err);
+      if (refused) onRefused(refused);
+      throw err;
+    });
   };
 }

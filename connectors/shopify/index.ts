@@ -69,7 +69,7 @@ export function createShopifyPlugin(
     urlsOf: (settings) => [`https://${settings.shop}`],
     platformKeyOf: (settings) => settings.shop,
     recordsOfDelivery,
-    async open({ settings, credentials, writeBack, onApiUsage, log }) {
+    async open({ settings, credentials, writeBack, onApiUsage, log, fetch }) {
       const client = new ShopifyClient({
         shop: settings.shop,
         apiVersion: settings.api_version,
@@ -80,6 +80,7 @@ export function createShopifyPlugin(
         timeoutMs: options.timeoutMs ?? 30_000,
         onApiUsage,
         log,
+        fetch,
         sleep: options.sleep,
       });
       await client.authenticate();

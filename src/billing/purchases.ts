@@ -17,6 +17,7 @@
  */
 import crypto from 'node:crypto';
 import Stripe from 'stripe';
+import { createGuardedHttp } from '../net/outbound-guard.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/data-source.js';
 import { run, runSteps, type Steps } from '../db/transaction-steps.js';
@@ -107,7 +108,9 @@ export class Purchases {
       const base = new URL(s.apiBase);
       endpoint = { protocol: base.protocol === 'http:' ? 'http' : 'https', host: base.hostname, port: base.port || (base.protocol === 'http:' ? 80 : 443) };
     }
-    this.stripe = s ? new Stripe(s.secretKey, { ...endpoint, maxNetworkRetries: 2, timeout: 20_000, telemetry: false }) : null;
+    // Through the outbound guard (no redirect, no private address but the configured STRIPE_API_BASE).
+    const httpClient = s ? Stripe.createFetchHttpClient(createGuardedHttp({ privateOrigins: s.apiBase ? [s.apiBase] : [] }).fetch) : undefined;
+    this.stripe = s ? new Stripe(s.secretKey, { ...endpoint, httpClient, maxNetworkRetries: 2, timeout: 20_000, telemetry: false }) : null;
   }
 
   get enabled(): boolean {

@@ -12,10 +12,12 @@ import type { CreditLedger } from '../billing/ledger.js';
 import { type FlowOutcome, processRecords, Slots, type TurnGate } from '../bulk/process-records.js';
 import { validateRecord, verdictError, type SourceRecord } from '../bulk/record-pipeline.js';
 import type { Logger } from '../log.js';
+import { createGuardedHttp, refusalIn, type GuardedHttp, type OutboundPolicy } from '../net/outbound-guard.js';
+import { tenantSafeText } from '../net/tenant-safe-text.js';
 import type { ContactAnswer, ContactInput, ContactValidation } from '../validation/validate-contact.js';
 import type { ConnectorRow, ConnectorStore, RecordState, RunCounts } from './connector-store.js';
 import { checkPlatformUrl } from './platform-url.js';
-import { ConnectorError, type ConnectorSession, type PlatformRecord, type WriteBackItem } from './plugin.js';
+import { ConnectorError, type ConnectorSession, type PlatformRecord, type WriteBackItem, type WriteBackOutcome } from './plugin.js';
 import type { ConnectorRegistry } from './registry.js';
 import type { SecretBox } from './secrets.js';
 
@@ -65,7 +67,10 @@ export interface ConnectorRunOptions {
   slots: Slots;
   gate: TurnGate;
   leaseMs: number;
+  /** CONNECTOR_ALLOW_PRIVATE (tests): a connector's own configured origins may be on loopback; nothing else may. */
   allowPrivate: boolean;
+  /** The outbound guard's policy every platform request goes through (the operator's listed origins). */
+  outbound: OutboundPolicy;
   /** PUBLIC_BASE_URL: where platforms reach this service; webhooks are subscribed only when it is set. */
   publicBaseUrl?: string;
 }
@@ -100,6 +105,20 @@ export function inputHashes(contact: PlatformRecord['contact']): Record<Module, 
 function owedChecks(modules: readonly Module[], validatedAt: string): Partial<Record<Module, string>> {
   return Object.fromEntries(modules.map((m) => [m, `${RECHECK}${validatedAt}`]));
 }
+
+/**
+ * What a tenant is shown of a failure: the guard's refusal (our words), the platform's error code and message, or our
+ * own message, as short sanitized text: a remote body never reaches a run as it came.
+ */
+function failureOf(err: unknown): { reason: ConnectorError['reason']; message: string; known: boolean } {
+  const refused = refusalIn(err);
+  if (refused) return { reason: 'api_error', message: tenantSafeText(`outbound request refused: ${refused.message}`), known: true };
+  if (err instanceof ConnectorError) return { reason: err.reason, message: tenantSafeText(err.platformMessage ?? err.message), known: true };
+  return { reason: 'api_error', message: tenantSafeText((err as Error).message), known: false };
+}
+
+/** A record's write-back outcome with the platform's reason as a tenant may see it. */
+const shownOutcome = (o: WriteBackOutcome): WriteBackOutcome => (o.error ? { ...o, error: tenantSafeText(o.error) } : o);
 
 export class ConnectorRuns {
   readonly owner = `sync_${crypto.randomBytes(6).toString('hex')}`;
@@ -165,6 +184,7 @@ export class ConnectorRuns {
       );
     }, Math.max(50, Math.floor(this.options.leaseMs / 3)));
     let session: ConnectorSession | undefined;
+    let http: GuardedHttp | undefined;
     const progress = async () => {
       await this.store.saveRun(runId, counts, errors);
       onProgress?.(counts);
@@ -175,8 +195,9 @@ export class ConnectorRuns {
       for (const url of plugin.urlsOf(connector.settings)) await checkPlatformUrl(url, this.options.allowPrivate);
       const credentials = this.secrets.open(connector.sealed);
       if (this.secrets.isStale(connector.sealed)) await this.store.update(connector.id, { sealed: this.secrets.seal(credentials) });
+      http = this.guardFor(plugin.urlsOf(connector.settings));
       session = await within(plugin.open({
-        settings: connector.settings, credentials, writeBack: connector.writeBack, log: this.log,
+        settings: connector.settings, credentials, writeBack: connector.writeBack, log: this.log, fetch: http.fetch,
       }), OPEN_TIMEOUT_MS, 'opening the platform session');
       // Where the login sent us (Salesforce's instance URL) is checked like the URLs of the settings.
       for (const url of session.urls?.() ?? []) await checkPlatformUrl(url, this.options.allowPrivate);
@@ -228,9 +249,7 @@ export class ConnectorRuns {
       }
     } catch (err) {
       await progress().catch(() => undefined);
-      const known = err instanceof ConnectorError;
-      const reason = known ? err.reason : 'api_error';
-      const message = known ? (err.platformMessage ?? err.message) : (err as Error).message;
+      const { reason, message, known } = failureOf(err);
       await this.store.finishRun(runId, 'failed', reason, message);
       // Refused credentials stop the connector until they are changed; other failures are tried again on schedule.
       await this.store.update(connector.id, reason === 'auth_failed'
@@ -240,7 +259,17 @@ export class ConnectorRuns {
     } finally {
       clearInterval(heartbeat);
       await session?.close?.().catch(() => undefined);
+      await http?.close().catch(() => undefined);
     }
+  }
+
+  /**
+   * This run's way out: the outbound guard, with the connector's own origins allowed on loopback or a private network
+   * only under CONNECTOR_ALLOW_PRIVATE (tests). A redirect goes nowhere, whatever the allowance.
+   */
+  private guardFor(urls: string[]): GuardedHttp {
+    const { outbound, allowPrivate } = this.options;
+    return createGuardedHttp({ ...outbound, privateOrigins: [...(outbound.privateOrigins ?? []), ...(allowPrivate ? urls : [])] });
   }
 
   /** One page's records: those whose checked input changed are validated (and paid for). */
@@ -326,7 +355,7 @@ export class ConnectorRuns {
       if (again.length < modules.length) items.push(item);
       else states2.push({ key, state: { ...hashes, ...owedChecks(again, validatedAt), pendingWrite: null }, error: null });
     }
-    const saved = new Map((items.length ? await session.writeBack(items) : []).map((o) => [o.key, o]));
+    const saved = new Map((items.length ? await session.writeBack(items) : []).map((o) => [o.key, shownOutcome(o)]));
     for (const item of items) {
       const o = saved.get(item.key);
       const ok = o?.ok ?? false;
@@ -349,7 +378,7 @@ export class ConnectorRuns {
   private async retryPendingWrites(connector: ConnectorRow, session: ConnectorSession, counts: RunCounts, errors: { key: string; error: string }[]) {
     const owed = await this.store.pendingWrites(connector.id, PENDING_WRITES_PER_RUN);
     if (!owed.length) return;
-    const outcomes = await session.writeBack(owed.map((o) => JSON.parse(o.item) as WriteBackItem));
+    const outcomes = (await session.writeBack(owed.map((o) => JSON.parse(o.item) as WriteBackItem))).map(shownOutcome);
     for (const o of outcomes) {
       if (o.ok) counts.records_written++;
       else {
@@ -373,11 +402,14 @@ export class ConnectorRuns {
     const errors: { key: string; error: string }[] = [];
     await this.store.startRun(runId, connector, 'webhook');
     let session: ConnectorSession | undefined;
+    let http: GuardedHttp | undefined;
     try {
       const plugin = this.registry.get(connector.type);
       if (!plugin) throw new ConnectorError('api_error', `no plugin for connector type ${connector.type}`);
+      http = this.guardFor(plugin.urlsOf(connector.settings));
       session = await within(plugin.open({
         settings: connector.settings, credentials: this.secrets.open(connector.sealed), writeBack: connector.writeBack, log: this.log,
+        fetch: http.fetch,
       }), OPEN_TIMEOUT_MS, 'opening the platform session');
       for (const url of [...plugin.urlsOf(connector.settings), ...(session.urls?.() ?? [])]) {
         await checkPlatformUrl(url, this.options.allowPrivate);
@@ -393,11 +425,12 @@ export class ConnectorRuns {
       }
     } catch (err) {
       await this.store.saveRun(runId, counts, errors).catch(() => undefined);
-      const known = err instanceof ConnectorError;
-      await this.store.finishRun(runId, 'failed', known ? err.reason : 'api_error', known ? (err.platformMessage ?? err.message) : (err as Error).message);
+      const { reason, message, known } = failureOf(err);
+      await this.store.finishRun(runId, 'failed', reason, message);
       if (!known) this.log.error({ err, connector_id: connector.id }, 'webhook delivery not processed');
     } finally {
       await session?.close?.().catch(() => undefined);
+      await http?.close().catch(() => undefined);
     }
   }
 

@@ -1,16 +1,20 @@
 /**
- * SSRF guard for the URLs a connector calls (docs/connectors.md): https on a public address only. A literal IP address is
- * checked as it is; a name is looked up and every address it resolves to is checked (a name that does not resolve now
- * is let through: the run fails on it later, with the platform's error). Loopback, private ranges and plain http are
- * allowed only with CONNECTOR_ALLOW_PRIVATE=true (tests), as for the SMTP probe.
+ * SSRF check of the URLs a connector is saved with (docs/connectors.md): https on a public address only, with the outbound
+ * guard's own rules (src/net/outbound-guard.ts): a literal address is checked as it is; a name must be fully qualified
+ * and resolve, and every address it resolves to must be public. This only refuses early, with a clear answer: what
+ * holds at run time is the guard, which checks the address each connection is actually opened to. Loopback, private
+ * ranges and plain http are accepted only with CONNECTOR_ALLOW_PRIVATE=true (tests).
  */
-import dns from 'node:dns/promises';
-import net from 'node:net';
-import { isPubliclyRoutableAddress } from '../validation/email/address-guard.js';
+import { checkedAddresses, OutboundRefused, type OutboundPolicy } from '../net/outbound-guard.js';
 
 export class UnsafeUrl extends Error {}
 
-export async function checkPlatformUrl(text: string, allowPrivate: boolean): Promise<void> {
+const REASONS = {
+  not_public: 'must be on a public address',
+  unresolvable: 'must be on a public address: the name is not fully qualified or does not resolve',
+} as const;
+
+export async function checkPlatformUrl(text: string, allowPrivate: boolean, policy: OutboundPolicy = {}): Promise<void> {
   let url: URL;
   try {
     url = new URL(text);
@@ -23,14 +27,10 @@ export async function checkPlatformUrl(text: string, allowPrivate: boolean): Pro
     return;
   }
   if (url.protocol !== 'https:') throw new UnsafeUrl('must be an https URL');
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (net.isIP(host)) {
-    if (!isPubliclyRoutableAddress(host)) throw new UnsafeUrl('must be on a public address');
-    return;
+  try {
+    await checkedAddresses(url.hostname, policy);
+  } catch (err) {
+    if (err instanceof OutboundRefused && (err.code === 'not_public' || err.code === 'unresolvable')) throw new UnsafeUrl(REASONS[err.code]);
+    throw err;
   }
-  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) {
-    throw new UnsafeUrl('must be on a public address');
-  }
-  const addresses = await dns.lookup(host, { all: true, verbatim: true }).catch(() => []);
-  if (addresses.some((a) => !isPubliclyRoutableAddress(a.address))) throw new UnsafeUrl('must be on a public address');
 }

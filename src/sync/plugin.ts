@@ -6,10 +6,19 @@
  * platform, the platform knows the rest).
  */
 import type { z } from 'zod';
+import type { OutboundFetch } from '../net/outbound-guard.js';
 import type { AddressResult, EmailResult, PhoneResult } from '../validation/types.js';
 
 /** For plugins: a country field as the ISO code the engines take (null: leave its text in the address). */
 export { countryCodeOf } from '../validation/country-codes.js';
+
+/**
+ * For plugins: the outbound guard's refusal (a private address, a name that does not resolve, a redirect), found in
+ * an error's causes. A plugin neither retries it nor takes it for refused credentials: the core reports it.
+ */
+export { OutboundRefused, refusalIn } from '../net/outbound-guard.js';
+/** The fetch every request of a plugin goes through (the outbound guard: checked addresses, no redirects). */
+export type { OutboundFetch as PlatformFetch } from '../net/outbound-guard.js';
 
 /** Why a run stopped, in the vocabulary of docs/connectors.md (`credits_exhausted` is the core's own). */
 export type ConnectorFailureReason = 'auth_failed' | 'rate_limited' | 'api_error';
@@ -92,6 +101,8 @@ export interface ConnectorContext<S, C, W> {
   settings: S;
   credentials: C;
   writeBack: W;
+  /** Every request to the platform goes through this fetch (the outbound guard), never the global one. */
+  fetch: OutboundFetch;
   /** Called with the platform's API usage when it tells it (Salesforce's `Sforce-Limit-Info`). */
   onApiUsage?(used: number, limit: number): void;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };

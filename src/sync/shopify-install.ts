@@ -10,6 +10,7 @@
  *    install proves the shop is the installer's: the shop's connector becomes this account's (one shop, one connector).
  */
 import crypto from 'node:crypto';
+import { createGuardedHttp, type OutboundFetch } from '../net/outbound-guard.js';
 import type { Connectors } from './connectors.js';
 
 export interface ShopifyAppSettings {
@@ -52,7 +53,8 @@ export class ShopifyInstall {
   constructor(
     private readonly app: ShopifyAppSettings,
     private readonly connectors: Connectors,
-    private readonly exchange: typeof fetch = fetch,
+    /** The token exchange's way out: the outbound guard (the shop's own admin, or the configured base URL). */
+    private readonly exchange: OutboundFetch = createGuardedHttp({ privateOrigins: app.adminBaseUrl ? [app.adminBaseUrl] : [] }).fetch,
     private readonly now: () => number = Date.now,
   ) {
     this.linkKey = Buffer.from(crypto.hkdfSync('sha256', app.apiSecret, 'contact-validator', 'shopify-install-link', 32));

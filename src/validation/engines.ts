@@ -9,6 +9,7 @@ import type { Logger } from '../log.js';
 import { loadReferenceIndex, seedEmbeddedReference } from '../db/reference-store.js';
 import { type AddressEngineWithSync, createAddressEngine, loadShippedAddressData } from './address/index.js';
 import { createEmailEngine, type ResolverHealthReport } from './email/index.js';
+import { createGuardedHttp } from '../net/outbound-guard.js';
 import { createPhoneEngine, createPhoneLookup, loadShippedPhoneData } from './phone/index.js';
 import type { EmailEngine, PhoneEngine } from './types.js';
 import type { Engines } from './validate-contact.js';
@@ -65,7 +66,9 @@ export async function createEngines(
       else logger?.warn({ canaries }, 'DNS resolver denies names that exist: e-mail answers are unknown (dns_unavailable) until it recovers');
     },
   });
-  const phone = createPhoneEngine({ data: loadShippedPhoneData(), liveLookup: createPhoneLookup(config.phone) });
+  // The live look-up's requests go out through the outbound guard (no redirect, no private address).
+  const outbound = createGuardedHttp(config.outbound);
+  const phone = createPhoneEngine({ data: loadShippedPhoneData(), liveLookup: createPhoneLookup(config.phone, { fetch: outbound.fetch }) });
   const engines = {
     address: createAddressEngine({ postal, countries, reference: await loadReferenceIndex(db) }),
     email,
@@ -87,6 +90,7 @@ export async function createEngines(
     async close() {
       clearInterval(poll);
       await Promise.all([email.close?.(), phone.close?.()]);
+      await outbound.close();
     },
   };
   warmUp(engines.address, email, phone);

@@ -6,6 +6,7 @@ import {
   type SalesforceCredentials,
 } from '../../connectors/salesforce/index.js';
 import { CUSTOM_FIELDS } from '../../connectors/salesforce/mapping.js';
+import { createGuardedHttp } from '../../src/net/outbound-guard.js';
 import { ConnectorError, type ChangePage, type ConnectorSession, type Watermark, type WriteBackItem } from '../../src/sync/plugin.js';
 import type { AddressResult, EmailResult, PhoneResult } from '../../src/validation/types.js';
 import { startFakeOrg, type FakeOrg, type FakeOrgOptions } from './fake-org.js';
@@ -27,6 +28,8 @@ async function open(o: FakeOrg, opts: { settings?: object; credentials?: Salesfo
     writeBack: salesforceWriteBackSchema.parse({ overwrite_address: opts.overwrite ?? false }),
     onApiUsage: (used, limit) => opts.usage?.push([used, limit]),
     log,
+    // The core's way out: the outbound guard, the local org's origin allowed as CONNECTOR_ALLOW_PRIVATE allows it.
+    fetch: createGuardedHttp({ privateOrigins: [o.url] }).fetch,
   });
 }
 

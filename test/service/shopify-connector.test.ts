@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSecretKey, SecretBox } from '../../src/sync/secrets.js';
+import { json, request, runNow } from '../support/connector-api.js';
 import { testDatabases } from '../support/databases.js';
 import { problemOf, startTestService, type TestService } from '../support/service.js';
 import { startFakeShop, type FakeShop } from '../shopify/fake-admin.js';
@@ -23,30 +24,6 @@ const PER_RECORD = 3;
 const KENTUCKY = (i: number) => ({
   address1: `${100 + i} Main St`, city: 'Louisville', provinceCode: 'KY', zip: '40219', countryCodeV2: 'US',
 });
-
-async function json(res: Response) {
-  return (await res.json()) as Record<string, any>;
-}
-
-function request(s: TestService, method: string, path: string, key: string, body?: unknown) {
-  return fetch(s.url + path, {
-    method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-}
-
-async function runNow(s: TestService, key: string, id: string, timeoutMs = 30_000) {
-  const started = await request(s, 'POST', `/v1/connectors/${id}/runs`, key);
-  if (started.status !== 202) throw new Error(`run not started: ${started.status} ${await started.text()}`);
-  const { run_id: runId } = await json(started);
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const run = (await json(await s.get(`/v1/connectors/${id}/runs`, key))).runs.find((r: { run_id: string }) => r.run_id === runId);
-    if (run && run.status !== 'running') return run;
-    if (Date.now() > until) throw new Error(`run ${runId} still running`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
   const until = Date.now() + timeoutMs;

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   createShopifyPlugin, shopifyCredentialsSchema, shopifyPlugin, shopifySettingsSchema, shopifyWriteBackSchema,
 } from '../../connectors/shopify/index.js';
+import { createGuardedHttp } from '../../src/net/outbound-guard.js';
 import { ConnectorError, type ChangePage, type ConnectorSession, type Watermark, type WriteBackItem } from '../../src/sync/plugin.js';
 import type { AddressResult, AddressStatus, EmailResult, EmailStatus, PhoneResult, PhoneStatus } from '../../src/validation/types.js';
 import { startFakeShop, type FakeAddress, type FakeShop, type FakeShopOptions } from './fake-admin.js';
@@ -32,6 +33,8 @@ async function open(s: FakeShop, opts: { settings?: object; token?: string; cred
     credentials: shopifyCredentialsSchema.parse(opts.credentials ?? { access_token: opts.token ?? s.state.accessToken, api_secret: 'app-secret' }),
     writeBack: shopifyWriteBackSchema.parse(opts.writeBack ?? {}),
     log,
+    // The core's way out: the outbound guard, the local shop's origin allowed as SHOPIFY_ADMIN_BASE_URL allows it.
+    fetch: createGuardedHttp({ privateOrigins: [s.url] }).fetch,
   });
 }
 
