@@ -6,6 +6,7 @@ import { Batches } from './batches/batches.js';
 import { csvSource } from './batches/csv-source.js';
 import { Accounts } from './billing/accounts.js';
 import { InDoubtDebits } from './billing/in-doubt-debits.js';
+import { openBilling } from './billing/open-billing.js';
 import { Purchases } from './billing/purchases.js';
 import { type ChunkQueue, InProcessChunkQueue, PgBossChunkQueue } from './bulk/chunk-queue.js';
 import { JobStore } from './bulk/job-store.js';
@@ -53,11 +54,7 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export async function openBilling(config: Config, db: Database) {
-  const ledger = new CreditLedger(db);
-  const accounts = new Accounts(db, ledger, { freeCredits: config.credits.free, packPrices: config.credits.packPrices });
-  return { ledger, accounts };
-}
+export { openBilling };
 
 /**
  * The bulk pipeline and CSV batches: the job store, the queue (in process on SQLite; pg-boss on PostgreSQL, shared by

@@ -31,8 +31,8 @@ describe.each(testDatabases)('address reference data through the service on $nam
   });
 
   const importFromCli = async (url: string) => {
-    const { stdout } = await run(path.join(root, 'node_modules/.bin/tsx'),
-      ['src/cli.ts', 'reference', 'import', '--format', 'usps-zip4', 'test/address/fixtures/usps-zip4-sample.txt'],
+    const { stdout } = await run(process.execPath,
+      ['scripts/start.mjs', 'cli', 'reference', 'import', '--format', 'usps-zip4', 'test/address/fixtures/usps-zip4-sample.txt'],
       { cwd: root, env: { ...process.env, DATABASE_URL: url } });
     return JSON.parse(stdout);
   };
@@ -61,14 +61,14 @@ describe.each(testDatabases)('address reference data through the service on $nam
 
   it('When an operator imports an address file as a sample from the CLI, then its points confirm and deny no other number', async () => {
     const url = await database.create();
-    const cli = (args: string[]) => run(path.join(root, 'node_modules/.bin/tsx'), ['src/cli.ts', 'reference', 'import', ...args],
+    const cli = (args: string[]) => run(process.execPath, ['scripts/start.mjs', 'cli', 'reference', 'import', ...args],
       { cwd: root, env: { ...process.env, DATABASE_URL: url } });
     const counts = JSON.parse((await cli(['--format', 'openaddresses', '--sample', 'test/address/fixtures/openaddresses-applegate.csv'])).stdout);
     expect(counts).toMatchObject({ format: 'openaddresses', sample: true, loaded: 3, rejected: 0 });
     // A ZIP+4 file lists whole ZIP codes: no sample.
     await expect(cli(['--format', 'usps-zip4', '--sample', 'test/address/fixtures/usps-zip4-sample.txt'])).rejects.toMatchObject({ stderr: expect.stringMatching(/--sample is for address-point files/) });
     // `reference status` lists the import (the refused one is not there) and what the tables hold.
-    const status = JSON.parse((await run(path.join(root, 'node_modules/.bin/tsx'), ['src/cli.ts', 'reference', 'status'],
+    const status = JSON.parse((await run(process.execPath, ['scripts/start.mjs', 'cli', 'reference', 'status'],
       { cwd: root, env: { ...process.env, DATABASE_URL: url } })).stdout);
     expect(status).toMatchObject({ points: 3, points_complete: 0, ranges: 0, postal_codes: { points: 1, ranges: 0 } });
     expect(status.imports).toEqual([expect.objectContaining({ format: 'openaddresses', sample: true, read: 3, loaded: 3, deleted: 0, rejected: 0 })]);

@@ -36,11 +36,11 @@ async function newAccount(databaseUrl: string, credits: number): Promise<{ accou
 }
 
 /**
- * The service as a child process (`npm start`'s src/main.ts); resolves with its URL once it listens. Node itself with
- * tsx's loader, not the tsx command: that one runs the service in a grandchild, which SIGKILL would not reach.
+ * The service as a child process, compiled as `npm start` runs it (scripts/start.mjs runs it in its own process, which
+ * SIGKILL reaches); resolves with its URL once it listens.
  */
 function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['scripts/start.mjs', 'main'], {
     cwd: root,
     env: { ...process.env, ...QUIET_ENV, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

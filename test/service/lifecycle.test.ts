@@ -71,7 +71,8 @@ describe('the process', () => {
   it('When npm start receives SIGTERM, then it finishes the request in flight and exits 0', async () => {
     const database = testDatabases[0];
     const root = path.resolve(import.meta.dirname, '../..');
-    const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/main.ts'], {
+    // What `npm start` runs: the compiled service in the launcher's own process.
+    const child = spawn(process.execPath, ['scripts/start.mjs', 'main'], {
       cwd: root,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: await database.create(), LOG_LEVEL: 'info', EMAIL_NETWORK_CHECKS: 'false' },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -361,7 +361,7 @@ describe('connectors from the command line', () => {
       const file = path.join(dir, 'connector.json');
       fs.writeFileSync(file, JSON.stringify(connectorBody(localOrg)));
       const cli = async (...args: string[]) => {
-        const { stdout } = await run(path.join(root, 'node_modules/.bin/tsx'), ['src/cli.ts', ...args], {
+        const { stdout } = await run(process.execPath, ['scripts/start.mjs', 'cli', ...args], {
           cwd: root, env: { ...process.env, ...QUIET_ENV, ...ENV, DATABASE_URL: databaseUrlOf(s), BATCH_DIR: dir },
         });
         return JSON.parse(stdout) as Record<string, any>;

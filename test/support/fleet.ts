@@ -1,6 +1,6 @@
 /**
- * The machinery of the fleet tests and of `npm run bench:fleet`: service instances as child processes (`npm start`'s
- * src/main.ts, SIGTERM and SIGKILL reach them), nginx-light in front of them, a private PostgreSQL cluster that a test
+ * The machinery of the fleet tests and of `npm run bench:fleet`: service instances as child processes (compiled, as
+ * `npm start` runs them; SIGTERM and SIGKILL reach them), nginx-light in front of them, a private PostgreSQL cluster that a test
  * may stop, and a redis-server, each on a free loopback port and each stopped (and its folder deleted) by `close()`.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -90,12 +90,12 @@ export interface Instance {
 }
 
 /**
- * The service as a child process on `port` (a new free one by default), ready once its /readyz answers 200. Node itself
- * with tsx's loader, not the tsx command: that one runs the service in a grandchild, which SIGKILL would not reach.
+ * The service as a child process on `port` (a new free one by default), ready once its /readyz answers 200: compiled,
+ * as `npm start` runs it (scripts/start.mjs builds dist/ if stale and runs it in its own process, which SIGKILL reaches).
  */
 export async function startInstance(env: Record<string, string>, port?: number): Promise<Instance> {
   const p = port ?? await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['scripts/start.mjs', 'main'], {
     cwd: root,
     env: { ...process.env, ...QUIET_ENV, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env, PORT: String(p) },
     stdio: ['ignore', 'pipe', 'pipe'],
