@@ -1,11 +1,14 @@
 /**
- * SSRF through redirects (issue 38, item 1), reproduced with the real clients: jsforce against a local org, the Shopify
- * library against a local store, the Twilio Lookup adapter against a local Twilio. Each platform answers one call with
- * `307 Location: http://127.0.0.1:<internal port>/secret`, an "internal" server whose every answer carries a marker.
+ * SSRF through redirects, reproduced with the real clients: jsforce against a local org, the Shopify library against a
+ * local store, the Twilio Lookup adapter against a local Twilio (each of them followed the redirect before the guard),
+ * and the stripe package (its own client never did; its fetch client through the guard must not either). Each answers
+ * one call with `307 Location: http://127.0.0.1:<internal port>/secret`, an "internal" server whose every answer
+ * carries a marker.
  * The platforms are on loopback as tests need (CONNECTOR_ALLOW_PRIVATE=true, local base URLs): that allowance is for
  * the configured origin only, never for where a redirect points.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Purchases } from '../../src/billing/purchases.js';
 import { json, request, runNow } from '../support/connector-api.js';
 import { testDatabases } from '../support/databases.js';
 import { INTERNAL_MARKER, startInternalServer, type InternalServer } from '../support/internal-server.js';
@@ -147,5 +150,35 @@ describe('redirects from Twilio Lookup', () => {
     expect(twilio.requests).toHaveLength(1);
     expect(body).not.toContain(INTERNAL_MARKER);
     expect(internal.requests).toEqual([]);
+  });
+});
+
+describe('redirects from Stripe', () => {
+  const database = testDatabases[0];
+  const service = useTestService(database);
+
+  it('When the Stripe API answers with a 307 to an internal address, then the checkout fails and the internal server is never asked', async () => {
+    const s = service();
+    const { accountId } = await s.newAccount(0);
+    const internal = await startInternalServer();
+    const redirecting = await startInternalServer({ status: 307, body: '', headers: { location: `${internal.url}/secret` } });
+    try {
+      const purchases = new Purchases(s.db, s.ledger, {
+        packPrices: new Map([[20_000, 0.004]]),
+        stripe: { secretKey: 'sk_test_x', webhookSecret: 'whsec_x', apiBase: redirecting.url, currency: 'usd' },
+      }, s.logger);
+
+      const failed = await purchases.startCheckout({
+        accountId, userId: 'u', email: 'a@b.example', packSize: 20_000, successUrl: `${s.url}/ok`, cancelUrl: `${s.url}/no`,
+      }).then(() => null, (err: unknown) => err as Error);
+
+      expect(failed).toBeInstanceOf(Error);
+      expect(String(failed)).not.toContain(INTERNAL_MARKER);
+      expect(redirecting.requests.length).toBeGreaterThanOrEqual(1);
+      expect(internal.requests).toEqual([]);
+    } finally {
+      await redirecting.close();
+      await internal.close();
+    }
   });
 });
