@@ -12,10 +12,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
-import { contactInputOf, validateRequestSchema } from '../src/validation/contact-request.js';
+import { contactInputOf, validateRequestSchema } from '../src/contact-check/contact-request.js';
 import { startService } from '../src/service.js';
-import { createEngines } from '../src/validation/engines.js';
-import { ContactValidation } from '../src/validation/validate-contact.js';
+import { createEngines } from '../src/contact-check/engines.js';
+import { ContactValidation } from '../src/contact-check/validate-contact.js';
 import { validateBodies } from './validate-bodies.js';
 
 const ITERATIONS = 20_000;

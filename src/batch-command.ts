@@ -12,8 +12,8 @@ import type { Config } from './config.js';
 import type { Database } from './db/data-source.js';
 import { createLogger } from './log.js';
 import { openBilling, openBulk } from './service.js';
-import { createEngines } from './validation/engines.js';
-import { ContactValidation } from './validation/validate-contact.js';
+import { createEngines } from './contact-check/engines.js';
+import { ContactValidation } from './contact-check/validate-contact.js';
 
 const POLL_MS = 200;
 

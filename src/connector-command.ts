@@ -9,8 +9,8 @@ import type { Database } from './db/data-source.js';
 import { createLogger } from './log.js';
 import { openBilling, openSync } from './service.js';
 import { runView } from './sync/connectors.js';
-import { createEngines } from './validation/engines.js';
-import { ContactValidation } from './validation/validate-contact.js';
+import { createEngines } from './contact-check/engines.js';
+import { ContactValidation } from './contact-check/validate-contact.js';
 
 export class ConnectorCommandError extends Error {
   constructor(readonly kind: string, message: string) {

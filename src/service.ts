@@ -31,8 +31,8 @@ import { createMailer } from './people/mailer.js';
 import { People } from './people/people.js';
 import { WebSessions } from './people/sessions.js';
 import { createLogger, type Logger } from './log.js';
-import { createEngines } from './validation/engines.js';
-import { ContactValidation } from './validation/validate-contact.js';
+import { createEngines } from './contact-check/engines.js';
+import { ContactValidation } from './contact-check/validate-contact.js';
 
 /** SQLite: how often the worker thread checkpoints the WAL (src/db/wal-checkpointer.ts). */
 const WAL_CHECKPOINT_INTERVAL_MS = 1_000;

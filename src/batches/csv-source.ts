@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Chunk, Job } from '../bulk/job-store.js';
 import type { SourceRecord } from '../bulk/record-pipeline.js';
 import type { BulkSource } from '../bulk/runner.js';
-import { contactInputOf, validateRequestSchema } from '../validation/contact-request.js';
+import { contactInputOf, validateRequestSchema } from '../contact-check/contact-request.js';
 import { type ColumnChoice, countryCodeOf } from './columns.js';
 import { type Delimiter, readChunkRows } from './csv-file.js';
 

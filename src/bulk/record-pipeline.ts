@@ -5,7 +5,7 @@
  */
 import { Problem } from '../http/problems.js';
 import type { Logger } from '../log.js';
-import type { ContactAnswer, ContactInput, ContactValidation } from '../validation/validate-contact.js';
+import type { ContactAnswer, ContactInput, ContactValidation } from '../contact-check/validate-contact.js';
 import type { FinishedRecord } from './job-store.js';
 
 export const VERDICT_COLUMNS = [

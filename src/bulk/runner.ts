@@ -11,7 +11,7 @@
 import crypto from 'node:crypto';
 import type { CreditLedger } from '../billing/ledger.js';
 import type { Logger } from '../log.js';
-import type { ContactValidation } from '../validation/validate-contact.js';
+import type { ContactValidation } from '../contact-check/validate-contact.js';
 import type { ChunkQueue } from './chunk-queue.js';
 import type { Chunk, ChunkTask, Job, JobStore } from './job-store.js';
 import { processRecords, Slots, TurnGate } from './process-records.js';

@@ -11,7 +11,7 @@ import type { ShopifyWebhooks } from '../sync/shopify-webhooks.js';
 import type { CreditLedger } from '../billing/ledger.js';
 import type { Database } from '../db/data-source.js';
 import type { Logger } from '../log.js';
-import type { ContactValidation } from '../validation/validate-contact.js';
+import type { ContactValidation } from '../contact-check/validate-contact.js';
 import { errorHandler } from './error-handler.js';
 import type { ServiceMetrics } from './metrics.js';
 import { IdempotencyStore } from './idempotency.js';

@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import type { NextFunction, Request, Response, Router } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/data-source.js';
-import type { ResolverStatus } from '../validation/engines.js';
+import type { ResolverStatus } from '../contact-check/engines.js';
 import { Problem } from './problems.js';
 
 /**

@@ -14,7 +14,7 @@ import { validateRecord, verdictError, type SourceRecord } from '../bulk/record-
 import type { Logger } from '../log.js';
 import { createGuardedHttp, refusalIn, type GuardedHttp, type OutboundPolicy } from '../net/outbound-guard.js';
 import { tenantSafeText } from '../net/tenant-safe-text.js';
-import type { ContactAnswer, ContactInput, ContactValidation } from '../validation/validate-contact.js';
+import type { ContactAnswer, ContactInput, ContactValidation } from '../contact-check/validate-contact.js';
 import type { ConnectorRow, ConnectorStore, RecordState, RunCounts } from './connector-store.js';
 import { checkPlatformUrl } from './platform-url.js';
 import { ConnectorError, type ConnectorSession, type PlatformRecord, type WriteBackItem, type WriteBackOutcome } from './plugin.js';

@@ -71,7 +71,7 @@ const NAME_PATTERNS: [Role, RegExp][] = [
 ];
 
 const ADDRESS_ROLES: AddressRole[] = ['line1', 'line2', 'city', 'state', 'postal_code', 'country'];
-/** The request schema's lengths (src/validation/contact-request.ts): a longer value would be a 400, so it is cut. */
+/** The request schema's lengths (src/contact-check/contact-request.ts): a longer value would be a 400, so it is cut. */
 const MAX_LENGTH: Record<Role, number> = { line1: 300, line2: 300, city: 100, state: 100, postal_code: 20, country: 60, email: 512 };
 
 const script = (document.currentScript ?? document.querySelector('script[data-key][src*="widget.js"]')) as ScriptElement | null;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
-import { createEngines } from '../../src/validation/engines.js';
-import { ContactValidation, type Engines } from '../../src/validation/validate-contact.js';
+import { createEngines } from '../../src/contact-check/engines.js';
+import { ContactValidation, type Engines } from '../../src/contact-check/validate-contact.js';
 import { testDatabases } from '../support/databases.js';
 import { QUIET_ENV, useTestService, type TestService } from '../support/service.js';
 

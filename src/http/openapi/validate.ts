@@ -1,6 +1,6 @@
 /** POST /v1/validate in the OpenAPI description: the request schema the route validates with, and the answer's shape. */
 import { z } from 'zod';
-import { validateRequestSchema } from '../../validation/contact-request.js';
+import { validateRequestSchema } from '../../contact-check/contact-request.js';
 import {
   ADDRESS_STATUSES, PHONE_TYPES,
   type CarrierSource, type Dpv, type EmailRisk, type EmailStatus, type PhoneStatus, type SmtpVerdict,

@@ -1,7 +1,7 @@
 /** POST /v1/validate: read and check the request, call the use case, answer (with Idempotency-Key replay). */
 import type { Request, RequestHandler, Response, Router } from 'express';
-import { contactInputOf, validateRequestSchema } from '../../validation/contact-request.js';
-import type { ContactValidation } from '../../validation/validate-contact.js';
+import { contactInputOf, validateRequestSchema } from '../../contact-check/contact-request.js';
+import type { ContactValidation } from '../../contact-check/validate-contact.js';
 import { maskEmail, maskPhone } from '../../log.js';
 import { IdempotencyStore, parseIdempotencyKey } from '../idempotency.js';
 import { bodyFingerprint, jsonBody } from '../middleware/json-body.js';

@@ -7,11 +7,11 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/data-source.js';
 import type { Logger } from '../log.js';
 import { loadReferenceIndex, seedEmbeddedReference } from '../db/reference-store.js';
-import { type AddressEngineWithSync, createAddressEngine, loadShippedAddressData } from './address/index.js';
-import { createEmailEngine, type ResolverHealthReport } from './email/index.js';
+import { type AddressEngineWithSync, createAddressEngine, loadShippedAddressData } from '../validation/address/index.js';
+import { createEmailEngine, type ResolverHealthReport } from '../validation/email/index.js';
 import { createGuardedHttp } from '../net/outbound-guard.js';
-import { createPhoneEngine, createPhoneLookup, loadShippedPhoneData } from './phone/index.js';
-import type { EmailEngine, PhoneEngine } from './types.js';
+import { createPhoneEngine, createPhoneLookup, loadShippedPhoneData } from '../validation/phone/index.js';
+import type { EmailEngine, PhoneEngine } from '../validation/types.js';
 import type { Engines } from './validate-contact.js';
 
 /** The id of the newest reference import (0 when none): it changes when `reference import` has loaded a file. */

@@ -12,7 +12,7 @@ import { Problem } from '../http/problems.js';
 import type { Logger } from '../log.js';
 import type {
   AddressEngine, AddressResult, Answer, EmailEngine, EmailResult, PhoneEngine, PhoneReadingForPricing, PhoneResult,
-} from './types.js';
+} from '../validation/types.js';
 
 export interface Engines {
   address: AddressEngine;
