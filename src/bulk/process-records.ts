@@ -5,8 +5,9 @@
  * between. Used by the chunk runner
  * (CSV batches) and by connector runs.
  */
+import { InsufficientCredits } from '../contact-check/errors.js';
 import type { FinishedRecord } from './job-store.js';
-import { CreditsExhausted, type SourceRecord } from './record-pipeline.js';
+import type { SourceRecord } from './record-pipeline.js';
 
 /** A counting semaphore: the process-wide bound on records in flight. */
 export class Slots {
@@ -96,7 +97,7 @@ export async function processRecords(records: AsyncIterable<SourceRecord> | Iter
     const p: Promise<void> = flow.validate(record)
       .then((r) => { kept.push(r); })
       .catch((err: unknown) => {
-        if (err instanceof CreditsExhausted) paused = Math.max(paused ?? 0, err.required);
+        if (err instanceof InsufficientCredits) paused = Math.max(paused ?? 0, err.required);
         else failure ??= err;
       })
       .finally(() => {

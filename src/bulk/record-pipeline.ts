@@ -3,8 +3,8 @@
  * charged at most once under the key (job, record) however often it is attempted, and turned into the flat verdict
  * every sink writes: the `cv_*` columns of docs/batches.md.
  */
-import { Problem } from '../http/problems.js';
 import type { Logger } from '../log.js';
+import { EngineFailed } from '../contact-check/errors.js';
 import type { ContactAnswer, ContactInput, ContactValidation } from '../contact-check/validate-contact.js';
 import type { FinishedRecord } from './job-store.js';
 
@@ -49,21 +49,15 @@ export function verdictOf(answer: ContactAnswer | null, error: string | null): (
   ];
 }
 
-/** The record could not be paid for: the job pauses until the account has `required` credits. */
-export class CreditsExhausted extends Error {
-  constructor(readonly required: number) {
-    super('credits exhausted');
-  }
-}
-
 /** The ledger's request id of a bulk record: one per (job, record), whatever the attempt. */
 export const recordChargeId = (jobId: string, key: string) => `${jobId}:${key}`;
 
 /**
  * Validates one record, charged under `chargeId` (by default the job and the record) at most once, its engines
- * started only once `pace` lets it (TurnGate). Throws CreditsExhausted when the account cannot pay for it (nothing charged) and rethrows
- * what is not the record's fault (the database gone: the chunk is attempted again later); a failing engine makes the
- * record `failed` (`cv_error` = `internal`), refunded by the use case.
+ * started only once `pace` lets it (TurnGate). Lets the use case's InsufficientCredits through when the account cannot
+ * pay for it (nothing charged: the job pauses) and rethrows what is not the record's fault (the database gone: the
+ * chunk is attempted again later); a failing engine (EngineFailed) makes the record `failed` (`cv_error` = `internal`),
+ * refunded by the use case.
  */
 export async function validateRecord(
   validation: ContactValidation, accountId: string, jobId: string, record: SourceRecord, log: Logger,
@@ -75,10 +69,7 @@ export async function validateRecord(
     const answer = await validation.validate(accountId, chargeId, record.input, Date.now(), log, { chargeOnce: true, pace });
     return { key: record.key, outcome: 'ok', credits: answer.credits.charged, result: verdictOf(answer, null), answer };
   } catch (err) {
-    if (err instanceof Problem && err.code === 'insufficient-credits') {
-      throw new CreditsExhausted(Number(err.extensions.required ?? 1));
-    }
-    if (err instanceof Problem && err.code === 'internal') {
+    if (err instanceof EngineFailed) {
       return { key: record.key, outcome: 'failed', credits: 0, result: verdictOf(null, 'internal') };
     }
     throw err;

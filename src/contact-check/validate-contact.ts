@@ -8,8 +8,8 @@ import type { InDoubtDebits } from '../billing/in-doubt-debits.js';
 import type { CreditLedger } from '../billing/ledger.js';
 import { isDatabaseUnavailable } from '../db/data-source.js';
 import { priceRequest, type Charge } from '../billing/pricing.js';
-import { Problem } from '../http/problems.js';
 import type { Logger } from '../log.js';
+import { EngineFailed, InsufficientCredits } from './errors.js';
 import type {
   AddressEngine, AddressResult, Answer, EmailEngine, EmailResult, PhoneEngine, PhoneReadingForPricing, PhoneResult,
 } from '../validation/types.js';
@@ -33,6 +33,11 @@ export interface ContactAnswer {
   email: EmailResult | null;
   phone: PhoneResult | null;
   credits: { charged: number; remaining: number };
+  /**
+   * What this call moved in the ledger: its debit less its refunds. `credits.charged` but for a `chargeOnce` key an
+   * earlier attempt debited: then only what this attempt refunded (zero or less). Not part of the HTTP answer.
+   */
+  chargedNow: number;
 }
 
 /** How long past the budget an engine may take before its answer is given up on (engines keep their own budget). */
@@ -104,7 +109,8 @@ export class ContactValidation {
   /**
    * `chargeOnce`: `requestId` names a unit of work that may be attempted again (a bulk job's record): an attempt after
    * the first is not charged again (CreditLedger.debit's `once`). `pace`: awaited between the debit and the engines,
-   * so that bulk work can let interactive requests through between records.
+   * so that bulk work can let interactive requests through between records. Throws InsufficientCredits (nothing
+   * charged), EngineFailed (refunded in full), or the database's own error when it cannot be reached (src/db).
    */
   async validate(
     accountId: string, requestId: string, input: ContactInput, arrivedAtEpochMs: number, log: Logger,
@@ -120,13 +126,7 @@ export class ContactValidation {
       if (!chargeOnce && isDatabaseUnavailable(err)) this.inDoubt?.add(accountId, requestId);
       throw err;
     }
-    if (!debit.ok) {
-      throw new Problem(
-        'insufficient-credits',
-        `This request costs ${debit.required} credits; the account has ${debit.balance} usable.`,
-        { balance: debit.balance, required: debit.required },
-      );
-    }
+    if (!debit.ok) throw new InsufficientCredits(debit.balance, debit.required);
 
     if (pace) await pace();
     const deadline = arrivedAtEpochMs + this.budgetMs;
@@ -154,13 +154,14 @@ export class ContactValidation {
       });
     }
     const credits = { charged: debit.charged - refunded, remaining: debit.remaining + refunded };
-    return { address: addressResult, email: emailResult, phone: phoneResult, credits };
+    const chargedNow = (debit.repeated ? 0 : debit.charged) - refunded;
+    return { address: addressResult, email: emailResult, phone: phoneResult, credits, chargedNow };
   }
 
   /**
    * Waits for the engines' promises until the budget (and a grace) is spent: a module still working then answers its
    * honest "we do not know" (the address engine has none: it is local CPU work, so running that late is a failure). A
-   * failed engine is the service's own fault: the request is refunded in full and answered 500.
+   * failed engine is the service's own fault: the request is refunded in full (EngineFailed).
    */
   private async withinBudget(
     started: readonly [Answer<AddressResult> | null, Answer<EmailResult> | null, Answer<PhoneResult> | null],
@@ -187,7 +188,7 @@ export class ContactValidation {
       // The service's own fault: nothing is charged.
       for (const f of failed) log.error({ err: f.reason, request_id: requestId }, 'engine failed');
       await this.ledger.refund(accountId, requestId);
-      throw new Problem('internal', 'A validation engine failed; nothing was charged.');
+      throw new EngineFailed();
     }
     return [
       (a as PromiseFulfilledResult<AddressResult | null>).value,

@@ -3,6 +3,7 @@
  * Also translates what Express and its body parser raise by themselves (broken JSON, body too large, bad charset).
  */
 import type { NextFunction, Request, Response } from 'express';
+import { EngineFailed, InsufficientCredits } from '../contact-check/errors.js';
 import { isDatabaseUnavailable } from '../db/data-source.js';
 import type { RequestContext } from './middleware/request-context.js';
 import { Problem, problemBody } from './problems.js';
@@ -14,8 +15,19 @@ interface HttpError {
   message?: string;
 }
 
+/** The use case's errors in the catalogue's words: each becomes a problem here and nowhere else. */
+function domainProblem(err: unknown): Problem | null {
+  if (err instanceof InsufficientCredits) {
+    return new Problem('insufficient-credits', err.message, { balance: err.balance, required: err.required });
+  }
+  if (err instanceof EngineFailed) return new Problem('internal', err.message);
+  return null;
+}
+
 function toProblem(err: unknown): Problem | null {
   if (err instanceof Problem) return err;
+  const domain = domainProblem(err);
+  if (domain) return domain;
   const e = (err ?? {}) as HttpError;
   switch (e.type) {
     case 'entity.parse.failed':

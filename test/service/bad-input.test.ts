@@ -101,8 +101,14 @@ describe.each(testDatabases)('bad input on $name: a precise problem, nothing cha
 
     const res = await service.post('/v1/validate', { address: '1 Main St, Springfield, IL 62701', phone: '+14155550123' }, { key: poor.apiKey });
 
+    const problem = await problemOf(res);
     expect(res.status).toBe(402);
-    expect(await problemOf(res)).toMatchObject({ balance: 2, required: 3 });
+    // Member for member and in this order, as the API has always answered it.
+    expect(JSON.stringify(problem)).toBe(JSON.stringify({
+      type: '/problems/insufficient-credits', title: "The account's usable credits do not cover the request", status: 402,
+      detail: 'This request costs 3 credits; the account has 2 usable.', balance: 2, required: 3, request_id: problem.request_id,
+    }));
+    expect(problem.request_id).toEqual(expect.any(String));
     expect((await service.accounts.credits(poor.accountId)).balance).toBe(2);
   });
 

@@ -1,5 +1,10 @@
+import type { AddressInfo } from 'node:net';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateRecord, VERDICT_COLUMNS } from '../../src/bulk/record-pipeline.js';
+import { EngineFailed } from '../../src/contact-check/errors.js';
 import { loadConfig } from '../../src/config.js';
+import { errorHandler } from '../../src/http/error-handler.js';
 import { createLogger } from '../../src/log.js';
 import { createEngines } from '../../src/contact-check/engines.js';
 import { ContactValidation, type Engines } from '../../src/contact-check/validate-contact.js';
@@ -24,7 +29,7 @@ describe.each(testDatabases)('when an engine fails or runs late, on $name', (dat
   it.each([
     ['rejects its promise', 'req-fault-1', async () => { throw new Error('engine crashed'); }],
     ['answers at once but throws instead', 'req-fault-2', () => { throw new Error('engine crashed at once'); }],
-  ])('When an engine %s, then the request answers a 500 problem and the whole charge is refunded', async (_how, requestId, validate) => {
+  ])('When an engine %s, then the use case throws EngineFailed and the whole charge is refunded', async (_how, requestId, validate) => {
     const { accountId } = await service.newAccount(10);
     const broken = { ...real.phone, validate };
 
@@ -32,7 +37,42 @@ describe.each(testDatabases)('when an engine fails or runs late, on $name', (dat
       address: '1 Main St, Springfield, IL 62701', phone: '+14155550123', smtp: false,
     }, Date.now(), log);
 
-    await expect(attempt).rejects.toMatchObject({ code: 'internal', status: 500 });
+    await expect(attempt).rejects.toBeInstanceOf(EngineFailed);
+    expect(await service.ledger.balance(accountId)).toBe(10);
+  });
+
+  it('When an engine fails behind the HTTP error handler, then the answer is the 500 problem it always was', async () => {
+    const { accountId } = await service.newAccount(10);
+    const broken = { ...real.phone, validate: async () => { throw new Error('engine crashed'); } };
+    const app = express();
+    app.post('/v1/validate', async () => {
+      await validationWith(broken).validate(accountId, 'req-fault-http', { phone: '+14155550123', smtp: false }, Date.now(), log);
+    });
+    app.use(errorHandler());
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/validate`, { method: 'POST' });
+    server.close();
+
+    expect(res.status).toBe(500);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await res.text()).toBe(JSON.stringify({
+      type: '/problems/internal', title: 'The service failed to process the request', status: 500,
+      detail: 'A validation engine failed; nothing was charged.',
+    }));
+    expect(await service.ledger.balance(accountId)).toBe(10);
+  });
+
+  it("When an engine fails on a bulk job's record, then the record is failed with cv_error internal and not charged", async () => {
+    const { accountId } = await service.newAccount(10);
+    const broken = { ...real.phone, validate: async () => { throw new Error('engine crashed'); } };
+    const record = { key: '000001', input: { phone: '+14155550123', smtp: false } };
+
+    const finished = await validateRecord(validationWith(broken), accountId, 'job-fault-1', record, log);
+
+    expect(finished).toMatchObject({ key: '000001', outcome: 'failed', credits: 0 });
+    expect(finished.result[VERDICT_COLUMNS.indexOf('cv_error')]).toBe('internal');
     expect(await service.ledger.balance(accountId)).toBe(10);
   });
 
