@@ -5,9 +5,8 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import type { ConnectorPlugin } from '../../src/sync/plugin.js';
-import { DEFAULT_RETRY, SalesforceClient, type RetryPolicy } from './client.js';
+import type { RetryPolicy } from './client.js';
 import { OBJECTS } from './mapping.js';
-import { createSession } from './session.js';
 
 export const salesforceSettingsSchema = z.object({
   /** The org's My Domain URL (client credentials do not work on login.salesforce.com); the core checks https and SSRF. */
@@ -56,6 +55,8 @@ export function createSalesforcePlugin(
     writeBackSchema: salesforceWriteBackSchema,
     urlsOf: (settings) => [settings.login_url],
     async open({ settings, credentials, writeBack, onApiUsage, log, fetch }) {
+      // jsforce, a large package, is loaded by the first sync rather than at every start of the service and the CLI.
+      const [{ DEFAULT_RETRY, SalesforceClient }, { createSession }] = await Promise.all([import('./client.js'), import('./session.js')]);
       const client = new SalesforceClient({
         loginUrl: settings.login_url,
         apiVersion: settings.api_version,

@@ -5,9 +5,8 @@
  */
 import { z } from 'zod';
 import type { ConnectorPlugin } from '../../src/sync/plugin.js';
-import { DEFAULT_RETRY, ShopifyClient, type RetryPolicy } from './client.js';
+import type { RetryPolicy } from './client.js';
 import { RESOURCES, recordsOfDelivery, type ShopifyResource } from './mapping.js';
-import { createSession } from './session.js';
 
 export const shopifySettingsSchema = z.object({
   /** The shop's permanent domain (`example.myshopify.com`); `https://` and a trailing slash are dropped. */
@@ -70,6 +69,8 @@ export function createShopifyPlugin(
     platformKeyOf: (settings) => settings.shop,
     recordsOfDelivery,
     async open({ settings, credentials, writeBack, onApiUsage, log, fetch }) {
+      // @shopify/shopify-api, a large package, is loaded by the first sync rather than at every start.
+      const [{ DEFAULT_RETRY, ShopifyClient }, { createSession }] = await Promise.all([import('./client.js'), import('./session.js')]);
       const client = new ShopifyClient({
         shop: settings.shop,
         apiVersion: settings.api_version,

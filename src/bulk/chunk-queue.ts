@@ -11,7 +11,7 @@
  *   compiled SQL functions of its own beyond its schema, its queues are created from code, and a job's expiry is
  *   set per queue in seconds (graphile-worker frees a crashed worker's job only after 4 hours).
  */
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type { Logger } from '../log.js';
 import type { ChunkTask } from './job-store.js';
 
@@ -88,6 +88,8 @@ export class PgBossChunkQueue implements ChunkQueue {
   static async open(
     connectionString: string, log: Logger, { expireSeconds, maintenanceSeconds }: { expireSeconds: number; maintenanceSeconds: number },
   ): Promise<PgBossChunkQueue> {
+    // Loaded on PostgreSQL only: a service on SQLite starts without it.
+    const { default: PgBoss } = await import('pg-boss');
     const boss = new PgBoss({
       connectionString, schema: 'pgboss', max: 4, application_name: 'contact-validator-bulk',
       maintenanceIntervalSeconds: maintenanceSeconds,

@@ -8,7 +8,6 @@
 import type { RequestHandler } from 'express';
 import { ipKeyGenerator, MemoryStore, rateLimit, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
-import { createClient } from 'redis';
 import type { Database } from '../../db/data-source.js';
 import type { Logger } from '../../log.js';
 import { Problem } from '../problems.js';
@@ -63,6 +62,8 @@ export class DatabaseRateLimitStore implements Store {
  * the rate limit lets requests through while Redis is away (`passOnStoreError` below) rather than holding them.
  */
 export async function connectRedis(url: string, logger: Logger) {
+  // Loaded only with REDIS_URL: the package is a good part of the service's start otherwise.
+  const { createClient } = await import('redis');
   let connected = false;
   const client = createClient({
     url,
