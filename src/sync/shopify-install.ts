@@ -53,8 +53,8 @@ export class ShopifyInstall {
   constructor(
     private readonly app: ShopifyAppSettings,
     private readonly connectors: Connectors,
-    /** The token exchange's way out: the outbound guard (the shop's own admin, or the configured base URL). */
-    private readonly exchange: OutboundFetch = createGuardedHttp({ privateOrigins: app.adminBaseUrl ? [app.adminBaseUrl] : [] }).fetch,
+    /** The token exchange's way out: by default the outbound guard (the shop's own admin, or the configured base URL). */
+    private readonly exchange?: OutboundFetch,
     private readonly now: () => number = Date.now,
   ) {
     this.linkKey = Buffer.from(crypto.hkdfSync('sha256', app.apiSecret, 'contact-validator', 'shopify-install-link', 32));
@@ -125,22 +125,33 @@ export class ShopifyInstall {
     if (!nonce || !cookieNonce || !same(nonce, cookieNonce)) throw new InstallRefused('the state does not match this browser (start the install again)');
     const link = this.readLink(token ?? '');
     if (link.shop !== query.shop) throw new InstallRefused('the callback is for another shop');
-    const answer = await this.exchange(new URL('/admin/oauth/access_token', this.adminBase(link.shop)), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ client_id: this.app.apiKey, client_secret: this.app.apiSecret, code: query.code }),
-      signal: AbortSignal.timeout(10_000),
-    }).catch((err: Error) => {
-      throw new InstallRefused(`Shopify could not be reached for the token (${err.message}); start the install again`);
-    });
-    if (!answer.ok) throw new InstallRefused(`Shopify refused the code (${answer.status})`);
-    const { access_token: accessToken } = (await answer.json()) as { access_token?: string };
-    if (!accessToken) throw new InstallRefused('Shopify gave no access token');
+    const accessToken = await this.tokenFor(link.shop, query.code);
     // The install proves the shop is the installer's: its connector is this account's from now on.
     return this.connectors.connectByInstall(link.account, {
       type: 'shopify', name: link.name, ...(link.schedule ? { schedule: link.schedule } : {}),
       settings: { ...link.settings, shop: link.shop },
       credentials: { access_token: accessToken, api_secret: this.app.apiSecret },
     });
+  }
+
+  /** The code exchanged for the shop's access token, through the outbound guard unless an exchange was given. */
+  private async tokenFor(shop: string, code: string | undefined): Promise<string> {
+    const guard = this.exchange ? null : createGuardedHttp({ privateOrigins: this.app.adminBaseUrl ? [this.app.adminBaseUrl] : [] });
+    try {
+      const answer = await (this.exchange ?? guard!.fetch)(new URL('/admin/oauth/access_token', this.adminBase(shop)), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ client_id: this.app.apiKey, client_secret: this.app.apiSecret, code }),
+        signal: AbortSignal.timeout(10_000),
+      }).catch((err: Error) => {
+        throw new InstallRefused(`Shopify could not be reached for the token (${err.message}); start the install again`);
+      });
+      if (!answer.ok) throw new InstallRefused(`Shopify refused the code (${answer.status})`);
+      const { access_token: accessToken } = (await answer.json()) as { access_token?: string };
+      if (!accessToken) throw new InstallRefused('Shopify gave no access token');
+      return accessToken;
+    } finally {
+      await guard?.close();
+    }
   }
 }
