@@ -13,8 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { contactInputOf, validateRequestSchema } from '../src/contact-check/contact-request.js';
-import { startService } from '../src/service.js';
-import { createEngines } from '../src/contact-check/engines.js';
+import { openEngines, startService } from '../src/service.js';
 import { ContactValidation } from '../src/contact-check/validate-contact.js';
 import { validateBodies } from './validate-bodies.js';
 
@@ -31,7 +30,7 @@ const service = await startService(config);
 try {
   const { account_id: accountId, api_key: apiKey } = await service.accounts.create('stages');
   await service.accounts.grantCredits(accountId, 50_000_000);
-  const engines = await createEngines(config, service.db);
+  const engines = await openEngines(config, service.db);
   const validation = new ContactValidation(engines, service.ledger, config.validationBudgetMs);
   const bodies = validateBodies().map((b) => JSON.parse(b) as unknown);
   const inputs = bodies.map((b) => contactInputOf(validateRequestSchema.parse(b)));

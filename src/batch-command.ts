@@ -11,8 +11,7 @@ import { batchView } from './batches/batches.js';
 import type { Config } from './config.js';
 import type { Database } from './db/data-source.js';
 import { createLogger } from './log.js';
-import { openBilling, openBulk } from './service.js';
-import { createEngines } from './contact-check/engines.js';
+import { openBilling, openBulk, openEngines } from './service.js';
 import { ContactValidation } from './contact-check/validate-contact.js';
 
 const POLL_MS = 200;
@@ -23,7 +22,7 @@ export async function runBatchCommand(
   const logger = createLogger('silent');
   const { ledger, accounts } = await openBilling(config, db);
   await accounts.get(args.account); // NotFoundError for an unknown account, before any work
-  const engines = await createEngines({ ...config, referenceReloadMs: 0 }, db, logger);
+  const engines = await openEngines({ ...config, referenceReloadMs: 0 }, db, logger);
   const validation = new ContactValidation(engines, ledger, config.validationBudgetMs);
   const { store, runner, batches } = await openBulk(config, db, validation, ledger, logger, { inProcess: true });
   const bar = new cliProgress.SingleBar(

@@ -7,9 +7,8 @@ import { Slots, TurnGate } from './bulk/process-records.js';
 import type { Config } from './config.js';
 import type { Database } from './db/data-source.js';
 import { createLogger } from './log.js';
-import { openBilling, openSync } from './service.js';
+import { openBilling, openEngines, openSync } from './service.js';
 import { runView } from './sync/connectors.js';
-import { createEngines } from './contact-check/engines.js';
 import { ContactValidation } from './contact-check/validate-contact.js';
 
 export class ConnectorCommandError extends Error {
@@ -34,7 +33,7 @@ export async function runConnectorCommand(
     await accounts.get(args.account!);
     return { connectors: await openSync(config, db, lazyValidation, ledger, logger, { slots: new Slots(1), gate: new TurnGate(1) }).connectors.list(args.account!) };
   }
-  const engines = await createEngines({ ...config, referenceReloadMs: 0 }, db, logger);
+  const engines = await openEngines({ ...config, referenceReloadMs: 0 }, db, logger);
   try {
     const validation = new ContactValidation(engines, ledger, config.validationBudgetMs);
     const sync = openSync(config, db, validation, ledger, logger, { slots: new Slots(config.batch.overall), gate: new TurnGate(64) });

@@ -33,6 +33,9 @@ import { WebSessions } from './people/sessions.js';
 import { createLogger, type Logger } from './log.js';
 import { createEngines } from './contact-check/engines.js';
 import { ContactValidation } from './contact-check/validate-contact.js';
+import { lastReferenceImport, loadReferenceIndex, seedEmbeddedReference } from './db/reference-store.js';
+import { loadShippedAddressData } from './validation/address/index.js';
+import { loadShippedPhoneData } from './validation/phone/index.js';
 
 /** SQLite: how often the worker thread checkpoints the WAL (src/db/wal-checkpointer.ts). */
 const WAL_CHECKPOINT_INTERVAL_MS = 1_000;
@@ -55,6 +58,21 @@ export interface RunningService {
 }
 
 export { openBilling };
+
+/**
+ * The engines and the reference data they are given: the shipped files (postal tables, country forms, phone metadata)
+ * and the delivery-point reference the database holds (the embedded RRAD points are loaded into it at first start;
+ * `reference import` adds more, which a running service loads within REFERENCE_RELOAD_MS).
+ */
+export async function openEngines(config: Config, db: Database, logger?: Logger) {
+  await seedEmbeddedReference(db);
+  const data = {
+    address: loadShippedAddressData({ rrad: false }),
+    phone: loadShippedPhoneData(),
+    reference: { version: () => lastReferenceImport(db), load: () => loadReferenceIndex(db) },
+  };
+  return createEngines(data, config, logger);
+}
 
 /**
  * The bulk pipeline and CSV batches: the job store, the queue (in process on SQLite; pg-boss on PostgreSQL, shared by
@@ -131,7 +149,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const { ledger, accounts } = await openBilling(config, db);
   let ready = false;
   let closing: Promise<void> | undefined;
-  const engines = await createEngines(config, db, logger);
+  const engines = await openEngines(config, db, logger);
   ready = true;
   const inDoubt = new InDoubtDebits(ledger, logger);
   const validation = new ContactValidation(engines, ledger, config.validationBudgetMs, inDoubt);

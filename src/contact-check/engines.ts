@@ -1,24 +1,36 @@
 /**
- * Builds the three engines from configuration and the database: the address engine's delivery-point reference is
- * what the database holds (the embedded RRAD points are loaded into it at first start; `reference import` adds more,
- * which a running service loads within REFERENCE_RELOAD_MS).
+ * Builds the three engines from their settings and the reference data the service's wiring loaded and handed in
+ * (src/service.ts, openEngines): nothing here reads a file or the database. The delivery-point reference is watched
+ * through `ReferenceSource`: when a `reference import` has loaded a file, a running service loads it within
+ * REFERENCE_RELOAD_MS.
  */
 import type { Config } from '../config.js';
-import type { Database } from '../db/data-source.js';
 import type { Logger } from '../log.js';
-import { loadReferenceIndex, seedEmbeddedReference } from '../db/reference-store.js';
-import { type AddressEngineWithSync, createAddressEngine, loadShippedAddressData } from '../validation/address/index.js';
+import {
+  type AddressEngineWithSync, createAddressEngine, type ReferenceIndex, type ShippedAddressData,
+} from '../validation/address/index.js';
 import { createEmailEngine, type ResolverHealthReport } from '../validation/email/index.js';
 import { createGuardedHttp } from '../net/outbound-guard.js';
-import { createPhoneEngine, createPhoneLookup, loadShippedPhoneData } from '../validation/phone/index.js';
+import { createPhoneEngine, createPhoneLookup, type PhoneData } from '../validation/phone/index.js';
 import type { EmailEngine, PhoneEngine } from '../validation/types.js';
 import type { Engines } from './validate-contact.js';
 
-/** The id of the newest reference import (0 when none): it changes when `reference import` has loaded a file. */
-async function lastReferenceImport(db: Database): Promise<number> {
-  const rows = await db.all<{ last: number | string | null }>(`SELECT MAX(id) AS last FROM reference_imports`);
-  return Number(rows[0]?.last ?? 0);
+/** The delivery-point reference wherever it is kept (the database, in the service). */
+export interface ReferenceSource {
+  /** Changes when a new reference file has been loaded (the newest import's id, 0 when none). */
+  version(): Promise<number>;
+  load(): Promise<ReferenceIndex>;
 }
+
+/** What the engines know, loaded by the caller. */
+export interface EngineData {
+  /** The shipped postal tables and country forms (without the RRAD points: those are in `reference`). */
+  address: ShippedAddressData;
+  phone: PhoneData;
+  reference: ReferenceSource;
+}
+
+export type EngineSettings = Pick<Config, 'email' | 'phone' | 'outbound' | 'referenceReloadMs'>;
 
 /** Inputs that take the engines' offline paths through their main branches (see warmUp). */
 const WARM_UP_INPUTS = {
@@ -51,13 +63,12 @@ export interface ResolverStatus {
 }
 
 export async function createEngines(
-  config: Config,
-  db: Database,
+  data: EngineData,
+  config: EngineSettings,
   logger?: Logger,
 ): Promise<Engines & { close(): Promise<void>; reloadReference(): Promise<boolean>; resolver: ResolverStatus }> {
-  await seedEmbeddedReference(db);
-  const { postal, countries } = loadShippedAddressData({ rrad: false });
-  let loadedImport = await lastReferenceImport(db);
+  const { postal, countries } = data.address;
+  let loadedImport = await data.reference.version();
   const email = createEmailEngine({
     ...config.email,
     // Once per change, not per request: a resolver that denies every name makes every e-mail answer unknown.
@@ -68,9 +79,9 @@ export async function createEngines(
   });
   // The live look-up's requests go out through the outbound guard (no redirect, no private address).
   const outbound = createGuardedHttp(config.outbound);
-  const phone = createPhoneEngine({ data: loadShippedPhoneData(), liveLookup: createPhoneLookup(config.phone, { fetch: outbound.fetch }) });
+  const phone = createPhoneEngine({ data: data.phone, liveLookup: createPhoneLookup(config.phone, { fetch: outbound.fetch }) });
   const engines = {
-    address: createAddressEngine({ postal, countries, reference: await loadReferenceIndex(db) }),
+    address: createAddressEngine({ postal, countries, reference: await data.reference.load() }),
     email,
     phone,
     resolver: { health: () => email.resolverHealth(), unavailableAnswers: () => email.dnsUnavailableAnswers },
@@ -79,9 +90,9 @@ export async function createEngines(
      * beside the running service), and swaps the address engine: requests in flight finish on the old one.
      */
     async reloadReference(): Promise<boolean> {
-      const last = await lastReferenceImport(db);
+      const last = await data.reference.version();
       if (last === loadedImport) return false;
-      const reference = await loadReferenceIndex(db);
+      const reference = await data.reference.load();
       engines.address = createAddressEngine({ postal, countries, reference });
       loadedImport = last;
       logger?.info({ reference_import: last }, 'reference data reloaded');

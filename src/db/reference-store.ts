@@ -311,6 +311,12 @@ interface RangeRow {
   street_name: string; suffix: string | null; postdirection: string | null; plus4_low: string | null; plus4_high: string | null;
 }
 
+/** The id of the newest reference import (0 when none): it changes when `reference import` has loaded a file. */
+export async function lastReferenceImport(db: Database): Promise<number> {
+  const rows = await db.all<{ last: number | string | null }>(`SELECT MAX(id) AS last FROM reference_imports`);
+  return Number(rows[0]?.last ?? 0);
+}
+
 /** Everything loaded, as the in-memory index `createAddressEngine({ reference })` takes. */
 export async function loadReferenceIndex(db: Database): Promise<ReferenceIndex> {
   const index = new ReferenceIndex();

@@ -6,8 +6,8 @@ import { EngineFailed } from '../../src/contact-check/errors.js';
 import { loadConfig } from '../../src/config.js';
 import { errorHandler } from '../../src/http/error-handler.js';
 import { createLogger } from '../../src/log.js';
-import { createEngines } from '../../src/contact-check/engines.js';
 import { ContactValidation, type Engines } from '../../src/contact-check/validate-contact.js';
+import { openEngines } from '../../src/service.js';
 import { testDatabases } from '../support/databases.js';
 import { QUIET_ENV, useTestService, type TestService } from '../support/service.js';
 
@@ -19,7 +19,7 @@ describe.each(testDatabases)('when an engine fails or runs late, on $name', (dat
   let real: Engines & { close(): Promise<void> };
   beforeAll(async () => {
     service = current();
-    real = await createEngines(loadConfig({ ...QUIET_ENV }), service.db);
+    real = await openEngines(loadConfig({ ...QUIET_ENV }), service.db);
   });
   afterAll(() => real?.close());
 
