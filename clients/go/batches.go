@@ -11,48 +11,9 @@ import (
 	"time"
 )
 
-// BatchStatus is a batch's state.
-type BatchStatus string
-
-const (
-	BatchQueued    BatchStatus = "queued"
-	BatchRunning   BatchStatus = "running"
-	BatchPaused    BatchStatus = "paused" // Reason "credits_exhausted": goes on once credits are added, or on Resume
-	BatchCompleted BatchStatus = "completed"
-	BatchFailed    BatchStatus = "failed" // Reason says why
-	BatchCanceled  BatchStatus = "canceled"
-)
-
 // Done reports whether the batch has ended: completed, failed or canceled.
 func (s BatchStatus) Done() bool {
 	return s == BatchCompleted || s == BatchFailed || s == BatchCanceled
-}
-
-// Batch is one CSV file validated in the background.
-type Batch struct {
-	BatchID        string        `json:"batch_id"`
-	Name           string        `json:"name"`
-	Status         BatchStatus   `json:"status"`
-	Reason         string        `json:"reason"`
-	RowsTotal      int64         `json:"rows_total"`
-	RowsDone       int64         `json:"rows_done"` // processed, failed ones included
-	RowsFailed     int64         `json:"rows_failed"`
-	CreditsCharged int64         `json:"credits_charged"`
-	CreatedAt      time.Time     `json:"created_at"`
-	StartedAt      *time.Time    `json:"started_at"`
-	FinishedAt     *time.Time    `json:"finished_at"`
-	ExpiresAt      *time.Time    `json:"expires_at"`
-	ETASeconds     *float64      `json:"eta_seconds"`
-	Columns        *BatchColumns `json:"columns,omitempty"`   // in the answer of Create
-	Delimiter      string        `json:"delimiter,omitempty"` // in the answer of Create
-}
-
-// BatchColumns are the header names the service reads each field from.
-type BatchColumns struct {
-	Address []string `json:"address"`
-	Email   string   `json:"email"`
-	Phone   string   `json:"phone"`
-	Country string   `json:"country"`
 }
 
 // BatchParams tunes an upload. Naming any column turns the service's column detection off.
@@ -123,9 +84,7 @@ func (s *BatchesService) Get(ctx context.Context, id string) (*Batch, error) {
 
 // List gives the account's batches, newest first.
 func (s *BatchesService) List(ctx context.Context) ([]Batch, error) {
-	var out struct {
-		Batches []Batch `json:"batches"`
-	}
+	var out BatchList
 	if err := s.c.getJSON(ctx, "/v1/batches", nil, &out); err != nil {
 		return nil, err
 	}

@@ -61,7 +61,7 @@ func TestWhenAllThreeModulesAreAskedThenEachComesBackTyped(t *testing.T) {
 	default:
 		t.Errorf("address status %q", res.Address.Status)
 	}
-	if !strings.HasPrefix(res.Address.Standardized, "1600 AMPHITHEATRE PKWY") || res.Address.Components.State == nil || *res.Address.Components.State != "CA" {
+	if !strings.HasPrefix(res.Address.Standardized, "1600 AMPHITHEATRE PKWY") || res.Address.Components.State != "CA" {
 		t.Errorf("address %+v", res.Address)
 	}
 	if res.Email.SMTP != cv.SMTPSkipped || res.Email.Normalized != "someone@example.com" {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"time"
 )
 
 // ConnectorType is the platform a connector syncs with.
@@ -14,61 +13,6 @@ const (
 	ConnectorSalesforce ConnectorType = "salesforce"
 	ConnectorShopify    ConnectorType = "shopify"
 )
-
-// ConnectorStatus is a connector's state.
-type ConnectorStatus string
-
-const (
-	ConnectorActive ConnectorStatus = "active"
-	ConnectorPaused ConnectorStatus = "paused" // by you, or Reason "credits_exhausted"
-	ConnectorError  ConnectorStatus = "error"  // Reason "auth_failed", …: change the credentials
-)
-
-// RunStatus is a connector run's state.
-type RunStatus string
-
-const (
-	RunRunning   RunStatus = "running"
-	RunCompleted RunStatus = "completed"
-	RunFailed    RunStatus = "failed"
-	RunPaused    RunStatus = "paused"
-)
-
-// Connector keeps a Salesforce org's or a Shopify store's contacts verified. Credentials are write-only and never
-// come back.
-type Connector struct {
-	ConnectorID  string          `json:"connector_id"`
-	Type         ConnectorType   `json:"type"`
-	Name         string          `json:"name"`
-	Status       ConnectorStatus `json:"status"`
-	Reason       string          `json:"reason"`        // credits_exhausted, auth_failed, rate_limited, api_error, uninstalled
-	ReasonDetail string          `json:"reason_detail"` // the platform's words
-	Schedule     string          `json:"schedule"`      // cron: "*/15 * * * *"
-	Settings     map[string]any  `json:"settings"`
-	WriteBack    map[string]any  `json:"write_back"`
-	Watermark    map[string]any  `json:"watermark"`
-	LastRun      *ConnectorRun   `json:"last_run"`
-	CreatedAt    time.Time       `json:"created_at"`
-	UpdatedAt    time.Time       `json:"updated_at"`
-}
-
-// ConnectorRun is one sync.
-type ConnectorRun struct {
-	RunID            string           `json:"run_id"`
-	Status           RunStatus        `json:"status"`
-	Reason           string           `json:"reason"`
-	Message          string           `json:"message"`
-	TriggeredBy      string           `json:"triggered_by"` // schedule, api, cli, webhook
-	StartedAt        time.Time        `json:"started_at"`
-	FinishedAt       *time.Time       `json:"finished_at"`
-	RecordsRead      int64            `json:"records_read"`
-	RecordsValidated int64            `json:"records_validated"`
-	RecordsWritten   int64            `json:"records_written"`
-	RecordsSkipped   int64            `json:"records_skipped"`
-	RecordsFailed    int64            `json:"records_failed"`
-	CreditsCharged   int64            `json:"credits_charged"`
-	Errors           []map[string]any `json:"errors"` // per record, the platform's reason
-}
 
 // ConnectorParams creates a connector. Settings, Credentials and WriteBack are the platform's own objects (a map or
 // a struct with JSON tags), as the service's docs/connectors.md shows them.
@@ -98,9 +42,7 @@ func connectorPath(id string) string { return "/v1/connectors/" + url.PathEscape
 
 // List gives the account's connectors.
 func (s *ConnectorsService) List(ctx context.Context) ([]Connector, error) {
-	var out struct {
-		Connectors []Connector `json:"connectors"`
-	}
+	var out ConnectorList
 	if err := s.c.getJSON(ctx, "/v1/connectors", nil, &out); err != nil {
 		return nil, err
 	}
@@ -141,9 +83,7 @@ func (s *ConnectorsService) Delete(ctx context.Context, id string) error {
 
 // Run starts a sync now and returns its run id (409 ErrConflict, Code "connector-busy", while one runs).
 func (s *ConnectorsService) Run(ctx context.Context, id string) (string, error) {
-	var out struct {
-		RunID string `json:"run_id"`
-	}
+	var out RunStarted
 	if err := s.c.sendJSON(ctx, http.MethodPost, connectorPath(id)+"/runs", nil, &out, retryRefused, nil); err != nil {
 		return "", err
 	}
@@ -152,9 +92,7 @@ func (s *ConnectorsService) Run(ctx context.Context, id string) (string, error) 
 
 // Runs lists a connector's runs, newest first.
 func (s *ConnectorsService) Runs(ctx context.Context, id string) ([]ConnectorRun, error) {
-	var out struct {
-		Runs []ConnectorRun `json:"runs"`
-	}
+	var out ConnectorRunList
 	if err := s.c.getJSON(ctx, connectorPath(id)+"/runs", nil, &out); err != nil {
 		return nil, err
 	}

@@ -29,12 +29,6 @@ var (
 	ErrNetwork = errors.New("contactvalidator: network error")
 )
 
-// FieldError is one entry of a problem's "errors" member: which field, and what is wrong with it.
-type FieldError struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
-}
-
 // Error is an answer of the service with a status of 400 or above: its RFC 9457 problem document.
 type Error struct {
 	Type      string       // e.g. "/problems/insufficient-credits"; see Code

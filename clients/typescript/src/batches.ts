@@ -1,7 +1,7 @@
 /** CSV batches (docs/batches.md): upload a file, follow it, download it back enriched. */
 import { ContactValidatorError, TimeoutError } from './errors.js';
 import type { Call, RequestOptions, Transport } from './transport.js';
-import type { Batch, BatchStatus, CreatedBatch } from './types.js';
+import type { Batch, BatchList, BatchStatus, CreatedBatch } from './types.js';
 
 /**
  * The file to upload. A string is a file path, unless it holds a line break: then it is the CSV text itself.
@@ -127,7 +127,7 @@ export class Batches {
 
   /** The account's batches, newest first (the latest 100). */
   async list(options?: RequestOptions): Promise<Batch[]> {
-    return (await this.transport.json<{ batches: Batch[] }>({ method: 'GET', path: '/v1/batches' }, options)).batches;
+    return (await this.transport.json<BatchList>({ method: 'GET', path: '/v1/batches' }, options)).batches;
   }
 
   /**

@@ -3,7 +3,7 @@ import { Batches } from './batches.js';
 import { Connectors } from './connectors.js';
 import { type RequestOptions, Transport, type TransportOptions } from './transport.js';
 import type {
-  Account, ApiKey, CreatedKey, CreateKeyRequest, RevokedKey, ValidateRequest, ValidateResponse,
+  Account, ApiKey, CreatedKey, CreateKeyRequest, KeyList, RevokedKey, ValidateRequest, ValidateResponse,
 } from './types.js';
 
 export interface ContactValidatorOptions {
@@ -38,7 +38,7 @@ export class Keys {
   constructor(private readonly transport: Transport) {}
 
   async list(options?: RequestOptions): Promise<ApiKey[]> {
-    return (await this.transport.json<{ keys: ApiKey[] }>({ method: 'GET', path: '/v1/keys' }, options)).keys;
+    return (await this.transport.json<KeyList>({ method: 'GET', path: '/v1/keys' }, options)).keys;
   }
 
   /** A new key; `api_key` is shown this once. */

@@ -1,6 +1,8 @@
 /** Connectors (docs/connectors.md): Salesforce orgs and Shopify stores kept verified on a schedule. */
 import type { RequestOptions, Transport } from './transport.js';
-import type { Connector, ConnectorRun, CreateConnectorRequest, UpdateConnectorRequest } from './types.js';
+import type {
+  Connector, ConnectorList, ConnectorRun, ConnectorRunList, CreateConnectorRequest, RunStarted, UpdateConnectorRequest,
+} from './types.js';
 
 const at = (id: string) => `/v1/connectors/${encodeURIComponent(id)}`;
 
@@ -8,7 +10,7 @@ export class Connectors {
   constructor(private readonly transport: Transport) {}
 
   async list(options?: RequestOptions): Promise<Connector[]> {
-    return (await this.transport.json<{ connectors: Connector[] }>({ method: 'GET', path: '/v1/connectors' }, options)).connectors;
+    return (await this.transport.json<ConnectorList>({ method: 'GET', path: '/v1/connectors' }, options)).connectors;
   }
 
   get(id: string, options?: RequestOptions): Promise<Connector> {
@@ -30,12 +32,12 @@ export class Connectors {
   }
 
   /** Starts a run now (ConflictError `connector-busy` while one runs). */
-  run(id: string, options?: RequestOptions): Promise<{ run_id: string }> {
-    return this.transport.json<{ run_id: string }>({ method: 'POST', path: `${at(id)}/runs` }, options);
+  run(id: string, options?: RequestOptions): Promise<RunStarted> {
+    return this.transport.json<RunStarted>({ method: 'POST', path: `${at(id)}/runs` }, options);
   }
 
   /** The connector's runs, newest first. */
   async runs(id: string, options?: RequestOptions): Promise<ConnectorRun[]> {
-    return (await this.transport.json<{ runs: ConnectorRun[] }>({ method: 'GET', path: `${at(id)}/runs` }, options)).runs;
+    return (await this.transport.json<ConnectorRunList>({ method: 'GET', path: `${at(id)}/runs` }, options)).runs;
   }
 }

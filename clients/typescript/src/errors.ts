@@ -5,10 +5,7 @@
  * client's own deadline). Classes follow the status family, so `catch (e) { if (e instanceof RateLimitError) … }`.
  */
 
-export interface FieldError {
-  field: string;
-  message: string;
-}
+import type { FieldError } from './models.js';
 
 /** RFC 9457 problem details as the service sends them; extension members are kept as they came. */
 export interface Problem {

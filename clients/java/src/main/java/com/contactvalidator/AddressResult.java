@@ -1,16 +1,21 @@
+// Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
 import java.util.List;
 
-/** The address module'\''s verdict. */
+/** The schema {@code AddressResult}. */
 public record AddressResult(
+    /** {@code verified} delivery point confirmed; {@code corrected} confirmed after changing input components; {@code partial} building confirmed, unit missing or unknown; {@code plausible} well-formed and consistent, no reference data covers it; {@code ambiguous} several candidates; {@code invalid} */
     AddressStatus status,
-    /** Upper case, one line, postal code included. */
+    /** Upper case, one line, postal code included */
     String standardized,
+    /** USPS DPV code, or "" when no reference data covers the address */
     Dpv dpv,
-    /** {@code "12345-6789"} when the reference data gives the add-on, else {@code null}. */
+    /** {@code 12345-6789} when the reference data gives the add-on */
     String zip4,
+    /** ISO 3166-1 alpha-2 */
     String country,
     AddressComponents components,
+    /** Stable-prefix codes ({@code A#} ZIP, {@code B#} city/state, {@code N#} standardized, …) */
     List<String> footnotes
 ) {}

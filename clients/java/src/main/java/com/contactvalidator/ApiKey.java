@@ -1,13 +1,15 @@
+// Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
 import java.time.Instant;
 
-/** An API key of the account, as listed (the secret itself is shown only once, at creation). */
+/** The schema {@code ApiKeyInfo}. */
 public record ApiKey(
     String keyId,
+    /** The first characters of the key, to recognise it; the key itself is shown only at creation */
     String prefix,
     Instant createdAt,
     Instant revokedAt,
-    /** {@code null} for a secret key. */
+    /** Present for a publishable key */
     Publishable publishable
 ) {}

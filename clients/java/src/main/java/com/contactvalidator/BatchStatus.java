@@ -1,6 +1,7 @@
+// Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
-/** A CSV batch's status. A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
+/** A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
 public enum BatchStatus implements ApiEnum {
   QUEUED("queued"),
   RUNNING("running"),

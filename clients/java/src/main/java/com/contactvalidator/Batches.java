@@ -22,8 +22,6 @@ public final class Batches {
     this.transport = transport;
   }
 
-  private record BatchList(List<Batch> batches) {}
-
   /** Uploads a CSV file (streamed from disk, never read whole into memory). Retried on 429/503. */
   public Batch create(Path file, BatchParams params) {
     Objects.requireNonNull(file, "file");

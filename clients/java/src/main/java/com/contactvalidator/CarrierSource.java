@@ -1,6 +1,7 @@
+// Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
-/** phone.carrier_source: live look-up, the number block's original holder, or none. A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
+/** {@code live}: current carrier from a live look-up; {@code allocation}: original holder of the number block; {@code none}. A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
 public enum CarrierSource implements ApiEnum {
   LIVE("live"),
   ALLOCATION("allocation"),

@@ -1,20 +1,24 @@
+// Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
 import java.time.Instant;
 import java.util.Map;
 
-/** A Salesforce or Shopify connector (docs/connectors.md). Credentials are write-only and never come back. */
+/** The schema {@code Connector}. */
 public record Connector(
     String connectorId,
+    /** The platform: one of the create body variants */
     String type,
     String name,
     ConnectorStatus status,
-    /** e.g. {@code credits_exhausted}, {@code auth_failed}. */
     String reason,
     String reasonDetail,
+    /** A cron expression */
     String schedule,
+    /** The platform's settings, defaults filled in */
     Map<String, Object> settings,
     Map<String, Object> writeBack,
+    /** Where reading stopped, per stream; opaque */
     Map<String, Object> watermark,
     ConnectorRun lastRun,
     Instant createdAt,

@@ -11,12 +11,6 @@ public final class Connectors {
     this.transport = transport;
   }
 
-  private record ConnectorList(List<Connector> connectors) {}
-
-  private record RunList(List<ConnectorRun> runs) {}
-
-  private record RunStarted(String runId) {}
-
   /** {@code GET /v1/connectors}. */
   public List<Connector> list() {
     return transport.<ConnectorList>json(Transport.Call.get("/v1/connectors"), ConnectorList.class).connectors();
@@ -49,7 +43,7 @@ public final class Connectors {
 
   /** {@code GET /v1/connectors/{id}/runs}: newest first. */
   public List<ConnectorRun> runs(String connectorId) {
-    return transport.<RunList>json(Transport.Call.get(path(connectorId) + "/runs"), RunList.class).runs();
+    return transport.<ConnectorRunList>json(Transport.Call.get(path(connectorId) + "/runs"), ConnectorRunList.class).runs();
   }
 
   private static String path(String connectorId) {

@@ -1,7 +1,10 @@
+// Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
-/** A new key: {@code apiKey} is shown this once. */
+/** The schema {@code CreatedKey}. */
 public record CreatedKey(
     String keyId,
-    String apiKey
+    /** Shown this once; only its hash is kept */
+    String apiKey,
+    Publishable publishable
 ) {}

@@ -1,6 +1,7 @@
+// Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
-/** What a request cost and what is left. */
+/** The schema {@code Credits}. */
 public record Credits(
     long charged,
     long remaining

@@ -1,6 +1,7 @@
+// Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
-/** address.dpv: the USPS delivery point validation code; {@link #NONE} is the service's empty string (no reference data covers the address). A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
+/** USPS DPV code, or "" when no reference data covers the address. A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
 public enum Dpv implements ApiEnum {
   Y("Y"),
   N("N"),

@@ -1,14 +1,16 @@
+// Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
-/** The e-mail module'\''s verdict. */
+/** The schema {@code EmailResult}. */
 public record EmailResult(
     EmailStatus status,
     EmailRisk risk,
+    /** {@code pending}: the probe goes on past the budget; {@code skipped}: no probe was made */
     SmtpVerdict smtp,
-    /** Why the status: {@code syntax} (finer codes may follow a colon), {@code no_such_domain}, {@code mailbox_not_found}, ... (an open set, so a string). */
+    /** Why the status: {@code syntax} (finer codes after a colon, {@code syntax:local_too_long}), {@code no_such_domain}, {@code no_mail_server}, {@code null_mx}, {@code mailbox_not_found}, {@code disabled}, {@code catch_all}, {@code mailbox_full}, {@code disposable}, {@code role}, {@code temp_fail}, {@code timeout}, {@code blocked}, {@code no_connect}, {@code dns_error}, {@code accepted}, {@code typo}, {@code not_checked}, … */
     String reason,
     String normalized,
-    /** A likely intended address ({@code gmial.com} -> {@code gmail.com}), or {@code null}. */
+    /** A likely intended address when the domain looks mistyped */
     String suggestion,
     boolean disposable,
     boolean role,

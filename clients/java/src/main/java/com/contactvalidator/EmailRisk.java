@@ -1,6 +1,7 @@
+// Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
-/** email.risk. A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
+/** A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
 public enum EmailRisk implements ApiEnum {
   LOW("low"),
   MEDIUM("medium"),

@@ -1,7 +1,9 @@
+// Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
-/** One field problem of a 400 answer. */
+/** The schema {@code FieldError}. */
 public record FieldError(
+    /** Dotted path of the field, or {@code (body)} */
     String field,
     String message
 ) {}

@@ -1,8 +1,9 @@
+// Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
 import java.time.Instant;
 
-/** A credit grant: the free grant, a pack bought, or an admin grant. */
+/** The schema {@code Grant}. */
 public record Grant(
     String id,
     String kind,

@@ -13,8 +13,6 @@ public final class Keys {
     this.transport = transport;
   }
 
-  private record KeyList(List<ApiKey> keys) {}
-
   /** {@code GET /v1/keys}. */
   public List<ApiKey> list() {
     return transport.<KeyList>json(Transport.Call.get("/v1/keys"), KeyList.class).keys();

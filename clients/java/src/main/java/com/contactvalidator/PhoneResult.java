@@ -1,15 +1,17 @@
+// Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
-/** The phone module'\''s verdict. */
+/** The schema {@code PhoneResult}. */
 public record PhoneResult(
     PhoneStatus status,
     PhoneType type,
-    /** Carrier name, or {@code null}. */
     String carrier,
+    /** {@code live}: current carrier from a live look-up; {@code allocation}: original holder of the number block; {@code none} */
     CarrierSource carrierSource,
     String e164,
     String country,
-    /** The national format, e.g. {@code (415) 555-0123}. */
-    String national,
-    String reason
+    /** Why the number is invalid */
+    String reason,
+    /** National format */
+    String national
 ) {}

@@ -1,6 +1,7 @@
+// Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
-/** email.smtp: what the mailbox probe found. A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
+/** {@code pending}: the probe goes on past the budget; {@code skipped}: no probe was made. A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
 public enum SmtpVerdict implements ApiEnum {
   DELIVERABLE("deliverable"),
   UNDELIVERABLE("undeliverable"),

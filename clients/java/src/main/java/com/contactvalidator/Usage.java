@@ -1,8 +1,9 @@
+// Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
-/** Requests and credits per module over the last {@code windowDays} days. */
+/** Requests charged and credits spent per module over the window */
 public record Usage(
-    int windowDays,
+    long windowDays,
     ModuleUsage address,
     ModuleUsage email,
     ModuleUsage phone

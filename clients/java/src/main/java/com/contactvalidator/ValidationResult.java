@@ -1,11 +1,12 @@
+// Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
-/** The answer of {@code POST /v1/validate}: one object per module asked for ({@code null} for a module not asked for). */
+/** Every module asked for has an object; a module not asked for is null. */
 public record ValidationResult(
     AddressResult address,
     EmailResult email,
     PhoneResult phone,
-    /** {@code null} for a publishable key. */
+    /** null for a publishable key, which reads nothing of the account */
     Credits credits,
     String requestId,
     long responseMs

@@ -1,0 +1,384 @@
+# Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
+"""The service's answers, typed: ``TypedDict`` classes over the plain dicts the client returns, and the closed
+vocabularies as ``Literal`` types plus tuples of their values. The service may add members and (documented) values;
+a client reading an unknown one gets it unchanged."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any, Dict, List, Literal, Optional, TypedDict, Union
+
+if sys.version_info >= (3, 11):
+    from typing import NotRequired
+elif TYPE_CHECKING:  # pragma: no cover - only type checkers read it on 3.9/3.10 (annotations are strings here)
+    from typing_extensions import NotRequired
+
+__all__ = [
+    "AddressStatus",
+    "ADDRESS_STATUSES",
+    "Dpv",
+    "DPV_CODES",
+    "EmailStatus",
+    "EMAIL_STATUSES",
+    "EmailRisk",
+    "EMAIL_RISKS",
+    "EmailSmtp",
+    "EMAIL_SMTP_RESULTS",
+    "PhoneStatus",
+    "PHONE_STATUSES",
+    "PhoneType",
+    "PHONE_TYPES",
+    "CarrierSource",
+    "CARRIER_SOURCES",
+    "BatchStatus",
+    "BATCH_STATUSES",
+    "RunStatus",
+    "RUN_STATUSES",
+    "ConnectorStatus",
+    "CONNECTOR_STATUSES",
+    "ValidateOptions",
+    "AddressComponents",
+    "AddressResult",
+    "EmailResult",
+    "PhoneResult",
+    "Credits",
+    "Validation",
+    "Grant",
+    "PublishableScope",
+    "ApiKey",
+    "Usage",
+    "ModuleUsage",
+    "Account",
+    "KeyList",
+    "NewApiKey",
+    "RevokedKey",
+    "Batch",
+    "BatchColumns",
+    "NewBatch",
+    "BatchList",
+    "RunError",
+    "ConnectorRun",
+    "Connector",
+    "ConnectorList",
+    "ConnectorRunList",
+    "NewRun",
+    "FieldError",
+]
+
+
+AddressStatus = Literal["verified", "corrected", "partial", "plausible", "ambiguous", "invalid"]
+"""`verified` delivery point confirmed; `corrected` confirmed after changing input components; `partial` building confirmed, unit missing or unknown; `plausible` well-formed and consistent, no reference data covers it; `ambiguous` several candidates; `invalid`"""
+ADDRESS_STATUSES: tuple[AddressStatus, ...] = ("verified", "corrected", "partial", "plausible", "ambiguous", "invalid")
+
+
+Dpv = Literal["Y", "N", "S", "D", ""]
+"""USPS DPV code, or "" when no reference data covers the address"""
+DPV_CODES: tuple[Dpv, ...] = ("Y", "N", "S", "D", "")
+
+
+EmailStatus = Literal["valid", "invalid", "risky", "unknown"]
+EMAIL_STATUSES: tuple[EmailStatus, ...] = ("valid", "invalid", "risky", "unknown")
+
+
+EmailRisk = Literal["low", "medium", "high"]
+EMAIL_RISKS: tuple[EmailRisk, ...] = ("low", "medium", "high")
+
+
+EmailSmtp = Literal["deliverable", "undeliverable", "catch_all", "mailbox_full", "disabled", "unknown", "pending", "skipped"]
+"""`pending`: the probe goes on past the budget; `skipped`: no probe was made"""
+EMAIL_SMTP_RESULTS: tuple[EmailSmtp, ...] = ("deliverable", "undeliverable", "catch_all", "mailbox_full", "disabled", "unknown", "pending", "skipped")
+
+
+PhoneStatus = Literal["valid", "invalid", "unknown"]
+PHONE_STATUSES: tuple[PhoneStatus, ...] = ("valid", "invalid", "unknown")
+
+
+PhoneType = Literal["mobile", "landline", "fixed_or_mobile", "voip", "toll_free", "premium_rate", "shared_cost", "personal", "pager", "uan", "voicemail", "unknown"]
+PHONE_TYPES: tuple[PhoneType, ...] = ("mobile", "landline", "fixed_or_mobile", "voip", "toll_free", "premium_rate", "shared_cost", "personal", "pager", "uan", "voicemail", "unknown")
+
+
+CarrierSource = Literal["live", "allocation", "none"]
+"""`live`: current carrier from a live look-up; `allocation`: original holder of the number block; `none`"""
+CARRIER_SOURCES: tuple[CarrierSource, ...] = ("live", "allocation", "none")
+
+
+BatchStatus = Literal["queued", "running", "paused", "completed", "failed", "canceled"]
+BATCH_STATUSES: tuple[BatchStatus, ...] = ("queued", "running", "paused", "completed", "failed", "canceled")
+
+
+RunStatus = Literal["running", "completed", "failed", "paused"]
+RUN_STATUSES: tuple[RunStatus, ...] = ("running", "completed", "failed", "paused")
+
+
+ConnectorStatus = Literal["active", "paused", "error"]
+CONNECTOR_STATUSES: tuple[ConnectorStatus, ...] = ("active", "paused", "error")
+
+
+class ValidateOptions(TypedDict):
+    smtp: NotRequired[bool]
+
+
+class AddressComponents(TypedDict):
+    """Absent parts are null."""
+
+    primary_number: Optional[str]
+    street_predirection: Optional[str]
+    street_name: Optional[str]
+    street_suffix: Optional[str]
+    street_postdirection: Optional[str]
+    secondary_designator: Optional[str]
+    secondary_number: Optional[str]
+    city: Optional[str]
+    state: Optional[str]
+    postal_code: Optional[str]
+    plus4: Optional[str]
+    country: Optional[str]
+    extra_secondaries: NotRequired[List[str]]
+    """US/Canada: units Pub 28 keeps off the delivery line (`BLDG A`, `FL 3`)"""
+    urbanization: NotRequired[Optional[str]]
+    """Puerto Rico's `URB` name"""
+    delivery_type: NotRequired[Optional[str]]
+    """US/Canada: what the delivery line is"""
+    county: NotRequired[Optional[str]]
+    """US: the ZIP code's county (GeoNames)"""
+    delivery_installation: NotRequired[Optional[str]]
+    """Canada: `STN MAIN`, `SUCC CENTRE-VILLE`"""
+
+
+class AddressResult(TypedDict):
+    status: AddressStatus
+    """`verified` delivery point confirmed; `corrected` confirmed after changing input components; `partial` building confirmed, unit missing or unknown; `plausible` well-formed and consistent, no reference data covers it; `ambiguous` several candidates; `invalid`"""
+    standardized: Optional[str]
+    """Upper case, one line, postal code included"""
+    dpv: Dpv
+    """USPS DPV code, or "" when no reference data covers the address"""
+    zip4: Optional[str]
+    """`12345-6789` when the reference data gives the add-on"""
+    country: Optional[str]
+    """ISO 3166-1 alpha-2"""
+    components: AddressComponents
+    footnotes: List[str]
+    """Stable-prefix codes (`A#` ZIP, `B#` city/state, `N#` standardized, …)"""
+
+
+class EmailResult(TypedDict):
+    status: EmailStatus
+    risk: EmailRisk
+    smtp: EmailSmtp
+    """`pending`: the probe goes on past the budget; `skipped`: no probe was made"""
+    reason: str
+    """Why the status: `syntax` (finer codes after a colon, `syntax:local_too_long`), `no_such_domain`, `no_mail_server`, `null_mx`, `mailbox_not_found`, `disabled`, `catch_all`, `mailbox_full`, `disposable`, `role`, `temp_fail`, `timeout`, `blocked`, `no_connect`, `dns_error`, `accepted`, `typo`, `not_checked`, …"""
+    normalized: Optional[str]
+    suggestion: Optional[str]
+    """A likely intended address when the domain looks mistyped"""
+    disposable: bool
+    role: bool
+    free: bool
+
+
+class PhoneResult(TypedDict):
+    status: PhoneStatus
+    type: PhoneType
+    carrier: Optional[str]
+    carrier_source: CarrierSource
+    """`live`: current carrier from a live look-up; `allocation`: original holder of the number block; `none`"""
+    e164: Optional[str]
+    country: Optional[str]
+    reason: NotRequired[Optional[str]]
+    """Why the number is invalid"""
+    national: NotRequired[Optional[str]]
+    """National format"""
+
+
+class Credits(TypedDict):
+    charged: int
+    remaining: int
+
+
+class Validation(TypedDict):
+    """Every module asked for has an object; a module not asked for is null."""
+
+    address: Optional[AddressResult]
+    email: Optional[EmailResult]
+    phone: Optional[PhoneResult]
+    credits: Optional[Credits]
+    """null for a publishable key, which reads nothing of the account"""
+    request_id: str
+    response_ms: int
+
+
+class Grant(TypedDict):
+    id: str
+    kind: str
+    credits: int
+    remaining: int
+    price_usd: Optional[float]
+    created_at: str
+    expires_at: str
+    expired: bool
+
+
+class PublishableScope(TypedDict):
+    origins: List[str]
+    """The origins whose pages may use the key (CORS is answered for them alone)"""
+    phone: bool
+    """Whether the key may check phone numbers"""
+
+
+class ApiKey(TypedDict):
+    key_id: str
+    prefix: str
+    """The first characters of the key, to recognise it; the key itself is shown only at creation"""
+    created_at: str
+    revoked_at: Optional[str]
+    publishable: NotRequired[PublishableScope]
+    """Present for a publishable key"""
+
+
+class Usage(TypedDict):
+    """Requests charged and credits spent per module over the window"""
+
+    window_days: int
+    address: ModuleUsage
+    email: ModuleUsage
+    phone: ModuleUsage
+
+
+class ModuleUsage(TypedDict):
+    requests: int
+    credits: int
+
+
+class Account(TypedDict):
+    account_id: str
+    name: str
+    created_at: str
+    balance: int
+    """Usable credits: what the unexpired grants have left"""
+    grants: List[Grant]
+    usage: Usage
+    """Requests charged and credits spent per module over the window"""
+    keys: List[ApiKey]
+
+
+class KeyList(TypedDict):
+    keys: List[ApiKey]
+
+
+class NewApiKey(TypedDict):
+    key_id: str
+    api_key: str
+    """Shown this once; only its hash is kept"""
+    publishable: NotRequired[PublishableScope]
+
+
+class RevokedKey(TypedDict):
+    key_id: str
+    revoked_at: str
+
+
+class Batch(TypedDict):
+    batch_id: str
+    name: Optional[str]
+    status: BatchStatus
+    reason: Optional[str]
+    """`credits_exhausted` for a paused batch; why, for a failed one"""
+    rows_total: int
+    rows_done: int
+    """Rows processed, the failed ones included"""
+    rows_failed: int
+    credits_charged: int
+    created_at: str
+    started_at: Optional[str]
+    finished_at: Optional[str]
+    expires_at: Optional[str]
+    """When the file and results are deleted (BATCH_RETENTION_DAYS)"""
+    eta_seconds: Optional[int]
+
+
+class BatchColumns(TypedDict):
+    """The columns read, as named or as detected from the header"""
+
+    address: List[str]
+    """Header names joined with ", " into the one-line address"""
+    email: Optional[str]
+    phone: Optional[str]
+    country: Optional[str]
+
+
+class NewBatch(Batch):
+    columns: BatchColumns
+    """The columns read, as named or as detected from the header"""
+    delimiter: str
+    """The delimiter detected: `,`, `;` or tab"""
+
+
+class BatchList(TypedDict):
+    batches: List[Batch]
+    """Newest first, the latest 100"""
+
+
+class RunError(TypedDict):
+    key: str
+    error: str
+
+
+class ConnectorRun(TypedDict):
+    run_id: str
+    status: RunStatus
+    reason: Optional[str]
+    """Why a run failed or paused"""
+    message: Optional[str]
+    """The platform's own words, for the operator"""
+    triggered_by: str
+    started_at: str
+    finished_at: Optional[str]
+    records_read: int
+    """Distinct records read"""
+    records_validated: int
+    records_written: int
+    records_skipped: int
+    """Records whose checked fields did not change: free"""
+    records_failed: int
+    credits_charged: int
+    errors: List[RunError]
+    """Per record, the platform's reason"""
+
+
+class Connector(TypedDict):
+    connector_id: str
+    type: str
+    """The platform: one of the create body variants"""
+    name: str
+    status: ConnectorStatus
+    reason: Optional[str]
+    reason_detail: Optional[str]
+    schedule: str
+    """A cron expression"""
+    settings: Dict[str, Any]
+    """The platform's settings, defaults filled in"""
+    write_back: Dict[str, Any]
+    watermark: Dict[str, Any]
+    """Where reading stopped, per stream; opaque"""
+    last_run: Optional[ConnectorRun]
+    created_at: str
+    updated_at: str
+
+
+class ConnectorList(TypedDict):
+    connectors: List[Connector]
+
+
+class ConnectorRunList(TypedDict):
+    runs: List[ConnectorRun]
+    """Newest first"""
+
+
+class NewRun(TypedDict):
+    run_id: str
+
+
+class FieldError(TypedDict):
+    field: str
+    """Dotted path of the field, or `(body)`"""
+    message: str

@@ -1,0 +1,483 @@
+// Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
+/**
+ * The service's requests and answers, typed. The service may add members to an answer and values to a vocabulary
+ * (docs/api.md#vocabularies): answers keep an index signature and each vocabulary is open at the end
+ * (`| (string & {})`), so code compiled against this version keeps working and editors still offer the known values.
+ */
+import type { ConnectorType, EmailReason } from './types.js';
+
+/** Known values plus any later addition, without losing autocompletion. */
+type Open<T extends string> = T | (string & {});
+
+/** `verified` delivery point confirmed; `corrected` confirmed after changing input components; `partial` building confirmed, unit missing or unknown; `plausible` well-formed and consistent, no reference data covers it; `ambiguous` several candidates; `invalid` */
+export const AddressStatus = {
+  Verified: 'verified',
+  Corrected: 'corrected',
+  Partial: 'partial',
+  Plausible: 'plausible',
+  Ambiguous: 'ambiguous',
+  Invalid: 'invalid',
+} as const;
+export type AddressStatus = Open<(typeof AddressStatus)[keyof typeof AddressStatus]>;
+
+/** USPS DPV code, or "" when no reference data covers the address */
+export const Dpv = {
+  Confirmed: 'Y',
+  NotConfirmed: 'N',
+  SecondaryMissing: 'S',
+  SecondaryNotConfirmed: 'D',
+  NotCovered: '',
+} as const;
+export type Dpv = Open<(typeof Dpv)[keyof typeof Dpv]>;
+
+export const EmailStatus = {
+  Valid: 'valid',
+  Invalid: 'invalid',
+  Risky: 'risky',
+  Unknown: 'unknown',
+} as const;
+export type EmailStatus = Open<(typeof EmailStatus)[keyof typeof EmailStatus]>;
+
+export const EmailRisk = {
+  Low: 'low',
+  Medium: 'medium',
+  High: 'high',
+} as const;
+export type EmailRisk = Open<(typeof EmailRisk)[keyof typeof EmailRisk]>;
+
+/** `pending`: the probe goes on past the budget; `skipped`: no probe was made */
+export const SmtpResult = {
+  Deliverable: 'deliverable',
+  Undeliverable: 'undeliverable',
+  CatchAll: 'catch_all',
+  MailboxFull: 'mailbox_full',
+  Disabled: 'disabled',
+  Unknown: 'unknown',
+  Pending: 'pending',
+  Skipped: 'skipped',
+} as const;
+export type SmtpResult = Open<(typeof SmtpResult)[keyof typeof SmtpResult]>;
+
+export const PhoneStatus = {
+  Valid: 'valid',
+  Invalid: 'invalid',
+  Unknown: 'unknown',
+} as const;
+export type PhoneStatus = Open<(typeof PhoneStatus)[keyof typeof PhoneStatus]>;
+
+export const PhoneType = {
+  Mobile: 'mobile',
+  Landline: 'landline',
+  FixedOrMobile: 'fixed_or_mobile',
+  Voip: 'voip',
+  TollFree: 'toll_free',
+  PremiumRate: 'premium_rate',
+  SharedCost: 'shared_cost',
+  Personal: 'personal',
+  Pager: 'pager',
+  Uan: 'uan',
+  Voicemail: 'voicemail',
+  Unknown: 'unknown',
+} as const;
+export type PhoneType = Open<(typeof PhoneType)[keyof typeof PhoneType]>;
+
+/** `live`: current carrier from a live look-up; `allocation`: original holder of the number block; `none` */
+export const CarrierSource = {
+  Live: 'live',
+  Allocation: 'allocation',
+  None: 'none',
+} as const;
+export type CarrierSource = Open<(typeof CarrierSource)[keyof typeof CarrierSource]>;
+
+export const BatchStatus = {
+  Queued: 'queued',
+  Running: 'running',
+  Paused: 'paused',
+  Completed: 'completed',
+  Failed: 'failed',
+  Canceled: 'canceled',
+} as const;
+export type BatchStatus = Open<(typeof BatchStatus)[keyof typeof BatchStatus]>;
+
+export const RunStatus = {
+  Running: 'running',
+  Completed: 'completed',
+  Failed: 'failed',
+  Paused: 'paused',
+} as const;
+export type RunStatus = Open<(typeof RunStatus)[keyof typeof RunStatus]>;
+
+export const ConnectorStatus = {
+  Active: 'active',
+  Paused: 'paused',
+  Error: 'error',
+} as const;
+export type ConnectorStatus = Open<(typeof ConnectorStatus)[keyof typeof ConnectorStatus]>;
+
+/** At least one of address, email, phone. `address` is one line (or several, separated by commas or line breaks), or its parts. */
+export interface ValidateRequest {
+  address?: string | { line1: string; line2?: string; city?: string; state?: string; postal_code?: string; country?: string } | null;
+  email?: string | null;
+  phone?: string | null;
+  country?: string;
+  options?: { smtp?: boolean };
+}
+
+/** Absent parts are null. */
+export interface AddressComponents {
+  primary_number: string | null;
+  street_predirection: string | null;
+  street_name: string | null;
+  street_suffix: string | null;
+  street_postdirection: string | null;
+  secondary_designator: string | null;
+  secondary_number: string | null;
+  city: string | null;
+  state: string | null;
+  postal_code: string | null;
+  plus4: string | null;
+  country: string | null;
+  /** US/Canada: units Pub 28 keeps off the delivery line (`BLDG A`, `FL 3`) */
+  extra_secondaries?: string[];
+  /** Puerto Rico's `URB` name */
+  urbanization?: string | null;
+  /** US/Canada: what the delivery line is */
+  delivery_type?: Open<'street' | 'po_box' | 'rural_route' | 'highway_contract' | 'military' | 'general_delivery'> | null;
+  /** US: the ZIP code's county (GeoNames) */
+  county?: string | null;
+  /** Canada: `STN MAIN`, `SUCC CENTRE-VILLE` */
+  delivery_installation?: string | null;
+  [extra: string]: unknown;
+}
+
+export interface AddressResult {
+  /** `verified` delivery point confirmed; `corrected` confirmed after changing input components; `partial` building confirmed, unit missing or unknown; `plausible` well-formed and consistent, no reference data covers it; `ambiguous` several candidates; `invalid` */
+  status: AddressStatus;
+  /** Upper case, one line, postal code included */
+  standardized: string | null;
+  /** USPS DPV code, or "" when no reference data covers the address */
+  dpv: Dpv;
+  /** `12345-6789` when the reference data gives the add-on */
+  zip4: string | null;
+  /** ISO 3166-1 alpha-2 */
+  country: string | null;
+  components: AddressComponents;
+  /** Stable-prefix codes (`A#` ZIP, `B#` city/state, `N#` standardized, …) */
+  footnotes: string[];
+  [extra: string]: unknown;
+}
+
+export interface EmailResult {
+  status: EmailStatus;
+  risk: EmailRisk;
+  /** `pending`: the probe goes on past the budget; `skipped`: no probe was made */
+  smtp: SmtpResult;
+  /** Why the status: `syntax` (finer codes after a colon, `syntax:local_too_long`), `no_such_domain`, `no_mail_server`, `null_mx`, `mailbox_not_found`, `disabled`, `catch_all`, `mailbox_full`, `disposable`, `role`, `temp_fail`, `timeout`, `blocked`, `no_connect`, `dns_error`, `accepted`, `typo`, `not_checked`, … */
+  reason: EmailReason;
+  normalized: string | null;
+  /** A likely intended address when the domain looks mistyped */
+  suggestion: string | null;
+  disposable: boolean;
+  role: boolean;
+  free: boolean;
+  [extra: string]: unknown;
+}
+
+export interface PhoneResult {
+  status: PhoneStatus;
+  type: PhoneType;
+  carrier: string | null;
+  /** `live`: current carrier from a live look-up; `allocation`: original holder of the number block; `none` */
+  carrier_source: CarrierSource;
+  e164: string | null;
+  country: string | null;
+  /** Why the number is invalid */
+  reason?: string | null;
+  /** National format */
+  national?: string | null;
+  [extra: string]: unknown;
+}
+
+export interface Credits {
+  charged: number;
+  remaining: number;
+  [extra: string]: unknown;
+}
+
+/** Every module asked for has an object; a module not asked for is null. */
+export interface ValidateResponse {
+  address: AddressResult | null;
+  email: EmailResult | null;
+  phone: PhoneResult | null;
+  /** null for a publishable key, which reads nothing of the account */
+  credits: Credits | null;
+  request_id: string;
+  response_ms: number;
+  [extra: string]: unknown;
+}
+
+export interface CreditGrant {
+  id: string;
+  kind: Open<'free' | 'pack' | 'admin'>;
+  credits: number;
+  remaining: number;
+  price_usd: number | null;
+  created_at: string;
+  expires_at: string;
+  expired: boolean;
+  [extra: string]: unknown;
+}
+
+export interface PublishableScope {
+  /** The origins whose pages may use the key (CORS is answered for them alone) */
+  origins: string[];
+  /** Whether the key may check phone numbers */
+  phone: boolean;
+  [extra: string]: unknown;
+}
+
+export interface ApiKey {
+  key_id: string;
+  /** The first characters of the key, to recognise it; the key itself is shown only at creation */
+  prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+  /** Present for a publishable key */
+  publishable?: PublishableScope;
+  [extra: string]: unknown;
+}
+
+/** Requests charged and credits spent per module over the window */
+export interface Usage {
+  window_days: number;
+  address: ModuleUsage;
+  email: ModuleUsage;
+  phone: ModuleUsage;
+  [extra: string]: unknown;
+}
+
+export interface ModuleUsage {
+  requests: number;
+  credits: number;
+  [extra: string]: unknown;
+}
+
+export interface Account {
+  account_id: string;
+  name: string;
+  created_at: string;
+  /** Usable credits: what the unexpired grants have left */
+  balance: number;
+  grants: CreditGrant[];
+  /** Requests charged and credits spent per module over the window */
+  usage: Usage;
+  keys: ApiKey[];
+  [extra: string]: unknown;
+}
+
+export interface KeyList {
+  keys: ApiKey[];
+  [extra: string]: unknown;
+}
+
+/** No body (or `{}`): a secret key. `publishable: true` with 1 to 20 origins: a key for web pages. */
+export interface CreateKeyRequest {
+  publishable?: boolean;
+  origins?: string[];
+  phone?: boolean;
+}
+
+export interface CreatedKey {
+  key_id: string;
+  /** Shown this once; only its hash is kept */
+  api_key: string;
+  publishable?: PublishableScope;
+  [extra: string]: unknown;
+}
+
+export interface RevokedKey {
+  key_id: string;
+  revoked_at: string;
+  [extra: string]: unknown;
+}
+
+export interface Batch {
+  batch_id: string;
+  name: string | null;
+  status: BatchStatus;
+  /** `credits_exhausted` for a paused batch; why, for a failed one */
+  reason: string | null;
+  rows_total: number;
+  /** Rows processed, the failed ones included */
+  rows_done: number;
+  rows_failed: number;
+  credits_charged: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** When the file and results are deleted (BATCH_RETENTION_DAYS) */
+  expires_at: string | null;
+  eta_seconds: number | null;
+  [extra: string]: unknown;
+}
+
+/** The columns read, as named or as detected from the header */
+export interface BatchColumns {
+  /** Header names joined with ", " into the one-line address */
+  address: string[];
+  email: string | null;
+  phone: string | null;
+  country: string | null;
+  [extra: string]: unknown;
+}
+
+export interface CreatedBatch extends Batch {
+  /** The columns read, as named or as detected from the header */
+  columns: BatchColumns;
+  /** The delimiter detected: `,`, `;` or tab */
+  delimiter: string;
+}
+
+export interface BatchList {
+  /** Newest first, the latest 100 */
+  batches: Batch[];
+  [extra: string]: unknown;
+}
+
+export interface SalesforceSettings {
+  login_url: string;
+  api_version?: string;
+  objects?: Array<Open<'Contact' | 'Lead'>>;
+  page_size?: number;
+  api_usage_max_share?: number;
+  [extra: string]: unknown;
+}
+
+/** Write-only: stored encrypted, never returned */
+export type SalesforceCredentials = { client_id: string; client_secret: string } | { client_id: string; username: string; private_key: string };
+
+export interface SalesforceWriteBack {
+  overwrite_address?: boolean;
+  [extra: string]: unknown;
+}
+
+export interface SalesforceConnectorInput {
+  type: 'salesforce';
+  name: string;
+  schedule?: string;
+  settings: SalesforceSettings;
+  credentials: SalesforceCredentials;
+  write_back?: SalesforceWriteBack;
+}
+
+export interface ShopifySettings {
+  shop: string;
+  api_version?: string;
+  resources?: Array<Open<'customers' | 'orders'>>;
+  page_size?: number;
+  [extra: string]: unknown;
+}
+
+/** Write-only: stored encrypted, never returned */
+export type ShopifyCredentials = { access_token: string; api_secret: string } | { client_id: string; api_secret: string };
+
+export interface ShopifyWriteBack {
+  tags?: boolean;
+  metafields?: boolean;
+  [extra: string]: unknown;
+}
+
+export interface ShopifyConnectorInput {
+  type: 'shopify';
+  name: string;
+  schedule?: string;
+  settings: ShopifySettings;
+  credentials: ShopifyCredentials;
+  write_back?: ShopifyWriteBack;
+}
+
+/** One variant per platform, told by `type` */
+export type CreateConnectorRequest = SalesforceConnectorInput | ShopifyConnectorInput;
+
+/** `settings`, `credentials` and `write_back` follow the connector's platform schemas; new credentials clear an `auth_failed` error. */
+export interface UpdateConnectorRequest {
+  name?: string;
+  status?: Open<'active' | 'paused'>;
+  schedule?: string;
+  settings?: Record<string, unknown>;
+  credentials?: Record<string, unknown>;
+  write_back?: Record<string, unknown>;
+}
+
+export interface RunError {
+  key: string;
+  error: string;
+  [extra: string]: unknown;
+}
+
+export interface ConnectorRun {
+  run_id: string;
+  status: RunStatus;
+  /** Why a run failed or paused */
+  reason: Open<'credits_exhausted' | 'auth_failed' | 'rate_limited' | 'api_error' | 'uninstalled'> | null;
+  /** The platform's own words, for the operator */
+  message: string | null;
+  triggered_by: Open<'schedule' | 'api' | 'cli' | 'webhook'>;
+  started_at: string;
+  finished_at: string | null;
+  /** Distinct records read */
+  records_read: number;
+  records_validated: number;
+  records_written: number;
+  /** Records whose checked fields did not change: free */
+  records_skipped: number;
+  records_failed: number;
+  credits_charged: number;
+  /** Per record, the platform's reason */
+  errors: RunError[];
+  [extra: string]: unknown;
+}
+
+export interface Connector {
+  connector_id: string;
+  /** The platform: one of the create body variants */
+  type: ConnectorType;
+  name: string;
+  status: ConnectorStatus;
+  reason: Open<'credits_exhausted' | 'auth_failed' | 'rate_limited' | 'api_error' | 'uninstalled' | 'shop_already_connected' | 'shop_claimed'> | null;
+  reason_detail: string | null;
+  /** A cron expression */
+  schedule: string;
+  /** The platform's settings, defaults filled in */
+  settings: Record<string, unknown>;
+  write_back: Record<string, unknown>;
+  /** Where reading stopped, per stream; opaque */
+  watermark: Record<string, unknown>;
+  last_run: ConnectorRun | null;
+  created_at: string;
+  updated_at: string;
+  [extra: string]: unknown;
+}
+
+export interface ConnectorList {
+  connectors: Connector[];
+  [extra: string]: unknown;
+}
+
+export interface ConnectorRunList {
+  /** Newest first */
+  runs: ConnectorRun[];
+  [extra: string]: unknown;
+}
+
+export interface RunStarted {
+  run_id: string;
+  [extra: string]: unknown;
+}
+
+export interface FieldError {
+  /** Dotted path of the field, or `(body)` */
+  field: string;
+  message: string;
+  [extra: string]: unknown;
+}
