@@ -48,8 +48,6 @@ export class SalesforceError extends ConnectorError {
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 /** Salesforce accepts a JWT bearer assertion for at most 3 minutes. */
 const ASSERTION_LIFETIME_S = 180;
-/** Sessions last hours: a second expiry within this time means the new session is refused. */
-const MIN_REFRESH_INTERVAL_MS = 10_000;
 
 /** The token request of the flow the credentials are for (a JWT assertion is signed anew each time). */
 export function grantOf(credentials: Credentials, loginUrl: string): { grant_type: string; [name: string]: string } {
@@ -68,7 +66,9 @@ type Failure = { error: SalesforceError; retryable: boolean; retryAfterMs: numbe
 
 export class SalesforceClient {
   readonly conn: Connection;
-  private lastRefreshAt = 0;
+  /** The session the last new grant gave, and the last one the API answered: a new session is proven once it is used. */
+  private renewedToken: string | null = null;
+  private provenToken: string | null = null;
   private refreshRefused: Error | null = null;
   private usage: { used: number; limit: number } | null = null;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -80,15 +80,16 @@ export class SalesforceClient {
       loginUrl,
       version: options.apiVersion,
       oauth2: { loginUrl, clientId: credentials.client_id, ...('client_secret' in credentials ? { clientSecret: credentials.client_secret } : {}) },
-      // An expired session: a new grant, then jsforce sends the call again. jsforce already joins concurrent 401s into
-      // one refresh, so a second one this soon means the new session was refused too: stop rather than loop.
+      // An expired session (on a read or on a write-back alike): a new grant, then jsforce sends the call again, once.
+      // jsforce joins concurrent 401s into one refresh. A 401 on a session a new grant gave and the API never accepted
+      // means the new session is refused too: a real authentication failure, not a loop of grants.
       refreshFn: (conn, callback) => {
-        if (Date.now() - this.lastRefreshAt < MIN_REFRESH_INTERVAL_MS) {
+        if (this.renewedToken !== null && conn.accessToken === this.renewedToken && this.provenToken !== this.renewedToken) {
           return callback(new Error('INVALID_SESSION_ID: the new session was refused too'));
         }
         this.options.log.info({ loginUrl }, 'salesforce session expired: authenticating again');
         conn.oauth2.requestToken(grantOf(credentials, loginUrl)).then((res) => {
-          this.lastRefreshAt = Date.now();
+          this.renewedToken = res.access_token;
           this.refreshRefused = null;
           callback(null, res.access_token, res);
         }, (err: Error) => {
@@ -145,7 +146,10 @@ export class SalesforceClient {
       const transport = {
         httpRequest: (req: HttpRequest, opts?: HttpRequestOptions) => {
           const pending = base.httpRequest(req, opts);
-          pending.then((res) => { seen.response = res; }, () => {});
+          pending.then((res) => {
+            seen.response = res;
+            if (res.statusCode !== 401) this.provenToken = bearerOf(req);
+          }, () => {});
           return pending;
         },
       };
@@ -190,6 +194,12 @@ export class SalesforceClient {
     const step = this.options.retry.baseDelayMs * 2 ** (attempt - 1);
     return Math.round(step / 2 + Math.random() * (step / 2));
   }
+}
+
+/** The session a request was sent with (jsforce sets `Authorization: Bearer …` before sending). */
+function bearerOf(req: HttpRequest): string | null {
+  const header = req.headers?.Authorization ?? req.headers?.authorization;
+  return typeof header === 'string' && header.startsWith('Bearer ') ? header.slice('Bearer '.length) : null;
 }
 
 /** RFC 9110 §10.2.3: delay-seconds or an HTTP-date. */

@@ -164,6 +164,25 @@ describe('the fake Salesforce org, driven by jsforce', () => {
     expect((await errorOf(conn.query('SELECT Id FROM Contact'))).message).toMatch(/No refresh token found/);
   });
 
+  it('When sessions are set to expire at the next write, then reads go on until the sObject Collections update answers 401 INVALID_SESSION_ID', async () => {
+    org = await startFakeOrg();
+    const [row] = org.state.seed('Contact', 1);
+    const conn = await connect(org);
+    org.state.expireSessionsAtNextWrite();
+    await conn.query('SELECT Id FROM Contact');
+    const expired = await fetch(`${org.url}/services/data/v62.0/composite/sobjects`, {
+      method: 'PATCH', headers: { authorization: `Bearer ${conn.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ allOrNone: false, records: [{ attributes: { type: 'Contact' }, id: row.Id, CV_Email_Status__c: 'valid' }] }),
+    });
+    const fresh = await connect(org);
+    const again = await fetch(`${org.url}/services/data/v62.0/query?q=SELECT+Id+FROM+Contact`, { headers: { authorization: `Bearer ${fresh.accessToken}` } });
+
+    expect(expired.status).toBe(401);
+    expect(await expired.json()).toEqual([{ message: 'Session expired or invalid', errorCode: 'INVALID_SESSION_ID' }]);
+    expect(again.status).toBe(200);
+    expect(org.state.get(row.Id as string)).toMatchObject({ CV_Email_Status__c: null });
+  });
+
   it('When faults are injected, then they come in Salesforce\'s shape with Sforce-Limit-Info, and the limit stops the org', async () => {
     org = await startFakeOrg({ apiLimit: 4 });
     const conn = await connect(org);

@@ -74,6 +74,8 @@ function createState(options: FakeOrgOptions) {
     sessions: new Set<string>(),
     /** Every token given is refused by the API (a user without API access: the grant works, the calls do not). */
     refuseAllSessions: false,
+    /** The sessions expire as the next sObject Collections update arrives: it is answered 401 INVALID_SESSION_ID. */
+    expireAtNextWrite: false,
     faults: [] as Fault[],
     /** Open query cursors (locator → the answer's records and page size); `cursors.clear()` expires them. */
     cursors: new Map<string, { rows: Record<string, unknown>[]; size: number }>(),
@@ -113,6 +115,8 @@ function createState(options: FakeOrgOptions) {
     record: (id: string) => records.get(id),
     /** Every access token stops working (the next API call gets 401 INVALID_SESSION_ID). */
     expireSessions() { state.sessions.clear(); },
+    /** Every access token stops working exactly when the next write-back (PATCH /composite/sobjects) arrives. */
+    expireSessionsAtNextWrite() { state.expireAtNextWrite = true; },
     /** The next `count` API calls (of `method`, when given) get this answer instead. */
     failNext(count: number, status: number, body: unknown = defaultErrorBody(status), extra: { headers?: Record<string, string>; method?: string } = {}) {
       for (let i = 0; i < count; i++) state.faults.push({ status, body, headers: extra.headers ?? {}, method: extra.method });
@@ -123,6 +127,7 @@ function createState(options: FakeOrgOptions) {
 }
 
 function defaultErrorBody(status: number): unknown {
+  if (status === 401) return [{ message: 'Session expired or invalid', errorCode: 'INVALID_SESSION_ID' }];
   if (status === 403) return [{ message: 'TotalRequests Limit exceeded.', errorCode: 'REQUEST_LIMIT_EXCEEDED' }];
   if (status === 503) return [{ message: 'Server temporarily unavailable', errorCode: 'SERVER_UNAVAILABLE' }];
   if (status === 429) return [{ message: 'Too many requests', errorCode: 'REQUEST_LIMIT_EXCEEDED' }];
@@ -175,9 +180,13 @@ function route(state: FakeOrgState, baseUrl: string, req: http.IncomingMessage, 
   if (!api) return reply(404, [{ message: 'The requested resource does not exist', errorCode: 'NOT_FOUND' }]);
   state.requests.push({ method: req.method ?? 'GET', path: url.pathname + url.search, headers: req.headers });
 
+  if (state.expireAtNextWrite && req.method === 'PATCH' && api[2] === '/composite/sobjects') {
+    state.expireAtNextWrite = false;
+    state.sessions.clear();
+  }
   const auth = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
   if (!auth || !state.sessions.has(auth[1]) || state.refuseAllSessions) {
-    return reply(401, [{ message: 'Session expired or invalid', errorCode: 'INVALID_SESSION_ID' }]);
+    return reply(401, defaultErrorBody(401));
   }
   if (state.apiUsage >= state.apiLimit) {
     return reply(403, [{ message: 'TotalRequests Limit exceeded.', errorCode: 'REQUEST_LIMIT_EXCEEDED' }], limitInfo(state));

@@ -248,6 +248,35 @@ describe('the Salesforce connector: sessions, limits and failures', () => {
     expect(err.platformMessage).toMatch(/invalid client credentials/);
   });
 
+  it('When the session expires on the write-back, even just after one expired on the read, then it authenticates again and the write goes through', async () => {
+    await startOrg();
+    const [contact] = org.state.seed('Contact', 1);
+    const session = await open(org, { settings: { objects: ['Contact'] } });
+    org.state.expireSessions();
+    await readAll(session);
+    org.state.expireSessionsAtNextWrite();
+
+    const outcomes = await session.writeBack([{ key: `Contact:${contact.Id}`, email, validatedAt: '2026-11-25T08:00:00Z' }]);
+
+    expect(outcomes).toEqual([{ key: `Contact:${contact.Id}`, ok: true }]);
+    expect(org.state.tokenRequests).toBe(3);
+    expect(org.state.get(contact.Id as string)).toMatchObject({ CV_Email_Status__c: 'valid' });
+  });
+
+  it('When the new session is refused on the write-back too, then the write stops with auth_failed after one new grant', async () => {
+    await startOrg();
+    const [contact] = org.state.seed('Contact', 1);
+    const session = await open(org, { settings: { objects: ['Contact'] } });
+    await readAll(session);
+    org.state.refuseAllSessions = true;
+
+    const err = await failureOf(session.writeBack([{ key: `Contact:${contact.Id}`, email, validatedAt: '2026-11-25T08:00:00Z' }]));
+
+    expect(err.reason).toBe('auth_failed');
+    expect(org.state.tokenRequests).toBe(2);
+    expect(org.state.get(contact.Id as string)).toMatchObject({ CV_Email_Status__c: null });
+  });
+
   it('When the new session is refused too, then it stops with auth_failed after one new grant, not in a loop', async () => {
     await startOrg();
     const session = await open(org);
