@@ -25,8 +25,12 @@ export interface Grant {
   expired: boolean;
 }
 
+/**
+ * A debit made, or refused for want of credits. `repeated`: with `once`, the key held a debit already and nothing was
+ * drawn now (`charged` and `draws` are that earlier debit, less what was refunded since).
+ */
 export type DebitOutcome =
-  | { ok: true; charged: number; remaining: number; draws: Draw[] }
+  | { ok: true; charged: number; remaining: number; draws: Draw[]; repeated: boolean }
   | { ok: false; balance: number; required: number };
 
 /** A grant with credits left, as a debit needs it. */
@@ -350,7 +354,7 @@ export class CreditLedger {
     const self = this;
     const required = charges.reduce((sum, c) => sum + c.credits, 0);
     // Nothing to charge (an e-mail alone whose answer is known to be refunded): no movement, just the balance.
-    if (required === 0) return this.balance(accountId).then((remaining) => ({ ok: true, charged: 0, remaining, draws: [] }));
+    if (required === 0) return this.balance(accountId).then((remaining) => ({ ok: true, charged: 0, remaining, draws: [], repeated: false }));
     return this.execute(function* (): Steps<DebitOutcome> {
       const grants = self.cachedGrants(accountId, at) ?? (yield* self.liveGrants(accountId, at));
       const balance = grants.reduce((sum, g) => sum + g.remaining, 0);
@@ -359,7 +363,7 @@ export class CreditLedger {
         const earlier = yield* self.netDraws(accountId, requestId, true);
         if (earlier) {
           const charged = earlier.reduce((sum, d) => sum + d.credits, 0);
-          return { ok: true, charged, remaining: balance, draws: earlier };
+          return { ok: true, charged, remaining: balance, draws: earlier, repeated: true };
         }
       }
       const draws = planDraws(grants, charges);
@@ -380,7 +384,7 @@ export class CreditLedger {
       // In place: if this transaction is rolled back after all, the whole cache is dropped (commitBatch).
       for (const g of grants) g.remaining -= taken.get(g.id) ?? 0;
       self.rememberGrants(accountId, grants);
-      return { ok: true, charged: required, remaining: balance - required, draws };
+      return { ok: true, charged: required, remaining: balance - required, draws, repeated: false };
     });
   }
 

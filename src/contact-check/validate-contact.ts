@@ -33,6 +33,11 @@ export interface ContactAnswer {
   email: EmailResult | null;
   phone: PhoneResult | null;
   credits: { charged: number; remaining: number };
+  /**
+   * What this call moved in the ledger: its debit less its refunds. `credits.charged` but for a `chargeOnce` key an
+   * earlier attempt debited: then only what this attempt refunded (zero or less). Not part of the HTTP answer.
+   */
+  chargedNow: number;
 }
 
 /** How long past the budget an engine may take before its answer is given up on (engines keep their own budget). */
@@ -149,7 +154,8 @@ export class ContactValidation {
       });
     }
     const credits = { charged: debit.charged - refunded, remaining: debit.remaining + refunded };
-    return { address: addressResult, email: emailResult, phone: phoneResult, credits };
+    const chargedNow = (debit.repeated ? 0 : debit.charged) - refunded;
+    return { address: addressResult, email: emailResult, phone: phoneResult, credits, chargedNow };
   }
 
   /**

@@ -313,8 +313,12 @@ export class ConnectorRuns {
         const finished = await validateRecord(this.validation, connector.accountId, connector.id, record, this.log, {
           chargeId: byKey.get(record.key)!.chargeId, pace: () => this.options.gate.pass(),
         });
-        if (finished.answer) answers.set(record.key, finished.answer);
-        else {
+        if (finished.answer) {
+          answers.set(record.key, finished.answer);
+          // What the ledger moved now, counted as it moves (a run that fails before the write-back paid for it all
+          // the same): a record an earlier run paid for, validated again, is not paid for twice nor counted twice.
+          counts.credits_charged += finished.answer.chargedNow;
+        } else {
           counts.records_failed++;
           errors.push({ key: record.key, error: verdictError(finished.result) ?? 'failed' });
         }
@@ -341,7 +345,6 @@ export class ConnectorRuns {
     const checkAgain = new Map<string, Module[]>();
     for (const [key, answer] of answers) {
       counts.records_validated++;
-      counts.credits_charged += answer.credits.charged;
       const item: WriteBackItem = { key, validatedAt };
       const { modules, hashes } = byKey.get(key)!;
       const again = modulesToCheckAgain(answer, modules);

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spentByConnector } from '../support/connector-api.js';
 import { testDatabases } from '../support/databases.js';
 import { databaseUrlOf, problemOf, QUIET_ENV, startTestService, useTestService, type TestService } from '../support/service.js';
 import { startFakeOrg, type FakeOrg } from '../salesforce/fake-org.js';
@@ -147,6 +148,52 @@ describe.each(testDatabases)('the Salesforce connector on $name', (database) => 
       expect(afterExpiry).toMatchObject({ status: 'completed', records_validated: 5 });
       expect(localOrg.state.tokenRequests).toBeGreaterThan(tokensBefore);
       expect(after503).toMatchObject({ status: 'completed', records_validated: 5 });
+    } finally {
+      await localOrg.close();
+    }
+  });
+
+  it('When the session expires on the read and again on the write-back, then the run authenticates again each time and completes, charged once', async () => {
+    const s = service();
+    const { accountId, apiKey } = await s.newAccount(1_000);
+    const localOrg = await startFakeOrg();
+    try {
+      const contacts = seedContacts(localOrg, 'Contact', 5);
+      const connector = await json(await request(s, 'POST', '/v1/connectors', apiKey, connectorBody(localOrg)));
+      localOrg.state.failNext(1, 401, undefined, { method: 'GET' }); // the session expires on the first read
+      localOrg.state.expireSessionsAtNextWrite(); // and the new one on the write-back
+
+      const run = await runNow(s, apiKey, connector.connector_id);
+      const shown = await json(await s.get(`/v1/connectors/${connector.connector_id}`, apiKey));
+
+      expect(run).toMatchObject({ status: 'completed', records_validated: 5, records_written: 5, records_failed: 0, credits_charged: 5 * PER_RECORD });
+      expect(shown).toMatchObject({ status: 'active', reason: null });
+      expect(localOrg.state.tokenRequests).toBe(3); // the first grant, one on the read, one on the write-back
+      expect(localOrg.state.get(contacts[4].Id as string)).toMatchObject({ CV_Phone_Status__c: 'valid' });
+      expect(await debitsPerRecord(s, connector.connector_id)).toEqual(Array(5).fill(1));
+      expect(await s.ledger.balance(accountId)).toBe(1_000 - 5 * PER_RECORD);
+    } finally {
+      await localOrg.close();
+    }
+  });
+
+  it('When a run fails between validation and write-back, then the next run writes without charging again, and the runs report what the ledger moved', async () => {
+    const s = service();
+    const { accountId, apiKey } = await s.newAccount(1_000);
+    const localOrg = await startFakeOrg();
+    try {
+      seedContacts(localOrg, 'Contact', 5);
+      const connector = await json(await request(s, 'POST', '/v1/connectors', apiKey, connectorBody(localOrg)));
+      localOrg.state.failNext(4, 500, undefined, { method: 'PATCH' }); // every try of the write-back
+      const failed = await runNow(s, apiKey, connector.connector_id);
+      seedContacts(localOrg, 'Contact', 1, 100);
+      const second = await runNow(s, apiKey, connector.connector_id);
+
+      expect(failed).toMatchObject({ status: 'failed', reason: 'api_error', records_validated: 5, records_written: 0, credits_charged: 5 * PER_RECORD });
+      expect(second).toMatchObject({ status: 'completed', records_validated: 6, records_written: 6, credits_charged: 1 * PER_RECORD });
+      expect(failed.credits_charged + second.credits_charged).toBe(await spentByConnector(s, connector.connector_id));
+      expect(await s.ledger.balance(accountId)).toBe(1_000 - failed.credits_charged - second.credits_charged);
+      expect(await debitsPerRecord(s, connector.connector_id)).toEqual(Array(6).fill(1));
     } finally {
       await localOrg.close();
     }

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSecretKey, SecretBox } from '../../src/sync/secrets.js';
-import { json, request, runNow } from '../support/connector-api.js';
+import { json, request, runNow, spentByConnector } from '../support/connector-api.js';
 import { testDatabases } from '../support/databases.js';
 import { problemOf, startTestService, type TestService } from '../support/service.js';
 import { startFakeShop, type FakeShop } from '../shopify/fake-admin.js';
@@ -99,6 +99,8 @@ describe.each(testDatabases)('the Shopify connector on $name', (database) => {
     expect(third).toMatchObject({ records_validated: 1, credits_charged: 2 });
     expect(shop.state.get(badPhone.id).tags).not.toContain('cv-phone-invalid');
     expect(await s.ledger.balance(accountId)).toBe(10_000 - first.credits_charged - 2);
+    // Each run reports what the ledger moved in it.
+    expect(first.credits_charged + second.credits_charged + third.credits_charged).toBe(await spentByConnector(s, connector.connector_id));
   });
 
   it('When the API throttles, then the run waits as the cost status says and completes; a bad token fails auth_failed', async () => {

@@ -25,3 +25,12 @@ export async function runNow(s: TestService, key: string, id: string, timeoutMs 
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** Credits the ledger moved for a connector's records (debits less refunds), all its runs together. */
+export async function spentByConnector(s: TestService, connectorId: string): Promise<number> {
+  const [row] = await s.db.all<{ spent: number | string | null }>(
+    `SELECT SUM(-credits) AS spent FROM ledger_entries WHERE kind IN ('debit', 'refund') AND request_id LIKE $1`,
+    [`${connectorId}:%`],
+  );
+  return Number(row?.spent ?? 0);
+}
