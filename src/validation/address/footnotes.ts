@@ -2,6 +2,13 @@
  * The footnotes an address answer may carry: a stable code (modelled on the footnote letters of USPS CASS/Smarty
  * answers, with `#` as their separator) and the sentence shown to people. Clients can rely on the code prefix.
  */
+/** `A`, `A and B`, `A, B, C, D and 3 more`. */
+function listOf(items: readonly string[]): string {
+  if (items.length <= 2) return items.join(' and ');
+  const shown = items.slice(0, 4);
+  return items.length > 4 ? `${shown.join(', ')} and ${items.length - 4} more` : `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+}
+
 export const AddressFootnotes = {
   zipCorrected: (from: string, to: string) => `A#: ZIP code corrected from ${from} to ${to}`,
   zipAdded: (zip: string) => `A#: ZIP code ${zip} added`,
@@ -29,6 +36,8 @@ export const AddressFootnotes = {
     `V#: ZIP code ${zip} (${state}) is not in the embedded ZIP code data, so the city was not checked (load USPS City-State data to check it)`,
   militaryOfficeNotChecked: (office: string, zip: string) =>
     `V#: the embedded ZIP code data does not tell APO, FPO and DPO apart, so ${office} was not checked against ZIP code ${zip} (load USPS City-State data to check it)`,
+  villageLine: (state: string, line: string) =>
+    `V#: ${line} has no house number: addresses in ${state} are often a village or estate without one, so the line was kept and not checked (load address data to check it)`,
   territoryNotCovered: (state: string) =>
     `V#: the embedded ZIP code data has no places in ${state}, so the city was not checked (load USPS City-State data to check it)`,
   zipMalformed: (zip: string) => `C#: ZIP code ${zip} is not a ZIP code (five digits, optionally a hyphen and four more)`,
@@ -102,6 +111,10 @@ export const AddressFootnotes = {
   notFound: 'F#: address not found in the reference data for this ZIP code',
   otherAddressSetAside: (text: string) => `AM#: two addresses, each with its last line: the one nearer the end was checked; set aside: ${text}`,
   ambiguousStreet: 'AM#: several streets of this ZIP code fit the input',
+  zipUndeterminedSlip: (zip: string, city: string, slips: readonly string[]) =>
+    `AM#: ZIP code ${zip} is not a ZIP code of ${city}, which has several; it is one typing slip from ${listOf(slips)}, but the reference data places the street in none of the city's ZIP codes, so the ZIP code could not be determined and was left out`,
+  zipUndeterminedStreetInSeveral: (zip: string, city: string, zips: readonly string[]) =>
+    `AM#: ZIP code ${zip} is not a ZIP code of ${city}, and the reference data holds the street in several of the city's ZIP codes (${listOf(zips)}), so the ZIP code could not be determined and was left out`,
   noReferenceData: 'DPV: no reference data covers this postal code; well-formed only',
   noReferenceDataForCity: "DPV: no reference data covers the city's ZIP codes; well-formed only",
   streetNotInCityZips: "DPV: the reference data holds the street in none of the city's ZIP codes it covers; well-formed only",

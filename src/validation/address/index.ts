@@ -213,9 +213,9 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
    * KY 40219, 6007 APPLEGATE LN`: columns exported in another order) read last when the address then reads whole.
    */
   function readNorthAmerican(
-    given: string, countryHint?: 'US' | 'CA',
+    given: string, countryHint?: 'US' | 'CA', territory?: string,
   ): { parsed: ParsedAddress; contact: string | null; lastLineFirst: boolean; bracketNotes: readonly string[] } {
-    const parseOptions = { countryHint, places: reference };
+    const parseOptions = { countryHint, places: reference, territory };
     const { text: typed, contact } = withoutContacts(given);
     const text = zipAfterCity(typed);
     const parsed = parseNorthAmericanAddress(text, postal, parseOptions);
@@ -352,7 +352,7 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
     // (`rest`: without a territory named as the country, or the US or Canada named in the sender's language.)
     const text = state || code === 'US' || code === 'CA' ? rest : input;
     const edges = withoutOtherScriptAtEdges(text);
-    const { parsed, contact, lastLineFirst, bracketNotes } = readNorthAmerican(edges?.text ?? text, (code as 'US' | 'CA' | null) ?? undefined);
+    const { parsed, contact, lastLineFirst, bracketNotes } = readNorthAmerican(edges?.text ?? text, (code as 'US' | 'CA' | null) ?? undefined, state);
     if (!code && !parsed.country && !parsed.state && !parsed.postalCode && parsed.kind === 'none') {
       if (/\bBOX\b/i.test(input) && !/\d/.test(input)) return invalidAnswer(null, F.poBoxNumberMissing);
       return invalidAnswer(null, parsed.nonLatin ? F.nonLatin : parsed.recipient ? F.noDeliveryLine : F.unknownCountry);

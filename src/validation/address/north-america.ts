@@ -12,8 +12,10 @@ import {
 } from './north-america/delivery-point.js';
 import { endsWithLastLine, NOT_STREETS, reconcileUsLastLine } from './north-america/us-last-line.js';
 import { countyOf, deliveryLineText, secondaryText, streetPartsOf, streetText, words } from './north-america/written-form.js';
+import { zipOfStreet } from './north-america/zip-by-street.js';
 import { FIVE_DIGITS, zipOfState } from './north-america/zip-candidates.js';
 import type { ParsedAddress } from './parser.js';
+import { lineWithoutNumber, villageSetAside } from './parser/territory-forms.js';
 import { cityKey, type PostalIndex } from './postal-index.js';
 import { delivers, numberNotFound, type ReferenceIndex } from './reference-index.js';
 import { MilitaryStates, UnitDesignatorTable } from './tables.js';
@@ -41,7 +43,6 @@ export type DeliveryType = 'street' | 'po_box' | 'rural_route' | 'highway_contra
 
 /** Delivery lines that are no delivery point without a number: a street or highway, a PO Box. */
 const NEEDS_NUMBER: ReadonlySet<ParsedAddress['kind']> = new Set(['street', 'highway', 'po_box']);
-const CONDOMINIUM = /^(?:COND|CONDOMINIO|CONDOMINIUM) /;
 
 const DELIVERY_TYPE_BY_KIND: Partial<Record<ParsedAddress['kind'], DeliveryType>> = {
   street: 'street', highway: 'street', po_box: 'po_box', rural_route: 'rural_route', highway_contract: 'highway_contract',
@@ -58,11 +59,16 @@ export function validateNorthAmerican(
   const notes: string[] = [];
   if (inputWasCut) notes.push(F.tooLong);
   if (p.nonLatin) notes.push(F.nonLatin);
+  // A village named alone in Guam, the Marianas, American Samoa or the Virgin Islands is the line, not a recipient.
+  villageSetAside(p);
   const hasDeliveryLine = p.kind !== 'none' && p.name !== null;
-  // A Puerto Rico condominium not on a numbered street: its name stands for the street, with no house number (Pub 28,
-  // Puerto Rico addresses), written COND (`CONDOMINIO EL MONTE NORTE APT 5B` -> COND EL MONTE NORTE APT 5B).
-  const condominium = !p.primaryNumber && p.kind === 'street' && p.state === 'PR' && p.name !== null && CONDOMINIUM.test(p.name);
-  if (condominium) p.name = p.name!.replace(CONDOMINIUM, 'COND ');
+  // A line that stands without a house number in a territory (territory-forms.ts): a Puerto Rico condominium or
+  // residencial, whose name stands for the street (Pub 28 section 29: `CONDOMINIO EL MONTE NORTE APT 5B` -> COND EL
+  // MONTE NORTE APT 5B), or a village or estate elsewhere, kept and said unchecked.
+  const withoutNumber = lineWithoutNumber(p);
+  const condominium = withoutNumber !== null;
+  if (withoutNumber) p.name = withoutNumber.name;
+  if (withoutNumber?.village) notes.push(F.villageLine(withoutNumber.village, p.name!));
   // Box numbers start at 1 (a street may have a house number 0; a post office has no box 0).
   const boxZero = p.kind === 'po_box' && p.primaryNumber !== null && /^0+$/.test(p.primaryNumber);
   // `UNIT 5 BOX 42` (military, Pub 28 section 225) delivers only through an APO, FPO or DPO: state AA, AE or AP.
@@ -104,6 +110,8 @@ export function validateNorthAmerican(
   let zip4: string | null = null;
   // The number is not among the sampled points of a street only a sample names (dpv "": neither confirmed nor denied).
   let notInSample = false;
+  // The footnote saying a ZIP that is none of the city's could not be told from the street (zipOfStreet).
+  let zipUndetermined: string | null = null;
   let corrected = last.corrected;
   if (p.stateTyped && p.state) {
     notes.unshift(F.stateCorrected(p.stateTyped, p.state));
@@ -161,8 +169,19 @@ export function validateNorthAmerican(
     }
     // (A street the name may mean is looked for where no ZIP was given, or the one given is no ZIP of the city: a slip
     // in the street and a good ZIP are mended in that ZIP alone.)
-    const found = !answer || answer.dpv === '' || numberNotFound(answer)
+    let found = !answer || answer.dpv === '' || numberNotFound(answer)
       ? searchZips(reference, postal, last, street, p, zip, !given || last.invalid) : [];
+    // A ZIP none of the city's that holds no delivery point of the street: the street decides, or nothing does.
+    if (found.length !== 1 && last.invalid && !lineInvalid && !canada && zip && zip === given && !delivers(lookupAt(reference, zip, street, p))) {
+      const settled = zipOfStreet(reference, postal, last, street, p, found);
+      if (typeof settled === 'string') {
+        notes.push((zipUndetermined = settled));
+        zip = last.zip = null;
+        invalid = lineInvalid;
+      } else if (settled) {
+        found = [settled];
+      }
+    }
     if (found.length === 1) {
       const [z, a, letter] = found[0];
       if (letter) {
@@ -308,7 +327,7 @@ export function validateNorthAmerican(
   else if (dpv === 'Y') status = corrected ? 'corrected' : 'verified';
   else if (dpv === 'S' || dpv === 'D') status = 'partial';
   else if (dpv === 'N') status = notes.includes(F.ambiguousStreet) ? 'ambiguous' : 'invalid';
-  else if (notes.includes(F.ambiguousStreet)) status = 'ambiguous';
+  else if (notes.includes(F.ambiguousStreet) || zipUndetermined) status = 'ambiguous';
   else status = corrected ? 'corrected' : 'plausible';
   if (otherAddress && status !== 'invalid') status = 'ambiguous';
 
@@ -317,7 +336,7 @@ export function validateNorthAmerican(
   else if (dpv === 'D') notes.push(F.secondaryMissing);
   // (A line without its house number was faulted for that already: no number is a delivery point.)
   else if (dpv === 'N' && status !== 'ambiguous' && !notes.includes(F.noPrimaryNumber)) notes.push(F.notFound);
-  else if (dpv === '' && hasDeliveryLine && !invalid) {
+  else if (dpv === '' && hasDeliveryLine && !invalid && !zipUndetermined) {
     // Address points (RRAD, OpenAddresses, NAR) cover the streets they name; ZIP+4 ranges cover a whole ZIP (then `N`).
     if (!last.zip) {
       // A city of several ZIPs, none given, and no reference data that places the street in one of them.

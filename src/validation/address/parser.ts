@@ -26,12 +26,13 @@ import {
   US_ZIP,
 } from './parser/word-classes.js';
 import { cityKey, type PostalIndex } from './postal-index.js';
-import { houseNumberAfterSpanishStreet, readFrenchWords, readSpanishUnitWords, shipNameStart, takeUrbanization } from './regional-forms.js';
+import { readFrenchWords, readSpanishUnitWords, shipNameStart, takeUrbanization } from './regional-forms.js';
 import {
   DirectionalTable, LONGEST_REGION_NAME_WORDS, MilitaryPostOffices, NorthAmericanCountryNames, RegionByName, StreetSuffixTable,
   UnitDesignatorTable,
 } from './tables.js';
 import { hasNonLatinLetters, joinWords, tokenizeAddress } from './tokenize.js';
+import { houseNumberAfterStreet, plotNumber, puertoRicoStreetWords, takeAreaName, territoryOfTokens } from './parser/territory-forms.js';
 
 export { parseDeliveryLine } from './parser/delivery-line.js';
 export { unitDepth } from './parser/secondary-units.js';
@@ -47,8 +48,11 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   const milepost = toks.length > 2 ? takeMilepost(toks) : null;
   let country: 'US' | 'CA' | null = options.countryHint ?? null;
   const nonLatin = hasNonLatinLetters(input);
-  const urbanization = country === 'CA' ? null : takeUrbanization(toks);
-  if (country !== 'CA') houseNumberAfterSpanishStreet(toks);
+  const territory = country === 'CA' ? null : territoryOfTokens(toks, options.territory);
+  const urbanization = country === 'CA' ? null : takeUrbanization(toks) ?? (territory === 'PR' ? takeAreaName(toks) : null);
+  if (country !== 'CA') houseNumberAfterStreet(toks, territory);
+  if (territory === 'PR') puertoRicoStreetWords(toks);
+  if (territory === 'VI') plotNumber(toks);
   let end = toks.length;
 
   // Trailing country, possibly written twice (`UNITED STATES US`).

@@ -3,7 +3,7 @@
  * mail, and Canada Post's French words, delivery installations and rural sites. Each reads tokens and says what it found.
  */
 import type { DeliveryLine } from './parser.js';
-import { CanadianFrenchUnitWords, CanadianInstallationTypes, RegionByName, ShipPrefixes, SpanishStreetTypes, SpanishUnitWords, UnitDesignatorTable, UrbanizationWords } from './tables.js';
+import { CanadianFrenchUnitWords, CanadianInstallationTypes, RegionByName, ShipPrefixes, SpanishUnitWords, UnitDesignatorTable, UrbanizationWords } from './tables.js';
 import { type Token, joinWords, makeToken } from './tokenize.js';
 
 /**
@@ -24,29 +24,6 @@ export function takeUrbanization(toks: Token[]): string | null {
     return name;
   }
   return null;
-}
-
-/** Words Puerto Rico writes before a house number typed after the street (`CALLE 1 # 23`, `CALLE SOL NUM 23`). */
-const HOUSE_NUMBER_MARKS: ReadonlySet<string> = new Set(['#', 'NUM', 'NO', 'NUMERO', 'CASA']);
-
-/**
- * Puerto Rico's house number written after the street (`CALLE 1 #23, BAYAMON`): Pub 28 places it before the street
- * prefix, without the #, NUM or CASA before it (`23 CALLE 1`). A first comma group that opens with a Spanish street
- * prefix and ends with such a mark and a number (and maybe a unit: `CALLE 1 #23 APTO 5`), with no other house number
- * before it, is rewritten so.
- */
-export function houseNumberAfterSpanishStreet(toks: Token[]): void {
-  if (toks.length < 4 || !SpanishStreetTypes.has(toks[0].w)) return;
-  let end = 1;
-  while (end < toks.length && !toks[end].sep) end++;
-  // (A unit may end the group after the number: `CALLE 1 # 23 APT 5`.)
-  const unitAfter = end >= 6 && UnitDesignatorTable.get(toks[end - 2].w)?.requiresNumber === true && toks[end - 1].unitId;
-  const at = unitAfter ? end - 4 : end - 2;
-  const number = toks[at + 1];
-  if (at < 2 || !HOUSE_NUMBER_MARKS.has(toks[at].w) || !number.number) return;
-  toks.splice(at, 2);
-  toks.unshift(makeToken(number.w, false));
-  toks[1] = { ...toks[1], sep: false };
 }
 
 /**

@@ -28,7 +28,7 @@ export const NO_READINGS: readonly (readonly [string, string])[] = [];
 const TRAILING_UNIT_LETTER = /^(.+) ([A-Z])$/;
 
 /** The last line's candidate ZIPs, with those the address files place in its city when it names them (see LastLine). */
-function candidatesOf(last: LastLine, postal: PostalIndex, reference: ReferenceIndex): readonly string[] {
+export function candidatesOf(last: LastLine, postal: PostalIndex, reference: ReferenceIndex): readonly string[] {
   return last.localCandidatesOf && last.state
     ? withLocalZips(last.candidateZips, localZipsOfCity(reference, postal, last.state, last.localCandidatesOf))
     : last.candidateZips;
@@ -58,7 +58,7 @@ export function unitReadAs(p: ParsedAddress, unit: string): void {
 }
 
 /** A ZIP where the street and number are a delivery point, its answer, and the unit letter read (letterUnitReading). */
-type Found = [zip: string, answer: ReferenceAnswer, letter: string | null];
+export type Found = [zip: string, answer: ReferenceAnswer, letter: string | null];
 
 /**
  * Where the street and number are delivery points when the ZIP given (if any) does not hold them: first among the ZIPs

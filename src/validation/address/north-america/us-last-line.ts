@@ -41,6 +41,8 @@ export interface LastLine {
    * (`SHAWNEE MISSION, KS 66202`): reference points of the street decide it, then it goes.
    */
   zipKept?: string;
+  /** For a ZIP that is none of a city of several ZIPs, those of its ZIPs one typing slip from it (correctZip). */
+  slipZips?: readonly string[];
 }
 
 /** True when the text ends with a last line: a state or province (code or name) and its postal code. */

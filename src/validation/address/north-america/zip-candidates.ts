@@ -18,21 +18,19 @@ export const FIVE_DIGITS = /^\d{5}$/;
 export const MAX_CANDIDATE_ZIPS = 2_000;
 
 /**
- * A ZIP that is one slip away from one of the city's ZIPs (or a one-ZIP town's) is corrected to it. A ZIP slip keeps
- * its length: a digit changed, or two neighbours swapped.
+ * A one-ZIP town's ZIP typed wrong is corrected to it. In a town of several ZIPs a slip decides nothing: a slipped digit
+ * of a Louisville ZIP is most often another Louisville ZIP (90210 is one slip from 40210, the point is in 40219), so
+ * the ZIPs one slip away (a digit changed, or two neighbours swapped) are only noted in `out.slipZips`, and the
+ * reference data decides (north-america/zip-by-street.ts).
  */
 export function correctZip(p: ParsedAddress, cityEntry: CityEntry | undefined, out: LastLine, notes: string[]): boolean {
   if (!cityEntry || !p.postalCode) return false;
-  let near: string | null = null;
-  let nearCount = 0;
-  for (const z of cityEntry.zips) {
-    if (z.length === p.postalCode.length && oneTypingSlipApart(z, p.postalCode)) {
-      near = z;
-      nearCount++;
-    }
+  if (cityEntry.zips.length > 1) {
+    const typed = p.postalCode;
+    out.slipZips = cityEntry.zips.filter((z) => z.length === typed.length && oneTypingSlipApart(z, typed));
+    return false;
   }
-  const choice = cityEntry.zips.length === 1 ? cityEntry.zips[0] : nearCount === 1 ? near : null;
-  if (!choice) return false;
+  const [choice] = cityEntry.zips;
   notes.push(F.zipCorrected(p.postalCode, choice));
   out.zip = choice;
   out.corrected = true;

@@ -83,6 +83,8 @@ export function emptyLine(): DeliveryLine {
 
 export interface ParseOptions {
   countryHint?: 'US' | 'CA';
+  /** The territory a country hint named (`PR` for `country: "PR"`): its own address forms are read. */
+  territory?: string;
   /** Place names of the loaded address files, for cities the embedded gazetteer does not list. */
   places?: LocalPlaceNames;
 }
