@@ -7,17 +7,9 @@
 import crypto from 'node:crypto';
 import jsforce from 'jsforce';
 import type { Connection, HttpRequest, HttpRequestOptions, HttpResponse } from 'jsforce';
-import { ConnectorError, refusalIn, type ConnectorContext, type PlatformFetch } from '../../src/sync/plugin.js';
+import { ConnectorError, refusalIn, type ConnectorContext, type PlatformFetch, type RetryAdvice } from '../../src/sync/plugin.js';
+import { retryAfterMs, withRetries, type RetryPolicy } from '../../src/sync/retry.js';
 import { useGuardedTransport } from './transport.js';
-
-export interface RetryPolicy {
-  /** Tries per call, the first included. */
-  attempts: number;
-  /** First back-off; doubles each try, with jitter. */
-  baseDelayMs: number;
-  /** A longer wait (Retry-After included) gives up at once. */
-  maxDelayMs: number;
-}
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 1000, maxDelayMs: 30_000 };
 
@@ -40,8 +32,11 @@ export interface ClientOptions {
 
 /** A ConnectorError that keeps Salesforce's `errorCode` (`INVALID_QUERY_LOCATOR`, `INVALID_FIELD`, …). */
 export class SalesforceError extends ConnectorError {
-  constructor(reason: ConstructorParameters<typeof ConnectorError>[0], message: string, readonly errorCode: string, platformMessage: string) {
-    super(reason, message, platformMessage);
+  constructor(
+    reason: ConstructorParameters<typeof ConnectorError>[0], message: string, readonly errorCode: string, platformMessage: string,
+    advice: RetryAdvice = {},
+  ) {
+    super(reason, message, platformMessage, advice);
   }
 }
 
@@ -61,8 +56,6 @@ export function grantOf(credentials: Credentials, loginUrl: string): { grant_typ
   const signature = crypto.sign('RSA-SHA256', Buffer.from(data), credentials.private_key).toString('base64url');
   return { grant_type: JWT_BEARER, assertion: `${data}.${signature}` };
 }
-
-type Failure = { error: SalesforceError; retryable: boolean; retryAfterMs: number | null };
 
 export class SalesforceClient {
   readonly conn: Connection;
@@ -104,10 +97,9 @@ export class SalesforceClient {
 
   /** The first grant; refused credentials are `auth_failed`, an unreachable or failing login server `api_error`. */
   async authenticate(): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
+    await this.retrying('login', async () => {
       try {
         await this.conn.authorize(grantOf(this.options.credentials, this.options.loginUrl));
-        return;
       } catch (err) {
         // The guard refused the login URL or a redirect: not the credentials' fault, and no use trying again.
         const refused = refusalIn(err);
@@ -117,12 +109,18 @@ export class SalesforceClient {
         if (!serverSide) {
           throw new SalesforceError('auth_failed', 'Salesforce refused the credentials', e.name, `${e.name}: ${e.message}`);
         }
-        if (attempt >= this.options.retry.attempts) {
-          throw new SalesforceError('api_error', 'Salesforce login failed', e.name, `${e.name}: ${e.message}`);
-        }
-        await this.sleep(this.backoff(attempt));
+        throw new SalesforceError('api_error', 'Salesforce login failed', e.name, `${e.name}: ${e.message}`, { retryable: true });
       }
-    }
+    });
+  }
+
+  /** `call` with the core's retries (src/sync/retry.ts), told through the log. */
+  private retrying<T>(what: string, call: () => Promise<T>): Promise<T> {
+    return withRetries(call, {
+      policy: this.options.retry,
+      sleep: this.sleep,
+      onRetry: (attempt, delay, error) => this.options.log.warn({ url: what, attempt, delay, error: error.platformMessage }, 'salesforce call failed: retrying'),
+    });
   }
 
   get instanceUrl(): string {
@@ -137,8 +135,8 @@ export class SalesforceClient {
     return this.call<T>({ method: 'PATCH', url, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
   }
 
-  private async call<T>(request: HttpRequest): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
+  private call<T>(request: HttpRequest): Promise<T> {
+    return this.retrying(request.url, async () => {
       this.checkApiShare();
       // jsforce's transport, watched: jsforce's errors carry no status nor headers (Retry-After).
       const seen: { response?: HttpResponse } = {};
@@ -162,13 +160,9 @@ export class SalesforceClient {
         this.noteApiUsage();
         const refused = refusalIn(err) ?? this.refreshRefused;
         if (refused) throw refused;
-        const failure = failureOf(err as Error & { errorCode?: string }, seen.response ?? null);
-        const delay = failure.retryAfterMs ?? this.backoff(attempt);
-        if (!failure.retryable || attempt >= this.options.retry.attempts || delay > this.options.retry.maxDelayMs) throw failure.error;
-        this.options.log.warn({ url: request.url, attempt, delay, error: failure.error.platformMessage }, 'salesforce call failed: retrying');
-        await this.sleep(delay);
+        throw failureOf(err as Error & { errorCode?: string }, seen.response ?? null);
       }
-    }
+    });
   }
 
   /** Stops before the org's daily allowance is used past the share the connector may take. */
@@ -188,12 +182,6 @@ export class SalesforceClient {
     this.usage = { used: apiUsage.used, limit: apiUsage.limit };
     this.options.onApiUsage?.(apiUsage.used, apiUsage.limit);
   }
-
-  /** Exponential with equal jitter: half the step fixed, half random (AWS Architecture Blog, "Exponential Backoff And Jitter"). */
-  private backoff(attempt: number): number {
-    const step = this.options.retry.baseDelayMs * 2 ** (attempt - 1);
-    return Math.round(step / 2 + Math.random() * (step / 2));
-  }
 }
 
 /** The session a request was sent with (jsforce sets `Authorization: Bearer …` before sending). */
@@ -202,26 +190,19 @@ function bearerOf(req: HttpRequest): string | null {
   return typeof header === 'string' && header.startsWith('Bearer ') ? header.slice('Bearer '.length) : null;
 }
 
-/** RFC 9110 §10.2.3: delay-seconds or an HTTP-date. */
-function retryAfterOf(value: string | undefined): number | null {
-  if (!value) return null;
-  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
-}
-
-function failureOf(err: Error & { errorCode?: string }, response: HttpResponse | null): Failure {
+/** What a failed call means: the reason, Salesforce's words, and whether (and after how long) to try again. */
+function failureOf(err: Error & { errorCode?: string }, response: HttpResponse | null): SalesforceError {
   const status = response?.statusCode ?? null;
   const code = err.errorCode ?? (status ? `ERROR_HTTP_${status}` : err.name);
   const platformMessage = `${code}: ${err.message}`;
   if (/^Unable to refresh session/.test(err.message)) {
-    return { error: new SalesforceError('auth_failed', 'Salesforce refused a new session', 'INVALID_SESSION_ID', err.message), retryable: false, retryAfterMs: null };
+    return new SalesforceError('auth_failed', 'Salesforce refused a new session', 'INVALID_SESSION_ID', err.message);
   }
-  const retryAfterMs = retryAfterOf(response?.headers['retry-after']);
+  const wait = retryAfterMs(response?.headers['retry-after']);
   if (code === 'REQUEST_LIMIT_EXCEEDED' || status === 429) {
-    return { error: new SalesforceError('rate_limited', 'Salesforce API limit reached', code, platformMessage), retryable: true, retryAfterMs };
+    return new SalesforceError('rate_limited', 'Salesforce API limit reached', code, platformMessage, { retryable: true, retryAfterMs: wait });
   }
   // 5xx, or no answer at all (connection refused or reset).
   const retryable = status === null || status >= 500;
-  return { error: new SalesforceError('api_error', `Salesforce API call failed (${status ?? err.name})`, code, platformMessage), retryable, retryAfterMs };
+  return new SalesforceError('api_error', `Salesforce API call failed (${status ?? err.name})`, code, platformMessage, { retryable, retryAfterMs: wait });
 }

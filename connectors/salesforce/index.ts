@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import type { ConnectorPlugin } from '../../src/sync/plugin.js';
-import type { RetryPolicy } from './client.js';
+import type { RetryPolicy } from '../../src/sync/retry.js';
 import { OBJECTS } from './mapping.js';
 
 export const salesforceSettingsSchema = z.object({

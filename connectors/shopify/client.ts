@@ -15,18 +15,10 @@ import {
 } from '@shopify/shopify-api';
 import { abstractFetch, setAbstractFetchFunc } from '@shopify/shopify-api/runtime';
 import { refusalIn, type ConnectorContext, type PlatformFetch } from '../../src/sync/plugin.js';
-import { failureOf, ShopifyError, shopifyTextOf, type Failure, type QueryCost } from './errors.js';
+import { withRetries, type RetryPolicy } from '../../src/sync/retry.js';
+import { failureOf, ShopifyError, shopifyTextOf, type QueryCost } from './errors.js';
 
 export { ShopifyError } from './errors.js';
-
-export interface RetryPolicy {
-  /** Tries per call, the first included. */
-  attempts: number;
-  /** First back-off; doubles each try, with jitter. */
-  baseDelayMs: number;
-  /** A longer wait (Retry-After, a throttle's refill) gives up at once. */
-  maxDelayMs: number;
-}
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseDelayMs: 1000, maxDelayMs: 60_000 };
 
@@ -117,29 +109,34 @@ export class ShopifyClient {
     }
   }
 
-  private async attempt<T>(name: string, call: () => Promise<T>): Promise<T> {
-    const { retry, log } = this.options;
+  /**
+   * `call` with the core's retries (src/sync/retry.ts): each failure read as a ShopifyError that says whether to try
+   * again and after how long (Retry-After, the throttle's refill). A granted token refused early is granted once more
+   * at once, within the same try.
+   */
+  private attempt<T>(name: string, call: () => Promise<T>): Promise<T> {
     let regranted = false;
-    for (let attempt = 1; ; attempt++) {
-      let failure: Failure;
+    const once = async (): Promise<T> => {
       try {
         return await call();
       } catch (err) {
         // The guard refused the address or a redirect: not retried, not the token's fault; the core reports it.
         const refused = refusalIn(err) ?? this.refused;
         if (refused) throw refused;
-        failure = await failureOf(err);
-        this.noteCost(name, failure.cost);
+        const { error, cost } = await failureOf(err);
+        this.noteCost(name, cost);
+        if (this.expires === 0 && !regranted) {
+          regranted = true;
+          return once();
+        }
+        throw error;
       }
-      if (this.expires === 0 && !regranted) {
-        regranted = true;
-        continue;
-      }
-      const delay = failure.delayMs ?? this.backoff(attempt);
-      if (!failure.retryable || attempt >= retry.attempts || delay > retry.maxDelayMs) throw failure.error;
-      log.warn({ operation: name, attempt, delay, error: failure.error.platformMessage }, 'shopify call failed: retrying');
-      await this.wait(delay);
-    }
+    };
+    return withRetries(once, {
+      policy: this.options.retry,
+      sleep: (ms) => this.wait(ms),
+      onRetry: (attempt, delay, error) => this.options.log.warn({ operation: name, attempt, delay, error: error.platformMessage }, 'shopify call failed: retrying'),
+    });
   }
 
   private async grant() {
@@ -204,12 +201,6 @@ export class ShopifyClient {
     this.bucket = { available: status.currentlyAvailable, maximum: status.maximumAvailable, restoreRate: status.restoreRate, at: Date.now() };
     if (cost.requestedQueryCost) this.lastCost.set(name, cost.requestedQueryCost);
     this.options.onApiUsage?.(Math.round(status.maximumAvailable - status.currentlyAvailable), status.maximumAvailable);
-  }
-
-  /** Exponential with equal jitter: half the step fixed, half random (AWS Architecture Blog, "Exponential Backoff And Jitter"). */
-  private backoff(attempt: number): number {
-    const step = this.options.retry.baseDelayMs * 2 ** (attempt - 1);
-    return Math.round(step / 2 + Math.random() * (step / 2));
   }
 }
 

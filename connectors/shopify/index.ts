@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { ConnectorPlugin } from '../../src/sync/plugin.js';
-import type { RetryPolicy } from './client.js';
+import type { RetryPolicy } from '../../src/sync/retry.js';
 import { RESOURCES, recordsOfDelivery, type ShopifyResource } from './mapping.js';
 
 export const shopifySettingsSchema = z.object({

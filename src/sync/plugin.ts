@@ -23,15 +23,32 @@ export type { OutboundFetch as PlatformFetch } from '../net/outbound-guard.js';
 /** Why a run stopped, in the vocabulary of docs/connectors.md (`credits_exhausted` is the core's own). */
 export type ConnectorFailureReason = 'auth_failed' | 'rate_limited' | 'api_error';
 
+/**
+ * What a plugin tells the core's retries (src/sync/retry.ts) about a failed call: whether trying again can help (a 5xx,
+ * a throttle, no answer), and how long the platform asked to wait (Retry-After, a cost bucket's refill). The core owns
+ * the tries, the back-off and the limits.
+ */
+export interface RetryAdvice {
+  retryable?: boolean;
+  /** The platform's own wait; absent: the core's back-off. */
+  retryAfterMs?: number | null;
+}
+
 /** A failure of the platform, with the platform's own words kept for the operator. */
 export class ConnectorError extends Error {
+  readonly retryable: boolean;
+  readonly retryAfterMs: number | null;
+
   constructor(
     readonly reason: ConnectorFailureReason,
     message: string,
     /** The platform's message (e.g. Salesforce's `errorCode: message`), shown on the run. */
     readonly platformMessage: string | null = null,
+    advice: RetryAdvice = {},
   ) {
     super(message);
+    this.retryable = advice.retryable ?? false;
+    this.retryAfterMs = advice.retryAfterMs ?? null;
   }
 }
 
