@@ -11,7 +11,7 @@ import {
 } from '../src/validation/address/index.js';
 import { addressPointOf } from '../src/validation/address/reference-records.js';
 import type { AddressStatus } from '../src/validation/types.js';
-import { type DeliveryLine, type ParsedAddress, parseNorthAmericanAddress, unitDepth } from '../src/validation/address/parser.js';
+import { type DeliveryLine, type ParsedAddress, parseNorthAmericanAddress, unitDepth } from '../src/validation/address/parser/index.js';
 import { cityKey } from '../src/validation/address/postal-index.js';
 import { HYPHENATED_ROUTE } from '../src/validation/address/tokenize.js';
 import {

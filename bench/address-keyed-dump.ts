@@ -17,12 +17,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   fsaPlacesTypedBack, loadCorpus, otherScriptsTypedBack, RRAD_FORMS, rradRoundTrip, zipCitiesAbbreviated, zipCitiesTypedBack, zipCityMisspelt,
 } from './address-corpus.js';
-import { checkOut } from './git-worktree.js';
+import { checkOut, moduleAt } from './git-worktree.js';
 import { addressPointOf } from '../src/validation/address/reference-records.js';
 import type { AddressEngineWithSync } from '../src/validation/address/index.js';
 
 type Engine = typeof import('../src/validation/address/index.js');
-type Parser = typeof import('../src/validation/address/parser.js');
+type Parser = typeof import('../src/validation/address/parser/index.js');
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const deadline = Number.MAX_SAFE_INTEGER;
 
@@ -46,7 +46,7 @@ function testInputs(): [input: string, country: string | undefined][] {
 /** Every answer of the engine and parser in `dir` (a checkout of the repository), keyed. */
 async function dump(dir: string): Promise<Map<string, string>> {
   const engineModule = (await import(pathToFileURL(path.join(dir, 'src/validation/address/index.ts')).href)) as Engine;
-  const parser = (await import(pathToFileURL(path.join(dir, 'src/validation/address/parser.ts')).href)) as Parser;
+  const parser = (await import(moduleAt(dir, 'src/validation/address/parser/index.ts', 'src/validation/address/parser.ts'))) as Parser;
   const data = engineModule.loadShippedAddressData();
   const engine = engineModule.createAddressEngine(data);
   const out = new Map<string, string>();

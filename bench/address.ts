@@ -16,9 +16,9 @@ import {
   type Score,
 } from './address-corpus.js';
 import { ADDRESS_CLASSES } from './address-classes.js';
-import { checkOut } from './git-worktree.js';
+import { checkOut, moduleAt } from './git-worktree.js';
 import { SHIPPED_DATA_DIR, createAddressEngine, loadShippedAddressData } from '../src/validation/address/index.js';
-import { parseNorthAmericanAddress } from '../src/validation/address/parser.js';
+import { parseNorthAmericanAddress } from '../src/validation/address/parser/index.js';
 
 const require = createRequire(import.meta.url);
 const parseAddress = require('parse-address') as {
@@ -101,9 +101,9 @@ let engineThen: typeof engine | null = null;
 if (against) {
   const dir = checkOut(against);
   type Engine = typeof import('../src/validation/address/index.js');
-  type Parser = typeof import('../src/validation/address/parser.js');
+  type Parser = typeof import('../src/validation/address/parser/index.js');
   const then = (await import(pathToFileURL(path.join(dir, 'src/validation/address/index.ts')).href)) as Engine;
-  const thenParser = (await import(pathToFileURL(path.join(dir, 'src/validation/address/parser.ts')).href)) as Parser;
+  const thenParser = (await import(moduleAt(dir, 'src/validation/address/parser/index.ts', 'src/validation/address/parser.ts'))) as Parser;
   const thenData = then.loadShippedAddressData();
   const thenEngine = then.createAddressEngine(thenData);
   engineThen = thenEngine;

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -23,4 +23,11 @@ export function checkOut(rev: string): string {
     }
   });
   return dir;
+}
+
+/** The first of `paths` (relative to `dir`) that exists there, as a file URL: a module that moved between revisions. */
+export function moduleAt(dir: string, ...paths: string[]): string {
+  const found = paths.find((p) => fs.existsSync(path.join(dir, p)));
+  if (!found) throw new Error(`none of ${paths.join(', ')} in ${dir}`);
+  return pathToFileURL(path.join(dir, found)).href;
 }

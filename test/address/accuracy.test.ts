@@ -6,7 +6,7 @@ import {
   type RradForm,
 } from '../../bench/address-corpus.js';
 import { SHIPPED_DATA_DIR } from '../../src/validation/address/index.js';
-import { parseNorthAmericanAddress } from '../../src/validation/address/parser.js';
+import { parseNorthAmericanAddress } from '../../src/validation/address/parser/index.js';
 import { engine, shippedData } from './shipped-engine.js';
 
 /** The floor under the parse accuracy measured by `npm run bench:address`; raise it when the parser improves. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AddressFootnotes as F } from '../../src/validation/address/footnotes.js';
-import { parseNorthAmericanAddress } from '../../src/validation/address/parser.js';
+import { parseNorthAmericanAddress } from '../../src/validation/address/parser/index.js';
 import type { NorthAmericanComponents } from '../../src/validation/address/north-america.js';
 import { check, shippedData } from './shipped-engine.js';
 

@@ -12,7 +12,7 @@ import { AddressFootnotes as F } from './footnotes.js';
 import { localZipsOfCity, validateNorthAmerican, zipOfState } from './north-america.js';
 import { CountryMetadata, type GoogleRegionData, type ScriptCountry, type StreetWordCountry, validateOtherCountry } from './other-countries.js';
 import { matchForm } from './other-countries/text-forms.js';
-import { type ParsedAddress, parseNorthAmericanAddress } from './parser.js';
+import { type ParsedAddress, parseNorthAmericanAddress } from './parser/index.js';
 import { cityKey, PostalIndex, type ZipPlace } from './postal-index.js';
 import { addressPointOf } from './reference-records.js';
 import { ReferenceIndex } from './reference-index.js';

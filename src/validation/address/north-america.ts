@@ -14,7 +14,7 @@ import { endsWithLastLine, NOT_STREETS, reconcileUsLastLine } from './north-amer
 import { countyOf, deliveryLineText, secondaryText, streetPartsOf, streetText, words } from './north-america/written-form.js';
 import { zipOfStreet } from './north-america/zip-by-street.js';
 import { FIVE_DIGITS, zipOfState } from './north-america/zip-candidates.js';
-import type { ParsedAddress } from './parser.js';
+import type { ParsedAddress } from './parser/index.js';
 import { lineWithoutNumber, villageSetAside } from './parser/territory-forms.js';
 import { cityKey, type PostalIndex } from './postal-index.js';
 import { delivers, numberNotFound, type ReferenceIndex } from './reference-index.js';

@@ -3,7 +3,7 @@
  * looks addresses up: the street goes through the same parser and Pub 28 / Canada Post standardization as the input,
  * so `1745 T Street Southeast` in the file meets `1745 t st se` typed by a user.
  */
-import { parseDeliveryLine } from './parser.js';
+import { parseDeliveryLine } from './parser/index.js';
 import type { AddressPointRecord } from './reference-index.js';
 import { letterAndNumberUnit, tokenizeAddress } from './tokenize.js';
 

@@ -3,7 +3,7 @@
  * place names (Canada Post addressing guide).
  */
 import { AddressFootnotes as F } from '../footnotes.js';
-import type { ParsedAddress } from '../parser.js';
+import type { ParsedAddress } from '../parser/index.js';
 import { cityKey, type PostalIndex } from '../postal-index.js';
 import type { ReferenceIndex } from '../reference-index.js';
 import { CanadianProvinces } from '../tables.js';

@@ -2,7 +2,7 @@
  * Whether a city typed is a place's name: one of the ZIP's (GeoNames, or the loaded address files), one typing slip or
  * an abbreviation from it, a name garbled past correcting, or a name the data does not know (kept, said unchecked).
  */
-import type { ParsedAddress } from '../parser.js';
+import type { ParsedAddress } from '../parser/index.js';
 import { type CityEntry, cityKey, citySpellingKey, lettersOf, type PostalIndex, type ZipPlace } from '../postal-index.js';
 import type { ReferenceIndex } from '../reference-index.js';
 import { DirectionalTable, stateOfUnlistedZip, TownDirectionalWords } from '../tables.js';

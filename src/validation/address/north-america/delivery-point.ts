@@ -2,7 +2,7 @@
  * The delivery point in the reference data: under the ZIP given, else in the ZIPs the last line leaves open, with the
  * other readings of a number written with its unit (`203-1267`, `600B`).
  */
-import type { ParsedAddress } from '../parser.js';
+import type { ParsedAddress } from '../parser/index.js';
 import type { PostalIndex } from '../postal-index.js';
 import { delivers, type ReferenceAnswer, type ReferenceIndex, type StreetParts } from '../reference-index.js';
 import { DirectionalTable } from '../tables.js';

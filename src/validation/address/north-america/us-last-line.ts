@@ -3,7 +3,7 @@
  * ranges, the loaded address files' places), each correction said in a footnote.
  */
 import { AddressFootnotes as F } from '../footnotes.js';
-import type { DeliveryKind, ParsedAddress } from '../parser.js';
+import type { DeliveryKind, ParsedAddress } from '../parser/index.js';
 import { cityKey, lettersOf, type PostalIndex, type ZipPlace } from '../postal-index.js';
 import type { ReferenceIndex } from '../reference-index.js';
 import { DirectionalTable, MilitaryPostOffices, MilitaryStates, RegionByName, stateOfUnlistedZip, UspsTerritories } from '../tables.js';

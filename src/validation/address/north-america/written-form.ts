@@ -1,5 +1,5 @@
 /** The answer written the postal way: Pub 28's delivery line (unit last) or Canada Post's (unit before the number). */
-import type { ParsedAddress, Secondary } from '../parser.js';
+import type { ParsedAddress, Secondary } from '../parser/index.js';
 import { cityKey, type PostalIndex } from '../postal-index.js';
 import type { StreetParts } from '../reference-index.js';
 

@@ -5,7 +5,7 @@
  * answer says so (`ambiguous`) instead of guessing: a slipped digit of a city's ZIP is most often another of its ZIPs.
  */
 import { AddressFootnotes as F } from '../footnotes.js';
-import type { ParsedAddress } from '../parser.js';
+import type { ParsedAddress } from '../parser/index.js';
 import type { PostalIndex } from '../postal-index.js';
 import { numberNotFound, type ReferenceIndex, type StreetParts } from '../reference-index.js';
 import { candidatesOf, type Found, lookupAt } from './delivery-point.js';

@@ -3,7 +3,7 @@
  * a misspelt city's near names, and a mistyped ZIP's one slip away.
  */
 import { AddressFootnotes as F } from '../footnotes.js';
-import type { ParsedAddress } from '../parser.js';
+import type { ParsedAddress } from '../parser/index.js';
 import { type CityEntry, cityKey, oneTypingSlipApart, type PostalIndex, type ZipPlace } from '../postal-index.js';
 import type { ReferenceIndex } from '../reference-index.js';
 import { stateOfUnlistedZip } from '../tables.js';

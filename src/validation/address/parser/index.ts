@@ -6,37 +6,37 @@
  * split: how cleanly the delivery line ends (Pub 28 suffix, unit, highway number), whether the rest is a known city of
  * the state (GeoNames, through PostalIndex), and whether a comma stands there.
  */
-import { parseDeliveryLine, streetWords } from './parser/delivery-line.js';
+import { parseDeliveryLine, streetWords } from './delivery-line.js';
 import {
   COUNTRY_NAMES_BEFORE_POSTAL_CODE, dropRepeatedLastLine, MALFORMED_POSTAL_CODE, MALFORMED_POSTAL_HALF, MALFORMED_ZIP,
   misspeltStateAfterCity, misspeltStateBefore, postalCodeInOwnGroup, stateBeforePostalCode, stateWrittenAsWord, zipBeforeItsCity,
   zipLostItsZero, zipWithLetterO,
-} from './parser/last-line.js';
+} from './last-line.js';
 import {
   acceptableForSomeZip, BIG_CITY_ZIPS, cityAfterNote, countyBeforeState, dropRepeatedCity, knownCityBefore,
-} from './parser/place-names.js';
+} from './place-names.js';
 import {
   HOME_UNITS, keepInnermost, respellUnitDesignators, unitAfterPostalCode, unitNumberWordsInFigures, unitsBefore,
-} from './parser/secondary-units.js';
-import { HIGHWAY_LAST_WORDS, takeMilepost } from './parser/special-forms.js';
-import { bestSplit, deliveryStarts, streetEndsAt } from './parser/split-scoring.js';
-import { type DeliveryLine, emptyLine, type ParsedAddress, type ParseOptions } from './parser/types.js';
+} from './secondary-units.js';
+import { HIGHWAY_LAST_WORDS, takeMilepost } from './special-forms.js';
+import { bestSplit, deliveryStarts, streetEndsAt } from './split-scoring.js';
+import { type DeliveryLine, emptyLine, type ParsedAddress, type ParseOptions } from './types.js';
 import {
   CA_POSTAL, COMMON_STREET_TYPES, FIRM_WORDS, groupStartBefore, HAS_DIGIT, isFloorNumber, isStreetWord, matchSequence, OPEN_ROAD_TYPES,
   US_ZIP,
-} from './parser/word-classes.js';
-import { cityKey, type PostalIndex } from './postal-index.js';
-import { readFrenchWords, readSpanishUnitWords, shipNameStart, takeUrbanization } from './regional-forms.js';
+} from './word-classes.js';
+import { cityKey, type PostalIndex } from '../postal-index.js';
+import { readFrenchWords, readSpanishUnitWords, shipNameStart, takeUrbanization } from '../regional-forms.js';
 import {
   DirectionalTable, LONGEST_REGION_NAME_WORDS, MilitaryPostOffices, NorthAmericanCountryNames, RegionByName, StreetSuffixTable,
   UnitDesignatorTable,
-} from './tables.js';
-import { hasNonLatinLetters, joinWords, tokenizeAddress } from './tokenize.js';
-import { houseNumberAfterStreet, plotNumber, puertoRicoStreetWords, takeAreaName, territoryOfTokens } from './parser/territory-forms.js';
+} from '../tables.js';
+import { hasNonLatinLetters, joinWords, tokenizeAddress } from '../tokenize.js';
+import { houseNumberAfterStreet, plotNumber, puertoRicoStreetWords, takeAreaName, territoryOfTokens } from './territory-forms.js';
 
-export { parseDeliveryLine } from './parser/delivery-line.js';
-export { unitDepth } from './parser/secondary-units.js';
-export type { DeliveryKind, DeliveryLine, ParsedAddress, Secondary, ParseOptions, LocalPlaceNames } from './parser/types.js';
+export { parseDeliveryLine } from './delivery-line.js';
+export { unitDepth } from './secondary-units.js';
+export type { DeliveryKind, DeliveryLine, ParsedAddress, Secondary, ParseOptions, LocalPlaceNames } from './types.js';
 
 /** Parses a US or Canadian address. Never throws; what cannot be read is left null. */
 export function parseNorthAmericanAddress(input: string, postal: PostalIndex, options: ParseOptions = {}): ParsedAddress {
