@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import type { GoogleRegionData } from '../../src/validation/address/other-countries.js';
+import type { GoogleRegionData } from '../../src/validation/address/other-countries/index.js';
 import { createAddressEngine, ReferenceIndex } from '../../src/validation/address/index.js';
-import type { NorthAmericanComponents } from '../../src/validation/address/north-america.js';
+import type { NorthAmericanComponents } from '../../src/validation/address/north-america/index.js';
 import { AddressFootnotes as F } from '../../src/validation/address/footnotes.js';
 import { check, engine, shippedData } from './shipped-engine.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AddressFootnotes as F } from '../../src/validation/address/footnotes.js';
 import { parseNorthAmericanAddress } from '../../src/validation/address/parser/index.js';
-import type { NorthAmericanComponents } from '../../src/validation/address/north-america.js';
+import type { NorthAmericanComponents } from '../../src/validation/address/north-america/index.js';
 import { check, shippedData } from './shipped-engine.js';
 
 const parse = (input: string) => parseNorthAmericanAddress(input, shippedData.postal);

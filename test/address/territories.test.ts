@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AddressFootnotes as F } from '../../src/validation/address/footnotes.js';
-import type { NorthAmericanComponents } from '../../src/validation/address/north-america.js';
+import type { NorthAmericanComponents } from '../../src/validation/address/north-america/index.js';
 import { check } from './shipped-engine.js';
 
 describe('address engine: Puerto Rico, written its own way', () => {

@@ -5,7 +5,7 @@ import {
   ADDRESS_STATUSES, PHONE_TYPES,
   type CarrierSource, type Dpv, type EmailRisk, type EmailStatus, type PhoneStatus, type SmtpVerdict,
 } from '../../validation/types.js';
-import type { DeliveryType } from '../../validation/address/north-america.js';
+import type { DeliveryType } from '../../validation/address/north-america/index.js';
 import { enumOf, type Component, type Operation } from './operation.js';
 
 export const DPV_CODES = enumOf<Dpv>()(['Y', 'N', 'S', 'D', '']);

@@ -9,8 +9,8 @@ import { createRequire } from 'node:module';
 import { decodeHTML } from 'entities';
 import type { AddressEngine, AddressResult } from '../types.js';
 import { AddressFootnotes as F } from './footnotes.js';
-import { localZipsOfCity, validateNorthAmerican, zipOfState } from './north-america.js';
-import { CountryMetadata, type GoogleRegionData, type ScriptCountry, type StreetWordCountry, validateOtherCountry } from './other-countries.js';
+import { localZipsOfCity, validateNorthAmerican, zipOfState } from './north-america/index.js';
+import { CountryMetadata, type GoogleRegionData, type ScriptCountry, type StreetWordCountry, validateOtherCountry } from './other-countries/index.js';
 import { matchForm } from './other-countries/text-forms.js';
 import { type ParsedAddress, parseNorthAmericanAddress } from './parser/index.js';
 import { cityKey, PostalIndex, type ZipPlace } from './postal-index.js';
@@ -22,7 +22,7 @@ import { hasNonLatinLetters, MAX_INPUT_CHARS, notesInBrackets, wordsAsTyped } fr
 export { PostalIndex } from './postal-index.js';
 export { ReferenceIndex } from './reference-index.js';
 export type { AddressPointRecord, StreetRangeRecord } from './reference-index.js';
-export { CountryMetadata } from './other-countries.js';
+export { CountryMetadata } from './other-countries/index.js';
 
 export interface AddressEngineDeps {
   /** ZIP codes and Canadian FSAs with their places. */

