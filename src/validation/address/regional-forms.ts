@@ -2,7 +2,7 @@
  * Address forms of particular places, outside the Pub 28 core of parser.ts: Puerto Rico's urbanizations, ships of FPO
  * mail, and Canada Post's French words, delivery installations and rural sites. Each reads tokens and says what it found.
  */
-import type { DeliveryLine } from './parser/index.js';
+import type { DeliveryLine } from './parser/types.js';
 import { CanadianFrenchUnitWords, CanadianInstallationTypes, RegionByName, ShipPrefixes, SpanishUnitWords, UnitDesignatorTable, UrbanizationWords } from './tables.js';
 import { type Token, joinWords, makeToken } from './tokenize.js';
 

@@ -7,7 +7,7 @@ import type { ParsedAddress } from '../parser/index.js';
 import { cityKey, type PostalIndex } from '../postal-index.js';
 import type { ReferenceIndex } from '../reference-index.js';
 import { CanadianProvinces } from '../tables.js';
-import type { LastLine } from './us-last-line.js';
+import type { LastLine } from './checked-last-line.js';
 import { words } from './written-form.js';
 
 /** Canada Post: D F I O Q U never appear; W and Z never start a postal code (A1A 1A1). */

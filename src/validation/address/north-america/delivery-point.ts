@@ -6,7 +6,7 @@ import type { ParsedAddress } from '../parser/index.js';
 import type { PostalIndex } from '../postal-index.js';
 import { delivers, type ReferenceAnswer, type ReferenceIndex, type StreetParts } from '../reference-index.js';
 import { DirectionalTable } from '../tables.js';
-import type { LastLine } from './us-last-line.js';
+import type { LastLine } from './checked-last-line.js';
 import { localZipsOfCity, MAX_CANDIDATE_ZIPS, withLocalZips } from './zip-candidates.js';
 
 /** `203-1267`: a unit (figures, maybe a letter) before a house number. */

@@ -9,7 +9,7 @@ import type { ParsedAddress } from '../parser/index.js';
 import type { PostalIndex } from '../postal-index.js';
 import { numberNotFound, type ReferenceIndex, type StreetParts } from '../reference-index.js';
 import { candidatesOf, type Found, lookupAt } from './delivery-point.js';
-import type { LastLine } from './us-last-line.js';
+import type { LastLine } from './checked-last-line.js';
 import { MAX_CANDIDATE_ZIPS } from './zip-candidates.js';
 
 /**

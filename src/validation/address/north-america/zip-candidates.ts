@@ -7,7 +7,7 @@ import type { ParsedAddress } from '../parser/index.js';
 import { type CityEntry, cityKey, oneTypingSlipApart, type PostalIndex, type ZipPlace } from '../postal-index.js';
 import type { ReferenceIndex } from '../reference-index.js';
 import { stateOfUnlistedZip } from '../tables.js';
-import type { LastLine } from './us-last-line.js';
+import type { LastLine } from './checked-last-line.js';
 import { streetPartsOf } from './written-form.js';
 
 export const FIVE_DIGITS = /^\d{5}$/;
