@@ -10,7 +10,9 @@
 import fs from 'node:fs';
 import type { Database } from './data-source.js';
 import { SHIPPED_DATA_DIR, rradRows } from '../validation/address/index.js';
-import { ReferenceIndex, streetKey, type AddressPointRecord, type StreetRangeRecord } from '../validation/address/reference-index.js';
+import { ReferenceIndex } from '../validation/address/reference-index.js';
+import type { AddressPointRecord, StreetRangeRecord } from '../validation/address/reference-types.js';
+import { streetKey } from '../validation/address/street-writings.js';
 import { addressPointOf } from '../validation/address/reference-records.js';
 import {
   REFERENCE_FORMATS, ReferenceReaders, type CityNameRecord, type ReferenceFormat, type ReferenceRecord,

@@ -21,7 +21,7 @@ import { hasNonLatinLetters, MAX_INPUT_CHARS, notesInBrackets, wordsAsTyped } fr
 
 export { PostalIndex } from './postal-index.js';
 export { ReferenceIndex } from './reference-index.js';
-export type { AddressPointRecord, StreetRangeRecord } from './reference-index.js';
+export type { AddressPointRecord, StreetRangeRecord } from './reference-types.js';
 export { CountryMetadata } from './other-countries/index.js';
 
 export interface AddressEngineDeps {

@@ -14,166 +14,17 @@
  * a few random addresses of a street) covers no street: a number absent from a street that only sampled points name
  * answers "" too (`numberNotInSample`), confirmed by nothing and denied by nothing.
  */
-import type { Dpv } from '../types.js';
-import { CityNameSlips, cityKey, oneTypingSlipApart, streetTypesOneSlipFrom, wordsOneSlipFrom } from './postal-index.js';
-import { DirectionalTable, FiftyStateWords, OrdinalStreetNames, StreetSuffixTable } from './tables.js';
-
-export interface StreetParts {
-  predirection: string | null;
-  name: string | null;
-  suffix: string | null;
-  postdirection: string | null;
-}
-
-export interface AddressPointRecord {
-  /** ZIP5 (US) or `A1A 1A1` (Canada). */
-  postalCode: string;
-  street: StreetParts;
-  primaryNumber: string;
-  /** Secondary number of the unit (designator dropped: `APT 4B` and `# 4B` are the same unit). */
-  unit: string | null;
-  plus4: string | null;
-  /** The place name the address file gives the point (not a USPS mailing name), when it gives one. */
-  city?: string | null;
-  /**
-   * The point is one of a sample of addresses (the embedded RRAD), not of a file that lists every address of its
-   * streets: its street is not covered by it, and another number of the street is not denied.
-   */
-  sample?: boolean;
-}
-
-export interface StreetRangeRecord {
-  zip: string;
-  /** USPS record type: S street, H high-rise, F firm, P PO Box, R rural route, G general delivery. */
-  recordType: string;
-  street: StreetParts;
-  primaryLow: string;
-  primaryHigh: string;
-  /** O odd, E even, B both. */
-  primaryParity: string;
-  secondaryDesignator: string | null;
-  secondaryLow: string | null;
-  secondaryHigh: string | null;
-  secondaryParity: string | null;
-  plus4Low: string | null;
-  plus4High: string | null;
-}
-
-export interface ReferenceQuery {
-  postalCode: string;
-  street: StreetParts;
-  primaryNumber: string | null;
-  secondaryNumber: string | null;
-}
-
-export interface ReferenceAnswer {
-  dpv: Dpv;
-  zip4: string | null;
-  /** The street as the data spells it, when it differs from the query (suffix or directional corrected). */
-  correctedStreet: StreetParts | null;
-  /** Several streets of the ZIP fit the query equally. */
-  ambiguous: boolean;
-  /** The designator the data writes the confirmed unit with (`STE`, from a USPS ZIP+4 record), where it gives one. */
-  unitDesignator?: string | null;
-  /**
-   * True when `correctedStreet` only spells out a street type or directional inside the name as the data does
-   * (`7TH ST RD` is `7TH STREET RD`): standardization, not a correction.
-   */
-  respelled?: boolean;
-  /**
-   * The street is named only by sampled points (AddressPointRecord.sample), none of them this number: `dpv` is "",
-   * where a street that a whole address file covers would answer N.
-   */
-  numberNotInSample?: boolean;
-}
-
-/** Directionals written out (four letters or more), with their Pub 28 abbreviation. */
-const LONG_DIRECTIONALS: ReadonlyMap<string, string> = new Map([...DirectionalTable].filter(([w]) => w.length >= 4));
-/** Each directional's abbreviation -> the word (S -> SOUTH, NE -> NORTHEAST). */
-const DIRECTIONAL_WORDS: ReadonlyMap<string, string> = new Map([...LONG_DIRECTIONALS].filter(([w]) => !w.includes('-')).map(([w, short]) => [short, w]));
-
-/** Words of street names written two ways that are not Pub 28 street types (MOUNT and FORT are: MT, FT). */
-const NAME_WORDS_SHORT: ReadonlyMap<string, string> = new Map([['SAINT', 'ST'], ['JUNIOR', 'JR']]);
-
-/** Martin Luther King Jr, as the streets named after him are written (`MLK`, `M L KING JR`, `DR MARTIN LUTHER KING`). */
-const MLK = /(?<![A-Z0-9])(?:DR )?(?:(?:MARTIN LUTHER|M L|ML) KING|M L K|MLK)(?: JR)?(?![A-Z0-9])/;
-
-const BARE_STREET_NUMBER = /^[1-9]\d{0,2}$/;
-
-/** 1 -> 1ST, 12 -> 12TH, 22 -> 22ND, 103 -> 103RD. */
-function ordinalOf(figures: string): string {
-  const n = Number(figures);
-  const ending = n % 100 >= 11 && n % 100 <= 13 ? 'TH' : (['TH', 'ST', 'ND', 'RD'][n % 10] ?? 'TH');
-  return figures + ending;
-}
-
-/**
- * A street name as it is compared with the names of the data: each street-type or directional word in its Pub 28
- * abbreviation, each ordinal in figures, SAINT and JUNIOR shortened, Martin Luther King Jr as MLK (`7TH STREET`,
- * `7TH ST` and `SEVENTH STREET` meet, `GAZEBO EAST` and `GAZEBO E`, `SAINT JOHN` and `ST JOHN`,
- * `MARTIN LUTHER KING JUNIOR` and `MLK`). The name itself when none of that applies.
- */
-function writtenAlikeKey(name: string): string {
-  const words = name.split(' ');
-  let any = false;
-  // A numbered street typed without its ordinal ending (`S 17 ST`, `7 STREET RD`) is the data's ordinal (17TH, 7TH).
-  if (BARE_STREET_NUMBER.test(words[0])) {
-    words[0] = ordinalOf(words[0]);
-    any = true;
-  }
-  for (let i = 0; i < words.length; i++) {
-    const short = StreetSuffixTable.get(words[i]) ?? DirectionalTable.get(words[i]) ?? OrdinalStreetNames.get(words[i]) ?? NAME_WORDS_SHORT.get(words[i]);
-    if (short && short !== words[i]) {
-      words[i] = short;
-      any = true;
-    }
-  }
-  const key = any ? words.join(' ') : name;
-  return key.includes('K') ? key.replace(MLK, 'MLK') : key;
-}
-
-/**
- * The kinds of numbered route people write for one another: a route typed as HIGHWAY or ROUTE (or its number alone,
- * `S A1A`) is the US, state or plain highway of that number the data holds; a US highway is not a state route. A
- * county's numbered road is written ROAD or COUNTY ROAD (`ROAD 97`, Yolo County's COUNTY ROAD 97), never a highway.
- */
-type RouteKind = 'any' | 'US' | 'STATE' | 'COUNTY';
-const ROUTE_KINDS: ReadonlyMap<string, RouteKind> = new Map([
-  ['HIGHWAY', 'any'], ['ROUTE', 'any'], ['US HIGHWAY', 'US'], ['STATE ROUTE', 'STATE'], ['STATE HIGHWAY', 'STATE'], ['STATE ROAD', 'STATE'],
-  ['COUNTY ROAD', 'COUNTY'], ['ROAD', 'COUNTY'],
-]);
-const ROUTE_NAME = /^(HIGHWAY|ROUTE|US HIGHWAY|STATE ROUTE|STATE HIGHWAY|STATE ROAD|COUNTY ROAD|ROAD) (\S.*)$/;
-/** A state's code or name before ROUTE or HIGHWAY, as the USPS files write some states' routes (`VT ROUTE 113`). */
-const OWNED_ROUTE_NAME = /^([A-Z]+(?: [A-Z]+)?) (?:ROUTE|HIGHWAY) (\S+)$/;
-/** A route number written alone as a street name: letters and figures (`A1A`, `M28`), not an ordinal (`5TH`). */
-const BARE_ROUTE_NUMBER = /^(?=[A-Z]*\d)(?![0-9]+(?:ST|ND|RD|TH)$)[A-Z0-9]+$/;
-
-/** A route's kind and the key of the routes it may be written as (`#98`; `#COUNTY 97` for a county's roads). */
-function routeOf(name: string, bare = false): { kind: RouteKind; key: string } | null {
-  const m = ROUTE_NAME.exec(name);
-  if (m) {
-    const kind = ROUTE_KINDS.get(m[1])!;
-    return { kind, key: kind === 'COUNTY' ? `#COUNTY ${m[2]}` : `#${m[2]}` };
-  }
-  const owned = OWNED_ROUTE_NAME.exec(name);
-  if (owned && FiftyStateWords.has(owned[1])) return { kind: 'STATE', key: `#${owned[2]}` };
-  return bare && BARE_ROUTE_NUMBER.test(name) ? { kind: 'any', key: `#${name}` } : null;
-}
-
-interface PointEntry {
-  units: Set<string>;
-  plus4: string | null;
-  unitPlus4: Map<string, string>;
-}
+import { CityNameSlips, cityKey, oneTypingSlipApart } from './postal-index.js';
+import { normalizeUnit, type PointEntry, pointsAnswer, rangesAnswer } from './reference-numbers.js';
+import {
+  type AddressPointRecord, type CityAlias, delivers, numberNotFound, type ReferenceAnswer, type ReferenceQuery, type StreetParts,
+  type StreetRangeRecord,
+} from './reference-types.js';
+import { DIRECTIONAL_WORDS, partsOfKey, routeOf, slipInsideLongWord, slipsMended, streetKey, writtenAlikeKey } from './street-writings.js';
+import { DirectionalTable } from './tables.js';
 
 const NO_POSTAL_CODES: ReadonlySet<string> = new Set();
 
-/** A name USPS lists for a ZIP but does not accept in a last line, and the ZIP's name to write instead. */
-export interface CityAlias {
-  zip: string;
-  state: string;
-  preferred: string;
-}
 const NO_ALIASES: readonly CityAlias[] = [];
 /** The longest list of postal codes coversAny reads through each time. */
 const SHORT_LIST = 16;
@@ -188,50 +39,6 @@ function entryOf<K, V>(map: Map<K, V>, key: K, make: () => V, onCreate?: () => v
   return value;
 }
 
-export function streetKey(s: StreetParts): string {
-  return `${s.predirection ?? ''}|${s.name ?? ''}|${s.suffix ?? ''}|${s.postdirection ?? ''}`;
-}
-
-function partsOfKey(key: string): StreetParts {
-  const [predirection, name, suffix, postdirection] = key.split('|');
-  return { predirection: predirection || null, name: name || null, suffix: suffix || null, postdirection: postdirection || null };
-}
-
-/** Leading number of a house or unit number (`123A` -> 123), for range tests. */
-function numericPart(value: string): number {
-  const m = /^\d+/.exec(value);
-  return m ? Number(m[0]) : NaN;
-}
-
-function inRange(value: string, low: string, high: string, parity: string | null): boolean {
-  if (value === low || value === high) return true;
-  const v = numericPart(value);
-  const lo = numericPart(low);
-  const hi = numericPart(high);
-  if (Number.isNaN(v) || Number.isNaN(lo) || Number.isNaN(hi) || String(v) !== value.replace(/^0+(?=\d)/, '')) return false;
-  if (v < lo || v > hi) return false;
-  if (parity === 'O') return v % 2 === 1;
-  if (parity === 'E') return v % 2 === 0;
-  return true;
-}
-
-/**
- * The names differ in one word of four letters or more (`APLEGATE LN`), not in a lone letter (`CALLE A`, `CALLE B`),
- * or by a space between two words of two letters or more (`PEN STOCK` for PENSTOCK, `MCDONALD` for MC DONALD).
- */
-function slipInsideLongWord(a: string, b: string): boolean {
-  const wa = a.split(' ');
-  const wb = b.split(' ');
-  if (Math.abs(wa.length - wb.length) === 1) {
-    const [split, joined] = wa.length > wb.length ? [wa, wb] : [wb, wa];
-    const at = split.findIndex((w, i) => w !== joined[i]);
-    return at >= 0 && split[at].length >= 2 && split[at + 1].length >= 2 && split[at] + split[at + 1] === joined[at];
-  }
-  if (wa.length !== wb.length) return false;
-  const differing = wa.findIndex((w, i) => w !== wb[i]);
-  return differing >= 0 && Math.min(wa[differing].length, wb[differing].length) >= 4;
-}
-
 /**
  * Street names without figures, of four letters or more (a five-letter name typed may be a four-letter one with a
  * letter added), by first letter and length: what a slip keeps, or moves by one.
@@ -244,76 +51,9 @@ function slipIndexOf(names: Iterable<string>): Map<string, string[]> {
   return index;
 }
 
-/**
- * The street read with a street type or directional misspelt by one slip that was taken into the name (`MARTIN STRET`:
- * MARTIN ST; `WSET 19TH AVE`: W 19TH AVE), or with its type glued to the name (`APPLEGATELN`), each reading; none
- * when the name has no such word.
- */
-function slipsMended(street: StreetParts): StreetParts[] {
-  const words = street.name?.split(' ') ?? [];
-  return [...typeGlued(street, words), ...typeOrDirectionalSlips(street, words)];
-}
-
-/**
- * The street read with its type glued to the name's last word, the space left out (`APPLEGATELN`, `APPLEGATELANE`:
- * APPLEGATE LN; a lettered street's `QSTREET`: Q ST), each split at which a type ends the word; none when the street
- * has a type. The data decides which, if any, is the street.
- */
-function typeGlued(street: StreetParts, words: readonly string[]): StreetParts[] {
-  const last = words[words.length - 1];
-  if (street.suffix !== null || !last || last.length < 4) return [];
-  const readings: StreetParts[] = [];
-  for (let i = 1; i <= last.length - 2; i++) {
-    const type = StreetSuffixTable.get(last.slice(i));
-    if (type) readings.push({ ...street, name: [...words.slice(0, -1), last.slice(0, i)].join(' '), suffix: type });
-  }
-  return readings;
-}
-
-function typeOrDirectionalSlips(street: StreetParts, words: readonly string[]): StreetParts[] {
-  // A directional that names the street before its type misspelt (`451 EAST SRTEET`, `612 E SRTEET`): East Street, E
-  // Street.
-  if (words.length === 1 && street.predirection && street.suffix === null) {
-    const readings: StreetParts[] = [];
-    for (const type of streetTypesOneSlipFrom(words[0])) {
-      for (const name of new Set([street.predirection, DIRECTIONAL_WORDS.get(street.predirection) ?? street.predirection])) {
-        readings.push({ ...street, predirection: null, name, suffix: type });
-      }
-    }
-    return readings;
-  }
-  if (words.length < 2) return [];
-  const readings: StreetParts[] = [];
-  // Each type the last word is one slip from (`CORT`: COURT, and CORS of CORNERS; `LNE`, `ROD`, `WAAY`): the data
-  // decides which, if any, is the street.
-  if (street.suffix === null) {
-    for (const type of streetTypesOneSlipFrom(words[words.length - 1])) readings.push({ ...street, name: words.slice(0, -1).join(' '), suffix: type });
-  }
-  // Each directional the first word is one slip from (`NORTHEWST`: NORTHWEST, and NORTHEAST).
-  if (street.predirection === null) {
-    for (const directional of wordsOneSlipFrom(words[0], LONG_DIRECTIONALS)) readings.push({ ...street, predirection: directional, name: words.slice(1).join(' ') });
-  }
-  return readings;
-}
-
-/** The number was looked for on a street of the data and is not there (N), or not among its sampled points. */
-export function numberNotFound(answer: ReferenceAnswer): boolean {
-  return answer.dpv === 'N' || answer.numberNotInSample === true;
-}
-
-/** A delivery point of the data: confirmed, its unit unconfirmed, or its unit missing. */
-export function delivers(answer: ReferenceAnswer): boolean {
-  return answer.dpv === 'Y' || answer.dpv === 'S' || answer.dpv === 'D';
-}
-
 /** Two parts of a street agree when they are the same or either is not given. */
 function agree(a: string | null, b: string | null): boolean {
   return a === null || b === null || a === b;
-}
-
-/** A unit as units are compared: upper case, no hyphen or space inside (`3-B`, `3 B` and `3B` are one), no leading zeros. */
-function normalizeUnit(unit: string): string {
-  return unit.toUpperCase().replace(/[\s-]+/g, '').replace(/^0+(?=\w)/, '');
 }
 
 export class ReferenceIndex {
@@ -793,43 +533,11 @@ export class ReferenceIndex {
 
   private lookupPoints(q: ReferenceQuery, key: string): ReferenceAnswer | null {
     const numbers = this.points.get(q.postalCode)?.get(key);
-    if (!numbers) return null;
-    const entry = q.primaryNumber ? numbers.get(q.primaryNumber.replace(/\s+/g, ' ')) : undefined;
-    if (!entry) {
-      return this.sampledStreets.has(numbers)
-        ? { dpv: '', zip4: null, correctedStreet: null, ambiguous: false, numberNotInSample: true }
-        : { dpv: 'N', zip4: null, correctedStreet: null, ambiguous: false };
-    }
-    const zip4 = (plus4: string | null | undefined) => (plus4 ? `${q.postalCode}-${plus4}` : null);
-    if (q.secondaryNumber) {
-      const unit = normalizeUnit(q.secondaryNumber);
-      if (entry.units.has(unit)) return { dpv: 'Y', zip4: zip4(entry.unitPlus4.get(unit) ?? entry.plus4), correctedStreet: null, ambiguous: false };
-      return { dpv: 'S', zip4: zip4(entry.plus4), correctedStreet: null, ambiguous: false };
-    }
-    if (entry.units.size > 0 && !numbers.has('')) {
-      return { dpv: 'D', zip4: zip4(entry.plus4), correctedStreet: null, ambiguous: false };
-    }
-    return { dpv: 'Y', zip4: zip4(entry.plus4), correctedStreet: null, ambiguous: false };
+    return numbers ? pointsAnswer(q, numbers, this.sampledStreets.has(numbers)) : null;
   }
 
   private lookupRanges(q: ReferenceQuery, key: string): ReferenceAnswer | null {
     const list = this.ranges.get(q.postalCode)?.get(key);
-    if (!list) return null;
-    const number = q.primaryNumber ?? '';
-    const matching = list.filter((r) => inRange(number, r.primaryLow, r.primaryHigh, r.primaryParity));
-    if (matching.length === 0) return { dpv: 'N', zip4: null, correctedStreet: null, ambiguous: false };
-    // USPS gives one add-on per record; a record spanning several add-ons does not determine the ZIP+4.
-    const zip4 = (r: StreetRangeRecord | undefined) =>
-      r?.plus4Low && (r.plus4High === null || r.plus4High === r.plus4Low) ? `${q.postalCode}-${r.plus4Low}` : null;
-    const base = matching.find((r) => !r.secondaryLow && !r.secondaryHigh);
-    const withUnits = matching.filter((r) => r.secondaryLow || r.secondaryHigh);
-    if (q.secondaryNumber) {
-      const unit = normalizeUnit(q.secondaryNumber);
-      const hit = withUnits.find((r) => inRange(unit, normalizeUnit(r.secondaryLow ?? ''), normalizeUnit(r.secondaryHigh ?? r.secondaryLow ?? ''), r.secondaryParity));
-      if (hit) return { dpv: 'Y', zip4: zip4(hit), correctedStreet: null, ambiguous: false, unitDesignator: hit.secondaryDesignator };
-      return { dpv: 'S', zip4: zip4(base), correctedStreet: null, ambiguous: false };
-    }
-    if (!base && withUnits.length > 0) return { dpv: 'D', zip4: null, correctedStreet: null, ambiguous: false };
-    return { dpv: 'Y', zip4: zip4(base), correctedStreet: null, ambiguous: false };
+    return list ? rangesAnswer(q, list) : null;
   }
 }

@@ -4,7 +4,7 @@
  * so `1745 T Street Southeast` in the file meets `1745 t st se` typed by a user.
  */
 import { parseDeliveryLine } from './parser/index.js';
-import type { AddressPointRecord } from './reference-index.js';
+import type { AddressPointRecord } from './reference-types.js';
 import { letterAndNumberUnit, tokenizeAddress } from './tokenize.js';
 
 export interface RawAddressPoint {

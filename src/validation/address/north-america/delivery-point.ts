@@ -4,7 +4,8 @@
  */
 import type { ParsedAddress } from '../parser/index.js';
 import type { PostalIndex } from '../postal-index.js';
-import { delivers, type ReferenceAnswer, type ReferenceIndex, type StreetParts } from '../reference-index.js';
+import type { ReferenceIndex } from '../reference-index.js';
+import { delivers, type ReferenceAnswer, type StreetParts } from '../reference-types.js';
 import { DirectionalTable } from '../tables.js';
 import type { LastLine } from './checked-last-line.js';
 import { localZipsOfCity, MAX_CANDIDATE_ZIPS, withLocalZips } from './zip-candidates.js';

@@ -17,7 +17,8 @@ import { FIVE_DIGITS, zipOfState } from './zip-candidates.js';
 import type { ParsedAddress } from '../parser/index.js';
 import { lineWithoutNumber, villageSetAside } from '../parser/territory-forms.js';
 import { cityKey, type PostalIndex } from '../postal-index.js';
-import { delivers, numberNotFound, type ReferenceIndex } from '../reference-index.js';
+import type { ReferenceIndex } from '../reference-index.js';
+import { delivers, numberNotFound } from '../reference-types.js';
 import { MilitaryStates, UnitDesignatorTable } from '../tables.js';
 
 export { zipOfState, localZipsOfCity } from './zip-candidates.js';

@@ -1,7 +1,7 @@
 /** The answer written the postal way: Pub 28's delivery line (unit last) or Canada Post's (unit before the number). */
 import type { ParsedAddress, Secondary } from '../parser/index.js';
 import { cityKey, type PostalIndex } from '../postal-index.js';
-import type { StreetParts } from '../reference-index.js';
+import type { StreetParts } from '../reference-types.js';
 
 /** The non-empty parts joined by `separator` (what `[…].filter(Boolean).join(' ')` does, without the arrays). */
 export function words(separator: string, ...parts: (string | null | undefined)[]): string {

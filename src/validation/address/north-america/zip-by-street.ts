@@ -7,7 +7,8 @@
 import { AddressFootnotes as F } from '../footnotes.js';
 import type { ParsedAddress } from '../parser/index.js';
 import type { PostalIndex } from '../postal-index.js';
-import { numberNotFound, type ReferenceIndex, type StreetParts } from '../reference-index.js';
+import type { ReferenceIndex } from '../reference-index.js';
+import { numberNotFound, type StreetParts } from '../reference-types.js';
 import { candidatesOf, type Found, lookupAt } from './delivery-point.js';
 import type { LastLine } from './checked-last-line.js';
 import { MAX_CANDIDATE_ZIPS } from './zip-candidates.js';

@@ -2,7 +2,7 @@
  * What the reference readers produce, one record at a time: address points, street ranges (with ZIP+4 add-ons),
  * acceptable city names of a ZIP, or a rejected input record with the reason.
  */
-import type { AddressPointRecord, StreetRangeRecord } from '../reference-index.js';
+import type { AddressPointRecord, StreetRangeRecord } from '../reference-types.js';
 
 export const REFERENCE_FORMATS = ['usps-zip4', 'usps-city-state', 'openaddresses', 'nar'] as const;
 export type ReferenceFormat = (typeof REFERENCE_FORMATS)[number];

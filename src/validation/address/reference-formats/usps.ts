@@ -8,7 +8,7 @@
  * and an add of the same key), so a delete record reads as `range-deleted`, which the import applies.
  */
 import { type ByteSource, type CityNameRecord, type RawRecord, type ReferenceRecord, field, fixedWidthRecords } from './records.js';
-import type { StreetRangeRecord } from '../reference-index.js';
+import type { StreetRangeRecord } from '../reference-types.js';
 
 export const ZIP4_RECORD_LENGTH = 182;
 export const CITY_STATE_RECORD_LENGTH = 129;

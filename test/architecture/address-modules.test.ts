@@ -1,7 +1,7 @@
 /**
  * The address engine's files as a reader meets them (src/validation/address/README.md): no import cycle, so each file
- * can be read knowing only what it imports. The imports are read with TypeScript's own pre-processor, so type-only
- * imports count too.
+ * can be read knowing only what it imports, and none of more than 800 lines. The imports are read with TypeScript's
+ * own pre-processor, so type-only imports count too.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -68,5 +68,11 @@ describe('the address engine as files', () => {
     ]);
 
     expect(cyclesOf(graph)).toEqual([[`${ENGINE}/a.ts`, `${ENGINE}/n/b.ts`, `${ENGINE}/n/c.ts`]]);
+  });
+
+  it('When the engine\'s files are counted, then none is longer than 800 lines', () => {
+    const long = engineFiles().filter(({ text }) => text.split('\n').length > 800).map(({ file }) => file);
+
+    expect(long).toEqual([]);
   });
 });

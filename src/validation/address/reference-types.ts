@@ -1,0 +1,91 @@
+/**
+ * What the delivery-point reference holds and answers: address points and street ranges as loaded, a look-up and its
+ * answer (DPV, ZIP+4, the street as the data spells it). The codes are described in reference-index.ts.
+ */
+import type { Dpv } from '../types.js';
+
+export interface StreetParts {
+  predirection: string | null;
+  name: string | null;
+  suffix: string | null;
+  postdirection: string | null;
+}
+
+export interface AddressPointRecord {
+  /** ZIP5 (US) or `A1A 1A1` (Canada). */
+  postalCode: string;
+  street: StreetParts;
+  primaryNumber: string;
+  /** Secondary number of the unit (designator dropped: `APT 4B` and `# 4B` are the same unit). */
+  unit: string | null;
+  plus4: string | null;
+  /** The place name the address file gives the point (not a USPS mailing name), when it gives one. */
+  city?: string | null;
+  /**
+   * The point is one of a sample of addresses (the embedded RRAD), not of a file that lists every address of its
+   * streets: its street is not covered by it, and another number of the street is not denied.
+   */
+  sample?: boolean;
+}
+
+export interface StreetRangeRecord {
+  zip: string;
+  /** USPS record type: S street, H high-rise, F firm, P PO Box, R rural route, G general delivery. */
+  recordType: string;
+  street: StreetParts;
+  primaryLow: string;
+  primaryHigh: string;
+  /** O odd, E even, B both. */
+  primaryParity: string;
+  secondaryDesignator: string | null;
+  secondaryLow: string | null;
+  secondaryHigh: string | null;
+  secondaryParity: string | null;
+  plus4Low: string | null;
+  plus4High: string | null;
+}
+
+export interface ReferenceQuery {
+  postalCode: string;
+  street: StreetParts;
+  primaryNumber: string | null;
+  secondaryNumber: string | null;
+}
+
+export interface ReferenceAnswer {
+  dpv: Dpv;
+  zip4: string | null;
+  /** The street as the data spells it, when it differs from the query (suffix or directional corrected). */
+  correctedStreet: StreetParts | null;
+  /** Several streets of the ZIP fit the query equally. */
+  ambiguous: boolean;
+  /** The designator the data writes the confirmed unit with (`STE`, from a USPS ZIP+4 record), where it gives one. */
+  unitDesignator?: string | null;
+  /**
+   * True when `correctedStreet` only spells out a street type or directional inside the name as the data does
+   * (`7TH ST RD` is `7TH STREET RD`): standardization, not a correction.
+   */
+  respelled?: boolean;
+  /**
+   * The street is named only by sampled points (AddressPointRecord.sample), none of them this number: `dpv` is "",
+   * where a street that a whole address file covers would answer N.
+   */
+  numberNotInSample?: boolean;
+}
+
+/** A name USPS lists for a ZIP but does not accept in a last line, and the ZIP's name to write instead. */
+export interface CityAlias {
+  zip: string;
+  state: string;
+  preferred: string;
+}
+
+/** The number was looked for on a street of the data and is not there (N), or not among its sampled points. */
+export function numberNotFound(answer: ReferenceAnswer): boolean {
+  return answer.dpv === 'N' || answer.numberNotInSample === true;
+}
+
+/** A delivery point of the data: confirmed, its unit unconfirmed, or its unit missing. */
+export function delivers(answer: ReferenceAnswer): boolean {
+  return answer.dpv === 'Y' || answer.dpv === 'S' || answer.dpv === 'D';
+}
