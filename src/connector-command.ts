@@ -1,5 +1,5 @@
 /**
- * `cli connectors add|list|run` (docs/connectors.md). `run` works one sync in the foreground, its progress on stderr and the
+ * `cli connectors add|list|run|check` (docs/connectors.md). `run` works one sync in the foreground, its progress on stderr and the
  * run as JSON on stdout; the connector's run lease keeps it from running beside a service's scheduled run.
  */
 import fs from 'node:fs';
@@ -32,6 +32,12 @@ export async function runConnectorCommand(
   if (action === 'list') {
     await accounts.get(args.account!);
     return { connectors: await openSync(config, db, lazyValidation, ledger, logger, { slots: new Slots(1), gate: new TurnGate(1) }).connectors.list(args.account!) };
+  }
+  if (action === 'check') {
+    const sync = openSync(config, db, lazyValidation, ledger, logger, { slots: new Slots(1), gate: new TurnGate(1) });
+    const connector = await sync.store.get(args.connector!);
+    if (!connector) throw new ConnectorCommandError('not_found', `no connector ${args.connector}`);
+    return sync.runs.check(connector);
   }
   const engines = await openEngines({ ...config, referenceReloadMs: 0 }, db, logger);
   try {

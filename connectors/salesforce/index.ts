@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import type { ConnectorPlugin } from '../../src/sync/plugin.js';
+import type { ConnectorContext, ConnectorPlugin } from '../../src/sync/plugin.js';
 import type { RetryPolicy } from '../../src/sync/retry.js';
 import { OBJECTS } from './mapping.js';
 
@@ -54,20 +54,9 @@ export function createSalesforcePlugin(
     credentialsSchema: salesforceCredentialsSchema,
     writeBackSchema: salesforceWriteBackSchema,
     urlsOf: (settings) => [settings.login_url],
-    async open({ settings, credentials, writeBack, onApiUsage, log, fetch }) {
-      // jsforce, a large package, is loaded by the first sync rather than at every start of the service and the CLI.
-      const [{ DEFAULT_RETRY, SalesforceClient }, { createSession }] = await Promise.all([import('./client.js'), import('./session.js')]);
-      const client = new SalesforceClient({
-        loginUrl: settings.login_url,
-        apiVersion: settings.api_version,
-        credentials,
-        apiUsageMaxShare: settings.api_usage_max_share,
-        retry: { ...DEFAULT_RETRY, ...options.retry },
-        onApiUsage,
-        log,
-        fetch,
-        sleep: options.sleep,
-      });
+    async open(context) {
+      const { settings, writeBack, log } = context;
+      const [client, { createSession }] = await Promise.all([clientFor(context, options), import('./session.js')]);
       await client.authenticate();
       log.info({ instanceUrl: client.instanceUrl, apiVersion: settings.api_version }, 'salesforce session opened');
       return createSession(client, {
@@ -77,7 +66,30 @@ export function createSalesforcePlugin(
         overlapMs: options.overlapMs ?? 5 * 60_000,
       });
     },
+    async check(context) {
+      const [client, { checkOrg }] = await Promise.all([clientFor(context, options), import('./check.js')]);
+      return checkOrg(client, { objects: context.settings.objects, overwriteAddress: context.writeBack.overwrite_address });
+    },
   };
+}
+
+/** A client for these settings; jsforce, a large package, is loaded by the first sync or check rather than at every start. */
+async function clientFor(
+  { settings, credentials, onApiUsage, log, fetch }: ConnectorContext<SalesforceSettings, SalesforceCredentials, SalesforceWriteBack>,
+  options: SalesforcePluginOptions,
+) {
+  const { DEFAULT_RETRY, SalesforceClient } = await import('./client.js');
+  return new SalesforceClient({
+    loginUrl: settings.login_url,
+    apiVersion: settings.api_version,
+    credentials,
+    apiUsageMaxShare: settings.api_usage_max_share,
+    retry: { ...DEFAULT_RETRY, ...options.retry },
+    onApiUsage,
+    log,
+    fetch,
+    sleep: options.sleep,
+  });
 }
 
 export const salesforcePlugin = createSalesforcePlugin();

@@ -98,12 +98,20 @@ export class ShopifyClient {
     });
   }
 
-  /** The token works and holds the scopes asked (`read_customers`, …; a write scope grants reading too). */
-  async checkAccess(required: string[]): Promise<void> {
+  /**
+   * Of the scopes asked (`read_customers`, …; a write scope grants reading too), those the app was not granted: the
+   * token works when this answers at all (`currentAppInstallation.accessScopes`, shopify.dev "AppInstallation").
+   */
+  async missingScopes(required: string[]): Promise<string[]> {
     const data = await this.request<{ shop: { myshopifyDomain: string }; currentAppInstallation: { accessScopes: { handle: string }[] } }>(
       'checkAccess', 'query ConnectorCheck { shop { myshopifyDomain } currentAppInstallation { accessScopes { handle } } }');
     const granted = new Set(data.currentAppInstallation.accessScopes.map((s) => s.handle));
-    const missing = required.filter((scope) => !granted.has(scope) && !granted.has(scope.replace(/^read_/, 'write_')));
+    return required.filter((scope) => !granted.has(scope) && !granted.has(scope.replace(/^read_/, 'write_')));
+  }
+
+  /** The token works and holds the scopes asked; else `auth_failed` naming those missing. */
+  async checkAccess(required: string[]): Promise<void> {
+    const missing = await this.missingScopes(required);
     if (missing.length) {
       throw new ShopifyError('auth_failed', 'The access token lacks access scopes the connector needs', 'ACCESS_DENIED', `missing access scopes: ${missing.join(', ')}`);
     }

@@ -4,7 +4,7 @@
  * `contact_validator` namespace and `cv-…` tags. Webhook deliveries map to the same records (`recordsOfDelivery`).
  */
 import { z } from 'zod';
-import type { ConnectorPlugin } from '../../src/sync/plugin.js';
+import type { ConnectorContext, ConnectorPlugin } from '../../src/sync/plugin.js';
 import type { RetryPolicy } from '../../src/sync/retry.js';
 import { RESOURCES, recordsOfDelivery, type ShopifyResource } from './mapping.js';
 
@@ -68,22 +68,9 @@ export function createShopifyPlugin(
     urlsOf: (settings) => [`https://${settings.shop}`],
     platformKeyOf: (settings) => settings.shop,
     recordsOfDelivery,
-    async open({ settings, credentials, writeBack, onApiUsage, log, fetch }) {
-      // @shopify/shopify-api, a large package, is loaded by the first sync rather than at every start.
-      const [{ DEFAULT_RETRY, ShopifyClient }, { createSession }] = await Promise.all([import('./client.js'), import('./session.js')]);
-      const client = new ShopifyClient({
-        shop: settings.shop,
-        apiVersion: settings.api_version,
-        auth: 'access_token' in credentials ? { accessToken: credentials.access_token } : { clientId: credentials.client_id },
-        apiSecret: credentials.api_secret,
-        adminBaseUrl: options.adminBaseUrl,
-        retry: { ...DEFAULT_RETRY, ...options.retry },
-        timeoutMs: options.timeoutMs ?? 30_000,
-        onApiUsage,
-        log,
-        fetch,
-        sleep: options.sleep,
-      });
+    async open(context) {
+      const { settings, writeBack, log } = context;
+      const [client, { createSession }] = await Promise.all([clientFor(context, options), import('./session.js')]);
       await client.authenticate();
       await client.checkAccess(requiredScopes(settings.resources, writeBack));
       log.info({ shop: settings.shop, apiVersion: settings.api_version }, 'shopify session opened');
@@ -95,7 +82,33 @@ export function createShopifyPlugin(
         writeMetafields: writeBack.metafields,
       });
     },
+    async check(context) {
+      const [client, { checkStore }] = await Promise.all([clientFor(context, options), import('./check.js')]);
+      const { settings, writeBack, webhookUrl } = context;
+      return checkStore(client, { resources: settings.resources, scopes: requiredScopes(settings.resources, writeBack), webhookUrl });
+    },
   };
+}
+
+/** A client for these settings; @shopify/shopify-api, a large package, is loaded by the first sync or check rather than at every start. */
+async function clientFor(
+  { settings, credentials, onApiUsage, log, fetch }: ConnectorContext<ShopifySettings, ShopifyCredentials, ShopifyWriteBack>,
+  options: ShopifyPluginOptions,
+) {
+  const { DEFAULT_RETRY, ShopifyClient } = await import('./client.js');
+  return new ShopifyClient({
+    shop: settings.shop,
+    apiVersion: settings.api_version,
+    auth: 'access_token' in credentials ? { accessToken: credentials.access_token } : { clientId: credentials.client_id },
+    apiSecret: credentials.api_secret,
+    adminBaseUrl: options.adminBaseUrl,
+    retry: { ...DEFAULT_RETRY, ...options.retry },
+    timeoutMs: options.timeoutMs ?? 30_000,
+    onApiUsage,
+    log,
+    fetch,
+    sleep: options.sleep,
+  });
 }
 
 export const shopifyPlugin = createShopifyPlugin();

@@ -5,6 +5,7 @@
  */
 import type { ChangePage, ConnectorSession, Watermark, WriteBackItem, WriteBackOutcome } from '../../src/sync/plugin.js';
 import type { ShopifyClient } from './client.js';
+import { subscribeWebhooks } from './subscriptions.js';
 import {
   metafieldsOf, parseKey, recordOf, RESOURCE, tagChangesOf, type MetafieldInput, type ResourceNode, type ShopifyResource,
 } from './mapping.js';
@@ -47,28 +48,10 @@ export function createSession(client: ShopifyClient, options: SessionOptions): C
   };
 }
 
-/** The topics a connector listens to (the privacy topics are set in the app's configuration, not through the API). */
-const WEBHOOK_TOPICS = { customers: ['CUSTOMERS_CREATE', 'CUSTOMERS_UPDATE'], orders: ['ORDERS_CREATE'] } as const;
-
-interface Subscriptions {
-  webhookSubscriptions: { nodes: { id: string; topic: string; endpoint: { __typename: string; callbackUrl?: string } }[] };
-}
-
-/** `webhookSubscriptionCreate` for each topic not yet sent to `callbackUrl` (JSON format). */
+/** Subscribes the webhooks at a run's start; a refusal fails the subscription (the core logs it and goes on). */
 async function ensureWebhooks(client: ShopifyClient, options: SessionOptions, callbackUrl: string): Promise<void> {
-  const wanted = ['APP_UNINSTALLED', ...options.resources.flatMap((r) => WEBHOOK_TOPICS[r])];
-  const existing = await client.request<Subscriptions>('webhookSubscriptions', `query {
-    webhookSubscriptions(first: 50) { nodes { id topic endpoint { __typename ... on WebhookHttpEndpoint { callbackUrl } } } }
-  }`);
-  const have = new Set(existing.webhookSubscriptions.nodes.filter((n) => n.endpoint.callbackUrl === callbackUrl).map((n) => n.topic));
-  for (const topic of wanted.filter((t) => !have.has(t))) {
-    const created = await client.request<{ webhookSubscriptionCreate: { userErrors: { message: string }[] } }>('webhookSubscriptionCreate', `
-      mutation ($topic: WebhookSubscriptionTopic!, $sub: WebhookSubscriptionInput!) {
-        webhookSubscriptionCreate(topic: $topic, webhookSubscription: $sub) { webhookSubscription { id } userErrors { field message } }
-      }`, { topic, sub: { callbackUrl, format: 'JSON' } });
-    const errors = created.webhookSubscriptionCreate.userErrors;
-    if (errors.length) throw new Error(`webhook ${topic} not subscribed: ${errors.map((e) => e.message).join('; ')}`);
-  }
+  const refused = await subscribeWebhooks(client, options.resources, callbackUrl);
+  if (refused.length) throw new Error(refused.map((r) => `webhook ${r.topic} not subscribed: ${r.message}`).join('; '));
 }
 
 async function* changes(client: ShopifyClient, options: SessionOptions, watermark: Watermark, known: KnownTags): AsyncGenerator<ChangePage> {

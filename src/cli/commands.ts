@@ -69,8 +69,8 @@ function wholeNumber(options: Options, name: string): number {
 
 const ACCOUNT = { '--account ID': 'the account (acct_…)' };
 
-async function connectorCommand({ config, db, options }: CommandContext, action: 'add' | 'list' | 'run') {
-  const args: { account?: string; file?: string; connector?: string } = action === 'run'
+async function connectorCommand({ config, db, options }: CommandContext, action: 'add' | 'list' | 'run' | 'check') {
+  const args: { account?: string; file?: string; connector?: string } = action === 'run' || action === 'check'
     ? { connector: required(options, 'connector') }
     : { account: required(options, 'account'), ...(action === 'add' ? { file: required(options, 'file') } : {}) };
   if (args.file && !fs.existsSync(args.file)) throw new UsageError(`no such file: ${args.file}`);
@@ -189,6 +189,12 @@ export const COMMANDS: readonly Command[] = [
     summary: 'Runs one sync in the foreground (progress on stderr): the run.',
     options: { '--connector ID': 'the connector (con_…)' },
     run: (context) => connectorCommand(context, 'run'),
+  },
+  {
+    name: 'connectors check', synopsis: '--connector ID',
+    summary: 'Checks credentials, fields, permissions and webhooks before a first run: {"ok", "problems": […]}.',
+    options: { '--connector ID': 'the connector (con_…)' },
+    run: (context) => connectorCommand(context, 'check'),
   },
   {
     name: 'backup', synopsis: '--to FILE',

@@ -121,6 +121,7 @@ const ID_ROUTES: [RegExp, string[]][] = [
   [/^\/v1\/batches\/[^/]+\/resume$/, ['POST']],
   [/^\/v1\/connectors\/[^/]+$/, ['GET', 'HEAD', 'PATCH', 'DELETE']],
   [/^\/v1\/connectors\/[^/]+\/runs$/, ['GET', 'HEAD', 'POST']],
+  [/^\/v1\/connectors\/[^/]+\/check$/, ['POST']],
   [/^\/keys\/[^/]+\/revoke$/, ['POST']],
   [/^\/batches\/[^/]+\/(status|result)$/, ['GET', 'HEAD']],
   [/^\/batches\/[^/]+\/resume$/, ['POST']],

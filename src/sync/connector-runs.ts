@@ -12,9 +12,11 @@ import type { CreditLedger } from '../billing/ledger.js';
 import { type FlowOutcome, processRecords, Slots, type TurnGate } from '../bulk/process-records.js';
 import { validateRecord, verdictError, type SourceRecord } from '../bulk/record-pipeline.js';
 import type { Logger } from '../log.js';
-import { createGuardedHttp, refusalIn, type GuardedHttp, type OutboundPolicy } from '../net/outbound-guard.js';
+import { refusalIn, type GuardedHttp, type OutboundPolicy } from '../net/outbound-guard.js';
 import { tenantSafeText } from '../net/tenant-safe-text.js';
 import type { ContactAnswer, ContactInput, ContactValidation } from '../contact-check/validate-contact.js';
+import { checkConnector, type CheckResult } from './connector-check.js';
+import { OPEN_TIMEOUT_MS, platformGuard, within } from './platform-access.js';
 import type { ConnectorRow, ConnectorStore, RecordState, RunCounts } from './connector-store.js';
 import { checkPlatformUrl } from './platform-url.js';
 import { ConnectorError, type ConnectorSession, type PlatformRecord, type WriteBackItem, type WriteBackOutcome } from './plugin.js';
@@ -26,22 +28,6 @@ type Module = (typeof MODULES)[number];
 const PENDING_WRITES_PER_RUN = 1_000;
 /** How long a shutdown waits for runs in flight. */
 const STOP_WAIT_MS = 5_000;
-/** How long opening a platform session (its login) may take before the run fails. */
-const OPEN_TIMEOUT_MS = 60_000;
-
-/** The work, or a ConnectorError once `ms` have passed (a platform that accepts the connection and never answers). */
-async function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ConnectorError('api_error', `${what} took longer than ${ms / 1000} s`)), ms);
-  });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** A page's records validated: what is due of each, and the answers, waiting to be written back. */
 interface ValidatedPage {
   outcome: FlowOutcome;
@@ -263,13 +249,14 @@ export class ConnectorRuns {
     }
   }
 
-  /**
-   * This run's way out: the outbound guard, with the connector's own origins allowed on loopback or a private network
-   * only under CONNECTOR_ALLOW_PRIVATE (tests). A redirect goes nowhere, whatever the allowance.
-   */
+  /** This run's way out (platformGuard). */
   private guardFor(urls: string[]): GuardedHttp {
-    const { outbound, allowPrivate } = this.options;
-    return createGuardedHttp({ ...outbound, privateOrigins: [...(outbound.privateOrigins ?? []), ...(allowPrivate ? urls : [])] });
+    return platformGuard(this.options, urls);
+  }
+
+  /** Whether the connector can run (credentials, fields, permissions, webhooks): connector-check.ts. */
+  check(connector: ConnectorRow): Promise<CheckResult> {
+    return checkConnector({ registry: this.registry, secrets: this.secrets, log: this.log, options: this.options }, connector);
   }
 
   /** One page's records: those whose checked input changed are validated (and paid for). */

@@ -125,6 +125,27 @@ export interface ConnectorContext<S, C, W> {
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
+/**
+ * What a check can find wrong before a first run (docs/connectors.md lists them): the credentials, the fields the
+ * plugin reads and writes, the permissions they need, the webhooks; the core adds what it finds itself (an address the
+ * outbound guard refuses, no credentials held, a platform that does not answer).
+ */
+export type CheckProblemCode =
+  | 'credentials_missing' | 'credentials_refused' | 'platform_unreachable' | 'outbound_refused'
+  | 'object_not_accessible' | 'field_missing' | 'field_not_writable' | 'scope_missing' | 'webhook_refused';
+
+/** One thing that keeps a connector from working: a stable code, what is wrong, and what to do about it. */
+export interface CheckProblem {
+  code: CheckProblemCode;
+  message: string;
+  fix?: string;
+}
+
+export interface CheckContext<S, C, W> extends ConnectorContext<S, C, W> {
+  /** This service's endpoint for the platform's webhooks, when PUBLIC_BASE_URL is set (the runs subscribe them then). */
+  webhookUrl?: string;
+}
+
 export interface ConnectorPlugin<S = unknown, C = unknown, W = unknown> {
   type: string;
   settingsSchema: z.ZodType<S>;
@@ -147,4 +168,11 @@ export interface ConnectorPlugin<S = unknown, C = unknown, W = unknown> {
    * filled in); throws ConnectorError (`auth_failed` for refused credentials).
    */
   open(context: ConnectorContext<S, C, W>): Promise<ConnectorSession>;
+  /**
+   * Before a first run (Airbyte's `check`): signs in, and finds what would keep a run from reading or writing (fields,
+   * permissions, scopes, webhooks), every problem at once, [] when none. Changes nothing on the platform but what a
+   * run would set up itself (the webhooks). Refused credentials are a problem, not an error; a platform that does not
+   * answer may throw (ConnectorError `api_error`), and the core reports it.
+   */
+  check(context: CheckContext<S, C, W>): Promise<CheckProblem[]>;
 }

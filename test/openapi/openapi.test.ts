@@ -11,6 +11,7 @@ import { PROBLEM_TYPES } from '../../src/http/problems.js';
 import { testDatabases } from '../support/databases.js';
 import { useTestService } from '../support/service.js';
 import { Conformance, operationsOf } from './conformance.js';
+import { startFakeOrg } from '../salesforce/fake-org.js';
 import { BIG_JSON, batchUntil, call, json, salesforceBody, silentServer } from './http.js';
 
 const database = testDatabases[0];
@@ -92,7 +93,7 @@ describe('the OpenAPI description', () => {
       'POST /v1/batches', 'GET /v1/batches', 'GET /v1/batches/{batch_id}', 'GET /v1/batches/{batch_id}/result',
       'POST /v1/batches/{batch_id}/resume', 'DELETE /v1/batches/{batch_id}', 'POST /v1/connectors', 'GET /v1/connectors',
       'GET /v1/connectors/{connector_id}', 'PATCH /v1/connectors/{connector_id}', 'DELETE /v1/connectors/{connector_id}',
-      'POST /v1/connectors/{connector_id}/runs', 'GET /v1/connectors/{connector_id}/runs', 'GET /healthz', 'GET /readyz', 'GET /v1/usage', 'GET /widget.js', 'GET /widget/demo', 'POST /widget/demo', 'GET /metrics',
+      'POST /v1/connectors/{connector_id}/runs', 'GET /v1/connectors/{connector_id}/runs', 'POST /v1/connectors/{connector_id}/check', 'GET /healthz', 'GET /readyz', 'GET /v1/usage', 'GET /widget.js', 'GET /widget/demo', 'POST /widget/demo', 'GET /metrics',
       'POST /v1/connectors/shopify/install', 'GET /shopify/install', 'GET /shopify/callback',
       'GET /problems/{code}', 'POST /webhooks/shopify', 'POST /webhooks/stripe', 'GET /v1/openapi.json', 'GET /docs',
     ];
@@ -255,6 +256,16 @@ describe('the OpenAPI description', () => {
       await conformance.check('POST', runs, await call(s, 'POST', '/v1/connectors/conn_missing/runs', { key: apiKey }));
       await conformance.check('GET', runs, await call(s, 'GET', `/v1/connectors/${id}/runs`, { key: apiKey }));
       await conformance.check('GET', runs, await call(s, 'GET', '/v1/connectors/conn_missing/runs', { key: apiKey }));
+      // The check, against an org that answers (the silent one would hold it for a minute).
+      const answering = await startFakeOrg();
+      try {
+        const checked = await create(await call(s, 'POST', '/v1/connectors', { key: apiKey, ...json(salesforceBody(answering.url)) }));
+        const check = (target: string) => call(s, 'POST', `/v1/connectors/${target}/check`, { key: apiKey });
+        expect(await conformance.check('POST', `${path}/check`, await check(checked.connector_id))).toEqual({ ok: false, problems: [expect.objectContaining({ code: 'credentials_refused' })] });
+        await conformance.check('POST', `${path}/check`, await check('conn_missing'));
+      } finally {
+        await answering.close();
+      }
       org.close();
       await conformance.check('DELETE', path, await call(s, 'DELETE', `/v1/connectors/${id}`, { key: apiKey }));
       await conformance.check('DELETE', path, await call(s, 'DELETE', `/v1/connectors/${id}`, { key: apiKey }));

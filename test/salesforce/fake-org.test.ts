@@ -22,6 +22,29 @@ function errorOf(p: PromiseLike<unknown>) {
 }
 
 describe('the fake Salesforce org, driven by jsforce', () => {
+  it('When jsforce describes Contact, then the fields come as DescribeSObjectResult gives them, as the user sees them', async () => {
+    org = await startFakeOrg();
+    org.state.missingFields.add('Contact.CV_Email_Risk__c');
+    org.state.readOnlyFields.add('Contact.CV_Phone_Type__c');
+    const conn = await connect(org);
+
+    const described = await conn.sobject('Contact').describe();
+    const byName = new Map(described.fields.map((f) => [f.name, f]));
+    const missing = await errorOf(conn.sobject('Account').describe());
+    const write = await conn.request<{ success: boolean; errors: { statusCode: string }[] }[]>({
+      method: 'PATCH', url: '/composite/sobjects', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ allOrNone: false, records: [{ attributes: { type: 'Contact' }, id: org.state.seed('Contact', 1)[0].Id, CV_Phone_Type__c: 'mobile' }] }),
+    });
+
+    expect(described).toMatchObject({ name: 'Contact', keyPrefix: '003', updateable: true, queryable: true });
+    expect(byName.get('Id')).toMatchObject({ type: 'id', updateable: false });
+    expect(byName.get('CV_Address_Status__c')).toMatchObject({ type: 'string', length: 20, updateable: true, custom: true });
+    expect(byName.has('CV_Email_Risk__c')).toBe(false);
+    expect(byName.get('CV_Phone_Type__c')).toMatchObject({ updateable: false });
+    expect(missing.errorCode).toBe('NOT_FOUND');
+    expect(write[0]).toMatchObject({ success: false, errors: [{ statusCode: 'INVALID_FIELD_FOR_INSERT_UPDATE' }] });
+  });
+
   it('When jsforce logs in with client credentials, then it gets a session on the org\'s own URL', async () => {
     org = await startFakeOrg();
     const conn = await connect(org);

@@ -82,6 +82,10 @@ function createState(options: FakeOrgOptions) {
     /** Ids whose next saves fail with FIELD_CUSTOM_VALIDATION_EXCEPTION. */
     rejectOnSave: new Set<string>(),
     rejectMessage: 'Mailing address must be complete',
+    /** Fields the org does not have, or the run-as user cannot see (`Contact.CV_Email_Risk__c`): absent from describe, refused by queries and saves. */
+    missingFields: new Set<string>(),
+    /** Fields the run-as user can read but not edit (field-level security): `updateable: false` in describe, refused by saves. */
+    readOnlyFields: new Set<string>(),
 
     now: () => new Date(clock),
     advance(ms: number) { clock += ms; },
@@ -217,6 +221,12 @@ function route(state: FakeOrgState, baseUrl: string, req: http.IncomingMessage, 
       state.count('collections.update');
       return collectionsUpdate(state, body, answer);
     }
+    const described = /^\/sobjects\/(\w+)\/describe\/?$/.exec(path);
+    if (req.method === 'GET' && described) {
+      state.count('describe');
+      const result = describe(state, version, described[1]);
+      return result ? answer(200, result) : answer(404, [{ message: 'The requested resource does not exist', errorCode: 'NOT_FOUND' }]);
+    }
     state.count('other');
     return answer(404, [{ message: 'The requested resource does not exist', errorCode: 'NOT_FOUND' }]);
   } catch (err) {
@@ -270,8 +280,36 @@ function verifyJwt(assertion: string, publicKey: string | null): Record<string, 
   }
 }
 
+/**
+ * GET /sobjects/{object}/describe (REST API Developer Guide, "Get Field and Other Metadata for an Object"): the object's
+ * DescribeSObjectResult, its fields as the run-as user sees them (a field it cannot see is absent; one it cannot edit
+ * is `updateable: false`).
+ */
+function describe(state: FakeOrgState, version: string, name: string) {
+  const object = Object.keys(SCHEMA).find((o) => o === name);
+  if (!object) return null;
+  const fields = Object.entries(SCHEMA[object].fields)
+    .filter(([field]) => !state.missingFields.has(`${object}.${field}`))
+    .map(([field, def]) => {
+      const editable = def.updateable && !state.readOnlyFields.has(`${object}.${field}`);
+      return {
+        name: field, label: field.replace(/__c$/, '').replace(/_/g, ' '), type: def.type, length: def.length ?? 0,
+        custom: field.endsWith('__c'), createable: editable, updateable: editable, nillable: def.type !== 'id',
+        defaultValue: null, calculated: false, filterable: true, sortable: true,
+      };
+    });
+  return {
+    name: object, label: object, labelPlural: `${object}s`, keyPrefix: SCHEMA[object].prefix, custom: false,
+    createable: true, updateable: true, deletable: true, queryable: true, retrieveable: true, searchable: true,
+    fields, childRelationships: [], recordTypeInfos: [],
+    urls: { sobject: `/services/data/v${version}/sobjects/${object}`, describe: `/services/data/v${version}/sobjects/${object}/describe` },
+  };
+}
+
 function query(state: FakeOrgState, version: string, soql: string, queryOptions: string | string[] | undefined) {
   const q = parseSoql(soql);
+  const gone = q.fields.find((f) => state.missingFields.has(`${q.object}.${f}`));
+  if (gone) throw new SoqlError('INVALID_FIELD', `No such column '${gone}' on entity '${q.object}'.`);
   let rows = state.rows(q.object).filter((r) => matches(r, q.where)).sort(compareBy(q.orderBy));
   if (q.limit !== null) rows = rows.slice(0, q.limit);
   const batch = /batchSize=(\d+)/.exec(String(queryOptions ?? ''));
@@ -325,7 +363,9 @@ function collectionsUpdate(state: FakeOrgState, body: string, answer: (status: n
       let canonical: string;
       try { canonical = fieldName(found.object, name); } catch { return fail('INVALID_FIELD', `No such column '${name}' on sobject of type ${found.object}`); }
       const def = SCHEMA[found.object].fields[canonical];
-      if (!def.updateable) return fail('INVALID_FIELD_FOR_INSERT_UPDATE', `Unable to create/update fields: ${canonical}.`, [canonical]);
+      const qualified = `${found.object}.${canonical}`;
+      if (state.missingFields.has(qualified)) return fail('INVALID_FIELD', `No such column '${name}' on sobject of type ${found.object}`);
+      if (!def.updateable || state.readOnlyFields.has(qualified)) return fail('INVALID_FIELD_FOR_INSERT_UPDATE', `Unable to create/update fields: ${canonical}.`, [canonical]);
       if (def.type === 'datetime' && value !== null) {
         const ms = Date.parse(String(value));
         if (Number.isNaN(ms)) return fail('INVALID_TYPE_ON_FIELD_IN_RECORD', `${canonical}: value not of required type: ${value}`, [canonical]);

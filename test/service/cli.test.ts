@@ -127,7 +127,7 @@ describe('the command line\'s help', () => {
     for (const command of ['accounts create --name NAME', 'keys create --account ID', 'keys list', 'keys revoke --key KEY_ID',
       'credits buy --account ID --pack N', 'credits grant --account ID --credits N [--expires-in-days D]', 'credits show',
       'reference import --format', 'reference status', 'batch run --account ID FILE --out OUT.csv [--smtp false]',
-      'connectors add --account ID --file CONNECTOR.json', 'connectors list', 'connectors run --connector ID', 'backup --to FILE', 'migrate']) {
+      'connectors add --account ID --file CONNECTOR.json', 'connectors list', 'connectors run --connector ID', 'connectors check --connector ID', 'backup --to FILE', 'migrate']) {
       expect(help.stdout).toContain(`  cli ${command}`);
     }
     expect(bare).toEqual(help);

@@ -398,7 +398,7 @@ describe('connectors from the command line', () => {
   const database = testDatabases[0];
   const service = useTestService(database, ENV);
 
-  it('When an operator adds, lists and runs a connector from the CLI, then each answers JSON and the run is kept', async () => {
+  it('When an operator adds, lists, checks and runs a connector from the CLI, then each answers JSON and the run is kept', async () => {
     const s = service();
     const { accountId, apiKey } = await s.newAccount(1_000);
     const localOrg = await startFakeOrg();
@@ -416,12 +416,14 @@ describe('connectors from the command line', () => {
 
       const added = await cli('connectors', 'add', '--account', accountId, '--file', file);
       const listed = await cli('connectors', 'list', '--account', accountId);
+      const checked = await cli('connectors', 'check', '--connector', added.connector_id);
       const ran = await cli('connectors', 'run', '--connector', added.connector_id);
       const runs = (await json(await s.get(`/v1/connectors/${added.connector_id}/runs`, apiKey))).runs;
 
       expect(added).toMatchObject({ connector_id: expect.stringMatching(/^conn_/), type: 'salesforce', status: 'active' });
       expect(JSON.stringify(added)).not.toContain(localOrg.state.clientSecret);
       expect(listed.connectors.map((c: { connector_id: string }) => c.connector_id)).toEqual([added.connector_id]);
+      expect(checked).toEqual({ ok: true, problems: [] });
       expect(ran).toMatchObject({ status: 'completed', triggered_by: 'cli', records_validated: 3, records_written: 3 });
       expect(runs[0].run_id).toBe(ran.run_id);
     } finally {

@@ -60,7 +60,7 @@ describe('the core retries', () => {
   });
 
   it('When the error is not retryable (refused credentials, the outbound guard), then it is not tried again', async () => {
-    for (const error of [new ConnectorError('auth_failed', 'refused'), new OutboundRefused('private address'), new Error('bug')]) {
+    for (const error of [new ConnectorError('auth_failed', 'refused'), new OutboundRefused('not_public', 'private address'), new Error('bug')]) {
       const f = flaky([error]);
 
       await expect(withRetries(f.call, { policy, sleep: f.sleep })).rejects.toBe(error);

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { ConnectorStatus, RunStatus } from '../../sync/connector-store.js';
 import { createSchema, patchSchema } from '../../sync/connectors.js';
-import type { ConnectorFailureReason, ConnectorPlugin } from '../../sync/plugin.js';
+import type { CheckProblemCode, ConnectorFailureReason, ConnectorPlugin } from '../../sync/plugin.js';
 import { enumOf, type Component, type Operation, type Parameter } from './operation.js';
 
 export const CONNECTOR_STATUSES = enumOf<ConnectorStatus>()(['active', 'paused', 'error']);
@@ -57,6 +57,19 @@ export const connectorListSchema = z.object({ connectors: z.array(connectorSchem
 export const runListSchema = z.object({ runs: z.array(runSchema).describe('Newest first') });
 export const runStartedSchema = z.object({ run_id: z.string() });
 
+export const CHECK_PROBLEM_CODES = enumOf<CheckProblemCode>()([
+  'credentials_missing', 'credentials_refused', 'platform_unreachable', 'outbound_refused', 'object_not_accessible',
+  'field_missing', 'field_not_writable', 'scope_missing', 'webhook_refused',
+]);
+export const connectorCheckSchema = z.object({
+  ok: z.boolean().describe('No problem found: the connector can run'),
+  problems: z.array(z.object({
+    code: z.enum(CHECK_PROBLEM_CODES),
+    message: z.string().describe('What is wrong, naming the fields, scopes or topics concerned'),
+    fix: z.string().optional().describe('What to do about it'),
+  })),
+});
+
 const title = (type: string) => type.charAt(0).toUpperCase() + type.slice(1);
 
 /** One create body per platform: the core's schema with the plugin's own schemas for its open records. */
@@ -98,6 +111,13 @@ export function connectorSchemas(plugins: ConnectorPlugin<unknown, unknown, unkn
     [connectorListSchema, { id: 'ConnectorList' }],
     [runListSchema, { id: 'ConnectorRunList' }],
     [runStartedSchema, { id: 'RunStarted' }],
+    [connectorCheckSchema, {
+      id: 'ConnectorCheck',
+      examples: [{ ok: false, problems: [{
+        code: 'field_missing', message: 'Contact has no Contact.CV_Email_Risk__c, Contact.CV_Phone_Carrier__c (or the run-as user cannot see it).',
+        fix: 'Deploy connectors/salesforce/metadata to the org (sf project deploy start --manifest package.xml) and assign the permission set Contact_Validator_Integration to the run-as user.',
+      }] }],
+    }],
   ];
   return { components, operations: connectorOperations(createBody) };
 }
@@ -168,6 +188,18 @@ function connectorOperations(createBody: z.ZodType): Operation[] {
         },
       },
       problems: ['not-found', 'connector-busy', 'connectors-not-configured'],
+    },
+    {
+      method: 'post', path: '/v1/connectors/{connector_id}/check', operationId: 'checkConnector', tag: 'Connectors', auth: 'key',
+      summary: 'Check a connector before its first run',
+      description:
+        'Signs in to the platform and finds what would keep a run from reading or writing: refused credentials, ' +
+        'missing or read-only fields (Salesforce: the CV_*__c fields, field-level security), missing access scopes ' +
+        '(Shopify), and webhooks Shopify refuses (subscribed, as each run does, when PUBLIC_BASE_URL is set). Every ' +
+        'problem at once, each with what to do; 200 whatever it finds. Free of credits.',
+      parameters: [connectorId],
+      responses: { 200: { description: 'The problems found, none when `ok`', content: json(connectorCheckSchema), headers: noStore } },
+      problems: ['not-found', 'connectors-not-configured'],
     },
     {
       method: 'get', path: '/v1/connectors/{connector_id}/runs', operationId: 'listConnectorRuns', tag: 'Connectors', auth: 'key',

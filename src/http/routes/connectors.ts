@@ -1,5 +1,5 @@
 /**
- * Connectors (docs/connectors.md): create, list, read, change, delete, start a run, list runs. Credentials are write-only:
+ * Connectors (docs/connectors.md): create, list, read, change, delete, check, start a run, list runs. Credentials are write-only:
  * no answer carries them. Another account's connector answers 404, exactly like a missing one.
  */
 import type { Request, RequestHandler, Response, Router } from 'express';
@@ -65,6 +65,12 @@ export function connectorRoutes(router: Router, guard: RequestHandler[], connect
     const started = await answering(() => runs.start(connector, 'api'));
     if (!started) throw new Problem('connector-busy', 'A run of this connector is in progress.');
     res.status(202).location(`/v1/connectors/${connector.id}/runs`).json({ run_id: started.runId });
+  });
+
+  // Credentials, fields, permissions and webhooks, before a first run: 200 whatever it finds (the problems are the answer).
+  router.post('/v1/connectors/:id/check', ...guard, async (req, res) => {
+    const connector = await own(req, res);
+    res.set('Cache-Control', 'no-store').json(await answering(() => runs.check(connector)));
   });
 
   router.get('/v1/connectors/:id/runs', ...guard, async (req, res) => {

@@ -1,0 +1,102 @@
+/**
+ * The Salesforce check before a first run: the grant, then each object's describe (REST API Developer Guide, "Get Field
+ * and Other Metadata for an Object") as the run-as user sees it: a field it cannot see is absent from `fields`, one it
+ * cannot edit says `updateable: false` (field-level security). What a run reads must be there; the CV_*__c fields it
+ * writes (metadata/ creates them, its permission set opens them) must be there and editable, and so must the address
+ * fields when `overwrite_address` asks to write them.
+ */
+import { ConnectorError, type CheckProblem } from '../../src/sync/plugin.js';
+import { SalesforceError, type SalesforceClient } from './client.js';
+import { CUSTOM_FIELDS, FIELDS, readFieldsOf, type SalesforceObject } from './mapping.js';
+
+interface DescribeField { name: string; updateable: boolean }
+interface DescribeSObjectResult { name: string; updateable: boolean; fields: DescribeField[] }
+
+const PERMISSION_SET = 'Contact_Validator_Integration';
+const DEPLOY_FIX =
+  'Deploy connectors/salesforce/metadata to the org (sf project deploy start --manifest package.xml) and assign the ' +
+  `permission set ${PERMISSION_SET} to the run-as user.`;
+const ASSIGN_FIX = `Assign the permission set ${PERMISSION_SET} (connectors/salesforce/metadata) to the run-as user.`;
+
+export interface OrgCheckOptions {
+  objects: readonly SalesforceObject[];
+  overwriteAddress: boolean;
+}
+
+/** Refused credentials as a problem; anything else (an org that does not answer) is the core's to report. */
+export function credentialsProblem(err: unknown): CheckProblem {
+  if (!(err instanceof ConnectorError) || err.reason !== 'auth_failed') throw err;
+  return {
+    code: 'credentials_refused',
+    message: `Salesforce refused the connector's credentials (${err.platformMessage ?? err.message}).`,
+    fix: 'Check client_id and client_secret (or username and private_key) against the connected app, that its flow is ' +
+      'enabled with a run-as user, and that login_url is the org\'s My Domain URL.',
+  };
+}
+
+export async function checkOrg(client: SalesforceClient, options: OrgCheckOptions): Promise<CheckProblem[]> {
+  try {
+    await client.authenticate();
+  } catch (err) {
+    return [credentialsProblem(err)];
+  }
+  const problems: CheckProblem[] = [];
+  for (const object of options.objects) {
+    let described: DescribeSObjectResult;
+    try {
+      described = await client.get<DescribeSObjectResult>(`/sobjects/${object}/describe`);
+    } catch (err) {
+      if (err instanceof SalesforceError && err.reason === 'auth_failed') return [credentialsProblem(err)];
+      if (err instanceof SalesforceError && /^(NOT_FOUND|INSUFFICIENT_ACCESS|ERROR_HTTP_40[34])/.test(err.errorCode)) {
+        problems.push({
+          code: 'object_not_accessible', message: `The run-as user cannot reach ${object} records (${err.platformMessage}).`, fix: ASSIGN_FIX,
+        });
+        continue;
+      }
+      throw err;
+    }
+    problems.push(...objectProblems(object, described, options.overwriteAddress));
+  }
+  return problems;
+}
+
+/** What one object's describe lacks, one problem per kind, naming every field of that kind. */
+function objectProblems(object: SalesforceObject, described: DescribeSObjectResult, overwriteAddress: boolean): CheckProblem[] {
+  const fields = new Map(described.fields.map((f) => [f.name, f]));
+  const absent = (names: readonly string[]) => names.filter((name) => !fields.has(name));
+  const readOnly = (names: readonly string[]) => names.filter((name) => fields.has(name) && !fields.get(name)!.updateable);
+  const custom = Object.keys(CUSTOM_FIELDS);
+  const f = FIELDS[object];
+  const address = overwriteAddress ? [f.street, f.city, f.state, f.postalCode] : [];
+  const problems: CheckProblem[] = [];
+
+  if (!described.updateable) {
+    problems.push({ code: 'object_not_accessible', message: `The run-as user cannot edit ${object} records.`, fix: ASSIGN_FIX });
+  }
+  const unread = absent(readFieldsOf(object));
+  if (unread.length) {
+    problems.push({
+      code: 'field_missing', message: `The run-as user cannot read ${list(object, unread)}, which runs read.`,
+      fix: 'Give the run-as user read access to these fields (field-level security in its profile or a permission set).',
+    });
+  }
+  const missing = absent(custom);
+  if (missing.length) {
+    problems.push({ code: 'field_missing', message: `${object} has no ${list(object, missing)} (or the run-as user cannot see it).`, fix: DEPLOY_FIX });
+  }
+  const locked = readOnly(custom);
+  if (locked.length) {
+    problems.push({ code: 'field_not_writable', message: `The run-as user cannot edit ${list(object, locked)}.`, fix: ASSIGN_FIX });
+  }
+  const lockedAddress = [...absent(address), ...readOnly(address)];
+  if (lockedAddress.length) {
+    problems.push({
+      code: 'field_not_writable',
+      message: `write_back.overwrite_address is on, and the run-as user cannot edit ${list(object, lockedAddress)}.`,
+      fix: 'Give the run-as user edit access to these address fields, or turn write_back.overwrite_address off.',
+    });
+  }
+  return problems;
+}
+
+const list = (object: string, names: string[]) => names.map((name) => `${object}.${name}`).join(', ');

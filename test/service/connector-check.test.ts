@@ -1,0 +1,129 @@
+/**
+ * POST /v1/connectors/{id}/check (docs/connectors.md, "Checking a connector"): the real service on SQLite and PostgreSQL,
+ * the real jsforce and @shopify/shopify-api clients, a local org (describe) and a local store (access scopes).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, request } from '../support/connector-api.js';
+import { testDatabases } from '../support/databases.js';
+import { problemOf, startTestService, type TestService } from '../support/service.js';
+import { startFakeOrg, type FakeOrg } from '../salesforce/fake-org.js';
+import { startFakeShop, type FakeShop } from '../shopify/fake-admin.js';
+
+const ENV = { CONNECTOR_SECRET_KEY: 'c3'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true' };
+
+describe.each(testDatabases)('the connector check on $name', (database) => {
+  let org: FakeOrg;
+  let shop: FakeShop;
+  let s: TestService;
+  beforeAll(async () => {
+    org = await startFakeOrg();
+    shop = await startFakeShop({ shop: 'check-example.myshopify.com' });
+    s = await startTestService(await database.create(), { ...ENV, SHOPIFY_ADMIN_BASE_URL: shop.url });
+  });
+  afterAll(async () => {
+    await s?.close();
+    await org?.close();
+    await shop?.close();
+    await database.dropAll();
+  });
+
+  async function salesforceConnector(apiKey: string, credentials: object = { client_id: org.state.clientId, client_secret: org.state.clientSecret }) {
+    const res = await request(s, 'POST', '/v1/connectors', apiKey, {
+      type: 'salesforce', name: 'Org', settings: { login_url: org.url, objects: ['Contact', 'Lead'] }, credentials,
+    });
+    expect(res.status).toBe(201);
+    return (await json(res)).connector_id as string;
+  }
+
+  const check = async (apiKey: string, id: string) => request(s, 'POST', `/v1/connectors/${id}/check`, apiKey);
+
+  it('When the org has every field and permission, then the check is ok and nothing changes', async () => {
+    // Arrange
+    const { apiKey } = await s.newAccount(0);
+    const id = await salesforceConnector(apiKey);
+    const before = await json(await s.get(`/v1/connectors/${id}`, apiKey));
+
+    // Act
+    const res = await check(apiKey, id);
+
+    // Assert: free of credits (the account has none), and the connector as it was.
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await json(res)).toEqual({ ok: true, problems: [] });
+    expect(org.state.calls.describe).toBeGreaterThanOrEqual(2);
+    expect(await json(await s.get(`/v1/connectors/${id}`, apiKey))).toEqual(before);
+  });
+
+  it('When the org lacks two of the CV fields, then the check names both', async () => {
+    const { apiKey } = await s.newAccount(0);
+    const id = await salesforceConnector(apiKey);
+    org.state.missingFields.add('Contact.CV_Email_Risk__c').add('Contact.CV_Phone_Carrier__c');
+    try {
+      const body = await json(await check(apiKey, id));
+
+      expect(body.ok).toBe(false);
+      expect(body.problems).toHaveLength(1);
+      expect(body.problems[0]).toMatchObject({ code: 'field_missing', fix: expect.stringContaining('connectors/salesforce/metadata') });
+      expect(body.problems[0].message).toContain('Contact.CV_Email_Risk__c');
+      expect(body.problems[0].message).toContain('Contact.CV_Phone_Carrier__c');
+      expect(body.problems[0].message).not.toContain('Lead.');
+    } finally {
+      org.state.missingFields.clear();
+    }
+  });
+
+  it('When the run-as user cannot edit a CV field, then the check says which (field-level security)', async () => {
+    const { apiKey } = await s.newAccount(0);
+    const id = await salesforceConnector(apiKey);
+    org.state.readOnlyFields.add('Lead.CV_Validated_At__c');
+    try {
+      const body = await json(await check(apiKey, id));
+
+      expect(body).toEqual({ ok: false, problems: [expect.objectContaining({ code: 'field_not_writable', message: expect.stringContaining('Lead.CV_Validated_At__c') })] });
+    } finally {
+      org.state.readOnlyFields.clear();
+    }
+  });
+
+  it('When the credentials are wrong, then the check answers the credential problem', async () => {
+    const { apiKey } = await s.newAccount(0);
+    const id = await salesforceConnector(apiKey, { client_id: org.state.clientId, client_secret: 'wrong' });
+
+    const body = await json(await check(apiKey, id));
+
+    expect(body).toEqual({
+      ok: false,
+      problems: [{ code: 'credentials_refused', message: expect.stringContaining('invalid_client'), fix: expect.any(String) }],
+    });
+  });
+
+  it('When the store\'s app lacks a scope, then the check names it', async () => {
+    const { apiKey } = await s.newAccount(0);
+    const res = await request(s, 'POST', '/v1/connectors', apiKey, {
+      type: 'shopify', name: 'Store', settings: { shop: shop.state.shop }, credentials: { access_token: shop.state.accessToken, api_secret: 'secret' },
+    });
+    const id = (await json(res)).connector_id as string;
+    shop.state.scopes.delete('write_orders');
+    try {
+      const body = await json(await check(apiKey, id));
+
+      expect(body).toEqual({ ok: false, problems: [expect.objectContaining({ code: 'scope_missing', message: 'The app lacks the access scope write_orders.' })] });
+    } finally {
+      shop.state.scopes.add('write_orders');
+    }
+    expect(await json(await check(apiKey, id))).toEqual({ ok: true, problems: [] });
+  });
+
+  it('When another account asks to check a connector, then it is answered 404 as a missing one', async () => {
+    const owner = await s.newAccount(0);
+    const other = await s.newAccount(0);
+    const id = await salesforceConnector(owner.apiKey);
+
+    const res = await check(other.apiKey, id);
+    const missing = await check(other.apiKey, 'conn_nope');
+
+    expect(res.status).toBe(404);
+    expect(await problemOf(res)).toMatchObject({ status: 404 });
+    expect(missing.status).toBe(404);
+  });
+});
