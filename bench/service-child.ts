@@ -1,9 +1,10 @@
 /**
- * The benches' service child (bench/servers/service.ts, started with tsx, its first stdout line its URL and key)
- * and what it costs: CPU seconds and resident memory read from /proc, sampled while a batch runs.
+ * The benches' service child (bench/servers/service.ts, started with tsx, its first stdout line its URL and key), the
+ * service as `npm start` runs it (startCompiledService), and what they cost: CPU seconds and resident memory read from /proc, sampled while a batch runs.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,11 +32,25 @@ export interface StartedChild {
 
 /** Starts `script` (relative to the repository) and waits for its first line, which must name its `url`. */
 export function startChild(name: string, script: string, nodeFlags: string[] = []): Promise<StartedChild> {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(ROOT, script)], {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'production' },
+  return spawnChild(name, [...nodeFlags, '--import', 'tsx', path.join(ROOT, script)], { NODE_ENV: 'production' }, (line) => {
+    try {
+      const first = JSON.parse(line) as Record<string, unknown>;
+      if (typeof first.url !== 'string') throw new Error('no url');
+      return first;
+    } catch (e) {
+      throw new Error(`unexpected first line ${JSON.stringify(line.slice(0, 200))} (${(e as Error).message})`);
+    }
   });
+}
+
+/**
+ * Starts node with `args` and waits for the first stdout line that `ready` takes (it returns what the line says about
+ * the child, undefined to wait for the next line, or throws when the line says the start went wrong).
+ */
+function spawnChild(
+  name: string, args: string[], env: Record<string, string>, ready: (line: string) => Record<string, unknown> | undefined,
+): Promise<StartedChild> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   let err = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => { err = (err + d).slice(-8_000); });
@@ -50,21 +65,79 @@ export function startChild(name: string, script: string, nodeFlags: string[] = [
     child.once('exit', (code, signal) => fail(`exited (${signal ?? code}) before printing its URL`));
     child.stdout!.setEncoding('utf8').on('data', function onData(d: string) {
       out += d;
-      const nl = out.indexOf('\n');
-      if (nl < 0) return;
-      child.stdout!.off('data', onData);
-      child.stdout!.resume();
-      child.removeAllListeners('exit');
-      clearTimeout(timer);
-      try {
-        const first = JSON.parse(out.slice(0, nl)) as Record<string, unknown>;
-        if (typeof first.url !== 'string') throw new Error('no url');
+      for (let nl = out.indexOf('\n'); nl >= 0; nl = out.indexOf('\n')) {
+        const line = out.slice(0, nl);
+        out = out.slice(nl + 1);
+        let first;
+        try {
+          first = ready(line);
+        } catch (e) {
+          fail((e as Error).message);
+          return;
+        }
+        if (!first) continue;
+        child.stdout!.off('data', onData);
+        child.stdout!.resume();
+        child.removeAllListeners('exit');
+        clearTimeout(timer);
         resolve({ child, first, stderr: () => err });
-      } catch (e) {
-        fail(`unexpected first line ${JSON.stringify(out.slice(0, 200))} (${(e as Error).message})`);
+        return;
       }
     });
   });
+}
+
+/** The compiled service (`CompiledService`): its URL, two accounts' keys, its pid and its throw-away folder. */
+export interface CompiledService extends StartedChild {
+  url: string;
+  apiKeys: [string, string];
+  pid: number;
+  dir: string;
+}
+
+/** Credits each account of the compiled service starts with: more than any test or bench run spends. */
+const COMPILED_SERVICE_CREDITS = 50_000_000;
+
+/**
+ * The service as `npm start` runs it: the compiled entry (`node scripts/start.mjs main`, built first if a source
+ * changed), in its own process, on a throw-away SQLite file and batch folder, with two accounts made beforehand by the
+ * compiled CLI (`accounts create`). Network checks off; `env` adds to or overrides that; every other setting keeps its
+ * default. Ready once it logs `listening`. stopCompiledService stops it and deletes the folder.
+ */
+export async function startCompiledService(env: Record<string, string> = {}): Promise<CompiledService> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-compiled-'));
+  const settings = {
+    NODE_ENV: 'production', DATABASE_URL: `sqlite:${path.join(dir, 'service.sqlite')}`, BATCH_DIR: path.join(dir, 'batches'),
+    HOST: '127.0.0.1', PORT: '0', EMAIL_NETWORK_CHECKS: 'false', ...env,
+  };
+  try {
+    const account = (name: string) => {
+      const out = execFileSync(process.execPath, ['scripts/start.mjs', 'cli', 'accounts', 'create', '--name', name], {
+        cwd: ROOT, env: { ...process.env, ...settings, FREE_CREDITS: String(COMPILED_SERVICE_CREDITS) }, encoding: 'utf8',
+      });
+      return (JSON.parse(out) as { api_key: string }).api_key;
+    };
+    const apiKeys: [string, string] = [account('compiled service'), account('compiled service, other tenant')];
+    const started = await spawnChild('the compiled service', ['scripts/start.mjs', 'main'], settings, (line) => {
+      let entry: { msg?: string; url?: string } = {};
+      try {
+        entry = JSON.parse(line) as typeof entry;
+      } catch { /* not a log line */ }
+      return entry.msg === 'listening' && entry.url ? entry : undefined;
+    });
+    return { ...started, url: started.first.url as string, apiKeys, pid: started.child.pid!, dir };
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+export async function stopCompiledService(service: CompiledService): Promise<void> {
+  try {
+    await stopServer(service);
+  } finally {
+    fs.rmSync(service.dir, { recursive: true, force: true });
+  }
 }
 
 /** The service child of bench/servers/service.ts: its URL on 127.0.0.1, its key, its pid and knobs. */

