@@ -19,6 +19,8 @@ export { countryCodeOf } from '../validation/country-codes.js';
 export { OutboundRefused, refusalIn } from '../net/outbound-guard.js';
 /** The fetch every request of a plugin goes through (the outbound guard: checked addresses, no redirects). */
 export type { OutboundFetch as PlatformFetch } from '../net/outbound-guard.js';
+/** For a plugin's own requests outside a run (an OAuth token exchange at install): the same guard, built for them. */
+export { createGuardedHttp } from '../net/outbound-guard.js';
 
 /** Why a run stopped, in the vocabulary of docs/connectors.md (`credits_exhausted` is the core's own). */
 export type ConnectorFailureReason = 'auth_failed' | 'rate_limited' | 'api_error';

@@ -14,8 +14,16 @@ const root = path.resolve(import.meta.dirname, '../..');
 /** The HTTP face. Only the wiring (src/service.ts and the other files at the top of src/) and the face itself import it. */
 const HTTP_FACE = ['src/http', 'src/web', 'src/widget'];
 
-/** The rule table: a folder, and what its files may not import (or the only folders they may). */
+/**
+ * A connector plugin (connectors/<platform>/) stands on the connector core and the engines' types only: never on the
+ * HTTP face, the database or another plugin (what it needs of them, src/sync gives it).
+ */
+const PLUGIN_MAY_IMPORT = ['src/sync', 'src/contact-check', 'src/validation/types'];
+const PLUGINS = fs.readdirSync(path.join(root, 'connectors'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+
+/** The rule table: a folder, and what its files may not import (or the only folders they may); the first that holds a file applies. */
 const RULES: { from: string; mayNotImport?: readonly string[]; mayImportOnly?: readonly string[] }[] = [
+  ...PLUGINS.map((plugin) => ({ from: `connectors/${plugin}`, mayImportOnly: [`connectors/${plugin}`, ...PLUGIN_MAY_IMPORT] })),
   { from: 'src/contact-check', mayNotImport: HTTP_FACE },
   { from: 'src/bulk', mayNotImport: HTTP_FACE },
   { from: 'src/batches', mayNotImport: HTTP_FACE },
@@ -81,6 +89,7 @@ describe('the layering', () => {
       { file: 'src/bulk/record-pipeline.ts', text: "import { Problem } from '../http/problems.js';" },
       { file: 'src/sync/runs.ts', text: "export { page } from '../web/pages/layout.js';\nconst m = await import('../widget/routes.js');" },
       { file: 'connectors/shopify/index.ts', text: "import type { App } from '../../src/http/app.js';" },
+      { file: 'connectors/index.ts', text: "import { salesforcePlugin } from './salesforce/index.js';\nimport type { App } from '../src/http/app.js';" },
       { file: 'src/http/routes/validate.ts', text: "import { Problem } from '../problems.js';" },
       { file: 'src/service.ts', text: "import { createApp } from './http/app.js';" },
     ];
@@ -90,6 +99,25 @@ describe('the layering', () => {
       'src/sync/runs.ts -> src/web/pages/layout',
       'src/sync/runs.ts -> src/widget/routes',
       'connectors/shopify/index.ts -> src/http/app',
+      'connectors/index.ts -> src/http/app',
+    ]);
+  });
+
+  it('When a plugin imports another plugin, the database or anything but the core and the engines\' types, then the check names that edge', () => {
+    const files = [
+      { file: 'connectors/shopify/webhooks.ts', text: "import type { Database } from '../../src/db/data-source.js';\nimport { SalesforceClient } from '../salesforce/client.js';" },
+      { file: 'connectors/salesforce/check.ts', text: "import { tenantSafeText } from '../../src/net/tenant-safe-text.js';\nimport type { Logger } from '../../src/log.js';" },
+      { file: 'connectors/shopify/install.ts', text: "import type { Connectors } from '../../src/sync/connectors.js';\nimport { recordOf } from './mapping.js';" },
+      { file: 'connectors/salesforce/mapping.ts', text: "import type { AddressComponents } from '../../src/validation/types.js';\nimport type { ContactAnswer } from '../../src/contact-check/validate-contact.js';" },
+      { file: 'connectors/salesforce/x.ts', text: "import { parseAddress } from '../../src/validation/address/parser.js';" },
+    ];
+
+    expect(forbiddenEdges(files)).toEqual([
+      'connectors/shopify/webhooks.ts -> src/db/data-source',
+      'connectors/shopify/webhooks.ts -> connectors/salesforce/client',
+      'connectors/salesforce/check.ts -> src/net/tenant-safe-text',
+      'connectors/salesforce/check.ts -> src/log',
+      'connectors/salesforce/x.ts -> src/validation/address/parser',
     ]);
   });
 

@@ -1,12 +1,12 @@
 /**
- * The Shopify app's OAuth install (src/sync/shopify-install.ts): the link for an account, the redirect to the shop's
+ * The Shopify app's OAuth install (connectors/shopify/install.ts): the link for an account, the redirect to the shop's
  * authorize page with a state nonce in a cookie, and the callback. Answered 503 when the app is not configured
  * (SHOPIFY_API_KEY, SHOPIFY_API_SECRET, PUBLIC_BASE_URL).
  */
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import { ConnectorInvalid, PlatformAccountTaken } from '../../sync/connectors.js';
-import { InstallRefused, STATE_COOKIE, type ShopifyInstall } from '../../sync/shopify-install.js';
+import { InstallRefused, STATE_COOKIE, type ShopifyInstall } from '../../../connectors/shopify/install.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { Problem } from '../problems.js';
 import { parseBody } from '../request-schema.js';

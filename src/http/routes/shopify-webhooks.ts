@@ -7,7 +7,7 @@
 import express, { type RequestHandler, type Router } from 'express';
 import { MemoryStore, rateLimit } from 'express-rate-limit';
 import type { Database } from '../../db/data-source.js';
-import type { ShopifyWebhooks } from '../../sync/shopify-webhooks.js';
+import type { ShopifyWebhooks } from '../../../connectors/shopify/webhooks.js';
 import { DatabaseRateLimitStore } from '../middleware/rate-limit.js';
 import { Problem } from '../problems.js';
 

@@ -11,14 +11,13 @@
  * Topics: `customers/create`, `customers/update`, `orders/create` validate the records they carry; `app/uninstalled`
  * pauses the connector and erases its access token; the mandatory privacy topics delete what we keep of the customer
  * (`customers/redact`) or the shop (`shop/redact`) and record that we did, as `customers/data_request` is recorded.
+ * The books (the connector of a shop, content seen once, background work, records forgotten) are the core's
+ * (src/sync/webhook-deliveries.ts); what a Shopify delivery means is here.
  */
 import crypto from 'node:crypto';
-import type { Database } from '../db/data-source.js';
-import type { Logger } from '../log.js';
-import type { ConnectorRow, ConnectorStore } from './connector-store.js';
-import type { ConnectorRuns } from './connector-runs.js';
-import type { ConnectorRegistry } from './registry.js';
-import type { SecretBox } from './secrets.js';
+import type { ConnectorContext } from '../../src/sync/plugin.js';
+import type { WebhookDeliveries } from '../../src/sync/webhook-deliveries.js';
+import { recordsOfDelivery } from './mapping.js';
 
 export interface Delivery {
   topic: string;
@@ -36,7 +35,7 @@ export type DeliveryAnswer =
   | { status: 'stale' }
   | { status: 'accepted'; topic: string };
 
-const RECORD_TOPICS = new Set(['customers/create', 'customers/update', 'orders/create']);
+const RECORD_TOPICS = ['customers/create', 'customers/update', 'orders/create'];
 const PRIVACY_TOPICS = new Set(['customers/data_request', 'customers/redact', 'shop/redact']);
 
 /**
@@ -49,8 +48,7 @@ export const REPLAY_WINDOW_MS = 6 * 60 * 60_000;
  * nobody signs. The lifecycle and privacy topics (an uninstall, a redaction) are few and remembered for good: a
  * replay of one must never pause or erase a shop's connector again.
  */
-const RECORD_DELIVERY_MEMORY_MS = 7 * 24 * 60 * 60_000;
-const PURGE_EVERY_MS = 60 * 60_000;
+const RECORD_DELIVERY_MEMORY = { topics: RECORD_TOPICS, memoryMs: 7 * 24 * 60 * 60_000 };
 
 /** Constant-time comparison of a presented base64 HMAC with the expected one. */
 function sameSignature(presented: string, expected: Buffer): boolean {
@@ -58,45 +56,34 @@ function sameSignature(presented: string, expected: Buffer): boolean {
   return given.length === expected.length && crypto.timingSafeEqual(given, expected);
 }
 
-export class ShopifyWebhooks {
-  private readonly background = new Set<Promise<unknown>>();
-  private lastPurge = 0;
+type Signer = NonNullable<Awaited<ReturnType<WebhookDeliveries['connectorOf']>>>;
 
+export class ShopifyWebhooks {
   constructor(
-    private readonly db: Database,
-    private readonly store: ConnectorStore,
-    private readonly registry: ConnectorRegistry,
-    private readonly secrets: SecretBox,
-    private readonly runs: ConnectorRuns,
-    private readonly log: Logger,
-    private readonly now: () => number = Date.now,
+    private readonly deliveries: WebhookDeliveries,
+    private readonly log: ConnectorContext<unknown, unknown, unknown>['log'],
   ) {}
 
   /** The connector of the shop, if its secret signed the body; else null. */
-  private async signer(delivery: Delivery): Promise<ConnectorRow | null> {
+  private async signer(delivery: Delivery): Promise<Signer | null> {
     if (!delivery.hmac || !delivery.shop) return null;
-    const connector = await this.store.byPlatformKey('shopify', delivery.shop.toLowerCase());
-    if (!connector) return null;
-    let secret: string | undefined;
-    try {
-      secret = this.secrets.open<{ api_secret?: string }>(connector.sealed).api_secret;
-    } catch {
-      return null; // sealed with a key this instance does not hold
-    }
-    if (!secret) return null;
+    const found = await this.deliveries.connectorOf('shopify', delivery.shop.toLowerCase());
+    const secret = found?.credentials.api_secret;
+    if (!found || typeof secret !== 'string' || !secret) return null;
     const expected = crypto.createHmac('sha256', secret).update(delivery.raw).digest();
-    return sameSignature(delivery.hmac, expected) ? connector : null;
+    return sameSignature(delivery.hmac, expected) ? found : null;
   }
 
   /** Triggered longer ago than Shopify retries (or far in the future): a replay. An absent or unreadable time is let through to the content check. */
   private stale(triggeredAt: string): boolean {
     const at = Date.parse(triggeredAt);
-    return Number.isFinite(at) && Math.abs(this.now() - at) > REPLAY_WINDOW_MS;
+    return Number.isFinite(at) && Math.abs(this.deliveries.now() - at) > REPLAY_WINDOW_MS;
   }
 
   async receive(delivery: Delivery): Promise<DeliveryAnswer> {
-    const connector = await this.signer(delivery);
-    if (!connector) return { status: 'unauthorized' };
+    const signer = await this.signer(delivery);
+    if (!signer) return { status: 'unauthorized' };
+    const { connector, credentials } = signer;
     if (this.stale(delivery.triggeredAt)) {
       this.log.warn({ connector_id: connector.id, topic: delivery.topic, triggered_at: delivery.triggeredAt.slice(0, 40) }, 'stale webhook delivery ignored');
       return { status: 'stale' };
@@ -110,36 +97,23 @@ export class ShopifyWebhooks {
     // The shop's, not the connector's: an install that moves the shop to a new connector does not make old content new.
     const content = crypto.createHash('sha256')
       .update(`${delivery.shop.toLowerCase()}\n${delivery.topic}\n`).update(delivery.raw).digest('base64url');
-    const fresh = await this.db.run(
-      `INSERT INTO webhook_deliveries (id, connector_id, topic, received_at) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING`,
-      [`shopify:${content}`, connector.id, delivery.topic, this.now()],
-    );
-    await this.purgeNowAndThen();
-    if (fresh === 0) return { status: 'duplicate' };
+    if (!(await this.deliveries.firstSeen(`shopify:${content}`, connector, delivery.topic, RECORD_DELIVERY_MEMORY))) {
+      return { status: 'duplicate' };
+    }
 
-    if (RECORD_TOPICS.has(delivery.topic)) {
-      const plugin = this.registry.get(connector.type);
-      const records = plugin?.recordsOfDelivery?.(delivery.topic, payload) ?? [];
-      if (records.length && connector.status === 'active') this.later(this.runs.processDelivery(connector, records));
+    if (RECORD_TOPICS.includes(delivery.topic)) {
+      this.deliveries.process(connector, recordsOfDelivery(delivery.topic, payload));
     } else if (delivery.topic === 'app/uninstalled') {
-      await this.uninstalled(connector);
+      // The app was removed from the shop: its access token is erased (the secret stays, for privacy deliveries).
+      const { access_token: _erased, ...rest } = credentials;
+      await this.deliveries.release(connector, 'the app was uninstalled from the shop; its access token is erased', rest);
     } else if (PRIVACY_TOPICS.has(delivery.topic)) {
-      await this.privacy(connector, delivery, payload as Record<string, unknown>);
+      await this.privacy(signer, delivery, payload as Record<string, unknown>);
     }
     return { status: 'accepted', topic: delivery.topic };
   }
 
-  /** The app was removed from the shop: the connector pauses and its access token is erased (the secret stays, for privacy deliveries). */
-  private async uninstalled(connector: ConnectorRow): Promise<void> {
-    const credentials = this.secrets.open<Record<string, unknown>>(connector.sealed);
-    const { access_token: _erased, ...rest } = credentials;
-    await this.store.update(connector.id, {
-      status: 'paused', reason: 'uninstalled', reasonDetail: 'the app was uninstalled from the shop; its access token is erased',
-      sealed: this.secrets.seal(rest),
-    });
-  }
-
-  private async privacy(connector: ConnectorRow, delivery: Delivery, payload: Record<string, unknown>): Promise<void> {
+  private async privacy({ connector }: Signer, delivery: Delivery, payload: Record<string, unknown>): Promise<void> {
     let keys: string[] = [];
     let subject: string | null = null;
     if (delivery.topic === 'customers/redact' || delivery.topic === 'customers/data_request') {
@@ -152,45 +126,17 @@ export class ShopifyWebhooks {
     }
     let deleted = 0;
     if (delivery.topic === 'shop/redact') {
-      deleted = await this.db.run(`DELETE FROM connector_records WHERE connector_id = $1`, [connector.id]);
-      await this.store.update(connector.id, {
-        status: 'paused', reason: 'uninstalled', reasonDetail: 'the shop asked for its data to be erased', sealed: this.secrets.seal({}),
-        watermark: {},
-      });
+      deleted = await this.deliveries.forgetRecords(connector, 'all');
+      await this.deliveries.release(connector, 'the shop asked for its data to be erased', {}, { resetWatermark: true });
     }
-    for (const key of keys) {
-      deleted += await this.db.run(`DELETE FROM connector_records WHERE connector_id = $1 AND record_key = $2`, [connector.id, key]);
-    }
+    deleted += await this.deliveries.forgetRecords(connector, keys);
     // What we keep of a customer is the hash of each checked value and a write-back owed, never the values
     // themselves: a data request has nothing more to report than that, and is recorded.
-    await this.db.run(
-      `INSERT INTO privacy_requests (id, connector_id, platform_key, topic, subject, records_deleted, received_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [`priv_${crypto.randomBytes(12).toString('base64url')}`, connector.id, delivery.shop, delivery.topic, subject, deleted, this.now()],
-    );
-    this.log.info({ connector_id: connector.id, topic: delivery.topic, records_deleted: deleted }, 'privacy request carried out');
-  }
-
-  /** Forgets record topics' content past its memory, once an hour at most per instance. */
-  private async purgeNowAndThen(): Promise<void> {
-    const at = this.now();
-    if (at - this.lastPurge < PURGE_EVERY_MS) return;
-    this.lastPurge = at;
-    const topics = [...RECORD_TOPICS];
-    await this.db.run(
-      `DELETE FROM webhook_deliveries WHERE received_at < $1 AND topic IN (${topics.map((_, i) => `$${i + 2}`).join(', ')})`,
-      [at - RECORD_DELIVERY_MEMORY_MS, ...topics],
-    );
-  }
-
-  private later(work: Promise<unknown>): void {
-    const tracked = work.catch((err: unknown) => this.log.error({ err }, 'webhook work failed'));
-    this.background.add(tracked);
-    void tracked.finally(() => this.background.delete(tracked));
+    await this.deliveries.recordPrivacyRequest({ connector, platformKey: delivery.shop, topic: delivery.topic, subject, recordsDeleted: deleted });
   }
 
   /** Waits for the work of deliveries already answered (a shutdown; tests). */
-  async settle(): Promise<void> {
-    await Promise.allSettled([...this.background]);
+  settle(): Promise<void> {
+    return this.deliveries.settle();
   }
 }

@@ -10,8 +10,8 @@
  *    install proves the shop is the installer's: the shop's connector becomes this account's (one shop, one connector).
  */
 import crypto from 'node:crypto';
-import { createGuardedHttp, type OutboundFetch } from '../net/outbound-guard.js';
-import type { Connectors } from './connectors.js';
+import type { Connectors } from '../../src/sync/connectors.js';
+import { createGuardedHttp, type PlatformFetch } from '../../src/sync/plugin.js';
 
 export interface ShopifyAppSettings {
   apiKey: string;
@@ -54,7 +54,7 @@ export class ShopifyInstall {
     private readonly app: ShopifyAppSettings,
     private readonly connectors: Connectors,
     /** The token exchange's way out: by default the outbound guard (the shop's own admin, or the configured base URL). */
-    private readonly exchange?: OutboundFetch,
+    private readonly exchange?: PlatformFetch,
     private readonly now: () => number = Date.now,
   ) {
     this.linkKey = Buffer.from(crypto.hkdfSync('sha256', app.apiSecret, 'contact-validator', 'shopify-install-link', 32));
