@@ -233,7 +233,7 @@ const CITY_MISSING = 6;
 const KNOWN_STREET_BONUS = 10;
 
 /** The delivery line and city the parser settled on: where the line starts, where the city starts, the line read. */
-interface BestSplit {
+export interface BestSplit {
   score: number;
   start: number;
   at: number;
