@@ -8,6 +8,7 @@ import { testDatabases } from '../support/databases.js';
 import { problemOf, startTestService, type TestService } from '../support/service.js';
 import { startFakeOrg, type FakeOrg } from '../salesforce/fake-org.js';
 import { startFakeShop, type FakeShop } from '../shopify/fake-admin.js';
+import { deliver, shopPayload, signedDelivery } from '../shopify/webhooks.js';
 
 const ENV = { CONNECTOR_SECRET_KEY: 'c3'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true' };
 
@@ -114,6 +115,23 @@ describe.each(testDatabases)('the connector check on $name', (database) => {
     expect(await json(await check(apiKey, id))).toEqual({ ok: true, problems: [] });
   });
 
+  it('When the app was uninstalled from the shop, then the check says the connector holds no usable credentials', async () => {
+    // Arrange: the uninstall erases the access token (docs/connectors.md, "Shopify webhooks").
+    const { apiKey } = await s.newAccount(0);
+    const store = { shop: 'uninstalled-example.myshopify.com', secret: 'uninstall-secret' };
+    const res = await request(s, 'POST', '/v1/connectors', apiKey, {
+      type: 'shopify', name: 'Store', settings: { shop: store.shop }, credentials: { access_token: shop.state.accessToken, api_secret: store.secret },
+    });
+    const id = (await json(res)).connector_id as string;
+    expect((await deliver(s.url, signedDelivery('app/uninstalled', shopPayload(store.shop), store))).status).toBe(200);
+
+    // Act
+    const body = await json(await check(apiKey, id));
+
+    // Assert
+    expect(body).toEqual({ ok: false, problems: [expect.objectContaining({ code: 'credentials_missing' })] });
+  });
+
   it('When another account asks to check a connector, then it is answered 404 as a missing one', async () => {
     const owner = await s.newAccount(0);
     const other = await s.newAccount(0);
@@ -125,5 +143,38 @@ describe.each(testDatabases)('the connector check on $name', (database) => {
     expect(res.status).toBe(404);
     expect(await problemOf(res)).toMatchObject({ status: 404 });
     expect(missing.status).toBe(404);
+  });
+});
+
+describe('the connector check with PUBLIC_BASE_URL', () => {
+  const database = testDatabases[0];
+  let shop: FakeShop;
+  let s: TestService;
+  beforeAll(async () => {
+    shop = await startFakeShop({ shop: 'public-example.myshopify.com' });
+    s = await startTestService(await database.create(), { ...ENV, SHOPIFY_ADMIN_BASE_URL: shop.url, PUBLIC_BASE_URL: 'https://cv.example.com' });
+  });
+  afterAll(async () => {
+    await s?.close();
+    await shop?.close();
+    await database.dropAll();
+  });
+
+  it('When the service has a public https address, then the check subscribes the store\'s webhooks to it, as a run would', async () => {
+    const { apiKey } = await s.newAccount(0);
+    const res = await request(s, 'POST', '/v1/connectors', apiKey, {
+      type: 'shopify', name: 'Store', settings: { shop: shop.state.shop, resources: ['customers'] },
+      credentials: { access_token: shop.state.accessToken, api_secret: 'secret' },
+    });
+    const id = (await json(res)).connector_id as string;
+
+    const body = await json(await request(s, 'POST', `/v1/connectors/${id}/check`, apiKey));
+
+    expect(body).toEqual({ ok: true, problems: [] });
+    expect(shop.state.webhooks.map((w) => [w.topic, w.callbackUrl]).sort()).toEqual([
+      ['APP_UNINSTALLED', 'https://cv.example.com/webhooks/shopify'],
+      ['CUSTOMERS_CREATE', 'https://cv.example.com/webhooks/shopify'],
+      ['CUSTOMERS_UPDATE', 'https://cv.example.com/webhooks/shopify'],
+    ]);
   });
 });

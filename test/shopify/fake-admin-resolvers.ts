@@ -42,6 +42,8 @@ function resolveRoot(state: FakeShopState, operation: Operation, field: Field, n
     case 'query.order': return needs(state, 'orders', 'read') ?? single(state, 'Order', field);
     case 'query.shop':
       return { value: { id: 'gid://shopify/Shop/1', name: 'Example', myshopifyDomain: state.shop, email: `owner@${state.shop}` }, cost: 1 };
+    // `appInstallation` without an id is the calling app's (shopify.dev, "appInstallation" query).
+    case 'query.appInstallation':
     case 'query.currentAppInstallation':
       return { value: { id: 'gid://shopify/AppInstallation/1', accessScopes: [...state.scopes].map((handle) => ({ handle, description: handle })) }, cost: 2 };
     case 'mutation.metafieldsSet': return metafieldsSet(state, Array.isArray(a.metafields) ? a.metafields : [], now);

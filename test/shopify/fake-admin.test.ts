@@ -18,6 +18,16 @@ const PAGE = `query($after: String) { customers(first: 2, after: $after, sortKey
   edges { cursor node { id } } nodes { id email tags defaultAddress { city countryCodeV2 } } pageInfo { hasNextPage endCursor } } }`;
 
 describe('the fake Shopify Admin GraphQL API', () => {
+  it('When the app asks for its installation\'s access scopes, then both documented queries list the granted handles', async () => {
+    shop = await startFakeShop({ scopes: ['read_customers', 'write_orders'] });
+
+    const current = await gql('{ currentAppInstallation { accessScopes { handle } } }');
+    const installation = await gql('{ appInstallation { accessScopes { handle description } } }');
+
+    expect(current.body.data.currentAppInstallation.accessScopes).toEqual([{ handle: 'read_customers' }, { handle: 'write_orders' }]);
+    expect(installation.body.data.appInstallation.accessScopes.map((s: { handle: string }) => s.handle)).toEqual(['read_customers', 'write_orders']);
+  });
+
   it('When the access token is wrong or missing, then it answers 401 with Shopify\'s text', async () => {
     shop = await startFakeShop();
     for (const token of ['shpat_wrong', '']) {
