@@ -198,13 +198,38 @@ export function parseDeliveryLine(
   intersections = true,
   placeAfter = false,
 ): DeliveryLine {
+  if (at >= end) return emptyLine();
+  const special = poBoxLine(toks, at, end, country) ?? ruralRouteLine(toks, at, end, country) ?? generalDeliveryLine(toks, at, end, country) ??
+    unitsOnlyLine(toks, at, end);
+  if (special) return special;
   const line = emptyLine();
-  if (at >= end) return line;
-  let i = at;
+  let i = primaryNumberRead(toks, at, end, country, line);
+  if (line.primaryNumber && letteredRoad(toks, i, end, country)) {
+    line.kind = 'street';
+    line.name = `${toks[i].w} ${toks[i + 1].w}`;
+    line.quality = 2;
+    return line;
+  }
+  // `6910 # G MARY CAROLINE CIR`: a unit written between the number and the street.
+  let unitAfterNumber: Secondary | null = null;
+  if (line.primaryNumber && i + 2 < end && toks[i].w === '#' && toks[i + 1].unitId) {
+    unitAfterNumber = { designator: '#', number: toks[i + 1].w };
+    i += 2;
+  }
+  line.kind = 'street';
+  if (i >= end) {
+    line.quality = line.primaryNumber ? 0 : -1;
+    return line;
+  }
+  if (intersections && !unitAfterNumber && parseIntersection(toks, i, end, country, line)) return line;
+  return highwayLine(toks, at, i, end, country, line, placeAfter) ?? streetLine(toks, at, i, end, country, line, placeAfter, unitAfterNumber);
+}
 
-  // PO Box (Pub 28 section 28): `PO BOX 63`, the box number is the primary number.
+/** PO Box (Pub 28 section 28): `PO BOX 63`, the box number is the primary number; else null. */
+function poBoxLine(toks: readonly Token[], i: number, end: number, country: 'US' | 'CA' | null): DeliveryLine | null {
   const boxId = matchPoBox(toks, i, end);
   if (boxId >= 0) {
+    const line = emptyLine();
     line.kind = 'po_box';
     line.name = 'PO BOX';
     line.primaryNumber = toks[boxId].w;
@@ -212,12 +237,16 @@ export function parseDeliveryLine(
     line.quality = 2 - line.leftover.length;
     return line;
   }
+  return null;
+}
 
-  // Canada Post rural address: `SITE 6 COMP 10 RR 8` (site and compartment before the route, or after it).
-  const siteBefore = country === 'CA' ? siteAndCompartment(toks, i, end) : null;
-  if (siteBefore) i = siteBefore.next;
-
-  // Rural route and highway contract (Pub 28 sections 24, 25): `RR 2 BOX 152`.
+/**
+ * Rural route and highway contract (Pub 28 sections 24, 25): `RR 2 BOX 152`; a Canada Post rural address with its
+ * site and compartment before the route or after it (`SITE 6 COMP 10 RR 8`); else null.
+ */
+function ruralRouteLine(toks: readonly Token[], at: number, end: number, country: 'US' | 'CA' | null): DeliveryLine | null {
+  const siteBefore = country === 'CA' ? siteAndCompartment(toks, at, end) : null;
+  const i = siteBefore ? siteBefore.next : at;
   for (const [words, route] of RURAL_ROUTES_BY_FIRST_WORD.get(toks[i].w) ?? NONE) {
     if (!matchSequence(toks, i, end, words)) continue;
     let k = i + words.length;
@@ -227,6 +256,7 @@ export function parseDeliveryLine(
     if (!numberless && (k >= end || !/^\d{1,4}[A-Z]{0,2}$/.test(toks[k].w))) continue;
     const routeNumber = numberless ? null : toks[k++].w;
     if (RURAL_ROUTE_ONLY_WITH_BOX.has(words[0]) && toks[k]?.w !== 'BOX' && toks[k]?.w !== 'BX') continue;
+    const line = emptyLine();
     line.kind = route === 'RR' ? 'rural_route' : route === 'HC' ? 'highway_contract' : 'military';
     line.name = routeNumber ? `${route} ${routeNumber}` : route;
     if (k < end && (toks[k].w === 'BOX' || toks[k].w === 'BX')) {
@@ -249,25 +279,40 @@ export function parseDeliveryLine(
     line.quality = 2 - line.leftover.length;
     return line;
   }
-  if (siteBefore) i = at;
+  return null;
+}
 
-  // General delivery (Pub 28 section 26; Canada Post `GD STN MAIN`).
+/** General delivery (Pub 28 section 26; Canada Post `GD STN MAIN`); else null. */
+function generalDeliveryLine(toks: readonly Token[], i: number, end: number, country: 'US' | 'CA' | null): DeliveryLine | null {
   const generalDelivery = matchSequence(toks, i, end, ['GENERAL', 'DELIVERY']) ? 2 : country === 'CA' && toks[i].w === 'GD' ? 1 : 0;
   if (generalDelivery) {
+    const line = emptyLine();
     line.kind = 'general_delivery';
     line.name = 'GENERAL DELIVERY';
     for (let k = readInstallation(toks, i + generalDelivery, end, country, line); k < end; k++) line.leftover.push(toks[k].w);
     line.quality = 2 - line.leftover.length;
     return line;
   }
+  return null;
+}
 
-  // Only secondary units (`BLDG 15, SUITE 100`): no street.
+/** Only secondary units (`BLDG 15, SUITE 100`): no street; else null. */
+function unitsOnlyLine(toks: readonly Token[], i: number, end: number): DeliveryLine | null {
   if (UnitDesignatorTable.get(toks[i].w)?.requiresNumber && i + 1 < end && (toks[i + 1].unitId || toks[i + 1].w === '#')) {
+    const line = emptyLine();
     readSecondaries(toks, i, end, line);
     line.quality = -1 - line.leftover.length;
     return line;
   }
+  return null;
+}
 
+/**
+ * The house number at `i`, into `line.primaryNumber`: written as a word (`ONE S WACKER DR`, in figures as Pub 28
+ * section 232 writes it), with a Canadian unit before it (`104-2701`), a fraction (`123 1/2`) or a letter (`214 B`).
+ * Returns where the words after it start.
+ */
+function primaryNumberRead(toks: readonly Token[], i: number, end: number, country: 'US' | 'CA' | null, line: DeliveryLine): number {
   // A house number written as a word (`ONE S WACKER DR`) is written in figures (Pub 28 section 232).
   const numberWord = NumberWords.get(toks[i].w);
   if (numberWord && end - i >= 3) {
@@ -309,26 +354,16 @@ export function parseDeliveryLine(
       i++;
     }
   }
-  if (line.primaryNumber && letteredRoad(toks, i, end, country)) {
-    line.kind = 'street';
-    line.name = `${toks[i].w} ${toks[i + 1].w}`;
-    line.quality = 2;
-    return line;
-  }
-  // `6910 # G MARY CAROLINE CIR`: a unit written between the number and the street.
-  let unitAfterNumber: Secondary | null = null;
-  if (line.primaryNumber && i + 2 < end && toks[i].w === '#' && toks[i + 1].unitId) {
-    unitAfterNumber = { designator: '#', number: toks[i + 1].w };
-    i += 2;
-  }
-  line.kind = 'street';
-  if (i >= end) {
-    line.quality = line.primaryNumber ? 0 : -1;
-    return line;
-  }
-  if (intersections && !unitAfterNumber && parseIntersection(toks, i, end, country, line)) return line;
+  return i;
+}
 
-  // Highways and routes (US HWY 278, STATE ROUTE 690, COUNTY ROAD 5), possibly after a directional or a name word.
+/**
+ * Highways and routes (US HWY 278, STATE ROUTE 690, COUNTY ROAD 5), possibly after a directional or a name word, the
+ * route's modifiers, type, name words, note and directional after it; else null.
+ */
+function highwayLine(
+  toks: readonly Token[], at: number, i: number, end: number, country: 'US' | 'CA' | null, line: DeliveryLine, placeAfter: boolean,
+): DeliveryLine | null {
   for (let h = i; h < end; h++) {
     // (A unit word ends the search, but right after the number RM is Texas' ranch-to-market road, not a room.)
     if ((UnitDesignatorTable.has(toks[h].w) && h > i) || toks[h].w === '#') break;
@@ -393,7 +428,17 @@ export function parseDeliveryLine(
     line.quality = lineQuality(line, 2);
     return line;
   }
+  return null;
+}
 
+/**
+ * A street: its name between the pre-directional and the type and post-directional (Pub 28 section 23), a building's
+ * name or a note after it, the units; a building's name alone where there is no number.
+ */
+function streetLine(
+  toks: readonly Token[], at: number, i: number, end: number, country: 'US' | 'CA' | null, line: DeliveryLine, placeAfter: boolean,
+  unitAfterNumber: Secondary | null,
+): DeliveryLine {
   const unitAt = secondaryStart(toks, i, end, country);
   // A building's name with no house number (`FIRST UNION TOWER STE 1400`): no street (not FIRST UNION as 1ST UN);
   // the name is set aside, the unit kept. (Not a name ending in a word that is also a street type: PLAZA, CENTER.)
@@ -403,48 +448,14 @@ export function parseDeliveryLine(
     line.quality = -line.leftover.length;
     return line;
   }
-  let s = i;
-  let [e, noteBeforePlace] = buildingStart(toks, i, unitAt, end, country, line, placeAfter);
+  const name = i;
+  let [nameEnd, noteBeforePlace] = buildingStart(toks, i, unitAt, end, country, line, placeAfter);
   // A connector left dangling before the unit joins nothing (`523W 6TH ST & 330`: the suite).
-  while (e - s >= 2 && e === unitAt && unitAt < end && (toks[e - 1].w === '&' || toks[e - 1].w === 'AND')) e--;
+  while (nameEnd - name >= 2 && nameEnd === unitAt && unitAt < end && (toks[nameEnd - 1].w === '&' || toks[nameEnd - 1].w === 'AND')) nameEnd--;
 
   // Suffix, post-directional and pre-directional, keeping at least one word for the name (Pub 28 section 233:
   // `N ST` is a street named N; `AVENUE H` a street named AVENUE H).
-  let postdir: string | undefined;
-  let suffix: string | undefined;
-  let predir: string | undefined;
-  let suffixBefore = false;
-  if (e - s >= 2) postdir = directionalOf(toks[e - 1].w, country);
-  // `WEALTHY S E`: a post-directional written as two letters.
-  const pairedPostdir = postdir !== undefined && e - s >= 3 && /^[EW]$/.test(toks[e - 1].w) && /^[NS]$/.test(toks[e - 2].w);
-  if (pairedPostdir) {
-    postdir = toks[e - 2].w + toks[e - 1].w;
-    e--;
-  }
-  if (postdir) {
-    e--;
-    if (e - s >= 2) suffix = suffixOf(toks[e - 1].w, country);
-    if (!suffix && e - s === 1 && suffixOf(toks[s].w, country)) {
-      // `AVENUE N`: the directional is the name.
-      postdir = undefined;
-      e++;
-    }
-  } else if (e - s >= 2) {
-    suffix = suffixOf(toks[e - 1].w, country);
-  }
-  if (suffix) e--;
-  if (e - s >= 2) {
-    predir = directionalOf(toks[s].w, country);
-    if (predir) s++;
-  }
-  if (!suffix && country === 'CA' && e - s >= 2) {
-    const before = CanadianStreetTypeBefore.get(toks[s].w);
-    if (before) {
-      suffix = before;
-      suffixBefore = true;
-      s++;
-    }
-  }
+  const { s, e, predir, suffix, postdir, suffixBefore } = typeAndDirectionals(toks, name, nameEnd, country);
   line.predirection = predir ?? null;
   line.postdirection = postdir ?? null;
   line.suffix = suffix ?? null;
@@ -507,3 +518,58 @@ const AccessCodeWords: ReadonlySet<string> = new Set(['CODE', 'GATE', 'BUZZER', 
 
 /** What a note closed only by the known place after it costs a line (`HALIFAX MID-HARBOUR …` is one FSA name). */
 const NOTE_BEFORE_PLACE = 0.05;
+
+/** The street's words from `s` to `e` read: its type and directionals taken off the name's ends, and where the name is. */
+interface StreetWordsRead {
+  s: number;
+  e: number;
+  predir: string | undefined;
+  suffix: string | undefined;
+  postdir: string | undefined;
+  /** A Canadian street type written before the name (`RUE`, `BOUL`). */
+  suffixBefore: boolean;
+}
+
+/**
+ * The type, post-directional and pre-directional of the street written in toks[s, e), keeping at least one word for
+ * the name (Pub 28 section 233: `N ST` is a street named N; `AVENUE H` a street named AVENUE H); Canada's types
+ * written before the name.
+ */
+function typeAndDirectionals(toks: readonly Token[], s: number, e: number, country: 'US' | 'CA' | null): StreetWordsRead {
+  let postdir: string | undefined;
+  let suffix: string | undefined;
+  let predir: string | undefined;
+  let suffixBefore = false;
+  if (e - s >= 2) postdir = directionalOf(toks[e - 1].w, country);
+  // `WEALTHY S E`: a post-directional written as two letters.
+  const pairedPostdir = postdir !== undefined && e - s >= 3 && /^[EW]$/.test(toks[e - 1].w) && /^[NS]$/.test(toks[e - 2].w);
+  if (pairedPostdir) {
+    postdir = toks[e - 2].w + toks[e - 1].w;
+    e--;
+  }
+  if (postdir) {
+    e--;
+    if (e - s >= 2) suffix = suffixOf(toks[e - 1].w, country);
+    if (!suffix && e - s === 1 && suffixOf(toks[s].w, country)) {
+      // `AVENUE N`: the directional is the name.
+      postdir = undefined;
+      e++;
+    }
+  } else if (e - s >= 2) {
+    suffix = suffixOf(toks[e - 1].w, country);
+  }
+  if (suffix) e--;
+  if (e - s >= 2) {
+    predir = directionalOf(toks[s].w, country);
+    if (predir) s++;
+  }
+  if (!suffix && country === 'CA' && e - s >= 2) {
+    const before = CanadianStreetTypeBefore.get(toks[s].w);
+    if (before) {
+      suffix = before;
+      suffixBefore = true;
+      s++;
+    }
+  }
+  return { s, e, predir, suffix, postdir, suffixBefore };
+}
