@@ -1,5 +1,8 @@
-/** The Express application: thin routes over the billing and validation use cases. */
-import express, { type Request, type Response } from 'express';
+/**
+ * The Express application: the declared endpoints (./endpoints/) routed behind their guards, the dashboard's pages,
+ * and the 404 and 405 answers.
+ */
+import express, { type Request, type RequestHandler } from 'express';
 import type { Store } from 'express-rate-limit';
 import type { Accounts } from '../billing/accounts.js';
 import type { Purchases } from '../billing/purchases.js';
@@ -14,21 +17,16 @@ import type { Logger } from '../log.js';
 import type { ContactValidation } from '../contact-check/validate-contact.js';
 import { errorHandler } from './error-handler.js';
 import type { ServiceMetrics } from './metrics.js';
+import { ENDPOINTS } from './endpoints/index.js';
+import type { Security } from './endpoints/endpoint.js';
+import { AllowTable, mountEndpoints, routesOfEndpoints, routesOfRouter } from './endpoints/router.js';
 import { IdempotencyStore } from './idempotency.js';
 import { authenticate } from './middleware/authenticate.js';
-import { preflight, publishableRateLimit, publishableScope } from './middleware/publishable-keys.js';
+import { publishableRateLimit, publishableScope } from './middleware/publishable-keys.js';
 import { FailedAuthenticationLimiter, rateLimitPerKey } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
-import { Problem, PROBLEM_TYPES, problemBody, type ProblemCode } from './problems.js';
-import { accountRoutes } from './routes/account.js';
-import { batchRoutes } from './routes/batches.js';
-import { connectorRoutes } from './routes/connectors.js';
-import { openApiRoutes } from './openapi/routes.js';
-import { shopifyInstallRoutes } from './routes/shopify-install.js';
-import { shopifyWebhookRoutes } from './routes/shopify-webhooks.js';
-import { stripeWebhookRoutes } from './routes/stripe-webhooks.js';
-import { validateRoutes } from './routes/validate.js';
-import { widgetRoutes } from '../widget/routes.js';
+import { buildOpenApiDocument } from './openapi/document.js';
+import { Problem } from './problems.js';
 import { dashboardRoutes, type DashboardDeps } from '../web/routes.js';
 
 export interface AppDeps {
@@ -71,64 +69,6 @@ export interface AppDeps {
   resolverHealth?: () => Promise<{ healthy: boolean } | null>;
 }
 
-/** Methods each known path answers, for 405 with Allow (RFC 9110 §15.5.6). */
-const ROUTES: Record<string, string[]> = {
-  '/healthz': ['GET', 'HEAD'],
-  '/readyz': ['GET', 'HEAD'],
-  '/metrics': ['GET', 'HEAD'],
-  '/v1/validate': ['POST', 'OPTIONS'],
-  '/v1/account': ['GET', 'HEAD'],
-  '/v1/usage': ['GET', 'HEAD'],
-  '/v1/keys': ['GET', 'HEAD', 'POST'],
-  '/v1/batches': ['GET', 'HEAD', 'POST'],
-  '/v1/connectors': ['GET', 'HEAD', 'POST'],
-  '/widget.js': ['GET', 'HEAD'],
-  '/widget/demo': ['GET', 'HEAD', 'POST'],
-  '/webhooks/shopify': ['POST'],
-  '/webhooks/stripe': ['POST'],
-  '/v1/openapi.json': ['GET', 'HEAD'],
-  '/docs': ['GET', 'HEAD'],
-  '/v1/connectors/shopify/install': ['POST'],
-  '/shopify/install': ['GET', 'HEAD'],
-  '/shopify/callback': ['GET', 'HEAD'],
-  // The dashboard (src/web).
-  '/': ['GET', 'HEAD'],
-  '/signup': ['GET', 'HEAD', 'POST'],
-  '/signin': ['GET', 'HEAD', 'POST'],
-  '/signout': ['POST'],
-  '/forgot': ['GET', 'HEAD', 'POST'],
-  '/reset': ['GET', 'HEAD', 'POST'],
-  '/invite': ['GET', 'HEAD', 'POST'],
-  '/confirm': ['GET', 'HEAD'],
-  '/confirm/resend': ['POST'],
-  '/keys': ['GET', 'HEAD', 'POST'],
-  '/batches': ['GET', 'HEAD', 'POST'],
-  '/connectors': ['GET', 'HEAD'],
-  '/billing': ['GET', 'HEAD'],
-  '/billing/checkout': ['POST'],
-  '/members': ['GET', 'HEAD', 'POST'],
-  '/settings': ['GET', 'HEAD'],
-  '/settings/password': ['POST'],
-  '/assets/dashboard.css': ['GET', 'HEAD'],
-  '/assets/dashboard.js': ['GET', 'HEAD'],
-};
-
-/** Methods of the paths with an id in them. */
-const ID_ROUTES: [RegExp, string[]][] = [
-  [/^\/v1\/keys\/[^/]+$/, ['DELETE']],
-  [/^\/v1\/batches\/[^/]+$/, ['GET', 'HEAD', 'DELETE']],
-  [/^\/v1\/batches\/[^/]+\/result$/, ['GET', 'HEAD']],
-  [/^\/v1\/batches\/[^/]+\/resume$/, ['POST']],
-  [/^\/v1\/connectors\/[^/]+$/, ['GET', 'HEAD', 'PATCH', 'DELETE']],
-  [/^\/v1\/connectors\/[^/]+\/runs$/, ['GET', 'HEAD', 'POST']],
-  [/^\/v1\/connectors\/[^/]+\/check$/, ['POST']],
-  [/^\/keys\/[^/]+\/revoke$/, ['POST']],
-  [/^\/batches\/[^/]+\/(status|result)$/, ['GET', 'HEAD']],
-  [/^\/batches\/[^/]+\/resume$/, ['POST']],
-  [/^\/connectors\/[^/]+\/(run|pause|resume)$/, ['POST']],
-  [/^\/members\/[^/]+\/(remove|resend)$/, ['POST']],
-];
-
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
@@ -138,55 +78,31 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(requestContext(deps.logger));
   app.use(deps.metrics.middleware());
 
-  // Every /v1 route: the key first, then its rate limit. Routes are flat (no nested routers) to keep the hot path short,
-  // and POST /v1/validate comes first: Express tries the routes in order, one match attempt each per request.
-  const guard = [
-    authenticate(deps.accounts, deps.failedAuthentications), publishableScope(),
+  // A keyed endpoint: the key first, then its scope, then its rate limits (one count per key, shared by every route).
+  const authenticated = authenticate(deps.accounts, deps.failedAuthentications);
+  const limits = [
     ...rateLimitPerKey(deps.db, deps.rateLimitPerMinute, deps.rateLimitStore), ...publishableRateLimit(deps.db, deps.publishableRateLimitPerMinute),
   ];
-  validateRoutes(app, guard, deps.validation, new IdempotencyStore(deps.db));
-  deps.metrics.routes(app, deps.metricsToken);
-
-  // Readiness (a load balancer's or Kubernetes' probe): not while loading or draining, nor without the database.
-  app.get('/readyz', async (_req: Request, res: Response) => {
-    if (deps.isDraining()) throw new Problem('not-ready', 'The service is shutting down.');
-    if (!deps.isReady()) throw new Problem('not-ready', 'Reference data is still loading.');
-    await deps.db.ping();
-    // A resolver that denies names that exist degrades the e-mail check (answers `unknown` / `dns_unavailable`) but
-    // not the instance: it stays ready (another instance's resolver is likely no better), and says so.
-    const resolver = await deps.resolverHealth?.();
-    const dns = !resolver ? 'off' : resolver.healthy ? 'ok' : 'degraded';
-    res.set('Cache-Control', 'no-store').json({ status: 'ready', dns });
-  });
-
-  app.get('/healthz', async (_req: Request, res: Response) => {
-    if (!deps.isReady()) throw new Problem('not-ready', 'Reference data is still loading.');
-    await deps.db.ping();
-    res.set('Cache-Control', 'no-store').json({ status: 'ok' });
-  });
-
-  app.get('/problems/:code', (req, res) => {
-    const code = String(req.params.code) as ProblemCode;
-    if (!Object.hasOwn(PROBLEM_TYPES, code)) throw new Problem('not-found', 'No such problem type.');
-    res.json(problemBody(new Problem(code)));
-  });
-
-  shopifyWebhookRoutes(app, deps.shopifyWebhooks, deps.db, deps.shopifyWebhooksPerMinute ?? 600);
-  stripeWebhookRoutes(app, deps.purchases);
-  app.options('/v1/validate', preflight());
-  accountRoutes(app, guard, deps.accounts, deps.ledger);
-  batchRoutes(app, guard, deps.batches, deps.batchMaxBytes);
-  shopifyInstallRoutes(app, guard, deps.shopifyInstall);
-  connectorRoutes(app, guard, deps.connectors, deps.connectorRuns);
-  openApiRoutes(app);
-  widgetRoutes(app);
-  dashboardRoutes(app, {
+  const guards: Record<Security, RequestHandler[]> = {
+    secret: [authenticated, publishableScope(false), ...limits],
+    publishable: [authenticated, publishableScope(true), ...limits],
+    none: [],
+  };
+  let description: string | undefined;
+  mountEndpoints(app, ENDPOINTS, {
+    ...deps,
+    idempotency: new IdempotencyStore(deps.db),
+    description: () => (description ??= JSON.stringify(buildOpenApiDocument())),
+  }, guards);
+  const dashboard = dashboardRoutes(app, {
     people: deps.people, accounts: deps.accounts, ledger: deps.ledger, batches: deps.batches, connectors: deps.connectors,
     connectorRuns: deps.connectorRuns, purchases: deps.purchases, settings: deps.dashboard,
   });
 
+  // 405 with Allow (RFC 9110 §15.5.6) for a known path, from the same declarations and the dashboard's routes.
+  const allow = new AllowTable([...routesOfEndpoints(ENDPOINTS), ...routesOfRouter(dashboard)]);
   app.use((req: Request) => {
-    const allowed = ROUTES[req.path] ?? ID_ROUTES.find(([pattern]) => pattern.test(req.path))?.[1];
+    const allowed = allow.allowed(req.path);
     if (allowed) {
       throw new Problem('method-not-allowed', `${req.method} is not allowed here.`, {}, { Allow: allowed.join(', ') });
     }

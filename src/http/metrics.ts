@@ -6,7 +6,7 @@
  * METRICS_TOKEN, when set, must be presented as a Bearer token (a scraper's secret, not an API key).
  */
 import crypto from 'node:crypto';
-import type { NextFunction, Request, Response, Router } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/data-source.js';
 import type { ResolverStatus } from '../contact-check/engines.js';
@@ -141,16 +141,15 @@ export class ServiceMetrics {
     if (modules) for (const m of modules) if (!this.modules.add(m)) this.modules.first(m, { module: m });
   }
 
-  routes(router: Router, token: string | undefined): void {
-    router.get('/metrics', async (req, res) => {
-      if (token) {
-        const presented = Buffer.from(req.get('authorization')?.replace(/^Bearer\s+/i, '') ?? '');
-        const expected = Buffer.from(token);
-        if (presented.length !== expected.length || !crypto.timingSafeEqual(presented, expected)) {
-          throw new Problem('unauthorized', 'The metrics need the scraper token (METRICS_TOKEN).', {}, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
-        }
+  /** GET /metrics (declared in ./endpoints/service.ts): the scraper's token first, when METRICS_TOKEN is set. */
+  async answer(req: Request, res: Response, token: string | undefined): Promise<void> {
+    if (token) {
+      const presented = Buffer.from(req.get('authorization')?.replace(/^Bearer\s+/i, '') ?? '');
+      const expected = Buffer.from(token);
+      if (presented.length !== expected.length || !crypto.timingSafeEqual(presented, expected)) {
+        throw new Problem('unauthorized', 'The metrics need the scraper token (METRICS_TOKEN).', {}, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
       }
-      res.set('Content-Type', this.registry.contentType).set('Cache-Control', 'no-store').send(await this.registry.metrics());
-    });
+    }
+    res.set('Content-Type', this.registry.contentType).set('Cache-Control', 'no-store').send(await this.registry.metrics());
   }
 }

@@ -16,7 +16,7 @@ import { DAY_MS, listPacks } from '../billing/pricing.js';
 import { dailyUsage, utcDay } from '../billing/usage.js';
 import { isDatabaseUnavailable } from '../db/data-source.js';
 import { Problem } from '../http/problems.js';
-import { batchParameters, createFromUpload, sendBatchResult } from '../http/routes/batches.js';
+import { batchParameters, createFromUpload, sendBatchResult } from '../http/batch-files.js';
 import { admitUploadWhen } from '../http/upload.js';
 import { parseBody } from '../http/request-schema.js';
 import { PeopleError, type People } from '../people/people.js';
@@ -106,7 +106,8 @@ const fromThisMachine = (req: Request) => !req.get('x-forwarded-for') && !req.ge
   && LOOPBACK_CLIENT.test(req.socket.remoteAddress ?? '') && LOOPBACK_HOST.test(req.get('host') ?? '');
 const wantsJson = (req: Request) => (req.get('accept') ?? '').includes('application/json');
 
-export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void {
+/** The dashboard's routes, mounted on `app`; the router is returned for the 405 answers (src/http/app.ts). */
+export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Router {
   const { people, accounts, ledger, batches, connectors, connectorRuns, purchases, settings } = deps;
   const router: Router = express.Router();
   const session = webSession(people.sessions, {
@@ -430,6 +431,7 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): void
 
   router.use(dashboardErrors());
   app.use(router);
+  return router;
 }
 
 /** The header line of a file about to be uploaded, its number of rows, and the columns the form names. */

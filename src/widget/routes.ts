@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import type { Express, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import { buildBrowserScript, type BuiltScript, lazyBrowserScript, notModified } from '../http/browser-script.js';
 import { Problem } from '../http/problems.js';
 
@@ -17,41 +17,41 @@ const PUBLISHABLE_KEY = /^cv_pub_[0-9A-Za-z]{38}$/;
 /** Builds the widget (./widget.ts) into one script for browsers. */
 export const buildWidget = () => buildBrowserScript(WIDGET_SOURCE);
 
-export function widgetRoutes(app: Express): void {
-  const widget = lazyBrowserScript(WIDGET_SOURCE);
+const widget = lazyBrowserScript(WIDGET_SOURCE);
 
-  app.get('/widget.js', async (req: Request, res: Response) => {
-    let script: BuiltScript;
-    try {
-      script = await widget();
-    } catch (err) {
-      res.locals.context.log.error({ err }, 'widget build failed');
-      throw new Problem('internal', 'The widget script could not be built.');
-    }
-    res.set({
-      'Content-Type': 'text/javascript; charset=utf-8',
-      'Cache-Control': `public, max-age=${WIDGET_MAX_AGE_S}`,
-      ETag: script.etag,
-      'Access-Control-Allow-Origin': '*',
-      // A store page with Cross-Origin-Embedder-Policy: require-corp may still load it.
-      'Cross-Origin-Resource-Policy': 'cross-origin',
-    });
-    if (notModified(req, script.etag)) {
-      res.status(304).end();
-      return;
-    }
-    res.send(script.code);
+/** GET /widget.js (declared in src/http/endpoints/service.ts). */
+export async function sendWidget(req: Request, res: Response): Promise<void> {
+  let script: BuiltScript;
+  try {
+    script = await widget();
+  } catch (err) {
+    res.locals.context.log.error({ err }, 'widget build failed');
+    throw new Problem('internal', 'The widget script could not be built.');
+  }
+  res.set({
+    'Content-Type': 'text/javascript; charset=utf-8',
+    'Cache-Control': `public, max-age=${WIDGET_MAX_AGE_S}`,
+    ETag: script.etag,
+    'Access-Control-Allow-Origin': '*',
+    // A store page with Cross-Origin-Embedder-Policy: require-corp may still load it.
+    'Cross-Origin-Resource-Policy': 'cross-origin',
   });
+  if (notModified(req, script.etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.send(script.code);
+}
 
-  app.get('/widget/demo', (req: Request, res: Response) => {
-    const key = typeof req.query.key === 'string' && PUBLISHABLE_KEY.test(req.query.key) ? req.query.key : undefined;
-    sendPage(res, demoPage(key));
-  });
+/** GET /widget/demo: the form, with the key given as ?key= when it is a publishable key. */
+export function sendDemo(req: Request, res: Response): void {
+  const key = typeof req.query.key === 'string' && PUBLISHABLE_KEY.test(req.query.key) ? req.query.key : undefined;
+  sendPage(res, demoPage(key));
+}
 
-  // The demo form's target: it reads and keeps nothing of what was sent.
-  app.post('/widget/demo', (_req: Request, res: Response) => {
-    sendPage(res, page('Submitted', '<h1>Submitted</h1><p>The form went through. This demo keeps nothing of what was sent.</p>'));
-  });
+/** POST /widget/demo: the demo form's target; it reads and keeps nothing of what was sent. */
+export function sendSubmitted(res: Response): void {
+  sendPage(res, page('Submitted', '<h1>Submitted</h1><p>The form went through. This demo keeps nothing of what was sent.</p>'));
 }
 
 const escapeHtml = (s: string) =>

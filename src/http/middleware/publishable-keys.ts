@@ -20,24 +20,25 @@ const EXPOSED_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After, X-Request-Id,
 const PREFLIGHT_MAX_AGE_S = 600;
 
 /** OPTIONS /v1/validate from a page: one answer for every origin, without a database look-up. */
-export function preflight(): RequestHandler {
-  return (_req: Request, res: Response) => {
-    res.set({
-      // No credentials (cookies) are ever allowed, so the wildcard is enough; the request's own answer names its origin.
-      'Access-Control-Allow-Origin': '*',
-      'Access-Control-Allow-Methods': 'POST',
-      'Access-Control-Allow-Headers': ALLOWED_HEADERS,
-      'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_S),
-    }).status(204).end();
-  };
+export function answerPreflight(res: Response): void {
+  res.set({
+    // No credentials (cookies) are ever allowed, so the wildcard is enough; the request's own answer names its origin.
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Allow-Methods': 'POST',
+    'Access-Control-Allow-Headers': ALLOWED_HEADERS,
+    'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_S),
+  }).status(204).end();
 }
 
-/** After authentication: holds a publishable key to its scope, and answers its origin's CORS. */
-export function publishableScope(): RequestHandler {
+/**
+ * After authentication: holds a publishable key to its scope (`allowed`: the endpoint takes one; see the declarations'
+ * `security`), and answers its origin's CORS.
+ */
+export function publishableScope(allowed: boolean): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const scope = res.locals.context.principal?.publishable;
     if (!scope) return next();
-    if (req.path !== '/v1/validate' || req.method !== 'POST') {
+    if (!allowed) {
       throw new Problem('unauthorized', 'A publishable key only validates (POST /v1/validate).', {}, {
         'WWW-Authenticate': 'Bearer realm="contact-validator", error="insufficient_scope"',
       });

@@ -1,27 +1,30 @@
 /**
- * The OpenAPI 3.1 description of the service (docs/api.md#openapi-and-client-libraries), assembled from zod schemas: the request schemas the routes
- * validate with, and the answer and problem schemas of this folder, converted once by zod's own JSON Schema output
- * (draft 2020-12, the dialect of OpenAPI 3.1). Nothing here is a hand-written schema: only the OpenAPI frame around them.
+ * The OpenAPI 3.1 description of the service (docs/api.md#openapi-and-client-libraries), assembled from the endpoint
+ * declarations (../endpoints/): their paths, the zod schemas the routes validate with and answer by, and the problems
+ * they answer (./problems.ts), converted once by zod's own JSON Schema output (draft 2020-12, the dialect of OpenAPI
+ * 3.1). Nothing here is a hand-written schema: only the OpenAPI frame around them.
  */
 import fs from 'node:fs';
 import { z } from 'zod';
 import { createConnectorPlugins } from '../../../connectors/index.js';
 import type { ConnectorPlugin } from '../../sync/plugin.js';
 import { PROBLEM_TYPES, type ProblemCode } from '../problems.js';
-import { accountComponents, accountOperations, usageComponents } from './account.js';
-import { batchComponents, batchOperations } from './batches.js';
-import { connectorSchemas } from './connectors.js';
-import type { Component, Content, Operation } from './operation.js';
+import { accountComponents, usageComponents } from '../endpoints/account.js';
+import { batchComponents } from '../endpoints/batches.js';
+import { connectorSchemas } from '../endpoints/connectors.js';
+import type { AnyEndpoint, Content, Fields, RequestSchemas } from '../endpoints/endpoint.js';
+import { ENDPOINTS } from '../endpoints/index.js';
+import { serviceComponents } from '../endpoints/service.js';
+import { shopifyInstallComponents } from '../endpoints/shopify-install.js';
+import { validateComponents } from '../endpoints/validate.js';
+import type { Component } from './components.js';
 import { PROBLEM_HEADERS, problemComponentId, problemComponents, problemExample } from './problems.js';
-import { descriptionOperations, pageOperations, serviceComponents, serviceOperations } from './service-endpoints.js';
-import { shopifyInstallComponents, shopifyInstallOperations } from './shopify-install.js';
-import { validateComponents, validateOperations } from './validate.js';
 
 export type OpenApiDocument = Record<string, unknown> & { openapi: string; paths: Record<string, Record<string, unknown>> };
 
 type JsonSchema = Record<string, unknown>;
 
-/** Every /v1 route passes the key, its rate limit and the database first; any route can fail for the service's fault. */
+/** Every keyed route passes the key, its rate limit and the database first; any route can fail for the service's fault. */
 const GUARD_PROBLEMS: ProblemCode[] = ['unauthorized', 'rate-limited', 'database-unavailable'];
 const ANY_ROUTE_PROBLEMS: ProblemCode[] = ['internal'];
 
@@ -73,17 +76,29 @@ function inlineSchema(schema: z.ZodType): JsonSchema {
 export interface OpenApiOptions {
   /** The connector platforms whose create bodies are described (default: every plugin the service ships). */
   plugins?: ConnectorPlugin<any, any, any>[];
+  /** The endpoints described (default: every endpoint of the service but the hidden ones). */
+  endpoints?: readonly AnyEndpoint[];
+}
+
+type ParameterIn = 'path' | 'query' | 'header';
+
+/** A request part's fields as parameters: each field's description beside its schema, required unless optional. */
+function parametersOf(fields: Fields | undefined, where: ParameterIn) {
+  return Object.entries(fields?.shape ?? {}).map(([name, schema]) => {
+    const { description, ...rest } = inlineSchema(schema as z.ZodType);
+    return {
+      name, in: where, required: where === 'path' || !(schema as z.ZodType).safeParse(undefined).success,
+      description, schema: rest,
+    };
+  });
 }
 
 export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
   const connectors = connectorSchemas(options.plugins ?? createConnectorPlugins());
+  const endpoints = (options.endpoints ?? ENDPOINTS).filter((e) => !e.hidden);
   const components: Component[] = [
     ...validateComponents, ...accountComponents, ...batchComponents, ...connectors.components, ...problemComponents,
     ...serviceComponents, ...usageComponents, ...shopifyInstallComponents,
-  ];
-  const operations: Operation[] = [
-    ...validateOperations, ...accountOperations, ...batchOperations, ...connectors.operations, ...serviceOperations,
-    ...descriptionOperations, ...pageOperations, ...shopifyInstallOperations,
   ];
 
   const registry = z.registry<{ id: string }>();
@@ -103,7 +118,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     };
   }
 
-  const schemaOf = (schema: z.ZodType): JsonSchema => {
+  const schemaOf = (declared: z.ZodType): JsonSchema => {
+    const schema = connectors.substitutes.get(declared) ?? declared;
     const id = registry.get(schema)?.id;
     return id ? { $ref: `#/components/schemas/${id}` } : inlineSchema(schema);
   };
@@ -137,31 +153,32 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
   };
 
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of operations) {
+  for (const op of endpoints) {
+    const keyed = op.security !== 'none';
     const success = Object.fromEntries(Object.entries(op.responses).map(([status, r]) => [status, {
       description: r.description,
       ...(r.headers ? { headers: headersOf(r.headers) } : {}),
       ...(r.content ? { content: contentOf(r.content) } : {}),
     }]));
-    const problems = problemResponses([...op.problems, ...(op.auth === 'key' ? GUARD_PROBLEMS : []), ...ANY_ROUTE_PROBLEMS]);
+    const problems = problemResponses([...op.problems, ...(keyed ? GUARD_PROBLEMS : []), ...ANY_ROUTE_PROBLEMS]);
     const responses = Object.fromEntries(Object.entries({ ...success, ...problems }).sort(([a], [b]) => a.localeCompare(b)));
+    const { params, query, headers, body, bodyRequired = true, content } = op.request ?? {};
+    const parameters = [...parametersOf(params, 'path'), ...parametersOf(query as Fields | undefined, 'query'), ...parametersOf(headers, 'header')];
+    const requestBody: RequestSchemas<z.ZodType, z.ZodType>['content'] = body
+      ? { required: bodyRequired, content: { 'application/json': { schema: body } } }
+      : content;
     (paths[op.path] ??= {})[op.method] = {
       operationId: op.operationId,
       tags: [op.tag],
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
-      security: op.auth === 'key' ? [{ ApiKey: [] }] : [],
-      ...(op.parameters?.length ? {
-        parameters: op.parameters.map((p) => ({
-          name: p.name, in: p.in, required: p.in === 'path' ? true : (p.required ?? false), description: p.description,
-          schema: inlineSchema(p.schema), ...(p.example !== undefined ? { example: p.example } : {}),
-        })),
-      } : {}),
-      ...(op.requestBody ? {
+      security: keyed ? [{ ApiKey: [] }] : [],
+      ...(parameters.length ? { parameters } : {}),
+      ...(requestBody ? {
         requestBody: {
-          ...(op.requestBody.description ? { description: op.requestBody.description } : {}),
-          required: op.requestBody.required,
-          content: contentOf(op.requestBody.content),
+          ...(requestBody.description ? { description: requestBody.description } : {}),
+          required: requestBody.required,
+          content: contentOf(requestBody.content),
         },
       } : {}),
       responses,

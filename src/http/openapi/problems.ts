@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { PROBLEM_TYPES, type ProblemCode } from '../problems.js';
-import { BATCH_STATUSES } from './batches.js';
-import type { Component } from './operation.js';
+import { BATCH_STATUSES } from '../endpoints/batches.js';
+import type { Component } from './components.js';
 
 export const PROBLEM_CODES = Object.keys(PROBLEM_TYPES) as ProblemCode[];
 

@@ -1,12 +1,12 @@
 /**
  * GET /v1/openapi.json (the description, built once on first use) and GET /docs, a page that renders it with
  * Swagger UI served from the installed swagger-ui-dist package: no CDN, no inline script (CSP `script-src 'self'`).
+ * The endpoints are declared in ../endpoints/service.ts.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Router } from 'express';
+import type { Request, Response } from 'express';
 import { Problem } from '../problems.js';
-import { buildOpenApiDocument, type OpenApiOptions } from './document.js';
 
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const ASSETS = new Set(['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png', 'favicon-16x16.png']);
@@ -47,30 +47,28 @@ const DOCS_INIT = `window.addEventListener('load', function () {
 });
 `;
 
-export function openApiRoutes(router: Router, options: OpenApiOptions = {}): void {
-  let json: string | undefined;
+/** The description as JSON (`description`: built once, on first use, by the application). */
+export function sendDescription(res: Response, description: () => string): void {
+  res.set({ 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' })
+    .type('application/json; charset=utf-8').send(description());
+}
 
-  router.get('/v1/openapi.json', (_req, res) => {
-    json ??= JSON.stringify(buildOpenApiDocument(options));
-    res.set({ 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' })
-      .type('application/json; charset=utf-8').send(json);
-  });
+export function sendDocsPage(res: Response): void {
+  res.set({
+    'Content-Security-Policy': DOCS_CSP, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'public, max-age=300',
+  }).type('html').send(DOCS_PAGE);
+}
 
-  router.get('/docs', (_req, res) => {
-    res.set({
-      'Content-Security-Policy': DOCS_CSP, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'public, max-age=300',
-    }).type('html').send(DOCS_PAGE);
-  });
+export function sendDocsInit(res: Response): void {
+  res.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=300' }).type('text/javascript').send(DOCS_INIT);
+}
 
-  router.get('/docs/init.js', (_req, res) => {
-    res.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=300' }).type('text/javascript').send(DOCS_INIT);
-  });
-
-  router.get('/docs/assets/:file', (req, res, next) => {
-    const file = String(req.params.file);
-    if (!ASSETS.has(file)) throw new Problem('not-found', 'No such file.');
-    res.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=86400' });
-    res.sendFile(file, { root: SWAGGER_UI_DIR, dotfiles: 'deny' }, (err) => err && next(err));
+export async function sendDocsAsset(req: Request, res: Response): Promise<void> {
+  const file = String(req.params.file);
+  if (!ASSETS.has(file)) throw new Problem('not-found', 'No such file.');
+  res.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=86400' });
+  await new Promise<void>((resolve, reject) => {
+    res.sendFile(file, { root: SWAGGER_UI_DIR, dotfiles: 'deny' }, (err) => (err ? reject(err) : resolve()));
   });
 }

@@ -1,12 +1,18 @@
-/** POST /v1/validate in the OpenAPI description: the request schema the route validates with, and the answer's shape. */
+/** POST /v1/validate: the request schema, the answer's shape, and the handler (with Idempotency-Key replay). */
 import { z } from 'zod';
-import { validateRequestSchema } from '../../contact-check/contact-request.js';
+import { contactInputOf, validateRequestSchema } from '../../contact-check/contact-request.js';
+import { maskEmail, maskPhone } from '../../log.js';
+import { parseIdempotencyKey } from '../idempotency.js';
+import { bodyFingerprint } from '../middleware/json-body.js';
+import { answerPreflight } from '../middleware/publishable-keys.js';
+import { Problem } from '../problems.js';
+import type { Component } from '../openapi/components.js';
 import {
   ADDRESS_STATUSES, PHONE_TYPES,
   type CarrierSource, type Dpv, type EmailRisk, type EmailStatus, type PhoneStatus, type SmtpVerdict,
 } from '../../validation/types.js';
 import type { DeliveryType } from '../../validation/address/north-america/index.js';
-import { enumOf, type Component, type Operation } from './operation.js';
+import { endpoint, enumOf, type HandlerContext } from './endpoint.js';
 
 export const DPV_CODES = enumOf<Dpv>()(['Y', 'N', 'S', 'D', '']);
 export const EMAIL_STATUSES = enumOf<EmailStatus>()(['valid', 'invalid', 'risky', 'unknown']);
@@ -129,9 +135,61 @@ export const validateComponents: Component[] = [
   }],
 ];
 
-export const validateOperations: Operation[] = [{
+type Context = HandlerContext<z.ZodUnknown, typeof validateRequestSchema>;
+
+async function validate({ req, res, deps, body }: Context): Promise<void> {
+  const { validation, idempotency } = deps;
+  const input = contactInputOf(body);
+  const context = res.locals.context;
+  context.logFields.modules = ['address', 'email', 'phone'].filter((m) => input[m as 'address'] !== undefined);
+  if (input.email !== undefined) context.logFields.email = maskEmail(input.email);
+  if (input.phone !== undefined) context.logFields.phone = maskPhone(input.phone);
+
+  const principal = context.principal!;
+  const { accountId, publishable } = principal;
+  if (publishable && input.phone !== undefined && !publishable.phone) {
+    throw new Problem('module-not-allowed', 'This publishable key does not check phones (create it with phone: true).');
+  }
+  const key = parseIdempotencyKey(req.get('idempotency-key'));
+  if (key) {
+    const start = await idempotency.begin(principal, key, bodyFingerprint(res));
+    if (start.replay) {
+      res.status(start.status).set('Idempotent-Replayed', 'true').type('application/json').send(start.body);
+      return;
+    }
+  }
+  let json: string;
+  try {
+    const arrivedAtEpochMs = Date.now() - (performance.now() - context.arrivedAt);
+    const answer = await validation.validate(accountId, context.ledgerId, input, arrivedAtEpochMs, context.log);
+    const { address, email, phone, credits } = answer;
+    // A publishable key reads nothing of the account: not even its balance.
+    json = JSON.stringify({
+      address, email, phone, credits: publishable ? null : credits, request_id: context.id,
+      response_ms: Math.round(performance.now() - context.arrivedAt),
+    });
+  } catch (err) {
+    // Nothing was charged (the use case refunds on its own failures); the key is free for a retry.
+    if (key) await idempotency.abandon(principal, key).catch(() => undefined);
+    throw err;
+  }
+  if (key) {
+    try {
+      await idempotency.complete(principal, key, 200, json);
+    } catch (err) {
+      // The work is done and paid for: the caller gets its answer even if it cannot be kept for a replay.
+      context.log.error({ err, request_id: context.id }, 'idempotent answer not stored');
+      await idempotency.abandon(principal, key).catch(() => undefined);
+    }
+  }
+  // Straight to Node: Express's send() would look for an ETag and freshness this answer never has.
+  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) }).end(json);
+}
+
+export const validateEndpoints = [endpoint({
   method: 'post',
   path: '/v1/validate',
+  security: 'publishable',
   operationId: 'validate',
   tag: 'Validate',
   summary: 'Validate an address, an e-mail address and a phone number',
@@ -139,16 +197,15 @@ export const validateOperations: Operation[] = [{
     'Checks the modules asked for in parallel, within the time budget. Priced per module before the slow work starts ' +
     '(e-mail 1, US/Canadian address 1, other address 3, phone 2, landline 3); an `unknown` e-mail is refunded. ' +
     'A publishable key (`cv_pub_…`) may call this endpoint only, from one of its origins.',
-  auth: 'key',
-  parameters: [
-    {
-      name: 'Idempotency-Key', in: 'header', required: false, schema: z.string().min(1).max(255),
-      description: 'Replays the first successful answer for 24 h (`Idempotent-Replayed: true`); 409 while the first is in flight, 422 with another body.',
-    },
-    { name: 'X-Request-Id', in: 'header', required: false, schema: z.string(), description: 'Echoed back and used as `request_id` when a safe token (`[A-Za-z0-9._:-]`, at most 64 characters); any other value is ignored and a new id given.' },
-    { name: 'Origin', in: 'header', required: false, schema: z.string(), description: 'Required with a publishable key: one of its origins.' },
-  ],
-  requestBody: { required: true, content: { 'application/json': { schema: validateRequestSchema } } },
+  request: {
+    headers: z.object({
+      'Idempotency-Key': z.string().min(1).max(255).optional()
+        .describe('Replays the first successful answer for 24 h (`Idempotent-Replayed: true`); 409 while the first is in flight, 422 with another body.'),
+      'X-Request-Id': z.string().optional().describe('Echoed back and used as `request_id` when a safe token (`[A-Za-z0-9._:-]`, at most 64 characters); any other value is ignored and a new id given.'),
+      Origin: z.string().optional().describe('Required with a publishable key: one of its origins.'),
+    }),
+    body: validateRequestSchema,
+  },
   responses: {
     200: {
       description: 'The verdict of each module asked for',
@@ -160,4 +217,12 @@ export const validateOperations: Operation[] = [{
     'invalid-json', 'invalid-request', 'invalid-header', 'insufficient-credits', 'origin-not-allowed', 'module-not-allowed',
     'idempotency-key-in-use', 'payload-too-large', 'unsupported-media-type', 'idempotency-key-reused',
   ],
-}];
+  handler: validate,
+}), endpoint({
+  // Not in the description: a browser's CORS preflight, asked by the page's fetch, never by a client.
+  method: 'options', path: '/v1/validate', security: 'none', hidden: true,
+  operationId: 'validatePreflight', tag: 'Validate', summary: 'The CORS preflight of a page calling with a publishable key',
+  responses: { 204: { description: 'The methods and headers a page may send' } },
+  problems: [],
+  handler: ({ res }) => answerPreflight(res),
+})];

@@ -1,18 +1,17 @@
 /**
- * CSV batches (docs/batches.md): upload, status, list, result download, resume, cancel. Every batch is the calling
- * account's own: another account's answers 404, exactly like a missing one.
+ * A CSV batch's files over HTTP, for the API (./endpoints/batches.ts) and the dashboard (src/web) alike: the upload's
+ * parameters, the upload made a batch, and the result streamed as a download.
  */
-import type { Request, RequestHandler, Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { BatchRejected, type BatchOptions, type Batches, batchView } from '../../batches/batches.js';
-import type { ResultOptions } from '../../batches/result-csv.js';
-import type { Job } from '../../bulk/job-store.js';
-import { Problem } from '../problems.js';
-import { parseBody } from '../request-schema.js';
-import { receiveUpload } from '../upload.js';
+import { BatchRejected, type BatchOptions, type Batches } from '../batches/batches.js';
+import type { ResultOptions } from '../batches/result-csv.js';
+import type { Job } from '../bulk/job-store.js';
+import { Problem } from './problems.js';
+import { receiveUpload } from './upload.js';
 
 const header = z.string().trim().min(1).max(200);
-const trueOrFalse = z.enum(['true', 'false']).transform((v) => v === 'true');
+export const trueOrFalse = z.enum(['true', 'false']).transform((v) => v === 'true');
 export const batchParameters = z
   .object({
     address_columns: z.string().trim().min(1).max(2_000).optional(),
@@ -24,10 +23,6 @@ export const batchParameters = z
   })
   .strict();
 
-/** The result's query: other parameters are ignored, as they always were (a cache-buster, say). */
-export const resultParameters = z.object({ partial: trueOrFalse.optional(), formula_escape: trueOrFalse.optional() });
-
-const accountOf = (res: Response) => res.locals.context.principal!.accountId;
 
 /** A file's name as a batch's name: no control characters, at most 200 characters. */
 const nameOfFile = (filename: string | null) => filename?.replace(/[\p{Cc}\p{Cf}]+/gu, ' ').trim().slice(0, 200) || undefined;
@@ -91,47 +86,4 @@ export function sendBatchResult(res: Response, batches: Batches, job: Job, optio
     res.destroy();
   });
   result.pipe(res);
-}
-
-export function batchRoutes(router: Router, guard: RequestHandler[], batches: Batches, maxBytes: number): void {
-  const own = async (req: Request, res: Response): Promise<Job> => {
-    const job = await batches.get(accountOf(res), String(req.params.id));
-    if (!job) throw new Problem('not-found', 'No such batch on this account.');
-    return job;
-  };
-
-  router.post('/v1/batches', ...guard, async (req, res) => {
-    const query = parseBody(batchParameters, req.query);
-    const created = await createFromUpload(req, accountOf(res), batches, maxBytes, (fields) => ({ ...query, ...parseBody(batchParameters, fields) }));
-    res.status(202).location(`/v1/batches/${created.batch_id}`).json(created);
-  });
-
-  router.get('/v1/batches', ...guard, async (_req, res) => {
-    const list = await batches.list(accountOf(res));
-    res.set('Cache-Control', 'no-store').json({ batches: list.map((job) => batchView(job)) });
-  });
-
-  router.get('/v1/batches/:id', ...guard, async (req, res) => {
-    res.set('Cache-Control', 'no-store').json(batchView(await own(req, res)));
-  });
-
-  router.get('/v1/batches/:id/result', ...guard, async (req, res) => {
-    const job = await own(req, res);
-    const { partial, formula_escape: formulaEscape } = parseBody(resultParameters, req.query);
-    sendBatchResult(res, batches, job, { partial: partial ?? false, formulaEscape: formulaEscape ?? true });
-  });
-
-  router.post('/v1/batches/:id/resume', ...guard, async (req, res) => {
-    const job = await own(req, res);
-    if (!(await batches.resume(job.id))) {
-      throw new Problem('batch-not-paused', `The batch is ${job.status}; only a paused batch can be resumed.`);
-    }
-    res.status(202).json(batchView((await batches.get(accountOf(res), job.id))!));
-  });
-
-  router.delete('/v1/batches/:id', ...guard, async (req, res) => {
-    const accountId = accountOf(res);
-    if (!(await batches.cancel(accountId, String(req.params.id)))) throw new Problem('not-found', 'No such batch on this account.');
-    res.json(batchView((await batches.get(accountId, String(req.params.id)))!));
-  });
 }

@@ -1,8 +1,16 @@
-/** The CSV batch endpoints in the OpenAPI description: upload parameters from the route's own schema, the batch views. */
+/**
+ * CSV batches (docs/batches.md): upload, status, list, result download, resume, cancel. Every batch is the calling
+ * account's own: another account's answers 404, exactly like a missing one.
+ */
+import type { Request, Response } from 'express';
 import { z } from 'zod';
-import type { JobStatus } from '../../bulk/job-store.js';
-import { batchParameters } from '../routes/batches.js';
-import { enumOf, type Component, type Operation, type Parameter } from './operation.js';
+import { batchView, type Batches } from '../../batches/batches.js';
+import type { Job, JobStatus } from '../../bulk/job-store.js';
+import { batchParameters, createFromUpload, sendBatchResult, trueOrFalse } from '../batch-files.js';
+import type { Component } from '../openapi/components.js';
+import { Problem } from '../problems.js';
+import { parseBody } from '../request-schema.js';
+import { accountOf, endpoint, enumOf, json, noStore } from './endpoint.js';
 
 export const BATCH_STATUSES = enumOf<JobStatus>()(['queued', 'running', 'paused', 'completed', 'failed', 'canceled']);
 const isoTime = z.iso.datetime();
@@ -74,17 +82,31 @@ const PARAMETER_TEXT: Record<keyof typeof batchParameters.shape, string> = {
 };
 
 /** Naming any column turns detection off; otherwise columns are found from common header names. */
-const uploadParameters: Parameter[] = Object.entries(batchParameters.shape).map(([name, schema]) => ({
-  name, in: 'query', required: false, schema, description: PARAMETER_TEXT[name as keyof typeof PARAMETER_TEXT],
-}));
+const uploadQuery = batchParameters.extend(Object.fromEntries(Object.entries(batchParameters.shape).map(
+  ([name, schema]) => [name, schema.describe(PARAMETER_TEXT[name as keyof typeof PARAMETER_TEXT])],
+)) as typeof batchParameters.shape);
 
-const batchId: Parameter = { name: 'batch_id', in: 'path', required: true, schema: z.string(), description: 'The batch' };
-const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
-const noStore = { 'Cache-Control': { description: '`no-store`', schema: z.string() } };
+/** The result's query: other parameters are ignored, as they always were (a cache-buster, say). */
+const resultQuery = z.object({
+  partial: trueOrFalse.optional().describe('`true`: the rows done so far, before the batch has completed'),
+  formula_escape: trueOrFalse.optional().describe(
+    '`false`: cells as they are, without the leading `\'` (for a CRM import, where it would corrupt phone ' +
+    'numbers). Such a file must not be opened in a spreadsheet: a cell starting with `=` would run there',
+  ),
+});
 
-export const batchOperations: Operation[] = [
-  {
-    method: 'post', path: '/v1/batches', operationId: 'createBatch', tag: 'Batches', auth: 'key',
+const batchId = z.object({ batch_id: z.string().describe('The batch') });
+
+/** The account's own batch named in the path, or 404. */
+async function own(batches: Batches, req: Request, res: Response): Promise<Job> {
+  const job = await batches.get(accountOf(res), String(req.params.id));
+  if (!job) throw new Problem('not-found', 'No such batch on this account.');
+  return job;
+}
+
+export const batchEndpoints = [
+  endpoint({
+    method: 'post', path: '/v1/batches', security: 'secret', operationId: 'createBatch', tag: 'Batches',
     summary: 'Upload a CSV file to validate in the background',
     description:
       'The file as the body (`text/csv`, streamed to disk), or the part `file` of `multipart/form-data`, at most ' +
@@ -92,12 +114,14 @@ export const batchOperations: Operation[] = [
       'tab; RFC 4180 quoting. A row of more than BATCH_MAX_COLUMNS (500) columns, or a field over BATCH_MAX_FIELD_BYTES ' +
       '(65536), is found while the file streams in: 422 `invalid-csv` with its `line`, nothing kept. Each row is priced ' +
       'and charged like one /v1/validate request as it is processed. Parameters go in the query or as form fields.',
-    parameters: uploadParameters,
-    requestBody: {
-      required: true,
+    request: {
+      query: uploadQuery,
       content: {
-        'text/csv': { schema: csvUpload, example: 'Street,City,State,Zip,Email\n1600 Amphitheatre Pkwy,Mountain View,CA,94043,someone@example.com\n' },
-        'multipart/form-data': { schema: batchFormSchema },
+        required: true,
+        content: {
+          'text/csv': { schema: csvUpload, example: 'Street,City,State,Zip,Email\n1600 Amphitheatre Pkwy,Mountain View,CA,94043,someone@example.com\n' },
+          'multipart/form-data': { schema: batchFormSchema },
+        },
       },
     },
     responses: {
@@ -108,23 +132,36 @@ export const batchOperations: Operation[] = [
       },
     },
     problems: ['invalid-request', 'batch-too-large', 'unsupported-media-type', 'invalid-csv'],
-  },
-  {
-    method: 'get', path: '/v1/batches', operationId: 'listBatches', tag: 'Batches', auth: 'key',
+    handler: async ({ req, res, deps, query }) => {
+      const created = await createFromUpload(
+        req, accountOf(res), deps.batches, deps.batchMaxBytes, (fields) => ({ ...query, ...parseBody(batchParameters, fields) }),
+      );
+      res.status(202).location(`/v1/batches/${created.batch_id}`).json(created);
+    },
+  }),
+  endpoint({
+    method: 'get', path: '/v1/batches', security: 'secret', operationId: 'listBatches', tag: 'Batches',
     summary: "The account's batches, newest first",
     responses: { 200: { description: 'The batches', content: json(batchListSchema), headers: noStore } },
     problems: [],
-  },
-  {
-    method: 'get', path: '/v1/batches/{batch_id}', operationId: 'getBatch', tag: 'Batches', auth: 'key',
+    handler: async ({ res, deps }) => {
+      const list = await deps.batches.list(accountOf(res));
+      res.set('Cache-Control', 'no-store').json({ batches: list.map((job) => batchView(job)) });
+    },
+  }),
+  endpoint({
+    method: 'get', path: '/v1/batches/{batch_id}', security: 'secret', operationId: 'getBatch', tag: 'Batches',
     summary: "A batch's status and progress",
     description: "Another account's batch answers 404, exactly like a missing one.",
-    parameters: [batchId],
+    request: { params: batchId },
     responses: { 200: { description: 'The batch', content: json(batchSchema), headers: noStore } },
     problems: ['not-found'],
-  },
-  {
-    method: 'get', path: '/v1/batches/{batch_id}/result', operationId: 'getBatchResult', tag: 'Batches', auth: 'key',
+    handler: async ({ req, res, deps }) => {
+      res.set('Cache-Control', 'no-store').json(batchView(await own(deps.batches, req, res)));
+    },
+  }),
+  endpoint({
+    method: 'get', path: '/v1/batches/{batch_id}/result', security: 'secret', operationId: 'getBatchResult', tag: 'Batches',
     summary: 'Download the enriched file',
     description:
       'Every input column in its order and spelling, then `cv_address_status, cv_address_standardized, cv_address_dpv, ' +
@@ -133,14 +170,7 @@ export const batchOperations: Operation[] = [
       'rows in input order, with the input\'s delimiter and CRLF between rows. A cell holding a line break (CR, LF or ' +
       'CRLF) is quoted, so that every row is one record. A cell a spreadsheet would run as a formula is written with a ' +
       'leading `\'` (OWASP), unless it is a plain number.',
-    parameters: [batchId, {
-      name: 'partial', in: 'query', required: false, schema: z.enum(['true', 'false']),
-      description: '`true`: the rows done so far, before the batch has completed',
-    }, {
-      name: 'formula_escape', in: 'query', required: false, schema: z.enum(['true', 'false']),
-      description: '`false`: cells as they are, without the leading `\'` (for a CRM import, where it would corrupt phone ' +
-        'numbers). Such a file must not be opened in a spreadsheet: a cell starting with `=` would run there',
-    }],
+    request: { params: batchId, query: resultQuery },
     responses: {
       200: {
         description: 'The result file, streamed',
@@ -149,21 +179,37 @@ export const batchOperations: Operation[] = [
       },
     },
     problems: ['invalid-request', 'not-found', 'batch-not-ready', 'batch-gone'],
-  },
-  {
-    method: 'post', path: '/v1/batches/{batch_id}/resume', operationId: 'resumeBatch', tag: 'Batches', auth: 'key',
+    handler: async ({ req, res, deps, query }) => {
+      const job = await own(deps.batches, req, res);
+      sendBatchResult(res, deps.batches, job, { partial: query.partial ?? false, formulaEscape: query.formula_escape ?? true });
+    },
+  }),
+  endpoint({
+    method: 'post', path: '/v1/batches/{batch_id}/resume', security: 'secret', operationId: 'resumeBatch', tag: 'Batches',
     summary: 'Resume a paused batch now',
     description: 'A batch paused for want of credits also goes on by itself once the account has enough.',
-    parameters: [batchId],
+    request: { params: batchId },
     responses: { 202: { description: 'The batch, resumed', content: json(batchSchema) } },
     problems: ['not-found', 'batch-not-paused'],
-  },
-  {
-    method: 'delete', path: '/v1/batches/{batch_id}', operationId: 'cancelBatch', tag: 'Batches', auth: 'key',
+    handler: async ({ req, res, deps: { batches } }) => {
+      const job = await own(batches, req, res);
+      if (!(await batches.resume(job.id))) {
+        throw new Problem('batch-not-paused', `The batch is ${job.status}; only a paused batch can be resumed.`);
+      }
+      res.status(202).json(batchView((await batches.get(accountOf(res), job.id))!));
+    },
+  }),
+  endpoint({
+    method: 'delete', path: '/v1/batches/{batch_id}', security: 'secret', operationId: 'cancelBatch', tag: 'Batches',
     summary: 'Cancel a batch and delete its files',
     description: 'The batch stays listed as `canceled`; its result answers 410.',
-    parameters: [batchId],
+    request: { params: batchId },
     responses: { 200: { description: 'The batch, canceled', content: json(batchSchema) } },
     problems: ['not-found'],
-  },
+    handler: async ({ req, res, deps: { batches } }) => {
+      const accountId = accountOf(res);
+      if (!(await batches.cancel(accountId, String(req.params.id)))) throw new Problem('not-found', 'No such batch on this account.');
+      res.json(batchView((await batches.get(accountId, String(req.params.id)))!));
+    },
+  }),
 ];

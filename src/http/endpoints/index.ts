@@ -1,0 +1,17 @@
+/**
+ * Every endpoint of the service, in the order Express tries them and the description lists them: POST /v1/validate
+ * first (the hot path). One file per resource, each endpoint's whole story (schemas, problems, handler) in one place.
+ */
+import { accountEndpoints } from './account.js';
+import { batchEndpoints } from './batches.js';
+import { connectorEndpoints } from './connectors.js';
+import type { AnyEndpoint } from './endpoint.js';
+import { descriptionEndpoints, healthEndpoints, pageEndpoints } from './service.js';
+import { shopifyInstallEndpoints } from './shopify-install.js';
+import { validateEndpoints } from './validate.js';
+import { webhookEndpoints } from './webhooks.js';
+
+export const ENDPOINTS: readonly AnyEndpoint[] = [
+  ...validateEndpoints, ...accountEndpoints, ...batchEndpoints, ...connectorEndpoints, ...healthEndpoints,
+  ...webhookEndpoints, ...descriptionEndpoints, ...pageEndpoints, ...shopifyInstallEndpoints,
+];
