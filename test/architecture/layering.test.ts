@@ -90,7 +90,7 @@ describe('the layering', () => {
       { file: 'src/sync/runs.ts', text: "export { page } from '../web/pages/layout.js';\nconst m = await import('../widget/routes.js');" },
       { file: 'connectors/shopify/index.ts', text: "import type { App } from '../../src/http/app.js';" },
       { file: 'connectors/index.ts', text: "import { salesforcePlugin } from './salesforce/index.js';\nimport type { App } from '../src/http/app.js';" },
-      { file: 'src/http/routes/validate.ts', text: "import { Problem } from '../problems.js';" },
+      { file: 'src/http/endpoints/validate.ts', text: "import { Problem } from '../problems.js';" },
       { file: 'src/service.ts', text: "import { createApp } from './http/app.js';" },
     ];
 
