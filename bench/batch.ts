@@ -4,10 +4,17 @@
  *     npm run bench:batch [-- --quick --rows-large 1000000 --rows-small 100000 --rows-throughput 100000 --rounds 3
  *                            --duration 10 --connections 32 --warmup 3 --rows-interference 100000 --latency-rounds 3
  *                            --latency-duration 15 --latency-connections 4 --latency-rate R]
+ *     npm run bench:batch -- --against REV [--current REV --quick --scan-only --rows-throughput 100000 --rounds 5
+ *                            --rows-scan 500000 --scan-rounds 7 --warmup 0]
  *
  * `--quick` (about a minute) uses 20K/100K-row files for the memory runs instead of 100K/1M, 30K-row throughput
  * batches, shorter and fewer rounds; `--rows-large 0` skips the large memory run. Progress goes to stderr, the
  * markdown tables to stdout.
+ *
+ * `--against REV` compares instead of measuring against the request path: the batch throughput and the upload+scan of
+ * a large file, on this checkout and on the service at git revision REV, in alternating rounds of one run
+ * (bench/batch-against.ts); `--scan-only` keeps only the upload+scan, with more rounds; `--current REV` puts the
+ * service at REV in this checkout's place (one commit against its parent).
  *
  * One service child (bench/servers/service.ts: the real service on a throw-away SQLite and batch folder, network
  * checks off, default batch knobs unless BATCH_* are set in the environment) serves everything; the load generator and
@@ -48,23 +55,17 @@
  * 0 whatever the numbers (this is a measurement), and non-zero only when the service fails to start, to answer a first
  * request correctly, or dies during the run.
  */
-import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parse } from 'csv-parse';
-import { validateBodies } from './validate-bodies.js';
-import { autocannon, type AutocannonRequest, type AutocannonResult } from './autocannon.js';
-import { alive, cpuSeconds, memoryKb, RssSampler, rssMiB, startServer, stopServer, type Server } from './service-child.js';
+import { benchAgainst } from './batch-against.js';
+import {
+  api, batchDeadlineMs, benchScratch, type BatchRun, type BatchView, f0, f1, f2, FINAL, load, type LoadRun, log,
+  machineLine, md, median, mib, pollUntil, preflight, printEnd, requestsFor, runBatch, sleep, startBatch,
+} from './batch-runs.js';
+import { alive, startServer, stopServer, type Server } from './service-child.js';
 
 const TARGET_THROUGHPUT_RATIO = 1.5;
 const TARGET_P99_RATIO = 2;
-const POLL_MS = 100;
 /** A pause before each interference round's measurement without a batch. */
 const SETTLE_MS = 2_000;
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Settings
@@ -84,6 +85,13 @@ interface Settings {
   latencyConnections: number;
   /** Requests per second of the interference load; 0: derived from the measured throughput. */
   latencyRate: number;
+  /** A git revision to compare this checkout's batch path with (bench/batch-against.ts), or null. */
+  against: string | null;
+  /** With `against`: a git revision measured instead of this checkout, or null. */
+  current: string | null;
+  scanOnly: boolean;
+  rowsScan: number;
+  scanRounds: number;
 }
 
 function readSettings(argv: string[]): Settings {
@@ -92,16 +100,20 @@ function readSettings(argv: string[]): Settings {
     const m = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
     if (!m) throw new Error(`unexpected argument ${JSON.stringify(argv[i])}`);
     if (m[2] !== undefined) flags.set(m[1], m[2]);
-    else if (m[1] === 'quick') flags.set(m[1], '1');
+    else if (m[1] === 'quick' || m[1] === 'scan-only') flags.set(m[1], '1');
     else if (i + 1 < argv.length) flags.set(m[1], argv[++i]);
     else throw new Error(`--${m[1]} needs a value`);
   }
   const known = new Set([
     'quick', 'rows-small', 'rows-large', 'rows-throughput', 'rows-interference', 'rounds', 'duration', 'warmup',
-    'connections', 'latency-rounds', 'latency-duration', 'latency-connections', 'latency-rate',
+    'connections', 'latency-rounds', 'latency-duration', 'latency-connections', 'latency-rate', 'against', 'current', 'scan-only',
+    'rows-scan', 'scan-rounds',
   ]);
   for (const name of flags.keys()) if (!known.has(name)) throw new Error(`unknown flag --${name}`);
   const quick = flags.has('quick') && flags.get('quick') !== '0';
+  const against = flags.get('against') || null;
+  const scanOnly = flags.has('scan-only') && flags.get('scan-only') !== '0';
+  if ((scanOnly || flags.has('current')) && !against) throw new Error('--scan-only and --current compare two revisions: they need --against REV');
   const number = (name: string, full: number, short: number, min: number) => {
     const raw = flags.get(name);
     const value = raw === undefined || raw === '' ? (quick ? short : full) : Number(raw.replace(/_/g, ''));
@@ -115,329 +127,22 @@ function readSettings(argv: string[]): Settings {
     rowsThroughput: number('rows-throughput', 100_000, 30_000, 100),
     rowsInterference: number('rows-interference', 100_000, 100_000, 100),
     latencyRounds: number('latency-rounds', 3, 2, 1),
-    rounds: number('rounds', 3, 2, 1),
+    // Two revisions differ by less than the request path and the batch do: more rounds.
+    rounds: against ? number('rounds', 5, 3, 1) : number('rounds', 3, 2, 1),
     duration: number('duration', 10, 4, 1),
     warmup: number('warmup', 3, 2, 0),
     connections: number('connections', 32, 32, 1),
     latencyDuration: number('latency-duration', 15, 4, 1),
     latencyConnections: number('latency-connections', 4, 4, 1),
     latencyRate: number('latency-rate', 0, 0, 0),
+    against,
+    current: flags.get('current') || null,
+    scanOnly,
+    rowsScan: number('rows-scan', 500_000, 500_000, 100),
+    scanRounds: scanOnly ? number('scan-rounds', 15, 9, 1) : number('scan-rounds', 7, 5, 1),
   };
 }
 
-// ---------------------------------------------------------------------------------------------------------------------
-// Rows: the bench:validate bodies, as JSON bodies and as CSV lines
-
-const HEADER = ['Address', 'Street', 'Unit', 'City', 'State', 'Zip', 'Email', 'Phone', 'Country'];
-const BATCH_QUERY = new URLSearchParams({
-  smtp: 'false',
-  address_columns: 'Address,Street,Unit,City,State,Zip',
-  email_column: 'Email',
-  phone_column: 'Phone',
-  country_column: 'Country',
-});
-
-interface Body {
-  address: string | { line1: string; line2?: string; city: string; state: string; postal_code: string };
-  email: string;
-  phone: string;
-  country?: string;
-}
-
-const csvCell = (v: string) => (/[",\r\n;\t]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-
-function csvLineOf(body: Body): string {
-  const a = body.address;
-  const cells = typeof a === 'string'
-    ? [a, '', '', '', '', '']
-    : ['', a.line1, a.line2 ?? '', a.city, a.state, a.postal_code];
-  return [...cells, body.email, body.phone, body.country ?? ''].map(csvCell).join(',');
-}
-
-/** Writes a CSV file of `rows` rows (cycling through `lines`) as a stream, a thousand lines per write. */
-async function writeCsv(file: string, rows: number, lines: string[]): Promise<number> {
-  const out = fs.createWriteStream(file);
-  const done = new Promise<void>((resolve, reject) => {
-    out.once('finish', resolve);
-    out.once('error', reject);
-  });
-  const write = (s: string) => (out.write(s) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', r)));
-  await write(`${HEADER.join(',')}\r\n`);
-  for (let i = 0; i < rows;) {
-    const n = Math.min(1_000, rows - i);
-    let block = '';
-    for (let k = 0; k < n; k++) block += `${lines[(i + k) % lines.length]}\r\n`;
-    i += n;
-    await write(block);
-  }
-  out.end();
-  await done;
-  return fs.statSync(file).size;
-}
-
-// ---------------------------------------------------------------------------------------------------------------------
-// HTTP helpers (127.0.0.1 only)
-
-async function api<T>(server: Server, method: string, pathname: string, timeoutMs = 10_000): Promise<{ status: number; json: T }> {
-  const res = await fetch(server.url + pathname, {
-    method, headers: { authorization: `Bearer ${server.apiKey}` }, signal: AbortSignal.timeout(timeoutMs),
-  });
-  const text = await res.text();
-  let json: T;
-  try {
-    json = JSON.parse(text) as T;
-  } catch {
-    json = { raw: text.slice(0, 500) } as T;
-  }
-  return { status: res.status, json };
-}
-
-/** Sends the file as the body of POST /v1/batches, streamed from disk. */
-function upload(server: Server, file: string, name: string, timeoutMs: number): Promise<{ status: number; json: BatchCreated }> {
-  return new Promise((resolve, reject) => {
-    const size = fs.statSync(file).size;
-    const query = new URLSearchParams(BATCH_QUERY);
-    query.set('name', name);
-    const req = http.request(new URL(`/v1/batches?${query}`, server.url), {
-      method: 'POST',
-      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'text/csv', 'content-length': String(size) },
-      timeout: timeoutMs,
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (d: string) => { text += d; }).on('error', reject).on('end', () => {
-        try {
-          resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as BatchCreated });
-        } catch {
-          reject(new Error(`upload answered ${res.statusCode}: ${text.slice(0, 500)}`));
-        }
-      });
-    });
-    req.once('timeout', () => req.destroy(new Error(`upload not answered within ${timeoutMs / 1000} s`)));
-    req.once('error', reject);
-    fs.createReadStream(file).once('error', (e) => req.destroy(e)).pipe(req);
-  });
-}
-
-/** Counts the data rows of a batch's result (csv-parse, so a quoted line break would not miscount). */
-async function countResultRows(server: Server, id: string, timeoutMs: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(new URL(`/v1/batches/${id}/result`, server.url), {
-      headers: { authorization: `Bearer ${server.apiKey}` }, timeout: timeoutMs,
-    }, (res) => {
-      if (res.statusCode !== 200) {
-        res.resume();
-        reject(new Error(`result answered ${res.statusCode}`));
-        return;
-      }
-      let rows = -1; // the header
-      const parser = res.pipe(parse({ relax_column_count: true }));
-      parser.on('data', () => { rows++; }).once('error', reject).once('end', () => resolve(rows));
-    });
-    const timer = setTimeout(() => req.destroy(new Error(`result not read within ${timeoutMs / 1000} s`)), timeoutMs);
-    req.once('close', () => clearTimeout(timer));
-    req.once('timeout', () => req.destroy(new Error('result stream stalled')));
-    req.once('error', reject);
-  });
-}
-
-// ---------------------------------------------------------------------------------------------------------------------
-// Batches
-
-interface BatchCreated {
-  batch_id: string;
-  status: string;
-  rows_total: number;
-  detail?: string;
-}
-
-interface BatchView {
-  batch_id: string;
-  status: string;
-  reason: string | null;
-  rows_total: number;
-  rows_done: number;
-  rows_failed: number;
-  credits_charged: number;
-  started_at: string | null;
-  finished_at: string | null;
-}
-
-interface BatchRun {
-  label: string;
-  rows: number;
-  status: string;
-  /** Upload start to 202, s. */
-  uploadS: number;
-  /** started_at to finished_at (service clock), s. */
-  processingS: number;
-  /** Upload start to the poll that saw the end, s. */
-  endToEndS: number;
-  processingRate: number;
-  endToEndRate: number;
-  cpuUsPerRow: number;
-  rowsFailed: number;
-  credits: number;
-  resultRows: number | null;
-  peakRssMiB?: number;
-  peakRssResultMiB?: number;
-  rssBeforeMiB?: number;
-  /** Peak RSS in the first and in the last quarter of the batch's run. */
-  rssQuarters?: { first: number; last: number };
-  note: string;
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const FINAL = new Set(['completed', 'failed', 'canceled']);
-
-/** A generous bound on one batch: a minute plus 2 ms a row (500 rows/s). */
-const batchDeadlineMs = (rows: number) => 60_000 + rows * 2;
-
-async function startBatch(server: Server, file: string, label: string, rows: number): Promise<{ id: string; t0: number; tAccepted: number }> {
-  const t0 = performance.now();
-  const { status, json } = await upload(server, file, label, 120_000 + rows / 5);
-  const tAccepted = performance.now();
-  if (status !== 202) throw new Error(`POST /v1/batches answered ${status}: ${JSON.stringify(json).slice(0, 500)}`);
-  if (json.rows_total !== rows) throw new Error(`the batch counts ${json.rows_total} rows; the file has ${rows}`);
-  return { id: json.batch_id, t0, tAccepted };
-}
-
-async function pollUntil(server: Server, id: string, deadline: number, done: (v: BatchView) => boolean): Promise<BatchView> {
-  for (;;) {
-    const { status, json } = await api<BatchView>(server, 'GET', `/v1/batches/${id}`);
-    if (status !== 200) throw new Error(`GET /v1/batches/${id} answered ${status}: ${JSON.stringify(json).slice(0, 300)}`);
-    if (done(json) || FINAL.has(json.status)) return json;
-    if (performance.now() > deadline) return json;
-    if (!alive(server)) throw new Error('the service exited');
-    await sleep(POLL_MS);
-  }
-}
-
-async function runBatch(server: Server, file: string, rows: number, label: string, { memory = false } = {}): Promise<BatchRun> {
-  const rssBefore = memory ? rssMiB(server.pid) : undefined;
-  const sampler = memory ? new RssSampler(server.pid) : null;
-  const cpu0 = cpuSeconds(server.pid);
-  const { id, t0, tAccepted } = await startBatch(server, file, label, rows);
-  const deadline = t0 + batchDeadlineMs(rows);
-  const view = await pollUntil(server, id, deadline, (v) => FINAL.has(v.status));
-  const tEnd = performance.now();
-  const cpu = cpuSeconds(server.pid) - cpu0;
-  const peak = sampler?.stop();
-  const rssQuarters = sampler?.quarters();
-  let note = '';
-  if (view.status !== 'completed') {
-    note = `ended ${view.status}${view.reason ? ` (${view.reason})` : ''} after ${view.rows_done}/${view.rows_total} rows`;
-    if (!FINAL.has(view.status)) {
-      note = `not done within ${(batchDeadlineMs(rows) / 1000).toFixed(0)} s: ${view.rows_done}/${view.rows_total} rows, canceled`;
-      await api(server, 'DELETE', `/v1/batches/${id}`).catch(() => undefined);
-    }
-  }
-  const processingS = view.started_at && view.finished_at
-    ? (Date.parse(view.finished_at) - Date.parse(view.started_at)) / 1000 : NaN;
-  const endToEndS = (tEnd - t0) / 1000;
-  let resultRows: number | null = null;
-  let peakResult: number | undefined;
-  if (view.status === 'completed') {
-    const resultSampler = memory ? new RssSampler(server.pid) : null;
-    try {
-      resultRows = await countResultRows(server, id, 60_000 + rows / 5);
-    } catch (err) {
-      note += `${note ? '; ' : ''}result: ${(err as Error).message}`;
-    }
-    peakResult = resultSampler?.stop();
-    if (resultRows !== null && resultRows !== rows) note += `${note ? '; ' : ''}result has ${resultRows} rows, input ${rows}`;
-  }
-  return {
-    label, rows, status: view.status,
-    uploadS: (tAccepted - t0) / 1000,
-    processingS,
-    endToEndS,
-    processingRate: view.status === 'completed' ? view.rows_total / processingS : NaN,
-    endToEndRate: view.status === 'completed' ? view.rows_total / endToEndS : NaN,
-    cpuUsPerRow: view.rows_done ? (cpu * 1e6) / view.rows_done : NaN,
-    rowsFailed: view.rows_failed,
-    credits: view.credits_charged,
-    resultRows,
-    peakRssMiB: peak,
-    peakRssResultMiB: peakResult,
-    rssBeforeMiB: rssBefore,
-    rssQuarters,
-    note,
-  };
-}
-
-// ---------------------------------------------------------------------------------------------------------------------
-// The request path
-
-interface LoadRun {
-  rps: number;
-  cpuUsPerRow: number;
-  p50: number;
-  p99: number;
-  max: number;
-  ok: number;
-  non2xx: number;
-  errors: number;
-  duration: number;
-}
-
-function requestsFor(server: Server, bodies: string[]): AutocannonRequest[] {
-  const headers = { 'content-type': 'application/json', authorization: `Bearer ${server.apiKey}` };
-  return bodies.map((body) => ({ method: 'POST', path: '/v1/validate', headers, body }));
-}
-
-async function load(server: Server, requests: AutocannonRequest[], connections: number, duration: number, overallRate?: number): Promise<LoadRun> {
-  const cpu0 = cpuSeconds(server.pid);
-  const r = await autocannon({ url: server.url, connections, duration, requests, timeout: 10, ...(overallRate ? { overallRate } : {}) });
-  const cpu = cpuSeconds(server.pid) - cpu0;
-  return {
-    rps: r['2xx'] / r.duration,
-    cpuUsPerRow: r['2xx'] ? (cpu * 1e6) / r['2xx'] : NaN,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    max: r.latency.max,
-    ok: r['2xx'],
-    non2xx: r.non2xx,
-    errors: r.errors,
-    duration: r.duration,
-  };
-}
-
-async function preflight(server: Server, body: string): Promise<void> {
-  const res = await fetch(`${server.url}/v1/validate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${server.apiKey}` },
-    body,
-    signal: AbortSignal.timeout(10_000),
-  });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`the service answered ${res.status} to a first request: ${text.slice(0, 500)}`);
-  const json = JSON.parse(text) as Record<string, unknown>;
-  const missing = ['address', 'email', 'phone'].filter((m) => json[m] == null);
-  if (missing.length) throw new Error(`the service answered without ${missing.join(', ')}: ${text.slice(0, 500)}`);
-}
-
-// ---------------------------------------------------------------------------------------------------------------------
-// Output
-
-function median(values: number[]): number {
-  const s = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
-  if (!s.length) return NaN;
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-
-function md(rows: string[][]): string {
-  const widths = rows[0].map((_, c) => Math.max(3, ...rows.map((r) => r[c].length)));
-  const line = (r: string[]) => `| ${r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join(' | ')} |`;
-  const rule = `|${widths.map((w, c) => (c === 0 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
-  return [line(rows[0]), rule, ...rows.slice(1).map(line)].join('\n');
-}
-
-const f0 = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? '-' : v.toFixed(0));
-const f1 = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? '-' : v.toFixed(1));
-const f2 = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? '-' : v.toFixed(2));
-const mib = (bytes: number) => bytes / 1024 / 1024;
-const log = (msg: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
 // ---------------------------------------------------------------------------------------------------------------------
 
@@ -449,9 +154,9 @@ async function main(): Promise<number> {
     console.error(`bench:batch: ${(err as Error).message} (see the flags at the top of bench/batch.ts)`);
     return 2;
   }
+  if (settings.against) return benchAgainst({ ...settings, against: settings.against, warmup: settings.warmup > 0 });
   const started = performance.now();
-  const cpus = os.cpus();
-  console.log(`node ${process.version} on ${os.platform()}/${os.arch()}, ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}`);
+  console.log(machineLine());
   console.log(
     `bench:batch${settings.quick ? ' --quick' : ''}: rows = address + email + phone (EMAIL_NETWORK_CHECKS=false, SQLite); ` +
       `throughput: ${settings.rounds} alternating round(s) of ${settings.duration} s at ${settings.connections} connections ` +
@@ -460,27 +165,8 @@ async function main(): Promise<number> {
       `${settings.rowsInterference}-row batch`,
   );
 
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-bench-batch-csv-'));
   let server: Server | null = null;
-  const cleanUp = async () => {
-    if (server) await stopServer(server);
-    fs.rmSync(tmp, { recursive: true, force: true });
-  };
-  process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)));
-  process.once('SIGTERM', () => void cleanUp().then(() => process.exit(143)));
-
-  const bodies = validateBodies();
-  const lines = bodies.map((b) => csvLineOf(JSON.parse(b) as Body));
-  const files = new Map<number, { file: string; bytes: number }>();
-  const fileOf = async (rows: number) => {
-    let f = files.get(rows);
-    if (!f) {
-      const file = path.join(tmp, `rows-${rows}.csv`);
-      f = { file, bytes: await writeCsv(file, rows, lines) };
-      files.set(rows, f);
-    }
-    return f;
-  };
+  const { bodies, files, cleanUp } = benchScratch(() => (server ? [server] : []));
 
   try {
     server = await startServer('bench/servers/service.ts');
@@ -510,7 +196,7 @@ async function main(): Promise<number> {
     const warmRows = 2_000;
     const sizes = [warmRows, settings.rowsThroughput, settings.rowsInterference, settings.rowsSmall, settings.rowsLarge];
     for (const rows of new Set(sizes.filter((n) => n > 0))) {
-      const { bytes } = await fileOf(rows);
+      const { bytes } = await files.write(rows);
       log(`  ${rows} rows: ${f1(mib(bytes))} MiB`);
     }
 
@@ -519,7 +205,7 @@ async function main(): Promise<number> {
       log('warm-up');
       const w = await load(server, requests, settings.connections, settings.warmup);
       if (w.non2xx || w.errors) problems.push(`warm-up of /v1/validate: ${w.non2xx} non-2xx, ${w.errors} errors`);
-      const wb = await runBatch(server, files.get(warmRows)!.file, warmRows, 'warm-up');
+      const wb = await runBatch(server, files.get(warmRows).file, warmRows, 'warm-up');
       if (wb.note) problems.push(`warm-up batch: ${wb.note}`);
     }
 
@@ -530,7 +216,7 @@ async function main(): Promise<number> {
       reqRounds.push(r);
       log(`  ${f0(r.rps)} rows/s`);
       log(`throughput round ${i}/${settings.rounds}: batch of ${settings.rowsThroughput} rows`);
-      const b = await runBatch(server, files.get(settings.rowsThroughput)!.file, settings.rowsThroughput, `throughput-${i}`);
+      const b = await runBatch(server, files.get(settings.rowsThroughput).file, settings.rowsThroughput, `throughput-${i}`);
       batchRounds.push(b);
       log(`  ${f0(b.processingRate)} rows/s processing, ${f0(b.endToEndRate)} rows/s end-to-end${b.note ? ` (${b.note})` : ''}`);
     }
@@ -552,7 +238,7 @@ async function main(): Promise<number> {
       const idle = await load(server, requests, settings.latencyConnections, latencyDuration, latencyRate);
       log(`  p99 ${f0(idle.p99)} ms`);
       log(`interference round ${i}/${settings.latencyRounds}: the same load while a ${settings.rowsInterference}-row batch runs`);
-      const { id, t0 } = await startBatch(server, files.get(settings.rowsInterference)!.file, `interference-${i}`, settings.rowsInterference);
+      const { id, t0 } = await startBatch(server, files.get(settings.rowsInterference).file, `interference-${i}`, settings.rowsInterference);
       const running = await pollUntil(server, id, t0 + 60_000, (v) => v.status === 'running' && v.rows_done > 0);
       if (running.status !== 'running') throw new Error(`the interference batch is ${running.status}, not running`);
       const busy = await load(server, requests, settings.latencyConnections, latencyDuration, latencyRate);
@@ -572,7 +258,7 @@ async function main(): Promise<number> {
     // 2. Memory.
     for (const rows of [settings.rowsSmall, ...(settings.rowsLarge ? [settings.rowsLarge] : [])]) {
       log(`memory: batch of ${rows} rows (bounded at ${(batchDeadlineMs(rows) / 1000).toFixed(0)} s)`);
-      const m = await runBatch(server, files.get(rows)!.file, rows, `memory-${rows}`, { memory: true });
+      const m = await runBatch(server, files.get(rows).file, rows, `memory-${rows}`, { memory: true });
       memoryRuns.push(m);
       log(`  peak RSS ${f0(m.peakRssMiB)} MiB (before ${f0(m.rssBeforeMiB)}), ${f0(m.processingRate)} rows/s${m.note ? ` (${m.note})` : ''}`);
     }
@@ -641,7 +327,7 @@ async function main(): Promise<number> {
     ]];
     for (const m of memoryRuns) {
       rows.push([
-        String(m.rows), f1(mib(files.get(m.rows)?.bytes ?? NaN)), f0(m.rssBeforeMiB), f0(m.peakRssMiB),
+        String(m.rows), f1(mib(files.get(m.rows).bytes)), f0(m.rssBeforeMiB), f0(m.peakRssMiB),
         `${f0(m.rssQuarters?.first)} / ${f0(m.rssQuarters?.last)}`, f0(m.peakRssResultMiB),
         f0(m.processingRate), f2(m.uploadS), `${m.resultRows ?? '-'}/${m.rows}`, m.note || '-',
       ]);
@@ -693,13 +379,7 @@ async function main(): Promise<number> {
     console.log('');
   }
 
-  if (problems.length) {
-    console.log('### Problems seen');
-    console.log('');
-    for (const p of problems) console.log(`- ${p}`);
-    console.log('');
-  }
-  console.log(`total time ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  printEnd(problems, started);
   return crashed ? 1 : 0;
 }
 

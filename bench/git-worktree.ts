@@ -25,6 +25,11 @@ export function checkOut(rev: string): string {
   return dir;
 }
 
+/** The benches' service child (bench/servers/service.ts) as it was at `rev`, relative to this checkout, for startChild. */
+export function serviceChildAt(rev: string): string {
+  return path.relative(ROOT, path.join(checkOut(rev), 'bench/servers/service.ts'));
+}
+
 /** The first of `paths` (relative to `dir`) that exists there, as a file URL: a module that moved between revisions. */
 export function moduleAt(dir: string, ...paths: string[]): string {
   const found = paths.find((p) => fs.existsSync(path.join(dir, p)));

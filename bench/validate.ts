@@ -28,7 +28,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkOut } from './git-worktree.js';
+import { serviceChildAt } from './git-worktree.js';
 import { validateBodies } from './validate-bodies.js';
 import { autocannon, type AutocannonRequest, type AutocannonResult } from './autocannon.js';
 import { startChild, stopServer } from './service-child.js';
@@ -285,7 +285,7 @@ async function main(): Promise<number> {
   const bodies = validateBodies();
   try {
     baseline = settings.against
-      ? await startServer('baseline', path.relative(ROOT, path.join(checkOut(settings.against), 'bench/servers/service.ts')))
+      ? await startServer('baseline', serviceChildAt(settings.against))
       : await startServer('baseline', 'bench/servers/bare-express.ts');
     servers.push(baseline);
     if (settings.structure && settings.against) throw new Error('--structure measures against the bare endpoint: no --against');
