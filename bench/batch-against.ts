@@ -5,7 +5,8 @@
  * as children at once (bench/servers/service.ts of each revision), idle but for the one being measured.
  *
  * Two measurements, each in rounds that alternate the two services (the first of a round alternates too, so that a
- * drift within a round falls on both alike), each reported as the median of its rounds and as current/baseline:
+ * drift within a round falls on both alike), each reported as the median of its rounds and as current/baseline, the
+ * median of the rounds' ratios (each round's two runs are next to each other in time, so drift cancels in its ratio):
  * 1. Throughput (skipped with `--scan-only`): a `--rows-throughput`-row batch run to completion, as in bench:batch's
  *    step 1: end-to-end rows/s (first upload byte to the poll that saw `completed`), processing rows/s (the
  *    service's started_at to finished_at), upload+scan s (to the 202) and server CPU µs a row.
@@ -177,13 +178,15 @@ function report(settings: AgainstSettings, targets: Target[], scanBytes: number)
     { name: `${scanName}, server CPU s to 202`, better: 'lower', of: (t) => t.scans.map((s) => s.cpuS), digits: f2 },
   );
 
-  const rows: string[][] = [['measure', baseline.label, current.label, 'current/baseline', 'better', 'rounds: baseline / current']];
+  const rows: string[][] = [['measure', baseline.label, current.label, 'current/baseline, paired', 'better', 'rounds: baseline / current']];
   const losses: string[] = [];
   const unknown: string[] = [];
   for (const m of measures) {
     const b = m.of(baseline);
     const c = m.of(current);
-    const ratio = median(c) / median(b);
+    // Each round's two runs are next to each other in time: their ratio cancels the machine's drift, which the ratio
+    // of the two medians does not (on a shared machine a batch's rate moves 2x within minutes).
+    const ratio = median(c.slice(0, b.length).map((v, i) => v / b[i]));
     const loss = m.better === 'higher' ? ratio < 1 - NOISE : ratio > 1 + NOISE;
     if (loss) losses.push(`${m.name} ${f2(ratio)}`);
     if (!Number.isFinite(ratio)) unknown.push(m.name);
