@@ -83,6 +83,9 @@ export function startWalCheckpointer(connection: BetterSqlite3.Database, file: s
     },
     stop: () =>
       (stopping ??= (async () => {
+        // Referenced again while it stops: a process with nothing else left to do waits for the last checkpoint (and
+        // for close() to resolve) instead of ending with it pending.
+        worker.ref();
         worker.postMessage('stop');
         const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), STOP_TIMEOUT_MS).unref());
         if ((await Promise.race([exited, timeout])) === 'timeout') await worker.terminate();

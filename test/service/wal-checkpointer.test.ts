@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,5 +53,24 @@ describe('WAL checkpoints on a worker thread (SQLite)', () => {
     expect(db.sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(1_000);
     await checkpointer.stop();
     await db.close();
+  });
+
+  it('When nothing else keeps the process alive, then closing the database still waits for the worker and resolves', () => {
+    // Arrange: a process whose only work is to open a database with the worker and close it (as a stopping service's
+    // last step is), which prints once close() has resolved.
+    const script = path.join(dir, 'close-alone.mts');
+    fs.writeFileSync(script, [
+      `import { Database } from ${JSON.stringify(path.resolve(import.meta.dirname, '../../src/db/data-source.ts'))};`,
+      `const db = await Database.open(${JSON.stringify(`sqlite:${path.join(dir, 'alone.sqlite')}`)}, { migrate: false });`,
+      'db.checkpointInBackground(60_000);',
+      'await db.close();',
+      "console.log('closed');",
+    ].join('\n'));
+
+    // Act
+    const out = execFileSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 20_000 });
+
+    // Assert: before, the process ended with close() pending (the worker was unreferenced), and nothing was printed.
+    expect(out.trim()).toBe('closed');
   });
 });
