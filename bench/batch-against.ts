@@ -2,7 +2,7 @@
  * `bench:batch --against REV`: the batch path of this checkout beside the service as it was at git revision REV, in
  * the same run, so that a change's cost is not lost in a shared machine's drift between two runs. REV is checked out
  * in a temporary worktree sharing this node_modules (bench/git-worktree.ts, as bench:validate does); both services run
- * as children at once (bench/servers/service.ts of each revision), idle but for the one being measured.
+ * as children at once (test/support/quiet-service.ts of each revision), idle but for the one being measured.
  *
  * Two measurements, each in rounds that alternate the two services (the first of a round alternates too, so that a
  * drift within a round falls on both alike), each reported as the median of its rounds and as current/baseline, the
@@ -18,12 +18,12 @@
  * without what later commits or uncommitted work changed).
  * Verdict: a loss beyond noise is a current/baseline above 1.05 for a time or a CPU figure, or under 0.95 for a rate.
  */
-import { serviceChildAt } from './git-worktree.js';
+import { serviceChild } from './git-worktree.js';
 import {
-  api, type BatchRun, benchScratch, f0, f2, FINAL, log, machineLine, md, median, mib, pollUntil, preflight, printEnd,
-  runBatch, sleep, startBatch,
+  api, BENCH_SERVICE, type BatchRun, benchScratch, f0, f2, FINAL, log, machineLine, md, median, mib, pollUntil, preflight, printEnd,
+  runBatch, type Server, sleep, startBatch, startServer,
 } from './batch-runs.js';
-import { alive, cpuSeconds, startServer, type Server } from './service-child.js';
+import { alive, cpuSeconds } from './process-usage.js';
 
 /** A current/baseline beyond this much either way is more than this machine's noise. */
 const NOISE = 0.05;
@@ -84,9 +84,9 @@ export async function benchAgainst(settings: AgainstSettings): Promise<number> {
   const { bodies, files, cleanUp } = benchScratch(() => targets.map((t) => t.server));
   try {
     log(`checking out ${[settings.against, settings.current].filter(Boolean).join(' and ')} and starting both services`);
-    const baseline = await startServer(serviceChildAt(settings.against));
+    const baseline = await startServer(serviceChild(BENCH_SERVICE, settings.against));
     targets.push({ label: `baseline ${settings.against}`, server: baseline, batches: [], scans: [] });
-    const current = await startServer(settings.current ? serviceChildAt(settings.current) : 'bench/servers/service.ts');
+    const current = await startServer(serviceChild(BENCH_SERVICE, settings.current ?? undefined));
     targets.push({ label: settings.current ? `current ${settings.current}` : 'current', server: current, batches: [], scans: [] });
     for (const t of targets) await preflight(t.server, bodies[0]);
   } catch (err) {

@@ -8,7 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse';
 import { autocannon, type AutocannonRequest } from './autocannon.js';
-import { alive, cpuSeconds, RssSampler, rssMiB, stopServer, type Server } from './service-child.js';
+import { alive, cpuSeconds, RssSampler, rssMiB } from './process-usage.js';
+import type { QuietServiceOptions } from '../test/support/quiet-service.js';
+import { startChild, stopChild, type StartedChild } from '../test/support/service-child.js';
 import { validateBodies } from './validate-bodies.js';
 
 const POLL_MS = 100;
@@ -86,6 +88,34 @@ export class CsvFiles {
   }
 }
 
+/** The batch knobs keep the service's defaults unless this environment sets them: a bench measures what `npm start` runs. */
+const KNOBS = ['BATCH_CHUNK_ROWS', 'BATCH_CONCURRENCY', 'BATCH_MAX_IN_FLIGHT', 'BATCH_WORKERS'] as const;
+export const batchKnobs = (): Record<string, string> =>
+  Object.fromEntries(KNOBS.filter((k) => process.env[k]).map((k) => [k, process.env[k]!]));
+
+/** The bench's service child: an account holding enough for any run, uploads up to 1 GiB (1M-row files), the knobs. */
+export const BENCH_SERVICE: QuietServiceOptions = {
+  accounts: [{ name: 'bench', credits: 50_000_000 }],
+  env: { SHUTDOWN_GRACE_MS: '1000', BATCH_MAX_BYTES: String(1024 * 1024 * 1024), ...batchKnobs() },
+};
+
+/** A service child (bench/git-worktree.ts's serviceChild): its URL, its first account's key, its pid. */
+export interface Server extends StartedChild {
+  url: string;
+  apiKey: string;
+  pid: number;
+}
+
+export async function startServer(child: { script: string; args: string[] }): Promise<Server> {
+  const started = await startChild('the service', child.script, { args: child.args });
+  const first = started.first as { url: string; api_key?: string; pid?: number };
+  if (typeof first.api_key !== 'string') {
+    await stopChild(started);
+    throw new Error('the service did not start: no api_key');
+  }
+  return { ...started, url: first.url, apiKey: first.api_key, pid: first.pid ?? started.child.pid! };
+}
+
 /**
  * The bench's scratch: a temp folder for its CSV files of the bench:validate bodies, removed, with the services that
  * `running()` names stopped, by `cleanUp` or when the bench is interrupted (SIGINT, SIGTERM).
@@ -93,7 +123,7 @@ export class CsvFiles {
 export function benchScratch(running: () => Server[]) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-bench-batch-csv-'));
   const cleanUp = async () => {
-    await Promise.all(running().map(stopServer));
+    await Promise.all(running().map(stopChild));
     fs.rmSync(tmp, { recursive: true, force: true });
   };
   process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)));

@@ -16,8 +16,8 @@
  * (bench/batch-against.ts); `--scan-only` keeps only the upload+scan, with more rounds; `--current REV` puts the
  * service at REV in this checkout's place (one commit against its parent).
  *
- * One service child (bench/servers/service.ts: the real service on a throw-away SQLite and batch folder, network
- * checks off, default batch knobs unless BATCH_* are set in the environment) serves everything; the load generator and
+ * One service child (test/support/quiet-service.ts: the real service on a throw-away SQLite and batch folder, network
+ * checks off, uploads up to 1 GiB, default batch knobs unless BATCH_* are set in the environment) serves everything; the load generator and
  * the CSV writer run here, in another process. Every row is the same contact as a bench:validate body (real US
  * addresses from OpenAddresses via EthanRBrown/rrad, e-mails and phones as users type them, bench/validate-bodies.ts):
  * one-line addresses in `Address`, or in `Street,Unit,City,State,Zip` for the bodies that send an address object, with
@@ -57,10 +57,12 @@
  */
 import { benchAgainst } from './batch-against.js';
 import {
-  api, batchDeadlineMs, benchScratch, type BatchRun, type BatchView, f0, f1, f2, FINAL, load, type LoadRun, log,
-  machineLine, md, median, mib, pollUntil, preflight, printEnd, requestsFor, runBatch, sleep, startBatch,
+  api, batchDeadlineMs, batchKnobs, BENCH_SERVICE, benchScratch, type BatchRun, type BatchView, f0, f1, f2, FINAL, load,
+  type LoadRun, log, machineLine, md, median, mib, pollUntil, preflight, printEnd, requestsFor, runBatch, type Server,
+  sleep, startBatch, startServer,
 } from './batch-runs.js';
-import { alive, startServer, stopServer, type Server } from './service-child.js';
+import { serviceChild } from './git-worktree.js';
+import { alive } from './process-usage.js';
 
 const TARGET_THROUGHPUT_RATIO = 1.5;
 const TARGET_P99_RATIO = 2;
@@ -169,14 +171,14 @@ async function main(): Promise<number> {
   const { bodies, files, cleanUp } = benchScratch(() => (server ? [server] : []));
 
   try {
-    server = await startServer('bench/servers/service.ts');
+    server = await startServer(serviceChild(BENCH_SERVICE));
     await preflight(server, bodies[0]);
   } catch (err) {
     console.error(`bench:batch: ${(err as Error).message}`);
     await cleanUp();
     return 1;
   }
-  const knobs = Object.entries(server.knobs).map(([k, v]) => `${k}=${v}`).join(' ');
+  const knobs = Object.entries(batchKnobs()).map(([k, v]) => `${k}=${v}`).join(' ');
   console.log(`service pid ${server.pid}; batch knobs: ${knobs || 'defaults (BATCH_CHUNK_ROWS 500, BATCH_CONCURRENCY 32, BATCH_MAX_IN_FLIGHT 64, BATCH_WORKERS 2)'}`);
 
   const requests = requestsFor(server, bodies);

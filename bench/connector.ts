@@ -10,14 +10,9 @@
  * (calls × latency), and the run's time: the run is bound by the API calls, not by us, when its time over that floor
  * is close to 1 (target: at most 1.25).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/log.js';
-import { startService } from '../src/service.js';
 import { startFakeOrg } from '../test/salesforce/fake-org.js';
+import { startQuietService } from '../test/support/quiet-service.js';
 
 const TARGET = 1.25;
 const { values } = parseArgs({ options: { records: { type: 'string', default: '10000' }, latency: { type: 'string', default: '50' } } });
@@ -25,16 +20,13 @@ const RECORDS = Number(values.records);
 const LATENCY = Number(values.latency);
 
 async function oneRun(latencyMs: number) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-bench-connector-'));
   const org = await startFakeOrg({ pageSize: 2000, apiLimit: 1_000_000 });
-  const service = await startService(loadConfig({
-    DATABASE_URL: `sqlite:${path.join(dir, 'bench.sqlite')}`, HOST: '127.0.0.1', PORT: '0', EMAIL_NETWORK_CHECKS: 'false',
-    RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', FREE_CREDITS: '0', BATCH_DIR: dir,
-    CONNECTOR_SECRET_KEY: 'b2'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true',
-  }), createLogger('silent'));
+  const service = await startQuietService({
+    accounts: [{ name: 'bench', credits: RECORDS * 10 }],
+    env: { CONNECTOR_SECRET_KEY: 'b2'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true' },
+  });
   try {
-    const { account_id, api_key } = await service.accounts.create('bench');
-    await service.accounts.grantCredits(account_id, RECORDS * 10);
+    const [{ apiKey: api_key }] = service.funded;
     org.state.seed('Contact', RECORDS, (i) => ({
       MailingStreet: `${100 + (i % 9000)} Main St`, MailingCity: 'Louisville', MailingState: 'KY', MailingPostalCode: '40219',
       MailingCountry: 'US', Email: `c${i}@example.com`, Phone: `(502) 713-${String(i % 10000).padStart(4, '0')}`,
@@ -63,7 +55,6 @@ async function oneRun(latencyMs: number) {
   } finally {
     await service.close();
     await org.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 

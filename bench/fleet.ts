@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { autocannon, type AutocannonRequest } from './autocannon.js';
-import { cpuSeconds } from './service-child.js';
+import { cpuSeconds } from './process-usage.js';
 import { validateBodies } from './validate-bodies.js';
 import {
   newAccount, startInstance, startNginx, startPrivatePostgres, type Instance, type Nginx, type PrivatePostgres,

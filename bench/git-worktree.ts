@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { quietServiceArgs, type QuietServiceOptions } from '../test/support/quiet-service.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -25,9 +26,17 @@ export function checkOut(rev: string): string {
   return dir;
 }
 
-/** The benches' service child (bench/servers/service.ts) as it was at `rev`, relative to this checkout, for startChild. */
-export function serviceChildAt(rev: string): string {
-  return path.relative(ROOT, path.join(checkOut(rev), 'bench/servers/service.ts'));
+/**
+ * The benches' service child, here or as it was at `rev`, relative to this checkout, with its arguments, for
+ * startChild: test/support/quiet-service.ts with `options`, or in a revision from before it, bench/servers/service.ts
+ * (which made its own funded accounts, read the BATCH_* knobs from the environment and took no arguments).
+ */
+export function serviceChild(options: QuietServiceOptions, rev?: string): { script: string; args: string[] } {
+  const dir = rev ? checkOut(rev) : ROOT;
+  const quiet = path.join(dir, 'test/support/quiet-service.ts');
+  return fs.existsSync(quiet)
+    ? { script: path.relative(ROOT, quiet), args: quietServiceArgs(options) }
+    : { script: path.relative(ROOT, path.join(dir, 'bench/servers/service.ts')), args: [] };
 }
 
 /** The first of `paths` (relative to `dir`) that exists there, as a file URL: a module that moved between revisions. */

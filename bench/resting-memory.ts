@@ -6,7 +6,8 @@
  *
  *     npm run -s bench:memory
  */
-import { rssMiB, startCompiledService, stopCompiledService } from './service-child.js';
+import { spawnCompiledService } from '../test/support/quiet-service.js';
+import { rssMiB } from './process-usage.js';
 
 const SETTLE_MS = 2_000;
 const WARM_REQUESTS = 20;
@@ -19,7 +20,7 @@ async function metrics(url: string): Promise<Record<string, number>> {
   return { heapUsed: value('nodejs_heap_size_used_bytes'), heapTotal: value('nodejs_heap_size_total_bytes') };
 }
 
-const service = await startCompiledService();
+const service = await spawnCompiledService({ accounts: [{ name: 'resting', credits: 1_000 }] });
 try {
   const reading = async (when: string) => {
     await new Promise((r) => setTimeout(r, SETTLE_MS));
@@ -29,7 +30,7 @@ try {
   const rows = [await reading('at rest')];
   for (let i = 0; i < WARM_REQUESTS; i++) {
     const res = await fetch(`${service.url}/v1/validate`, {
-      method: 'POST', headers: { authorization: `Bearer ${service.apiKeys[1]}`, 'content-type': 'application/json' },
+      method: 'POST', headers: { authorization: `Bearer ${service.funded[0].apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ address: '6007 Applegate Ln, Louisville, KY 40219', email: 'ann@example.com', phone: '+1 502 713 4410' }),
     });
     await res.arrayBuffer();
@@ -39,5 +40,5 @@ try {
   console.log('| when | RSS MiB | heap used MiB | heap total MiB |\n|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.when} | ${r.rss.toFixed(0)} | ${r.heapUsed.toFixed(0)} | ${r.heapTotal.toFixed(0)} |`);
 } finally {
-  await stopCompiledService(service);
+  await service.stop();
 }

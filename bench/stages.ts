@@ -8,30 +8,22 @@
  * Ledger stages run with requests in flight together (BATCH of them per event-loop turn, as under load), so that a
  * group commit is shared as it is in the service; their wall time includes the commit spacing and is not shown.
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '../src/config.js';
 import { contactInputOf, validateRequestSchema } from '../src/contact-check/contact-request.js';
-import { openEngines, startService } from '../src/service.js';
+import { openEngines } from '../src/service.js';
 import { ContactValidation } from '../src/contact-check/validate-contact.js';
+import { startQuietService } from '../test/support/quiet-service.js';
 import { validateBodies } from './validate-bodies.js';
 
 const ITERATIONS = 20_000;
 const WARMUP = 3_000;
 const BATCH = 8;
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-stages-'));
-const config = loadConfig({
-  DATABASE_URL: `sqlite:${path.join(dir, 'stages.sqlite')}`, PORT: '0', HOST: '127.0.0.1', EMAIL_NETWORK_CHECKS: 'false',
-  RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent', FREE_CREDITS: '0', REFERENCE_RELOAD_MS: '0',
-});
-const service = await startService(config);
+const service = await startQuietService({ accounts: [{ name: 'stages', credits: 50_000_000 }], env: { REFERENCE_RELOAD_MS: '0' } });
 try {
-  const { account_id: accountId, api_key: apiKey } = await service.accounts.create('stages');
-  await service.accounts.grantCredits(accountId, 50_000_000);
-  const engines = await openEngines(config, service.db);
-  const validation = new ContactValidation(engines, service.ledger, config.validationBudgetMs);
+  const [{ accountId, apiKey }] = service.funded;
+  const engines = await openEngines(service.config, service.db);
+  const validation = new ContactValidation(engines, service.ledger, service.config.validationBudgetMs);
   const bodies = validateBodies().map((b) => JSON.parse(b) as unknown);
   const inputs = bodies.map((b) => contactInputOf(validateRequestSchema.parse(b)));
   const at = (i: number) => inputs[i % inputs.length];
@@ -82,5 +74,4 @@ try {
   await engines.close();
 } finally {
   await service.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -13,7 +13,8 @@
  * out in a temporary worktree that shares this node_modules), in the same alternating rounds, so that a change's
  * effect is not lost in the machine's drift between two runs. The 0.6 target applies to the bare endpoint only.
  *
- * Each server runs in its own child process (bench/servers/*.ts), so the load generator (autocannon, here) never shares
+ * Each server runs in its own child process (bench/servers/*.ts, or the service as test/support/quiet-service.ts
+ * starts it: network checks off, an account holding enough credits), so the load generator (autocannon, here) never shares
  * the server's event loop. After a warm-up, the targets alternate (baseline, service, baseline, service, …) and each
  * target reports the median of its rounds, so that drift on a shared, noisy machine falls on both alike. The bodies cycle
  * through a few dozen real US addresses (OpenAddresses, via EthanRBrown/rrad, public domain), e-mails and phone numbers.
@@ -28,12 +29,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serviceChildAt } from './git-worktree.js';
+import { serviceChild } from './git-worktree.js';
 import { validateBodies } from './validate-bodies.js';
 import { autocannon, type AutocannonRequest, type AutocannonResult } from './autocannon.js';
-import { startChild, stopServer } from './service-child.js';
+import { startChild, stopChild } from '../test/support/service-child.js';
+import { cpuSeconds } from './process-usage.js';
 
 const TARGET_RATIO = 0.6;
+/** The service child: an account holding enough credits for any run. */
+const SERVICE = { accounts: [{ name: 'bench', credits: 50_000_000 }] };
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 
@@ -95,8 +99,8 @@ interface Server {
   stderr: () => string;
 }
 
-async function startServer(name: string, script: string, nodeFlags: string[] = []): Promise<Server> {
-  const { child, first, stderr } = await startChild(name, script, nodeFlags);
+async function startServer(name: string, { script, ...options }: { script: string; args?: string[]; nodeFlags?: string[] }): Promise<Server> {
+  const { child, first, stderr } = await startChild(name, script, options);
   return {
     name, url: first.url as string, apiKey: first.api_key as string | undefined, structure: first.structure as boolean | undefined,
     child, stderr,
@@ -137,24 +141,11 @@ interface Round {
   errors: number;
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in clock ticks.
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return NaN;
-  }
-}
-/** USER_HZ: 100 on every Linux architecture Node supports. */
-const CLOCK_TICKS_PER_SECOND = 100;
 
 async function load(server: Server, requests: AutocannonRequest[], connections: number, duration: number): Promise<Round> {
-  const cpuBefore = cpuSeconds(server.child.pid);
+  const cpuBefore = cpuSeconds(server.child.pid!);
   const r = await autocannon({ url: server.url, connections, duration, requests, timeout: 10 });
-  const cpu = cpuSeconds(server.child.pid) - cpuBefore;
+  const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
   return {
     // Successful answers per second of wall time: a failed request does not count as throughput.
     rps: r['2xx'] / r.duration,
@@ -278,22 +269,21 @@ async function main(): Promise<number> {
   const profileDir = settings.profile ? fs.mkdtempSync(path.join(os.tmpdir(), 'cv-bench-prof-')) : undefined;
   if (profileDir) console.log('the service runs under --cpu-prof: its numbers are somewhat lower than without');
   const servers: Server[] = [];
-  const stopAll = () => Promise.all(servers.map(stopServer));
+  const stopAll = () => Promise.all(servers.map(stopChild));
   process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
   let baseline: Server;
   let service: Server;
   const bodies = validateBodies();
   try {
     baseline = settings.against
-      ? await startServer('baseline', serviceChildAt(settings.against))
-      : await startServer('baseline', 'bench/servers/bare-express.ts');
+      ? await startServer('baseline', serviceChild(SERVICE, settings.against))
+      : await startServer('baseline', { script: 'bench/servers/bare-express.ts' });
     servers.push(baseline);
     if (settings.structure && settings.against) throw new Error('--structure measures against the bare endpoint: no --against');
-    service = await startServer(
-      'service',
-      settings.structure ? 'bench/servers/express-structure.ts' : 'bench/servers/service.ts',
-      profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
-    );
+    const nodeFlags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+    service = settings.structure
+      ? await startServer('service', { script: 'bench/servers/express-structure.ts', nodeFlags })
+      : await startServer('service', { ...serviceChild(SERVICE), nodeFlags });
     servers.push(service);
     for (const s of servers) await preflight(s, bodies[0]);
   } catch (err) {

@@ -1,6 +1,7 @@
 /**
- * For the client libraries' test suites (clients/<language>): the real service, in process on a throw-away SQLite
- * database, with network checks off, an account holding credits and a fault proxy in front of it. Prints one JSON line
+ * For the client libraries' test suites (clients/<language>): the quiet service of test/support/quiet-service.ts (in
+ * process, a throw-away SQLite database, network checks off, an account holding credits) with a fault proxy in front.
+ * Prints one JSON line
  *
  *     {"url", "direct_url", "api_key", "account_id", "control_url"}
  *
@@ -15,28 +16,22 @@
  *
  *     node --import tsx clients/testing/start-service.ts
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
-import { startService } from '../../src/service.js';
+import { startQuietService } from '../../test/support/quiet-service.js';
+import { serveUntilParentGoes } from '../../test/support/service-child.js';
 
-const CREDITS = 1_000_000;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-client-tests-'));
-const service = await startService(loadConfig({
-  DATABASE_URL: `sqlite:${path.join(dir, 'service.sqlite')}`, BATCH_DIR: path.join(dir, 'batches'),
-  HOST: '127.0.0.1', PORT: '0', EMAIL_NETWORK_CHECKS: 'false', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'silent',
-  FREE_CREDITS: '0', SHUTDOWN_GRACE_MS: '500', BATCH_SWEEP_MS: '200', FAILED_AUTH_PER_MINUTE: '100000',
-  CONNECTOR_SECRET_KEY: 'c3'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true',
-  SHOPIFY_API_KEY: 'client-tests', SHOPIFY_API_SECRET: 'client-tests-secret', PUBLIC_BASE_URL: 'https://cv.example.com',
-  // Stripe configured (its webhook then checks signatures rather than answering 503), its API a closed local port.
-  STRIPE_SECRET_KEY: 'sk_test_clienttests', STRIPE_WEBHOOK_SECRET: 'whsec_clienttests', STRIPE_API_BASE: 'http://127.0.0.1:9',
-}), createLogger('silent'));
-const { account_id, api_key } = await service.accounts.create('client tests');
-await service.accounts.grantCredits(account_id, CREDITS);
+const service = await startQuietService({
+  accounts: [{ name: 'client tests', credits: 1_000_000 }],
+  env: {
+    SHUTDOWN_GRACE_MS: '500', BATCH_SWEEP_MS: '200', FAILED_AUTH_PER_MINUTE: '100000',
+    CONNECTOR_SECRET_KEY: 'c3'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true',
+    SHOPIFY_API_KEY: 'client-tests', SHOPIFY_API_SECRET: 'client-tests-secret', PUBLIC_BASE_URL: 'https://cv.example.com',
+    // Stripe configured (its webhook then checks signatures rather than answering 503), its API a closed local port.
+    STRIPE_SECRET_KEY: 'sk_test_clienttests', STRIPE_WEBHOOK_SECRET: 'whsec_clienttests', STRIPE_API_BASE: 'http://127.0.0.1:9',
+  },
+});
+const [{ accountId: account_id, apiKey: api_key }] = service.funded;
 
 type Fault = '503' | '429' | 'drop_before' | 'drop_after';
 const faults: Fault[] = [];
@@ -92,22 +87,10 @@ const proxy = http.createServer((req, res) => {
 await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
 const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 
-process.stdout.write(`${JSON.stringify({
+serveUntilParentGoes({
   url: proxyUrl, direct_url: service.url, api_key, account_id, control_url: `${proxyUrl}/__control`,
-})}\n`);
-
-let stopping = false;
-async function stop() {
-  if (stopping) return;
-  stopping = true;
+}, async () => {
   proxy.closeAllConnections();
   proxy.close();
-  await service.close().catch(() => undefined);
-  fs.rmSync(dir, { recursive: true, force: true });
-  process.exit(0);
-}
-process.stdin.on('end', stop);
-process.stdin.on('close', stop);
-process.stdin.resume();
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+  await service.close();
+});

@@ -10,7 +10,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CompiledService, memoryKb, startCompiledService, stopCompiledService } from '../../bench/service-child.js';
+import { memoryKb } from '../../bench/process-usage.js';
+import { spawnCompiledService, type QuietServiceChild } from '../support/quiet-service.js';
 
 const MiB = 1024 * 1024;
 /** The bound on the service's whole resident set, at rest included (bench:memory measures that). */
@@ -80,19 +81,21 @@ async function validateLoad(url: string, key: string, count: number, everyMs: nu
 const p99 = (times: number[]) => [...times].sort((a, b) => a - b)[Math.ceil(times.length * 0.99) - 1];
 
 describe('hostile CSV uploads', () => {
-  let service: CompiledService;
+  let service: QuietServiceChild;
   let url: string;
   let keys: string[];
   let batchDir: string;
   let pid: number;
   beforeAll(async () => {
     // Rate limits, the batch limits and the upload size at their defaults; two accounts made by the CLI.
-    service = await startCompiledService();
-    ({ url, apiKeys: keys, pid } = service);
-    batchDir = path.join(service.dir, 'batches');
+    service = await spawnCompiledService({
+      accounts: [{ name: 'uploader', credits: 50_000_000 }, { name: 'other tenant', credits: 50_000_000 }],
+    });
+    ({ url, pid, batchDir } = service);
+    keys = service.funded.map((a) => a.apiKey);
   }, 60_000);
   afterAll(async () => {
-    if (service) await stopCompiledService(service);
+    await service?.stop();
   });
 
   it('When a 100 MB header of endless columns, a 90 MB quoted field and a 5 MB header are uploaded, then each is 422 within seconds, the peak RSS stays under 300 MiB and another account is not slowed', async () => {

@@ -12,7 +12,8 @@ import { loadConfig } from '../../src/config.js';
 import { Database } from '../../src/db/data-source.js';
 import { openBilling } from '../../src/service.js';
 import { testDatabases } from '../support/databases.js';
-import { QUIET_ENV, startTestService } from '../support/service.js';
+import { QUIET_ENV } from '../support/quiet-service.js';
+import { startTestService } from '../support/service.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const PRICE_PER_ROW = 3; // a US address 1, a phone 2

@@ -9,7 +9,8 @@ import { createLogger } from '../../src/log.js';
 import { ContactValidation, type Engines } from '../../src/contact-check/validate-contact.js';
 import { openEngines } from '../../src/service.js';
 import { testDatabases } from '../support/databases.js';
-import { QUIET_ENV, useTestService, type TestService } from '../support/service.js';
+import { QUIET_ENV } from '../support/quiet-service.js';
+import { useTestService, type TestService } from '../support/service.js';
 
 const log = createLogger('silent');
 

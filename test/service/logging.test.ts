@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { testDatabases } from '../support/databases.js';
-import { QUIET_ENV } from '../support/service.js';
+import { QUIET_ENV } from '../support/quiet-service.js';
 
 describe('logs', () => {
   const lines: string[] = [];

@@ -10,7 +10,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spentByConnector } from '../support/connector-api.js';
 import { testDatabases } from '../support/databases.js';
-import { databaseUrlOf, problemOf, QUIET_ENV, startTestService, useTestService, type TestService } from '../support/service.js';
+import { QUIET_ENV } from '../support/quiet-service.js';
+import { databaseUrlOf, problemOf, startTestService, useTestService, type TestService } from '../support/service.js';
 import { startFakeOrg, type FakeOrg } from '../salesforce/fake-org.js';
 
 const run = promisify(execFile);

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { loadConfig } from '../../src/config.js';
 import { Database } from '../../src/db/data-source.js';
 import { openBilling } from '../../src/service.js';
-import { QUIET_ENV } from './service.js';
+import { QUIET_ENV } from './quiet-service.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');

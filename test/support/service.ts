@@ -1,42 +1,21 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+/** The vitest face of the quiet service (test/support/quiet-service.ts): accounts on demand, JSON over HTTP, one per describe. */
 import { afterAll, beforeAll } from 'vitest';
-/** Starts the real service in-process on port 0 and talks to it over HTTP. */
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
-import { startService, type RunningService } from '../../src/service.js';
+import type { RunningService } from '../../src/service.js';
+import { fundAccount, startQuietService, type FundedAccount, type QuietService } from './quiet-service.js';
 
-export interface TestService extends RunningService {
+export interface TestService extends QuietService {
   /** A new account with `credits` usable credits (the free grant is off) and its API key. */
-  newAccount(credits?: number, name?: string): Promise<{ accountId: string; apiKey: string; keyId: string }>;
+  newAccount(credits?: number, name?: string): Promise<FundedAccount>;
   post(path: string, body: unknown, init?: { key?: string; headers?: Record<string, string> }): Promise<Response>;
   get(path: string, key?: string): Promise<Response>;
 }
 
-export const QUIET_ENV = {
-  PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'silent',
-  RATE_LIMIT_PER_MINUTE: '0',
-  EMAIL_NETWORK_CHECKS: 'false',
-  VALIDATION_BUDGET_MS: '1500',
-  FREE_CREDITS: '0',
-  SHUTDOWN_GRACE_MS: '2000',
-};
-
+/** The real service in-process on port 0, on `databaseUrl`, its batch files in a temporary folder (never ./data). */
 export async function startTestService(databaseUrl: string, env: Record<string, string> = {}): Promise<TestService> {
-  // Batch files of tests go to a temporary folder, never to ./data.
-  const batchDir = env.BATCH_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cv-batches-'));
-  const config = loadConfig({ ...QUIET_ENV, DATABASE_URL: databaseUrl, BATCH_DIR: batchDir, ...env });
-  const service = await startService(config, createLogger('silent'));
+  const service = await startQuietService({ database: databaseUrl, env });
   return {
     ...service,
-    async newAccount(credits = 100, name = 'Test account') {
-      const created = await service.accounts.create(name);
-      if (credits > 0) await service.accounts.grantCredits(created.account_id, credits);
-      return { accountId: created.account_id, apiKey: created.api_key, keyId: created.key_id };
-    },
+    newAccount: (credits = 100, name = 'Test account') => fundAccount(service, name, credits),
     post(path, body, init = {}) {
       return fetch(service.url + path, {
         method: 'POST',
