@@ -11,17 +11,23 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/db/data-source.js';
 import {
-  newAccount, POSTGRES_BIN, required, sleep, startInstance, startPrivatePostgres, until, type Instance, type PrivatePostgres,
+  newAccount, POSTGRES_BIN, sleep, startInstance, startPrivatePostgres, until, type Instance, type PrivatePostgres,
 } from '../support/fleet.js';
+import { prerequisites } from '../support/prerequisites.js';
 
-const havePostgres = required('PostgreSQL (/usr/lib/postgresql/*/bin/initdb)', POSTGRES_BIN !== undefined, '.ci/run installs postgresql');
 const CLIENTS = 8;
 const OUTAGE_MS = 10_000;
 const RECOVERY_LIMIT_MS = 5_000;
 
 interface Answer { startedAt: number; endedAt: number; status: number; problem: boolean; requestId: string | null; charged: number }
 
-describe.runIf(havePostgres)('a PostgreSQL outage under load', () => {
+const SUITE = 'a PostgreSQL outage under load';
+const POSTGRES_BINARIES = {
+  what: 'PostgreSQL\'s server programs (/usr/lib/postgresql/*/bin/initdb)', present: POSTGRES_BIN !== undefined,
+  howToGet: 'apt-get install postgresql; .ci/run installs it',
+};
+
+describe.runIf(prerequisites(SUITE, POSTGRES_BINARIES))(SUITE, () => {
   let pg: PrivatePostgres | undefined;
   let instance: Instance | undefined;
   let batchDir: string;

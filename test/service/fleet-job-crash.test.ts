@@ -12,6 +12,7 @@ import { Database } from '../../src/db/data-source.js';
 import { startFakeOrg, type FakeOrg } from '../salesforce/fake-org.js';
 import { testDatabases } from '../support/databases.js';
 import { newAccount, startInstance, until, type Instance } from '../support/fleet.js';
+import { POSTGRES_SERVER, prerequisites } from '../support/prerequisites.js';
 
 const postgres = testDatabases.find((d) => d.name === 'postgres');
 const ROWS = 6_000;
@@ -25,7 +26,9 @@ function csvOf(rows: number): string {
   return `${lines.join('\n')}\n`;
 }
 
-describe.runIf(postgres)('a service instance killed in the middle of a batch and a connector run', () => {
+const SUITE = 'a service instance killed in the middle of a batch and a connector run';
+
+describe.runIf(prerequisites(SUITE, POSTGRES_SERVER))(SUITE, () => {
   const instances: Instance[] = [];
   let org: FakeOrg | undefined;
   let batchDir: string;

@@ -3,15 +3,14 @@
  * (Debian's, started by the test on a free loopback port), through rate-limit-redis, so that the limit holds for the
  * pair; and when Redis goes away the requests go on, uncounted, instead of failing.
  */
-import fs from 'node:fs';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
-import { REDIS_SERVER, required, startRedis, type Redis } from '../support/fleet.js';
+import { REDIS_SERVER, startRedis, type Redis } from '../support/fleet.js';
+import { binary, POSTGRES_SERVER, prerequisites } from '../support/prerequisites.js';
 import { databaseUrlOf, startTestService, type TestService } from '../support/service.js';
 
 const postgres = testDatabases.find((d) => d.name === 'postgres');
-const haveRedis = required(REDIS_SERVER, fs.existsSync(REDIS_SERVER), '.ci/run installs redis-server');
 const RATE_LIMIT = 30;
 
 const validate = (base: string, key: string, i: number) => fetch(`${base}/v1/validate`, {
@@ -19,7 +18,9 @@ const validate = (base: string, key: string, i: number) => fetch(`${base}/v1/val
   body: JSON.stringify({ email: `r${i}@example.com` }),
 });
 
-describe.runIf(postgres && haveRedis)('two instances counting in one Redis', () => {
+const SUITE = 'two instances counting in one Redis';
+
+describe.runIf(prerequisites(SUITE, POSTGRES_SERVER, binary(REDIS_SERVER, 'apt-get install redis-server; .ci/run installs it')))(SUITE, () => {
   let redis: Redis | undefined;
   let one: TestService | undefined;
   let two: TestService | undefined;

@@ -11,16 +11,18 @@ import { autocannon } from '../../bench/autocannon.js';
 import { Database } from '../../src/db/data-source.js';
 import { testDatabases } from '../support/databases.js';
 import {
-  freePort, NGINX, newAccount, required, sleep, startInstance, startNginx, type Instance, type Nginx,
+  freePort, NGINX, newAccount, sleep, startInstance, startNginx, type Instance, type Nginx,
 } from '../support/fleet.js';
+import { binary, POSTGRES_SERVER, prerequisites } from '../support/prerequisites.js';
 
 const postgres = testDatabases.find((d) => d.name === 'postgres');
-const haveNginx = required(NGINX, fs.existsSync(NGINX), '.ci/run installs nginx-light');
 const LOAD_SECONDS = 60;
 const RATE = 400;
 const CREDITS = 10_000_000;
 
-describe.runIf(postgres && haveNginx)('a rolling restart of two instances behind nginx', () => {
+const SUITE = 'a rolling restart of two instances behind nginx';
+
+describe.runIf(prerequisites(SUITE, POSTGRES_SERVER, binary(NGINX, 'apt-get install nginx-light; .ci/run installs it')))(SUITE, () => {
   const instances: Instance[] = [];
   let nginx: Nginx | undefined;
   let databaseUrl: string;

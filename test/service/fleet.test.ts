@@ -2,14 +2,13 @@
  * Two instances on one PostgreSQL behind nginx (Debian's nginx-light), as docs/operations.md runs them: the credits,
  * idempotency keys, revocations and rate limits are the fleet's, not each instance's.
  */
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
-import { NGINX, required, startNginx, type Nginx } from '../support/fleet.js';
+import { NGINX, startNginx, type Nginx } from '../support/fleet.js';
+import { binary, POSTGRES_SERVER, prerequisites } from '../support/prerequisites.js';
 import { databaseUrlOf, startTestService, type TestService } from '../support/service.js';
 
 const postgres = testDatabases.find((d) => d.name === 'postgres');
-const haveNginx = required(NGINX, fs.existsSync(NGINX), '.ci/run installs nginx-light');
 const RATE_LIMIT = 50;
 
 const validate = (base: string, key: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -17,7 +16,9 @@ const validate = (base: string, key: string, body: unknown, headers: Record<stri
     method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body),
   });
 
-describe.runIf(postgres && haveNginx)('two instances behind nginx', () => {
+const SUITE = 'two instances behind nginx';
+
+describe.runIf(prerequisites(SUITE, POSTGRES_SERVER, binary(NGINX, 'apt-get install nginx-light; .ci/run installs it')))(SUITE, () => {
   let one: TestService;
   let two: TestService;
   let nginx: Nginx | undefined;

@@ -1,9 +1,9 @@
 /**
  * Debian's Chromium for the browser tests, driven by playwright-core (PLATFORM-NOTES.md: playwright's own browser
- * download does not work here). On CI a missing browser is a failure (chromium.launch throws), never a skip.
+ * download does not work here). Without it the browser suites skip, saying so; on CI they fail (prerequisites.ts).
  */
-import fs from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { binary } from './prerequisites.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -11,12 +11,7 @@ const CHROMIUM_ARGS = [
   '--disable-component-update', '--disable-sync',
 ];
 
-/** Whether the browser tests of `suite` are skipped here (no Chromium, and not on CI); says so once. */
-export function skipBrowserTests(suite: string): boolean {
-  const skip = !fs.existsSync(CHROMIUM) && !process.env.CI;
-  if (skip) console.warn(`${suite} browser tests skipped: ${CHROMIUM} is missing (apt-get install chromium); they run on CI`);
-  return skip;
-}
+export const CHROMIUM_BINARY = binary(CHROMIUM, 'apt-get install chromium; .ci/run installs it');
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });

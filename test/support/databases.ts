@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { POSTGRES_SERVER, prerequisites } from './prerequisites.js';
 
 export interface TestDatabase {
   name: 'sqlite' | 'postgres';
@@ -17,9 +18,7 @@ export interface TestDatabase {
 }
 
 const postgresAdminUrl = process.env.TEST_DATABASE_URL_POSTGRES;
-if (!postgresAdminUrl && process.env.CI) {
-  throw new Error('TEST_DATABASE_URL_POSTGRES is not set: the suite must run against PostgreSQL on CI');
-}
+const havePostgres = prerequisites('the PostgreSQL variants of the storage tests', POSTGRES_SERVER);
 
 function sqlite(): TestDatabase {
   const dirs: string[] = [];
@@ -64,5 +63,4 @@ function postgres(adminUrl: string): TestDatabase {
   };
 }
 
-export const testDatabases: TestDatabase[] = [sqlite(), ...(postgresAdminUrl ? [postgres(postgresAdminUrl)] : [])];
-if (!postgresAdminUrl) console.warn('TEST_DATABASE_URL_POSTGRES is not set: PostgreSQL variants of the storage tests do not run');
+export const testDatabases: TestDatabase[] = [sqlite(), ...(havePostgres ? [postgres(postgresAdminUrl!)] : [])];

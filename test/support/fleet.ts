@@ -30,12 +30,6 @@ export const POSTGRES_BIN = ((): string | undefined => {
   }
 })();
 
-/** True when the binary is there; on CI (which installs it) a missing one is an error, not a skip. */
-export function required(what: string, present: boolean, installedBy: string): boolean {
-  if (!present && process.env.CI) throw new Error(`${what} is missing: ${installedBy}`);
-  return present;
-}
-
 export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));

@@ -10,13 +10,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipBrowserTests } from '../support/chromium.js';
+import { CHROMIUM_BINARY, launchChromium } from '../support/chromium.js';
 import { testDatabases } from '../support/databases.js';
 import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.js';
+import { prerequisites } from '../support/prerequisites.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { startStripeStandIn, type StripeStandIn } from '../support/stripe-standin.js';
 
-const skipBrowser = skipBrowserTests('dashboard');
+const SUITE = 'the dashboard in Chromium';
 
 const STRIPE_KEY = 'sk_test_dashboard0123456789';
 const WEBHOOK_SECRET = 'whsec_dashboardtestsecret0123456789';
@@ -25,7 +26,7 @@ const EMAIL = 'owner@shop.example';
 const CSV = 'name,email,phone\nAnn,ann@example.com,+14155550123\nBob,bob@example.org,+442079460000\nCid,not-an-address,\n';
 const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? path.resolve('docs/img') : fs.mkdtempSync(path.join(os.tmpdir(), 'cv-shots-'));
 
-describe.skipIf(skipBrowser)('the dashboard in Chromium', () => {
+describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY))(SUITE, () => {
   let s: TestService;
   let mail: MailCatcher;
   let stripe: StripeStandIn;

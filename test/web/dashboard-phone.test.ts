@@ -11,12 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipBrowserTests } from '../support/chromium.js';
+import { CHROMIUM_BINARY, launchChromium } from '../support/chromium.js';
 import { testDatabases } from '../support/databases.js';
 import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.js';
+import { prerequisites } from '../support/prerequisites.js';
 import { startTestService, type TestService } from '../support/service.js';
 
-const skipBrowser = skipBrowserTests('dashboard phone');
+const SUITE = 'a first-time user on a phone, in Chromium';
 const SCREENSHOTS = path.resolve(import.meta.dirname, '__screenshots__');
 const DOCS_IMG = process.env.UPDATE_SCREENSHOTS === '1' ? path.resolve(import.meta.dirname, '../../docs/img') : null;
 const EMAIL = 'first@shop.example';
@@ -47,7 +48,7 @@ const OVERFLOWING = `(() => {
   }).map((el) => el.tagName.toLowerCase() + (el.className ? '.' + el.className : '') + ' ' + (el.textContent || '').trim().slice(0, 40));
 })()`;
 
-describe.skipIf(skipBrowser)('a first-time user on a phone, in Chromium', () => {
+describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY))(SUITE, () => {
   let s: TestService;
   let mail: MailCatcher;
   let browser: Browser;

@@ -6,11 +6,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipBrowserTests } from '../support/chromium.js';
+import { CHROMIUM_BINARY, launchChromium } from '../support/chromium.js';
 import { testDatabases } from '../support/databases.js';
+import { prerequisites } from '../support/prerequisites.js';
 import { useTestService, type TestService } from '../support/service.js';
 
-const skipBrowser = skipBrowserTests('widget');
+const SUITE = 'the widget in Chromium';
 
 const SERVICE_ENV = { RATE_LIMIT_PER_MINUTE: '1000', PUBLISHABLE_RATE_LIMIT_PER_MINUTE: '1000' };
 
@@ -67,7 +68,7 @@ describe('GET /widget.js and the demo page', () => {
   });
 });
 
-describe.skipIf(skipBrowser)('the widget in Chromium', () => {
+describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY))(SUITE, () => {
   const service = useTestService(testDatabases[0], SERVICE_ENV);
   let browser: Browser;
   let store: http.Server;

@@ -1,0 +1,40 @@
+/**
+ * What a suite needs from the machine beyond Node: a PostgreSQL server, nginx, redis-server, Chromium. Here a missing
+ * one skips the suite and says so, naming what is missing and how to get it; on CI (CI set, as .ci/run sets it, which
+ * installs them all) a missing one fails the run instead: a suite is never skipped silently, and never on CI.
+ *
+ *     describe.runIf(prerequisites('two instances behind nginx', POSTGRES_SERVER, binary(NGINX, '…')))('…', () => …);
+ */
+import fs from 'node:fs';
+
+export interface Prerequisite {
+  /** What is needed, as a reader would look for it (a file, a variable). */
+  what: string;
+  present: boolean;
+  /** How to get it. */
+  howToGet: string;
+}
+
+export const onCi = (): boolean => !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
+
+/** The PostgreSQL server the storage tests create their databases on. */
+export const POSTGRES_SERVER: Prerequisite = {
+  what: 'TEST_DATABASE_URL_POSTGRES (a PostgreSQL server)',
+  present: !!process.env.TEST_DATABASE_URL_POSTGRES,
+  howToGet: 'set it to a server whose user may create databases; .ci/run starts one',
+};
+
+export const binary = (file: string, howToGet: string): Prerequisite => ({ what: file, present: fs.existsSync(file), howToGet });
+
+/**
+ * Whether `suite` runs: true when every prerequisite is present. Otherwise it prints why the suite is skipped, or on CI
+ * throws (the test file fails).
+ */
+export function prerequisites(suite: string, ...needs: Prerequisite[]): boolean {
+  const missing = needs.filter((n) => !n.present);
+  if (!missing.length) return true;
+  const why = missing.map((n) => `${n.what} is missing (${n.howToGet})`).join('; ');
+  if (onCi()) throw new Error(`${suite}: ${why}. On CI a missing prerequisite fails the run.`);
+  console.warn(`SKIPPED ${suite}: ${why}`);
+  return false;
+}
