@@ -225,22 +225,27 @@ export class ConnectorRuns {
       await writing;
       await progress();
       if (paused !== null) {
-        await this.store.finishRun(runId, 'paused', 'credits_exhausted', `the next record needs ${paused} credits`);
+        // The connector's state first, then the run's end: whoever sees the run ended sees the connector as it left it.
         await this.store.update(connector.id, { status: 'paused', reason: 'credits_exhausted', reasonDetail: null });
+        await this.store.finishRun(runId, 'paused', 'credits_exhausted', `the next record needs ${paused} credits`);
       } else if (lost || this.stopping) {
         await this.store.finishRun(runId, 'failed', 'api_error', 'the run was interrupted (the service is stopping)');
       } else {
-        await this.store.finishRun(runId, 'completed', null, null);
         await this.store.update(connector.id, { status: 'active', reason: null, reasonDetail: null });
+        await this.store.finishRun(runId, 'completed', null, null);
       }
     } catch (err) {
       await progress().catch(() => undefined);
       const { reason, message, known } = failureOf(err);
-      await this.store.finishRun(runId, 'failed', reason, message);
       // Refused credentials stop the connector until they are changed; other failures are tried again on schedule.
-      await this.store.update(connector.id, reason === 'auth_failed'
-        ? { status: 'error', reason, reasonDetail: message }
-        : { reason, reasonDetail: message });
+      // The connector's state first, so that whoever sees the run ended sees the connector as the run left it.
+      try {
+        await this.store.update(connector.id, reason === 'auth_failed'
+          ? { status: 'error', reason, reasonDetail: message }
+          : { reason, reasonDetail: message });
+      } finally {
+        await this.store.finishRun(runId, 'failed', reason, message);
+      }
       if (!known) throw err;
     } finally {
       clearInterval(heartbeat);
