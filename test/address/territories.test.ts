@@ -28,6 +28,12 @@ describe('address engine: Puerto Rico, written its own way', () => {
     ['Bo Camarones, Carr 169 Km 2.3, Guaynabo, PR 00970', 'URB BO CAMARONES CARR 169 KM 2.3 GUAYNABO PR 00970'],
     ['Sector La Pra, Carr 2 Km 3.4, Bayamon PR 00956', 'URB SECT LA PRA CARR 2 KM 3.4 BAYAMON PR 00956'],
     ['Parcelas Falu, 123 Calle 5, San Juan PR 00924', 'URB PARC FALU 123 CALLE 5 SAN JUAN PR 00924'],
+    // Pub 28: an alphanumeric house number is written without its hyphen.
+    ['A-17 Calle Amapola, Urb Las Gladiolas, San Juan, PR 00926', 'URB LAS GLADIOLAS A17 CALLE AMAPOLA SAN JUAN PR 00926'],
+    ['B-40 Calle 1, Bayamon, PR 00961', 'B40 CALLE 1 BAYAMON PR 00961'],
+    // Pub 28: a block and a house number are hyphenated, without BLOQUE, NUM, CASA, LOTE or #.
+    ['Calle 19 Blq 199 Casa 31, Bayamon, PR 00961', '199-31 CALLE 19 BAYAMON PR 00961'],
+    ['Calle 117 Bloque 23 Num. 18, Bayamon, PR 00961', '23-18 CALLE 117 BAYAMON PR 00961'],
     // A residencial, as a condominio, stands for the street without a house number.
     ['Residencial Las Margaritas Apt 45, San Juan, PR 00915', 'RES LAS MARGARITAS APT 45 SAN JUAN PR 00915'],
   ])('When "%s" is written in a Puerto Rico form, then it is plausible and written as Pub 28 writes it', (input, standardized) => {
@@ -48,6 +54,11 @@ describe('address engine: Puerto Rico, written its own way', () => {
   it('When the ZIP is another state\'s, then the Puerto Rico form is still checked against it as a US address is', () => {
     const r = check('Calle Luna 123, San Juan, PR 40219');
     expect([r.status, r.components.street_name]).toEqual(['invalid', 'CALLE LUNA']);
+  });
+
+  it('When a mainland address has a block word or a lettered number with a hyphen, then the Puerto Rico forms are not applied', () => {
+    expect(check('Calle 19 Blq 199 Casa 31, Louisville, KY 40219').standardized).not.toMatch(/^199-31 /);
+    expect(check('A-17 Main St, Louisville, KY 40219').components.street_name).not.toBe('MAIN ST');
   });
 
   it('When a mainland street is named AVENUE with a number after it, then it stays the numbered road', () => {

@@ -16,7 +16,7 @@ import { type LastLineRead, readLastLine } from './read-last-line.js';
 import { HOME_UNITS, keepInnermost, respellUnitDesignators, unitNumberWordsInFigures, unitsBefore } from './secondary-units.js';
 import { takeMilepost } from './special-forms.js';
 import { type BestSplit, bestSplit, deliveryStarts, streetEndsAt } from './split-scoring.js';
-import { houseNumberAfterStreet, plotNumber, puertoRicoStreetWords, takeAreaName, territoryOfTokens } from './territory-forms.js';
+import { houseNumberAfterStreet, plotNumber, puertoRicoHouseNumbers, puertoRicoStreetWords, takeAreaName, territoryOfTokens } from './territory-forms.js';
 import { type DeliveryLine, emptyLine, type ParsedAddress, type ParseOptions } from './types.js';
 import { COMMON_STREET_TYPES, FIRM_WORDS, OPEN_ROAD_TYPES } from './word-classes.js';
 
@@ -36,6 +36,7 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   const nonLatin = hasNonLatinLetters(input);
   const territory = hint === 'CA' ? null : territoryOfTokens(toks, options.territory);
   const urbanization = hint === 'CA' ? null : takeUrbanization(toks) ?? (territory === 'PR' ? takeAreaName(toks) : null);
+  if (territory === 'PR') puertoRicoHouseNumbers(toks);
   if (hint !== 'CA') houseNumberAfterStreet(toks, territory);
   if (territory === 'PR') puertoRicoStreetWords(toks);
   if (territory === 'VI') plotNumber(toks);

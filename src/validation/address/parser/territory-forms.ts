@@ -81,6 +81,39 @@ export function houseNumberAfterStreet(toks: Token[], territory: string | null):
   }
 }
 
+/** Words before a block number (`BLQ 199`, `BLOQUE 23`), and before the house number in its block (`CASA 31`, `LOTE 4`). */
+const BLOCK_WORDS: ReadonlySet<string> = new Set(['BLQ', 'BLOQ', 'BLOQUE']);
+const HOUSE_IN_BLOCK_MARKS: ReadonlySet<string> = new Set([...HOUSE_NUMBER_MARKS, 'LOTE']);
+/** A house number written with a hyphen between its letter and its figures (`A-17`). */
+const LETTER_DASH_NUMBER = /^([A-Z])-(\d{1,6})$/;
+
+/**
+ * Puerto Rico's house numbers as Pub 28 (section 29) writes them, before the number is moved first: a block and a house
+ * number become one, hyphenated, without the words around them (`CALLE 19 BLQ 199 CASA 31` -> `CALLE 19 199-31`, so
+ * `199-31 CALLE 19`); an alphanumeric one loses its hyphen (`A-17 CALLE AMAPOLA` -> `A17 CALLE AMAPOLA`) where it opens a
+ * comma group before a word, or ends one that opens with a street word (`CALLE AMAPOLA A-17`), not after a unit's word.
+ */
+export function puertoRicoHouseNumbers(toks: Token[]): void {
+  for (let k = 0; k + 2 < toks.length; k++) {
+    if (!BLOCK_WORDS.has(toks[k].w) || !/^\d{1,5}$/.test(toks[k + 1].w) || toks[k + 1].sep || toks[k + 2].sep) continue;
+    const marked = HOUSE_IN_BLOCK_MARKS.has(toks[k + 2].w) ? 1 : 0;
+    const house = toks[k + 2 + marked];
+    if (!house || house.sep || !/^\d{1,5}[A-Z]?$/.test(house.w)) continue;
+    toks.splice(k, 3 + marked, makeToken(`${toks[k + 1].w}-${house.w}`, toks[k].sep));
+    break;
+  }
+  let groupStart = 0;
+  for (let k = 0; k < toks.length; k++) {
+    if (toks[k].sep) groupStart = k;
+    const m = LETTER_DASH_NUMBER.exec(toks[k].w);
+    if (!m) continue;
+    const opens = k === groupStart && k + 1 < toks.length && !toks[k + 1].sep;
+    const closes = k > groupStart + 1 && (k + 1 === toks.length || toks[k + 1].sep) && PuertoRicoStreetWords.has(toks[groupStart].w) &&
+      !UnitDesignatorTable.has(toks[k - 1].w);
+    if (opens || closes) toks[k] = makeToken(m[1] + m[2], toks[k].sep);
+  }
+}
+
 /**
  * A Virgin Islands plot number before the estate (`PLOT 45 ESTATE GROVE PLACE`): the house number, written without the
  * word (`45 ESTATE GROVE PL`), where a street or estate name follows it in its group.
