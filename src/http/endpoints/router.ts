@@ -13,9 +13,11 @@ import type { AnyEndpoint, EndpointDeps, Security } from './endpoint.js';
 export const expressPath = (template: string): string =>
   template.replace(/\{(\w+)\}/g, (_, name: string) => `:${name.endsWith('_id') ? 'id' : name}`);
 
+const readJson = jsonBody();
+
 /** A JSON body when one is sent (POST /v1/keys may come with none). */
 const optionalJson: RequestHandler = (req, res, next) => {
-  if (Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding')) return jsonBody()(req, res, next);
+  if (Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding')) return readJson(req, res, next);
   next();
 };
 
@@ -38,7 +40,7 @@ export function mountEndpoints(
   router: Router, endpoints: readonly AnyEndpoint[], deps: EndpointDeps, guards: Record<Security, RequestHandler[]>,
 ): void {
   for (const endpoint of endpoints) {
-    const bodyReader = endpoint.request?.body ? [endpoint.request.bodyRequired === false ? optionalJson : jsonBody()] : [];
+    const bodyReader = endpoint.request?.body ? [endpoint.request.bodyRequired === false ? optionalJson : readJson] : [];
     router[endpoint.method](
       expressPath(endpoint.path),
       ...guards[endpoint.security], ...bodyReader, ...(endpoint.before?.(deps) ?? []), handlerOf(endpoint, deps),
