@@ -9,6 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { loadConfig } from '../../src/config.js';
 import { Database } from '../../src/db/data-source.js';
 import { openBilling } from '../../src/service.js';
@@ -221,6 +222,8 @@ export interface PrivatePostgres {
   start(): Promise<void>;
   /** Stops it and deletes its folder. */
   close(): Promise<void>;
+  /** `fsync=on, synchronous_commit=on` as the server reports them, for a benchmark's table. */
+  settings(): Promise<string>;
 }
 
 /** Runs a PostgreSQL binary as the postgres user when we are root (initdb refuses root), else as ourselves. */
@@ -234,7 +237,11 @@ async function asPostgres(bin: string, args: string[]): Promise<void> {
   }
 }
 
-export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+/**
+ * `durable: false` (the tests' default) turns fsync off to spare the disk; a benchmark passes `durable: true` and gets
+ * PostgreSQL's own defaults (fsync and synchronous_commit on), the commit cost production pays.
+ */
+export async function startPrivatePostgres(options: { durable?: boolean } = {}): Promise<PrivatePostgres> {
   if (!POSTGRES_BIN) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql (.ci/run installs them)');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-pg-'));
   const data = path.join(dir, 'data');
@@ -246,7 +253,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   }
   const start = () => asPostgres('pg_ctl', [
     '-D', data, '-l', path.join(dir, 'server.log'), '-w', '-t', '30',
-    '-o', `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=100`, 'start',
+    '-o', `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}${options.durable ? '' : ' -c fsync=off'} -c max_connections=100`, 'start',
   ]);
   const stop = async (mode: 'fast' | 'immediate' = 'fast') => {
     await asPostgres('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop']);
@@ -265,7 +272,19 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     throw new Error(`private PostgreSQL did not start: ${(err as Error).message}\n${log}`);
   }
   const pid = () => Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  return { url: `postgres://postgres@127.0.0.1:${port}/contact_validator`, pid, stop, start, close };
+  const url = `postgres://postgres@127.0.0.1:${port}/contact_validator`;
+  const settings = async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ name: string; setting: string }>(
+        "SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit') ORDER BY name");
+      return rows.map((r) => `${r.name}=${r.setting}`).join(', ');
+    } finally {
+      await client.end();
+    }
+  };
+  return { url, pid, stop, start, close, settings };
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
