@@ -351,6 +351,23 @@ export class JobStore {
     });
   }
 
+  /**
+   * Running jobs whose chunks are all done, completed now. `finishChunk` completes a job when its last chunk ends, but
+   * on PostgreSQL (READ COMMITTED) two chunks ending at once each see the other still running, and neither completes
+   * it: the sweeper settles such a job. Returns the ids it completed.
+   */
+  async completeFinished(): Promise<string[]> {
+    const rows = await this.db.all<{ id: string }>(
+      `UPDATE bulk_jobs SET status = 'completed', reason = NULL, finished_at = $1
+       WHERE status = 'running'
+         AND EXISTS (SELECT 1 FROM bulk_chunks c WHERE c.job_id = bulk_jobs.id)
+         AND NOT EXISTS (SELECT 1 FROM bulk_chunks c WHERE c.job_id = bulk_jobs.id AND c.state <> 'done')
+       RETURNING id`,
+      [this.now()],
+    );
+    return rows.map((r) => r.id);
+  }
+
   /** Jobs paused for credits, with what they wait for. */
   async pausedForCredits(): Promise<{ id: string; accountId: string; resumeCredits: number }[]> {
     const rows = await this.db.all<{ id: string; account_id: string; resume_credits: number | string | null }>(

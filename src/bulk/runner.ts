@@ -113,6 +113,7 @@ export class BulkRunner {
     const everyPending = this.firstSweep && !this.queue.durable;
     this.firstSweep = false;
     await this.enqueue(await this.store.sweepChunks(this.options.resendAfterMs, everyPending));
+    for (const id of await this.store.completeFinished()) this.log.info({ job_id: id }, 'bulk job completed by the sweeper');
     for (const paused of await this.store.pausedForCredits()) {
       if ((await this.ledger.balance(paused.accountId)) >= paused.resumeCredits && (await this.resume(paused.id))) {
         this.log.info({ job_id: paused.id }, 'bulk job resumed: credits added');

@@ -284,4 +284,19 @@ describe.each(testDatabases)('CSV batches on $name', (database) => {
     expect((await s.get(`/v1/batches/${created.batch_id}`, apiKey)).status).toBe(404);
     expect(fs.existsSync(path.join(s.bulk.batches.dir, created.batch_id))).toBe(false);
   });
+
+  it('When every chunk of a running batch is done but nothing completed it (two chunks ended at once), then the sweeper does', async () => {
+    const s = service();
+    const { apiKey } = await s.newAccount(100);
+    const created = (await (await upload(s, apiKey, `${HEADER}\n${ROWS[0]}\n`)).json()) as { batch_id: string };
+    await waitForStatus(s, apiKey, created.batch_id, ['completed']);
+    // What READ COMMITTED leaves when the last two chunks finish in parallel: each saw the other still running.
+    await s.db.run(`UPDATE bulk_jobs SET status = 'running', finished_at = NULL WHERE id = $1`, [created.batch_id]);
+
+    await s.bulk.runner.sweep();
+    const batch = (await (await s.get(`/v1/batches/${created.batch_id}`, apiKey)).json()) as Record<string, unknown>;
+
+    expect(batch).toMatchObject({ status: 'completed', rows_done: 1 });
+    expect(batch.finished_at).toBeTruthy();
+  });
 });
