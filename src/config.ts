@@ -103,6 +103,12 @@ const schema = z.object({
   CONNECTOR_SECRET_KEYS_PREVIOUS: z.string().optional(),
   CONNECTOR_ALLOW_PRIVATE: bool.default(false),
   CONNECTOR_LEASE_MS: z.coerce.number().int().min(200).default(60_000),
+  WEBHOOKS_ALLOW_PRIVATE: bool.default(false),
+  WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOKS_RETRY_BASE_MS: z.coerce.number().int().min(10).default(30_000),
+  WEBHOOKS_RETRY_MAX_MS: z.coerce.number().int().min(10).default(3_600_000),
+  WEBHOOKS_RETRY_HOURS: z.coerce.number().min(24, 'at least 24 hours').max(24 * 30).default(72),
+  WEBHOOKS_TICK_MS: z.coerce.number().int().min(50).default(5_000),
   SHOPIFY_ADMIN_BASE_URL: z.string().url().optional(),
   SHOPIFY_API_KEY: z.string().optional(),
   SHOPIFY_API_SECRET: z.string().optional(),
@@ -163,6 +169,12 @@ export interface Config {
     publicBaseUrl?: string;
     /** Refused webhook deliveries per shop per minute before that shop's deliveries are answered 429; 0: off. */
     shopifyWebhooksPerMinute: number;
+  };
+  /** Outgoing webhooks (src/webhooks, docs/webhooks.md): SSRF, each attempt's timeout, the back-off, the tick. */
+  webhooks: {
+    allowPrivate: boolean; timeoutMs: number; retryBaseMs: number; retryMaxMs: number; retryWindowMs: number;
+    /** How often due deliveries and low balances are looked at (besides at once, when an event is emitted). */
+    tickMs: number;
   };
   /**
    * The outbound guard (src/net/outbound-guard.ts): the origins an operator pointed somewhere else (STRIPE_API_BASE,
@@ -278,6 +290,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : null,
       publicBaseUrl: e.PUBLIC_BASE_URL,
       shopifyWebhooksPerMinute: e.SHOPIFY_WEBHOOKS_PER_MINUTE,
+    },
+    webhooks: {
+      allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
+      timeoutMs: e.WEBHOOKS_TIMEOUT_MS,
+      retryBaseMs: e.WEBHOOKS_RETRY_BASE_MS,
+      retryMaxMs: Math.max(e.WEBHOOKS_RETRY_BASE_MS, e.WEBHOOKS_RETRY_MAX_MS),
+      retryWindowMs: Math.round(e.WEBHOOKS_RETRY_HOURS * 3_600_000),
+      tickMs: e.WEBHOOKS_TICK_MS,
     },
     outbound: {
       privateOrigins: [e.STRIPE_API_BASE, e.SHOPIFY_ADMIN_BASE_URL, e.TWILIO_LOOKUP_BASE_URL]

@@ -22,6 +22,9 @@ import { ConnectorRegistry } from './sync/registry.js';
 import { ConnectorScheduler } from './sync/scheduler.js';
 import { SecretBox } from './sync/secrets.js';
 import { WebhookDeliveries } from './sync/webhook-deliveries.js';
+import { LowBalanceAlerts } from './webhooks/low-balance.js';
+import { Webhooks } from './webhooks/webhooks.js';
+import type { Mailer } from './people/mailer.js';
 import { CreditLedger } from './billing/ledger.js';
 import type { Config } from './config.js';
 import { Database } from './db/data-source.js';
@@ -53,6 +56,8 @@ export interface RunningService {
   bulk: { store: JobStore; runner: BulkRunner; batches: Batches };
   inDoubt: InDoubtDebits;
   sync: Awaited<ReturnType<typeof openSync>>;
+  /** Outgoing webhooks and the low-balance alert. */
+  outgoing: ReturnType<typeof openWebhooks>;
   logger: Logger;
   /** Stops accepting, lets in-flight requests finish (up to the grace period), closes engines and the database. */
   close(): Promise<void>;
@@ -131,6 +136,42 @@ export function openSync(
   return { store, registry, runs, scheduler, connectors, shopifyWebhooks, shopifyInstall };
 }
 
+/**
+ * Outgoing webhooks and the low-balance alert (src/webhooks): endpoint secrets sealed with the connectors' key; due
+ * deliveries and low balances looked at on every tick (and deliveries at once when an event is emitted).
+ */
+export function openWebhooks(
+  config: Config, db: Database, ledger: CreditLedger, people: People, mailer: Mailer, logger: Logger, baseUrl: () => string,
+) {
+  const w = config.webhooks;
+  const webhooks = new Webhooks(db, new SecretBox(config.connectors.secretKey, config.connectors.previousKeys), {
+    allowPrivate: w.allowPrivate, timeoutMs: w.timeoutMs, userAgent: 'contact-validator-webhooks/1',
+    baseDelayMs: w.retryBaseMs, maxDelayMs: w.retryMaxMs, retryWindowMs: w.retryWindowMs,
+    leaseMs: w.timeoutMs * 3, concurrency: 8, maxEndpointsPerAccount: 16,
+  }, logger);
+  const lowBalance = new LowBalanceAlerts({
+    db, balanceOf: (id) => ledger.balance(id), mailer, webhooks, billingUrl: baseUrl, logger,
+    // Only a confirmed address gets mail from us.
+    ownerEmailOf: async (id) => (await people.members(id)).find((m) => m.role === 'owner' && m.email_confirmed)?.email ?? null,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const tick = () => {
+    webhooks.kick();
+    lowBalance.checkAll().catch((err) => logger.warn({ err }, 'low-balance checks failed'));
+  };
+  return {
+    webhooks, lowBalance, tick,
+    start() {
+      timer ??= setInterval(tick, w.tickMs).unref();
+      tick();
+    },
+    async stop() {
+      clearInterval(timer);
+      await webhooks.stop();
+    },
+  };
+}
+
 /** The dashboard's people: sessions, mail, sign-in limits (counted in the database: the fleet's, and kept over restarts). */
 export function openPeople(config: Config, db: Database, accounts: Accounts, logger: Logger) {
   const attempts = new DatabaseRateLimitStore(db);
@@ -160,8 +201,10 @@ export async function startService(config: Config, logger: Logger = createLogger
   // REDIS_URL: the per-key rate limit counts in Redis (src/http/middleware/rate-limit.ts).
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const { people, mailer } = openPeople(config, db, accounts, logger);
-  const purchases = new Purchases(db, ledger, { packPrices: config.credits.packPrices, stripe: config.stripe }, logger);
   let url = '';
+  const baseUrl = () => (config.people.publicBaseUrl ?? url).replace(/\/+$/, '');
+  const outgoing = openWebhooks(config, db, ledger, people, mailer, logger, baseUrl);
+  const purchases = new Purchases(db, ledger, { packPrices: config.credits.packPrices, stripe: config.stripe }, logger);
   const stripeApi = config.stripe?.apiBase ? new URL(config.stripe.apiBase).origin : null;
   const app = createApp({
     db, accounts, failedAuthentications, ledger, validation, logger, rateLimitPerMinute: config.rateLimitPerMinute,
@@ -172,11 +215,11 @@ export async function startService(config: Config, logger: Logger = createLogger
     isReady: () => ready, isDraining: () => closing !== undefined, resolverHealth: () => engines.resolver.health(), batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
     connectors: sync.connectors, connectorRuns: sync.runs, shopifyWebhooks: sync.shopifyWebhooks, shopifyInstall: sync.shopifyInstall,
     shopifyWebhooksPerMinute: config.connectors.shopifyWebhooksPerMinute,
-    people, purchases,
+    people, purchases, webhooks: outgoing.webhooks, lowBalance: outgoing.lowBalance,
     dashboard: {
       freeCredits: config.credits.free, packPrices: config.credits.packPrices, batchMaxBytes: config.batch.maxBytes,
       sessionMaxAgeMs: config.people.sessionMaxAgeMs, currency: config.stripe?.currency ?? 'usd',
-      publicBaseUrl: config.people.publicBaseUrl, baseUrl: () => (config.people.publicBaseUrl ?? url).replace(/\/+$/, ''),
+      publicBaseUrl: config.people.publicBaseUrl, baseUrl,
       // Stripe Checkout's pages (and, in tests, the stand-in's), where buying a pack goes on.
       checkoutOrigins: ['https://checkout.stripe.com', ...(stripeApi ? [stripeApi] : [])],
     },
@@ -201,6 +244,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   logger.info({ url, database: db.dialect }, 'listening');
   await bulk.runner.start();
   await sync.scheduler.start();
+  outgoing.start();
 
   const close = () =>
     (closing ??= (async () => {
@@ -214,6 +258,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       await redis?.close().catch(() => undefined);
       mailer.close();
       await sync.scheduler.stop();
+      await outgoing.stop();
       await sync.shopifyWebhooks.settle();
       await sync.runs.stop();
       await bulk.runner.stop();
@@ -223,5 +268,5 @@ export async function startService(config: Config, logger: Logger = createLogger
       logger.info('stopped');
     })());
 
-  return { url, server, db, accounts, people, ledger, purchases, bulk, sync, inDoubt, logger, close };
+  return { url, server, db, accounts, people, ledger, purchases, bulk, sync, outgoing, inDoubt, logger, close };
 }

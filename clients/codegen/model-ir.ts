@@ -42,7 +42,9 @@ export const MODELS: ModelEntry[] = [
   { id: 'Account.usage.address', ...same('ModuleUsage') },
   { id: 'Account.usage.email', ...same('ModuleUsage') },
   { id: 'Account.usage.phone', ...same('ModuleUsage') },
+  { id: 'LowBalanceAlert', ...same('LowBalanceAlert') },
   { id: 'Account', ...same('Account') },
+  { id: 'AccountPatch', ts: 'UpdateAccountRequest' },
   { id: 'KeyList', ...same('KeyList') },
   { id: 'NewKeyRequest', ts: 'CreateKeyRequest' },
   { id: 'CreatedKey', ...same('CreatedKey'), py: 'NewApiKey', go: 'NewKey' },
@@ -68,6 +70,12 @@ export const MODELS: ModelEntry[] = [
   { id: 'ConnectorList', ...same('ConnectorList') },
   { id: 'ConnectorRunList', ...same('ConnectorRunList') },
   { id: 'RunStarted', ...same('RunStarted'), py: 'NewRun' },
+  { id: 'NewWebhookEndpoint', ts: 'CreateWebhookEndpointRequest' },
+  { id: 'WebhookEndpoint', ...same('WebhookEndpoint') },
+  { id: 'CreatedWebhookEndpoint', ...same('CreatedWebhookEndpoint') },
+  { id: 'WebhookEndpointList', ...same('WebhookEndpointList') },
+  { id: 'WebhookDelivery', ...same('WebhookDelivery') },
+  { id: 'WebhookDeliveryList', ...same('WebhookDeliveryList') },
   { id: 'FieldError', ...same('FieldError') },
 ];
 

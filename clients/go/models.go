@@ -264,6 +264,15 @@ type ModuleUsage struct {
 	Credits  int64 `json:"credits"`
 }
 
+// LowBalanceAlert: One e-mail to the owner and one `credits.low` webhook each time the balance falls below the threshold
+type LowBalanceAlert struct {
+	// Alert when the balance falls below this many credits; null: no alert
+	Threshold *int64 `json:"threshold"`
+	// false once an alert went out, until the balance is back at or above the threshold
+	Armed       bool       `json:"armed"`
+	LastAlertAt *time.Time `json:"last_alert_at"`
+}
+
 // Account is the schema Account.
 type Account struct {
 	AccountID string    `json:"account_id"`
@@ -273,8 +282,9 @@ type Account struct {
 	Balance int64   `json:"balance"`
 	Grants  []Grant `json:"grants"`
 	// Requests charged and credits spent per module over the window
-	Usage Usage    `json:"usage"`
-	Keys  []APIKey `json:"keys"`
+	Usage           Usage           `json:"usage"`
+	Keys            []APIKey        `json:"keys"`
+	LowBalanceAlert LowBalanceAlert `json:"low_balance_alert"`
 }
 
 // KeyList is the schema KeyList.
@@ -399,6 +409,54 @@ type ConnectorRunList struct {
 // RunStarted is the schema RunStarted.
 type RunStarted struct {
 	RunID string `json:"run_id"`
+}
+
+// WebhookEndpoint is the schema WebhookEndpoint.
+type WebhookEndpoint struct {
+	ID        string    `json:"id"`
+	URL       string    `json:"url"`
+	Events    []string  `json:"events"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// CreatedWebhookEndpoint is the schema CreatedWebhookEndpoint.
+type CreatedWebhookEndpoint struct {
+	ID        string    `json:"id"`
+	URL       string    `json:"url"`
+	Events    []string  `json:"events"`
+	CreatedAt time.Time `json:"created_at"`
+	// The signing secret, shown this once: `Contact-Validator-Signature` is the HMAC-SHA256 of `<t>.<raw body>` under it
+	Secret string `json:"secret"`
+}
+
+// WebhookEndpointList is the schema WebhookEndpointList.
+type WebhookEndpointList struct {
+	// Newest first
+	WebhookEndpoints []WebhookEndpoint `json:"webhook_endpoints"`
+}
+
+// WebhookDelivery is the schema WebhookDelivery.
+type WebhookDelivery struct {
+	ID string `json:"id"`
+	// The `id` of the body sent: the same for every attempt, and every endpoint
+	EventID string `json:"event_id"`
+	Type    string `json:"type"`
+	// `pending`: not yet delivered, tried again at `next_attempt_at`; `failed`: given up after the retry window
+	Status   string `json:"status"`
+	Attempts int64  `json:"attempts"`
+	// The endpoint's last HTTP status; null when it gave none (refused, unreachable, timed out)
+	ResponseStatus *int64 `json:"response_status"`
+	// At most 200 characters of the last answer, or why there was none
+	ResponseText  string     `json:"response_text"`
+	CreatedAt     time.Time  `json:"created_at"`
+	LastAttemptAt *time.Time `json:"last_attempt_at"`
+	NextAttemptAt *time.Time `json:"next_attempt_at"`
+}
+
+// WebhookDeliveryList is the schema WebhookDeliveryList.
+type WebhookDeliveryList struct {
+	// Newest first, at most 100
+	Deliveries []WebhookDelivery `json:"deliveries"`
 }
 
 // FieldError is the schema FieldError.

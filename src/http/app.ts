@@ -15,6 +15,8 @@ import type { CreditLedger } from '../billing/ledger.js';
 import type { Database } from '../db/data-source.js';
 import type { Logger } from '../log.js';
 import type { ContactValidation } from '../contact-check/validate-contact.js';
+import type { LowBalanceAlerts } from '../webhooks/low-balance.js';
+import type { Webhooks } from '../webhooks/webhooks.js';
 import { errorHandler } from './error-handler.js';
 import type { ServiceMetrics } from './metrics.js';
 import { ENDPOINTS } from './endpoints/index.js';
@@ -42,6 +44,9 @@ export interface AppDeps {
   shopifyWebhooksPerMinute?: number;
   /** Credit packs through Stripe Checkout (disabled, not absent, when Stripe is not configured). */
   purchases: Purchases;
+  /** Outgoing webhooks (src/webhooks) and the low-balance alert. */
+  webhooks: Webhooks;
+  lowBalance: LowBalanceAlerts;
   /** Null when the Shopify app is not configured. */
   shopifyInstall: ShopifyInstall | null;
   /** BATCH_MAX_BYTES: the largest CSV file a batch takes. */

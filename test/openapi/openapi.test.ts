@@ -19,7 +19,7 @@ const BATCH_MAX_BYTES = 4096;
 /** Shopify Admin API calls go to a closed local port: nothing here leaves the machine. */
 const CONNECTOR_ENV = {
   CONNECTOR_SECRET_KEY: 'b2'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true', SHOPIFY_ADMIN_BASE_URL: 'http://127.0.0.1:9',
-  BATCH_MAX_BYTES: String(BATCH_MAX_BYTES),
+  BATCH_MAX_BYTES: String(BATCH_MAX_BYTES), WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOKS_TIMEOUT_MS: '1500',
 };
 const SHOP_ORIGIN = 'https://shop.example.com';
 /** Statuses no test here can provoke, and why (the report lists them). */
@@ -96,6 +96,9 @@ describe('the OpenAPI description', () => {
       'POST /v1/connectors/{connector_id}/runs', 'GET /v1/connectors/{connector_id}/runs', 'POST /v1/connectors/{connector_id}/check', 'GET /healthz', 'GET /readyz', 'GET /v1/usage', 'GET /widget.js', 'GET /widget/demo', 'POST /widget/demo', 'GET /metrics',
       'POST /v1/connectors/shopify/install', 'GET /shopify/install', 'GET /shopify/callback',
       'GET /problems/{code}', 'POST /webhooks/shopify', 'POST /webhooks/stripe', 'GET /v1/openapi.json', 'GET /docs',
+      'PATCH /v1/account', 'POST /v1/webhook_endpoints', 'GET /v1/webhook_endpoints', 'DELETE /v1/webhook_endpoints/{webhook_endpoint_id}',
+      'GET /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries',
+      'POST /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries/{delivery_id}/redeliver',
     ];
     expect(operationsOf(doc).map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual(expected.sort());
     for (const code of Object.keys(PROBLEM_TYPES)) expect(doc.components.schemas[`Problem-${code}`], code).toBeDefined();
@@ -181,6 +184,51 @@ describe('the OpenAPI description', () => {
     await conformance.check('DELETE', '/v1/keys/{key_id}', await revoke('key_missing'));
     await conformance.check('GET', '/v1/keys', await call(s, 'GET', '/v1/keys', { key: apiKey }));
     await conformance.check('GET', '/v1/account', await call(s, 'GET', '/v1/account'));
+  });
+
+  it('When the webhook endpoints and the account patch are called every way the description lists, then each answer matches', async () => {
+    const s = service();
+    const { apiKey } = await s.newAccount(10);
+    const other = await s.newAccount(0);
+    const hanging = await silentServer();
+    const receiver = http.createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+    try {
+      const patch = (r: Response) => conformance.check('PATCH', '/v1/account', r);
+      await patch(await call(s, 'PATCH', '/v1/account', { key: apiKey, ...json({ low_balance_threshold: 5 }) }));
+      await patch(await call(s, 'PATCH', '/v1/account', { key: apiKey, ...json({ low_balance_threshold: 'five' }) }));
+      await patch(await call(s, 'PATCH', '/v1/account', { key: apiKey, ...BIG_JSON }));
+      await patch(await call(s, 'PATCH', '/v1/account', { key: apiKey, body: 'x', type: 'text/plain' }));
+      const create = (r: Response) => conformance.check('POST', '/v1/webhook_endpoints', r);
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+      const ok = await create(await call(s, 'POST', '/v1/webhook_endpoints', { key: apiKey, ...json({ url, events: ['credits.low'] }) }));
+      const slow = await create(await call(s, 'POST', '/v1/webhook_endpoints', { key: apiKey, ...json({ url: `${hanging.url}/hooks`, events: ['credits.low'] }) }));
+      await create(await call(s, 'POST', '/v1/webhook_endpoints', { key: apiKey, ...json({ url, events: ['nope'] }) }));
+      await create(await call(s, 'POST', '/v1/webhook_endpoints', { key: apiKey, ...BIG_JSON }));
+      await create(await call(s, 'POST', '/v1/webhook_endpoints', { key: apiKey, body: 'x', type: 'text/plain' }));
+      await conformance.check('GET', '/v1/webhook_endpoints', await call(s, 'GET', '/v1/webhook_endpoints', { key: apiKey }));
+      // Below the threshold: credits.low goes to both; the hanging one's attempt holds its lease a while.
+      await call(s, 'PATCH', '/v1/account', { key: apiKey, ...json({ low_balance_threshold: 50 }) });
+      const logOf = (id: string, key = apiKey) => call(s, 'GET', `/v1/webhook_endpoints/${id}/deliveries`, { key });
+      let delivered: Json[] = [];
+      for (let i = 0; i < 100 && !delivered[0]?.attempts; i++) {
+        delivered = (await conformance.check('GET', '/v1/webhook_endpoints/{webhook_endpoint_id}/deliveries', await logOf(ok.id))).deliveries;
+        await new Promise((r) => setTimeout(r, 30));
+      }
+      await conformance.check('GET', '/v1/webhook_endpoints/{webhook_endpoint_id}/deliveries', await logOf(ok.id, other.apiKey));
+      const redeliver = (endpointId: string, id: string) => call(s, 'POST', `/v1/webhook_endpoints/${endpointId}/deliveries/${id}/redeliver`, { key: apiKey });
+      const redelivered = '/v1/webhook_endpoints/{webhook_endpoint_id}/deliveries/{delivery_id}/redeliver';
+      expect((await conformance.check('POST', redelivered, await redeliver(ok.id, delivered[0]!.id))).attempts).toBe(2);
+      await conformance.check('POST', redelivered, await redeliver(ok.id, 'wd_missing'));
+      const [inFlight] = (await (await logOf(slow.id)).json() as Json).deliveries;
+      expect((await conformance.check('POST', redelivered, await redeliver(slow.id, inFlight.id))).type).toBe('/problems/webhook-delivery-busy');
+      const remove = (id: string) => call(s, 'DELETE', `/v1/webhook_endpoints/${id}`, { key: apiKey });
+      await conformance.check('DELETE', '/v1/webhook_endpoints/{webhook_endpoint_id}', await remove(ok.id));
+      await conformance.check('DELETE', '/v1/webhook_endpoints/{webhook_endpoint_id}', await remove(ok.id));
+    } finally {
+      hanging.close();
+      receiver.close();
+    }
   });
 
   it('When the batch endpoints are called every way the description lists, then each answer matches', async () => {
@@ -399,7 +447,14 @@ describe('the description of the guard, with a rate limit of 1 a minute', () => 
 });
 
 describe('the description of connectors without CONNECTOR_SECRET_KEY', () => {
-  const service = useTestService(database, { CONNECTOR_ALLOW_PRIVATE: 'true' });
+  const service = useTestService(database, { CONNECTOR_ALLOW_PRIVATE: 'true', WEBHOOKS_ALLOW_PRIVATE: 'true' });
+
+  it('When a webhook endpoint is created, then the documented 503 webhooks-not-configured', async () => {
+    const s = service();
+    const { apiKey } = await s.newAccount(0);
+    const res = await call(s, 'POST', '/v1/webhook_endpoints', { key: apiKey, ...json({ url: 'http://127.0.0.1:9/hooks', events: ['batch.completed'] }) });
+    expect((await conformance.check('POST', '/v1/webhook_endpoints', res)).type).toBe('/problems/webhooks-not-configured');
+  });
 
   it('When a connector is created, then the documented 503 connectors-not-configured', async () => {
     const s = service();

@@ -262,6 +262,16 @@ export interface ModuleUsage {
   [extra: string]: unknown;
 }
 
+/** One e-mail to the owner and one `credits.low` webhook each time the balance falls below the threshold */
+export interface LowBalanceAlert {
+  /** Alert when the balance falls below this many credits; null: no alert */
+  threshold: number | null;
+  /** false once an alert went out, until the balance is back at or above the threshold */
+  armed: boolean;
+  last_alert_at: string | null;
+  [extra: string]: unknown;
+}
+
 export interface Account {
   account_id: string;
   name: string;
@@ -272,7 +282,13 @@ export interface Account {
   /** Requests charged and credits spent per module over the window */
   usage: Usage;
   keys: ApiKey[];
+  low_balance_alert: LowBalanceAlert;
   [extra: string]: unknown;
+}
+
+export interface UpdateAccountRequest {
+  /** Credits; null removes the alert */
+  low_balance_threshold: number | null;
 }
 
 export interface KeyList {
@@ -472,6 +488,61 @@ export interface ConnectorRunList {
 
 export interface RunStarted {
   run_id: string;
+  [extra: string]: unknown;
+}
+
+export interface CreateWebhookEndpointRequest {
+  /** https on a public address; the deliveries are POSTed there */
+  url: string;
+  /** The events to receive */
+  events: Array<Open<'batch.completed' | 'batch.paused' | 'batch.failed' | 'connector.run.failed' | 'connector.paused' | 'credits.low'>>;
+}
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  events: Array<Open<'batch.completed' | 'batch.paused' | 'batch.failed' | 'connector.run.failed' | 'connector.paused' | 'credits.low'>>;
+  created_at: string;
+  [extra: string]: unknown;
+}
+
+export interface CreatedWebhookEndpoint {
+  id: string;
+  url: string;
+  events: Array<Open<'batch.completed' | 'batch.paused' | 'batch.failed' | 'connector.run.failed' | 'connector.paused' | 'credits.low'>>;
+  created_at: string;
+  /** The signing secret, shown this once: `Contact-Validator-Signature` is the HMAC-SHA256 of `<t>.<raw body>` under it */
+  secret: string;
+  [extra: string]: unknown;
+}
+
+export interface WebhookEndpointList {
+  /** Newest first */
+  webhook_endpoints: WebhookEndpoint[];
+  [extra: string]: unknown;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  /** The `id` of the body sent: the same for every attempt, and every endpoint */
+  event_id: string;
+  type: Open<'batch.completed' | 'batch.paused' | 'batch.failed' | 'connector.run.failed' | 'connector.paused' | 'credits.low'>;
+  /** `pending`: not yet delivered, tried again at `next_attempt_at`; `failed`: given up after the retry window */
+  status: Open<'pending' | 'succeeded' | 'failed'>;
+  attempts: number;
+  /** The endpoint's last HTTP status; null when it gave none (refused, unreachable, timed out) */
+  response_status: number | null;
+  /** At most 200 characters of the last answer, or why there was none */
+  response_text: string | null;
+  created_at: string;
+  last_attempt_at: string | null;
+  next_attempt_at: string | null;
+  [extra: string]: unknown;
+}
+
+export interface WebhookDeliveryList {
+  /** Newest first, at most 100 */
+  deliveries: WebhookDelivery[];
   [extra: string]: unknown;
 }
 

@@ -4,9 +4,10 @@ import { InvalidArgumentError } from '../../billing/accounts.js';
 import type { Grant } from '../../billing/ledger.js';
 import { DAY_MS, MODULES } from '../../billing/pricing.js';
 import { dailyUsage } from '../../billing/usage.js';
+import { MAX_THRESHOLD } from '../../webhooks/low-balance.js';
 import type { Component } from '../openapi/components.js';
 import { Problem } from '../problems.js';
-import { accountOf, endpoint, enumOf, json } from './endpoint.js';
+import { accountOf, endpoint, enumOf, json, type EndpointDeps } from './endpoint.js';
 
 const USAGE_WINDOW_DAYS = 30;
 
@@ -51,6 +52,16 @@ export const apiKeyInfoSchema = z.object({
 
 const moduleUsage = z.object({ requests: z.int().min(0), credits: z.int() });
 
+export const lowBalanceAlertSchema = z.object({
+  threshold: z.int().min(0).nullable().describe('Alert when the balance falls below this many credits; null: no alert'),
+  armed: z.boolean().describe('false once an alert went out, until the balance is back at or above the threshold'),
+  last_alert_at: isoTime.nullable(),
+}).describe('One e-mail to the owner and one `credits.low` webhook each time the balance falls below the threshold');
+
+export const accountPatchSchema = z.object({
+  low_balance_threshold: z.int().min(0).max(MAX_THRESHOLD).nullable().describe('Credits; null removes the alert'),
+}).strict();
+
 export const accountSchema = z.object({
   account_id: z.string(),
   name: z.string(),
@@ -62,6 +73,7 @@ export const accountSchema = z.object({
     ...Object.fromEntries(MODULES.map((m) => [m, moduleUsage])) as Record<(typeof MODULES)[number], typeof moduleUsage>,
   }).describe('Requests charged and credits spent per module over the window'),
   keys: z.array(apiKeyInfoSchema),
+  low_balance_alert: lowBalanceAlertSchema,
 });
 
 export const keyListSchema = z.object({ keys: z.array(apiKeyInfoSchema) });
@@ -90,8 +102,11 @@ export const accountComponents: Component[] = [
       }],
       usage: { window_days: 30, address: { requests: 1, credits: 1 }, email: { requests: 1, credits: 1 }, phone: { requests: 1, credits: 2 } },
       keys: [KEY_EXAMPLE],
+      low_balance_alert: { threshold: 50, armed: true, last_alert_at: null },
     }],
   }],
+  [lowBalanceAlertSchema, { id: 'LowBalanceAlert' }],
+  [accountPatchSchema, { id: 'AccountPatch', examples: [{ low_balance_threshold: 500 }] }],
   [keyListSchema, { id: 'KeyList' }],
   [newKeySchema, {
     id: 'NewKeyRequest',
@@ -113,6 +128,26 @@ const usageDaysSchema = z.object({
 });
 export const usageComponents: Component[] = [[usageDaysSchema, { id: 'UsageDays' }]];
 
+async function accountView({ accounts, ledger, lowBalance }: Pick<EndpointDeps, 'accounts' | 'ledger' | 'lowBalance'>, id: string) {
+  const [account, credits, usage, keys, alert] = await Promise.all([
+    accounts.get(id),
+    accounts.credits(id),
+    ledger.usage(id, Date.now() - USAGE_WINDOW_DAYS * DAY_MS),
+    accounts.listKeys(id),
+    lowBalance.get(id),
+  ]);
+  return {
+    account_id: account.id,
+    name: account.name,
+    created_at: account.created_at,
+    balance: credits.balance,
+    grants: credits.grants,
+    usage: { window_days: USAGE_WINDOW_DAYS, ...usage },
+    keys,
+    low_balance_alert: alert,
+  };
+}
+
 export const accountEndpoints = [
   endpoint({
     method: 'get', path: '/v1/account', security: 'secret', operationId: 'getAccount', tag: 'Account',
@@ -120,23 +155,23 @@ export const accountEndpoints = [
     description: 'Balance, grants with their expiry, usage per module over 30 days, and API keys (prefixes only).',
     responses: { 200: { description: 'The account', content: json(accountSchema) } },
     problems: [],
-    handler: async ({ res, deps: { accounts, ledger } }) => {
+    handler: async ({ res, deps }) => {
+      res.json(await accountView(deps, accountOf(res)));
+    },
+  }),
+  endpoint({
+    method: 'patch', path: '/v1/account', security: 'secret', operationId: 'updateAccount', tag: 'Account',
+    summary: "Change the account's settings",
+    description:
+      '`low_balance_threshold`: when the balance falls below it, the owner gets one e-mail and the endpoints one ' +
+      '`credits.low` webhook, and no more until the balance is back at or above it. A new threshold is checked at once.',
+    request: { body: accountPatchSchema },
+    responses: { 200: { description: 'The account, changed', content: json(accountSchema) } },
+    problems: ['invalid-json', 'invalid-request', 'payload-too-large', 'unsupported-media-type'],
+    handler: async ({ res, deps, body }) => {
       const id = accountOf(res);
-      const [account, credits, usage, keys] = await Promise.all([
-        accounts.get(id),
-        accounts.credits(id),
-        ledger.usage(id, Date.now() - USAGE_WINDOW_DAYS * DAY_MS),
-        accounts.listKeys(id),
-      ]);
-      res.json({
-        account_id: account.id,
-        name: account.name,
-        created_at: account.created_at,
-        balance: credits.balance,
-        grants: credits.grants,
-        usage: { window_days: USAGE_WINDOW_DAYS, ...usage },
-        keys,
-      });
+      if (body.low_balance_threshold !== undefined) await deps.lowBalance.set(id, body.low_balance_threshold);
+      res.json(await accountView(deps, id));
     },
   }),
   // docs/dashboard.md: usage per module per day, UTC days from `from` to `to` inclusive (the last 30 days by default).

@@ -9,9 +9,10 @@ import type { AnyEndpoint } from './endpoint.js';
 import { descriptionEndpoints, healthEndpoints, pageEndpoints } from './service.js';
 import { shopifyInstallEndpoints } from './shopify-install.js';
 import { validateEndpoints } from './validate.js';
+import { webhookEndpointEndpoints } from './webhook-endpoints.js';
 import { webhookEndpoints } from './webhooks.js';
 
 export const ENDPOINTS: readonly AnyEndpoint[] = [
-  ...validateEndpoints, ...accountEndpoints, ...batchEndpoints, ...connectorEndpoints, ...healthEndpoints,
+  ...validateEndpoints, ...accountEndpoints, ...batchEndpoints, ...connectorEndpoints, ...webhookEndpointEndpoints, ...healthEndpoints,
   ...webhookEndpoints, ...descriptionEndpoints, ...pageEndpoints, ...shopifyInstallEndpoints,
 ];

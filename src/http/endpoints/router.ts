@@ -9,9 +9,14 @@ import { jsonBody } from '../middleware/json-body.js';
 import { parseBody } from '../request-schema.js';
 import type { AnyEndpoint, EndpointDeps, Security } from './endpoint.js';
 
-/** The path in Express's words: a resource's own id is `:id` (`{batch_id}` → `:id`), another parameter keeps its name. */
-export const expressPath = (template: string): string =>
-  template.replace(/\{(\w+)\}/g, (_, name: string) => `:${name.endsWith('_id') ? 'id' : name}`);
+/**
+ * The path in Express's words: a resource's own id is `:id` (`{batch_id}` → `:id`), another parameter keeps its name,
+ * and so does an id after the first (`…/deliveries/{delivery_id}` → `:delivery_id`).
+ */
+export const expressPath = (template: string): string => {
+  let ids = 0;
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => `:${name.endsWith('_id') && ids++ === 0 ? 'id' : name}`);
+};
 
 const readJson = jsonBody();
 

@@ -17,6 +17,7 @@ import { ENDPOINTS } from '../endpoints/index.js';
 import { serviceComponents } from '../endpoints/service.js';
 import { shopifyInstallComponents } from '../endpoints/shopify-install.js';
 import { validateComponents } from '../endpoints/validate.js';
+import { webhookComponents } from '../endpoints/webhook-endpoints.js';
 import type { Component } from './components.js';
 import { PROBLEM_HEADERS, problemComponentId, problemComponents, problemExample } from './problems.js';
 
@@ -45,6 +46,7 @@ const TAGS = [
   { name: 'Account', description: "The key's own account and its API keys" },
   { name: 'Batches', description: 'CSV files validated in the background' },
   { name: 'Connectors', description: 'Salesforce orgs and Shopify stores kept verified' },
+  { name: 'Webhooks', description: 'Signed events sent to your endpoints: batches, connectors, a low balance' },
   { name: 'Service', description: 'Health, problem types, this description' },
 ];
 
@@ -98,7 +100,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
   const endpoints = (options.endpoints ?? ENDPOINTS).filter((e) => !e.hidden);
   const components: Component[] = [
     ...validateComponents, ...accountComponents, ...batchComponents, ...connectors.components, ...problemComponents,
-    ...serviceComponents, ...usageComponents, ...shopifyInstallComponents,
+    ...serviceComponents, ...usageComponents, ...shopifyInstallComponents, ...webhookComponents,
   ];
 
   const registry = z.registry<{ id: string }>();

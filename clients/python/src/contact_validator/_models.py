@@ -48,6 +48,7 @@ __all__ = [
     "ApiKey",
     "Usage",
     "ModuleUsage",
+    "LowBalanceAlert",
     "Account",
     "KeyList",
     "NewApiKey",
@@ -62,6 +63,11 @@ __all__ = [
     "ConnectorList",
     "ConnectorRunList",
     "NewRun",
+    "WebhookEndpoint",
+    "CreatedWebhookEndpoint",
+    "WebhookEndpointList",
+    "WebhookDelivery",
+    "WebhookDeliveryList",
     "FieldError",
 ]
 
@@ -249,6 +255,16 @@ class ModuleUsage(TypedDict):
     credits: int
 
 
+class LowBalanceAlert(TypedDict):
+    """One e-mail to the owner and one `credits.low` webhook each time the balance falls below the threshold"""
+
+    threshold: Optional[int]
+    """Alert when the balance falls below this many credits; null: no alert"""
+    armed: bool
+    """false once an alert went out, until the balance is back at or above the threshold"""
+    last_alert_at: Optional[str]
+
+
 class Account(TypedDict):
     account_id: str
     name: str
@@ -259,6 +275,7 @@ class Account(TypedDict):
     usage: Usage
     """Requests charged and credits spent per module over the window"""
     keys: List[ApiKey]
+    low_balance_alert: LowBalanceAlert
 
 
 class KeyList(TypedDict):
@@ -376,6 +393,49 @@ class ConnectorRunList(TypedDict):
 
 class NewRun(TypedDict):
     run_id: str
+
+
+class WebhookEndpoint(TypedDict):
+    id: str
+    url: str
+    events: List[str]
+    created_at: str
+
+
+class CreatedWebhookEndpoint(TypedDict):
+    id: str
+    url: str
+    events: List[str]
+    created_at: str
+    secret: str
+    """The signing secret, shown this once: `Contact-Validator-Signature` is the HMAC-SHA256 of `<t>.<raw body>` under it"""
+
+
+class WebhookEndpointList(TypedDict):
+    webhook_endpoints: List[WebhookEndpoint]
+    """Newest first"""
+
+
+class WebhookDelivery(TypedDict):
+    id: str
+    event_id: str
+    """The `id` of the body sent: the same for every attempt, and every endpoint"""
+    type: str
+    status: str
+    """`pending`: not yet delivered, tried again at `next_attempt_at`; `failed`: given up after the retry window"""
+    attempts: int
+    response_status: Optional[int]
+    """The endpoint's last HTTP status; null when it gave none (refused, unreachable, timed out)"""
+    response_text: Optional[str]
+    """At most 200 characters of the last answer, or why there was none"""
+    created_at: str
+    last_attempt_at: Optional[str]
+    next_attempt_at: Optional[str]
+
+
+class WebhookDeliveryList(TypedDict):
+    deliveries: List[WebhookDelivery]
+    """Newest first, at most 100"""
 
 
 class FieldError(TypedDict):

@@ -14,5 +14,6 @@ public record Account(
     List<Grant> grants,
     /** Requests charged and credits spent per module over the window */
     Usage usage,
-    List<ApiKey> keys
+    List<ApiKey> keys,
+    LowBalanceAlert lowBalanceAlert
 ) {}

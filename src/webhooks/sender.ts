@@ -1,0 +1,76 @@
+/**
+ * One attempt at a delivery: the body POSTed as JSON with a fresh signature, through the outbound guard
+ * (src/net/outbound-guard.ts: https to a checked public address, no redirect followed), within a timeout. What comes
+ * back is kept short and tenant-safe: the status, and at most 200 characters of the answer or of our own reason.
+ */
+import { createGuardedHttp, OutboundRefused, refusalIn, type OutboundPolicy } from '../net/outbound-guard.js';
+import { tenantSafeText } from '../net/tenant-safe-text.js';
+import { SIGNATURE_HEADER, signatureHeader } from './signature.js';
+
+/** Bytes of a receiver's answer read at most (the log keeps 200 characters of it). */
+const ANSWER_BYTES = 2048;
+
+export interface SendSettings {
+  timeoutMs: number;
+  /** WEBHOOKS_ALLOW_PRIVATE: plain http and loopback or private addresses allowed (tests). */
+  allowPrivate: boolean;
+  /** The guard's resolver and address test (tests). */
+  policy?: Pick<OutboundPolicy, 'resolve' | 'isPublicAddress'>;
+  userAgent: string;
+}
+
+export interface SendResult {
+  ok: boolean;
+  status: number | null;
+  text: string;
+}
+
+async function answerText(response: Response): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < ANSWER_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).subarray(0, ANSWER_BYTES).toString('utf8');
+}
+
+/** Why an attempt failed without an answer, in our words (never a stack, an address the tenant did not give, or remote text). */
+function reasonOf(err: unknown, timeoutMs: number): string {
+  const refusal = refusalIn(err);
+  if (refusal) return `refused: ${refusal.message}`;
+  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return `no answer within ${timeoutMs} ms`;
+  const code = (err as { cause?: { code?: string } })?.cause?.code;
+  return code ? `could not connect (${code})` : 'could not connect';
+}
+
+export async function sendDelivery(url: string, secret: string, body: string, settings: SendSettings, nowS: number): Promise<SendResult> {
+  const guard = createGuardedHttp({ ...settings.policy, privateOrigins: settings.allowPrivate ? [new URL(url).origin] : [] });
+  try {
+    const response = await guard.fetch(url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': settings.userAgent,
+        [SIGNATURE_HEADER]: signatureHeader(secret, nowS, body),
+      },
+      body,
+      signal: AbortSignal.timeout(settings.timeoutMs),
+    });
+    const text = tenantSafeText(await answerText(response).catch(() => ''));
+    return { ok: response.status >= 200 && response.status < 300, status: response.status, text };
+  } catch (err) {
+    if (!(err instanceof OutboundRefused) && !(err instanceof Error)) throw err;
+    return { ok: false, status: null, text: reasonOf(err, settings.timeoutMs) };
+  } finally {
+    await guard.close().catch(() => undefined);
+  }
+}
