@@ -102,6 +102,7 @@ export function createApp(deps: AppDeps): express.Express {
   const dashboard = dashboardRoutes(app, {
     people: deps.people, accounts: deps.accounts, ledger: deps.ledger, batches: deps.batches, connectors: deps.connectors,
     connectorRuns: deps.connectorRuns, purchases: deps.purchases, settings: deps.dashboard,
+    webhooks: deps.webhooks, lowBalance: deps.lowBalance,
   });
 
   // 405 with Allow (RFC 9110 §15.5.6) for a known path, from the same declarations and the dashboard's routes.

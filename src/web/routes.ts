@@ -31,6 +31,7 @@ import { membersPage } from './pages/members.js';
 import { overviewPage } from './pages/overview.js';
 import { settingsPage } from './pages/settings.js';
 import { checkMailPage, errorPage, forgotPage, linkProblemPage, setPasswordPage, signInPage, signUpPage } from './pages/sign-in.js';
+import { webhookRoutes, type WebhookPageDeps } from './webhook-routes.js';
 import { checkCsrf, clearSessionCookie, CsrfRejected, setSessionCookie, webOf, webSession } from './web-session.js';
 
 /** What the dashboard needs of the purchases use case (src/billing/purchases.ts). */
@@ -48,6 +49,8 @@ export interface DashboardDeps {
   connectors: Connectors;
   connectorRuns: ConnectorRuns;
   purchases: PackPurchases;
+  webhooks: WebhookPageDeps['webhooks'];
+  lowBalance: WebhookPageDeps['lowBalance'];
   settings: {
     freeCredits: number;
     packPrices: ReadonlyMap<number, number>;
@@ -351,6 +354,8 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
       res.redirect(303, `/connectors?done=${notice}`);
     });
   }
+
+  webhookRoutes(router, { page, action }, { webhooks: deps.webhooks, lowBalance: deps.lowBalance, accounts });
 
   // Billing.
   router.get('/billing', ...page, async (req, res) => {

@@ -4,7 +4,7 @@ import { html, type Html } from '../html.js';
 
 export const NAV = [
   ['/', 'Overview'], ['/keys', 'API keys'], ['/batches', 'Batches'], ['/connectors', 'Connectors'],
-  ['/billing', 'Billing'], ['/members', 'Members'],
+  ['/webhook-endpoints', 'Webhooks'], ['/billing', 'Billing'], ['/members', 'Members'],
 ] as const;
 
 export const numberText = (n: number) => n.toLocaleString('en-US');
