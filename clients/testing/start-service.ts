@@ -26,6 +26,8 @@ const service = await startQuietService({
   env: {
     SHUTDOWN_GRACE_MS: '500', BATCH_SWEEP_MS: '200', FAILED_AUTH_PER_MINUTE: '100000',
     CONNECTOR_SECRET_KEY: 'c3'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true',
+    // Webhook endpoints on the suites' own receivers on 127.0.0.1; a low balance noticed within 200 ms.
+    WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOKS_TICK_MS: '200',
     SHOPIFY_API_KEY: 'client-tests', SHOPIFY_API_SECRET: 'client-tests-secret', PUBLIC_BASE_URL: 'https://cv.example.com',
     // Stripe configured (its webhook then checks signatures rather than answering 503), its API a closed local port.
     STRIPE_SECRET_KEY: 'sk_test_clienttests', STRIPE_WEBHOOK_SECRET: 'whsec_clienttests', STRIPE_API_BASE: 'http://127.0.0.1:9',

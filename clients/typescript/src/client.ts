@@ -1,9 +1,10 @@
 /** The client: configured once, resources as namespaces (`client.batches.create`), typed answers and errors. */
 import { Batches } from './batches.js';
 import { Connectors } from './connectors.js';
+import { WebhookEndpoints } from './webhooks.js';
 import { type RequestOptions, Transport, type TransportOptions } from './transport.js';
 import type {
-  Account, ApiKey, CreatedKey, CreateKeyRequest, KeyList, RevokedKey, ValidateRequest, ValidateResponse,
+  Account, ApiKey, CreatedKey, CreateKeyRequest, KeyList, RevokedKey, UpdateAccountRequest, ValidateRequest, ValidateResponse,
 } from './types.js';
 
 export interface ContactValidatorOptions {
@@ -55,6 +56,7 @@ export class ContactValidator {
   readonly keys: Keys;
   readonly batches: Batches;
   readonly connectors: Connectors;
+  readonly webhookEndpoints: WebhookEndpoints;
   private readonly transport: Transport;
 
   constructor(options: ContactValidatorOptions = {}) {
@@ -74,6 +76,7 @@ export class ContactValidator {
     this.keys = new Keys(this.transport);
     this.batches = new Batches(this.transport);
     this.connectors = new Connectors(this.transport);
+    this.webhookEndpoints = new WebhookEndpoints(this.transport);
   }
 
   /**
@@ -88,5 +91,10 @@ export class ContactValidator {
   /** The key's account: balance, grants with expiry, usage of the last 30 days, keys. */
   account(options?: RequestOptions): Promise<Account> {
     return this.transport.json<Account>({ method: 'GET', path: '/v1/account' }, options);
+  }
+
+  /** Changes the account's settings: `{ low_balance_threshold: 500 }` (null removes the alert). */
+  updateAccount(changes: UpdateAccountRequest, options?: RequestOptions): Promise<Account> {
+    return this.transport.json<Account>({ method: 'PATCH', path: '/v1/account', json: changes }, options);
   }
 }

@@ -3,13 +3,15 @@
  * one after another: the proxy's faults apply to whatever request comes next.
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthenticationError, ConflictError, ConnectionError, ContactValidator, InvalidRequestError, NotFoundError,
-  RateLimitError, ServiceUnavailableError,
+  RateLimitError, ServiceUnavailableError, verifyWebhook, WebhookSignatureError,
 } from '../src/index.js';
 import { type RealService, startRealService } from './real-service.js';
 
@@ -229,6 +231,55 @@ describe('connectors', () => {
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect((error as InvalidRequestError).errors.length).toBeGreaterThan(0);
+  });
+});
+
+describe('webhooks', () => {
+  it('When the balance falls below the threshold, then the receiver gets a delivery that verifyWebhook accepts, and nothing altered passes', async () => {
+    // Arrange: a receiver on 127.0.0.1 keeping each raw body and signature.
+    const received: { raw: string; signature: string }[] = [];
+    const receiver = http.createServer((req, res) => {
+      let raw = '';
+      req.setEncoding('utf8').on('data', (c: string) => (raw += c)).on('end', () => {
+        received.push({ raw, signature: String(req.headers['contact-validator-signature']) });
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    try {
+      const endpoint = await client.webhookEndpoints.create({ url, events: ['credits.low'] });
+
+      // Act: a threshold above the balance is crossed at once.
+      const account = await client.updateAccount({ low_balance_threshold: 100_000_000 });
+      for (let i = 0; i < 200 && !received.length; i++) await new Promise((r) => setTimeout(r, 50));
+      const [delivery] = received;
+      const event = await verifyWebhook(delivery!.raw, delivery!.signature, endpoint.secret);
+
+      // Assert
+      expect(account.low_balance_alert.threshold).toBe(100_000_000);
+      expect(event).toMatchObject({ type: 'credits.low', data: { account_id: service.account_id, threshold: 100_000_000 } });
+      await expect(verifyWebhook(delivery!.raw.replace('credits.low', 'credits.lox'), delivery!.signature, endpoint.secret)).rejects.toThrow(WebhookSignatureError);
+      await expect(verifyWebhook(delivery!.raw, delivery!.signature, 'whsec_someone_else')).rejects.toThrow(WebhookSignatureError);
+      await expect(verifyWebhook(delivery!.raw, delivery!.signature, endpoint.secret, { now: Date.now() + 301_000 })).rejects.toThrow(/timestamp/);
+      await expect(verifyWebhook(delivery!.raw, undefined, endpoint.secret)).rejects.toThrow(WebhookSignatureError);
+      expect((await client.webhookEndpoints.list()).map((e) => e.id)).toContain(endpoint.id);
+      const [logged] = await client.webhookEndpoints.deliveries(endpoint.id);
+      expect(logged).toMatchObject({ event_id: event.id, type: 'credits.low' });
+      const again = await client.webhookEndpoints.redeliver(endpoint.id, logged!.id);
+      expect(again).toMatchObject({ status: 'succeeded', attempts: 2 });
+      await client.webhookEndpoints.delete(endpoint.id);
+      await expect(client.webhookEndpoints.deliveries(endpoint.id)).rejects.toThrow(NotFoundError);
+    } finally {
+      await client.updateAccount({ low_balance_threshold: null });
+      receiver.close();
+    }
+  });
+
+  it('When the URL is not a URL, then InvalidRequestError names the field', async () => {
+    const err = await client.webhookEndpoints.create({ url: 'not a url', events: ['batch.completed'] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InvalidRequestError);
+    expect((err as InvalidRequestError).errors[0]?.field).toBe('url');
   });
 });
 

@@ -26,6 +26,7 @@ from .errors import (  # noqa: E402
     ServiceUnavailableError,
 )
 from .resources import BatchResult  # noqa: E402
+from .webhooks import SIGNATURE_HEADER, WebhookSignatureError, verify_webhook  # noqa: E402
 from . import types  # noqa: E402
 
 __all__ = [
@@ -33,4 +34,5 @@ __all__ = [
     "ContactValidatorError", "APIConnectionError", "APITimeoutError", "AuthenticationError", "InsufficientCreditsError",
     "PermissionError", "PermissionDeniedError", "NotFoundError", "GoneError", "ConflictError", "InvalidRequestError",
     "RateLimitError", "APIError", "ServiceUnavailableError", "BatchWaitTimeout",
+    "verify_webhook", "WebhookSignatureError", "SIGNATURE_HEADER",
 ]

@@ -10,6 +10,7 @@ from typing import Any, Dict, Optional
 from . import __version__
 from ._http import Transport
 from .resources import Batches, Connectors, Keys
+from .webhooks import WebhookEndpoints
 from .types import Account, ValidateOptions, Validation
 
 DEFAULT_BASE_URL = "http://localhost:8080"
@@ -59,6 +60,7 @@ class ContactValidator:
         self.keys = Keys(self._transport)
         self.batches = Batches(self._transport)
         self.connectors = Connectors(self._transport)
+        self.webhook_endpoints = WebhookEndpoints(self._transport)
 
     def validate(
         self,
@@ -96,6 +98,11 @@ class ContactValidator:
     def account(self, *, timeout: Optional[float] = None) -> Account:
         """``GET /v1/account``: balance, grants with their expiry, usage of the last 30 days, API keys."""
         return self._transport.request("GET", "/v1/account", timeout=timeout).json()  # type: ignore[no-any-return]
+
+    def update_account(self, *, low_balance_threshold: Optional[int], timeout: Optional[float] = None) -> Account:
+        """``PATCH /v1/account``: the low-balance alert's threshold in credits (``None`` removes it)."""
+        body = {"low_balance_threshold": low_balance_threshold}
+        return self._transport.request("PATCH", "/v1/account", json_body=body, timeout=timeout).json()  # type: ignore[no-any-return]
 
     def close(self) -> None:
         """Closes the calling thread's kept-alive connection (optional: it also goes with the thread)."""
