@@ -7,20 +7,23 @@
  */
 import { ConnectorError, type CheckProblem } from '../../src/sync/plugin.js';
 import { SalesforceError, type SalesforceClient } from './client.js';
-import { CUSTOM_FIELDS, FIELDS, readFieldsOf, type SalesforceObject } from './mapping.js';
+import { PERMISSION_SET, SHADOW_FIELDS, VERDICT_FIELDS } from './fields.js';
+import { FIELDS, readFieldsOf, type SalesforceObject } from './mapping.js';
 
 interface DescribeField { name: string; updateable: boolean }
 interface DescribeSObjectResult { name: string; updateable: boolean; fields: DescribeField[] }
 
-const PERMISSION_SET = 'Contact_Validator_Integration';
 const DEPLOY_FIX =
-  'Deploy connectors/salesforce/metadata to the org (sf project deploy start --manifest package.xml) and assign the ' +
-  `permission set ${PERMISSION_SET} to the run-as user.`;
+  'Set up the fields with one click on the dashboard\'s Connectors page (it creates them and the permission set through ' +
+  'the Tooling API), or deploy connectors/salesforce/metadata (sf project deploy start --manifest package.xml) and ' +
+  `assign the permission set ${PERMISSION_SET} to the run-as user.`;
 const ASSIGN_FIX = `Assign the permission set ${PERMISSION_SET} (connectors/salesforce/metadata) to the run-as user.`;
 
 export interface OrgCheckOptions {
   objects: readonly SalesforceObject[];
   overwriteAddress: boolean;
+  /** write_back.shadow_fields: the CV_ shadow fields must be there and editable too. */
+  shadowFields?: boolean;
 }
 
 /** Refused credentials as a problem; anything else (an org that does not answer) is the core's to report. */
@@ -55,19 +58,19 @@ export async function checkOrg(client: SalesforceClient, options: OrgCheckOption
       }
       throw err;
     }
-    problems.push(...objectProblems(object, described, options.overwriteAddress));
+    problems.push(...objectProblems(object, described, options));
   }
   return problems;
 }
 
 /** What one object's describe lacks, one problem per kind, naming every field of that kind. */
-function objectProblems(object: SalesforceObject, described: DescribeSObjectResult, overwriteAddress: boolean): CheckProblem[] {
+function objectProblems(object: SalesforceObject, described: DescribeSObjectResult, options: OrgCheckOptions): CheckProblem[] {
   const fields = new Map(described.fields.map((f) => [f.name, f]));
   const absent = (names: readonly string[]) => names.filter((name) => !fields.has(name));
   const readOnly = (names: readonly string[]) => names.filter((name) => fields.has(name) && !fields.get(name)!.updateable);
-  const custom = Object.keys(CUSTOM_FIELDS);
+  const custom: string[] = [...VERDICT_FIELDS, ...(options.shadowFields ? SHADOW_FIELDS : [])];
   const f = FIELDS[object];
-  const address = overwriteAddress ? [f.street, f.city, f.state, f.postalCode] : [];
+  const address = options.overwriteAddress && !options.shadowFields ? [f.street, f.city, f.state, f.postalCode] : [];
   const problems: CheckProblem[] = [];
 
   if (!described.updateable) {

@@ -9,13 +9,15 @@ import jsforce from 'jsforce';
 import type { Connection, HttpRequest, HttpRequestOptions, HttpResponse } from 'jsforce';
 import { ConnectorError, refusalIn, type ConnectorContext, type PlatformFetch, type RetryAdvice } from '../../src/sync/plugin.js';
 import { retryAfterMs, withRetries, type RetryPolicy } from '../../src/sync/retry.js';
+import { CALL_OPTIONS_CLIENT } from './mapping.js';
 import { useGuardedTransport } from './transport.js';
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 1000, maxDelayMs: 30_000 };
 
 export type Credentials =
   | { client_id: string; client_secret: string }
-  | { client_id: string; username: string; private_key: string };
+  | { client_id: string; username: string; private_key: string }
+  | { client_id: string; client_secret?: string; refresh_token: string };
 
 export interface ClientOptions {
   loginUrl: string;
@@ -46,6 +48,8 @@ const ASSERTION_LIFETIME_S = 180;
 
 /** The token request of the flow the credentials are for (a JWT assertion is signed anew each time). */
 export function grantOf(credentials: Credentials, loginUrl: string): { grant_type: string; [name: string]: string } {
+  // The web-server flow's sessions: a refresh-token grant each (jsforce adds client_id and client_secret).
+  if ('refresh_token' in credentials) return { grant_type: 'refresh_token', refresh_token: credentials.refresh_token };
   if ('client_secret' in credentials) return { grant_type: 'client_credentials' };
   const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
   const claims = {
@@ -72,7 +76,7 @@ export class SalesforceClient {
     this.conn = new jsforce.Connection({
       loginUrl,
       version: options.apiVersion,
-      oauth2: { loginUrl, clientId: credentials.client_id, ...('client_secret' in credentials ? { clientSecret: credentials.client_secret } : {}) },
+      oauth2: { loginUrl, clientId: credentials.client_id, ...('client_secret' in credentials && credentials.client_secret ? { clientSecret: credentials.client_secret } : {}) },
       // An expired session (on a read or on a write-back alike): a new grant, then jsforce sends the call again, once.
       // jsforce joins concurrent 401s into one refresh. A 401 on a session a new grant gave and the API never accepted
       // means the new session is refused too: a real authentication failure, not a loop of grants.
@@ -127,12 +131,23 @@ export class SalesforceClient {
     return this.conn.instanceUrl;
   }
 
+  /** The integration user the grant signed in as (the token's identity URL names it): its own changes are ours. */
+  get userId(): string | null {
+    return this.conn.userInfo?.id ?? null;
+  }
+
+  get accessToken(): string {
+    return this.conn.accessToken ?? '';
+  }
+
   get<T>(url: string, headers: Record<string, string> = {}): Promise<T> {
     return this.call<T>({ method: 'GET', url, headers });
   }
 
   patch<T>(url: string, body: object): Promise<T> {
-    return this.call<T>({ method: 'PATCH', url, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    return this.call<T>({
+      method: 'PATCH', url, body: JSON.stringify(body), headers: { 'content-type': 'application/json', 'Sforce-Call-Options': CALL_OPTIONS_CLIENT },
+    });
   }
 
   private call<T>(request: HttpRequest): Promise<T> {

@@ -16,6 +16,11 @@ export const salesforceSettingsSchema = z.object({
   page_size: z.number().int().min(200).max(2000).default(2000),
   /** The share of the org's daily API allowance a run may use up to (other integrations need the rest). */
   api_usage_max_share: z.number().gt(0).max(1).default(0.5),
+  /**
+   * Change Data Capture: new and changed records arrive within seconds over the streaming API (realtime.ts), besides
+   * the schedule, which stays as the safety net.
+   */
+  realtime: z.boolean().default(false),
 });
 
 const pemPrivateKey = z.string().refine((pem) => {
@@ -27,11 +32,24 @@ export const salesforceCredentialsSchema = z.union([
   z.object({ client_id: z.string().min(1), client_secret: z.string().min(1) }).strict(),
   /** OAuth 2.0 JWT bearer flow: the app's certificate holds the public half of `private_key`. */
   z.object({ client_id: z.string().min(1), username: z.string().min(1), private_key: pemPrivateKey }).strict(),
+  /**
+   * OAuth 2.0 web-server flow (the dashboard's "Connect Salesforce", with PKCE): the refresh token an admin's consent
+   * gave; every session is a refresh-token grant.
+   */
+  z.object({ client_id: z.string().min(1), client_secret: z.string().min(1).optional(), refresh_token: z.string().min(1) }).strict(),
 ]);
 
 export const salesforceWriteBackSchema = z.object({
   /** Also replace the Mailing (Contact) or Street/City/State/PostalCode (Lead) fields with a verified address. */
   overwrite_address: z.boolean().default(false),
+  /**
+   * Write the standardized address, e-mail and phone into the CV_ shadow fields (CV_Street__c, CV_Email__c, …) and
+   * leave the record's own fields as they are.
+   */
+  shadow_fields: z.boolean().default(false),
+}).refine((w) => !(w.overwrite_address && w.shadow_fields), {
+  message: 'overwrite_address and shadow_fields exclude each other: the standardized address goes over the typed one or beside it',
+  path: ['shadow_fields'],
 });
 
 export type SalesforceSettings = z.output<typeof salesforceSettingsSchema>;
@@ -62,13 +80,16 @@ export function createSalesforcePlugin(
       return createSession(client, {
         objects: settings.objects,
         pageSize: settings.page_size,
-        overwriteAddress: writeBack.overwrite_address,
+        writeMode: { overwriteAddress: writeBack.overwrite_address, shadowFields: writeBack.shadow_fields },
         overlapMs: options.overlapMs ?? 5 * 60_000,
+        ...(settings.realtime ? { realtime: { fetch: context.fetch, log } } : {}),
       });
     },
     async check(context) {
       const [client, { checkOrg }] = await Promise.all([clientFor(context, options), import('./check.js')]);
-      return checkOrg(client, { objects: context.settings.objects, overwriteAddress: context.writeBack.overwrite_address });
+      return checkOrg(client, {
+        objects: context.settings.objects, overwriteAddress: context.writeBack.overwrite_address, shadowFields: context.writeBack.shadow_fields,
+      });
     },
   };
 }

@@ -4,8 +4,15 @@
  */
 import { countryCodeOf, type RecordContact, type WriteBackItem } from '../../src/sync/plugin.js';
 import type { AddressComponents } from '../../src/validation/types.js';
+import { VERDICT_FIELDS, fitValue, maxLengthOf } from './fields.js';
 
 export const OBJECTS = ['Contact', 'Lead'] as const;
+
+/**
+ * Sent as `Sforce-Call-Options: client=…` with every write-back: Salesforce names it in the change events' `changeOrigin`,
+ * which tells our own write-backs from a person's edits (realtime.ts), and admins see it in their logs.
+ */
+export const CALL_OPTIONS_CLIENT = 'client=contact-validator';
 export type SalesforceObject = (typeof OBJECTS)[number];
 
 /** Where each object keeps the contact: address parts in reading order, then country, e-mail and phones. */
@@ -48,56 +55,71 @@ export function contactOf(object: SalesforceObject, record: SalesforceRecord): R
   };
 }
 
-/** The custom fields of docs/connectors.md with their lengths (metadata/ creates them): longer values are cut to fit. */
-export const CUSTOM_FIELDS = {
-  CV_Address_Status__c: 20, CV_Address_DPV__c: 1, CV_Address_Standardized__c: 255, CV_Email_Status__c: 20,
-  CV_Email_Risk__c: 10, CV_Phone_Status__c: 20, CV_Phone_Type__c: 20, CV_Phone_Carrier__c: 100, CV_Validated_At__c: null,
-} as const;
-type CustomField = keyof typeof CUSTOM_FIELDS;
-
-const fit = (name: CustomField, value: string | null | undefined): string | null => {
-  const max = CUSTOM_FIELDS[name];
-  return !value ? null : max && value.length > max ? value.slice(0, max) : value;
-};
+/** The custom fields of docs/connectors.md with their lengths (null: not a text field), from the fields table. */
+export const CUSTOM_FIELDS = Object.fromEntries(VERDICT_FIELDS.map((name) => [name, maxLengthOf(name)])) as Record<string, number | null>;
 
 /** Salesforce's standard address field lengths (Street 255, City 40, State 80, PostalCode 20). */
 const ADDRESS_LENGTHS = { street: 255, city: 40, state: 80, postalCode: 20 } as const;
 
-/** The fields one verdict writes: those of the modules present, the time, and the standardized address if asked. */
-export function writeBackFieldsOf(object: SalesforceObject, item: WriteBackItem, overwriteAddress: boolean): Record<string, string | null> {
+/** How verdicts are written: the standardized address over the typed one, or into the shadow fields beside it. */
+export interface WriteBackMode {
+  overwriteAddress: boolean;
+  shadowFields: boolean;
+}
+
+/**
+ * The fields one verdict writes: those of the modules present, the time, and the standardized values if asked
+ * (over the object's own address fields, or into the CV_ shadow fields). Picklist values outside our list are left
+ * out, text is cut to its field's length.
+ */
+export function writeBackFieldsOf(object: SalesforceObject, item: WriteBackItem, mode: WriteBackMode): Record<string, string | null> {
   const fields: Record<string, string | null> = {};
+  const confirmed = item.address && (item.address.status === 'verified' || item.address.status === 'corrected');
   if (item.address) {
-    fields.CV_Address_Status__c = fit('CV_Address_Status__c', item.address.status);
-    fields.CV_Address_DPV__c = fit('CV_Address_DPV__c', item.address.dpv);
-    fields.CV_Address_Standardized__c = fit('CV_Address_Standardized__c', item.address.standardized);
-    if (overwriteAddress && (item.address.status === 'verified' || item.address.status === 'corrected')) {
+    fields.CV_Address_Status__c = fitValue('CV_Address_Status__c', item.address.status);
+    fields.CV_Address_DPV__c = fitValue('CV_Address_DPV__c', item.address.dpv);
+    fields.CV_Address_Standardized__c = fitValue('CV_Address_Standardized__c', item.address.standardized);
+    if (confirmed && mode.shadowFields) {
+      const parts = addressParts(item.address.components);
+      fields.CV_Street__c = fitValue('CV_Street__c', parts.street);
+      fields.CV_City__c = fitValue('CV_City__c', parts.city);
+      fields.CV_State__c = fitValue('CV_State__c', parts.state);
+      fields.CV_Postal_Code__c = fitValue('CV_Postal_Code__c', parts.postalCode);
+    } else if (confirmed && mode.overwriteAddress) {
       Object.assign(fields, standardizedAddressFields(object, item.address.components));
     }
   }
   if (item.email) {
-    fields.CV_Email_Status__c = fit('CV_Email_Status__c', item.email.status);
-    fields.CV_Email_Risk__c = fit('CV_Email_Risk__c', item.email.risk);
+    fields.CV_Email_Status__c = fitValue('CV_Email_Status__c', item.email.status);
+    fields.CV_Email_Risk__c = fitValue('CV_Email_Risk__c', item.email.risk);
+    if (mode.shadowFields) fields.CV_Email__c = fitValue('CV_Email__c', item.email.suggestion ?? item.email.normalized);
   }
   if (item.phone) {
-    fields.CV_Phone_Status__c = fit('CV_Phone_Status__c', item.phone.status);
-    fields.CV_Phone_Type__c = fit('CV_Phone_Type__c', item.phone.type);
-    fields.CV_Phone_Carrier__c = fit('CV_Phone_Carrier__c', item.phone.carrier);
+    fields.CV_Phone_Status__c = fitValue('CV_Phone_Status__c', item.phone.status);
+    fields.CV_Phone_Type__c = fitValue('CV_Phone_Type__c', item.phone.type);
+    fields.CV_Phone_Carrier__c = fitValue('CV_Phone_Carrier__c', item.phone.carrier);
+    if (mode.shadowFields) fields.CV_Phone_E164__c = fitValue('CV_Phone_E164__c', item.phone.e164);
   }
   fields.CV_Validated_At__c = item.validatedAt;
   return fields;
 }
 
-/** The standardized address in the object's own fields; a part the engine did not give leaves its field alone. */
-function standardizedAddressFields(object: SalesforceObject, c: AddressComponents): Record<string, string> {
-  const f = FIELDS[object];
+/** The standardized address's parts, as an object's street, city, state and postal code fields hold them. */
+function addressParts(c: AddressComponents) {
   const secondary = [c.secondary_designator, c.secondary_number].filter(Boolean).join(' ');
-  const values = {
+  return {
     street: [c.primary_number, c.street_predirection, c.street_name, c.street_suffix, c.street_postdirection, secondary]
       .filter(Boolean).join(' '),
     city: c.city ?? '',
     state: c.state ?? '',
     postalCode: c.postal_code ? (c.plus4 ? `${c.postal_code}-${c.plus4}` : c.postal_code) : '',
   };
+}
+
+/** The standardized address in the object's own fields; a part the engine did not give leaves its field alone. */
+function standardizedAddressFields(object: SalesforceObject, c: AddressComponents): Record<string, string> {
+  const f = FIELDS[object];
+  const values = addressParts(c);
   const out: Record<string, string> = {};
   for (const part of Object.keys(values) as (keyof typeof values)[]) {
     if (values[part]) out[f[part]] = values[part].slice(0, ADDRESS_LENGTHS[part]);

@@ -3,14 +3,18 @@
  * verdicts back with sObject Collections (REST API Developer Guide, "Update Multiple Records with Fewer Round-Trips").
  */
 import jsforce from 'jsforce';
-import type { ChangePage, ConnectorSession, PlatformRecord, Watermark, WriteBackItem, WriteBackOutcome } from '../../src/sync/plugin.js';
+import type { ListenOptions } from './realtime.js';
+import type { ChangePage, ConnectorSession, PlatformFetch, PlatformRecord, Watermark, WriteBackItem, WriteBackOutcome } from '../../src/sync/plugin.js';
 import { SalesforceError, type SalesforceClient } from './client.js';
-import { contactOf, keyOf, parseKey, readFieldsOf, writeBackFieldsOf, type SalesforceObject, type SalesforceRecord } from './mapping.js';
+import { contactOf, keyOf, parseKey, readFieldsOf, writeBackFieldsOf, type SalesforceObject, type SalesforceRecord, type WriteBackMode } from './mapping.js';
 
 export interface SessionOptions {
   objects: SalesforceObject[];
   pageSize: number;
-  overwriteAddress: boolean;
+  /** Where the standardized values go (over the address fields, into the shadow fields, or nowhere). */
+  writeMode: WriteBackMode;
+  /** settings.realtime: the session can listen to Change Data Capture, through this fetch (the outbound guard). */
+  realtime?: { fetch: PlatformFetch; log: ListenOptions['log'] };
   /** How far before the last SystemModstamp a read starts again: a long transaction commits with an earlier stamp. */
   overlapMs: number;
 }
@@ -36,6 +40,9 @@ const LAST_READ_MAX = 10_000;
 export function createSession(client: SalesforceClient, options: SessionOptions): ConnectorSession {
   const lastPage: LastPage = new Map();
   return {
+    ...(options.realtime ? {
+      listen: async (position, handlers) => (await import('./realtime.js')).listenForChanges(client, { ...options.realtime!, objects: options.objects }, position, handlers),
+    } : {}),
     changes: (watermark) => changes(client, options, watermark, lastPage),
     writeBack: (items) => writeBack(client, options, items, lastPage),
     urls: () => [client.instanceUrl],
@@ -115,7 +122,7 @@ async function writeBack(client: SalesforceClient, options: SessionOptions, item
   for (const [object, indexes] of byObject) {
     for (let start = 0; start < indexes.length; start += COLLECTION_SIZE) {
       const chunk = indexes.slice(start, start + COLLECTION_SIZE);
-      const fields = chunk.map((i) => writeBackFieldsOf(object, items[i], options.overwriteAddress));
+      const fields = chunk.map((i) => writeBackFieldsOf(object, items[i], options.writeMode));
       const records = chunk.map((i, n) => ({ attributes: { type: object }, id: parseKey(items[i].key)!.id, ...fields[n] }));
       // allOrNone false: one record refused (a validation rule) does not roll back the others.
       const results = await client.patch<SaveResult[]>('/composite/sobjects', { allOrNone: false, records });

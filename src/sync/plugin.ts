@@ -99,7 +99,30 @@ export interface WriteBackOutcome {
   written?: RecordContact;
 }
 
+/** Where a platform's change stream stopped, per channel (Salesforce: the last replay id of each): opaque JSON to the core. */
+export type StreamPosition = Record<string, unknown>;
+
+export interface StreamHandlers {
+  /**
+   * Records created or changed, as the stream told them (the plugin reads them whole), and the position once they are
+   * done: the core validates and writes them back, then keeps the position, so that a restart goes on after them.
+   * Records the platform says our own write-backs changed never come here; the position still moves past them.
+   */
+  onRecords(records: PlatformRecord[], position: StreamPosition): Promise<void>;
+  /** The stream stopped (the connection dropped, the session was refused, the platform lost events): the core falls back. */
+  onDrop(reason: string): void;
+}
+
+export interface ChangeStream {
+  close(): Promise<void>;
+}
+
 export interface ConnectorSession {
+  /**
+   * Subscribes to the platform's change stream from `position` (the start of what the platform still keeps when it is
+   * empty: new changes only) when the settings ask for it; absent for platforms without one.
+   */
+  listen?(position: StreamPosition, handlers: StreamHandlers): Promise<ChangeStream>;
   /**
    * Pages of records created or changed since `watermark` (all of them when it is empty), in the platform's order.
    * May give records already seen (an overlapping window): the core's change detection drops what did not change.

@@ -5,19 +5,23 @@
  * value for a datetime field is refused (SOQL and SOSL Reference, "Date Formats and Date Literals").
  */
 
+import { FIELD_DEFS, type FieldKind } from '../../connectors/salesforce/fields.js';
+
 export type FieldType = 'id' | 'datetime' | 'string';
-export interface FieldDef { type: FieldType; length?: number; updateable: boolean }
+export interface FieldDef { type: FieldType; length?: number; updateable: boolean; picklist?: readonly string[]; label?: string }
 export type ObjectSchema = Record<string, FieldDef>;
 
 const text = (length: number): FieldDef => ({ type: 'string', length, updateable: true });
 const system = (type: FieldType): FieldDef => ({ type, updateable: false });
 
-/** The custom fields of docs/connectors.md, on both objects. */
-const CV_FIELDS: ObjectSchema = {
-  CV_Address_Status__c: text(20), CV_Address_DPV__c: text(1), CV_Address_Standardized__c: text(255),
-  CV_Email_Status__c: text(20), CV_Email_Risk__c: text(10), CV_Phone_Status__c: text(20), CV_Phone_Type__c: text(20),
-  CV_Phone_Carrier__c: text(100), CV_Validated_At__c: { type: 'datetime', updateable: true },
-};
+/** The custom fields of docs/connectors.md (restricted picklists, text, a datetime), as metadata/ creates them on both objects. */
+const CV_FIELDS: ObjectSchema = Object.fromEntries(Object.entries(FIELD_DEFS).map(([name, def]) => {
+  const kind: FieldKind = def.kind;
+  const field: FieldDef = kind.type === 'Text' ? text(kind.length)
+    : kind.type === 'Picklist' ? { type: 'string', length: 255, updateable: true, picklist: kind.values, label: def.label }
+    : { type: 'datetime', updateable: true };
+  return [name, field];
+}));
 const COMMON: ObjectSchema = {
   Id: system('id'), SystemModstamp: system('datetime'), LastModifiedDate: system('datetime'), CreatedDate: system('datetime'),
   FirstName: text(40), LastName: text(80), Email: text(80), Phone: text(40), MobilePhone: text(40),

@@ -38,7 +38,8 @@ describe('the fake Salesforce org, driven by jsforce', () => {
 
     expect(described).toMatchObject({ name: 'Contact', keyPrefix: '003', updateable: true, queryable: true });
     expect(byName.get('Id')).toMatchObject({ type: 'id', updateable: false });
-    expect(byName.get('CV_Address_Status__c')).toMatchObject({ type: 'string', length: 20, updateable: true, custom: true });
+    expect(byName.get('CV_Address_Status__c')).toMatchObject({ type: 'picklist', restrictedPicklist: true, updateable: true, custom: true });
+    expect(byName.get('CV_Address_Standardized__c')).toMatchObject({ type: 'string', length: 255, updateable: true, custom: true });
     expect(byName.has('CV_Email_Risk__c')).toBe(false);
     expect(byName.get('CV_Phone_Type__c')).toMatchObject({ updateable: false });
     expect(missing.errorCode).toBe('NOT_FOUND');

@@ -6,7 +6,12 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createCometd, type Cometd } from './fake-org-cometd.js';
+import { consentAnswer, consentPage, newOAuthBook, redeemCode } from './fake-org-oauth.js';
 import { compareBy, fieldName, matches, parseSoql, SCHEMA, SoqlError, type Row, type Value } from './fake-org-soql.js';
+
+/** The org's users: the integration user every grant of the connector signs in as, and a person who edits records. */
+export const USERS = { integration: '0055g000000USERAAA', admin: '0055g000000ADMINAA' } as const;
 
 export interface FakeOrgOptions {
   clientId?: string;
@@ -22,6 +27,8 @@ export interface FakeOrgOptions {
   latencyMs?: number;
   /** The fake clock's start; it moves only with `state.advance` and edits. */
   start?: string;
+  /** How long the CometD endpoint holds a connect with nothing to deliver (seconds). */
+  connectTimeoutS?: number;
 }
 
 export interface Fault { status: number; body: unknown; headers: Record<string, string>; method?: string }
@@ -31,6 +38,8 @@ export type FakeOrgState = ReturnType<typeof createState>;
 export interface FakeOrg {
   url: string;
   state: FakeOrgState;
+  /** The streaming API (fake-org-cometd.ts): its retained change events and what clients asked of it. */
+  cometd: Cometd;
   close(): Promise<void>;
 }
 
@@ -72,6 +81,14 @@ function createState(options: FakeOrgOptions) {
     /** Every API request as received (method, path with query, headers). */
     requests: [] as { method: string; path: string; headers: http.IncomingHttpHeaders }[],
     sessions: new Set<string>(),
+    /** Whose each session is (USERS). */
+    sessionUsers: new Map<string, string>(),
+    /** The web-server flow: codes given, refresh tokens (→ their user), authorize requests seen. */
+    oauth: newOAuthBook(),
+    /** The streaming endpoint answers 503 to everything (a dropped stream) while true. */
+    streamDown: false,
+    /** Publishes a change event (set by startFakeOrg once the streaming endpoint exists). */
+    onChange: null as null | ((object: 'Contact' | 'Lead', type: 'CREATE' | 'UPDATE', id: string, fields: Record<string, unknown>, user: string, origin: string | null) => void),
     /** Every token given is refused by the API (a user without API access: the grant works, the calls do not). */
     refuseAllSessions: false,
     /** The sessions expire as the next sObject Collections update arrives: it is answered 401 INVALID_SESSION_ID. */
@@ -119,6 +136,16 @@ function createState(options: FakeOrgOptions) {
     record: (id: string) => records.get(id),
     /** Every access token stops working (the next API call gets 401 INVALID_SESSION_ID). */
     expireSessions() { state.sessions.clear(); },
+    /** A new session of `user` (the admin's, to create and edit records through the REST API as a person would). */
+    sessionOf(user: string) {
+      const token = `00D5g000000FAKE!${crypto.randomBytes(24).toString('base64url')}`;
+      state.sessions.add(token);
+      state.sessionUsers.set(token, user);
+      return token;
+    },
+    userOf(token: string): string | null {
+      return state.sessions.has(token) && !state.refuseAllSessions ? state.sessionUsers.get(token) ?? USERS.integration : null;
+    },
     /** Every access token stops working exactly when the next write-back (PATCH /composite/sobjects) arrives. */
     expireSessionsAtNextWrite() { state.expireAtNextWrite = true; },
     /** The next `count` API calls (of `method`, when given) get this answer instead. */
@@ -147,14 +174,26 @@ function present(row: Row): Record<string, Value> {
 export async function startFakeOrg(options: FakeOrgOptions = {}): Promise<FakeOrg> {
   const state = createState(options);
   let url = '';
+  const cometd = createCometd({ userOf: (token) => state.userOf(token), connectTimeoutS: options.connectTimeoutS });
+  state.onChange = (object, type, id, fields, user, origin) => {
+    cometd.publish(object, type, [id], fields, user, state.now().getTime(), origin);
+  };
   const server = http.createServer((req, res) => {
+    if (/^\/cometd\//.test(req.url ?? '')) {
+      state.count('cometd');
+      if (state.streamDown) {
+        res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable');
+        return;
+      }
+      return cometd.handle(req, res);
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
         const send = () => {
           res.writeHead(status, { 'content-type': 'application/json;charset=UTF-8', ...headers });
-          res.end(body === undefined ? undefined : JSON.stringify(body));
+          res.end(body === undefined ? undefined : typeof body === 'string' && headers['content-type']?.startsWith('text/') ? body : JSON.stringify(body));
         };
         if (state.latencyMs > 0) setTimeout(send, state.latencyMs); else send();
       };
@@ -171,7 +210,8 @@ export async function startFakeOrg(options: FakeOrgOptions = {}): Promise<FakeOr
   return {
     url,
     state,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    cometd,
+    close: () => new Promise<void>((resolve) => { cometd.close(); server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }
 
@@ -180,6 +220,7 @@ type Reply = (status: number, body: unknown, headers?: Record<string, string>) =
 function route(state: FakeOrgState, baseUrl: string, req: http.IncomingMessage, body: string, reply: Reply) {
   const url = new URL(req.url ?? '/', baseUrl);
   if (req.method === 'POST' && url.pathname === '/services/oauth2/token') return token(state, baseUrl, req, body, reply);
+  if (url.pathname === '/services/oauth2/authorize') return authorize(state, req, url, body, reply);
   const api = /^\/services\/data\/v(\d+\.\d)(\/.*)$/.exec(url.pathname);
   if (!api) return reply(404, [{ message: 'The requested resource does not exist', errorCode: 'NOT_FOUND' }]);
   state.requests.push({ method: req.method ?? 'GET', path: url.pathname + url.search, headers: req.headers });
@@ -217,9 +258,22 @@ function route(state: FakeOrgState, baseUrl: string, req: http.IncomingMessage, 
       const page = nextPage(state, version, more[1]);
       return page ? answer(200, page) : answer(400, [{ message: 'invalid query locator', errorCode: 'INVALID_QUERY_LOCATOR' }]);
     }
+    const user = state.userOf(auth[1])!;
+    const origin = /client=[\w-]+/.exec(String(req.headers['sforce-call-options'] ?? ''))?.[0] ?? null;
     if (req.method === 'PATCH' && path === '/composite/sobjects') {
       state.count('collections.update');
-      return collectionsUpdate(state, body, answer);
+      return collectionsUpdate(state, body, answer, user, origin);
+    }
+    const created = /^\/sobjects\/(Contact|Lead)\/?$/.exec(path);
+    if (req.method === 'POST' && created) {
+      state.count('create');
+      return createRecord(state, created[1] as 'Contact' | 'Lead', body, answer, user);
+    }
+    const updated = /^\/sobjects\/(Contact|Lead)\/(\w{18})$/.exec(path);
+    if (req.method === 'PATCH' && updated) {
+      state.count('update');
+      const results = applyUpdates(state, [{ attributes: { type: updated[1] }, id: updated[2], ...JSON.parse(body || '{}') }], false, user, origin);
+      return results[0].success ? reply(204, undefined, limitHeaders) : answer(400, results[0].errors.map((e) => ({ errorCode: e.statusCode, message: e.message, fields: e.fields })));
     }
     const described = /^\/sobjects\/(\w+)\/describe\/?$/.exec(path);
     if (req.method === 'GET' && described) {
@@ -245,9 +299,25 @@ function token(state: FakeOrgState, baseUrl: string, req: http.IncomingMessage, 
   const [basicId, basicSecret] = basic ? Buffer.from(basic[1], 'base64').toString().split(':') : [];
   const refuse = (error: string, description: string) => reply(400, { error, error_description: description });
   const grant = form.get('grant_type');
+  let user: string | null = USERS.integration;
+  let refreshToken: string | null = null;
   if (grant === 'client_credentials') {
     const id = form.get('client_id') ?? basicId, secret = form.get('client_secret') ?? basicSecret;
     if (id !== state.clientId || secret !== state.clientSecret) return refuse('invalid_client', 'invalid client credentials');
+  } else if (grant === 'authorization_code' || grant === 'refresh_token') {
+    const id = form.get('client_id') ?? basicId, secret = form.get('client_secret') ?? basicSecret;
+    if (id !== state.clientId || (secret !== undefined && secret !== null && secret !== state.clientSecret)) return refuse('invalid_client', 'invalid client credentials');
+    if (grant === 'refresh_token') {
+      user = state.oauth.refreshTokens.get(form.get('refresh_token') ?? '') ?? null;
+      if (!user) return refuse('invalid_grant', 'expired access/refresh token');
+    } else {
+      if (secret !== state.clientSecret) return refuse('invalid_client', 'invalid client credentials');
+      const redeemed = redeemCode(state.oauth, form, Date.now());
+      if ('error' in redeemed) return refuse(redeemed.error, redeemed.error_description);
+      user = redeemed.user;
+      refreshToken = `5Aep${crypto.randomBytes(32).toString('base64url')}`;
+      state.oauth.refreshTokens.set(refreshToken, user);
+    }
   } else if (grant === 'urn:ietf:params:oauth:grant-type:jwt-bearer') {
     const claims = verifyJwt(form.get('assertion') ?? '', state.jwtPublicKey);
     if (!claims || claims.iss !== state.clientId) return refuse('invalid_client', 'invalid client credentials');
@@ -257,14 +327,38 @@ function token(state: FakeOrgState, baseUrl: string, req: http.IncomingMessage, 
   } else {
     return refuse('unsupported_grant_type', 'grant type not supported');
   }
-  const accessToken = `00D5g000000FAKE!${crypto.randomBytes(24).toString('base64url')}`;
-  state.sessions.add(accessToken);
+  const accessToken = state.sessionOf(user);
   const issuedAt = String(Date.now());
-  const id = `${baseUrl}/id/00D5g000000FAKEEAA/0055g000000USERAAA`;
+  const id = `${baseUrl}/id/00D5g000000FAKEEAA/${user}`;
   reply(200, {
-    access_token: accessToken, instance_url: baseUrl, id, token_type: 'Bearer', issued_at: issuedAt, scope: 'api',
+    access_token: accessToken, ...(refreshToken ? { refresh_token: refreshToken } : {}), instance_url: baseUrl, id,
+    token_type: 'Bearer', issued_at: issuedAt, scope: refreshToken || grant === 'refresh_token' ? 'api refresh_token' : 'api',
     signature: crypto.createHmac('sha256', state.clientSecret).update(id + issuedAt).digest('base64'),
   });
+}
+
+/** The consent page (GET) and the user's answer (POST) of the web-server flow; the org's user is its admin. */
+function authorize(state: FakeOrgState, req: http.IncomingMessage, url: URL, body: string, reply: Reply) {
+  state.count('authorize');
+  if (req.method === 'GET') {
+    state.oauth.authorizeRequests.push(url.searchParams);
+    const page = consentPage(url.searchParams, state.clientId, USERS.admin);
+    return reply(page.status, page.html, { 'content-type': 'text/html;charset=UTF-8' });
+  }
+  const location = consentAnswer(state.oauth, new URLSearchParams(body), USERS.admin, Date.now());
+  reply(302, '', { location, 'content-type': 'text/plain' });
+}
+
+/** POST /sobjects/{object}: a new record (REST API Developer Guide, "Create a Record"), and its CREATE change event. */
+function createRecord(state: FakeOrgState, object: 'Contact' | 'Lead', body: string, answer: (status: number, b: unknown) => void, user: string) {
+  let fields: Record<string, string | null>;
+  try { fields = JSON.parse(body); } catch { return answer(400, [{ message: 'Unexpected character', errorCode: 'JSON_PARSER_ERROR' }]); }
+  for (const name of Object.keys(fields)) {
+    try { fieldName(object, name); } catch { return answer(400, [{ message: `No such column '${name}' on sobject of type ${object}`, errorCode: 'INVALID_FIELD' }]); }
+  }
+  const [row] = state.seed(object, 1, () => fields);
+  state.onChange?.(object, 'CREATE', row.Id as string, present(row), user, null);
+  answer(201, { id: row.Id, success: true, errors: [] });
 }
 
 function verifyJwt(assertion: string, publicKey: string | null): Record<string, unknown> | null {
@@ -293,7 +387,9 @@ function describe(state: FakeOrgState, version: string, name: string) {
     .map(([field, def]) => {
       const editable = def.updateable && !state.readOnlyFields.has(`${object}.${field}`);
       return {
-        name: field, label: field.replace(/__c$/, '').replace(/_/g, ' '), type: def.type, length: def.length ?? 0,
+        name: field, label: field.replace(/__c$/, '').replace(/_/g, ' '), type: def.picklist ? 'picklist' : def.type, length: def.length ?? 0,
+        picklistValues: (def.picklist ?? []).map((v) => ({ active: true, defaultValue: false, label: v, value: v })),
+        restrictedPicklist: Boolean(def.picklist),
         custom: field.endsWith('__c'), createable: editable, updateable: editable, nillable: def.type !== 'id',
         defaultValue: null, calculated: false, filterable: true, sortable: true,
       };
@@ -345,13 +441,20 @@ function nextPage(state: FakeOrgState, version: string, locatorWithOffset: strin
   return state.cursors.has(locator) ? page(state, version, locator, Number(offset)) : null;
 }
 
-function collectionsUpdate(state: FakeOrgState, body: string, answer: (status: number, b: unknown) => void) {
+function collectionsUpdate(state: FakeOrgState, body: string, answer: (status: number, b: unknown) => void, user: string, origin: string | null) {
   let payload: { allOrNone?: boolean; records?: Record<string, unknown>[] };
   try { payload = JSON.parse(body); } catch { return answer(400, [{ message: 'Unexpected character', errorCode: 'JSON_PARSER_ERROR' }]); }
   const input = payload.records ?? [];
   if (input.length > 200) {
     return answer(400, [{ message: 'record limit reached. cannot submit more than 200 records into this call', errorCode: 'EXCEEDED_ID_LIMIT' }]);
   }
+  answer(200, applyUpdates(state, input, payload.allOrNone ?? false, user, origin));
+}
+
+type SaveResult = { id: string | null; success: boolean; errors: { statusCode: string; message: string; fields?: string[] }[] };
+
+/** Saves records' changes (all or none, or each on its own), each save an UPDATE change event committed by `user`. */
+function applyUpdates(state: FakeOrgState, input: Record<string, unknown>[], allOrNone: boolean, user: string, origin: string | null): SaveResult[] {
   const results = input.map((rec) => {
     const { attributes, id, ...fields } = rec as { attributes?: { type?: string }; id?: string } & Record<string, unknown>;
     const fail = (statusCode: string, message: string, f: string[] = []) =>
@@ -372,6 +475,9 @@ function collectionsUpdate(state: FakeOrgState, body: string, answer: (status: n
         changes[canonical] = ms;
       } else {
         if (value !== null && typeof value !== 'string') return fail('INVALID_TYPE_ON_FIELD_IN_RECORD', `${canonical}: value not of required type`, [canonical]);
+        if (value && def.picklist && !def.picklist.includes(value)) {
+          return fail('INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST', `${def.label ?? canonical}: bad value for restricted picklist field: ${value}`, [canonical]);
+        }
         if (value && def.length && value.length > def.length) {
           return fail('STRING_TOO_LONG', `${canonical}: data value too large: ${value.slice(0, 40)}`, [canonical]);
         }
@@ -379,24 +485,25 @@ function collectionsUpdate(state: FakeOrgState, body: string, answer: (status: n
       }
     }
     if (state.rejectOnSave.has(found.row.Id as string)) return fail('FIELD_CUSTOM_VALIDATION_EXCEPTION', state.rejectMessage);
-    return { id: found.row.Id as string, success: true, errors: [] as unknown[], apply: () => Object.assign(found.row, changes) };
+    return { id: found.row.Id as string, success: true, errors: [] as SaveResult['errors'], apply: () => { Object.assign(found.row, changes); return changes; } };
   });
   const failed = results.some((r) => !r.success);
-  if (payload.allOrNone && failed) {
-    return answer(200, results.map((r) => r.success
+  if (allOrNone && failed) {
+    return results.map((r) => r.success
       ? { id: r.id, success: false, errors: [{ statusCode: 'ALL_OR_NONE_OPERATION_ROLLED_BACK', message: 'Record rolled back because not all records were valid and the request was using AllOrNone header', fields: [] }] }
-      : r));
+      : r as SaveResult);
   }
   state.advance(1000);
   const now = state.now().getTime();
-  return answer(200, results.map((r) => {
+  return results.map((r) => {
     if ('apply' in r && r.apply) {
-      r.apply();
-      const row = state.record(r.id)!.row;
-      row.SystemModstamp = now;
-      row.LastModifiedDate = now;
+      const changed = r.apply();
+      const found = state.record(r.id)!;
+      found.row.SystemModstamp = now;
+      found.row.LastModifiedDate = now;
+      state.onChange?.(found.object as 'Contact' | 'Lead', 'UPDATE', r.id, present(changed), user, origin);
       return { id: r.id, success: true, errors: [] };
     }
-    return r;
-  }));
+    return r as SaveResult;
+  });
 }

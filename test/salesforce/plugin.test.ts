@@ -6,6 +6,9 @@ import {
   type SalesforceCredentials,
 } from '../../connectors/salesforce/index.js';
 import { CUSTOM_FIELDS } from '../../connectors/salesforce/mapping.js';
+import { FIELD_DEFS, fieldXml } from '../../connectors/salesforce/fields.js';
+import { metadataFiles } from '../../connectors/salesforce/metadata-files.js';
+import { ADDRESS_STATUSES } from '../../src/validation/types.js';
 import { createGuardedHttp } from '../../src/net/outbound-guard.js';
 import { ConnectorError, type ChangePage, type ConnectorSession, type Watermark, type WriteBackItem } from '../../src/sync/plugin.js';
 import type { AddressResult, EmailResult, PhoneResult } from '../../src/validation/types.js';
@@ -374,6 +377,7 @@ describe('the Salesforce connector: settings', () => {
   it('When only login_url is given, then the defaults of docs/connectors.md apply', () => {
     expect(salesforceSettingsSchema.parse({ login_url: 'https://acme.my.salesforce.com/' })).toEqual({
       login_url: 'https://acme.my.salesforce.com', api_version: '62.0', objects: ['Contact', 'Lead'], page_size: 2000, api_usage_max_share: 0.5,
+      realtime: false,
     });
     expect(salesforcePlugin.urlsOf(salesforceSettingsSchema.parse({ login_url: 'https://acme.my.salesforce.com' }))).toEqual(['https://acme.my.salesforce.com']);
   });
@@ -397,14 +401,18 @@ describe('the Salesforce connector: settings', () => {
 });
 
 describe('the Salesforce connector: the org\'s custom fields', () => {
-  it.each(['Contact', 'Lead'])('When the %s metadata is deployed, then it creates every field the write-back sets, with its length', (object) => {
-    const dir = new URL(`../../connectors/salesforce/metadata/force-app/main/default/objects/${object}/fields/`, import.meta.url);
-    const fields = Object.fromEntries(fs.readdirSync(dir).map((file) => {
-      const xml = fs.readFileSync(new URL(file, dir), 'utf8');
-      return [/<fullName>(\w+)<\/fullName>/.exec(xml)![1], /<length>(\d+)<\/length>/.exec(xml) ? Number(/<length>(\d+)<\/length>/.exec(xml)![1]) : null];
-    }));
-    expect(fields).toEqual(CUSTOM_FIELDS);
-    const pkg = fs.readFileSync(new URL('../../connectors/salesforce/metadata/package.xml', import.meta.url), 'utf8');
-    for (const name of Object.keys(CUSTOM_FIELDS)) expect(pkg).toContain(`<members>${object}.${name}</members>`);
+  it('When metadata/ is read, then every file is what the fields table renders (npm run -s salesforce:metadata)', () => {
+    const root = new URL('../../connectors/salesforce/metadata/', import.meta.url);
+    for (const [file, text] of metadataFiles()) expect(fs.readFileSync(new URL(file, root), 'utf8'), file).toBe(text);
+    const onDisk = fs.readdirSync(new URL('force-app/main/default/objects/Lead/fields/', root));
+    expect(onDisk.length).toBe(Object.keys(FIELD_DEFS).length);
+  });
+
+  it('When the status fields are rendered, then they are restricted picklists of the service\'s vocabularies', () => {
+    const xml = fieldXml('CV_Address_Status__c');
+    expect(xml).toContain('<type>Picklist</type>');
+    expect(xml).toContain('<restricted>true</restricted>');
+    expect([...xml.matchAll(/<fullName>(\w+)<\/fullName>/g)].map((m) => m[1]).slice(1)).toEqual([...ADDRESS_STATUSES]);
+    expect(CUSTOM_FIELDS).toMatchObject({ CV_Address_Standardized__c: 255, CV_Phone_Carrier__c: 100, CV_Address_Status__c: null });
   });
 });

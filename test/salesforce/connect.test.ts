@@ -1,0 +1,124 @@
+/**
+ * "Connect Salesforce" (connectors/salesforce/connect.ts): the OAuth 2.0 web-server flow with PKCE against the local org's
+ * authorize and token endpoints, then sessions by the refresh-token grant through the real jsforce client.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConnectRefused, loginUrlOf, SalesforceConnect } from '../../connectors/salesforce/connect.js';
+import { createSalesforcePlugin, salesforceSettingsSchema, salesforceWriteBackSchema } from '../../connectors/salesforce/index.js';
+import { createGuardedHttp } from '../../src/net/outbound-guard.js';
+import { SecretBox } from '../../src/sync/secrets.js';
+import { startFakeOrg, USERS, type FakeOrg } from './fake-org.js';
+
+let org: FakeOrg;
+afterEach(async () => { await org?.close(); });
+
+const REDIRECT = 'https://validator.example.com/connectors/salesforce/callback';
+const who = { accountId: 'acct_1', sessionHash: 'session-hash-1' };
+const secrets = new SecretBox(Buffer.alloc(32, 7));
+
+function connectFor(o: FakeOrg) {
+  return new SalesforceConnect({ clientId: o.state.clientId, clientSecret: o.state.clientSecret, redirectUri: REDIRECT }, secrets, true);
+}
+
+/** The admin at the org's consent page: the page is read, and its form sent with "Allow" (or "Deny"). */
+async function consent(location: string, decision: 'allow' | 'deny' = 'allow') {
+  const page = await fetch(location);
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  const form = new URLSearchParams([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m): [string, string] => [m[1], m[2].replace(/&#38;/g, '&')]));
+  form.set('decision', decision);
+  const answer = await fetch(new URL('/services/oauth2/authorize', location), { method: 'POST', body: form, redirect: 'manual' });
+  expect(answer.status).toBe(302);
+  const back = new URL(answer.headers.get('location')!);
+  expect(back.origin + back.pathname).toBe(REDIRECT);
+  return Object.fromEntries(back.searchParams);
+}
+
+const plugin = createSalesforcePlugin({ retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 10 }, sleep: async () => undefined });
+
+describe('Connect Salesforce: the web-server flow with PKCE', () => {
+  it('When the admin allows access, then the code and the verifier give a refresh token, and sessions come from it', async () => {
+    org = await startFakeOrg();
+    const connect = connectFor(org);
+    const request = { name: 'Org', loginUrl: org.url, schedule: '*/15 * * * *', settings: { login_url: org.url }, writeBack: {} };
+
+    const { location, cookie } = await connect.start(who, request);
+    const asked = new URL(location).searchParams;
+    const query = await consent(location);
+    const { credentials, request: carried } = await connect.finish(query, cookie, who);
+
+    expect(asked.get('code_challenge')).toMatch(/^[\w-]{43}$/);
+    expect(asked.get('state')).toBe(query.state);
+    expect(asked.get('redirect_uri')).toBe(REDIRECT);
+    expect(carried).toEqual(request);
+    expect(credentials).toEqual({ client_id: org.state.clientId, client_secret: org.state.clientSecret, refresh_token: expect.stringMatching(/^5Aep/) });
+    expect(cookie).not.toContain(credentials.refresh_token);
+
+    const session = await plugin.open({
+      settings: salesforceSettingsSchema.parse({ login_url: org.url }), credentials, writeBack: salesforceWriteBackSchema.parse({}),
+      log: { info() {}, warn() {} }, fetch: createGuardedHttp({ privateOrigins: [org.url] }).fetch,
+    });
+    org.state.seed('Contact', 2);
+    org.state.expireSessions();
+    const pages = [];
+    for await (const page of session.changes({})) pages.push(page);
+
+    expect(pages.flatMap((p) => p.records)).toHaveLength(2);
+    // The code's grant, then the first session and the one after it expired: refresh-token grants, as the admin who connected.
+    expect(org.state.calls.token).toBe(3);
+    expect([...org.state.sessionUsers.values()]).toEqual([USERS.admin, USERS.admin, USERS.admin]);
+  });
+
+  it('When the token endpoint gets a code with a wrong verifier, then it refuses it (the local org checks PKCE)', async () => {
+    org = await startFakeOrg();
+    const connect = connectFor(org);
+    const { location } = await connect.start(who, { name: 'Org', loginUrl: org.url, schedule: '*/15 * * * *', settings: {}, writeBack: {} });
+    const { code } = await consent(location);
+
+    const answer = await fetch(`${org.url}/services/oauth2/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, client_id: org.state.clientId, client_secret: org.state.clientSecret, redirect_uri: REDIRECT, code_verifier: 'x'.repeat(64) }),
+    });
+
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toEqual({ error: 'invalid_grant', error_description: 'invalid code verifier' });
+  });
+
+  it('When the code is sent back twice, or with another flow\'s cookie, then it is refused', async () => {
+    org = await startFakeOrg();
+    const connect = connectFor(org);
+    const request = { name: 'Org', loginUrl: org.url, schedule: '*/15 * * * *', settings: {}, writeBack: {} };
+    const first = await connect.start(who, request);
+    const query = await consent(first.location);
+    const other = await connect.start(who, request);
+
+    // The other flow's cookie carries another verifier (and another nonce: the state check goes first).
+    await expect(connect.finish(query, other.cookie, who)).rejects.toThrow(/does not match/);
+    await connect.finish(query, first.cookie, who);
+    await expect(connect.finish(query, first.cookie, who)).rejects.toThrow(/refused the authorization code \(invalid_grant/);
+  });
+
+  it('When the callback comes to another session, without the cookie, or after a denial, then nothing is connected', async () => {
+    org = await startFakeOrg();
+    const connect = connectFor(org);
+    const { location, cookie } = await connect.start(who, { name: 'Org', loginUrl: org.url, schedule: '*/15 * * * *', settings: {}, writeBack: {} });
+    const query = await consent(location);
+
+    await expect(connect.finish(query, cookie, { ...who, sessionHash: 'someone-else' })).rejects.toThrow(/another session/);
+    await expect(connect.finish(query, undefined, who)).rejects.toThrow(ConnectRefused);
+    await expect(connect.finish(query, `${cookie}x`, who)).rejects.toThrow(/does not match/);
+
+    const denied = await connect.start(who, { name: 'Org', loginUrl: org.url, schedule: '*/15 * * * *', settings: {}, writeBack: {} });
+    await expect(connect.finish(await consent(denied.location, 'deny'), denied.cookie, who)).rejects.toThrow(/did not give access \(end-user denied/);
+    expect(org.state.calls.token).toBeUndefined();
+  });
+
+  it('When the login host is chosen, then only Salesforce\'s hosts are taken (no open redirect)', async () => {
+    expect(await loginUrlOf('production', '', false)).toBe('https://login.salesforce.com');
+    expect(await loginUrlOf('sandbox', '', false)).toBe('https://test.salesforce.com');
+    await expect(loginUrlOf('mydomain', 'https://evil.example.com', false)).rejects.toThrow(/must be a Salesforce host/);
+    await expect(loginUrlOf('mydomain', 'http://127.0.0.1:9', false)).rejects.toThrow(/must be a Salesforce host/);
+    await expect(loginUrlOf('mydomain', 'acme.my.salesforce.com.evil.example', false)).rejects.toThrow(/must be a Salesforce host/);
+    await expect(loginUrlOf('mydomain', '', false)).rejects.toThrow(/Type the org/);
+  });
+});
