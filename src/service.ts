@@ -207,7 +207,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const purchases = new Purchases(db, ledger, { packPrices: config.credits.packPrices, stripe: config.stripe }, logger);
   const stripeApi = config.stripe?.apiBase ? new URL(config.stripe.apiBase).origin : null;
   const app = createApp({
-    db, accounts, failedAuthentications, ledger, validation, logger, rateLimitPerMinute: config.rateLimitPerMinute,
+    db, accounts, failedAuthentications, ledger, validation, addressSuggestions: engines.addressSuggestions, logger, rateLimitPerMinute: config.rateLimitPerMinute,
     trustProxy: config.trustProxy,
     rateLimitStore: perKeyStore(db, redis ? { client: redis, log: logger } : undefined),
     publishableRateLimitPerMinute: config.publishableRateLimitPerMinute,

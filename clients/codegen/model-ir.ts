@@ -35,6 +35,8 @@ export const MODELS: ModelEntry[] = [
   { id: 'PhoneResult', ...same('PhoneResult') },
   { id: 'Credits', ...same('Credits') },
   { id: 'ValidateAnswer', ts: 'ValidateResponse', py: 'Validation', go: 'ValidateAnswer', java: 'ValidationResult' },
+  { id: 'AddressSuggestion', ...same('AddressSuggestion') },
+  { id: 'AddressSuggestions', ...same('AddressSuggestions') },
   { id: 'Grant', ...same('Grant'), ts: 'CreditGrant' },
   { id: 'PublishableScope', ...same('PublishableScope'), go: 'PublishableKey', java: 'Publishable' },
   { id: 'ApiKeyInfo', ...same('ApiKey'), go: 'APIKey' },

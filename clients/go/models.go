@@ -219,6 +219,28 @@ type ValidateAnswer struct {
 	ResponseMS int64    `json:"response_ms"`
 }
 
+// AddressSuggestion is the schema AddressSuggestion.
+type AddressSuggestion struct {
+	// One line as a form shows it: `6007 APPLEGATE LN, LOUISVILLE, KY 40219`
+	Text string `json:"text"`
+	// The delivery line (number and street), or the street alone; null for a place
+	Street string `json:"street"`
+	City   string `json:"city"`
+	// State or province code
+	State string `json:"state"`
+	// ZIP or Canadian postal code; null for a city of several ZIPs or a Canadian FSA
+	Zip     string `json:"zip"`
+	Country string `json:"country"`
+	// `address`: a delivery point of the loaded data (an address file's point, or a number inside a USPS range); `street`: a street of a postal code, without a number; `place`: a city, or a ZIP's or FSA's place
+	Kind string `json:"kind"`
+}
+
+// AddressSuggestions is the schema AddressSuggestions.
+type AddressSuggestions struct {
+	// Best first: with a house number typed, delivery points first; else places and streets
+	Suggestions []AddressSuggestion `json:"suggestions"`
+}
+
 // Grant is the schema Grant.
 type Grant struct {
 	ID        string    `json:"id"`

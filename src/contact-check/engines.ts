@@ -9,6 +9,7 @@ import type { Logger } from '../log.js';
 import {
   type AddressEngineWithSync, createAddressEngine, type ReferenceIndex, type ShippedAddressData,
 } from '../validation/address/index.js';
+import { type AddressAutocomplete, createAddressAutocomplete } from '../validation/address/autocomplete.js';
 import { createEmailEngine, type ResolverHealthReport } from '../validation/email/index.js';
 import { createGuardedHttp } from '../net/outbound-guard.js';
 import { createPhoneEngine, createPhoneLookup, type PhoneData } from '../validation/phone/index.js';
@@ -66,7 +67,9 @@ export async function createEngines(
   data: EngineData,
   config: EngineSettings,
   logger?: Logger,
-): Promise<Engines & { close(): Promise<void>; reloadReference(): Promise<boolean>; resolver: ResolverStatus }> {
+): Promise<Engines & {
+  close(): Promise<void>; reloadReference(): Promise<boolean>; resolver: ResolverStatus; addressSuggestions: Pick<AddressAutocomplete, 'suggest'>;
+}> {
   const { postal, countries } = data.address;
   let loadedImport = await data.reference.version();
   const email = createEmailEngine({
@@ -80,8 +83,16 @@ export async function createEngines(
   // The live look-up's requests go out through the outbound guard (no redirect, no private address).
   const outbound = createGuardedHttp(config.outbound);
   const phone = createPhoneEngine({ data: data.phone, liveLookup: createPhoneLookup(config.phone, { fetch: outbound.fetch }) });
+  let reference = await data.reference.load();
+  // Built on the first suggestion asked for (sorting the postal data's places takes about half a second, which a
+  // service nobody asks for suggestions should not pay at start), and again with each reload once built.
+  let autocomplete: AddressAutocomplete | undefined;
   const engines = {
-    address: createAddressEngine({ postal, countries, reference: await data.reference.load() }),
+    address: createAddressEngine({ postal, countries, reference }),
+    addressSuggestions: {
+      suggest: (typed: string, options: { country?: string; limit: number }) =>
+        (autocomplete ??= createAddressAutocomplete({ postal, reference })).suggest(typed, options),
+    },
     email,
     phone,
     resolver: { health: () => email.resolverHealth(), unavailableAnswers: () => email.dnsUnavailableAnswers },
@@ -92,8 +103,9 @@ export async function createEngines(
     async reloadReference(): Promise<boolean> {
       const last = await data.reference.version();
       if (last === loadedImport) return false;
-      const reference = await data.reference.load();
+      reference = await data.reference.load();
       engines.address = createAddressEngine({ postal, countries, reference });
+      if (autocomplete) autocomplete = createAddressAutocomplete({ postal, reference });
       loadedImport = last;
       logger?.info({ reference_import: last }, 'reference data reloaded');
       return true;

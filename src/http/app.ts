@@ -15,6 +15,7 @@ import type { CreditLedger } from '../billing/ledger.js';
 import type { Database } from '../db/data-source.js';
 import type { Logger } from '../log.js';
 import type { ContactValidation } from '../contact-check/validate-contact.js';
+import type { AddressAutocomplete } from '../validation/address/autocomplete.js';
 import type { LowBalanceAlerts } from '../webhooks/low-balance.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
 import { errorHandler } from './error-handler.js';
@@ -36,6 +37,8 @@ export interface AppDeps {
   accounts: Accounts;
   ledger: CreditLedger;
   validation: ContactValidation;
+  /** Address suggestions as a person types (GET /v1/address/autocomplete), from the loaded reference and postal data. */
+  addressSuggestions: Pick<AddressAutocomplete, 'suggest'>;
   batches: Batches;
   connectors: Connectors;
   connectorRuns: ConnectorRuns;

@@ -93,7 +93,7 @@ describe('the OpenAPI description', () => {
       'POST /v1/batches', 'GET /v1/batches', 'GET /v1/batches/{batch_id}', 'GET /v1/batches/{batch_id}/result',
       'POST /v1/batches/{batch_id}/resume', 'DELETE /v1/batches/{batch_id}', 'POST /v1/connectors', 'GET /v1/connectors',
       'GET /v1/connectors/{connector_id}', 'PATCH /v1/connectors/{connector_id}', 'DELETE /v1/connectors/{connector_id}',
-      'POST /v1/connectors/{connector_id}/runs', 'GET /v1/connectors/{connector_id}/runs', 'POST /v1/connectors/{connector_id}/check', 'GET /healthz', 'GET /readyz', 'GET /v1/usage', 'GET /widget.js', 'GET /widget/demo', 'POST /widget/demo', 'GET /metrics',
+      'POST /v1/connectors/{connector_id}/runs', 'GET /v1/connectors/{connector_id}/runs', 'POST /v1/connectors/{connector_id}/check', 'GET /healthz', 'GET /readyz', 'GET /v1/usage', 'GET /v1/address/autocomplete', 'GET /widget.js', 'GET /widget/demo', 'POST /widget/demo', 'GET /metrics',
       'POST /v1/connectors/shopify/install', 'GET /shopify/install', 'GET /shopify/callback',
       'GET /problems/{code}', 'POST /webhooks/shopify', 'POST /webhooks/stripe', 'GET /v1/openapi.json', 'GET /docs',
       'PATCH /v1/account', 'POST /v1/webhook_endpoints', 'GET /v1/webhook_endpoints', 'DELETE /v1/webhook_endpoints/{webhook_endpoint_id}',
@@ -229,6 +229,20 @@ describe('the OpenAPI description', () => {
       hanging.close();
       receiver.close();
     }
+  });
+
+  it('When the address autocomplete is called every way the description lists, then each answer matches', async () => {
+    const s = service();
+    const { apiKey } = await s.newAccount(100);
+    const created = await s.post('/v1/keys', { publishable: true, origins: [SHOP_ORIGIN] }, { key: apiKey });
+    const publishable = ((await created.json()) as Json).api_key as string;
+    const check = (res: Response) => conformance.check('GET', '/v1/address/autocomplete', res);
+
+    expect((await check(await call(s, 'GET', '/v1/address/autocomplete?q=6007%20Applegate', { key: apiKey }))).suggestions[0].kind).toBe('address');
+    await check(await call(s, 'GET', '/v1/address/autocomplete?q=Louisville&country=US&limit=2', { key: publishable, headers: { origin: SHOP_ORIGIN } }));
+    expect((await check(await call(s, 'GET', '/v1/address/autocomplete?limit=99', { key: apiKey }))).type).toBe('/problems/invalid-request');
+    expect((await check(await call(s, 'GET', '/v1/address/autocomplete?q=main', { key: publishable, headers: { origin: 'https://evil.example' } }))).type)
+      .toBe('/problems/origin-not-allowed');
   });
 
   it('When the batch endpoints are called every way the description lists, then each answer matches', async () => {

@@ -216,6 +216,28 @@ export interface ValidateResponse {
   [extra: string]: unknown;
 }
 
+export interface AddressSuggestion {
+  /** One line as a form shows it: `6007 APPLEGATE LN, LOUISVILLE, KY 40219` */
+  text: string;
+  /** The delivery line (number and street), or the street alone; null for a place */
+  street: string | null;
+  city: string | null;
+  /** State or province code */
+  state: string | null;
+  /** ZIP or Canadian postal code; null for a city of several ZIPs or a Canadian FSA */
+  zip: string | null;
+  country: Open<'US' | 'CA'>;
+  /** `address`: a delivery point of the loaded data (an address file's point, or a number inside a USPS range); `street`: a street of a postal code, without a number; `place`: a city, or a ZIP's or FSA's place */
+  kind: Open<'address' | 'street' | 'place'>;
+  [extra: string]: unknown;
+}
+
+export interface AddressSuggestions {
+  /** Best first: with a house number typed, delivery points first; else places and streets */
+  suggestions: AddressSuggestion[];
+  [extra: string]: unknown;
+}
+
 export interface CreditGrant {
   id: string;
   kind: Open<'free' | 'pack' | 'admin'>;

@@ -3,6 +3,7 @@
  * first (the hot path). One file per resource, each endpoint's whole story (schemas, problems, handler) in one place.
  */
 import { accountEndpoints } from './account.js';
+import { autocompleteEndpoints } from './autocomplete.js';
 import { batchEndpoints } from './batches.js';
 import { connectorEndpoints } from './connectors.js';
 import type { AnyEndpoint } from './endpoint.js';
@@ -13,6 +14,6 @@ import { webhookEndpointEndpoints } from './webhook-endpoints.js';
 import { webhookEndpoints } from './webhooks.js';
 
 export const ENDPOINTS: readonly AnyEndpoint[] = [
-  ...validateEndpoints, ...accountEndpoints, ...batchEndpoints, ...connectorEndpoints, ...webhookEndpointEndpoints, ...healthEndpoints,
+  ...validateEndpoints, ...autocompleteEndpoints, ...accountEndpoints, ...batchEndpoints, ...connectorEndpoints, ...webhookEndpointEndpoints, ...healthEndpoints,
   ...webhookEndpoints, ...descriptionEndpoints, ...pageEndpoints, ...shopifyInstallEndpoints,
 ];

@@ -1,5 +1,6 @@
 /**
- * Publishable keys in web pages (docs/api.md#publishable-keys): CORS for their origins alone, and nothing but /v1/validate.
+ * Publishable keys in web pages (docs/api.md#publishable-keys): CORS for their origins alone, and nothing but the
+ * endpoints declared `publishable` (POST /v1/validate, GET /v1/address/autocomplete).
  * - A preflight (OPTIONS) carries no key: it is answered the same for every origin (the Fetch standard's CORS
  *   preflight only asks whether the method and headers may be sent), so a probe learns nothing of which shops use the
  *   service. The request itself carries the key and is held to that key's origins: from any other, 403 without CORS
@@ -19,12 +20,12 @@ const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key, X-Request
 const EXPOSED_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, Idempotent-Replayed';
 const PREFLIGHT_MAX_AGE_S = 600;
 
-/** OPTIONS /v1/validate from a page: one answer for every origin, without a database look-up. */
-export function answerPreflight(res: Response): void {
+/** OPTIONS of a publishable endpoint from a page: one answer for every origin, without a database look-up. */
+export function answerPreflight(res: Response, methods = 'POST'): void {
   res.set({
     // No credentials (cookies) are ever allowed, so the wildcard is enough; the request's own answer names its origin.
     'Access-Control-Allow-Origin': '*',
-    'Access-Control-Allow-Methods': 'POST',
+    'Access-Control-Allow-Methods': methods,
     'Access-Control-Allow-Headers': ALLOWED_HEADERS,
     'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_S),
   }).status(204).end();
@@ -39,7 +40,7 @@ export function publishableScope(allowed: boolean): RequestHandler {
     const scope = res.locals.context.principal?.publishable;
     if (!scope) return next();
     if (!allowed) {
-      throw new Problem('unauthorized', 'A publishable key only validates (POST /v1/validate).', {}, {
+      throw new Problem('unauthorized', 'A publishable key only validates (POST /v1/validate) and suggests addresses (GET /v1/address/autocomplete).', {}, {
         'WWW-Authenticate': 'Bearer realm="contact-validator", error="insufficient_scope"',
       });
     }

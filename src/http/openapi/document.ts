@@ -10,6 +10,7 @@ import { createConnectorPlugins } from '../../../connectors/index.js';
 import type { ConnectorPlugin } from '../../sync/plugin.js';
 import { PROBLEM_TYPES, type ProblemCode } from '../problems.js';
 import { accountComponents, usageComponents } from '../endpoints/account.js';
+import { autocompleteComponents } from '../endpoints/autocomplete.js';
 import { batchComponents } from '../endpoints/batches.js';
 import { connectorSchemas } from '../endpoints/connectors.js';
 import type { AnyEndpoint, Content, Fields, RequestSchemas } from '../endpoints/endpoint.js';
@@ -36,7 +37,7 @@ const SECURITY_SCHEME = {
   description:
     '`Authorization: Bearer <api key>`. A secret key (`cv_live_` + 38 base62 characters) reaches every /v1 endpoint of ' +
     'its own account; keep it on a server. A publishable key (`cv_pub_…`) may be shown in a web page: it only calls ' +
-    'POST /v1/validate (address and e-mail; phone if created with `phone: true`), only from its origins (403 ' +
+    'POST /v1/validate (address and e-mail; phone if created with `phone: true`) and GET /v1/address/autocomplete, only from its origins (403 ' +
     'otherwise), is rate-limited per client address too, its answers carry `credits: null`, and every other endpoint ' +
     'answers it 401. Keys are created with `npm run -s cli -- keys create` or POST /v1/keys and shown once.',
 };
@@ -100,7 +101,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
   const endpoints = (options.endpoints ?? ENDPOINTS).filter((e) => !e.hidden);
   const components: Component[] = [
     ...validateComponents, ...accountComponents, ...batchComponents, ...connectors.components, ...problemComponents,
-    ...serviceComponents, ...usageComponents, ...shopifyInstallComponents, ...webhookComponents,
+    ...serviceComponents, ...usageComponents, ...shopifyInstallComponents, ...webhookComponents, ...autocompleteComponents,
   ];
 
   const registry = z.registry<{ id: string }>();

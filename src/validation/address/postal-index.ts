@@ -54,7 +54,7 @@ export interface FsaPlace {
   place: string;
 }
 
-const CITY_WORD_ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
+export const CITY_WORD_ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['SAINT', 'ST'], ['SAINTE', 'STE'], ['FORT', 'FT'], ['MOUNT', 'MT'], ['MOUNTAIN', 'MTN'], ['NORTH', 'N'], ['SOUTH', 'S'], ['SO', 'S'],
   ['EAST', 'E'], ['WEST', 'W'], ['HEIGHTS', 'HTS'], ['SPRINGS', 'SPGS'], ['POINT', 'PT'], ['PORT', 'PT'],
   ['CENTER', 'CTR'], ['JUNCTION', 'JCT'], ['VILLAGE', 'VLG'], ['TOWNSHIP', 'TWP'], ['ISLAND', 'IS'], ['BEACH', 'BCH'],
@@ -514,6 +514,21 @@ export class PostalIndex {
   fsasNamedFirst(province: string, key: string): number {
     this.fsaPlaceNamesIndex();
     return this.fsaPlaceNameStarts!.get(`${province} ${key}`) ?? 0;
+  }
+
+  /** Every ZIP's places (GeoNames), for the autocomplete index. */
+  *zipPlaces(): Generator<ZipPlace> {
+    for (const places of this.placesByZip.values()) yield* places;
+  }
+
+  /** Every city of every state (nicknames not repeated), for the autocomplete index. */
+  *cities(): Generator<CityEntry> {
+    for (const cities of this.citiesByState.values()) for (const [key, entry] of cities) if (key === entry.key) yield entry;
+  }
+
+  /** Every Canadian FSA with its province and region's name. */
+  fsas(): IterableIterator<FsaPlace> {
+    return this.fsaPlaces.values();
   }
 
   get zipCount(): number {

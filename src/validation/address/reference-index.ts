@@ -300,6 +300,21 @@ export class ReferenceIndex {
     return zips;
   }
 
+  /**
+   * Every street of the data once per postal code: its parts, the house numbers its points hold, and its USPS ranges
+   * (for the autocomplete index, autocomplete.ts).
+   */
+  *streets(): Generator<{ postalCode: string; street: StreetParts; numbers: readonly string[]; ranges: readonly StreetRangeRecord[] }> {
+    const codes = new Set([...this.points.keys(), ...this.ranges.keys()]);
+    for (const postalCode of codes) {
+      const pointStreets = this.points.get(postalCode);
+      const rangeStreets = this.ranges.get(postalCode);
+      for (const key of new Set([...pointStreets?.keys() ?? [], ...rangeStreets?.keys() ?? []])) {
+        yield { postalCode, street: partsOfKey(key), numbers: [...pointStreets?.get(key)?.keys() ?? []], ranges: rangeStreets?.get(key) ?? [] };
+      }
+    }
+  }
+
   /** True when some data names this postal code. */
   covers(postalCode: string): boolean {
     return this.coveredCodes.has(postalCode);

@@ -17,7 +17,8 @@ function numericPart(value: string): number {
   return m ? Number(m[0]) : NaN;
 }
 
-function inRange(value: string, low: string, high: string, parity: string | null): boolean {
+/** A house or unit number inside a range of the data, of its parity (O odd, E even, B both). */
+export function inRange(value: string, low: string, high: string, parity: string | null): boolean {
   if (value === low || value === high) return true;
   const v = numericPart(value);
   const lo = numericPart(low);

@@ -43,6 +43,8 @@ __all__ = [
     "PhoneResult",
     "Credits",
     "Validation",
+    "AddressSuggestion",
+    "AddressSuggestions",
     "Grant",
     "PublishableScope",
     "ApiKey",
@@ -211,6 +213,26 @@ class Validation(TypedDict):
     """null for a publishable key, which reads nothing of the account"""
     request_id: str
     response_ms: int
+
+
+class AddressSuggestion(TypedDict):
+    text: str
+    """One line as a form shows it: `6007 APPLEGATE LN, LOUISVILLE, KY 40219`"""
+    street: Optional[str]
+    """The delivery line (number and street), or the street alone; null for a place"""
+    city: Optional[str]
+    state: Optional[str]
+    """State or province code"""
+    zip: Optional[str]
+    """ZIP or Canadian postal code; null for a city of several ZIPs or a Canadian FSA"""
+    country: str
+    kind: str
+    """`address`: a delivery point of the loaded data (an address file's point, or a number inside a USPS range); `street`: a street of a postal code, without a number; `place`: a city, or a ZIP's or FSA's place"""
+
+
+class AddressSuggestions(TypedDict):
+    suggestions: List[AddressSuggestion]
+    """Best first: with a house number typed, delivery points first; else places and streets"""
 
 
 class Grant(TypedDict):

@@ -1,0 +1,296 @@
+/**
+ * Address autocomplete (GET /v1/address/autocomplete): what a person has typed so far -> the delivery points, streets
+ * and places of the loaded data whose written form starts so, best first. Pure: built from the postal index (GeoNames
+ * ZIPs and FSAs) and the reference index (RRAD, OpenAddresses, NAR points; USPS ranges) passed in.
+ *
+ * The index is a sorted array of search keys per country and kind, searched by binary search for the first key at or
+ * after the typed prefix: the keys that start with a prefix are one run of the array, found in O(log n) and read in
+ * order. One string per key and no per-character nodes (a trie holds one object per character, several times the
+ * memory for millions of addresses); a full-text library (MiniSearch, FlexSearch) matches words anywhere and scores
+ * them by frequency, where a form's type-ahead wants the line in the order it is written. See README.md, Autocomplete.
+ *
+ * Keys and queries are written in one search form: upper case, accents and punctuation gone, and each word in its
+ * standard abbreviation (Pub 28 C1 street types, directionals, the city words USPS abbreviates): `6007 Applegate Lane,
+ * Louisville` and `6007 APPLEGATE LN LOUISVILLE` search alike. The last word typed may be unfinished (`Applegate La`):
+ * it is a prefix of the key's word, or the beginning of a long form whose abbreviation is the key's word.
+ */
+import { CITY_WORD_ABBREVIATIONS, type PostalIndex } from './postal-index.js';
+import type { ReferenceIndex } from './reference-index.js';
+import { inRange } from './reference-numbers.js';
+import type { StreetParts, StreetRangeRecord } from './reference-types.js';
+import { CanadianStreetTypeBefore, DirectionalTable, StreetSuffixTable, stateOfUnlistedZip } from './tables.js';
+
+/** `address`: a delivery point (an address file's point, or a number inside a USPS range); `street`: a street of a postal code; `place`: a city, or a ZIP's place. */
+export type SuggestionKind = 'address' | 'street' | 'place';
+export type SuggestionCountry = 'US' | 'CA';
+
+/**
+ * One suggestion: `text` one line as a form shows it (`6007 APPLEGATE LN, LOUISVILLE, KY 40219`); `street` the delivery
+ * line, or the street alone (null for a place); `state` a state or province code; `zip` a ZIP or Canadian postal code
+ * (null for a city of several ZIPs, or a Canadian FSA).
+ */
+export interface AddressSuggestion {
+  text: string; street: string | null; city: string | null; state: string | null; zip: string | null;
+  country: SuggestionCountry; kind: SuggestionKind;
+}
+
+export interface SuggestOptions {
+  /** ISO 3166-1 alpha-2: only this country's suggestions (none for a country without data). */
+  country?: string;
+  limit: number;
+}
+
+interface Entry extends AddressSuggestion {
+  /** The search form of the suggestion's words, in the order a form's lines are written. */
+  key: string;
+  /** Larger first among equals: a city's ZIP count, a street's known numbers. */
+  weight: number;
+  /** A street's numeric USPS street and high-rise ranges, for a number typed before it. */
+  ranges?: readonly StreetRangeRecord[];
+}
+
+/** How many keys of one run are read for one prefix: a run of thousands (`1`) is cut, its first ones ranked. */
+const SCAN_PER_PREFIX = 300;
+/** Long forms of a word being typed, each searched as its abbreviation (`LA` -> LANE, LAKE, LANDING: LN, LK, LNDG). */
+const MAX_EXPANSIONS = 8;
+const NUMBER = /^\d+[A-Z]?$|^\d+-\d+[A-Z]?$/;
+
+/** Every word's standard abbreviation: street types, then directionals, then city words. */
+const ABBREVIATION: ReadonlyMap<string, string> = new Map([...CITY_WORD_ABBREVIATIONS, ...DirectionalTable, ...StreetSuffixTable]);
+/** The long forms (three letters or more than their abbreviation) and their abbreviation, for an unfinished word. */
+const LONG_FORMS: readonly (readonly [string, string])[] = [...ABBREVIATION].filter(([word, short]) => word !== short && word.length > 2);
+
+/** Text as search words: upper case, accents and punctuation gone (a hyphen inside a word stays: `123-45`). */
+function wordsOf(text: string): string[] {
+  const ascii = NOT_ASCII.test(text) ? text.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : text;
+  const words = ascii.toUpperCase().split(NOT_WORD);
+  let kept = 0;
+  for (const word of words) {
+    const w = word.charCodeAt(0) === 45 || word.charCodeAt(word.length - 1) === 45 ? word.replace(/^-+|-+$/g, '') : word;
+    if (w) words[kept++] = w;
+  }
+  words.length = kept;
+  return words;
+}
+const NOT_ASCII = /[^\x00-\x7f]/;
+const NOT_WORD = /[^A-Z0-9-]+/;
+
+const searchWord = (word: string): string => ABBREVIATION.get(word) ?? word;
+const searchForm = (text: string): string => wordsOf(text).map(searchWord).join(' ');
+
+const join = (...parts: (string | null | undefined)[]): string => parts.filter(Boolean).join(' ');
+
+function streetText(street: StreetParts, country: SuggestionCountry): string {
+  // Canada Post writes French types before the name (RUE SAINT-DENIS, AV DU PARC); an English one (AVE) after it.
+  if (country === 'CA' && street.suffix && CanadianStreetTypeBefore.get(street.suffix) === street.suffix) {
+    return join(street.predirection, street.suffix, street.name, street.postdirection);
+  }
+  return join(street.predirection, street.name, street.suffix, street.postdirection);
+}
+
+function lineOf(street: string | null, city: string | null, state: string | null, zip: string | null): string {
+  return [street, city, join(state, zip)].filter(Boolean).join(', ');
+}
+
+/** Lowest index whose key is at or after `prefix` (keys sorted by code unit, as `<` compares). */
+function firstAtOrAfter(entries: readonly Entry[], prefix: string): number {
+  let low = 0;
+  let high = entries.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (entries[mid].key < prefix) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** The entries whose key starts with `prefix` (with `whole`, only where the prefix ends a word), at most SCAN_PER_PREFIX. */
+function run(entries: readonly Entry[], prefix: string, whole: boolean): Entry[] {
+  const found: Entry[] = [];
+  for (let i = firstAtOrAfter(entries, prefix); i < entries.length && found.length < SCAN_PER_PREFIX; i++) {
+    const key = entries[i].key;
+    if (!key.startsWith(prefix)) break;
+    if (!whole || key.length === prefix.length || key[prefix.length] === ' ') found.push(entries[i]);
+  }
+  return found;
+}
+
+const sortByKey = (entries: Entry[]): Entry[] => entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+
+interface KindArrays {
+  addresses: Entry[];
+  streets: Entry[];
+  places: Entry[];
+}
+
+const emptyArrays = (): KindArrays => ({ addresses: [], streets: [], places: [] });
+
+/** Places of the postal data, built once per postal index (the reference index changes with imports; these do not). */
+const placesOfPostal = new WeakMap<PostalIndex, Record<SuggestionCountry, Entry[]>>();
+
+function placeEntries(postal: PostalIndex): Record<SuggestionCountry, Entry[]> {
+  let built = placesOfPostal.get(postal);
+  if (built) return built;
+  const us: Entry[] = [];
+  for (const city of postal.cities()) {
+    const zip = city.zips.length === 1 ? city.zips[0] : null;
+    us.push({
+      key: searchForm(`${city.name} ${city.state}`), weight: city.zips.length, kind: 'place', country: 'US',
+      text: lineOf(null, city.name, city.state, zip), street: null, city: city.name, state: city.state, zip,
+    });
+  }
+  for (const place of postal.zipPlaces()) {
+    const entry = { kind: 'place', country: 'US', text: lineOf(null, place.city, place.state, place.zip), street: null, city: place.city, state: place.state, zip: place.zip, weight: 0 } as const;
+    us.push({ ...entry, key: searchForm(`${place.city} ${place.state} ${place.zip}`) }, { ...entry, key: searchForm(`${place.zip} ${place.city} ${place.state}`) });
+  }
+  const ca: Entry[] = [];
+  for (const { fsa, province, place } of postal.fsas()) {
+    // An FSA's name is a region (`DOWNTOWN TORONTO`), not a mailing city: it is shown, not given as the city.
+    const entry = { kind: 'place', country: 'CA', text: `${fsa}, ${province} (${place})`, street: null, city: null, state: province, zip: null, weight: 0 } as const;
+    ca.push({ ...entry, key: searchForm(`${fsa} ${place} ${province}`) }, { ...entry, key: searchForm(`${place} ${province} ${fsa}`) });
+  }
+  built = { US: sortByKey(us), CA: sortByKey(ca) };
+  placesOfPostal.set(postal, built);
+  return built;
+}
+
+const countryOfPostalCode = (code: string): SuggestionCountry | null =>
+  /^\d{5}$/.test(code) ? 'US' : /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/.test(code) ? 'CA' : null;
+
+/** What the ranked candidates are compared by: lower first. */
+interface Ranked {
+  entry: AddressSuggestion;
+  key: string;
+  rank: number;
+  extraWords: number;
+  weight: number;
+}
+
+export interface AddressAutocomplete {
+  suggest(typed: string, options: SuggestOptions): AddressSuggestion[];
+  /** Keys held, per kind (for logs and tests). */
+  readonly size: { addresses: number; streets: number; places: number };
+}
+
+/**
+ * The autocomplete of the loaded data. Building reads every point and range once (about 1 s per million points);
+ * the places of the postal data are built once per postal index and shared by every reload of the reference.
+ */
+export function createAddressAutocomplete({ postal, reference }: { postal: PostalIndex; reference?: ReferenceIndex }): AddressAutocomplete {
+  const places = placeEntries(postal);
+  const byCountry: Record<SuggestionCountry, KindArrays> = { US: emptyArrays(), CA: emptyArrays() };
+  byCountry.US.places = places.US;
+  byCountry.CA.places = places.CA;
+
+  const cityOf = (postalCode: string, country: SuggestionCountry): string | null => {
+    // The one place the address files give the postal code's points, else GeoNames' (US).
+    const local = reference?.localCityNamesOf(postalCode) ?? [];
+    if (local.length === 1) return local[0];
+    return country === 'US' ? postal.zip(postalCode)?.[0]?.city ?? local[0] ?? null : local[0] ?? null;
+  };
+  const stateOf = (postalCode: string, country: SuggestionCountry): string | null => country === 'US'
+    ? postal.zip(postalCode)?.[0]?.state ?? stateOfUnlistedZip(postalCode) ?? null
+    : postal.fsa(postalCode.slice(0, 3))?.province ?? null;
+
+  for (const { postalCode, street, numbers, ranges } of reference?.streets() ?? []) {
+    const country = countryOfPostalCode(postalCode);
+    if (!country || !street.name) continue;
+    const arrays = byCountry[country];
+    const city = cityOf(postalCode, country);
+    const state = stateOf(postalCode, country);
+    const written = streetText(street, country);
+    const lastLine = searchForm(join(city, state, postalCode));
+    const numericRanges = ranges.filter((r) => (r.recordType === 'S' || r.recordType === 'H') && /^\d+$/.test(r.primaryLow) && /^\d+$/.test(r.primaryHigh));
+    arrays.streets.push({
+      key: join(searchForm(written), lastLine), weight: numbers.length + numericRanges.length, kind: 'street', country,
+      text: lineOf(written, city, state, postalCode), street: written, city, state, zip: postalCode,
+      ranges: numericRanges.length ? numericRanges : undefined,
+    });
+    for (const number of numbers) {
+      const line = `${number} ${written}`;
+      arrays.addresses.push({
+        key: join(searchForm(line), lastLine), weight: 0, kind: 'address', country,
+        text: lineOf(line, city, state, postalCode), street: line, city, state, zip: postalCode,
+      });
+    }
+  }
+  for (const arrays of Object.values(byCountry)) {
+    sortByKey(arrays.addresses);
+    sortByKey(arrays.streets);
+  }
+
+  return {
+    size: {
+      addresses: byCountry.US.addresses.length + byCountry.CA.addresses.length,
+      streets: byCountry.US.streets.length + byCountry.CA.streets.length,
+      places: byCountry.US.places.length + byCountry.CA.places.length,
+    },
+    suggest(typed, { country, limit }) {
+      const words = wordsOf(typed);
+      if (words.length === 0) return [];
+      const countries = (country ? [country.toUpperCase()] : ['US', 'CA']).filter((c): c is SuggestionCountry => c in byCountry);
+      const finished = /[\s,]$/.test(typed);
+      const prefixes = prefixesOf(words, finished);
+      // A house number first (a lone five figures is a ZIP being looked for): delivery points first.
+      const startsWithNumber = NUMBER.test(words[0]) && !(words.length === 1 && /^\d{5}$/.test(words[0]));
+      const queryWords = words.length;
+
+      const ranked = new Map<string, Ranked>();
+      const offer = (entry: AddressSuggestion, key: string, rank: number, weight: number) => {
+        const known = ranked.get(entry.text);
+        const candidate = { entry, key, rank, weight, extraWords: key.split(' ').length - queryWords };
+        if (!known || compare(candidate, known) < 0) ranked.set(entry.text, candidate);
+      };
+      for (const c of countries) {
+        const arrays = byCountry[c];
+        for (const { prefix, whole } of prefixes) {
+          for (const e of run(arrays.addresses, prefix, whole)) offer(e, e.key, startsWithNumber ? 0 : 2, e.weight);
+          for (const e of run(arrays.places, prefix, whole)) offer(e, e.key, startsWithNumber ? 1 : 0, e.weight);
+          for (const e of run(arrays.streets, prefix, whole)) offer(e, e.key, startsWithNumber ? 2 : 0, e.weight);
+        }
+        // A number typed before a street the USPS ranges hold (`1620 Amphitheatre`): that number on the street.
+        if (startsWithNumber) {
+          const number = words[0];
+          for (const { prefix, whole } of prefixesOf(words.slice(1), finished)) {
+            for (const e of run(arrays.streets, prefix, whole)) {
+              if (!e.ranges?.some((r) => inRange(number, r.primaryLow, r.primaryHigh, r.primaryParity))) continue;
+              const line = `${number} ${e.street}`;
+              offer({ ...suggestionOf(e), text: lineOf(line, e.city, e.state, e.zip), street: line, kind: 'address' }, `${number} ${e.key}`, 0, 0);
+            }
+          }
+        }
+      }
+      return [...ranked.values()].sort(compare).slice(0, limit).map((r) => suggestionOf(r.entry));
+    },
+  };
+}
+
+/**
+ * The prefixes to search for the words typed: the finished words in their search form, then the last one as typed
+ * (a prefix of the key's word) or, where it begins a long form (`LA`: LANE, LAKE), that form's abbreviation as a word.
+ */
+function prefixesOf(words: readonly string[], finished: boolean): { prefix: string; whole: boolean }[] {
+  if (words.length === 0) return [];
+  const head = words.slice(0, -1).map(searchWord);
+  const last = words[words.length - 1];
+  const before = head.length ? `${head.join(' ')} ` : '';
+  if (finished) return [{ prefix: before + searchWord(last), whole: true }];
+  const prefixes = [{ prefix: before + last, whole: false }];
+  const abbreviations = new Set<string>();
+  if (last.length >= 2) {
+    for (const [word, short] of LONG_FORMS) {
+      if (word.startsWith(last) && !short.startsWith(last)) abbreviations.add(short);
+      if (abbreviations.size >= MAX_EXPANSIONS) break;
+    }
+  }
+  for (const short of abbreviations) prefixes.push({ prefix: before + short, whole: true });
+  return prefixes;
+}
+
+function compare(a: Ranked, b: Ranked): number {
+  return a.rank - b.rank || a.extraWords - b.extraWords || b.weight - a.weight || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+}
+
+function suggestionOf(e: AddressSuggestion): AddressSuggestion {
+  return { text: e.text, street: e.street, city: e.city, state: e.state, zip: e.zip, country: e.country, kind: e.kind };
+}
