@@ -388,14 +388,16 @@ export interface SalesforceSettings {
   objects?: Array<Open<'Contact' | 'Lead'>>;
   page_size?: number;
   api_usage_max_share?: number;
+  realtime?: boolean;
   [extra: string]: unknown;
 }
 
 /** Write-only: stored encrypted, never returned */
-export type SalesforceCredentials = { client_id: string; client_secret: string } | { client_id: string; username: string; private_key: string };
+export type SalesforceCredentials = { client_id: string; client_secret: string } | { client_id: string; username: string; private_key: string } | { client_id: string; client_secret?: string; refresh_token: string };
 
 export interface SalesforceWriteBack {
   overwrite_address?: boolean;
+  shadow_fields?: boolean;
   [extra: string]: unknown;
 }
 
