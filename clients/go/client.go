@@ -53,6 +53,8 @@ type Client struct {
 	Batches *BatchesService
 	// Connectors keeps Salesforce and Shopify contacts verified.
 	Connectors *ConnectorsService
+	// WebhookEndpoints manages where the account's events are sent (VerifyWebhook checks what arrives).
+	WebhookEndpoints *WebhookEndpointsService
 }
 
 // Option configures a Client in New.
@@ -106,6 +108,7 @@ func New(apiKey string, opts ...Option) *Client {
 	c.Keys = &KeysService{c}
 	c.Batches = &BatchesService{c}
 	c.Connectors = &ConnectorsService{c}
+	c.WebhookEndpoints = &WebhookEndpointsService{c}
 	return c
 }
 

@@ -24,6 +24,7 @@ public final class ContactValidator {
   private final Keys keys;
   private final Batches batches;
   private final Connectors connectors;
+  private final WebhookEndpoints webhookEndpoints;
 
   private ContactValidator(Builder b) {
     HttpClient http = b.httpClient != null ? b.httpClient : HttpClient.newBuilder()
@@ -37,6 +38,7 @@ public final class ContactValidator {
     this.keys = new Keys(transport);
     this.batches = new Batches(transport);
     this.connectors = new Connectors(transport);
+    this.webhookEndpoints = new WebhookEndpoints(transport);
   }
 
   public static Builder builder() {
@@ -66,6 +68,20 @@ public final class ContactValidator {
   /** CSV batches: upload a file, follow it, download it enriched. */
   public Batches batches() {
     return batches;
+  }
+
+  /**
+   * {@code PATCH /v1/account}: the low-balance alert's threshold in credits ({@code null} removes it); the account as
+   * it is now.
+   */
+  public Account updateAccount(Long lowBalanceThreshold) {
+    String body = "{\"low_balance_threshold\":" + (lowBalanceThreshold == null ? "null" : lowBalanceThreshold.toString()) + "}";
+    return transport.json(Transport.Call.json("PATCH", "/v1/account", body), Account.class);
+  }
+
+  /** Where the account's events are sent ({@link Webhooks#verify} checks what arrives). */
+  public WebhookEndpoints webhookEndpoints() {
+    return webhookEndpoints;
   }
 
   /** Salesforce and Shopify connectors and their runs. */
