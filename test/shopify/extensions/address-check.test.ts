@@ -1,0 +1,155 @@
+/**
+ * The checkout address check (connectors/shopify/extensions/address-check) as Shopify would run it: its bundle built as
+ * the CLI builds it, in Debian's Chromium, under a stand-in of the extension host (extension-host.ts) on Shopify's
+ * extension origin, calling the real service with a publishable key made for that origin.
+ */
+import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_BINARY, launchChromium } from '../../support/chromium.js';
+import { testDatabases } from '../../support/databases.js';
+import { prerequisites } from '../../support/prerequisites.js';
+import { useTestService } from '../../support/service.js';
+import { bundleExtension, EXTENSIONS_DIR } from './bundle.js';
+import type { ExtensionHost, HostInit } from './extension-host.js';
+import { openExtension, publishableKeyFor } from './harness.js';
+
+/** A port nothing listens on: the service is down. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const SUITE = 'the checkout address check in Chromium';
+const TARGET = 'purchase.checkout.delivery-address.render-after';
+const SHOP = 'acme.myshopify.com';
+const LOCALE = JSON.parse(fs.readFileSync(path.join(EXTENSIONS_DIR, 'address-check/locales/en.default.json'), 'utf8'));
+
+const MISSPELT = { address1: '6007 applegate lane', address2: '', city: 'Louisvile', provinceCode: 'KY', zip: '40219', countryCode: 'US' };
+const UNKNOWN = { address1: '1 Nonexistent Street', address2: '', city: 'Springfield', provinceCode: 'ZZ', zip: '00000', countryCode: 'US' };
+/** Verified, typed in lower case with punctuation and a ZIP+4 add-on: nothing worth a prompt. */
+const COSMETIC = { address1: '6007 applegate ln.', address2: '', city: 'louisville', provinceCode: 'ky', zip: '40219-1234', countryCode: 'US' };
+
+/** The stand-in host, a global of the page (extension-host.ts). */
+declare const extensionHost: ExtensionHost;
+
+describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY)).each(testDatabases)(`${SUITE} ($name)`, (database) => {
+  const service = useTestService(database, { PUBLISHABLE_RATE_LIMIT_PER_MINUTE: '1000' });
+  let browser: Browser;
+  let bundle: string;
+  let key: string;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    bundle = (await bundleExtension('address-check')).code;
+    key = await publishableKeyFor(service());
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function open(init: Partial<HostInit>, mode = 'warn'): Promise<{ page: Page; sent: string[] }> {
+    return openExtension(browser, bundle, {
+      target: TARGET, shop: SHOP, locale: LOCALE, capabilities: ['network_access', 'block_progress'],
+      settings: { api_url: service().url, publishable_key: key, mode }, ...init,
+    });
+  }
+
+  it('When the buyer types a misspelt address, then the standardized one is offered, and one tap applies it', async () => {
+    const { page, sent } = await open({ shippingAddress: MISSPELT });
+
+    const banner = page.locator('s-banner');
+    await expect.poll(() => banner.getAttribute('heading')).toBe('Did you mean this address?');
+    const shown = await banner.locator('s-text').first().textContent();
+    await page.locator('s-button', { hasText: 'Use this address' }).click();
+    await expect.poll(() => page.evaluate(() => extensionHost.applied.length)).toBe(1);
+    const applied = await page.evaluate(() => extensionHost.applied);
+    await expect.poll(() => page.locator('s-banner').count()).toBe(0);
+
+    expect(shown).toBe('6007 APPLEGATE LN, LOUISVILLE, KY 40219');
+    expect(applied).toEqual([{
+      type: 'updateShippingAddress',
+      address: { address1: '6007 APPLEGATE LN', address2: '', city: 'LOUISVILLE', provinceCode: 'KY', zip: '40219' },
+    }]);
+    // The applied address is checked once more (verified: nothing more to say); the proof counts prompt and apply.
+    await expect.poll(() => sent.filter((s) => s.startsWith('validate')).length).toBe(2);
+    await expect.poll(() => sent.filter((s) => s.startsWith('event'))).toEqual(['event prompt_shown', 'event suggestion_applied']);
+    await page.close();
+  });
+
+  it('When the address differs only in case, punctuation and ZIP+4, then nothing is shown', async () => {
+    const { page, sent } = await open({ shippingAddress: COSMETIC });
+
+    await expect.poll(() => sent.length).toBe(1);
+    await page.waitForTimeout(300);
+
+    expect(await page.locator('s-banner').count()).toBe(0);
+    expect(sent).toEqual(['validate 6007 applegate ln.']);
+    await page.close();
+  });
+
+  it('When an express wallet brings a misspelt address, then the suggestion is shown without a button that cannot work', async () => {
+    const { page } = await open({ shippingAddress: MISSPELT, canSelectCustomAddress: false });
+
+    await expect.poll(() => page.locator('s-banner').getAttribute('heading')).toBe('Did you mean this address?');
+
+    expect(await page.locator('s-button').allTextContents()).toEqual(['Keep mine']);
+    await page.close();
+  });
+
+  it('When the address is undeliverable in "warn" mode, then the buyer is warned and may go on, which is counted', async () => {
+    const { page, sent } = await open({ shippingAddress: UNKNOWN }, 'warn');
+
+    await expect.poll(() => page.locator('s-banner').getAttribute('tone')).toBe('warning');
+    const journey = await page.evaluate(() => extensionHost.continueJourney(true));
+
+    expect(await page.locator('s-banner').getAttribute('heading')).toBe('We could not find this address');
+    expect(journey.behavior).toBe('allow');
+    await expect.poll(() => sent.filter((s) => s.startsWith('event'))).toEqual(['event prompt_shown', 'event went_on_after_warning']);
+    await page.close();
+  });
+
+  it('When the address is undeliverable in "block" mode, then Continue is stopped until the buyer changes it', async () => {
+    const { page } = await open({ shippingAddress: UNKNOWN }, 'block');
+
+    await expect.poll(() => page.locator('s-banner').getAttribute('tone')).toBe('critical');
+    const blocked = await page.evaluate(() => extensionHost.continueJourney(true));
+    const notAllowedToBlock = await page.evaluate(() => extensionHost.continueJourney(false));
+    await page.evaluate((a) => extensionHost.setShippingAddress(a), MISSPELT);
+    // Continue pressed at once: the check of the new address is awaited, not the old verdict reused.
+    const afterChange = await page.evaluate(() => extensionHost.continueJourney(true));
+
+    expect(blocked).toEqual({
+      behavior: 'block', reasons: ['undeliverable shipping address'],
+      errors: [{ message: 'Please correct the shipping address: we could not find it, and the order could not be delivered.' }],
+    });
+    expect(notAllowedToBlock.behavior).toBe('allow');
+    expect(afterChange.behavior).toBe('allow');
+    await page.close();
+  });
+
+  it('When the service is down or the settings are missing, then nothing shows and nothing is blocked', async () => {
+    const down = await open({ shippingAddress: UNKNOWN, settings: { api_url: `http://127.0.0.1:${await closedPort()}`, publishable_key: key, mode: 'block' } });
+    const unset = await open({ shippingAddress: UNKNOWN, settings: {} });
+    const secretKey = await open({ shippingAddress: UNKNOWN, settings: { api_url: service().url, publishable_key: 'cv_live_x', mode: 'block' } });
+
+    const started = Date.now();
+    const journey = await down.page.evaluate(() => extensionHost.continueJourney(true));
+    const waited = Date.now() - started;
+
+    expect(journey.behavior).toBe('allow');
+    expect(waited).toBeLessThan(3_000);
+    expect(down.sent).toEqual(['validate 1 Nonexistent Street']);
+    expect(unset.sent).toEqual([]);
+    expect(secretKey.sent).toEqual([]);
+    for (const { page } of [down, unset, secretKey]) {
+      expect(await page.locator('s-banner').count()).toBe(0);
+      await page.close();
+    }
+  });
+});

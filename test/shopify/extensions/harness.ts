@@ -1,0 +1,55 @@
+/**
+ * Opens an extension's bundle in Chromium as Shopify's host would load it: on Shopify's extension origin
+ * (https://extensions.shopifycdn.com, served here by Playwright's routing: no network), with the stand-in `shopify`
+ * global installed first (extension-host.ts), then runs its target. Every call the extension makes to the service is
+ * recorded in `sent`, one short line each.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { TestService } from '../../support/service.js';
+import { installExtensionHost, type ExtensionHost, type HostInit } from './extension-host.js';
+
+export const EXTENSION_ORIGIN = 'https://extensions.shopifycdn.com';
+
+/** A funded account's publishable key for Shopify's extension origin, as docs/shopify.md has the merchant make it. */
+export async function publishableKeyFor(s: TestService): Promise<string> {
+  const { apiKey } = await s.newAccount(100);
+  const res = await s.post('/v1/keys', { publishable: true, origins: [EXTENSION_ORIGIN] }, { key: apiKey });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { api_key: string }).api_key;
+}
+
+function describeCall(url: URL, method: string, body: Record<string, unknown> | null): string {
+  if (url.pathname === '/v1/validate') return `validate ${(body?.address as { line1?: string } | undefined)?.line1}`;
+  if (url.pathname === '/v1/checkout/events') return `event ${body?.event}`;
+  if (url.pathname === '/v1/address/autocomplete') return `autocomplete ${url.searchParams.get('q')}`;
+  return `${method} ${url.pathname}${body ? ` ${body.action}` : ''}`;
+}
+
+export async function openExtension(browser: Browser, bundle: string, init: HostInit): Promise<{ page: Page; sent: string[]; result: unknown }> {
+  // Chromium's Local Network Access asks the buyer before a public origin reaches this machine's service: granted
+  // here as a buyer would grant it; a real store's service is public and is never asked about.
+  const context = await browser.newContext({ permissions: ['local-network-access'] });
+  const page = await context.newPage();
+  page.on('close', () => void context.close().catch(() => undefined));
+  const sent: string[] = [];
+  page.on('pageerror', (err) => console.error(`extension page error: ${err.message}`));
+  page.on('console', (msg) => { if (msg.type() === 'error') console.error(`extension console: ${msg.text()}`); });
+  page.on('request', (req) => {
+    const url = new URL(req.url());
+    if (url.origin === EXTENSION_ORIGIN || req.method() === 'OPTIONS') return;
+    sent.push(describeCall(url, req.method(), req.postData() ? (req.postDataJSON() as Record<string, unknown>) : null));
+  });
+  await page.route(`${EXTENSION_ORIGIN}/**`, (route) => {
+    const isBundle = route.request().url().endsWith('/extension.js');
+    return route.fulfill({
+      status: 200,
+      contentType: isBundle ? 'text/javascript' : 'text/html',
+      body: isBundle ? bundle : '<!doctype html><meta charset="utf-8"><title>Extension</title><body></body><script src="/standin/extension.js"></script>',
+    });
+  });
+  await page.addInitScript(installExtensionHost, init);
+  await page.goto(`${EXTENSION_ORIGIN}/standin/`);
+  const result = await page.evaluate(() => (globalThis as unknown as { extensionHost: ExtensionHost }).extensionHost.run());
+  return { page, sent, result };
+}
