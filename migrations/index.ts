@@ -12,6 +12,7 @@ import { KeyCreators1764810000000 } from './1764810000000-KeyCreators.js';
 import { OneConnectorPerShop1764820000000 } from './1764820000000-OneConnectorPerShop.js';
 import { IdempotencyPerKey1764821000000 } from './1764821000000-IdempotencyPerKey.js';
 import { Webhooks1764940000000 } from './1764940000000-Webhooks.js';
+import { ShopOrders1764965000000 } from './1764965000000-ShopOrders.js';
 
 export const migrations = [
   Billing1763790000000, ReferenceData1763800000000, ReferencePointCity1763810000000, ReferenceImportLog1763820000000,
@@ -19,4 +20,5 @@ export const migrations = [
   PublishableKeys1763860000000, People1763870000000, KeyCreators1764810000000,
   OneConnectorPerShop1764820000000, IdempotencyPerKey1764821000000,
   Webhooks1764940000000,
+  ShopOrders1764965000000,
 ];

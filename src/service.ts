@@ -14,7 +14,9 @@ import { BulkRunner } from './bulk/runner.js';
 import type { Slots, TurnGate } from './bulk/process-records.js';
 import { createConnectorPlugins } from '../connectors/index.js';
 import { ShopifyInstall } from '../connectors/shopify/install.js';
+import { ShopifyOrders } from '../connectors/shopify/orders.js';
 import { ShopifyWebhooks } from '../connectors/shopify/webhooks.js';
+import { OrderChecks, type OrderMail } from './sync/order-checks.js';
 import { ConnectorStore } from './sync/connector-store.js';
 import { ConnectorRuns } from './sync/connector-runs.js';
 import { Connectors } from './sync/connectors.js';
@@ -119,6 +121,8 @@ export async function openBulk(
 export function openSync(
   config: Config, db: Database, validation: ContactValidation, ledger: CreditLedger, logger: Logger,
   { slots, gate }: { slots: Slots; gate: TurnGate },
+  /** Mail and links for the buyers of orders checked at purchase (absent: the CLI, which takes no deliveries). */
+  buyers?: { mailer: { send(message: OrderMail): Promise<void> }; linkSecret: () => Promise<Buffer>; baseUrl: () => string },
 ) {
   const store = new ConnectorStore(db);
   const registry = new ConnectorRegistry(createConnectorPlugins({ shopifyAdminBaseUrl: config.connectors.shopifyAdminBaseUrl }));
@@ -130,10 +134,14 @@ export function openSync(
   });
   const scheduler = new ConnectorScheduler(store, runs, logger);
   const connectors = new Connectors(store, registry, secrets, config.connectors.allowPrivate, () => void scheduler.refresh());
-  const shopifyWebhooks = new ShopifyWebhooks(new WebhookDeliveries(db, store, secrets, runs, logger), logger);
+  const orderChecks = buyers ? new OrderChecks(db, store, secrets, validation, buyers.mailer, buyers.linkSecret, logger, {
+    outbound: config.outbound, allowPrivate: config.connectors.allowPrivate, baseUrl: buyers.baseUrl,
+  }) : null;
+  const shopifyOrders = orderChecks ? new ShopifyOrders(orderChecks, { adminBaseUrl: config.connectors.shopifyAdminBaseUrl }) : null;
+  const shopifyWebhooks = new ShopifyWebhooks(new WebhookDeliveries(db, store, secrets, runs, logger), logger, shopifyOrders ?? undefined);
   const app = config.connectors.shopifyApp;
   const shopifyInstall = app ? new ShopifyInstall({ ...app, adminBaseUrl: config.connectors.shopifyAdminBaseUrl }, connectors) : null;
-  return { store, registry, runs, scheduler, connectors, shopifyWebhooks, shopifyInstall };
+  return { store, registry, runs, scheduler, connectors, shopifyWebhooks, shopifyInstall, orderChecks, shopifyOrders };
 }
 
 /**
@@ -196,12 +204,14 @@ export async function startService(config: Config, logger: Logger = createLogger
   const inDoubt = new InDoubtDebits(ledger, logger);
   const validation = new ContactValidation(engines, ledger, config.validationBudgetMs, inDoubt);
   const bulk = await openBulk(config, db, validation, ledger, logger);
-  const sync = openSync(config, db, validation, ledger, logger, bulk.runner);
+  const { people, mailer } = openPeople(config, db, accounts, logger);
+  let url = '';
+  const sync = openSync(config, db, validation, ledger, logger, bulk.runner, {
+    mailer, linkSecret: () => people.linkSecret(), baseUrl: () => baseUrl(),
+  });
   const failedAuthentications = new FailedAuthenticationLimiter(config.failedAuthPerMinute, db);
   // REDIS_URL: the per-key rate limit counts in Redis (src/http/middleware/rate-limit.ts).
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
-  const { people, mailer } = openPeople(config, db, accounts, logger);
-  let url = '';
   const baseUrl = () => (config.people.publicBaseUrl ?? url).replace(/\/+$/, '');
   const outgoing = openWebhooks(config, db, ledger, people, mailer, logger, baseUrl);
   const purchases = new Purchases(db, ledger, { packPrices: config.credits.packPrices, stripe: config.stripe }, logger);
@@ -214,6 +224,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     metrics: new ServiceMetrics(db, engines.resolver), metricsToken: config.metricsToken,
     isReady: () => ready, isDraining: () => closing !== undefined, resolverHealth: () => engines.resolver.health(), batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
     connectors: sync.connectors, connectorRuns: sync.runs, shopifyWebhooks: sync.shopifyWebhooks, shopifyInstall: sync.shopifyInstall,
+    shopifyOrders: sync.shopifyOrders,
     shopifyWebhooksPerMinute: config.connectors.shopifyWebhooksPerMinute,
     people, purchases, webhooks: outgoing.webhooks, lowBalance: outgoing.lowBalance,
     dashboard: {

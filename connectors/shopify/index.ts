@@ -17,6 +17,10 @@ export const shopifySettingsSchema = z.object({
   api_version: z.string().regex(/^(\d{4}-(01|04|07|10)|unstable)$/, 'an API version such as "2025-10"').default('2025-10'),
   resources: z.array(z.enum(RESOURCES)).min(1).default([...RESOURCES]).transform((resources) => [...new Set(resources)]),
   page_size: z.number().int().min(1).max(250).default(250),
+  /** The checkout extension: `warn` shows the doubt and lets the buyer go on; `block` stops an undeliverable address. */
+  mode: z.enum(['warn', 'block']).default('warn'),
+  /** Hold the fulfillment of an order whose address is undeliverable until the buyer or the merchant fixes it. */
+  hold: z.boolean().default(false),
 });
 
 /** The app's API secret key (a Dev Dashboard app's client secret): webhook deliveries are signed with it (X-Shopify-Hmac-Sha256). */
@@ -51,10 +55,13 @@ export interface ShopifyPluginOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** The access scopes a configuration needs (a write scope grants reading too). */
-export function requiredScopes(resources: ShopifyResource[], writeBack: ShopifyWriteBack): string[] {
+/** The access scopes a configuration needs (a write scope grants reading too); holds need the fulfillment orders'. */
+export function requiredScopes(resources: ShopifyResource[], writeBack: ShopifyWriteBack, { hold = false } = {}): string[] {
   const writes = writeBack.tags || writeBack.metafields;
-  return resources.map((resource) => `${writes ? 'write' : 'read'}_${resource}`);
+  return [
+    ...resources.map((resource) => `${writes ? 'write' : 'read'}_${resource}`),
+    ...(hold ? ['write_merchant_managed_fulfillment_orders'] : []),
+  ];
 }
 
 export function createShopifyPlugin(
@@ -72,7 +79,7 @@ export function createShopifyPlugin(
       const { settings, writeBack, log } = context;
       const [client, { createSession }] = await Promise.all([clientFor(context, options), import('./session.js')]);
       await client.authenticate();
-      await client.checkAccess(requiredScopes(settings.resources, writeBack));
+      await client.checkAccess(requiredScopes(settings.resources, writeBack, settings));
       log.info({ shop: settings.shop, apiVersion: settings.api_version }, 'shopify session opened');
       return createSession(client, {
         resources: settings.resources,
@@ -85,14 +92,14 @@ export function createShopifyPlugin(
     async check(context) {
       const [client, { checkStore }] = await Promise.all([clientFor(context, options), import('./check.js')]);
       const { settings, writeBack, webhookUrl } = context;
-      return checkStore(client, { resources: settings.resources, scopes: requiredScopes(settings.resources, writeBack), webhookUrl });
+      return checkStore(client, { resources: settings.resources, scopes: requiredScopes(settings.resources, writeBack, settings), webhookUrl });
     },
   };
 }
 
 /** A client for these settings; @shopify/shopify-api, a large package, is loaded by the first sync or check rather than at every start. */
-async function clientFor(
-  { settings, credentials, onApiUsage, log, fetch }: ConnectorContext<ShopifySettings, ShopifyCredentials, ShopifyWriteBack>,
+export async function clientFor(
+  { settings, credentials, onApiUsage, log, fetch }: Omit<ConnectorContext<ShopifySettings, ShopifyCredentials, unknown>, 'writeBack'>,
   options: ShopifyPluginOptions,
 ) {
   const { DEFAULT_RETRY, ShopifyClient } = await import('./client.js');

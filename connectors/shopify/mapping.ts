@@ -54,8 +54,12 @@ export function contactOf(email: unknown, phone: unknown, address: MailingAddres
 
 export const keyOf = (resource: ShopifyResource, gid: string) => `${RESOURCE[resource].prefix}:${gid}`;
 
+/** An order is paid for once, whatever its edits (docs/shopify.md): its charge key is its own key. */
+const chargeKeyOf = (resource: ShopifyResource, key: string) => (resource === 'orders' ? { chargeKey: key } : {});
+
 export function recordOf(resource: ShopifyResource, node: ResourceNode): PlatformRecord {
-  return { key: keyOf(resource, node.id), contact: contactOf(node.email, node.phone, node[RESOURCE[resource].address]) };
+  const key = keyOf(resource, node.id);
+  return { key, contact: contactOf(node.email, node.phone, node[RESOURCE[resource].address]), ...chargeKeyOf(resource, key) };
 }
 
 /** `customer:gid://shopify/Customer/1` → the resource and the GID; null for a key this plugin did not make. */
@@ -74,7 +78,7 @@ const WEBHOOK_TOPICS: Record<string, ShopifyResource> = {
 };
 
 /** The REST address (`default_address`, `shipping_address`) under the GraphQL names. */
-function addressOfRest(value: unknown): MailingAddress | null {
+export function addressOfRest(value: unknown): MailingAddress | null {
   if (!value || typeof value !== 'object') return null;
   const a = value as Record<string, unknown>;
   const s = (v: unknown) => (typeof v === 'string' ? v : null);
@@ -91,7 +95,8 @@ export function recordsOfDelivery(topic: string, payload: unknown): PlatformReco
   const p = payload as Record<string, unknown>;
   const gid = typeof p.admin_graphql_api_id === 'string' ? p.admin_graphql_api_id : null;
   if (!gid || !parseKey(keyOf(resource, gid))) return [];
-  return [{ key: keyOf(resource, gid), contact: contactOf(p.email, p.phone, addressOfRest(p[RESOURCE[resource].restAddress])) }];
+  const key = keyOf(resource, gid);
+  return [{ key, contact: contactOf(p.email, p.phone, addressOfRest(p[RESOURCE[resource].restAddress])), ...chargeKeyOf(resource, key) }];
 }
 
 // ---- write-back ----------------------------------------------------------------------------------------------------

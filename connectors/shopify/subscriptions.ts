@@ -7,7 +7,7 @@ import type { ShopifyClient } from './client.js';
 import type { ShopifyResource } from './mapping.js';
 
 /** The topics a connector listens to (the privacy topics are set in the app's configuration, not through the API). */
-const WEBHOOK_TOPICS = { customers: ['CUSTOMERS_CREATE', 'CUSTOMERS_UPDATE'], orders: ['ORDERS_CREATE'] } as const;
+const WEBHOOK_TOPICS = { customers: ['CUSTOMERS_CREATE', 'CUSTOMERS_UPDATE'], orders: ['ORDERS_CREATE', 'ORDERS_UPDATED'] } as const;
 
 interface Subscriptions {
   webhookSubscriptions: { nodes: { id: string; topic: string; endpoint: { __typename: string; callbackUrl?: string } }[] };

@@ -18,6 +18,7 @@ import crypto from 'node:crypto';
 import type { ConnectorContext } from '../../src/sync/plugin.js';
 import type { WebhookDeliveries } from '../../src/sync/webhook-deliveries.js';
 import { recordsOfDelivery } from './mapping.js';
+import type { ShopifyOrders } from './orders.js';
 
 export interface Delivery {
   topic: string;
@@ -36,6 +37,8 @@ export type DeliveryAnswer =
   | { status: 'accepted'; topic: string };
 
 const RECORD_TOPICS = ['customers/create', 'customers/update', 'orders/create'];
+/** Topics of the orders checked at purchase (orders.ts): remembered like the record topics. */
+const ORDER_TOPICS = ['orders/create', 'orders/updated'];
 const PRIVACY_TOPICS = new Set(['customers/data_request', 'customers/redact', 'shop/redact']);
 
 /**
@@ -48,7 +51,7 @@ export const REPLAY_WINDOW_MS = 6 * 60 * 60_000;
  * nobody signs. The lifecycle and privacy topics (an uninstall, a redaction) are few and remembered for good: a
  * replay of one must never pause or erase a shop's connector again.
  */
-const RECORD_DELIVERY_MEMORY = { topics: RECORD_TOPICS, memoryMs: 7 * 24 * 60 * 60_000 };
+const RECORD_DELIVERY_MEMORY = { topics: [...new Set([...RECORD_TOPICS, ...ORDER_TOPICS])], memoryMs: 7 * 24 * 60 * 60_000 };
 
 /** Constant-time comparison of a presented base64 HMAC with the expected one. */
 function sameSignature(presented: string, expected: Buffer): boolean {
@@ -62,6 +65,8 @@ export class ShopifyWebhooks {
   constructor(
     private readonly deliveries: WebhookDeliveries,
     private readonly log: ConnectorContext<unknown, unknown, unknown>['log'],
+    /** Orders checked at purchase: risk, holds, the buyer's confirmation (absent: records only). */
+    private readonly orders?: ShopifyOrders,
   ) {}
 
   /** The connector of the shop, if its secret signed the body; else null. */
@@ -103,6 +108,10 @@ export class ShopifyWebhooks {
 
     if (RECORD_TOPICS.includes(delivery.topic)) {
       this.deliveries.process(connector, recordsOfDelivery(delivery.topic, payload));
+    }
+    if (this.orders && ORDER_TOPICS.includes(delivery.topic) && payload && typeof payload === 'object') {
+      const order = payload as Record<string, unknown>;
+      this.orders.track(delivery.topic === 'orders/create' ? this.orders.created(signer, order) : this.orders.updated(signer, order));
     } else if (delivery.topic === 'app/uninstalled') {
       // The app was removed from the shop: its access token is erased (the secret stays, for privacy deliveries).
       const { access_token: _erased, ...rest } = credentials;
@@ -127,16 +136,19 @@ export class ShopifyWebhooks {
     let deleted = 0;
     if (delivery.topic === 'shop/redact') {
       deleted = await this.deliveries.forgetRecords(connector, 'all');
+      deleted += await this.orders?.forget(connector, 'all') ?? 0;
       await this.deliveries.release(connector, 'the shop asked for its data to be erased', {}, { resetWatermark: true });
     }
     deleted += await this.deliveries.forgetRecords(connector, keys);
+    deleted += await this.orders?.forget(connector, keys.filter((k) => k.startsWith('order:')).map((k) => k.slice('order:'.length))) ?? 0;
     // What we keep of a customer is the hash of each checked value and a write-back owed, never the values
     // themselves: a data request has nothing more to report than that, and is recorded.
     await this.deliveries.recordPrivacyRequest({ connector, platformKey: delivery.shop, topic: delivery.topic, subject, recordsDeleted: deleted });
   }
 
   /** Waits for the work of deliveries already answered (a shutdown; tests). */
-  settle(): Promise<void> {
-    return this.deliveries.settle();
+  async settle(): Promise<void> {
+    await this.deliveries.settle();
+    await this.orders?.settle();
   }
 }

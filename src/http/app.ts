@@ -11,6 +11,7 @@ import type { ConnectorRuns } from '../sync/connector-runs.js';
 import type { Connectors } from '../sync/connectors.js';
 import type { ShopifyInstall } from '../../connectors/shopify/install.js';
 import type { ShopifyWebhooks } from '../../connectors/shopify/webhooks.js';
+import type { ShopifyOrders } from '../../connectors/shopify/orders.js';
 import type { CreditLedger } from '../billing/ledger.js';
 import type { Database } from '../db/data-source.js';
 import type { Logger } from '../log.js';
@@ -43,6 +44,8 @@ export interface AppDeps {
   connectors: Connectors;
   connectorRuns: ConnectorRuns;
   shopifyWebhooks: ShopifyWebhooks;
+  /** Orders checked at purchase: the buyer's answers, the extensions' reports (null without connectors' mail and links). */
+  shopifyOrders?: ShopifyOrders | null;
   /** SHOPIFY_WEBHOOKS_PER_MINUTE: refused deliveries per shop per minute (0: off; default 600). */
   shopifyWebhooksPerMinute?: number;
   /** Credit packs through Stripe Checkout (disabled, not absent, when Stripe is not configured). */
@@ -106,6 +109,7 @@ export function createApp(deps: AppDeps): express.Express {
     people: deps.people, accounts: deps.accounts, ledger: deps.ledger, batches: deps.batches, connectors: deps.connectors,
     connectorRuns: deps.connectorRuns, purchases: deps.purchases, settings: deps.dashboard,
     webhooks: deps.webhooks, lowBalance: deps.lowBalance,
+    shopifyOrders: deps.shopifyOrders, db: deps.db,
   });
 
   // 405 with Allow (RFC 9110 §15.5.6) for a known path, from the same declarations and the dashboard's routes.

@@ -12,8 +12,11 @@ import { decoyHash, hashPassword, passwordWeakness, verifyPassword } from './pas
 import type { WebSessions } from './sessions.js';
 import { readLink, signLink, type LinkPurpose } from './signed-links.js';
 
+/** The links mailed to people of an account (a buyer's order link is the order checks' own: src/sync/order-checks.ts). */
+type PersonLinkPurpose = Exclude<LinkPurpose, 'order-address'>;
+
 /** How long each kind of link works. */
-const LINK_LIFETIME_MS: Record<LinkPurpose, number> = { confirm: 3 * 86_400_000, reset: 3_600_000, invite: 7 * 86_400_000 };
+const LINK_LIFETIME_MS: Record<PersonLinkPurpose, number> = { confirm: 3 * 86_400_000, reset: 3_600_000, invite: 7 * 86_400_000 };
 const SIGN_IN_WINDOW_MS = 15 * 60_000;
 const MAX_MEMBERS = 50;
 const RESET_MAILS_PER_WINDOW = 3;
@@ -350,14 +353,14 @@ export class People {
     return user;
   }
 
-  private async read(token: unknown, purpose: LinkPurpose) {
+  private async read(token: unknown, purpose: PersonLinkPurpose) {
     const link = readLink(await this.linkSecret(), token, purpose, this.now());
     if (!link) throw new PeopleError('link-invalid', 'This link is not valid, or it has expired: ask for a new one.');
     return link;
   }
 
   private async sendLink(
-    purpose: LinkPurpose, user: { id: string; email: string; password_changed_at?: number | string }, baseUrl: string,
+    purpose: PersonLinkPurpose, user: { id: string; email: string; password_changed_at?: number | string }, baseUrl: string,
   ): Promise<DevelopmentLink> {
     const stamp = purpose === 'confirm' ? user.email : String(user.password_changed_at ?? (await this.userById(user.id))!.password_changed_at);
     const token = signLink(await this.linkSecret(), { purpose, userId: user.id, expiresAt: this.now() + LINK_LIFETIME_MS[purpose], stamp });
@@ -395,7 +398,7 @@ export class People {
   }
 
   /** SESSION_SECRET, else one generated once and kept in the database, the same for every instance. */
-  private linkSecret(): Promise<Buffer> {
+  linkSecret(): Promise<Buffer> {
     this.secret ??= (async () => {
       if (this.settings.secret) return crypto.createHash('sha256').update(this.settings.secret).digest();
       await this.db.run(

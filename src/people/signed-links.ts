@@ -6,7 +6,7 @@
  */
 import crypto from 'node:crypto';
 
-export type LinkPurpose = 'confirm' | 'reset' | 'invite';
+export type LinkPurpose = 'confirm' | 'reset' | 'invite' | 'order-address';
 
 export interface LinkPayload {
   purpose: LinkPurpose;

@@ -290,7 +290,7 @@ export class ConnectorRuns {
       const input: ContactInput = { smtp: true, country: r.contact.country };
       for (const m of modules) input[m] = r.contact[m];
       const owed = modules.flatMap((m) => (before?.[m]?.startsWith(RECHECK) ? [before[m]] : []));
-      const chargeId = `${connector.id}:${r.key}:${[modules.map((m) => hashes[m]).join('.'), ...owed].join(':')}`;
+      const chargeId = r.chargeKey ? `${connector.id}:${r.chargeKey}` : `${connector.id}:${r.key}:${[modules.map((m) => hashes[m]).join('.'), ...owed].join(':')}`;
       due.push({ record: { key: r.key, input }, chargeId, hashes, modules });
     }
     if (cleared.length) await this.store.saveRecordStates(connector.id, cleared);

@@ -66,6 +66,11 @@ export interface PlatformRecord {
   /** Stable and unique within the connector: `Contact:003…`, `customer:gid://…`. */
   key: string;
   contact: RecordContact;
+  /**
+   * A record paid for once whatever its edits (a store's order: the buyer's corrections are free): its checks are
+   * charged under this key instead of one per checked input. Absent: each new input is paid for.
+   */
+  chargeKey?: string;
 }
 
 /** Where reading stopped, per stream (object or resource): opaque to the core, kept between runs as JSON. */

@@ -22,7 +22,10 @@ import { parseBody } from '../http/request-schema.js';
 import { PeopleError, type People } from '../people/people.js';
 import type { ConnectorRuns } from '../sync/connector-runs.js';
 import type { Connectors } from '../sync/connectors.js';
+import type { ShopifyOrders } from '../../connectors/shopify/orders.js';
+import type { Database } from '../db/data-source.js';
 import { dashboardAssets, iconRoutes } from './assets.js';
+import { orderAddressRoutes } from './order-routes.js';
 import { batchesPage } from './pages/batches.js';
 import { billingPage, type Receipt } from './pages/billing.js';
 import { connectorsPage } from './pages/connectors.js';
@@ -51,6 +54,9 @@ export interface DashboardDeps {
   purchases: PackPurchases;
   webhooks: WebhookPageDeps['webhooks'];
   lowBalance: WebhookPageDeps['lowBalance'];
+  /** Orders checked at purchase: the buyer's address page, the store's settings and proof. */
+  shopifyOrders?: ShopifyOrders | null;
+  db: Database;
   settings: {
     freeCredits: number;
     packPrices: ReadonlyMap<number, number>;
@@ -150,6 +156,7 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
 
   dashboardAssets(router);
   iconRoutes(router);
+  orderAddressRoutes(router, deps.shopifyOrders, deps.db, { session, form, csrf });
 
   // Signing up, in and out.
   router.get('/signup', session, (_req, res) => {

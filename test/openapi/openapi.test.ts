@@ -13,6 +13,7 @@ import { useTestService } from '../support/service.js';
 import { Conformance, operationsOf } from './conformance.js';
 import { startFakeOrg } from '../salesforce/fake-org.js';
 import { BIG_JSON, batchUntil, call, json, salesforceBody, silentServer } from './http.js';
+import { provokeShopifyOrderEndpoints, sessionTokenFor } from './shopify-orders-scenarios.js';
 
 const database = testDatabases[0];
 const BATCH_MAX_BYTES = 4096;
@@ -95,6 +96,7 @@ describe('the OpenAPI description', () => {
       'GET /v1/connectors/{connector_id}', 'PATCH /v1/connectors/{connector_id}', 'DELETE /v1/connectors/{connector_id}',
       'POST /v1/connectors/{connector_id}/runs', 'GET /v1/connectors/{connector_id}/runs', 'POST /v1/connectors/{connector_id}/check', 'GET /healthz', 'GET /readyz', 'GET /v1/usage', 'GET /v1/address/autocomplete', 'GET /widget.js', 'GET /widget/demo', 'POST /widget/demo', 'GET /metrics',
       'POST /v1/connectors/shopify/install', 'GET /shopify/install', 'GET /shopify/callback',
+      'POST /shopify/orders/address-confirmation', 'POST /v1/checkout/events',
       'GET /problems/{code}', 'POST /webhooks/shopify', 'POST /webhooks/stripe', 'GET /v1/openapi.json', 'GET /docs',
       'PATCH /v1/account', 'POST /v1/webhook_endpoints', 'GET /v1/webhook_endpoints', 'DELETE /v1/webhook_endpoints/{webhook_endpoint_id}',
       'GET /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries',
@@ -452,7 +454,10 @@ describe('the description of the guard, with a rate limit of 1 a minute', () => 
       const headers: Record<string, string> = path === '/webhooks/shopify'
         ? { 'x-shopify-topic': 'customers/update', 'x-shopify-shop-domain': 'a.myshopify.com', 'x-shopify-hmac-sha256': 'AA==', 'x-shopify-webhook-id': '1' }
         : {};
-      const res = await call(s, method.toUpperCase(), concrete, { key: apiKey, headers, ...(method === 'get' || method === 'delete' ? {} : json({})) });
+      // A buyer's answer reads the store of its session token's shop first.
+      if (path === '/shopify/orders/address-confirmation') headers.authorization = `Bearer ${await sessionTokenFor('a.myshopify.com', 'x')}`;
+      const body = path === '/shopify/orders/address-confirmation' ? { order_id: 'gid://shopify/Order/1', action: 'confirm' } : {};
+      const res = await call(s, method.toUpperCase(), concrete, { key: apiKey, ...(method === 'get' || method === 'delete' ? {} : json(body)), headers });
       // The Shopify app's install is not configured on this service: it says so before it needs the database.
       // Nor is Stripe: its webhook says so first.
       expect((await conformance.check(method.toUpperCase(), path, res)).type, `${method} ${path}`).toMatch(/database-unavailable|not-ready|shopify-app-not-configured|payments-not-configured/);
@@ -555,6 +560,14 @@ describe('the description of the Stripe webhook', () => {
     } finally {
       Object.assign(s.purchases, { handleWebhook });
     }
+  });
+});
+
+describe('the description of the Shopify order endpoints', () => {
+  const service = useTestService(database, CONNECTOR_ENV);
+
+  it('When the buyer\'s answer and the checkout reports are sent every way the description lists, then each answer matches', async () => {
+    await provokeShopifyOrderEndpoints(service(), conformance);
   });
 });
 

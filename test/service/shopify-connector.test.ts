@@ -162,7 +162,7 @@ describe.each(testDatabases)('the Shopify connector on $name', (database) => {
       await runNow(local, apiKey, connector.connector_id);
       await runNow(local, apiKey, connector.connector_id);
 
-      expect(localShop.state.webhooks.map((w) => w.topic).sort()).toEqual(['APP_UNINSTALLED', 'CUSTOMERS_CREATE', 'CUSTOMERS_UPDATE', 'ORDERS_CREATE']);
+      expect(localShop.state.webhooks.map((w) => w.topic).sort()).toEqual(['APP_UNINSTALLED', 'CUSTOMERS_CREATE', 'CUSTOMERS_UPDATE', 'ORDERS_CREATE', 'ORDERS_UPDATED']);
       expect(new Set(localShop.state.webhooks.map((w) => w.callbackUrl))).toEqual(new Set(['https://cv.example.com/webhooks/shopify']));
       expect(shop.state.webhooks).toEqual([]); // the main service has no PUBLIC_BASE_URL
     } finally {

@@ -1,14 +1,17 @@
 /**
  * The fake shop's root fields, answered in the Admin GraphQL API's shapes: `customers` and `orders` (search syntax,
- * sort keys, cursors), `customer`/`order`, `shop`, `currentAppInstallation`, and the mutations `metafieldsSet`,
- * `tagsAdd` and `tagsRemove` (several may come aliased in one document).
+ * sort keys, cursors), `customer`/`order` (an order's `fulfillmentOrders`), `shop`, `currentAppInstallation`, and the
+ * mutations `metafieldsSet`, `tagsAdd` and `tagsRemove` (several may come aliased in one document), and for orders
+ * `orderRiskAssessmentCreate`, `fulfillmentOrderHold`, `fulfillmentOrderReleaseHold` and `orderUpdate`
+ * (order-mutations.ts).
  */
 import { nodeSelections, objectCost, project, type Field, type GqlValue, type Operation } from './fake-admin-graphql.js';
 import type { FakeAddress, FakeResource, FakeShopState } from './fake-admin.js';
+import { ORDER_MUTATIONS } from './fake-admin-orders.js';
 
 export interface Execution { data: Record<string, unknown>; errors: object[]; actualCost: number }
 
-type Outcome = { value: unknown; cost: number } | { error: object };
+export type Outcome = { value: unknown; cost: number } | { error: object };
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
@@ -61,12 +64,15 @@ function resolveRoot(state: FakeShopState, operation: Operation, field: Field, n
       return { value: { webhookSubscription: { id: created.id }, userErrors: [] }, cost: 10 };
     }
     default:
+      if (operation.type === 'mutation' && Object.hasOwn(ORDER_MUTATIONS, field.name)) {
+        return needs(state, 'orders', 'write') ?? ORDER_MUTATIONS[field.name](state, a, now);
+      }
       return { error: { message: `Field '${field.name}' doesn't exist on type '${operation.type === 'query' ? 'QueryRoot' : 'Mutation'}'`, extensions: { code: 'undefinedField', typeName: operation.type === 'query' ? 'QueryRoot' : 'Mutation', fieldName: field.name } } };
   }
 }
 
 /** ACCESS_DENIED unless a scope grants it (a write scope grants reading too). */
-function needs(state: FakeShopState, resource: 'customers' | 'orders', access: 'read' | 'write'): Outcome | null {
+export function needs(state: FakeShopState, resource: 'customers' | 'orders', access: 'read' | 'write'): Outcome | null {
   if (state.scopes.has(`write_${resource}`) || (access === 'read' && state.scopes.has(`read_${resource}`))) return null;
   return {
     error: {
@@ -96,7 +102,10 @@ function view(r: FakeResource) {
     createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt),
     ...(r.type === 'Customer'
       ? { firstName: r.firstName, lastName: r.lastName, displayName: `${r.firstName ?? ''} ${r.lastName ?? ''}`.trim(), defaultAddress: addressView(r.address) }
-      : { name: r.name, shippingAddress: addressView(r.address) }),
+      : {
+        name: r.name, shippingAddress: addressView(r.address),
+        fulfillmentOrders: (args: Record<string, GqlValue>) => ({ nodes: r.fulfillmentOrders.slice(0, Number(args.first ?? 10)) }),
+      }),
     metafield: (args: Record<string, GqlValue>) => metafield(r.metafields.get(`${args.namespace}.${args.key}`)),
   };
 }

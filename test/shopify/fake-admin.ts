@@ -59,7 +59,14 @@ export interface FakeResource {
   createdAt: number;
   updatedAt: number;
   metafields: Map<string, FakeMetafield>;
+  /** Orders: one fulfillment order each (a single location), with the holds apps placed on it. */
+  fulfillmentOrders: FakeFulfillmentOrder[];
+  /** Orders: the risk assessments apps recorded (`orderRiskAssessmentCreate`). */
+  riskAssessments: { riskLevel: string; facts: { description: string; sentiment: string }[] }[];
 }
+
+export interface FakeHold { id: string; handle: string | null; reason: string; reasonNotes: string | null }
+export interface FakeFulfillmentOrder { id: string; status: 'OPEN' | 'ON_HOLD' | 'CLOSED'; holds: FakeHold[] }
 
 export type ResourceInput = Partial<Pick<FakeResource, 'firstName' | 'lastName' | 'email' | 'phone' | 'tags' | 'address'>>;
 
@@ -73,7 +80,7 @@ export interface FakeShop {
   close(): Promise<void>;
 }
 
-export const ALL_SCOPES = ['read_customers', 'write_customers', 'read_orders', 'write_orders'];
+export const ALL_SCOPES = ['read_customers', 'write_customers', 'read_orders', 'write_orders', 'write_merchant_managed_fulfillment_orders'];
 /** Shopify's numbers are large: keep them so (REST ids are 64-bit). */
 const ID_BASE = 7_000_000_000_000;
 
@@ -176,7 +183,9 @@ function createState(options: FakeShopOptions) {
       const r: FakeResource = {
         type, n, id: `gid://shopify/${type}/${n}`, name: type === 'Order' ? `#${++orderNumber}` : null,
         firstName: `Person`, lastName: `${seq}`, email: null, phone: null, tags: [], address: null,
-        createdAt: clock, updatedAt: clock, metafields: new Map(), ...input,
+        createdAt: clock, updatedAt: clock, metafields: new Map(), riskAssessments: [],
+        fulfillmentOrders: type === 'Order' ? [{ id: `gid://shopify/FulfillmentOrder/${n + 500}`, status: 'OPEN', holds: [] }] : [],
+        ...input,
       };
       resources.set(r.id, r);
       created.push(r);

@@ -67,7 +67,7 @@ const HOME: FakeAddress = { address1: '1600 Amphitheatre Pkwy', address2: 'Suite
 describe('the Shopify connector: settings', () => {
   it('When settings name a shop, then it is lower-cased, checked as *.myshopify.com, and the defaults fill in', () => {
     expect(shopifySettingsSchema.parse({ shop: ' https://Example-Store.MyShopify.com/ ' })).toEqual({
-      shop: 'example-store.myshopify.com', api_version: '2025-10', resources: ['customers', 'orders'], page_size: 250,
+      shop: 'example-store.myshopify.com', api_version: '2025-10', resources: ['customers', 'orders'], page_size: 250, mode: 'warn', hold: false,
     });
     expect(shopifySettingsSchema.safeParse({ shop: 'example.com' }).success).toBe(false);
     expect(shopifySettingsSchema.safeParse({ shop: 'a.myshopify.com', resources: [] }).success).toBe(false);
@@ -130,7 +130,8 @@ describe('the Shopify connector: reading changes', () => {
       { key: `customer:${phoneFromAddress.id}`, contact: { address: '10 Downing St, London, SW1A 2AA', phone: '020 7946 0000', country: 'GB' } },
       { key: `customer:${unknownCountry.id}`, contact: { address: '1 Main St, ZZ' } },
       { key: `customer:${empty.id}`, contact: {} },
-      { key: `order:${order.id}`, contact: { address: '1600 Amphitheatre Pkwy, Mountain View, CA, 94043', email: 'buyer@example.com', phone: '+1 650 555 0111', country: 'US' } },
+      // An order is paid for once, whatever its edits: its charge key is its own.
+      { key: `order:${order.id}`, chargeKey: `order:${order.id}`, contact: { address: '1600 Amphitheatre Pkwy, Mountain View, CA, 94043', email: 'buyer@example.com', phone: '+1 650 555 0111', country: 'US' } },
     ]);
   });
 
@@ -439,7 +440,7 @@ describe('the Shopify connector: webhook deliveries', () => {
     ];
 
     expect(delivered).toEqual(read);
-    expect(delivered[2]).toEqual({ key: `order:${order.id}`, contact: { address: '1600 Amphitheatre Pkwy, Suite 100, Mountain View, CA, 94043', email: 'b@example.com', phone: '+1 650 555 0100', country: 'US' } });
+    expect(delivered[2]).toEqual({ key: `order:${order.id}`, chargeKey: `order:${order.id}`, contact: { address: '1600 Amphitheatre Pkwy, Suite 100, Mountain View, CA, 94043', email: 'b@example.com', phone: '+1 650 555 0100', country: 'US' } });
   });
 
   it('When a topic carries no contact to check, then it gives no records', async () => {

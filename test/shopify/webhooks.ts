@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import type { FakeAddress, FakeResource } from './fake-admin.js';
 
 export const TOPICS = [
-  'customers/create', 'customers/update', 'orders/create', 'app/uninstalled',
+  'customers/create', 'customers/update', 'orders/create', 'orders/updated', 'app/uninstalled',
   'customers/data_request', 'customers/redact', 'shop/redact',
 ] as const;
 export type Topic = (typeof TOPICS)[number];

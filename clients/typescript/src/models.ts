@@ -415,6 +415,8 @@ export interface ShopifySettings {
   api_version?: string;
   resources?: Array<Open<'customers' | 'orders'>>;
   page_size?: number;
+  mode?: Open<'warn' | 'block'>;
+  hold?: boolean;
   [extra: string]: unknown;
 }
 

@@ -9,6 +9,7 @@ import { connectorEndpoints } from './connectors.js';
 import type { AnyEndpoint } from './endpoint.js';
 import { descriptionEndpoints, healthEndpoints, pageEndpoints } from './service.js';
 import { shopifyInstallEndpoints } from './shopify-install.js';
+import { shopifyOrderEndpoints } from './shopify-orders.js';
 import { validateEndpoints } from './validate.js';
 import { webhookEndpointEndpoints } from './webhook-endpoints.js';
 import { webhookEndpoints } from './webhooks.js';
@@ -16,4 +17,5 @@ import { webhookEndpoints } from './webhooks.js';
 export const ENDPOINTS: readonly AnyEndpoint[] = [
   ...validateEndpoints, ...autocompleteEndpoints, ...accountEndpoints, ...batchEndpoints, ...connectorEndpoints, ...webhookEndpointEndpoints, ...healthEndpoints,
   ...webhookEndpoints, ...descriptionEndpoints, ...pageEndpoints, ...shopifyInstallEndpoints,
+  ...shopifyOrderEndpoints,
 ];

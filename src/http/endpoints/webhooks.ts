@@ -38,7 +38,7 @@ export const stripeAnswerSchema = z.object({
 });
 
 export const SHOPIFY_TOPICS = [
-  'customers/create', 'customers/update', 'orders/create', 'app/uninstalled',
+  'customers/create', 'customers/update', 'orders/create', 'orders/updated', 'app/uninstalled',
   'customers/data_request', 'customers/redact', 'shop/redact',
 ] as const;
 

@@ -1,0 +1,296 @@
+/**
+ * Orders checked at purchase (docs/shopify.md), the story: `orders/create` brings the order (an express-wallet order
+ * too: its address is on the order itself); the first delivery of an order claims it in the books, checks its
+ * shipping address, e-mail and phone (charged once per order: edits and re-checks are free), records ONE risk
+ * assessment on it, holds its fulfillment when the address is undeliverable and the store's `hold` setting is on, and
+ * mails the buyer a signed link to confirm or correct a doubtful address. The buyer's answer (that page, or the
+ * thank-you / order-status extension) writes a correction to the order (`orderUpdate`) and releases the hold; so does
+ * an `orders/updated` whose address now validates (the merchant corrected it). Every step names the connector whose
+ * secret signed the delivery or the token: a store reaches only its own orders.
+ */
+import type { ConnectorRow } from '../../src/sync/connector-store.js';
+import { addressHash, InsufficientCredits, type ContactAnswer, type OrderChecks } from '../../src/sync/order-checks.js';
+import type { CheckoutCount, ReleaseReason, ShopOrder } from '../../src/sync/order-book.js';
+import type { RecordContact } from '../../src/sync/plugin.js';
+import type { ShopifyClient } from './client.js';
+import { clientFor, shopifySettingsSchema, type ShopifyCredentials, type ShopifyPluginOptions, type ShopifySettings } from './index.js';
+import { addressOfRest, contactOf, keyOf, parseKey, type MailingAddress } from './mapping.js';
+import { assessRisk, doubtful, undeliverable } from './order-risk.js';
+import { readSessionToken } from './session-token.js';
+
+export { SessionTokenRefused } from './session-token.js';
+
+/** The handle of our holds: one per fulfillment order, released by id (never another app's). */
+const HOLD_HANDLE = 'contact-validator-address';
+
+/** A correction as the buyer gives it (Shopify's MailingAddressInput names). */
+export interface AddressCorrection {
+  address1: string; address2?: string | null; city: string; provinceCode?: string | null; zip: string; countryCode: string;
+}
+
+export type BuyerAnswer = { action: 'confirm' } | { action: 'correct'; address: AddressCorrection };
+
+export interface ConfirmOutcome {
+  status: 'confirmed' | 'corrected' | 'undeliverable';
+  /** The address as checked (a correction's), for the buyer to see what was understood. */
+  address: ContactAnswer['address'];
+  released: boolean;
+}
+
+/** No such order among the connector's checked orders (another store's reads the same). */
+export class OrderNotFound extends Error {}
+/** The store refused a write (Shopify's user errors), with its words. */
+export class OrderWriteRefused extends Error {}
+
+interface StoreAccess { connector: ConnectorRow; credentials: Record<string, unknown> }
+
+const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+
+/** The contact of an order as a REST payload gives it: e-mail (else the contact e-mail), phone, shipping address. */
+export function orderContactOf(p: Record<string, unknown>): { contact: RecordContact; address: MailingAddress | null } {
+  const address = addressOfRest(p.shipping_address);
+  return { contact: contactOf(text(p.email) || text(p.contact_email), p.phone, address), address };
+}
+
+export class ShopifyOrders {
+  constructor(private readonly checks: OrderChecks, private readonly options: ShopifyPluginOptions = {}) {}
+
+  /** `orders/create`: checked, assessed, held and mailed once per order, whatever repeats. */
+  async created({ connector, credentials }: StoreAccess, payload: Record<string, unknown>): Promise<void> {
+    const gid = text(payload.admin_graphql_api_id);
+    if (!parseKey(keyOf('orders', gid)) || connector.status !== 'active') return;
+    const customer = (payload.customer ?? null) as { admin_graphql_api_id?: unknown } | null;
+    const claimed = await this.checks.book.claim(connector.id, gid, { orderName: text(payload.name) || null, customerKey: text(customer?.admin_graphql_api_id) || null });
+    if (!claimed) return;
+    const { contact } = orderContactOf(payload);
+    let answer: ContactAnswer;
+    try {
+      answer = await this.checks.check(connector, keyOf('orders', gid), contact);
+    } catch (err) {
+      if (!(err instanceof InsufficientCredits)) throw err;
+      await this.checks.book.update(connector.id, gid, { facts: ['not_checked_credits_exhausted'] });
+      return;
+    }
+    const settings = shopifySettingsSchema.parse(connector.settings);
+    const risk = assessRisk(answer);
+    await this.checks.book.update(connector.id, gid, {
+      addressHash: addressHash(contact.address), addressStatus: answer.address?.status ?? null, riskLevel: risk.riskLevel, facts: risk.facts.map((f) => f.code),
+    });
+    await this.withClient({ connector, credentials }, async (client) => {
+      await this.recordRisk(client, connector, gid, risk);
+      if (settings.hold && undeliverable(answer.address)) await this.hold(client, connector, gid, answer);
+    });
+    const to = text(payload.email) || text(payload.contact_email);
+    if (doubtful(answer.address) && to && answer.email?.status !== 'invalid') await this.mailBuyer(connector, gid, to, text(payload.name), answer);
+  }
+
+  /** `orders/updated`: a changed shipping address is checked again (free); one that now validates releases our hold. */
+  async updated({ connector, credentials }: StoreAccess, payload: Record<string, unknown>): Promise<void> {
+    const gid = text(payload.admin_graphql_api_id);
+    const order = parseKey(keyOf('orders', gid)) ? await this.checks.book.get(connector.id, gid) : null;
+    if (!order) return;
+    const { contact } = orderContactOf(payload);
+    const hash = addressHash(contact.address);
+    if (!contact.address || hash === order.addressHash) return;
+    const answer = await this.checks.check(connector, keyOf('orders', gid), { address: contact.address, ...(contact.country ? { country: contact.country } : {}) });
+    await this.checks.book.update(connector.id, gid, { addressHash: hash, addressStatus: answer.address?.status ?? null });
+    if (!undeliverable(answer.address) && this.holding(order)) {
+      await this.withClient({ connector, credentials }, (client) => this.release(client, order, 'merchant_corrected'));
+    }
+  }
+
+  private holding = (order: ShopOrder) => order.holds.length > 0 && order.releasedAt === null;
+
+  /** The buyer confirms the address or corrects it (their page or the order-status extension). */
+  async answer({ connector, credentials }: StoreAccess, gid: string, answer: BuyerAnswer): Promise<ConfirmOutcome> {
+    const order = parseKey(keyOf('orders', gid)) ? await this.checks.book.get(connector.id, gid) : null;
+    if (!order) throw new OrderNotFound(`no order ${gid} of this store was checked`);
+    const at = this.checks.now();
+    if (answer.action === 'confirm') {
+      const released = this.holding(order)
+        ? await this.withClient({ connector, credentials }, (client) => this.release(client, order, 'buyer_confirmed'))
+        : false;
+      if (order.confirmation !== 'confirmed') await this.checks.book.count(connector.id, 'confirmed_by_buyer');
+      await this.checks.book.update(connector.id, gid, { confirmation: 'confirmed', confirmedAt: at });
+      return { status: 'confirmed', address: null, released };
+    }
+    const a = answer.address;
+    const contact = contactOf(null, null, { address1: a.address1, address2: a.address2, city: a.city, provinceCode: a.provinceCode, zip: a.zip, countryCodeV2: a.countryCode });
+    const checked = await this.checks.check(connector, keyOf('orders', gid), { address: contact.address, ...(contact.country ? { country: contact.country } : {}) });
+    if (undeliverable(checked.address)) return { status: 'undeliverable', address: checked.address, released: false };
+    const released = await this.withClient({ connector, credentials }, async (client) => {
+      await this.writeAddress(client, gid, a);
+      // Our own write comes back as orders/updated: the same address then checks nothing.
+      await this.checks.book.update(connector.id, gid, {
+        addressHash: addressHash(contact.address), addressStatus: checked.address?.status ?? null, confirmation: 'corrected', confirmedAt: at,
+      });
+      return this.release(client, order, 'buyer_corrected');
+    });
+    await this.checks.book.count(connector.id, 'corrected_by_buyer');
+    return { status: 'corrected', address: checked.address, released };
+  }
+
+  /**
+   * The buyer's answer from the thank-you or order-status extension, authenticated by Shopify's session token: the
+   * shop whose secret signed it is the only one whose orders it reaches, and a token naming a signed-in customer
+   * reaches only that customer's orders. Throws SessionTokenRefused, OrderNotFound.
+   */
+  async answerWithSessionToken(token: string, gid: string, answer: BuyerAnswer): Promise<ConfirmOutcome> {
+    let access: StoreAccess | null = null;
+    const session = await readSessionToken(token, async (shop) => {
+      access = await this.checks.connector({ type: 'shopify', platformKey: shop });
+      const { api_secret: secret, client_id: clientId } = access?.credentials ?? {};
+      if (typeof secret !== 'string' || !secret) return null;
+      return { secret, ...(typeof clientId === 'string' ? { clientId } : {}) };
+    });
+    const store = access as StoreAccess | null;
+    const order = store && parseKey(keyOf('orders', gid)) ? await this.checks.book.get(store.connector.id, gid) : null;
+    if (!store || !order || (order.customerKey && session.customer && order.customerKey !== session.customer)) {
+      throw new OrderNotFound(`no order ${gid} of this store was checked`);
+    }
+    return this.answer(store, gid, answer);
+  }
+
+  /** The buyer's answer from the mailed link's page: the link names the connector and the order. */
+  async answerWithLink(token: unknown, answer: BuyerAnswer): Promise<ConfirmOutcome> {
+    const store = await this.storeOfLink(token);
+    return this.answer(store.access, store.gid, answer);
+  }
+
+  /** The order a mailed link names, with its store's access and the address as the store has it now. */
+  async orderOfLink(token: unknown): Promise<{ name: string | null; address: MailingAddress | null; order: ShopOrder }> {
+    const { access, gid, order } = await this.storeOfLink(token);
+    const found = await this.shippingAddress(access, gid);
+    if (!found) throw new OrderNotFound('the order is no longer in the store');
+    return { ...found, order };
+  }
+
+  private async storeOfLink(token: unknown): Promise<{ access: StoreAccess; gid: string; order: ShopOrder }> {
+    const named = await this.checks.readConfirmationLink(token);
+    const access = named ? await this.checks.connector({ id: named.connectorId }) : null;
+    const order = access && named ? await this.checks.book.get(access.connector.id, named.orderKey) : null;
+    if (!access || !named || !order || access.connector.type !== 'shopify') throw new OrderNotFound('the link is not valid, or has expired');
+    return { access, gid: named.orderKey, order };
+  }
+
+  /** A checkout extension's report (a prompt shown, a buyer who went on after a warning) for the account's store. */
+  async report(accountId: string, shop: string, kind: CheckoutCount): Promise<void> {
+    const access = await this.checks.connector({ type: 'shopify', platformKey: shop });
+    if (!access || access.connector.accountId !== accountId) throw new OrderNotFound('no store of this account has that domain');
+    await this.checks.book.count(access.connector.id, kind);
+  }
+
+  /** Work after a delivery was answered; `settle` waits for it. */
+  track(work: Promise<void>): void {
+    this.checks.track(work);
+  }
+
+  settle(): Promise<void> {
+    return this.checks.settle();
+  }
+
+  /** What is kept of these orders (by GID), or of all the store's: the count deleted. */
+  forget(connector: ConnectorRow, gids: string[] | 'all'): Promise<number> {
+    return this.checks.book.forget(connector.id, gids);
+  }
+
+  /** The order's name and shipping address as the store has it now (the buyer's page shows them). */
+  async shippingAddress({ connector, credentials }: StoreAccess, gid: string): Promise<{ name: string | null; address: MailingAddress | null } | null> {
+    if (!(await this.checks.book.get(connector.id, gid))) return null;
+    return this.withClient({ connector, credentials }, async (client) => {
+      const data = await client.request<{ order: { name: string; shippingAddress: MailingAddress | null } | null }>('orderAddress', `query ($id: ID!) {
+        order(id: $id) { name shippingAddress { address1 address2 city provinceCode zip countryCodeV2 } } }`, { id: gid });
+      return data.order ? { name: data.order.name, address: data.order.shippingAddress } : null;
+    });
+  }
+
+  private async withClient<T>({ connector, credentials }: StoreAccess, work: (client: ShopifyClient) => Promise<T>): Promise<T> {
+    const settings: ShopifySettings = shopifySettingsSchema.parse(connector.settings);
+    const http = this.checks.guard([`https://${settings.shop}`]);
+    try {
+      const { DEFAULT_RETRY } = await import('./client.js');
+      const client = await clientFor({
+        settings, credentials: credentials as ShopifyCredentials, log: this.checks.log, fetch: http.fetch,
+      }, { ...this.options, retry: { ...DEFAULT_RETRY, attempts: 3, ...this.options.retry } });
+      await client.authenticate();
+      return await work(client);
+    } finally {
+      await http.close().catch(() => undefined);
+    }
+  }
+
+  private async recordRisk(client: ShopifyClient, connector: ConnectorRow, gid: string, risk: ReturnType<typeof assessRisk>): Promise<void> {
+    const data = await client.request<{ orderRiskAssessmentCreate: { userErrors: { message: string }[] } }>('orderRiskAssessmentCreate', `
+      mutation ($input: OrderRiskAssessmentCreateInput!) {
+        orderRiskAssessmentCreate(orderRiskAssessmentInput: $input) { orderRiskAssessment { riskLevel } userErrors { field message } }
+      }`, { input: { orderId: gid, riskLevel: risk.riskLevel, facts: risk.facts.map(({ description, sentiment }) => ({ description, sentiment })) } });
+    const errors = data.orderRiskAssessmentCreate.userErrors;
+    if (errors.length) throw new OrderWriteRefused(`risk assessment refused: ${errors.map((e) => e.message).join('; ')}`);
+    await this.checks.book.update(connector.id, gid, { riskRecordedAt: this.checks.now() });
+  }
+
+  /** Holds each open fulfillment order of the order, with our handle and a note the merchant reads. */
+  private async hold(client: ShopifyClient, connector: ConnectorRow, gid: string, answer: ContactAnswer): Promise<void> {
+    const data = await client.request<{ order: { fulfillmentOrders: { nodes: { id: string; status: string }[] } } | null }>('fulfillmentOrders', `query ($id: ID!) {
+      order(id: $id) { fulfillmentOrders(first: 10) { nodes { id status } } } }`, { id: gid });
+    const open = (data.order?.fulfillmentOrders.nodes ?? []).filter((f) => f.status === 'OPEN' || f.status === 'SCHEDULED' || f.status === 'ON_HOLD');
+    const holds = [];
+    for (const fo of open) {
+      const held = await client.request<{ fulfillmentOrderHold: { fulfillmentHold: { id: string } | null; userErrors: { message: string }[] } }>('fulfillmentOrderHold', `
+        mutation ($id: ID!, $hold: FulfillmentOrderHoldInput!) {
+          fulfillmentOrderHold(id: $id, fulfillmentHold: $hold) { fulfillmentHold { id } userErrors { field message } }
+        }`, { id: fo.id, hold: {
+        reason: 'OTHER', handle: HOLD_HANDLE, notifyMerchant: true,
+        reasonNotes: `Contact Validator: the shipping address is undeliverable (${answer.address?.status ?? 'invalid'}). The buyer was asked to confirm or correct it.`,
+      } });
+      const hold = held.fulfillmentOrderHold.fulfillmentHold;
+      if (hold) holds.push({ fulfillmentOrderId: fo.id, holdId: hold.id });
+      else this.checks.log.warn({ connector_id: connector.id, errors: held.fulfillmentOrderHold.userErrors.map((e) => e.message) }, 'fulfillment hold refused');
+    }
+    if (holds.length) await this.checks.book.update(connector.id, gid, { holds, heldAt: this.checks.now() });
+  }
+
+  /** Releases our holds on the order, once (whoever asks first); true when this call did. */
+  private async release(client: ShopifyClient, order: ShopOrder, reason: ReleaseReason): Promise<boolean> {
+    if (!order.holds.length || !(await this.checks.book.markReleased(order.connectorId, order.orderKey, reason))) return false;
+    try {
+      for (const h of order.holds) {
+        const data = await client.request<{ fulfillmentOrderReleaseHold: { userErrors: { message: string }[] } }>('fulfillmentOrderReleaseHold', `
+          mutation ($id: ID!, $holdIds: [ID!]) {
+            fulfillmentOrderReleaseHold(id: $id, holdIds: $holdIds) { fulfillmentOrder { id status } userErrors { field message } }
+          }`, { id: h.fulfillmentOrderId, holdIds: [h.holdId] });
+        const errors = data.fulfillmentOrderReleaseHold.userErrors;
+        if (errors.length) throw new OrderWriteRefused(`hold not released: ${errors.map((e) => e.message).join('; ')}`);
+      }
+    } catch (err) {
+      // Not released after all: the next confirmation or correction tries again.
+      await this.checks.book.update(order.connectorId, order.orderKey, { releasedAt: null, releaseReason: null });
+      throw err;
+    }
+    return true;
+  }
+
+  private async writeAddress(client: ShopifyClient, gid: string, a: AddressCorrection): Promise<void> {
+    const data = await client.request<{ orderUpdate: { userErrors: { message: string }[] } }>('orderUpdate', `
+      mutation ($input: OrderInput!) { orderUpdate(input: $input) { order { id } userErrors { field message } } }`, {
+      input: { id: gid, shippingAddress: {
+        address1: a.address1, address2: a.address2 ?? null, city: a.city, provinceCode: a.provinceCode ?? null, zip: a.zip, countryCode: a.countryCode,
+      } },
+    });
+    const errors = data.orderUpdate.userErrors;
+    if (errors.length) throw new OrderWriteRefused(`address not written: ${errors.map((e) => e.message).join('; ')}`);
+  }
+
+  private async mailBuyer(connector: ConnectorRow, gid: string, to: string, name: string, answer: ContactAnswer): Promise<void> {
+    const link = await this.checks.confirmationLink(connector.id, gid);
+    const suggestion = answer.address?.standardized ? `\nWhat we could read of it: ${answer.address.standardized}\n` : '';
+    await this.checks.mail({
+      to,
+      subject: `Please check the delivery address of your order ${name}`.trim(),
+      text: `Hello,\n\nThank you for your order ${name}. We could not confirm its delivery address, and a parcel sent to an address `
+        + `that does not exist comes back.\n${suggestion}\nPlease confirm or correct it here (the link works for 30 days):\n${link}\n\n`
+        + `If the address is right, one click confirms it.\n`,
+    });
+    await this.checks.book.update(connector.id, gid, { confirmation: 'asked', mailedAt: this.checks.now() });
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * What Shopify's checkout extensions call (docs/shopify.md): the buyer's answer about a doubtful address from the
+ * thank-you or order-status page, authenticated by Shopify's session token; and the checkout extension's reports of
+ * what it showed, authenticated by the store's publishable key. Both are called from a Shopify web worker (another
+ * origin): their preflights are answered for every origin, and no cookie is ever read or allowed.
+ */
+import type { RequestHandler, Response } from 'express';
+import { ipKeyGenerator, MemoryStore, rateLimit } from 'express-rate-limit';
+import { z } from 'zod';
+import { OrderNotFound, OrderWriteRefused, SessionTokenRefused, type ShopifyOrders } from '../../../connectors/shopify/orders.js';
+import { CHECKOUT_COUNTS } from '../../sync/order-book.js';
+import type { Database } from '../../db/data-source.js';
+import { DatabaseRateLimitStore } from '../middleware/rate-limit.js';
+import { Problem } from '../problems.js';
+import { accountOf, endpoint, json, type EndpointDeps } from './endpoint.js';
+
+/** Answers from one client address per minute on the buyer's endpoint: a buyer answers once or twice. */
+const ANSWERS_PER_MINUTE = 30;
+
+export const addressCorrectionSchema = z.object({
+  address1: z.string().trim().min(1).max(200),
+  address2: z.string().trim().max(200).nullish(),
+  city: z.string().trim().min(1).max(100),
+  province_code: z.string().trim().max(10).nullish().describe('`KY`'),
+  zip: z.string().trim().min(1).max(20),
+  country_code: z.string().trim().regex(/^[A-Za-z]{2}$/).describe('ISO 3166-1 alpha-2'),
+}).strict();
+
+export const addressConfirmationSchema = z.object({
+  order_id: z.string().regex(/^gid:\/\/shopify\/Order\/\d+$/).describe('The order\'s GID, as the extension reads it'),
+  action: z.enum(['confirm', 'correct']),
+  address: addressCorrectionSchema.optional().describe('With `correct`: the address as the buyer corrected it'),
+}).strict().refine((b) => b.action === 'confirm' || b.address, { message: '`correct` needs `address`', path: ['address'] });
+
+const checkedAddressSchema = z.object({
+  status: z.string(), standardized: z.string().nullable(),
+}).nullable();
+
+export const addressConfirmationAnswerSchema = z.object({
+  status: z.enum(['confirmed', 'corrected']).describe('`corrected`: the new address is written to the order'),
+  address: checkedAddressSchema.describe('The corrected address as checked (null for `confirm`)'),
+  hold_released: z.boolean().describe('true when this answer released the fulfillment hold placed on the order'),
+});
+
+export const checkoutEventSchema = z.object({
+  shop: z.string().trim().toLowerCase().max(100).describe('The store\'s `*.myshopify.com` domain'),
+  event: z.enum(CHECKOUT_COUNTS.filter((k) => k === 'prompt_shown' || k === 'went_on_after_warning' || k === 'suggestion_applied') as ['prompt_shown', 'went_on_after_warning', 'suggestion_applied']),
+}).strict();
+
+/** CORS for a caller with no cookies (a Shopify web worker): any origin may send it, as the token is the authority. */
+function anyOrigin(methods: string): RequestHandler {
+  return (_req, res, next) => {
+    res.set({ 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': methods, 'Access-Control-Allow-Headers': 'Authorization, Content-Type' });
+    next();
+  };
+}
+
+export function perClient(db: Database, perMinute: number, prefix: string): RequestHandler[] {
+  const store = db.dialect === 'postgres' ? new DatabaseRateLimitStore(db) : new MemoryStore();
+  if (store instanceof DatabaseRateLimitStore) store.prefix = prefix;
+  return [rateLimit({
+    windowMs: 60_000, limit: perMinute, standardHeaders: 'draft-8', legacyHeaders: false, identifier: `${perMinute}-per-minute-per-address`, store,
+    keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown'),
+    passOnStoreError: true,
+    handler: (_req, res, next, options) => next(new Problem('rate-limited', `At most ${options.limit} answers per minute from one address; retry after ${res.getHeader('Retry-After') ?? 60} s.`)),
+  })];
+}
+
+const ordersOf = (deps: EndpointDeps): ShopifyOrders => {
+  // The service always wires them (src/service.ts); an application without them is a wiring fault.
+  if (!deps.shopifyOrders) throw new Error('the order checks are not wired');
+  return deps.shopifyOrders;
+};
+
+/** The use case's refusals as problems. */
+export function orderProblem(err: unknown): never {
+  if (err instanceof SessionTokenRefused) {
+    throw new Problem('session-token-invalid', 'The session token is not one a store connected to this service signed.', {}, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+  }
+  if (err instanceof OrderNotFound) throw new Problem('not-found', err.message);
+  if (err instanceof OrderWriteRefused) throw new Problem('store-refused', err.message.slice(0, 300));
+  throw err;
+}
+
+const preflight = (path: string, operationId: string, methods: string) => endpoint({
+  method: 'options', path, security: 'none', hidden: true, operationId, tag: 'Connectors', summary: 'The CORS preflight of a Shopify extension',
+  responses: { 204: { description: 'The methods and headers an extension may send' } },
+  problems: [],
+  before: () => [anyOrigin(methods)],
+  handler: ({ res }: { res: Response }) => { res.set('Access-Control-Max-Age', '600').status(204).end(); },
+});
+
+export const shopifyOrderEndpoints = [
+  endpoint({
+    method: 'post', path: '/shopify/orders/address-confirmation', security: 'none', operationId: 'answerShopifyAddressConfirmation', tag: 'Connectors',
+    summary: "The buyer confirms or corrects an order's shipping address (thank-you / order-status extension)",
+    description:
+      '`Authorization: Bearer <Shopify session token>` (HS256 with the app\'s API secret; `dest` the shop). The order must be ' +
+      'one this service checked for that shop (another shop\'s answers 404, exactly like a missing one). `confirm` ' +
+      'releases the fulfillment hold placed on it; `correct` checks the new address (free: an order is paid once), ' +
+      'writes it to the order (`orderUpdate`) and releases the hold; an undeliverable correction is refused (422) and ' +
+      `nothing is written. At most ${ANSWERS_PER_MINUTE} answers per minute from one client address.`,
+    request: {
+      headers: z.object({ Authorization: z.string().describe('`Bearer <session token>`') }),
+      body: addressConfirmationSchema,
+    },
+    responses: { 200: { description: 'Done', content: json(addressConfirmationAnswerSchema) } },
+    problems: ['invalid-json', 'invalid-request', 'session-token-invalid', 'not-found', 'address-undeliverable', 'store-refused',
+      'payload-too-large', 'unsupported-media-type', 'rate-limited', 'database-unavailable'],
+    before: (deps) => [anyOrigin('POST'), ...perClient(deps.db, ANSWERS_PER_MINUTE, 'rlbuyer:')],
+    handler: async ({ req, res, deps, body }) => {
+      const token = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1];
+      if (!token) orderProblem(new SessionTokenRefused('no token'));
+      const { order_id: gid, action, address } = body as z.output<typeof addressConfirmationSchema>;
+      let outcome;
+      try {
+        outcome = await ordersOf(deps).answerWithSessionToken(token!, gid, action === 'confirm' ? { action } : {
+          action, address: {
+            address1: address!.address1, address2: address!.address2 ?? null, city: address!.city, provinceCode: address!.province_code ?? null,
+            zip: address!.zip, countryCode: address!.country_code.toUpperCase(),
+          },
+        });
+      } catch (err) {
+        orderProblem(err);
+      }
+      const checked = outcome.address ? { status: outcome.address.status, standardized: outcome.address.standardized } : null;
+      if (outcome.status === 'undeliverable') {
+        throw new Problem('address-undeliverable', `The corrected address is not a deliverable address (${checked?.status ?? 'invalid'}); nothing was written.`);
+      }
+      res.status(200).set('Cache-Control', 'no-store').json({ status: outcome.status, address: checked, hold_released: outcome.released });
+    },
+  }),
+  preflight('/shopify/orders/address-confirmation', 'answerShopifyAddressConfirmationPreflight', 'POST'),
+  endpoint({
+    method: 'post', path: '/v1/checkout/events', security: 'publishable', operationId: 'reportCheckoutEvent', tag: 'Connectors',
+    summary: 'A checkout extension reports what it showed (the merchant\'s proof on the dashboard)',
+    description:
+      'With the store\'s publishable key (from one of its origins: Shopify\'s extensions run on ' +
+      '`https://extensions.shopifycdn.com`), rate-limited per client address like /v1/validate. Counts per day: ' +
+      '`prompt_shown`, `went_on_after_warning`, `suggestion_applied`. The shop must be one of the account\'s connectors.',
+    request: { body: checkoutEventSchema },
+    responses: { 204: { description: 'Counted' } },
+    problems: ['invalid-json', 'invalid-request', 'not-found', 'payload-too-large', 'unsupported-media-type'],
+    handler: async ({ res, deps, body }) => {
+      const { shop, event } = body as z.output<typeof checkoutEventSchema>;
+      try {
+        await ordersOf(deps).report(accountOf(res), shop, event);
+      } catch (err) {
+        orderProblem(err);
+      }
+      res.status(204).end();
+    },
+  }),
+  preflight('/v1/checkout/events', 'reportCheckoutEventPreflight', 'POST'),
+];

@@ -1,0 +1,215 @@
+/**
+ * Orders checked at purchase (docs/shopify.md) end to end: the real service on SQLite and PostgreSQL, the real
+ * @shopify/shopify-api client sent to the local store (SHOPIFY_ADMIN_BASE_URL) that speaks the Admin GraphQL API
+ * (risk assessments, fulfillment holds, orderUpdate), deliveries signed as Shopify signs them, mail caught by a real
+ * SMTP server, and extension calls with session tokens signed as Shopify signs them (HS256, the app's secret).
+ */
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, request, spentByConnector } from '../support/connector-api.js';
+import { testDatabases } from '../support/databases.js';
+import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.js';
+import { problemOf, startTestService, type TestService } from '../support/service.js';
+import { startFakeShop, type FakeResource, type FakeShop } from '../shopify/fake-admin.js';
+import { deliver, orderPayload, signedDelivery } from '../shopify/webhooks.js';
+
+const SECRET = 'shpss_orders_secret';
+const OTHER_SECRET = 'shpss_other_store';
+const GOOD = { address1: '6007 Applegate Ln', city: 'Louisville', provinceCode: 'KY', zip: '40219', countryCodeV2: 'US' };
+const NOWHERE = { address1: '1 Zzyzx Nowhere Rd', city: 'Nowhere', provinceCode: 'KY', zip: '99999', countryCodeV2: 'US' };
+
+/** A session token as Shopify gives a checkout / order-status extension. */
+function sessionToken(shop: string, secret: string, claims: Record<string, unknown> = {}) {
+  return new SignJWT({ dest: `https://${shop}`, ...claims }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt().setNotBefore('0s').setExpirationTime('1m').setAudience('the-app-client-id').setJti(crypto.randomUUID())
+    .sign(new TextEncoder().encode(secret));
+}
+
+describe.each(testDatabases)('Shopify orders checked at purchase on $name', (database) => {
+  let shop: FakeShop;
+  let mail: MailCatcher;
+  let s: TestService;
+  beforeAll(async () => {
+    shop = await startFakeShop({ shop: 'orders.myshopify.com', restoreRate: 1000 });
+    mail = await startMailCatcher();
+    s = await startTestService(await database.create(), {
+      CONNECTOR_SECRET_KEY: 'e5'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true', SHOPIFY_ADMIN_BASE_URL: shop.url, SMTP_URL: mail.url,
+    });
+  });
+  afterAll(async () => {
+    await s?.close();
+    await shop?.close();
+    await mail?.close();
+    await database.dropAll();
+  });
+
+  async function connect(apiKey: string, domain: string, settings: Record<string, unknown> = {}, secret = SECRET) {
+    const res = await request(s, 'POST', '/v1/connectors', apiKey, {
+      type: 'shopify', name: domain, schedule: '0 3 * * *',
+      settings: { shop: domain, resources: ['orders'], ...settings },
+      credentials: { access_token: shop.state.accessToken, api_secret: secret },
+    });
+    if (res.status !== 201) throw new Error(`not created: ${res.status} ${await res.text()}`);
+    return json(res);
+  }
+
+  const send = (domain: string, topic: string, order: FakeResource, options: { secret?: string; triggeredAt?: string; hmac?: string } = {}) =>
+    deliver(s.url, signedDelivery(topic, orderPayload(order), { shop: domain, secret: options.secret ?? SECRET, triggeredAt: options.triggeredAt, hmac: options.hmac }));
+
+  async function settled() {
+    await s.sync.shopifyWebhooks.settle();
+  }
+
+  it('When an order with an undeliverable address, a disposable e-mail and a VoIP-free phone arrives, then one HIGH risk assessment, a hold, one charge and a mail', async () => {
+    // Arrange
+    const { apiKey } = await s.newAccount(1000);
+    const domain = 'risky.myshopify.com';
+    const connector = await connect(apiKey, domain, { hold: true });
+    const [order] = shop.state.seedOrders(1, () => ({ email: 'buyer@mailinator.com', phone: '+1 502 713 4410', address: NOWHERE }));
+
+    // Act: the delivery, the same delivery again, and an edit of the order delivered as a new orders/create.
+    const first = await send(domain, 'orders/create', order);
+    const repeated = await send(domain, 'orders/create', order);
+    await settled();
+    shop.state.edit(order.id, { phone: '+1 502 713 4411' });
+    const edited = await send(domain, 'orders/create', order);
+    await send(domain, 'orders/updated', order);
+    await settled();
+
+    // Assert
+    expect(first.status).toBe(200);
+    expect(await repeated.json()).toEqual({ status: 'duplicate' });
+    expect(edited.status).toBe(200);
+    const fake = shop.state.resource(order.id);
+    expect(fake.riskAssessments).toHaveLength(1);
+    expect(fake.riskAssessments[0].riskLevel).toBe('HIGH');
+    const facts = fake.riskAssessments[0].facts.map((f) => `${f.sentiment} ${f.description}`);
+    expect(facts).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^NEGATIVE Contact Validator: Shipping address is undeliverable/),
+      'NEGATIVE Contact Validator: E-mail is a disposable address',
+    ]));
+    expect(fake.fulfillmentOrders[0]).toMatchObject({ status: 'ON_HOLD', holds: [expect.objectContaining({ reason: 'OTHER', handle: 'contact-validator-address' })] });
+    // The record's write-back (tags) and the order check share one charge: address 1 + e-mail 1 + phone 2.
+    expect(await spentByConnector(s, connector.connector_id)).toBe(4);
+    const message = await mail.next('buyer@mailinator.com');
+    expect(message.subject).toContain(order.name!);
+    expect(message.text).toMatch(/\/orders\/address\?token=/);
+  });
+
+  it('When the merchant corrects a held order\'s address, then orders/updated releases the hold once, at no charge', async () => {
+    // Arrange
+    const { apiKey } = await s.newAccount(1000);
+    const domain = 'merchant-fix.myshopify.com';
+    const connector = await connect(apiKey, domain, { hold: true });
+    const [order] = shop.state.seedOrders(1, () => ({ email: 'fix@example.com', address: NOWHERE }));
+    await send(domain, 'orders/create', order);
+    await settled();
+    const spent = await spentByConnector(s, connector.connector_id);
+    expect(shop.state.resource(order.id).fulfillmentOrders[0].status).toBe('ON_HOLD');
+
+    // Act
+    shop.state.edit(order.id, { address: GOOD });
+    await send(domain, 'orders/updated', order);
+    shop.state.edit(order.id, { tags: ['gift'] });
+    await send(domain, 'orders/updated', order);
+    await settled();
+
+    // Assert
+    expect(shop.state.resource(order.id).fulfillmentOrders[0]).toMatchObject({ status: 'OPEN', holds: [] });
+    expect(shop.state.calls.fulfillmentOrderReleaseHold).toBeGreaterThanOrEqual(1);
+    expect(await spentByConnector(s, connector.connector_id)).toBe(spent);
+    const [row] = await s.db.all<{ release_reason: string }>(`SELECT release_reason FROM shop_orders WHERE order_key = $1`, [order.id]);
+    expect(row.release_reason).toBe('merchant_corrected');
+  });
+
+  it('When the order-status extension sends the buyer\'s correction with a session token, then the order is updated and released; other stores and forged tokens reach nothing', async () => {
+    // Arrange: two stores of two accounts; an order of the first, held.
+    const { apiKey } = await s.newAccount(1000);
+    const other = await s.newAccount(1000);
+    const domain = 'buyer-fix.myshopify.com';
+    const otherDomain = 'someone-else.myshopify.com';
+    const connector = await connect(apiKey, domain, { hold: true });
+    await connect(other.apiKey, otherDomain, {}, OTHER_SECRET);
+    const [order] = shop.state.seedOrders(1, () => ({ email: 'ext@example.com', address: NOWHERE }));
+    await send(domain, 'orders/create', order);
+    await settled();
+    const correction = { order_id: order.id, action: 'correct', address: { address1: '6007 Applegate Lane', city: 'Louisville', province_code: 'KY', zip: '40219', country_code: 'us' } };
+    const post = (token: string, body: unknown = correction) => s.post('/shopify/orders/address-confirmation', body, { headers: { authorization: `Bearer ${token}` } });
+
+    // Act
+    const forged = await post(await sessionToken(domain, 'not-the-secret'));
+    const otherStore = await post(await sessionToken(otherDomain, OTHER_SECRET));
+    const expired = await post(await new SignJWT({ dest: `https://${domain}` }).setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 120).sign(new TextEncoder().encode(SECRET)));
+    const undeliverable = await post(await sessionToken(domain, SECRET), { ...correction, address: { ...correction.address, address1: '1 Zzyzx Nowhere Rd', zip: '99999', city: 'Nowhere' } });
+    const preflight = await fetch(`${s.url}/shopify/orders/address-confirmation`, { method: 'OPTIONS', headers: { origin: 'https://extensions.shopifycdn.com', 'access-control-request-method': 'POST' } });
+    const corrected = await post(await sessionToken(domain, SECRET));
+    await settled();
+
+    // Assert
+    expect(forged.status).toBe(401);
+    expect(await problemOf(forged)).toMatchObject({ type: '/problems/session-token-invalid' });
+    expect(expired.status).toBe(401);
+    expect(otherStore.status).toBe(404);
+    expect(undeliverable.status).toBe(422);
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(corrected.status).toBe(200);
+    expect(corrected.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await corrected.json()).toMatchObject({ status: 'corrected', hold_released: true, address: { status: expect.stringMatching(/verified|corrected/) } });
+    const fake = shop.state.resource(order.id);
+    expect(fake.address).toMatchObject({ address1: '6007 Applegate Lane', zip: '40219', countryCodeV2: 'US' });
+    expect(fake.fulfillmentOrders[0]).toMatchObject({ status: 'OPEN', holds: [] });
+    // The correction's echo (orders/updated with the address we wrote) checks and releases nothing more.
+    await send(domain, 'orders/updated', shop.state.resource(order.id));
+    await settled();
+    const [row] = await s.db.all<{ release_reason: string; confirmation: string }>(`SELECT release_reason, confirmation FROM shop_orders WHERE connector_id = $1`, [connector.connector_id]);
+    expect(row).toEqual({ release_reason: 'buyer_corrected', confirmation: 'corrected' });
+  });
+
+  it('When a delivery is forged or replayed, then nothing is checked, assessed, held or charged', async () => {
+    // Arrange
+    const { apiKey } = await s.newAccount(1000);
+    const domain = 'attacked.myshopify.com';
+    const connector = await connect(apiKey, domain, { hold: true });
+    const [order] = shop.state.seedOrders(1, () => ({ email: 'victim@example.com', address: NOWHERE }));
+
+    // Act
+    const forged = await send(domain, 'orders/create', order, { secret: 'guessed-secret' });
+    const replayed = await send(domain, 'orders/create', order, { triggeredAt: new Date(Date.now() - 24 * 3600_000).toISOString() });
+    await settled();
+
+    // Assert
+    expect(forged.status).toBe(401);
+    expect(await replayed.json()).toEqual({ status: 'stale' });
+    expect(shop.state.resource(order.id).riskAssessments).toHaveLength(0);
+    expect(shop.state.resource(order.id).fulfillmentOrders[0].status).toBe('OPEN');
+    expect(await spentByConnector(s, connector.connector_id)).toBe(0);
+  });
+
+  it('When a checkout extension reports prompts with the store\'s publishable key, then they are counted for that store only', async () => {
+    // Arrange
+    const { accountId, apiKey } = await s.newAccount(100);
+    const domain = 'proof.myshopify.com';
+    const connector = await connect(apiKey, domain);
+    const created = await request(s, 'POST', '/v1/keys', apiKey, { publishable: true, origins: ['https://extensions.shopifycdn.com'] });
+    const { api_key: publishable } = await json(created);
+    const report = (body: unknown, origin = 'https://extensions.shopifycdn.com') =>
+      s.post('/v1/checkout/events', body, { key: publishable, headers: { origin } });
+
+    // Act
+    const shown = [await report({ shop: domain, event: 'prompt_shown' }), await report({ shop: domain, event: 'prompt_shown' })];
+    const wentOn = await report({ shop: domain, event: 'went_on_after_warning' });
+    const notMine = await report({ shop: 'orders.myshopify.com', event: 'prompt_shown' });
+    const otherOrigin = await report({ shop: domain, event: 'prompt_shown' }, 'https://evil.example');
+
+    // Assert
+    expect(shown.map((r) => r.status)).toEqual([204, 204]);
+    expect(wentOn.status).toBe(204);
+    expect(notMine.status).toBe(404);
+    expect(otherOrigin.status).toBe(403);
+    const proof = await s.sync.orderChecks!.book.proof(connector.connector_id, '2000-01-01', 0);
+    expect(proof.counts).toMatchObject({ prompt_shown: 2, went_on_after_warning: 1 });
+    expect(accountId).toBeTruthy();
+  });
+});
