@@ -144,6 +144,10 @@ export function openSync(
   return { store, registry, runs, scheduler, connectors, shopifyWebhooks, shopifyInstall, orderChecks, shopifyOrders };
 }
 
+/** Finished webhook deliveries are kept this long in the log (docs/webhooks.md), pruned once an hour. */
+const DELIVERY_LOG_RETENTION_MS = 30 * 24 * 3_600_000;
+const PRUNE_EVERY_MS = 3_600_000;
+
 /**
  * Outgoing webhooks and the low-balance alert (src/webhooks): endpoint secrets sealed with the connectors' key; due
  * deliveries and low balances looked at on every tick (and deliveries at once when an event is emitted).
@@ -163,9 +167,14 @@ export function openWebhooks(
     ownerEmailOf: async (id) => (await people.members(id)).find((m) => m.role === 'owner' && m.email_confirmed)?.email ?? null,
   });
   let timer: NodeJS.Timeout | undefined;
+  let prunedAt = 0;
   const tick = () => {
     webhooks.kick();
     lowBalance.checkAll().catch((err) => logger.warn({ err }, 'low-balance checks failed'));
+    if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
+      prunedAt = Date.now();
+      webhooks.prune(DELIVERY_LOG_RETENTION_MS).catch((err) => logger.warn({ err }, 'webhook delivery log not pruned'));
+    }
   };
   return {
     webhooks, lowBalance, tick,

@@ -110,6 +110,13 @@ export class DeliveryLog {
     );
   }
 
+  /** Forgets finished deliveries (succeeded or given up) last tried before `before`. Returns how many. */
+  prune(before: number): Promise<number> {
+    return this.db.run(
+      `DELETE FROM webhook_endpoint_deliveries WHERE status IN ('succeeded', 'failed') AND last_attempt_at < $1`, [before],
+    );
+  }
+
   async getOwn(accountId: string, endpointId: string, id: string): Promise<DeliveryRow | null> {
     const rows = await this.db.all<Record<string, unknown>>(
       `SELECT ${COLUMNS} FROM webhook_endpoint_deliveries WHERE id = $1 AND endpoint_id = $2 AND account_id = $3`,

@@ -57,6 +57,9 @@ export class Webhooks {
   /** This instance's name on the leases it takes. */
   readonly owner = `webhooks_${crypto.randomBytes(6).toString('hex')}`;
   private draining: Promise<void> | null = null;
+  /** A retry due before the next tick, sent from here (the tick stays the durable fallback, on any instance). */
+  private retryTimer?: NodeJS.Timeout;
+  private retryAt = Infinity;
   private again = false;
   private stopped = false;
 
@@ -193,14 +196,32 @@ export class Webhooks {
       const delay = backoffMs({ attempts: Infinity, baseDelayMs: this.settings.baseDelayMs, maxDelayMs: this.settings.maxDelayMs }, attempts);
       const nextAttemptAt = result.ok || at + delay > windowFrom + this.settings.retryWindowMs ? null : at + delay;
       await this.log.recordAttempt(d.id, this.owner, at, { ok: result.ok, responseStatus: result.status, responseText: result.text, nextAttemptAt });
+      if (nextAttemptAt !== null) this.retryLocally(nextAttemptAt);
       if (!result.ok) {
         this.logger.info({ delivery: d.id, endpoint: d.endpointId, status: result.status, attempts, next: iso(nextAttemptAt) }, 'webhook delivery failed');
       }
     }
   }
 
+  /** Kicks this instance when a retry falls due, unless one is already set for earlier. */
+  private retryLocally(at: number): void {
+    if (this.stopped || at >= this.retryAt) return;
+    clearTimeout(this.retryTimer);
+    this.retryAt = at;
+    this.retryTimer = setTimeout(() => {
+      this.retryAt = Infinity;
+      this.kick();
+    }, Math.max(0, at - this.now())).unref();
+  }
+
+  /** Forgets finished deliveries older than the retention (the tick). */
+  prune(retentionMs: number): Promise<number> {
+    return this.log.prune(this.now() - retentionMs);
+  }
+
   stop(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.retryTimer);
     return this.draining ?? Promise.resolve();
   }
 }
