@@ -39,6 +39,7 @@ import { WebSessions } from './people/sessions.js';
 import { createLogger, type Logger } from './log.js';
 import { createEngines } from './contact-check/engines.js';
 import { ContactValidation } from './contact-check/validate-contact.js';
+import { testModeValidation } from './contact-check/test-mode.js';
 import { lastReferenceImport, loadReferenceIndex, seedEmbeddedReference } from './db/reference-store.js';
 import { loadShippedAddressData } from './validation/address/index.js';
 import { loadShippedPhoneData } from './validation/phone/index.js';
@@ -227,6 +228,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const stripeApi = config.stripe?.apiBase ? new URL(config.stripe.apiBase).origin : null;
   const app = createApp({
     db, accounts, failedAuthentications, ledger, validation, addressSuggestions: engines.addressSuggestions, logger, rateLimitPerMinute: config.rateLimitPerMinute,
+    testValidation: testModeValidation(engines.offline, ledger, config.validationBudgetMs),
     trustProxy: config.trustProxy,
     rateLimitStore: perKeyStore(db, redis ? { client: redis, log: logger } : undefined),
     publishableRateLimitPerMinute: config.publishableRateLimitPerMinute,

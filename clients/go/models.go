@@ -169,6 +169,8 @@ type AddressResult struct {
 	Components AddressComponents `json:"components"`
 	// Stable-prefix codes (`A#` ZIP, `B#` city/state, `N#` standardized, …)
 	Footnotes []string `json:"footnotes"`
+	// What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`
+	NextAction string `json:"next_action"`
 }
 
 // EmailResult is the schema EmailResult.
@@ -185,6 +187,8 @@ type EmailResult struct {
 	Disposable bool   `json:"disposable"`
 	Role       bool   `json:"role"`
 	Free       bool   `json:"free"`
+	// What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`
+	NextAction string `json:"next_action"`
 }
 
 // PhoneResult is the schema PhoneResult.
@@ -200,6 +204,8 @@ type PhoneResult struct {
 	Reason string `json:"reason,omitempty"`
 	// National format
 	National string `json:"national,omitempty"`
+	// What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`
+	NextAction string `json:"next_action"`
 }
 
 // Credits is the schema Credits.
@@ -217,6 +223,10 @@ type ValidateAnswer struct {
 	Credits    *Credits `json:"credits"`
 	RequestID  string   `json:"request_id"`
 	ResponseMS int64    `json:"response_ms"`
+	// true when a test key (`cv_test_…`) asked: network checks off, nothing charged (docs/api.md#test-keys)
+	Test bool `json:"test"`
+	// The most demanding of the modules asked: `fix` if one says fix, else `confirm` if one says confirm, else `accept`
+	NextAction string `json:"next_action"`
 }
 
 // AddressSuggestion is the schema AddressSuggestion.
@@ -270,6 +280,8 @@ type APIKey struct {
 	RevokedAt *time.Time `json:"revoked_at"`
 	// Present for a publishable key
 	Publishable *PublishableKey `json:"publishable,omitempty"`
+	// A test key (`cv_test_…`, docs/api.md#test-keys)
+	Test bool `json:"test"`
 }
 
 // Usage: Requests charged and credits spent per module over the window
@@ -320,6 +332,8 @@ type NewKey struct {
 	// Shown this once; only its hash is kept
 	APIKey      string          `json:"api_key"`
 	Publishable *PublishableKey `json:"publishable,omitempty"`
+	// `true` for a test key; absent otherwise
+	Test bool `json:"test,omitempty"`
 }
 
 // RevokedKey is the schema RevokedKey.

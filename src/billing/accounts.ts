@@ -11,6 +11,8 @@ export interface ApiKeyInfo {
   revoked_at: string | null;
   /** A publishable key's origins and whether it may check phones (docs/api.md#publishable-keys); absent for a secret key. */
   publishable?: PublishableScope;
+  /** A test key (`cv_test_…`, docs/api.md#test-keys): network checks off, nothing charged. */
+  test: boolean;
 }
 
 /** What a publishable key may do: validate, from these origins only, phones only if allowed. */
@@ -26,6 +28,8 @@ export interface Principal {
   createdBy?: string;
   /** Set for a publishable key: it may only validate, from its origins. */
   publishable?: PublishableScope;
+  /** Set for a test key: it validates with network checks off and charges nothing; other endpoints refuse it. */
+  test?: true;
 }
 
 /**
@@ -103,13 +107,15 @@ export class Accounts {
   }
 
   /**
-   * A secret key, or with `publishable` a key for web pages (docs/api.md#publishable-keys); the key is shown this once. `createdBy`: the
-   * person who made it (the dashboard's, or the person behind the key that asks through the API), none for the CLI.
+   * A secret key, or with `publishable` a key for web pages (docs/api.md#publishable-keys), or with `test` a key of test
+   * mode (docs/api.md#test-keys); the key is shown this once. `createdBy`: the person who made it (the dashboard's, or
+   * the person behind the key that asks through the API), none for the CLI.
    */
   async createKey(
     accountId: string, publishable?: { origins: string[]; phone?: boolean },
-    { formNonce, createdBy }: { formNonce?: string; createdBy?: string } = {},
-  ): Promise<{ key_id: string; api_key: string; publishable?: PublishableScope }> {
+    { formNonce, createdBy, test = false }: { formNonce?: string; createdBy?: string; test?: boolean } = {},
+  ): Promise<{ key_id: string; api_key: string; publishable?: PublishableScope; test?: true }> {
+    if (publishable && test) throw new InvalidArgumentError('a key is publishable or a test key, not both');
     await this.get(accountId);
     let scope: PublishableScope | undefined;
     if (publishable) {
@@ -121,13 +127,13 @@ export class Accounts {
       if (!origins.length || origins.length > 20) throw new InvalidArgumentError('a publishable key needs 1 to 20 origins');
       scope = { origins: [...new Set(origins)], phone: publishable.phone === true };
     }
-    const key = generateApiKey(scope ? 'publishable' : 'secret');
+    const key = generateApiKey(scope ? 'publishable' : test ? 'test' : 'secret');
     const id = newId('key');
     try {
       await this.db.run(
-        `INSERT INTO api_keys (id, account_id, key_hash, display_prefix, created_at, publishable_origins, publishable_phone, form_nonce, created_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [id, accountId, key.hash, key.displayPrefix, this.now(), scope ? JSON.stringify(scope.origins) : null, scope?.phone ? 1 : 0, formNonce ?? null, createdBy ?? null],
+        `INSERT INTO api_keys (id, account_id, key_hash, display_prefix, created_at, publishable_origins, publishable_phone, form_nonce, created_by, test)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [id, accountId, key.hash, key.displayPrefix, this.now(), scope ? JSON.stringify(scope.origins) : null, scope?.phone ? 1 : 0, formNonce ?? null, createdBy ?? null, test ? 1 : 0],
       );
     } catch (err) {
       if (formNonce && (await this.db.all(`SELECT 1 AS hit FROM api_keys WHERE form_nonce = $1`, [formNonce])).length) {
@@ -135,7 +141,7 @@ export class Accounts {
       }
       throw err;
     }
-    return { key_id: id, api_key: key.plaintext, ...(scope ? { publishable: scope } : {}) };
+    return { key_id: id, api_key: key.plaintext, ...(scope ? { publishable: scope } : {}), ...(test ? { test: true as const } : {}) };
   }
 
   async revokeKey(keyId: string): Promise<{ key_id: string; revoked_at: string }> {
@@ -187,9 +193,9 @@ export class Accounts {
   async listKeys(accountId: string): Promise<ApiKeyInfo[]> {
     const rows = await this.db.all<{
       id: string; display_prefix: string; created_at: number; revoked_at: number | null;
-      publishable_origins: string | null; publishable_phone: number | boolean;
+      publishable_origins: string | null; publishable_phone: number | boolean; test: number | boolean;
     }>(
-      `SELECT id, display_prefix, created_at, revoked_at, publishable_origins, publishable_phone FROM api_keys
+      `SELECT id, display_prefix, created_at, revoked_at, publishable_origins, publishable_phone, test FROM api_keys
        WHERE account_id = $1 ORDER BY created_at, id`,
       [accountId],
     );
@@ -197,6 +203,7 @@ export class Accounts {
     return rows.map((r) => ({
       key_id: r.id, prefix: r.display_prefix, created_at: iso(r.created_at)!, revoked_at: iso(r.revoked_at),
       ...(r.publishable_origins ? { publishable: { origins: JSON.parse(r.publishable_origins), phone: Boolean(Number(r.publishable_phone)) } } : {}),
+      test: Boolean(Number(r.test)),
     }));
   }
 
@@ -214,9 +221,9 @@ export class Accounts {
     const generation = this.keyGeneration;
     const rows = await this.db.all<{
       id: string; account_id: string; key_hash: string; revoked_at: number | null;
-      publishable_origins: string | null; publishable_phone: number | boolean; created_by: string | null;
+      publishable_origins: string | null; publishable_phone: number | boolean; created_by: string | null; test: number | boolean;
     }>(
-      `SELECT id, account_id, key_hash, revoked_at, publishable_origins, publishable_phone, created_by FROM api_keys WHERE key_hash = $1`,
+      `SELECT id, account_id, key_hash, revoked_at, publishable_origins, publishable_phone, created_by, test FROM api_keys WHERE key_hash = $1`,
       [hash],
     );
     const row = rows[0];
@@ -226,6 +233,7 @@ export class Accounts {
     }
     const principal: Principal = { accountId: row.account_id, keyId: row.id };
     if (row.created_by) principal.createdBy = row.created_by;
+    if (Number(row.test)) principal.test = true;
     if (row.publishable_origins) {
       principal.publishable = { origins: JSON.parse(row.publishable_origins), phone: Boolean(Number(row.publishable_phone)) };
     }

@@ -1,16 +1,17 @@
 /**
- * API key format: `cv_live_` (secret) or `cv_pub_` (publishable, docs/api.md#publishable-keys) + 32 random base62 characters + 6 base62 characters of CRC-32 over the rest (the GitHub
+ * API key format: `cv_live_` (secret), `cv_test_` (a secret key of test mode, docs/api.md#test-keys) or `cv_pub_`
+ * (publishable, docs/api.md#publishable-keys) + 32 random base62 characters + 6 base62 characters of CRC-32 over the rest (the GitHub
  * token scheme): a malformed or mistyped key is refused without touching the database, and a key leaked into a
  * public place can be recognised by scanners. Keys are shown once and stored only as a SHA-256 hash.
  */
 import crypto from 'node:crypto';
 
-const PREFIXES = { secret: 'cv_live_', publishable: 'cv_pub_' } as const;
+const PREFIXES = { secret: 'cv_live_', test: 'cv_test_', publishable: 'cv_pub_' } as const;
 export type KeyKind = keyof typeof PREFIXES;
 const RANDOM_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const KEY_PATTERN = new RegExp(`^(?:cv_live_|cv_pub_)[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}$`);
+const KEY_PATTERN = new RegExp(`^(?:cv_live_|cv_test_|cv_pub_)[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}$`);
 /** How much of the random part is kept in clear, to tell keys apart in listings. */
 const DISPLAY_RANDOM = 4;
 

@@ -12,7 +12,7 @@ export const VERDICT_COLUMNS = [
   'cv_address_status', 'cv_address_standardized', 'cv_address_dpv', 'cv_address_zip4',
   'cv_email_status', 'cv_email_risk', 'cv_email_smtp', 'cv_email_suggestion',
   'cv_phone_status', 'cv_phone_type', 'cv_phone_carrier', 'cv_phone_e164', 'cv_error',
-  'cv_address_notes', 'cv_email_reason', 'cv_email_flags',
+  'cv_address_notes', 'cv_email_reason', 'cv_email_flags', 'cv_next_action',
 ] as const;
 
 const ERROR_AT = VERDICT_COLUMNS.indexOf('cv_error');
@@ -46,6 +46,7 @@ export function verdictOf(answer: ContactAnswer | null, error: string | null): (
     phone?.status ?? null, phone?.type ?? null, phone?.carrier ?? null, phone?.e164 ?? null,
     error,
     address ? address.footnotes.map(plainFootnote).join('; ') : null, email?.reason ?? null, emailFlags(email),
+    answer?.next_action ?? null,
   ];
 }
 

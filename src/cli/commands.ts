@@ -24,6 +24,7 @@ export const OPTIONS = {
   publishable: { type: 'boolean' },
   origins: { type: 'string' },
   phone: { type: 'boolean' },
+  test: { type: 'boolean' },
   out: { type: 'string' },
   to: { type: 'string' },
   file: { type: 'string' },
@@ -86,10 +87,11 @@ export const COMMANDS: readonly Command[] = [
     run: ({ accounts, options }) => accounts.create(required(options, 'name')),
   },
   {
-    name: 'keys create', synopsis: '--account ID [--publishable --origins URL[,URL…] [--phone]]',
+    name: 'keys create', synopsis: '--account ID [--test | --publishable --origins URL[,URL…] [--phone]]',
     summary: 'Creates an API key, shown this once: {"key_id", "api_key"}.',
     options: {
       ...ACCOUNT,
+      '--test': 'a test key (cv_test_…): validates with network checks off and charges nothing',
       '--publishable': 'a publishable key (cv_pub_…) for web pages instead of a secret one',
       '--origins URL[,URL…]': 'the pages\' origins a publishable key answers (https://shop.example.com)',
       '--phone': 'a publishable key may check phone numbers too',
@@ -97,8 +99,8 @@ export const COMMANDS: readonly Command[] = [
     run: ({ accounts, options }) => (options.publishable
       ? accounts.createKey(required(options, 'account'), {
         origins: required(options, 'origins').split(',').map((o) => o.trim()).filter(Boolean), phone: options.phone === true,
-      })
-      : accounts.createKey(required(options, 'account'))),
+      }, { test: options.test === true })
+      : accounts.createKey(required(options, 'account'), undefined, { test: options.test === true })),
   },
   {
     name: 'keys list', synopsis: '--account ID',

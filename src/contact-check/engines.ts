@@ -10,7 +10,7 @@ import {
   type AddressEngineWithSync, createAddressEngine, type ReferenceIndex, type ShippedAddressData,
 } from '../validation/address/index.js';
 import { type AddressAutocomplete, createAddressAutocomplete } from '../validation/address/autocomplete.js';
-import { createEmailEngine, type ResolverHealthReport } from '../validation/email/index.js';
+import { createEmailEngine, loadEmailLists, type ResolverHealthReport } from '../validation/email/index.js';
 import { createGuardedHttp } from '../net/outbound-guard.js';
 import { createPhoneEngine, createPhoneLookup, type PhoneData } from '../validation/phone/index.js';
 import type { EmailEngine, PhoneEngine } from '../validation/types.js';
@@ -69,11 +69,15 @@ export async function createEngines(
   logger?: Logger,
 ): Promise<Engines & {
   close(): Promise<void>; reloadReference(): Promise<boolean>; resolver: ResolverStatus; addressSuggestions: Pick<AddressAutocomplete, 'suggest'>;
+  /** The same engines with every network check off (no DNS, SMTP or live phone look-up): what test keys are answered with. */
+  offline: Engines;
 }> {
   const { postal, countries } = data.address;
   let loadedImport = await data.reference.version();
+  const lists = loadEmailLists();
   const email = createEmailEngine({
     ...config.email,
+    lists,
     // Once per change, not per request: a resolver that denies every name makes every e-mail answer unknown.
     onResolverHealthChange: ({ healthy, canaries }) => {
       if (healthy) logger?.info({ canaries }, 'DNS resolver answers again: NXDOMAIN is believed again');
@@ -87,6 +91,10 @@ export async function createEngines(
   // Built on the first suggestion asked for (sorting the postal data's places takes about half a second, which a
   // service nobody asks for suggestions should not pay at start), and again with each reload once built.
   let autocomplete: AddressAutocomplete | undefined;
+  // Test mode (docs/api.md#test-keys): the same lists, tables and reference data, and nothing that leaves the machine,
+  // so that its answers are the same every time and for every client's tests.
+  const offlineEmail = createEmailEngine({ ...config.email, lists, networkChecks: false });
+  const offlinePhone = createPhoneEngine({ data: data.phone });
   const engines = {
     address: createAddressEngine({ postal, countries, reference }),
     addressSuggestions: {
@@ -95,6 +103,12 @@ export async function createEngines(
     },
     email,
     phone,
+    offline: {
+      // The address engine is local work already; read through, so that a reference reload reaches test mode too.
+      get address() { return engines.address; },
+      email: offlineEmail,
+      phone: offlinePhone,
+    } as Engines,
     resolver: { health: () => email.resolverHealth(), unavailableAnswers: () => email.dnsUnavailableAnswers },
     /**
      * Loads the reference data again if an import has finished since the last load (a CLI `reference import`
@@ -112,7 +126,7 @@ export async function createEngines(
     },
     async close() {
       clearInterval(poll);
-      await Promise.all([email.close?.(), phone.close?.()]);
+      await Promise.all([email.close?.(), phone.close?.(), offlineEmail.close?.(), offlinePhone.close?.()]);
       await outbound.close();
     },
   };

@@ -10,6 +10,7 @@ import { isDatabaseUnavailable } from '../db/data-source.js';
 import { priceRequest, type Charge } from '../billing/pricing.js';
 import type { Logger } from '../log.js';
 import { EngineFailed, InsufficientCredits } from './errors.js';
+import { type NextAction, withNextActions } from './next-action.js';
 import type {
   AddressEngine, AddressResult, Answer, EmailEngine, EmailResult, PhoneEngine, PhoneReadingForPricing, PhoneResult,
 } from '../validation/types.js';
@@ -28,10 +29,15 @@ export interface ContactInput {
   smtp: boolean;
 }
 
+/** A module's answer with what to do about it (./next-action.ts). */
+export type WithNextAction<T> = T & { next_action: NextAction };
+
 export interface ContactAnswer {
-  address: AddressResult | null;
-  email: EmailResult | null;
-  phone: PhoneResult | null;
+  /** The most demanding of the modules' own `next_action`. */
+  next_action: NextAction;
+  address: WithNextAction<AddressResult> | null;
+  email: WithNextAction<EmailResult> | null;
+  phone: WithNextAction<PhoneResult> | null;
   credits: { charged: number; remaining: number };
   /**
    * What this call moved in the ledger: its debit less its refunds. `credits.charged` but for a `chargeOnce` key an
@@ -39,6 +45,9 @@ export interface ContactAnswer {
    */
   chargedNow: number;
 }
+
+/** What the use case asks of the ledger: draw a request's charges, give them back. */
+export type ContactLedger = Pick<CreditLedger, 'debit' | 'refund' | 'refundDraws'>;
 
 /** How long past the budget an engine may take before its answer is given up on (engines keep their own budget). */
 const BUDGET_GRACE_MS = 250;
@@ -81,7 +90,7 @@ const OUT_OF_TIME = {
 export class ContactValidation {
   constructor(
     private readonly engines: Engines,
-    private readonly ledger: CreditLedger,
+    private readonly ledger: ContactLedger,
     private readonly budgetMs: number,
     /** Debits whose COMMIT may have landed as the database went away: refunded once it is back. */
     private readonly inDoubt?: InDoubtDebits,
@@ -155,7 +164,7 @@ export class ContactValidation {
     }
     const credits = { charged: debit.charged - refunded, remaining: debit.remaining + refunded };
     const chargedNow = (debit.repeated ? 0 : debit.charged) - refunded;
-    return { address: addressResult, email: emailResult, phone: phoneResult, credits, chargedNow };
+    return { ...withNextActions({ address: addressResult, email: emailResult, phone: phoneResult }), credits, chargedNow };
   }
 
   /**

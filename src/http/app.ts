@@ -40,6 +40,8 @@ export interface AppDeps {
   validation: ContactValidation;
   /** Address suggestions as a person types (GET /v1/address/autocomplete), from the loaded reference and postal data. */
   addressSuggestions: Pick<AddressAutocomplete, 'suggest'>;
+  /** What test keys are answered with (docs/api.md#test-keys): network checks off, nothing charged. */
+  testValidation: ContactValidation;
   batches: Batches;
   connectors: Connectors;
   connectorRuns: ConnectorRuns;

@@ -265,12 +265,13 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
     const body = formOf(req);
     const id = accountOf(res);
     const publishable = body.kind === 'publishable';
+    const test = body.kind === 'test';
     try {
       const origins = text(body.origins).split(/[\s,]+/).filter(Boolean);
       const formNonce = /^[A-Za-z0-9_-]{22}$/.test(text(body.form_nonce)) ? text(body.form_nonce) : undefined;
       const createdBy = webOf(res).session!.userId;
-      const created = await accounts.createKey(id, publishable ? { origins, phone: body.phone === 'true' } : undefined, { formNonce, createdBy });
-      html(res, 201, keysPage({ web: webOf(res), keys: await accounts.listKeysWithCreators(id), created: { api_key: created.api_key, publishable } }));
+      const created = await accounts.createKey(id, publishable ? { origins, phone: body.phone === 'true' } : undefined, { formNonce, createdBy, test });
+      html(res, 201, keysPage({ web: webOf(res), keys: await accounts.listKeysWithCreators(id), created: { api_key: created.api_key, publishable, test } }));
     } catch (err) {
       if (err instanceof DuplicateFormError) {
         const flash = { kind: 'error' as const, text: 'This form was sent again: its key was created and shown once already. Revoke it if it was not copied.' };

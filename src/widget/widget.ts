@@ -34,12 +34,16 @@ type Role = AddressRole | 'email';
 type Field = InputElement | SelectElement | TextAreaElement;
 type AddressParts = Partial<Record<AddressRole, string>>;
 
+/** The answer's `next_action` decides what the shopper sees: nothing (`accept`), an offer (`confirm`), a note (`fix`). */
+type NextAction = 'accept' | 'confirm' | 'fix';
 interface AddressAnswer {
   status: string;
+  next_action: NextAction;
   components?: Record<string, string | null> | null;
 }
 interface EmailAnswer {
   status: string;
+  next_action: NextAction;
   suggestion?: string | null;
 }
 
@@ -269,14 +273,14 @@ function showAddress(answer: AddressAnswer, typed: AddressParts, group: Partial<
   const c = answer.components;
   const s = c ? suggestedParts(c) : undefined;
   const anchor = group.line1!;
-  if (answer.status === 'invalid') {
+  if (answer.next_action === 'fix') {
     const el = section('address', anchor);
     el.append(element('span', 'note', '', 'We could not find this address. Please check it; you can still continue.'));
     return;
   }
-  const offer = s && s.street && (s.city || s.postal_code) &&
-    (answer.status === 'corrected' || answer.status === 'ambiguous' ||
-      ((answer.status === 'verified' || answer.status === 'partial') && differs(typed, s)));
+  // `accept`: the address is good as typed; its standardized spelling alone is no reason to interrupt the shopper.
+  const offer = answer.next_action === 'confirm' && s && s.street && (s.city || s.postal_code) &&
+    (answer.status === 'corrected' || answer.status === 'ambiguous' || differs(typed, s));
   if (!offer) {
     if (answer.status === 'partial') {
       section('address', anchor).append(element('span', 'note', '', 'Please check the apartment or unit number.'));
@@ -307,7 +311,7 @@ function showAddress(answer: AddressAnswer, typed: AddressParts, group: Partial<
 }
 
 function showEmail(answer: EmailAnswer, typed: string, field: Field): void {
-  const suggestion = answer.suggestion;
+  const suggestion = answer.next_action === 'accept' ? null : answer.suggestion;
   if (suggestion && suggestion.toLowerCase() !== typed.toLowerCase()) {
     const el = section('email', field);
     el.append(element('span', 'title', '', `Did you mean ${suggestion}?`), document.createElement('br'));
@@ -319,7 +323,7 @@ function showEmail(answer: EmailAnswer, typed: string, field: Field): void {
       }),
       button('Keep mine', false, () => close('email', field)),
     );
-  } else if (answer.status === 'invalid') {
+  } else if (answer.next_action === 'fix') {
     section('email', field).append(element('span', 'note', '', 'Please check your e-mail address.'));
   } else clear('email');
 }

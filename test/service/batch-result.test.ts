@@ -52,11 +52,14 @@ describe.each(testDatabases)('CSV batch results on $name', (database) => {
     const created = await completed(s, apiKey, await upload(s, apiKey, csv, { query: '?smtp=false' }));
     const [head, first, second] = recordsOf(await (await s.get(`/v1/batches/${created.batch_id}/result`, apiKey)).text());
     const direct = (await (await s.post('/v1/validate', { ...row, options: { smtp: false } }, { key: apiKey })).json()) as {
-      address: { footnotes: string[] }; email: { reason: string; disposable: boolean; role: boolean; free: boolean };
+      next_action: string; address: { footnotes: string[] }; email: { reason: string; disposable: boolean; role: boolean; free: boolean };
     };
     const cell = (r: string[], name: string) => r[head.indexOf(name)];
 
-    expect(head.slice(-4)).toEqual(['cv_error', 'cv_address_notes', 'cv_email_reason', 'cv_email_flags']);
+    // Columns are only ever added at the end (cv_next_action: issue 45).
+    expect(head.slice(-5)).toEqual(['cv_error', 'cv_address_notes', 'cv_email_reason', 'cv_email_flags', 'cv_next_action']);
+    expect(cell(first, 'cv_next_action')).toBe(direct.next_action);
+    expect(direct.next_action).toBe('confirm'); // a disposable, role address: the person's call
     expect(direct.address.footnotes.length).toBeGreaterThan(0);
     expect(cell(first, 'cv_address_notes')).toBe(direct.address.footnotes.map(plainFootnote).join('; '));
     expect(cell(first, 'cv_address_notes')).not.toMatch(/#:/);
@@ -66,6 +69,7 @@ describe.each(testDatabases)('CSV batch results on $name', (database) => {
     );
     expect(cell(first, 'cv_email_flags')).toMatch(/disposable/);
     expect([cell(second, 'cv_email_reason'), cell(second, 'cv_email_flags')]).toEqual(['', '']);
+    expect(cell(second, 'cv_next_action')).toBe('fix'); // `nobody` is no address
   });
 
   it('When the result is asked with formula_escape=false, then cells come back exactly as they were', async () => {

@@ -139,6 +139,19 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY))(SUITE, () => {
     await expect(page.locator('tbody').textContent()).resolves.toContain('revoked');
   });
 
+  it('When a test key is created, then the page says it is test mode and the list marks it TEST', async () => {
+    await page.getByRole('link', { name: 'API keys', exact: true }).first().click();
+    await page.getByRole('button', { name: 'Create a test key' }).click();
+    const testKey = await page.getByTestId('new-key').inputValue();
+    const badge = page.getByTestId('test-key-badge');
+
+    expect(testKey).toMatch(/^cv_test_/);
+    await expect(page.locator('.new-key').textContent()).resolves.toContain('Test mode');
+    expect(await badge.count()).toBe(1);
+    expect(await badge.isVisible()).toBe(true);
+    expect(await badge.evaluate((el) => (globalThis as any).getComputedStyle(el).textTransform as string)).toBe('uppercase');
+  });
+
   it('When each page is read with a keyboard or a screen reader, then every control has a label and the first Tab skips to the content', async () => {
     for (const route of ['/', '/keys', '/batches', '/connectors', '/billing', '/members', '/settings']) {
       await page.goto(`${s.url}${route}`);

@@ -53,6 +53,30 @@ describe.each(testDatabases)('the dashboard on $name', (database) => {
     expect((await agent.get('/keys')).text).toContain('0 active of 0');
   });
 
+  it('When a person makes a test key on the keys page, then it is shown once, marked TEST in the list, and validates for free', async () => {
+    // Arrange
+    const { agent } = await signedUp('tester');
+    await agent.get('/keys');
+
+    // Act
+    const made = await agent.post('/keys', { kind: 'test' });
+    const testKey = /id="new-key"[^>]*value="([^"]+)"/.exec(made.text)?.[1] ?? '';
+    const listed = await agent.get('/keys');
+    const answer = await s.post('/v1/validate', { email: 'info@mailinator.com' }, { key: testKey });
+    const overview = await agent.get('/');
+
+    // Assert
+    expect(made.status).toBe(201);
+    expect(made.text).toContain('Your new test key');
+    expect(testKey).toMatch(/^cv_test_/);
+    expect(listed.text).toContain('data-testid="test-key-badge"');
+    expect(listed.text).toContain(`${testKey.slice(0, 12)}…`);
+    expect(listed.text).not.toContain(testKey); // shown once
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ test: true, next_action: 'confirm', credits: { charged: 0, remaining: 100 } });
+    expect(overview.text).toMatch(/data-testid="balance">100</);
+  });
+
   it('When the session cookie is set, then it is HttpOnly and SameSite, and the page forbids framing and foreign scripts', async () => {
     const { email } = await signedUp('flags');
     const agent = new WebAgent(s.url);

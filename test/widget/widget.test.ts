@@ -158,6 +158,41 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY))(SUITE, () => {
     await page.close();
   });
 
+  it('When the shopper leaves an address that is right as typed (next_action accept), then no box interrupts them, even for its standardized spelling', async () => {
+    // Arrange
+    const s = service();
+    const key = await publishableKey(s, [s.url]);
+    const { page } = await openPage(`${s.url}/widget/demo?key=${key}`);
+    await typeAddress(page, { Address: '6007 Applegate Lane', City: 'Louisville', State: 'KY', 'ZIP code': '40219' });
+
+    // Act
+    const answered = page.waitForResponse((r) => r.url().endsWith('/v1/validate') && r.request().method() === 'POST');
+    await page.getByLabel('E-mail').focus();
+    const answer = (await (await answered).json()) as { next_action: string; address: { status: string; standardized: string } };
+    await page.waitForTimeout(300);
+
+    // Assert: verified, spelt LN by the post office, and nothing to ask the shopper
+    expect(answer).toMatchObject({ next_action: 'accept', address: { status: 'verified', standardized: '6007 APPLEGATE LN LOUISVILLE KY 40219' } });
+    expect(await page.locator('.cvw-address').count()).toBe(0);
+    await page.close();
+  });
+
+  it('When the shopper leaves an address that does not exist (next_action fix), then a note asks them to check it', async () => {
+    const s = service();
+    const key = await publishableKey(s, [s.url]);
+    const { page } = await openPage(`${s.url}/widget/demo?key=${key}`);
+    await typeAddress(page, { Address: '1 Nowhere Blvd', City: 'Springfield', State: 'ZZ', 'ZIP code': '00000' });
+
+    const answered = page.waitForResponse((r) => r.url().endsWith('/v1/validate') && r.request().method() === 'POST');
+    await page.getByLabel('E-mail').focus();
+    const answer = (await (await answered).json()) as { next_action: string };
+
+    expect(answer.next_action).toBe('fix');
+    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 5000 }).toContain('We could not find this address');
+    expect(await page.getByRole('button', { name: 'Use this address' }).count()).toBe(0);
+    await page.close();
+  });
+
   it('When the shopper types an e-mail with a typo, then the suggestion is offered and fills the field', async () => {
     const s = service();
     const key = await publishableKey(s, [s.url]);

@@ -164,6 +164,8 @@ export interface AddressResult {
   components: AddressComponents;
   /** Stable-prefix codes (`A#` ZIP, `B#` city/state, `N#` standardized, …) */
   footnotes: string[];
+  /** What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid` */
+  next_action: Open<'accept' | 'confirm' | 'fix'>;
   [extra: string]: unknown;
 }
 
@@ -180,6 +182,8 @@ export interface EmailResult {
   disposable: boolean;
   role: boolean;
   free: boolean;
+  /** What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid` */
+  next_action: Open<'accept' | 'confirm' | 'fix'>;
   [extra: string]: unknown;
 }
 
@@ -195,6 +199,8 @@ export interface PhoneResult {
   reason?: string | null;
   /** National format */
   national?: string | null;
+  /** What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid` */
+  next_action: Open<'accept' | 'confirm' | 'fix'>;
   [extra: string]: unknown;
 }
 
@@ -213,6 +219,10 @@ export interface ValidateResponse {
   credits: Credits | null;
   request_id: string;
   response_ms: number;
+  /** true when a test key (`cv_test_…`) asked: network checks off, nothing charged (docs/api.md#test-keys) */
+  test: boolean;
+  /** The most demanding of the modules asked: `fix` if one says fix, else `confirm` if one says confirm, else `accept` */
+  next_action: Open<'accept' | 'confirm' | 'fix'>;
   [extra: string]: unknown;
 }
 
@@ -266,6 +276,8 @@ export interface ApiKey {
   revoked_at: string | null;
   /** Present for a publishable key */
   publishable?: PublishableScope;
+  /** A test key (`cv_test_…`, docs/api.md#test-keys) */
+  test: boolean;
   [extra: string]: unknown;
 }
 
@@ -318,11 +330,13 @@ export interface KeyList {
   [extra: string]: unknown;
 }
 
-/** No body (or `{}`): a secret key. `publishable: true` with 1 to 20 origins: a key for web pages. */
+/** No body (or `{}`): a secret key. `publishable: true` with 1 to 20 origins: a key for web pages. `test: true`: a test key. */
 export interface CreateKeyRequest {
   publishable?: boolean;
   origins?: string[];
   phone?: boolean;
+  /** A test key (`cv_test_…`): validates with network checks off and charges nothing */
+  test?: boolean;
 }
 
 export interface CreatedKey {
@@ -330,6 +344,8 @@ export interface CreatedKey {
   /** Shown this once; only its hash is kept */
   api_key: string;
   publishable?: PublishableScope;
+  /** `true` for a test key; absent otherwise */
+  test?: boolean;
   [extra: string]: unknown;
 }
 

@@ -21,7 +21,10 @@ export const newKeySchema = z.object({
   publishable: z.boolean().optional(),
   origins: z.array(z.string().max(300)).max(20).optional(),
   phone: z.boolean().optional(),
-}).strict().refine((b) => !b.publishable || (b.origins?.length ?? 0) > 0, { message: 'a publishable key needs origins', path: ['origins'] });
+  test: z.boolean().optional().describe('A test key (`cv_test_…`): validates with network checks off and charges nothing'),
+}).strict()
+  .refine((b) => !b.publishable || (b.origins?.length ?? 0) > 0, { message: 'a publishable key needs origins', path: ['origins'] })
+  .refine((b) => !(b.publishable && b.test), { message: 'a key is publishable or a test key, not both', path: ['test'] });
 
 const GRANT_KINDS = enumOf<Grant['kind']>()(['free', 'pack', 'admin']);
 const isoTime = z.iso.datetime();
@@ -48,6 +51,7 @@ export const apiKeyInfoSchema = z.object({
   created_at: isoTime,
   revoked_at: isoTime.nullable(),
   publishable: publishableScopeSchema.optional().describe('Present for a publishable key'),
+  test: z.boolean().describe('A test key (`cv_test_…`, docs/api.md#test-keys)'),
 });
 
 const moduleUsage = z.object({ requests: z.int().min(0), credits: z.int() });
@@ -80,13 +84,14 @@ export const keyListSchema = z.object({ keys: z.array(apiKeyInfoSchema) });
 
 export const createdKeySchema = z.object({
   key_id: z.string(),
-  api_key: z.string().regex(/^cv_(live|pub)_[0-9A-Za-z]+$/).describe('Shown this once; only its hash is kept'),
+  api_key: z.string().regex(/^cv_(live|test|pub)_[0-9A-Za-z]+$/).describe('Shown this once; only its hash is kept'),
   publishable: publishableScopeSchema.optional(),
+  test: z.boolean().optional().describe('`true` for a test key; absent otherwise'),
 });
 
 export const revokedKeySchema = z.object({ key_id: z.string(), revoked_at: isoTime });
 
-const KEY_EXAMPLE = { key_id: 'key_4Xq9pTz2LmN8vR1sK7wY', prefix: 'cv_live_Ab3d', created_at: '2026-01-05T10:00:00.000Z', revoked_at: null };
+const KEY_EXAMPLE = { key_id: 'key_4Xq9pTz2LmN8vR1sK7wY', prefix: 'cv_live_Ab3d', created_at: '2026-01-05T10:00:00.000Z', revoked_at: null, test: false };
 
 export const accountComponents: Component[] = [
   [grantSchema, { id: 'Grant' }],
@@ -110,8 +115,8 @@ export const accountComponents: Component[] = [
   [keyListSchema, { id: 'KeyList' }],
   [newKeySchema, {
     id: 'NewKeyRequest',
-    description: 'No body (or `{}`): a secret key. `publishable: true` with 1 to 20 origins: a key for web pages.',
-    examples: [{ publishable: true, origins: ['https://shop.example.com'], phone: false }],
+    description: 'No body (or `{}`): a secret key. `publishable: true` with 1 to 20 origins: a key for web pages. `test: true`: a test key.',
+    examples: [{ publishable: true, origins: ['https://shop.example.com'], phone: false }, { test: true }],
   }],
   [createdKeySchema, { id: 'CreatedKey', examples: [{ key_id: 'key_4Xq9pTz2LmN8vR1sK7wY', api_key: 'cv_live_…' }] }],
   [revokedKeySchema, { id: 'RevokedKey' }],
@@ -200,7 +205,7 @@ export const accountEndpoints = [
       res.json({ keys: await deps.accounts.listKeys(accountOf(res)) });
     },
   }),
-  // No body (or `{}`): a secret key. `{"publishable": true, "origins": [...], "phone": false}`: a key for web pages.
+  // No body (or `{}`): a secret key. `{"publishable": true, "origins": [...], "phone": false}`: a key for web pages. `{"test": true}`: a test key.
   endpoint({
     method: 'post', path: '/v1/keys', security: 'secret', operationId: 'createKey', tag: 'Account',
     summary: 'Create an API key',
@@ -214,7 +219,7 @@ export const accountEndpoints = [
       try {
         const created = body.publishable
           ? await accounts.createKey(accountOf(res), { origins: body.origins ?? [], phone: body.phone }, { createdBy })
-          : await accounts.createKey(accountOf(res), undefined, { createdBy });
+          : await accounts.createKey(accountOf(res), undefined, { createdBy, test: body.test === true });
         res.status(201).json(created);
       } catch (err) {
         if (err instanceof InvalidArgumentError) {

@@ -75,6 +75,8 @@ export interface Endpoint<Q extends z.ZodType = z.ZodType, B extends z.ZodType =
   tag: string;
   summary: string;
   description?: string;
+  /** A test key (`cv_test_…`) may call it; every other keyed endpoint refuses one (../middleware/test-keys.ts). */
+  testKeys?: true;
   /** Left out of the OpenAPI description (the reason in a comment): still routed, still in the `Allow` answers. */
   hidden?: true;
   request?: RequestSchemas<Q, B>;

@@ -6,6 +6,7 @@
 import type { RequestHandler, Router } from 'express';
 import type { z } from 'zod';
 import { jsonBody } from '../middleware/json-body.js';
+import { refuseTestKeys } from '../middleware/test-keys.js';
 import { parseBody } from '../request-schema.js';
 import type { AnyEndpoint, EndpointDeps, Security } from './endpoint.js';
 
@@ -46,9 +47,10 @@ export function mountEndpoints(
 ): void {
   for (const endpoint of endpoints) {
     const bodyReader = endpoint.request?.body ? [endpoint.request.bodyRequired === false ? optionalJson : readJson] : [];
+    const testKeyScope = endpoint.security !== 'none' && !endpoint.testKeys ? [refuseTestKeys] : [];
     router[endpoint.method](
       expressPath(endpoint.path),
-      ...guards[endpoint.security], ...bodyReader, ...(endpoint.before?.(deps) ?? []), handlerOf(endpoint, deps),
+      ...guards[endpoint.security], ...testKeyScope, ...bodyReader, ...(endpoint.before?.(deps) ?? []), handlerOf(endpoint, deps),
     );
   }
 }

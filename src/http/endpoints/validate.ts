@@ -1,6 +1,7 @@
 /** POST /v1/validate: the request schema, the answer's shape, and the handler (with Idempotency-Key replay). */
 import { z } from 'zod';
 import { contactInputOf, validateRequestSchema } from '../../contact-check/contact-request.js';
+import { NEXT_ACTIONS } from '../../contact-check/next-action.js';
 import { maskEmail, maskPhone } from '../../log.js';
 import { parseIdempotencyKey } from '../idempotency.js';
 import { bodyFingerprint } from '../middleware/json-body.js';
@@ -26,6 +27,11 @@ const DELIVERY_TYPES = enumOf<DeliveryType>()(['street', 'po_box', 'rural_route'
 
 const part = z.string().nullable();
 
+export const nextActionSchema = z.enum(NEXT_ACTIONS).describe(
+  'What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a ' +
+  'correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`',
+);
+
 export const addressComponentsSchema = z.object({
   primary_number: part, street_predirection: part, street_name: part, street_suffix: part, street_postdirection: part,
   secondary_designator: part, secondary_number: part, city: part, state: part, postal_code: part, plus4: part, country: part,
@@ -48,6 +54,7 @@ export const addressResultSchema = z.object({
   country: z.string().nullable().describe('ISO 3166-1 alpha-2'),
   components: addressComponentsSchema,
   footnotes: z.array(z.string()).describe('Stable-prefix codes (`A#` ZIP, `B#` city/state, `N#` standardized, …)'),
+  next_action: nextActionSchema,
 });
 
 export const emailResultSchema = z.object({
@@ -64,6 +71,7 @@ export const emailResultSchema = z.object({
   disposable: z.boolean(),
   role: z.boolean(),
   free: z.boolean(),
+  next_action: nextActionSchema,
 });
 
 export const phoneResultSchema = z.object({
@@ -77,6 +85,7 @@ export const phoneResultSchema = z.object({
   country: z.string().nullable(),
   reason: z.string().nullable().optional().describe('Why the number is invalid'),
   national: z.string().nullable().optional().describe('National format'),
+  next_action: nextActionSchema,
 });
 
 export const creditsSchema = z.object({
@@ -84,6 +93,8 @@ export const creditsSchema = z.object({
   remaining: z.int().min(0),
 });
 
+// New fields go last, so that the clients' generated models (Java records) keep their constructors; the answer itself
+// sends `next_action` first.
 export const validateAnswerSchema = z.object({
   address: addressResultSchema.nullable(),
   email: emailResultSchema.nullable(),
@@ -91,9 +102,12 @@ export const validateAnswerSchema = z.object({
   credits: creditsSchema.nullable().describe('null for a publishable key, which reads nothing of the account'),
   request_id: z.string(),
   response_ms: z.int().min(0),
+  test: z.boolean().describe('true when a test key (`cv_test_…`) asked: network checks off, nothing charged (docs/api.md#test-keys)'),
+  next_action: nextActionSchema.describe('The most demanding of the modules asked: `fix` if one says fix, else `confirm` if one says confirm, else `accept`'),
 });
 
 const ANSWER_EXAMPLE = {
+  next_action: 'accept',
   address: {
     status: 'verified', standardized: '1600 AMPHITHEATRE PKWY MOUNTAIN VIEW CA 94043-1351', dpv: 'Y', zip4: '94043-1351',
     country: 'US',
@@ -103,15 +117,20 @@ const ANSWER_EXAMPLE = {
       postal_code: '94043', plus4: '1351', country: 'US',
     },
     footnotes: ['N#'],
+    next_action: 'accept',
   },
   email: {
     status: 'valid', risk: 'low', smtp: 'deliverable', reason: 'accepted', normalized: 'someone@example.com',
-    suggestion: null, disposable: false, role: false, free: false,
+    suggestion: null, disposable: false, role: false, free: false, next_action: 'accept',
   },
-  phone: { status: 'valid', type: 'fixed_or_mobile', carrier: null, carrier_source: 'none', e164: '+14155550123', country: 'US' },
+  phone: {
+    status: 'valid', type: 'fixed_or_mobile', carrier: null, carrier_source: 'none', e164: '+14155550123', country: 'US',
+    next_action: 'accept',
+  },
   credits: { charged: 4, remaining: 96 },
   request_id: 'req_6f1c2b9e',
   response_ms: 12,
+  test: false,
 };
 
 export const validateComponents: Component[] = [
@@ -138,7 +157,7 @@ export const validateComponents: Component[] = [
 type Context = HandlerContext<z.ZodUnknown, typeof validateRequestSchema>;
 
 async function validate({ req, res, deps, body }: Context): Promise<void> {
-  const { validation, idempotency } = deps;
+  const { idempotency } = deps;
   const input = contactInputOf(body);
   const context = res.locals.context;
   context.logFields.modules = ['address', 'email', 'phone'].filter((m) => input[m as 'address'] !== undefined);
@@ -146,7 +165,9 @@ async function validate({ req, res, deps, body }: Context): Promise<void> {
   if (input.phone !== undefined) context.logFields.phone = maskPhone(input.phone);
 
   const principal = context.principal!;
-  const { accountId, publishable } = principal;
+  const { accountId, publishable, test = false } = principal;
+  // A test key: the same use case with network checks off and nothing charged (docs/api.md#test-keys).
+  const validation = test ? deps.testValidation : deps.validation;
   if (publishable && input.phone !== undefined && !publishable.phone) {
     throw new Problem('module-not-allowed', 'This publishable key does not check phones (create it with phone: true).');
   }
@@ -162,11 +183,11 @@ async function validate({ req, res, deps, body }: Context): Promise<void> {
   try {
     const arrivedAtEpochMs = Date.now() - (performance.now() - context.arrivedAt);
     const answer = await validation.validate(accountId, context.ledgerId, input, arrivedAtEpochMs, context.log);
-    const { address, email, phone, credits } = answer;
+    const { next_action, address, email, phone, credits } = answer;
     // A publishable key reads nothing of the account: not even its balance.
     json = JSON.stringify({
-      address, email, phone, credits: publishable ? null : credits, request_id: context.id,
-      response_ms: Math.round(performance.now() - context.arrivedAt),
+      next_action, address, email, phone, credits: publishable ? null : credits, request_id: context.id,
+      response_ms: Math.round(performance.now() - context.arrivedAt), test,
     });
   } catch (err) {
     // Nothing was charged (the use case refunds on its own failures); the key is free for a retry.
@@ -190,13 +211,16 @@ export const validateEndpoints = [endpoint({
   method: 'post',
   path: '/v1/validate',
   security: 'publishable',
+  testKeys: true,
   operationId: 'validate',
   tag: 'Validate',
   summary: 'Validate an address, an e-mail address and a phone number',
   description:
     'Checks the modules asked for in parallel, within the time budget. Priced per module before the slow work starts ' +
     '(e-mail 1, US/Canadian address 1, other address 3, phone 2, landline 3); an `unknown` e-mail is refunded. ' +
-    'A publishable key (`cv_pub_…`) may call this endpoint only, from one of its origins.',
+    'A publishable key (`cv_pub_…`) may call this endpoint only, from one of its origins. A test key (`cv_test_…`) ' +
+    'is answered by the same engines with network checks off (no DNS, SMTP or live phone look-up), is charged nothing ' +
+    'and gets `"test": true`. `next_action` says what to do with the answer: `accept`, `confirm` or `fix`.',
   request: {
     headers: z.object({
       'Idempotency-Key': z.string().min(1).max(255).optional()

@@ -33,13 +33,15 @@ const ANY_ROUTE_PROBLEMS: ProblemCode[] = ['internal'];
 const SECURITY_SCHEME = {
   type: 'http',
   scheme: 'bearer',
-  bearerFormat: 'cv_live_… (secret) or cv_pub_… (publishable)',
+  bearerFormat: 'cv_live_… (secret), cv_test_… (test) or cv_pub_… (publishable)',
   description:
     '`Authorization: Bearer <api key>`. A secret key (`cv_live_` + 38 base62 characters) reaches every /v1 endpoint of ' +
     'its own account; keep it on a server. A publishable key (`cv_pub_…`) may be shown in a web page: it only calls ' +
     'POST /v1/validate (address and e-mail; phone if created with `phone: true`) and GET /v1/address/autocomplete, only from its origins (403 ' +
     'otherwise), is rate-limited per client address too, its answers carry `credits: null`, and every other endpoint ' +
-    'answers it 401. Keys are created with `npm run -s cli -- keys create` or POST /v1/keys and shown once.',
+    'answers it 401. A test key (`cv_test_…`) only calls POST /v1/validate (the real engines with network checks off, ' +
+    'nothing charged, `"test": true` in the answer) and GET /v1/address/autocomplete; every other endpoint answers it 401. ' +
+    'Keys are created with `npm run -s cli -- keys create` or POST /v1/keys and shown once.',
 };
 
 const TAGS = [

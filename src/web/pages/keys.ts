@@ -1,4 +1,4 @@
-/** API keys: the list, a new secret or publishable key (shown this once, with a copy button), revocation. */
+/** API keys: the list, a new secret, test or publishable key (shown this once, with a copy button), revocation. */
 import type { ApiKeyInfo } from '../../billing/accounts.js';
 import crypto from 'node:crypto';
 import { html } from '../html.js';
@@ -13,8 +13,14 @@ const creatorText = (k: KeyWithCreator) => (!k.creator ? 'API or CLI' : k.creato
 /** Names this copy of the form: sent twice (a reload of the answer), it creates one key. */
 const nonceField = () => html`<input type="hidden" name="form_nonce" value="${crypto.randomBytes(16).toString('base64url')}">`;
 
+/** What a key is; a test key is marked so that it is never taken for a live one. */
+function kindCell(k: KeyWithCreator) {
+  if (k.publishable) return html`publishable<br><small>${k.publishable.origins.join(', ')}${k.publishable.phone ? ' · phone' : ''}</small>`;
+  return k.test ? html`<span class="badge test" data-testid="test-key-badge">test</span> <small>free, offline</small>` : 'secret';
+}
+
 export function keysPage(input: {
-  web: WebContext; keys: KeyWithCreator[]; created?: { api_key: string; publishable: boolean } | null;
+  web: WebContext; keys: KeyWithCreator[]; created?: { api_key: string; publishable: boolean; test?: boolean } | null;
   error?: string | null; flash?: { kind: 'ok' | 'error'; text: string } | null; origins?: string;
 }): string {
   const { web, keys, created } = input;
@@ -22,8 +28,9 @@ export function keysPage(input: {
   return page({
     title: 'API keys', web, path: '/keys', flash: input.flash,
     body: html`${created ? html`<section class="card new-key" aria-labelledby="new-key-title">
-  <h2 id="new-key-title">Your new ${created.publishable ? 'publishable' : 'secret'} key</h2>
-  <p>Copy it now: it is shown this once. ${created.publishable ? 'It may appear in your web pages.' : 'Keep it on your server; never put it in a web page.'}</p>
+  <h2 id="new-key-title">Your new ${created.publishable ? 'publishable' : created.test ? 'test' : 'secret'} key</h2>
+  <p>Copy it now: it is shown this once. ${created.publishable ? 'It may appear in your web pages.' : 'Keep it on your server; never put it in a web page.'}
+  ${created.test ? html`<strong>Test mode:</strong> it only validates, with network checks off, and charges nothing.` : ''}</p>
   <div class="copy-row"><label class="visually-hidden" for="new-key">New API key</label>
   <input id="new-key" class="mono" readonly value="${created.api_key}" data-testid="new-key">
   <button type="button" data-copy="new-key">Copy</button></div>
@@ -34,7 +41,7 @@ export function keysPage(input: {
 <thead><tr><th scope="col">Key</th><th scope="col">Kind</th><th scope="col">Created</th><th scope="col">Made by</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${keys.map((k) => html`<tr${k.revoked_at ? html` class="muted"` : ''}>
   <td class="mono" data-label="Key">${k.prefix}…</td>
-  <td data-label="Kind">${k.publishable ? html`publishable<br><small>${k.publishable.origins.join(', ')}${k.publishable.phone ? ' · phone' : ''}</small>` : 'secret'}</td>
+  <td data-label="Kind">${kindCell(k)}</td>
   <td data-label="Created">${timeText(k.created_at)}</td>
   <td data-label="Made by">${creatorText(k)}</td>
   <td data-label="State">${k.revoked_at ? `revoked ${timeText(k.revoked_at)}` : 'active'}</td>
@@ -46,6 +53,12 @@ export function keysPage(input: {
   <p>For your servers: every endpoint of the API.</p>
   ${csrfField(web)}<input type="hidden" name="kind" value="secret">${nonceField()}
   <button type="submit">Create a secret key</button>
+</form>
+<form method="post" action="/keys" class="card">
+  <h2>A test key</h2>
+  <p>For your tests and CI: validation only, network checks off, <strong>never charged</strong>; answers say <code>"test": true</code>.</p>
+  ${csrfField(web)}<input type="hidden" name="kind" value="test">${nonceField()}
+  <button type="submit">Create a test key</button>
 </form>
 <form method="post" action="/keys" class="card">
   <h2>A publishable key</h2>

@@ -167,6 +167,8 @@ class AddressResult(TypedDict):
     components: AddressComponents
     footnotes: List[str]
     """Stable-prefix codes (`A#` ZIP, `B#` city/state, `N#` standardized, …)"""
+    next_action: str
+    """What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`"""
 
 
 class EmailResult(TypedDict):
@@ -182,6 +184,8 @@ class EmailResult(TypedDict):
     disposable: bool
     role: bool
     free: bool
+    next_action: str
+    """What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`"""
 
 
 class PhoneResult(TypedDict):
@@ -196,6 +200,8 @@ class PhoneResult(TypedDict):
     """Why the number is invalid"""
     national: NotRequired[Optional[str]]
     """National format"""
+    next_action: str
+    """What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`"""
 
 
 class Credits(TypedDict):
@@ -213,6 +219,10 @@ class Validation(TypedDict):
     """null for a publishable key, which reads nothing of the account"""
     request_id: str
     response_ms: int
+    test: bool
+    """true when a test key (`cv_test_…`) asked: network checks off, nothing charged (docs/api.md#test-keys)"""
+    next_action: str
+    """The most demanding of the modules asked: `fix` if one says fix, else `confirm` if one says confirm, else `accept`"""
 
 
 class AddressSuggestion(TypedDict):
@@ -261,6 +271,8 @@ class ApiKey(TypedDict):
     revoked_at: Optional[str]
     publishable: NotRequired[PublishableScope]
     """Present for a publishable key"""
+    test: bool
+    """A test key (`cv_test_…`, docs/api.md#test-keys)"""
 
 
 class Usage(TypedDict):
@@ -309,6 +321,8 @@ class NewApiKey(TypedDict):
     api_key: str
     """Shown this once; only its hash is kept"""
     publishable: NotRequired[PublishableScope]
+    test: NotRequired[bool]
+    """`true` for a test key; absent otherwise"""
 
 
 class RevokedKey(TypedDict):

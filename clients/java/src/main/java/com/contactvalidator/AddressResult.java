@@ -17,5 +17,7 @@ public record AddressResult(
     String country,
     AddressComponents components,
     /** Stable-prefix codes ({@code A#} ZIP, {@code B#} city/state, {@code N#} standardized, …) */
-    List<String> footnotes
+    List<String> footnotes,
+    /** What to do with the answer (docs/api.md#next_action): {@code accept} it as it is; {@code confirm} it with the person (a correction, a suggestion, a guess or something not checked: {@code unknown}, {@code catch_all}, {@code partial}, …); {@code fix}: something is {@code invalid} */
+    String nextAction
 ) {}

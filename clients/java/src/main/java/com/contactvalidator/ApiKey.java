@@ -11,5 +11,7 @@ public record ApiKey(
     Instant createdAt,
     Instant revokedAt,
     /** Present for a publishable key */
-    Publishable publishable
+    Publishable publishable,
+    /** A test key ({@code cv_test_…}, docs/api.md#test-keys) */
+    boolean test
 ) {}

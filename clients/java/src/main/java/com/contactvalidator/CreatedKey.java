@@ -6,5 +6,7 @@ public record CreatedKey(
     String keyId,
     /** Shown this once; only its hash is kept */
     String apiKey,
-    Publishable publishable
+    Publishable publishable,
+    /** {@code true} for a test key; absent otherwise */
+    Boolean test
 ) {}

@@ -9,5 +9,9 @@ public record ValidationResult(
     /** null for a publishable key, which reads nothing of the account */
     Credits credits,
     String requestId,
-    long responseMs
+    long responseMs,
+    /** true when a test key ({@code cv_test_…}) asked: network checks off, nothing charged (docs/api.md#test-keys) */
+    boolean test,
+    /** The most demanding of the modules asked: {@code fix} if one says fix, else {@code confirm} if one says confirm, else {@code accept} */
+    String nextAction
 ) {}
