@@ -116,7 +116,8 @@ describe.each(testDatabases)('test keys on $name', (database) => {
     // Act
     const refused = await Promise.all([
       s.get('/v1/account', testKey), s.get('/v1/keys', testKey), s.get('/v1/usage', testKey), s.get('/v1/batches', testKey),
-      s.get('/v1/connectors', testKey), s.post('/v1/keys', {}, { key: testKey }), s.post('/v1/keys', { test: true }, { key: testKey }),
+      s.get('/v1/connectors', testKey), s.get('/v1/webhook_endpoints', testKey),
+      s.post('/v1/keys', {}, { key: testKey }), s.post('/v1/keys', { test: true }, { key: testKey }),
       fetch(`${s.url}/v1/batches`, csv),
     ]);
     const keys = (await (await s.get('/v1/keys', apiKey)).json()) as { keys: Record<string, any>[] };
