@@ -3,7 +3,7 @@
  * domain; one line, or in parts), e-mails and phone numbers as users type them. A few are wrong on purpose (a typo'd
  * domain, a broken address, a number too short), as in real traffic.
  */
-const ADDRESSES: [line1: string, line2: string, city: string, state: string, zip: string][] = [
+export const ADDRESSES: [line1: string, line2: string, city: string, state: string, zip: string][] = [
   ['702 Farragut Street Northwest', '', 'Washington', 'DC', '20011'],
   ['422 C Street Northeast', '', 'Washington', 'DC', '20002'],
   ['31 Ashworth Street', '', 'Manchester', 'CT', '06040'],

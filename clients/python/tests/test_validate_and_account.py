@@ -87,3 +87,23 @@ def test_when_nothing_is_asked_then_the_service_answers_400(client: ContactValid
     with pytest.raises(InvalidRequestError) as caught:
         client.validate()
     assert caught.value.status == 400
+
+
+def test_when_the_start_of_a_delivery_line_is_typed_then_the_delivery_point_comes_first_free(client: ContactValidator) -> None:
+    before = client.account()["balance"]
+
+    suggestions = client.autocomplete_address("6007 Applegate La")
+    places = client.autocomplete_address("Louisville, KY 4021", country="US", limit=2)
+
+    assert suggestions[0] == {
+        "text": "6007 APPLEGATE LN, LOUISVILLE, KY 40219", "street": "6007 APPLEGATE LN", "city": "LOUISVILLE",
+        "state": "KY", "zip": "40219", "country": "US", "kind": "address",
+    }
+    assert [p["zip"] for p in places] == ["40210", "40211"]
+    assert client.account()["balance"] == before
+
+
+def test_when_the_autocomplete_limit_is_out_of_range_then_invalid_request_error_names_it(client: ContactValidator) -> None:
+    with pytest.raises(InvalidRequestError) as caught:
+        client.autocomplete_address("main", limit=50)
+    assert [e["field"] for e in caught.value.errors] == ["limit"]

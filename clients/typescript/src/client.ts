@@ -4,7 +4,8 @@ import { Connectors } from './connectors.js';
 import { WebhookEndpoints } from './webhooks.js';
 import { type RequestOptions, Transport, type TransportOptions } from './transport.js';
 import type {
-  Account, ApiKey, CreatedKey, CreateKeyRequest, KeyList, RevokedKey, UpdateAccountRequest, ValidateRequest, ValidateResponse,
+  Account, AddressSuggestion, AddressSuggestions, ApiKey, CreatedKey, CreateKeyRequest, KeyList, RevokedKey, UpdateAccountRequest,
+  ValidateRequest, ValidateResponse,
 } from './types.js';
 
 export interface ContactValidatorOptions {
@@ -22,6 +23,13 @@ export interface ContactValidatorOptions {
   /** First backoff wait (ms) and the cap of computed waits; 500 and 8000 by default. */
   initialRetryDelayMs?: number;
   maxRetryDelayMs?: number;
+}
+
+export interface AutocompleteOptions extends RequestOptions {
+  /** ISO 3166-1 alpha-2: only this country's suggestions (`US`, `CA`). */
+  country?: string;
+  /** 1-10; 5 by default. */
+  limit?: number;
 }
 
 export interface ValidateOptions extends RequestOptions {
@@ -86,6 +94,16 @@ export class ContactValidator {
   async validate(request: ValidateRequest, options: ValidateOptions = {}): Promise<ValidateResponse> {
     const { idempotencyKey = await randomUUID(), ...rest } = options;
     return this.transport.json<ValidateResponse>({ method: 'POST', path: '/v1/validate', json: request, idempotencyKey }, rest);
+  }
+
+  /**
+   * Addresses and places that start with what has been typed (`6007 Applegate La`), best first: delivery points of the
+   * service's reference data, streets, cities and ZIPs. Free (no credits); a publishable key may call it too.
+   */
+  async autocompleteAddress(query: string, options: AutocompleteOptions = {}): Promise<AddressSuggestion[]> {
+    const { country, limit, ...rest } = options;
+    const answer = await this.transport.json<AddressSuggestions>({ method: 'GET', path: '/v1/address/autocomplete', query: { q: query, country, limit } }, rest);
+    return answer.suggestions;
   }
 
   /** The key's account: balance, grants with expiry, usage of the last 30 days, keys. */

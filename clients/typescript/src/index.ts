@@ -1,4 +1,4 @@
-export { ContactValidator, Keys, type ContactValidatorOptions, type ValidateOptions } from './client.js';
+export { ContactValidator, Keys, type AutocompleteOptions, type ContactValidatorOptions, type ValidateOptions } from './client.js';
 export { Batches, BatchResult, type BatchSource, type CreateBatchOptions, type ResultOptions, type WaitForOptions } from './batches.js';
 export { Connectors } from './connectors.js';
 export { SIGNATURE_HEADER, verifyWebhook, WebhookEndpoints, WebhookSignatureError, type WebhookEvent } from './webhooks.js';

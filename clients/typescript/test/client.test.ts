@@ -93,6 +93,27 @@ describe('validate and the account', () => {
   });
 });
 
+describe('address autocomplete', () => {
+  it('When the start of a delivery line is typed, then the delivery point comes first, free of credits', async () => {
+    const before = (await client.account()).balance;
+    const suggestions = await client.autocompleteAddress('6007 Applegate La');
+    const places = await client.autocompleteAddress('Louisville, KY 4021', { country: 'US', limit: 2 });
+
+    expect(suggestions[0]).toEqual({
+      text: '6007 APPLEGATE LN, LOUISVILLE, KY 40219', street: '6007 APPLEGATE LN', city: 'LOUISVILLE', state: 'KY', zip: '40219',
+      country: 'US', kind: 'address',
+    });
+    expect(places.map((p) => p.zip)).toEqual(['40210', '40211']);
+    expect((await client.account()).balance).toBe(before);
+  });
+
+  it('When the limit is out of range, then InvalidRequestError names the field', async () => {
+    const error = await client.autocompleteAddress('main', { limit: 50 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect((error as InvalidRequestError).errors.map((e) => e.field)).toEqual(['limit']);
+  });
+});
+
 describe('typed errors', () => {
   it('When the key is unknown, then AuthenticationError carries the problem document', async () => {
     const bad = new ContactValidator({ apiKey: 'cv_live_not_a_key', baseUrl: service.url });

@@ -45,12 +45,14 @@ interface Entry extends AddressSuggestion {
   key: string;
   /** Larger first among equals: a city's ZIP count, a street's known numbers. */
   weight: number;
+  /** Words in the key (set by sortByKey), for ranking by the words a key adds to those typed. */
+  words?: number;
   /** A street's numeric USPS street and high-rise ranges, for a number typed before it. */
   ranges?: readonly StreetRangeRecord[];
 }
 
 /** How many keys of one run are read for one prefix: a run of thousands (`1`) is cut, its first ones ranked. */
-const SCAN_PER_PREFIX = 300;
+const SCAN_PER_PREFIX = 100;
 /** Long forms of a word being typed, each searched as its abbreviation (`LA` -> LANE, LAKE, LANDING: LN, LK, LNDG). */
 const MAX_EXPANSIONS = 8;
 const NUMBER = /^\d+[A-Z]?$|^\d+-\d+[A-Z]?$/;
@@ -104,18 +106,26 @@ function firstAtOrAfter(entries: readonly Entry[], prefix: string): number {
   return low;
 }
 
-/** The entries whose key starts with `prefix` (with `whole`, only where the prefix ends a word), at most SCAN_PER_PREFIX. */
-function run(entries: readonly Entry[], prefix: string, whole: boolean): Entry[] {
-  const found: Entry[] = [];
-  for (let i = firstAtOrAfter(entries, prefix); i < entries.length && found.length < SCAN_PER_PREFIX; i++) {
+/** Each entry whose key starts with `prefix` (with `whole`, only where the prefix ends a word), at most SCAN_PER_PREFIX. */
+function forEachStartingWith(entries: readonly Entry[], prefix: string, whole: boolean, visit: (entry: Entry) => void): void {
+  let seen = 0;
+  for (let i = firstAtOrAfter(entries, prefix); i < entries.length && seen < SCAN_PER_PREFIX; i++) {
     const key = entries[i].key;
     if (!key.startsWith(prefix)) break;
-    if (!whole || key.length === prefix.length || key[prefix.length] === ' ') found.push(entries[i]);
+    if (whole && key.length !== prefix.length && key.charCodeAt(prefix.length) !== 32) continue;
+    seen++;
+    visit(entries[i]);
   }
-  return found;
 }
 
-const sortByKey = (entries: Entry[]): Entry[] => entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+function sortByKey(entries: Entry[]): Entry[] {
+  for (const e of entries) {
+    let words = 1;
+    for (let i = 0; i < e.key.length; i++) if (e.key.charCodeAt(i) === 32) words++;
+    e.words = words;
+  }
+  return entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
 
 interface KindArrays {
   addresses: Entry[];
@@ -157,13 +167,45 @@ function placeEntries(postal: PostalIndex): Record<SuggestionCountry, Entry[]> {
 const countryOfPostalCode = (code: string): SuggestionCountry | null =>
   /^\d{5}$/.test(code) ? 'US' : /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/.test(code) ? 'CA' : null;
 
-/** What the ranked candidates are compared by: lower first. */
+/** What the candidates are compared by: lower first. */
 interface Ranked {
   entry: AddressSuggestion;
   key: string;
   rank: number;
   extraWords: number;
   weight: number;
+}
+
+/**
+ * The best candidates seen, in order, a few more than asked for (the same text may come twice: a city of one ZIP is
+ * also that ZIP's place): most candidates are turned away by one comparison with the last kept.
+ */
+class BestCandidates {
+  readonly kept: Ranked[] = [];
+
+  constructor(private readonly room: number) {}
+
+  offer(candidate: Ranked): void {
+    const kept = this.kept;
+    if (kept.length === this.room && compare(candidate, kept[kept.length - 1]) >= 0) return;
+    let at = kept.length;
+    while (at > 0 && compare(candidate, kept[at - 1]) < 0) at--;
+    kept.splice(at, 0, candidate);
+    if (kept.length > this.room) kept.pop();
+  }
+
+  /** The first `limit` of different texts. */
+  best(limit: number): AddressSuggestion[] {
+    const texts = new Set<string>();
+    const best: AddressSuggestion[] = [];
+    for (const { entry } of this.kept) {
+      if (texts.has(entry.text)) continue;
+      texts.add(entry.text);
+      best.push(suggestionOf(entry));
+      if (best.length === limit) break;
+    }
+    return best;
+  }
 }
 
 export interface AddressAutocomplete {
@@ -235,32 +277,32 @@ export function createAddressAutocomplete({ postal, reference }: { postal: Posta
       const startsWithNumber = NUMBER.test(words[0]) && !(words.length === 1 && /^\d{5}$/.test(words[0]));
       const queryWords = words.length;
 
-      const ranked = new Map<string, Ranked>();
-      const offer = (entry: AddressSuggestion, key: string, rank: number, weight: number) => {
-        const known = ranked.get(entry.text);
-        const candidate = { entry, key, rank, weight, extraWords: key.split(' ').length - queryWords };
-        if (!known || compare(candidate, known) < 0) ranked.set(entry.text, candidate);
+      const candidates = new BestCandidates(limit * 3);
+      const offer = (rank: number) => (e: Entry) => {
+        candidates.offer({ entry: e, key: e.key, rank, weight: e.weight, extraWords: e.words! - queryWords });
       };
+      const [addressRank, placeRank, streetRank] = startsWithNumber ? [0, 1, 2] : [2, 0, 0];
       for (const c of countries) {
         const arrays = byCountry[c];
         for (const { prefix, whole } of prefixes) {
-          for (const e of run(arrays.addresses, prefix, whole)) offer(e, e.key, startsWithNumber ? 0 : 2, e.weight);
-          for (const e of run(arrays.places, prefix, whole)) offer(e, e.key, startsWithNumber ? 1 : 0, e.weight);
-          for (const e of run(arrays.streets, prefix, whole)) offer(e, e.key, startsWithNumber ? 2 : 0, e.weight);
+          forEachStartingWith(arrays.addresses, prefix, whole, offer(addressRank));
+          forEachStartingWith(arrays.places, prefix, whole, offer(placeRank));
+          forEachStartingWith(arrays.streets, prefix, whole, offer(streetRank));
         }
         // A number typed before a street the USPS ranges hold (`1620 Amphitheatre`): that number on the street.
         if (startsWithNumber) {
           const number = words[0];
           for (const { prefix, whole } of prefixesOf(words.slice(1), finished)) {
-            for (const e of run(arrays.streets, prefix, whole)) {
-              if (!e.ranges?.some((r) => inRange(number, r.primaryLow, r.primaryHigh, r.primaryParity))) continue;
+            forEachStartingWith(arrays.streets, prefix, whole, (e) => {
+              if (!e.ranges?.some((r) => inRange(number, r.primaryLow, r.primaryHigh, r.primaryParity))) return;
               const line = `${number} ${e.street}`;
-              offer({ ...suggestionOf(e), text: lineOf(line, e.city, e.state, e.zip), street: line, kind: 'address' }, `${number} ${e.key}`, 0, 0);
-            }
+              const entry = { ...suggestionOf(e), text: lineOf(line, e.city, e.state, e.zip), street: line, kind: 'address' as const };
+              candidates.offer({ entry, key: `${number} ${e.key}`, rank: 0, weight: 0, extraWords: e.words! + 1 - queryWords });
+            });
           }
         }
       }
-      return [...ranked.values()].sort(compare).slice(0, limit).map((r) => suggestionOf(r.entry));
+      return candidates.best(limit);
     },
   };
 }

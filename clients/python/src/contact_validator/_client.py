@@ -5,13 +5,13 @@ from __future__ import annotations
 import os
 import platform
 import uuid
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 from . import __version__
 from ._http import Transport
 from .resources import Batches, Connectors, Keys
 from .webhooks import WebhookEndpoints
-from .types import Account, ValidateOptions, Validation
+from .types import Account, AddressSuggestion, ValidateOptions, Validation
 
 DEFAULT_BASE_URL = "http://localhost:8080"
 
@@ -94,6 +94,22 @@ class ContactValidator:
             "POST", "/v1/validate", json_body=body, headers={"Idempotency-Key": key}, idempotent=True, timeout=timeout,
         )
         return response.json()  # type: ignore[no-any-return]
+
+    def autocomplete_address(
+        self, query: str, *, country: Optional[str] = None, limit: Optional[int] = None, timeout: Optional[float] = None,
+    ) -> List[AddressSuggestion]:
+        """``GET /v1/address/autocomplete``: addresses and places that start with what has been typed, best first.
+
+        Delivery points of the service's reference data, streets, cities and ZIPs (``country`` ``"US"`` or ``"CA"`` to keep
+        one, ``limit`` 1-10, 5 by default). Free: no credits are charged.
+        """
+        params: Dict[str, Any] = {"q": query}
+        if country is not None:
+            params["country"] = country
+        if limit is not None:
+            params["limit"] = limit
+        answer = self._transport.request("GET", "/v1/address/autocomplete", query=params, timeout=timeout).json()
+        return answer["suggestions"]  # type: ignore[no-any-return]
 
     def account(self, *, timeout: Optional[float] = None) -> Account:
         """``GET /v1/account``: balance, grants with their expiry, usage of the last 30 days, API keys."""

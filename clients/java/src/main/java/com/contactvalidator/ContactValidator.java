@@ -2,6 +2,9 @@ package com.contactvalidator;
 
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -53,6 +56,29 @@ public final class ContactValidator {
     Objects.requireNonNull(request, "request");
     Transport.Call call = Transport.Call.json("POST", "/v1/validate", request.toJson()).withIdempotencyKey();
     return transport.json(call, ValidationResult.class);
+  }
+
+  /**
+   * {@code GET /v1/address/autocomplete}: addresses and places that start with what has been typed ({@code 6007
+   * Applegate La}), best first: delivery points of the service's reference data, streets, cities and ZIPs. Free (no
+   * credits); a publishable key may call it too.
+   *
+   * @param country {@code "US"} or {@code "CA"} keeps that country's suggestions; null for both
+   * @param limit 1 to 10; 0 leaves the service's default, 5
+   */
+  public List<AddressSuggestion> autocompleteAddress(String query, String country, int limit) {
+    Objects.requireNonNull(query, "query");
+    Map<String, String> params = new LinkedHashMap<>();
+    params.put("q", query);
+    params.put("country", country);
+    params.put("limit", limit == 0 ? null : Integer.toString(limit));
+    Transport.Call call = Transport.Call.get("/v1/address/autocomplete" + Paths.query(params));
+    return transport.<AddressSuggestions>json(call, AddressSuggestions.class).suggestions();
+  }
+
+  /** {@link #autocompleteAddress(String, String, int)} with the service's defaults: both countries, 5 suggestions. */
+  public List<AddressSuggestion> autocompleteAddress(String query) {
+    return autocompleteAddress(query, null, 0);
   }
 
   /** {@code GET /v1/account}: the balance, the grants, the usage and the keys of the calling key's account. */

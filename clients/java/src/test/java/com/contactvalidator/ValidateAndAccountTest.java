@@ -98,4 +98,23 @@ class ValidateAndAccountTest {
     assertEquals(List.of("https://shop.example.com"), listed.publishable().origins());
     client.keys().revoke(created.keyId());
   }
+
+  @Test
+  void whenTheStartOfADeliveryLineIsTyped_thenTheDeliveryPointComesFirstAndNothingIsCharged() {
+    long before = client.account().balance();
+
+    List<AddressSuggestion> suggestions = client.autocompleteAddress("6007 Applegate La");
+    List<AddressSuggestion> places = client.autocompleteAddress("Louisville, KY 4021", "US", 2);
+
+    assertEquals(new AddressSuggestion("6007 APPLEGATE LN, LOUISVILLE, KY 40219", "6007 APPLEGATE LN", "LOUISVILLE", "KY", "40219",
+        "US", "address"), suggestions.get(0));
+    assertEquals(List.of("40210", "40211"), places.stream().map(AddressSuggestion::zip).toList());
+    assertEquals(before, client.account().balance());
+  }
+
+  @Test
+  void whenTheAutocompleteLimitIsOutOfRange_thenInvalidRequestNamesTheField() {
+    InvalidRequestException e = assertThrows(InvalidRequestException.class, () -> client.autocompleteAddress("main", null, 50));
+    assertEquals(List.of("limit"), e.fieldErrors().stream().map(FieldError::field).toList());
+  }
 }
