@@ -23,6 +23,10 @@ export { SessionTokenRefused } from './session-token.js';
 /** The handle of our holds: one per fulfillment order, released by id (never another app's). */
 const HOLD_HANDLE = 'contact-validator-address';
 
+/** Why the buyer is asked about an address: the fact recorded on the order, in the extension's words. */
+export type DoubtReason = 'undeliverable' | 'ambiguous' | 'unit_missing';
+const DOUBTS: [string, DoubtReason][] = [['address_undeliverable', 'undeliverable'], ['address_ambiguous', 'ambiguous'], ['address_unit_missing', 'unit_missing']];
+
 /** A correction as the buyer gives it (Shopify's MailingAddressInput names). */
 export interface AddressCorrection {
   address1: string; address2?: string | null; city: string; provinceCode?: string | null; zip: string; countryCode: string;
@@ -136,6 +140,21 @@ export class ShopifyOrders {
    * reaches only that customer's orders. Throws SessionTokenRefused, OrderNotFound.
    */
   async answerWithSessionToken(token: string, gid: string, answer: BuyerAnswer): Promise<ConfirmOutcome> {
+    const { store } = await this.orderOfSessionToken(token, gid);
+    return this.answer(store, gid, answer);
+  }
+
+  /**
+   * Whether the extension should ask the buyer about the order's address, and why (the same session token rules);
+   * OrderNotFound while the order is not checked yet (its orders/create may come after the thank-you page).
+   */
+  async questionWithSessionToken(token: string, gid: string): Promise<{ ask: boolean; reason: DoubtReason | null }> {
+    const { order } = await this.orderOfSessionToken(token, gid);
+    const reason = DOUBTS.find(([fact]) => order.facts.includes(fact))?.[1] ?? null;
+    return { ask: reason !== null && order.confirmation !== 'confirmed' && order.confirmation !== 'corrected', reason };
+  }
+
+  private async orderOfSessionToken(token: string, gid: string): Promise<{ store: StoreAccess; order: ShopOrder }> {
     let access: StoreAccess | null = null;
     const session = await readSessionToken(token, async (shop) => {
       access = await this.checks.connector({ type: 'shopify', platformKey: shop });
@@ -148,7 +167,7 @@ export class ShopifyOrders {
     if (!store || !order || (order.customerKey && session.customer && order.customerKey !== session.customer)) {
       throw new OrderNotFound(`no order ${gid} of this store was checked`);
     }
-    return this.answer(store, gid, answer);
+    return { store, order };
   }
 
   /** The buyer's answer from the mailed link's page: the link names the connector and the order. */

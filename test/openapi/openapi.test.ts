@@ -96,7 +96,7 @@ describe('the OpenAPI description', () => {
       'GET /v1/connectors/{connector_id}', 'PATCH /v1/connectors/{connector_id}', 'DELETE /v1/connectors/{connector_id}',
       'POST /v1/connectors/{connector_id}/runs', 'GET /v1/connectors/{connector_id}/runs', 'POST /v1/connectors/{connector_id}/check', 'GET /healthz', 'GET /readyz', 'GET /v1/usage', 'GET /v1/address/autocomplete', 'GET /widget.js', 'GET /widget/demo', 'POST /widget/demo', 'GET /metrics',
       'POST /v1/connectors/shopify/install', 'GET /shopify/install', 'GET /shopify/callback',
-      'POST /shopify/orders/address-confirmation', 'POST /v1/checkout/events',
+      'GET /shopify/orders/address-confirmation', 'POST /shopify/orders/address-confirmation', 'POST /v1/checkout/events',
       'GET /problems/{code}', 'POST /webhooks/shopify', 'POST /webhooks/stripe', 'GET /v1/openapi.json', 'GET /docs',
       'PATCH /v1/account', 'POST /v1/webhook_endpoints', 'GET /v1/webhook_endpoints', 'DELETE /v1/webhook_endpoints/{webhook_endpoint_id}',
       'GET /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries',
@@ -457,7 +457,8 @@ describe('the description of the guard, with a rate limit of 1 a minute', () => 
       // A buyer's answer reads the store of its session token's shop first.
       if (path === '/shopify/orders/address-confirmation') headers.authorization = `Bearer ${await sessionTokenFor('a.myshopify.com', 'x')}`;
       const body = path === '/shopify/orders/address-confirmation' ? { order_id: 'gid://shopify/Order/1', action: 'confirm' } : {};
-      const res = await call(s, method.toUpperCase(), concrete, { key: apiKey, ...(method === 'get' || method === 'delete' ? {} : json(body)), headers });
+      const query = path === '/shopify/orders/address-confirmation' && method === 'get' ? '?order_id=gid://shopify/Order/1' : '';
+      const res = await call(s, method.toUpperCase(), concrete + query, { key: apiKey, ...(method === 'get' || method === 'delete' ? {} : json(body)), headers });
       // The Shopify app's install is not configured on this service: it says so before it needs the database.
       // Nor is Stripe: its webhook says so first.
       expect((await conformance.check(method.toUpperCase(), path, res)).type, `${method} ${path}`).toMatch(/database-unavailable|not-ready|shopify-app-not-configured|payments-not-configured/);

@@ -28,6 +28,12 @@ export async function provokeShopifyOrderEndpoints(s: TestService, conformance: 
   const answer = async (body: Parameters<typeof call>[3], bearer: string | null = token) => conformance.check('POST', CONFIRM,
     await call(s, 'POST', CONFIRM, { ...body, headers: bearer ? { authorization: `Bearer ${bearer}` } : {} }));
 
+  const question = async (orderId: string, bearer: string | null = token) => conformance.check('GET', CONFIRM,
+    await call(s, 'GET', `${CONFIRM}?${new URLSearchParams({ order_id: orderId })}`, { headers: bearer ? { authorization: `Bearer ${bearer}` } : {} }));
+  expect(await question(gid)).toEqual({ ask: false, reason: null });
+  expect((await question('gid://shopify/Order/1')).type).toBe('/problems/not-found');
+  expect((await question('4242')).type).toBe('/problems/invalid-request');
+  expect((await question(gid, null)).type).toBe('/problems/session-token-invalid');
   expect(await answer(json({ order_id: gid, action: 'confirm' }))).toMatchObject({ status: 'confirmed', hold_released: false });
   expect((await answer(json({ order_id: gid, action: 'confirm' }), null)).type).toBe('/problems/session-token-invalid');
   expect((await answer(json({ order_id: 'gid://shopify/Order/1', action: 'confirm' }))).type).toBe('/problems/not-found');
@@ -38,17 +44,22 @@ export async function provokeShopifyOrderEndpoints(s: TestService, conformance: 
   const nowhere = { address1: '1 Zzyzx Nowhere Rd', city: 'Nowhere', province_code: 'KY', zip: '99999', country_code: 'US' };
   expect((await answer(json({ order_id: gid, action: 'correct', address: nowhere }))).type).toBe('/problems/address-undeliverable');
   const orders = s.sync.shopifyOrders!;
-  const { answerWithSessionToken } = orders;
+  const { answerWithSessionToken, questionWithSessionToken } = orders;
   try {
+    Object.assign(orders, { questionWithSessionToken: async () => { throw new Error('injected fault'); } });
+    expect((await question(gid)).type).toBe('/problems/internal');
     Object.assign(orders, { answerWithSessionToken: async () => { throw new OrderWriteRefused('address not written: Shipping address is invalid'); } });
     expect((await answer(json({ order_id: gid, action: 'confirm' }))).type).toBe('/problems/store-refused');
     Object.assign(orders, { answerWithSessionToken: async () => { throw new Error('injected fault'); } });
     expect((await answer(json({ order_id: gid, action: 'confirm' }))).type).toBe('/problems/internal');
   } finally {
-    Object.assign(orders, { answerWithSessionToken });
+    Object.assign(orders, { answerWithSessionToken, questionWithSessionToken });
   }
   let limited: Record<string, unknown> = {};
   for (let i = 0; i < 40 && limited.type !== '/problems/rate-limited'; i++) limited = await answer(json({ order_id: gid, action: 'confirm' }));
+  expect(limited.type).toBe('/problems/rate-limited');
+  limited = {};
+  for (let i = 0; i < 150 && limited.type !== '/problems/rate-limited'; i++) limited = await question(gid);
   expect(limited.type).toBe('/problems/rate-limited');
 
   const created2 = await call(s, 'POST', '/v1/keys', { key: apiKey, ...json({ publishable: true, origins: [ORIGIN] }) });

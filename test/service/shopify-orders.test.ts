@@ -53,8 +53,8 @@ describe.each(testDatabases)('Shopify orders checked at purchase on $name', (dat
     return json(res);
   }
 
-  const send = (domain: string, topic: string, order: FakeResource, options: { secret?: string; triggeredAt?: string; hmac?: string } = {}) =>
-    deliver(s.url, signedDelivery(topic, orderPayload(order), { shop: domain, secret: options.secret ?? SECRET, triggeredAt: options.triggeredAt, hmac: options.hmac }));
+  const send = (domain: string, topic: string, order: FakeResource, options: { secret?: string; triggeredAt?: string; hmac?: string; customer?: FakeResource } = {}) =>
+    deliver(s.url, signedDelivery(topic, orderPayload(order, options.customer ?? null), { shop: domain, secret: options.secret ?? SECRET, triggeredAt: options.triggeredAt, hmac: options.hmac }));
 
   async function settled() {
     await s.sync.shopifyWebhooks.settle();
@@ -130,8 +130,9 @@ describe.each(testDatabases)('Shopify orders checked at purchase on $name', (dat
     const otherDomain = 'someone-else.myshopify.com';
     const connector = await connect(apiKey, domain, { hold: true });
     await connect(other.apiKey, otherDomain, {}, OTHER_SECRET);
+    const [customer] = shop.state.seedCustomers(1, () => ({ email: 'ext@example.com' }));
     const [order] = shop.state.seedOrders(1, () => ({ email: 'ext@example.com', address: NOWHERE }));
-    await send(domain, 'orders/create', order);
+    await send(domain, 'orders/create', order, { customer });
     await settled();
     const correction = { order_id: order.id, action: 'correct', address: { address1: '6007 Applegate Lane', city: 'Louisville', province_code: 'KY', zip: '40219', country_code: 'us' } };
     const post = (token: string, body: unknown = correction) => s.post('/shopify/orders/address-confirmation', body, { headers: { authorization: `Bearer ${token}` } });
@@ -143,10 +144,17 @@ describe.each(testDatabases)('Shopify orders checked at purchase on $name', (dat
       .setExpirationTime(Math.floor(Date.now() / 1000) - 120).sign(new TextEncoder().encode(SECRET)));
     const undeliverable = await post(await sessionToken(domain, SECRET), { ...correction, address: { ...correction.address, address1: '1 Zzyzx Nowhere Rd', zip: '99999', city: 'Nowhere' } });
     const preflight = await fetch(`${s.url}/shopify/orders/address-confirmation`, { method: 'OPTIONS', headers: { origin: 'https://extensions.shopifycdn.com', 'access-control-request-method': 'POST' } });
+    const ask = (token: string) => fetch(`${s.url}/shopify/orders/address-confirmation?order_id=${encodeURIComponent(order.id)}`, { headers: { authorization: `Bearer ${token}` } });
+    const before = await ask(await sessionToken(domain, SECRET, { sub: customer.id }));
+    const otherCustomer = await ask(await sessionToken(domain, SECRET, { sub: 'gid://shopify/Customer/999' }));
     const corrected = await post(await sessionToken(domain, SECRET));
+    const after = await ask(await sessionToken(domain, SECRET));
     await settled();
 
     // Assert
+    expect(await before.json()).toEqual({ ask: true, reason: 'undeliverable' });
+    expect(otherCustomer.status).toBe(404);
+    expect(await after.json()).toEqual({ ask: false, reason: 'undeliverable' });
     expect(forged.status).toBe(401);
     expect(await problemOf(forged)).toMatchObject({ type: '/problems/session-token-invalid' });
     expect(expired.status).toBe(401);

@@ -42,6 +42,11 @@ export const addressConfirmationAnswerSchema = z.object({
   hold_released: z.boolean().describe('true when this answer released the fulfillment hold placed on the order'),
 });
 
+export const addressQuestionSchema = z.object({
+  ask: z.boolean().describe('true: ask the buyer to confirm or correct the address (not yet answered)'),
+  reason: z.enum(['undeliverable', 'ambiguous', 'unit_missing']).nullable().describe('Why the address is doubtful; null when it is not'),
+});
+
 export const checkoutEventSchema = z.object({
   shop: z.string().trim().toLowerCase().max(100).describe('The store\'s `*.myshopify.com` domain'),
   event: z.enum(CHECKOUT_COUNTS.filter((k) => k === 'prompt_shown' || k === 'went_on_after_warning' || k === 'suggestion_applied') as ['prompt_shown', 'went_on_after_warning', 'suggestion_applied']),
@@ -64,6 +69,13 @@ export function perClient(db: Database, perMinute: number, prefix: string): Requ
     passOnStoreError: true,
     handler: (_req, res, next, options) => next(new Problem('rate-limited', `At most ${options.limit} answers per minute from one address; retry after ${res.getHeader('Retry-After') ?? 60} s.`)),
   })];
+}
+
+/** The session token of an extension's request (`Authorization: Bearer …`), or the refusal. */
+function sessionTokenOf(authorization: string | undefined): string {
+  const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+  if (!token) orderProblem(new SessionTokenRefused('no token'));
+  return token!;
 }
 
 const ordersOf = (deps: EndpointDeps): ShopifyOrders => {
@@ -107,14 +119,13 @@ export const shopifyOrderEndpoints = [
     responses: { 200: { description: 'Done', content: json(addressConfirmationAnswerSchema) } },
     problems: ['invalid-json', 'invalid-request', 'session-token-invalid', 'not-found', 'address-undeliverable', 'store-refused',
       'payload-too-large', 'unsupported-media-type', 'rate-limited', 'database-unavailable'],
-    before: (deps) => [anyOrigin('POST'), ...perClient(deps.db, ANSWERS_PER_MINUTE, 'rlbuyer:')],
+    before: (deps) => [anyOrigin('GET, POST'), ...perClient(deps.db, ANSWERS_PER_MINUTE, 'rlbuyer:')],
     handler: async ({ req, res, deps, body }) => {
-      const token = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1];
-      if (!token) orderProblem(new SessionTokenRefused('no token'));
+      const token = sessionTokenOf(req.get('authorization'));
       const { order_id: gid, action, address } = body as z.output<typeof addressConfirmationSchema>;
       let outcome;
       try {
-        outcome = await ordersOf(deps).answerWithSessionToken(token!, gid, action === 'confirm' ? { action } : {
+        outcome = await ordersOf(deps).answerWithSessionToken(token, gid, action === 'confirm' ? { action } : {
           action, address: {
             address1: address!.address1, address2: address!.address2 ?? null, city: address!.city, provinceCode: address!.province_code ?? null,
             zip: address!.zip, countryCode: address!.country_code.toUpperCase(),
@@ -130,7 +141,30 @@ export const shopifyOrderEndpoints = [
       res.status(200).set('Cache-Control', 'no-store').json({ status: outcome.status, address: checked, hold_released: outcome.released });
     },
   }),
-  preflight('/shopify/orders/address-confirmation', 'answerShopifyAddressConfirmationPreflight', 'POST'),
+  endpoint({
+    method: 'get', path: '/shopify/orders/address-confirmation', security: 'none', operationId: 'getShopifyAddressQuestion', tag: 'Connectors',
+    summary: "Whether the thank-you / order-status extension should ask the buyer about the order's address",
+    description:
+      'The same session token and order rules as the POST. 404 while the order is not checked yet (its `orders/create` ' +
+      'may arrive after the thank-you page): ask again a little later.',
+    request: {
+      headers: z.object({ Authorization: z.string().describe('`Bearer <session token>`') }),
+      query: z.object({ order_id: z.string().regex(/^gid:\/\/shopify\/Order\/\d+$/).describe("The order's GID") }),
+    },
+    responses: { 200: { description: 'The question', content: json(addressQuestionSchema) } },
+    problems: ['invalid-request', 'session-token-invalid', 'not-found', 'rate-limited', 'database-unavailable'],
+    before: (deps) => [anyOrigin('GET, POST'), ...perClient(deps.db, ANSWERS_PER_MINUTE * 4, 'rlbuyerq:')],
+    handler: async ({ req, res, deps, query }) => {
+      const token = sessionTokenOf(req.get('authorization'));
+      try {
+        const question = await ordersOf(deps).questionWithSessionToken(token, (query as { order_id: string }).order_id);
+        res.status(200).set('Cache-Control', 'no-store').json(question);
+      } catch (err) {
+        orderProblem(err);
+      }
+    },
+  }),
+  preflight('/shopify/orders/address-confirmation', 'answerShopifyAddressConfirmationPreflight', 'GET, POST'),
   endpoint({
     method: 'post', path: '/v1/checkout/events', security: 'publishable', operationId: 'reportCheckoutEvent', tag: 'Connectors',
     summary: 'A checkout extension reports what it showed (the merchant\'s proof on the dashboard)',
