@@ -114,6 +114,10 @@ export const VOCABULARIES: VocabularyEntry[] = [
     goConstants: { voip: 'PhoneVoIP', uan: 'PhoneUAN', unknown: 'PhoneTypeUnknown' },
   },
   { ids: ['PhoneResult.carrier_source'], ...same('CarrierSource'), pyValues: 'CARRIER_SOURCES', goPrefix: 'Carrier' },
+  {
+    ids: ['ValidateAnswer.next_action', 'AddressResult.next_action', 'EmailResult.next_action', 'PhoneResult.next_action'],
+    ...same('NextAction'), pyValues: 'NEXT_ACTIONS', goPrefix: 'NextAction',
+  },
   { ids: ['Batch.status', 'CreatedBatch.status'], ...same('BatchStatus'), pyValues: 'BATCH_STATUSES', goPrefix: 'Batch' },
   { ids: ['Connector.status'], ...same('ConnectorStatus'), pyValues: 'CONNECTOR_STATUSES', goPrefix: 'Connector' },
   { ids: ['ConnectorRun.status'], ...same('RunStatus'), pyValues: 'RUN_STATUSES', goPrefix: 'Run' },

@@ -18,11 +18,13 @@ func (c *Client) Account(ctx context.Context) (*Account, error) {
 // KeysService manages the account's API keys: client.Keys.
 type KeysService struct{ c *Client }
 
-// KeyParams asks for a publishable key (for a store's checkout page); nil asks for a secret key.
+// KeyParams asks for a publishable key (for a store's checkout page) or a test key; nil asks for a secret key.
 type KeyParams struct {
 	Publishable bool     `json:"publishable,omitempty"`
 	Origins     []string `json:"origins,omitempty"` // required for a publishable key: "https://shop.example.com"
 	Phone       bool     `json:"phone,omitempty"`   // a publishable key that may check phones
+	// Test asks for a test key ("cv_test_…"): it validates with network checks off and is never charged.
+	Test bool `json:"test,omitempty"`
 }
 
 // List gives the account's keys, revoked ones included.

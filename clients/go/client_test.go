@@ -85,6 +85,57 @@ func TestWhenOnlyEmailIsAskedThenTheOtherModulesAreNil(t *testing.T) {
 	}
 }
 
+// A test key answers the documented fixed inputs with their next_action, says test, and charges nothing.
+func TestTestKeyAndNextAction(t *testing.T) {
+	ctx := context.Background()
+	c := newClient()
+	created, err := c.Keys.Create(ctx, &cv.KeyParams{Test: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tester := cv.New(created.APIKey, cv.WithBaseURL(service.URL))
+	before, err := c.Account(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	good, err := tester.Validate(ctx, cv.ValidateParams{Address: "6007 Applegate Ln, Louisville, KY 40219", Phone: "+1 502-713-4410"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	typo, err := tester.Validate(ctx, cv.ValidateParams{Email: "ann@gmial.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, err := tester.Validate(ctx, cv.ValidateParams{Email: "jane.doe@gmail.con"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := c.Account(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	if !strings.HasPrefix(created.APIKey, "cv_test_") || !created.Test {
+		t.Fatalf("test key %+v", created)
+	}
+	if good.NextAction != cv.NextActionAccept || !good.Test || good.Credits.Charged != 0 || good.Address.NextAction != cv.NextActionAccept {
+		t.Fatalf("good %+v", good)
+	}
+	if typo.NextAction != cv.NextActionConfirm || typo.Email.Suggestion != "ann@gmail.com" {
+		t.Fatalf("typo %+v", typo)
+	}
+	if bad.NextAction != cv.NextActionFix || bad.Email.Reason != "no_such_domain" {
+		t.Fatalf("bad %+v", bad)
+	}
+	if after.Balance != before.Balance {
+		t.Fatalf("balance moved from %d to %d", before.Balance, after.Balance)
+	}
+	if _, err := tester.Account(ctx); !errors.Is(err, cv.ErrUnauthorized) {
+		t.Fatalf("a test key reading the account: want ErrUnauthorized, got %v", err)
+	}
+}
+
 func TestAccountAndKeys(t *testing.T) {
 	ctx := context.Background()
 	c := newClient()
@@ -191,7 +242,7 @@ func TestBatchLifecycle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(rows) != 3 || rows[0][0] != "Street" || rows[0][len(rows[0])-1] != "cv_email_flags" {
+		if len(rows) != 3 || rows[0][0] != "Street" || rows[0][len(rows[0])-1] != "cv_next_action" {
 			t.Fatalf("result (partial=%v): %q", partial, rows)
 		}
 		if rows[1][5] != "'+1 415 555 0123" {

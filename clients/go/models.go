@@ -28,6 +28,15 @@ const (
 	DPVNone             DPV = ""
 )
 
+// NextAction is a closed vocabulary of the API; a newer service may add values. What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`.
+type NextAction string
+
+const (
+	NextActionAccept  NextAction = "accept"
+	NextActionConfirm NextAction = "confirm"
+	NextActionFix     NextAction = "fix"
+)
+
 // EmailStatus is a closed vocabulary of the API; a newer service may add values.
 type EmailStatus string
 
@@ -170,7 +179,7 @@ type AddressResult struct {
 	// Stable-prefix codes (`A#` ZIP, `B#` city/state, `N#` standardized, …)
 	Footnotes []string `json:"footnotes"`
 	// What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`
-	NextAction string `json:"next_action"`
+	NextAction NextAction `json:"next_action"`
 }
 
 // EmailResult is the schema EmailResult.
@@ -188,7 +197,7 @@ type EmailResult struct {
 	Role       bool   `json:"role"`
 	Free       bool   `json:"free"`
 	// What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`
-	NextAction string `json:"next_action"`
+	NextAction NextAction `json:"next_action"`
 }
 
 // PhoneResult is the schema PhoneResult.
@@ -205,7 +214,7 @@ type PhoneResult struct {
 	// National format
 	National string `json:"national,omitempty"`
 	// What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`
-	NextAction string `json:"next_action"`
+	NextAction NextAction `json:"next_action"`
 }
 
 // Credits is the schema Credits.
@@ -226,7 +235,7 @@ type ValidateAnswer struct {
 	// true when a test key (`cv_test_…`) asked: network checks off, nothing charged (docs/api.md#test-keys)
 	Test bool `json:"test"`
 	// The most demanding of the modules asked: `fix` if one says fix, else `confirm` if one says confirm, else `accept`
-	NextAction string `json:"next_action"`
+	NextAction NextAction `json:"next_action"`
 }
 
 // AddressSuggestion is the schema AddressSuggestion.

@@ -63,6 +63,27 @@ def test_when_a_publishable_key_is_created_then_its_answer_is_the_new_key(client
     client.keys.revoke(new["key_id"])
 
 
+def test_when_a_test_key_validates_fixed_inputs_then_next_action_says_what_to_do_and_nothing_is_charged(
+    client: ContactValidator, service,
+) -> None:
+    new = client.keys.create(test=True)
+    tester = service.client(api_key=new["api_key"])
+    before = client.account()["balance"]
+
+    good = tester.validate(address="6007 Applegate Ln, Louisville, KY 40219", phone="+1 502-713-4410")
+    typo = tester.validate(email="ann@gmial.com")
+    bad = tester.validate(email="jane.doe@gmail.con")
+
+    assert new["api_key"].startswith("cv_test_") and new["test"] is True
+    assert good["next_action"] == "accept" and good["test"] is True and good["credits"]["charged"] == 0
+    assert good["address"]["status"] == "verified" and good["address"]["next_action"] in types.NEXT_ACTIONS
+    assert typo["next_action"] == "confirm" and typo["email"]["suggestion"] == "ann@gmail.com"
+    assert bad["next_action"] == "fix" and bad["email"]["reason"] == "no_such_domain"
+    assert client.account()["balance"] == before
+    with pytest.raises(AuthenticationError):
+        tester.account()
+
+
 def test_when_the_key_is_wrong_then_authentication_error_carries_the_problem(service) -> None:
     bad = service.client(api_key="cv_live_not_a_real_key_000000000000000")
 

@@ -30,6 +30,14 @@ export const Dpv = {
 } as const;
 export type Dpv = Open<(typeof Dpv)[keyof typeof Dpv]>;
 
+/** What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid` */
+export const NextAction = {
+  Accept: 'accept',
+  Confirm: 'confirm',
+  Fix: 'fix',
+} as const;
+export type NextAction = Open<(typeof NextAction)[keyof typeof NextAction]>;
+
 export const EmailStatus = {
   Valid: 'valid',
   Invalid: 'invalid',
@@ -165,7 +173,7 @@ export interface AddressResult {
   /** Stable-prefix codes (`A#` ZIP, `B#` city/state, `N#` standardized, …) */
   footnotes: string[];
   /** What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid` */
-  next_action: Open<'accept' | 'confirm' | 'fix'>;
+  next_action: NextAction;
   [extra: string]: unknown;
 }
 
@@ -183,7 +191,7 @@ export interface EmailResult {
   role: boolean;
   free: boolean;
   /** What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid` */
-  next_action: Open<'accept' | 'confirm' | 'fix'>;
+  next_action: NextAction;
   [extra: string]: unknown;
 }
 
@@ -200,7 +208,7 @@ export interface PhoneResult {
   /** National format */
   national?: string | null;
   /** What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid` */
-  next_action: Open<'accept' | 'confirm' | 'fix'>;
+  next_action: NextAction;
   [extra: string]: unknown;
 }
 
@@ -222,7 +230,7 @@ export interface ValidateResponse {
   /** true when a test key (`cv_test_…`) asked: network checks off, nothing charged (docs/api.md#test-keys) */
   test: boolean;
   /** The most demanding of the modules asked: `fix` if one says fix, else `confirm` if one says confirm, else `accept` */
-  next_action: Open<'accept' | 'confirm' | 'fix'>;
+  next_action: NextAction;
   [extra: string]: unknown;
 }
 

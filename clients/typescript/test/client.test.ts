@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AuthenticationError, ConflictError, ConnectionError, ContactValidator, InvalidRequestError, NotFoundError,
+  AuthenticationError, ConflictError, ConnectionError, ContactValidator, InvalidRequestError, NextAction, NotFoundError,
   RateLimitError, ServiceUnavailableError, verifyWebhook, WebhookSignatureError,
 } from '../src/index.js';
 import { type RealService, startRealService } from './real-service.js';
@@ -114,6 +114,25 @@ describe('address autocomplete', () => {
   });
 });
 
+describe('test keys and next_action', () => {
+  it('When a test key validates the documented fixed inputs, then next_action and test say so, and nothing is charged', async () => {
+    const { api_key } = await client.keys.create({ test: true });
+    const tester = new ContactValidator({ apiKey: api_key, baseUrl: service.url });
+    const before = (await client.account()).balance;
+
+    const good = await tester.validate({ address: '6007 Applegate Ln, Louisville, KY 40219', phone: '+1 502-713-4410' });
+    const typo = await tester.validate({ email: 'ann@gmial.com' });
+    const bad = await tester.validate({ email: 'jane.doe@gmail.con' });
+
+    expect(api_key).toMatch(/^cv_test_/);
+    expect(good).toMatchObject({ next_action: NextAction.Accept, test: true, credits: { charged: 0 }, address: { status: 'verified', next_action: 'accept' } });
+    expect(typo).toMatchObject({ next_action: NextAction.Confirm, email: { suggestion: 'ann@gmail.com', next_action: 'confirm' } });
+    expect(bad).toMatchObject({ next_action: NextAction.Fix, email: { status: 'invalid', reason: 'no_such_domain' } });
+    expect((await client.account()).balance).toBe(before);
+    await expect(tester.account()).rejects.toBeInstanceOf(AuthenticationError);
+  });
+});
+
 describe('typed errors', () => {
   it('When the key is unknown, then AuthenticationError carries the problem document', async () => {
     const bad = new ContactValidator({ apiKey: 'cv_live_not_a_key', baseUrl: service.url });
@@ -173,7 +192,7 @@ describe('batches', () => {
     expect(done).toMatchObject({ status: 'completed', rows_done: 2 });
     expect(progress.at(-1)).toBe('completed');
     const lines = text.trim().split(/\r\n/);
-    expect(lines[0]).toMatch(/^Street,City,State,Zip,Email,Phone,cv_address_status,.*,cv_error,cv_address_notes,cv_email_reason,cv_email_flags$/);
+    expect(lines[0]).toMatch(/^Street,City,State,Zip,Email,Phone,cv_address_status,.*,cv_error,cv_address_notes,cv_email_reason,cv_email_flags,cv_next_action$/);
     expect(lines).toHaveLength(3);
     expect(lines[2]).toContain("'+1 415 555 0101"); // OWASP formula guard on the input cell
   });

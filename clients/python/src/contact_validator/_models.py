@@ -18,6 +18,8 @@ __all__ = [
     "ADDRESS_STATUSES",
     "Dpv",
     "DPV_CODES",
+    "NextAction",
+    "NEXT_ACTIONS",
     "EmailStatus",
     "EMAIL_STATUSES",
     "EmailRisk",
@@ -82,6 +84,11 @@ ADDRESS_STATUSES: tuple[AddressStatus, ...] = ("verified", "corrected", "partial
 Dpv = Literal["Y", "N", "S", "D", ""]
 """USPS DPV code, or "" when no reference data covers the address"""
 DPV_CODES: tuple[Dpv, ...] = ("Y", "N", "S", "D", "")
+
+
+NextAction = Literal["accept", "confirm", "fix"]
+"""What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`"""
+NEXT_ACTIONS: tuple[NextAction, ...] = ("accept", "confirm", "fix")
 
 
 EmailStatus = Literal["valid", "invalid", "risky", "unknown"]
@@ -167,7 +174,7 @@ class AddressResult(TypedDict):
     components: AddressComponents
     footnotes: List[str]
     """Stable-prefix codes (`A#` ZIP, `B#` city/state, `N#` standardized, …)"""
-    next_action: str
+    next_action: NextAction
     """What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`"""
 
 
@@ -184,7 +191,7 @@ class EmailResult(TypedDict):
     disposable: bool
     role: bool
     free: bool
-    next_action: str
+    next_action: NextAction
     """What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`"""
 
 
@@ -200,7 +207,7 @@ class PhoneResult(TypedDict):
     """Why the number is invalid"""
     national: NotRequired[Optional[str]]
     """National format"""
-    next_action: str
+    next_action: NextAction
     """What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`"""
 
 
@@ -221,7 +228,7 @@ class Validation(TypedDict):
     response_ms: int
     test: bool
     """true when a test key (`cv_test_…`) asked: network checks off, nothing charged (docs/api.md#test-keys)"""
-    next_action: str
+    next_action: NextAction
     """The most demanding of the modules asked: `fix` if one says fix, else `confirm` if one says confirm, else `accept`"""
 
 

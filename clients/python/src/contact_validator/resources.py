@@ -38,9 +38,13 @@ class Keys:
 
     def create(
         self, *, publishable: bool = False, origins: Optional[Sequence[str]] = None, phone: Optional[bool] = None,
+        test: bool = False,
     ) -> NewApiKey:
-        """``POST /v1/keys``: a secret key, or with ``publishable=True`` and ``origins`` a key for web pages."""
+        """``POST /v1/keys``: a secret key, or with ``publishable=True`` and ``origins`` a key for web pages, or with
+        ``test=True`` a test key (``cv_test_…``: validates with network checks off, never charged)."""
         body: Dict[str, Any] = {}
+        if test:
+            body["test"] = True
         if publishable:
             body["publishable"] = True
             body["origins"] = list(origins or [])

@@ -23,6 +23,16 @@ public final class Keys {
     return transport.json(new Transport.Call("POST", "/v1/keys"), CreatedKey.class);
   }
 
+  /**
+   * {@code POST /v1/keys} with {@code test}: a test key ({@code cv_test_…}) that validates with network checks off and
+   * is never charged; its answers say {@code test()}.
+   */
+  public CreatedKey createTest() {
+    JsonObject body = new JsonObject();
+    body.addProperty("test", true);
+    return transport.json(Transport.Call.json("POST", "/v1/keys", Json.GSON.toJson(body)), CreatedKey.class);
+  }
+
   /** {@code POST /v1/keys} with {@code publishable}: a key for web pages of these origins (phone module if asked). */
   public CreatedKey createPublishable(List<String> origins, boolean phone) {
     JsonObject body = new JsonObject();

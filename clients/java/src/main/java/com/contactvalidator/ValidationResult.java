@@ -13,5 +13,5 @@ public record ValidationResult(
     /** true when a test key ({@code cv_test_…}) asked: network checks off, nothing charged (docs/api.md#test-keys) */
     boolean test,
     /** The most demanding of the modules asked: {@code fix} if one says fix, else {@code confirm} if one says confirm, else {@code accept} */
-    String nextAction
+    NextAction nextAction
 ) {}

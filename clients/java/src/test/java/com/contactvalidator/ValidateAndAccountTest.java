@@ -90,6 +90,31 @@ class ValidateAndAccountTest {
   }
 
   @Test
+  void whenATestKeyValidatesFixedInputs_thenNextActionSaysWhatToDoAndNothingIsCharged() {
+    CreatedKey created = client.keys().createTest();
+    ContactValidator tester = service.client().apiKey(created.apiKey()).build();
+    long before = client.account().balance();
+
+    ValidationResult good = tester.validate(ValidateRequest.builder()
+        .address("6007 Applegate Ln, Louisville, KY 40219").phone("+1 502-713-4410").build());
+    ValidationResult typo = tester.validate(ValidateRequest.builder().email("ann@gmial.com").build());
+    ValidationResult bad = tester.validate(ValidateRequest.builder().email("jane.doe@gmail.con").build());
+
+    assertTrue(created.apiKey().startsWith("cv_test_"));
+    assertEquals(Boolean.TRUE, created.test());
+    assertEquals(NextAction.ACCEPT, good.nextAction());
+    assertEquals(NextAction.ACCEPT, good.address().nextAction());
+    assertTrue(good.test());
+    assertEquals(0, good.credits().charged());
+    assertEquals(NextAction.CONFIRM, typo.nextAction());
+    assertEquals("ann@gmail.com", typo.email().suggestion());
+    assertEquals(NextAction.FIX, bad.nextAction());
+    assertEquals(NextAction.FIX, bad.email().nextAction());
+    assertEquals(before, client.account().balance());
+    assertThrows(AuthenticationException.class, tester::account);
+  }
+
+  @Test
   void whenAPublishableKeyIsCreated_thenItIsListedWithItsOrigins() {
     CreatedKey created = client.keys().createPublishable(List.of("https://shop.example.com"), false);
 
