@@ -160,7 +160,7 @@ export function openWebhooks(
   const webhooks = new Webhooks(db, new SecretBox(config.connectors.secretKey, config.connectors.previousKeys), {
     allowPrivate: w.allowPrivate, timeoutMs: w.timeoutMs, userAgent: 'contact-validator-webhooks/1',
     baseDelayMs: w.retryBaseMs, maxDelayMs: w.retryMaxMs, retryWindowMs: w.retryWindowMs,
-    leaseMs: w.timeoutMs * 3, concurrency: 8, maxEndpointsPerAccount: 16,
+    leaseMs: w.timeoutMs * 3, concurrency: 32, maxEndpointsPerAccount: 16,
   }, logger);
   const lowBalance = new LowBalanceAlerts({
     db, balanceOf: (id) => ledger.balance(id), mailer, webhooks, billingUrl: baseUrl, logger,

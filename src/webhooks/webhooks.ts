@@ -14,7 +14,7 @@ import type { SecretBox } from '../sync/secrets.js';
 import { DeliveryLog, type DeliveryRow } from './delivery-log.js';
 import { EndpointStore, type EndpointRow } from './endpoint-store.js';
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEvent, type WebhookEventType } from './events.js';
-import { sendDelivery, type SendSettings } from './sender.js';
+import { DeliverySender, type SendSettings } from './sender.js';
 
 /** A field problem in an endpoint's body (answered 400 with `errors`). */
 export class WebhookEndpointInvalid extends Error {
@@ -54,6 +54,7 @@ export function deliveryView(d: DeliveryRow) {
 export class Webhooks {
   private readonly endpoints: EndpointStore;
   private readonly log: DeliveryLog;
+  private readonly sender: DeliverySender;
   /** This instance's name on the leases it takes. */
   readonly owner = `webhooks_${crypto.randomBytes(6).toString('hex')}`;
   private draining: Promise<void> | null = null;
@@ -72,6 +73,7 @@ export class Webhooks {
   ) {
     this.endpoints = new EndpointStore(db);
     this.log = new DeliveryLog(db);
+    this.sender = new DeliverySender(settings);
   }
 
   /** A new endpoint and its secret, which no later answer carries. */
@@ -189,7 +191,7 @@ export class Webhooks {
       const endpoint = await this.endpoints.getOwn(d.accountId, d.endpointId);
       if (!endpoint) return; // deleted meanwhile: its log went with it
       const secret = this.secrets.open<string>(endpoint.sealed);
-      const result = await sendDelivery(endpoint.url, secret, d.body, this.settings, Math.floor(this.now() / 1000));
+      const result = await this.sender.send(endpoint.url, secret, d.body, Math.floor(this.now() / 1000));
       const at = this.now();
       const attempts = d.attempts + 1;
       const windowFrom = redelivery ? at : d.createdAt;
@@ -219,9 +221,10 @@ export class Webhooks {
     return this.log.prune(this.now() - retentionMs);
   }
 
-  stop(): Promise<void> {
+  async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.retryTimer);
-    return this.draining ?? Promise.resolve();
+    await this.draining;
+    await this.sender.close();
   }
 }

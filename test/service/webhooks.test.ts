@@ -144,6 +144,39 @@ describe.each(testDatabases)('outgoing webhooks on $name', (database) => {
     }
   });
 
+  it('When two instances share the database and many retries fall due at once, then each event reaches the receiver once', async () => {
+    // Arrange: every first attempt fails, so every delivery is retried by whichever instance claims it first.
+    const flaky = await startWebhookReceiver();
+    const failedOnce = new Set<string>();
+    flaky.respond = (_n, { id }) => {
+      if (failedOnce.has(id)) return { status: 200 };
+      failedOnce.add(id);
+      return { status: 503 };
+    };
+    const other = await startTestService(databaseUrlOf(s), ENV);
+    try {
+      const { apiKey, accountId } = await s.newAccount(0);
+      await addEndpoint(apiKey, flaky.url, ['batch.completed']);
+
+      // Act: 40 events, emitted from both instances.
+      const emitted = await Promise.all(Array.from({ length: 40 }, (_, i) =>
+        (i % 2 ? other : s).outgoing.webhooks.emit(accountId, 'batch.completed', { batch_id: `batch_${i}` }, `batch.completed:batch_${i}`)));
+      // The same event emitted again (by the other instance) is logged once.
+      await other.outgoing.webhooks.emit(accountId, 'batch.completed', { batch_id: 'batch_0' }, 'batch.completed:batch_0');
+      await until(async () => flaky.received.length >= 80, '80 attempts', 20_000);
+      await new Promise((r) => setTimeout(r, 1_000));
+
+      // Assert: each event failed once and succeeded once: 80 requests, no more.
+      const ids = flaky.received.map((r) => r.body.id);
+      expect(new Set(emitted.map((e) => e!.id)).size).toBe(40);
+      expect(flaky.received).toHaveLength(80);
+      for (const id of new Set(ids)) expect(ids.filter((x) => x === id)).toHaveLength(2);
+    } finally {
+      await other.close();
+      await flaky.close();
+    }
+  });
+
   it('When the receiver answers with a redirect, then it is not followed and the delivery is retried', async () => {
     const internal = await startInternalServer();
     const redirecting = await startWebhookReceiver();

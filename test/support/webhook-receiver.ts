@@ -15,8 +15,8 @@ export interface ReceivedDelivery {
 export interface WebhookReceiver {
   url: string;
   received: ReceivedDelivery[];
-  /** The answer to the next request, given how many came before it. */
-  respond: (n: number) => { status: number; body?: string; headers?: Record<string, string> };
+  /** The answer to the next request, given how many came before it and its body. */
+  respond: (n: number, body: ReceivedDelivery['body']) => { status: number; body?: string; headers?: Record<string, string> };
   /** Waits (up to `timeoutMs`) until `count` requests have arrived. */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
   close(): Promise<void>;
@@ -45,13 +45,13 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      const answer = receiver.respond(receiver.received.length);
       let body: ReceivedDelivery['body'];
       try {
         body = JSON.parse(raw);
       } catch {
         body = { id: '', type: '', created: 0, data: {} };
       }
+      const answer = receiver.respond(receiver.received.length, body);
       receiver.received.push({ at: Date.now(), headers: req.headers, raw, body });
       res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers }).end(answer.body ?? '');
     });
