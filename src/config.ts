@@ -68,6 +68,7 @@ const schema = z.object({
     .default('sqlite:./data/contact-validator.sqlite'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   PUBLISHABLE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  TEST_KEY_REQUESTS_PER_DAY: z.coerce.number().int().min(0).default(1000),
   FAILED_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, 'redis://[user:password@]host:port[/db] or rediss://…').optional(),
@@ -146,6 +147,8 @@ export interface Config {
   trustProxy: false | number | string[];
   /** Requests per client address per minute behind publishable keys (docs/api.md#publishable-keys); 0: off. */
   publishableRateLimitPerMinute: number;
+  /** Requests per account per 24 hours with its test keys (docs/api.md#test-keys); 0: off. */
+  testKeyRequestsPerDay: number;
   validationBudgetMs: number;
   /** Handed to createEmailEngine as they are. */
   email: Pick<EmailEngineOptions, 'networkChecks' | 'dnsServers' | 'smtpPort' | 'allowPrivate' | 'heloName' | 'mailFrom'>;
@@ -255,6 +258,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     publishableRateLimitPerMinute: e.PUBLISHABLE_RATE_LIMIT_PER_MINUTE,
+    testKeyRequestsPerDay: e.TEST_KEY_REQUESTS_PER_DAY,
     failedAuthPerMinute: e.FAILED_AUTH_PER_MINUTE,
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN,

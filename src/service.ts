@@ -232,6 +232,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     trustProxy: config.trustProxy,
     rateLimitStore: perKeyStore(db, redis ? { client: redis, log: logger } : undefined),
     publishableRateLimitPerMinute: config.publishableRateLimitPerMinute,
+    testKeyRequestsPerDay: config.testKeyRequestsPerDay,
     metrics: new ServiceMetrics(db, engines.resolver), metricsToken: config.metricsToken,
     isReady: () => ready, isDraining: () => closing !== undefined, resolverHealth: () => engines.resolver.health(), batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
     connectors: sync.connectors, connectorRuns: sync.runs, shopifyWebhooks: sync.shopifyWebhooks, shopifyInstall: sync.shopifyInstall,

@@ -27,6 +27,7 @@ import { AllowTable, mountEndpoints, routesOfEndpoints, routesOfRouter } from '.
 import { IdempotencyStore } from './idempotency.js';
 import { authenticate } from './middleware/authenticate.js';
 import { publishableRateLimit, publishableScope } from './middleware/publishable-keys.js';
+import { testKeyDailyLimit } from './middleware/test-keys.js';
 import { FailedAuthenticationLimiter, rateLimitPerKey } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { buildOpenApiDocument } from './openapi/document.js';
@@ -65,6 +66,8 @@ export interface AppDeps {
   rateLimitStore?: Store;
   /** Per client address behind publishable keys (docs/api.md#publishable-keys). */
   publishableRateLimitPerMinute: number;
+  /** Requests per account per 24 hours with its test keys (docs/api.md#test-keys); 0 or absent: no daily cap. */
+  testKeyRequestsPerDay?: number;
   failedAuthentications: FailedAuthenticationLimiter;
   /** TRUST_PROXY: whose X-Forwarded-For / -Proto to believe (the client address of every limit, https for cookies). */
   trustProxy?: false | number | string[];
@@ -95,6 +98,7 @@ export function createApp(deps: AppDeps): express.Express {
   const authenticated = authenticate(deps.accounts, deps.failedAuthentications);
   const limits = [
     ...rateLimitPerKey(deps.db, deps.rateLimitPerMinute, deps.rateLimitStore), ...publishableRateLimit(deps.db, deps.publishableRateLimitPerMinute),
+    ...testKeyDailyLimit(deps.db, deps.testKeyRequestsPerDay ?? 0),
   ];
   const guards: Record<Security, RequestHandler[]> = {
     secret: [authenticated, publishableScope(false), ...limits],

@@ -179,6 +179,34 @@ describe.each(testDatabases)('test keys under a rate limit on $name', (database)
   });
 });
 
+describe.each(testDatabases)('the daily cap of test requests on $name', (database) => {
+  const service = useTestService(database, { RATE_LIMIT_PER_MINUTE: '1000', TEST_KEY_REQUESTS_PER_DAY: '3' });
+
+  it('When an account\'s test keys make more requests in a day than the cap, then 429, while its live key and other accounts go on', async () => {
+    // Arrange: two test keys of one account share its day
+    const s = service();
+    const { apiKey } = await s.newAccount(100);
+    const other = await s.newAccount(100);
+    const [first, second] = await Promise.all([1, 2].map(async () =>
+      ((await (await s.post('/v1/keys', { test: true }, { key: apiKey })).json()) as { api_key: string }).api_key));
+    const { api_key: othersTestKey } = (await (await s.post('/v1/keys', { test: true }, { key: other.apiKey })).json()) as { api_key: string };
+
+    // Act
+    const answers = [];
+    for (const key of [first, second, first, second]) answers.push(await validate(s, key, { phone: '+1 502-713-4410' }));
+    const live = await validate(s, apiKey, { phone: '+1 502-713-4410' });
+    const othersTest = await validate(s, othersTestKey, { phone: '+1 502-713-4410' });
+
+    // Assert
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 429]);
+    expect(answers[3].headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await problemOf(answers[3])).toMatchObject({ type: '/problems/rate-limited', detail: expect.stringContaining('test keys') });
+    expect(answers[0].headers.get('ratelimit-policy')).toContain('3-test-requests-per-day');
+    expect(live.status).toBe(200);
+    expect(othersTest.status).toBe(200);
+  });
+});
+
 describe('test keys with the network checks on for live keys', () => {
   const database = testDatabases[0];
   let dns: LocalDnsServer;

@@ -365,12 +365,17 @@ describe.each(testDatabases)('the dashboard on $name', (database) => {
       if (status !== 'completed') await new Promise((r) => setTimeout(r, 100));
     }
     const result = await agent.get(`/batches/${created.batch_id}/result`);
+    const page = await agent.get('/batches');
 
     expect(res.status).toBe(202);
     expect(status).toBe('completed');
     expect(result.status).toBe(200);
     expect(result.text.split('\n')[0]).toContain('cv_email_status');
+    expect(result.text.split(/\r?\n/)[0]).toMatch(/,cv_next_action$/);
     expect(result.text).toContain('ann@example.com');
+    // Each row says what to do, and the page says what the column means.
+    expect(result.text.split(/\r?\n/)[1]).toMatch(/,(accept|confirm|fix)$/);
+    expect(page.text).toContain('data-testid="next-action-hint"');
   });
 
   it('When the dashboard script is fetched, then it is far under 200 KB', async () => {

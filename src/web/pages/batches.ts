@@ -76,6 +76,9 @@ ${input.batches.length === 0 ? html`<p>No batch yet.</p>` : html`<div class="scr
     <span class="batch-state">${stateText(b)}</span></td>
   <td class="batch-credits" data-label="Credits">${numberText(b.credits_charged)}</td>
   <td class="batch-result" data-label="Result">${b.status === 'completed' ? html`<a href="/batches/${b.batch_id}/result" download>Download CSV</a>` : b.status === 'paused' ? resumeForm(web, b) : ''}</td>
-</tr>`)}</tbody></table></div>`}`,
+</tr>`)}</tbody></table></div>
+<p class="hint" data-testid="next-action-hint">In the result, <code>cv_next_action</code> says what to do with each row:
+<strong>accept</strong> (good as it is), <strong>confirm</strong> (we corrected, suggested or could not check something:
+look at it or ask the person), <strong>fix</strong> (something is invalid). Sort or filter on it to start with the rows that need you.</p>`}`,
   });
 }
