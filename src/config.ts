@@ -111,6 +111,8 @@ const schema = z.object({
   WEBHOOKS_RETRY_HOURS: z.coerce.number().min(24, 'at least 24 hours').max(24 * 30).default(72),
   WEBHOOKS_TICK_MS: z.coerce.number().int().min(50).default(5_000),
   SHOPIFY_ADMIN_BASE_URL: z.string().url().optional(),
+  SALESFORCE_CLIENT_ID: z.string().optional(),
+  SALESFORCE_CLIENT_SECRET: z.string().optional(),
   SHOPIFY_API_KEY: z.string().optional(),
   SHOPIFY_API_SECRET: z.string().optional(),
   SHOPIFY_SCOPES: z.string().default('read_customers,write_customers,read_orders,write_orders'),
@@ -168,6 +170,8 @@ export interface Config {
     shopifyAdminBaseUrl?: string;
     /** The Shopify app (OAuth install, webhooks' registration): null unless its key, secret and public URL are set. */
     shopifyApp: { apiKey: string; apiSecret: string; scopes: string; publicBaseUrl: string } | null;
+    /** The connected app of the dashboard's "Connect Salesforce" (SALESFORCE_CLIENT_ID, SALESFORCE_CLIENT_SECRET). */
+    salesforceApp: { clientId: string; clientSecret: string } | null;
     /** Where Shopify reaches this service (webhook subscriptions are registered only when it is set). */
     publicBaseUrl?: string;
     /** Refused webhook deliveries per shop per minute before that shop's deliveries are answered 429; 0: off. */
@@ -291,6 +295,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       shopifyAdminBaseUrl: e.SHOPIFY_ADMIN_BASE_URL,
       shopifyApp: e.SHOPIFY_API_KEY && e.SHOPIFY_API_SECRET && e.PUBLIC_BASE_URL
         ? { apiKey: e.SHOPIFY_API_KEY, apiSecret: e.SHOPIFY_API_SECRET, scopes: e.SHOPIFY_SCOPES, publicBaseUrl: e.PUBLIC_BASE_URL }
+        : null,
+      salesforceApp: e.SALESFORCE_CLIENT_ID && e.SALESFORCE_CLIENT_SECRET
+        ? { clientId: e.SALESFORCE_CLIENT_ID, clientSecret: e.SALESFORCE_CLIENT_SECRET }
         : null,
       publicBaseUrl: e.PUBLIC_BASE_URL,
       shopifyWebhooksPerMinute: e.SHOPIFY_WEBHOOKS_PER_MINUTE,

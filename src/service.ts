@@ -13,8 +13,10 @@ import { JobStore } from './bulk/job-store.js';
 import { BulkRunner } from './bulk/runner.js';
 import type { Slots, TurnGate } from './bulk/process-records.js';
 import { createConnectorPlugins } from '../connectors/index.js';
+import { SalesforceConnect } from '../connectors/salesforce/connect.js';
 import { ShopifyInstall } from '../connectors/shopify/install.js';
 import { ShopifyOrders } from '../connectors/shopify/orders.js';
+import { ConnectorChecks } from './sync/connector-check.js';
 import { ShopifyWebhooks } from '../connectors/shopify/webhooks.js';
 import { OrderChecks, type OrderMail } from './sync/order-checks.js';
 import { ConnectorStore } from './sync/connector-store.js';
@@ -142,7 +144,13 @@ export function openSync(
   const shopifyWebhooks = new ShopifyWebhooks(new WebhookDeliveries(db, store, secrets, runs, logger), logger, shopifyOrders ?? undefined);
   const app = config.connectors.shopifyApp;
   const shopifyInstall = app ? new ShopifyInstall({ ...app, adminBaseUrl: config.connectors.shopifyAdminBaseUrl }, connectors) : null;
-  return { store, registry, runs, scheduler, connectors, shopifyWebhooks, shopifyInstall, orderChecks, shopifyOrders };
+  const checks = new ConnectorChecks({
+    registry, secrets, log: logger,
+    options: { outbound: config.outbound, allowPrivate: config.connectors.allowPrivate, publicBaseUrl: config.connectors.publicBaseUrl },
+  });
+  const salesforceApp = config.connectors.salesforceApp;
+  const salesforceConnect = salesforceApp ? new SalesforceConnect(salesforceApp, secrets, config.connectors.allowPrivate) : null;
+  return { store, registry, runs, scheduler, connectors, shopifyWebhooks, shopifyInstall, orderChecks, shopifyOrders, checks, salesforceConnect };
 }
 
 /** Finished webhook deliveries are kept this long in the log (docs/webhooks.md), pruned once an hour. */
@@ -236,7 +244,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     metrics: new ServiceMetrics(db, engines.resolver), metricsToken: config.metricsToken,
     isReady: () => ready, isDraining: () => closing !== undefined, resolverHealth: () => engines.resolver.health(), batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
     connectors: sync.connectors, connectorRuns: sync.runs, shopifyWebhooks: sync.shopifyWebhooks, shopifyInstall: sync.shopifyInstall,
-    shopifyOrders: sync.shopifyOrders,
+    shopifyOrders: sync.shopifyOrders, connectorChecks: sync.checks, salesforceConnect: sync.salesforceConnect,
     shopifyWebhooksPerMinute: config.connectors.shopifyWebhooksPerMinute,
     people, purchases, webhooks: outgoing.webhooks, lowBalance: outgoing.lowBalance,
     dashboard: {
@@ -245,6 +253,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       publicBaseUrl: config.people.publicBaseUrl, baseUrl,
       // Stripe Checkout's pages (and, in tests, the stand-in's), where buying a pack goes on.
       checkoutOrigins: ['https://checkout.stripe.com', ...(stripeApi ? [stripeApi] : [])],
+      connectorsAllowPrivate: config.connectors.allowPrivate,
     },
   });
 

@@ -144,6 +144,10 @@ export class SalesforceClient {
     return this.call<T>({ method: 'GET', url, headers });
   }
 
+  post<T>(url: string, body: object): Promise<T> {
+    return this.call<T>({ method: 'POST', url, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  }
+
   patch<T>(url: string, body: object): Promise<T> {
     return this.call<T>({
       method: 'PATCH', url, body: JSON.stringify(body), headers: { 'content-type': 'application/json', 'Sforce-Call-Options': CALL_OPTIONS_CLIENT },

@@ -21,9 +21,10 @@ import { guardedTransport } from './transport.js';
 export interface SalesforceApp {
   clientId: string;
   clientSecret: string;
-  /** This service's callback as the connected app lists it: `<base>/connectors/salesforce/callback`. */
-  redirectUri: string;
 }
+
+/** This service's callback as the connected app lists it. */
+export const CALLBACK_PATH = '/connectors/salesforce/callback';
 
 export class ConnectRefused extends Error {}
 
@@ -32,6 +33,7 @@ export const LOGIN_HOSTS = { production: 'https://login.salesforce.com', sandbox
 const FLOW_TTL_MS = 10 * 60_000;
 /** Salesforce's own login and My Domain hosts (`acme.my.salesforce.com`, `acme--uat.sandbox.my.salesforce.com`). */
 const SALESFORCE_HOST = /^(?:[a-z0-9-]+\.)*(?:salesforce\.com|force\.com)$/i;
+const LOCAL_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|10(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2})$/;
 
 /** What the form asked for, carried through Salesforce's pages in the sealed cookie. */
 export interface ConnectRequest {
@@ -41,6 +43,9 @@ export interface ConnectRequest {
   settings: Record<string, unknown>;
   writeBack: Record<string, unknown>;
 }
+
+/** The signed-in person: their account, and their session (the flow is bound to it). */
+export interface Who { accountId: string; sessionHash: string }
 
 interface Flow extends ConnectRequest {
   nonce: string;
@@ -72,7 +77,9 @@ export async function loginUrlOf(environment: string, myDomain: string, allowPri
     throw new ConnectRefused('The My Domain is not a host name.');
   }
   const salesforce = url.protocol === 'https:' && SALESFORCE_HOST.test(url.hostname) && !url.port;
-  if (!salesforce && !allowPrivate) throw new ConnectRefused('The My Domain must be a Salesforce host (…my.salesforce.com).');
+  // Tests: a local org on a loopback or private address stands in; still never a public site that is not Salesforce's.
+  const localOrg = allowPrivate && LOCAL_HOST.test(url.hostname);
+  if (!salesforce && !localOrg) throw new ConnectRefused('The My Domain must be a Salesforce host (…my.salesforce.com).');
   try {
     await checkPlatformUrl(url.origin, allowPrivate);
   } catch (err) {
@@ -92,19 +99,23 @@ export class SalesforceConnect {
   ) {}
 
   /** jsforce's OAuth2 client for the login host (jsforce, a large package, is loaded when a person connects, not at start). */
-  private async oauth2(loginUrl: string) {
+  private async oauth2(loginUrl: string, baseUrl: string) {
     const { default: jsforce } = await import('jsforce');
-    return new jsforce.OAuth2({ loginUrl, clientId: this.app.clientId, clientSecret: this.app.clientSecret, redirectUri: this.app.redirectUri });
+    const redirectUri = new URL(CALLBACK_PATH, baseUrl).toString();
+    return new jsforce.OAuth2({ loginUrl, clientId: this.app.clientId, clientSecret: this.app.clientSecret, redirectUri });
   }
 
-  /** Step 1: where to send the browser, and the sealed cookie that carries the flow to the callback. */
-  async start(who: { accountId: string; sessionHash: string }, request: ConnectRequest): Promise<{ location: string; cookie: string }> {
+  /**
+   * Step 1: where to send the browser, and the sealed cookie that carries the flow to the callback. `baseUrl` is this
+   * service as the browser (and the connected app's callback URL) reaches it.
+   */
+  async start(who: Who, request: ConnectRequest, baseUrl: string): Promise<{ location: string; cookie: string }> {
     const nonce = crypto.randomBytes(32).toString('base64url');
     const verifier = crypto.randomBytes(48).toString('base64url');
     const challenge = crypto.createHash('sha256').update(verifier).digest('base64url');
     const flow: Flow = { ...request, nonce, verifier, session: who.sessionHash, account: who.accountId, expires: this.now() + FLOW_TTL_MS };
     const sealed = this.secrets.seal(flow);
-    const location = (await this.oauth2(request.loginUrl)).getAuthorizationUrl({
+    const location = (await this.oauth2(request.loginUrl, baseUrl)).getAuthorizationUrl({
       scope: 'api refresh_token', state: nonce, code_challenge: challenge, prompt: 'login consent',
     });
     return { location, cookie: `${sealed.keyId}.${sealed.secret}` };
@@ -112,7 +123,7 @@ export class SalesforceConnect {
 
   /** Step 2: the callback checked against the cookie and the session, and the code exchanged for a refresh token. */
   async finish(
-    query: Record<string, string>, cookie: string | undefined, who: { accountId: string; sessionHash: string },
+    query: Record<string, string>, cookie: string | undefined, who: Who, baseUrl: string,
   ): Promise<{ request: ConnectRequest; credentials: { client_id: string; client_secret: string; refresh_token: string } }> {
     const flow = this.open(cookie);
     if (!flow || !query.state || !same(query.state, flow.nonce)) throw new ConnectRefused('This answer from Salesforce does not match the connection this browser started: start again.');
@@ -122,7 +133,7 @@ export class SalesforceConnect {
     if (!query.code) throw new ConnectRefused('Salesforce sent no authorization code: start again.');
     const guard = createGuardedHttp({ privateOrigins: this.allowPrivate ? [flow.loginUrl] : [] });
     try {
-      const oauth2 = await this.oauth2(flow.loginUrl);
+      const oauth2 = await this.oauth2(flow.loginUrl, baseUrl);
       oauth2._transport = guardedTransport(guard.fetch);
       const token = await oauth2.requestToken(query.code, { code_verifier: flow.verifier }).catch((err: Error) => {
         throw new ConnectRefused(`Salesforce refused the authorization code (${err.name}: ${err.message.slice(0, 200)}): start again.`);

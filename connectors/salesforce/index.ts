@@ -85,6 +85,10 @@ export function createSalesforcePlugin(
         ...(settings.realtime ? { realtime: { fetch: context.fetch, log } } : {}),
       });
     },
+    async setUp(context) {
+      const [client, { setUpOrg }] = await Promise.all([clientFor(context, options), import('./setup.js')]);
+      return setUpOrg(client, { objects: context.settings.objects, shadowFields: context.writeBack.shadow_fields });
+    },
     async check(context) {
       const [client, { checkOrg }] = await Promise.all([clientFor(context, options), import('./check.js')]);
       return checkOrg(client, {

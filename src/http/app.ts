@@ -58,6 +58,10 @@ export interface AppDeps {
   lowBalance: LowBalanceAlerts;
   /** Null when the Shopify app is not configured. */
   shopifyInstall: ShopifyInstall | null;
+  /** Connectors' checks and one-click set-up, for the dashboard. */
+  connectorChecks: DashboardDeps['connectorChecks'];
+  /** Null when SALESFORCE_CLIENT_ID / SALESFORCE_CLIENT_SECRET are not set. */
+  salesforceConnect: DashboardDeps['salesforceConnect'];
   /** BATCH_MAX_BYTES: the largest CSV file a batch takes. */
   batchMaxBytes: number;
   logger: Logger;
@@ -114,6 +118,7 @@ export function createApp(deps: AppDeps): express.Express {
   const dashboard = dashboardRoutes(app, {
     people: deps.people, accounts: deps.accounts, ledger: deps.ledger, batches: deps.batches, connectors: deps.connectors,
     connectorRuns: deps.connectorRuns, purchases: deps.purchases, settings: deps.dashboard,
+    connectorChecks: deps.connectorChecks, salesforceConnect: deps.salesforceConnect, shopifyInstall: deps.shopifyInstall,
     webhooks: deps.webhooks, lowBalance: deps.lowBalance,
     shopifyOrders: deps.shopifyOrders, db: deps.db,
   });

@@ -10,7 +10,7 @@ import { tenantSafeText } from '../net/tenant-safe-text.js';
 import type { ConnectorRow } from './connector-store.js';
 import { OPEN_TIMEOUT_MS, platformGuard, within } from './platform-access.js';
 import { checkPlatformUrl, UnsafeUrl } from './platform-url.js';
-import { ConnectorError, type CheckProblem } from './plugin.js';
+import { ConnectorError, type CheckContext, type CheckProblem, type ConnectorPlugin } from './plugin.js';
 import type { ConnectorRegistry } from './registry.js';
 import type { SecretBox } from './secrets.js';
 
@@ -48,7 +48,11 @@ function problemOf(err: unknown): CheckProblem {
   return { code: 'platform_unreachable', message: `The platform did not answer the check: ${message}`, fix: 'Try the check again later.' };
 }
 
-export async function checkConnector(deps: CheckDeps, connector: ConnectorRow): Promise<CheckResult> {
+/** The plugin's context for a connector (its credentials opened, through the guard), or the problem that keeps it from one. */
+async function withPlatform<T>(
+  deps: CheckDeps, connector: ConnectorRow, what: string,
+  work: (plugin: ConnectorPlugin, context: CheckContext<unknown, unknown, unknown>) => Promise<T>,
+): Promise<T | CheckResult> {
   const plugin = deps.registry.get(connector.type);
   if (!plugin) throw new Error(`no plugin for connector type ${connector.type}`);
   const urls = plugin.urlsOf(connector.settings);
@@ -71,15 +75,60 @@ export async function checkConnector(deps: CheckDeps, connector: ConnectorRow): 
   const { publicBaseUrl } = deps.options;
   const http = platformGuard(deps.options, urls);
   try {
-    const problems = await within(plugin.check({
+    return await within(work(plugin, {
       settings: connector.settings, credentials: credentials.data, writeBack: connector.writeBack, log: deps.log, fetch: http.fetch,
       ...(publicBaseUrl ? { webhookUrl: new URL(`/webhooks/${connector.type}`, publicBaseUrl).toString() } : {}),
-    }), OPEN_TIMEOUT_MS, 'the check');
-    return result(problems);
+    }), OPEN_TIMEOUT_MS, what);
   } catch (err) {
-    if (!refusalIn(err) && !(err instanceof ConnectorError)) deps.log.error({ err, connector_id: connector.id }, 'connector check failed');
+    if (!refusalIn(err) && !(err instanceof ConnectorError)) deps.log.error({ err, connector_id: connector.id }, `connector ${what} failed`);
     return result([problemOf(err)]);
   } finally {
     await http.close().catch(() => undefined);
+  }
+}
+
+export async function checkConnector(deps: CheckDeps, connector: ConnectorRow): Promise<CheckResult> {
+  const checked = await withPlatform(deps, connector, 'the check', async (plugin, context) => result(await plugin.check(context)));
+  return checked;
+}
+
+/** What the one-click set-up did, and the check after it (what is left, with its manual fix). */
+export interface SetUpResult {
+  done: string[];
+  check: CheckResult;
+}
+
+/** Whether the connector's plugin can set the platform up itself (Salesforce: its fields and permission set). */
+export function canSetUp(registry: ConnectorRegistry, connector: ConnectorRow): boolean {
+  return typeof registry.get(connector.type)?.setUp === 'function';
+}
+
+/**
+ * The one-click set-up (the dashboard's button beside a check's problems): the plugin creates on the platform what a
+ * run needs and it may create (plugin.setUp), then the check runs again and tells what is left.
+ */
+export async function setUpConnector(deps: CheckDeps, connector: ConnectorRow): Promise<SetUpResult> {
+  const done = await withPlatform(deps, connector, 'the set-up', async (plugin, context) => {
+    if (!plugin.setUp) throw new ConnectorError('api_error', `${connector.type} connectors are set up by hand`);
+    return plugin.setUp(context);
+  });
+  if (!Array.isArray(done)) return { done: [], check: done };
+  return { done, check: await checkConnector(deps, connector) };
+}
+
+/** The check and the one-click set-up of connectors, bound to the core's dependencies (for the dashboard and the API). */
+export class ConnectorChecks {
+  constructor(private readonly deps: CheckDeps) {}
+
+  check(connector: ConnectorRow): Promise<CheckResult> {
+    return checkConnector(this.deps, connector);
+  }
+
+  setUp(connector: ConnectorRow): Promise<SetUpResult> {
+    return setUpConnector(this.deps, connector);
+  }
+
+  canSetUp(connector: ConnectorRow): boolean {
+    return canSetUp(this.deps.registry, connector);
   }
 }

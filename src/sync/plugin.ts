@@ -205,4 +205,10 @@ export interface ConnectorPlugin<S = unknown, C = unknown, W = unknown> {
    * answer may throw (ConnectorError `api_error`), and the core reports it.
    */
   check(context: CheckContext<S, C, W>): Promise<CheckProblem[]>;
+  /**
+   * The one-click set-up after a check: creates on the platform what a run needs and the connected user may create
+   * (Salesforce: the CV_ fields and the permission set, assigned to the connected user), leaving what is there as it is.
+   * Returns what it did, in words. Absent: the check's fixes are done by hand.
+   */
+  setUp?(context: ConnectorContext<S, C, W>): Promise<string[]>;
 }

@@ -28,12 +28,12 @@ import { dashboardAssets, iconRoutes } from './assets.js';
 import { orderAddressRoutes } from './order-routes.js';
 import { batchesPage } from './pages/batches.js';
 import { billingPage, type Receipt } from './pages/billing.js';
-import { connectorsPage } from './pages/connectors.js';
 import { keysPage } from './pages/keys.js';
 import { membersPage } from './pages/members.js';
 import { overviewPage } from './pages/overview.js';
 import { settingsPage } from './pages/settings.js';
 import { checkMailPage, errorPage, forgotPage, linkProblemPage, setPasswordPage, signInPage, signUpPage } from './pages/sign-in.js';
+import { connectorRoutes, type ConnectorPageDeps } from './connector-routes.js';
 import { webhookRoutes, type WebhookPageDeps } from './webhook-routes.js';
 import { checkCsrf, clearSessionCookie, CsrfRejected, setSessionCookie, webOf, webSession } from './web-session.js';
 
@@ -51,6 +51,9 @@ export interface DashboardDeps {
   batches: Batches;
   connectors: Connectors;
   connectorRuns: ConnectorRuns;
+  connectorChecks: ConnectorPageDeps['checks'];
+  salesforceConnect: ConnectorPageDeps['salesforceConnect'];
+  shopifyInstall: ConnectorPageDeps['shopifyInstall'];
   purchases: PackPurchases;
   webhooks: WebhookPageDeps['webhooks'];
   lowBalance: WebhookPageDeps['lowBalance'];
@@ -68,6 +71,8 @@ export interface DashboardDeps {
     baseUrl: () => string;
     /** Origins a form's answer may redirect to (Stripe Checkout). */
     checkoutOrigins: string[];
+    /** CONNECTOR_ALLOW_PRIVATE (tests): Connect Salesforce may use a local org as its login host. */
+    connectorsAllowPrivate?: boolean;
   };
 }
 
@@ -81,10 +86,6 @@ const NOTICES = {
   'batch-uploaded': 'The file is uploaded; its rows are being checked.',
   'batch-resumed': 'The batch goes on.',
   'batch-paused': 'A batch is paused: the account ran out of credits. What it takes to finish is shown beside it.',
-  'run-started': 'The run has started.',
-  'run-busy': 'A run of this connector is already in progress.',
-  paused: 'The connector is paused.',
-  resumed: 'The connector is active again.',
   invited: 'The invitation is on its way.',
   removed: 'The person no longer has access, and the API keys they made are revoked.',
   'password-set': 'Your password is set.',
@@ -341,27 +342,10 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
     res.redirect(303, '/batches?done=batch-resumed');
   });
 
-  // Connectors.
-  router.get('/connectors', ...page, async (req, res) => {
-    const list = await connectors.list(accountOf(res));
-    const withRuns = await Promise.all(list.map(async (c) => ({ ...c, runs: await connectors.runs(c.connector_id, 5) })));
-    html(res, 200, connectorsPage({ web: webOf(res), connectors: withRuns, flash: noticeOf(req) }));
+  connectorRoutes(router, { page, action }, {
+    connectors, connectorRuns, checks: deps.connectorChecks, salesforceConnect: deps.salesforceConnect, shopifyInstall: deps.shopifyInstall,
+    allowPrivate: settings.connectorsAllowPrivate ?? false, baseUrl: settings.baseUrl,
   });
-  const ownConnector = async (req: Request, res: Response) => {
-    const connector = await connectors.get(accountOf(res), String(req.params.id));
-    if (!connector) throw new Problem('not-found', 'No such connector on this account.');
-    return connector;
-  };
-  router.post('/connectors/:id/run', ...action, async (req, res) => {
-    const started = await connectorRuns.start(await ownConnector(req, res), 'dashboard');
-    res.redirect(303, `/connectors?done=${started ? 'run-started' : 'run-busy'}`);
-  });
-  for (const [verb, status, notice] of [['pause', 'paused', 'paused'], ['resume', 'active', 'resumed']] as const) {
-    router.post(`/connectors/:id/${verb}`, ...action, async (req, res) => {
-      await connectors.update(await ownConnector(req, res), { status });
-      res.redirect(303, `/connectors?done=${notice}`);
-    });
-  }
 
   webhookRoutes(router, { page, action }, { webhooks: deps.webhooks, lowBalance: deps.lowBalance, accounts });
 

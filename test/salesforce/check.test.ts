@@ -90,3 +90,44 @@ describe('the Salesforce check', () => {
     await expect(check(org)).rejects.toMatchObject({ reason: 'api_error' });
   });
 });
+
+describe('the one-click set-up of an org', () => {
+  function setUp(o: FakeOrg, writeBack: object = {}) {
+    return plugin.setUp!({
+      settings: salesforceSettingsSchema.parse({ login_url: o.url }),
+      credentials: { client_id: o.state.clientId, client_secret: o.state.clientSecret } as never,
+      writeBack: salesforceWriteBackSchema.parse(writeBack),
+      log: { info() {}, warn() {} },
+      fetch: createGuardedHttp({ privateOrigins: [o.url] }).fetch,
+    });
+  }
+
+  it('When fields are missing, then it creates them (picklists included) and the permission set, and the check finds nothing left', async () => {
+    org = await startFakeOrg();
+    org.state.missingFields.add('Contact.CV_Email_Status__c').add('Lead.CV_Phone_Type__c');
+
+    const done = await setUp(org);
+
+    expect(done).toEqual([
+      'created the field Contact.CV_Email_Status__c (CV Email Status)',
+      'created the field Lead.CV_Phone_Type__c (CV Phone Type)',
+      'created the permission set Contact_Validator_Integration',
+      'gave Contact_Validator_Integration read and edit on 30 CV_ fields',
+      'assigned Contact_Validator_Integration to the connected user',
+    ]);
+    expect(await check(org)).toEqual([]);
+    expect(org.state.calls['tooling.customField']).toBe(2);
+  });
+
+  it('When it runs again, then it changes nothing; with shadow fields asked, it creates only those missing', async () => {
+    org = await startFakeOrg();
+    org.state.missingFields.add('Contact.CV_Street__c');
+    expect(await setUp(org)).toContain('gave Contact_Validator_Integration read and edit on 29 CV_ fields');
+
+    expect(await setUp(org)).toEqual([]);
+    expect(await setUp(org, { shadow_fields: true })).toEqual([
+      'created the field Contact.CV_Street__c (CV Street)', 'gave Contact_Validator_Integration read and edit on 1 CV_ fields',
+    ]);
+    expect(org.state.readOnlyFields.size).toBe(0);
+  });
+});

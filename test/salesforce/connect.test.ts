@@ -8,28 +8,24 @@ import { createSalesforcePlugin, salesforceSettingsSchema, salesforceWriteBackSc
 import { createGuardedHttp } from '../../src/net/outbound-guard.js';
 import { SecretBox } from '../../src/sync/secrets.js';
 import { startFakeOrg, USERS, type FakeOrg } from './fake-org.js';
+import { answerConsent } from './fake-org-oauth.js';
 
 let org: FakeOrg;
 afterEach(async () => { await org?.close(); });
 
-const REDIRECT = 'https://validator.example.com/connectors/salesforce/callback';
+const BASE = 'https://validator.example.com';
+const REDIRECT = `${BASE}/connectors/salesforce/callback`;
 const who = { accountId: 'acct_1', sessionHash: 'session-hash-1' };
 const secrets = new SecretBox(Buffer.alloc(32, 7));
 
 function connectFor(o: FakeOrg) {
-  return new SalesforceConnect({ clientId: o.state.clientId, clientSecret: o.state.clientSecret, redirectUri: REDIRECT }, secrets, true);
+  return new SalesforceConnect({ clientId: o.state.clientId, clientSecret: o.state.clientSecret }, secrets, true);
 }
 
-/** The admin at the org's consent page: the page is read, and its form sent with "Allow" (or "Deny"). */
+/** The admin allows (or denies) at the org's consent page; the query the browser brings back. */
 async function consent(location: string, decision: 'allow' | 'deny' = 'allow') {
-  const page = await fetch(location);
-  expect(page.status).toBe(200);
-  const html = await page.text();
-  const form = new URLSearchParams([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m): [string, string] => [m[1], m[2].replace(/&#38;/g, '&')]));
-  form.set('decision', decision);
-  const answer = await fetch(new URL('/services/oauth2/authorize', location), { method: 'POST', body: form, redirect: 'manual' });
-  expect(answer.status).toBe(302);
-  const back = new URL(answer.headers.get('location')!);
+  const { status, pageStatus, back } = await answerConsent(location, decision);
+  expect([pageStatus, status]).toEqual([200, 302]);
   expect(back.origin + back.pathname).toBe(REDIRECT);
   return Object.fromEntries(back.searchParams);
 }
@@ -42,10 +38,10 @@ describe('Connect Salesforce: the web-server flow with PKCE', () => {
     const connect = connectFor(org);
     const request = { name: 'Org', loginUrl: org.url, schedule: '*/15 * * * *', settings: { login_url: org.url }, writeBack: {} };
 
-    const { location, cookie } = await connect.start(who, request);
+    const { location, cookie } = await connect.start(who, request, BASE);
     const asked = new URL(location).searchParams;
     const query = await consent(location);
-    const { credentials, request: carried } = await connect.finish(query, cookie, who);
+    const { credentials, request: carried } = await connect.finish(query, cookie, who, BASE);
 
     expect(asked.get('code_challenge')).toMatch(/^[\w-]{43}$/);
     expect(asked.get('state')).toBe(query.state);
@@ -72,7 +68,7 @@ describe('Connect Salesforce: the web-server flow with PKCE', () => {
   it('When the token endpoint gets a code with a wrong verifier, then it refuses it (the local org checks PKCE)', async () => {
     org = await startFakeOrg();
     const connect = connectFor(org);
-    const { location } = await connect.start(who, { name: 'Org', loginUrl: org.url, schedule: '*/15 * * * *', settings: {}, writeBack: {} });
+    const { location } = await connect.start(who, { name: 'Org', loginUrl: org.url, schedule: '*/15 * * * *', settings: {}, writeBack: {} }, BASE);
     const { code } = await consent(location);
 
     const answer = await fetch(`${org.url}/services/oauth2/token`, {
@@ -88,28 +84,28 @@ describe('Connect Salesforce: the web-server flow with PKCE', () => {
     org = await startFakeOrg();
     const connect = connectFor(org);
     const request = { name: 'Org', loginUrl: org.url, schedule: '*/15 * * * *', settings: {}, writeBack: {} };
-    const first = await connect.start(who, request);
+    const first = await connect.start(who, request, BASE);
     const query = await consent(first.location);
-    const other = await connect.start(who, request);
+    const other = await connect.start(who, request, BASE);
 
     // The other flow's cookie carries another verifier (and another nonce: the state check goes first).
-    await expect(connect.finish(query, other.cookie, who)).rejects.toThrow(/does not match/);
-    await connect.finish(query, first.cookie, who);
-    await expect(connect.finish(query, first.cookie, who)).rejects.toThrow(/refused the authorization code \(invalid_grant/);
+    await expect(connect.finish(query, other.cookie, who, BASE)).rejects.toThrow(/does not match/);
+    await connect.finish(query, first.cookie, who, BASE);
+    await expect(connect.finish(query, first.cookie, who, BASE)).rejects.toThrow(/refused the authorization code \(invalid_grant/);
   });
 
   it('When the callback comes to another session, without the cookie, or after a denial, then nothing is connected', async () => {
     org = await startFakeOrg();
     const connect = connectFor(org);
-    const { location, cookie } = await connect.start(who, { name: 'Org', loginUrl: org.url, schedule: '*/15 * * * *', settings: {}, writeBack: {} });
+    const { location, cookie } = await connect.start(who, { name: 'Org', loginUrl: org.url, schedule: '*/15 * * * *', settings: {}, writeBack: {} }, BASE);
     const query = await consent(location);
 
-    await expect(connect.finish(query, cookie, { ...who, sessionHash: 'someone-else' })).rejects.toThrow(/another session/);
-    await expect(connect.finish(query, undefined, who)).rejects.toThrow(ConnectRefused);
-    await expect(connect.finish(query, `${cookie}x`, who)).rejects.toThrow(/does not match/);
+    await expect(connect.finish(query, cookie, { ...who, sessionHash: 'someone-else' }, BASE)).rejects.toThrow(/another session/);
+    await expect(connect.finish(query, undefined, who, BASE)).rejects.toThrow(ConnectRefused);
+    await expect(connect.finish(query, `${cookie}x`, who, BASE)).rejects.toThrow(/does not match/);
 
-    const denied = await connect.start(who, { name: 'Org', loginUrl: org.url, schedule: '*/15 * * * *', settings: {}, writeBack: {} });
-    await expect(connect.finish(await consent(denied.location, 'deny'), denied.cookie, who)).rejects.toThrow(/did not give access \(end-user denied/);
+    const denied = await connect.start(who, { name: 'Org', loginUrl: org.url, schedule: '*/15 * * * *', settings: {}, writeBack: {} }, BASE);
+    await expect(connect.finish(await consent(denied.location, 'deny'), denied.cookie, who, BASE)).rejects.toThrow(/did not give access \(end-user denied/);
     expect(org.state.calls.token).toBeUndefined();
   });
 
@@ -120,5 +116,8 @@ describe('Connect Salesforce: the web-server flow with PKCE', () => {
     await expect(loginUrlOf('mydomain', 'http://127.0.0.1:9', false)).rejects.toThrow(/must be a Salesforce host/);
     await expect(loginUrlOf('mydomain', 'acme.my.salesforce.com.evil.example', false)).rejects.toThrow(/must be a Salesforce host/);
     await expect(loginUrlOf('mydomain', '', false)).rejects.toThrow(/Type the org/);
+    // Tests' local org on loopback, with CONNECTOR_ALLOW_PRIVATE; a public site still is not a login host.
+    expect(await loginUrlOf('mydomain', 'http://127.0.0.1:9/', true)).toBe('http://127.0.0.1:9');
+    await expect(loginUrlOf('mydomain', 'https://evil.example.com', true)).rejects.toThrow(/must be a Salesforce host/);
   });
 });

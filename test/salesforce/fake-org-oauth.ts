@@ -79,3 +79,14 @@ export function redeemCode(book: OAuthBook, form: URLSearchParams, now: number):
   }
   return { user: given.user };
 }
+
+/** The org's admin at the consent page (`location`, where the service sent the browser): its form sent with a decision. */
+export async function answerConsent(location: string, decision: 'allow' | 'deny' = 'allow'): Promise<{ status: number; pageStatus: number; back: URL }> {
+  const page = await fetch(location);
+  const html = await page.text();
+  const form = new URLSearchParams([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)]
+    .map((m): [string, string] => [m[1], m[2].replace(/&#38;/g, '&')]));
+  form.set('decision', decision);
+  const answer = await fetch(new URL('/services/oauth2/authorize', location), { method: 'POST', body: form, redirect: 'manual' });
+  return { status: answer.status, pageStatus: page.status, back: new URL(answer.headers.get('location') ?? 'about:blank') };
+}

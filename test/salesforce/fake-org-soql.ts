@@ -27,7 +27,17 @@ const COMMON: ObjectSchema = {
   FirstName: text(40), LastName: text(80), Email: text(80), Phone: text(40), MobilePhone: text(40),
 };
 
+/** The set-up objects (Object Reference: PermissionSet, FieldPermissions, PermissionSetAssignment), as far as setup.ts uses them. */
+const SETUP_OBJECTS: Record<string, { prefix: string; fields: ObjectSchema }> = {
+  PermissionSet: { prefix: '0PS', fields: { Id: system('id'), Name: text(80), Label: text(80) } },
+  FieldPermissions: {
+    prefix: '01k', fields: { Id: system('id'), ParentId: text(18), SobjectType: text(40), Field: text(120), PermissionsRead: text(5), PermissionsEdit: text(5) },
+  },
+  PermissionSetAssignment: { prefix: '0Pa', fields: { Id: system('id'), AssigneeId: text(18), PermissionSetId: text(18) } },
+};
+
 export const SCHEMA: Record<string, { prefix: string; fields: ObjectSchema }> = {
+  ...SETUP_OBJECTS,
   Contact: {
     prefix: '003',
     fields: { ...COMMON, MailingStreet: text(255), MailingCity: text(40), MailingState: text(80), MailingPostalCode: text(20), MailingCountry: text(80), ...CV_FIELDS },

@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createCometd, type Cometd } from './fake-org-cometd.js';
+import { setupRoute } from './fake-org-setup.js';
 import { consentAnswer, consentPage, newOAuthBook, redeemCode } from './fake-org-oauth.js';
 import { compareBy, fieldName, matches, parseSoql, SCHEMA, SoqlError, type Row, type Value } from './fake-org-soql.js';
 
@@ -119,6 +120,12 @@ function createState(options: FakeOrgOptions) {
         created.push(row);
       }
       return created;
+    },
+    /** A record of a set-up object (PermissionSet, …), as created through the API. */
+    insert(object: string, fields: Row): Row {
+      const row: Row = { Id: salesforceId(SCHEMA[object].prefix, ++seq), ...fields };
+      records.set(row.Id as string, { object, row });
+      return row;
     },
     /** Changes a record as a user would: its fields, then SystemModstamp and LastModifiedDate to the clock. */
     edit(id: string, fields: Record<string, string | null>) {
@@ -258,6 +265,7 @@ function route(state: FakeOrgState, baseUrl: string, req: http.IncomingMessage, 
       const page = nextPage(state, version, more[1]);
       return page ? answer(200, page) : answer(400, [{ message: 'invalid query locator', errorCode: 'INVALID_QUERY_LOCATOR' }]);
     }
+    if (setupRoute(state, req.method ?? 'GET', path, body, answer)) return;
     const user = state.userOf(auth[1])!;
     const origin = /client=[\w-]+/.exec(String(req.headers['sforce-call-options'] ?? ''))?.[0] ?? null;
     if (req.method === 'PATCH' && path === '/composite/sobjects') {

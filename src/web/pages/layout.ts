@@ -19,13 +19,15 @@ export interface PageInput {
   body: Html;
   /** A notice above the page (an action's outcome). */
   flash?: { kind: 'ok' | 'error'; text: string } | null;
+  /** More of the head (a page that moves on to another site by itself). */
+  head?: Html;
 }
 
 export function csrfField(web: WebContext): Html {
   return html`<input type="hidden" name="_csrf" value="${web.csrf}">`;
 }
 
-export function page({ title, web, path, body, flash }: PageInput): string {
+export function page({ title, web, path, body, flash, head }: PageInput): string {
   const session = web.session;
   return `<!doctype html>${html`<html lang="en">
 <head>
@@ -36,6 +38,7 @@ export function page({ title, web, path, body, flash }: PageInput): string {
 <link rel="icon" href="/favicon.ico" sizes="32x32">
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <script src="/assets/dashboard.js" defer></script>
+${head ?? ''}
 </head>
 <body data-csrf="${web.csrf}">
 <a class="skip" href="#main">Skip to content</a>
@@ -60,8 +63,10 @@ ${body}
 export function field(input: {
   name: string; label: string; type?: string; value?: string; error?: string | null; autocomplete?: string;
   required?: boolean; hint?: string; extra?: Html;
+  /** The input's id when one page has several forms with the same field (default `f-<name>`). */
+  id?: string;
 }): Html {
-  const id = `f-${input.name}`;
+  const id = input.id ?? `f-${input.name}`;
   const described = [input.hint ? `${id}-hint` : '', input.error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return html`<div class="field">
   <label for="${id}">${input.label}</label>
