@@ -14,11 +14,10 @@
  *
  *   npm run bench:fleet -- [--seconds 10] [--rounds 3] [--connections 32] [--fsync-off]
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { autocannon, type AutocannonRequest } from './autocannon.js';
-import { cpuSeconds } from './process-usage.js';
+import { cpuSeconds, treeCpuSeconds } from './process-usage.js';
 import { validateBodies } from './validate-bodies.js';
 import {
   newAccount, startInstance, startNginx, startPrivatePostgres, type Instance, type Nginx, type PrivatePostgres,
@@ -45,22 +44,6 @@ interface Round {
 }
 
 interface Setup { name: string; url: string; instances: Instance[]; nginx?: Nginx }
-
-/**
- * CPU seconds of a server and its children, from /proc: nginx's master and its worker, PostgreSQL's postmaster and its
- * backends. (A child that exited meanwhile is missed; the pools keep theirs open.)
- */
-function treeCpuSeconds(parent: number): number {
-  let total = cpuSeconds(parent);
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) total += cpuSeconds(Number(entry));
-    } catch { /* gone meanwhile */ }
-  }
-  return total;
-}
 
 async function round(setup: Setup, requests: AutocannonRequest[], postmaster: number): Promise<Round> {
   const pids = setup.instances.map((i) => i.child.pid!);

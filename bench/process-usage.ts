@@ -24,6 +24,22 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
+/**
+ * CPU seconds of a server and its children, from /proc: nginx's master and its worker, PostgreSQL's postmaster and its
+ * backends. (A child that exited meanwhile is missed; the pools keep theirs open.)
+ */
+export function treeCpuSeconds(parent: number): number {
+  let total = cpuSeconds(parent);
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) total += cpuSeconds(Number(entry));
+    } catch { /* gone meanwhile */ }
+  }
+  return total;
+}
+
 /** VmRSS and VmHWM in KiB (NaN where /proc is not available). */
 export function memoryKb(pid: number): { rss: number; hwm: number } {
   try {

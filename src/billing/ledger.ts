@@ -6,12 +6,18 @@
  * The algorithms are written once, as generators that yield their SQL, and driven two ways: synchronously inside
  * BEGIN IMMEDIATE on the raw better-sqlite3 handle (nothing else can run between the statements; movements of one
  * event-loop turn, or of 2 ms under load, share one commit), and asynchronously inside a PostgreSQL transaction that locks the account's
- * grant rows (SELECT … FOR UPDATE).
+ * grant rows (SELECT … FOR UPDATE). Either way a caller's promise settles only once its movement is committed, and
+ * the movements asked for meanwhile share the next commit (group commit, src/billing/README.md): on PostgreSQL one
+ * transaction at a time per process, whose debits are made together in a fixed handful of statements (debitTogether).
  */
 import type { Database } from '../db/data-source.js';
-import { all, driveSync, run, runSteps, type Step, type Steps } from '../db/transaction-steps.js';
+import { all, driveSync, run, type Step, type Steps } from '../db/transaction-steps.js';
 import { newId } from './api-keys.js';
+import { PostgresGroupCommit } from './postgres-group-commit.js';
+import { creditsByGrant, perGrant, planDraws, type DebitOutcome, type Draw, type GrantRow, type LiveGrant } from './draws.js';
 import { MODULES, type Charge, type Module } from './pricing.js';
+
+export { planDraws, type DebitOutcome, type Draw } from './draws.js';
 
 
 export interface Grant {
@@ -23,52 +29,6 @@ export interface Grant {
   created_at: string;
   expires_at: string;
   expired: boolean;
-}
-
-/**
- * A debit made, or refused for want of credits. `repeated`: with `once`, the key held a debit already and nothing was
- * drawn now (`charged` and `draws` are that earlier debit, less what was refunded since).
- */
-export type DebitOutcome =
-  | { ok: true; charged: number; remaining: number; draws: Draw[]; repeated: boolean }
-  | { ok: false; balance: number; required: number };
-
-/** A grant with credits left, as a debit needs it. */
-interface LiveGrant {
-  id: string;
-  remaining: number;
-  expiresAt: number;
-}
-
-interface GrantRow {
-  id: string;
-  remaining: number | string;
-  expires_at: number | string;
-}
-
-export interface Draw {
-  grantId: string;
-  module: Module;
-  credits: number;
-}
-
-/** Pure: which grants pay for which charge, drawing from the earliest expiry first; null if they do not cover it. */
-export function planDraws(grants: readonly { id: string; remaining: number }[], charges: Charge[]): Draw[] | null {
-  const left = grants.map((g) => g.remaining);
-  const draws: Draw[] = [];
-  for (const charge of charges) {
-    let due = charge.credits;
-    for (let i = 0; i < left.length && due > 0; i++) {
-      const take = Math.min(due, left[i]);
-      if (take > 0) {
-        left[i] -= take;
-        due -= take;
-        draws.push({ grantId: grants[i].id, module: charge.module, credits: take });
-      }
-    }
-    if (due > 0) return null;
-  }
-  return draws;
 }
 
 class BatchItemFailed extends Error {
@@ -98,23 +58,10 @@ function insertEntriesSqlFor(rows: number): string {
  * debit's counted negative).
  */
 function insertEntries(accountId: string, requestId: string, at: number, kind: 'debit' | 'refund', draws: readonly Draw[]): Step {
-  const sign = kind === 'debit' ? -1 : 1;
-  const byGrant = new Map<string, Record<Module, number>>();
-  for (const d of draws) {
-    let credits = byGrant.get(d.grantId);
-    if (!credits) byGrant.set(d.grantId, (credits = { address: 0, email: 0, phone: 0 }));
-    credits[d.module] += sign * d.credits;
-  }
+  const byGrant = creditsByGrant(kind, draws);
   const params: unknown[] = [accountId, requestId, at];
   for (const [grantId, c] of byGrant) params.push(grantId, kind, c.address + c.email + c.phone, c.address, c.email, c.phone);
   return { op: 'run', sql: insertEntriesSqlFor(byGrant.size), params };
-}
-
-/** Credits per grant, summed over modules: one UPDATE per grant touched. */
-function perGrant(rows: { grantId: string; credits: number }[]): Map<string, number> {
-  const sums = new Map<string, number>();
-  for (const r of rows) sums.set(r.grantId, (sums.get(r.grantId) ?? 0) + r.credits);
-  return sums;
 }
 
 /** Per module: credits spent (debits less refunds) and requests charged, since a time. */
@@ -138,7 +85,11 @@ export class CreditLedger {
     private readonly now: () => number = Date.now,
   ) {
     this.liveGrantsSql = LIVE_GRANTS_SQL + (db.dialect === 'postgres' ? ' FOR UPDATE' : '');
+    if (db.dialect === 'postgres') this.pgCommits = new PostgresGroupCommit(db);
   }
+
+  /** PostgreSQL: the movements of this process committed together (postgres-group-commit.ts). */
+  private readonly pgCommits?: PostgresGroupCommit;
 
   private execute<T>(steps: () => Steps<T>): Promise<T> {
     if (this.db.dialect === 'sqlite') {
@@ -147,7 +98,7 @@ export class CreditLedger {
         if (this.queued.length === 1) this.scheduleCommit();
       });
     }
-    return runSteps(this.db, steps);
+    return this.pgCommits!.steps(steps);
   }
 
   /**
@@ -355,7 +306,7 @@ export class CreditLedger {
     const required = charges.reduce((sum, c) => sum + c.credits, 0);
     // Nothing to charge (an e-mail alone whose answer is known to be refunded): no movement, just the balance.
     if (required === 0) return this.balance(accountId).then((remaining) => ({ ok: true, charged: 0, remaining, draws: [], repeated: false }));
-    return this.execute(function* (): Steps<DebitOutcome> {
+    const alone = function* (): Steps<DebitOutcome> {
       const grants = self.cachedGrants(accountId, at) ?? (yield* self.liveGrants(accountId, at));
       const balance = grants.reduce((sum, g) => sum + g.remaining, 0);
       if (once) {
@@ -385,7 +336,9 @@ export class CreditLedger {
       for (const g of grants) g.remaining -= taken.get(g.id) ?? 0;
       self.rememberGrants(accountId, grants);
       return { ok: true, charged: required, remaining: balance - required, draws, repeated: false };
-    });
+    };
+    if (this.pgCommits) return this.pgCommits.debit({ accountId, charges, requestId, once, at }, alone);
+    return this.execute(alone);
   }
 
   /**

@@ -20,15 +20,18 @@ export function runSteps<T>(db: Database, steps: () => Steps<T>): Promise<T> {
       return Promise.reject(err);
     }
   }
-  return db.pgTransaction(async (tx: SqlExecutor) => {
-    const gen = steps();
-    let r = gen.next();
-    while (!r.done) {
-      const s = r.value;
-      r = gen.next(s.op === 'all' ? await tx.all(s.sql, s.params) : await tx.run(s.sql, s.params));
-    }
-    return r.value;
-  });
+  return db.pgTransaction((tx) => driveOn(tx, steps));
+}
+
+/** PostgreSQL: the steps on one connection, in whatever transaction the caller holds there. */
+export async function driveOn<T>(tx: SqlExecutor, steps: () => Steps<T>): Promise<T> {
+  const gen = steps();
+  let r = gen.next();
+  while (!r.done) {
+    const s = r.value;
+    r = gen.next(s.op === 'all' ? await tx.all(s.sql, s.params) : await tx.run(s.sql, s.params));
+  }
+  return r.value;
 }
 
 /** SQLite: the steps on the raw handle, in whatever transaction the caller holds. */

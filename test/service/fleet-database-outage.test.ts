@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/db/data-source.js';
 import {
-  newAccount, POSTGRES_BIN, sleep, startInstance, startPrivatePostgres, until, type Instance, type PrivatePostgres,
+  newAccount, POSTGRES_BINARIES, sleep, startInstance, startPrivatePostgres, until, type Instance, type PrivatePostgres,
 } from '../support/fleet.js';
 import { prerequisites } from '../support/prerequisites.js';
 
@@ -22,10 +22,6 @@ const RECOVERY_LIMIT_MS = 5_000;
 interface Answer { startedAt: number; endedAt: number; status: number; problem: boolean; requestId: string | null; charged: number }
 
 const SUITE = 'a PostgreSQL outage under load';
-const POSTGRES_BINARIES = {
-  what: 'PostgreSQL\'s server programs (/usr/lib/postgresql/*/bin/initdb)', present: POSTGRES_BIN !== undefined,
-  howToGet: 'apt-get install postgresql; .ci/run installs it',
-};
 
 describe.runIf(prerequisites(SUITE, POSTGRES_BINARIES))(SUITE, () => {
   let pg: PrivatePostgres | undefined;

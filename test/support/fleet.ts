@@ -31,6 +31,12 @@ export const POSTGRES_BIN = ((): string | undefined => {
   }
 })();
 
+/** A suite's prerequisite (test/support/prerequisites.ts): the server programs that startPrivatePostgres runs. */
+export const POSTGRES_BINARIES = {
+  what: 'PostgreSQL\'s server programs (/usr/lib/postgresql/*/bin/initdb)', present: POSTGRES_BIN !== undefined,
+  howToGet: 'apt-get install postgresql; .ci/run installs it',
+};
+
 export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -239,9 +245,12 @@ async function asPostgres(bin: string, args: string[]): Promise<void> {
 
 /**
  * `durable: false` (the tests' default) turns fsync off to spare the disk; a benchmark passes `durable: true` and gets
- * PostgreSQL's own defaults (fsync and synchronous_commit on), the commit cost production pays.
+ * PostgreSQL's own defaults (fsync and synchronous_commit on), the commit cost production pays. `settings`: more
+ * server settings (`-c name=value`), such as `shared_preload_libraries: 'pg_stat_statements'` for a profile.
  */
-export async function startPrivatePostgres(options: { durable?: boolean } = {}): Promise<PrivatePostgres> {
+export async function startPrivatePostgres(
+  options: { durable?: boolean; settings?: Record<string, string> } = {},
+): Promise<PrivatePostgres> {
   if (!POSTGRES_BIN) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql (.ci/run installs them)');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-pg-'));
   const data = path.join(dir, 'data');
@@ -253,7 +262,10 @@ export async function startPrivatePostgres(options: { durable?: boolean } = {}):
   }
   const start = () => asPostgres('pg_ctl', [
     '-D', data, '-l', path.join(dir, 'server.log'), '-w', '-t', '30',
-    '-o', `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}${options.durable ? '' : ' -c fsync=off'} -c max_connections=100`, 'start',
+    '-o', [
+      `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}${options.durable ? '' : ' -c fsync=off'} -c max_connections=100`,
+      ...Object.entries(options.settings ?? {}).map(([name, value]) => `-c ${name}=${value}`),
+    ].join(' '), 'start',
   ]);
   const stop = async (mode: 'fast' | 'immediate' = 'fast') => {
     await asPostgres('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop']);
