@@ -190,8 +190,7 @@ export class Webhooks {
     {
       const endpoint = await this.endpoints.getOwn(d.accountId, d.endpointId);
       if (!endpoint) return; // deleted meanwhile: its log went with it
-      const secret = this.secrets.open<string>(endpoint.sealed);
-      const result = await this.sender.send(endpoint.url, secret, d.body, Math.floor(this.now() / 1000));
+      const result = await this.signedSend(endpoint, d.body);
       const at = this.now();
       const attempts = d.attempts + 1;
       const windowFrom = redelivery ? at : d.createdAt;
@@ -203,6 +202,18 @@ export class Webhooks {
         this.logger.info({ delivery: d.id, endpoint: d.endpointId, status: result.status, attempts, next: iso(nextAttemptAt) }, 'webhook delivery failed');
       }
     }
+  }
+
+  /** One signed attempt; a secret that no configured key opens (the key changed) is a failed attempt that says so. */
+  private async signedSend(endpoint: EndpointRow, body: string) {
+    let secret: string;
+    try {
+      secret = this.secrets.open<string>(endpoint.sealed);
+    } catch (err) {
+      this.logger.error({ err, endpoint: endpoint.id }, 'webhook secret cannot be opened');
+      return { ok: false, status: null, text: 'not sent: the service cannot open this endpoint\'s signing secret (CONNECTOR_SECRET_KEY changed)' };
+    }
+    return this.sender.send(endpoint.url, secret, body, Math.floor(this.now() / 1000));
   }
 
   /** Kicks this instance when a retry falls due, unless one is already set for earlier. */
