@@ -23,8 +23,9 @@ export function orderAddressRoutes(
 ): void {
   const limited = perClient(db, PER_MINUTE, 'rlorderpage:');
   const html = (res: Response, status: number, body: string) =>
-    // The link's token is in this page's URL: no Referer carries it anywhere, and no cache keeps the page.
-    res.status(status).set({ 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' }).type('html').send(body);
+    // The link's token is in this page's URL: no Referer carries it to another site (same-origin: the forms' own POST
+    // keeps its Origin, which no-referrer would make "null"), and no cache keeps the page.
+    res.status(status).set({ 'Referrer-Policy': 'same-origin', 'Cache-Control': 'no-store' }).type('html').send(body);
   const gone = (res: Response) => html(res, 404, orderLinkProblemPage(webOf(res), 'This link is not valid, or has expired.'));
 
   router.get('/orders/address', ...limited, session, async (req: Request, res: Response) => {
