@@ -26,6 +26,7 @@ import { ConnectorRegistry } from './sync/registry.js';
 import { ConnectorScheduler } from './sync/scheduler.js';
 import { SecretBox } from './sync/secrets.js';
 import { WebhookDeliveries } from './sync/webhook-deliveries.js';
+import { forwardJobEvents, type JobEventSource } from './webhooks/job-events.js';
 import { LowBalanceAlerts } from './webhooks/low-balance.js';
 import { Webhooks } from './webhooks/webhooks.js';
 import type { Mailer } from './people/mailer.js';
@@ -153,6 +154,17 @@ export function openSync(
   return { store, registry, runs, scheduler, connectors, shopifyWebhooks, shopifyInstall, orderChecks, shopifyOrders, checks, salesforceConnect };
 }
 
+/** What the webhooks need of the fleet's schedules (src/bulk/schedules.ts). */
+interface FleetSchedules {
+  every(name: string, cron: string, fn: (firedAt: number) => Promise<void> | void): void;
+}
+
+/** A cron expression (with seconds) firing about every `ms`: at least each second, at most each minute. */
+function everySeconds(ms: number): string {
+  const s = Math.max(1, Math.round(ms / 1000));
+  return s >= 60 ? '0 * * * * *' : `*/${s} * * * * *`;
+}
+
 /** Finished webhook deliveries are kept this long in the log (docs/webhooks.md), pruned once an hour. */
 const DELIVERY_LOG_RETENTION_MS = 30 * 24 * 3_600_000;
 const PRUNE_EVERY_MS = 3_600_000;
@@ -163,6 +175,7 @@ const PRUNE_EVERY_MS = 3_600_000;
  */
 export function openWebhooks(
   config: Config, db: Database, ledger: CreditLedger, people: People, mailer: Mailer, logger: Logger, baseUrl: () => string,
+  jobs?: { events: JobEventSource; schedules: FleetSchedules },
 ) {
   const w = config.webhooks;
   const webhooks = new Webhooks(db, new SecretBox(config.connectors.secretKey, config.connectors.previousKeys), {
@@ -177,19 +190,28 @@ export function openWebhooks(
   });
   let timer: NodeJS.Timeout | undefined;
   let prunedAt = 0;
-  const tick = () => {
-    webhooks.kick();
-    lowBalance.checkAll().catch((err) => logger.warn({ err }, 'low-balance checks failed'));
+  const tick = async () => {
+    await Promise.all([
+      webhooks.deliverDue().catch((err) => logger.warn({ err }, 'webhooks: sending the due deliveries failed')),
+      lowBalance.checkAll().catch((err) => logger.warn({ err }, 'low-balance checks failed')),
+    ]);
     if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
       prunedAt = Date.now();
-      webhooks.prune(DELIVERY_LOG_RETENTION_MS).catch((err) => logger.warn({ err }, 'webhook delivery log not pruned'));
+      await webhooks.prune(DELIVERY_LOG_RETENTION_MS).catch((err) => logger.warn({ err }, 'webhook delivery log not pruned'));
     }
   };
+  if (jobs) {
+    // The job engine's transitions become events; its fleet-wide tick (once across the instances) sends what is due
+    // and looks at low balances. Each instance still sends its own emitted events and retries at once.
+    forwardJobEvents(jobs.events, webhooks);
+    jobs.schedules.every('webhooks:due', everySeconds(w.tickMs), tick);
+  }
   return {
     webhooks, lowBalance, tick,
     start() {
-      timer ??= setInterval(tick, w.tickMs).unref();
-      tick();
+      if (jobs) return;
+      timer ??= setInterval(() => void tick(), w.tickMs).unref();
+      void tick();
     },
     async stop() {
       clearInterval(timer);
