@@ -5,8 +5,16 @@
  * The names match the DOM's, so the widget reads like ordinary browser code.
  */
 
+/** An event as the widget reads it: its target, the key of a keyboard event, and the default it may cancel. */
+export interface BrowserEvent {
+  readonly target: unknown;
+  readonly key?: string;
+  preventDefault(): void;
+}
+
 export interface BrowserElement {
   readonly tagName: string;
+  id: string;
   readonly parentElement: BrowserElement | null;
   readonly isConnected: boolean;
   className: string;
@@ -15,6 +23,8 @@ export interface BrowserElement {
   getClientRects(): { readonly length: number };
   getAttribute(name: string): string | null;
   setAttribute(name: string, value: string): void;
+  removeAttribute(name: string): void;
+  scrollIntoView(options?: { block?: 'nearest' | 'start' | 'end' | 'center' }): void;
   querySelector(selectors: string): BrowserElement | null;
   querySelectorAll<E extends BrowserElement = BrowserElement>(selectors: string): Iterable<E>;
   contains(other: unknown): boolean;
@@ -22,7 +32,7 @@ export interface BrowserElement {
   append(...nodes: (BrowserElement | string)[]): void;
   remove(): void;
   focus(options?: { preventScroll?: boolean }): void;
-  addEventListener(type: string, listener: (event: { target: unknown }) => void, capture?: boolean): void;
+  addEventListener(type: string, listener: (event: BrowserEvent) => void, capture?: boolean): void;
   /** Node's global Event (an EventInit with bubbles) is the browser's. */
   dispatchEvent(event: Event): boolean;
 }
@@ -64,7 +74,7 @@ export interface BrowserDocument {
   querySelector(selectors: string): BrowserElement | null;
   querySelectorAll<E extends BrowserElement = BrowserElement>(selectors: string): Iterable<E>;
   createElement(tagName: string): BrowserElement;
-  addEventListener(type: string, listener: (event: { target: unknown }) => void, capture?: boolean): void;
+  addEventListener(type: string, listener: (event: BrowserEvent) => void, capture?: boolean): void;
 }
 
 /** A constructor, for `instanceof` at run time (the browser's own classes). */

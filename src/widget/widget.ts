@@ -16,6 +16,7 @@
 import type {
   BrowserDocument, BrowserElement, ButtonElement, ElementClass, InputElement, ScriptElement, SelectElement, TextAreaElement,
 } from './browser-api.js';
+import { attachAutocomplete } from './autocomplete.js';
 
 // The browser's globals (see browser-api.ts for why they are declared here).
 declare const document: BrowserDocument;
@@ -31,7 +32,7 @@ const PREFIX = 'cvw';
 
 type AddressRole = 'line1' | 'line2' | 'city' | 'state' | 'postal_code' | 'country';
 type Role = AddressRole | 'email';
-type Field = InputElement | SelectElement | TextAreaElement;
+export type Field = InputElement | SelectElement | TextAreaElement;
 type AddressParts = Partial<Record<AddressRole, string>>;
 
 /** The answer's `next_action` decides what the shopper sees: nothing (`accept`), an offer (`confirm`), a note (`fix`). */
@@ -136,7 +137,9 @@ function fieldsIn(root: BrowserElement | BrowserDocument): Partial<Record<Role, 
  * The address group a field belongs to: the nearest ancestor holding a street line and a city or postal code. A form
  * with a billing and a shipping address usually wraps each; the field's own group is the one checked.
  */
-function addressGroupOf(field: Field): Partial<Record<AddressRole, Field>> | undefined {
+export type AddressGroup = Partial<Record<AddressRole, Field>>;
+
+function addressGroupOf(field: Field): AddressGroup | undefined {
   const root = scopeRoot();
   for (let node = field.parentElement; node; node = node.parentElement) {
     const found = fieldsIn(node);
@@ -401,4 +404,10 @@ if (!/^cv_pub_[0-9A-Za-z]+$/.test(config.key)) {
   debug('no API address (data-api or the script\'s own URL); the widget is off');
 } else {
   document.addEventListener('focusout', onFocusOut, true);
+  if (script?.dataset.autocomplete !== 'off') {
+    attachAutocomplete({
+      ...config, fill, element, debug, groupOf: addressGroupOf,
+      isStreetField: (el: unknown): el is Field => isField(el) && !(el instanceof HTMLSelectElement) && roleOf(el) === 'line1',
+    });
+  }
 }

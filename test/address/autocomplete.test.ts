@@ -59,9 +59,11 @@ describe('address autocomplete', () => {
     expect(autocomplete.suggest(typed, { limit: 5 }).filter((s) => s.kind === 'address')).toEqual([]);
   });
 
-  it('When a city of several ZIPs is typed, then the city comes first, then its ZIPs, the larger city before the smaller', () => {
-    // (Louisville, CO has one ZIP: the city is that ZIP's place, suggested once.)
-    expect(texts('Louisv')).toEqual(['LOUISVILLE, KY', 'LOUISVILLE, CO 80027', 'LOUISVILLE, KY 40202', 'LOUISVILLE, KY 40219']);
+  it('When a city of several ZIPs is typed, then the larger city comes first; with the start of a ZIP, its ZIPs', () => {
+    // (Louisville, CO has one ZIP: the city is that ZIP's place.)
+    expect(texts('Louisv')).toEqual(['LOUISVILLE, KY', 'LOUISVILLE, CO 80027']);
+    expect(texts('Louisville KY 402')).toEqual(['LOUISVILLE, KY 40202', 'LOUISVILLE, KY 40219']);
+    expect(texts('louisville, ky 4021')).toEqual(['LOUISVILLE, KY 40219']);
     expect(autocomplete.suggest('Louisv', { limit: 1 })[0]).toEqual({
       text: 'LOUISVILLE, KY', street: null, city: 'LOUISVILLE', state: 'KY', zip: null, country: 'US', kind: 'place',
     });
@@ -82,7 +84,7 @@ describe('address autocomplete', () => {
     expect(texts('6', { limit: 1 })).toEqual(['6007 APPLEGATE LN, LOUISVILLE, KY 40219']);
   });
 
-  it('When the index is built, then it holds a key per building, per street of a postal code, per city and two per ZIP or FSA', () => {
-    expect(autocomplete.size).toEqual({ addresses: 5, streets: 5, places: 5 + 6 * 2 + 2 * 2 });
+  it('When the index is built, then it holds a key per building, per street of a postal code, per city and ZIP, and two per FSA', () => {
+    expect(autocomplete.size).toEqual({ addresses: 5, streets: 5, places: 5 + 6 + 2 * 2 });
   });
 });

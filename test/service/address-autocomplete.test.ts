@@ -131,6 +131,21 @@ describe.each(testDatabases)('address autocomplete on $name', (database) => {
     expect(validateOnly.status).toBe(401);
   });
 
+  it('When the service\'s own page asks without Origin (a same-origin GET), then Sec-Fetch-Site names the service as the origin', async () => {
+    const s = service();
+    const { apiKey } = await s.newAccount(100);
+    const created = await s.post('/v1/keys', { publishable: true, origins: [s.url] }, { key: apiKey });
+    const ownPages = ((await created.json()) as { api_key: string }).api_key;
+    const shopOnly = ((await (await s.post('/v1/keys', { publishable: true, origins: [SHOP] }, { key: apiKey })).json()) as { api_key: string }).api_key;
+    const sameOrigin = (key: string, site: string) => fetch(`${s.url}/v1/address/autocomplete?q=6007`, {
+      headers: { authorization: `Bearer ${key}`, 'sec-fetch-site': site },
+    });
+
+    expect((await sameOrigin(ownPages, 'same-origin')).status).toBe(200);
+    expect((await sameOrigin(ownPages, 'cross-site')).status).toBe(403);
+    expect((await sameOrigin(shopOnly, 'same-origin')).status).toBe(403);
+  });
+
   it('When the input is bad or the key missing, then a problem says which field', async () => {
     const s = service();
     const { apiKey } = await s.newAccount(100);

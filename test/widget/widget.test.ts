@@ -40,8 +40,11 @@ describe('GET /widget.js and the demo page', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('etag')).toMatch(/^"[\w-]{22}"$/);
     expect(code).toMatch(/^"use strict";\(\(\)=>\{/); // one IIFE: no globals
-    expect(code).not.toMatch(/innerHTML|eval\(|preventDefault/);
-    expect(Buffer.byteLength(code)).toBeLessThan(10_000);
+    // preventDefault only for the open suggestion list's own keys (src/widget/autocomplete.ts); a submit is never held
+    // (the tests below submit while checks and suggestions are under way).
+    expect(code).not.toMatch(/innerHTML|eval\(/);
+    expect(code.match(/preventDefault/g)).toHaveLength(3);
+    expect(Buffer.byteLength(code)).toBeLessThan(13_000);
     console.info(`widget.js: ${Buffer.byteLength(code)} bytes minified`);
     expect(again.status).toBe(304);
     expect(head.status).toBe(200);

@@ -32,6 +32,18 @@ export function answerPreflight(res: Response, methods = 'POST'): void {
 }
 
 /**
+ * The page's origin: `Origin`, which a browser sends with every cross-origin request and every POST. A same-origin GET
+ * (the service's own demo page asking for suggestions) comes without it (Fetch standard, "append a request `Origin`
+ * header"); the browser then says `Sec-Fetch-Site: same-origin`, a header no script can set, and the page's origin is
+ * the service's own.
+ */
+function originOf(req: Request): string | undefined {
+  const origin = req.get('origin');
+  if (origin || req.get('sec-fetch-site') !== 'same-origin') return origin;
+  return `${req.protocol}://${req.get('host')}`;
+}
+
+/**
  * After authentication: holds a publishable key to its scope (`allowed`: the endpoint takes one; see the declarations'
  * `security`), and answers its origin's CORS.
  */
@@ -44,7 +56,7 @@ export function publishableScope(allowed: boolean): RequestHandler {
         'WWW-Authenticate': 'Bearer realm="contact-validator", error="insufficient_scope"',
       });
     }
-    const origin = req.get('origin');
+    const origin = originOf(req);
     res.set('Vary', 'Origin');
     if (!origin || !scope.origins.includes(origin)) {
       throw new Problem('origin-not-allowed', origin ? 'This key does not allow this origin.' : 'A publishable key is used from a web page: the request has no Origin.');

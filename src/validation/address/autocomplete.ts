@@ -49,6 +49,8 @@ interface Entry extends AddressSuggestion {
   words?: number;
   /** A street's numeric USPS street and high-rise ranges, for a number typed before it. */
   ranges?: readonly StreetRangeRecord[];
+  /** A city's ZIPs, for its name typed with the start of one (`Louisville KY 402`). */
+  zips?: readonly string[];
 }
 
 /** How many keys of one run are read for one prefix: a run of thousands (`1`) is cut, its first ones ranked. */
@@ -127,39 +129,55 @@ function sortByKey(entries: Entry[]): Entry[] {
   return entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
-interface KindArrays {
-  addresses: Entry[];
-  streets: Entry[];
+interface PlaceArrays {
+  /** Cities (US) and FSAs by their name (Canada). */
   places: Entry[];
+  /** ZIPs and FSAs, their code first (`40219 LOUISVILLE KY`). */
+  codes: Entry[];
 }
 
-const emptyArrays = (): KindArrays => ({ addresses: [], streets: [], places: [] });
+interface KindArrays extends PlaceArrays {
+  addresses: Entry[];
+  streets: Entry[];
+}
 
 /** Places of the postal data, built once per postal index (the reference index changes with imports; these do not). */
-const placesOfPostal = new WeakMap<PostalIndex, Record<SuggestionCountry, Entry[]>>();
+const placesOfPostal = new WeakMap<PostalIndex, Record<SuggestionCountry, PlaceArrays>>();
 
-function placeEntries(postal: PostalIndex): Record<SuggestionCountry, Entry[]> {
+function place(key: string, text: string, city: string | null, state: string, zip: string | null, country: SuggestionCountry, weight = 0): Entry {
+  return { key, text, street: null, city, state, zip, country, kind: 'place', weight };
+}
+
+/**
+ * One key per city and one per ZIP, code first; a city's own ZIPs are found from the city (`zips`), so that the
+ * 41,000 ZIPs are not keyed twice. The postal data lists ZIPs and FSAs in order: their keys come nearly sorted, which
+ * the sort (TimSort) takes in one pass.
+ */
+function placeEntries(postal: PostalIndex): Record<SuggestionCountry, PlaceArrays> {
   let built = placesOfPostal.get(postal);
   if (built) return built;
-  const us: Entry[] = [];
+  const cityForms = new Map<string, string>();
+  const formOf = (name: string) => cityForms.get(name) ?? cityForms.set(name, searchForm(name)).get(name)!;
+  const cities: Entry[] = [];
   for (const city of postal.cities()) {
     const zip = city.zips.length === 1 ? city.zips[0] : null;
-    us.push({
-      key: searchForm(`${city.name} ${city.state}`), weight: city.zips.length, kind: 'place', country: 'US',
-      text: lineOf(null, city.name, city.state, zip), street: null, city: city.name, state: city.state, zip,
-    });
+    const entry = place(`${formOf(city.name)} ${city.state}`, lineOf(null, city.name, city.state, zip), city.name, city.state, zip, 'US', city.zips.length);
+    if (!zip) entry.zips = city.zips;
+    cities.push(entry);
   }
-  for (const place of postal.zipPlaces()) {
-    const entry = { kind: 'place', country: 'US', text: lineOf(null, place.city, place.state, place.zip), street: null, city: place.city, state: place.state, zip: place.zip, weight: 0 } as const;
-    us.push({ ...entry, key: searchForm(`${place.city} ${place.state} ${place.zip}`) }, { ...entry, key: searchForm(`${place.zip} ${place.city} ${place.state}`) });
+  const zips: Entry[] = [];
+  for (const p of postal.zipPlaces()) {
+    zips.push(place(`${p.zip} ${formOf(p.city)} ${p.state}`, lineOf(null, p.city, p.state, p.zip), p.city, p.state, p.zip, 'US'));
   }
-  const ca: Entry[] = [];
-  for (const { fsa, province, place } of postal.fsas()) {
+  const regions: Entry[] = [];
+  const fsas: Entry[] = [];
+  for (const { fsa, province, place: region } of postal.fsas()) {
     // An FSA's name is a region (`DOWNTOWN TORONTO`), not a mailing city: it is shown, not given as the city.
-    const entry = { kind: 'place', country: 'CA', text: `${fsa}, ${province} (${place})`, street: null, city: null, state: province, zip: null, weight: 0 } as const;
-    ca.push({ ...entry, key: searchForm(`${fsa} ${place} ${province}`) }, { ...entry, key: searchForm(`${place} ${province} ${fsa}`) });
+    const text = `${fsa}, ${province} (${region})`;
+    regions.push(place(`${searchForm(region)} ${province} ${fsa}`, text, null, province, null, 'CA'));
+    fsas.push(place(`${fsa} ${searchForm(region)} ${province}`, text, null, province, null, 'CA'));
   }
-  built = { US: sortByKey(us), CA: sortByKey(ca) };
+  built = { US: { places: sortByKey(cities), codes: sortByKey(zips) }, CA: { places: sortByKey(regions), codes: sortByKey(fsas) } };
   placesOfPostal.set(postal, built);
   return built;
 }
@@ -220,9 +238,10 @@ export interface AddressAutocomplete {
  */
 export function createAddressAutocomplete({ postal, reference }: { postal: PostalIndex; reference?: ReferenceIndex }): AddressAutocomplete {
   const places = placeEntries(postal);
-  const byCountry: Record<SuggestionCountry, KindArrays> = { US: emptyArrays(), CA: emptyArrays() };
-  byCountry.US.places = places.US;
-  byCountry.CA.places = places.CA;
+  const byCountry: Record<SuggestionCountry, KindArrays> = {
+    US: { ...places.US, addresses: [], streets: [] },
+    CA: { ...places.CA, addresses: [], streets: [] },
+  };
 
   const cityOf = (postalCode: string, country: SuggestionCountry): string | null => {
     // The one place the address files give the postal code's points, else GeoNames' (US).
@@ -265,7 +284,7 @@ export function createAddressAutocomplete({ postal, reference }: { postal: Posta
     size: {
       addresses: byCountry.US.addresses.length + byCountry.CA.addresses.length,
       streets: byCountry.US.streets.length + byCountry.CA.streets.length,
-      places: byCountry.US.places.length + byCountry.CA.places.length,
+      places: byCountry.US.places.length + byCountry.US.codes.length + byCountry.CA.places.length + byCountry.CA.codes.length,
     },
     suggest(typed, { country, limit }) {
       const words = wordsOf(typed);
@@ -287,7 +306,21 @@ export function createAddressAutocomplete({ postal, reference }: { postal: Posta
         for (const { prefix, whole } of prefixes) {
           forEachStartingWith(arrays.addresses, prefix, whole, offer(addressRank));
           forEachStartingWith(arrays.places, prefix, whole, offer(placeRank));
+          forEachStartingWith(arrays.codes, prefix, whole, offer(placeRank));
           forEachStartingWith(arrays.streets, prefix, whole, offer(streetRank));
+        }
+        // A city typed with the start of one of its ZIPs (`Louisville KY 402`): those ZIPs.
+        const last = words[words.length - 1];
+        if (!startsWithNumber && words.length > 1 && /^\d{1,5}$/.test(last)) {
+          const city = words.slice(0, -1).map(searchWord).join(' ');
+          forEachStartingWith(arrays.places, city, true, (e) => {
+            if (e.key !== city) return;
+            for (const zip of e.zips ?? []) {
+              if (!zip.startsWith(last)) continue;
+              const entry = place(`${e.key} ${zip}`, lineOf(null, e.city, e.state, zip), e.city, e.state!, zip, e.country);
+              candidates.offer({ entry, key: entry.key, rank: placeRank, weight: 0, extraWords: e.words! + 1 - queryWords });
+            }
+          });
         }
         // A number typed before a street the USPS ranges hold (`1620 Amphitheatre`): that number on the street.
         if (startsWithNumber) {
