@@ -199,6 +199,12 @@ export class ShopifyOrders {
     await this.checks.book.count(access.connector.id, kind);
   }
 
+  /** The merchant's proof of the last `days` days (the dashboard's store page). */
+  proof(connectorId: string, days: number) {
+    const since = this.checks.now() - days * 86_400_000;
+    return this.checks.book.proof(connectorId, new Date(since).toISOString().slice(0, 10), since);
+  }
+
   /** Work after a delivery was answered; `settle` waits for it. */
   track(work: Promise<void>): void {
     this.checks.track(work);

@@ -26,6 +26,7 @@ import type { ShopifyOrders } from '../../connectors/shopify/orders.js';
 import type { Database } from '../db/data-source.js';
 import { dashboardAssets, iconRoutes } from './assets.js';
 import { orderAddressRoutes } from './order-routes.js';
+import { shopifyStoreRoutes } from './store-routes.js';
 import { batchesPage } from './pages/batches.js';
 import { billingPage, type Receipt } from './pages/billing.js';
 import { keysPage } from './pages/keys.js';
@@ -347,6 +348,7 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
     allowPrivate: settings.connectorsAllowPrivate ?? false, baseUrl: settings.baseUrl,
   });
 
+  shopifyStoreRoutes(router, { page, action }, { connectors, orders: deps.shopifyOrders });
   webhookRoutes(router, { page, action }, { webhooks: deps.webhooks, lowBalance: deps.lowBalance, accounts });
 
   // Billing.

@@ -12,6 +12,7 @@ import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.js';
 import { problemOf, startTestService, type TestService } from '../support/service.js';
 import { startFakeShop, type FakeResource, type FakeShop } from '../shopify/fake-admin.js';
 import { deliver, orderPayload, signedDelivery } from '../shopify/webhooks.js';
+import { newKeyOf, signedUpPerson } from '../web/web-agent.js';
 
 const SECRET = 'shpss_orders_secret';
 const OTHER_SECRET = 'shpss_other_store';
@@ -34,6 +35,7 @@ describe.each(testDatabases)('Shopify orders checked at purchase on $name', (dat
     mail = await startMailCatcher();
     s = await startTestService(await database.create(), {
       CONNECTOR_SECRET_KEY: 'e5'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true', SHOPIFY_ADMIN_BASE_URL: shop.url, SMTP_URL: mail.url,
+      PASSWORD_SCRYPT_LOG_N: '10',
     });
   });
   afterAll(async () => {
@@ -219,5 +221,44 @@ describe.each(testDatabases)('Shopify orders checked at purchase on $name', (dat
     const proof = await s.sync.orderChecks!.book.proof(connector.connector_id, '2000-01-01', 0);
     expect(proof.counts).toMatchObject({ prompt_shown: 2, went_on_after_warning: 1 });
     expect(accountId).toBeTruthy();
+  });
+
+  it('When the merchant turns the hold on in the dashboard, then the next undeliverable order is held, and the store page shows the proof to its account only', async () => {
+    // Arrange: a person signed in, their store connected with their key; another person.
+    const { agent } = await signedUpPerson(s.url, mail, 'merchant', 'correct horse battery');
+    const { agent: stranger } = await signedUpPerson(s.url, mail, 'stranger', 'correct horse battery');
+    const domain = 'dashboard-store.myshopify.com';
+    const connector = await connect(await newKeyOf(agent), domain);
+    const [owner] = await s.db.all<{ account_id: string }>(`SELECT account_id FROM connectors WHERE id = $1`, [connector.connector_id]);
+    await s.accounts.grantCredits(owner.account_id, 100);
+    const [first] = shop.state.seedOrders(1, () => ({ email: 'one@example.com', address: NOWHERE }));
+    await send(domain, 'orders/create', first);
+    await settled();
+
+    // Act
+    const before = await agent.get(`/connectors/${connector.connector_id}/store`);
+    const saved = await agent.post(`/connectors/${connector.connector_id}/store`, { mode: 'block', hold: 'true' });
+    const [second] = shop.state.seedOrders(1, () => ({ email: 'two@example.com', address: NOWHERE }));
+    await send(domain, 'orders/create', second);
+    await settled();
+    const after = await agent.get(`/connectors/${connector.connector_id}/store`);
+    const notTheirs = await stranger.get(`/connectors/${connector.connector_id}/store`);
+    const forged = await stranger.post(`/connectors/${connector.connector_id}/store`, { mode: 'warn', hold: 'false' });
+
+    // Assert
+    expect(before.status).toBe(200);
+    expect(shop.state.resource(first.id).fulfillmentOrders[0].status).toBe('OPEN');
+    expect(saved.status).toBe(303);
+    expect(shop.state.resource(second.id).fulfillmentOrders[0].status).toBe('ON_HOLD');
+    const cell = (page: string, id: string) => new RegExp(`data-testid="${id}">([^<]*)<`).exec(page)?.[1];
+    expect(cell(after.text, 'proof-checked')).toBe('2');
+    expect(cell(after.text, 'proof-held')).toBe('1');
+    expect(cell(after.text, 'risk-HIGH')).toBe('2');
+    expect(after.text).toMatch(/id="mode-block"[^>]* checked/);
+    expect(after.text).toMatch(/id="hold"[^>]* checked/);
+    expect(notTheirs.status).toBe(404);
+    expect(forged.status).toBe(404);
+    const [row] = await s.db.all<{ settings: string }>(`SELECT settings FROM connectors WHERE id = $1`, [connector.connector_id]);
+    expect(JSON.parse(row.settings)).toMatchObject({ mode: 'block', hold: true });
   });
 });

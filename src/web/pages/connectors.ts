@@ -143,7 +143,7 @@ ${input.connectors.length === 0 ? html`<p>No connector yet.</p>` : input.connect
   <div class="actions">
     <form method="post" action="/connectors/${c.connector_id}/run">${csrfField(web)}<button type="submit"${c.status !== 'active' ? html` disabled` : ''}>Run now</button></form>
     <form method="post" action="/connectors/${c.connector_id}/${c.status === 'paused' ? 'resume' : 'pause'}">${csrfField(web)}<button type="submit" class="secondary">${c.status === 'paused' ? 'Resume' : 'Pause'}</button></form>
-    <a href="/connectors/${c.connector_id}/check">Check the set-up</a>
+    <a href="/connectors/${c.connector_id}/check">Check the set-up</a>${c.type === 'shopify' ? html` · <a href="/connectors/${c.connector_id}/store">Checkout and orders</a>` : ''}
   </div>
   ${c.runs.length === 0 ? html`<p>No run yet.</p>` : html`<div class="scroll"><table class="stack"><caption>Last runs</caption>
   <thead><tr><th scope="col">Started</th><th scope="col">By</th><th scope="col">State</th><th scope="col">Read</th><th scope="col">Checked</th><th scope="col">Written</th><th scope="col">Credits</th></tr></thead>
