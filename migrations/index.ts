@@ -13,6 +13,7 @@ import { OneConnectorPerShop1764820000000 } from './1764820000000-OneConnectorPe
 import { IdempotencyPerKey1764821000000 } from './1764821000000-IdempotencyPerKey.js';
 import { TestKeys1764920000000 } from './1764920000000-TestKeys.js';
 import { Webhooks1764940000000 } from './1764940000000-Webhooks.js';
+import { ConnectorStreams1764950000000 } from './1764950000000-ConnectorStreams.js';
 import { ShopOrders1764965000000 } from './1764965000000-ShopOrders.js';
 
 export const migrations = [
@@ -20,6 +21,6 @@ export const migrations = [
   LedgerModuleColumns1763830000000, BulkJobs1763840000000, Connectors1763850000000,
   PublishableKeys1763860000000, People1763870000000, KeyCreators1764810000000,
   OneConnectorPerShop1764820000000, IdempotencyPerKey1764821000000,
-  TestKeys1764920000000, Webhooks1764940000000,
+  TestKeys1764920000000, Webhooks1764940000000, ConnectorStreams1764950000000,
   ShopOrders1764965000000,
 ];

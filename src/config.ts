@@ -104,6 +104,8 @@ const schema = z.object({
   CONNECTOR_SECRET_KEYS_PREVIOUS: z.string().optional(),
   CONNECTOR_ALLOW_PRIVATE: bool.default(false),
   CONNECTOR_LEASE_MS: z.coerce.number().int().min(200).default(60_000),
+  CONNECTOR_STREAM_POLL_MS: z.coerce.number().int().min(50).default(5_000),
+  CONNECTOR_STREAM_RETRY_MS: z.coerce.number().int().min(50).default(5_000),
   WEBHOOKS_ALLOW_PRIVATE: bool.default(false),
   WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   WEBHOOKS_RETRY_BASE_MS: z.coerce.number().int().min(10).default(30_000),
@@ -166,6 +168,8 @@ export interface Config {
   /** Connectors (src/sync): the key credentials are sealed with (and older ones still opened), SSRF, the run lease. */
   connectors: {
     secretKey: Buffer | null; previousKeys: Buffer[]; allowPrivate: boolean; leaseMs: number;
+    /** Change streams (settings.realtime): how often each instance looks for them, and the first wait after a drop. */
+    streamPollMs: number; streamRetryMs: number;
     /** Tests only: every Shopify Admin API call goes to this base URL instead of `https://{shop}`. */
     shopifyAdminBaseUrl?: string;
     /** The Shopify app (OAuth install, webhooks' registration): null unless its key, secret and public URL are set. */
@@ -292,6 +296,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       previousKeys: previousKeys(e.CONNECTOR_SECRET_KEYS_PREVIOUS),
       allowPrivate: e.CONNECTOR_ALLOW_PRIVATE,
       leaseMs: e.CONNECTOR_LEASE_MS,
+      streamPollMs: e.CONNECTOR_STREAM_POLL_MS,
+      streamRetryMs: e.CONNECTOR_STREAM_RETRY_MS,
       shopifyAdminBaseUrl: e.SHOPIFY_ADMIN_BASE_URL,
       shopifyApp: e.SHOPIFY_API_KEY && e.SHOPIFY_API_SECRET && e.PUBLIC_BASE_URL
         ? { apiKey: e.SHOPIFY_API_KEY, apiSecret: e.SHOPIFY_API_SECRET, scopes: e.SHOPIFY_SCOPES, publicBaseUrl: e.PUBLIC_BASE_URL }

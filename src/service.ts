@@ -17,6 +17,8 @@ import { SalesforceConnect } from '../connectors/salesforce/connect.js';
 import { ShopifyInstall } from '../connectors/shopify/install.js';
 import { ShopifyOrders } from '../connectors/shopify/orders.js';
 import { ConnectorChecks } from './sync/connector-check.js';
+import { RealtimeStreams } from './sync/realtime-streams.js';
+import { StreamStore } from './sync/stream-store.js';
 import { ShopifyWebhooks } from '../connectors/shopify/webhooks.js';
 import { OrderChecks, type OrderMail } from './sync/order-checks.js';
 import { ConnectorStore } from './sync/connector-store.js';
@@ -149,9 +151,17 @@ export function openSync(
     registry, secrets, log: logger,
     options: { outbound: config.outbound, allowPrivate: config.connectors.allowPrivate, publicBaseUrl: config.connectors.publicBaseUrl },
   });
+  // Real time: the stream's records go through the webhook deliveries' path; a drop starts a catch-up run.
+  const streams = new RealtimeStreams(store, new StreamStore(db), registry, secrets, {
+    deliver: (connector, records) => runs.processDelivery(connector, records),
+    catchUp: async (connector) => { await runs.start(connector, 'stream_dropped'); },
+  }, logger, {
+    pollMs: config.connectors.streamPollMs, leaseMs: config.connectors.leaseMs, retryBaseMs: config.connectors.streamRetryMs,
+    allowPrivate: config.connectors.allowPrivate, outbound: config.outbound,
+  });
   const salesforceApp = config.connectors.salesforceApp;
   const salesforceConnect = salesforceApp ? new SalesforceConnect(salesforceApp, secrets, config.connectors.allowPrivate) : null;
-  return { store, registry, runs, scheduler, connectors, shopifyWebhooks, shopifyInstall, orderChecks, shopifyOrders, checks, salesforceConnect };
+  return { store, registry, runs, scheduler, connectors, shopifyWebhooks, shopifyInstall, orderChecks, shopifyOrders, checks, salesforceConnect, streams };
 }
 
 /** What the webhooks need of the fleet's schedules (src/bulk/schedules.ts). */
@@ -298,6 +308,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   logger.info({ url, database: db.dialect }, 'listening');
   await bulk.runner.start();
   await sync.scheduler.start();
+  sync.streams.start();
   outgoing.start();
 
   const close = () =>
@@ -312,6 +323,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       await redis?.close().catch(() => undefined);
       mailer.close();
       await sync.scheduler.stop();
+      await sync.streams.stop();
       await outgoing.stop();
       await sync.shopifyWebhooks.settle();
       await sync.runs.stop();
