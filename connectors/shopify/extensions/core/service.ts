@@ -65,12 +65,14 @@ export async function checkAddress(s: Service, address: Record<string, string>, 
   return result && typeof result.status === 'string' ? result : null;
 }
 
+/** One suggestion of GET /v1/address/autocomplete (docs/api.md): a place has no street, a city of several ZIPs no zip. */
 export interface AutocompleteSuggestion {
   text: string;
-  street: string;
-  city: string;
-  state: string;
-  zip: string;
+  street: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  country?: string;
 }
 
 /** GET /v1/address/autocomplete (free of credits), or an empty list. */
