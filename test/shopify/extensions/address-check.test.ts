@@ -6,15 +6,14 @@
 import fs from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_BINARY, launchChromium } from '../../support/chromium.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_BINARY } from '../../support/chromium.js';
 import { testDatabases } from '../../support/databases.js';
 import { prerequisites } from '../../support/prerequisites.js';
-import { useTestService } from '../../support/service.js';
-import { bundleExtension, EXTENSIONS_DIR } from './bundle.js';
+import { EXTENSIONS_DIR } from './bundle.js';
 import type { ExtensionHost, HostInit } from './extension-host.js';
-import { openExtension, publishableKeyFor } from './harness.js';
+import { openExtension, useExtensionSuite } from './harness.js';
 
 /** A port nothing listens on: the service is down. */
 async function closedPort(): Promise<number> {
@@ -39,21 +38,11 @@ const COSMETIC = { address1: '6007 applegate ln.', address2: '', city: 'louisvil
 declare const extensionHost: ExtensionHost;
 
 describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY)).each(testDatabases)(`${SUITE} ($name)`, (database) => {
-  const service = useTestService(database, { PUBLISHABLE_RATE_LIMIT_PER_MINUTE: '1000' });
-  let browser: Browser;
-  let bundle: string;
-  let key: string;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    bundle = (await bundleExtension('address-check')).code;
-    key = await publishableKeyFor(service());
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const suite = useExtensionSuite(database, 'address-check');
+  const service = () => suite().service;
 
   async function open(init: Partial<HostInit>, mode = 'warn'): Promise<{ page: Page; sent: string[] }> {
+    const { browser, bundle, key } = suite();
     return openExtension(browser, bundle, {
       target: TARGET, shop: SHOP, locale: LOCALE, capabilities: ['network_access', 'block_progress'],
       settings: { api_url: service().url, publishable_key: key, mode }, ...init,
@@ -134,7 +123,7 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY)).each(testDatabases)(`${SUI
   });
 
   it('When the service is down or the settings are missing, then nothing shows and nothing is blocked', async () => {
-    const down = await open({ shippingAddress: UNKNOWN, settings: { api_url: `http://127.0.0.1:${await closedPort()}`, publishable_key: key, mode: 'block' } });
+    const down = await open({ shippingAddress: UNKNOWN, settings: { api_url: `http://127.0.0.1:${await closedPort()}`, publishable_key: suite().key, mode: 'block' } });
     const unset = await open({ shippingAddress: UNKNOWN, settings: {} });
     const secretKey = await open({ shippingAddress: UNKNOWN, settings: { api_url: service().url, publishable_key: 'cv_live_x', mode: 'block' } });
 

@@ -5,8 +5,11 @@
  * recorded in `sent`, one short line each.
  */
 import type { Browser, Page } from 'playwright-core';
-import { expect } from 'vitest';
-import type { TestService } from '../../support/service.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { launchChromium } from '../../support/chromium.js';
+import type { TestDatabase } from '../../support/databases.js';
+import { useTestService, type TestService } from '../../support/service.js';
+import { bundleExtension } from './bundle.js';
 import { installExtensionHost, type ExtensionHost, type HostInit } from './extension-host.js';
 
 export const EXTENSION_ORIGIN = 'https://extensions.shopifycdn.com';
@@ -52,4 +55,27 @@ export async function openExtension(browser: Browser, bundle: string, init: Host
   await page.goto(`${EXTENSION_ORIGIN}/standin/`);
   const result = await page.evaluate(() => (globalThis as unknown as { extensionHost: ExtensionHost }).extensionHost.run());
   return { page, sent, result };
+}
+
+export interface ExtensionSuite {
+  service: TestService;
+  browser: Browser;
+  /** The extension's bundle, built as the CLI builds it. */
+  bundle: string;
+  /** A publishable key for Shopify's extension origin. */
+  key: string;
+}
+
+/** One describe block's service (on `database`), Chromium, the extension's bundle and a key; closed after it. */
+export function useExtensionSuite(database: TestDatabase, handle: string): () => ExtensionSuite {
+  const service = useTestService(database, { PUBLISHABLE_RATE_LIMIT_PER_MINUTE: '1000' });
+  let suite: ExtensionSuite | undefined;
+  beforeAll(async () => {
+    const [browser, built, key] = await Promise.all([launchChromium(), bundleExtension(handle), publishableKeyFor(service())]);
+    suite = { service: service(), browser, bundle: built.code, key };
+  });
+  afterAll(async () => {
+    await suite?.browser.close();
+  });
+  return () => suite!;
 }
