@@ -194,9 +194,20 @@ export class ShopifyOrders {
 
   /** A checkout extension's report (a prompt shown, a buyer who went on after a warning) for the account's store. */
   async report(accountId: string, shop: string, kind: CheckoutCount): Promise<void> {
+    const { connector } = await this.storeOfAccount(accountId, shop);
+    await this.checks.book.count(connector.id, kind);
+  }
+
+  /** What the checkout extension does on an undeliverable address in the account's store: the store's `mode`. */
+  async checkoutMode(accountId: string, shop: string): Promise<ShopifySettings['mode']> {
+    const { connector } = await this.storeOfAccount(accountId, shop);
+    return shopifySettingsSchema.parse(connector.settings).mode;
+  }
+
+  private async storeOfAccount(accountId: string, shop: string): Promise<StoreAccess> {
     const access = await this.checks.connector({ type: 'shopify', platformKey: shop });
     if (!access || access.connector.accountId !== accountId) throw new OrderNotFound('no store of this account has that domain');
-    await this.checks.book.count(access.connector.id, kind);
+    return access;
   }
 
   /** The merchant's proof of the last `days` days (the dashboard's store page). */

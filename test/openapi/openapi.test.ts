@@ -96,7 +96,7 @@ describe('the OpenAPI description', () => {
       'GET /v1/connectors/{connector_id}', 'PATCH /v1/connectors/{connector_id}', 'DELETE /v1/connectors/{connector_id}',
       'POST /v1/connectors/{connector_id}/runs', 'GET /v1/connectors/{connector_id}/runs', 'POST /v1/connectors/{connector_id}/check', 'GET /healthz', 'GET /readyz', 'GET /v1/usage', 'GET /v1/address/autocomplete', 'GET /widget.js', 'GET /widget/demo', 'POST /widget/demo', 'GET /metrics',
       'POST /v1/connectors/shopify/install', 'GET /shopify/install', 'GET /shopify/callback',
-      'GET /shopify/orders/address-confirmation', 'POST /shopify/orders/address-confirmation', 'POST /v1/checkout/events',
+      'GET /shopify/orders/address-confirmation', 'POST /shopify/orders/address-confirmation', 'POST /v1/checkout/events', 'GET /v1/checkout/settings',
       'GET /problems/{code}', 'POST /webhooks/shopify', 'POST /webhooks/stripe', 'GET /v1/openapi.json', 'GET /docs',
       'PATCH /v1/account', 'POST /v1/webhook_endpoints', 'GET /v1/webhook_endpoints', 'DELETE /v1/webhook_endpoints/{webhook_endpoint_id}',
       'GET /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries',

@@ -13,6 +13,7 @@ const SHOP = 'conformance-orders.myshopify.com';
 const SECRET = 'conformance-orders-secret';
 const CONFIRM = '/shopify/orders/address-confirmation';
 const EVENTS = '/v1/checkout/events';
+const SETTINGS = '/v1/checkout/settings';
 const ORIGIN = 'https://extensions.shopifycdn.com';
 
 export const sessionTokenFor = (shop: string, secret: string) => new SignJWT({ dest: `https://${shop}` })
@@ -70,4 +71,10 @@ export async function provokeShopifyOrderEndpoints(s: TestService, conformance: 
   expect((await report(json({ shop: 'not-mine.myshopify.com', event: 'prompt_shown' }))).type).toBe('/problems/not-found');
   expect((await report(BIG_JSON)).type).toBe('/problems/payload-too-large');
   expect((await report({ body: 'x', type: 'text/plain' })).type).toBe('/problems/unsupported-media-type');
+
+  const settings = async (query: string) =>
+    conformance.check('GET', SETTINGS, await call(s, 'GET', `${SETTINGS}${query}`, { key: publishable, headers: { origin: ORIGIN } }));
+  expect(await settings(`?shop=${SHOP}`)).toEqual({ mode: 'warn' });
+  expect((await settings('')).type).toBe('/problems/invalid-request');
+  expect((await settings('?shop=not-mine.myshopify.com')).type).toBe('/problems/not-found');
 }

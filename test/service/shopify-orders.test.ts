@@ -11,6 +11,7 @@ import { testDatabases } from '../support/databases.js';
 import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.js';
 import { problemOf, startTestService, type TestService } from '../support/service.js';
 import { startFakeShop, type FakeResource, type FakeShop } from '../shopify/fake-admin.js';
+import { sessionToken } from '../shopify/session-tokens.js';
 import { deliver, orderPayload, signedDelivery } from '../shopify/webhooks.js';
 import { newKeyOf, signedUpPerson } from '../web/web-agent.js';
 
@@ -18,13 +19,6 @@ const SECRET = 'shpss_orders_secret';
 const OTHER_SECRET = 'shpss_other_store';
 const GOOD = { address1: '6007 Applegate Ln', city: 'Louisville', provinceCode: 'KY', zip: '40219', countryCodeV2: 'US' };
 const NOWHERE = { address1: '1 Zzyzx Nowhere Rd', city: 'Nowhere', provinceCode: 'KY', zip: '99999', countryCodeV2: 'US' };
-
-/** A session token as Shopify gives a checkout / order-status extension. */
-function sessionToken(shop: string, secret: string, claims: Record<string, unknown> = {}) {
-  return new SignJWT({ dest: `https://${shop}`, ...claims }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt().setNotBefore('0s').setExpirationTime('1m').setAudience('the-app-client-id').setJti(crypto.randomUUID())
-    .sign(new TextEncoder().encode(secret));
-}
 
 describe.each(testDatabases)('Shopify orders checked at purchase on $name', (database) => {
   let shop: FakeShop;

@@ -47,6 +47,14 @@ export const addressQuestionSchema = z.object({
   reason: z.enum(['undeliverable', 'ambiguous', 'unit_missing']).nullable().describe('Why the address is doubtful; null when it is not'),
 });
 
+export const checkoutSettingsQuery = z.object({
+  shop: z.string().trim().toLowerCase().max(100).describe('The store\'s `*.myshopify.com` domain'),
+}).strict();
+
+export const checkoutSettingsSchema = z.object({
+  mode: z.enum(['warn', 'block']).describe('What the extension does on an undeliverable address'),
+});
+
 export const checkoutEventSchema = z.object({
   shop: z.string().trim().toLowerCase().max(100).describe('The store\'s `*.myshopify.com` domain'),
   event: z.enum(CHECKOUT_COUNTS.filter((k) => k === 'prompt_shown' || k === 'went_on_after_warning' || k === 'suggestion_applied') as ['prompt_shown', 'went_on_after_warning', 'suggestion_applied']),
@@ -186,4 +194,25 @@ export const shopifyOrderEndpoints = [
     },
   }),
   preflight('/v1/checkout/events', 'reportCheckoutEventPreflight', 'POST'),
+  endpoint({
+    method: 'get', path: '/v1/checkout/settings', security: 'publishable', operationId: 'getCheckoutSettings', tag: 'Connectors',
+    summary: 'What the checkout extension does in a store (its dashboard settings)',
+    description:
+      'With the store\'s publishable key, like /v1/checkout/events. `mode`: `warn` (show a doubt, let the buyer go on) or ' +
+      '`block` (stop the buyer on an undeliverable address, where the merchant lets the extension block). The shop must ' +
+      'be one of the account\'s connectors.',
+    request: { query: checkoutSettingsQuery },
+    responses: { 200: { description: 'The store\'s settings', content: json(checkoutSettingsSchema) } },
+    problems: ['invalid-request', 'not-found'],
+    handler: async ({ res, deps, query }) => {
+      let mode;
+      try {
+        mode = await ordersOf(deps).checkoutMode(accountOf(res), (query as z.output<typeof checkoutSettingsQuery>).shop);
+      } catch (err) {
+        orderProblem(err);
+      }
+      res.status(200).set('Cache-Control', 'private, max-age=60').json({ mode });
+    },
+  }),
+  preflight('/v1/checkout/settings', 'getCheckoutSettingsPreflight', 'GET'),
 ];

@@ -7,8 +7,9 @@ import fs from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_BINARY } from '../../support/chromium.js';
+import { request } from '../../support/connector-api.js';
 import { testDatabases } from '../../support/databases.js';
 import { prerequisites } from '../../support/prerequisites.js';
 import { EXTENSIONS_DIR } from './bundle.js';
@@ -26,7 +27,8 @@ async function closedPort(): Promise<number> {
 
 const SUITE = 'the checkout address check in Chromium';
 const TARGET = 'purchase.checkout.delivery-address.render-after';
-const SHOP = 'acme.myshopify.com';
+/** The stores of the suite's account, by their mode. */
+const STORE: Record<string, string> = { warn: 'warn.myshopify.com', block: 'block.myshopify.com' };
 const LOCALE = JSON.parse(fs.readFileSync(path.join(EXTENSIONS_DIR, 'address-check/locales/en.default.json'), 'utf8'));
 
 const MISSPELT = { address1: '6007 applegate lane', address2: '', city: 'Louisvile', provinceCode: 'KY', zip: '40219', countryCode: 'US' };
@@ -38,14 +40,25 @@ const COSMETIC = { address1: '6007 applegate ln.', address2: '', city: 'louisvil
 declare const extensionHost: ExtensionHost;
 
 describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY)).each(testDatabases)(`${SUITE} ($name)`, (database) => {
-  const suite = useExtensionSuite(database, 'address-check');
+  const suite = useExtensionSuite(database, 'address-check', () => ({ CONNECTOR_SECRET_KEY: 'a1'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true' }));
   const service = () => suite().service;
 
-  async function open(init: Partial<HostInit>, mode = 'warn'): Promise<{ page: Page; sent: string[] }> {
+  beforeAll(async () => {
+    // The account's two stores, one in each mode (the dashboard's connector settings).
+    for (const mode of ['warn', 'block']) {
+      const res = await request(service(), 'POST', '/v1/connectors', suite().apiKey, {
+        type: 'shopify', name: mode, schedule: '0 3 * * *', settings: { shop: STORE[mode], resources: ['orders'], mode },
+        credentials: { access_token: 'shpat_unused', api_secret: 'shpss_unused' },
+      });
+      expect(res.status).toBe(201);
+    }
+  });
+
+  async function open(init: Partial<HostInit>, mode: 'warn' | 'block' = 'warn'): Promise<{ page: Page; sent: string[] }> {
     const { browser, bundle, key } = suite();
     return openExtension(browser, bundle, {
-      target: TARGET, shop: SHOP, locale: LOCALE, capabilities: ['network_access', 'block_progress'],
-      settings: { api_url: service().url, publishable_key: key, mode }, ...init,
+      target: TARGET, shop: STORE[mode], locale: LOCALE, capabilities: ['network_access', 'block_progress'],
+      settings: { api_url: service().url, publishable_key: key }, ...init,
     });
   }
 
@@ -74,11 +87,11 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY)).each(testDatabases)(`${SUI
   it('When the address differs only in case, punctuation and ZIP+4, then nothing is shown', async () => {
     const { page, sent } = await open({ shippingAddress: COSMETIC });
 
-    await expect.poll(() => sent.length).toBe(1);
+    await expect.poll(() => sent.length).toBe(2);
     await page.waitForTimeout(300);
 
     expect(await page.locator('s-banner').count()).toBe(0);
-    expect(sent).toEqual(['validate 6007 applegate ln.']);
+    expect(sent).toEqual(['GET /v1/checkout/settings', 'validate 6007 applegate ln.']);
     await page.close();
   });
 
@@ -123,9 +136,9 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY)).each(testDatabases)(`${SUI
   });
 
   it('When the service is down or the settings are missing, then nothing shows and nothing is blocked', async () => {
-    const down = await open({ shippingAddress: UNKNOWN, settings: { api_url: `http://127.0.0.1:${await closedPort()}`, publishable_key: suite().key, mode: 'block' } });
-    const unset = await open({ shippingAddress: UNKNOWN, settings: {} });
-    const secretKey = await open({ shippingAddress: UNKNOWN, settings: { api_url: service().url, publishable_key: 'cv_live_x', mode: 'block' } });
+    const down = await open({ shippingAddress: UNKNOWN, settings: { api_url: `http://127.0.0.1:${await closedPort()}`, publishable_key: suite().key } }, 'block');
+    const unset = await open({ shippingAddress: UNKNOWN, settings: {} }, 'block');
+    const secretKey = await open({ shippingAddress: UNKNOWN, settings: { api_url: service().url, publishable_key: 'cv_live_x' } }, 'block');
 
     const started = Date.now();
     const journey = await down.page.evaluate(() => extensionHost.continueJourney(true));
@@ -133,7 +146,7 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY)).each(testDatabases)(`${SUI
 
     expect(journey.behavior).toBe('allow');
     expect(waited).toBeLessThan(3_000);
-    expect(down.sent).toEqual(['validate 1 Nonexistent Street']);
+    expect(down.sent).toEqual(['GET /v1/checkout/settings', 'validate 1 Nonexistent Street']);
     expect(unset.sent).toEqual([]);
     expect(secretKey.sent).toEqual([]);
     for (const { page } of [down, unset, secretKey]) {

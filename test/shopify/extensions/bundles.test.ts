@@ -60,10 +60,7 @@ describe('the Shopify extensions', () => {
     for (const { module } of extension.targeting) expect(fs.existsSync(path.join(EXTENSIONS_DIR, handle, module))).toBe(true);
     expect(settings.api_url.type).toBe('single_line_text_field');
     if (handle !== 'address-confirmation') expect(settings.publishable_key.type).toBe('single_line_text_field');
-    if (handle === 'address-check') {
-      expect(extension.capabilities).toMatchObject({ block_progress: true });
-      expect(settings.mode.validations).toEqual([{ name: 'choices', value: '["warn", "block"]' }]);
-    }
+    if (handle === 'address-check') expect(extension.capabilities).toMatchObject({ block_progress: true });
   });
 
   it.each(['address-check', 'address-confirmation'])('When %s shows a text, then the default locale has it, and French has the same keys', (handle) => {

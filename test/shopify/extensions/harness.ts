@@ -8,18 +8,18 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { launchChromium } from '../../support/chromium.js';
 import type { TestDatabase } from '../../support/databases.js';
-import { useTestService, type TestService } from '../../support/service.js';
+import { startTestService, type TestService } from '../../support/service.js';
 import { bundleExtension } from './bundle.js';
 import { installExtensionHost, type ExtensionHost, type HostInit } from './extension-host.js';
 
 export const EXTENSION_ORIGIN = 'https://extensions.shopifycdn.com';
 
-/** A funded account's publishable key for Shopify's extension origin, as docs/shopify.md has the merchant make it. */
-export async function publishableKeyFor(s: TestService): Promise<string> {
+/** A funded account, and its publishable key for Shopify's extension origin as docs/shopify.md has the merchant make it. */
+export async function publishableKeyFor(s: TestService): Promise<{ apiKey: string; key: string }> {
   const { apiKey } = await s.newAccount(100);
   const res = await s.post('/v1/keys', { publishable: true, origins: [EXTENSION_ORIGIN] }, { key: apiKey });
   expect(res.status).toBe(201);
-  return ((await res.json()) as { api_key: string }).api_key;
+  return { apiKey, key: ((await res.json()) as { api_key: string }).api_key };
 }
 
 function describeCall(url: URL, method: string, body: Record<string, unknown> | null): string {
@@ -64,18 +64,25 @@ export interface ExtensionSuite {
   bundle: string;
   /** A publishable key for Shopify's extension origin. */
   key: string;
+  /** The secret key of the key's account. */
+  apiKey: string;
 }
 
-/** One describe block's service (on `database`), Chromium, the extension's bundle and a key; closed after it. */
-export function useExtensionSuite(database: TestDatabase, handle: string): () => ExtensionSuite {
-  const service = useTestService(database, { PUBLISHABLE_RATE_LIMIT_PER_MINUTE: '1000' });
+/**
+ * One describe block's service (on `database`, with `env` besides a generous per-client limit), Chromium, the
+ * extension's bundle and a key; all closed, and the database dropped, after it.
+ */
+export function useExtensionSuite(database: TestDatabase, handle: string, env: () => Record<string, string> = () => ({})): () => ExtensionSuite {
   let suite: ExtensionSuite | undefined;
   beforeAll(async () => {
-    const [browser, built, key] = await Promise.all([launchChromium(), bundleExtension(handle), publishableKeyFor(service())]);
-    suite = { service: service(), browser, bundle: built.code, key };
+    const service = await startTestService(await database.create(), { PUBLISHABLE_RATE_LIMIT_PER_MINUTE: '1000', ...env() });
+    const [browser, built, keys] = await Promise.all([launchChromium(), bundleExtension(handle), publishableKeyFor(service)]);
+    suite = { service, browser, bundle: built.code, ...keys };
   });
   afterAll(async () => {
     await suite?.browser.close();
+    await suite?.service.close();
+    await database.dropAll();
   });
   return () => suite!;
 }

@@ -85,6 +85,17 @@ export async function autocomplete(s: Service, q: string, country: string | unde
   return list.filter((x): x is AutocompleteSuggestion => typeof x?.text === 'string');
 }
 
+/**
+ * GET /v1/checkout/settings: whether the store's dashboard says to block on an undeliverable address. Anything but a
+ * clear `block` (a failure, a store not connected) is `warn`: a checkout is never blocked by a doubt about the setting.
+ */
+export async function checkoutMode(s: Service, shop: string): Promise<'warn' | 'block'> {
+  const answer = await call<{ mode?: string }>(`${s.api}/v1/checkout/settings?${new URLSearchParams({ shop })}`, {
+    headers: { Authorization: `Bearer ${s.key}` },
+  });
+  return answer?.status === 200 && answer.body?.mode === 'block' ? 'block' : 'warn';
+}
+
 export type CheckoutEvent = 'prompt_shown' | 'suggestion_applied' | 'went_on_after_warning';
 
 /** POST /v1/checkout/events: what the merchant's dashboard counts. Fire and forget. */

@@ -2,14 +2,15 @@
  * The address check on checkout's delivery step (purchase.checkout.delivery-address.render-after; docs/shopify.md).
  * When the buyer's shipping address settles, it is checked with the store's publishable key; the extension then
  * offers the standardized address (one tap applies it), asks for a missing unit, or warns of an undeliverable
- * address, which in "block" mode (and where the merchant allowed blocking) stops the buyer until it is changed.
+ * address, which in the store's "block" mode (its dashboard setting; where the merchant allowed the extension to
+ * block in the checkout editor) stops the buyer until it is changed.
  * A slow or failed check shows nothing and never blocks.
  */
 import '@shopify/ui-extensions/preact';
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { addressRequestOf, NO_VERDICT, oneLine, verdictOf, type BuyerAddress, type Verdict } from '../../core/address-verdict.js';
-import { checkAddress, report, serviceOf, type Service } from '../../core/service.js';
+import { checkAddress, checkoutMode, report, serviceOf, type Service } from '../../core/service.js';
 
 /** The shipping address commits field by field: the check waits for it to settle. */
 const SETTLE_MS = 400;
@@ -20,9 +21,7 @@ export default async () => {
 
 function AddressCheck() {
   const t = shopify.i18n.translate;
-  const settings = shopify.settings.value;
-  const service = serviceOf(settings);
-  const blocking = settings.mode === 'block';
+  const service = serviceOf(shopify.settings.value);
   const address = shopify.shippingAddress?.value;
   const requestKey = address ? JSON.stringify(addressRequestOf(address)) : '';
   const shop = shopify.shop.myshopifyDomain;
@@ -33,8 +32,11 @@ function AddressCheck() {
   // One check per distinct address, kept for the checkout: going back to an address asks nothing twice, and the
   // interceptor (which outlives renders) finds the check of the address on screen, under way or done.
   const checks = useRef(new Map<string, Promise<Verdict>>());
-  const mode = useRef({ blocking, service });
-  mode.current = { blocking, service };
+  const serviceNow = useRef(service);
+  serviceNow.current = service;
+  // The store's mode, from its dashboard settings: until it is known (or if it cannot be), the extension only warns.
+  const [blocking, setBlocking] = useState(false);
+  const blockingCheck = useRef<Promise<boolean>>(Promise.resolve(false));
   const verdictFor = (s: Service | null, a: BuyerAddress | undefined): Promise<Verdict> => {
     const parts = a ? addressRequestOf(a) : null;
     if (!s || !a || !parts) return Promise.resolve(NO_VERDICT);
@@ -46,6 +48,15 @@ function AddressCheck() {
     }
     return check;
   };
+
+  useEffect(() => {
+    let live = true;
+    blockingCheck.current = service ? checkoutMode(service, shop).then((mode) => mode === 'block') : Promise.resolve(false);
+    void blockingCheck.current.then((b) => live && setBlocking(b));
+    return () => {
+      live = false;
+    };
+  }, [service?.api, service?.key]);
 
   useEffect(() => {
     setKept(false);
@@ -70,8 +81,8 @@ function AddressCheck() {
     let removed = false;
     void shopify.buyerJourney.intercept(async ({ canBlockProgress }) => {
       // Continue pressed: the address now in the form is checked at once (or its check awaited), for at most its timeout.
-      const { blocking: blocks, service: s } = mode.current;
-      const current = await verdictFor(s, shopify.shippingAddress?.value);
+      const s = serviceNow.current;
+      const [current, blocks] = await Promise.all([verdictFor(s, shopify.shippingAddress?.value), blockingCheck.current]);
       if (current.kind === 'undeliverable' && blocks && canBlockProgress) {
         return { behavior: 'block', reason: 'undeliverable shipping address', errors: [{ message: t('undeliverable.blocked') }] };
       }
