@@ -80,12 +80,16 @@ export class ShopifyOrders {
     await this.checks.book.update(connector.id, gid, {
       addressHash: addressHash(contact.address), addressStatus: answer.address?.status ?? null, riskLevel: risk.riskLevel, facts: risk.facts.map((f) => f.code),
     });
-    await this.withClient({ connector, credentials }, async (client) => {
+    // The store may be unreachable for a while: the buyer is asked all the same, and the next orders/updated records
+    // the assessment that could not be (its row says so: no risk_recorded_at).
+    const written = this.withClient({ connector, credentials }, async (client) => {
       await this.recordRisk(client, connector, gid, risk);
       if (settings.hold && undeliverable(answer.address)) await this.hold(client, connector, gid, answer);
     });
+    written.catch(() => undefined); // awaited below, once the buyer is mailed
     const to = text(payload.email) || text(payload.contact_email);
     if (doubtful(answer.address) && to && answer.email?.status !== 'invalid') await this.mailBuyer(connector, gid, to, text(payload.name), answer);
+    await written;
   }
 
   /** `orders/updated`: a changed shipping address is checked again (free); one that now validates releases our hold. */
@@ -94,6 +98,11 @@ export class ShopifyOrders {
     const order = parseKey(keyOf('orders', gid)) ? await this.checks.book.get(connector.id, gid) : null;
     if (!order) return;
     const { contact } = orderContactOf(payload);
+    if (order.riskRecordedAt === null && order.riskLevel !== null) {
+      // The assessment the first delivery could not record (the store did not answer): once, from the order now.
+      const risk = assessRisk(await this.checks.check(connector, keyOf('orders', gid), contact));
+      await this.withClient({ connector, credentials }, (client) => this.recordRisk(client, connector, gid, risk));
+    }
     const hash = addressHash(contact.address);
     if (!contact.address || hash === order.addressHash) return;
     const answer = await this.checks.check(connector, keyOf('orders', gid), { address: contact.address, ...(contact.country ? { country: contact.country } : {}) });
@@ -255,14 +264,20 @@ export class ShopifyOrders {
     }
   }
 
+  /** The one risk assessment of the order: taken in the books first, so that two deliveries never record two. */
   private async recordRisk(client: ShopifyClient, connector: ConnectorRow, gid: string, risk: ReturnType<typeof assessRisk>): Promise<void> {
-    const data = await client.request<{ orderRiskAssessmentCreate: { userErrors: { message: string }[] } }>('orderRiskAssessmentCreate', `
-      mutation ($input: OrderRiskAssessmentCreateInput!) {
-        orderRiskAssessmentCreate(orderRiskAssessmentInput: $input) { orderRiskAssessment { riskLevel } userErrors { field message } }
-      }`, { input: { orderId: gid, riskLevel: risk.riskLevel, facts: risk.facts.map(({ description, sentiment }) => ({ description, sentiment })) } });
-    const errors = data.orderRiskAssessmentCreate.userErrors;
-    if (errors.length) throw new OrderWriteRefused(`risk assessment refused: ${errors.map((e) => e.message).join('; ')}`);
-    await this.checks.book.update(connector.id, gid, { riskRecordedAt: this.checks.now() });
+    if (!(await this.checks.book.markRiskRecorded(connector.id, gid))) return;
+    try {
+      const data = await client.request<{ orderRiskAssessmentCreate: { userErrors: { message: string }[] } }>('orderRiskAssessmentCreate', `
+        mutation ($input: OrderRiskAssessmentCreateInput!) {
+          orderRiskAssessmentCreate(orderRiskAssessmentInput: $input) { orderRiskAssessment { riskLevel } userErrors { field message } }
+        }`, { input: { orderId: gid, riskLevel: risk.riskLevel, facts: risk.facts.map(({ description, sentiment }) => ({ description, sentiment })) } });
+      const errors = data.orderRiskAssessmentCreate.userErrors;
+      if (errors.length) throw new OrderWriteRefused(`risk assessment refused: ${errors.map((e) => e.message).join('; ')}`);
+    } catch (err) {
+      await this.checks.book.update(connector.id, gid, { riskRecordedAt: null });
+      throw err;
+    }
   }
 
   /** Holds each open fulfillment order of the order, with our handle and a note the merchant reads. */

@@ -105,6 +105,15 @@ export class OrderBook {
     );
   }
 
+  /** Takes the recording of the order's risk assessment: true for the one caller that did (none was recorded yet). */
+  async markRiskRecorded(connectorId: string, orderKey: string): Promise<boolean> {
+    const at = this.now();
+    return (await this.db.run(
+      `UPDATE shop_orders SET risk_recorded_at = $3, updated_at = $3 WHERE connector_id = $1 AND order_key = $2 AND risk_recorded_at IS NULL`,
+      [connectorId, orderKey, at],
+    )) > 0;
+  }
+
   /**
    * Marks the order's holds released, once: true for the one caller that did (a buyer's confirmation and the
    * merchant's correction arriving together release it once and count once).

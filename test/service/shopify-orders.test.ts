@@ -12,7 +12,7 @@ import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.js';
 import { problemOf, startTestService, type TestService } from '../support/service.js';
 import { startFakeShop, type FakeResource, type FakeShop } from '../shopify/fake-admin.js';
 import { sessionToken } from '../shopify/session-tokens.js';
-import { deliver, orderPayload, signedDelivery } from '../shopify/webhooks.js';
+import { customersRedactPayload, deliver, orderPayload, signedDelivery } from '../shopify/webhooks.js';
 import { newKeyOf, signedUpPerson } from '../web/web-agent.js';
 
 const SECRET = 'shpss_orders_secret';
@@ -169,6 +169,58 @@ describe.each(testDatabases)('Shopify orders checked at purchase on $name', (dat
     await settled();
     const [row] = await s.db.all<{ release_reason: string; confirmation: string }>(`SELECT release_reason, confirmation FROM shop_orders WHERE connector_id = $1`, [connector.connector_id]);
     expect(row).toEqual({ release_reason: 'buyer_corrected', confirmation: 'corrected' });
+  });
+
+  it('When an express-wallet order arrives while the store refuses writes, then the buyer is mailed at once and the assessment is recorded by the next update, once', async () => {
+    // Arrange: the wallet gives the address (with its phone) on the order, and a contact e-mail only.
+    const { apiKey } = await s.newAccount(1000);
+    const domain = 'wallet.myshopify.com';
+    const connector = await connect(apiKey, domain);
+    const [order] = shop.state.seedOrders(1, () => ({ address: { ...NOWHERE, phone: '+1 502 713 4410' } }));
+    const payload = { ...orderPayload(order), email: null, contact_email: 'wallet@example.com', phone: null, customer: null };
+    const deliverPayload = (topic: string, body: unknown) => deliver(s.url, signedDelivery(topic, body, { shop: domain, secret: SECRET }));
+
+    // Act
+    // The store refuses our writes for a while (the app's write scope taken away, then given back).
+    shop.state.scopes.delete('write_orders');
+    await deliverPayload('orders/create', payload);
+    await settled();
+    shop.state.scopes.add('write_orders');
+    const spent = await spentByConnector(s, connector.connector_id);
+    const before = shop.state.resource(order.id).riskAssessments.length;
+    const message = await mail.next('wallet@example.com');
+    await Promise.all([
+      deliverPayload('orders/updated', { ...payload, updated_at: '2026-11-24T11:00:00-00:00' }),
+      deliverPayload('orders/updated', { ...payload, updated_at: '2026-11-24T11:00:01-00:00' }),
+    ]);
+    await settled();
+
+    // Assert
+    expect(before).toBe(0);
+    expect(message.text).toMatch(/\/orders\/address\?token=/);
+    const assessments = shop.state.resource(order.id).riskAssessments;
+    expect(assessments).toHaveLength(1);
+    expect(assessments[0].facts.map((f) => f.description)).toEqual(expect.arrayContaining([expect.stringMatching(/Phone number is valid/)]));
+    // Address 1 + phone 2 (the e-mail's `unknown` refunded), once: the updates' checks are free.
+    expect(spent).toBe(3);
+    expect(await spentByConnector(s, connector.connector_id)).toBe(spent);
+  });
+
+  it('When a customer asks to be forgotten, then what is kept of their orders goes', async () => {
+    const { apiKey } = await s.newAccount(1000);
+    const domain = 'forget.myshopify.com';
+    const connector = await connect(apiKey, domain);
+    const [customer] = shop.state.seedCustomers(1, () => ({ email: 'gone@example.com' }));
+    const [order] = shop.state.seedOrders(1, () => ({ email: 'gone@example.com', address: GOOD }));
+    await send(domain, 'orders/create', order, { customer });
+    await settled();
+    const kept = await s.db.all(`SELECT order_key FROM shop_orders WHERE connector_id = $1`, [connector.connector_id]);
+
+    await deliver(s.url, signedDelivery('customers/redact', customersRedactPayload(domain, customer, [order]), { shop: domain, secret: SECRET }));
+    await settled();
+
+    expect(kept).toHaveLength(1);
+    expect(await s.db.all(`SELECT order_key FROM shop_orders WHERE connector_id = $1`, [connector.connector_id])).toEqual([]);
   });
 
   it('When a delivery is forged or replayed, then nothing is checked, assessed, held or charged', async () => {
