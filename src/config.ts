@@ -117,7 +117,7 @@ const schema = z.object({
   SALESFORCE_CLIENT_SECRET: z.string().optional(),
   SHOPIFY_API_KEY: z.string().optional(),
   SHOPIFY_API_SECRET: z.string().optional(),
-  SHOPIFY_SCOPES: z.string().default('read_customers,write_customers,read_orders,write_orders'),
+  SHOPIFY_SCOPES: z.string().default('read_customers,write_customers,read_orders,write_orders,write_merchant_managed_fulfillment_orders'),
   SHOPIFY_WEBHOOKS_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   PUBLIC_BASE_URL: z.string().url().optional(),
   TRUST_PROXY: trustProxy,
