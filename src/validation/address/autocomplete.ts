@@ -61,8 +61,23 @@ const NUMBER = /^\d+[A-Z]?$|^\d+-\d+[A-Z]?$/;
 
 /** Every word's standard abbreviation: street types, then directionals, then city words. */
 const ABBREVIATION: ReadonlyMap<string, string> = new Map([...CITY_WORD_ABBREVIATIONS, ...DirectionalTable, ...StreetSuffixTable]);
-/** The long forms (three letters or more than their abbreviation) and their abbreviation, for an unfinished word. */
-const LONG_FORMS: readonly (readonly [string, string])[] = [...ABBREVIATION].filter(([word, short]) => word !== short && word.length > 2);
+/**
+ * Each beginning (two letters or more) of a long form (three letters or more, not its abbreviation) -> the
+ * abbreviations it may become, at most MAX_EXPANSIONS: an unfinished word's look-up is one map read.
+ */
+const ABBREVIATIONS_BY_BEGINNING: ReadonlyMap<string, readonly string[]> = (() => {
+  const map = new Map<string, string[]>();
+  for (const [word, short] of ABBREVIATION) {
+    if (word === short || word.length <= 2) continue;
+    for (let end = 2; end <= word.length; end++) {
+      const beginning = word.slice(0, end);
+      if (short.startsWith(beginning)) continue;
+      const list = map.get(beginning) ?? map.set(beginning, []).get(beginning)!;
+      if (!list.includes(short) && list.length < MAX_EXPANSIONS) list.push(short);
+    }
+  }
+  return map;
+})();
 
 /** Text as search words: upper case, accents and punctuation gone (a hyphen inside a word stays: `123-45`). */
 function wordsOf(text: string): string[] {
@@ -351,14 +366,7 @@ function prefixesOf(words: readonly string[], finished: boolean): { prefix: stri
   const before = head.length ? `${head.join(' ')} ` : '';
   if (finished) return [{ prefix: before + searchWord(last), whole: true }];
   const prefixes = [{ prefix: before + last, whole: false }];
-  const abbreviations = new Set<string>();
-  if (last.length >= 2) {
-    for (const [word, short] of LONG_FORMS) {
-      if (word.startsWith(last) && !short.startsWith(last)) abbreviations.add(short);
-      if (abbreviations.size >= MAX_EXPANSIONS) break;
-    }
-  }
-  for (const short of abbreviations) prefixes.push({ prefix: before + short, whole: true });
+  for (const short of ABBREVIATIONS_BY_BEGINNING.get(last) ?? []) prefixes.push({ prefix: before + short, whole: true });
   return prefixes;
 }
 
