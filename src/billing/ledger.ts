@@ -294,6 +294,15 @@ export class CreditLedger {
   }
 
   /**
+   * A hint, never a decision: whether this process's own view of the account's grants (SQLite's grant cache, the
+   * grants PostgreSQL's group commit last saw) holds at least `credits`. False when it has no view.
+   */
+  mayCover(accountId: string, credits: number): boolean {
+    const grants = this.pgCommits ? this.pgCommits.knownGrants(accountId, this.now()) : this.cachedGrants(accountId, this.now());
+    return grants !== undefined && grants.reduce((sum, g) => sum + g.remaining, 0) >= credits;
+  }
+
+  /**
    * All or nothing: either every charge is drawn or nothing is, and the balance never goes below zero.
    *
    * With `once`, the request id is the key of a unit of work that may be attempted again (a bulk job's record, after

@@ -197,7 +197,8 @@ export class PostgresGroupCommit {
     this.committing = false;
   }
 
-  private knownGrants(accountId: string, at: number): LiveGrant[] | undefined {
+  /** The account's live grants as this process knows them, if it knows them and not for too long. */
+  knownGrants(accountId: string, at: number): LiveGrant[] | undefined {
     const known = this.known.get(accountId);
     if (!known || this.clock() - known.readAt > KNOWN_GRANTS_MS || known.grants.some((g) => g.expiresAt <= at)) return undefined;
     return known.grants;

@@ -1,11 +1,12 @@
 /**
  * The story of one /v1/validate request: price each module from cheap offline facts (an e-mail answer known offline
- * to be `unknown` costs nothing, rather than being charged and refunded), debit the credits atomically,
- * run the address, e-mail and phone engines in parallel within the request's budget, refund what the contract
- * refunds (an e-mail answer of status `unknown`; everything when the service itself failed), and answer.
+ * to be `unknown` costs nothing, rather than being charged and refunded), debit the credits atomically (while the
+ * engines run, when the ledger already knows the account can pay), run the address, e-mail and phone engines in
+ * parallel within the request's budget, refund what the contract refunds (an e-mail answer of status `unknown`;
+ * everything when the service itself failed), and answer once the debit is durable.
  */
 import type { InDoubtDebits } from '../billing/in-doubt-debits.js';
-import type { CreditLedger } from '../billing/ledger.js';
+import type { CreditLedger, DebitOutcome } from '../billing/ledger.js';
 import { isDatabaseUnavailable } from '../db/data-source.js';
 import { priceRequest, type Charge } from '../billing/pricing.js';
 import type { Logger } from '../log.js';
@@ -47,7 +48,7 @@ export interface ContactAnswer {
 }
 
 /** What the use case asks of the ledger: draw a request's charges, give them back. */
-export type ContactLedger = Pick<CreditLedger, 'debit' | 'refund' | 'refundDraws'>;
+export type ContactLedger = Pick<CreditLedger, 'debit' | 'refund' | 'refundDraws'> & Partial<Pick<CreditLedger, 'mayCover'>>;
 
 /** How long past the budget an engine may take before its answer is given up on (engines keep their own budget). */
 const BUDGET_GRACE_MS = 250;
@@ -126,16 +127,24 @@ export class ContactValidation {
     { chargeOnce = false, pace }: { chargeOnce?: boolean; pace?: () => Promise<void> } = {},
   ): Promise<ContactAnswer> {
     const { charges, phoneRegion, phoneReading, emailAnswer } = this.price(input);
-    let debit;
-    try {
-      debit = await this.ledger.debit(accountId, charges, requestId, { once: chargeOnce });
-    } catch (err) {
+    const required = charges.reduce((sum, c) => sum + c.credits, 0);
+    // The engines run while the debit commits when the ledger's own view of the account says it can pay: the debit
+    // is then durable by the time the answer is ready, and an instance killed meanwhile has charged nothing for work
+    // it never answered. An account it does not know, or that looks short, is debited first (no network check is
+    // made for a request that cannot pay).
+    const overlap = this.ledger.mayCover?.(accountId, required) ?? false;
+    const debiting = this.ledger.debit(accountId, charges, requestId, { once: chargeOnce }).catch((err: unknown) => {
       // Answered 503, so never charged: a debit that committed after all is refunded once the database answers. (A
       // bulk record is attempted again under the same key instead, and its debit, if any, is used.)
       if (!chargeOnce && isDatabaseUnavailable(err)) this.inDoubt?.add(accountId, requestId);
       throw err;
+    });
+    if (!overlap) {
+      const debit = await debiting;
+      if (!debit.ok) throw new InsufficientCredits(debit.balance, debit.required);
+    } else {
+      debiting.catch(() => undefined); // awaited below, once the engines have answered
     }
-    if (!debit.ok) throw new InsufficientCredits(debit.balance, debit.required);
 
     if (pace) await pace();
     const deadline = arrivedAtEpochMs + this.budgetMs;
@@ -149,8 +158,11 @@ export class ContactValidation {
     // Engines whose work waited on nothing have answered already: only a promise (the network) runs against the
     // budget, and a request that has none sets no timer.
     const [addressResult, emailResult, phoneResult] = started.some(isPending)
-      ? await this.withinBudget(started, deadline, email, accountId, requestId, log)
+      ? await this.withinBudget(started, deadline, email, accountId, requestId, log, debiting)
       : (started as readonly [AddressResult | null, EmailResult | null, PhoneResult | null]);
+
+    const debit = await debiting;
+    if (!debit.ok) throw new InsufficientCredits(debit.balance, debit.required);
 
     // docs/api.md#credits-and-prices: an e-mail result of status `unknown` is refunded.
     let refunded = 0;
@@ -179,6 +191,7 @@ export class ContactValidation {
     accountId: string,
     requestId: string,
     log: Logger,
+    debiting: Promise<DebitOutcome>,
   ): Promise<[AddressResult | null, EmailResult | null, PhoneResult | null]> {
     const budget = budgetTimer(deadline);
     const race = <T>(work: Answer<T> | null, lateAnswer?: () => T): Promise<T | null> =>
@@ -196,6 +209,8 @@ export class ContactValidation {
     if (failed.length) {
       // The service's own fault: nothing is charged.
       for (const f of failed) log.error({ err: f.reason, request_id: requestId }, 'engine failed');
+      const debit = await debiting; // the refund comes after the debit (or the database's error goes up instead)
+      if (!debit.ok) throw new InsufficientCredits(debit.balance, debit.required);
       await this.ledger.refund(accountId, requestId);
       throw new EngineFailed();
     }
