@@ -14,6 +14,7 @@ import { IdempotencyPerKey1764821000000 } from './1764821000000-IdempotencyPerKe
 import { TestKeys1764920000000 } from './1764920000000-TestKeys.js';
 import { Webhooks1764940000000 } from './1764940000000-Webhooks.js';
 import { ConnectorStreams1764950000000 } from './1764950000000-ConnectorStreams.js';
+import { ConnectorCreditCap1764951000000 } from './1764951000000-ConnectorCreditCap.js';
 import { ShopOrders1764965000000 } from './1764965000000-ShopOrders.js';
 
 export const migrations = [
@@ -21,6 +22,6 @@ export const migrations = [
   LedgerModuleColumns1763830000000, BulkJobs1763840000000, Connectors1763850000000,
   PublishableKeys1763860000000, People1763870000000, KeyCreators1764810000000,
   OneConnectorPerShop1764820000000, IdempotencyPerKey1764821000000,
-  TestKeys1764920000000, Webhooks1764940000000, ConnectorStreams1764950000000,
+  TestKeys1764920000000, Webhooks1764940000000, ConnectorStreams1764950000000, ConnectorCreditCap1764951000000,
   ShopOrders1764965000000,
 ];

@@ -17,6 +17,7 @@ import { SalesforceConnect } from '../connectors/salesforce/connect.js';
 import { ShopifyInstall } from '../connectors/shopify/install.js';
 import { ShopifyOrders } from '../connectors/shopify/orders.js';
 import { ConnectorChecks } from './sync/connector-check.js';
+import { CreditCaps, type CreditCapDeps } from './sync/credit-caps.js';
 import { RealtimeStreams } from './sync/realtime-streams.js';
 import { StreamStore } from './sync/stream-store.js';
 import { ShopifyWebhooks } from '../connectors/shopify/webhooks.js';
@@ -129,17 +130,24 @@ export function openSync(
   { slots, gate }: { slots: Slots; gate: TurnGate },
   /** Mail and links for the buyers of orders checked at purchase (absent: the CLI, which takes no deliveries). */
   buyers?: { mailer: { send(message: OrderMail): Promise<void> }; linkSecret: () => Promise<Buffer>; baseUrl: () => string },
+  /** Whom a connector's credit cap alert goes to (absent: the CLI, whose runs still stop at the cap, unannounced). */
+  owners?: Omit<CreditCapDeps, 'log'>,
 ) {
   const store = new ConnectorStore(db);
+  const caps = new CreditCaps(db, {
+    ownerEmailOf: owners?.ownerEmailOf ?? (async () => null), mailer: owners?.mailer ?? { send: async () => undefined, showsLinks: false, close() {} },
+    dashboardUrl: owners?.dashboardUrl ?? (() => ''), log: logger,
+  });
   const registry = new ConnectorRegistry(createConnectorPlugins({ shopifyAdminBaseUrl: config.connectors.shopifyAdminBaseUrl }));
   const secrets = new SecretBox(config.connectors.secretKey, config.connectors.previousKeys);
   const runs = new ConnectorRuns(store, registry, secrets, validation, ledger, logger, {
     perJob: config.batch.perJob, slots, gate, leaseMs: config.connectors.leaseMs, allowPrivate: config.connectors.allowPrivate,
     outbound: config.outbound,
     publicBaseUrl: config.connectors.publicBaseUrl,
+    caps,
   });
-  const scheduler = new ConnectorScheduler(store, runs, logger);
-  const connectors = new Connectors(store, registry, secrets, config.connectors.allowPrivate, () => void scheduler.refresh());
+  const scheduler = new ConnectorScheduler(store, runs, logger, caps);
+  const connectors = new Connectors(store, registry, secrets, config.connectors.allowPrivate, () => void scheduler.refresh(), caps);
   const orderChecks = buyers ? new OrderChecks(db, store, secrets, validation, buyers.mailer, buyers.linkSecret, logger, {
     outbound: config.outbound, allowPrivate: config.connectors.allowPrivate, baseUrl: buyers.baseUrl,
   }) : null;
@@ -258,6 +266,9 @@ export async function startService(config: Config, logger: Logger = createLogger
   let url = '';
   const sync = openSync(config, db, validation, ledger, logger, bulk.runner, {
     mailer, linkSecret: () => people.linkSecret(), baseUrl: () => baseUrl(),
+  }, {
+    mailer, dashboardUrl: () => baseUrl(),
+    ownerEmailOf: async (id) => (await people.members(id)).find((m) => m.role === 'owner' && m.email_confirmed)?.email ?? null,
   });
   const failedAuthentications = new FailedAuthenticationLimiter(config.failedAuthPerMinute, db);
   // REDIS_URL: the per-key rate limit counts in Redis (src/http/middleware/rate-limit.ts).

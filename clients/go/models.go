@@ -435,9 +435,13 @@ type Connector struct {
 	WriteBack map[string]any `json:"write_back"`
 	// Where reading stopped, per stream; opaque
 	Watermark map[string]any `json:"watermark"`
-	LastRun   *ConnectorRun  `json:"last_run"`
-	CreatedAt time.Time      `json:"created_at"`
-	UpdatedAt time.Time      `json:"updated_at"`
+	// What the connector's records may take each calendar month (UTC); null: no cap
+	CreditCapMonthly *int64 `json:"credit_cap_monthly"`
+	// What the connector's records took this calendar month (UTC)
+	CreditsThisMonth int64         `json:"credits_this_month"`
+	LastRun          *ConnectorRun `json:"last_run"`
+	CreatedAt        time.Time     `json:"created_at"`
+	UpdatedAt        time.Time     `json:"updated_at"`
 }
 
 // ConnectorList is the schema ConnectorList.

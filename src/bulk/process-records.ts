@@ -94,6 +94,12 @@ export async function processRecords(records: AsyncIterable<SourceRecord> | Iter
     if (paused !== null || failure || halted || flow.shouldStop()) break;
     await flow.jobSlots.acquire();
     await flow.slots.acquire();
+    // Asked again once a slot is free: what finished meanwhile may have stopped the flow (a connector's credit cap).
+    if (flow.shouldStop()) {
+      flow.slots.release();
+      flow.jobSlots.release();
+      break;
+    }
     const p: Promise<void> = flow.validate(record)
       .then((r) => { kept.push(r); })
       .catch((err: unknown) => {

@@ -22,6 +22,7 @@ import { checkPlatformUrl } from './platform-url.js';
 import { ConnectorError, type ConnectorSession, type PlatformRecord, type WriteBackItem, type WriteBackOutcome } from './plugin.js';
 import type { ConnectorRegistry } from './registry.js';
 import type { SecretBox } from './secrets.js';
+import type { CreditCaps, CapState } from './credit-caps.js';
 
 const MODULES = ['address', 'email', 'phone'] as const;
 type Module = (typeof MODULES)[number];
@@ -59,6 +60,8 @@ export interface ConnectorRunOptions {
   outbound: OutboundPolicy;
   /** PUBLIC_BASE_URL: where platforms reach this service; webhooks are subscribed only when it is set. */
   publicBaseUrl?: string;
+  /** Connectors' monthly credit caps (credit-caps.ts): a run stops before the record that would pass one. */
+  caps?: CreditCaps;
 }
 
 /**
@@ -196,6 +199,7 @@ export class ConnectorRuns {
 
       const seen = new Set<string>();
       let paused: number | null = null;
+      let capped: CapState | null = null;
       // A page is validated while the one before it is written back and the next one is read: the run waits on the
       // platform's API, not on both in turn. The watermark moves only once its page is written.
       let writing: Promise<void> | null = null;
@@ -204,9 +208,12 @@ export class ConnectorRuns {
       const open = session;
       for await (const page of readAhead(open.changes(connector.watermark))) {
         if (lost || this.stopping) break;
+        capped = (await this.options.caps?.reached(connector)) ?? null;
+        if (capped) break;
         for (const r of page.records) seen.add(r.key);
         counts.records_read = seen.size;
-        const validated = await this.validatePage(connector, page.records, counts, errors, () => lost || this.stopping);
+        const budget = await this.capBudget(connector);
+        const validated = await this.validatePage(connector, page.records, counts, errors, () => lost || this.stopping, budget);
         await writing;
         const done = validated.outcome.kind === 'done';
         writing = this.writePage(connector, open, validated, counts, errors)
@@ -224,7 +231,12 @@ export class ConnectorRuns {
       }
       await writing;
       await progress();
-      if (paused !== null) {
+      capped ??= paused === null && !(lost || this.stopping) ? (await this.options.caps?.reached(connector, 0.5)) ?? null : null;
+      if (capped) {
+        const detail = `${capped.spent} of the connector's ${capped.cap} credits this month are used`;
+        await this.store.update(connector.id, { status: 'paused', reason: 'credit_cap_reached', reasonDetail: detail });
+        await this.store.finishRun(runId, 'paused', 'credit_cap_reached', detail);
+      } else if (paused !== null) {
         // The connector's state first, then the run's end: whoever sees the run ended sees the connector as it left it.
         await this.store.update(connector.id, { status: 'paused', reason: 'credits_exhausted', reasonDetail: null });
         await this.store.finishRun(runId, 'paused', 'credits_exhausted', `the next record needs ${paused} credits`);
@@ -264,10 +276,20 @@ export class ConnectorRuns {
     return checkConnector({ registry: this.registry, secrets: this.secrets, log: this.log, options: this.options }, connector);
   }
 
-  /** One page's records: those whose checked input changed are validated (and paid for). */
+  /** The credits the connector may still take this month (Infinity without a cap). */
+  private async capBudget(connector: ConnectorRow): Promise<number> {
+    const state = await this.options.caps?.state(connector);
+    return state?.cap == null ? Infinity : Math.max(0, state.cap - state.spent);
+  }
+
+  /**
+   * One page's records: those whose checked input changed are validated (and paid for). Under a credit cap (`budget`,
+   * the credits left this month) they are validated one at a time and the page stops once the budget is spent: a
+   * record's price is known only as it is charged, so the record that reaches the cap may pass it by its own price.
+   */
   private async validatePage(
     connector: ConnectorRow, records: PlatformRecord[], counts: RunCounts,
-    errors: { key: string; error: string }[], shouldStop: () => boolean,
+    errors: { key: string; error: string }[], shouldStop: () => boolean, budget = Infinity,
   ): Promise<ValidatedPage> {
     const states = await this.store.recordStates(connector.id, records.map((r) => r.key));
     const due: { record: SourceRecord; chargeId: string; hashes: Record<Module, string | null>; modules: Module[] }[] = [];
@@ -298,8 +320,9 @@ export class ConnectorRuns {
 
     const byKey = new Map(due.map((d) => [d.record.key, d]));
     const answers = new Map<string, ContactAnswer>();
+    let chargedInPage = 0;
     const outcome = await processRecords(due.map((d) => d.record), {
-      jobSlots: new Slots(this.options.perJob),
+      jobSlots: new Slots(budget === Infinity ? this.options.perJob : 1),
       slots: this.options.slots,
       validate: async (record) => {
         const finished = await validateRecord(this.validation, connector.accountId, connector.id, record, this.log, {
@@ -310,6 +333,7 @@ export class ConnectorRuns {
           // What the ledger moved now, counted as it moves (a run that fails before the write-back paid for it all
           // the same): a record an earlier run paid for, validated again, is not paid for twice nor counted twice.
           counts.credits_charged += finished.answer.chargedNow;
+          chargedInPage += finished.answer.chargedNow;
         } else {
           counts.records_failed++;
           errors.push({ key: record.key, error: verdictError(finished.result) ?? 'failed' });
@@ -317,7 +341,7 @@ export class ConnectorRuns {
         return finished;
       },
       keep: async () => true,
-      shouldStop,
+      shouldStop: () => shouldStop() || chargedInPage >= budget,
     });
     return { outcome, byKey, answers };
   }
@@ -409,10 +433,19 @@ export class ConnectorRuns {
       for (const url of [...plugin.urlsOf(connector.settings), ...(session.urls?.() ?? [])]) {
         await checkPlatformUrl(url, this.options.allowPrivate);
       }
-      const validated = await this.validatePage(connector, records, counts, errors, () => this.stopping);
+      const capped = await this.options.caps?.reached(connector);
+      const budget = await this.capBudget(connector);
+      const validated = capped
+        ? { outcome: { kind: 'done' as const }, byKey: new Map(), answers: new Map() }
+        : await this.validatePage(connector, records, counts, errors, () => this.stopping, budget);
       await this.writePage(connector, session, validated, counts, errors);
       await this.store.saveRun(runId, counts, errors);
-      if (validated.outcome.kind === 'paused') {
+      const cappedNow = capped ?? (validated.outcome.kind === 'paused' ? null : (await this.options.caps?.reached(connector, 0.5)) ?? null);
+      if (cappedNow) {
+        const detail = `${cappedNow.spent} of the connector's ${cappedNow.cap} credits this month are used`;
+        await this.store.finishRun(runId, 'paused', 'credit_cap_reached', detail);
+        await this.store.update(connector.id, { status: 'paused', reason: 'credit_cap_reached', reasonDetail: detail });
+      } else if (validated.outcome.kind === 'paused') {
         await this.store.finishRun(runId, 'paused', 'credits_exhausted', `the next record needs ${validated.outcome.required} credits`);
         await this.store.update(connector.id, { status: 'paused', reason: 'credits_exhausted', reasonDetail: null });
       } else {

@@ -10,6 +10,7 @@ import type { ConnectorRow, ConnectorStore, RunRow } from './connector-store.js'
 import type { ConnectorRegistry } from './registry.js';
 import { checkPlatformUrl, UnsafeUrl } from './platform-url.js';
 import type { SecretBox } from './secrets.js';
+import type { CreditCaps } from './credit-caps.js';
 
 /** A field problem in a connector body: answered 400 with `errors`, like any schema failure. */
 export class ConnectorInvalid extends Error {
@@ -32,6 +33,10 @@ export class PlatformAccountTaken extends Error {
 
 const schedule = z.string().trim().max(100).refine((s) => cron.validate(s), 'a cron expression (5 fields, or 6 with seconds)');
 
+/** At most this many credits a calendar month (UTC) for the connector's records; null: no cap (credit-caps.ts). */
+const creditCap = z.int().min(1).max(1_000_000_000).nullable()
+  .describe('Credits the connector may take each calendar month (UTC); reached, it pauses (`credit_cap_reached`) and the owner is mailed');
+
 export const createSchema = z.object({
   type: z.string(),
   name: z.string().trim().min(1).max(200),
@@ -39,6 +44,7 @@ export const createSchema = z.object({
   settings: z.record(z.string(), z.unknown()).default({}),
   credentials: z.record(z.string(), z.unknown()),
   write_back: z.record(z.string(), z.unknown()).default({}),
+  credit_cap_monthly: creditCap.optional(),
 }).strict();
 
 export const patchSchema = z.object({
@@ -48,6 +54,7 @@ export const patchSchema = z.object({
   settings: z.record(z.string(), z.unknown()).optional(),
   credentials: z.record(z.string(), z.unknown()).optional(),
   write_back: z.record(z.string(), z.unknown()).optional(),
+  credit_cap_monthly: creditCap.optional(),
 }).strict();
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -74,13 +81,16 @@ export class Connectors {
     private readonly allowPrivate: boolean,
     /** Called after a change, so that this instance's schedules follow at once (others within their refresh). */
     private readonly onChange: () => void = () => undefined,
+    private readonly caps?: CreditCaps,
   ) {}
 
   async view(c: ConnectorRow) {
     const lastRun = c.lastRunId ? await this.store.getRun(c.lastRunId) : null;
+    const cap = (await this.caps?.state(c)) ?? { cap: null, spent: 0 };
     return {
       connector_id: c.id, type: c.type, name: c.name, status: c.status, reason: c.reason, reason_detail: c.reasonDetail,
       schedule: c.schedule, settings: c.settings, write_back: c.writeBack, watermark: c.watermark,
+      credit_cap_monthly: cap.cap, credits_this_month: cap.spent,
       last_run: lastRun ? runView(lastRun) : null, created_at: iso(c.createdAt), updated_at: iso(c.updatedAt),
     };
   }
@@ -131,6 +141,7 @@ export class Connectors {
       id, accountId, type, name, status: 'active', schedule: parsed.data.schedule, settings: checked.settings,
       writeBack: checked.writeBack, sealed: this.secrets.seal(checked.credentials),
     }, platformKey).catch((err: unknown) => this.takenMeanwhile(err, accountId, id, type, platformKey));
+    if (parsed.data.credit_cap_monthly) await this.caps?.setCap(id, parsed.data.credit_cap_monthly);
     this.onChange();
     return this.view((await this.store.get(id))!);
   }
@@ -204,7 +215,10 @@ export class Connectors {
       // Resuming (or new credentials) clears the reason of a pause or an error.
       ...(p.status ? { status: p.status, reason: null, reasonDetail: null } : {}),
       ...(p.credentials && connector.status === 'error' && !p.status ? { status: 'active', reason: null, reasonDetail: null } : {}),
+      // A new cap (or none) lets a connector paused by the old one go on; the next run finds it reached again if it is.
+      ...(p.credit_cap_monthly !== undefined && connector.reason === 'credit_cap_reached' && !p.status ? { status: 'active', reason: null, reasonDetail: null } : {}),
     });
+    if (p.credit_cap_monthly !== undefined) await this.caps?.setCap(connector.id, p.credit_cap_monthly);
     this.onChange();
     return this.view((await this.store.get(connector.id))!);
   }

@@ -9,6 +9,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from '../log.js';
 import type { ConnectorRow, ConnectorStore } from './connector-store.js';
 import type { ConnectorRuns } from './connector-runs.js';
+import type { CreditCaps } from './credit-caps.js';
 
 const REFRESH_MS = 30_000;
 
@@ -22,6 +23,7 @@ export class ConnectorScheduler {
     private readonly store: ConnectorStore,
     private readonly runs: ConnectorRuns,
     private readonly log: Logger,
+    private readonly caps?: CreditCaps,
   ) {}
 
   async start(): Promise<void> {
@@ -41,7 +43,7 @@ export class ConnectorScheduler {
     if (this.stopped) return;
     const wanted = new Map<string, ConnectorRow>();
     for (const c of await this.store.all()) {
-      if (c.status === 'active' || (c.status === 'paused' && c.reason === 'credits_exhausted')) wanted.set(c.id, c);
+      if (c.status === 'active' || (c.status === 'paused' && (c.reason === 'credits_exhausted' || c.reason === 'credit_cap_reached'))) wanted.set(c.id, c);
     }
     for (const [id, { schedule, task }] of this.tasks) {
       if (wanted.get(id)?.schedule !== schedule) {
@@ -63,6 +65,9 @@ export class ConnectorScheduler {
       if (!connector || this.stopped) return;
       if (connector.status === 'paused' && connector.reason === 'credits_exhausted') {
         if (!(await this.runs.canResume(connector))) return;
+      } else if (connector.status === 'paused' && connector.reason === 'credit_cap_reached') {
+        // Paused by its monthly cap: it goes on once the month turns (or the cap is raised, which resumes it at once).
+        if (await this.caps?.reached(connector)) return;
       } else if (connector.status !== 'active') return;
       const started = await this.runs.start(connector, 'schedule');
       await started?.done;

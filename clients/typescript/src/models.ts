@@ -432,6 +432,8 @@ export interface SalesforceConnectorInput {
   settings: SalesforceSettings;
   credentials: SalesforceCredentials;
   write_back?: SalesforceWriteBack;
+  /** Credits the connector may take each calendar month (UTC); reached, it pauses (`credit_cap_reached`) and the owner is mailed */
+  credit_cap_monthly?: number | null;
 }
 
 export interface ShopifySettings {
@@ -460,6 +462,8 @@ export interface ShopifyConnectorInput {
   settings: ShopifySettings;
   credentials: ShopifyCredentials;
   write_back?: ShopifyWriteBack;
+  /** Credits the connector may take each calendar month (UTC); reached, it pauses (`credit_cap_reached`) and the owner is mailed */
+  credit_cap_monthly?: number | null;
 }
 
 /** One variant per platform, told by `type` */
@@ -473,6 +477,8 @@ export interface UpdateConnectorRequest {
   settings?: Record<string, unknown>;
   credentials?: Record<string, unknown>;
   write_back?: Record<string, unknown>;
+  /** Credits the connector may take each calendar month (UTC); reached, it pauses (`credit_cap_reached`) and the owner is mailed */
+  credit_cap_monthly?: number | null;
 }
 
 export interface RunError {
@@ -485,10 +491,10 @@ export interface ConnectorRun {
   run_id: string;
   status: RunStatus;
   /** Why a run failed or paused */
-  reason: Open<'credits_exhausted' | 'auth_failed' | 'rate_limited' | 'api_error' | 'uninstalled'> | null;
+  reason: Open<'credits_exhausted' | 'auth_failed' | 'rate_limited' | 'api_error' | 'uninstalled' | 'credit_cap_reached'> | null;
   /** The platform's own words, for the operator */
   message: string | null;
-  triggered_by: Open<'schedule' | 'api' | 'cli' | 'webhook'>;
+  triggered_by: Open<'schedule' | 'api' | 'cli' | 'webhook' | 'dashboard' | 'stream_dropped'>;
   started_at: string;
   finished_at: string | null;
   /** Distinct records read */
@@ -510,7 +516,7 @@ export interface Connector {
   type: ConnectorType;
   name: string;
   status: ConnectorStatus;
-  reason: Open<'credits_exhausted' | 'auth_failed' | 'rate_limited' | 'api_error' | 'uninstalled' | 'shop_already_connected' | 'shop_claimed'> | null;
+  reason: Open<'credits_exhausted' | 'auth_failed' | 'rate_limited' | 'api_error' | 'uninstalled' | 'credit_cap_reached' | 'shop_already_connected' | 'shop_claimed'> | null;
   reason_detail: string | null;
   /** A cron expression */
   schedule: string;
@@ -519,6 +525,10 @@ export interface Connector {
   write_back: Record<string, unknown>;
   /** Where reading stopped, per stream; opaque */
   watermark: Record<string, unknown>;
+  /** What the connector's records may take each calendar month (UTC); null: no cap */
+  credit_cap_monthly: number | null;
+  /** What the connector's records took this calendar month (UTC) */
+  credits_this_month: number;
   last_run: ConnectorRun | null;
   created_at: string;
   updated_at: string;

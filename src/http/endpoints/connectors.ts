@@ -17,11 +17,11 @@ import { accountOf, endpoint, enumOf, json, noStore } from './endpoint.js';
 
 export const CONNECTOR_STATUSES = enumOf<ConnectorStatus>()(['active', 'paused', 'error']);
 export const RUN_STATUSES = enumOf<RunStatus>()(['running', 'completed', 'failed', 'paused']);
-type StopReason = ConnectorFailureReason | 'credits_exhausted' | 'uninstalled';
-export const STOP_REASONS = enumOf<StopReason>()(['credits_exhausted', 'auth_failed', 'rate_limited', 'api_error', 'uninstalled']);
+type StopReason = ConnectorFailureReason | 'credits_exhausted' | 'uninstalled' | 'credit_cap_reached';
+export const STOP_REASONS = enumOf<StopReason>()(['credits_exhausted', 'auth_failed', 'rate_limited', 'api_error', 'uninstalled', 'credit_cap_reached']);
 /** A connector's own pause beside its runs' reasons: its shop kept by an older connector, or claimed by an install. */
 export const CONNECTOR_REASONS = [...STOP_REASONS, 'shop_already_connected', 'shop_claimed'] as const;
-export const RUN_TRIGGERS = ['schedule', 'api', 'cli', 'webhook'] as const;
+export const RUN_TRIGGERS = ['schedule', 'api', 'cli', 'webhook', 'dashboard', 'stream_dropped'] as const;
 
 const isoTime = z.iso.datetime();
 const count = z.int().min(0);
@@ -54,6 +54,8 @@ export const connectorSchema = z.object({
   settings: z.record(z.string(), z.unknown()).describe("The platform's settings, defaults filled in"),
   write_back: z.record(z.string(), z.unknown()),
   watermark: z.record(z.string(), z.unknown()).describe('Where reading stopped, per stream; opaque'),
+  credit_cap_monthly: z.int().min(1).nullable().describe("What the connector's records may take each calendar month (UTC); null: no cap"),
+  credits_this_month: count.describe("What the connector's records took this calendar month (UTC)"),
   last_run: runSchema.nullable(),
   created_at: isoTime,
   updated_at: isoTime,

@@ -420,6 +420,10 @@ class Connector(TypedDict):
     write_back: Dict[str, Any]
     watermark: Dict[str, Any]
     """Where reading stopped, per stream; opaque"""
+    credit_cap_monthly: Optional[int]
+    """What the connector's records may take each calendar month (UTC); null: no cap"""
+    credits_this_month: int
+    """What the connector's records took this calendar month (UTC)"""
     last_run: Optional[ConnectorRun]
     created_at: str
     updated_at: str

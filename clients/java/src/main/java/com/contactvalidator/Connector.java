@@ -20,6 +20,10 @@ public record Connector(
     Map<String, Object> writeBack,
     /** Where reading stopped, per stream; opaque */
     Map<String, Object> watermark,
+    /** What the connector's records may take each calendar month (UTC); null: no cap */
+    Long creditCapMonthly,
+    /** What the connector's records took this calendar month (UTC) */
+    long creditsThisMonth,
     ConnectorRun lastRun,
     Instant createdAt,
     Instant updatedAt
