@@ -14,7 +14,7 @@ import { testDatabases } from '../../support/databases.js';
 import { prerequisites } from '../../support/prerequisites.js';
 import { EXTENSIONS_DIR } from './bundle.js';
 import type { ExtensionHost, HostInit } from './extension-host.js';
-import { openExtension, useExtensionSuite } from './harness.js';
+import { eventually, openExtension, useExtensionSuite } from './harness.js';
 
 /** A port nothing listens on: the service is down. */
 async function closedPort(): Promise<number> {
@@ -66,12 +66,12 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY)).each(testDatabases)(`${SUI
     const { page, sent } = await open({ shippingAddress: MISSPELT });
 
     const banner = page.locator('s-banner');
-    await expect.poll(() => banner.getAttribute('heading')).toBe('Did you mean this address?');
+    await eventually(() => banner.getAttribute('heading')).toBe('Did you mean this address?');
     const shown = await banner.locator('s-text').first().textContent();
     await page.locator('s-button', { hasText: 'Use this address' }).click();
-    await expect.poll(() => page.evaluate(() => extensionHost.applied.length)).toBe(1);
+    await eventually(() => page.evaluate(() => extensionHost.applied.length)).toBe(1);
     const applied = await page.evaluate(() => extensionHost.applied);
-    await expect.poll(() => page.locator('s-banner').count()).toBe(0);
+    await eventually(() => page.locator('s-banner').count()).toBe(0);
 
     expect(shown).toBe('6007 APPLEGATE LN, LOUISVILLE, KY 40219');
     expect(applied).toEqual([{
@@ -79,15 +79,15 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY)).each(testDatabases)(`${SUI
       address: { address1: '6007 APPLEGATE LN', address2: '', city: 'LOUISVILLE', provinceCode: 'KY', zip: '40219' },
     }]);
     // The applied address is checked once more (verified: nothing more to say); the proof counts prompt and apply.
-    await expect.poll(() => sent.filter((s) => s.startsWith('validate')).length).toBe(2);
-    await expect.poll(() => sent.filter((s) => s.startsWith('event'))).toEqual(['event prompt_shown', 'event suggestion_applied']);
+    await eventually(() => sent.filter((s) => s.startsWith('validate')).length).toBe(2);
+    await eventually(() => sent.filter((s) => s.startsWith('event'))).toEqual(['event prompt_shown', 'event suggestion_applied']);
     await page.close();
   });
 
   it('When the address differs only in case, punctuation and ZIP+4, then nothing is shown', async () => {
     const { page, sent } = await open({ shippingAddress: COSMETIC });
 
-    await expect.poll(() => sent.length).toBe(2);
+    await eventually(() => sent.length).toBe(2);
     await page.waitForTimeout(300);
 
     expect(await page.locator('s-banner').count()).toBe(0);
@@ -98,7 +98,7 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY)).each(testDatabases)(`${SUI
   it('When an express wallet brings a misspelt address, then the suggestion is shown without a button that cannot work', async () => {
     const { page } = await open({ shippingAddress: MISSPELT, canSelectCustomAddress: false });
 
-    await expect.poll(() => page.locator('s-banner').getAttribute('heading')).toBe('Did you mean this address?');
+    await eventually(() => page.locator('s-banner').getAttribute('heading')).toBe('Did you mean this address?');
 
     expect(await page.locator('s-button').allTextContents()).toEqual(['Keep mine']);
     await page.close();
@@ -107,19 +107,19 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY)).each(testDatabases)(`${SUI
   it('When the address is undeliverable in "warn" mode, then the buyer is warned and may go on, which is counted', async () => {
     const { page, sent } = await open({ shippingAddress: UNKNOWN }, 'warn');
 
-    await expect.poll(() => page.locator('s-banner').getAttribute('tone')).toBe('warning');
+    await eventually(() => page.locator('s-banner').getAttribute('tone')).toBe('warning');
     const journey = await page.evaluate(() => extensionHost.continueJourney(true));
 
     expect(await page.locator('s-banner').getAttribute('heading')).toBe('We could not find this address');
     expect(journey.behavior).toBe('allow');
-    await expect.poll(() => sent.filter((s) => s.startsWith('event'))).toEqual(['event prompt_shown', 'event went_on_after_warning']);
+    await eventually(() => sent.filter((s) => s.startsWith('event'))).toEqual(['event prompt_shown', 'event went_on_after_warning']);
     await page.close();
   });
 
   it('When the address is undeliverable in "block" mode, then Continue is stopped until the buyer changes it', async () => {
     const { page } = await open({ shippingAddress: UNKNOWN }, 'block');
 
-    await expect.poll(() => page.locator('s-banner').getAttribute('tone')).toBe('critical');
+    await eventually(() => page.locator('s-banner').getAttribute('tone')).toBe('critical');
     const blocked = await page.evaluate(() => extensionHost.continueJourney(true));
     const notAllowedToBlock = await page.evaluate(() => extensionHost.continueJourney(false));
     await page.evaluate((a) => extensionHost.setShippingAddress(a), MISSPELT);

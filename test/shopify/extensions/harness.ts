@@ -14,6 +14,9 @@ import { installExtensionHost, type ExtensionHost, type HostInit } from './exten
 
 export const EXTENSION_ORIGIN = 'https://extensions.shopifycdn.com';
 
+/** expect.poll with room for a loaded machine: two cores run several browsers and services at once. */
+export const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 10_000, interval: 50 });
+
 /** A funded account, and its publishable key for Shopify's extension origin as docs/shopify.md has the merchant make it. */
 export async function publishableKeyFor(s: TestService): Promise<{ apiKey: string; key: string }> {
   const { apiKey } = await s.newAccount(100);

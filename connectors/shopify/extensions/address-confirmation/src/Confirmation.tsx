@@ -12,7 +12,7 @@ import { oneLine, type BuyerAddress } from '../../core/address-verdict.js';
 import { answerOrder, orderQuestion, serviceOf, type AddressCorrection, type AnswerOutcome, type DoubtReason } from '../../core/service.js';
 
 /** The webhook that checks an order may land after the thank-you page opens: ask again after these waits. */
-const RETRIES_MS = [1500, 3000, 6000];
+const RETRIES_MS = [1500, 3000, 6000, 12000];
 
 export default async () => {
   render(<Confirmation />, document.body);
