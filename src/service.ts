@@ -149,7 +149,7 @@ export function openSync(
   const scheduler = new ConnectorScheduler(store, runs, logger, caps);
   const connectors = new Connectors(store, registry, secrets, config.connectors.allowPrivate, () => void scheduler.refresh(), caps);
   const orderChecks = buyers ? new OrderChecks(db, store, secrets, validation, buyers.mailer, buyers.linkSecret, logger, {
-    outbound: config.outbound, allowPrivate: config.connectors.allowPrivate, baseUrl: buyers.baseUrl,
+    outbound: config.outbound, allowPrivate: config.connectors.allowPrivate, baseUrl: buyers.baseUrl, caps,
   }) : null;
   const shopifyOrders = orderChecks ? new ShopifyOrders(orderChecks, { adminBaseUrl: config.connectors.shopifyAdminBaseUrl }) : null;
   const shopifyWebhooks = new ShopifyWebhooks(new WebhookDeliveries(db, store, secrets, runs, logger), logger, shopifyOrders ?? undefined);

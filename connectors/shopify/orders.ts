@@ -67,6 +67,10 @@ export class ShopifyOrders {
     const claimed = await this.checks.book.claim(connector.id, gid, { orderName: text(payload.name) || null, customerKey: text(customer?.admin_graphql_api_id) || null });
     if (!claimed) return;
     const { contact } = orderContactOf(payload);
+    if (await this.checks.capReached(connector)) {
+      await this.checks.book.update(connector.id, gid, { facts: ['not_checked_credit_cap'] });
+      return;
+    }
     let answer: ContactAnswer;
     try {
       answer = await this.checks.check(connector, keyOf('orders', gid), contact);

@@ -10,6 +10,7 @@ import type { Logger } from '../log.js';
 import type { GuardedHttp, OutboundPolicy } from '../net/outbound-guard.js';
 import { readLink, signLink } from '../people/signed-links.js';
 import type { ConnectorRow, ConnectorStore } from './connector-store.js';
+import type { CreditCaps } from './credit-caps.js';
 import { OrderBook } from './order-book.js';
 import { platformGuard } from './platform-access.js';
 import type { RecordContact } from './plugin.js';
@@ -28,6 +29,8 @@ export interface OrderCheckOptions {
   allowPrivate: boolean;
   /** Where the buyer's page is served (PUBLIC_BASE_URL, else the service's own address). */
   baseUrl: () => string;
+  /** Connectors' monthly credit caps: an order's first check waits for none, but is not made past one. */
+  caps?: CreditCaps;
 }
 
 
@@ -68,6 +71,14 @@ export class OrderChecks {
   check(connector: ConnectorRow, chargeKey: string, contact: RecordContact): Promise<ContactAnswer> {
     // The same request id as the connector's runs give the record (PlatformRecord.chargeKey): one charge in all.
     return this.validation.validate(connector.accountId, `${connector.id}:${chargeKey}`, { ...contact, smtp: true }, this.now(), this.log, { chargeOnce: true });
+  }
+
+  /**
+   * Whether the connector's monthly credit cap leaves no room for an order's first check (its owner is told, once a
+   * month, as a run's stop tells them; the runs pause the connector).
+   */
+  async capReached(connector: ConnectorRow): Promise<boolean> {
+    return (await this.options.caps?.reached(connector)) != null;
   }
 
   /** The way out to a connector's platform (its own origins allowed on loopback only under CONNECTOR_ALLOW_PRIVATE). */

@@ -39,9 +39,9 @@ describe.each(testDatabases)('Shopify orders checked at purchase on $name', (dat
     await database.dropAll();
   });
 
-  async function connect(apiKey: string, domain: string, settings: Record<string, unknown> = {}, secret = SECRET) {
+  async function connect(apiKey: string, domain: string, settings: Record<string, unknown> = {}, secret = SECRET, extra: Record<string, unknown> = {}) {
     const res = await request(s, 'POST', '/v1/connectors', apiKey, {
-      type: 'shopify', name: domain, schedule: '0 3 * * *',
+      type: 'shopify', name: domain, schedule: '0 3 * * *', ...extra,
       settings: { shop: domain, resources: ['orders'], ...settings },
       credentials: { access_token: shop.state.accessToken, api_secret: secret },
     });
@@ -204,6 +204,25 @@ describe.each(testDatabases)('Shopify orders checked at purchase on $name', (dat
     // Address 1 + phone 2 (the e-mail's `unknown` refunded), once: the updates' checks are free.
     expect(spent).toBe(3);
     expect(await spentByConnector(s, connector.connector_id)).toBe(spent);
+  });
+
+  it('When the connector\'s monthly credit cap is reached, then the next order is neither checked nor assessed', async () => {
+    const { apiKey } = await s.newAccount(1000);
+    const domain = 'capped.myshopify.com';
+    const connector = await connect(apiKey, domain, {}, SECRET, { credit_cap_monthly: 1 });
+    const [first, second] = shop.state.seedOrders(2, () => ({ email: 'capped@mailinator.com', address: NOWHERE }));
+
+    await send(domain, 'orders/create', first);
+    await settled();
+    const spent = await spentByConnector(s, connector.connector_id);
+    await send(domain, 'orders/create', second);
+    await settled();
+
+    expect(shop.state.resource(first.id).riskAssessments).toHaveLength(1);
+    expect(shop.state.resource(second.id).riskAssessments).toHaveLength(0);
+    expect(await spentByConnector(s, connector.connector_id)).toBe(spent);
+    // The cap pauses the connector (its runs' and deliveries' rule); the order check makes no charge past it either way.
+    expect(await json(await s.get(`/v1/connectors/${connector.connector_id}`, apiKey))).toMatchObject({ status: 'paused', reason: 'credit_cap_reached' });
   });
 
   it('When a customer asks to be forgotten, then what is kept of their orders goes', async () => {
