@@ -255,7 +255,7 @@ export class ShopifyOrders {
 
   private async withClient<T>({ connector, credentials }: StoreAccess, work: (client: ShopifyClient) => Promise<T>): Promise<T> {
     const settings: ShopifySettings = shopifySettingsSchema.parse(connector.settings);
-    const http = this.checks.guard([`https://${settings.shop}`]);
+    const http = await this.checks.guard([`https://${settings.shop}`]);
     try {
       const { DEFAULT_RETRY } = await import('./client.js');
       const client = await clientFor({

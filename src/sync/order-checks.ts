@@ -13,6 +13,7 @@ import type { ConnectorRow, ConnectorStore } from './connector-store.js';
 import type { CreditCaps } from './credit-caps.js';
 import { OrderBook } from './order-book.js';
 import { platformGuard } from './platform-access.js';
+import { checkPlatformUrl } from './platform-url.js';
 import type { RecordContact } from './plugin.js';
 import type { SecretBox } from './secrets.js';
 
@@ -81,8 +82,12 @@ export class OrderChecks {
     return (await this.options.caps?.reached(connector)) != null;
   }
 
-  /** The way out to a connector's platform (its own origins allowed on loopback only under CONNECTOR_ALLOW_PRIVATE). */
-  guard(urls: string[]): GuardedHttp {
+  /**
+   * The way out to a connector's platform, as its runs have it: each URL checked first (https on a public address;
+   * its own origins on loopback only under CONNECTOR_ALLOW_PRIVATE), then every request through the outbound guard.
+   */
+  async guard(urls: string[]): Promise<GuardedHttp> {
+    for (const url of urls) await checkPlatformUrl(url, this.options.allowPrivate);
     return platformGuard(this.options, urls);
   }
 
