@@ -21,6 +21,11 @@ export const salesforceSettingsSchema = z.object({
    * the schedule, which stays as the safety net.
    */
   realtime: z.boolean().default(false),
+  /**
+   * Records last verified (CV_Validated_At__c) this many days ago or more are checked again at the end of each run, even
+   * unchanged, up to 2,000 a run (oldest first); absent: a record is checked only when it changes.
+   */
+  reverify_after_days: z.number().int().min(1).max(3650).optional(),
 });
 
 const pemPrivateKey = z.string().refine((pem) => {
@@ -83,6 +88,7 @@ export function createSalesforcePlugin(
         writeMode: { overwriteAddress: writeBack.overwrite_address, shadowFields: writeBack.shadow_fields },
         overlapMs: options.overlapMs ?? 5 * 60_000,
         ...(settings.realtime ? { realtime: { fetch: context.fetch, log } } : {}),
+        ...(settings.reverify_after_days ? { reverifyAfterDays: settings.reverify_after_days } : {}),
       });
     },
     async setUp(context) {

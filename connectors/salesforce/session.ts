@@ -13,6 +13,8 @@ export interface SessionOptions {
   pageSize: number;
   /** Where the standardized values go (over the address fields, into the shadow fields, or nowhere). */
   writeMode: WriteBackMode;
+  /** settings.reverify_after_days: records verified this long ago are read again after the changes. */
+  reverifyAfterDays?: number;
   /** settings.realtime: the session can listen to Change Data Capture, through this fetch (the outbound guard). */
   realtime?: { fetch: PlatformFetch; log: ListenOptions['log'] };
   /** How far before the last SystemModstamp a read starts again: a long transaction commits with an earlier stamp. */
@@ -79,6 +81,33 @@ async function* changes(client: SalesforceClient, options: SessionOptions, water
         current = { ...current, [object]: mark };
         yield { records, watermark: current };
       }
+      url = page.done || !page.nextRecordsUrl ? null : page.nextRecordsUrl;
+    }
+  }
+  if (options.reverifyAfterDays) yield* dueAgain(client, options, options.reverifyAfterDays, current, lastPage);
+}
+
+/** Records re-verified at most this many a run, the longest unverified first. */
+const REVERIFY_PER_RUN = 2000;
+
+/**
+ * Records whose last verification (CV_Validated_At__c, which every write-back sets) is older than the setting, whatever
+ * their changes: marked `reverify` with that time, so the core checks them in full and charges them once for it. The
+ * watermark does not move for them.
+ */
+async function* dueAgain(
+  client: SalesforceClient, options: SessionOptions, days: number, watermark: Watermark, lastPage: LastPage,
+): AsyncGenerator<ChangePage> {
+  const before = jsforce.SfDate.toDateTimeLiteral(new Date(Date.now() - days * 86_400_000));
+  for (const object of options.objects) {
+    const soql = `SELECT Id, SystemModstamp, CV_Validated_At__c, ${readFieldsOf(object).join(', ')} FROM ${object} ` +
+      `WHERE CV_Validated_At__c < ${before} ORDER BY CV_Validated_At__c ASC, Id ASC LIMIT ${REVERIFY_PER_RUN}`;
+    let url: string | null = `/query?q=${encodeURIComponent(soql)}`;
+    while (url) {
+      const page: QueryPage = await client.get<QueryPage>(url, { 'Sforce-Query-Options': `batchSize=${options.pageSize}` });
+      const records = page.records.map((r) => ({ key: keyOf(object, r.Id), contact: contactOf(object, r), reverify: String(r.CV_Validated_At__c) }));
+      for (const r of page.records) lastPage.set(keyOf(object, r.Id), r);
+      if (records.length) yield { records, watermark };
       url = page.done || !page.nextRecordsUrl ? null : page.nextRecordsUrl;
     }
   }

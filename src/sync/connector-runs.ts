@@ -300,7 +300,8 @@ export class ConnectorRuns {
       inPage.add(r.key);
       const hashes = inputHashes(r.contact);
       const before = states.get(r.key);
-      const modules = MODULES.filter((m) => hashes[m] !== null && hashes[m] !== (before?.[m] ?? null));
+      // A record due for re-verification is checked in full, changed or not.
+      const modules = MODULES.filter((m) => hashes[m] !== null && (r.reverify !== undefined || hashes[m] !== (before?.[m] ?? null)));
       if (!modules.length) {
         counts.records_skipped++;
         // A value removed: remember it, so that the same value typed again is checked again. Nothing to charge.
@@ -312,7 +313,8 @@ export class ConnectorRuns {
       const input: ContactInput = { smtp: true, country: r.contact.country };
       for (const m of modules) input[m] = r.contact[m];
       const owed = modules.flatMap((m) => (before?.[m]?.startsWith(RECHECK) ? [before[m]] : []));
-      const chargeId = r.chargeKey ? `${connector.id}:${r.chargeKey}` : `${connector.id}:${r.key}:${[modules.map((m) => hashes[m]).join('.'), ...owed].join(':')}`;
+      const again = r.reverify !== undefined ? [`reverify:${r.reverify}`] : [];
+      const chargeId = r.chargeKey ? `${connector.id}:${r.chargeKey}` : `${connector.id}:${r.key}:${[modules.map((m) => hashes[m]).join('.'), ...owed, ...again].join(':')}`;
       due.push({ record: { key: r.key, input }, chargeId, hashes, modules });
     }
     if (cleared.length) await this.store.saveRecordStates(connector.id, cleared);

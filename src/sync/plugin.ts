@@ -71,6 +71,11 @@ export interface PlatformRecord {
    * charged under this key instead of one per checked input. Absent: each new input is paid for.
    */
   chargeKey?: string;
+  /**
+   * Verified long enough ago to be checked again though nothing changed (Salesforce's `reverify_after_days`): every
+   * module with a value is validated and paid for anew, once per `reverify` mark (the time it was last verified).
+   */
+  reverify?: string;
 }
 
 /** Where reading stopped, per stream (object or resource): opaque to the core, kept between runs as JSON. */

@@ -413,6 +413,7 @@ export interface SalesforceSettings {
   page_size?: number;
   api_usage_max_share?: number;
   realtime?: boolean;
+  reverify_after_days?: number;
   [extra: string]: unknown;
 }
 
