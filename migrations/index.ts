@@ -11,6 +11,7 @@ import { People1763870000000 } from './1763870000000-People.js';
 import { KeyCreators1764810000000 } from './1764810000000-KeyCreators.js';
 import { OneConnectorPerShop1764820000000 } from './1764820000000-OneConnectorPerShop.js';
 import { IdempotencyPerKey1764821000000 } from './1764821000000-IdempotencyPerKey.js';
+import { OneJobEngine1764900000000 } from './1764900000000-OneJobEngine.js';
 import { TestKeys1764920000000 } from './1764920000000-TestKeys.js';
 import { Webhooks1764940000000 } from './1764940000000-Webhooks.js';
 import { ConnectorStreams1764950000000 } from './1764950000000-ConnectorStreams.js';
@@ -21,7 +22,7 @@ export const migrations = [
   Billing1763790000000, ReferenceData1763800000000, ReferencePointCity1763810000000, ReferenceImportLog1763820000000,
   LedgerModuleColumns1763830000000, BulkJobs1763840000000, Connectors1763850000000,
   PublishableKeys1763860000000, People1763870000000, KeyCreators1764810000000,
-  OneConnectorPerShop1764820000000, IdempotencyPerKey1764821000000,
+  OneConnectorPerShop1764820000000, IdempotencyPerKey1764821000000, OneJobEngine1764900000000,
   TestKeys1764920000000, Webhooks1764940000000, ConnectorStreams1764950000000, ConnectorCreditCap1764951000000,
   ShopOrders1764965000000,
 ];

@@ -165,7 +165,7 @@ export interface Config {
   keepAliveMs: number;
   /** How often a running service looks for new reference imports (the CLI's) and loads them; 0: only at start. */
   referenceReloadMs: number;
-  /** Connectors (src/sync): the key credentials are sealed with (and older ones still opened), SSRF, the run lease. */
+  /** Connectors (src/sync): the key credentials are sealed with (and older ones still opened), SSRF, the lease of a connector's jobs. */
   connectors: {
     secretKey: Buffer | null; previousKeys: Buffer[]; allowPrivate: boolean; leaseMs: number;
     /** Change streams (settings.realtime): how often each instance looks for them, and the first wait after a drop. */

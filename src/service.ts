@@ -2,16 +2,17 @@
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import path from 'node:path';
-import { Batches } from './batches/batches.js';
+import { BATCH_KIND, Batches, batchTransitions } from './batches/batches.js';
 import { csvSource } from './batches/csv-source.js';
 import { Accounts } from './billing/accounts.js';
 import { InDoubtDebits } from './billing/in-doubt-debits.js';
 import { openBilling } from './billing/open-billing.js';
 import { Purchases } from './billing/purchases.js';
 import { type ChunkQueue, InProcessChunkQueue, PgBossChunkQueue } from './bulk/chunk-queue.js';
+import { JobEvents } from './bulk/job-events.js';
 import { JobStore } from './bulk/job-store.js';
+import { Schedules } from './bulk/schedules.js';
 import { BulkRunner } from './bulk/runner.js';
-import type { Slots, TurnGate } from './bulk/process-records.js';
 import { createConnectorPlugins } from '../connectors/index.js';
 import { SalesforceConnect } from '../connectors/salesforce/connect.js';
 import { ShopifyInstall } from '../connectors/shopify/install.js';
@@ -23,7 +24,7 @@ import { StreamStore } from './sync/stream-store.js';
 import { ShopifyWebhooks } from '../connectors/shopify/webhooks.js';
 import { OrderChecks, type OrderMail } from './sync/order-checks.js';
 import { ConnectorStore } from './sync/connector-store.js';
-import { ConnectorRuns } from './sync/connector-runs.js';
+import { CONNECTOR_JOB_KIND, ConnectorRuns } from './sync/connector-runs.js';
 import { Connectors } from './sync/connectors.js';
 import { ConnectorRegistry } from './sync/registry.js';
 import { ConnectorScheduler } from './sync/scheduler.js';
@@ -62,7 +63,8 @@ export interface RunningService {
   ledger: CreditLedger;
   /** Credit packs through Stripe Checkout (src/billing/purchases.ts). */
   purchases: Purchases;
-  bulk: { store: JobStore; runner: BulkRunner; batches: Batches };
+  /** The job engine: its store, runner, fleet-wide schedules (`schedules.every`) and events (`events.on`). */
+  bulk: Awaited<ReturnType<typeof openBulk>>;
   inDoubt: InDoubtDebits;
   sync: Awaited<ReturnType<typeof openSync>>;
   /** Outgoing webhooks and the low-balance alert. */
@@ -89,9 +91,15 @@ export async function openEngines(config: Config, db: Database, logger?: Logger)
   return createEngines(data, config, logger);
 }
 
+/** How often an instance looks for due fleet-wide ticks (src/bulk/schedules.ts): the finest schedule resolution. */
+const SCHEDULE_POLL_MS = 500;
+/** Connector jobs (runs, webhook deliveries) one instance works at once; their records share BATCH_MAX_IN_FLIGHT. */
+const CONNECTOR_JOBS_PER_INSTANCE = 8;
+
 /**
- * The bulk pipeline and CSV batches: the job store, the queue (in process on SQLite; pg-boss on PostgreSQL, shared by
- * every instance), the runner with its sources, and the batches use case. The runner is not started here.
+ * The job engine and CSV batches: the job store, the queue (in process on SQLite; pg-boss on PostgreSQL, shared by
+ * every instance), the runner with the CSV kind, the fleet's schedules, the jobs' events, and the batches use case.
+ * Neither the runner nor the schedules are started here.
  */
 export async function openBulk(
   config: Config, db: Database, validation: ContactValidation, ledger: CreditLedger, logger: Logger,
@@ -106,7 +114,7 @@ export async function openBulk(
     })
     : new InProcessChunkQueue(logger);
   const dir = path.resolve(config.batch.dir);
-  const runner = new BulkRunner(store, queue, validation, ledger, { csv: csvSource(dir) }, logger, {
+  const runner = new BulkRunner(store, queue, validation, ledger, logger, {
     perJob: config.batch.perJob,
     overall: config.batch.overall,
     chunkWorkers: config.batch.workers,
@@ -114,20 +122,27 @@ export async function openBulk(
     sweepMs: config.batch.sweepMs,
     resendAfterMs: Math.max(config.batch.leaseMs * 2, 60_000),
   });
+  const events = new JobEvents(logger);
+  runner.register(BATCH_KIND, runner.recordsKind(csvSource(dir), batchTransitions(events)));
+  const schedules = new Schedules(db, logger, { pollMs: SCHEDULE_POLL_MS });
   const batches = new Batches(store, runner, {
     dir, retentionDays: config.batch.retentionDays, chunkRows: config.batch.chunkRows,
     limits: { maxColumns: config.batch.maxColumns, maxFieldBytes: config.batch.maxFieldBytes },
   });
-  return { store, runner, batches };
+  // Connector runs and webhook deliveries go down a lane of their own (src/sync registers them on it).
+  // Idle workers of other instances look every 2 s (this instance's are woken as a job is sent): 8 of them polling
+  // each half second would cost PostgreSQL more than the batches' own.
+  const connectorLane = await queue.lane('connector-jobs', { pollSeconds: 2 });
+  return { store, runner, batches, events, schedules, connectorLane };
 }
 
 /**
- * Connectors: the registry of plugins, the sealed credentials, the configuration use case, runs (sharing the bulk
- * runner's bound on records in flight) and the schedules. The scheduler is not started here.
+ * Connectors: the registry of plugins, the sealed credentials, the configuration use case, runs as jobs of the job
+ * engine (its runner, lease, sweeper and events) and the schedule's fleet-wide tick (registered, not started, here).
  */
 export function openSync(
-  config: Config, db: Database, validation: ContactValidation, ledger: CreditLedger, logger: Logger,
-  { slots, gate }: { slots: Slots; gate: TurnGate },
+  config: Config, db: Database, validation: ContactValidation, logger: Logger,
+  bulk: Pick<Awaited<ReturnType<typeof openBulk>>, 'store' | 'runner' | 'events' | 'schedules' | 'connectorLane'>,
   /** Mail and links for the buyers of orders checked at purchase (absent: the CLI, which takes no deliveries). */
   buyers?: { mailer: { send(message: OrderMail): Promise<void> }; linkSecret: () => Promise<Buffer>; baseUrl: () => string },
   /** Whom a connector's credit cap alert goes to (absent: the CLI, whose runs still stop at the cap, unannounced). */
@@ -140,14 +155,18 @@ export function openSync(
   });
   const registry = new ConnectorRegistry(createConnectorPlugins({ shopifyAdminBaseUrl: config.connectors.shopifyAdminBaseUrl }));
   const secrets = new SecretBox(config.connectors.secretKey, config.connectors.previousKeys);
-  const runs = new ConnectorRuns(store, registry, secrets, validation, ledger, logger, {
-    perJob: config.batch.perJob, slots, gate, leaseMs: config.connectors.leaseMs, allowPrivate: config.connectors.allowPrivate,
+  const runs = new ConnectorRuns(store, bulk.store, bulk.runner, registry, secrets, validation, bulk.events, logger, {
+    perJob: config.batch.perJob, slots: bulk.runner.slots, gate: bulk.runner.gate, allowPrivate: config.connectors.allowPrivate,
     outbound: config.outbound,
     publicBaseUrl: config.connectors.publicBaseUrl,
     caps,
   });
+  bulk.runner.register(CONNECTOR_JOB_KIND, runs, {
+    queue: bulk.connectorLane, workers: CONNECTOR_JOBS_PER_INSTANCE, leaseMs: config.connectors.leaseMs,
+  });
   const scheduler = new ConnectorScheduler(store, runs, logger, caps);
-  const connectors = new Connectors(store, registry, secrets, config.connectors.allowPrivate, () => void scheduler.refresh(), caps);
+  scheduler.register(bulk.schedules);
+  const connectors = new Connectors(store, registry, secrets, config.connectors.allowPrivate, caps);
   const orderChecks = buyers ? new OrderChecks(db, store, secrets, validation, buyers.mailer, buyers.linkSecret, logger, {
     outbound: config.outbound, allowPrivate: config.connectors.allowPrivate, baseUrl: buyers.baseUrl, caps,
   }) : null;
@@ -159,9 +178,10 @@ export function openSync(
     registry, secrets, log: logger,
     options: { outbound: config.outbound, allowPrivate: config.connectors.allowPrivate, publicBaseUrl: config.connectors.publicBaseUrl },
   });
-  // Real time: the stream's records go through the webhook deliveries' path; a drop starts a catch-up run.
+  // Real time: the stream's records go through the webhook deliveries' path (a job each, kept in the database before
+  // the replay id moves on); a drop starts a catch-up run.
   const streams = new RealtimeStreams(store, new StreamStore(db), registry, secrets, {
-    deliver: (connector, records) => runs.processDelivery(connector, records),
+    deliver: async (connector, records) => { await runs.deliver(connector, records); },
     catchUp: async (connector) => { await runs.start(connector, 'stream_dropped'); },
   }, logger, {
     pollMs: config.connectors.streamPollMs, leaseMs: config.connectors.leaseMs, retryBaseMs: config.connectors.streamRetryMs,
@@ -264,7 +284,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const bulk = await openBulk(config, db, validation, ledger, logger);
   const { people, mailer } = openPeople(config, db, accounts, logger);
   let url = '';
-  const sync = openSync(config, db, validation, ledger, logger, bulk.runner, {
+  const sync = openSync(config, db, validation, logger, bulk, {
     mailer, linkSecret: () => people.linkSecret(), baseUrl: () => baseUrl(),
   }, {
     mailer, dashboardUrl: () => baseUrl(),
@@ -318,7 +338,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   logger.info({ url, database: db.dialect }, 'listening');
   await bulk.runner.start();
-  await sync.scheduler.start();
+  await bulk.schedules.start();
   sync.streams.start();
   outgoing.start();
 
@@ -333,12 +353,12 @@ export async function startService(config: Config, logger: Logger = createLogger
       failedAuthentications.shutdown();
       await redis?.close().catch(() => undefined);
       mailer.close();
-      await sync.scheduler.stop();
+      await bulk.schedules.stop();
       await sync.streams.stop();
       await outgoing.stop();
       await sync.shopifyWebhooks.settle();
-      await sync.runs.stop();
       await bulk.runner.stop();
+      await bulk.events.settle();
       await engines.close();
       await inDoubt.stop();
       await db.close();

@@ -9,7 +9,8 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { DAY_MS } from '../billing/pricing.js';
 import type { Job, JobStore, JobSummary } from '../bulk/job-store.js';
-import type { BulkRunner } from '../bulk/runner.js';
+import type { JobEvents } from '../bulk/job-events.js';
+import type { BulkRunner, JobKind } from '../bulk/runner.js';
 import { chooseColumns, ColumnError, type ColumnParameters } from './columns.js';
 import { CsvGrammarError, type CsvLayout, type CsvLimits, CsvScan, scanCsv } from './csv-file.js';
 import { columnIndexes, type CsvBatchSettings } from './csv-source.js';
@@ -27,6 +28,23 @@ export interface BatchSettings {
   retentionDays: number;
   chunkRows: number;
   limits: CsvLimits;
+}
+
+/** A batch's transitions as the service's events (`batch.completed`, `batch.paused`, `batch.failed`). */
+export function batchTransitions(events: JobEvents): NonNullable<JobKind['transitioned']> {
+  return async (job, t) => {
+    const base = { batch_id: job.id, name: job.name };
+    if (t.status === 'completed') {
+      const { rowsTotal, rowsDone, rowsFailed, creditsCharged } = job;
+      events.emit('batch.completed', job.accountId, {
+        ...base, rows_total: rowsTotal, rows_done: rowsDone, rows_failed: rowsFailed, credits_charged: creditsCharged,
+      });
+    } else if (t.status === 'paused') {
+      events.emit('batch.paused', job.accountId, { ...base, reason: t.reason, resume_credits: t.required });
+    } else {
+      events.emit('batch.failed', job.accountId, { ...base, reason: t.reason });
+    }
+  };
 }
 
 /** A file that cannot become a batch: the problem's detail, and its line when the grammar is at fault. */
@@ -128,7 +146,7 @@ export class Batches {
       });
       // The answer says how the batch stands as it is accepted (docs/batches.md: queued); the runner may take it at once.
       const job = (await this.store.get(id))!;
-      await this.runner.enqueue(layout.chunks.map((_, idx) => ({ jobId: id, idx })));
+      await this.runner.enqueue(layout.chunks.map((_, idx) => ({ jobId: id, idx, kind: BATCH_KIND })));
       return {
         ...batchView(job, this.now()),
         columns: { address: columns.address, email: columns.email, phone: columns.phone, country: columns.country },

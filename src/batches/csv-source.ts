@@ -6,9 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Chunk, Job } from '../bulk/job-store.js';
-import type { SourceRecord } from '../bulk/record-pipeline.js';
+import { sourceRecordOf, type SourceRecord } from '../bulk/record-pipeline.js';
 import type { BulkSource } from '../bulk/runner.js';
-import { contactInputOf, validateRequestSchema } from '../contact-check/contact-request.js';
 import { type ColumnChoice, countryCodeOf } from './columns.js';
 import { type Delimiter, readChunkRows } from './csv-file.js';
 
@@ -55,21 +54,13 @@ export function recordOfRow(
   const parts = at.address.map(cell).filter(Boolean);
   // A country no table knows stays in the address text, where the engine may still read it.
   if (parts.length && countryCell && !country) parts.push(countryCell);
-  const body = {
+  return sourceRecordOf(rowKey(seq), {
     address: parts.length ? parts.join(', ') : null,
     email: cell(at.email) || null,
     phone: cell(at.phone) || null,
     ...(country ? { country } : {}),
-    options: { smtp },
-  };
-  const key = rowKey(seq);
-  if (body.address === null && body.email === null && body.phone === null) return { key, input: null };
-  const parsed = validateRequestSchema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { key, input: null, error: `invalid_input: ${issue.path.join('.') || 'row'} ${issue.message}`.slice(0, 200) };
-  }
-  return { key, input: contactInputOf(parsed.data) };
+    smtp,
+  });
 }
 
 /** `batchDir`: the folder (BATCH_DIR) holding one folder per batch, deleted with the batch. */

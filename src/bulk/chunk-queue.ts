@@ -22,6 +22,11 @@ export interface ChunkQueue {
   /** Starts `workers` consumers that each handle one delivery at a time. */
   work(workers: number, handler: (task: ChunkTask) => Promise<void>): Promise<void>;
   stop(): Promise<void>;
+  /**
+   * Another queue beside this one (its own name, its own workers) on the same engine: a lane for a kind of job whose
+   * attempts last long (a connector's run), so that it never waits behind a batch's chunks, nor they behind it.
+   */
+  lane(name: string, options: { pollSeconds: number }): Promise<ChunkQueue>;
 }
 
 const taskKey = (t: ChunkTask) => `${t.jobId}#${t.idx}`;
@@ -37,6 +42,10 @@ export class InProcessChunkQueue implements ChunkQueue {
   private readonly running = new Set<Promise<void>>();
 
   constructor(private readonly log: Logger) {}
+
+  async lane(): Promise<ChunkQueue> {
+    return new InProcessChunkQueue(this.log);
+  }
 
   async send(tasks: ChunkTask[]): Promise<void> {
     for (const t of tasks) {
@@ -79,7 +88,18 @@ const QUEUE = 'bulk-chunks';
 
 export class PgBossChunkQueue implements ChunkQueue {
   readonly durable = true;
-  private constructor(private readonly boss: PgBoss) {}
+  private constructor(
+    private readonly boss: PgBoss,
+    private readonly queue: string,
+    private readonly options: { expireSeconds: number; pollSeconds: number },
+    /** A lane shares its parent's engine, which the parent stops. */
+    private readonly ownsBoss: boolean,
+  ) {}
+
+  async lane(name: string, { pollSeconds }: { pollSeconds: number }): Promise<ChunkQueue> {
+    await this.boss.createQueue(name, { name, policy: 'standard', retryLimit: 5, retryDelay: 1, expireInSeconds: this.options.expireSeconds });
+    return new PgBossChunkQueue(this.boss, name, { ...this.options, pollSeconds }, false);
+  }
 
   /**
    * `expireSeconds`: how long one delivery may take before pg-boss gives it up and delivers it again (a chunk
@@ -99,14 +119,14 @@ export class PgBossChunkQueue implements ChunkQueue {
     boss.on('error', (err: Error & { code?: string }) => log.error({ error: err.message, code: err.code }, 'pg-boss error'));
     await boss.start();
     await boss.createQueue(QUEUE, { name: QUEUE, policy: 'standard', retryLimit: 5, retryDelay: 1, expireInSeconds: expireSeconds });
-    return new PgBossChunkQueue(boss);
+    return new PgBossChunkQueue(boss, QUEUE, { expireSeconds, pollSeconds: 0.5 }, true);
   }
 
   private readonly workerIds: string[] = [];
 
   async send(tasks: ChunkTask[]): Promise<void> {
     for (let i = 0; i < tasks.length; i += 500) {
-      await this.boss.insert(tasks.slice(i, i + 500).map((data) => ({ name: QUEUE, data })));
+      await this.boss.insert(tasks.slice(i, i + 500).map((data) => ({ name: this.queue, data })));
     }
     // This instance's idle workers look at once; other instances' within their polling interval.
     for (const id of this.workerIds) this.boss.notifyWorker(id);
@@ -115,7 +135,7 @@ export class PgBossChunkQueue implements ChunkQueue {
   async work(workers: number, handler: (task: ChunkTask) => Promise<void>): Promise<void> {
     for (let i = 0; i < workers; i++) {
       let id = '';
-      id = await this.boss.work<ChunkTask>(QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+      id = await this.boss.work<ChunkTask>(this.queue, { batchSize: 1, pollingIntervalSeconds: this.options.pollSeconds }, async ([job]) => {
         try {
           await handler(job.data);
         } finally {
@@ -128,6 +148,7 @@ export class PgBossChunkQueue implements ChunkQueue {
   }
 
   async stop(): Promise<void> {
-    await this.boss.stop({ graceful: true, timeout: 5_000, wait: true });
+    if (this.ownsBoss) await this.boss.stop({ graceful: true, timeout: 5_000, wait: true });
+    else for (const id of this.workerIds) await this.boss.offWork({ id });
   }
 }

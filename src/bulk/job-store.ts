@@ -5,7 +5,7 @@
  * process, or several service instances on one PostgreSQL) agree without any other coordination.
  */
 import type { Database } from '../db/data-source.js';
-import { all, run, runSteps } from '../db/transaction-steps.js';
+import { all, run, runSteps, type Steps } from '../db/transaction-steps.js';
 
 export type JobStatus = 'queued' | 'running' | 'paused' | 'completed' | 'failed' | 'canceled';
 export type RecordOutcome = 'ok' | 'failed' | 'empty';
@@ -48,12 +48,16 @@ export interface FinishedRecord {
   credits: number;
   /** The flat verdict (the `cv_*` columns), as the sink writes it. */
   result: (string | null)[];
+  /** Why the record failed or has nothing to check (its `cv_error`), else null. */
+  error: string | null;
 }
 
 /** The chunk a queue delivers: which job, which slice. */
 export interface ChunkTask {
   jobId: string;
   idx: number;
+  /** The job's kind, when the sender knows it: the runner sends each kind down its own lane. */
+  kind?: string;
 }
 
 /** A job without its settings: what a list shows. */
@@ -101,14 +105,19 @@ export class JobStore {
   async create(job: {
     id: string; accountId: string; kind: string; name: string | null; settings: Record<string, unknown>;
     rowsTotal: number; expiresAt: number; chunks: ChunkPlan[];
-  }): Promise<void> {
+    /** At most one live (queued, running, paused) job per lock key: the insert is refused (false) while one is. */
+    lockKey?: string;
+  }, then?: () => Steps<void>): Promise<boolean> {
     const at = this.now();
-    await runSteps(this.db, function* () {
-      yield run(
-        `INSERT INTO bulk_jobs (id, account_id, kind, name, status, settings, rows_total, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $8)`,
+    return runSteps(this.db, function* () {
+      const inserted = (yield run(
+        `INSERT INTO bulk_jobs (id, account_id, kind, name, status, settings, rows_total, created_at, expires_at, lock_key)
+         VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7, $8, $9)
+         ON CONFLICT (lock_key) WHERE lock_key IS NOT NULL AND status IN ('queued', 'running', 'paused') DO NOTHING`,
         job.id, job.accountId, job.kind, job.name, JSON.stringify(job.settings), job.rowsTotal, at, job.expiresAt,
-      );
+        job.lockKey ?? null,
+      )) as number;
+      if (!inserted) return false;
       for (let i = 0; i < job.chunks.length; i += ROWS_PER_INSERT) {
         const slice = job.chunks.slice(i, i + ROWS_PER_INSERT);
         const values = slice.map((_, k) => `($1, $${6 * k + 2}, $${6 * k + 3}, $${6 * k + 4}, $${6 * k + 5}, $${6 * k + 6}, 'pending', $${6 * k + 7})`);
@@ -120,7 +129,17 @@ export class JobStore {
           ...params,
         );
       }
+      if (then) yield* then();
+      return true;
     });
+  }
+
+  /** The live (queued, running, paused) job holding a lock key, if any. */
+  async liveByLock(lockKey: string): Promise<Job | null> {
+    const rows = await this.db.all<Record<string, unknown>>(
+      `SELECT ${JOB_COLUMNS} FROM bulk_jobs WHERE lock_key = $1 AND status IN ('queued', 'running', 'paused')`, [lockKey],
+    );
+    return rows[0] ? jobOf(rows[0]) : null;
   }
 
   async get(jobId: string): Promise<Job | null> {
@@ -264,9 +283,9 @@ export class JobStore {
     );
   }
 
-  /** Pauses a running job for want of credits; it resumes once the balance reaches `resumeCredits`. */
-  async pauseForCredits(jobId: string, resumeCredits: number): Promise<void> {
-    await this.db.run(
+  /** Pauses a running job for want of credits (true when this call paused it); it resumes once the balance reaches `resumeCredits`. */
+  async pauseForCredits(jobId: string, resumeCredits: number): Promise<boolean> {
+    return 1 === await this.db.run(
       `UPDATE bulk_jobs SET status = 'paused', reason = 'credits_exhausted', resume_credits = $2
        WHERE id = $1 AND status IN ('queued', 'running')`,
       [jobId, resumeCredits],
@@ -274,7 +293,7 @@ export class JobStore {
   }
 
   /** A paused job runs again; returns its chunks still to do (to be sent to the queue), or null if it was not paused. */
-  async resume(jobId: string): Promise<ChunkTask[] | null> {
+  async resume(jobId: string, then?: () => Steps<void>): Promise<ChunkTask[] | null> {
     const at = this.now();
     return runSteps(this.db, function* () {
       const changed = (yield run(
@@ -282,16 +301,19 @@ export class JobStore {
         jobId,
       )) as number;
       if (!changed) return null;
+      if (then) yield* then();
+      const kind = (yield all(`SELECT kind FROM bulk_jobs WHERE id = $1`, jobId)) as { kind: string }[];
       const rows = (yield all(
         `UPDATE bulk_chunks SET sent_at = $2 WHERE job_id = $1 AND state = 'pending' RETURNING idx`,
         jobId, at,
       )) as { idx: number | string }[];
-      return rows.map((r) => ({ jobId, idx: Number(r.idx) }));
+      return rows.map((r) => ({ jobId, idx: Number(r.idx), kind: kind[0]?.kind }));
     });
   }
 
-  async fail(jobId: string, reason: string): Promise<void> {
-    await this.db.run(
+  /** Ends the job as failed; false when it had ended already (or was canceled). */
+  async fail(jobId: string, reason: string): Promise<boolean> {
+    return 1 === await this.db.run(
       `UPDATE bulk_jobs SET status = 'failed', reason = $2, finished_at = $3 WHERE id = $1 AND status IN ('queued', 'running', 'paused')`,
       [jobId, reason, this.now()],
     );
@@ -347,7 +369,17 @@ export class JobStore {
          RETURNING job_id, idx`,
         at, at - resendAfterMs, everyPending,
       )) as { job_id: string; idx: number | string }[];
-      return [...lapsed, ...stale].map((r) => ({ jobId: r.job_id, idx: Number(r.idx) }));
+      const tasks = [...lapsed, ...stale];
+      const ids = [...new Set(tasks.map((t) => t.job_id))];
+      const kinds = new Map<string, string>();
+      for (let i = 0; i < ids.length; i += ROWS_PER_INSERT) {
+        const slice = ids.slice(i, i + ROWS_PER_INSERT);
+        const rows = (yield all(
+          `SELECT id, kind FROM bulk_jobs WHERE id IN (${slice.map((_, k) => `$${k + 1}`).join(', ')})`, ...slice,
+        )) as { id: string; kind: string }[];
+        for (const r of rows) kinds.set(r.id, r.kind);
+      }
+      return tasks.map((r) => ({ jobId: r.job_id, idx: Number(r.idx), kind: kinds.get(r.job_id) }));
     });
   }
 

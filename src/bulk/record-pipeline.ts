@@ -4,6 +4,7 @@
  * every sink writes: the `cv_*` columns of docs/batches.md.
  */
 import type { Logger } from '../log.js';
+import { contactInputOf, validateRequestSchema } from '../contact-check/contact-request.js';
 import { EngineFailed } from '../contact-check/errors.js';
 import type { ContactAnswer, ContactInput, ContactValidation } from '../contact-check/validate-contact.js';
 import type { FinishedRecord } from './job-store.js';
@@ -38,6 +39,36 @@ export interface SourceRecord {
   error?: string;
 }
 
+/** What a source makes of one record's fields: the body a /v1/validate request would send. */
+export interface RecordFields {
+  address: string | null;
+  email: string | null;
+  phone: string | null;
+  /** An ISO 3166-1 alpha-2 code, when the source knows one. */
+  country?: string;
+  smtp: boolean;
+}
+
+/**
+ * One record of any source (a CSV row, a connector's record) made into the use case's input through the same request
+ * schema as a /v1/validate body: a field too long, or holding control characters, makes the record `failed` with the
+ * schema's words in `cv_error` (`invalid_input: email at most 512 characters`), charged nothing.
+ */
+export function sourceRecordOf(key: string, fields: RecordFields): SourceRecord {
+  if (!fields.address && !fields.email && !fields.phone) return { key, input: null };
+  const body = {
+    address: fields.address || null, email: fields.email || null, phone: fields.phone || null,
+    ...(fields.country ? { country: fields.country } : {}),
+    options: { smtp: fields.smtp },
+  };
+  const parsed = validateRequestSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { key, input: null, error: `invalid_input: ${issue.path.join('.') || 'row'} ${issue.message}`.slice(0, 200) };
+  }
+  return { key, input: contactInputOf(parsed.data) };
+}
+
 export function verdictOf(answer: ContactAnswer | null, error: string | null): (string | null)[] {
   const { address, email, phone } = answer ?? { address: null, email: null, phone: null };
   return [
@@ -64,15 +95,14 @@ export async function validateRecord(
   validation: ContactValidation, accountId: string, jobId: string, record: SourceRecord, log: Logger,
   { chargeId = recordChargeId(jobId, record.key), pace }: { chargeId?: string; pace?: () => Promise<void> } = {},
 ): Promise<FinishedRecord & { answer?: ContactAnswer }> {
-  if (record.error) return { key: record.key, outcome: 'failed', credits: 0, result: verdictOf(null, record.error) };
-  if (!record.input) return { key: record.key, outcome: 'empty', credits: 0, result: verdictOf(null, 'empty') };
+  const failed = (error: string) => ({ key: record.key, outcome: 'failed' as const, credits: 0, result: verdictOf(null, error), error });
+  if (record.error) return failed(record.error);
+  if (!record.input) return { key: record.key, outcome: 'empty', credits: 0, result: verdictOf(null, 'empty'), error: 'empty' };
   try {
     const answer = await validation.validate(accountId, chargeId, record.input, Date.now(), log, { chargeOnce: true, pace });
-    return { key: record.key, outcome: 'ok', credits: answer.credits.charged, result: verdictOf(answer, null), answer };
+    return { key: record.key, outcome: 'ok', credits: answer.credits.charged, result: verdictOf(answer, null), error: null, answer };
   } catch (err) {
-    if (err instanceof EngineFailed) {
-      return { key: record.key, outcome: 'failed', credits: 0, result: verdictOf(null, 'internal') };
-    }
+    if (err instanceof EngineFailed) return failed('internal');
     throw err;
   }
 }

@@ -1,34 +1,67 @@
 /**
- * One run of a connector, the story: take the connector's run lease (never two runs at once, on any instance), open
- * the platform session, write back what an earlier run could not save, then page through the records changed since
- * the watermark. Each record is validated only for the modules whose checked input changed since it was last validated
- * (a hash per module, so our own write-back, which changes the record's stamp, never triggers another validation), with
- * the bulk pipeline's record flow, charged once per (connector, record, input); the page's verdicts are written back,
- * and only then does the watermark move. Credits run out: what is done is written back, the watermark stays, and the
- * connector waits as `paused` / `credits_exhausted`.
+ * A connector's runs as jobs of the job engine (src/bulk): a scheduled or asked-for run (its source the platform's
+ * changes since the watermark), and a webhook delivery (its source the records the delivery carried); both write the
+ * verdicts back (the sink) and keep their place (the watermark; the records still to do). The engine gives them the
+ * lease, heartbeat, takeover, pause and resume rule, and transitions of every job: one live run per connector (the
+ * job's lock key), a runner that dies leaves the job to another, which fails the dead one's run and goes on from the
+ * watermark, and a run paused for credits resumes when the balance covers what its next record needs.
+ *
+ * One attempt, the story: open the platform session (every URL checked against SSRF before), write back what an
+ * earlier run could not save, then page through the records changed since the watermark. Each record is validated only
+ * for the modules whose checked input changed since it was last validated (a hash per module, so our own write-back
+ * never triggers another validation), through the same request schema and record pipeline as a CSV row, charged once
+ * per (connector, record, input); the page's verdicts are written back, and only then does the watermark move.
  */
 import crypto from 'node:crypto';
-import type { CreditLedger } from '../billing/ledger.js';
+import type { JobEvents } from '../bulk/job-events.js';
+import type { Job, JobStore } from '../bulk/job-store.js';
 import { type FlowOutcome, processRecords, Slots, type TurnGate } from '../bulk/process-records.js';
-import { validateRecord, verdictError, type SourceRecord } from '../bulk/record-pipeline.js';
+import { sourceRecordOf, validateRecord, type SourceRecord } from '../bulk/record-pipeline.js';
+import type { BulkRunner, ChunkAttempt, JobKind, JobTransition, WorkOutcome } from '../bulk/runner.js';
+import type { Steps } from '../db/transaction-steps.js';
 import type { Logger } from '../log.js';
-import { refusalIn, type GuardedHttp, type OutboundPolicy } from '../net/outbound-guard.js';
+import { refusalIn, type OutboundPolicy } from '../net/outbound-guard.js';
 import { tenantSafeText } from '../net/tenant-safe-text.js';
-import type { ContactAnswer, ContactInput, ContactValidation } from '../contact-check/validate-contact.js';
+import type { ContactAnswer, ContactValidation } from '../contact-check/validate-contact.js';
 import { checkConnector, type CheckResult } from './connector-check.js';
-import { OPEN_TIMEOUT_MS, platformGuard, within } from './platform-access.js';
+import { openPlatformSession } from './platform-access.js';
 import type { ConnectorRow, ConnectorStore, RecordState, RunCounts } from './connector-store.js';
-import { checkPlatformUrl } from './platform-url.js';
 import { ConnectorError, type ConnectorSession, type PlatformRecord, type WriteBackItem, type WriteBackOutcome } from './plugin.js';
 import type { ConnectorRegistry } from './registry.js';
 import type { SecretBox } from './secrets.js';
 import type { CreditCaps, CapState } from './credit-caps.js';
 
+/** The engine's kind of a connector's jobs. */
+export const CONNECTOR_JOB_KIND = 'connector';
+/** How long an ended connector job is kept (its runs stay in `connector_runs`). */
+const JOB_RETENTION_MS = 7 * 24 * 3_600_000;
+/** How often `settle` looks whether delivery jobs have ended. */
+const SETTLE_POLL_MS = 25;
+
+/** What a connector's job keeps: whose, why, and for a webhook delivery the records it carried. */
+interface ConnectorJobSettings {
+  connector_id: string;
+  triggered_by: string;
+  records?: PlatformRecord[];
+}
+
+const lockKeyOf = (connectorId: string) => `connector:${connectorId}`;
+const newId = (prefix: string) => `${prefix}_${crypto.randomBytes(12).toString('base64url')}`;
+
 const MODULES = ['address', 'email', 'phone'] as const;
 type Module = (typeof MODULES)[number];
 const PENDING_WRITES_PER_RUN = 1_000;
-/** How long a shutdown waits for runs in flight. */
-const STOP_WAIT_MS = 5_000;
+/** What one attempt works with. */
+interface AttemptWork {
+  jobId: string;
+  connector: ConnectorRow;
+  session: ConnectorSession;
+  counts: RunCounts;
+  errors: { key: string; error: string }[];
+  shouldStop: () => boolean;
+  progress: () => Promise<void>;
+}
+
 /** A page's records validated: what is due of each, and the answers, waiting to be written back. */
 interface ValidatedPage {
   outcome: FlowOutcome;
@@ -53,7 +86,6 @@ export interface ConnectorRunOptions {
   perJob: number;
   slots: Slots;
   gate: TurnGate;
-  leaseMs: number;
   /** CONNECTOR_ALLOW_PRIVATE (tests): a connector's own configured origins may be on loopback; nothing else may. */
   allowPrivate: boolean;
   /** The outbound guard's policy every platform request goes through (the operator's listed origins). */
@@ -109,166 +141,244 @@ function failureOf(err: unknown): { reason: ConnectorError['reason']; message: s
 /** A record's write-back outcome with the platform's reason as a tenant may see it. */
 const shownOutcome = (o: WriteBackOutcome): WriteBackOutcome => (o.error ? { ...o, error: tenantSafeText(o.error) } : o);
 
-export class ConnectorRuns {
-  readonly owner = `sync_${crypto.randomBytes(6).toString('hex')}`;
-  private stopping = false;
-  private readonly active = new Set<Promise<unknown>>();
+export class ConnectorRuns implements JobKind {
+  /** The attempt's run of each job worked here (the run a transition ends). */
+  private readonly attempts = new Map<string, string>();
+  /** Who hears a job's counts after each page (the command line's progress). */
+  private readonly listeners = new Map<string, (counts: RunCounts) => void>();
+  /** Jobs whose attempt stopped at the connector's monthly credit cap: their completion pauses the connector. */
+  private readonly capped = new Map<string, CapState>();
+  /** Delivery jobs started here and not yet seen ended (`settle`). */
+  private readonly deliveries = new Set<string>();
 
   constructor(
     private readonly store: ConnectorStore,
+    private readonly jobs: JobStore,
+    private readonly runner: Pick<BulkRunner, 'enqueue' | 'resume'>,
     private readonly registry: ConnectorRegistry,
     private readonly secrets: SecretBox,
     private readonly validation: ContactValidation,
-    private readonly ledger: CreditLedger,
+    private readonly events: JobEvents,
     private readonly log: Logger,
     private readonly options: ConnectorRunOptions,
   ) {}
 
   /**
-   * Starts a run in the background if the connector is free; returns its id, or null when a run holds it already.
-   * `onProgress` hears the run's counts after each page.
+   * Starts a run: a job of the connector, with its first run waiting for the runner; returns the run's and the job's
+   * ids, or null when the connector's job is under way (one at a time, on every instance: the job's lock key).
+   * `resumePaused` (a person asked: the API, the command line): a job paused for credits resumes now instead.
+   * `onProgress` hears the run's counts after each page, when this process works it.
    */
-  async start(connector: ConnectorRow, triggeredBy: string, onProgress?: (counts: RunCounts) => void): Promise<{ runId: string; done: Promise<void> } | null> {
-    if (this.stopping || !(await this.store.claimRun(connector.id, this.owner, this.options.leaseMs))) return null;
-    const runId = `run_${crypto.randomBytes(12).toString('base64url')}`;
-    try {
-      await this.store.failAbandonedRuns(connector.id);
-      await this.store.startRun(runId, connector, triggeredBy);
-    } catch (err) {
-      await this.store.releaseRun(connector.id, this.owner).catch(() => undefined);
-      throw err;
-    }
-    const done = this.execute(connector, runId, onProgress)
-      .catch((err: unknown) => this.log.error({ err, connector_id: connector.id, run_id: runId }, 'connector run failed'))
-      .finally(() => this.store.releaseRun(connector.id, this.owner).catch(() => undefined));
-    this.active.add(done);
-    void done.finally(() => this.active.delete(done));
-    return { runId, done };
+  async start(
+    connector: ConnectorRow, triggeredBy: string,
+    { resumePaused = false, onProgress }: { resumePaused?: boolean; onProgress?: (counts: RunCounts) => void } = {},
+  ): Promise<{ runId: string; jobId: string } | null> {
+    const runId = newId('run');
+    const jobId = newId('cjob');
+    const settings: ConnectorJobSettings = { connector_id: connector.id, triggered_by: triggeredBy };
+    if (onProgress) this.listeners.set(jobId, onProgress);
+    const created = await this.createJob(jobId, connector, settings, lockKeyOf(connector.id), () => this.store.insertRunSteps(runId, connector, triggeredBy, jobId));
+    if (created) return { runId, jobId };
+    this.listeners.delete(jobId);
+    const live = await this.jobs.liveByLock(lockKeyOf(connector.id));
+    if (!resumePaused || live?.status !== 'paused') return null;
+    if (onProgress) this.listeners.set(live.id, onProgress);
+    const resumed = await this.runner.resume(live.id, () => this.store.insertRunSteps(runId, connector, triggeredBy, live.id));
+    return resumed ? { runId, jobId: live.id } : null;
   }
 
   /**
-   * Lets runs in flight end (they stop at their next page), for at most STOP_WAIT_MS: a platform that never answers
-   * must not hold a shutdown. A run left behind loses its lease when this process exits, and the next run goes on.
+   * The records a webhook delivered, validated and written back as a job of their own (a delivery cannot wait for a
+   * run to end): the same change detection and charge keys make a record that a run checks at the same time cost
+   * nothing twice. Kept as a run (`triggered_by: webhook`) for the history.
    */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled([...this.active]),
-      new Promise((resolve) => { timer = setTimeout(resolve, STOP_WAIT_MS); }),
-    ]);
-    clearTimeout(timer);
+  async deliver(connector: ConnectorRow, records: PlatformRecord[]): Promise<string> {
+    const jobId = newId('cjob');
+    const runId = newId('run');
+    this.deliveries.add(jobId);
+    await this.createJob(jobId, connector, { connector_id: connector.id, triggered_by: 'webhook', records }, undefined,
+      () => this.store.insertRunSteps(runId, connector, 'webhook', jobId));
+    return jobId;
   }
 
-  private async execute(connector: ConnectorRow, runId: string, onProgress?: (counts: RunCounts) => void): Promise<void> {
+  private async createJob(
+    jobId: string, connector: ConnectorRow, settings: ConnectorJobSettings, lockKey: string | undefined,
+    then: () => Steps<void>,
+  ): Promise<boolean> {
+    const created = await this.jobs.create({
+      id: jobId, accountId: connector.accountId, kind: CONNECTOR_JOB_KIND, name: connector.name,
+      settings: settings as unknown as Record<string, unknown>, rowsTotal: 0, expiresAt: Date.now() + JOB_RETENTION_MS,
+      chunks: [{ firstSeq: 0, rowCount: 0, byteStart: 0, byteEnd: 0 }], lockKey,
+    }, then);
+    if (created) await this.runner.enqueue([{ jobId, idx: 0, kind: CONNECTOR_JOB_KIND }]);
+    return created;
+  }
+
+  /** Whether a job has ended (completed, paused, failed, canceled), for those waiting on it. */
+  async ended(jobId: string): Promise<boolean> {
+    const job = await this.jobs.get(jobId);
+    return !job || (job.status !== 'queued' && job.status !== 'running');
+  }
+
+  /** Waits until the delivery jobs started here have ended (a shutdown; tests). */
+  async settle(): Promise<void> {
+    while (this.deliveries.size) {
+      for (const id of [...this.deliveries]) if (await this.ended(id)) this.deliveries.delete(id);
+      if (this.deliveries.size) await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+    }
+  }
+
+  /** One attempt at a connector's job (the engine's JobKind): its run begins, and ends by the transition that follows. */
+  async work(job: Job, _chunk: unknown, attempt: ChunkAttempt): Promise<WorkOutcome> {
+    const settings = job.settings as unknown as ConnectorJobSettings;
+    const connector = await this.store.get(settings.connector_id);
+    if (!connector) return { kind: 'failed', reason: 'api_error', message: 'the connector was deleted' };
+    const runId = await this.store.beginAttempt(job.id, connector, settings.triggered_by, attempt.id);
+    this.attempts.set(job.id, runId);
     const counts: RunCounts = {
       records_read: 0, records_validated: 0, records_written: 0, records_skipped: 0, records_failed: 0, credits_charged: 0,
     };
     const errors: { key: string; error: string }[] = [];
-    let lost = false;
-    const heartbeat = setInterval(() => {
-      this.store.renewRun(connector.id, this.owner, this.options.leaseMs).then(
-        (held) => { if (!held) lost = true; },
-        (err: unknown) => this.log.warn({ err, connector_id: connector.id }, 'connector lease renewal failed'),
-      );
-    }, Math.max(50, Math.floor(this.options.leaseMs / 3)));
-    let session: ConnectorSession | undefined;
-    let http: GuardedHttp | undefined;
     const progress = async () => {
       await this.store.saveRun(runId, counts, errors);
-      onProgress?.(counts);
+      this.listeners.get(job.id)?.(counts);
     };
+    let opened: Awaited<ReturnType<typeof openPlatformSession>> | undefined;
     try {
       const plugin = this.registry.get(connector.type);
       if (!plugin) throw new ConnectorError('api_error', `no plugin for connector type ${connector.type}`);
-      for (const url of plugin.urlsOf(connector.settings)) await checkPlatformUrl(url, this.options.allowPrivate);
       const credentials = this.secrets.open(connector.sealed);
-      if (this.secrets.isStale(connector.sealed)) await this.store.update(connector.id, { sealed: this.secrets.seal(credentials) });
-      http = this.guardFor(plugin.urlsOf(connector.settings));
-      session = await within(plugin.open({
-        settings: connector.settings, credentials, writeBack: connector.writeBack, log: this.log, fetch: http.fetch,
-      }), OPEN_TIMEOUT_MS, 'opening the platform session');
-      // Where the login sent us (Salesforce's instance URL) is checked like the URLs of the settings.
-      for (const url of session.urls?.() ?? []) await checkPlatformUrl(url, this.options.allowPrivate);
-      if (this.options.publicBaseUrl && session.ensureWebhooks) {
-        // A failed subscription does not stop the sync: the schedule still reads every change.
-        await session.ensureWebhooks(new URL(`/webhooks/${connector.type}`, this.options.publicBaseUrl).toString())
-          .catch((err: unknown) => this.log.warn({ err: (err as Error).message, connector_id: connector.id }, 'webhooks not subscribed'));
-      }
-      await this.retryPendingWrites(connector, session, counts, errors);
-
-      const seen = new Set<string>();
-      let paused: number | null = null;
-      let capped: CapState | null = null;
-      // A page is validated while the one before it is written back and the next one is read: the run waits on the
-      // platform's API, not on both in turn. The watermark moves only once its page is written.
-      let writing: Promise<void> | null = null;
-      // Once a page owes a record a check, the watermark stays before it: the next run reads the record again.
-      let owesChecks = false;
-      const open = session;
-      for await (const page of readAhead(open.changes(connector.watermark))) {
-        if (lost || this.stopping) break;
-        capped = (await this.options.caps?.reached(connector)) ?? null;
-        if (capped) break;
-        for (const r of page.records) seen.add(r.key);
-        counts.records_read = seen.size;
-        const budget = await this.capBudget(connector);
-        const validated = await this.validatePage(connector, page.records, counts, errors, () => lost || this.stopping, budget);
-        await writing;
-        const done = validated.outcome.kind === 'done';
-        writing = this.writePage(connector, open, validated, counts, errors)
-          .then((owes) => {
-            owesChecks ||= owes;
-            return done && !owesChecks ? this.store.update(connector.id, { watermark: page.watermark }) : undefined;
-          })
-          .then(progress);
-        writing.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
-        if (validated.outcome.kind === 'paused') {
-          paused = validated.outcome.required;
-          break;
-        }
-        if (!done) break;
-      }
-      await writing;
+      if (!settings.records && this.secrets.isStale(connector.sealed)) await this.store.update(connector.id, { sealed: this.secrets.seal(credentials) });
+      opened = await openPlatformSession(plugin, {
+        settings: connector.settings, credentials, writeBack: connector.writeBack, log: this.log,
+      }, this.options);
+      const work = { jobId: job.id, connector, session: opened.session, counts, errors, shouldStop: attempt.shouldStop, progress };
+      const outcome = settings.records
+        ? await this.workDelivery(work, settings.records)
+        : await this.workChanges(work);
       await progress();
-      capped ??= paused === null && !(lost || this.stopping) ? (await this.options.caps?.reached(connector, 0.5)) ?? null : null;
-      if (capped) {
-        const detail = `${capped.spent} of the connector's ${capped.cap} credits this month are used`;
-        await this.store.update(connector.id, { status: 'paused', reason: 'credit_cap_reached', reasonDetail: detail });
-        await this.store.finishRun(runId, 'paused', 'credit_cap_reached', detail);
-      } else if (paused !== null) {
-        // The connector's state first, then the run's end: whoever sees the run ended sees the connector as it left it.
-        await this.store.update(connector.id, { status: 'paused', reason: 'credits_exhausted', reasonDetail: null });
-        await this.store.finishRun(runId, 'paused', 'credits_exhausted', `the next record needs ${paused} credits`);
-      } else if (lost || this.stopping) {
-        await this.store.finishRun(runId, 'failed', 'api_error', 'the run was interrupted (the service is stopping)');
-      } else {
-        await this.store.update(connector.id, { status: 'active', reason: null, reasonDetail: null });
-        await this.store.finishRun(runId, 'completed', null, null);
+      if (outcome.kind === 'stopped') {
+        // Another runner takes the job over (a shutdown, a lost lease): this run ends here, the next goes on.
+        await this.store.finishRun(runId, 'failed', 'api_error', attempt.stopping()
+          ? 'the run was interrupted (the service is stopping); the next run goes on'
+          : 'the run was interrupted (its lease was lost); the next run goes on');
+        this.attempts.delete(job.id);
       }
+      return outcome;
     } catch (err) {
       await progress().catch(() => undefined);
       const { reason, message, known } = failureOf(err);
-      // Refused credentials stop the connector until they are changed; other failures are tried again on schedule.
-      // The connector's state first, so that whoever sees the run ended sees the connector as the run left it.
-      try {
-        await this.store.update(connector.id, reason === 'auth_failed'
-          ? { status: 'error', reason, reasonDetail: message }
-          : { reason, reasonDetail: message });
-      } finally {
-        await this.store.finishRun(runId, 'failed', reason, message);
-      }
-      if (!known) throw err;
+      if (!known) this.log.error({ err, connector_id: connector.id, run_id: runId }, 'connector run failed');
+      return { kind: 'failed', reason, message };
     } finally {
-      clearInterval(heartbeat);
-      await session?.close?.().catch(() => undefined);
-      await http?.close().catch(() => undefined);
+      await opened?.session.close?.().catch(() => undefined);
+      await opened?.http.close().catch(() => undefined);
     }
   }
 
-  /** This run's way out (platformGuard). */
-  private guardFor(urls: string[]): GuardedHttp {
-    return platformGuard(this.options, urls);
+  /**
+   * The engine made a transition of a connector's job: the connector's state first, then its run's end, so that whoever
+   * sees the run ended sees the connector as the run left it; then the events.
+   */
+  async transitioned(job: Job, t: JobTransition): Promise<void> {
+    const settings = job.settings as unknown as ConnectorJobSettings;
+    const runId = this.attempts.get(job.id) ?? (await this.store.currentRun(job.id));
+    this.attempts.delete(job.id);
+    if (t.status !== 'paused') this.listeners.delete(job.id);
+    const connectorId = settings.connector_id;
+    const delivery = settings.records !== undefined;
+    const capped = this.capped.get(job.id);
+    this.capped.delete(job.id);
+    if (t.status === 'completed' && capped) {
+      // Stopped at its monthly cap: paused until the month turns or the cap is raised (the scheduler looks).
+      const detail = `${capped.spent} of the connector's ${capped.cap} credits this month are used`;
+      await this.store.update(connectorId, { status: 'paused', reason: 'credit_cap_reached', reasonDetail: detail });
+      if (runId) await this.store.finishRun(runId, 'paused', 'credit_cap_reached', detail);
+    } else if (t.status === 'completed') {
+      if (!delivery) await this.store.settleAfterRun(connectorId);
+      if (runId) await this.store.finishRun(runId, 'completed', null, null);
+    } else if (t.status === 'paused') {
+      await this.store.update(connectorId, { status: 'paused', reason: 'credits_exhausted', reasonDetail: null });
+      if (runId) await this.store.finishRun(runId, 'paused', 'credits_exhausted', `the next record needs ${t.required} credits`);
+      this.events.emit('connector.paused', job.accountId, {
+        connector_id: connectorId, run_id: runId ?? '', reason: 'credits_exhausted', resume_credits: t.required,
+      });
+    } else {
+      // Refused credentials stop the connector until they are changed; other failures are tried again on schedule.
+      if (!delivery) {
+        await this.store.update(connectorId, t.reason === 'auth_failed'
+          ? { status: 'error', reason: t.reason, reasonDetail: t.message }
+          : { reason: t.reason, reasonDetail: t.message });
+      }
+      if (runId) await this.store.finishRun(runId, 'failed', t.reason, t.message);
+      this.events.emit('connector.run.failed', job.accountId, {
+        connector_id: connectorId, run_id: runId ?? '', reason: t.reason, message: t.message,
+      });
+    }
+  }
+
+  /** The platform's changes since the watermark, a page at a time; the watermark moves once a page is written. */
+  private async workChanges(work: AttemptWork): Promise<FlowOutcome> {
+    const { jobId, connector, session, counts, errors, shouldStop, progress } = work;
+    if (this.options.publicBaseUrl && session.ensureWebhooks) {
+      // A failed subscription does not stop the sync: the schedule still reads every change.
+      await session.ensureWebhooks(new URL(`/webhooks/${connector.type}`, this.options.publicBaseUrl).toString())
+        .catch((err: unknown) => this.log.warn({ err: (err as Error).message, connector_id: connector.id }, 'webhooks not subscribed'));
+    }
+    await this.retryPendingWrites(connector, session, counts, errors);
+
+    const seen = new Set<string>();
+    let outcome: FlowOutcome = { kind: 'done' };
+    // A page is validated while the one before it is written back and the next one is read: the run waits on the
+    // platform's API, not on both in turn. The watermark moves only once its page is written.
+    let writing: Promise<void> | null = null;
+    // Once a page owes a record a check, the watermark stays before it: the next run reads the record again.
+    let owesChecks = false;
+    for await (const page of readAhead(session.changes(connector.watermark))) {
+      if (shouldStop()) {
+        outcome = { kind: 'stopped' };
+        break;
+      }
+      if (await this.stoppedByCap(jobId, connector)) break;
+      for (const r of page.records) seen.add(r.key);
+      counts.records_read = seen.size;
+      const budget = await this.capBudget(connector);
+      const validated = await this.validatePage(connector, page.records, counts, errors, shouldStop, budget);
+      await writing;
+      const done = validated.outcome.kind === 'done';
+      writing = this.writePage(connector, session, validated, counts, errors)
+        .then((owes) => {
+          owesChecks ||= owes;
+          return done && !owesChecks ? this.store.update(connector.id, { watermark: page.watermark }) : undefined;
+        })
+        .then(progress);
+      writing.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+      if (!done) {
+        outcome = validated.outcome;
+        break;
+      }
+    }
+    await writing;
+    if (outcome.kind === 'done' && !this.capped.has(jobId)) await this.stoppedByCap(jobId, connector, 0.5);
+    return outcome;
+  }
+
+  /** Whether the connector's monthly cap leaves no room for `next` credits; the job then ends paused by it. */
+  private async stoppedByCap(jobId: string, connector: ConnectorRow, next = 1): Promise<boolean> {
+    const capped = await this.options.caps?.reached(connector, next);
+    if (capped) this.capped.set(jobId, capped);
+    return Boolean(capped);
+  }
+
+  /** The records a webhook delivered: validated and written back. */
+  private async workDelivery(work: AttemptWork, records: PlatformRecord[]): Promise<FlowOutcome> {
+    const { jobId, connector, session, counts, errors, shouldStop } = work;
+    counts.records_read = records.length;
+    if (await this.stoppedByCap(jobId, connector)) return { kind: 'done' };
+    const validated = await this.validatePage(connector, records, counts, errors, shouldStop, await this.capBudget(connector));
+    await this.writePage(connector, session, validated, counts, errors);
+    if (validated.outcome.kind === 'done') await this.stoppedByCap(jobId, connector, 0.5);
+    return validated.outcome;
   }
 
   /** Whether the connector can run (credentials, fields, permissions, webhooks): connector-check.ts. */
@@ -310,12 +420,15 @@ export class ConnectorRuns {
         }
         continue;
       }
-      const input: ContactInput = { smtp: true, country: r.contact.country };
-      for (const m of modules) input[m] = r.contact[m];
+      // Only the modules due, through the same request schema as a CSV row or a /v1/validate body.
+      const only = (m: Module) => (modules.includes(m) ? r.contact[m] ?? null : null);
+      const record = sourceRecordOf(r.key, {
+        address: only('address'), email: only('email'), phone: only('phone'), country: r.contact.country, smtp: true,
+      });
       const owed = modules.flatMap((m) => (before?.[m]?.startsWith(RECHECK) ? [before[m]] : []));
       const again = r.reverify !== undefined ? [`reverify:${r.reverify}`] : [];
       const chargeId = r.chargeKey ? `${connector.id}:${r.chargeKey}` : `${connector.id}:${r.key}:${[modules.map((m) => hashes[m]).join('.'), ...owed, ...again].join(':')}`;
-      due.push({ record: { key: r.key, input }, chargeId, hashes, modules });
+      due.push({ record, chargeId, hashes, modules });
     }
     if (cleared.length) await this.store.saveRecordStates(connector.id, cleared);
     if (!due.length) return { outcome: { kind: 'done' }, byKey: new Map(), answers: new Map() };
@@ -338,7 +451,7 @@ export class ConnectorRuns {
           chargedInPage += finished.answer.chargedNow;
         } else {
           counts.records_failed++;
-          errors.push({ key: record.key, error: verdictError(finished.result) ?? 'failed' });
+          errors.push({ key: record.key, error: finished.error ?? 'failed' });
         }
         return finished;
       },
@@ -408,64 +521,5 @@ export class ConnectorRuns {
       }
       await this.store.clearPendingWrite(connector.id, o.key, o.error ?? null, !o.ok);
     }
-  }
-
-  /**
-   * Records a webhook delivered, validated and written back now, outside the schedule and without the run lease (a
-   * delivery cannot wait for a run to end): the same change detection and charge keys make a record that a run checks
-   * at the same time cost nothing twice. Kept as a run (`triggered_by: webhook`) for the history.
-   */
-  async processDelivery(connector: ConnectorRow, records: PlatformRecord[]): Promise<void> {
-    const runId = `run_${crypto.randomBytes(12).toString('base64url')}`;
-    const counts: RunCounts = {
-      records_read: records.length, records_validated: 0, records_written: 0, records_skipped: 0, records_failed: 0, credits_charged: 0,
-    };
-    const errors: { key: string; error: string }[] = [];
-    await this.store.startRun(runId, connector, 'webhook');
-    let session: ConnectorSession | undefined;
-    let http: GuardedHttp | undefined;
-    try {
-      const plugin = this.registry.get(connector.type);
-      if (!plugin) throw new ConnectorError('api_error', `no plugin for connector type ${connector.type}`);
-      http = this.guardFor(plugin.urlsOf(connector.settings));
-      session = await within(plugin.open({
-        settings: connector.settings, credentials: this.secrets.open(connector.sealed), writeBack: connector.writeBack, log: this.log,
-        fetch: http.fetch,
-      }), OPEN_TIMEOUT_MS, 'opening the platform session');
-      for (const url of [...plugin.urlsOf(connector.settings), ...(session.urls?.() ?? [])]) {
-        await checkPlatformUrl(url, this.options.allowPrivate);
-      }
-      const capped = await this.options.caps?.reached(connector);
-      const budget = await this.capBudget(connector);
-      const validated = capped
-        ? { outcome: { kind: 'done' as const }, byKey: new Map(), answers: new Map() }
-        : await this.validatePage(connector, records, counts, errors, () => this.stopping, budget);
-      await this.writePage(connector, session, validated, counts, errors);
-      await this.store.saveRun(runId, counts, errors);
-      const cappedNow = capped ?? (validated.outcome.kind === 'paused' ? null : (await this.options.caps?.reached(connector, 0.5)) ?? null);
-      if (cappedNow) {
-        const detail = `${cappedNow.spent} of the connector's ${cappedNow.cap} credits this month are used`;
-        await this.store.finishRun(runId, 'paused', 'credit_cap_reached', detail);
-        await this.store.update(connector.id, { status: 'paused', reason: 'credit_cap_reached', reasonDetail: detail });
-      } else if (validated.outcome.kind === 'paused') {
-        await this.store.finishRun(runId, 'paused', 'credits_exhausted', `the next record needs ${validated.outcome.required} credits`);
-        await this.store.update(connector.id, { status: 'paused', reason: 'credits_exhausted', reasonDetail: null });
-      } else {
-        await this.store.finishRun(runId, 'completed', null, null);
-      }
-    } catch (err) {
-      await this.store.saveRun(runId, counts, errors).catch(() => undefined);
-      const { reason, message, known } = failureOf(err);
-      await this.store.finishRun(runId, 'failed', reason, message);
-      if (!known) this.log.error({ err, connector_id: connector.id }, 'webhook delivery not processed');
-    } finally {
-      await session?.close?.().catch(() => undefined);
-      await http?.close().catch(() => undefined);
-    }
-  }
-
-  /** Whether a connector paused for credits can go on (its account has credits again). */
-  async canResume(connector: ConnectorRow): Promise<boolean> {
-    return (await this.ledger.balance(connector.accountId)) > 0;
   }
 }

@@ -1,10 +1,12 @@
 /**
- * Where connectors live: `connectors` (settings, sealed credentials, watermark, the run lease), `connector_runs`, and
+ * Where connectors live: `connectors` (settings, sealed credentials, watermark, when the schedule is next due),
+ * `connector_runs` (each an attempt at a connector's job in src/bulk, whose chunk lease is the run's), and
  * `connector_records` (per record the hash of each checked input, and a write-back still owed). Every query names the
  * account or the connector: one account never reaches another's rows.
  */
 import type { Database } from '../db/data-source.js';
-import { all, run, runSteps } from '../db/transaction-steps.js';
+import crypto from 'node:crypto';
+import { all, run, runSteps, type Steps } from '../db/transaction-steps.js';
 import type { Sealed } from './secrets.js';
 
 export type ConnectorStatus = 'active' | 'paused' | 'error';
@@ -24,6 +26,8 @@ export interface ConnectorRow {
   sealed: Sealed;
   watermark: Record<string, unknown>;
   lastRunId: string | null;
+  /** When the schedule is next due (null: not computed yet). */
+  nextRunAt: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -58,7 +62,7 @@ export interface RecordState {
 }
 
 const COLUMNS = `id, account_id, type, name, status, reason, reason_detail, schedule, settings, write_back, secret,
-  secret_key_id, watermark, last_run_id, created_at, updated_at`;
+  secret_key_id, watermark, last_run_id, next_run_at, created_at, updated_at`;
 
 function connectorOf(r: Record<string, unknown>): ConnectorRow {
   return {
@@ -67,7 +71,8 @@ function connectorOf(r: Record<string, unknown>): ConnectorRow {
     reasonDetail: (r.reason_detail as string | null) ?? null, schedule: String(r.schedule),
     settings: JSON.parse(String(r.settings)), writeBack: JSON.parse(String(r.write_back)),
     sealed: { secret: String(r.secret), keyId: String(r.secret_key_id) }, watermark: JSON.parse(String(r.watermark)),
-    lastRunId: (r.last_run_id as string | null) ?? null, createdAt: Number(r.created_at), updatedAt: Number(r.updated_at),
+    lastRunId: (r.last_run_id as string | null) ?? null,
+    nextRunAt: r.next_run_at === null || r.next_run_at === undefined ? null : Number(r.next_run_at), createdAt: Number(r.created_at), updatedAt: Number(r.updated_at),
   };
 }
 
@@ -99,10 +104,10 @@ export class ConnectorStore {
     const at = this.now();
     await this.db.run(
       `INSERT INTO connectors (id, account_id, type, name, status, schedule, settings, write_back, secret, secret_key_id,
-         watermark, platform_key, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, '{}', $12, $11, $11)`,
+         watermark, platform_key, next_run_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, '{}', $12, $13, $11, $11)`,
       [c.id, c.accountId, c.type, c.name, c.status, c.schedule, JSON.stringify(c.settings), JSON.stringify(c.writeBack),
-        c.sealed.secret, c.sealed.keyId, at, platformKey],
+        c.sealed.secret, c.sealed.keyId, at, platformKey, c.nextRunAt],
     );
   }
 
@@ -142,7 +147,7 @@ export class ConnectorStore {
     return (await this.db.all<Record<string, unknown>>(`SELECT ${COLUMNS} FROM connectors ORDER BY id`)).map(connectorOf);
   }
 
-  async update(id: string, changes: Partial<Pick<ConnectorRow, 'name' | 'status' | 'reason' | 'reasonDetail' | 'schedule' | 'settings' | 'writeBack' | 'sealed' | 'watermark'>>): Promise<void> {
+  async update(id: string, changes: Partial<Pick<ConnectorRow, 'name' | 'status' | 'reason' | 'reasonDetail' | 'schedule' | 'nextRunAt' | 'settings' | 'writeBack' | 'sealed' | 'watermark'>>): Promise<void> {
     const sets: string[] = [];
     const params: unknown[] = [id];
     const set = (column: string, value: unknown) => {
@@ -154,6 +159,7 @@ export class ConnectorStore {
     if (changes.reason !== undefined) set('reason', changes.reason);
     if (changes.reasonDetail !== undefined) set('reason_detail', changes.reasonDetail);
     if (changes.schedule !== undefined) set('schedule', changes.schedule);
+    if (changes.nextRunAt !== undefined) set('next_run_at', changes.nextRunAt);
     if (changes.settings !== undefined) set('settings', JSON.stringify(changes.settings));
     if (changes.writeBack !== undefined) set('write_back', JSON.stringify(changes.writeBack));
     if (changes.watermark !== undefined) set('watermark', JSON.stringify(changes.watermark));
@@ -171,41 +177,90 @@ export class ConnectorStore {
       if (!gone.length) return false;
       yield run(`DELETE FROM connector_records WHERE connector_id = $1`, id);
       yield run(`DELETE FROM connector_runs WHERE connector_id = $1`, id);
+      // Its run's job (src/bulk) ends with it: the runner finds it canceled at its next claim or save.
+      yield run(
+        `UPDATE bulk_jobs SET status = 'canceled', finished_at = $2 WHERE lock_key = $3 AND status IN ('queued', 'running', 'paused')`,
+        id, Date.now(), `connector:${id}`,
+      );
       yield run(`DELETE FROM connectors WHERE id = $1`, id);
       return true;
     });
   }
 
-  /** Takes the connector's run lease if nobody holds it: never two runs of one connector at once, on any instance. */
-  async claimRun(id: string, owner: string, leaseMs: number): Promise<boolean> {
-    const at = this.now();
-    const changed = await this.db.run(
-      `UPDATE connectors SET run_owner = $2, run_lease_until = $3
-       WHERE id = $1 AND (run_owner IS NULL OR run_lease_until < $4)`,
-      [id, owner, at + leaseMs, at],
+  /**
+   * The steps that insert a run waiting for its first attempt (no owner yet), inside the transaction that creates or
+   * resumes its job: whoever claims the job's chunk finds it there.
+   */
+  *insertRunSteps(runId: string, connector: ConnectorRow, triggeredBy: string, jobId: string): Steps<void> {
+    yield run(
+      `INSERT INTO connector_runs (id, connector_id, account_id, triggered_by, status, started_at, job_id)
+       VALUES ($1, $2, $3, $4, 'running', $5, $6)`,
+      runId, connector.id, connector.accountId, triggeredBy, this.now(), jobId,
     );
+    yield run(`UPDATE connectors SET last_run_id = $2 WHERE id = $1`, connector.id, runId);
+  }
+
+  /**
+   * An attempt at a connector's job begins: the job's runs left `running` by another runner (it died, or lost its
+   * lease) are failed, so that the history tells the truth; the run waiting for this attempt is taken, or a new one
+   * begins (a takeover, a resume). Returns the attempt's run id.
+   */
+  async beginAttempt(jobId: string, connector: ConnectorRow, triggeredBy: string, owner: string): Promise<string> {
+    const at = this.now();
+    const fresh = `run_${crypto.randomBytes(12).toString('base64url')}`;
+    const self = this;
+    return runSteps(this.db, function* () {
+      yield run(
+        `UPDATE connector_runs SET status = 'failed', reason = 'api_error',
+           message = 'the run was interrupted (its runner stopped); the next run goes on', finished_at = $3
+         WHERE job_id = $1 AND status = 'running' AND owner IS NOT NULL AND owner <> $2`,
+        jobId, owner, at,
+      );
+      const waiting = (yield all(
+        `UPDATE connector_runs SET owner = $2 WHERE job_id = $1 AND status = 'running' AND owner IS NULL RETURNING id`, jobId, owner,
+      )) as { id: string }[];
+      if (waiting[0]) return waiting[0].id;
+      yield* self.insertRunSteps(fresh, connector, triggeredBy, jobId);
+      yield run(`UPDATE connector_runs SET owner = $2 WHERE id = $1`, fresh, owner);
+      return fresh;
+    });
+  }
+
+  /** The run of a job still under way (the latest), if any. */
+  async currentRun(jobId: string): Promise<string | null> {
+    const rows = await this.db.all<{ id: string }>(
+      `SELECT id FROM connector_runs WHERE job_id = $1 AND status = 'running' ORDER BY started_at DESC LIMIT 1`, [jobId],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  /** Connectors whose schedule is due at `at` (or has no due time yet), active or waiting for credits or their cap. */
+  async due(at: number): Promise<ConnectorRow[]> {
+    const rows = await this.db.all<Record<string, unknown>>(
+      `SELECT ${COLUMNS} FROM connectors
+       WHERE (next_run_at IS NULL OR next_run_at <= $1)
+         AND (status = 'active' OR (status = 'paused' AND reason IN ('credits_exhausted', 'credit_cap_reached')))
+       ORDER BY next_run_at, id`,
+      [at],
+    );
+    return rows.map(connectorOf);
+  }
+
+  /** Moves a connector's due time on from the one read: true for the one caller whose UPDATE did it. */
+  async claimDue(id: string, read: number | null, next: number): Promise<boolean> {
+    const changed = read === null
+      ? await this.db.run(`UPDATE connectors SET next_run_at = $2 WHERE id = $1 AND next_run_at IS NULL`, [id, next])
+      : await this.db.run(`UPDATE connectors SET next_run_at = $2 WHERE id = $1 AND next_run_at = $3`, [id, next, read]);
     return changed === 1;
   }
 
-  async renewRun(id: string, owner: string, leaseMs: number): Promise<boolean> {
-    return (await this.db.run(
-      `UPDATE connectors SET run_lease_until = $3 WHERE id = $1 AND run_owner = $2`, [id, owner, this.now() + leaseMs],
-    )) === 1;
-  }
-
-  async releaseRun(id: string, owner: string): Promise<void> {
-    await this.db.run(`UPDATE connectors SET run_owner = NULL, run_lease_until = NULL WHERE id = $1 AND run_owner = $2`, [id, owner]);
-  }
-
-  async startRun(runId: string, connector: ConnectorRow, triggeredBy: string): Promise<void> {
-    const at = this.now();
-    await runSteps(this.db, function* () {
-      yield run(
-        `INSERT INTO connector_runs (id, connector_id, account_id, triggered_by, status, started_at) VALUES ($1, $2, $3, $4, 'running', $5)`,
-        runId, connector.id, connector.accountId, triggeredBy, at,
-      );
-      yield run(`UPDATE connectors SET last_run_id = $2 WHERE id = $1`, connector.id, runId);
-    });
+  /** A run ended well: an error's or a credit pause's reason is cleared; a pause its owner asked for stays. */
+  async settleAfterRun(id: string): Promise<void> {
+    await this.db.run(
+      `UPDATE connectors SET status = 'active', reason = NULL, reason_detail = NULL, updated_at = $2
+       WHERE id = $1 AND (status = 'active' OR (status = 'paused' AND reason IN ('credits_exhausted', 'credit_cap_reached')))`,
+      [id, this.now()],
+    );
   }
 
   async saveRun(runId: string, counts: RunCounts, errors: { key: string; error: string }[]): Promise<void> {
@@ -235,15 +290,6 @@ export class ConnectorStore {
       [connectorId, limit],
     );
     return rows.map(runOf);
-  }
-
-  /** Runs left `running` by a process that died: failed, so that the history tells the truth. */
-  async failAbandonedRuns(connectorId: string): Promise<void> {
-    await this.db.run(
-      `UPDATE connector_runs SET status = 'failed', reason = 'api_error', message = 'the run was interrupted (the service stopped)',
-         finished_at = $2 WHERE connector_id = $1 AND status = 'running'`,
-      [connectorId, this.now()],
-    );
   }
 
   async recordStates(connectorId: string, keys: string[]): Promise<Map<string, RecordState>> {

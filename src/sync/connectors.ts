@@ -4,8 +4,8 @@
  * never shown again; read, changed, paused and deleted by their account only.
  */
 import crypto from 'node:crypto';
-import cron from 'node-cron';
 import { z } from 'zod';
+import { isCronExpression, nextCronTime } from '../bulk/schedules.js';
 import type { ConnectorRow, ConnectorStore, RunRow } from './connector-store.js';
 import type { ConnectorRegistry } from './registry.js';
 import { checkPlatformUrl, UnsafeUrl } from './platform-url.js';
@@ -31,7 +31,7 @@ export class PlatformAccountTaken extends Error {
   }
 }
 
-const schedule = z.string().trim().max(100).refine((s) => cron.validate(s), 'a cron expression (5 fields, or 6 with seconds)');
+const schedule = z.string().trim().max(100).refine(isCronExpression, 'a cron expression (5 fields, or 6 with seconds)');
 
 /** At most this many credits a calendar month (UTC) for the connector's records; null: no cap (credit-caps.ts). */
 const creditCap = z.int().min(1).max(1_000_000_000).nullable()
@@ -79,8 +79,6 @@ export class Connectors {
     private readonly registry: ConnectorRegistry,
     private readonly secrets: SecretBox,
     private readonly allowPrivate: boolean,
-    /** Called after a change, so that this instance's schedules follow at once (others within their refresh). */
-    private readonly onChange: () => void = () => undefined,
     private readonly caps?: CreditCaps,
   ) {}
 
@@ -138,11 +136,11 @@ export class Connectors {
     const platformKey = this.platformKeyOf(type, checked.settings);
     await this.refuseTaken(accountId, id, type, platformKey);
     await this.store.insert({
-      id, accountId, type, name, status: 'active', schedule: parsed.data.schedule, settings: checked.settings,
+      id, accountId, type, name, status: 'active', schedule: parsed.data.schedule, nextRunAt: nextCronTime(parsed.data.schedule, Date.now()),
+      settings: checked.settings,
       writeBack: checked.writeBack, sealed: this.secrets.seal(checked.credentials),
     }, platformKey).catch((err: unknown) => this.takenMeanwhile(err, accountId, id, type, platformKey));
     if (parsed.data.credit_cap_monthly) await this.caps?.setCap(id, parsed.data.credit_cap_monthly);
-    this.onChange();
     return this.view((await this.store.get(id))!);
   }
 
@@ -209,6 +207,7 @@ export class Connectors {
     await this.store.update(connector.id, {
       name: p.name,
       schedule: p.schedule,
+      nextRunAt: p.schedule === undefined ? undefined : nextCronTime(p.schedule, Date.now()),
       settings: p.settings ? checked.settings : undefined,
       writeBack: p.write_back ? checked.writeBack : undefined,
       sealed: checked.credentials ? this.secrets.seal(checked.credentials) : undefined,
@@ -219,14 +218,11 @@ export class Connectors {
       ...(p.credit_cap_monthly !== undefined && connector.reason === 'credit_cap_reached' && !p.status ? { status: 'active', reason: null, reasonDetail: null } : {}),
     });
     if (p.credit_cap_monthly !== undefined) await this.caps?.setCap(connector.id, p.credit_cap_monthly);
-    this.onChange();
     return this.view((await this.store.get(connector.id))!);
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {
-    const gone = await this.store.delete(accountId, id);
-    if (gone) this.onChange();
-    return gone;
+    return this.store.delete(accountId, id);
   }
 
   async runs(connectorId: string, limit = 50) {

@@ -3,7 +3,8 @@
  * time limit for what a platform could hold forever (a login that never answers).
  */
 import { createGuardedHttp, type GuardedHttp, type OutboundPolicy } from '../net/outbound-guard.js';
-import { ConnectorError } from './plugin.js';
+import { checkPlatformUrl } from './platform-url.js';
+import { ConnectorError, type ConnectorContext, type ConnectorPlugin, type ConnectorSession } from './plugin.js';
 
 /** How long opening a platform session (its login), or a connector's check, may take before it fails. */
 export const OPEN_TIMEOUT_MS = 60_000;
@@ -28,4 +29,31 @@ export async function within<T>(work: Promise<T>, ms: number, what: string): Pro
 export function platformGuard(options: { outbound: OutboundPolicy; allowPrivate: boolean }, urls: string[]): GuardedHttp {
   const { outbound, allowPrivate } = options;
   return createGuardedHttp({ ...outbound, privateOrigins: [...(outbound.privateOrigins ?? []), ...(allowPrivate ? urls : [])] });
+}
+
+/**
+ * A connector's platform session, opened one way for every job (a scheduled run, a webhook delivery): every URL of its
+ * settings passes the SSRF check before anything is sent (`plugin.open` signs in), and the URLs the login answered with
+ * (Salesforce's instance URL) before the session is used. Every request goes through the returned guard.
+ */
+export async function openPlatformSession(
+  plugin: ConnectorPlugin, context: Omit<ConnectorContext<unknown, unknown, unknown>, 'fetch'>,
+  options: { outbound: OutboundPolicy; allowPrivate: boolean },
+): Promise<{ session: ConnectorSession; http: GuardedHttp }> {
+  const urls = plugin.urlsOf(context.settings);
+  for (const url of urls) await checkPlatformUrl(url, options.allowPrivate);
+  const http = platformGuard(options, urls);
+  try {
+    const session = await within(plugin.open({ ...context, fetch: http.fetch }), OPEN_TIMEOUT_MS, 'opening the platform session');
+    try {
+      for (const url of session.urls?.() ?? []) await checkPlatformUrl(url, options.allowPrivate);
+    } catch (err) {
+      await session.close?.().catch(() => undefined);
+      throw err;
+    }
+    return { session, http };
+  } catch (err) {
+    await http.close().catch(() => undefined);
+    throw err;
+  }
 }

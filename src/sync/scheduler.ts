@@ -1,86 +1,54 @@
 /**
- * Each connector's `schedule`, with node-cron, on every instance: a tick tries to start a run, and the run's lease in
- * the database (ConnectorStore.claimRun) lets one instance through, so that a connector never runs twice at once
- * however many instances tick. A connector paused for want of credits is looked at on its ticks and goes on once its
- * account has credits again; a paused or failed one (bad credentials) waits for its owner. Schedules follow this
- * instance's changes at once and other instances' within REFRESH_MS.
+ * Each connector's `schedule`, kept in the database: a fleet-wide tick (src/bulk/schedules.ts, once across every
+ * instance) looks for connectors whose `next_run_at` has come, moves it on to the schedule's next time with one
+ * conditional UPDATE (so that a connector is claimed once, even by ticks that overlap), and starts their runs as jobs.
+ * A connector's job already under way, or paused for credits, keeps the next run from starting (the job's lock key);
+ * a job paused for credits goes on by the engine's rule (the balance covers what its next record needs). A paused or
+ * failed connector (bad credentials) waits for its owner. A changed schedule takes effect at once (its `next_run_at`
+ * is computed as it is saved).
  */
-import cron, { type ScheduledTask } from 'node-cron';
+import type { Schedules } from '../bulk/schedules.js';
+import { nextCronTime } from '../bulk/schedules.js';
 import type { Logger } from '../log.js';
-import type { ConnectorRow, ConnectorStore } from './connector-store.js';
+import type { ConnectorStore } from './connector-store.js';
 import type { ConnectorRuns } from './connector-runs.js';
 import type { CreditCaps } from './credit-caps.js';
 
-const REFRESH_MS = 30_000;
+/** The tick's name in `job_schedules`, and how often it looks (every second: schedules may name seconds). */
+export const CONNECTORS_DUE_TICK = 'connectors:due';
+const EVERY_SECOND = '* * * * * *';
 
 export class ConnectorScheduler {
-  private readonly tasks = new Map<string, { schedule: string; task: ScheduledTask }>();
-  private refresher?: NodeJS.Timeout;
-  private refreshing?: Promise<void>;
-  private stopped = false;
-
   constructor(
     private readonly store: ConnectorStore,
     private readonly runs: ConnectorRuns,
     private readonly log: Logger,
     private readonly caps?: CreditCaps,
+    private readonly now: () => number = Date.now,
   ) {}
 
-  async start(): Promise<void> {
-    await this.refresh();
-    this.refresher = setInterval(() => void this.refresh(), REFRESH_MS).unref();
+  /** Registers the tick with the fleet's schedules. */
+  register(schedules: Schedules): void {
+    schedules.every(CONNECTORS_DUE_TICK, EVERY_SECOND, async () => { await this.startDue(); });
   }
 
-  /** Brings the tasks in line with the connectors as stored now. */
-  refresh(): Promise<void> {
-    this.refreshing ??= this.sync()
-      .catch((err: unknown) => this.log.error({ err }, 'connector schedules not refreshed'))
-      .finally(() => { this.refreshing = undefined; });
-    return this.refreshing;
-  }
-
-  private async sync(): Promise<void> {
-    if (this.stopped) return;
-    const wanted = new Map<string, ConnectorRow>();
-    for (const c of await this.store.all()) {
-      if (c.status === 'active' || (c.status === 'paused' && (c.reason === 'credits_exhausted' || c.reason === 'credit_cap_reached'))) wanted.set(c.id, c);
-    }
-    for (const [id, { schedule, task }] of this.tasks) {
-      if (wanted.get(id)?.schedule !== schedule) {
-        await task.destroy();
-        this.tasks.delete(id);
+  /** Starts the runs of the connectors due now; returns the ids of those started. */
+  async startDue(): Promise<string[]> {
+    const at = this.now();
+    const started: string[] = [];
+    for (const connector of await this.store.due(at)) {
+      try {
+        const next = nextCronTime(connector.schedule, at);
+        if (!(await this.store.claimDue(connector.id, connector.nextRunAt, next))) continue;
+        // Not due yet, only given its first due time (a connector saved before schedules lived in the database).
+        if (connector.nextRunAt === null) continue;
+        // Paused by its monthly cap: it goes on once the month turns (or the cap is raised, which resumes it at once).
+        if (connector.status === 'paused' && connector.reason === 'credit_cap_reached' && (await this.caps?.reached(connector))) continue;
+        if (await this.runs.start(connector, 'schedule')) started.push(connector.id);
+      } catch (err) {
+        this.log.error({ err, connector_id: connector.id }, 'scheduled connector run not started');
       }
     }
-    for (const [id, c] of wanted) {
-      if (this.tasks.has(id)) continue;
-      const task = cron.schedule(c.schedule, () => this.tick(id), { name: `connector:${id}`, noOverlap: true });
-      task.unref();
-      this.tasks.set(id, { schedule: c.schedule, task });
-    }
-  }
-
-  private async tick(id: string): Promise<void> {
-    try {
-      const connector = await this.store.get(id);
-      if (!connector || this.stopped) return;
-      if (connector.status === 'paused' && connector.reason === 'credits_exhausted') {
-        if (!(await this.runs.canResume(connector))) return;
-      } else if (connector.status === 'paused' && connector.reason === 'credit_cap_reached') {
-        // Paused by its monthly cap: it goes on once the month turns (or the cap is raised, which resumes it at once).
-        if (await this.caps?.reached(connector)) return;
-      } else if (connector.status !== 'active') return;
-      const started = await this.runs.start(connector, 'schedule');
-      await started?.done;
-    } catch (err) {
-      this.log.error({ err, connector_id: id }, 'scheduled connector run not started');
-    }
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.refresher);
-    await this.refreshing;
-    for (const { task } of this.tasks.values()) await task.destroy();
-    this.tasks.clear();
+    return started;
   }
 }

@@ -73,17 +73,21 @@ export class WebhookDeliveries {
     );
   }
 
-  /** The records a delivery carries, validated and written back in the background (an active connector's only). */
+  /**
+   * The records a delivery carries, validated and written back in the background as a job of the job engine (an active
+   * connector's only): the answer does not wait for it.
+   */
   process(connector: ConnectorRow, records: PlatformRecord[]): void {
     if (!records.length || connector.status !== 'active') return;
-    const tracked = this.runs.processDelivery(connector, records).catch((err: unknown) => this.log.error({ err }, 'webhook work failed'));
+    const tracked = this.runs.deliver(connector, records).catch((err: unknown) => this.log.error({ err }, 'webhook work not queued'));
     this.background.add(tracked);
     void tracked.finally(() => this.background.delete(tracked));
   }
 
-  /** Waits for the work of deliveries already answered (a shutdown; tests). */
+  /** Waits for the work of deliveries already answered to be done (a shutdown; tests). */
   async settle(): Promise<void> {
     await Promise.allSettled([...this.background]);
+    await this.runs.settle();
   }
 
   /** The platform let the connector go: paused with the reason, its credentials replaced by those kept (erased ones left out). */

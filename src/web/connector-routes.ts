@@ -200,7 +200,7 @@ export function connectorRoutes(router: Router, guards: { page: RequestHandler[]
   });
 
   router.post('/connectors/:id/run', ...guards.action, async (req, res) => {
-    const started = await connectorRuns.start(await ownConnector(req, res), 'dashboard');
+    const started = await connectorRuns.start(await ownConnector(req, res), 'dashboard', { resumePaused: true });
     res.redirect(303, `/connectors?done=${started ? 'run-started' : 'run-busy'}`);
   });
   for (const [verb, status, notice] of [['pause', 'paused', 'paused'], ['resume', 'active', 'resumed']] as const) {

@@ -242,7 +242,7 @@ export const connectorEndpoints = [
     problems: ['not-found', 'connector-busy', 'connectors-not-configured'],
     handler: async ({ req, res, deps }) => {
       const connector = await own(deps.connectors, req, res);
-      const started = await answering(() => deps.connectorRuns.start(connector, 'api'));
+      const started = await answering(() => deps.connectorRuns.start(connector, 'api', { resumePaused: true }));
       if (!started) throw new Problem('connector-busy', 'A run of this connector is in progress.');
       res.status(202).location(`/v1/connectors/${connector.id}/runs`).json({ run_id: started.runId });
     },
