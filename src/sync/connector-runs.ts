@@ -214,10 +214,12 @@ export class ConnectorRuns implements JobKind {
     return created;
   }
 
-  /** Whether a job has ended (completed, paused, failed, canceled), for those waiting on it. */
+  /** Whether a job has ended (completed, paused, failed, canceled) and its run with it, for those waiting on it. */
   async ended(jobId: string): Promise<boolean> {
     const job = await this.jobs.get(jobId);
-    return !job || (job.status !== 'queued' && job.status !== 'running');
+    if (job && (job.status === 'queued' || job.status === 'running')) return false;
+    // The job's transition is stored before its run ends (transitioned): wait for that too.
+    return (await this.store.currentRun(jobId)) === null;
   }
 
   /** Waits until the delivery jobs started here have ended (a shutdown; tests). */
