@@ -294,7 +294,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   // REDIS_URL: the per-key rate limit counts in Redis (src/http/middleware/rate-limit.ts).
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const baseUrl = () => (config.people.publicBaseUrl ?? url).replace(/\/+$/, '');
-  const outgoing = openWebhooks(config, db, ledger, people, mailer, logger, baseUrl);
+  const outgoing = openWebhooks(config, db, ledger, people, mailer, logger, baseUrl, bulk);
   const purchases = new Purchases(db, ledger, { packPrices: config.credits.packPrices, stripe: config.stripe }, logger);
   const stripeApi = config.stripe?.apiBase ? new URL(config.stripe.apiBase).origin : null;
   const app = createApp({

@@ -19,7 +19,7 @@ export interface JobEventData {
 export type JobEventName = keyof JobEventData;
 export const JOB_EVENT_NAMES = ['batch.completed', 'batch.paused', 'batch.failed', 'connector.run.failed', 'connector.paused'] as const satisfies readonly JobEventName[];
 
-type Handler<E extends JobEventName> = (accountId: string, data: JobEventData[E]) => void | Promise<void>;
+type Handler<E extends JobEventName> = (accountId: string, data: JobEventData[E]) => unknown;
 
 export class JobEvents {
   private readonly handlers = new Map<JobEventName, Handler<never>[]>();
@@ -40,7 +40,7 @@ export class JobEvents {
   emit<E extends JobEventName>(name: E, accountId: string, data: JobEventData[E]): void {
     for (const handler of this.handlers.get(name) ?? []) {
       const p = Promise.resolve()
-        .then(() => (handler as Handler<E>)(accountId, data))
+        .then(async () => { await (handler as Handler<E>)(accountId, data); })
         .catch((err: unknown) => this.log.error({ err, event: name }, 'job event handler failed'))
         .finally(() => this.pending.delete(p));
       this.pending.add(p);
