@@ -356,7 +356,9 @@ export class ConnectorRuns implements JobKind {
         .then(progress);
       writing.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
       if (!done) {
-        outcome = validated.outcome;
+        // Stopped by the cap's budget rather than told to stop: the job ends paused by the cap, its watermark kept.
+        const byCap = validated.outcome.kind === 'stopped' && !shouldStop() && (await this.stoppedByCap(jobId, connector, 0.5));
+        outcome = byCap ? { kind: 'done' } : validated.outcome;
         break;
       }
     }
@@ -379,8 +381,9 @@ export class ConnectorRuns implements JobKind {
     if (await this.stoppedByCap(jobId, connector)) return { kind: 'done' };
     const validated = await this.validatePage(connector, records, counts, errors, shouldStop, await this.capBudget(connector));
     await this.writePage(connector, session, validated, counts, errors);
-    if (validated.outcome.kind === 'done') await this.stoppedByCap(jobId, connector, 0.5);
-    return validated.outcome;
+    if (validated.outcome.kind === 'paused' || shouldStop()) return validated.outcome;
+    // Done, or stopped by the cap's budget: a cap reached now pauses the connector as the job ends.
+    return (await this.stoppedByCap(jobId, connector, 0.5)) || validated.outcome.kind === 'done' ? { kind: 'done' } : validated.outcome;
   }
 
   /** Whether the connector can run (credentials, fields, permissions, webhooks): connector-check.ts. */
