@@ -2,9 +2,9 @@
  * Real time for connectors whose settings ask for it (`settings.realtime`; Salesforce Change Data Capture), the story:
  * every instance looks at the realtime connectors every few seconds; the one that takes a connector's stream lease in
  * the database opens the platform session and subscribes from the position kept (so one subscription per connector
- * across the fleet, and a restart misses nothing the platform still keeps); the records the stream names are validated
- * and written back as the webhook deliveries are (same change detection and charge keys), and only then is the
- * position kept. The lease is renewed while it listens; an instance that loses it stops. When the stream drops (a
+ * across the fleet, and a restart misses nothing the platform still keeps); the records the stream names become a
+ * delivery job, validated and written back as webhook deliveries are (same change detection and charge keys), and only
+ * once the job is kept is the position kept. The lease is renewed while it listens; an instance that loses it stops. When the stream drops (a
  * broken connection, a refused session, events the platform lost), a catch-up run reads the changes at once, the
  * schedule goes on as the safety net, and the stream is subscribed again after a back-off.
  */
@@ -22,7 +22,10 @@ import type { StreamStore } from './stream-store.js';
 
 /** What the streams need of the runs: records validated and written back, and a run now (the fallback). */
 export interface RealtimeRuns {
-  /** Resolves once the records are validated and their verdicts written back (or failed for good). */
+  /**
+   * Resolves once the records are safe with the runs: a delivery job kept in the database (the job engine validates
+   * and writes them back, and a restart goes on with it), so the stream's position may move past them.
+   */
   deliver(connector: ConnectorRow, records: PlatformRecord[]): Promise<void>;
   catchUp(connector: ConnectorRow): Promise<void>;
 }
@@ -132,7 +135,7 @@ export class RealtimeStreams {
     }
   }
 
-  /** The stream's records, validated and written back; then its position is kept. */
+  /** The stream's records handed to the runs (a durable delivery job); then its position is kept. */
   private async handled(connector: ConnectorRow, records: PlatformRecord[], position: StreamPosition): Promise<void> {
     if (records.length) {
       const current = (await this.connectors.get(connector.id)) ?? connector;
