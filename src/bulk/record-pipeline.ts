@@ -16,11 +16,6 @@ export const VERDICT_COLUMNS = [
   'cv_address_notes', 'cv_email_reason', 'cv_email_flags', 'cv_next_action',
 ] as const;
 
-const ERROR_AT = VERDICT_COLUMNS.indexOf('cv_error');
-
-/** The `cv_error` of a flat verdict. */
-export const verdictError = (result: (string | null)[]) => result[ERROR_AT] ?? null;
-
 /** A footnote without its code (`A#: ZIP code 40219 added` -> `ZIP code 40219 added`): what a person reads. */
 const plainFootnote = (note: string) => note.replace(/^[A-Z0-9]{1,4}#?:\s*/, '');
 
