@@ -300,6 +300,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const app = createApp({
     db, accounts, failedAuthentications, ledger, validation, addressSuggestions: engines.addressSuggestions, logger, rateLimitPerMinute: config.rateLimitPerMinute,
     testValidation: testModeValidation(engines.offline, ledger, config.validationBudgetMs),
+    validationBudgetMs: config.validationBudgetMs,
     trustProxy: config.trustProxy,
     rateLimitStore: perKeyStore(db, redis ? { client: redis, log: logger } : undefined),
     publishableRateLimitPerMinute: config.publishableRateLimitPerMinute,

@@ -117,14 +117,16 @@ export class ContactValidation {
   }
 
   /**
-   * `chargeOnce`: `requestId` names a unit of work that may be attempted again (a bulk job's record): an attempt after
-   * the first is not charged again (CreditLedger.debit's `once`). `pace`: awaited between the debit and the engines,
+   * `chargeOnce`: `requestId` names a unit of work that may be attempted again (a bulk job's record, an
+   * Idempotency-Key record): an attempt after the first is not charged again (CreditLedger.debit's `once`).
+   * `settleInDoubt`: a debit cut off with the database is refunded once it answers (default: unless `chargeOnce`;
+   * a bulk record is attempted again under its key instead, while a request answered 503 is never charged). `pace`: awaited between the debit and the engines,
    * so that bulk work can let interactive requests through between records. Throws InsufficientCredits (nothing
    * charged), EngineFailed (refunded in full), or the database's own error when it cannot be reached (src/db).
    */
   async validate(
     accountId: string, requestId: string, input: ContactInput, arrivedAtEpochMs: number, log: Logger,
-    { chargeOnce = false, pace }: { chargeOnce?: boolean; pace?: () => Promise<void> } = {},
+    { chargeOnce = false, settleInDoubt = !chargeOnce, pace }: { chargeOnce?: boolean; settleInDoubt?: boolean; pace?: () => Promise<void> } = {},
   ): Promise<ContactAnswer> {
     const { charges, phoneRegion, phoneReading, emailAnswer } = this.price(input);
     const required = charges.reduce((sum, c) => sum + c.credits, 0);
@@ -136,7 +138,7 @@ export class ContactValidation {
     const debiting = this.ledger.debit(accountId, charges, requestId, { once: chargeOnce }).catch((err: unknown) => {
       // Answered 503, so never charged: a debit that committed after all is refunded once the database answers. (A
       // bulk record is attempted again under the same key instead, and its debit, if any, is used.)
-      if (!chargeOnce && isDatabaseUnavailable(err)) this.inDoubt?.add(accountId, requestId);
+      if (settleInDoubt && isDatabaseUnavailable(err)) this.inDoubt?.add(accountId, requestId);
       throw err;
     });
     if (!overlap) {

@@ -24,7 +24,7 @@ import type { ServiceMetrics } from './metrics.js';
 import { ENDPOINTS } from './endpoints/index.js';
 import type { Security } from './endpoints/endpoint.js';
 import { AllowTable, mountEndpoints, routesOfEndpoints, routesOfRouter } from './endpoints/router.js';
-import { IdempotencyStore } from './idempotency.js';
+import { idempotencyLeaseMs, IdempotencyStore } from './idempotency.js';
 import { authenticate } from './middleware/authenticate.js';
 import { publishableRateLimit, publishableScope } from './middleware/publishable-keys.js';
 import { testKeyDailyLimit } from './middleware/test-keys.js';
@@ -39,6 +39,8 @@ export interface AppDeps {
   accounts: Accounts;
   ledger: CreditLedger;
   validation: ContactValidation;
+  /** VALIDATION_BUDGET_MS: how long an Idempotency-Key attempt holds its record before a retry may take it over. */
+  validationBudgetMs?: number;
   /** Address suggestions as a person types (GET /v1/address/autocomplete), from the loaded reference and postal data. */
   addressSuggestions: Pick<AddressAutocomplete, 'suggest'>;
   /** What test keys are answered with (docs/api.md#test-keys): network checks off, nothing charged. */
@@ -112,7 +114,7 @@ export function createApp(deps: AppDeps): express.Express {
   let description: string | undefined;
   mountEndpoints(app, ENDPOINTS, {
     ...deps,
-    idempotency: new IdempotencyStore(deps.db),
+    idempotency: new IdempotencyStore(deps.db, idempotencyLeaseMs(deps.validationBudgetMs ?? 2_000)),
     description: () => (description ??= JSON.stringify(buildOpenApiDocument())),
   }, guards);
   const dashboard = dashboardRoutes(app, {

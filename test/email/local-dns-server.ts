@@ -13,6 +13,8 @@ export interface ZoneEntry {
   rcode?: number;
   /** Never answer (a resolver time-out). */
   silent?: boolean;
+  /** Answer this many milliseconds late (a slow resolver holding a request mid-way). */
+  delayMs?: number;
   ttl?: number;
 }
 
@@ -50,13 +52,14 @@ export async function startLocalDnsServer(
   const state = { denyAll: false };
   const server = dns2.createServer({
     udp: true,
-    handle: (request: any, send: (response: any) => void) => {
+    handle: (request: any, sendNow: (response: any) => void) => {
       const response: any = Packet.createResponseFromRequest(request);
       const [question] = request.questions;
       const name = String(question.name).toLowerCase();
       const typeName = TYPE_NAMES[question.type];
       questions.set(`${typeName} ${name}`, (questions.get(`${typeName} ${name}`) ?? 0) + 1);
       const entry = zone[name];
+      const send = (r: any) => (entry?.delayMs ? setTimeout(() => sendNow(r), entry.delayMs) : sendNow(r));
       if (state.denyAll) {
         response.header.rcode = RCODE.NXDOMAIN;
         send(response);

@@ -53,7 +53,7 @@ describe.each(testDatabases)('Idempotency-Key on $name', (database) => {
     const { apiKey, accountId, keyId } = await service.newAccount(10);
     const raw = JSON.stringify(body);
     // The first request has claimed the key and not finished.
-    await new IdempotencyStore(service.db).begin({ accountId, keyId }, 'order-1003', crypto.createHash('sha256').update(raw).digest('hex'));
+    await new IdempotencyStore(service.db, 60_000).begin({ accountId, keyId }, 'order-1003', crypto.createHash('sha256').update(raw).digest('hex'));
 
     const res = await service.post('/v1/validate', raw, { key: apiKey, headers: { 'idempotency-key': 'order-1003' } });
 

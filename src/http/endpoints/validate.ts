@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { contactInputOf, validateRequestSchema } from '../../contact-check/contact-request.js';
 import { NEXT_ACTIONS } from '../../contact-check/next-action.js';
 import { maskEmail, maskPhone } from '../../log.js';
-import { parseIdempotencyKey } from '../idempotency.js';
+import { parseIdempotencyKey, type IdempotencyClaim } from '../idempotency.js';
 import { bodyFingerprint } from '../middleware/json-body.js';
 import { answerPreflight } from '../middleware/publishable-keys.js';
 import { Problem } from '../problems.js';
@@ -172,17 +172,24 @@ async function validate({ req, res, deps, body }: Context): Promise<void> {
     throw new Problem('module-not-allowed', 'This publishable key does not check phones (create it with phone: true).');
   }
   const key = parseIdempotencyKey(req.get('idempotency-key'));
+  let claim: IdempotencyClaim | undefined;
   if (key) {
     const start = await idempotency.begin(principal, key, bodyFingerprint(res));
     if (start.replay) {
       res.status(start.status).set('Idempotent-Replayed', 'true').type('application/json').send(start.body);
       return;
     }
+    claim = start.claim;
+    if (claim.takenOver) context.log.warn({ request_id: context.id, ledger_id: claim.ledgerId }, 'idempotent request taken over after its lease lapsed');
   }
   let json: string;
   try {
     const arrivedAtEpochMs = Date.now() - (performance.now() - context.arrivedAt);
-    const answer = await validation.validate(accountId, context.ledgerId, input, arrivedAtEpochMs, context.log);
+    // Keyed by the record, charged once: an attempt that takes over a crashed one is not charged for its debit again.
+    // A new record's ledger id is new, so the first attempt's debit needs no look-up (the ledger's fast way).
+    const answer = claim
+      ? await validation.validate(accountId, claim.ledgerId, input, arrivedAtEpochMs, context.log, { chargeOnce: claim.takenOver, settleInDoubt: true })
+      : await validation.validate(accountId, context.ledgerId, input, arrivedAtEpochMs, context.log);
     const { next_action, address, email, phone, credits } = answer;
     // A publishable key reads nothing of the account: not even its balance.
     json = JSON.stringify({
@@ -191,16 +198,16 @@ async function validate({ req, res, deps, body }: Context): Promise<void> {
     });
   } catch (err) {
     // Nothing was charged (the use case refunds on its own failures); the key is free for a retry.
-    if (key) await idempotency.abandon(principal, key).catch(() => undefined);
+    if (key && claim) await idempotency.abandon(principal, key, claim).catch(() => undefined);
     throw err;
   }
-  if (key) {
+  if (key && claim) {
     try {
-      await idempotency.complete(principal, key, 200, json);
+      await idempotency.complete(principal, key, claim, 200, json);
     } catch (err) {
       // The work is done and paid for: the caller gets its answer even if it cannot be kept for a replay.
       context.log.error({ err, request_id: context.id }, 'idempotent answer not stored');
-      await idempotency.abandon(principal, key).catch(() => undefined);
+      await idempotency.abandon(principal, key, claim).catch(() => undefined);
     }
   }
   // Straight to Node: Express's send() would look for an ETag and freshness this answer never has.
@@ -224,7 +231,7 @@ export const validateEndpoints = [endpoint({
   request: {
     headers: z.object({
       'Idempotency-Key': z.string().min(1).max(255).optional()
-        .describe('Replays the first successful answer for 24 h (`Idempotent-Replayed: true`); 409 while the first is in flight, 422 with another body.'),
+        .describe('Replays the first successful answer for 24 h (`Idempotent-Replayed: true`); 409 while the first is in flight, 422 with another body. A first attempt cut off by a crash is taken over by a retry once its lease (the budget plus 5 s) lapses, and charged once.'),
       'X-Request-Id': z.string().optional().describe('Echoed back and used as `request_id` when a safe token (`[A-Za-z0-9._:-]`, at most 64 characters); any other value is ignored and a new id given.'),
       Origin: z.string().optional().describe('Required with a publishable key: one of its origins.'),
     }),
