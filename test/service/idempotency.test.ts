@@ -62,6 +62,34 @@ describe.each(testDatabases)('Idempotency-Key on $name', (database) => {
     expect(await service.ledger.balance(accountId)).toBe(10);
   });
 
+  it('When the first attempt\'s lease has lapsed, then of concurrent retries exactly one takes the record over, under its ledger id, and the dead attempt can no longer complete it', async () => {
+    // Arrange: an attempt that claimed the key at t = 0 with a 1 s lease and never finished (its instance died).
+    const { accountId, keyId } = await service.newAccount(10);
+    let now = 1_000_000;
+    const store = new IdempotencyStore(service.db, 1_000, () => now);
+    const scope = { accountId, keyId };
+    const dead = await store.begin(scope, 'order-1004', 'hash');
+    if (dead.replay) throw new Error('a new key replayed');
+
+    // Act: a retry within the lease; then four at once after it.
+    now += 999;
+    const early = await store.begin(scope, 'order-1004', 'hash').catch((err: unknown) => err);
+    now += 2;
+    const retries = await Promise.allSettled([1, 2, 3, 4].map(() => store.begin(scope, 'order-1004', 'hash')));
+    await store.complete(scope, 'order-1004', dead.claim, 200, '{"dead":true}');
+
+    // Assert
+    expect(early).toMatchObject({ code: 'idempotency-key-in-use' });
+    const won = retries.flatMap((r) => (r.status === 'fulfilled' && !r.value.replay ? [r.value.claim] : []));
+    expect(won).toEqual([{ owner: expect.any(String), ledgerId: dead.claim.ledgerId, takenOver: true }]);
+    expect(retries.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.code))
+      .toEqual(['idempotency-key-in-use', 'idempotency-key-in-use', 'idempotency-key-in-use']);
+    const [row] = await service.db.all<{ state: string; owner: string }>(
+      `SELECT state, owner FROM idempotency_records WHERE account_id = $1 AND idempotency_key = 'order-1004'`, [accountId],
+    );
+    expect(row).toEqual({ state: 'in_flight', owner: won[0].owner });
+  });
+
   it('When two accounts use the same key, then each has its own answer', async () => {
     const a = await service.newAccount(10);
     const b = await service.newAccount(10);
