@@ -23,6 +23,7 @@ import { RealtimeStreams } from './sync/realtime-streams.js';
 import { StreamStore } from './sync/stream-store.js';
 import { ShopifyWebhooks } from '../connectors/shopify/webhooks.js';
 import { OrderChecks, type OrderMail } from './sync/order-checks.js';
+import { ORDER_JOB_KIND, OrderJobs } from './sync/order-jobs.js';
 import { ConnectorStore } from './sync/connector-store.js';
 import { CONNECTOR_JOB_KIND, ConnectorRuns } from './sync/connector-runs.js';
 import { Connectors } from './sync/connectors.js';
@@ -170,7 +171,10 @@ export function openSync(
   const orderChecks = buyers ? new OrderChecks(db, store, secrets, validation, buyers.mailer, buyers.linkSecret, logger, {
     outbound: config.outbound, allowPrivate: config.connectors.allowPrivate, baseUrl: buyers.baseUrl, caps,
   }) : null;
-  const shopifyOrders = orderChecks ? new ShopifyOrders(orderChecks, { adminBaseUrl: config.connectors.shopifyAdminBaseUrl }) : null;
+  // An order's check is a job of the engine, stored before its delivery is answered (src/sync/order-jobs.ts).
+  const orderJobs = new OrderJobs(bulk.store, bulk.runner, logger);
+  bulk.runner.register(ORDER_JOB_KIND, orderJobs);
+  const shopifyOrders = orderChecks ? new ShopifyOrders(orderChecks, { adminBaseUrl: config.connectors.shopifyAdminBaseUrl }, orderJobs) : null;
   const shopifyWebhooks = new ShopifyWebhooks(new WebhookDeliveries(db, store, secrets, runs, logger), logger, shopifyOrders ?? undefined);
   const app = config.connectors.shopifyApp;
   const shopifyInstall = app ? new ShopifyInstall({ ...app, adminBaseUrl: config.connectors.shopifyAdminBaseUrl }, connectors) : null;

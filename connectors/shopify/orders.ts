@@ -10,6 +10,7 @@
  */
 import type { ConnectorRow } from '../../src/sync/connector-store.js';
 import { addressHash, InsufficientCredits, type ContactAnswer, type OrderChecks } from '../../src/sync/order-checks.js';
+import type { OrderJobs } from '../../src/sync/order-jobs.js';
 import type { CheckoutCount, ReleaseReason, ShopOrder } from '../../src/sync/order-book.js';
 import type { RecordContact } from '../../src/sync/plugin.js';
 import type { ShopifyClient } from './client.js';
@@ -57,17 +58,46 @@ export function orderContactOf(p: Record<string, unknown>): { contact: RecordCon
 }
 
 export class ShopifyOrders {
-  constructor(private readonly checks: OrderChecks, private readonly options: ShopifyPluginOptions = {}) {}
+  constructor(
+    private readonly checks: OrderChecks,
+    private readonly options: ShopifyPluginOptions = {},
+    /** The job engine's order checks (src/sync/order-jobs.ts); absent, `accept` checks in the background here. */
+    private readonly jobs?: OrderJobs,
+  ) {
+    jobs?.handle((connectorId, payload) => this.checkOrder(connectorId, payload));
+  }
 
-  /** `orders/create`: checked, assessed, held and mailed once per order, whatever repeats. */
+  /**
+   * `orders/create` as delivered: stored as a job of the job engine (with `jobs`) before the delivery is answered, so
+   * that an instance dying before or during the check leaves it to another; without, checked in the background here.
+   */
+  async accept(access: StoreAccess, payload: Record<string, unknown>): Promise<void> {
+    const gid = text(payload.admin_graphql_api_id);
+    if (!parseKey(keyOf('orders', gid)) || access.connector.status !== 'active') return;
+    if (this.jobs) await this.jobs.enqueue(access.connector, gid, payload);
+    else this.track(this.created(access, payload));
+  }
+
+  /** The job's check: the connector as it is now (a deleted one checks nothing). */
+  private async checkOrder(connectorId: string, payload: Record<string, unknown>): Promise<void> {
+    const access = await this.checks.connector({ id: connectorId });
+    if (access) await this.created(access, payload);
+  }
+
+  /**
+   * `orders/create`: checked, assessed, held and mailed once per order, whatever repeats. A repeated attempt (its
+   * instance died) goes on where the books say the last one stopped: the check costs nothing again (charged per
+   * order), the assessment is taken once in the books, and a hold placed or a mail sent is not repeated.
+   */
   async created({ connector, credentials }: StoreAccess, payload: Record<string, unknown>): Promise<void> {
     const gid = text(payload.admin_graphql_api_id);
     if (!parseKey(keyOf('orders', gid)) || connector.status !== 'active') return;
     const customer = (payload.customer ?? null) as { admin_graphql_api_id?: unknown } | null;
-    const claimed = await this.checks.book.claim(connector.id, gid, { orderName: text(payload.name) || null, customerKey: text(customer?.admin_graphql_api_id) || null });
-    if (!claimed) return;
+    await this.checks.book.claim(connector.id, gid, { orderName: text(payload.name) || null, customerKey: text(customer?.admin_graphql_api_id) || null });
+    const order = await this.checks.book.get(connector.id, gid);
+    if (!order || order.facts.some((f) => f.startsWith('not_checked_'))) return;
     const { contact } = orderContactOf(payload);
-    if (await this.checks.capReached(connector)) {
+    if (order.riskLevel === null && (await this.checks.capReached(connector))) {
       await this.checks.book.update(connector.id, gid, { facts: ['not_checked_credit_cap'] });
       return;
     }
@@ -88,12 +118,12 @@ export class ShopifyOrders {
     // the assessment that could not be (its row says so: no risk_recorded_at).
     const written = this.withClient({ connector, credentials }, async (client) => {
       await this.recordRisk(client, connector, gid, risk);
-      if (settings.hold && undeliverable(answer.address)) await this.hold(client, connector, gid, answer);
+      if (settings.hold && !order.holds.length && undeliverable(answer.address)) await this.hold(client, connector, gid, answer);
     });
     written.catch(() => undefined); // awaited below, once the buyer is mailed
     const to = text(payload.email) || text(payload.contact_email);
-    if (doubtful(answer.address) && to && answer.email?.status !== 'invalid') await this.mailBuyer(connector, gid, to, text(payload.name), answer);
-    await written;
+    if (order.mailedAt === null && doubtful(answer.address) && to && answer.email?.status !== 'invalid') await this.mailBuyer(connector, gid, to, text(payload.name), answer);
+    await written.catch((err: unknown) => this.checks.log.warn({ err, connector_id: connector.id }, 'order assessment not written to the store; orders/updated records it'));
   }
 
   /** `orders/updated`: a changed shipping address is checked again (free); one that now validates releases our hold. */
@@ -234,8 +264,9 @@ export class ShopifyOrders {
     this.checks.track(work);
   }
 
-  settle(): Promise<void> {
-    return this.checks.settle();
+  async settle(): Promise<void> {
+    await this.jobs?.settle();
+    await this.checks.settle();
   }
 
   /** What is kept of these orders (by GID), or of all the store's: the count deleted. */
@@ -284,13 +315,23 @@ export class ShopifyOrders {
     }
   }
 
-  /** Holds each open fulfillment order of the order, with our handle and a note the merchant reads. */
+  /**
+   * Holds each open fulfillment order of the order, with our handle and a note the merchant reads. A hold of ours
+   * already there (an attempt that died before keeping it in the books) is kept, not placed again: Shopify allows one
+   * hold per handle and fulfillment order.
+   */
   private async hold(client: ShopifyClient, connector: ConnectorRow, gid: string, answer: ContactAnswer): Promise<void> {
-    const data = await client.request<{ order: { fulfillmentOrders: { nodes: { id: string; status: string }[] } } | null }>('fulfillmentOrders', `query ($id: ID!) {
-      order(id: $id) { fulfillmentOrders(first: 10) { nodes { id status } } } }`, { id: gid });
+    type Node = { id: string; status: string; fulfillmentHolds?: { id: string; handle: string | null }[] };
+    const data = await client.request<{ order: { fulfillmentOrders: { nodes: Node[] } } | null }>('fulfillmentOrders', `query ($id: ID!) {
+      order(id: $id) { fulfillmentOrders(first: 10) { nodes { id status fulfillmentHolds { id handle } } } } }`, { id: gid });
     const open = (data.order?.fulfillmentOrders.nodes ?? []).filter((f) => f.status === 'OPEN' || f.status === 'SCHEDULED' || f.status === 'ON_HOLD');
     const holds = [];
     for (const fo of open) {
+      const ours = fo.fulfillmentHolds?.find((h) => h.handle === HOLD_HANDLE);
+      if (ours) {
+        holds.push({ fulfillmentOrderId: fo.id, holdId: ours.id });
+        continue;
+      }
       const held = await client.request<{ fulfillmentOrderHold: { fulfillmentHold: { id: string } | null; userErrors: { message: string }[] } }>('fulfillmentOrderHold', `
         mutation ($id: ID!, $hold: FulfillmentOrderHoldInput!) {
           fulfillmentOrderHold(id: $id, fulfillmentHold: $hold) { fulfillmentHold { id } userErrors { field message } }

@@ -5,8 +5,9 @@
  * secret does not make, is refused. A signed delivery triggered too long ago (`X-Shopify-Triggered-At`) is a replay:
  * acknowledged, not processed. A delivery whose signed content (topic, shop, raw body) was already seen is
  * acknowledged and not processed again, whatever its `X-Shopify-Webhook-Id` (a header nobody signs). The answer goes
- * out at once and the work follows in the background (a delivery lost to a crash is caught by the next scheduled
- * sync, which reads by `updated_at`).
+ * out once an order's check at purchase is stored as a job of the job engine; the records a delivery carries are
+ * queued as a job of their own alongside (one lost to a crash is caught by the next scheduled sync, which reads by
+ * `updated_at`).
  *
  * Topics: `customers/create`, `customers/update`, `orders/create` validate the records they carry; `app/uninstalled`
  * pauses the connector and erases its access token; the mandatory privacy topics delete what we keep of the customer
@@ -102,7 +103,8 @@ export class ShopifyWebhooks {
     // The shop's, not the connector's: an install that moves the shop to a new connector does not make old content new.
     const content = crypto.createHash('sha256')
       .update(`${delivery.shop.toLowerCase()}\n${delivery.topic}\n`).update(delivery.raw).digest('base64url');
-    if (!(await this.deliveries.firstSeen(`shopify:${content}`, connector, delivery.topic, RECORD_DELIVERY_MEMORY))) {
+    const seen = `shopify:${content}`;
+    if (!(await this.deliveries.firstSeen(seen, connector, delivery.topic, RECORD_DELIVERY_MEMORY))) {
       return { status: 'duplicate' };
     }
 
@@ -111,7 +113,16 @@ export class ShopifyWebhooks {
     }
     if (this.orders && ORDER_TOPICS.includes(delivery.topic) && payload && typeof payload === 'object') {
       const order = payload as Record<string, unknown>;
-      this.orders.track(delivery.topic === 'orders/create' ? this.orders.created(signer, order) : this.orders.updated(signer, order));
+      if (delivery.topic === 'orders/create') {
+        // The order's check is stored as a job before the answer goes out, so it survives this instance. Not stored
+        // (the database went away): the answer is an error, and Shopify's retry of the delivery is taken as new.
+        await this.orders.accept(signer, order).catch(async (err: unknown) => {
+          await this.deliveries.unsee(seen).catch(() => undefined);
+          throw err;
+        });
+      } else {
+        this.orders.track(this.orders.updated(signer, order));
+      }
     } else if (delivery.topic === 'app/uninstalled') {
       // The app was removed from the shop: its access token is erased (the secret stays, for privacy deliveries).
       const { access_token: _erased, ...rest } = credentials;

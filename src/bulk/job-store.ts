@@ -312,6 +312,13 @@ export class JobStore {
   }
 
   /** Ends the job as failed; false when it had ended already (or was canceled). */
+  /** Replaces an ended job's settings (what a kind keeps no longer than the job's work: a delivered order's contact). */
+  async endedSettings(jobId: string, settings: Record<string, unknown>): Promise<void> {
+    await this.db.run(
+      `UPDATE bulk_jobs SET settings = $2 WHERE id = $1 AND status IN ('completed', 'failed', 'canceled')`, [jobId, JSON.stringify(settings)],
+    );
+  }
+
   async fail(jobId: string, reason: string): Promise<boolean> {
     return 1 === await this.db.run(
       `UPDATE bulk_jobs SET status = 'failed', reason = $2, finished_at = $3 WHERE id = $1 AND status IN ('queued', 'running', 'paused')`,

@@ -63,6 +63,11 @@ export class WebhookDeliveries {
     return fresh > 0;
   }
 
+  /** A delivery whose work could not be stored: forgotten, so that the platform's retry of it is taken as new. */
+  async unsee(id: string): Promise<void> {
+    await this.db.run(`DELETE FROM webhook_deliveries WHERE id = $1`, [id]);
+  }
+
   private async purgeNowAndThen({ topics, memoryMs }: { topics: readonly string[]; memoryMs: number }): Promise<void> {
     const at = this.now();
     if (at - this.lastPurge < PURGE_EVERY_MS || !topics.length) return;

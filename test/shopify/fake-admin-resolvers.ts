@@ -1,6 +1,6 @@
 /**
  * The fake shop's root fields, answered in the Admin GraphQL API's shapes: `customers` and `orders` (search syntax,
- * sort keys, cursors), `customer`/`order` (an order's `fulfillmentOrders`), `shop`, `currentAppInstallation`, and the
+ * sort keys, cursors), `customer`/`order` (an order's `fulfillmentOrders`, each with its `fulfillmentHolds`), `shop`, `currentAppInstallation`, and the
  * mutations `metafieldsSet`, `tagsAdd` and `tagsRemove` (several may come aliased in one document), and for orders
  * `orderRiskAssessmentCreate`, `fulfillmentOrderHold`, `fulfillmentOrderReleaseHold` and `orderUpdate`
  * (order-mutations.ts).
@@ -104,7 +104,7 @@ function view(r: FakeResource) {
       ? { firstName: r.firstName, lastName: r.lastName, displayName: `${r.firstName ?? ''} ${r.lastName ?? ''}`.trim(), defaultAddress: addressView(r.address) }
       : {
         name: r.name, shippingAddress: addressView(r.address),
-        fulfillmentOrders: (args: Record<string, GqlValue>) => ({ nodes: r.fulfillmentOrders.slice(0, Number(args.first ?? 10)) }),
+        fulfillmentOrders: (args: Record<string, GqlValue>) => ({ nodes: r.fulfillmentOrders.slice(0, Number(args.first ?? 10)).map((f) => ({ ...f, fulfillmentHolds: f.holds })) }),
       }),
     metafield: (args: Record<string, GqlValue>) => metafield(r.metafields.get(`${args.namespace}.${args.key}`)),
   };

@@ -100,6 +100,8 @@ function createState(options: FakeShopOptions) {
     scopes: new Set(options.scopes ?? ALL_SCOPES),
     maxQueryCost: options.maxQueryCost ?? 1000,
     latencyMs: options.latencyMs ?? 0,
+    /** Answers to requests whose body names this (an operation) are held back a minute, after the request is applied. */
+    stallOn: null as string | null,
     refillInRealTime: options.refillInRealTime ?? true,
     bucket: { maximumAvailable, currentlyAvailable: maximumAvailable, restoreRate: options.restoreRate ?? 100, at: Date.now() },
     /** Calls per root field (`customers`, `orders`, `metafieldsSet`, `tagsAdd`, …) and per outcome (`throttled`, `fault.503`, `unauthorized`). */
@@ -208,6 +210,7 @@ export async function startFakeShop(options: FakeShopOptions = {}): Promise<Fake
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const stalled = state.stallOn !== null && Buffer.concat(chunks).toString('utf8').includes(state.stallOn);
       const reply = (status: number, body: string, headers: Record<string, string> = {}) => {
         const send = () => {
           res.writeHead(status, {
@@ -215,7 +218,8 @@ export async function startFakeShop(options: FakeShopOptions = {}): Promise<Fake
           });
           res.end(body);
         };
-        if (state.latencyMs > 0) setTimeout(send, state.latencyMs); else send();
+        const delay = stalled ? 60_000 : state.latencyMs;
+        if (delay > 0) setTimeout(send, delay); else send();
       };
       try {
         route(state, req, Buffer.concat(chunks).toString('utf8'), reply);
