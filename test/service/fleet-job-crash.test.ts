@@ -1,7 +1,7 @@
 /**
  * The job engine across a crash (src/bulk, src/sync): two instances on one PostgreSQL; a CSV batch and a Salesforce
  * connector run (against the local org of test/salesforce) are under way on the first when it is killed with SIGKILL.
- * The second finishes both: the batch's chunks come back when their lease lapses, the connector's next scheduled run
+ * The second finishes both: the chunks the first held come back when their lease lapses, the connector's next scheduled run
  * takes its lease over and goes on from the watermark. No record is charged twice, and every result is there.
  */
 import fs from 'node:fs';
@@ -69,14 +69,18 @@ describe.runIf(prerequisites(SUITE, POSTGRES_SERVER))(SUITE, () => {
       credentials: { client_id: org!.state.clientId, client_secret: org!.state.clientSecret },
     })));
     expect(connector, JSON.stringify(connector)).toHaveProperty('connector_id');
-    const { batch_id: batchId } = await json(call(first.url, 'POST', '/v1/batches', csvOf(ROWS), 'text/csv'));
     const runsOf = async (base: string) => (await json(call(base, 'GET', `/v1/connectors/${connector.connector_id}/runs`))).runs as Record<string, any>[];
     await until('the connector run to be under way on the first instance', 20_000, async () =>
       (await runsOf(first.url)).find((r) => r.status === 'running' && r.records_validated > 0));
 
-    // The second one joins (its scheduler ticks too, but the run's lease is the first's), then the first is killed.
+    // The second one joins (its scheduler ticks too, but the run's lease is the first's); the batch is sent once both
+    // are up (a batch sent earlier could finish before the second has started), and the first is killed as soon as
+    // the batch is under way.
     const second = await startInstance(env);
     instances.push(second);
+    const { batch_id: batchId } = await json(call(first.url, 'POST', '/v1/batches', csvOf(ROWS), 'text/csv'));
+    await until('the batch to be under way', 20_000, async () =>
+      ((await json(call(first.url, 'GET', `/v1/batches/${batchId}`))).rows_done as number) > 0 || undefined);
     const batchAtKill = await json(call(first.url, 'GET', `/v1/batches/${batchId}`));
     const runAtKill = (await runsOf(first.url))[0];
     await first.kill();
