@@ -114,16 +114,15 @@ export class ShopifyOrders {
     await this.checks.book.update(connector.id, gid, {
       addressHash: addressHash(contact.address), addressStatus: answer.address?.status ?? null, riskLevel: risk.riskLevel, facts: risk.facts.map((f) => f.code),
     });
-    // The store may be unreachable for a while: the buyer is asked all the same, and the next orders/updated records
-    // the assessment that could not be (its row says so: no risk_recorded_at).
-    const written = this.withClient({ connector, credentials }, async (client) => {
+    // The store may refuse for a while: the buyer is asked all the same, and the next orders/updated records the
+    // assessment that could not be (its row says so: no risk_recorded_at). The mail goes last, so that an attempt
+    // killed while the store answers has not mailed yet, and the attempt that takes over mails once.
+    await this.withClient({ connector, credentials }, async (client) => {
       await this.recordRisk(client, connector, gid, risk);
       if (settings.hold && !order.holds.length && undeliverable(answer.address)) await this.hold(client, connector, gid, answer);
-    });
-    written.catch(() => undefined); // awaited below, once the buyer is mailed
+    }).catch((err: unknown) => this.checks.log.warn({ err, connector_id: connector.id }, 'order assessment not written to the store; orders/updated records it'));
     const to = text(payload.email) || text(payload.contact_email);
     if (order.mailedAt === null && doubtful(answer.address) && to && answer.email?.status !== 'invalid') await this.mailBuyer(connector, gid, to, text(payload.name), answer);
-    await written.catch((err: unknown) => this.checks.log.warn({ err, connector_id: connector.id }, 'order assessment not written to the store; orders/updated records it'));
   }
 
   /** `orders/updated`: a changed shipping address is checked again (free); one that now validates releases our hold. */
