@@ -1,6 +1,6 @@
 /** Wiring: config -> database (migrations) -> billing -> engines -> app -> listening server, and its orderly close. */
 import type { AddressInfo } from 'node:net';
-import http from 'node:http';
+import type http from 'node:http';
 import path from 'node:path';
 import { BATCH_KIND, Batches, batchTransitions } from './batches/batches.js';
 import { csvSource } from './batches/csv-source.js';
@@ -38,7 +38,7 @@ import type { Mailer } from './people/mailer.js';
 import { CreditLedger } from './billing/ledger.js';
 import type { Config } from './config.js';
 import { Database } from './db/data-source.js';
-import { createApp } from './http/app.js';
+import { createApp, createHttpServer } from './http/app.js';
 import { ServiceMetrics } from './http/metrics.js';
 import { connectRedis, DatabaseRateLimitStore, perKeyStore, FailedAuthenticationLimiter } from './http/middleware/rate-limit.js';
 import { createMailer } from './people/mailer.js';
@@ -325,7 +325,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     },
   });
 
-  const server = http.createServer(app);
+  const server = createHttpServer(app);
   // Longer than a load balancer's idle timeout (60 s is common): else it may reuse a connection the server is closing,
   // and its client gets a 502 (PLATFORM-NOTES). Headers must be allowed a little longer still.
   server.keepAliveTimeout = config.keepAliveMs;
