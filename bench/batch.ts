@@ -179,7 +179,7 @@ async function main(): Promise<number> {
     return 1;
   }
   const knobs = Object.entries(batchKnobs()).map(([k, v]) => `${k}=${v}`).join(' ');
-  console.log(`service pid ${server.pid}; batch knobs: ${knobs || 'defaults (BATCH_CHUNK_ROWS 500, BATCH_CONCURRENCY 32, BATCH_MAX_IN_FLIGHT 64, BATCH_WORKERS 2)'}`);
+  console.log(`service pid ${server.pid}; batch knobs: ${knobs || 'defaults (BATCH_CHUNK_ROWS 500, BATCH_CONCURRENCY 96, BATCH_MAX_IN_FLIGHT 192, BATCH_WORKERS 2)'}`);
 
   const requests = requestsFor(server, bodies);
   const problems: string[] = [];

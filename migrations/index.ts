@@ -18,6 +18,7 @@ import { ConnectorStreams1764950000000 } from './1764950000000-ConnectorStreams.
 import { ConnectorCreditCap1764951000000 } from './1764951000000-ConnectorCreditCap.js';
 import { ShopOrders1764965000000 } from './1764965000000-ShopOrders.js';
 import { IdempotencyLease1764975000000 } from './1764975000000-IdempotencyLease.js';
+import { LedgerRequestIndex1765000000000 } from './1765000000000-LedgerRequestIndex.js';
 
 export const migrations = [
   Billing1763790000000, ReferenceData1763800000000, ReferencePointCity1763810000000, ReferenceImportLog1763820000000,
@@ -25,5 +26,5 @@ export const migrations = [
   PublishableKeys1763860000000, People1763870000000, KeyCreators1764810000000,
   OneConnectorPerShop1764820000000, IdempotencyPerKey1764821000000, OneJobEngine1764900000000,
   TestKeys1764920000000, Webhooks1764940000000, ConnectorStreams1764950000000, ConnectorCreditCap1764951000000,
-  ShopOrders1764965000000, IdempotencyLease1764975000000,
+  ShopOrders1764965000000, IdempotencyLease1764975000000, LedgerRequestIndex1765000000000,
 ];

@@ -85,9 +85,18 @@ export async function processRecords(records: AsyncIterable<SourceRecord> | Iter
   let halted = false;
   let lastFlush = performance.now();
 
-  const flush = async () => {
+  // Finished records are kept while the next ones are validated (one keep at a time, in order): on PostgreSQL a keep
+  // is a durable commit, and waiting for it stopped the flow every FLUSH_RECORDS records.
+  let keeping: Promise<void> = Promise.resolve();
+  const flush = () => {
     lastFlush = performance.now();
-    if (kept.length && !(await flow.keep(kept.splice(0)))) halted = true;
+    if (!kept.length) return keeping;
+    const batch = kept.splice(0);
+    keeping = keeping.then(async () => {
+      if (halted) return;
+      if (!(await flow.keep(batch))) halted = true;
+    }).catch((err: unknown) => { failure ??= err; });
+    return keeping;
   };
 
   for await (const record of records) {
@@ -112,7 +121,11 @@ export async function processRecords(records: AsyncIterable<SourceRecord> | Iter
         flow.jobSlots.release();
       });
     inFlight.add(p);
-    if (kept.length >= FLUSH_RECORDS || performance.now() - lastFlush > FLUSH_MS) await flush();
+    if (kept.length >= FLUSH_RECORDS || performance.now() - lastFlush > FLUSH_MS) {
+      // At most one keep waits behind the one being written: the next is begun once the last has ended.
+      await keeping;
+      void flush();
+    }
   }
   await Promise.all(inFlight);
   await flush();

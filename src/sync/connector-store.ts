@@ -61,6 +61,9 @@ export interface RecordState {
   pendingWrite: string | null;
 }
 
+/** Rows of connector_records per INSERT (8 parameters each: far under either database's limit). */
+const STATES_PER_INSERT = 500;
+
 const COLUMNS = `id, account_id, type, name, status, reason, reason_detail, schedule, settings, write_back, secret,
   secret_key_id, watermark, last_run_id, next_run_at, created_at, updated_at`;
 
@@ -311,14 +314,24 @@ export class ConnectorStore {
   /** Records validated: their input hashes, and the write-back still owed when saving failed (else null). */
   async saveRecordStates(connectorId: string, states: { key: string; state: RecordState; error: string | null }[]): Promise<void> {
     const at = this.now();
+    // One row per key, the last said (PostgreSQL refuses a statement that would update one row twice).
+    states = [...new Map(states.map((s) => [s.key, s])).values()];
     await runSteps(this.db, function* () {
-      for (const { key, state, error } of states) {
+      // A few hundred rows a statement: a page's records in a handful of round trips, not one each.
+      for (let i = 0; i < states.length; i += STATES_PER_INSERT) {
+        const slice = states.slice(i, i + STATES_PER_INSERT);
+        const params: unknown[] = [connectorId, at];
+        const values = slice.map(({ key, state, error }) => {
+          const n = params.push(key, state.address, state.email, state.phone, state.pendingWrite, error);
+          return `($1, ${[5, 4, 3, 2, 1, 0].map((back) => `$${n - back}`).join(', ')}, $2)`;
+        });
         yield run(
           `INSERT INTO connector_records (connector_id, record_key, address_hash, email_hash, phone_hash, pending_write, write_error, validated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-           ON CONFLICT (connector_id, record_key) DO UPDATE SET address_hash = $3, email_hash = $4, phone_hash = $5,
-             pending_write = $6, write_error = $7, validated_at = $8`,
-          connectorId, key, state.address, state.email, state.phone, state.pendingWrite, error, at,
+           VALUES ${values.join(', ')}
+           ON CONFLICT (connector_id, record_key) DO UPDATE SET address_hash = excluded.address_hash,
+             email_hash = excluded.email_hash, phone_hash = excluded.phone_hash, pending_write = excluded.pending_write,
+             write_error = excluded.write_error, validated_at = excluded.validated_at`,
+          ...params,
         );
       }
     });
