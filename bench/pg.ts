@@ -5,8 +5,9 @@
  *
  * A private PostgreSQL cluster (initdb into a temporary folder, deleted afterwards) runs with its production defaults,
  * fsync and synchronous_commit on, and the table prints the settings it ran with; pg_stat_statements is loaded to count
- * the statements a request costs. Two quiet service children (test/support/quiet-service.ts: network checks and the
- * rate limit off), one on a throw-away SQLite file and one on that cluster, each with two funded accounts, serve:
+ * the statements a request costs. Two quiet service children (test/support/quiet-service.ts: network checks off; the
+ * per-key rate limit on, as in production, with a limit no run reaches, so that its counting is paid for), one on a
+ * throw-away SQLite file and one on that cluster, each with two funded accounts, serve:
  *
  * 1. `/v1/validate` (the 48 bench:validate bodies, all three modules) with `--connections` connections, for one account,
  *    then split over two accounts, in alternating rounds (SQLite, PostgreSQL, …, the order reversed every other
@@ -137,7 +138,7 @@ async function main() {
     await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     const counters = new PostgresCounters(client);
     const accounts = [{ name: 'one', credits: 2_000_000_000 }, { name: 'two', credits: 2_000_000_000 }];
-    const env = { SHUTDOWN_GRACE_MS: '1000' };
+    const env = { SHUTDOWN_GRACE_MS: '1000', RATE_LIMIT_PER_MINUTE: '100000000' };
     const onDatabase = {} as Record<Database, QuietServiceChild>;
     for (const [name, database] of [['SQLite', undefined], ['PostgreSQL', cluster.url]] as const) {
       const service = await spawnQuietService({ database, accounts, env });
