@@ -317,6 +317,9 @@ export class ConnectorRuns implements JobKind {
         connector_id: connectorId, run_id: runId ?? '', reason: t.reason, message: t.message,
       });
     }
+    // A delivery's records are people's addresses, e-mails and phones: kept no longer than its work (the job itself
+    // stays for the run's history until it expires), so that nothing of them outlives a redaction.
+    if (delivery && t.status !== 'paused') await this.jobs.endedSettings(job.id, { ...settings, records: [] });
   }
 
   /** The platform's changes since the watermark, a page at a time; the watermark moves once a page is written. */

@@ -200,6 +200,10 @@ describe.each(testDatabases)('the Shopify connector on $name', (database) => {
       expect(written).toBe('valid');
       expect(runs).toHaveLength(1);
       expect(runs[0]).toMatchObject({ status: 'completed', records_validated: 1, credits_charged: PER_RECORD });
+      // The delivery's job keeps the run's history, not the customer's contact.
+      const settings = await s.db.all<{ settings: string }>(`SELECT settings FROM bulk_jobs WHERE kind = 'connector' AND settings LIKE '%webhook%'`);
+      expect(settings.length).toBeGreaterThan(0);
+      for (const { settings: kept } of settings) expect(JSON.parse(kept)).toMatchObject({ triggered_by: 'webhook', records: [] });
     });
 
     const webhookRuns = async () => (await json(await s.get(`/v1/connectors/${connectorId}/runs`, apiKey))).runs
