@@ -68,6 +68,7 @@ export const MODELS: ModelEntry[] = [
   { id: 'ConnectorPatch', ts: 'UpdateConnectorRequest' },
   { id: 'ConnectorRun.errors[]', ...same('RunError') },
   { id: 'ConnectorRun', ...same('ConnectorRun') },
+  { id: 'ConnectorStream', ...same('ConnectorStream') },
   { id: 'Connector', ...same('Connector') },
   { id: 'ConnectorList', ...same('ConnectorList') },
   { id: 'ConnectorRunList', ...same('ConnectorRunList') },
@@ -121,6 +122,7 @@ export const VOCABULARIES: VocabularyEntry[] = [
   { ids: ['Batch.status', 'CreatedBatch.status'], ...same('BatchStatus'), pyValues: 'BATCH_STATUSES', goPrefix: 'Batch' },
   { ids: ['Connector.status'], ...same('ConnectorStatus'), pyValues: 'CONNECTOR_STATUSES', goPrefix: 'Connector' },
   { ids: ['ConnectorRun.status'], ...same('RunStatus'), pyValues: 'RUN_STATUSES', goPrefix: 'Run' },
+  { ids: ['ConnectorStream.status'], ...same('StreamStatus'), pyValues: 'STREAM_STATUSES', goPrefix: 'Stream' },
 ];
 
 /**

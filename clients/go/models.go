@@ -128,6 +128,16 @@ const (
 	RunPaused    RunStatus = "paused"
 )
 
+// StreamStatus is a closed vocabulary of the API; a newer service may add values. `listening`: an instance is subscribed to the change events; `dropped`: the stream broke (a catch-up run reads what was missed, and the stream is taken again from the kept position); `starting`: no instance has subscribed yet; `stopped`: the connector is not active.
+type StreamStatus string
+
+const (
+	StreamListening StreamStatus = "listening"
+	StreamDropped   StreamStatus = "dropped"
+	StreamStarting  StreamStatus = "starting"
+	StreamStopped   StreamStatus = "stopped"
+)
+
 // ConnectorStatus is a closed vocabulary of the API; a newer service may add values.
 type ConnectorStatus string
 
@@ -419,6 +429,14 @@ type ConnectorRun struct {
 	Errors []RunError `json:"errors"`
 }
 
+// ConnectorStream is the schema ConnectorStream.
+type ConnectorStream struct {
+	// `listening`: an instance is subscribed to the change events; `dropped`: the stream broke (a catch-up run reads what was missed, and the stream is taken again from the kept position); `starting`: no instance has subscribed yet; `stopped`: the connector is not active
+	Status StreamStatus `json:"status"`
+	// While `dropped`, the platform's reason
+	Detail string `json:"detail"`
+}
+
 // Connector is the schema Connector.
 type Connector struct {
 	ConnectorID string `json:"connector_id"`
@@ -442,6 +460,8 @@ type Connector struct {
 	LastRun          *ConnectorRun `json:"last_run"`
 	CreatedAt        time.Time     `json:"created_at"`
 	UpdatedAt        time.Time     `json:"updated_at"`
+	// The change stream of a connector with `settings.realtime` (Salesforce Change Data Capture); null without real time
+	Realtime *ConnectorStream `json:"realtime"`
 }
 
 // ConnectorList is the schema ConnectorList.

@@ -30,6 +30,8 @@ export interface ConnectorRow {
   nextRunAt: number | null;
   createdAt: number;
   updatedAt: number;
+  /** Its change stream as last reported by the instance holding it (StreamStore; null: never subscribed). */
+  stream: { status: 'listening' | 'dropped' | null; detail: string | null };
 }
 
 export interface RunCounts {
@@ -65,7 +67,7 @@ export interface RecordState {
 const STATES_PER_INSERT = 500;
 
 const COLUMNS = `id, account_id, type, name, status, reason, reason_detail, schedule, settings, write_back, secret,
-  secret_key_id, watermark, last_run_id, next_run_at, created_at, updated_at`;
+  secret_key_id, watermark, last_run_id, next_run_at, created_at, updated_at, stream_status, stream_detail`;
 
 function connectorOf(r: Record<string, unknown>): ConnectorRow {
   return {
@@ -76,6 +78,7 @@ function connectorOf(r: Record<string, unknown>): ConnectorRow {
     sealed: { secret: String(r.secret), keyId: String(r.secret_key_id) }, watermark: JSON.parse(String(r.watermark)),
     lastRunId: (r.last_run_id as string | null) ?? null,
     nextRunAt: r.next_run_at === null || r.next_run_at === undefined ? null : Number(r.next_run_at), createdAt: Number(r.created_at), updatedAt: Number(r.updated_at),
+    stream: { status: (r.stream_status as 'listening' | 'dropped' | null) ?? null, detail: (r.stream_detail as string | null) ?? null },
   };
 }
 
@@ -101,7 +104,7 @@ export class ConnectorStore {
   ) {}
 
   async insert(
-    c: Omit<ConnectorRow, 'createdAt' | 'updatedAt' | 'lastRunId' | 'watermark' | 'reason' | 'reasonDetail'>,
+    c: Omit<ConnectorRow, 'createdAt' | 'updatedAt' | 'lastRunId' | 'watermark' | 'reason' | 'reasonDetail' | 'stream'>,
     platformKey: string | null,
   ): Promise<void> {
     const at = this.now();

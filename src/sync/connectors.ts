@@ -73,6 +73,16 @@ function issuesOf(prefix: string, error: z.ZodError) {
   return error.issues.map((i) => ({ field: [prefix, ...i.path].filter((p) => p !== '').join('.') || '(body)', message: i.message }));
 }
 
+/**
+ * A real-time connector's change stream as an admin sees it: `stopped` while the connector is not active (no instance
+ * listens), `starting` until an instance has subscribed, then what that instance last said (`listening`, or
+ * `dropped` with the platform's reason while a catch-up run reads what was missed and the stream is taken again).
+ */
+function realtimeView(c: ConnectorRow): { status: 'listening' | 'dropped' | 'starting' | 'stopped'; detail: string | null } {
+  if (c.status !== 'active') return { status: 'stopped', detail: null };
+  return { status: c.stream.status ?? 'starting', detail: c.stream.status === 'dropped' ? c.stream.detail : null };
+}
+
 export class Connectors {
   constructor(
     private readonly store: ConnectorStore,
@@ -90,6 +100,7 @@ export class Connectors {
       schedule: c.schedule, settings: c.settings, write_back: c.writeBack, watermark: c.watermark,
       credit_cap_monthly: cap.cap, credits_this_month: cap.spent,
       last_run: lastRun ? runView(lastRun) : null, created_at: iso(c.createdAt), updated_at: iso(c.updatedAt),
+      realtime: c.settings.realtime === true ? realtimeView(c) : null,
     };
   }
 

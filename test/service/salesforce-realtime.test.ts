@@ -86,12 +86,16 @@ describe.each(testDatabases)('Salesforce real time on $name', (database) => {
     const before = org.cometd.stats.subscribes.length;
     org.state.streamDown = true;
     await until(async () => (await streamOf(s))?.stream_status === 'dropped');
+    const shown = (await json(await request(s, 'GET', `/v1/connectors/${connectorId}`, key))).realtime;
     const missed = await createLead(org, { Street: '100 Main St', City: 'Louisville', State: 'KY', PostalCode: '40219' });
     const kept = JSON.parse((await streamOf(s))!.stream_position)['/data/LeadChangeEvent'];
     org.state.streamDown = false;
 
     await until(async () => verdictOf(org, missed));
     await until(async () => (await streamOf(s))?.stream_status === 'listening');
+    // What the admin sees of the stream in the API: dropped with the platform's reason, then listening again.
+    expect(shown).toMatchObject({ status: 'dropped', detail: expect.any(String) });
+    expect((await json(await request(s, 'GET', `/v1/connectors/${connectorId}`, key))).realtime).toEqual({ status: 'listening', detail: null });
     expect((await runsOf()).map((r) => r.triggered_by)).toContain('stream_dropped');
     expect(org.cometd.stats.subscribes.slice(before)).toContainEqual({ channel: '/data/LeadChangeEvent', replayFrom: kept });
     // The Lead came twice (the catch-up run and the replayed event): checked and charged once.

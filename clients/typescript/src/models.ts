@@ -115,6 +115,15 @@ export const RunStatus = {
 } as const;
 export type RunStatus = Open<(typeof RunStatus)[keyof typeof RunStatus]>;
 
+/** `listening`: an instance is subscribed to the change events; `dropped`: the stream broke (a catch-up run reads what was missed, and the stream is taken again from the kept position); `starting`: no instance has subscribed yet; `stopped`: the connector is not active */
+export const StreamStatus = {
+  Listening: 'listening',
+  Dropped: 'dropped',
+  Starting: 'starting',
+  Stopped: 'stopped',
+} as const;
+export type StreamStatus = Open<(typeof StreamStatus)[keyof typeof StreamStatus]>;
+
 export const ConnectorStatus = {
   Active: 'active',
   Paused: 'paused',
@@ -511,6 +520,14 @@ export interface ConnectorRun {
   [extra: string]: unknown;
 }
 
+export interface ConnectorStream {
+  /** `listening`: an instance is subscribed to the change events; `dropped`: the stream broke (a catch-up run reads what was missed, and the stream is taken again from the kept position); `starting`: no instance has subscribed yet; `stopped`: the connector is not active */
+  status: StreamStatus;
+  /** While `dropped`, the platform's reason */
+  detail: string | null;
+  [extra: string]: unknown;
+}
+
 export interface Connector {
   connector_id: string;
   /** The platform: one of the create body variants */
@@ -533,6 +550,8 @@ export interface Connector {
   last_run: ConnectorRun | null;
   created_at: string;
   updated_at: string;
+  /** The change stream of a connector with `settings.realtime` (Salesforce Change Data Capture); null without real time */
+  realtime: ConnectorStream | null;
   [extra: string]: unknown;
 }
 

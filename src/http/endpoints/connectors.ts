@@ -43,6 +43,16 @@ export const runSchema = z.object({
   errors: z.array(z.object({ key: z.string(), error: z.string() })).describe("Per record, the platform's reason"),
 });
 
+/** A real-time connector's change stream, as the admin sees it. */
+export const connectorStreamSchema = z.object({
+  status: z.enum(['listening', 'dropped', 'starting', 'stopped']).describe(
+    '`listening`: an instance is subscribed to the change events; `dropped`: the stream broke (a catch-up run reads ' +
+    'what was missed, and the stream is taken again from the kept position); `starting`: no instance has subscribed ' +
+    'yet; `stopped`: the connector is not active',
+  ),
+  detail: z.string().nullable().describe("While `dropped`, the platform's reason"),
+});
+
 export const connectorSchema = z.object({
   connector_id: z.string(),
   type: z.string().describe('The platform: one of the create body variants'),
@@ -59,6 +69,7 @@ export const connectorSchema = z.object({
   last_run: runSchema.nullable(),
   created_at: isoTime,
   updated_at: isoTime,
+  realtime: connectorStreamSchema.nullable().describe('The change stream of a connector with `settings.realtime` (Salesforce Change Data Capture); null without real time'),
 });
 
 export const connectorListSchema = z.object({ connectors: z.array(connectorSchema) });
@@ -115,6 +126,7 @@ export function connectorSchemas(plugins: ConnectorPlugin<unknown, unknown, unkn
       examples: [{ status: 'paused' }],
     }],
     [runSchema, { id: 'ConnectorRun' }],
+    [connectorStreamSchema, { id: 'ConnectorStream' }],
     [connectorSchema, { id: 'Connector' }],
     [connectorListSchema, { id: 'ConnectorList' }],
     [runListSchema, { id: 'ConnectorRunList' }],

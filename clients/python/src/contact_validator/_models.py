@@ -36,6 +36,8 @@ __all__ = [
     "BATCH_STATUSES",
     "RunStatus",
     "RUN_STATUSES",
+    "StreamStatus",
+    "STREAM_STATUSES",
     "ConnectorStatus",
     "CONNECTOR_STATUSES",
     "ValidateOptions",
@@ -63,6 +65,7 @@ __all__ = [
     "BatchList",
     "RunError",
     "ConnectorRun",
+    "ConnectorStream",
     "Connector",
     "ConnectorList",
     "ConnectorRunList",
@@ -123,6 +126,11 @@ BATCH_STATUSES: tuple[BatchStatus, ...] = ("queued", "running", "paused", "compl
 
 RunStatus = Literal["running", "completed", "failed", "paused"]
 RUN_STATUSES: tuple[RunStatus, ...] = ("running", "completed", "failed", "paused")
+
+
+StreamStatus = Literal["listening", "dropped", "starting", "stopped"]
+"""`listening`: an instance is subscribed to the change events; `dropped`: the stream broke (a catch-up run reads what was missed, and the stream is taken again from the kept position); `starting`: no instance has subscribed yet; `stopped`: the connector is not active"""
+STREAM_STATUSES: tuple[StreamStatus, ...] = ("listening", "dropped", "starting", "stopped")
 
 
 ConnectorStatus = Literal["active", "paused", "error"]
@@ -405,6 +413,13 @@ class ConnectorRun(TypedDict):
     """Per record, the platform's reason"""
 
 
+class ConnectorStream(TypedDict):
+    status: StreamStatus
+    """`listening`: an instance is subscribed to the change events; `dropped`: the stream broke (a catch-up run reads what was missed, and the stream is taken again from the kept position); `starting`: no instance has subscribed yet; `stopped`: the connector is not active"""
+    detail: Optional[str]
+    """While `dropped`, the platform's reason"""
+
+
 class Connector(TypedDict):
     connector_id: str
     type: str
@@ -427,6 +442,8 @@ class Connector(TypedDict):
     last_run: Optional[ConnectorRun]
     created_at: str
     updated_at: str
+    realtime: Optional[ConnectorStream]
+    """The change stream of a connector with `settings.realtime` (Salesforce Change Data Capture); null without real time"""
 
 
 class ConnectorList(TypedDict):

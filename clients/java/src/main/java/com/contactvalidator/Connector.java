@@ -26,5 +26,7 @@ public record Connector(
     long creditsThisMonth,
     ConnectorRun lastRun,
     Instant createdAt,
-    Instant updatedAt
+    Instant updatedAt,
+    /** The change stream of a connector with {@code settings.realtime} (Salesforce Change Data Capture); null without real time */
+    ConnectorStream realtime
 ) {}
