@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import type { Database } from './data-source.js';
+import { upsertSql, type TableSpec } from './upsert.js';
 import { SHIPPED_DATA_DIR, rradRows } from '../validation/address/index.js';
 import { ReferenceIndex } from '../validation/address/reference-index.js';
 import type { AddressPointRecord, StreetRangeRecord } from '../validation/address/reference-types.js';
@@ -44,12 +45,6 @@ const SAMPLE_SOURCE_SUFFIX = '+sample';
 /** The formats of address points, which may be a sample (the others list whole ZIP codes). */
 const POINT_FORMATS: ReadonlySet<string> = new Set(['openaddresses', 'nar']);
 
-interface TableSpec {
-  table: string;
-  columns: readonly string[];
-  key: readonly string[];
-}
-
 const POINTS: TableSpec = {
   table: 'reference_points',
   columns: ['postal_code', 'street_key', 'primary_number', 'unit', 'predirection', 'street_name', 'suffix', 'postdirection', 'plus4', 'source', 'city'],
@@ -67,17 +62,6 @@ const CITY_NAMES: TableSpec = {
   key: ['zip', 'city'],
 };
 
-/**
- * `INSERT … VALUES (…), (…) ON CONFLICT (natural key) DO UPDATE` (the same text works on SQLite and PostgreSQL): a row
- * already there is updated, or, with `keepExisting`, left as it is (`DO NOTHING`).
- */
-function upsertSql(spec: TableSpec, rows: number, keepExisting = false): string {
-  const n = spec.columns.length;
-  const values = Array.from({ length: rows }, (_, r) => `(${spec.columns.map((_, c) => `$${r * n + c + 1}`).join(', ')})`);
-  const updates = spec.columns.filter((c) => !spec.key.includes(c)).map((c) => `${c} = excluded.${c}`);
-  return `INSERT INTO ${spec.table} (${spec.columns.join(', ')}) VALUES ${values.join(', ')} ` +
-    `ON CONFLICT (${spec.key.join(', ')}) ${keepExisting ? 'DO NOTHING' : `DO UPDATE SET ${updates.join(', ')}`}`;
-}
 
 function pointRow(p: AddressPointRecord, source: string): unknown[] {
   const s = p.street;

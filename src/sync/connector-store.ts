@@ -7,6 +7,7 @@
 import type { Database } from '../db/data-source.js';
 import crypto from 'node:crypto';
 import { all, run, runSteps, type Steps } from '../db/transaction-steps.js';
+import { upsertSql, type TableSpec } from '../db/upsert.js';
 import type { Sealed } from './secrets.js';
 
 export type ConnectorStatus = 'active' | 'paused' | 'error';
@@ -65,6 +66,11 @@ export interface RecordState {
 
 /** Rows of connector_records per INSERT (8 parameters each: far under either database's limit). */
 const STATES_PER_INSERT = 500;
+const RECORD_STATES: TableSpec = {
+  table: 'connector_records',
+  columns: ['connector_id', 'record_key', 'address_hash', 'email_hash', 'phone_hash', 'pending_write', 'write_error', 'validated_at'],
+  key: ['connector_id', 'record_key'],
+};
 
 const COLUMNS = `id, account_id, type, name, status, reason, reason_detail, schedule, settings, write_back, secret,
   secret_key_id, watermark, last_run_id, next_run_at, created_at, updated_at, stream_status, stream_detail`;
@@ -323,19 +329,9 @@ export class ConnectorStore {
       // A few hundred rows a statement: a page's records in a handful of round trips, not one each.
       for (let i = 0; i < states.length; i += STATES_PER_INSERT) {
         const slice = states.slice(i, i + STATES_PER_INSERT);
-        const params: unknown[] = [connectorId, at];
-        const values = slice.map(({ key, state, error }) => {
-          const n = params.push(key, state.address, state.email, state.phone, state.pendingWrite, error);
-          return `($1, ${[5, 4, 3, 2, 1, 0].map((back) => `$${n - back}`).join(', ')}, $2)`;
-        });
-        yield run(
-          `INSERT INTO connector_records (connector_id, record_key, address_hash, email_hash, phone_hash, pending_write, write_error, validated_at)
-           VALUES ${values.join(', ')}
-           ON CONFLICT (connector_id, record_key) DO UPDATE SET address_hash = excluded.address_hash,
-             email_hash = excluded.email_hash, phone_hash = excluded.phone_hash, pending_write = excluded.pending_write,
-             write_error = excluded.write_error, validated_at = excluded.validated_at`,
-          ...params,
-        );
+        yield run(upsertSql(RECORD_STATES, slice.length), ...slice.flatMap(({ key, state, error }) => [
+          connectorId, key, state.address, state.email, state.phone, state.pendingWrite, error, at,
+        ]));
       }
     });
   }
