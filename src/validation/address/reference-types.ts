@@ -4,6 +4,12 @@
  */
 import type { Dpv } from '../types.js';
 
+/** Where a point or a number is: from the point's own coordinates, along a street segment, or the postal code's centre. */
+export type LocationPrecision = 'rooftop' | 'parcel' | 'interpolated' | 'postal_code';
+export interface PointLocation { lat: number; lon: number; precision: LocationPrecision }
+/** Source ids kept per point/range: 'usps', 'nad', 'openaddresses', 'nar', 'rrad', 'tiger' (a sample import keeps its id). */
+export type ReferenceSource = string;
+
 export interface StreetParts {
   predirection: string | null;
   name: string | null;
@@ -26,6 +32,23 @@ export interface AddressPointRecord {
    * streets: its street is not covered by it, and another number of the street is not denied.
    */
   sample?: boolean;
+  /** The point's coordinates (rooftop, or parcel where NAD's Placement says a parcel centroid), when the file gives them. */
+  location?: PointLocation | null;
+  /** The files that hold this point (merged: one point, several sources). */
+  sources?: readonly ReferenceSource[];
+}
+
+/** A TIGER/Line ADDRFEAT side of a street segment: potential house numbers, not delivery points. */
+export interface StreetSegmentRecord {
+  postalCode: string;            // ZIPL or ZIPR of that side
+  street: StreetParts;           // FULLNAME parsed into Pub 28 parts
+  fromNumber: string;            // LFROMHN / RFROMHN (as written; may be > toNumber)
+  toNumber: string;              // LTOHN / RTOHN
+  parity: 'O' | 'E' | 'B';       // PARITYL / PARITYR (M = mixed -> 'B')
+  /** Segment ends (first and last vertex of the .shp line), for interpolating a number's position; null without geometry. */
+  from: { lat: number; lon: number } | null;
+  to: { lat: number; lon: number } | null;
+  source: ReferenceSource;       // 'tiger'
 }
 
 export interface StreetRangeRecord {
@@ -71,6 +94,10 @@ export interface ReferenceAnswer {
    * where a street that a whole address file covers would answer N.
    */
   numberNotInSample?: boolean;
+  /** What confirmed the address (plain vocabulary of the answer's `evidence`). */
+  evidence?: 'delivery_point' | 'address_point' | 'street_range' | 'street' | 'none';
+  sources?: readonly ReferenceSource[];
+  location?: PointLocation | null;
 }
 
 /** A name USPS lists for a ZIP but does not accept in a last line, and the ZIP's name to write instead. */
