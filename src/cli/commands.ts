@@ -147,7 +147,7 @@ export const COMMANDS: readonly Command[] = [
     run: async ({ db, options, files }) => {
       const file = files[0];
       if (!file) throw new UsageError('reference import needs a FILE');
-      const { importReferenceFile } = await import('../db/reference-store.js');
+      const { importReferenceFile } = await import('../db/reference-import.js');
       return importReferenceFile(db, required(options, 'format') as never, file, { sample: options.sample === true });
     },
   },
@@ -155,7 +155,7 @@ export const COMMANDS: readonly Command[] = [
     name: 'reference status', synopsis: '',
     summary: 'The reference data the database holds and the imports that brought it.',
     options: {},
-    run: async ({ db }) => (await import('../db/reference-store.js')).referenceStatus(db),
+    run: async ({ db }) => (await import('../db/reference-import.js')).referenceStatus(db),
   },
   {
     name: 'batch run', synopsis: '--account ID FILE --out OUT.csv [--smtp false]',

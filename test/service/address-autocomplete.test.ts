@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importReferenceFile } from '../../src/db/reference-store.js';
+import { importReferenceFile } from '../../src/db/reference-import.js';
 import { testDatabases } from '../support/databases.js';
 import { problemOf, useTestService, type TestService } from '../support/service.js';
 
