@@ -9,6 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GraphqlSyntaxError, nodeSelections, objectCost, parseOperation, type Field, type Operation } from './fake-admin-graphql.js';
 import { execute, type Execution } from './fake-admin-resolvers.js';
+import { authorize, exchangeCode, formOf, newOAuthBook, type FakeApp } from './fake-admin-oauth.js';
 
 export interface FakeShopOptions {
   /** The shop's myshopify domain (`example.myshopify.com`). */
@@ -18,6 +19,8 @@ export interface FakeShopOptions {
   /** A Dev Dashboard app's client ID and secret: `POST /admin/oauth/access_token` (client credentials grant) gives tokens. */
   clientId?: string;
   clientSecret?: string;
+  /** A public app the shop has approved: its authorize page answers at once, its codes give tokens (fake-admin-oauth.ts). */
+  app?: FakeApp;
   /** The access scopes granted to the app (default: read and write customers and orders). */
   scopes?: string[];
   /** Points the bucket regains per second (Shopify: 100 standard, 1000 Plus). */
@@ -97,6 +100,7 @@ function createState(options: FakeShopOptions) {
     clientSecret: options.clientSecret ?? 'fake-client-secret',
     /** Tokens given by the client credentials grant (they last 24 hours at Shopify; here until `revokeGrantedTokens`). */
     grantedTokens: new Set<string>(),
+    oauth: newOAuthBook(options.app),
     scopes: new Set(options.scopes ?? ALL_SCOPES),
     maxQueryCost: options.maxQueryCost ?? 1000,
     latencyMs: options.latencyMs ?? 0,
@@ -240,7 +244,9 @@ export async function startFakeShop(options: FakeShopOptions = {}): Promise<Fake
 type Reply = (status: number, body: string, headers?: Record<string, string>) => void;
 
 function route(state: FakeShopState, req: http.IncomingMessage, body: string, reply: Reply) {
-  const path = new URL(req.url ?? '/', 'http://fake').pathname;
+  const url = new URL(req.url ?? '/', 'http://fake');
+  const path = url.pathname;
+  if (req.method === 'GET' && path === '/admin/oauth/authorize') return authorize(state, state.oauth, url, reply);
   if (req.method === 'POST' && path === '/admin/oauth/access_token') return grant(state, req, body, reply);
   const api = /^\/admin\/api\/(\d{4}-\d{2}|unstable)\/graphql\.json$/.exec(path);
   if (req.method !== 'POST' || !api) return reply(404, JSON.stringify({ errors: 'Not Found' }));
@@ -307,13 +313,10 @@ function route(state: FakeShopState, req: http.IncomingMessage, body: string, re
 
 /** The client credentials grant (shopify.dev, "Using the client credentials grant"): JSON or form body. */
 function grant(state: FakeShopState, req: http.IncomingMessage, body: string, reply: Reply) {
+  const form = formOf(req, body);
+  // The authorization-code grant of a public app's install names no grant type.
+  if (form.grant_type === undefined && form.code !== undefined) return exchangeCode(state, state.oauth, form, reply);
   state.count('token');
-  let form: Record<string, unknown>;
-  try {
-    form = String(req.headers['content-type']).includes('json') ? JSON.parse(body) : Object.fromEntries(new URLSearchParams(body));
-  } catch {
-    form = {};
-  }
   if (form.grant_type !== 'client_credentials') {
     return reply(400, JSON.stringify({ error: 'unsupported_grant_type', error_description: 'The authorization grant type is not supported.' }));
   }
