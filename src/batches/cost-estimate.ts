@@ -6,7 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { estimateCredits, type CreditEstimate, type RowModules } from '../billing/pricing.js';
 import type { Job } from '../bulk/job-store.js';
 import { chooseColumns, type ColumnChoice, type ColumnParameters } from './columns.js';
-import { sniffDelimiter } from './csv-file.js';
+import { csvGrammarError, sniffDelimiter } from './csv-file.js';
 import type { CsvBatchSettings } from './csv-source.js';
 
 export const modulesOf = (columns: ColumnChoice): RowModules => ({
@@ -20,15 +20,22 @@ export function costToFinish(job: Pick<Job, 'settings' | 'rowsTotal' | 'rowsDone
   return estimateCredits(job.rowsTotal - job.rowsDone, modulesOf(columns), { rows: job.rowsDone, credits: job.creditsCharged });
 }
 
-/** The header of a file from its first line, read as the upload will read it (delimiter sniffed, RFC 4180 quotes). */
+/**
+ * The header of a file from its first line, read as the upload will read it (delimiter sniffed, RFC 4180 quotes).
+ * Throws CsvGrammarError (line 1) where the upload would refuse the line, a quote never closed among them.
+ */
 export function headerOf(firstLine: string): string[] {
-  const records = parse(firstLine, { delimiter: sniffDelimiter(firstLine), bom: true, to_line: 1, relax_column_count: true, relax_quotes: true }) as string[][];
-  return records[0] ?? [];
+  try {
+    const records = parse(firstLine, { delimiter: sniffDelimiter(firstLine), bom: true, to_line: 1, relax_column_count: true, relax_quotes: true }) as string[][];
+    return records[0] ?? [];
+  } catch (err) {
+    throw csvGrammarError(err as Error, 1);
+  }
 }
 
 /**
  * What a file of `rows` rows under this header line will cost, with the columns it will be read by. Throws
- * ColumnError as the upload would (no usable column, a named column missing).
+ * ColumnError as the upload would (no usable column, a named column missing), CsvGrammarError for a line it cannot read.
  */
 export function estimateFile(firstLine: string, rows: number, params: ColumnParameters): { estimate: CreditEstimate; columns: ColumnChoice } {
   const columns = chooseColumns(headerOf(firstLine), params);

@@ -149,6 +149,15 @@ class ShapeGuard {
   }
 }
 
+/** csv-parse's error as the user reads it; `rowLine`: where the row being read starts. */
+export function csvGrammarError(err: Error, rowLine: number): CsvGrammarError {
+  if (!(err instanceof CsvError)) return new CsvGrammarError(err.message, rowLine);
+  // A quote never closed is found at the end of the file; the user needs the line where the row starts.
+  if (err.code === 'CSV_QUOTE_NOT_CLOSED') return new CsvGrammarError('a quoted field starting on this line is never closed', rowLine);
+  const line = Number((err as unknown as { lines?: number }).lines ?? 1);
+  return new CsvGrammarError(err.message.replace(/ at line \d+/, ''), line);
+}
+
 /**
  * A pass-through stream that reads the CSV bytes going through it: once they end, `layout()` gives the file's layout
  * or throws its first fault (CsvGrammarError). After a fault it passes nothing more but goes on reading, so that an
@@ -255,11 +264,7 @@ export class CsvScan extends Transform {
   }
 
   private grammarErrorOf(err: Error): CsvGrammarError {
-    if (!(err instanceof CsvError)) return new CsvGrammarError(err.message, this.lastLine + 1);
-    // A quote never closed is found at the end of the file; the user needs the line where the row starts.
-    if (err.code === 'CSV_QUOTE_NOT_CLOSED') return new CsvGrammarError('a quoted field starting on this line is never closed', this.lastLine + 1);
-    const line = Number((err as unknown as { lines?: number }).lines ?? 1);
-    return new CsvGrammarError(err.message.replace(/ at line \d+/, ''), line);
+    return csvGrammarError(err, this.lastLine + 1);
   }
 
   /** The first fault is kept; nothing more is parsed (the parser is left to be collected, not ended). */

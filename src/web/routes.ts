@@ -10,6 +10,7 @@ import { type Accounts, DuplicateFormError, InvalidArgumentError } from '../bill
 import { type Batches, batchView } from '../batches/batches.js';
 import { ColumnError } from '../batches/columns.js';
 import { costToFinish, estimateFile } from '../batches/cost-estimate.js';
+import { CsvGrammarError } from '../batches/csv-file.js';
 import type { CreditLedger } from '../billing/ledger.js';
 import { PaymentsNotConfiguredError } from '../billing/purchases.js';
 import { DAY_MS, listPacks } from '../billing/pricing.js';
@@ -318,6 +319,7 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
       found = estimateFile(header, rows, columns);
     } catch (err) {
       if (err instanceof ColumnError) throw new Problem('invalid-csv', `Line 1: ${err.message}.`, { line: 1 });
+      if (err instanceof CsvGrammarError) throw new Problem('invalid-csv', `Line ${err.line}: ${err.message}.`, { line: err.line });
       throw err;
     }
     const { balance } = await accounts.credits(accountOf(res));

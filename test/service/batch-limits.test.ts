@@ -1,9 +1,14 @@
 /**
  * Hostile CSV uploads (issue 38.2): one header of endless columns, one endless quoted field, one 5 MB header. Each is
- * refused with 422 while it streams in, within seconds, the service's peak resident set stays under 300 MiB, and
- * another account's /v1/validate keeps its pace meanwhile. The service runs as `npm start` runs it (the compiled entry,
- * its own process, default settings on a throw-away SQLite), so that its whole resident set is read from /proc (VmHWM,
- * reset before the uploads).
+ * refused with 422 while it streams in, within seconds, the service's resident set grows by less than one body's size,
+ * and another account's /v1/validate keeps its pace meanwhile. The service runs as `npm start` runs it (the compiled
+ * entry, its own process, default settings on a throw-away SQLite), so that its whole resident set is read from /proc
+ * (VmHWM, reset before the uploads).
+ *
+ * Both bounds are measured against a baseline the same process gives just before (issue 52.1): the resident set at rest
+ * after the warm-up moves with what else the machine runs (256 MiB alone, some 20 MiB more under the whole suite, which
+ * made an absolute 300 MiB bound fail a fresh clone's `npm test`), and so do response times. What the uploads add
+ * does not: 38 MiB on an idle machine; a body held whole would add at least its 90 MiB.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -14,9 +19,15 @@ import { memoryKb } from '../../bench/process-usage.js';
 import { spawnCompiledService, type QuietServiceChild } from '../support/quiet-service.js';
 
 const MiB = 1024 * 1024;
-/** The bound on the service's whole resident set, at rest included (bench:memory measures that). */
-const PEAK_RSS_MIB = 300;
-const P99_MS = 100;
+/** The bound on what the uploads add to the service's resident set (its peak less its rest after the warm-up). */
+const RSS_GROWTH_MIB = 80;
+/**
+ * The other account's p99 with the uploads going on: under this, or under SLOWDOWN x its p99 without them. The uploads
+ * take CPU the other account's requests then wait for (12 ms on an idle machine; 113 and 237 ms against 26 and 33
+ * without uploads on a loaded one); a body parsed in one go would hold the event loop for a second or more.
+ */
+const P99_MS = 500;
+const SLOWDOWN = 8;
 const ANSWER_MS = 5_000;
 
 /** A body of `prefix`, then `filler` repeated up to `total` bytes, then `suffix`: made as it is read, never whole. */
@@ -98,9 +109,10 @@ describe('hostile CSV uploads', () => {
     await service?.stop();
   });
 
-  it('When a 100 MB header of endless columns, a 90 MB quoted field and a 5 MB header are uploaded, then each is 422 within seconds, the peak RSS stays under 300 MiB and another account is not slowed', async () => {
-    // Arrange: the service warmed up, its peak resident set reset.
+  it('When a 100 MB header of endless columns, a 90 MB quoted field and a 5 MB header are uploaded, then each is 422 within seconds, the RSS grows by less than 80 MiB and another account keeps its pace', async () => {
+    // Arrange: the service warmed up, the other account's pace without uploads measured, its peak resident set reset.
     await validateLoad(url, keys[1], 20, 0);
+    const alone = p99(await validateLoad(url, keys[1], 100, 20));
     fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
     const resting = memoryKb(pid).rss / 1024;
     const files = () => [
@@ -131,14 +143,14 @@ describe('hostile CSV uploads', () => {
       expect(answers[1].answer.detail).toMatch(/over 65536 bytes/);
       for (const a of answers) expect(a.ms).toBeLessThan(ANSWER_MS);
     }
-    expect(peak, `peak RSS ${peak.toFixed(0)} MiB (${resting.toFixed(0)} MiB before the uploads)`).toBeLessThan(PEAK_RSS_MIB);
+    expect(peak - resting, `peak RSS ${peak.toFixed(0)} MiB, ${resting.toFixed(0)} MiB before the uploads`).toBeLessThan(RSS_GROWTH_MIB);
     expect(times).toHaveLength(200);
-    expect(p99(times), `p99 of the other account's /v1/validate`).toBeLessThan(P99_MS);
+    expect(p99(times), `p99 of the other account's /v1/validate (${alone.toFixed(1)} ms without uploads)`).toBeLessThan(Math.max(P99_MS, SLOWDOWN * alone));
     // Nothing kept: no batch, no file.
     expect(await list.json()).toEqual({ batches: [] });
     expect(fs.readdirSync(path.join(batchDir, 'uploads'))).toEqual([]);
     const slowest = [0, 1, 2].map((i) => Math.max(...rounds.map((r) => r[i].ms)).toFixed(0));
     console.log(`hostile uploads, ${rounds.length} round(s): slowest answers ${slowest.join(' / ')} ms; peak RSS ${peak.toFixed(0)} MiB `
-      + `(before the uploads ${resting.toFixed(0)}); other account's /v1/validate p99 ${p99(times).toFixed(1)} ms over ${times.length}`);
+      + `(before the uploads ${resting.toFixed(0)}); other account's /v1/validate p99 ${p99(times).toFixed(1)} ms over ${times.length} (${alone.toFixed(1)} without)`);
   }, 60_000);
 });

@@ -132,6 +132,27 @@ describe.each(testDatabases)('paying for a batch in the dashboard on $name', (da
     expect(forged.status).toBe(403);
   });
 
+  it('When the header sent for an estimate holds a quote never closed, then it is 422 invalid-csv naming line 1, as the upload answers, not a 500', async () => {
+    // Arrange: the same header as the first line of a file the API refuses.
+    const agent = await signedUp();
+    const header = 'email,"phone';
+    const ask = await fetch(`${s.url}/batches/estimate`, {
+      method: 'POST', body: JSON.stringify({ header, rows: 10 }),
+      headers: { cookie: cookieOf(agent), 'x-csrf-token': agent.csrf, accept: 'application/json', 'content-type': 'application/json' },
+    });
+    const upload = await fetch(`${s.url}/batches`, {
+      method: 'POST', body: `${header}\nann@example.com,1\n`,
+      headers: { cookie: cookieOf(agent), 'x-csrf-token': agent.csrf, accept: 'application/json', 'content-type': 'text/csv' },
+    });
+
+    // Assert: the estimate says what the upload says.
+    const [estimated, uploaded] = [await ask.json(), await upload.json()] as Record<string, unknown>[];
+    expect([ask.status, upload.status]).toEqual([422, 422]);
+    expect(ask.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(estimated).toMatchObject({ type: '/problems/invalid-csv', line: 1, detail: expect.stringMatching(/^Line 1: .*never closed/) });
+    expect(uploaded).toMatchObject({ type: '/problems/invalid-csv', line: 1, detail: expect.stringMatching(/^Line 1: .*never closed/) });
+  });
+
   it('When a browser asks for /favicon.ico or the pages name their icon, then a real icon answers', async () => {
     const ico = await fetch(`${s.url}/favicon.ico`);
     const bytes = Buffer.from(await ico.arrayBuffer());
