@@ -6,7 +6,8 @@
  * mails the buyer a signed link to confirm or correct a doubtful address. The buyer's answer (that page, or the
  * thank-you / order-status extension) writes a correction to the order (`orderUpdate`) and releases the hold; so does
  * an `orders/updated` whose address now validates (the merchant corrected it). Every step names the connector whose
- * secret signed the delivery or the token: a store reaches only its own orders.
+ * secret signed the delivery or the token: a store reaches only its own orders; a session token reaches only its
+ * signed-in customer's, and a guest's order only the signed link mailed to its buyer.
  */
 import type { ConnectorRow } from '../../src/sync/connector-store.js';
 import { addressHash, InsufficientCredits, type ContactAnswer, type OrderChecks } from '../../src/sync/order-checks.js';
@@ -42,8 +43,15 @@ export interface ConfirmOutcome {
   released: boolean;
 }
 
-/** No such order among the connector's checked orders (another store's reads the same). */
-export class OrderNotFound extends Error {}
+/**
+ * No such order among the connector's checked orders, or one the caller cannot be tied to: another store's, another
+ * buyer's and a missing one read the same, word for word (the message names no order), so no answer tells them apart.
+ */
+export class OrderNotFound extends Error {
+  constructor(message = 'no such order of this store was checked') {
+    super(message);
+  }
+}
 /** The store refused a write (Shopify's user errors), with its words. */
 export class OrderWriteRefused extends Error {}
 
@@ -150,7 +158,7 @@ export class ShopifyOrders {
   /** The buyer confirms the address or corrects it (their page or the order-status extension). */
   async answer({ connector, credentials }: StoreAccess, gid: string, answer: BuyerAnswer): Promise<ConfirmOutcome> {
     const order = parseKey(keyOf('orders', gid)) ? await this.checks.book.get(connector.id, gid) : null;
-    if (!order) throw new OrderNotFound(`no order ${gid} of this store was checked`);
+    if (!order) throw new OrderNotFound();
     const at = this.checks.now();
     if (answer.action === 'confirm') {
       const released = this.holding(order)
@@ -177,9 +185,9 @@ export class ShopifyOrders {
   }
 
   /**
-   * The buyer's answer from the thank-you or order-status extension, authenticated by Shopify's session token: the
-   * shop whose secret signed it is the only one whose orders it reaches, and a token naming a signed-in customer
-   * reaches only that customer's orders. Throws SessionTokenRefused, OrderNotFound.
+   * The buyer's answer from the thank-you or order-status extension, authenticated by Shopify's session token: it
+   * reaches only orders of the shop whose secret signed it, and of those only the signed-in customer's own
+   * (orderOfSessionToken). Throws SessionTokenRefused, OrderNotFound.
    */
   async answerWithSessionToken(token: string, gid: string, answer: BuyerAnswer): Promise<ConfirmOutcome> {
     const { store } = await this.orderOfSessionToken(token, gid);
@@ -206,9 +214,12 @@ export class ShopifyOrders {
     });
     const store = access as StoreAccess | null;
     const order = store && parseKey(keyOf('orders', gid)) ? await this.checks.book.get(store.connector.id, gid) : null;
-    if (!store || !order || (order.customerKey && session.customer && order.customerKey !== session.customer)) {
-      throw new OrderNotFound(`no order ${gid} of this store was checked`);
-    }
+    // The token is all that ties the caller to an order, and it names no order: Shopify's session token carries the
+    // shop (`dest`), the app (`aud`), its times and id, and `sub` only for a signed-in customer (shopify.dev, "Session
+    // Token API"). Any guest of the store gets one, and an order's GID is no secret, so a token reaches an order only
+    // through its customer: `sub` must be the order's customer. A guest's order (no customer) is never reached by a
+    // token: its buyer answers through the signed link mailed to them (answerWithLink).
+    if (!store || !order || !order.customerKey || order.customerKey !== session.customer) throw new OrderNotFound();
     return { store, order };
   }
 

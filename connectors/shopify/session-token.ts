@@ -1,7 +1,8 @@
 /**
  * Shopify's session token, as a checkout, thank-you or order-status extension sends it (shopify.dev, "Session tokens
  * for checkout UI extensions"): a JWT signed HS256 with the app's API secret, `dest` the shop (`https://{shop}` or the
- * bare domain), `aud` the app's client id, `sub` the customer's GID when one is signed in, a minute of life. Read with
+ * bare domain), `aud` the app's client id, `sub` the customer's GID when one is signed in (absent for a guest), a few
+ * minutes of life. No claim names an order or a checkout: whoever holds a guest's token is any guest. Read with
  * jose: the shop named by the (not yet trusted) `dest` says whose secret must have signed it, and nothing else of the
  * token is believed before its signature, algorithm, times and `dest` are checked.
  */

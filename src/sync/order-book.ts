@@ -17,7 +17,10 @@ export interface ShopOrder {
   connectorId: string;
   orderKey: string;
   orderName: string | null;
-  /** The buyer's customer id on the platform, when the order has one: a session token naming another is refused. */
+  /**
+   * The buyer's customer id on the platform, when the order has one: the only thing that ties a session token (its
+   * `sub`) to the order. Without one, only the signed link mailed to the buyer reaches the order.
+   */
   customerKey: string | null;
   /** The hash of the shipping address as last checked: an update with the same address checks nothing. */
   addressHash: string | null;

@@ -16,16 +16,19 @@ const EVENTS = '/v1/checkout/events';
 const SETTINGS = '/v1/checkout/settings';
 const ORIGIN = 'https://extensions.shopifycdn.com';
 
-export const sessionTokenFor = (shop: string, secret: string) => new SignJWT({ dest: `https://${shop}` })
+/** A session token of the shop; `sub` the signed-in customer, when there is one (a guest's token has none). */
+export const sessionTokenFor = (shop: string, secret: string, sub?: string) => new SignJWT({ dest: `https://${shop}`, ...(sub ? { sub } : {}) })
   .setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1m').sign(new TextEncoder().encode(secret));
+
+const CUSTOMER = 'gid://shopify/Customer/4242';
 
 export async function provokeShopifyOrderEndpoints(s: TestService, conformance: Conformance): Promise<void> {
   const { apiKey } = await s.newAccount(100);
   const created = await call(s, 'POST', '/v1/connectors', { key: apiKey, ...json({ type: 'shopify', name: 'Orders', settings: { shop: SHOP }, credentials: { access_token: 'shpat_x', api_secret: SECRET } }) });
   const connector = (await created.json()) as { connector_id: string };
   const gid = 'gid://shopify/Order/4242';
-  await s.sync.orderChecks!.book.claim(connector.connector_id, gid, { orderName: '#4242', customerKey: null });
-  const token = await sessionTokenFor(SHOP, SECRET);
+  await s.sync.orderChecks!.book.claim(connector.connector_id, gid, { orderName: '#4242', customerKey: CUSTOMER });
+  const token = await sessionTokenFor(SHOP, SECRET, CUSTOMER);
   const answer = async (body: Parameters<typeof call>[3], bearer: string | null = token) => conformance.check('POST', CONFIRM,
     await call(s, 'POST', CONFIRM, { ...body, headers: bearer ? { authorization: `Bearer ${bearer}` } : {} }));
 

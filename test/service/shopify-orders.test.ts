@@ -138,13 +138,13 @@ describe.each(testDatabases)('Shopify orders checked at purchase on $name', (dat
     const otherStore = await post(await sessionToken(otherDomain, OTHER_SECRET));
     const expired = await post(await new SignJWT({ dest: `https://${domain}` }).setProtectedHeader({ alg: 'HS256' })
       .setExpirationTime(Math.floor(Date.now() / 1000) - 120).sign(new TextEncoder().encode(SECRET)));
-    const undeliverable = await post(await sessionToken(domain, SECRET), { ...correction, address: { ...correction.address, address1: '1 Zzyzx Nowhere Rd', zip: '99999', city: 'Nowhere' } });
+    const undeliverable = await post(await sessionToken(domain, SECRET, { sub: customer.id }), { ...correction, address: { ...correction.address, address1: '1 Zzyzx Nowhere Rd', zip: '99999', city: 'Nowhere' } });
     const preflight = await fetch(`${s.url}/shopify/orders/address-confirmation`, { method: 'OPTIONS', headers: { origin: 'https://extensions.shopifycdn.com', 'access-control-request-method': 'POST' } });
     const ask = (token: string) => fetch(`${s.url}/shopify/orders/address-confirmation?order_id=${encodeURIComponent(order.id)}`, { headers: { authorization: `Bearer ${token}` } });
     const before = await ask(await sessionToken(domain, SECRET, { sub: customer.id }));
     const otherCustomer = await ask(await sessionToken(domain, SECRET, { sub: 'gid://shopify/Customer/999' }));
-    const corrected = await post(await sessionToken(domain, SECRET));
-    const after = await ask(await sessionToken(domain, SECRET));
+    const corrected = await post(await sessionToken(domain, SECRET, { sub: customer.id }));
+    const after = await ask(await sessionToken(domain, SECRET, { sub: customer.id }));
     await settled();
 
     // Assert
@@ -169,6 +169,85 @@ describe.each(testDatabases)('Shopify orders checked at purchase on $name', (dat
     await settled();
     const [row] = await s.db.all<{ release_reason: string; confirmation: string }>(`SELECT release_reason, confirmation FROM shop_orders WHERE connector_id = $1`, [connector.connector_id]);
     expect(row).toEqual({ release_reason: 'buyer_corrected', confirmation: 'corrected' });
+  });
+
+  /** A problem's body without its request id: what tells one refusal from another. */
+  const refusalOf = async (res: Response) => ({ status: res.status, ...(({ request_id: _id, ...rest }) => rest)(await problemOf(res)) });
+
+  it('When a guest\'s session token (no `sub`) names other guests\' orders, then correct and confirm reach nothing, answered like a missing order, and every hold stays', async () => {
+    // Arrange: three guests' orders of one store, each undeliverable and held; the attacker has a guest token of the store.
+    const { apiKey } = await s.newAccount(1000);
+    const domain = 'guests.myshopify.com';
+    await connect(apiKey, domain, { hold: true });
+    const orders = shop.state.seedOrders(3, (i) => ({ email: `guest${i}@example.com`, address: NOWHERE }));
+    for (const order of orders) await send(domain, 'orders/create', order);
+    await settled();
+    const [own, victim, third] = orders;
+    const guest = await sessionToken(domain, SECRET);
+    const post = (body: unknown) => s.post('/shopify/orders/address-confirmation', body, { headers: { authorization: `Bearer ${guest}` } });
+    const ask = (id: string) => fetch(`${s.url}/shopify/orders/address-confirmation?order_id=${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${guest}` } });
+    const writes = shop.state.calls.orderUpdate ?? 0;
+
+    // Act
+    const corrected = await post({ order_id: victim.id, action: 'correct', address: { address1: '6007 Applegate Ln', city: 'Louisville', province_code: 'KY', zip: '40219', country_code: 'US' } });
+    const confirmed = await post({ order_id: third.id, action: 'confirm' });
+    const missingPost = await post({ order_id: 'gid://shopify/Order/987654321', action: 'confirm' });
+    const asked = [await ask(own.id), await ask(victim.id), await ask('gid://shopify/Order/987654321')];
+
+    // Assert: nothing written or released, and no answer tells an existing order from a missing one.
+    const missing = await refusalOf(asked[2]);
+    expect(missing).toMatchObject({ status: 404, type: '/problems/not-found' });
+    expect(await refusalOf(asked[0])).toEqual(missing);
+    expect(await refusalOf(asked[1])).toEqual(missing);
+    const missingAnswer = await refusalOf(missingPost);
+    expect(missingAnswer).toEqual(missing);
+    expect(await refusalOf(corrected)).toEqual(missing);
+    expect(await refusalOf(confirmed)).toEqual(missing);
+    expect(shop.state.calls.orderUpdate ?? 0).toBe(writes);
+    for (const order of orders) {
+      expect(shop.state.resource(order.id).address).toMatchObject({ address1: NOWHERE.address1, zip: NOWHERE.zip });
+      expect(shop.state.resource(order.id).fulfillmentOrders[0].status).toBe('ON_HOLD');
+    }
+    const rows = await s.db.all<{ confirmation: string | null; released_at: unknown }>(
+      `SELECT confirmation, released_at FROM shop_orders WHERE order_key IN ($1, $2)`, [victim.id, third.id]);
+    expect(rows).toEqual([{ confirmation: 'asked', released_at: null }, { confirmation: 'asked', released_at: null }]);
+  });
+
+  it('When a token without `sub`, or with another customer\'s, names a signed-in customer\'s order, then 404 like a missing order; the customer\'s own token reaches it', async () => {
+    // Arrange
+    const { apiKey } = await s.newAccount(1000);
+    const domain = 'signed-in.myshopify.com';
+    await connect(apiKey, domain, { hold: true });
+    const [customer, stranger] = shop.state.seedCustomers(2, (i) => ({ email: `member${i}@example.com` }));
+    const [order] = shop.state.seedOrders(1, () => ({ email: 'member0@example.com', address: NOWHERE }));
+    await send(domain, 'orders/create', order, { customer });
+    await settled();
+    const post = (token: string, body: unknown) => s.post('/shopify/orders/address-confirmation', body, { headers: { authorization: `Bearer ${token}` } });
+    const ask = (token: string, id = order.id) => fetch(`${s.url}/shopify/orders/address-confirmation?order_id=${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${token}` } });
+    const guest = await sessionToken(domain, SECRET);
+    const other = await sessionToken(domain, SECRET, { sub: stranger.id });
+    const own = await sessionToken(domain, SECRET, { sub: customer.id });
+
+    // Act
+    const refusals = [
+      await post(guest, { order_id: order.id, action: 'confirm' }),
+      await post(other, { order_id: order.id, action: 'confirm' }),
+      await ask(guest),
+      await ask(other),
+    ];
+    const missing = await ask(own, 'gid://shopify/Order/987654321');
+    const held = shop.state.resource(order.id).fulfillmentOrders[0].status;
+    const question = await ask(own);
+    const confirmed = await post(own, { order_id: order.id, action: 'confirm' });
+
+    // Assert
+    const expected = await refusalOf(missing);
+    expect(expected).toMatchObject({ status: 404, type: '/problems/not-found' });
+    for (const res of refusals) expect(await refusalOf(res)).toEqual(expected);
+    expect(held).toBe('ON_HOLD');
+    expect(await question.json()).toEqual({ ask: true, reason: 'undeliverable' });
+    expect(await confirmed.json()).toMatchObject({ status: 'confirmed', hold_released: true });
+    expect(shop.state.resource(order.id).fulfillmentOrders[0].status).toBe('OPEN');
   });
 
   it('When an express-wallet order arrives while the store refuses writes, then the buyer is mailed at once and the assessment is recorded by the next update, once', async () => {

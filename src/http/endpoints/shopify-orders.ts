@@ -116,7 +116,9 @@ export const shopifyOrderEndpoints = [
     summary: "The buyer confirms or corrects an order's shipping address (thank-you / order-status extension)",
     description:
       '`Authorization: Bearer <Shopify session token>` (HS256 with the app\'s API secret; `dest` the shop). The order must be ' +
-      'one this service checked for that shop (another shop\'s answers 404, exactly like a missing one). `confirm` ' +
+      'one this service checked for that shop, placed by the signed-in customer the token\'s `sub` names: a guest\'s order ' +
+      '(no customer) is answered through the link mailed to its buyer, never with a token. Another shop\'s order, another ' +
+      'buyer\'s, a guest\'s and a missing one all answer the same 404. `confirm` ' +
       'releases the fulfillment hold placed on it; `correct` checks the new address (free: an order is paid once), ' +
       'writes it to the order (`orderUpdate`) and releases the hold; an undeliverable correction is refused (422) and ' +
       `nothing is written. At most ${ANSWERS_PER_MINUTE} answers per minute from one client address.`,
@@ -153,8 +155,9 @@ export const shopifyOrderEndpoints = [
     method: 'get', path: '/shopify/orders/address-confirmation', security: 'none', operationId: 'getShopifyAddressQuestion', tag: 'Connectors',
     summary: "Whether the thank-you / order-status extension should ask the buyer about the order's address",
     description:
-      'The same session token and order rules as the POST. 404 while the order is not checked yet (its `orders/create` ' +
-      'may arrive after the thank-you page): ask again a little later.',
+      'The same session token and order rules as the POST (an order the token cannot be tied to answers the same 404 as ' +
+      'a missing one). 404 while the order is not checked yet (its `orders/create` may arrive after the thank-you page): ' +
+      'ask again a little later.',
     request: {
       headers: z.object({ Authorization: z.string().describe('`Bearer <session token>`') }),
       query: z.object({ order_id: z.string().regex(/^gid:\/\/shopify\/Order\/\d+$/).describe("The order's GID") }),

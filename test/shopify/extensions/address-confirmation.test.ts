@@ -51,25 +51,31 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY)).each(testDatabases)(`${SUI
     return json(res);
   }
 
-  async function placeOrder(domain: string, address: typeof NOWHERE, delivered = true): Promise<FakeResource> {
+  /** The signed-in customer who placed each order (none: a guest's). */
+  const buyers = new Map<string, FakeResource>();
+
+  async function placeOrder(domain: string, address: typeof NOWHERE, { delivered = true, guest = false } = {}): Promise<FakeResource> {
     const [order] = shop.state.seedOrders(1, () => ({ email: 'buyer@example.com', address }));
+    if (!guest) buyers.set(order.id, shop.state.seedCustomers(1, () => ({ email: 'buyer@example.com' }))[0]);
     if (delivered) await deliverOrder(domain, order);
     return order;
   }
 
   async function deliverOrder(domain: string, order: FakeResource) {
     const { service } = suite();
-    const res = await deliver(service.url, signedDelivery('orders/create', orderPayload(order), { shop: domain, secret: SECRET }));
+    const res = await deliver(service.url, signedDelivery('orders/create', orderPayload(order, buyers.get(order.id) ?? null), { shop: domain, secret: SECRET }));
     expect(res.status).toBe(200);
     await service.sync.shopifyWebhooks.settle();
   }
 
+  /** The order's page as its buyer sees it: the session token names them when they are signed in (`sub`). */
   async function open(domain: string, order: FakeResource, page: 'thank-you' | 'order-status', secret = SECRET): Promise<{ page: Page; sent: string[] }> {
     const { browser, bundle, service } = suite();
     const a = order.address!;
+    const buyer = buyers.get(order.id);
     return openExtension(browser, bundle, {
       target: page === 'thank-you' ? THANK_YOU : ORDER_STATUS, shop: domain, locale: LOCALE,
-      settings: { api_url: service.url }, sessionToken: await sessionToken(domain, secret),
+      settings: { api_url: service.url }, sessionToken: await sessionToken(domain, secret, buyer ? { sub: buyer.id } : {}),
       order: { id: order.id, page },
       shippingAddress: { address1: a.address1, address2: '', city: a.city, provinceCode: a.provinceCode, zip: a.zip, countryCode: a.countryCodeV2 },
     });
@@ -137,7 +143,7 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY)).each(testDatabases)(`${SUI
     // Arrange
     const domain = 'early.myshopify.com';
     await connectStore(domain);
-    const order = await placeOrder(domain, NOWHERE, false);
+    const order = await placeOrder(domain, NOWHERE, { delivered: false });
 
     // Act
     const { page, sent } = await open(domain, order, 'thank-you');
@@ -172,7 +178,24 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY)).each(testDatabases)(`${SUI
     }
   });
 
-  it('When GET /shopify/orders/address-confirmation is called directly, then it answers only the signing store, for its own orders', async () => {
+  it('When a guest\'s order is doubtful, then the thank-you page asks nothing and calls nothing (the mailed link asks the guest)', async () => {
+    // Arrange
+    const domain = 'guest.myshopify.com';
+    await connectStore(domain);
+    const order = await placeOrder(domain, NOWHERE, { guest: true });
+
+    // Act
+    const { page, sent } = await open(domain, order, 'thank-you');
+    await page.waitForTimeout(500);
+
+    // Assert: a guest's token names no customer, and reaches no order.
+    expect(sent).toEqual([]);
+    expect(await page.locator('s-banner').count()).toBe(0);
+    expect(shop.state.resource(order.id).fulfillmentOrders[0].status).toBe('ON_HOLD');
+    await page.close();
+  });
+
+  it('When GET /shopify/orders/address-confirmation is called directly, then it answers only the signing store, for its signed-in customer\'s own orders', async () => {
     // Arrange
     const { service } = suite();
     const domain = 'question.myshopify.com';
@@ -183,9 +206,12 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY)).each(testDatabases)(`${SUI
     const ask = async (token: string, id: string = order.id) =>
       fetch(`${service.url}/shopify/orders/address-confirmation?order_id=${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${token}`, origin: EXTENSION_ORIGIN } });
 
+    const sub = buyers.get(order.id)!.id;
+
     // Act
-    const mine = await ask(await sessionToken(domain, SECRET));
-    const otherStore = await ask(await sessionToken(other, SECRET));
+    const mine = await ask(await sessionToken(domain, SECRET, { sub }));
+    const guest = await ask(await sessionToken(domain, SECRET));
+    const otherStore = await ask(await sessionToken(other, SECRET, { sub }));
     const forged = await ask(await sessionToken(domain, 'guessed'));
     const malformed = await ask(await sessionToken(domain, SECRET), '42');
     const preflight = await fetch(`${service.url}/shopify/orders/address-confirmation`, {
@@ -196,6 +222,7 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY)).each(testDatabases)(`${SUI
     expect(mine.status).toBe(200);
     expect(mine.headers.get('access-control-allow-origin')).toBe('*');
     expect(await mine.json()).toEqual({ ask: true, reason: 'undeliverable' });
+    expect(guest.status).toBe(404);
     expect(otherStore.status).toBe(404);
     expect(forged.status).toBe(401);
     expect(await problemOf(forged)).toMatchObject({ type: '/problems/session-token-invalid' });

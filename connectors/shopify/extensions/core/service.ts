@@ -113,6 +113,20 @@ export interface OrderAddressQuestion {
 }
 
 /**
+ * Whether Shopify's session token names a signed-in customer (`sub`, a Customer GID). The service ties a token to an
+ * order only through its customer (a token names no order), so a guest's page asks nothing: the link mailed to the
+ * guest asks them. Read, not verified: the service verifies the token; this only spares calls that cannot succeed.
+ */
+export function namesCustomer(token: string): boolean {
+  try {
+    const payload = JSON.parse(atob((token.split('.')[1] ?? '').replace(/-/g, '+').replace(/_/g, '/'))) as { sub?: unknown };
+    return typeof payload.sub === 'string' && payload.sub.startsWith('gid://shopify/Customer/');
+  } catch {
+    return false;
+  }
+}
+
+/**
  * GET /shopify/orders/address-confirmation?order_id=…, with Shopify's session token. `pending` while the order is not
  * yet checked (404: its orders/create webhook may arrive after the thank-you page): the caller asks again later.
  */

@@ -3,13 +3,14 @@
  * order status page (customer-account.order-status.customer-information.render-after) ask the buyer to confirm or
  * correct a doubtful shipping address (docs/shopify.md). The service decides which orders are doubtful (it checked
  * the order from its orders/create webhook) and writes a correction to the order; the extension authenticates with
- * Shopify's session token, so a buyer can only ever answer for an order of the store they bought from.
+ * Shopify's session token, so a signed-in buyer can only ever answer for their own orders of the store they bought
+ * from. A guest's token names no customer and reaches no order: a guest answers through the link mailed to them.
  */
 import '@shopify/ui-extensions/preact';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { oneLine, type BuyerAddress } from '../../core/address-verdict.js';
-import { answerOrder, orderQuestion, serviceOf, type AddressCorrection, type AnswerOutcome, type DoubtReason } from '../../core/service.js';
+import { answerOrder, namesCustomer, orderQuestion, serviceOf, type AddressCorrection, type AnswerOutcome, type DoubtReason } from '../../core/service.js';
 
 /** The webhook that checks an order may land after the thank-you page opens: ask again after these waits. */
 const RETRIES_MS = [1500, 3000, 6000, 12000];
@@ -42,6 +43,8 @@ function Confirmation() {
     if (!service || !orderId) return;
     let stopped = false;
     void (async () => {
+      // A guest's token reaches no order (the service ties a token to an order through its customer): the mailed link asks.
+      if (!namesCustomer(await shopify.sessionToken.get())) return;
       for (let attempt = 0; !stopped; attempt++) {
         const question = await orderQuestion(service, await shopify.sessionToken.get(), orderId);
         if (question === 'pending' && attempt < RETRIES_MS.length) {
