@@ -15,35 +15,29 @@
  * answers "" too (`numberNotInSample`), confirmed by nothing and denied by nothing.
  */
 import { CityNameSlips, cityKey, oneTypingSlipApart } from './postal-index.js';
-import { normalizeUnit, type PointEntry, pointsAnswer, rangesAnswer } from './reference-numbers.js';
+import { pointsAnswer, rangesAnswer, segmentAnswer } from './reference-numbers.js';
 import {
   type AddressPointRecord, type CityAlias, delivers, numberNotFound, type ReferenceAnswer, type ReferenceQuery, type StreetParts,
-  type StreetRangeRecord,
+  type StreetRangeRecord, type StreetSegmentRecord,
 } from './reference-types.js';
 import { DIRECTIONAL_WORDS, partsOfKey, routeOf, slipInsideLongWord, slipsMended, streetKey, writtenAlikeKey } from './street-writings.js';
 import { DirectionalTable } from './tables.js';
+import {
+  addPointTo, addRangeTo, addSegmentTo, emptyZipStreets, entryOf, type NewStreetName, type ZipStreets,
+} from './zip-streets.js';
 
 const NO_POSTAL_CODES: ReadonlySet<string> = new Set();
 
 const NO_ALIASES: readonly CityAlias[] = [];
+const NO_NAMES: readonly string[] = [];
 /** The longest list of postal codes coversAny reads through each time. */
 const SHORT_LIST = 16;
-
-/** The value under `key`, created by `make` the first time. */
-function entryOf<K, V>(map: Map<K, V>, key: K, make: () => V, onCreate?: () => void): V {
-  let value = map.get(key);
-  if (value === undefined) {
-    map.set(key, (value = make()));
-    onCreate?.();
-  }
-  return value;
-}
 
 /**
  * Street names without figures, of four letters or more (a five-letter name typed may be a four-letter one with a
  * letter added), by first letter and length: what a slip keeps, or moves by one.
  */
-function slipIndexOf(names: Iterable<string>): Map<string, string[]> {
+export function slipIndexOf(names: Iterable<string>): Map<string, string[]> {
   const index = new Map<string, string[]>();
   for (const name of names) {
     if (name.length >= 4 && !/\d/.test(name)) entryOf(index, `${name[0]}${name.length}`, () => [] as string[]).push(name);
@@ -56,34 +50,74 @@ function agree(a: string | null, b: string | null): boolean {
   return a === null || b === null || a === b;
 }
 
-export class ReferenceIndex {
-  private readonly points = new Map<string, Map<string, Map<string, PointEntry>>>();
-  /** The streets (their number maps in `points`) that only sampled points name. */
-  private readonly sampledStreets = new WeakSet<Map<string, PointEntry>>();
-  private readonly ranges = new Map<string, Map<string, StreetRangeRecord[]>>();
-  /** postal code -> street name -> street keys, for finding a street given with a wrong or missing suffix. */
-  private readonly streetsByName = new Map<string, Map<string, Set<string>>>();
-  /**
-   * postal code -> a name's writtenAlikeKey (where it is not the name itself) or `#` and its route number -> the names
-   * of the data written so, for finding a street written another way (`ST JOHN` for SAINT JOHN, `HWY 98` for US HIGHWAY 98).
-   */
-  private readonly otherWritings = new Map<string, Map<string, Set<string>>>();
+/**
+ * Where the streets are kept: per postal code (ZipStreets), and the look-ups across postal codes. In memory (filled by
+ * addPoint / addRange) or the disk index (reference-index-file.ts), the same answers either way.
+ */
+export interface StreetTables {
+  zip(postalCode: string): ZipStreets | undefined;
+  /** Every postal code with streets, in no promised order. */
+  postalCodes(): Iterable<string>;
+  /** The postal codes some points or ranges name. */
+  covers(postalCode: string): boolean;
+  readonly coveredCount: number;
+  zipsWithStreetName(name: string): ReadonlySet<string> | undefined;
+  zipsWithAlikeKey(key: string): ReadonlySet<string> | undefined;
+  zipsWithRoute(key: string): ReadonlySet<string> | undefined;
+  /** Street names by slipIndexOf's bucket (first letter and length). */
+  slipCandidates(bucket: string): readonly string[];
+  readonly counts: { points: number; ranges: number };
+}
+
+/** The streets held in memory, filled point by point. */
+class MemoryStreetTables implements StreetTables {
+  readonly zips = new Map<string, ZipStreets>();
+  private readonly coveredCodes = new Set<string>();
+  /** street name -> postal codes that have a street of that name. */
+  private readonly postalCodesByStreetName = new Map<string, Set<string>>();
   /** A street name's writtenAlikeKey (where it is not the name) -> postal codes that have a street of that name. */
   private readonly postalCodesByAlikeKey = new Map<string, Set<string>>();
   /** A route's key (routeOf) -> postal codes that have a route of that number. */
   private readonly postalCodesByRoute = new Map<string, Set<string>>();
   /** Every street name by first letter and length, for a misspelt one typed without its ZIP (built on first use). */
   private streetNameSlips: Map<string, string[]> | undefined;
-  /** The postal codes some points or ranges name (one look-up for `covers`, asked for many candidate ZIPs). */
-  private readonly coveredCodes = new Set<string>();
-  private coverageOfLists = new WeakMap<readonly string[], boolean>();
+  readonly counts = { points: 0, ranges: 0 };
+  /** Called when data for a new postal code is added (coversAny's memory is then stale). */
+  onNewCode: () => void = () => {};
 
-  private addCoveredCode(postalCode: string): void {
-    this.coveredCodes.add(postalCode);
-    this.coverageOfLists = new WeakMap();
+  zip(postalCode: string): ZipStreets | undefined { return this.zips.get(postalCode); }
+  postalCodes(): Iterable<string> { return this.zips.keys(); }
+  covers(postalCode: string): boolean { return this.coveredCodes.has(postalCode); }
+  get coveredCount(): number { return this.coveredCodes.size; }
+  zipsWithStreetName(name: string) { return this.postalCodesByStreetName.get(name); }
+  zipsWithAlikeKey(key: string) { return this.postalCodesByAlikeKey.get(key); }
+  zipsWithRoute(key: string) { return this.postalCodesByRoute.get(key); }
+  slipCandidates(bucket: string): readonly string[] {
+    this.streetNameSlips ??= slipIndexOf(this.postalCodesByStreetName.keys());
+    return this.streetNameSlips.get(bucket) ?? NO_NAMES;
   }
-  /** street name -> postal codes that have a street of that name. */
-  private readonly postalCodesByStreetName = new Map<string, Set<string>>();
+
+  zipFor(postalCode: string, covered: boolean): ZipStreets {
+    const zip = entryOf(this.zips, postalCode, emptyZipStreets);
+    if (covered && !this.coveredCodes.has(postalCode)) {
+      this.coveredCodes.add(postalCode);
+      this.onNewCode();
+    }
+    return zip;
+  }
+
+  remember(postalCode: string, added: NewStreetName | null): void {
+    if (!added) return;
+    entryOf(this.postalCodesByStreetName, added.name, () => new Set<string>(), () => (this.streetNameSlips = undefined)).add(postalCode);
+    if (added.alike) entryOf(this.postalCodesByAlikeKey, added.alike, () => new Set<string>()).add(postalCode);
+    if (added.route) entryOf(this.postalCodesByRoute, added.route, () => new Set<string>()).add(postalCode);
+  }
+}
+
+export class ReferenceIndex {
+  private readonly memory: MemoryStreetTables | null;
+  private readonly tables: StreetTables;
+  private coverageOfLists = new WeakMap<readonly string[], boolean>();
   /** ZIP -> city key -> name: the mailing names USPS accepts for the ZIP (City-State product). */
   private readonly cityNames = new Map<string, Map<string, string>>();
   /** City key -> the ZIPs whose City-State data lists the name without accepting it in a last line. */
@@ -99,59 +133,40 @@ export class ReferenceIndex {
    * names are added).
    */
   private localCitySlips: CityNameSlips | undefined;
-  private pointCount = 0;
-  private rangeCount = 0;
 
-  get size(): { points: number; ranges: number; postalCodes: number } {
-    return { points: this.pointCount, ranges: this.rangeCount, postalCodes: this.coveredCodes.size };
+  /** In memory (no argument), or over the streets of a disk index (whose place names are then added by its opener). */
+  constructor(tables?: StreetTables) {
+    this.memory = tables ? null : new MemoryStreetTables();
+    if (this.memory) this.memory.onNewCode = () => (this.coverageOfLists = new WeakMap());
+    this.tables = tables ?? this.memory!;
   }
 
-  private rememberStreet(postalCode: string, key: string, name: string | null): void {
-    entryOf(this.postalCodesByStreetName, name ?? '', () => new Set<string>(), () => (this.streetNameSlips = undefined)).add(postalCode);
-    const names = entryOf(this.streetsByName, postalCode, () => new Map<string, Set<string>>());
-    const isNewName = !names.has(name ?? '');
-    entryOf(names, name ?? '', () => new Set<string>()).add(key);
-    if (!name || !isNewName) return;
-    const alike = writtenAlikeKey(name);
-    const route = routeOf(name);
-    if (alike === name && !route) return;
-    const writings = entryOf(this.otherWritings, postalCode, () => new Map<string, Set<string>>());
-    if (alike !== name) {
-      entryOf(writings, alike, () => new Set<string>()).add(name);
-      entryOf(this.postalCodesByAlikeKey, alike, () => new Set<string>()).add(postalCode);
-    }
-    if (route) {
-      entryOf(writings, route.key, () => new Set<string>()).add(name);
-      entryOf(this.postalCodesByRoute, route.key, () => new Set<string>()).add(postalCode);
-    }
+  get size(): { points: number; ranges: number; postalCodes: number } {
+    return { ...this.tables.counts, postalCodes: this.tables.coveredCount };
+  }
+
+  private filled(): MemoryStreetTables {
+    if (!this.memory) throw new Error('a reference index opened from disk is read-only');
+    return this.memory;
   }
 
   addPoint(p: AddressPointRecord): void {
-    const key = streetKey(p.street);
-    const streets = entryOf(this.points, p.postalCode, () => new Map<string, Map<string, PointEntry>>(), () => this.addCoveredCode(p.postalCode));
-    const numbers = entryOf(streets, key, () => new Map<string, PointEntry>(), () => this.rememberStreet(p.postalCode, key, p.street.name));
-    // (A street new to the index, named by a sampled point, is sampled until a point of a whole file names it.)
-    if (!p.sample) this.sampledStreets.delete(numbers);
-    else if (numbers.size === 0) this.sampledStreets.add(numbers);
-    const entry = entryOf(
-      numbers, p.primaryNumber, () => ({ units: new Set<string>(), plus4: null, unitPlus4: new Map<string, string>() }) as PointEntry,
-      () => this.pointCount++,
-    );
+    const memory = this.filled();
+    const added = addPointTo(memory.zipFor(p.postalCode, true), p);
+    memory.remember(p.postalCode, added.newName);
+    if (added.newNumber) memory.counts.points++;
     if (p.city) this.addLocalCityName(p.postalCode, p.city);
-    if (p.unit) {
-      const unit = normalizeUnit(p.unit);
-      entry.units.add(unit);
-      if (p.plus4) entry.unitPlus4.set(unit, p.plus4);
-    } else if (p.plus4) {
-      entry.plus4 = p.plus4;
-    }
   }
 
   addRange(r: StreetRangeRecord): void {
-    const key = streetKey(r.street);
-    const streets = entryOf(this.ranges, r.zip, () => new Map<string, StreetRangeRecord[]>(), () => this.addCoveredCode(r.zip));
-    entryOf(streets, key, () => [] as StreetRangeRecord[], () => this.rememberStreet(r.zip, key, r.street.name)).push(r);
-    this.rangeCount++;
+    const memory = this.filled();
+    memory.remember(r.zip, addRangeTo(memory.zipFor(r.zip, true), r));
+    memory.counts.ranges++;
+  }
+
+  /** A TIGER side of a street: where the points and ranges leave a number unconfirmed, it may say the street holds it. */
+  addSegment(s: StreetSegmentRecord): void {
+    addSegmentTo(this.filled().zipFor(s.postalCode, false), s);
   }
 
   /**
@@ -182,7 +197,8 @@ export class ReferenceIndex {
     this.localCitySlips = undefined;
   }
 
-  private addLocalCityName(postalCode: string, city: string): void {
+  /** A place name an address file gives a point of the postal code (the disk index's opener adds its own this way). */
+  addLocalCityName(postalCode: string, city: string): void {
     const key = cityKey(city);
     const names = entryOf(this.localCityNames, postalCode, () => new Map<string, string>());
     if (names.has(key)) return;
@@ -221,7 +237,7 @@ export class ReferenceIndex {
 
   /** True when the data has a street of that name in the postal code (any street, for a null name). */
   hasStreet(postalCode: string, name: string | null): boolean {
-    const names = this.streetsByName.get(postalCode);
+    const names = this.tables.zip(postalCode)?.streetsByName;
     return name === null ? names !== undefined && names.size > 0 : names?.has(name) ?? false;
   }
 
@@ -229,7 +245,7 @@ export class ReferenceIndex {
   hasStreetOfType(postalCode: string, name: string, suffix: string | null): boolean {
     // A key is `PRE|NAME|SUFFIX|POST` (streetKey): the suffix is what follows the name.
     const middle = `|${name}|${suffix ?? ''}|`;
-    for (const key of this.streetsByName.get(postalCode)?.get(name) ?? []) if (key.includes(middle)) return true;
+    for (const key of this.tables.zip(postalCode)?.streetsByName.get(name) ?? []) if (key.includes(middle)) return true;
     return false;
   }
 
@@ -259,7 +275,7 @@ export class ReferenceIndex {
 
   /** The postal codes with a street of this name, if any. */
   zipsWithStreetName(name: string): ReadonlySet<string> | undefined {
-    return this.postalCodesByStreetName.get(name);
+    return this.tables.zipsWithStreetName(name);
   }
 
   /**
@@ -282,18 +298,17 @@ export class ReferenceIndex {
     if (/ [A-Z]$/.test(name)) for (const mended of slipsMended({ ...street, name: name.slice(0, -2) })) writings.push(mended.name!);
     for (const written of writings) {
       const key = writtenAlikeKey(written);
-      for (const z of this.postalCodesByStreetName.get(key) ?? []) zips.add(z);
-      for (const z of this.postalCodesByAlikeKey.get(key) ?? []) zips.add(z);
+      for (const z of this.tables.zipsWithStreetName(key) ?? []) zips.add(z);
+      for (const z of this.tables.zipsWithAlikeKey(key) ?? []) zips.add(z);
     }
     // A route written as another kind of route of its number (`HWY 98` for US HIGHWAY 98).
     const route = routeOf(name, true);
-    for (const z of (route && this.postalCodesByRoute.get(route.key)) || []) zips.add(z);
+    for (const z of (route && this.tables.zipsWithRoute(route.key)) || []) zips.add(z);
     if (name.length >= 4 && !/\d/.test(name)) {
-      this.streetNameSlips ??= slipIndexOf(this.postalCodesByStreetName.keys());
       for (let length = name.length - 1; length <= name.length + 1; length++) {
-        for (const candidate of this.streetNameSlips.get(`${name[0]}${length}`) ?? []) {
+        for (const candidate of this.tables.slipCandidates(`${name[0]}${length}`)) {
           if (!oneTypingSlipApart(name, candidate) || !slipInsideLongWord(name, candidate)) continue;
-          for (const z of this.postalCodesByStreetName.get(candidate) ?? []) zips.add(z);
+          for (const z of this.tables.zipsWithStreetName(candidate) ?? []) zips.add(z);
         }
       }
     }
@@ -305,10 +320,11 @@ export class ReferenceIndex {
    * (for the autocomplete index, autocomplete.ts).
    */
   *streets(): Generator<{ postalCode: string; street: StreetParts; numbers: readonly string[]; ranges: readonly StreetRangeRecord[] }> {
-    const codes = new Set([...this.points.keys(), ...this.ranges.keys()]);
-    for (const postalCode of codes) {
-      const pointStreets = this.points.get(postalCode);
-      const rangeStreets = this.ranges.get(postalCode);
+    for (const postalCode of this.tables.postalCodes()) {
+      const zip = this.tables.zip(postalCode)!;
+      const pointStreets = zip.points;
+      const rangeStreets = zip.ranges;
+      if (pointStreets.size === 0 && rangeStreets.size === 0) continue;
       for (const key of new Set([...pointStreets?.keys() ?? [], ...rangeStreets?.keys() ?? []])) {
         yield { postalCode, street: partsOfKey(key), numbers: [...pointStreets?.get(key)?.keys() ?? []], ranges: rangeStreets?.get(key) ?? [] };
       }
@@ -317,7 +333,7 @@ export class ReferenceIndex {
 
   /** True when some data names this postal code. */
   covers(postalCode: string): boolean {
-    return this.coveredCodes.has(postalCode);
+    return this.tables.covers(postalCode);
   }
 
   /**
@@ -330,7 +346,7 @@ export class ReferenceIndex {
     let known = remember ? this.coverageOfLists.get(postalCodes) : undefined;
     if (known === undefined) {
       known = false;
-      for (let i = 0; i < postalCodes.length && !known; i++) known = this.coveredCodes.has(postalCodes[i]);
+      for (let i = 0; i < postalCodes.length && !known; i++) known = this.tables.covers(postalCodes[i]);
       if (remember) this.coverageOfLists.set(postalCodes, known);
     }
     return known;
@@ -339,8 +355,9 @@ export class ReferenceIndex {
   /** The streets of the postal code that fit the query: the exact one, else those of the same name whose given parts agree. */
   private streetCandidates(postalCode: string, street: StreetParts): string[] {
     const exact = streetKey(street);
-    if (this.points.get(postalCode)?.has(exact) || this.ranges.get(postalCode)?.has(exact)) return [exact];
-    const keys = this.streetsByName.get(postalCode)?.get(street.name ?? '');
+    const zip = this.tables.zip(postalCode);
+    if (zip?.points.has(exact) || zip?.ranges.has(exact)) return [exact];
+    const keys = zip?.streetsByName.get(street.name ?? '');
     if (!keys) return [];
     const fitting = this.sameNameAnyType(postalCode, street).filter((k) => agree(street.suffix, partsOfKey(k).suffix));
     // A wrong suffix (MAIN AVE for MAIN ST) is corrected when the name is unique in the ZIP.
@@ -355,7 +372,7 @@ export class ReferenceIndex {
   private misspeltStreetNames(postalCode: string, name: string | null): string[] {
     if (!name || name.length < 4 || /\d/.test(name)) return [];
     const found: string[] = [];
-    for (const candidate of this.streetsByName.get(postalCode)?.keys() ?? []) {
+    for (const candidate of this.tables.zip(postalCode)?.streetsByName.keys() ?? []) {
       if (candidate[0] !== name[0] || /\d/.test(candidate) || !oneTypingSlipApart(name, candidate) || !slipInsideLongWord(name, candidate)) continue;
       found.push(candidate);
     }
@@ -368,9 +385,10 @@ export class ReferenceIndex {
    */
   private namesWrittenAlike(postalCode: string, written: string): Set<string> {
     const found = new Set<string>();
-    const writings = this.otherWritings.get(postalCode);
+    const zip = this.tables.zip(postalCode);
+    const writings = zip?.otherWritings;
     const key = writtenAlikeKey(written);
-    if (this.streetsByName.get(postalCode)?.has(key)) found.add(key);
+    if (zip?.streetsByName.has(key)) found.add(key);
     for (const name of writings?.get(key) ?? []) found.add(name);
     const route = routeOf(written, true);
     if (route) {
@@ -405,16 +423,33 @@ export class ReferenceIndex {
   }
 
   lookup(q: ReferenceQuery): ReferenceAnswer {
-    const answer = this.find(q);
+    const found = this.find(q);
     // Another street than the one typed (a directional or type added or changed) that a sample names without this
     // number is not made the street: the one typed may be a street the sample missed (`MAIN ST` beside N MAIN ST).
-    return answer.numberNotInSample && answer.correctedStreet ? { dpv: '', zip4: null, correctedStreet: null, ambiguous: false } : answer;
+    const answer: ReferenceAnswer = found.numberNotInSample && found.correctedStreet
+      ? { dpv: '', zip4: null, correctedStreet: null, ambiguous: false, evidence: 'street' }
+      : found.evidence ? found : { ...found, evidence: 'none' };
+    return answer.dpv === '' && !answer.ambiguous ? this.withStreetRange(q, answer) : answer;
+  }
+
+  /**
+   * Where nothing confirmed the number, a TIGER side of the street (as typed, or as the data spells it) that holds it:
+   * evidence `street_range`, the number's place along the segment; the DPV stays "" (a range is no house).
+   */
+  private withStreetRange(q: ReferenceQuery, answer: ReferenceAnswer): ReferenceAnswer {
+    const segments = this.tables.zip(q.postalCode)?.segments;
+    if (!segments || segments.size === 0) return answer;
+    const list = segments.get(streetKey(answer.correctedStreet ?? q.street));
+    if (!list) return answer;
+    const range = segmentAnswer(q.primaryNumber, list);
+    return range ? { ...answer, ...range } : answer.evidence === 'none' ? { ...answer, evidence: 'street' } : answer;
   }
 
   private find(q: ReferenceQuery): ReferenceAnswer {
     const none: ReferenceAnswer = { dpv: '', zip4: null, correctedStreet: null, ambiguous: false };
-    const hasRanges = this.ranges.has(q.postalCode);
-    if (!hasRanges && !this.points.has(q.postalCode)) return none;
+    const zip = this.tables.zip(q.postalCode);
+    const hasRanges = zip !== undefined && zip.ranges.size > 0;
+    if (!hasRanges && !(zip && zip.points.size > 0)) return none;
     const notFound: ReferenceAnswer = { ...none, dpv: 'N' };
     const candidates = this.streetCandidates(q.postalCode, q.street);
     if (candidates.length === 0) {
@@ -463,7 +498,7 @@ export class ReferenceIndex {
   private directionalJoinedToName(q: ReferenceQuery): ReferenceAnswer | null {
     const { predirection, name } = q.street;
     const word = predirection && name ? DIRECTIONAL_WORDS.get(predirection) : undefined;
-    if (!word || !this.streetsByName.get(q.postalCode)?.has(word + name)) return null;
+    if (!word || !this.tables.zip(q.postalCode)?.streetsByName.has(word + name)) return null;
     const street = { ...q.street, predirection: null, name: word + name };
     const answer = this.lookup({ ...q, street });
     return delivers(answer) ? { ...answer, correctedStreet: answer.correctedStreet ?? street } : null;
@@ -513,7 +548,7 @@ export class ReferenceIndex {
 
   /** The streets of the postal code with the query's name whose directionals agree with it, whatever their type. */
   private sameNameAnyType(postalCode: string, street: StreetParts): string[] {
-    const keys = this.streetsByName.get(postalCode)?.get(street.name ?? '');
+    const keys = this.tables.zip(postalCode)?.streetsByName.get(street.name ?? '');
     if (!keys) return [];
     return [...keys].filter((k) => {
       const p = partsOfKey(k);
@@ -538,21 +573,22 @@ export class ReferenceIndex {
   private lookupStreet(q: ReferenceQuery, key: string): ReferenceAnswer {
     const correctedStreet = key === streetKey(q.street) ? null : partsOfKey(key);
     if (!q.primaryNumber && !q.street.name?.startsWith('GENERAL DELIVERY')) {
-      return { dpv: 'N', zip4: null, correctedStreet, ambiguous: false };
+      return { dpv: 'N', zip4: null, correctedStreet, ambiguous: false, evidence: 'street' };
     }
     const fromRanges = this.lookupRanges(q, key);
     const fromPoints = this.lookupPoints(q, key);
     const best = [fromRanges, fromPoints].find((a) => a?.dpv === 'Y') ?? fromRanges ?? fromPoints;
-    return best ? { ...best, correctedStreet } : { dpv: 'N', zip4: null, correctedStreet, ambiguous: false };
+    return best ? { ...best, correctedStreet } : { dpv: 'N', zip4: null, correctedStreet, ambiguous: false, evidence: 'street' };
   }
 
   private lookupPoints(q: ReferenceQuery, key: string): ReferenceAnswer | null {
-    const numbers = this.points.get(q.postalCode)?.get(key);
-    return numbers ? pointsAnswer(q, numbers, this.sampledStreets.has(numbers)) : null;
+    const zip = this.tables.zip(q.postalCode);
+    const numbers = zip?.points.get(key);
+    return numbers ? pointsAnswer(q, numbers, zip!.sampled.has(key)) : null;
   }
 
   private lookupRanges(q: ReferenceQuery, key: string): ReferenceAnswer | null {
-    const list = this.ranges.get(q.postalCode)?.get(key);
+    const list = this.tables.zip(q.postalCode)?.ranges.get(key);
     return list ? rangesAnswer(q, list) : null;
   }
 }
