@@ -89,6 +89,8 @@ const schema = z.object({
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   SERVER_KEEP_ALIVE_MS: z.coerce.number().int().min(1_000).default(65_000),
   REFERENCE_RELOAD_MS: z.coerce.number().int().min(0).default(60_000),
+  REFERENCE_INDEX_DIR: z.string().default('./data/reference'),
+  REFERENCE_INDEX_MEMORY_ROWS: z.coerce.number().int().min(0).default(100_000),
   BATCH_MAX_BYTES: z.coerce.number().int().min(1).default(100 * 1024 * 1024),
   BATCH_MAX_COLUMNS: z.coerce.number().int().min(1).max(100_000).default(500),
   BATCH_MAX_FIELD_BYTES: z.coerce.number().int().min(16).max(64 * 1024 * 1024).default(65_536),
@@ -165,6 +167,11 @@ export interface Config {
   keepAliveMs: number;
   /** How often a running service looks for new reference imports (the CLI's) and loads them; 0: only at start. */
   referenceReloadMs: number;
+  /**
+   * The reference index: its files' folder (one file per import, opened read-only by every instance of the machine),
+   * and up to how many reference rows it is kept in memory instead (the embedded sample, small imports).
+   */
+  referenceIndex: { dir: string; memoryRows: number };
   /** Connectors (src/sync): the key credentials are sealed with (and older ones still opened), SSRF, the lease of a connector's jobs. */
   connectors: {
     secretKey: Buffer | null; previousKeys: Buffer[]; allowPrivate: boolean; leaseMs: number;
@@ -291,6 +298,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     keepAliveMs: e.SERVER_KEEP_ALIVE_MS,
     referenceReloadMs: e.REFERENCE_RELOAD_MS,
+    referenceIndex: { dir: e.REFERENCE_INDEX_DIR, memoryRows: e.REFERENCE_INDEX_MEMORY_ROWS },
     connectors: {
       secretKey: e.CONNECTOR_SECRET_KEY ? parseSecretKey(e.CONNECTOR_SECRET_KEY) : null,
       previousKeys: previousKeys(e.CONNECTOR_SECRET_KEYS_PREVIOUS),
