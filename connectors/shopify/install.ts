@@ -1,13 +1,18 @@
 /**
  * The OAuth install of the Shopify app (the second way to connect a store, beside a custom app's token), the story:
- * 1. The account asks for an install link (`POST /v1/connectors/shopify/install`, its secret key): a link to this
- *    service, signed and valid an hour, naming the account and the shop.
- * 2. The merchant opens it (`GET /shopify/install`): the link is checked, a nonce is set in a cookie, and the browser is
- *    sent to the shop's authorize page with `state` = the nonce and the link.
+ * 1. The account asks for an install link (`POST /v1/connectors/shopify/install`, its secret key, or the dashboard): a
+ *    link to this service, signed and valid an hour, naming the account and the shop.
+ * 2. A person opens it (`GET /shopify/install`): they must be signed in to the dashboard as a member of the link's
+ *    account (else a page asks them to sign in and the link goes on after it; a member of another account is refused).
+ *    A nonce is set in a cookie with a MAC binding it to that person, and the browser is sent to the shop's authorize
+ *    page with `state` = the nonce and the link.
  * 3. Shopify sends the browser back (`GET /shopify/callback`): Shopify's HMAC over the query (with the app's secret),
- *    the timestamp, the state's nonce against the cookie (CSRF) and the link's signature are checked; the code is
- *    exchanged for the store's access token, which is sealed with the connector's credentials like any other. The
- *    install proves the shop is the installer's: the shop's connector becomes this account's (one shop, one connector).
+ *    the timestamp, the state's nonce against the cookie (CSRF), the cookie's person against the person signed in now
+ *    (still a member of the link's account) and the link's signature are checked; then the code is exchanged for the
+ *    store's access token, sealed with the connector's credentials like any other.
+ * Why the person: Shopify answers an app the shop approved already without a prompt, to whoever of the shop's staff
+ * opens the authorize page, so a link alone proves nothing about who wants the shop where. And a shop whose connector
+ * belongs to another account and still reaches the shop is never moved by an install (src/sync/connectors.ts).
  */
 import crypto from 'node:crypto';
 import type { Connectors } from '../../src/sync/connectors.js';
@@ -24,6 +29,21 @@ export interface ShopifyAppSettings {
 }
 
 export class InstallRefused extends Error {}
+/** Nobody is signed in to the dashboard in this browser: sign in, then the same step goes on. */
+export class InstallNeedsSignIn extends InstallRefused {
+  constructor() {
+    super('Sign in to the dashboard as a member of the account that made this install link, then the install goes on.');
+  }
+}
+/** The person signed in is not a member of the account that made the link. */
+export class InstallForAnotherAccount extends InstallRefused {
+  constructor() {
+    super('This install link was made by another account than the one you are signed in to: nothing was changed. Sign in as a member of the account that made it, or make a link from your own account.');
+  }
+}
+
+/** The person in the browser: signed in to the dashboard (src/people), a member of `accountId`. */
+export interface Installer { accountId: string; userId: string }
 
 const SHOP = /^[a-z0-9][a-z0-9-]{0,60}\.myshopify\.com$/;
 const LINK_TTL_MS = 60 * 60_000;
@@ -92,17 +112,24 @@ export class ShopifyInstall {
     return link;
   }
 
-  /** Step 2: where to send the browser, and the nonce to keep in its cookie. */
-  authorize(shop: string, token: string): { location: string; nonce: string } {
+  /** The cookie's MAC: the nonce bound to the person who opened the link (a browser's cookie in another session is refused). */
+  private personMac(nonce: string, userId: string): string {
+    return this.sign(`installer.${nonce}.${userId}`);
+  }
+
+  /** Step 2: where to send the browser, and the cookie (the nonce, bound to the person) to keep in it. */
+  authorize(shop: string, token: string, who: Installer | null): { location: string; cookie: string } {
     const link = this.readLink(token);
     if (link.shop !== shop.trim().toLowerCase()) throw new InstallRefused('the install link is for another shop');
+    if (!who) throw new InstallNeedsSignIn();
+    if (who.accountId !== link.account) throw new InstallForAnotherAccount();
     const nonce = crypto.randomBytes(16).toString('base64url');
     const url = new URL('/admin/oauth/authorize', this.adminBase(link.shop));
     url.searchParams.set('client_id', this.app.apiKey);
     url.searchParams.set('scope', this.app.scopes);
     url.searchParams.set('redirect_uri', new URL('/shopify/callback', this.app.publicBaseUrl).toString());
     url.searchParams.set('state', `${nonce}~${token}`);
-    return { location: url.toString(), nonce };
+    return { location: url.toString(), cookie: `${nonce}.${this.personMac(nonce, who.userId)}` };
   }
 
   /**
@@ -116,42 +143,77 @@ export class ShopifyInstall {
     return same(hmac, crypto.createHmac('sha256', this.app.apiSecret).update(message).digest('hex'));
   }
 
-  /** Step 3: the callback checked, the code exchanged, the connector created. */
-  async callback(query: Record<string, string>, cookieNonce: string | undefined) {
+  /**
+   * Step 3: the callback checked, and the install handed to the core: it refuses a shop another account's connector
+   * still reaches before the code is exchanged, and otherwise exchanges it and connects the shop.
+   */
+  async callback(query: Record<string, string>, cookie: string | undefined, who: Installer | null) {
     if (!this.verifyQuery(query)) throw new InstallRefused("the callback is not signed by Shopify with this app's secret");
     const age = this.now() / 1000 - Number(query.timestamp);
     if (!Number.isFinite(age) || Math.abs(age) > CALLBACK_MAX_AGE_S) throw new InstallRefused('the callback is too old');
     const [nonce, token] = (query.state ?? '').split('~');
+    const [cookieNonce, mac] = (cookie ?? '').split('.');
     if (!nonce || !cookieNonce || !same(nonce, cookieNonce)) throw new InstallRefused('the state does not match this browser (start the install again)');
+    if (!who) throw new InstallNeedsSignIn();
+    if (!mac || !same(mac, this.personMac(nonce, who.userId))) throw new InstallRefused('the install was started by another person (start it again)');
     const link = this.readLink(token ?? '');
+    if (link.account !== who.accountId) throw new InstallForAnotherAccount();
     if (link.shop !== query.shop) throw new InstallRefused('the callback is for another shop');
-    const accessToken = await this.tokenFor(link.shop, query.code);
-    // The install proves the shop is the installer's: its connector is this account's from now on.
     return this.connectors.connectByInstall(link.account, {
-      type: 'shopify', name: link.name, ...(link.schedule ? { schedule: link.schedule } : {}),
-      settings: { ...link.settings, shop: link.shop },
-      credentials: { access_token: accessToken, api_secret: this.app.apiSecret },
+      type: 'shopify', name: link.name, ...(link.schedule ? { schedule: link.schedule } : {}), settings: { ...link.settings, shop: link.shop },
+    }, {
+      credentials: async () => ({ access_token: await this.tokenFor(link.shop, query.code), api_secret: this.app.apiSecret }),
+      holderReaches: (credentials) => this.reaches(link.shop, credentials),
     });
   }
 
-  /** The code exchanged for the shop's access token, through the outbound guard unless an exchange was given. */
-  private async tokenFor(shop: string, code: string | undefined): Promise<string> {
+  /**
+   * Whether a connector's credentials still reach the shop: its token answered by the Admin API (anything but 401), or
+   * its client ID granted a token. No token, or one refused: it does not. Shopify unreachable: refused, try again
+   * (an install never moves a shop on a guess).
+   */
+  private async reaches(shop: string, credentials: Record<string, unknown>): Promise<boolean> {
+    const { access_token: accessToken, client_id: clientId, api_secret: clientSecret } = credentials;
+    if (typeof accessToken !== 'string' && typeof clientId !== 'string') return false;
+    const answer = await this.call(shop, typeof accessToken === 'string'
+      ? { path: '/admin/api/2025-10/graphql.json', headers: { 'x-shopify-access-token': accessToken }, body: { query: '{ shop { id } }' } }
+      : { path: '/admin/oauth/access_token', body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret } });
+    if (answer.status >= 500 || answer.status === 429) {
+      throw new InstallRefused(`Shopify could not say whether the shop's current connector still reaches it (${answer.status}); try again`);
+    }
+    return typeof accessToken === 'string' ? answer.status !== 401 : answer.ok;
+  }
+
+  /** One call to the shop's admin, through the outbound guard unless an exchange was given. */
+  private async call(shop: string, request: { path: string; headers?: Record<string, string>; body: unknown }) {
     const guard = this.exchange ? null : createGuardedHttp({ privateOrigins: this.app.adminBaseUrl ? [this.app.adminBaseUrl] : [] });
     try {
-      const answer = await (this.exchange ?? guard!.fetch)(new URL('/admin/oauth/access_token', this.adminBase(shop)), {
+      const answer = await (this.exchange ?? guard!.fetch)(new URL(request.path, this.adminBase(shop)), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ client_id: this.app.apiKey, client_secret: this.app.apiSecret, code }),
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...request.headers },
+        body: JSON.stringify(request.body),
         signal: AbortSignal.timeout(10_000),
       }).catch((err: Error) => {
-        throw new InstallRefused(`Shopify could not be reached for the token (${err.message}); start the install again`);
+        throw new InstallRefused(`Shopify could not be reached (${err.message}); start the install again`);
       });
-      if (!answer.ok) throw new InstallRefused(`Shopify refused the code (${answer.status})`);
-      const { access_token: accessToken } = (await answer.json()) as { access_token?: string };
-      if (!accessToken) throw new InstallRefused('Shopify gave no access token');
-      return accessToken;
+      const text = await answer.text();
+      return { status: answer.status, ok: answer.ok, text };
     } finally {
       await guard?.close();
     }
+  }
+
+  /** The code exchanged for the shop's access token. */
+  private async tokenFor(shop: string, code: string | undefined): Promise<string> {
+    const answer = await this.call(shop, { path: '/admin/oauth/access_token', body: { client_id: this.app.apiKey, client_secret: this.app.apiSecret, code } });
+    if (!answer.ok) throw new InstallRefused(`Shopify refused the code (${answer.status})`);
+    let accessToken: unknown;
+    try {
+      accessToken = (JSON.parse(answer.text) as { access_token?: unknown }).access_token;
+    } catch {
+      accessToken = undefined;
+    }
+    if (typeof accessToken !== 'string' || !accessToken) throw new InstallRefused('Shopify gave no access token');
+    return accessToken;
   }
 }

@@ -27,8 +27,30 @@ export class PlatformAccountTaken extends Error {
   constructor(readonly connectorId: string | null) {
     super(connectorId
       ? `Connector ${connectorId} of this account already connects this shop: change that one instead.`
-      : "Another connector already connects this shop. If the shop is yours, install the app (POST /v1/connectors/shopify/install): the install proves it and moves the shop to this account.");
+      : 'Another connector already connects this shop. Its account must disconnect it first; if that connector can no ' +
+        "longer reach the shop (the app was uninstalled, or the shop refuses its token), installing the app " +
+        '(POST /v1/connectors/shopify/install) moves the shop to this account.');
   }
+}
+
+/**
+ * An install for a shop whose connector belongs to another account and still reaches the shop: nothing is changed.
+ * A click never moves a shop; its current account lets it go first (it disconnects the connector).
+ */
+export class ShopConnectedElsewhere extends Error {
+  constructor() {
+    super('This shop is connected to another account of this service, and nothing was changed. To move it here, ' +
+      "someone of that account disconnects the shop's connector first (Connectors, or DELETE /v1/connectors/{id}); " +
+      'then install the app again.');
+  }
+}
+
+/** What an install brings beside its body: the code's exchange, and a way to ask whether the shop's current connector still reaches it. */
+export interface InstallAccess {
+  /** The platform's credentials for the installing account: called only once the install may go on. */
+  credentials(): Promise<Record<string, unknown>>;
+  /** Whether these credentials (the shop's connector of another account) still reach the shop. */
+  holderReaches(credentials: Record<string, unknown>): Promise<boolean>;
 }
 
 const schedule = z.string().trim().max(100).refine(isCronExpression, 'a cron expression (5 fields, or 6 with seconds)');
@@ -156,25 +178,42 @@ export class Connectors {
   }
 
   /**
-   * The app's OAuth install proved the shop is the installer's: the account's own connector of the shop takes the new
-   * credentials and resumes; another account's lets the shop go (paused, `shop_claimed`, its credentials erased) and
-   * the account gets a new one.
+   * The app's OAuth install, by a signed-in person of the account (connectors/shopify/install.ts). The account's own
+   * connector of the shop takes the new credentials and resumes. Another account's connector that still reaches the
+   * shop keeps it: the install is refused before the code is exchanged (`ShopConnectedElsewhere`), since a shop is
+   * never moved by a click. One that no longer reaches it (the app uninstalled and its token erased, or a token the shop
+   * refuses: a squatter's) lets the shop go, paused with `shop_claimed` and its dead credentials erased.
    */
-  async connectByInstall(accountId: string, body: { type: string; settings: Record<string, unknown>; credentials: Record<string, unknown> } & Record<string, unknown>) {
+  async connectByInstall(
+    accountId: string, body: { type: string; name: string; schedule?: string; settings: Record<string, unknown> }, access: InstallAccess,
+  ) {
     const settings = this.pluginFor(body.type).settingsSchema.safeParse(body.settings);
     const platformKey = settings.success ? this.platformKeyOf(body.type, settings.data as Record<string, unknown>) : null;
     const holder = platformKey ? await this.store.byPlatformKey(body.type, platformKey) : null;
+    if (holder && holder.accountId !== accountId && await this.reaches(holder, access)) throw new ShopConnectedElsewhere();
+    const credentials = await access.credentials();
     if (holder?.accountId === accountId) {
-      return this.update(holder, { settings: body.settings, credentials: body.credentials, status: 'active' });
+      return this.update(holder, { settings: body.settings, credentials, status: 'active' });
     }
     if (holder) {
       await this.store.setPlatformKey(holder.id, null);
       await this.store.update(holder.id, {
         status: 'paused', reason: 'shop_claimed', sealed: this.secrets.seal({}),
-        reasonDetail: "the shop's owner installed the app from another account; this connector's credentials are erased",
+        reasonDetail: "the shop's owner installed the app from another account while this connector could no longer reach the shop; its credentials are erased",
       });
     }
-    return this.create(accountId, body);
+    return this.create(accountId, { ...body, credentials });
+  }
+
+  /** Whether another account's connector still reaches its shop; credentials this service cannot open count as reaching (refused, never moved). */
+  private async reaches(holder: ConnectorRow, access: InstallAccess): Promise<boolean> {
+    let credentials: Record<string, unknown>;
+    try {
+      credentials = this.secrets.open<Record<string, unknown>>(holder.sealed) ?? {};
+    } catch {
+      return true;
+    }
+    return access.holderReaches(credentials);
   }
 
   private platformKeyOf(type: string, settings: Record<string, unknown>): string | null {

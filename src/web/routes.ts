@@ -37,6 +37,7 @@ import { settingsPage } from './pages/settings.js';
 import { checkMailPage, errorPage, forgotPage, linkProblemPage, setPasswordPage, signInPage, signUpPage } from './pages/sign-in.js';
 import { connectorRoutes, type ConnectorPageDeps } from './connector-routes.js';
 import { webhookRoutes, type WebhookPageDeps } from './webhook-routes.js';
+import { nextAfterSignIn } from './sign-in-next.js';
 import { checkCsrf, clearSessionCookie, CsrfRejected, setSessionCookie, webOf, webSession } from './web-session.js';
 
 /** What the dashboard needs of the purchases use case (src/billing/purchases.ts). */
@@ -178,9 +179,11 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
       html(res, err.code === 'sign-up-limited' ? 429 : 400, signUpPage(webOf(res), settings.freeCredits, { values: { email: text(body.email) }, errors: { [err.field ?? 'email']: err.message } }));
     }
   });
+  // A page that needs a person (the Shopify install) sends them here with `next`: signed in, they go on there.
   router.get('/signin', session, (req, res) => {
-    if (webOf(res).session) return res.redirect(303, '/');
-    html(res, 200, signInPage(webOf(res), {}, noticeOf(req)?.text));
+    const next = nextAfterSignIn(req.query.next);
+    if (webOf(res).session) return res.redirect(303, next ?? '/');
+    html(res, 200, signInPage(webOf(res), next ? { values: { next } } : {}, noticeOf(req)?.text));
   });
   router.post('/signin', ...anonymousForm, async (req, res) => {
     const body = formOf(req);
@@ -189,11 +192,12 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
       const { token } = await people.signIn({ email: body.email, password: body.password }, clientOf(req));
       if (previous) await people.sessions.end(previous.idHash);
       startSession(res, token);
-      res.redirect(303, '/');
+      res.redirect(303, nextAfterSignIn(body.next) ?? '/');
     } catch (err) {
       if (!(err instanceof PeopleError)) throw err;
       if (err.retryAfterS) res.set('Retry-After', String(err.retryAfterS));
-      html(res, err.code === 'sign-in-limited' ? 429 : 401, signInPage(webOf(res), { values: { email: text(body.email) }, message: err.message }));
+      const next = nextAfterSignIn(body.next) ?? '';
+      html(res, err.code === 'sign-in-limited' ? 429 : 401, signInPage(webOf(res), { values: { email: text(body.email), next }, message: err.message }));
     }
   });
   router.post('/signout', session, form, csrf, async (_req, res) => {

@@ -484,6 +484,16 @@ describe('the description of connectors without CONNECTOR_SECRET_KEY', () => {
   });
 });
 
+/** A person of the account signed in to the dashboard: a user and a real session, as sign-in makes them (https: `__Host-`). */
+async function signedInCookie(s: ReturnType<typeof useTestService> extends () => infer T ? T : never, accountId: string): Promise<string> {
+  const userId = `usr_${crypto.randomBytes(8).toString('hex')}`;
+  await s.db.run(
+    `INSERT INTO users (id, account_id, email, password_hash, role, created_at, password_changed_at) VALUES ($1, $2, $3, NULL, 'owner', $4, $4)`,
+    [userId, accountId, `${userId}@example.com`, Date.now()],
+  );
+  return `__Host-cv_session=${(await s.people.sessions.create(userId, accountId)).token}`;
+}
+
 describe('the description of the Shopify app install', () => {
   const API_SECRET = 'conformance-app-secret';
   let admin: http.Server;
@@ -507,7 +517,8 @@ describe('the description of the Shopify app install', () => {
     const s = configured();
     // The admin stand-in's address is known only now: the service sends the token exchange there (tests only).
     Object.assign(s.sync.shopifyInstall!, { app: { ...(s.sync.shopifyInstall as unknown as { app: object }).app, adminBaseUrl: adminUrl } });
-    const { apiKey } = await s.newAccount(100);
+    const { apiKey, accountId } = await s.newAccount(100);
+    const session = await signedInCookie(s, accountId);
     const install = (r: Response) => conformance.check('POST', '/v1/connectors/shopify/install', r);
     const link = await install(await call(s, 'POST', '/v1/connectors/shopify/install', { key: apiKey, ...json({ shop: 'conformance.myshopify.com' }) }));
     await install(await call(s, 'POST', '/v1/connectors/shopify/install', { key: apiKey, ...json({ shop: 'evil.example.com' }) }));
@@ -515,20 +526,36 @@ describe('the description of the Shopify app install', () => {
     await install(await call(s, 'POST', '/v1/connectors/shopify/install', { key: apiKey, ...BIG_JSON }));
     await install(await call(s, 'POST', '/v1/connectors/shopify/install', { key: apiKey, body: 'x', type: 'text/plain' }));
 
-    await conformance.check('GET', '/shopify/install', await fetch(`${s.url}/shopify/install${new URL(link.install_url).search}`, { redirect: 'manual' }));
+    const opened = (l: Json, headers: Record<string, string> = { cookie: session }) =>
+      fetch(`${s.url}/shopify/install${new URL(l.install_url).search}`, { redirect: 'manual', headers });
+    await conformance.check('GET', '/shopify/install', await opened(link));
+    await conformance.check('GET', '/shopify/install', await opened(link, { accept: 'text/html' }));
     await conformance.check('GET', '/shopify/install', await call(s, 'GET', '/shopify/install?shop=conformance.myshopify.com&link=forged.link'));
-    const redirect = await fetch(`${s.url}/shopify/install${new URL(link.install_url).search}`, { redirect: 'manual' });
-    const state = new URL(redirect.headers.get('location')!).searchParams.get('state')!;
-    const cookie = redirect.headers.get('set-cookie')!.split(';')[0];
-    const params: Record<string, string> = { code: 'any-code', shop: 'conformance.myshopify.com', state, timestamp: String(Math.floor(Date.now() / 1000)) };
-    const message = Object.keys(params).sort().map((k) => `${k}=${params[k]}`).join('&');
-    const hmac = crypto.createHmac('sha256', API_SECRET).update(message).digest('hex');
+    /** The link opened signed in, and Shopify's signed way back (a valid code for the stand-in). */
+    const backFrom = async (l: Json, shop: string) => {
+      const redirect = await opened(l);
+      const state = new URL(redirect.headers.get('location')!).searchParams.get('state')!;
+      const cookie = redirect.headers.get('set-cookie')!.split(';')[0];
+      const params: Record<string, string> = { code: 'any-code', shop, state, timestamp: String(Math.floor(Date.now() / 1000)) };
+      const message = Object.keys(params).sort().map((k) => `${k}=${params[k]}`).join('&');
+      return { redirect, cookie, params, hmac: crypto.createHmac('sha256', API_SECRET).update(message).digest('hex') };
+    };
+    const { redirect, cookie, params, hmac } = await backFrom(link, 'conformance.myshopify.com');
     const back = (query: Record<string, string>, headers: Record<string, string>) =>
       call(s, 'GET', `/shopify/callback?${new URLSearchParams(query)}`, { headers: { accept: 'application/json', ...headers } });
-    await conformance.check('GET', '/shopify/callback', await back({ ...params, hmac: 'forged' }, { cookie }));
-    const connected = await conformance.check('GET', '/shopify/callback', await back({ ...params, hmac }, { cookie }));
+    await conformance.check('GET', '/shopify/callback', await back({ ...params, hmac: 'forged' }, { cookie: `${cookie}; ${session}` }));
+    // The session ended meanwhile: a browser is asked to sign in, then comes back here.
+    await conformance.check('GET', '/shopify/callback', await back({ ...params, hmac }, { cookie, accept: 'text/html' }));
+    const connected = await conformance.check('GET', '/shopify/callback', await back({ ...params, hmac }, { cookie: `${cookie}; ${session}` }));
     expect(redirect.status).toBe(302);
     expect(connected).toMatchObject({ type: 'shopify', settings: { shop: 'conformance.myshopify.com' } });
+
+    // A shop another account's connector still reaches (the stand-in answers its token): refused, nothing changed.
+    const holder = await s.newAccount(100);
+    await call(s, 'POST', '/v1/connectors', { key: holder.apiKey, ...json({ type: 'shopify', name: 'Held', settings: { shop: 'held.myshopify.com' }, credentials: { access_token: 'shpat_held', api_secret: 'held' } }) });
+    const held = await backFrom(await install(await call(s, 'POST', '/v1/connectors/shopify/install', { key: apiKey, ...json({ shop: 'held.myshopify.com' }) })), 'held.myshopify.com');
+    const refused = await conformance.check('GET', '/shopify/callback', await back({ ...held.params, hmac: held.hmac }, { cookie: `${held.cookie}; ${session}` }));
+    expect(refused).toMatchObject({ type: '/problems/shop-already-connected' });
 
     const off = unconfigured();
     const { apiKey: otherKey } = await off.newAccount(100);

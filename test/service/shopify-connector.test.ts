@@ -1,11 +1,9 @@
 /**
  * The Shopify connector end to end (docs/connectors.md): the real service on SQLite and PostgreSQL, the real
  * @shopify/shopify-api client sent to a local store (SHOPIFY_ADMIN_BASE_URL) that speaks the Admin GraphQL API, and
- * webhook deliveries signed the way Shopify signs them.
+ * webhook deliveries signed the way Shopify signs them. The app's OAuth install: shopify-install.test.ts.
  */
 import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSecretKey, SecretBox } from '../../src/sync/secrets.js';
 import { json, request, runNow, spentByConnector } from '../support/connector-api.js';
@@ -299,138 +297,5 @@ describe.each(testDatabases)('the Shopify connector on $name', (database) => {
       expect(redacted.status).toBe(200);
       expect(left).toEqual([]);
     });
-  });
-});
-
-describe('installing the Shopify app by OAuth', () => {
-  const database = testDatabases[0];
-  const API_SECRET = 'app-secret';
-  let s: TestService;
-  let admin: http.Server;
-  let exchanged: Record<string, unknown>[] = [];
-  beforeAll(async () => {
-    admin = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        if (req.url === '/admin/oauth/access_token') {
-          const sent = JSON.parse(body) as Record<string, unknown>;
-          exchanged.push(sent);
-          if (sent.code !== 'good-code' || sent.client_secret !== API_SECRET) {
-            res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_request"}');
-            return;
-          }
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'shpat_from_oauth', scope: 'read_customers' }));
-          return;
-        }
-        res.writeHead(404).end();
-      });
-    });
-    await new Promise<void>((r) => admin.listen(0, '127.0.0.1', r));
-    s = await startTestService(await database.create(), {
-      CONNECTOR_SECRET_KEY: 'e5'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true',
-      SHOPIFY_API_KEY: 'app-key', SHOPIFY_API_SECRET: API_SECRET, PUBLIC_BASE_URL: 'https://cv.example.com',
-      SHOPIFY_ADMIN_BASE_URL: `http://127.0.0.1:${(admin.address() as AddressInfo).port}`,
-    });
-  });
-  afterAll(async () => {
-    await s.close();
-    admin.close();
-    await database.dropAll();
-  });
-
-  /** Shopify's redirect back: its HMAC (hex) over the sorted query with the app's secret. */
-  function callbackQuery(params: Record<string, string>, secret = API_SECRET): string {
-    const message = Object.keys(params).sort().map((k) => `${k}=${params[k]}`).join('&');
-    const hmac = crypto.createHmac('sha256', secret).update(message).digest('hex');
-    return new URLSearchParams({ ...params, hmac }).toString();
-  }
-
-  it('When a merchant follows the install link and Shopify calls back, then the store is connected with its token sealed', async () => {
-    const { apiKey } = await s.newAccount(100);
-    const link = await json(await request(s, 'POST', '/v1/connectors/shopify/install', apiKey, { shop: SHOP, name: 'Via OAuth' }));
-    const installPath = new URL(link.install_url);
-    const redirect = await fetch(`${s.url}${installPath.pathname}${installPath.search}`, { redirect: 'manual' });
-    const location = new URL(redirect.headers.get('location')!);
-    const cookie = redirect.headers.get('set-cookie')!.split(';')[0];
-    const state = location.searchParams.get('state')!;
-    const query = callbackQuery({ code: 'good-code', shop: SHOP, state, timestamp: String(Math.floor(Date.now() / 1000)), host: 'abc' });
-
-    const withoutCookie = await fetch(`${s.url}/shopify/callback?${query}`, { headers: { accept: 'application/json' } });
-    const forged = await fetch(`${s.url}/shopify/callback?${callbackQuery({ code: 'good-code', shop: SHOP, state, timestamp: String(Math.floor(Date.now() / 1000)) }, 'wrong')}`, {
-      headers: { cookie, accept: 'application/json' },
-    });
-    const done = await fetch(`${s.url}/shopify/callback?${query}`, { headers: { cookie, accept: 'application/json' } });
-    const connector = await json(done);
-    const list = await json(await s.get('/v1/connectors', apiKey));
-
-    expect(link.install_url).toMatch(/^https:\/\/cv\.example\.com\/shopify\/install\?shop=example\.myshopify\.com&link=/);
-    expect(redirect.status).toBe(302);
-    expect(location.pathname).toBe('/admin/oauth/authorize');
-    expect(location.searchParams.get('client_id')).toBe('app-key');
-    expect(location.searchParams.get('redirect_uri')).toBe('https://cv.example.com/shopify/callback');
-    expect(redirect.headers.get('set-cookie')).toMatch(/HttpOnly/i);
-    expect(withoutCookie.status).toBe(400);
-    expect(forged.status).toBe(400);
-    expect(done.status).toBe(201);
-    expect(connector).toMatchObject({ type: 'shopify', name: 'Via OAuth', settings: { shop: SHOP }, status: 'active' });
-    expect(JSON.stringify(connector)).not.toContain('shpat_from_oauth');
-    expect(list.connectors).toHaveLength(1);
-    expect(exchanged.at(-1)).toMatchObject({ client_id: 'app-key', code: 'good-code' });
-  });
-
-  /** The whole install as a merchant's browser goes through it: the link, the redirect, Shopify's callback. */
-  async function install(apiKey: string, shop: string) {
-    const link = await json(await request(s, 'POST', '/v1/connectors/shopify/install', apiKey, { shop, name: 'Via OAuth' }));
-    const redirect = await fetch(`${s.url}/shopify/install${new URL(link.install_url).search}`, { redirect: 'manual' });
-    const state = new URL(redirect.headers.get('location')!).searchParams.get('state')!;
-    const cookie = redirect.headers.get('set-cookie')!.split(';')[0];
-    const query = callbackQuery({ code: 'good-code', shop, state, timestamp: String(Math.floor(Date.now() / 1000)) });
-    return fetch(`${s.url}/shopify/callback?${query}`, { headers: { cookie, accept: 'application/json' } });
-  }
-
-  it("When the shop's owner installs the app, then a connector another account made for the shop lets it go, and a reinstall keeps one", async () => {
-    // Arrange: a squatter connected the shop first with a custom app token.
-    const shop = 'squatted.myshopify.com';
-    const squatter = await s.newAccount(0);
-    const owner = await s.newAccount(0);
-    const squatted = await json(await request(s, 'POST', '/v1/connectors', squatter.apiKey, {
-      type: 'shopify', name: 'Not mine', settings: { shop }, credentials: { access_token: 'shpat_squat', api_secret: 'squat' },
-    }));
-    const refused = await request(s, 'POST', '/v1/connectors', owner.apiKey, {
-      type: 'shopify', name: 'Mine', settings: { shop }, credentials: { access_token: 'shpat_mine', api_secret: 'mine' },
-    });
-
-    // Act
-    const installed = await install(owner.apiKey, shop);
-    const reinstalled = await install(owner.apiKey, shop);
-
-    // Assert
-    const connector = await json(installed);
-    const left = await json(await s.get(`/v1/connectors/${squatted.connector_id}`, squatter.apiKey));
-    const sealed = (await s.sync.store.get(squatted.connector_id))!.sealed;
-    const mine = (await json(await s.get('/v1/connectors', owner.apiKey))).connectors;
-    expect(refused.status).toBe(409);
-    expect(installed.status).toBe(201);
-    expect(connector).toMatchObject({ settings: { shop }, status: 'active' });
-    expect(left).toMatchObject({ status: 'paused', reason: 'shop_claimed' });
-    expect(new SecretBox(parseSecretKey('e5'.repeat(32))).open(sealed)).toEqual({});
-    expect((await s.sync.store.byPlatformKey('shopify', shop))!.id).toBe(connector.connector_id);
-    expect(reinstalled.status).toBe(201);
-    expect(mine.map((c: { connector_id: string }) => c.connector_id)).toEqual([connector.connector_id]);
-  });
-
-  it('When the install link is tampered with or the app is not configured, then the install is refused', async () => {
-    const { apiKey } = await s.newAccount(100);
-    const link = await json(await request(s, 'POST', '/v1/connectors/shopify/install', apiKey, { shop: SHOP }));
-    const tampered = new URL(link.install_url);
-    tampered.searchParams.set('link', `${tampered.searchParams.get('link')!.slice(0, -3)}abc`);
-    const badShop = await request(s, 'POST', '/v1/connectors/shopify/install', apiKey, { shop: 'evil.example.com' });
-
-    const refused = await fetch(`${s.url}/shopify/install${tampered.search}`, { redirect: 'manual' });
-
-    expect(refused.status).toBe(400);
-    expect(await problemOf(refused)).toMatchObject({ type: '/problems/shopify-install-refused' });
-    expect(badShop.status).toBe(400);
   });
 });

@@ -142,8 +142,12 @@ describe.each(testDatabases)('the Connectors pages on $name', (database) => {
     expect(answer.status).toBe(200);
     expect(location.origin + location.pathname).toBe(`${PUBLIC_BASE}/shopify/install`);
     expect(location.searchParams.get('shop')).toBe('acme.myshopify.com');
-    const app = await fetch(`${started().s.url}/shopify/install${location.search}`, { redirect: 'manual' });
+    // The same browser, signed in to the account that made the link, goes on to Shopify; another browser is asked to sign in.
+    const app = await agent.get(`/shopify/install${location.search}`);
+    const elsewhere = await fetch(`${started().s.url}/shopify/install${location.search}`, { redirect: 'manual', headers: { accept: 'text/html' } });
     expect(app.status).toBe(302);
-    expect(app.headers.get('location')).toContain('https://acme.myshopify.com/admin/oauth/authorize?client_id=shopify-key');
+    expect(app.location).toContain('https://acme.myshopify.com/admin/oauth/authorize?client_id=shopify-key');
+    expect(elsewhere.status).toBe(200);
+    expect(await elsewhere.text()).toContain('Sign in and continue');
   });
 });

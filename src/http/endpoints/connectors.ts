@@ -178,8 +178,8 @@ export const connectorEndpoints = [
     description:
       'Every URL the connector will call must be https on a public address. Credentials are sealed with ' +
       'CONNECTOR_SECRET_KEY (503 while it is not set) and never returned. One shop has one connector: a shop ' +
-      'that a connector (of any account) already connects answers 409 `shop-already-connected`; the app\'s OAuth ' +
-      'install proves the shop is yours and moves it to your account.',
+      'that a connector (of any account) already connects answers 409 `shop-already-connected`: its account ' +
+      'disconnects it first, or, when that connector no longer reaches the shop, the app\'s OAuth install moves it to your account.',
     request: { content: { required: true, content: json(createSchema) } },
     responses: {
       201: {

@@ -110,7 +110,9 @@ function addForms(input: ConnectorsPageInput): Html {
 </form>
 <form method="post" action="/connectors/shopify/install" class="card" data-testid="shopify-install">
   <h3>Install the Shopify app</h3>
-  ${input.shopifyInstall ? html`<p>The store's owner approves the app in Shopify; its customers and orders are then checked.</p>
+  ${input.shopifyInstall ? html`<p>This browser goes on to Shopify, where you approve the app on the store; its customers and orders are then
+  checked. The install link works only for a person signed in to this account, and never moves a store another account
+  has connected: that account disconnects it first.</p>
   ${csrfField(web)}${formError(shi)}
   ${field({ id: 'shi-shop', name: 'shop', label: 'Store', value: shi?.values.shop ?? '', hint: 'example.myshopify.com', required: true })}
   ${field({ id: 'shi-name', name: 'name', label: 'Name', value: shi?.values.name ?? '' })}

@@ -41,7 +41,7 @@ export function signInPage(web: WebContext, state: FormState = {}, notice?: stri
     title: 'Sign in', web,
     flash: state.message ? { kind: 'error', text: state.message } : notice ? { kind: 'ok', text: notice } : null,
     body: html`<form method="post" action="/signin" class="card narrow">
-  ${csrfField(web)}
+  ${csrfField(web)}${state.values?.next ? html`<input type="hidden" name="next" value="${state.values.next}">` : ''}
   ${field({ name: 'email', label: 'E-mail address', type: 'email', autocomplete: 'username', required: true, value: state.values?.email, error: state.errors?.email })}
   ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', required: true, error: state.errors?.password })}
   <button type="submit">Sign in</button>
