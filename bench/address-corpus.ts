@@ -657,7 +657,8 @@ export function zipCityMisspelt(engine: AddressEngineWithSync, slips: 1 | 2): { 
     const answer = engine.validateSync(`100 Main St, ${typed}, ${state} ${zip}`, { deadline: Number.MAX_SAFE_INTEGER });
     out.inputs++;
     if (answer.footnotes.some((f) => f.startsWith('V#: city '))) out.keptUnchecked++;
-    else if (answer.status === 'corrected') out.corrected++;
+    // The city mended (said B#): `corrected` where reference data confirms the address, else `plausible`.
+    else if (answer.footnotes.some((f) => f.startsWith('B#: city corrected from '))) out.corrected++;
     else out.other++;
   }
   return out;

@@ -19,10 +19,11 @@ const BY_EMAIL_STATUS: Record<EmailStatus, NextAction> = { valid: 'accept', risk
 const BY_PHONE_STATUS: Record<PhoneStatus, NextAction> = { valid: 'accept', unknown: 'confirm', invalid: 'fix' };
 
 /**
- * Footnotes `A#` (ZIP code) and `B#` (city, state, province or country) say a part was corrected or added from the rest:
- * the standardized form then says more than the person wrote, and they should see it.
+ * Footnotes `A#` (ZIP code), `B#` (city, state, province or country) and `M#` (street, house number) say a part was
+ * corrected or added from the rest: the standardized form then says more than the person wrote, and they should see
+ * it (a `plausible` answer carries them where no reference data confirmed the corrected address).
  */
-const CHANGED_PARTS = /^[AB]#/;
+const CHANGED_PARTS = /^[ABM]#/;
 
 export function addressNextAction(result: Pick<AddressResult, 'status' | 'footnotes'>): NextAction {
   const action = BY_ADDRESS_STATUS[result.status];

@@ -25,6 +25,21 @@ export interface AddressComponents {
   country: string | null;
 }
 
+/**
+ * What confirmed the address, strongest first (docs/api.md#address-evidence): a USPS delivery point, an address point
+ * of an address file (NAD, OpenAddresses, NAR, RRAD), a TIGER number range of the street, the street alone, the
+ * postal code agreeing with the city and state, or nothing beyond the address's form.
+ */
+export const ADDRESS_EVIDENCE = ['delivery_point', 'address_point', 'street_range', 'street', 'postal_code', 'none'] as const;
+export type AddressEvidence = (typeof ADDRESS_EVIDENCE)[number];
+export const LOCATION_PRECISIONS = ['rooftop', 'parcel', 'interpolated', 'postal_code'] as const;
+export type AddressLocationPrecision = (typeof LOCATION_PRECISIONS)[number];
+export interface AddressLocation {
+  lat: number;
+  lon: number;
+  precision: AddressLocationPrecision;
+}
+
 export interface AddressResult {
   status: AddressStatus;
   standardized: string | null;
@@ -33,6 +48,12 @@ export interface AddressResult {
   country: string | null;
   components: AddressComponents;
   footnotes: string[];
+  /** What confirmed it (never more than `status` claims: `verified` and `corrected` need a delivery or address point). */
+  evidence: AddressEvidence;
+  /** The ids of the data behind the evidence (`usps`, `nad`, `openaddresses`, `nar`, `rrad`, `tiger`, `geonames`). */
+  sources: string[];
+  /** Where it is, and how closely: the point's own coordinates, along the street, or the postal code's centre; or null. */
+  location: AddressLocation | null;
 }
 
 /**

@@ -50,7 +50,7 @@ const RRAD_CORRECTED_FLOORS: [form: RradForm, floor: number, measured: string][]
   ['street misspelt, street and state', 0.97, '98.9% of 1,856 (0%: the street was looked for by its name as typed only; 98.5% at the start of the seventh session)'],
   ['no street type, no ZIP', 0.97, '99.4% (90.7%; 99.2% at the start of the eighth session, before `1413 G #STE 1`, G Street, was no number 1413G): the ZIPs with a street the words may mean are searched too'],
   ['street name split', 0.95, '99.1% of 229 (0%): a space in a word of the name (`Apple Gate`), or after a directional word (`South View`), is mended where the data holds the street'],
-  ['ZIP digits swapped', 0.97, '99.2% (95.1%): the ZIPs of the places around the town and of the files\' towns are searched'],
+  ['ZIP digits swapped', 0.96, '96.6% (95.1%): the ZIPs of the places around the town and of the files\' towns are searched (99.2% until 2026-12-01, when a ZIP mended to one where the sample holds the street but not the number became `plausible`: no data confirms that address)'],
   ['no street type', 0.97, '99.4% (85.1%; 97.3% at the start of the fifth session, 99.2% at the start of the eighth): a type word ending the name (`RISING HILL`) or a directional read as the name (`EAST MISSION`), the number picking one street of several, and a unit letter after the name (`74 SPRINGFIELD B`)'],
   ['wrong street type', 0.97, '99.6% (95.8%): the number picks the street among those of the name'],
   ['unit number on the number', 0.97, '100% of 560 (50.4%, 2026-11-24: `203-1267 MARTIN ST` was read, `1267-203` was a number the data does not hold, `invalid`)'],

@@ -496,7 +496,7 @@ describe('address parser: a misspelt city of the ZIP still ends the street', () 
   ]);
   it('When the city of the ZIP is misspelt after a street, then the answer corrects it and says so', () => {
     const r = check('880 Pike Ave North Litle Rock AR 72114');
-    expect(r.status).toBe('corrected');
+    expect(r.status).toBe('plausible');
     expect(r.standardized).toBe('880 PIKE AVE NORTH LITTLE ROCK AR 72114');
     expect(r.footnotes).toContain('B#: city corrected from NORTH LITLE ROCK to NORTH LITTLE ROCK');
   });
@@ -510,13 +510,13 @@ describe('address parser: a misspelt city of the ZIP still ends the street', () 
     ['100 Main St, Ne Bedford, MA 02745', 'NE BEDFORD', '100 MAIN ST NEW BEDFORD MA 02745'],
   ])('When the first word of the ZIP\'s city is misspelt (%s), then the whole is that city, corrected: no note before a neighbour its last words name', (input, typed, standardized) => {
     const r = check(input);
-    expect([r.status, r.standardized]).toEqual(['corrected', standardized]);
+    expect([r.status, r.standardized]).toEqual(['plausible', standardized]);
     expect(r.footnotes[0]).toBe(`B#: city corrected from ${typed} to ${standardized.split(' ').slice(3, -2).join(' ')}`);
     expect(r.footnotes.join(' ')).not.toMatch(/R#/);
   });
   it('When the first word of a city is misspelt and no ZIP is given, then the one city of the state one slip from its letters is taken', () => {
     const r = check('100 Main St, Wets Palm Beach, FL');
-    expect([r.status, r.components.city]).toEqual(['corrected', 'WEST PALM BEACH']);
+    expect([r.status, r.components.city]).toEqual(['plausible', 'WEST PALM BEACH']);
     expect(r.footnotes[0]).toBe('B#: city corrected from WETS PALM BEACH to WEST PALM BEACH');
   });
 });
@@ -552,7 +552,7 @@ describe('address parser: a mistyped state code before the ZIP', () => {
   ]);
   it('When the state code before the ZIP is mistyped, then the ZIP and city correct it', () => {
     const r = check('77 W Jackson Blvd, Chicago, lL 60604');
-    expect(r.status).toBe('corrected');
+    expect(r.status).toBe('plausible');
     expect(r.standardized).toBe('77 W JACKSON BLVD CHICAGO IL 60604');
     expect(r.footnotes).toContain('B#: state corrected from LL to IL');
   });

@@ -84,7 +84,7 @@ describe.each(testDatabases)('address reference store on $name', (database) => {
     const engine = createAddressEngine({ ...shippedData, reference: await loadReferenceIndex(db) });
     const check = (s: string) => engine.validateSync(s, { deadline: Number.MAX_SAFE_INTEGER });
     expect(check('500 Elm St, Boardman, OH')).toMatchObject({ status: 'plausible', standardized: '500 ELM ST BOARDMAN OH 44512' });
-    expect(check('12 Oak Ave, Austintown, OH')).toMatchObject({ status: 'corrected', standardized: '12 OAK AVE YOUNGSTOWN OH 44515' });
+    expect(check('12 Oak Ave, Austintown, OH')).toMatchObject({ status: 'plausible', standardized: '12 OAK AVE YOUNGSTOWN OH 44515' });
   });
 
   it('When the embedded sample alone names a street, then a number it lacks is not denied; once a whole file names it, it is', async () => {

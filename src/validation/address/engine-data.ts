@@ -8,6 +8,7 @@ import { CountryMetadata, type GoogleRegionData } from './other-countries/index.
 import { PostalIndex } from './postal-index.js';
 import { ReferenceIndex } from './reference-index.js';
 import { addressPointOf } from './reference-records.js';
+import type { PointLocation } from './reference-types.js';
 import { RegionByName } from './tables.js';
 
 export interface AddressEngineDeps {
@@ -23,13 +24,33 @@ export interface AddressEngineDeps {
 export const SHIPPED_DATA_DIR = new URL('./data/', import.meta.url);
 
 /** RRAD rows from the shipped TSV (address1, address2, city, state, ZIP, lat, lon). */
-export function* rradRows(text: string): Generator<{ address1: string; address2: string; city: string; state: string; zip: string }> {
+export function* rradRows(text: string): Generator<RradRow> {
   for (const line of text.split('\n')) {
     if (!line || line.startsWith('#')) continue;
-    const [address1, address2 = '', city = '', state = '', zip = ''] = line.split('\t');
-    yield { address1, address2, city, state, zip };
+    const [address1, address2 = '', city = '', state = '', zip = '', lat = '', lon = ''] = line.split('\t');
+    yield { address1, address2, city, state, zip, location: pointLocationOf(lat, lon) };
   }
 }
+
+export interface RradRow {
+  address1: string;
+  address2: string;
+  city: string;
+  state: string;
+  zip: string;
+  /** The point's coordinates as OpenAddresses gives them (RRAD keeps them), or null where the row has none. */
+  location: PointLocation | null;
+}
+
+/** A row's latitude and longitude, when both are numbers on the globe: the point's own place (`rooftop`). */
+function pointLocationOf(lat: string, lon: string): PointLocation | null {
+  const la = Number(lat);
+  const lo = Number(lon);
+  if (!lat || !lon || !Number.isFinite(la) || !Number.isFinite(lo) || Math.abs(la) > 90 || Math.abs(lo) > 180) return null;
+  return { lat: la, lon: lo, precision: 'rooftop' };
+}
+
+const RRAD_SOURCES = ['rrad'] as const;
 
 /**
  * A reference index of the embedded RRAD points (3,220 US addresses), for use without a database: a sample, each point
@@ -39,7 +60,7 @@ export function referenceFromRrad(text: string): ReferenceIndex {
   const index = new ReferenceIndex();
   for (const row of rradRows(text)) {
     const point = addressPointOf({ street: row.address1, unit: row.address2 || undefined, postalCode: row.zip, country: 'US', city: row.city });
-    if (!('rejected' in point)) index.addPoint({ ...point, sample: true });
+    if (!('rejected' in point)) index.addPoint({ ...point, sample: true, location: row.location, sources: RRAD_SOURCES });
   }
   return index;
 }

@@ -25,6 +25,7 @@ export const AddressFootnotes = {
   provinceCorrected: (from: string, to: string) => `B#: province corrected from ${from} to ${to} (postal code decides)`,
   zipCityStateDisagree: 'C#: ZIP code, city and state do not agree and nothing decides which is wrong',
   zipUnknown: (zip: string) => `C#: ZIP code ${zip} does not exist`,
+  notAState: (code: string) => `C#: ${code} is not a US state, territory or Canadian province code`,
   zipOfOtherState: (zip: string, state: string) => `C#: ZIP code ${zip} belongs to ${state}`,
   cityNotChecked: (city: string, zip: string, zipCity: string) =>
     `V#: city ${city} is not in the embedded ZIP code data, which names ZIP code ${zip} ${zipCity} only, so it was not checked (load USPS City-State data to check it)`,

@@ -39,7 +39,10 @@ const EMPTY: AddressResult['components'] = {
 };
 
 function invalidAnswer(country: string | null, footnote: string): AddressResult {
-  return { status: 'invalid', standardized: null, dpv: '', zip4: null, country, components: { ...EMPTY, country }, footnotes: [footnote] };
+  return {
+    status: 'invalid', standardized: null, dpv: '', zip4: null, country, components: { ...EMPTY, country }, footnotes: [footnote],
+    evidence: 'none', sources: [], location: null,
+  };
 }
 
 export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithSync {

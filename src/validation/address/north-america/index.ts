@@ -11,6 +11,7 @@ import type { PostalIndex } from '../postal-index.js';
 import type { ReferenceIndex } from '../reference-index.js';
 import { MilitaryStates, UnitDesignatorTable } from '../tables.js';
 import { reconcileCanadianLastLine } from './canadian-last-line.js';
+import { evidenceOfAnswer } from './evidence.js';
 import { type Check, checkAgainstReference, NO_EVIDENCE, type ReferenceEvidence } from './reference-check.js';
 import { endsWithLastLine, NOT_STREETS, reconcileUsLastLine } from './us-last-line.js';
 import { countyOf, deliveryLineText, secondaryText, streetPartsOf, words } from './written-form.js';
@@ -68,7 +69,11 @@ export function validateNorthAmerican(
   // What no reference data can mend: no (readable) delivery line, a corner, a street or box without its number, box 0.
   const lineInvalid = p.nonLatin || !line.hasDeliveryLine || p.kind === 'intersection' ||
     (!p.primaryNumber && NEEDS_NUMBER.has(p.kind) && !line.condominium) || line.boxZero || line.militaryElsewhere;
-  const check: Check = { p, canada, notes, last, street, lineInvalid, corrected, invalid: last.invalid || lineInvalid, zipUndetermined: null };
+  // Two letters in the state's place that no state has (`…, SPRINGFIELD, ZZ 99999`): said, and no address.
+  if (p.notAState) notes.push(F.notAState(p.notAState));
+  const check: Check = {
+    p, canada, notes, last, street, lineInvalid, corrected, invalid: last.invalid || lineInvalid || p.notAState !== undefined, zipUndetermined: null,
+  };
   const found = reference && line.hasDeliveryLine && !p.nonLatin ? checkAgainstReference(check, postal, reference) : NO_EVIDENCE;
   if (last.invalid && !check.invalid) {
     // resolved by the reference data above
@@ -167,7 +172,11 @@ function parsingCorrectionsSaid(p: ParsedAddress, notes: string[]): boolean {
   return corrected;
 }
 
-/** The status from the checks and the DPV code (a second address set aside makes an answer ambiguous). */
+/**
+ * The status from the checks and the DPV code (a second address set aside makes an answer ambiguous). A correction is
+ * `corrected` only where the reference data confirms the address it gives (dpv Y); unconfirmed, it is `plausible`,
+ * its changes said in its footnotes (A#, B#, M#), which next_action asks the person to confirm.
+ */
 function statusOf({ notes, corrected, invalid, zipUndetermined }: Check, dpv: Dpv, otherAddress: boolean): AddressStatus {
   let status: AddressStatus;
   if (invalid) status = 'invalid';
@@ -175,7 +184,7 @@ function statusOf({ notes, corrected, invalid, zipUndetermined }: Check, dpv: Dp
   else if (dpv === 'S' || dpv === 'D') status = 'partial';
   else if (dpv === 'N') status = notes.includes(F.ambiguousStreet) ? 'ambiguous' : 'invalid';
   else if (notes.includes(F.ambiguousStreet) || zipUndetermined) status = 'ambiguous';
-  else status = corrected ? 'corrected' : 'plausible';
+  else status = 'plausible';
   return otherAddress && status !== 'invalid' ? 'ambiguous' : status;
 }
 
@@ -205,9 +214,10 @@ function deliveryPointSaid(
 
 /** The answer written out: the standardized text (Pub 28 or Canada Post) and the components. */
 function writtenAnswer(
-  { p, canada, notes, last, street, invalid }: Check, postal: PostalIndex, status: AddressStatus, { dpv, zip4 }: ReferenceEvidence,
+  { p, canada, notes, last, street, invalid }: Check, postal: PostalIndex, status: AddressStatus, found: ReferenceEvidence,
   hasDeliveryLine: boolean,
 ): AddressResult {
+  const { dpv, zip4 } = found;
   const delivery = hasDeliveryLine ? deliveryLineText(p, street, canada) : '';
   const plus4 = zip4 ? zip4.slice(6) : p.plus4;
   // A typed add-on the data's differs from (with the ZIP as typed): said, not a correction of the address.
@@ -238,5 +248,6 @@ function writtenAnswer(
     county: canada ? null : countyOf(postal, last.zip, last.city),
     delivery_installation: p.installation,
   };
-  return { status, standardized, dpv, zip4, country: components.country, components, footnotes: notes };
+  const { evidence, sources, location } = evidenceOfAnswer(found, status, last.zip, canada, postal);
+  return { status, standardized, dpv, zip4, country: components.country, components, footnotes: notes, evidence, sources, location };
 }

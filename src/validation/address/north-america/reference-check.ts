@@ -40,6 +40,10 @@ export interface ReferenceEvidence {
   zip4: string | null;
   /** The number is not among the sampled points of a street only a sample names (dpv "": neither confirmed nor denied). */
   notInSample: boolean;
+  /** What the index says confirmed it, the sources behind it and where it is, where the index gives them. */
+  evidence?: ReferenceAnswer['evidence'];
+  sources?: ReferenceAnswer['sources'];
+  location?: ReferenceAnswer['location'];
 }
 
 export const NO_EVIDENCE: ReferenceEvidence = { dpv: '', zip4: null, notInSample: false };
@@ -274,5 +278,8 @@ function answerTaken(c: Check, answer: ReferenceAnswer): ReferenceEvidence {
     notes.push(F.unitDesignatorOfData(p.secondaryDesignator ?? '#', designator));
     p.secondaryDesignator = designator;
   }
-  return { dpv: answer.dpv, zip4: answer.zip4, notInSample: answer.numberNotInSample === true };
+  return {
+    dpv: answer.dpv, zip4: answer.zip4, notInSample: answer.numberNotInSample === true,
+    evidence: answer.evidence, sources: answer.sources, location: answer.location,
+  };
 }

@@ -110,5 +110,9 @@ export function validateOtherCountry(input: string, rules: CountryRules, textWit
     country: rules.code,
     components: { ...EMPTY_COMPONENTS, city, state: found?.sub.code ?? null, postal_code: postal?.code ?? null, country: rules.code },
     footnotes,
+    // Checked against the country's format alone: no list of its postal codes, points or streets confirms any part.
+    evidence: 'none',
+    sources: [],
+    location: null,
   };
 }

@@ -61,7 +61,9 @@ export function parseNorthAmericanAddress(input: string, postal: PostalIndex, op
   shipRead(toks, best, end);
   const { otherLine, recipientEnd } = otherLineBefore(toks, best, starts, before, country);
   cityAfterWordsOfLine(toks, best, end, lastLine, postal, options);
-  return parsedAddress(toks, best, end, lastLine, { otherLine, recipientEnd, milepost, urbanization, county, nonLatin });
+  const parsed = parsedAddress(toks, best, end, lastLine, { otherLine, recipientEnd, milepost, urbanization, county, nonLatin });
+  if (lastLine.notAState) parsed.notAState = lastLine.notAState;
+  return parsed;
 }
 
 /**

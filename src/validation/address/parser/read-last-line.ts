@@ -29,6 +29,8 @@ export interface LastLineRead {
   state: string | null;
   /** A state's name misspelt, as typed. */
   stateTyped: string | null;
+  /** Two letters in the state's place that are no state's code (ParsedAddress.notAState). */
+  notAState?: string;
   /** A postal code typed with the letter O for 0, as typed. */
   postalCodeTyped: string | null;
   /** Words after the ZIP code (a firm or note written last), set aside. */
@@ -312,6 +314,11 @@ function takeMistypedStateCode(toks: readonly Token[], r: LastLineRead): void {
   const ownGroup = toks[end - 1].sep && !toks[end - 2].digit;
   if (zipState && /^[A-Z]{2}$/.test(w) && !RegionByName.has(w) && !isStreetWord(w) && (w[0] === zipState[0] || w[1] === zipState[1] || ownGroup)) {
     r.state = w;
+    r.end--;
+  } else if (!r.zipPlaces?.length && ownGroup && /^[A-Z]{2}$/.test(w) && !RegionByName.has(w) && !isStreetWord(w)) {
+    // A ZIP code no place has, after two letters in a comma group of their own (`…, SPRINGFIELD, ZZ 99999`): the
+    // state's place, holding no state's code; the city is the group before it, not those two letters.
+    r.notAState = w;
     r.end--;
   }
 }

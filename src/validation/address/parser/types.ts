@@ -47,6 +47,11 @@ export interface ParsedAddress extends DeliveryLine {
   postalCodeTyped: string | null;
   /** The state as typed when it was a misspelt name read as the ZIP's state (`CALIFRONIA`), else null. */
   stateTyped: string | null;
+  /**
+   * Two letters standing where the state goes (`…, SPRINGFIELD, ZZ 99999`) that are no state, province or territory
+   * code, set only then: read as no state at all rather than as the city.
+   */
+  notAState?: string;
   /** The county written before the state (`JEFFERSON COUNTY`, `…, JEFFERSON, KY`), dropped; else null. */
   county: string | null;
   /**
