@@ -191,8 +191,8 @@ export class ConnectorStore {
       yield run(`DELETE FROM connector_runs WHERE connector_id = $1`, id);
       // Its run's job (src/bulk) ends with it: the runner finds it canceled at its next claim or save.
       yield run(
-        `UPDATE bulk_jobs SET status = 'canceled', finished_at = $2 WHERE lock_key = $3 AND status IN ('queued', 'running', 'paused')`,
-        id, Date.now(), `connector:${id}`,
+        `UPDATE bulk_jobs SET status = 'canceled', finished_at = $1 WHERE lock_key = $2 AND status IN ('queued', 'running', 'paused')`,
+        Date.now(), `connector:${id}`,
       );
       yield run(`DELETE FROM connectors WHERE id = $1`, id);
       return true;
