@@ -51,7 +51,7 @@ export interface AppDeps {
   shopifyWebhooks: ShopifyWebhooks;
   /** Orders checked at purchase: the buyer's answers, the extensions' reports (null without connectors' mail and links). */
   shopifyOrders?: ShopifyOrders | null;
-  /** SHOPIFY_WEBHOOKS_PER_MINUTE: refused deliveries per shop per minute (0: off; default 600). */
+  /** SHOPIFY_WEBHOOKS_PER_MINUTE: refused deliveries per source address and per shop per minute (0: off; default 600). */
   shopifyWebhooksPerMinute?: number;
   /** Credit packs through Stripe Checkout (disabled, not absent, when Stripe is not configured). */
   purchases: Purchases;
@@ -89,6 +89,8 @@ export interface AppDeps {
   isDraining: () => boolean;
   /** The e-mail resolver's health (null while network checks are off): /readyz says `dns: "degraded"` while it lies. */
   resolverHealth?: () => Promise<{ healthy: boolean } | null>;
+  /** `building` while a new import's reference index is built (this instance answers on the previous one). */
+  referenceState?: () => 'loaded' | 'building';
 }
 
 export function createApp(deps: AppDeps): express.Express {

@@ -1,21 +1,22 @@
 /**
  * Deliveries that come with no API key but a signature over their raw body, kept as it arrived and handed to the use
  * case, which checks the signature before reading anything.
- * - POST /webhooks/shopify (docs/connectors.md): refused deliveries are counted per shop (SHOPIFY_WEBHOOKS_PER_MINUTE):
- *   past the limit the shop's deliveries are answered 429 before any signature is computed, until the minute ends
- *   (Shopify retries them later).
+ * - POST /webhooks/shopify (docs/connectors.md): every delivery's signature is checked, so a signed one is always
+ *   answered whatever anyone else sends. Refused deliveries are counted per source address and per shop, each in a
+ *   bucket of its own (SHOPIFY_WEBHOOKS_PER_MINUTE): past the limit a refusal is answered 429 instead of 401 until the
+ *   minute ends.
  * - POST /webhooks/stripe (docs/dashboard.md): every answer is JSON: 200 `{received, type, processed}`, or a problem
  *   (400 bad signature, 503 payments not configured).
  */
-import express, { type RequestHandler } from 'express';
-import { MemoryStore, rateLimit } from 'express-rate-limit';
+import express from 'express';
+import { ipKeyGenerator } from 'express-rate-limit';
 import { z } from 'zod';
 import { InvalidArgumentError } from '../../billing/accounts.js';
 import { PaymentsNotConfiguredError, WebhookSignatureError } from '../../billing/purchases.js';
 import type { Database } from '../../db/data-source.js';
-import { DatabaseRateLimitStore } from '../middleware/rate-limit.js';
+import { RefusalCounter } from '../middleware/rate-limit.js';
 import { Problem } from '../problems.js';
-import { endpoint, json } from './endpoint.js';
+import { endpoint, json, type EndpointDeps } from './endpoint.js';
 
 /** Shopify's deliveries are small; a larger body is not one of them. */
 const SHOPIFY_BODY_LIMIT = '1mb';
@@ -48,28 +49,44 @@ const webhookBody = z.record(z.string(), z.unknown());
 const shopOf = (req: express.Request) => (req.get('x-shopify-shop-domain') ?? '').trim().toLowerCase();
 const rawBody = (body: unknown) => (Buffer.isBuffer(body) ? body : Buffer.alloc(0));
 
-/** Deliveries per shop domain per minute (0: off); the fleet's count on PostgreSQL, this process's on SQLite. */
-function perShopLimit(db: Database, perMinute: number): RequestHandler[] {
-  if (perMinute <= 0) return [];
-  const store = db.dialect === 'postgres' ? new DatabaseRateLimitStore(db) : new MemoryStore();
-  if (store instanceof DatabaseRateLimitStore) store.prefix = 'rlshop:';
-  return [rateLimit({
-    windowMs: 60_000,
-    limit: perMinute,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    identifier: `${perMinute}-per-minute-per-shop`,
-    store,
-    keyGenerator: (req) => shopOf(req),
-    skip: (req) => !SHOP_DOMAIN.test(shopOf(req)),
-    // Only refused deliveries count: a shop's own traffic, however busy, is never held back; forged ones are.
-    skipSuccessfulRequests: true,
-    // A guard against cost, not a gate: with the counters unreachable the delivery goes on (and meets the database's own answer).
-    passOnStoreError: true,
-    handler: (_req, res, next, options) => {
-      next(new Problem('rate-limited', `At most ${options.limit} deliveries per minute for one shop; retry after ${res.getHeader('Retry-After') ?? 60} s.`));
-    },
-  })];
+/**
+ * Refused deliveries per source address and per shop domain per minute (0: off); the fleet's count on PostgreSQL,
+ * this process's on SQLite. Counted after the signature was checked, never before: a gate in front of the check let
+ * 650 unsigned deliveries naming a shop hold off its genuine ones (Shopify sends every shop's deliveries from its own
+ * addresses, which an attacker cannot send from, and a genuine delivery is never a refusal). A forged delivery costs
+ * one connector look-up and one HMAC over at most SHOPIFY_BODY_LIMIT either way; the throttle tells its sender to
+ * back off (429, Retry-After).
+ */
+class DeliveryRefusals {
+  private readonly byAddress: RefusalCounter;
+  private readonly byShop: RefusalCounter;
+
+  constructor(db: Database, private readonly perMinute: number) {
+    this.byAddress = new RefusalCounter(perMinute, db, 'rlwhaddr:');
+    this.byShop = new RefusalCounter(perMinute, db, 'rlshop:');
+  }
+
+  /** Counts a refused delivery; the seconds to wait when its address or its shop is over the limit, else null. */
+  async refused(address: string, shop: string): Promise<number | null> {
+    // A name that is no shop is refused without any cryptography: nothing to count.
+    if (this.perMinute <= 0 || !SHOP_DOMAIN.test(shop)) return null;
+    try {
+      const waits = await Promise.all([this.byAddress.refused(ipKeyGenerator(address)), this.byShop.refused(shop)]);
+      const over = waits.filter((w): w is number => w !== null);
+      return over.length ? Math.max(...over) : null;
+    } catch {
+      // A guard against cost, not a gate: with the counters unreachable the refusal is a plain 401.
+      return null;
+    }
+  }
+}
+
+/** One count per application (its dependencies), made on the first refusal. */
+const refusalsByApp = new WeakMap<EndpointDeps, DeliveryRefusals>();
+function refusalsOf(deps: EndpointDeps): DeliveryRefusals {
+  let refusals = refusalsByApp.get(deps);
+  if (!refusals) refusalsByApp.set(deps, (refusals = new DeliveryRefusals(deps.db, deps.shopifyWebhooksPerMinute ?? 600)));
+  return refusals;
 }
 
 export const webhookEndpoints = [
@@ -79,8 +96,9 @@ export const webhookEndpoints = [
     description:
       'No API key: the HMAC (`X-Shopify-Hmac-Sha256`, over the raw body with the connector\'s `api_secret`) is checked ' +
       'before anything is read; a delivery for a shop no connector knows, or badly signed, gets 401. The answer comes ' +
-      'within a second; the work is done in the background. Refused deliveries are counted per shop: past ' +
-      'SHOPIFY_WEBHOOKS_PER_MINUTE (600) in a minute, the shop\'s deliveries get 429 until the minute ends.',
+      'within a second; the work is done in the background. Every delivery\'s signature is checked: a signed one is ' +
+      'always answered. Refused deliveries are counted per source address and per shop: past SHOPIFY_WEBHOOKS_PER_MINUTE ' +
+      '(600) in a minute from that address or for that shop, a refusal is 429 instead of 401 until the minute ends.',
     request: {
       headers: z.object({
         'X-Shopify-Topic': z.enum(SHOPIFY_TOPICS).describe('The topic'),
@@ -93,10 +111,7 @@ export const webhookEndpoints = [
     },
     responses: { 200: { description: 'Acknowledged', content: json(webhookAnswerSchema) } },
     problems: ['invalid-json', 'webhook-unauthorized', 'payload-too-large', 'rate-limited', 'database-unavailable'],
-    before: (deps) => [
-      ...perShopLimit(deps.db, deps.shopifyWebhooksPerMinute ?? 600),
-      express.raw({ type: () => true, limit: SHOPIFY_BODY_LIMIT }),
-    ],
+    before: () => [express.raw({ type: () => true, limit: SHOPIFY_BODY_LIMIT })],
     handler: async ({ req, res, deps }) => {
       const answer = await deps.shopifyWebhooks.receive({
         topic: req.get('x-shopify-topic') ?? '',
@@ -105,7 +120,13 @@ export const webhookEndpoints = [
         triggeredAt: req.get('x-shopify-triggered-at') ?? '',
         raw: rawBody(req.body),
       });
-      if (answer.status === 'unauthorized') throw new Problem('webhook-unauthorized', 'The delivery is not signed by a shop this service knows.');
+      if (answer.status === 'unauthorized') {
+        const wait = await refusalsOf(deps).refused(req.ip ?? req.socket.remoteAddress ?? 'unknown', shopOf(req));
+        if (wait !== null) {
+          throw new Problem('rate-limited', `Too many refused deliveries from this address or for this shop; retry after ${wait} s.`, {}, { 'Retry-After': String(wait) });
+        }
+        throw new Problem('webhook-unauthorized', 'The delivery is not signed by a shop this service knows.');
+      }
       if (answer.status === 'malformed') throw new Problem('invalid-json', 'The delivery body is not JSON.');
       res.status(200).json({ status: answer.status });
     },

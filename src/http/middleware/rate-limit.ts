@@ -269,22 +269,21 @@ export function rateLimitPerKey(db: Database, perMinute: number, store: Store = 
 }
 
 /**
- * Failed authentications per client address: past `perMinute` failures in a minute, a bad key from that address is
- * answered 429 instead of 401 until the window ends. Keys are 190 random bits, so guessing is hopeless anyway; this
- * keeps a scanner from trying and from loading the database. A valid key is never held back by it (a neighbour
- * behind the same NAT stays served).
+ * Refusals counted per key, in a bucket of their own (`prefix`): past `perMinute` in a minute, the caller answers a
+ * refusal 429 instead of its own status until the window ends. Only refusals are counted, after the credential was
+ * checked, so what is right (a valid key, a signed delivery) is never held back by what others send.
  */
-export class FailedAuthenticationLimiter {
+export class RefusalCounter {
   private readonly store: Store;
 
   /**
-   * With a database on PostgreSQL, the counters are the fleet's (every instance counts the same address together);
+   * With a database on PostgreSQL, the counters are the fleet's (every instance counts the same key together);
    * otherwise this process's.
    */
-  constructor(readonly perMinute = 30, db?: Database) {
+  constructor(readonly perMinute: number, db: Database | undefined, prefix: string) {
     if (db?.dialect === 'postgres') {
       const shared = new DatabaseRateLimitStore(db);
-      shared.prefix = 'rlauth:';
+      shared.prefix = prefix;
       this.store = shared;
     } else {
       this.store = new MemoryStore();
@@ -292,14 +291,31 @@ export class FailedAuthenticationLimiter {
     this.store.init?.({ windowMs: WINDOW_MS } as Options);
   }
 
-  /** Counts one failure; returns the seconds to wait when the address is over its limit, else null. */
-  async fail(address: string): Promise<number | null> {
-    const { totalHits, resetTime } = await this.store.increment(ipKeyGenerator(address));
+  /** Counts one refusal for `key`; returns the seconds to wait when the key is over its limit, else null. */
+  async refused(key: string): Promise<number | null> {
+    const { totalHits, resetTime } = await this.store.increment(key);
     if (totalHits <= this.perMinute) return null;
     return Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + WINDOW_MS) - Date.now()) / 1000));
   }
 
   shutdown(): void {
     this.store.shutdown?.();
+  }
+}
+
+/**
+ * Failed authentications per client address: past `perMinute` failures in a minute, a bad key from that address is
+ * answered 429 instead of 401 until the window ends. Keys are 190 random bits, so guessing is hopeless anyway; this
+ * keeps a scanner from trying and from loading the database. A valid key is never held back by it (a neighbour
+ * behind the same NAT stays served).
+ */
+export class FailedAuthenticationLimiter extends RefusalCounter {
+  constructor(perMinute = 30, db?: Database) {
+    super(perMinute, db, 'rlauth:');
+  }
+
+  /** Counts one failure; returns the seconds to wait when the address is over its limit, else null. */
+  fail(address: string): Promise<number | null> {
+    return this.refused(ipKeyGenerator(address));
   }
 }
