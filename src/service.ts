@@ -15,6 +15,7 @@ import { Schedules } from './bulk/schedules.js';
 import { BulkRunner } from './bulk/runner.js';
 import { createConnectorPlugins } from '../connectors/index.js';
 import { SalesforceConnect } from '../connectors/salesforce/connect.js';
+import { UsedFlowNonces } from './sync/flow-nonces.js';
 import { ShopifyInstall } from '../connectors/shopify/install.js';
 import { ShopifyOrders } from '../connectors/shopify/orders.js';
 import { ConnectorChecks } from './sync/connector-check.js';
@@ -193,7 +194,7 @@ export function openSync(
     allowPrivate: config.connectors.allowPrivate, outbound: config.outbound,
   });
   const salesforceApp = config.connectors.salesforceApp;
-  const salesforceConnect = salesforceApp ? new SalesforceConnect(salesforceApp, secrets, config.connectors.allowPrivate) : null;
+  const salesforceConnect = salesforceApp ? new SalesforceConnect(salesforceApp, secrets, config.connectors.allowPrivate, new UsedFlowNonces(db)) : null;
   return { store, registry, runs, scheduler, connectors, shopifyWebhooks, shopifyInstall, orderChecks, shopifyOrders, checks, salesforceConnect, streams };
 }
 

@@ -8,7 +8,9 @@
  *    to Salesforce's authorize page with the state and the verifier's challenge.
  * 2. Salesforce sends the browser back with a code and the state. The cookie is opened; the state must be its nonce
  *    and the session the same person's (CSRF: a callback from another browser or session is refused); the code is
- *    exchanged, with the verifier, for a refresh token, through the outbound guard.
+ *    exchanged, with the verifier, for a refresh token, through the outbound guard. The flow's nonce is used once: it
+ *    is remembered (in the database, for the fleet) until the flow expires, and a replay of the callback with the same
+ *    cookie is refused before any code is exchanged (else it would make a second connector).
  * 3. The connector is created with the app's client id and secret and the refresh token as its credentials, sealed
  *    like every connector's; each of its sessions is a refresh-token grant.
  */
@@ -42,6 +44,11 @@ export interface ConnectRequest {
   schedule: string;
   settings: Record<string, unknown>;
   writeBack: Record<string, unknown>;
+}
+
+/** The flows' nonces already used (src/sync/flow-nonces.ts): true the first time only. */
+export interface FlowNonceBook {
+  useOnce(purpose: string, nonce: string, expiresAt: number): Promise<boolean>;
 }
 
 /** The signed-in person: their account, and their session (the flow is bound to it). */
@@ -95,6 +102,7 @@ export class SalesforceConnect {
     private readonly secrets: SecretBox,
     /** CONNECTOR_ALLOW_PRIVATE (tests): the login host may be a local org on loopback. */
     private readonly allowPrivate: boolean,
+    private readonly usedNonces: FlowNonceBook,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -129,6 +137,9 @@ export class SalesforceConnect {
     if (!flow || !query.state || !same(query.state, flow.nonce)) throw new ConnectRefused('This answer from Salesforce does not match the connection this browser started: start again.');
     if (flow.session !== who.sessionHash || flow.account !== who.accountId) throw new ConnectRefused('The connection was started in another session: start again.');
     if (flow.expires < this.now()) throw new ConnectRefused('The connection took too long: start again.');
+    if (!(await this.usedNonces.useOnce('salesforce-connect', flow.nonce, flow.expires))) {
+      throw new ConnectRefused('This answer from Salesforce was already used: the connection it started is made or refused already. Start again to connect another org.');
+    }
     if (query.error) throw new ConnectRefused(`Salesforce did not give access (${query.error_description || query.error}).`);
     if (!query.code) throw new ConnectRefused('Salesforce sent no authorization code: start again.');
     const guard = createGuardedHttp({ privateOrigins: this.allowPrivate ? [flow.loginUrl] : [] });

@@ -18,8 +18,14 @@ const REDIRECT = `${BASE}/connectors/salesforce/callback`;
 const who = { accountId: 'acct_1', sessionHash: 'session-hash-1' };
 const secrets = new SecretBox(Buffer.alloc(32, 7));
 
+/** The used nonces as the database keeps them (src/sync/flow-nonces.ts), in memory: true the first time only. */
+const usedNonces = () => {
+  const used = new Set<string>();
+  return { useOnce: async (purpose: string, nonce: string) => !used.has(`${purpose}:${nonce}`) && Boolean(used.add(`${purpose}:${nonce}`)) };
+};
+
 function connectFor(o: FakeOrg) {
-  return new SalesforceConnect({ clientId: o.state.clientId, clientSecret: o.state.clientSecret }, secrets, true);
+  return new SalesforceConnect({ clientId: o.state.clientId, clientSecret: o.state.clientSecret }, secrets, true, usedNonces());
 }
 
 /** The admin allows (or denies) at the org's consent page; the query the browser brings back. */
@@ -80,7 +86,7 @@ describe('Connect Salesforce: the web-server flow with PKCE', () => {
     expect(await answer.json()).toEqual({ error: 'invalid_grant', error_description: 'invalid code verifier' });
   });
 
-  it('When the code is sent back twice, or with another flow\'s cookie, then it is refused', async () => {
+  it('When the callback is replayed with its cookie, or comes with another flow\'s cookie, then it is refused before any exchange', async () => {
     org = await startFakeOrg();
     const connect = connectFor(org);
     const request = { name: 'Org', loginUrl: org.url, schedule: '*/15 * * * *', settings: {}, writeBack: {} };
@@ -91,7 +97,11 @@ describe('Connect Salesforce: the web-server flow with PKCE', () => {
     // The other flow's cookie carries another verifier (and another nonce: the state check goes first).
     await expect(connect.finish(query, other.cookie, who, BASE)).rejects.toThrow(/does not match/);
     await connect.finish(query, first.cookie, who, BASE);
-    await expect(connect.finish(query, first.cookie, who, BASE)).rejects.toThrow(/refused the authorization code \(invalid_grant/);
+    const tokenCalls = org.state.calls.token;
+    // The same cookie again, with the same code or a fresh one under the same state: the flow was used.
+    await expect(connect.finish(query, first.cookie, who, BASE)).rejects.toThrow(/already used/);
+    await expect(connect.finish(await consent(first.location), first.cookie, who, BASE)).rejects.toThrow(/already used/);
+    expect(org.state.calls.token).toBe(tokenCalls);
   });
 
   it('When the callback comes to another session, without the cookie, or after a denial, then nothing is connected', async () => {

@@ -98,6 +98,31 @@ describe.each(testDatabases)('the Connectors pages on $name', (database) => {
     expect(await started().s.sync.connectors.list((await started().s.db.all<{ account_id: string }>(`SELECT account_id FROM users WHERE email LIKE 'sf-victim%'`))[0].account_id)).toEqual([]);
   });
 
+  it('When the callback is replayed with the same flow cookie in the same session, then it is refused and no second connector is made', async () => {
+    const { agent, email } = await person('sf-replay');
+    const answer = await connect(agent);
+    const location = continueTo(answer.text);
+    const { path } = await consent(location);
+    const flowCookie = agent.cookies.get('cv_sf_connect')!;
+    const first = await agent.get(path);
+    // The replay: the same cookie sent again, with the same callback, and with a fresh code under the same state.
+    agent.cookies.set('cv_sf_connect', flowCookie);
+    const sameCallback = await agent.get(path);
+    agent.cookies.set('cv_sf_connect', flowCookie);
+    const { path: freshCode } = await consent(location);
+    const tokenCallsBefore = org.state.calls.token ?? 0;
+    const replayed = await agent.get(freshCode);
+
+    const [{ account_id: accountId }] = await started().s.db.all<{ account_id: string }>(`SELECT account_id FROM users WHERE email = $1`, [email]);
+    expect(first.status).toBe(303);
+    expect(sameCallback.status).toBe(400);
+    expect(sameCallback.text).toContain('already used');
+    expect(replayed.status).toBe(400);
+    expect(replayed.text).toContain('already used');
+    expect(org.state.calls.token ?? 0).toBe(tokenCallsBefore);
+    expect(await started().s.sync.connectors.list(accountId)).toHaveLength(1);
+  });
+
   it('When the form is sent without its token, or names a host that is not Salesforce\'s, then it is refused', async () => {
     const { agent } = await person('sf-csrf');
     await agent.get('/connectors');
