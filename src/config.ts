@@ -94,6 +94,7 @@ const schema = z.object({
   BATCH_MAX_BYTES: z.coerce.number().int().min(1).default(100 * 1024 * 1024),
   BATCH_MAX_COLUMNS: z.coerce.number().int().min(1).max(100_000).default(500),
   BATCH_MAX_FIELD_BYTES: z.coerce.number().int().min(16).max(64 * 1024 * 1024).default(65_536),
+  BATCH_MAX_ROW_BYTES: z.coerce.number().int().min(64).max(64 * 1024 * 1024).default(1024 * 1024),
   BATCH_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   BATCH_DIR: z.string().default('./data/batches'),
   BATCH_CHUNK_ROWS: z.coerce.number().int().min(1).max(100_000).default(500),
@@ -223,9 +224,10 @@ export interface Config {
   /** CSV batches and the bulk pipeline (src/bulk, src/batches). */
   batch: {
     maxBytes: number;
-    /** The most columns a row may have, and the most bytes a field may hold (checked while the upload streams). */
+    /** The most columns a row may have, and the most bytes a field and a row may hold (checked while the upload streams). */
     maxColumns: number;
     maxFieldBytes: number;
+    maxRowBytes: number;
     retentionDays: number;
     dir: string;
     chunkRows: number;
@@ -347,6 +349,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxBytes: e.BATCH_MAX_BYTES,
       maxColumns: e.BATCH_MAX_COLUMNS,
       maxFieldBytes: e.BATCH_MAX_FIELD_BYTES,
+      maxRowBytes: e.BATCH_MAX_ROW_BYTES,
       retentionDays: e.BATCH_RETENTION_DAYS,
       dir: e.BATCH_DIR,
       chunkRows: e.BATCH_CHUNK_ROWS,

@@ -130,7 +130,7 @@ export async function openBulk(
   const schedules = new Schedules(db, logger, { pollMs: SCHEDULE_POLL_MS });
   const batches = new Batches(store, runner, {
     dir, retentionDays: config.batch.retentionDays, chunkRows: config.batch.chunkRows,
-    limits: { maxColumns: config.batch.maxColumns, maxFieldBytes: config.batch.maxFieldBytes },
+    limits: { maxColumns: config.batch.maxColumns, maxFieldBytes: config.batch.maxFieldBytes, maxRowBytes: config.batch.maxRowBytes },
   });
   // Connector runs and webhook deliveries go down a lane of their own (src/sync registers them on it).
   // Idle workers of other instances look every 2 s (this instance's are woken as a job is sent): 8 of them polling

@@ -137,7 +137,7 @@ export class Batches {
       // The header stays in the file (the result reads it from there): only its width and the chosen columns' positions
       // are kept in the job, whose settings every status request and chunk reads.
       const settings: CsvBatchSettings = {
-        file, delimiter: layout.delimiter, dataStart: layout.dataStart, width: layout.header.length, columns,
+        file, delimiter: layout.delimiter, lineEnd: layout.lineEnd, dataStart: layout.dataStart, width: layout.header.length, columns,
         at: columnIndexes({ header: layout.header, columns }), smtp: options.smtp ?? true,
       };
       await this.store.create({

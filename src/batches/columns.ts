@@ -65,9 +65,18 @@ function roleOf(header: string): { role: Role; prefixed: boolean } | null {
 export function chooseColumns(header: string[], params: ColumnParameters): ColumnChoice {
   const named = params.address_columns ?? params.email_column ?? params.phone_column ?? params.country_column;
   if (named !== undefined) {
+    // The header is read once into two maps, exact and case-folded, first column winning: looking every name up in the
+    // header again would read a header near BATCH_MAX_ROW_BYTES once per name (issue 51.3).
+    const exact = new Map<string, string>();
+    const folded = new Map<string, string>();
+    for (const h of header) {
+      if (!exact.has(h)) exact.set(h, h);
+      const key = h.trim().toLowerCase();
+      if (!folded.has(key)) folded.set(key, h);
+    }
     const find = (name: string) => {
       const wanted = name.trim();
-      const hit = header.find((h) => h === wanted) ?? header.find((h) => h.trim().toLowerCase() === wanted.toLowerCase());
+      const hit = exact.get(wanted) ?? folded.get(wanted.toLowerCase());
       if (hit === undefined) throw new ColumnError(`the header has no column "${wanted.slice(0, 100)}"`);
       return hit;
     };

@@ -5,6 +5,10 @@
  * is bounded as the bytes arrive (`CsvLimits`), before csv-parse buffers a field or a record: a file of one endless
  * header or one endless quoted field is refused after a few kilobytes, not after it fills the memory.
  * `readChunkRows` reads one chunk again from its byte range.
+ *
+ * Every parse is told the file's line break (`LineEnd`). Left to find it, csv-parse tries the three kinds at every byte
+ * until the first one, making three Buffers each time: some 0.5 µs a byte, 23 s of CPU for a 32 MiB header, and as much
+ * again for every chunk or result download that starts with a long row (issue 51.3).
  */
 import fs from 'node:fs';
 import { Transform, Writable } from 'node:stream';
@@ -13,20 +17,24 @@ import { CsvError, parse, type Options, type Parser } from 'csv-parse';
 import type { ChunkPlan } from '../bulk/job-store.js';
 
 export type Delimiter = ',' | ';' | '\t';
+export type LineEnd = '\r\n' | '\n' | '\r';
 
 export interface CsvLayout {
   delimiter: Delimiter;
   header: string[];
   /** Byte offset where the rows begin (after the header line). */
   dataStart: number;
+  /** The line break between records: the first one outside quotes. */
+  lineEnd: LineEnd;
   rowsTotal: number;
   chunks: ChunkPlan[];
 }
 
-/** BATCH_MAX_COLUMNS and BATCH_MAX_FIELD_BYTES. */
+/** BATCH_MAX_COLUMNS, BATCH_MAX_FIELD_BYTES and BATCH_MAX_ROW_BYTES (a row's bytes, the header's included, its line break not). */
 export interface CsvLimits {
   maxColumns: number;
   maxFieldBytes: number;
+  maxRowBytes: number;
 }
 
 /** The file breaks the CSV grammar or a limit at `line` (1-based), or lacks a header or rows. */
@@ -38,6 +46,8 @@ export class CsvGrammarError extends Error {
 
 const DELIMITERS: Delimiter[] = [',', ';', '\t'];
 const SNIFF_BYTES = 64 * 1024;
+/** What the held header is parsed in at a time, the event loop free between (other requests wait less than a millisecond). */
+const PARSE_SLICE = 64 * 1024;
 
 /**
  * The delimiter of the header line: the one of `,`, `;` and tab that occurs most outside quotes (a `;` file from a
@@ -85,11 +95,17 @@ const CR = 0x0d;
 const LF = 0x0a;
 
 /**
- * Counts the columns of the row and the bytes of the field being read, byte by byte as they arrive, with RFC 4180's
- * quoting (a quote opens a field only at its start; `""` inside is one quote), and the physical line each row starts
- * on. csv-parse gives a field only once it ends and a row only once it ends, which is too late for both limits.
+ * Counts the columns of the row and the bytes of the field and of the row being read, byte by byte as they arrive, with
+ * RFC 4180's quoting (a quote opens a field only at its start; `""` inside is one quote), and the physical line each
+ * row starts on. csv-parse gives a field only once it ends and a row only once it ends, which is too late for the
+ * limits. The first line break outside quotes is the file's (`lineEnd`), found the way csv-parse would find it.
  */
 class ShapeGuard {
+  /** The file's line break, once the first one outside quotes is seen. */
+  lineEnd: LineEnd | null = null;
+  /** That first line break was a CR ending a buffer: the next byte tells CRLF from CR. */
+  private crFirst = false;
+  private rowBytes = 0;
   private quoted = false;
   private quoteSeen = false;
   private fieldStart = true;
@@ -103,7 +119,11 @@ class ShapeGuard {
 
   /** The first fault in `buf`, or null. */
   check(buf: Buffer): CsvGrammarError | null {
-    const { maxColumns, maxFieldBytes } = this.limits;
+    const { maxColumns, maxFieldBytes, maxRowBytes } = this.limits;
+    if (this.crFirst && buf.length) {
+      this.lineEnd = buf[0] === LF ? '\r\n' : '\r';
+      this.crFirst = false;
+    }
     for (let i = 0; i < buf.length; i++) {
       const b = buf[i];
       const newline = b === LF ? !this.afterCr : b === CR;
@@ -111,26 +131,36 @@ class ShapeGuard {
       if (newline) this.line++;
       if (this.quoted) {
         if (!this.quoteSeen) {
+          if (++this.rowBytes > maxRowBytes) return this.rowTooLong();
           if (b === QUOTE) this.quoteSeen = true;
           else if (++this.fieldBytes > maxFieldBytes) return this.fieldTooLong();
           continue;
         }
         this.quoteSeen = false;
         if (b === QUOTE) {
+          if (++this.rowBytes > maxRowBytes) return this.rowTooLong();
           if (++this.fieldBytes > maxFieldBytes) return this.fieldTooLong();
           continue;
         }
         this.quoted = false; // the quote closed the field; this byte is read as outside quotes
       }
+      const lineBreak = b === LF || b === CR;
+      if (!lineBreak && ++this.rowBytes > maxRowBytes) return this.rowTooLong();
       if (b === this.delimiter) {
         this.fieldStart = true;
         this.fieldBytes = 0;
         if (++this.columns > maxColumns) {
           return new CsvGrammarError(`the row has more than ${maxColumns} columns (BATCH_MAX_COLUMNS)`, this.rowLine);
         }
-      } else if (b === LF || b === CR) {
+      } else if (lineBreak) {
+        if (this.lineEnd === null && !this.crFirst) {
+          if (b === LF) this.lineEnd = '\n';
+          else if (i + 1 < buf.length) this.lineEnd = buf[i + 1] === LF ? '\r\n' : '\r';
+          else this.crFirst = true;
+        }
         this.fieldStart = true;
         this.fieldBytes = 0;
+        this.rowBytes = 0;
         this.columns = 1;
         this.rowLine = this.line;
       } else if (b === QUOTE && this.fieldStart) {
@@ -144,8 +174,17 @@ class ShapeGuard {
     return null;
   }
 
+  /** The line break seen so far, a CR at the very end of the file included; null if none was. */
+  lineEndSoFar(): LineEnd | null {
+    return this.lineEnd ?? (this.crFirst ? '\r' : null);
+  }
+
   private fieldTooLong() {
     return new CsvGrammarError(`a field is over ${this.limits.maxFieldBytes} bytes (BATCH_MAX_FIELD_BYTES)`, this.rowLine);
+  }
+
+  private rowTooLong() {
+    return new CsvGrammarError(`the row is over ${this.limits.maxRowBytes} bytes (BATCH_MAX_ROW_BYTES)`, this.rowLine);
   }
 }
 
@@ -169,6 +208,7 @@ export class CsvScan extends Transform {
   private guard: ShapeGuard | null = null;
   private parser: Parser | null = null;
   private delimiter: Delimiter = ',';
+  private lineEnd: LineEnd = '\n';
   private failure: CsvGrammarError | null = null;
   private bytes = 0;
   private header: string[] | null = null;
@@ -188,15 +228,10 @@ export class CsvScan extends Transform {
     this.bytes += chunk.length;
     this.push(chunk);
     if (this.parser) return this.feed(chunk, done);
-    // The delimiter is told from the header line, so the first 64 KiB wait for it.
-    this.head.push(chunk);
-    this.headBytes += chunk.length;
-    if (this.headBytes < SNIFF_BYTES) return done();
-    this.feed(this.startParser(), done);
+    this.hold(chunk, false, done);
   }
 
   override _flush(done: (err?: Error | null) => void) {
-    const rest = this.parser ? null : this.startParser();
     const finish = () => {
       if (this.failure || !this.parser) return done();
       const parser = this.parser;
@@ -204,8 +239,8 @@ export class CsvScan extends Transform {
       parser.once('error', () => done());
       parser.end();
     };
-    if (rest) this.feed(rest, finish);
-    else finish();
+    if (this.parser || this.failure) finish();
+    else this.hold(Buffer.alloc(0), true, finish);
   }
 
   /** The file's layout once it has been read through; throws the first fault found. */
@@ -216,19 +251,54 @@ export class CsvScan extends Transform {
     const chunks = [...this.chunks];
     // The last row may end without a line break: its chunk runs to the end of the file.
     if (this.open) chunks.push({ ...this.open, byteEnd: this.bytes });
-    return { delimiter: this.delimiter, header: this.header, dataStart: this.dataStart, rowsTotal: this.rows, chunks };
+    return {
+      delimiter: this.delimiter, lineEnd: this.lineEnd, header: this.header, dataStart: this.dataStart, rowsTotal: this.rows, chunks,
+    };
   }
 
-  private startParser(): Buffer {
+  /**
+   * Before the parser runs, the bytes are held (and checked by the guard as they come) until the header line has
+   * ended, which tells the parser the line break: at most BATCH_MAX_ROW_BYTES, the guard refuses a longer line. The
+   * delimiter is sniffed from the first 64 KiB.
+   */
+  private hold(chunk: Buffer, ending: boolean, done: () => void) {
+    this.head.push(chunk);
+    this.headBytes += chunk.length;
+    let unchecked = chunk;
+    if (!this.guard) {
+      if (this.headBytes < SNIFF_BYTES && !ending) return done();
+      unchecked = Buffer.concat(this.head);
+      this.head = [unchecked];
+      this.delimiter = sniffDelimiter(unchecked.subarray(0, SNIFF_BYTES).toString('utf8'));
+      this.guard = new ShapeGuard(this.delimiter.charCodeAt(0), this.limits);
+    }
+    const fault = this.guard.check(unchecked);
+    if (fault) {
+      this.head = [];
+      this.fail(fault);
+      return done();
+    }
+    const lineEnd = ending ? this.guard.lineEndSoFar() : this.guard.lineEnd;
+    if (lineEnd === null && !ending) return done();
+    // No line break outside quotes at all: one record whatever the kind, so any will do.
+    this.startParser(lineEnd ?? '\n');
     const head = Buffer.concat(this.head);
     this.head = [];
-    this.delimiter = sniffDelimiter(head.subarray(0, SNIFF_BYTES).toString('utf8'));
-    this.guard = new ShapeGuard(this.delimiter.charCodeAt(0), this.limits);
-    const parser = parse(parserOptions(this.delimiter));
+    this.parseHeld(head, 0, done);
+  }
+
+  private startParser(lineEnd: LineEnd) {
+    this.lineEnd = lineEnd;
+    const parser = parse(parserOptions(this.delimiter, { record_delimiter: lineEnd }));
     parser.on('data', (row: ParsedRow) => this.onRow(row));
     parser.on('error', (err) => this.fail(this.grammarErrorOf(err)));
     this.parser = parser;
-    return head;
+  }
+
+  /** The held bytes (already checked) through the parser a slice at a time, yielding to the event loop between. */
+  private parseHeld(head: Buffer, at: number, done: () => void) {
+    if (this.failure || at >= head.length) return done();
+    this.parser!.write(head.subarray(at, at + PARSE_SLICE), () => setImmediate(() => this.parseHeld(head, at + PARSE_SLICE, done)));
   }
 
   private feed(buf: Buffer, done: () => void) {
@@ -281,22 +351,42 @@ export async function scanCsv(file: string, chunkRows: number, limits: CsvLimits
   return scan.layout();
 }
 
+/**
+ * The line break of a file whose header line ends at `dataStart` (batches made before their layout kept `lineEnd`): the
+ * bytes that end the header line.
+ */
+export async function lineEndBefore(file: string, dataStart: number): Promise<LineEnd> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const end = Buffer.alloc(2);
+    const start = Math.max(0, dataStart - 2);
+    const { bytesRead } = await handle.read(end, 0, dataStart - start, start);
+    const tail = end.subarray(0, bytesRead).toString('latin1');
+    return tail.endsWith('\r\n') ? '\r\n' : tail.endsWith('\r') ? '\r' : '\n';
+  } finally {
+    await handle.close();
+  }
+}
+
 /** The rows of one chunk, read from its byte range, with their sequence numbers. */
 export async function* readChunkRows(
-  file: string, delimiter: Delimiter, range: { firstSeq: number; byteStart: number; byteEnd: number },
+  file: string, delimiter: Delimiter, range: { firstSeq: number; byteStart: number; byteEnd: number }, lineEnd?: LineEnd,
 ): AsyncGenerator<{ seq: number; cells: string[] }> {
   if (range.byteEnd <= range.byteStart) return;
   const parser = parsed(
     fs.createReadStream(file, { start: range.byteStart, end: range.byteEnd - 1, highWaterMark: 64 * 1024 }),
-    parserOptions(delimiter, { bom: false }),
+    parserOptions(delimiter, { bom: false, ...(lineEnd ? { record_delimiter: lineEnd } : {}) }),
   );
   let seq = range.firstSeq;
   for await (const { record } of parser as AsyncIterable<ParsedRow>) yield { seq: seq++, cells: record };
 }
 
 /** The header of a batch's file: the one row before `dataStart`. */
-export async function readHeader(file: string, delimiter: Delimiter, dataStart: number): Promise<string[]> {
-  const parser = parsed(fs.createReadStream(file, { start: 0, end: Math.max(0, dataStart - 1) }), parserOptions(delimiter));
+export async function readHeader(file: string, delimiter: Delimiter, dataStart: number, lineEnd?: LineEnd): Promise<string[]> {
+  const parser = parsed(
+    fs.createReadStream(file, { start: 0, end: Math.max(0, dataStart - 1) }),
+    parserOptions(delimiter, lineEnd ? { record_delimiter: lineEnd } : {}),
+  );
   for await (const { record } of parser as AsyncIterable<ParsedRow>) {
     parser.destroy();
     return record;
@@ -305,6 +395,6 @@ export async function readHeader(file: string, delimiter: Delimiter, dataStart: 
 }
 
 /** Every row from `dataStart` to the end of the file, with its sequence number (the result file is built from it). */
-export function readAllRows(file: string, delimiter: Delimiter, dataStart: number) {
-  return readChunkRows(file, delimiter, { firstSeq: 0, byteStart: dataStart, byteEnd: Number.MAX_SAFE_INTEGER });
+export function readAllRows(file: string, delimiter: Delimiter, dataStart: number, lineEnd?: LineEnd) {
+  return readChunkRows(file, delimiter, { firstSeq: 0, byteStart: dataStart, byteEnd: Number.MAX_SAFE_INTEGER }, lineEnd);
 }

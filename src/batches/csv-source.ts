@@ -9,7 +9,7 @@ import type { Chunk, Job } from '../bulk/job-store.js';
 import { sourceRecordOf, type SourceRecord } from '../bulk/record-pipeline.js';
 import type { BulkSource } from '../bulk/runner.js';
 import { type ColumnChoice, countryCodeOf } from './columns.js';
-import { type Delimiter, readChunkRows } from './csv-file.js';
+import { type Delimiter, type LineEnd, lineEndBefore, readChunkRows } from './csv-file.js';
 
 /** Positions of the chosen columns in a row (-1: none). */
 export type ColumnIndexes = ReturnType<typeof columnIndexes>;
@@ -17,17 +17,24 @@ export type ColumnIndexes = ReturnType<typeof columnIndexes>;
 /**
  * What a CSV batch's job keeps in its settings: not the header, which stays in the file (bounded by the upload's
  * limits, yet read by every status request and chunk if it were kept here), but its width and the chosen positions.
- * Batches made before kept `header` instead of `width` and `at`.
+ * Batches made before kept `header` instead of `width` and `at`, and no `lineEnd` (see batchLineEnd).
  */
 export interface CsvBatchSettings {
   file: string;
   delimiter: Delimiter;
   dataStart: number;
+  /** The file's line break, told to every parse of it (csv-file.ts). */
+  lineEnd?: LineEnd;
   width?: number;
   columns: ColumnChoice;
   at?: ColumnIndexes;
   header?: string[];
   smtp: boolean;
+}
+
+/** The line break a batch's file is read with: kept, or for a batch made before, the one ending its header line. */
+export async function batchLineEnd(settings: CsvBatchSettings): Promise<LineEnd> {
+  return settings.lineEnd ?? lineEndBefore(settings.file, settings.dataStart);
 }
 
 /** A row's record key: its sequence number, zero-padded so that keys sort in row order. */
@@ -69,7 +76,8 @@ export function csvSource(batchDir: string): BulkSource {
     async *records(job: Job, chunk: Chunk) {
       const settings = job.settings as unknown as CsvBatchSettings;
       const at = settings.at ?? columnIndexes({ header: settings.header ?? [], columns: settings.columns });
-      for await (const { seq, cells } of readChunkRows(settings.file, settings.delimiter, chunk)) {
+      const lineEnd = await batchLineEnd(settings);
+      for await (const { seq, cells } of readChunkRows(settings.file, settings.delimiter, chunk, lineEnd)) {
         yield recordOfRow(seq, cells, at, settings.smtp);
       }
     },

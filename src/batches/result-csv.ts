@@ -8,7 +8,7 @@ import { stringify } from 'csv-stringify';
 import type { JobStore } from '../bulk/job-store.js';
 import { VERDICT_COLUMNS } from '../bulk/record-pipeline.js';
 import { readAllRows, readHeader } from './csv-file.js';
-import { type CsvBatchSettings, rowKey } from './csv-source.js';
+import { batchLineEnd, type CsvBatchSettings, rowKey } from './csv-source.js';
 
 const PAGE = 1_000;
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -36,7 +36,8 @@ const asWritten = (cell: string | null) => cell ?? '';
 
 async function* resultRows(store: JobStore, jobId: string, settings: CsvBatchSettings, options: ResultOptions) {
   const cellOf = options.formulaEscape ? formulaSafe : asWritten;
-  const header = settings.header ?? await readHeader(settings.file, settings.delimiter, settings.dataStart);
+  const lineEnd = await batchLineEnd(settings);
+  const header = settings.header ?? await readHeader(settings.file, settings.delimiter, settings.dataStart, lineEnd);
   yield [...header, ...VERDICT_COLUMNS].map(cellOf);
   const width = settings.width ?? header.length;
   const verdictWidth = VERDICT_COLUMNS.length;
@@ -44,7 +45,7 @@ async function* resultRows(store: JobStore, jobId: string, settings: CsvBatchSet
   let at = 0;
   let lastKey = '';
   let exhausted = false;
-  for await (const { seq, cells } of readAllRows(settings.file, settings.delimiter, settings.dataStart)) {
+  for await (const { seq, cells } of readAllRows(settings.file, settings.delimiter, settings.dataStart, lineEnd)) {
     const key = rowKey(seq);
     while (!exhausted && (at >= page.length || page[at].key < key)) {
       if (at < page.length) {

@@ -29,8 +29,8 @@ const nameOfFile = (filename: string | null) => filename?.replace(/[\p{Cc}\p{Cf}
 
 /**
  * An uploaded CSV file (the body, or a form's `file` part) made a batch of the account, named after the form's file
- * unless a `name` is given. The file is read as it streams in: one it cannot read, or over BATCH_MAX_COLUMNS or
- * BATCH_MAX_FIELD_BYTES, is 422 and nothing is kept, queued or charged.
+ * unless a `name` is given. The file is read as it streams in: one it cannot read, or over BATCH_MAX_COLUMNS,
+ * BATCH_MAX_FIELD_BYTES or BATCH_MAX_ROW_BYTES, is 422 and nothing is kept, queued or charged.
  */
 export async function createFromUpload(
   req: Request, accountId: string, batches: Batches, maxBytes: number, optionsOf: (fields: Record<string, string>) => BatchOptions,

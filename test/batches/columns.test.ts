@@ -2,7 +2,46 @@ import { describe, expect, it } from 'vitest';
 import { chooseColumns, ColumnError, countryCodeOf } from '../../src/batches/columns.js';
 import { columnIndexes, recordOfRow } from '../../src/batches/csv-source.js';
 
+/** Milliseconds a call takes: the least of three rounds, each repeating it for at least 100 ms (a loaded machine's noise averaged out). */
+function msPerCall(call: () => unknown): number {
+  let best = Infinity;
+  for (let round = 0; round < 3; round++) {
+    const started = performance.now();
+    let calls = 0;
+    do {
+      call();
+      calls++;
+    } while (performance.now() - started < 100);
+    best = Math.min(best, (performance.now() - started) / calls);
+  }
+  return best;
+}
+
+/**
+ * A header of `n` columns of `width` bytes, each named by the parameter in another case (`C7` for `c7` and its padding,
+ * which trimming drops): the named look-up has to read every column, as a header near BATCH_MAX_ROW_BYTES would have it.
+ */
+function namedHeader(n: number, width: number) {
+  const header = Array.from({ length: n }, (_, i) => `c${i}`.padEnd(width, ' '));
+  return { header, params: { address_columns: Array.from({ length: n }, (_, i) => `C${i}`).join(',') } };
+}
+
 describe('finding the contact columns of a header', () => {
+  it('When a header near the row cap names every column, then finding them grows linearly with the header (issue 51.3)', () => {
+    // Arrange: 50 and 400 columns of 2,500 bytes (125 KB and 1 MB); address_columns naming each (about 2,000 characters, what the API takes).
+    const small = namedHeader(50, 2_500);
+    const large = namedHeader(400, 2_500);
+    expect(chooseColumns(large.header, large.params).address).toHaveLength(400);
+    expect(large.params.address_columns.length).toBeLessThanOrEqual(2_000);
+
+    // Act
+    const smallMs = msPerCall(() => chooseColumns(small.header, small.params));
+    const largeMs = msPerCall(() => chooseColumns(large.header, large.params));
+
+    // Assert: 8 times the header, less than 24 times the time (linear gives about 8, one column read per name 64).
+    expect(largeMs / smallMs, `${smallMs.toFixed(3)} ms for 125 KB, ${largeMs.toFixed(3)} ms for 1 MB`).toBeLessThan(24);
+  });
+
   it('When a Shopify customer export is uploaded, then the default address parts, e-mail, phone and country are found', () => {
     const header = ['First Name', 'Email', 'Default Address Address1', 'Default Address Address2', 'Default Address City',
       'Default Address Province Code', 'Default Address Country Code', 'Default Address Zip', 'Default Address Phone', 'Phone'];

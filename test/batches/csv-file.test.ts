@@ -16,12 +16,12 @@ function file(text: string | Buffer): string {
   return f;
 }
 
-const LIMITS = { maxColumns: 5, maxFieldBytes: 20 };
+const LIMITS = { maxColumns: 5, maxFieldBytes: 20, maxRowBytes: 63 };
 
-async function rowsByChunk(f: string, chunkRows: number, limits = { maxColumns: 500, maxFieldBytes: 65_536 }) {
+async function rowsByChunk(f: string, chunkRows: number, limits = { maxColumns: 500, maxFieldBytes: 65_536, maxRowBytes: 1024 * 1024 }) {
   const layout = await scanCsv(f, chunkRows, limits);
   const rows: { seq: number; cells: string[] }[] = [];
-  for (const chunk of layout.chunks) for await (const r of readChunkRows(f, layout.delimiter, chunk)) rows.push(r);
+  for (const chunk of layout.chunks) for await (const r of readChunkRows(f, layout.delimiter, chunk, layout.lineEnd)) rows.push(r);
   return { layout, rows };
 }
 
@@ -82,6 +82,16 @@ describe('reading a batch file', () => {
     expect(() => over.layout()).toThrow(/over 20 bytes/);
   });
 
+  it.each([['\r\n'], ['\n'], ['\r']])('When the header is longer than the delimiter is sniffed from, with %j line breaks, then the layout and rows are read as they are', async (eol) => {
+    // The header line ends after 64 KiB: the parser starts once it has, told the line break the header ends with.
+    const header = [...Array.from({ length: 40 }, (_, i) => `c${i}_${'h'.repeat(2_000)}`), 'Email'];
+    const row = (i: number) => [...Array.from({ length: 40 }, (_, j) => (j === 3 ? `"quoted${eol}cell ${i}"` : `${i}.${j}`)), `p${i}@example.com`].join(',');
+    const text = [header.join(','), row(1), row(2), row(3)].join(eol) + eol;
+    const { layout, rows } = await rowsByChunk(file(text), 2);
+    expect(layout).toMatchObject({ delimiter: ',', lineEnd: eol, rowsTotal: 3, header });
+    expect(rows.map((r) => [r.seq, r.cells.length, r.cells[3], r.cells[40]])).toEqual([1, 2, 3].map((i) => [i - 1, 41, `quoted${eol}cell ${i}`, `p${i}@example.com`]));
+  });
+
   it('When a row is shorter than the header, then it is read as it is (the result pads it)', async () => {
     const { rows } = await rowsByChunk(file('a,b,c\n1,2\n'), 10);
     expect(rows[0].cells).toEqual(['1', '2']);
@@ -100,6 +110,9 @@ describe('reading a batch file', () => {
     [`a,b\n1,${'x'.repeat(21)}\n`, 2, /over 20 bytes \(BATCH_MAX_FIELD_BYTES\)/],
     [`a,b\n1,"${'x\n'.repeat(11)}"\n`, 2, /over 20 bytes/],
     [`a,b\n1,"${'""'.repeat(21)}"\n`, 2, /over 20 bytes/],
+    [`a,b,c,d\n1\n${'x'.repeat(20)},${'y'.repeat(20)},${'z'.repeat(20)},1\n`, 3, /the row is over 63 bytes \(BATCH_MAX_ROW_BYTES\)/],
+    [`${'h'.repeat(20)},${'i'.repeat(20)},${'j'.repeat(20)},k\r\n1\r\n`, 1, /the row is over 63 bytes/],
+    [`a,b,c\n1,"${'x\n'.repeat(10)}","${'y\n'.repeat(10)}","${'z\n'.repeat(10)}"\n`, 2, /the row is over 63 bytes/],
   ])('When the file is %j, then it is refused at line %i', async (text, line, message) => {
     const err = await scanCsv(file(text), 10, LIMITS).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CsvGrammarError);

@@ -111,8 +111,9 @@ export const batchEndpoints = [
     description:
       'The file as the body (`text/csv`, streamed to disk), or the part `file` of `multipart/form-data`, at most ' +
       'BATCH_MAX_BYTES (100 MiB). The first line is the header, and at least one data row must follow; `,`, `;` or ' +
-      'tab; RFC 4180 quoting. A row of more than BATCH_MAX_COLUMNS (500) columns, or a field over BATCH_MAX_FIELD_BYTES ' +
-      '(65536), is found while the file streams in: 422 `invalid-csv` with its `line`, nothing kept. Each row is priced ' +
+      'tab; RFC 4180 quoting. A row of more than BATCH_MAX_COLUMNS (500) columns, a field over BATCH_MAX_FIELD_BYTES ' +
+      '(65536), or a row over BATCH_MAX_ROW_BYTES (1048576 bytes, the header line included) is found while the file ' +
+      'streams in: 422 `invalid-csv` with its `line`, nothing kept. Each row is priced ' +
       'and charged like one /v1/validate request as it is processed. Parameters go in the query or as form fields.',
     request: {
       query: uploadQuery,
