@@ -50,7 +50,8 @@ import { createLogger, type Logger } from './log.js';
 import { createEngines } from './contact-check/engines.js';
 import { ContactValidation } from './contact-check/validate-contact.js';
 import { testModeValidation } from './contact-check/test-mode.js';
-import { lastReferenceImport, loadReferenceIndex, seedEmbeddedReference } from './db/reference-store.js';
+import { seedEmbeddedReference } from './db/reference-store.js';
+import { openReference, referenceIndexVersion } from './db/reference-index-build.js';
 import { loadShippedAddressData } from './validation/address/index.js';
 import { loadShippedPhoneData } from './validation/phone/index.js';
 
@@ -89,7 +90,10 @@ export async function openEngines(config: Config, db: Database, logger?: Logger)
   const data = {
     address: loadShippedAddressData({ rrad: false }),
     phone: loadShippedPhoneData(),
-    reference: { version: () => lastReferenceImport(db), load: () => loadReferenceIndex(db) },
+    reference: {
+      version: () => referenceIndexVersion(db),
+      open: (version: string, building: (on: boolean) => void) => openReference(db, version, config.referenceIndex, building),
+    },
   };
   return createEngines(data, config, logger);
 }
@@ -312,7 +316,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     publishableRateLimitPerMinute: config.publishableRateLimitPerMinute,
     testKeyRequestsPerDay: config.testKeyRequestsPerDay,
     metrics: new ServiceMetrics(db, engines.resolver), metricsToken: config.metricsToken,
-    isReady: () => ready, isDraining: () => closing !== undefined, resolverHealth: () => engines.resolver.health(), batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
+    isReady: () => ready, isDraining: () => closing !== undefined, resolverHealth: () => engines.resolver.health(), referenceState: engines.referenceState, batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
     connectors: sync.connectors, connectorRuns: sync.runs, shopifyWebhooks: sync.shopifyWebhooks, shopifyInstall: sync.shopifyInstall,
     shopifyOrders: sync.shopifyOrders, connectorChecks: sync.checks, salesforceConnect: sync.salesforceConnect,
     shopifyWebhooksPerMinute: config.connectors.shopifyWebhooksPerMinute,

@@ -18,10 +18,17 @@ import type { Engines } from './validate-contact.js';
 
 /** The delivery-point reference wherever it is kept (the database, in the service). */
 export interface ReferenceSource {
-  /** Changes when a new reference file has been loaded (the newest import's id, 0 when none). */
-  version(): Promise<number>;
-  load(): Promise<ReferenceIndex>;
+  /** Changes when a new reference file has been loaded (the newest import's). */
+  version(): Promise<string>;
+  /**
+   * The index of the data at `version`: opened from its file, built first where none is (`building` told while it
+   * is), or in memory for small data. `close()` once no request reads it.
+   */
+  open(version: string, building: (on: boolean) => void): Promise<{ index: ReferenceIndex; close(): void }>;
 }
+
+/** How long a swapped-out index stays open: requests that took it before the swap finish on it. */
+const CLOSE_SWAPPED_AFTER_MS = 30_000;
 
 /** What the engines know, loaded by the caller. */
 export interface EngineData {
@@ -69,11 +76,15 @@ export async function createEngines(
   logger?: Logger,
 ): Promise<Engines & {
   close(): Promise<void>; reloadReference(): Promise<boolean>; resolver: ResolverStatus; addressSuggestions: Pick<AddressAutocomplete, 'suggest'>;
+  /** `building` while a new import's index is built (the previous one still answers), else `loaded`. */
+  referenceState(): 'loaded' | 'building';
   /** The same engines with every network check off (no DNS, SMTP or live phone look-up): what test keys are answered with. */
   offline: Engines;
 }> {
   const { postal, countries } = data.address;
   let loadedImport = await data.reference.version();
+  let building = false;
+  const setBuilding = (on: boolean) => { building = on; };
   const lists = loadEmailLists();
   const email = createEmailEngine({
     ...config.email,
@@ -87,7 +98,8 @@ export async function createEngines(
   // The live look-up's requests go out through the outbound guard (no redirect, no private address).
   const outbound = createGuardedHttp(config.outbound);
   const phone = createPhoneEngine({ data: data.phone, liveLookup: createPhoneLookup(config.phone, { fetch: outbound.fetch }) });
-  let reference = await data.reference.load();
+  let opened = await data.reference.open(loadedImport, setBuilding);
+  let reference = opened.index;
   // Built on the first suggestion asked for (sorting the postal data's places takes about half a second, which a
   // service nobody asks for suggestions should not pay at start), and again with each reload once built.
   let autocomplete: AddressAutocomplete | undefined;
@@ -110,6 +122,7 @@ export async function createEngines(
       phone: offlinePhone,
     } as Engines,
     resolver: { health: () => email.resolverHealth(), unavailableAnswers: () => email.dnsUnavailableAnswers },
+    referenceState: () => (building ? 'building' as const : 'loaded' as const),
     /**
      * Loads the reference data again if an import has finished since the last load (a CLI `reference import`
      * beside the running service), and swaps the address engine: requests in flight finish on the old one.
@@ -117,15 +130,22 @@ export async function createEngines(
     async reloadReference(): Promise<boolean> {
       const last = await data.reference.version();
       if (last === loadedImport) return false;
-      reference = await data.reference.load();
+      // The new index is opened (built first, in the background, where no file of it exists) beside the old one,
+      // which answers until the swap; then one assignment swaps them, and the old one is closed once idle.
+      const next = await data.reference.open(last, setBuilding);
+      const previous = opened;
+      opened = next;
+      reference = next.index;
       engines.address = createAddressEngine({ postal, countries, reference });
       if (autocomplete) autocomplete = createAddressAutocomplete({ postal, reference });
       loadedImport = last;
+      setTimeout(() => previous.close(), CLOSE_SWAPPED_AFTER_MS).unref();
       logger?.info({ reference_import: last }, 'reference data reloaded');
       return true;
     },
     async close() {
       clearInterval(poll);
+      opened.close();
       await Promise.all([email.close?.(), phone.close?.(), offlineEmail.close?.(), offlinePhone.close?.()]);
       await outbound.close();
     },

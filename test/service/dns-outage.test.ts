@@ -61,7 +61,7 @@ describe.each(testDatabases)('a resolver that denies every name, on $name', (dat
     expect(body.email).toMatchObject({ status: 'unknown', risk: 'medium', smtp: 'unknown', reason: 'dns_unavailable', free: true });
     expect(body.credits).toEqual({ charged: 0, remaining: 5 });
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', dns: 'degraded' });
+    expect(await ready.json()).toEqual({ status: 'ready', dns: 'degraded', reference: 'loaded' });
     expect(metrics).toMatch(/^cv_dns_resolver_healthy 0$/m);
     expect(metrics).toMatch(/^cv_email_dns_unavailable_total [1-9]/m);
   });

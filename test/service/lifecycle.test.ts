@@ -140,7 +140,7 @@ describe('readiness and keep-alive', () => {
     try {
       const ready = await fetch(`${service.url}/readyz`);
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toEqual({ status: 'ready', dns: 'off' });
+      expect(await ready.json()).toEqual({ status: 'ready', dns: 'off', reference: 'loaded' });
       expect(service.server.keepAliveTimeout).toBe(65_000);
       expect(service.server.headersTimeout).toBeGreaterThan(service.server.keepAliveTimeout);
 

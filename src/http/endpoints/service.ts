@@ -20,6 +20,10 @@ const readySchema = z.object({
     'network: e-mail answers are `unknown` with reason `dns_unavailable` until it recovers; the instance still serves); ' +
     '`off` with network checks off',
   ),
+  reference: z.enum(['loaded', 'building']).optional().describe(
+    "The delivery-point reference: `loaded`; `building` while a new import's index is built (the instance answers on the " +
+    'previous one until it swaps in)',
+  ),
 });
 
 export const serviceComponents: Component[] = [
@@ -59,7 +63,7 @@ export const healthEndpoints = [
       // not the instance: it stays ready (another instance's resolver is likely no better), and says so.
       const resolver = await deps.resolverHealth?.();
       const dns = !resolver ? 'off' : resolver.healthy ? 'ok' : 'degraded';
-      res.set('Cache-Control', 'no-store').json({ status: 'ready', dns });
+      res.set('Cache-Control', 'no-store').json({ status: 'ready', dns, reference: deps.referenceState?.() ?? 'loaded' });
     },
   }),
   endpoint({

@@ -1,0 +1,261 @@
+/**
+ * The reference tables of the database as the address engine reads them (src/validation/address/reference-index.ts):
+ *   referenceIndexVersion  which import the data is at (the newest import's id and time: a new one means a new index)
+ *   buildReferenceIndexFile writes the disk index of that version, streamed: a few postal codes' rows at a time, read
+ *                          in the order of the tables' keys, never a whole table in memory; it yields to the event
+ *                          loop after each batch, so a service building one in the background keeps answering
+ *   loadReferenceRows      the same rows into an in-memory index (small data: the embedded sample, test imports)
+ * Both read the rows of one postal code in the order they were written (SQLite rowid, PostgreSQL ctid), which is the
+ * order the in-memory index meets them in: the first place name of a postal code, its streets' order, are the same.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Database } from './data-source.js';
+import { ReferenceIndex } from '../validation/address/reference-index.js';
+import { openReferenceIndexFile, ReferenceIndexWriter } from '../validation/address/reference-index-file.js';
+import type { AddressPointRecord, LocationPrecision, StreetRangeRecord, StreetSegmentRecord } from '../validation/address/reference-types.js';
+import { addPointTo, addRangeTo, addSegmentTo, emptyZipStreets, type NewStreetName } from '../validation/address/zip-streets.js';
+
+const EMBEDDED_RRAD_FORMAT = 'rrad-embedded';
+const SAMPLE_SOURCE_SUFFIX = '+sample';
+/** Postal codes read per query: a few thousand rows at national density, some milliseconds of work between yields. */
+const CODES_PER_BATCH = 16;
+
+interface PointRow {
+  postal_code: string; primary_number: string; unit: string; predirection: string | null; street_name: string;
+  suffix: string | null; postdirection: string | null; plus4: string | null; city: string; source: string;
+  lat: number | null; lon: number | null; precision: string | null; sources: string | null;
+}
+interface RangeRow {
+  zip: string; record_type: string; primary_low: string; primary_high: string; primary_parity: string; secondary_low: string;
+  secondary_high: string; secondary_designator: string | null; secondary_parity: string | null; predirection: string | null;
+  street_name: string; suffix: string | null; postdirection: string | null; plus4_low: string | null; plus4_high: string | null;
+}
+interface SegmentRow {
+  postal_code: string; predirection: string | null; street_name: string; suffix: string | null; postdirection: string | null;
+  from_number: string; to_number: string; parity: string; from_lat: number | null; from_lon: number | null; to_lat: number | null;
+  to_lon: number | null; source: string;
+}
+
+function pointOf(r: PointRow): AddressPointRecord {
+  const lat = r.lat === null ? null : Number(r.lat);
+  const lon = r.lon === null ? null : Number(r.lon);
+  return {
+    postalCode: r.postal_code,
+    street: { predirection: r.predirection, name: r.street_name, suffix: r.suffix, postdirection: r.postdirection },
+    primaryNumber: r.primary_number,
+    unit: r.unit || null,
+    plus4: r.plus4,
+    city: r.city || null,
+    // The embedded RRAD points, and files imported with --sample, are samples of addresses (reference-index.ts).
+    sample: r.source === EMBEDDED_RRAD_FORMAT || r.source.endsWith(SAMPLE_SOURCE_SUFFIX),
+    sources: r.sources ? r.sources.split(',') : undefined,
+    location: lat !== null && lon !== null ? { lat, lon, precision: (r.precision as LocationPrecision | null) ?? 'rooftop' } : null,
+  };
+}
+
+function rangeOf(r: RangeRow): StreetRangeRecord {
+  return {
+    zip: r.zip, recordType: r.record_type,
+    street: { predirection: r.predirection, name: r.street_name, suffix: r.suffix, postdirection: r.postdirection },
+    primaryLow: r.primary_low, primaryHigh: r.primary_high, primaryParity: r.primary_parity,
+    secondaryDesignator: r.secondary_designator, secondaryLow: r.secondary_low || null, secondaryHigh: r.secondary_high || null,
+    secondaryParity: r.secondary_parity, plus4Low: r.plus4_low, plus4High: r.plus4_high,
+  };
+}
+
+function segmentOf(r: SegmentRow): StreetSegmentRecord {
+  const end = (lat: number | null, lon: number | null) => (lat === null || lon === null ? null : { lat: Number(lat), lon: Number(lon) });
+  return {
+    postalCode: r.postal_code, street: { predirection: r.predirection, name: r.street_name, suffix: r.suffix, postdirection: r.postdirection },
+    fromNumber: r.from_number, toNumber: r.to_number, parity: r.parity as StreetSegmentRecord['parity'],
+    from: end(r.from_lat, r.from_lon), to: end(r.to_lat, r.to_lon), source: r.source,
+  };
+}
+
+/** What identifies the data: the newest import (its id and time); `0-0` before any. */
+export async function referenceIndexVersion(db: Database): Promise<string> {
+  const rows = await db.all<{ id: number | string; created_at: number | string }>(`SELECT id, created_at FROM reference_imports ORDER BY id DESC LIMIT 1`);
+  return rows.length ? `${rows[0].id}-${rows[0].created_at}` : '0-0';
+}
+
+export function referenceIndexFileOf(dir: string, version: string): string {
+  return path.join(dir, `index-${version}.sqlite`);
+}
+
+const POINT_COLUMNS = 'postal_code, primary_number, unit, predirection, street_name, suffix, postdirection, plus4, city, source, lat, lon, precision, sources';
+
+/** The rows of these postal codes, each postal code's in the order they were written. */
+async function rowsOf(db: Database, codes: readonly string[]) {
+  const order = db.dialect === 'sqlite' ? 'rowid' : 'ctid';
+  const list = codes.map((_, i) => `$${i + 1}`).join(', ');
+  const points = await db.all<PointRow>(`SELECT ${POINT_COLUMNS} FROM reference_points WHERE postal_code IN (${list}) ORDER BY ${order}`, [...codes]);
+  const ranges = await db.all<RangeRow>(`SELECT * FROM reference_ranges WHERE zip IN (${list}) ORDER BY ${order}`, [...codes]);
+  const segments = await db.all<SegmentRow>(`SELECT * FROM reference_segments WHERE postal_code IN (${list}) ORDER BY ${order}`, [...codes]);
+  return { points, ranges, segments };
+}
+
+/** Rows grouped by postal code, each group in the rows' order. */
+function byCode<R>(rows: readonly R[], codeOf: (row: R) => string): Map<string, R[]> {
+  const groups = new Map<string, R[]>();
+  for (const row of rows) {
+    const code = codeOf(row);
+    let group = groups.get(code);
+    if (!group) groups.set(code, (group = []));
+    group.push(row);
+  }
+  return groups;
+}
+
+async function postalCodesOf(db: Database): Promise<string[]> {
+  const rows = await db.all<{ c: string }>(
+    `SELECT postal_code AS c FROM reference_points UNION SELECT zip AS c FROM reference_ranges UNION SELECT postal_code AS c FROM reference_segments`,
+  );
+  // (Sorted here, as the string compare of the range queries: PostgreSQL's collation may order otherwise.)
+  return rows.map((r) => r.c).sort();
+}
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Every postal code's rows, a batch at a time: one postal code's records, grouped. */
+async function* zipsOf(db: Database) {
+  const codes = await postalCodesOf(db);
+  for (let i = 0; i < codes.length; i += CODES_PER_BATCH) {
+    const batch = codes.slice(i, i + CODES_PER_BATCH);
+    const rows = await rowsOf(db, batch);
+    const points = byCode(rows.points, (r) => r.postal_code);
+    const ranges = byCode(rows.ranges, (r) => r.zip);
+    const segments = byCode(rows.segments, (r) => r.postal_code);
+    for (const code of batch) yield { code, points: points.get(code) ?? [], ranges: ranges.get(code) ?? [], segments: segments.get(code) ?? [] };
+    yield null; // a batch done: the caller commits and yields to the event loop
+  }
+}
+
+async function cityNameRows(db: Database) {
+  return db.all<{ zip: string; city: string; state: string; mailing_name: boolean | number; preferred_name: string }>(
+    `SELECT zip, city, state, mailing_name, preferred_name FROM reference_city_names ORDER BY ${db.dialect === 'sqlite' ? 'rowid' : 'ctid'}`,
+  );
+}
+
+export interface BuildProgress { postalCodes: number; points: number }
+
+/**
+ * Writes the index of the data as it is now to `file` (to a file beside it, renamed into place once whole: a reader
+ * never sees half an index, and a build killed half-way leaves the previous one as it was).
+ */
+export async function buildReferenceIndexFile(
+  db: Database, file: string, meta: Record<string, string> = {}, onBatch?: (progress: BuildProgress) => void,
+): Promise<BuildProgress> {
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  const partial = `${file}.${process.pid}.${Date.now()}.partial`;
+  const writer = new ReferenceIndexWriter(partial);
+  const progress: BuildProgress = { postalCodes: 0, points: 0 };
+  try {
+    for await (const z of zipsOf(db)) {
+      if (z === null) {
+        writer.checkpoint();
+        onBatch?.(progress);
+        await yieldToLoop();
+        continue;
+      }
+      const zip = emptyZipStreets();
+      const names: NewStreetName[] = [];
+      const cities: string[] = [];
+      let points = 0;
+      for (const row of z.points) {
+        const point = pointOf(row);
+        const added = addPointTo(zip, point);
+        if (added.newName) names.push(added.newName);
+        if (added.newNumber) points++;
+        if (point.city && !cities.includes(point.city)) cities.push(point.city);
+      }
+      for (const row of z.ranges) {
+        const added = addRangeTo(zip, rangeOf(row));
+        if (added) names.push(added);
+      }
+      for (const row of z.segments) addSegmentTo(zip, segmentOf(row));
+      writer.addZip(z.code, zip, names, cities, { points, ranges: z.ranges.length });
+      progress.postalCodes++;
+      progress.points += points;
+    }
+    for (const c of await cityNameRows(db)) {
+      writer.addCityName(c.zip, c.city, c.mailing_name === true || c.mailing_name === 1, c.state, c.preferred_name || c.city);
+    }
+    writer.finish(meta);
+    await fs.promises.rename(partial, file);
+    return progress;
+  } catch (err) {
+    writer.abandon();
+    await fs.promises.rm(partial, { force: true });
+    throw err;
+  }
+}
+
+/** The same rows as buildReferenceIndexFile reads, into an in-memory index (small data). */
+export async function loadReferenceRows(db: Database): Promise<ReferenceIndex> {
+  const index = new ReferenceIndex();
+  for await (const z of zipsOf(db)) {
+    if (z === null) continue;
+    for (const row of z.points) index.addPoint(pointOf(row));
+    for (const row of z.ranges) index.addRange(rangeOf(row));
+    for (const row of z.segments) index.addSegment(segmentOf(row));
+  }
+  for (const c of await cityNameRows(db)) {
+    if (c.mailing_name === true || c.mailing_name === 1) index.addCityName(c.zip, c.city);
+    else index.addCityAlias(c.zip, c.city, c.state, c.preferred_name || c.city);
+  }
+  return index;
+}
+
+/** The reference index an engine reads, and how to let it go once no request reads it any more. */
+export interface OpenedReference {
+  index: ReferenceIndex;
+  close(): void;
+  /** `memory` for small data, else the index file read. */
+  kept: 'memory' | string;
+}
+
+/** Builds in progress in this process, by file: a second ask waits for the first build. */
+const builds = new Map<string, Promise<unknown>>();
+
+/** Index files of other versions in the folder, all but the newest `keep` (an instance still reading one keeps its mapping). */
+async function removeOlderFiles(dir: string, current: string, keep = 1): Promise<void> {
+  const files = (await fs.promises.readdir(dir)).filter((f) => /^index-.*\.sqlite$/.test(f)).map((f) => path.join(dir, f)).filter((f) => f !== current);
+  const dated = await Promise.all(files.map(async (f) => ({ f, at: (await fs.promises.stat(f).catch(() => null))?.mtimeMs ?? 0 })));
+  for (const { f } of dated.sort((a, b) => b.at - a.at).slice(keep)) await fs.promises.rm(f, { force: true });
+}
+
+/**
+ * The reference of the data at `version`: in memory up to `memoryRows` rows, else the index file of that version in
+ * `dir`, built first when absent (`building` is told while it is).
+ */
+export async function openReference(
+  db: Database, version: string, options: { dir: string; memoryRows: number; cachePoints?: number },
+  building: (on: boolean) => void = () => {},
+): Promise<OpenedReference> {
+  // (Counted no further than the threshold: a national table is not counted through at every swap.)
+  let rows = 0;
+  for (const table of ['reference_points', 'reference_ranges', 'reference_segments']) {
+    const limit = options.memoryRows + 1 - rows;
+    if (limit <= 0) break;
+    rows += Number((await db.all<{ n: number | string }>(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} LIMIT ${limit}) t`))[0]?.n ?? 0);
+  }
+  if (rows <= options.memoryRows) return { index: await loadReferenceRows(db), close() {}, kept: 'memory' };
+  const dir = path.resolve(options.dir);
+  const file = referenceIndexFileOf(dir, version);
+  if (!fs.existsSync(file)) {
+    building(true);
+    try {
+      let build = builds.get(file);
+      if (!build) {
+        builds.set(file, (build = buildReferenceIndexFile(db, file, { version }).finally(() => builds.delete(file))));
+      }
+      await build;
+    } finally {
+      building(false);
+    }
+  }
+  const opened = openReferenceIndexFile(file, { cachePoints: options.cachePoints });
+  await removeOlderFiles(dir, file).catch(() => undefined);
+  return { ...opened, kept: file };
+}
