@@ -77,6 +77,7 @@ const schema = z.object({
   EMAIL_DNS_SERVERS: hostPortList.optional(),
   EMAIL_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(25),
   EMAIL_SMTP_ALLOW_PRIVATE: bool.default(false),
+  EMAIL_SPECIAL_USE_NAMES_ORDINARY: bool.default(false),
   EMAIL_HELO_NAME: z.string().regex(/^[A-Za-z0-9.-]{1,253}$/, 'a host name').default(hostname),
   EMAIL_MAIL_FROM: z.string().regex(/^[^\s<>@]+@[A-Za-z0-9.-]+$/, 'an address').optional(),
   PHONE_LOOKUP_PROVIDER: z.enum(['none', 'twilio']).default('none'),
@@ -158,7 +159,7 @@ export interface Config {
   testKeyRequestsPerDay: number;
   validationBudgetMs: number;
   /** Handed to createEmailEngine as they are. */
-  email: Pick<EmailEngineOptions, 'networkChecks' | 'dnsServers' | 'smtpPort' | 'allowPrivate' | 'heloName' | 'mailFrom'>;
+  email: Pick<EmailEngineOptions, 'networkChecks' | 'dnsServers' | 'smtpPort' | 'allowPrivate' | 'specialUseNamesOrdinary' | 'heloName' | 'mailFrom'>;
   /** Handed to createPhoneLookup as they are. */
   phone: Pick<PhoneLookupOptions, 'provider' | 'accountSid' | 'authToken' | 'baseUrl'>;
   credits: { free: number; packPrices: Map<number, number> };
@@ -286,6 +287,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dnsServers: e.EMAIL_DNS_SERVERS,
       smtpPort: e.EMAIL_SMTP_PORT,
       allowPrivate: e.EMAIL_SMTP_ALLOW_PRIVATE,
+      specialUseNamesOrdinary: e.EMAIL_SPECIAL_USE_NAMES_ORDINARY,
       heloName: e.EMAIL_HELO_NAME,
       mailFrom: e.EMAIL_MAIL_FROM ?? `verify@${e.EMAIL_HELO_NAME}`,
     },

@@ -6,7 +6,9 @@
 import { createHash } from 'node:crypto';
 import type { EmailEngine, EmailResult } from '../types.js';
 import type { ConnectionLimits } from './connection-limits.js';
-import { hasDelegatedTld, isDisposableDomain, isFreeProviderDomain, isRoleLocalPart, type EmailLists } from './email-lists.js';
+import {
+  hasDelegatedTld, isDisposableDomain, isFreeProviderDomain, isRoleLocalPart, isSpecialUseDomain, type EmailLists,
+} from './email-lists.js';
 import { ExpiringCache } from './expiring-cache.js';
 import type { MailHostResolver, MailRoute } from './mail-host-resolver.js';
 import type { ResolverHealth, ResolverHealthReport } from './resolver-health.js';
@@ -14,7 +16,7 @@ import { policyForMailHost, type MailProviderPolicy } from './mail-provider-poli
 import { probeMailbox, type MailboxProbeSettings, type ProbeOutcome } from './mailbox-probe.js';
 import { parseEmailAddress, type ParsedEmailAddress } from './syntax.js';
 import { repairedAddress, suggestDomain, type TypoSuggestionData } from './typo-suggestion.js';
-import { decideEmailVerdict, syntaxVerdict, type EmailVerdict, type NetworkFinding } from './verdict-table.js';
+import { decideEmailVerdict, RESERVED_DOMAIN_VERDICT, syntaxVerdict, type EmailVerdict, type NetworkFinding } from './verdict-table.js';
 
 export interface ResultLifetimes {
   /** deliverable, undeliverable, disabled, catch-all, no such domain: the mailbox's state, stable for days. */
@@ -29,6 +31,8 @@ export interface ResultLifetimes {
 
 export interface EmailEngineDependencies {
   networkChecks: boolean;
+  /** The special-use names are ordinary ones (a private test network's DNS serves them; EmailEngineOptions). */
+  specialUseNamesOrdinary?: boolean;
   lists: EmailLists;
   suggestions: TypoSuggestionData;
   resolver: MailHostResolver;
@@ -56,6 +60,11 @@ const FROM_DNS_ALONE: ReadonlySet<NetworkFinding['kind']> = new Set([
 
 function syntaxAnswer(detail: string, suggestion: string | null = null): EmailResult {
   return resultOf(syntaxVerdict(detail), null, suggestion, false, false, false);
+}
+
+/** `info@example.com`, `a@b.test`: a name reserved for examples and tests holds no mailbox (email-lists.ts). */
+function reservedDomainAnswer(parsed: ParsedEmailAddress): EmailResult {
+  return resultOf(RESERVED_DOMAIN_VERDICT, parsed.normalized, null, false, false, false);
 }
 
 /** What the engine knows of an address before any network check. */
@@ -123,6 +132,7 @@ export class EmailValidationEngine implements EmailEngine {
   offlineAnswer(input: string): EmailResult | null {
     const parsed = parseEmailAddress(input.trim());
     if (!parsed.ok) return this.syntaxFailure(input, parsed.detail);
+    if (this.reserved(parsed)) return reservedDomainAnswer(parsed);
     // The network decides: the lists and suggestion are left to `validate`, not read twice per request.
     if (this.deps.networkChecks && !this.closed) return null;
     return this.answerOf(this.readParsed(parsed), offlineFinding(parsed, this.deps.lists));
@@ -132,7 +142,13 @@ export class EmailValidationEngine implements EmailEngine {
   private read(input: string): EmailReading | { answer: EmailResult } {
     // White space around the address (a form's trailing space, a pasted line) is no part of it.
     const parsed = parseEmailAddress(input.trim());
-    return parsed.ok ? this.readParsed(parsed) : { answer: this.syntaxFailure(input, parsed.detail) };
+    if (!parsed.ok) return { answer: this.syntaxFailure(input, parsed.detail) };
+    return this.reserved(parsed) ? { answer: reservedDomainAnswer(parsed) } : this.readParsed(parsed);
+  }
+
+  /** A name reserved for examples and tests (RFC 2606, RFC 6761), unless a private test network serves them. */
+  private reserved(parsed: ParsedEmailAddress): boolean {
+    return !this.deps.specialUseNamesOrdinary && isSpecialUseDomain(parsed.domain);
   }
 
   /**

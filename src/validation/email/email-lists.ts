@@ -137,6 +137,20 @@ export function loadEmailLists(): EmailLists {
   };
 }
 
+/**
+ * Names no one's mailbox can be at, whatever DNS says (RFC 6761 §6 special-use names): the second-level example domains
+ * (RFC 2606 §3), and the TLDs reserved for tests, documentation, invalid names and the local host (RFC 2606 §2, RFC 6761
+ * §6.2-6.4), with every name under them.
+ */
+const SPECIAL_USE_TLDS: ReadonlySet<string> = new Set(['test', 'example', 'invalid', 'localhost']);
+
+/** True for `example.com`, `mail.example.org`, `a.test`, `b.invalid`, `c.localhost` (SPECIAL_USE_TLDS, RESERVED_EXAMPLE_DOMAINS). */
+export function isSpecialUseDomain(domain: string): boolean {
+  const labels = domain.split('.');
+  if (SPECIAL_USE_TLDS.has(labels[labels.length - 1])) return true;
+  return labels.length >= 2 && (RESERVED_EXAMPLE_DOMAINS as readonly string[]).includes(labels.slice(-2).join('.'));
+}
+
 /** False when the domain's TLD is not in the root zone (`gmail.con`, `b.c`); true when the list is absent. */
 export function hasDelegatedTld(domain: string, lists: EmailLists): boolean {
   return !lists.delegatedTlds || lists.delegatedTlds.has(domain.slice(domain.lastIndexOf('.') + 1));

@@ -22,6 +22,12 @@ export interface EmailEngineOptions {
   smtpPort: number;
   /** true lets the probe connect to loopback/private/reserved addresses (tests only). */
   allowPrivate: boolean;
+  /**
+   * true: the special-use names (example.com, `.test`, `.example`, `.invalid`, `.localhost`; RFC 2606, RFC 6761) are
+   * checked like any other, for a private test network whose DNS serves them (tests only). Default false: they are
+   * never a mailbox, `invalid` / `reserved_domain` at once.
+   */
+  specialUseNamesOrdinary?: boolean;
   /** EHLO name (RFC 5321 §4.1.1.1). */
   heloName: string;
   /** Reverse-path of MAIL FROM (RFC 5321 §4.1.1.2). */
@@ -75,6 +81,7 @@ export function createEmailEngine(options: EmailEngineOptions): EmailValidationE
   const resolver = new MailHostResolver({ servers, now, timeoutMs: options.dnsTimeoutMs ?? 2000, cacheEntries });
   return new EmailValidationEngine({
     networkChecks: options.networkChecks,
+    specialUseNamesOrdinary: options.specialUseNamesOrdinary ?? false,
     lists,
     suggestions: {
       tldTypos: TLD_TYPOS,

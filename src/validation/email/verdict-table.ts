@@ -87,6 +87,9 @@ export function decideEmailVerdict({ finding, disposable, role, typo = false }: 
   return row;
 }
 
+/** A special-use domain (isSpecialUseDomain): no mailbox, network or not; never probed. */
+export const RESERVED_DOMAIN_VERDICT: EmailVerdict = { status: 'invalid', risk: 'high', smtp: 'skipped', reason: 'reserved_domain' };
+
 export function syntaxVerdict(detail: string): EmailVerdict {
   return { status: 'invalid', risk: 'high', smtp: 'skipped', reason: `syntax:${detail}` };
 }
