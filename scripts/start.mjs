@@ -2,6 +2,10 @@
  * `npm start` (node scripts/start.mjs main) and `npm run cli -- …` (node scripts/start.mjs cli …): rebuilds dist/ if a
  * source changed since the last build (scripts/build.mjs), then runs the compiled entry point in this same process, so
  * that signals sent to npm reach the service and an edited source is never run stale.
+ *
+ * package.json's scripts `exec` this file: without it npm's script shell (sh -c) sits between npm and this process,
+ * and takes the SIGTERM npm hands on to its script with it, leaving the service serving (issue 52.2). npm hands on
+ * SIGTERM and SIGINT, not SIGHUP, and nothing outlives a `kill -9` of npm: see stopWithParent.
  */
 import fs from 'node:fs';
 import { SourceMap } from 'node:module';
@@ -45,6 +49,24 @@ function mapStackTracesToSources() {
   Error.prepareStackTrace = (error, sites) => [Error.prototype.toString.call(error), ...sites.map((s) => `    at ${frame(s)}`)].join('\n');
 }
 
+/** How often a process started by npm looks whether npm is still there. */
+const PARENT_POLL_MS = 500;
+
+/**
+ * Started by npm, this process stops with npm: once its parent is gone (it has been handed to init or a subreaper), it
+ * tells itself SIGHUP, once, and the service drains and exits as for any stop signal (src/main.ts). Started any other
+ * way (a process manager, `nohup`), it keeps running whatever its parent does.
+ */
+function stopWithParent() {
+  if (!process.env.npm_lifecycle_event) return;
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    process.kill(process.pid, 'SIGHUP');
+  }, PARENT_POLL_MS).unref();
+}
+
 const name = process.argv[2];
 if (name !== 'main' && name !== 'cli') {
   process.stderr.write('usage: node scripts/start.mjs main|cli [ARGUMENTS…]\n');
@@ -56,6 +78,7 @@ try {
   process.exit(1); // esbuild has printed what does not compile
 }
 mapStackTracesToSources();
+stopWithParent();
 const entry = entryFile(name);
 // The entry point reads its arguments from process.argv.slice(2), as if started as `node dist/<name>.js …`.
 process.argv.splice(1, 2, path.resolve(entry));

@@ -1,7 +1,8 @@
 /**
  * The command line (docs in ./cli/commands.ts and `cli --help`): one JSON object on stdout; errors as JSON on stderr
- * with a non-zero exit; help as plain text on stdout. The same environment variables as the service apply
- * (DATABASE_URL chooses the database).
+ * with a non-zero exit, always its last line; help as plain text on stdout. A usage error puts the list of commands
+ * before its JSON, as text for the person who typed it (issue 52.7). The same environment variables as the service
+ * apply (DATABASE_URL chooses the database), `.env` too.
  */
 import { parseArgs } from 'node:util';
 import { findCommand, OPTIONS, UsageError } from './cli/commands.js';
@@ -33,9 +34,8 @@ run(process.argv.slice(2)).then(
   async (err: Error) => {
     const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     const kind = usage ? 'usage' : (await import('./cli/run-command.js')).errorKind(err);
-    const out: Record<string, string> = { error: kind, message: usage ? `${err.message}; ${HINT}` : err.message };
-    if (usage) out.usage = usageList();
-    process.stderr.write(`${JSON.stringify(out)}\n`);
+    const out = { error: kind, message: usage ? `${err.message}; ${HINT}` : err.message };
+    process.stderr.write(`${usage ? `${usageList()}\n` : ''}${JSON.stringify(out)}\n`);
     process.exitCode = usage ? 2 : 1;
   },
 );

@@ -3,6 +3,7 @@
  */
 import net from 'node:net';
 import os from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
 import { parseSecretKey } from './sync/secrets.js';
 import type { EmailEngineOptions } from './validation/email/index.js';
@@ -243,6 +244,24 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * Reads `.env` in the working directory, or the file ENV_FILE names, into process.env, as the service and the command
+ * line start (issue 52.3). A variable the environment already has, even empty, wins over the file: Node's own reader
+ * (process.loadEnvFile, the parser of `node --env-file`) never overwrites one. No `.env` is no error; an ENV_FILE that
+ * cannot be read is. Returns the file read, or null.
+ */
+export function loadEnvironmentFile(): string | null {
+  const named = process.env.ENV_FILE;
+  const file = path.resolve(named || '.env');
+  try {
+    process.loadEnvFile(file);
+  } catch (err) {
+    if (!named && (err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new ConfigError(`invalid configuration:\n  ENV_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  return file;
+}
 
 /** CONNECTOR_SECRET_KEYS_PREVIOUS: comma-separated keys that sealed older credentials (rotation). */
 function previousKeys(text: string | undefined): Buffer[] {

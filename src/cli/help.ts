@@ -3,7 +3,7 @@ import { type Command, COMMANDS } from './commands.js';
 
 const usageLine = (c: Command) => `cli ${c.name}${c.synopsis ? ` ${c.synopsis}` : ''}`;
 
-/** Every command with its arguments, one a line: the `usage` field of a usage error's JSON. */
+/** Every command with its arguments, one a line: printed on stderr before a usage error's JSON. */
 export function usageList(): string {
   return ['usage:', ...COMMANDS.map((c) => `  ${usageLine(c)}`)].join('\n');
 }
@@ -11,9 +11,10 @@ export function usageList(): string {
 /** Every command with its arguments and what it does. */
 export function overview(): string {
   return [
-    'contact-validator\'s command line: npm run -s cli -- COMMAND [OPTIONS]',
+    'contact-validator\'s command line: npm run -s cli -- COMMAND [OPTIONS], or contact-validator COMMAND [OPTIONS]',
     '',
-    'Each command answers one JSON object on stdout; an error is a JSON object on stderr and a non-zero exit.',
+    'Each command answers one JSON object on stdout; an error is a JSON object, the last line on stderr, and a non-zero',
+    'exit (2: a usage error, after the list of commands).',
     'The service\'s environment variables apply (DATABASE_URL chooses the database).',
     '',
     'Commands:',

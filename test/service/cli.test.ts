@@ -143,18 +143,39 @@ describe('the command line\'s help', () => {
     expect(asOption).toEqual(help);
   });
 
-  it('When a command is unknown, then a JSON usage error on stderr that points at --help, and exit 2', async () => {
+  it('When a command is unknown, then stderr lists the commands as text, then ends with a JSON usage error that points at --help, and exit 2', async () => {
     const unknown = await runCli(['frobnicate']);
     const unknownHelp = await runCli(['help', 'frobnicate']);
+    const badOption = await runCli(['credits', 'show', '--acount', 'x']);
 
-    for (const answer of [unknown, unknownHelp]) {
+    for (const answer of [unknown, unknownHelp, badOption]) {
+      const lines = answer.stderr.trimEnd().split('\n');
       expect(answer.code).toBe(2);
       expect(answer.stdout).toBe('');
-      expect(JSON.parse(answer.stderr)).toMatchObject({
-        error: 'usage', message: 'unknown command "frobnicate"; run "cli --help" for the commands and their options',
-        usage: expect.stringContaining('cli batch run'),
-      });
+      // One command a line, readable as it is (issue 52.7: it was one JSON string of escaped newlines)...
+      expect(lines[0]).toBe('usage:');
+      expect(lines).toContain('  cli batch run --account ID FILE --out OUT.csv [--smtp false]');
+      expect(lines.slice(1, -1).every((line) => line.startsWith('  cli '))).toBe(true);
+      // ...and the error itself as JSON, the last line, as every error of the command line is.
+      expect(JSON.parse(lines.at(-1)!)).toEqual({ error: 'usage', message: expect.stringMatching(/; run "cli --help" for the commands and their options$/) });
     }
+    expect(JSON.parse(unknown.stderr.trimEnd().split('\n').at(-1)!).message).toBe('unknown command "frobnicate"; run "cli --help" for the commands and their options');
+  });
+
+  it('When the command line is run through package.json\'s bin, then it answers as npm run cli does', async () => {
+    const { bin } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    const launcher = path.join(root, bin['contact-validator']);
+    const env = { ...process.env, DATABASE_URL: `sqlite:${path.join(batchDir, 'bin.sqlite')}` };
+
+    // Run as a shell runs it: through its #! line, executable.
+    const help = await run(launcher, ['--help'], { cwd: root, env });
+    const created = await run(launcher, ['accounts', 'create', '--name', 'Bin'], { cwd: root, env });
+    const usage = await run(launcher, ['frobnicate'], { cwd: root, env }).then(() => null, (err: { code: number; stderr: string }) => err);
+
+    expect(help.stdout).toBe((await runCli(['--help'])).stdout);
+    expect(JSON.parse(created.stdout)).toMatchObject({ account_id: expect.stringMatching(/^acct_/), balance: 100 });
+    expect(usage?.code).toBe(2);
+    expect(usage?.stderr).toMatch(/^usage:\n {2}cli accounts create/);
   });
 
   it('When an operator runs a command, then the compiled command line answers within a second', async () => {
