@@ -8,10 +8,11 @@ import {
 } from 'libphonenumber-js/core';
 import type { PhoneType } from '../types.js';
 import { PHONE_TYPE_BY_LIBPHONENUMBER_TYPE, REGIONS_WITHOUT_OFFLINE_MOBILE_DISTINCTION } from './phone-type-table.js';
+import { shortNumberReason } from './short-numbers.js';
 
 export const PHONE_INVALID_REASONS = [
   'empty', 'not_a_number', 'too_short', 'too_long', 'invalid_length', 'invalid_country_code', 'missing_country_code',
-  'invalid_for_region',
+  'invalid_for_region', 'emergency_number', 'short_code',
 ] as const;
 export type PhoneInvalidReason = (typeof PHONE_INVALID_REASONS)[number];
 
@@ -196,6 +197,11 @@ export function readPhoneNumber(input: unknown, countryHint: string | undefined,
     }
   }
 
+  if (!('valid' in attempt && attempt.valid)) {
+    // `911`, `112`, `411`: no subscriber's number, but an emergency number or a short code, said so.
+    const short = shortNumberReason(text, defaultRegion);
+    if (short) return { ...invalid(short), country: defaultRegion ?? null };
+  }
   if ('error' in attempt) {
     const international = text.startsWith('+') || text.startsWith('00');
     if (attempt.error === 'invalid_country_code') {
