@@ -144,11 +144,17 @@ export const COMMANDS: readonly Command[] = [
       '--sample': 'the file holds some addresses of its streets, not all: its points deny no other number',
       FILE: 'the file to load',
     },
-    run: async ({ db, options, files }) => {
+    run: async ({ config, db, options, files }) => {
       const file = files[0];
       if (!file) throw new UsageError('reference import needs a FILE');
       const { importReferenceFile } = await import('../db/reference-import.js');
-      return importReferenceFile(db, required(options, 'format') as never, file, { sample: options.sample === true });
+      const result = await importReferenceFile(db, required(options, 'format') as never, file, { sample: options.sample === true });
+      // The new data's index is built here, in the importing process, so that the running instances of this machine
+      // only open it (one built by an instance itself shares its CPU with the requests it answers).
+      const { openReference, referenceIndexVersion } = await import('../db/reference-index-build.js');
+      const index = await openReference(db, await referenceIndexVersion(db), config.referenceIndex);
+      index.close();
+      return { ...result, index: index.kept };
     },
   },
   {
