@@ -95,6 +95,9 @@ export async function createEngines(
       else logger?.warn({ canaries }, 'DNS resolver denies names that exist: e-mail answers are unknown (dns_unavailable) until it recovers');
     },
   });
+  // Once before the service says it is ready (awaited below, asked while the rest loads): until its first verdict the
+  // resolver health check assumes a resolver that works, and /readyz said `dns: "ok"` offline until an e-mail came.
+  const resolverChecked = email.checkResolver();
   // The live look-up's requests go out through the outbound guard (no redirect, no private address).
   const outbound = createGuardedHttp(config.outbound);
   const phone = createPhoneEngine({ data: data.phone, liveLookup: createPhoneLookup(config.phone, { fetch: outbound.fetch }) });
@@ -161,5 +164,6 @@ export async function createEngines(
         .finally(() => { reloading = false; });
     }, config.referenceReloadMs).unref()
     : undefined;
+  await resolverChecked;
   return engines;
 }

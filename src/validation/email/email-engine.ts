@@ -125,6 +125,17 @@ export class EmailValidationEngine implements EmailEngine {
   }
 
   /**
+   * Asks the resolver about its canaries now, past the cache (the service does it once before it says it is ready, so
+   * that its first /readyz already tells the truth: issue 52.5); takes at most the DNS time-out. Null while network
+   * checks are off.
+   */
+  async checkResolver(): Promise<ResolverHealthReport | null> {
+    if (!this.deps.networkChecks || this.closed) return null;
+    await this.deps.resolverHealth.isHealthy();
+    return this.deps.resolverHealth.report();
+  }
+
+  /**
    * The answer when no network is needed to give it: a syntax error, or any address while network checks are off
    * (`not_checked`, or `no_such_domain` for a TLD the root zone does not delegate). Null when DNS and SMTP decide.
    * Pricing asks this first, so that an answer known to be `unknown` is never charged and refunded.
