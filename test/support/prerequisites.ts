@@ -5,7 +5,11 @@
  *
  *     describe.runIf(prerequisites('two instances behind nginx', POSTGRES_SERVER, binary(NGINX, '…')))('…', () => …);
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { RUN_MARKER_PREFIX } from './test-run.js';
 
 export interface Prerequisite {
   /** What is needed, as a reader would look for it (a file, a variable). */
@@ -35,6 +39,24 @@ export function prerequisites(suite: string, ...needs: Prerequisite[]): boolean 
   if (!missing.length) return true;
   const why = missing.map((n) => `${n.what} is missing (${n.howToGet})`).join('; ');
   if (onCi()) throw new Error(`${suite}: ${why}. On CI a missing prerequisite fails the run.`);
-  console.warn(`SKIPPED ${suite}: ${why}`);
+  if (firstTimeThisRun(`SKIPPED ${suite}: ${why}`)) console.warn(`SKIPPED ${suite}: ${why}`);
   return false;
+}
+
+/**
+ * Whether `line` is told for the first time in this test run: each test file runs in a worker of its own, and 61 of
+ * them need PostgreSQL (issue 52.8: the same line 61 times). The first worker to make the run's marker for the line
+ * (an exclusive create in the OS's temporary folder) tells it; the run's global setup (./test-run.ts) names the run and
+ * deletes its markers. Outside a named run, always.
+ */
+function firstTimeThisRun(line: string): boolean {
+  const run = process.env.CV_TEST_RUN;
+  if (!run) return true;
+  const marker = path.join(os.tmpdir(), `${RUN_MARKER_PREFIX}${run}-${createHash('sha256').update(line).digest('hex').slice(0, 16)}`);
+  try {
+    fs.writeFileSync(marker, '', { flag: 'wx' });
+    return true;
+  } catch {
+    return false;
+  }
 }
