@@ -85,7 +85,7 @@ async function runSize(size: number): Promise<Row> {
     started = Date.now();
     const built = await buildReferenceIndexFile(db, file);
     const buildSeconds = (Date.now() - started) / 1000;
-    const diskBytesPerPoint = fs.statSync(file).size / built.points;
+    const diskBytesPerPoint = fs.statSync(file).size / imported.loaded;
     console.error(`${size}: index built in ${buildSeconds.toFixed(1)} s, ${diskBytesPerPoint.toFixed(1)} bytes/point`);
 
     // Every imported point confirmed, and the next number of its street (the other parity: none of the run) denied.
@@ -134,7 +134,7 @@ async function runSize(size: number): Promise<Row> {
     console.error(`${size}: readyz during the swap: ${[...states].join(', ')}`);
 
     return {
-      points: built.points, importPerSecond, buildSeconds, diskBytesPerPoint, rssBeyondPerPoint: (rss - embeddedRss) / built.points,
+      points: imported.loaded, importPerSecond, buildSeconds, diskBytesPerPoint, rssBeyondPerPoint: (rss - embeddedRss) / imported.loaded,
       readyMs: big.readyMs, embeddedReadyMs: embedded.readyMs, p50: run.latency.p50, p99: run.latency.p99,
       embeddedP50: embeddedRun.latency.p50, embeddedP99: embeddedRun.latency.p99, swapP99: swapRun.latency.p99,
       swapFailed: swapRun.errors + swapRun.timeouts + swapRun.non2xx, swapSeconds: swapped,

@@ -14,7 +14,7 @@ import type { Database } from './data-source.js';
 import { ReferenceIndex } from '../validation/address/reference-index.js';
 import { openReferenceIndexFile, ReferenceIndexWriter } from '../validation/address/reference-index-file.js';
 import type { AddressPointRecord, LocationPrecision, StreetRangeRecord, StreetSegmentRecord } from '../validation/address/reference-types.js';
-import { addPointTo, addRangeTo, addSegmentTo, emptyZipStreets, type NewStreetName } from '../validation/address/zip-streets.js';
+import { addPointTo, addRangeTo, addSegmentTo, emptyZipStreets, indexDegrees, type NewStreetName } from '../validation/address/zip-streets.js';
 
 const EMBEDDED_RRAD_FORMAT = 'rrad-embedded';
 const SAMPLE_SOURCE_SUFFIX = '+sample';
@@ -38,8 +38,8 @@ interface SegmentRow {
 }
 
 function pointOf(r: PointRow): AddressPointRecord {
-  const lat = r.lat === null ? null : Number(r.lat);
-  const lon = r.lon === null ? null : Number(r.lon);
+  const lat = r.lat === null ? null : indexDegrees(Number(r.lat));
+  const lon = r.lon === null ? null : indexDegrees(Number(r.lon));
   return {
     postalCode: r.postal_code,
     street: { predirection: r.predirection, name: r.street_name, suffix: r.suffix, postdirection: r.postdirection },
@@ -65,7 +65,7 @@ function rangeOf(r: RangeRow): StreetRangeRecord {
 }
 
 function segmentOf(r: SegmentRow): StreetSegmentRecord {
-  const end = (lat: number | null, lon: number | null) => (lat === null || lon === null ? null : { lat: Number(lat), lon: Number(lon) });
+  const end = (lat: number | null, lon: number | null) => (lat === null || lon === null ? null : { lat: indexDegrees(Number(lat)), lon: indexDegrees(Number(lon)) });
   return {
     postalCode: r.postal_code, street: { predirection: r.predirection, name: r.street_name, suffix: r.suffix, postdirection: r.postdirection },
     fromNumber: r.from_number, toNumber: r.to_number, parity: r.parity as StreetSegmentRecord['parity'],

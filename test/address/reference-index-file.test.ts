@@ -12,22 +12,11 @@ import { seedEmbeddedReference } from '../../src/db/reference-store.js';
 import { createAddressEngine, rradRows, SHIPPED_DATA_DIR } from '../../src/validation/address/index.js';
 import { openReferenceIndexFile } from '../../src/validation/address/reference-index-file.js';
 import { testDatabases } from '../support/databases.js';
-import { type SyntheticPoint, syntheticPoints } from '../support/synthetic-reference.js';
+import { insertRows, insertSyntheticPoints, type SyntheticPoint, syntheticPoints } from '../support/synthetic-reference.js';
 import { shippedData } from './shipped-engine.js';
 
 const POINTS = 20_000;
 const deadline = Number.MAX_SAFE_INTEGER;
-const COLUMNS = ['postal_code', 'street_key', 'primary_number', 'unit', 'predirection', 'street_name', 'suffix', 'postdirection', 'plus4',
-  'source', 'city', 'lat', 'lon', 'precision', 'sources'];
-
-async function insertRows(db: Database, table: string, columns: string[], rows: unknown[][]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 100) {
-    const chunk = rows.slice(i, i + 100);
-    const values = chunk.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`).join(', ');
-    await db.run(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${values}`, chunk.flat());
-  }
-}
-
 const line = (p: SyntheticPoint, number = p.number, name = p.name) =>
   `${number} ${[p.predirection, name, p.suffix].filter(Boolean).join(' ')}${p.unit ? ` Apt ${p.unit}` : ''}, ${p.city}, ${p.state} ${p.zip}`;
 
@@ -45,14 +34,11 @@ describe.each(testDatabases)('the disk reference index on $name', (database) => 
     // Arrange: the embedded sample, a synthetic address file, a USPS range and TIGER sides.
     const db = await opened;
     await seedEmbeddedReference(db);
-    await insertRows(db, 'reference_points', COLUMNS, points.map((p) => [p.zip, `${p.predirection ?? ''}|${p.name}|${p.suffix}|`, p.number,
-      p.unit ?? '', p.predirection, p.name, p.suffix, null, p.plus4, 'openaddresses', p.city, p.lat, p.lon, 'rooftop', 'openaddresses']));
+    await insertSyntheticPoints(db, points);
     await insertRows(db, 'reference_segments', ['postal_code', 'street_key', 'predirection', 'street_name', 'suffix', 'postdirection',
       'from_number', 'to_number', 'parity', 'from_lat', 'from_lon', 'to_lat', 'to_lon', 'source'], [
       [points[0].zip, '|TIGERTAIL|RD|', null, 'TIGERTAIL', 'RD', null, '101', '199', 'O', 38.0, -85.0, 38.001, -85.002, 'tiger'],
     ]);
-    await db.run(`INSERT INTO reference_imports (format, file, records_read, records_loaded, records_rejected, records_deleted, created_at)
-      VALUES ('openaddresses', 'synthetic.csv', $1, $1, 0, 0, $2)`, [POINTS, Date.now()]);
     const file = path.join(dir, 'index-test.sqlite');
 
     // Act

@@ -92,3 +92,28 @@ export function openAddressesLine(p: SyntheticPoint): string {
   return [p.lon.toFixed(6), p.lat.toFixed(6), p.number, street, p.unit ? `APT ${p.unit}` : '', p.city, '', p.state, postcode, '', '']
     .map(csvField).join(',');
 }
+
+const POINT_COLUMNS = ['postal_code', 'street_key', 'primary_number', 'unit', 'predirection', 'street_name', 'suffix', 'postdirection', 'plus4',
+  'source', 'city', 'lat', 'lon', 'precision', 'sources'];
+
+/** Rows into a table, a hundred per INSERT. */
+export async function insertRows(db: { run(sql: string, params: unknown[]): Promise<unknown> }, table: string, columns: string[], rows: unknown[][]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 100) {
+    const chunk = rows.slice(i, i + 100);
+    const values = chunk.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`).join(', ');
+    await db.run(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${values}`, chunk.flat());
+  }
+}
+
+/** The points straight into reference_points (as an OpenAddresses import of them stores them) and the import logged. */
+export async function insertSyntheticPoints(db: { run(sql: string, params: unknown[]): Promise<unknown> }, points: readonly SyntheticPoint[]): Promise<void> {
+  await insertRows(db, 'reference_points', POINT_COLUMNS, points.map((p) => [p.zip, `${p.predirection ?? ''}|${p.name}|${p.suffix}|`, p.number,
+    p.unit ?? '', p.predirection, p.name, p.suffix, null, p.plus4, 'openaddresses', p.city, p.lat, p.lon, 'rooftop', 'openaddresses']));
+  await db.run(`INSERT INTO reference_imports (format, file, records_read, records_loaded, records_rejected, records_deleted, created_at)
+    VALUES ('openaddresses', 'synthetic.csv', $1, $1, 0, 0, $2)`, [points.length, Date.now()]);
+}
+
+/** The point as a person types it (with its unit). */
+export function typedLine(p: SyntheticPoint, number = p.number): string {
+  return `${number} ${[p.predirection, p.name, p.suffix].filter(Boolean).join(' ')}${p.unit ? ` Apt ${p.unit}` : ''}, ${p.city}, ${p.state} ${p.zip}`;
+}

@@ -78,7 +78,10 @@ export class ReferenceIndexWriter {
     this.db.exec('COMMIT; BEGIN');
   }
 
-  /** The tables across postal codes grouped from the scratch pairs, the file compacted and closed. */
+  /**
+   * The tables across postal codes grouped from the scratch pairs (one sort: the one step of the build that does not
+   * yield, some seconds at national size; `reference import` builds the index in its own process for that reason).
+   */
   finish(meta: Record<string, string>): void {
     for (const [table, kind] of [['street_zips', KIND.street], ['alike_zips', KIND.alike], ['route_zips', KIND.route]] as const) {
       this.db.exec(`INSERT INTO ${table} (key, zips) SELECT key, group_concat(zip) FROM (SELECT key, zip FROM temp.pairs WHERE kind = ${kind} ORDER BY key, zip) GROUP BY key`);
@@ -90,8 +93,8 @@ export class ReferenceIndexWriter {
     const all = { ...meta, format: FORMAT_VERSION, points: String(this.points), ranges: String(this.ranges), covered: String(this.covered) };
     for (const [key, value] of Object.entries(all)) insertMeta.run(key, value);
     this.db.exec('COMMIT');
+    // (The scratch pairs are in the temporary database, not this file: nothing to compact.)
     this.db.exec('DROP TABLE temp.pairs');
-    this.db.exec('VACUUM');
     this.db.close();
   }
 
@@ -140,7 +143,8 @@ class FileStreetTables implements StreetTables {
   readonly coveredCount: number;
   private readonly codes = new Map<string, boolean>();
   private readonly zips: LeastRecentlyUsed<ZipStreets>;
-  private readonly lists = new LeastRecentlyUsed<ReadonlySet<string>>(2_000_000);
+  /** (Weighed in postal codes: some 200,000 of them, about 10 MB.) */
+  private readonly lists = new LeastRecentlyUsed<ReadonlySet<string>>(200_000);
   private readonly blobOf: Database.Statement;
   private readonly zipsOf: Record<'street' | 'alike' | 'route', Database.Statement>;
   private readonly slipsOf: Database.Statement;

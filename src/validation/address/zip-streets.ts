@@ -109,8 +109,16 @@ export function addSegmentTo(zip: ZipStreets, s: StreetSegmentRecord): void {
 
 const PRECISIONS: readonly LocationPrecision[] = ['rooftop', 'parcel', 'interpolated', 'postal_code'];
 const CANONICAL = /^[1-9]\d{0,8}$/;
-/** Degrees kept to 1e-6 (about 0.1 m): the coordinates as integers. */
-const MICRO = 1e6;
+/** Degrees kept to 1e-7 (about 1 cm, finer than any source's): the coordinates as integers. */
+const MICRO = 1e7;
+
+/**
+ * Coordinates as the index keeps them, to 1e-7 degree: what a record's coordinates are rounded to before either index
+ * takes them, so that the disk index gives back exactly the in-memory one's.
+ */
+export function indexDegrees(degrees: number): number {
+  return Math.round(degrees * MICRO) / MICRO;
+}
 
 type Sparse<T> = Record<number, T>;
 /** One street's points: key index, sampled, numbers, then what only some numbers have (0 where none has it). */
