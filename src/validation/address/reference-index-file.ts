@@ -131,7 +131,7 @@ class LeastRecentlyUsed<V> {
 }
 
 export interface IndexFileOptions {
-  /** How many points the decoded postal codes in memory may hold together (default 200,000: some 40 MB). */
+  /** How many points the decoded postal codes in memory may hold together (default 50,000: some 35 MB). */
   cachePoints?: number;
 }
 
@@ -157,7 +157,7 @@ class FileStreetTables implements StreetTables {
     for (const [code, covered] of db.prepare(`SELECT postal_code, covered FROM zips`).raw().iterate() as IterableIterator<[string, number]>) {
       this.codes.set(code, covered === 1);
     }
-    this.zips = new LeastRecentlyUsed(options.cachePoints ?? 200_000);
+    this.zips = new LeastRecentlyUsed(options.cachePoints ?? 50_000);
     this.blobOf = db.prepare(`SELECT blob, points FROM zips WHERE postal_code = ?`).raw();
     const listOf = (table: string) => db.prepare(`SELECT zips FROM ${table} WHERE key = ?`).pluck();
     this.zipsOf = { street: listOf('street_zips'), alike: listOf('alike_zips'), route: listOf('route_zips') };
