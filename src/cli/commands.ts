@@ -137,12 +137,12 @@ export const COMMANDS: readonly Command[] = [
     run: ({ accounts, options }) => accounts.credits(required(options, 'account')),
   },
   {
-    name: 'reference import', synopsis: '--format usps-zip4|usps-city-state|openaddresses|nar [--sample] FILE',
+    name: 'reference import', synopsis: '--format nad|openaddresses|nar|tiger-addrfeat|usps-zip4|usps-city-state [--sample] FILE',
     summary: 'Loads US and Canadian delivery points into the database: counts of records read, loaded, rejected.',
     options: {
-      '--format F': 'the file\'s kind: usps-zip4, usps-city-state, openaddresses or nar (docs/data-sources.md)',
+      '--format F': 'the file\'s kind: nad, openaddresses, nar, tiger-addrfeat, usps-zip4 or usps-city-state (docs/reference-data.md)',
       '--sample': 'the file holds some addresses of its streets, not all: its points deny no other number',
-      FILE: 'the file to load',
+      FILE: 'the file to load (tiger-addrfeat: the county .zip, or its .shp beside its .dbf); an interrupted import of it goes on',
     },
     run: async ({ config, db, options, files }) => {
       const file = files[0];

@@ -1,139 +1,137 @@
 /**
- * The import side of the address reference data (tables of migrations/1763800000000-ReferenceData.ts):
- *   importReferenceFile   `reference import --format FORMAT FILE`: streams the file through its reader, upserts by
- *                         natural key in batched multi-row INSERTs, one transaction per batch: constant memory, and a
- *                         re-import of the same file changes nothing. A USPS transaction file's delete records
- *                         delete their ranges, in file order with its adds (a change is a delete and an add).
+ * The import side of the address reference data (tables of migrations/1763800000000-ReferenceData.ts and
+ * 1765100000000-ReferencePointLocation.ts):
+ *   importReferenceFile   `reference import --format FORMAT FILE`: streams the file through its reader and upserts by
+ *                         natural key in batches of ROWS_PER_TRANSACTION (reference-writes.ts), one transaction each:
+ *                         constant memory, and a re-import of the same file changes nothing. A USPS transaction file's
+ *                         delete records delete their ranges, in file order with its adds.
+ *                         Resumable: every batch commits, with its rows, a checkpoint of how far the file is imported
+ *                         (the byte offset past the last row for CSV files, the number of records for the others) and
+ *                         what identifies the file (size, mtime, SHA-256 of its first MiB). Run again after an
+ *                         interruption (kill -9, a crash, a lost database), the import goes on from that checkpoint if
+ *                         the file is the same, from the start (rows already written are upserted again) if not. A
+ *                         finished import deletes its checkpoint and logs itself in reference_imports, in one
+ *                         transaction: that log line is what serving instances watch (lastReferenceImport).
  *   importRecords         the same for records from elsewhere (the shipped RRAD sample, reference-store.ts).
  *   referenceStatus       what `reference status` tells.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Database } from './data-source.js';
-import { upsertSql, type TableSpec } from './upsert.js';
-import type { AddressPointRecord, StreetRangeRecord } from '../validation/address/reference-types.js';
-import { streetKey } from '../validation/address/street-writings.js';
 import {
-  REFERENCE_FORMATS, ReferenceReaders, type CityNameRecord, type ReferenceFormat, type ReferenceRecord,
+  CITY_NAMES, POINTS, PendingRows, PgBulkWriter, RANGES, SEGMENTS, cityRow, pointRow, rangeRow, segmentRow, writeSqliteBatch, type TrailingStatement,
+} from './reference-writes.js';
+import {
+  REFERENCE_FORMATS, RESUMABLE_BY_OFFSET, ReferenceReaders, SOURCE_OF_FORMAT, type ReadFrom, type ReferenceFormat, type ReferenceRecord,
 } from '../validation/address/reference-formats/index.js';
 
 export interface ReferenceImportResult {
   format: string;
   file: string;
-  /** Records read from the file (header and copyright records not counted). */
+  /** Records read from the file (header and copyright records not counted), also before a resumption. */
   read: number;
   /** Records upserted. */
   loaded: number;
   /** Delete records applied (USPS transaction files): their ranges, where held, are gone. */
   deleted: number;
   rejected: number;
-  /** The first rejected records with the reason (at most MAX_REJECTS_LISTED). */
+  /** The first rejected records with the reason (at most MAX_REJECTS_LISTED; after a resumption, those read since). */
   rejects?: { record: number; reason: string }[];
   /** Imported with `--sample`: the points confirm themselves and deny no other number of their streets. */
   sample?: true;
+  /** The import went on from an interrupted one's checkpoint: the records and bytes it had committed. */
+  resumed?: { records: number; byte_offset: number };
 }
 
-/** Rows per INSERT statement and per transaction. */
-const ROWS_PER_STATEMENT = 200;
-const ROWS_PER_TRANSACTION = 2000;
+/** Rows per transaction (and so per checkpoint): large enough that a durable commit costs little per row. */
+const ROWS_PER_TRANSACTION = 25_000;
 const MAX_REJECTS_LISTED = 100;
+/** The bytes hashed to tell that a file is the one a checkpoint was written for. */
+const HEAD_BYTES = 1 << 20;
 export const EMBEDDED_RRAD_FORMAT = 'rrad-embedded';
 /** The `source` (and import log `format`) of a file imported with `--sample`: `openaddresses+sample`. */
 export const SAMPLE_SOURCE_SUFFIX = '+sample';
-/** The formats of address points, which may be a sample (the others list whole ZIP codes). */
-const POINT_FORMATS: ReadonlySet<string> = new Set(['openaddresses', 'nar']);
+/** The formats of address points, which may be a sample (the others list whole ZIP codes or street ranges). */
+const POINT_FORMATS: ReadonlySet<string> = new Set(['openaddresses', 'nar', 'nad']);
 
-const POINTS: TableSpec = {
-  table: 'reference_points',
-  columns: ['postal_code', 'street_key', 'primary_number', 'unit', 'predirection', 'street_name', 'suffix', 'postdirection', 'plus4', 'source', 'city'],
-  key: ['postal_code', 'street_key', 'primary_number', 'unit'],
-};
-const RANGES: TableSpec = {
-  table: 'reference_ranges',
-  columns: ['zip', 'street_key', 'record_type', 'primary_low', 'primary_high', 'primary_parity', 'secondary_low', 'secondary_high',
-    'secondary_designator', 'secondary_parity', 'predirection', 'street_name', 'suffix', 'postdirection', 'plus4_low', 'plus4_high', 'source'],
-  key: ['zip', 'street_key', 'record_type', 'primary_low', 'primary_high', 'primary_parity', 'secondary_low', 'secondary_high'],
-};
-const CITY_NAMES: TableSpec = {
-  table: 'reference_city_names',
-  columns: ['zip', 'city', 'state', 'mailing_name', 'preferred_name'],
-  key: ['zip', 'city'],
-};
-
-
-function pointRow(p: AddressPointRecord, source: string): unknown[] {
-  const s = p.street;
-  return [p.postalCode, streetKey(s), p.primaryNumber, p.unit ?? '', s.predirection, s.name, s.suffix, s.postdirection, p.plus4, source, p.city ?? ''];
+/** What tells a file from another with the same name: a checkpoint holds only for the file it was written for. */
+interface FileIdentity {
+  size: number;
+  mtimeMs: number;
+  headSha256: string;
 }
 
-function rangeRow(r: StreetRangeRecord, source: string): unknown[] {
-  const s = r.street;
-  return [r.zip, streetKey(s), r.recordType, r.primaryLow, r.primaryHigh, r.primaryParity, r.secondaryLow ?? '', r.secondaryHigh ?? '',
-    r.secondaryDesignator, r.secondaryParity, s.predirection, s.name, s.suffix, s.postdirection, r.plus4Low, r.plus4High, source];
-}
-
-function cityRow(c: CityNameRecord): unknown[] {
-  return [c.zip, c.city, c.state, c.mailingName, c.preferredName];
-}
-
-/**
- * Rows waiting to be written, per table, deduplicated by natural key (a batch must not upsert one row twice); the
- * last word on a key wins: a row to upsert, or DELETED.
- */
-const DELETED = Symbol('deleted');
-class PendingRows {
-  readonly tables = new Map<TableSpec, Map<string, unknown[] | typeof DELETED>>([[POINTS, new Map()], [RANGES, new Map()], [CITY_NAMES, new Map()]]);
-  /** The key columns' values of each key marked DELETED. */
-  readonly deletedKeys = new Map<string, unknown[]>();
-  size = 0;
-
-  add(spec: TableSpec, row: unknown[]): void {
-    this.set(spec, row, row);
-  }
-
-  delete(spec: TableSpec, row: unknown[]): void {
-    const key = this.set(spec, row, DELETED);
-    this.deletedKeys.set(key, spec.key.map((k) => row[spec.columns.indexOf(k)] ?? ''));
-  }
-
-  private set(spec: TableSpec, row: unknown[], value: unknown[] | typeof DELETED): string {
-    const rows = this.tables.get(spec)!;
-    const key = spec.key.map((k) => String(row[spec.columns.indexOf(k)] ?? '')).join('\u0001');
-    if (!rows.has(key)) this.size++;
-    rows.set(key, value);
-    return key;
-  }
-
-  clear(): void {
-    for (const rows of this.tables.values()) rows.clear();
-    this.deletedKeys.clear();
-    this.size = 0;
+async function fileIdentity(file: string): Promise<FileIdentity> {
+  const stat = await fs.promises.stat(file);
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const head = Buffer.alloc(Math.min(HEAD_BYTES, stat.size));
+    await handle.read(head, 0, head.length, 0);
+    return { size: stat.size, mtimeMs: Math.floor(stat.mtimeMs), headSha256: crypto.createHash('sha256').update(head).digest('hex') };
+  } finally {
+    await handle.close();
   }
 }
 
-async function writeRows(db: Database, pending: PendingRows, keepExisting: boolean): Promise<void> {
-  const statements: [string, unknown[]][] = [];
-  for (const [spec, rows] of pending.tables) {
-    const all: unknown[][] = [];
-    for (const [key, row] of rows) {
-      // (Deletes and upserts of one batch touch different keys: their order does not matter.)
-      if (row === DELETED) statements.push([`DELETE FROM ${spec.table} WHERE ${spec.key.map((k, i) => `${k} = $${i + 1}`).join(' AND ')}`, pending.deletedKeys.get(key)!]);
-      else all.push(row);
+/** The first non-empty line of a CSV file (its header), read again when an import goes on from an offset. */
+async function headerLine(file: string): Promise<string> {
+  const stream = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 64 * 1024 });
+  let text = '';
+  try {
+    for await (const chunk of stream) {
+      text += chunk as string;
+      const line = text.split('\n').find((l, i, all) => l.trim() && i < all.length - 1);
+      if (line !== undefined) return line.replace(/\r$/, '');
+      if (text.length > HEAD_BYTES) break;
     }
-    for (let i = 0; i < all.length; i += ROWS_PER_STATEMENT) {
-      const chunk = all.slice(i, i + ROWS_PER_STATEMENT);
-      statements.push([upsertSql(spec, chunk.length, keepExisting), chunk.flat()]);
-    }
+  } finally {
+    stream.destroy();
   }
-  if (statements.length === 0) return;
-  if (db.dialect === 'sqlite') {
-    db.immediate(() => {
-      for (const [sql, params] of statements) db.runSync(sql, params);
-    });
-  } else {
-    await db.pgTransaction(async (tx) => {
-      for (const [sql, params] of statements) await tx.run(sql, params);
-    });
-  }
+  return text.trim();
+}
+
+interface CheckpointRow {
+  size: number | string; mtime_ms: number | string; head_sha256: string; byte_offset: number | string; records: number | string;
+  records_read: number | string; records_loaded: number | string; records_rejected: number | string; records_deleted: number | string;
+  started_at: number | string;
+}
+
+/** Where an import of `file` goes on from, with the counts it had. */
+interface Resume {
+  records: number;
+  byteOffset: number;
+  startedAt: number;
+  counts: Pick<ReferenceImportResult, 'read' | 'loaded' | 'rejected' | 'deleted'>;
+}
+
+const CHECKPOINT_SQL = `INSERT INTO reference_import_checkpoints (format, file, size, mtime_ms, head_sha256, byte_offset, records, records_read,
+    records_loaded, records_rejected, records_deleted, started_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+  ON CONFLICT (format, file) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, head_sha256 = excluded.head_sha256,
+    byte_offset = excluded.byte_offset, records = excluded.records, records_read = excluded.records_read, records_loaded = excluded.records_loaded,
+    records_rejected = excluded.records_rejected, records_deleted = excluded.records_deleted, updated_at = excluded.updated_at`;
+
+/** The checkpoint of an interrupted import of this file, if the file is still the one it was written for. */
+async function resumeOf(db: Database, format: string, file: string, identity: FileIdentity): Promise<Resume | null> {
+  const [row] = await db.all<CheckpointRow>(`SELECT * FROM reference_import_checkpoints WHERE format = $1 AND file = $2`, [format, file]);
+  if (!row) return null;
+  if (Number(row.size) !== identity.size || Number(row.mtime_ms) !== identity.mtimeMs || row.head_sha256 !== identity.headSha256) return null;
+  return {
+    records: Number(row.records),
+    byteOffset: Number(row.byte_offset),
+    startedAt: Number(row.started_at),
+    counts: { read: Number(row.records_read), loaded: Number(row.records_loaded), rejected: Number(row.records_rejected), deleted: Number(row.records_deleted) },
+  };
+}
+
+interface ImportOptions {
+  /** Rows already held are left as they are (the embedded sample never overwrites an operator's file). */
+  keepExisting?: boolean;
+  /** The checkpoint of this import: its key (format as logged, the file's absolute path) and the file's identity. */
+  checkpoint?: { file: string; identity: FileIdentity };
+  resume?: Resume | null;
+  /** Records the reader gives again that the resumed import had committed (readers that cannot start at an offset). */
+  skip?: number;
 }
 
 export async function importRecords(
@@ -141,46 +139,82 @@ export async function importRecords(
   format: string,
   file: string,
   records: AsyncIterable<ReferenceRecord>,
-  keepExisting = false,
+  options: ImportOptions = {},
 ): Promise<ReferenceImportResult> {
-  const result: ReferenceImportResult = { format, file, read: 0, loaded: 0, deleted: 0, rejected: 0 };
+  const { keepExisting = false, checkpoint, resume } = options;
+  const result: ReferenceImportResult = { format, file, read: 0, loaded: 0, deleted: 0, rejected: 0, ...resume?.counts };
+  if (resume) result.resumed = { records: resume.records, byte_offset: resume.byteOffset };
+  const baseFormat = format.endsWith(SAMPLE_SOURCE_SUFFIX) ? format.slice(0, -SAMPLE_SOURCE_SUFFIX.length) : format;
+  const sourceId = baseFormat === EMBEDDED_RRAD_FORMAT ? 'rrad' : SOURCE_OF_FORMAT[baseFormat as ReferenceFormat] ?? baseFormat;
   const rejects: { record: number; reason: string }[] = [];
-  const pending = new PendingRows();
-  for await (const record of records) {
-    result.read++;
-    switch (record.kind) {
-      case 'point':
-        pending.add(POINTS, pointRow(record.point, format));
-        result.loaded++;
-        break;
-      case 'range':
-        pending.add(RANGES, rangeRow(record.range, format));
-        result.loaded++;
-        break;
-      case 'range-deleted':
-        pending.delete(RANGES, rangeRow(record.range, format));
-        result.deleted++;
-        break;
-      case 'city':
-        pending.add(CITY_NAMES, cityRow(record.city));
-        result.loaded++;
-        break;
-      case 'rejected':
-        result.rejected++;
-        if (rejects.length < MAX_REJECTS_LISTED) rejects.push({ record: record.record, reason: record.reason });
+  const startedAt = resume?.startedAt ?? Date.now();
+  let consumed = resume?.records ?? 0;
+  let byteOffset = resume?.byteOffset ?? 0;
+  let skip = options.skip ?? 0;
+  let pending = new PendingRows();
+  const pg = db.dialect === 'postgres' ? await PgBulkWriter.open(db) : null;
+  // PostgreSQL writes a batch while the next one is read (the server works on the other core); SQLite writes in-process.
+  let inflight: Promise<void> | null = null;
+  const flush = async (trailing: TrailingStatement[]) => {
+    const batch = pending;
+    pending = new PendingRows();
+    if (inflight) await inflight;
+    inflight = null;
+    if (!pg) return writeSqliteBatch(db, batch, keepExisting, trailing);
+    inflight = pg.write(batch, keepExisting, trailing);
+    inflight.catch(() => undefined);
+  };
+  const checkpointStatement = (): TrailingStatement => [CHECKPOINT_SQL, [format, checkpoint!.file, checkpoint!.identity.size, checkpoint!.identity.mtimeMs,
+    checkpoint!.identity.headSha256, byteOffset, consumed, result.read, result.loaded, result.rejected, result.deleted, startedAt, Date.now()]];
+  try {
+    for await (const record of records) {
+      if (skip > 0) {
+        skip--;
         continue;
+      }
+      consumed++;
+      if (record.end !== undefined) byteOffset = record.end;
+      result.read++;
+      switch (record.kind) {
+        case 'point':
+          pending.add(POINTS, pointRow(record.point, format, sourceId));
+          result.loaded++;
+          break;
+        case 'range':
+          pending.add(RANGES, rangeRow(record.range, format));
+          result.loaded++;
+          break;
+        case 'range-deleted':
+          pending.delete(RANGES, rangeRow(record.range, format));
+          result.deleted++;
+          break;
+        case 'city':
+          pending.add(CITY_NAMES, cityRow(record.city));
+          result.loaded++;
+          break;
+        case 'segment':
+          pending.add(SEGMENTS, segmentRow(record.segment));
+          result.loaded++;
+          break;
+        case 'rejected':
+          result.rejected++;
+          if (rejects.length < MAX_REJECTS_LISTED) rejects.push({ record: record.record, reason: record.reason });
+          continue;
+      }
+      if (pending.size >= ROWS_PER_TRANSACTION) await flush(checkpoint ? [checkpointStatement()] : []);
     }
-    if (pending.size >= ROWS_PER_TRANSACTION) {
-      await writeRows(db, pending, keepExisting);
-      pending.clear();
-    }
+    const done: TrailingStatement[] = [[
+      `INSERT INTO reference_imports (format, file, records_read, records_loaded, records_rejected, records_deleted, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [format, file, result.read, result.loaded, result.rejected, result.deleted, Date.now()],
+    ]];
+    if (checkpoint) done.unshift([`DELETE FROM reference_import_checkpoints WHERE format = $1 AND file = $2`, [format, checkpoint.file]]);
+    await flush(done);
+    if (inflight) await inflight;
+  } finally {
+    await (inflight as Promise<void> | null)?.catch(() => undefined);
+    await pg?.close();
   }
-  await writeRows(db, pending, keepExisting);
-  await db.run(
-    `INSERT INTO reference_imports (format, file, records_read, records_loaded, records_rejected, records_deleted, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [format, file, result.read, result.loaded, result.rejected, result.deleted, Date.now()],
-  );
   if (rejects.length) result.rejects = rejects;
   return result;
 }
@@ -193,6 +227,7 @@ export function isReferenceFormat(format: string): format is ReferenceFormat {
  * Imports one reference file; throws (before touching the database) on an unknown format or a missing file. With
  * `sample`, an address-point file holds a sample of addresses (an operator's own past deliveries, a partial extract),
  * not every address of its streets: its points confirm themselves and deny no other number (reference-index.ts).
+ * An import of the file that was interrupted goes on from its checkpoint (see the header).
  */
 export async function importReferenceFile(
   db: Database, format: string, filePath: string, options: { sample?: boolean } = {},
@@ -201,15 +236,25 @@ export async function importReferenceFile(
     throw Object.assign(new Error(`unknown format "${format}"; expected one of ${REFERENCE_FORMATS.join(', ')}`), { code: 'INVALID_ARGUMENT' });
   }
   if (options.sample && !POINT_FORMATS.has(format)) {
-    throw Object.assign(new Error(`--sample is for address-point files (${[...POINT_FORMATS].join(', ')}); ${format} lists whole ZIP codes`), { code: 'INVALID_ARGUMENT' });
+    throw Object.assign(new Error(`--sample is for address-point files (${[...POINT_FORMATS].join(', ')}); ${format} lists whole ZIP codes or street ranges`), { code: 'INVALID_ARGUMENT' });
   }
   await fs.promises.access(filePath, fs.constants.R_OK);
-  const stream = fs.createReadStream(filePath, { highWaterMark: 256 * 1024 });
+  const logged = options.sample ? `${format}${SAMPLE_SOURCE_SUFFIX}` : format;
+  const absolute = path.resolve(filePath);
+  const identity = await fileIdentity(absolute);
+  const resume = await resumeOf(db, logged, absolute, identity);
+  const byOffset = RESUMABLE_BY_OFFSET.has(format) && resume !== null && resume.byteOffset > 0;
+  const from: ReadFrom | undefined = byOffset ? { offset: resume.byteOffset, header: await headerLine(absolute), record: resume.records + 1 } : undefined;
+  // (TIGER's reader opens its shapefile pair itself, by path.)
+  const stream = format === 'tiger-addrfeat' ? null : fs.createReadStream(absolute, { highWaterMark: 256 * 1024, start: from?.offset ?? 0 });
   try {
-    if (!options.sample) return await importRecords(db, format, filePath, ReferenceReaders[format](stream));
-    return { ...(await importRecords(db, `${format}${SAMPLE_SOURCE_SUFFIX}`, filePath, ReferenceReaders[format](stream))), format, sample: true };
+    const records = ReferenceReaders[format](stream ?? [], { from, path: absolute });
+    const result = await importRecords(db, logged, filePath, records, {
+      checkpoint: { file: absolute, identity }, resume, skip: resume && !byOffset ? resume.records : 0,
+    });
+    return options.sample ? { ...result, format, sample: true } : result;
   } finally {
-    stream.destroy();
+    stream?.destroy();
   }
 }
 
@@ -231,9 +276,13 @@ export interface ReferenceStatus {
   /** Points of files imported whole (not samples), which deny the numbers they lack on their streets. */
   points_complete: number;
   ranges: number;
+  /** TIGER street segment sides (potential number ranges). */
+  segments: number;
   city_names: number;
   postal_codes: { points: number; ranges: number };
   imports: ReferenceImportLogEntry[];
+  /** Imports interrupted before their end, which `reference import` of the same file goes on with. */
+  in_progress: { format: string; file: string; records: number; byte_offset: number; started_at: string; updated_at: string }[];
 }
 
 /** The reference data the database holds, and how it came there. */
@@ -247,6 +296,7 @@ export async function referenceStatus(db: Database): Promise<ReferenceStatus> {
     points: await count(`SELECT COUNT(*) AS n FROM reference_points`),
     points_complete: await count(`SELECT COUNT(*) AS n FROM reference_points WHERE source <> $1 AND source NOT LIKE $2`, [EMBEDDED_RRAD_FORMAT, `%${SAMPLE_SOURCE_SUFFIX}`]),
     ranges: await count(`SELECT COUNT(*) AS n FROM reference_ranges`),
+    segments: await count(`SELECT COUNT(*) AS n FROM reference_segments`),
     city_names: await count(`SELECT COUNT(*) AS n FROM reference_city_names`),
     postal_codes: {
       points: await count(`SELECT COUNT(DISTINCT postal_code) AS n FROM reference_points`),
@@ -261,6 +311,12 @@ export async function referenceStatus(db: Database): Promise<ReferenceStatus> {
       deleted: Number(r.records_deleted),
       rejected: Number(r.records_rejected),
       imported_at: new Date(Number(r.created_at)).toISOString(),
+    })),
+    in_progress: (await db.all<{ format: string; file: string; records: number | string; byte_offset: number | string; started_at: number | string; updated_at: number | string }>(
+      `SELECT format, file, records, byte_offset, started_at, updated_at FROM reference_import_checkpoints ORDER BY updated_at DESC`,
+    )).map((r) => ({
+      format: r.format, file: r.file, records: Number(r.records), byte_offset: Number(r.byte_offset),
+      started_at: new Date(Number(r.started_at)).toISOString(), updated_at: new Date(Number(r.updated_at)).toISOString(),
     })),
   };
 }

@@ -28,7 +28,7 @@ export async function seedEmbeddedReference(db: Database): Promise<{ seeded: boo
   const done = await db.all(`SELECT 1 AS done FROM reference_imports WHERE format = $1 LIMIT 1`, [EMBEDDED_RRAD_FORMAT]);
   if (done.length > 0) return { seeded: false };
   // (A point an operator imported before the first start stays as imported: the sample never overwrites a file.)
-  const result = await importRecords(db, EMBEDDED_RRAD_FORMAT, 'rrad-addresses-us.tsv', embeddedRradRecords(), true);
+  const result = await importRecords(db, EMBEDDED_RRAD_FORMAT, 'rrad-addresses-us.tsv', embeddedRradRecords(), { keepExisting: true });
   return { seeded: true, ...result };
 }
 

@@ -59,7 +59,10 @@ describe('reference readers', () => {
       point: {
         postalCode: '94043', street: { predirection: null, name: 'AMPHITHEATRE', suffix: 'PKWY', postdirection: null },
         primaryNumber: '1500', unit: '200', plus4: '1300', city: 'MOUNTAIN VIEW',
+        // OpenAddresses does not say where on the property a point stands: on the lot, not claimed on the building.
+        location: { lat: 37.423, lon: -122.085, precision: 'parcel' },
       },
+      end: expect.any(Number),
     });
   });
 

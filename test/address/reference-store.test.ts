@@ -119,7 +119,9 @@ describe.each(testDatabases)('address reference store on $name', (database) => {
     const db = await Database.open(await database.create());
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-status-'));
     try {
-      expect(await referenceStatus(db)).toEqual({ points: 0, points_complete: 0, ranges: 0, city_names: 0, postal_codes: { points: 0, ranges: 0 }, imports: [] });
+      expect(await referenceStatus(db)).toEqual({
+        points: 0, points_complete: 0, ranges: 0, segments: 0, city_names: 0, postal_codes: { points: 0, ranges: 0 }, imports: [], in_progress: [],
+      });
       await seedEmbeddedReference(db);
       await importReferenceFile(db, 'usps-zip4', fixture('usps-zip4-sample.txt'));
       const update = path.join(dir, 'update.txt');

@@ -19,7 +19,7 @@ export interface RawAddressPoint {
 }
 
 /** A place name as the engine compares it: upper case, accents and punctuation dropped (as the tokenizer reads input). */
-function placeName(raw: string | undefined): string | null {
+export function placeName(raw: string | undefined): string | null {
   if (!raw) return null;
   const name = raw.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toUpperCase().replace(/[^A-Z0-9'-]+/g, ' ').trim();
   return /[A-Z]/.test(name) ? name : null;

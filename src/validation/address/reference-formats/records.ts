@@ -1,11 +1,18 @@
 /**
  * What the reference readers produce, one record at a time: address points, street ranges (with ZIP+4 add-ons),
- * acceptable city names of a ZIP, or a rejected input record with the reason.
+ * acceptable city names of a ZIP, TIGER street segment sides, or a rejected input record with the reason. A reader of
+ * a text file says where each record ends in the file (`end`, a byte offset), which is where an interrupted import goes
+ * on from (src/db/reference-import.ts).
  */
-import type { AddressPointRecord, StreetRangeRecord } from '../reference-types.js';
+import type { AddressPointRecord, ReferenceSource, StreetRangeRecord, StreetSegmentRecord } from '../reference-types.js';
 
-export const REFERENCE_FORMATS = ['usps-zip4', 'usps-city-state', 'openaddresses', 'nar'] as const;
+export const REFERENCE_FORMATS = ['usps-zip4', 'usps-city-state', 'openaddresses', 'nar', 'nad', 'tiger-addrfeat'] as const;
 export type ReferenceFormat = (typeof REFERENCE_FORMATS)[number];
+
+/** The source id a format's records are kept under (AddressPointRecord.sources, StreetSegmentRecord.source). */
+export const SOURCE_OF_FORMAT: Readonly<Record<ReferenceFormat, ReferenceSource>> = {
+  'usps-zip4': 'usps', 'usps-city-state': 'usps', openaddresses: 'openaddresses', nar: 'nar', nad: 'nad', 'tiger-addrfeat': 'tiger',
+};
 
 /** A city name USPS accepts for a ZIP (City-State product). */
 export interface CityNameRecord {
@@ -21,13 +28,34 @@ export interface CityNameRecord {
   preferredName: string;
 }
 
-export type ReferenceRecord =
+export type ReferenceRecord = (
   | { kind: 'point'; point: AddressPointRecord }
   | { kind: 'range'; range: StreetRangeRecord }
   /** A USPS transaction file's delete action: the range (by its natural key) is no longer delivered. */
   | { kind: 'range-deleted'; range: StreetRangeRecord }
   | { kind: 'city'; city: CityNameRecord }
-  | { kind: 'rejected'; record: number; reason: string };
+  | { kind: 'segment'; segment: StreetSegmentRecord }
+  | { kind: 'rejected'; record: number; reason: string }
+) & {
+  /** The byte offset just past this record in the file (readers of CSV files give it): an import goes on from there. */
+  end?: number;
+};
+
+/**
+ * Where a reader starts when an import goes on: the file's bytes from `offset` (the first record not yet imported),
+ * with the header line (CSV files) read from the file's start, and the number of the record before `offset`.
+ */
+export interface ReadFrom {
+  offset: number;
+  header: string;
+  record: number;
+}
+
+/** What a reader may be told beside the bytes: where to go on from (CSV readers), the file (TIGER's shapefile pair). */
+export interface ReadOptions {
+  from?: ReadFrom;
+  path?: string;
+}
 
 /** File content as it streams in (a file read stream), or held whole (tests). */
 export type ByteSource = AsyncIterable<string | Buffer> | Iterable<string | Buffer>;

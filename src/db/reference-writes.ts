@@ -1,0 +1,245 @@
+/**
+ * How reference-import.ts writes a batch of reference rows with the import's checkpoint, in one transaction:
+ * - SQLite: multi-row `INSERT … ON CONFLICT DO UPDATE` statements inside one BEGIN IMMEDIATE.
+ * - PostgreSQL: COPY FROM STDIN into a temporary staging table per table (ON COMMIT DELETE ROWS: no WAL for them),
+ *   then one `INSERT … SELECT … ON CONFLICT DO UPDATE` per table, on the import's own connection; durable commits as
+ *   the server is set, one per batch. Measured by bench/reference-import.ts.
+ * Rows of one batch are deduplicated by natural key first (an upsert may not touch one row twice); the last word wins.
+ * The same point from several files is one row: `sources` gains the file's source id (`nad,openaddresses`), its
+ * coordinates are kept unless the new file's are as good or better (a rooftop is not replaced by a parcel point), a
+ * point of a whole file stays one of a whole file when a sample file names it too.
+ */
+import { from as copyFrom } from 'pg-copy-streams';
+import type { PoolClient } from 'pg';
+import type { Database } from './data-source.js';
+import type { TableSpec } from './upsert.js';
+import type { AddressPointRecord, StreetRangeRecord, StreetSegmentRecord } from '../validation/address/reference-types.js';
+import { streetKey } from '../validation/address/street-writings.js';
+import type { CityNameRecord } from '../validation/address/reference-formats/index.js';
+
+/** A table as a batch writes it: the upsert's SET clause (`excluded.` is the row offered). */
+export interface TableWrite extends TableSpec {
+  update: string;
+}
+
+const setAll = (spec: TableSpec) => spec.columns.filter((c) => !spec.key.includes(c)).map((c) => `${c} = excluded.${c}`).join(', ');
+
+/** A point of a sample (the embedded RRAD, a `--sample` file): the SQL of reference-import.ts's isSampleSource. */
+const sampleSql = (row: string) => `(${row}.source = 'rrad-embedded' OR ${row}.source LIKE '%+sample')`;
+const betterLocation = `excluded.lat IS NOT NULL AND (reference_points.precision IS NULL OR reference_points.precision <> 'rooftop' OR excluded.precision = 'rooftop')`;
+
+export const POINTS: TableWrite = {
+  table: 'reference_points',
+  columns: ['postal_code', 'street_key', 'primary_number', 'unit', 'predirection', 'street_name', 'suffix', 'postdirection', 'plus4', 'source', 'city',
+    'lat', 'lon', 'precision', 'sources'],
+  key: ['postal_code', 'street_key', 'primary_number', 'unit'],
+  update: [
+    'predirection = excluded.predirection', 'street_name = excluded.street_name', 'suffix = excluded.suffix', 'postdirection = excluded.postdirection',
+    'plus4 = COALESCE(excluded.plus4, reference_points.plus4)',
+    `city = CASE WHEN excluded.city <> '' THEN excluded.city ELSE reference_points.city END`,
+    `source = CASE WHEN ${sampleSql('excluded')} AND NOT ${sampleSql('reference_points')} THEN reference_points.source ELSE excluded.source END`,
+    ...['lat', 'lon', 'precision'].map((c) => `${c} = CASE WHEN ${betterLocation} THEN excluded.${c} ELSE reference_points.${c} END`),
+    `sources = CASE WHEN reference_points.sources = '' THEN excluded.sources
+      WHEN (',' || reference_points.sources || ',') LIKE ('%,' || excluded.sources || ',%') THEN reference_points.sources
+      ELSE reference_points.sources || ',' || excluded.sources END`,
+  ].join(', '),
+};
+
+const RANGES_SPEC: TableSpec = {
+  table: 'reference_ranges',
+  columns: ['zip', 'street_key', 'record_type', 'primary_low', 'primary_high', 'primary_parity', 'secondary_low', 'secondary_high',
+    'secondary_designator', 'secondary_parity', 'predirection', 'street_name', 'suffix', 'postdirection', 'plus4_low', 'plus4_high', 'source'],
+  key: ['zip', 'street_key', 'record_type', 'primary_low', 'primary_high', 'primary_parity', 'secondary_low', 'secondary_high'],
+};
+export const RANGES: TableWrite = { ...RANGES_SPEC, update: setAll(RANGES_SPEC) };
+
+const CITY_NAMES_SPEC: TableSpec = {
+  table: 'reference_city_names',
+  columns: ['zip', 'city', 'state', 'mailing_name', 'preferred_name'],
+  key: ['zip', 'city'],
+};
+export const CITY_NAMES: TableWrite = { ...CITY_NAMES_SPEC, update: setAll(CITY_NAMES_SPEC) };
+
+const SEGMENTS_SPEC: TableSpec = {
+  table: 'reference_segments',
+  columns: ['postal_code', 'street_key', 'predirection', 'street_name', 'suffix', 'postdirection', 'from_number', 'to_number', 'parity',
+    'from_lat', 'from_lon', 'to_lat', 'to_lon', 'source'],
+  key: ['postal_code', 'street_key', 'from_number', 'to_number', 'parity'],
+};
+export const SEGMENTS: TableWrite = { ...SEGMENTS_SPEC, update: setAll(SEGMENTS_SPEC) };
+
+export function pointRow(p: AddressPointRecord, source: string, sourceId: string): unknown[] {
+  const s = p.street;
+  const at = p.location ?? null;
+  return [p.postalCode, streetKey(s), p.primaryNumber, p.unit ?? '', s.predirection, s.name, s.suffix, s.postdirection, p.plus4, source, p.city ?? '',
+    at?.lat ?? null, at?.lon ?? null, at?.precision ?? null, sourceId];
+}
+
+export function rangeRow(r: StreetRangeRecord, source: string): unknown[] {
+  const s = r.street;
+  return [r.zip, streetKey(s), r.recordType, r.primaryLow, r.primaryHigh, r.primaryParity, r.secondaryLow ?? '', r.secondaryHigh ?? '',
+    r.secondaryDesignator, r.secondaryParity, s.predirection, s.name, s.suffix, s.postdirection, r.plus4Low, r.plus4High, source];
+}
+
+export function cityRow(c: CityNameRecord): unknown[] {
+  return [c.zip, c.city, c.state, c.mailingName, c.preferredName];
+}
+
+export function segmentRow(g: StreetSegmentRecord): unknown[] {
+  const s = g.street;
+  return [g.postalCode, streetKey(s), s.predirection, s.name, s.suffix, s.postdirection, g.fromNumber, g.toNumber, g.parity,
+    g.from?.lat ?? null, g.from?.lon ?? null, g.to?.lat ?? null, g.to?.lon ?? null, g.source];
+}
+
+/** Rows waiting to be written, per table, by natural key; the last word on a key wins: a row to upsert, or DELETED. */
+const DELETED = Symbol('deleted');
+export class PendingRows {
+  readonly tables = new Map<TableWrite, Map<string, unknown[] | typeof DELETED>>([[POINTS, new Map()], [RANGES, new Map()], [CITY_NAMES, new Map()], [SEGMENTS, new Map()]]);
+  /** The key columns' values of each key marked DELETED. */
+  readonly deletedKeys = new Map<string, unknown[]>();
+  size = 0;
+
+  add(spec: TableWrite, row: unknown[]): void {
+    this.set(spec, row, row);
+  }
+
+  delete(spec: TableWrite, row: unknown[]): void {
+    const key = this.set(spec, row, DELETED);
+    this.deletedKeys.set(key, spec.key.map((k) => row[spec.columns.indexOf(k)] ?? ''));
+  }
+
+  private set(spec: TableWrite, row: unknown[], value: unknown[] | typeof DELETED): string {
+    const rows = this.tables.get(spec)!;
+    let key = '';
+    for (const k of spec.key) key += `${String(row[spec.columns.indexOf(k)] ?? '')}\u0001`;
+    if (!rows.has(key)) this.size++;
+    rows.set(key, value);
+    return key;
+  }
+
+  /** Per table, the rows to upsert; and the DELETE statements, with their parameters. */
+  split(): { upserts: [TableWrite, unknown[][]][]; deletes: [string, unknown[]][] } {
+    const upserts: [TableWrite, unknown[][]][] = [];
+    const deletes: [string, unknown[]][] = [];
+    for (const [spec, rows] of this.tables) {
+      const all: unknown[][] = [];
+      for (const [key, row] of rows) {
+        // (Deletes and upserts of one batch touch different keys: their order does not matter.)
+        if (row === DELETED) deletes.push([`DELETE FROM ${spec.table} WHERE ${spec.key.map((k, i) => `${k} = $${i + 1}`).join(' AND ')}`, this.deletedKeys.get(key)!]);
+        else all.push(row);
+      }
+      if (all.length) upserts.push([spec, all]);
+    }
+    return { upserts, deletes };
+  }
+}
+
+/** The import's own statement committed with its rows (the checkpoint, or at the end the log line). */
+export type TrailingStatement = [string, unknown[]];
+
+const conflict = (spec: TableWrite, keepExisting: boolean) =>
+  `ON CONFLICT (${spec.key.join(', ')}) ${keepExisting ? 'DO NOTHING' : `DO UPDATE SET ${spec.update}`}`;
+
+/** SQLite allows 32,766 parameters a statement. */
+const SQLITE_PARAMETERS = 30_000;
+
+/**
+ * `rows` cut into statements of `most` rows, the rest in powers of two: each size is a statement text that Database
+ * prepares once and keeps, so that the sizes stay few (a prepared statement of thousands of parameters is not small).
+ */
+function statementChunks(rows: number, most: number): [number, number][] {
+  const chunks: [number, number][] = [];
+  let at = 0;
+  for (; rows - at >= most; at += most) chunks.push([at, at + most]);
+  for (let size = 1 << Math.floor(Math.log2(most)); at < rows; size >>= 1) {
+    if (rows - at >= size) { chunks.push([at, at + size]); at += size; }
+  }
+  return chunks;
+}
+
+function sqliteUpsertSql(spec: TableWrite, rows: number, keepExisting: boolean): string {
+  const n = spec.columns.length;
+  const values: string[] = [];
+  for (let r = 0; r < rows; r++) values.push(`(${spec.columns.map((_, c) => `$${r * n + c + 1}`).join(', ')})`);
+  return `INSERT INTO ${spec.table} (${spec.columns.join(', ')}) VALUES ${values.join(', ')} ${conflict(spec, keepExisting)}`;
+}
+
+export function writeSqliteBatch(db: Database, pending: PendingRows, keepExisting: boolean, trailing: readonly TrailingStatement[]): void {
+  const { upserts, deletes } = pending.split();
+  db.immediate(() => {
+    for (const [sql, params] of deletes) db.runSync(sql, params);
+    for (const [spec, rows] of upserts) {
+      for (const [from, to] of statementChunks(rows.length, Math.floor(SQLITE_PARAMETERS / spec.columns.length))) {
+        db.runSync(sqliteUpsertSql(spec, to - from, keepExisting), rows.slice(from, to).flat());
+      }
+    }
+    for (const [sql, params] of trailing) db.runSync(sql, params);
+  });
+}
+
+/** A value in COPY's text format: `\N` is NULL; backslash, tab and line breaks escaped. */
+function copyValue(v: unknown): string {
+  if (v === null || v === undefined) return '\\N';
+  if (typeof v === 'boolean') return v ? 't' : 'f';
+  const s = String(v);
+  return /[\\\t\n\r]/.test(s) ? s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : s;
+}
+
+/** The import's one PostgreSQL connection, with a staging table per reference table. */
+export class PgBulkWriter {
+  private staged = new Set<string>();
+
+  private constructor(private readonly client: PoolClient, private readonly release: () => Promise<void>) {}
+
+  static async open(db: Database): Promise<PgBulkWriter> {
+    const runner = db.dataSource.createQueryRunner();
+    const client = (await runner.connect()) as PoolClient;
+    return new PgBulkWriter(client, () => runner.release());
+  }
+
+  private async stage(spec: TableWrite): Promise<string> {
+    const name = `stage_${spec.table}`;
+    if (!this.staged.has(name)) {
+      await this.client.query(`CREATE TEMPORARY TABLE IF NOT EXISTS ${name} (LIKE ${spec.table} INCLUDING DEFAULTS) ON COMMIT DELETE ROWS`);
+      this.staged.add(name);
+    }
+    return name;
+  }
+
+  private async copy(table: string, spec: TableWrite, rows: unknown[][]): Promise<void> {
+    const lines: string[] = [];
+    for (const row of rows) lines.push(row.map(copyValue).join('\t'));
+    const stream = this.client.query(copyFrom(`COPY ${table} (${spec.columns.join(', ')}) FROM STDIN`));
+    await new Promise<void>((resolve, reject) => {
+      stream.on('finish', resolve);
+      stream.on('error', reject);
+      stream.end(`${lines.join('\n')}\n`);
+    });
+  }
+
+  async write(pending: PendingRows, keepExisting: boolean, trailing: readonly TrailingStatement[]): Promise<void> {
+    const { upserts, deletes } = pending.split();
+    await this.client.query('BEGIN');
+    try {
+      for (const [sql, params] of deletes) await this.client.query(sql, params);
+      for (const [spec, rows] of upserts) {
+        const stage = await this.stage(spec);
+        await this.copy(stage, spec, rows);
+        const columns = spec.columns.join(', ');
+        await this.client.query(`INSERT INTO ${spec.table} (${columns}) SELECT ${columns} FROM ${stage} ${conflict(spec, keepExisting)}`);
+      }
+      for (const [sql, params] of trailing) await this.client.query(sql, params);
+      await this.client.query('COMMIT');
+    } catch (err) {
+      await this.client.query('ROLLBACK').catch(() => undefined);
+      this.staged.clear();
+      throw err;
+    }
+  }
+
+  /** Drops the staging tables (the connection goes back to the pool) and releases the connection. */
+  async close(): Promise<void> {
+    for (const name of this.staged) await this.client.query(`DROP TABLE IF EXISTS ${name}`).catch(() => undefined);
+    await this.release();
+  }
+}
