@@ -92,7 +92,9 @@ export async function openEngines(config: Config, db: Database, logger?: Logger)
     phone: loadShippedPhoneData(),
     reference: {
       version: () => referenceIndexVersion(db),
-      open: (version: string, building: (on: boolean) => void) => openReference(db, version, config.referenceIndex, building),
+      // (The postal data the index's autocomplete suggestions are written with, where this instance builds one.)
+      open: (version: string, building: (on: boolean) => void) =>
+        openReference(db, version, { ...config.referenceIndex, postal: data.address.postal }, building),
     },
   };
   return createEngines(data, config, logger);
