@@ -11,7 +11,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from './data-source.js';
+import { streetSuggestionsOf } from '../validation/address/autocomplete.js';
+import { loadShippedAddressData } from '../validation/address/index.js';
+import { cityKey, type PostalIndex } from '../validation/address/postal-index.js';
 import { ReferenceIndex } from '../validation/address/reference-index.js';
+import { partsOfKey } from '../validation/address/street-writings.js';
 import { openReferenceIndexFile, ReferenceIndexWriter } from '../validation/address/reference-index-file.js';
 import type { AddressPointRecord, LocationPrecision, StreetRangeRecord, StreetSegmentRecord } from '../validation/address/reference-types.js';
 import { addPointTo, addRangeTo, addSegmentTo, emptyZipStreets, indexDegrees, type NewStreetName } from '../validation/address/zip-streets.js';
@@ -145,6 +149,8 @@ export interface BuildProgress { postalCodes: number; points: number }
  */
 export async function buildReferenceIndexFile(
   db: Database, file: string, meta: Record<string, string> = {}, onBatch?: (progress: BuildProgress) => void,
+  /** The postal data the autocomplete's suggestions are written with (the shipped GeoNames data when not given). */
+  postal: PostalIndex = loadShippedAddressData({ rrad: false }).postal,
 ): Promise<BuildProgress> {
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
   const partial = `${file}.${process.pid}.${Date.now()}.partial`;
@@ -167,13 +173,21 @@ export async function buildReferenceIndexFile(
         const added = addPointTo(zip, point);
         if (added.newName) names.push(added.newName);
         if (added.newNumber) points++;
-        if (point.city && !cities.includes(point.city)) cities.push(point.city);
+        // (One spelling per place, the first, as the in-memory index keeps it.)
+        if (point.city && !cities.some((c) => cityKey(c) === cityKey(point.city!))) cities.push(point.city);
       }
       for (const row of z.ranges) {
         const added = addRangeTo(zip, rangeOf(row));
         if (added) names.push(added);
       }
       for (const row of z.segments) addSegmentTo(zip, segmentOf(row));
+      // The autocomplete's streets, stored sorted in the file: a service opening it builds none.
+      for (const key of new Set([...zip.points.keys(), ...zip.ranges.keys()])) {
+        const made = streetSuggestionsOf(postal, cities, {
+          postalCode: z.code, street: partsOfKey(key), numbers: [...zip.points.get(key)?.keys() ?? []], ranges: zip.ranges.get(key) ?? [],
+        });
+        if (made) writer.addSuggestion(made.street.country, made.street.key, made.street);
+      }
       writer.addZip(z.code, zip, names, cities, { points, ranges: z.ranges.length });
       progress.postalCodes++;
       progress.points += points;
@@ -230,7 +244,7 @@ async function removeOlderFiles(dir: string, current: string, keep = 1): Promise
  * `dir`, built first when absent (`building` is told while it is).
  */
 export async function openReference(
-  db: Database, version: string, options: { dir: string; memoryRows: number; cachePoints?: number },
+  db: Database, version: string, options: { dir: string; memoryRows: number; cachePoints?: number; postal?: PostalIndex },
   building: (on: boolean) => void = () => {},
 ): Promise<OpenedReference> {
   // (Counted no further than the threshold: a national table is not counted through at every swap.)
@@ -248,7 +262,7 @@ export async function openReference(
     try {
       let build = builds.get(file);
       if (!build) {
-        builds.set(file, (build = buildReferenceIndexFile(db, file, { version }).finally(() => builds.delete(file))));
+        builds.set(file, (build = buildReferenceIndexFile(db, file, { version }, undefined, options.postal).finally(() => builds.delete(file))));
       }
       await build;
     } finally {

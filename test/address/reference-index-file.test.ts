@@ -10,6 +10,7 @@ import { Database } from '../../src/db/data-source.js';
 import { buildReferenceIndexFile, loadReferenceRows, openReference, referenceIndexVersion } from '../../src/db/reference-index-build.js';
 import { seedEmbeddedReference } from '../../src/db/reference-store.js';
 import { createAddressEngine, rradRows, SHIPPED_DATA_DIR } from '../../src/validation/address/index.js';
+import { createAddressAutocomplete } from '../../src/validation/address/autocomplete.js';
 import { openReferenceIndexFile } from '../../src/validation/address/reference-index-file.js';
 import { testDatabases } from '../support/databases.js';
 import { insertRows, insertSyntheticPoints, type SyntheticPoint, syntheticPoints } from '../support/synthetic-reference.js';
@@ -80,8 +81,24 @@ describe.each(testDatabases)('the disk reference index on $name', (database) => 
     });
     expect([tiger.dpv, tiger.evidence, tiger.sources, tiger.location?.precision]).toEqual(['', 'street_range', ['tiger'], 'interpolated']);
     expect(tiger.location!.lat).toBeCloseTo(38 + (0.001 * 50) / 98, 6); // 151 is 50 of the 98 numbers from 101 to 199
+
+    // The autocomplete over the file reads its stored streets (no build): the same streets, and a number typed
+    // before a street gives the delivery point where the street holds it.
+    const fromDisk = createAddressAutocomplete({ postal: shippedData.postal, reference: disk.index });
+    const fromMemory = createAddressAutocomplete({ postal: shippedData.postal, reference: memory });
+    expect(fromDisk.size.addresses).toBe(0);
+    let same = 0; let addressFirst = 0;
+    const sampled = points.filter((_, i) => i % 500 === 0);
+    for (const p of sampled) {
+      const street = [p.predirection, p.name, p.suffix].filter(Boolean).join(' ');
+      const streets = (a: typeof fromDisk) => a.suggest(`${street} ${p.city}`, { limit: 5 }).map((x) => x.text);
+      if (JSON.stringify(streets(fromDisk)) === JSON.stringify(streets(fromMemory))) same++;
+      const first = fromDisk.suggest(`${p.number} ${street}, ${p.city}`, { limit: 5 })[0];
+      if (first?.kind === 'address' && first.text === `${p.number} ${street}, ${p.city}, ${p.state} ${p.zip}`) addressFirst++;
+    }
+    expect([same, addressFirst]).toEqual([sampled.length, sampled.length]);
     disk.close();
-  });
+  }, 120_000);
 
   it('When the data is above the memory threshold, then openReference builds the version\'s file once and opens it', async () => {
     const db = await opened;

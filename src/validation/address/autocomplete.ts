@@ -40,7 +40,7 @@ export interface SuggestOptions {
   limit: number;
 }
 
-interface Entry extends AddressSuggestion {
+export interface Entry extends AddressSuggestion {
   /** The search form of the suggestion's words, in the order a form's lines are written. */
   key: string;
   /** Larger first among equals: a city's ZIP count, a street's known numbers. */
@@ -247,9 +247,54 @@ export interface AddressAutocomplete {
   readonly size: { addresses: number; streets: number; places: number };
 }
 
+/** A street's suggestion and its delivery points', as kept in memory or stored in the disk index (reference-index-file.ts). */
+export interface StreetSuggestions {
+  street: Entry & { streetKey: string };
+  addresses: Entry[];
+}
+
+/**
+ * One street of a postal code as suggestions: the street (its city the one place the address files give the postal
+ * code, else GeoNames'), and each house number its points hold. Null for a street without a name or a postal code of
+ * neither country.
+ */
+export function streetSuggestionsOf(
+  postal: PostalIndex, localCityNames: readonly string[],
+  s: { postalCode: string; street: StreetParts; numbers: readonly string[]; ranges: readonly StreetRangeRecord[] },
+): StreetSuggestions | null {
+  const { postalCode, street, numbers, ranges } = s;
+  const country = countryOfPostalCode(postalCode);
+  if (!country || !street.name) return null;
+  const local = localCityNames;
+  const city = local.length === 1 ? local[0] : country === 'US' ? postal.zip(postalCode)?.[0]?.city ?? local[0] ?? null : local[0] ?? null;
+  const state = country === 'US'
+    ? postal.zip(postalCode)?.[0]?.state ?? stateOfUnlistedZip(postalCode) ?? null
+    : postal.fsa(postalCode.slice(0, 3))?.province ?? null;
+  const written = streetText(street, country);
+  const lastLine = searchForm(join(city, state, postalCode));
+  const numericRanges = ranges.filter((r) => (r.recordType === 'S' || r.recordType === 'H') && /^\d+$/.test(r.primaryLow) && /^\d+$/.test(r.primaryHigh));
+  const streetEntry = {
+    key: join(searchForm(written), lastLine), weight: numbers.length + numericRanges.length, kind: 'street' as const, country,
+    text: lineOf(written, city, state, postalCode), street: written, city, state, zip: postalCode,
+    ranges: numericRanges.length ? numericRanges : undefined, streetKey: streetKeyOf(street),
+  };
+  const addresses = numbers.map((number): Entry => {
+    const line = `${number} ${written}`;
+    return {
+      key: join(searchForm(line), lastLine), weight: 0, kind: 'address', country,
+      text: lineOf(line, city, state, postalCode), street: line, city, state, zip: postalCode,
+    };
+  });
+  return { street: streetEntry, addresses };
+}
+
+const streetKeyOf = (s: StreetParts) => `${s.predirection ?? ''}|${s.name ?? ''}|${s.suffix ?? ''}|${s.postdirection ?? ''}`;
+
 /**
  * The autocomplete of the loaded data. Building reads every point and range once (about 1 s per million points);
- * the places of the postal data are built once per postal index and shared by every reload of the reference.
+ * the places of the postal data are built once per postal index and shared by every reload of the reference. Over a
+ * disk index (`reference.storedSuggestions()`), nothing is read at all: its streets are stored sorted in the index
+ * file, and a number typed before a street is a delivery point when the street's postal code holds it.
  */
 export function createAddressAutocomplete({ postal, reference }: { postal: PostalIndex; reference?: ReferenceIndex }): AddressAutocomplete {
   const places = placeEntries(postal);
@@ -257,43 +302,35 @@ export function createAddressAutocomplete({ postal, reference }: { postal: Posta
     US: { ...places.US, addresses: [], streets: [] },
     CA: { ...places.CA, addresses: [], streets: [] },
   };
+  const stored = reference?.storedSuggestions();
 
-  const cityOf = (postalCode: string, country: SuggestionCountry): string | null => {
-    // The one place the address files give the postal code's points, else GeoNames' (US).
-    const local = reference?.localCityNamesOf(postalCode) ?? [];
-    if (local.length === 1) return local[0];
-    return country === 'US' ? postal.zip(postalCode)?.[0]?.city ?? local[0] ?? null : local[0] ?? null;
-  };
-  const stateOf = (postalCode: string, country: SuggestionCountry): string | null => country === 'US'
-    ? postal.zip(postalCode)?.[0]?.state ?? stateOfUnlistedZip(postalCode) ?? null
-    : postal.fsa(postalCode.slice(0, 3))?.province ?? null;
-
-  for (const { postalCode, street, numbers, ranges } of reference?.streets() ?? []) {
-    const country = countryOfPostalCode(postalCode);
-    if (!country || !street.name) continue;
-    const arrays = byCountry[country];
-    const city = cityOf(postalCode, country);
-    const state = stateOf(postalCode, country);
-    const written = streetText(street, country);
-    const lastLine = searchForm(join(city, state, postalCode));
-    const numericRanges = ranges.filter((r) => (r.recordType === 'S' || r.recordType === 'H') && /^\d+$/.test(r.primaryLow) && /^\d+$/.test(r.primaryHigh));
-    arrays.streets.push({
-      key: join(searchForm(written), lastLine), weight: numbers.length + numericRanges.length, kind: 'street', country,
-      text: lineOf(written, city, state, postalCode), street: written, city, state, zip: postalCode,
-      ranges: numericRanges.length ? numericRanges : undefined,
-    });
-    for (const number of numbers) {
-      const line = `${number} ${written}`;
-      arrays.addresses.push({
-        key: join(searchForm(line), lastLine), weight: 0, kind: 'address', country,
-        text: lineOf(line, city, state, postalCode), street: line, city, state, zip: postalCode,
-      });
-    }
+  for (const street of stored ? [] : reference?.streets() ?? []) {
+    const made = streetSuggestionsOf(postal, reference!.localCityNamesOf(street.postalCode), street);
+    if (!made) continue;
+    const arrays = byCountry[made.street.country];
+    arrays.streets.push(made.street);
+    for (const a of made.addresses) arrays.addresses.push(a);
   }
   for (const arrays of Object.values(byCountry)) {
     sortByKey(arrays.addresses);
     sortByKey(arrays.streets);
   }
+  /** The streets whose key starts with the prefix: from the arrays, or the disk index's sorted table. */
+  const forEachStreet = (c: SuggestionCountry, prefix: string, whole: boolean, visit: (entry: Entry) => void) => {
+    if (!stored) return forEachStartingWith(byCountry[c].streets, prefix, whole, visit);
+    let seen = 0;
+    stored.streetsStartingWith(c, prefix, (json) => {
+      const e = JSON.parse(json) as Entry & { streetKey: string };
+      if (whole && e.key.length !== prefix.length && e.key.charCodeAt(prefix.length) !== 32) return true;
+      e.words ??= e.key.split(' ').length;
+      visit(e);
+      return ++seen < SCAN_PER_PREFIX;
+    });
+  };
+  /** True when the number is a delivery point of the street: one of its USPS ranges, or (disk index) its points. */
+  const streetHolds = (e: Entry, number: string) =>
+    e.ranges?.some((r) => inRange(number, r.primaryLow, r.primaryHigh, r.primaryParity))
+    || (stored !== undefined && reference!.hasPointNumber(e.zip!, (e as Entry & { streetKey: string }).streetKey, number));
 
   return {
     size: {
@@ -322,7 +359,7 @@ export function createAddressAutocomplete({ postal, reference }: { postal: Posta
           forEachStartingWith(arrays.addresses, prefix, whole, offer(addressRank));
           forEachStartingWith(arrays.places, prefix, whole, offer(placeRank));
           forEachStartingWith(arrays.codes, prefix, whole, offer(placeRank));
-          forEachStartingWith(arrays.streets, prefix, whole, offer(streetRank));
+          forEachStreet(c, prefix, whole, offer(streetRank));
         }
         // A city typed with the start of one of its ZIPs (`Louisville KY 402`): those ZIPs.
         const last = words[words.length - 1];
@@ -341,8 +378,8 @@ export function createAddressAutocomplete({ postal, reference }: { postal: Posta
         if (startsWithNumber) {
           const number = words[0];
           for (const { prefix, whole } of prefixesOf(words.slice(1), finished)) {
-            forEachStartingWith(arrays.streets, prefix, whole, (e) => {
-              if (!e.ranges?.some((r) => inRange(number, r.primaryLow, r.primaryHigh, r.primaryParity))) return;
+            forEachStreet(c, prefix, whole, (e) => {
+              if (!streetHolds(e, number)) return;
               const line = `${number} ${e.street}`;
               const entry = { ...suggestionOf(e), text: lineOf(line, e.city, e.state, e.zip), street: line, kind: 'address' as const };
               candidates.offer({ entry, key: `${number} ${e.key}`, rank: 0, weight: 0, extraWords: e.words! + 1 - queryWords });

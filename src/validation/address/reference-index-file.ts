@@ -10,7 +10,7 @@
  * in-memory index uses and kept in a least-recently-used cache bounded by the points it holds.
  */
 import Database from 'better-sqlite3';
-import { ReferenceIndex, slipIndexOf, type StreetTables } from './reference-index.js';
+import { ReferenceIndex, slipIndexOf, type StoredSuggestions, type StreetTables } from './reference-index.js';
 import { decodeZipStreets, encodeZipStreets, type NewStreetName, type ZipStreets } from './zip-streets.js';
 
 const SCHEMA = `
@@ -21,6 +21,7 @@ const SCHEMA = `
   CREATE TABLE route_zips (key TEXT PRIMARY KEY, zips TEXT NOT NULL) WITHOUT ROWID;
   CREATE TABLE slips (bucket TEXT PRIMARY KEY, names TEXT NOT NULL) WITHOUT ROWID;
   CREATE TABLE local_cities (seq INTEGER PRIMARY KEY, postal_code TEXT NOT NULL, city TEXT NOT NULL);
+  CREATE TABLE suggestions (country TEXT NOT NULL, key TEXT NOT NULL, entry TEXT NOT NULL);
   CREATE TABLE city_names (seq INTEGER PRIMARY KEY, zip TEXT NOT NULL, city TEXT NOT NULL, mailing INTEGER NOT NULL, state TEXT NOT NULL, preferred TEXT NOT NULL);
 `;
 const FORMAT_VERSION = '1';
@@ -34,6 +35,7 @@ export class ReferenceIndexWriter {
   private readonly insertPair: Database.Statement;
   private readonly insertLocal: Database.Statement;
   private readonly insertCity: Database.Statement;
+  private readonly insertSuggestion: Database.Statement;
   private points = 0;
   private ranges = 0;
   private covered = 0;
@@ -48,6 +50,7 @@ export class ReferenceIndexWriter {
     this.insertPair = this.db.prepare(`INSERT INTO temp.pairs (kind, key, zip) VALUES (?, ?, ?)`);
     this.insertLocal = this.db.prepare(`INSERT INTO local_cities (postal_code, city) VALUES (?, ?)`);
     this.insertCity = this.db.prepare(`INSERT INTO city_names (zip, city, mailing, state, preferred) VALUES (?, ?, ?, ?, ?)`);
+    this.insertSuggestion = this.db.prepare(`INSERT INTO suggestions (country, key, entry) VALUES (?, ?, ?)`);
     this.db.exec('BEGIN');
   }
 
@@ -67,6 +70,11 @@ export class ReferenceIndexWriter {
     this.points += counts.points;
     this.ranges += counts.ranges;
     if (covered) this.covered++;
+  }
+
+  /** A street's autocomplete suggestion (autocomplete.ts's entry), by its search key. */
+  addSuggestion(country: string, key: string, entry: object): void {
+    this.insertSuggestion.run(country, key, JSON.stringify(entry));
   }
 
   addCityName(zip: string, city: string, mailing: boolean, state: string, preferred: string): void {
@@ -89,6 +97,8 @@ export class ReferenceIndexWriter {
     const slips = slipIndexOf(this.db.prepare(`SELECT key FROM street_zips`).pluck().iterate() as IterableIterator<string>);
     const insertSlip = this.db.prepare(`INSERT INTO slips (bucket, names) VALUES (?, ?)`);
     for (const [bucket, names] of slips) insertSlip.run(bucket, names.join('\n'));
+    // (One sort of the streets, some hundredths of the points: the autocomplete's prefix scans read this index.)
+    this.db.exec(`CREATE INDEX suggestions_by_key ON suggestions (country, key)`);
     const insertMeta = this.db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?)`);
     const all = { ...meta, format: FORMAT_VERSION, points: String(this.points), ranges: String(this.ranges), covered: String(this.covered) };
     for (const [key, value] of Object.entries(all)) insertMeta.run(key, value);
@@ -148,6 +158,7 @@ class FileStreetTables implements StreetTables {
   private readonly blobOf: Database.Statement;
   private readonly zipsOf: Record<'street' | 'alike' | 'route', Database.Statement>;
   private readonly slipsOf: Database.Statement;
+  readonly suggestions: StoredSuggestions;
 
   constructor(private readonly db: Database.Database, options: IndexFileOptions) {
     const meta = new Map(db.prepare(`SELECT key, value FROM meta`).raw().all() as [string, string][]);
@@ -162,6 +173,25 @@ class FileStreetTables implements StreetTables {
     const listOf = (table: string) => db.prepare(`SELECT zips FROM ${table} WHERE key = ?`).pluck();
     this.zipsOf = { street: listOf('street_zips'), alike: listOf('alike_zips'), route: listOf('route_zips') };
     this.slipsOf = db.prepare(`SELECT names FROM slips WHERE bucket = ?`).pluck();
+    const startingWith = db.prepare(`SELECT key, entry FROM suggestions WHERE country = ? AND key >= ? ORDER BY country, key LIMIT ?`).raw();
+    this.suggestions = {
+      streetsStartingWith(country, prefix, visit) {
+        // Pages of rows in key order, as the in-memory arrays' binary search and scan read them.
+        let from = prefix;
+        let skip = 0;
+        for (;;) {
+          const rows = startingWith.all(country, from, 256 + skip) as [string, string][];
+          for (let i = skip; i < rows.length; i++) {
+            if (!rows[i][0].startsWith(prefix) || !visit(rows[i][1])) return;
+          }
+          if (rows.length < 256 + skip) return;
+          const last = rows[rows.length - 1][0];
+          // (Rows of the same key as the page's last are read again next page: skip those already seen.)
+          skip = rows.filter((r) => r[0] === last).length;
+          from = last;
+        }
+      },
+    };
   }
 
   zip(postalCode: string): ZipStreets | undefined {

@@ -67,6 +67,16 @@ export interface StreetTables {
   /** Street names by slipIndexOf's bucket (first letter and length). */
   slipCandidates(bucket: string): readonly string[];
   readonly counts: { points: number; ranges: number };
+  /** The autocomplete's street suggestions, stored sorted (the disk index); absent: built from the streets. */
+  readonly suggestions?: StoredSuggestions;
+}
+
+/**
+ * Street suggestions kept sorted outside the heap (autocomplete.ts's entries as JSON): each whose key starts with the
+ * prefix, in key order, until `visit` says stop.
+ */
+export interface StoredSuggestions {
+  streetsStartingWith(country: string, prefix: string, visit: (entryJson: string) => boolean): void;
 }
 
 /** The streets held in memory, filled point by point. */
@@ -329,6 +339,16 @@ export class ReferenceIndex {
         yield { postalCode, street: partsOfKey(key), numbers: [...pointStreets?.get(key)?.keys() ?? []], ranges: rangeStreets?.get(key) ?? [] };
       }
     }
+  }
+
+  /** The autocomplete's stored street suggestions, where the index keeps them (the disk index). */
+  storedSuggestions(): StoredSuggestions | undefined {
+    return this.tables.suggestions;
+  }
+
+  /** True when the street (by key) of the postal code has an address point of that house number. */
+  hasPointNumber(postalCode: string, key: string, number: string): boolean {
+    return this.tables.zip(postalCode)?.points.get(key)?.has(number) ?? false;
   }
 
   /** True when some data names this postal code. */
