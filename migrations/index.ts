@@ -21,6 +21,7 @@ import { IdempotencyLease1764975000000 } from './1764975000000-IdempotencyLease.
 import { LedgerRequestIndex1765000000000 } from './1765000000000-LedgerRequestIndex.js';
 import { ReferencePointLocation1765100000000 } from './1765100000000-ReferencePointLocation.js';
 import { UsedFlowNonces1765200000000 } from './1765200000000-UsedFlowNonces.js';
+import { LowBalanceDailyLimit1765260000000 } from './1765260000000-LowBalanceDailyLimit.js';
 
 export const migrations = [
   Billing1763790000000, ReferenceData1763800000000, ReferencePointCity1763810000000, ReferenceImportLog1763820000000,
@@ -29,5 +30,5 @@ export const migrations = [
   OneConnectorPerShop1764820000000, IdempotencyPerKey1764821000000, OneJobEngine1764900000000,
   TestKeys1764920000000, Webhooks1764940000000, ConnectorStreams1764950000000, ConnectorCreditCap1764951000000,
   ShopOrders1764965000000, IdempotencyLease1764975000000, LedgerRequestIndex1765000000000,
-  ReferencePointLocation1765100000000, UsedFlowNonces1765200000000,
+  ReferencePointLocation1765100000000, UsedFlowNonces1765200000000, LowBalanceDailyLimit1765260000000,
 ];

@@ -235,6 +235,7 @@ export function openWebhooks(
   }, logger);
   const lowBalance = new LowBalanceAlerts({
     db, balanceOf: (id) => ledger.balance(id), mailer, webhooks, billingUrl: baseUrl, logger,
+    grantedSince: async (id, at) => (await ledger.grants(id)).some((g) => Date.parse(g.created_at) > at),
     // Only a confirmed address gets mail from us.
     ownerEmailOf: async (id) => (await people.members(id)).find((m) => m.role === 'owner' && m.email_confirmed)?.email ?? null,
   });

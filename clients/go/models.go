@@ -317,11 +317,11 @@ type ModuleUsage struct {
 	Credits  int64 `json:"credits"`
 }
 
-// LowBalanceAlert: One e-mail to the owner and one `credits.low` webhook each time the balance falls below the threshold
+// LowBalanceAlert: One e-mail to the owner and one `credits.low` webhook each time the balance falls below the threshold, at most 3 a UTC day
 type LowBalanceAlert struct {
 	// Alert when the balance falls below this many credits; null: no alert
 	Threshold *int64 `json:"threshold"`
-	// false once an alert went out, until the balance is back at or above the threshold
+	// false once an alert went out, until credits added bring the balance back at or above the threshold
 	Armed       bool       `json:"armed"`
 	LastAlertAt *time.Time `json:"last_alert_at"`
 }

@@ -160,6 +160,21 @@ export class Accounts {
     return revoked;
   }
 
+  /**
+   * Whether the key may change what the account sends out (webhook endpoints, the low-balance alert; docs/api.md#key-roles):
+   * an owner key (made by the account's owner, in the dashboard or through the API with an owner key) or an admin key
+   * (made by the command line, or through the API with an admin key: no person behind it). A key a member made may not,
+   * nor may a publishable or test key.
+   */
+  async isOwnerOrAdminKey(principal: Principal): Promise<boolean> {
+    if (principal.publishable || principal.test) return false;
+    if (!principal.createdBy) return true;
+    const rows = await this.db.all<{ role: string }>(
+      `SELECT role FROM users WHERE id = $1 AND account_id = $2`, [principal.createdBy, principal.accountId],
+    );
+    return rows[0]?.role === 'owner';
+  }
+
   /** How many live keys the person made. */
   async liveKeysOf(userId: string): Promise<number> {
     const rows = await this.db.all<{ n: number | string }>(`SELECT COUNT(*) AS n FROM api_keys WHERE created_by = $1 AND revoked_at IS NULL`, [userId]);

@@ -1,7 +1,8 @@
 /**
  * The dashboard's Webhooks page (docs/webhooks.md): add an endpoint (its secret shown once), delete one, send a
  * delivery again, set the low-balance threshold. Every form is CSRF-checked (`action`); every id is looked up within
- * the session's account, another account's answered like a missing one.
+ * the session's account, another account's answered like a missing one. Members see the page; only the owner changes
+ * what the account sends out (docs/api.md#key-roles holds the API's side of the same rule).
  */
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { Accounts } from '../billing/accounts.js';
@@ -30,6 +31,11 @@ export function webhookRoutes(router: Router, guards: { page: RequestHandler[]; 
   const { webhooks, lowBalance, accounts } = deps;
   const accountOf = (res: Response) => webOf(res).session!.accountId;
   const fields = (req: Request) => (req.body ?? {}) as Record<string, unknown>;
+  const ownerOnly: RequestHandler = (_req, res, next) => {
+    if (webOf(res).session!.role === 'owner') return next();
+    next(new Problem('owner-only', "Only the account's owner changes webhook endpoints and the low-balance alert."));
+  };
+  const change = [...guards.action, ownerOnly];
 
   async function render(req: Request, res: Response, status: number, extra: Partial<Parameters<typeof webhooksPage>[0]> = {}) {
     const id = accountOf(res);
@@ -42,7 +48,7 @@ export function webhookRoutes(router: Router, guards: { page: RequestHandler[]; 
 
   router.get('/webhook-endpoints', ...guards.page, (req, res) => render(req, res, 200));
 
-  router.post('/webhook-endpoints', ...guards.action, async (req, res) => {
+  router.post('/webhook-endpoints', ...change, async (req, res) => {
     const body = fields(req);
     const url = typeof body.url === 'string' ? body.url.trim() : '';
     const events = ([] as unknown[]).concat(body.events ?? []).filter((e): e is string => typeof e === 'string');
@@ -60,7 +66,7 @@ export function webhookRoutes(router: Router, guards: { page: RequestHandler[]; 
     }
   });
 
-  router.post('/webhook-endpoints/low-balance', ...guards.action, async (req, res) => {
+  router.post('/webhook-endpoints/low-balance', ...change, async (req, res) => {
     const text = String(fields(req).threshold ?? '').trim();
     const threshold = text === '' ? null : Number(text);
     if (threshold !== null && (!Number.isInteger(threshold) || threshold < 0 || threshold > MAX_THRESHOLD)) {
@@ -70,12 +76,12 @@ export function webhookRoutes(router: Router, guards: { page: RequestHandler[]; 
     res.redirect(303, '/webhook-endpoints?done=alert-saved');
   });
 
-  router.post('/webhook-endpoints/:id/delete', ...guards.action, async (req, res) => {
+  router.post('/webhook-endpoints/:id/delete', ...change, async (req, res) => {
     if (!(await webhooks.deleteEndpoint(accountOf(res), String(req.params.id)))) throw new Problem('not-found', 'No such webhook endpoint on this account.');
     res.redirect(303, '/webhook-endpoints?done=deleted');
   });
 
-  router.post('/webhook-endpoints/:id/deliveries/:delivery/redeliver', ...guards.action, async (req, res) => {
+  router.post('/webhook-endpoints/:id/deliveries/:delivery/redeliver', ...change, async (req, res) => {
     const account = accountOf(res);
     const endpointId = String(req.params.id);
     if (!(await webhooks.getEndpoint(account, endpointId))) throw new Problem('not-found', 'No such webhook endpoint on this account.');

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROBLEM_TYPES } from '../../src/http/problems.js';
 import { testDatabases } from '../support/databases.js';
+import { accountWithMember } from '../support/account-people.js';
 import { useTestService } from '../support/service.js';
 import { Conformance, operationsOf } from './conformance.js';
 import { startFakeOrg } from '../salesforce/fake-org.js';
@@ -201,8 +202,12 @@ describe('the OpenAPI description', () => {
       await patch(await call(s, 'PATCH', '/v1/account', { key: apiKey, ...json({ low_balance_threshold: 'five' }) }));
       await patch(await call(s, 'PATCH', '/v1/account', { key: apiKey, ...BIG_JSON }));
       await patch(await call(s, 'PATCH', '/v1/account', { key: apiKey, body: 'x', type: 'text/plain' }));
+      // A member's key changes nothing of what the account sends out (owner-only).
+      const { memberKey, ownerKey } = await accountWithMember(s);
+      await patch(await call(s, 'PATCH', '/v1/account', { key: memberKey, ...json({ low_balance_threshold: 5 }) }));
       const create = (r: Response) => conformance.check('POST', '/v1/webhook_endpoints', r);
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+      await create(await call(s, 'POST', '/v1/webhook_endpoints', { key: memberKey, ...json({ url, events: ['credits.low'] }) }));
       const ok = await create(await call(s, 'POST', '/v1/webhook_endpoints', { key: apiKey, ...json({ url, events: ['credits.low'] }) }));
       const slow = await create(await call(s, 'POST', '/v1/webhook_endpoints', { key: apiKey, ...json({ url: `${hanging.url}/hooks`, events: ['credits.low'] }) }));
       await create(await call(s, 'POST', '/v1/webhook_endpoints', { key: apiKey, ...json({ url, events: ['nope'] }) }));
@@ -222,6 +227,10 @@ describe('the OpenAPI description', () => {
       const redelivered = '/v1/webhook_endpoints/{webhook_endpoint_id}/deliveries/{delivery_id}/redeliver';
       expect((await conformance.check('POST', redelivered, await redeliver(ok.id, delivered[0]!.id))).attempts).toBe(2);
       await conformance.check('POST', redelivered, await redeliver(ok.id, 'wd_missing'));
+      const theirs = (await (await call(s, 'POST', '/v1/webhook_endpoints', { key: ownerKey, ...json({ url, events: ['credits.low'] }) })).json()) as Json;
+      const byMember = (method: string, path: string) => call(s, method, path, { key: memberKey });
+      await conformance.check('POST', redelivered, await byMember('POST', `/v1/webhook_endpoints/${theirs.id}/deliveries/wd_x/redeliver`));
+      await conformance.check('DELETE', '/v1/webhook_endpoints/{webhook_endpoint_id}', await byMember('DELETE', `/v1/webhook_endpoints/${theirs.id}`));
       const [inFlight] = (await (await logOf(slow.id)).json() as Json).deliveries;
       expect((await conformance.check('POST', redelivered, await redeliver(slow.id, inFlight.id))).type).toBe('/problems/webhook-delivery-busy');
       const remove = (id: string) => call(s, 'DELETE', `/v1/webhook_endpoints/${id}`, { key: apiKey });

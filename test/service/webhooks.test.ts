@@ -2,7 +2,8 @@
  * Outgoing webhooks (docs/webhooks.md) against the real service on SQLite and PostgreSQL: a receiver on 127.0.0.1 gets
  * signed deliveries; a failing one is retried with back-off, and a restart loses no retry; a redirect is not followed;
  * a private address is refused without WEBHOOKS_ALLOW_PRIVATE; one account reaches nothing of another's; the
- * low-balance alert fires once per crossing, by e-mail and webhook.
+ * low-balance alert fires once per crossing, by e-mail and webhook, re-armed by credits added and never by a change of
+ * threshold, at most 3 a UTC day, and only owner and admin keys change it and the endpoints (issue 51.5).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../src/webhooks/signature.js';
@@ -12,12 +13,18 @@ import { startInternalServer } from '../support/internal-server.js';
 import { startMailCatcher, type MailCatcher } from '../support/mail-catcher.js';
 import { databaseUrlOf, problemOf, startTestService, type TestService } from '../support/service.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { MAX_ALERTS_PER_DAY } from '../../src/webhooks/low-balance.js';
+import { newEmail, newKeyOf, signedUpPerson, WebAgent } from '../web/web-agent.js';
 
 const ENV = {
-  CONNECTOR_SECRET_KEY: 'a7'.repeat(32), WEBHOOKS_ALLOW_PRIVATE: 'true',
+  CONNECTOR_SECRET_KEY: 'a7'.repeat(32), WEBHOOKS_ALLOW_PRIVATE: 'true', PASSWORD_SCRYPT_LOG_N: '10',
   WEBHOOKS_RETRY_BASE_MS: '300', WEBHOOKS_RETRY_MAX_MS: '2000', WEBHOOKS_TICK_MS: '100', WEBHOOKS_TIMEOUT_MS: '2000',
 };
 const ADDRESS = { address: '6007 Applegate Ln, Louisville, KY 40219' }; // 1 credit
+const PASSWORD = 'a long enough passphrase';
+/** Long enough for several ticks of WEBHOOKS_TICK_MS to have looked at an account. */
+const SETTLE_MS = 600;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function until<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -319,6 +326,119 @@ describe.each(testDatabases)('outgoing webhooks on $name', (database) => {
 
     expect((await json(res)).low_balance_alert).toEqual({ threshold: null, armed: false, last_alert_at: null });
     expect(bad.status).toBe(400);
+  });
+
+  // Issue 51.5: each PATCH of the threshold to the balance plus one re-armed and fired the alert (50 PATCHes, 50 mails;
+  // 16 endpoints on one URL, 10 PATCHes, 160 POSTs), and any key of the account could.
+  /** A person signs up and confirms the address (the owner), and makes a key on the keys page (an owner key). */
+  async function ownedAccount(credits: number) {
+    const { agent, email } = await signedUpPerson(s.url, mail, 'owner', PASSWORD);
+    const ownerKey = await newKeyOf(agent);
+    const accountId = (await json(await s.get('/v1/account', ownerKey))).account_id as string;
+    if (credits) await s.accounts.grantCredits(accountId, credits);
+    return { agent, email, ownerKey, accountId };
+  }
+  const lowEventsOf = (accountId: string) => receiver.received.filter((r) => r.body.type === 'credits.low' && r.body.data.account_id === accountId);
+  const lowMails = (email: string) => mail.messages.filter((m) => m.to.includes(email) && /balance is low/.test(m.subject));
+  const alertOf = async (key: string) => (await json(await s.get('/v1/account', key))).low_balance_alert as { threshold: number | null; armed: boolean };
+
+  it('When the threshold is set to the balance plus one 50 times, lowered, removed and set again, then the owner gets one mail and each of 16 endpoints on one URL one credits.low', async () => {
+    // Arrange: 16 endpoints on one receiver URL, a balance of 10.
+    const { email, ownerKey, accountId } = await ownedAccount(10);
+    for (let i = 0; i < 16; i++) {
+      const res = await request(s, 'POST', '/v1/webhook_endpoints', ownerKey, { url: receiver.url, events: ['credits.low'] });
+      expect(res.status, await res.clone().text()).toBe(201);
+    }
+
+    // Act: the first PATCH crosses (10 < 11); then 49 more, each way a threshold can change: up, down to 0, removed.
+    for (let i = 0; i < 50; i++) {
+      const threshold = [11 + i, 0, null][i % 3]!;
+      expect((await setThreshold(ownerKey, threshold)).status).toBe(200);
+    }
+    expect((await setThreshold(ownerKey, 11)).status).toBe(200);
+    await until(async () => lowEventsOf(accountId).length >= 16, 'the first alert');
+    await sleep(SETTLE_MS);
+
+    // Assert: one crossing, one alert: one mail, one POST per endpoint, and it stays disarmed.
+    expect(lowMails(email)).toHaveLength(1);
+    expect(lowEventsOf(accountId)).toHaveLength(16);
+    expect(new Set(lowEventsOf(accountId).map((r) => r.body.id)).size).toBe(1);
+    expect(await alertOf(ownerKey)).toMatchObject({ threshold: 11, armed: false });
+  });
+
+  it(`When grants lift the balance back over the threshold again and again, then each crossing alerts, at most ${MAX_ALERTS_PER_DAY} a UTC day`, async () => {
+    // Arrange: a balance of 5 at a threshold of 5 (not below it: armed, nothing sent).
+    const { email, ownerKey, accountId } = await ownedAccount(5);
+    await request(s, 'POST', '/v1/webhook_endpoints', ownerKey, { url: receiver.url, events: ['credits.low'] });
+    expect((await setThreshold(ownerKey, 5)).status).toBe(200);
+
+    // Act: five times, spend one credit (4, below 5), then buy it back with a grant (5 again).
+    const seen: { alerts: number; armedAfterGrant: boolean }[] = [];
+    for (let round = 1; round <= 5; round++) {
+      expect((await s.post('/v1/validate', ADDRESS, { key: ownerKey })).status).toBe(200);
+      const expected = Math.min(round, MAX_ALERTS_PER_DAY);
+      await until(async () => lowEventsOf(accountId).length >= expected, `alert ${expected}`);
+      if (round > MAX_ALERTS_PER_DAY) await sleep(SETTLE_MS);
+      await s.accounts.grantCredits(accountId, 1);
+      if (round <= MAX_ALERTS_PER_DAY) await until(async () => (await alertOf(ownerKey)).armed, `re-armed after grant ${round}`);
+      seen.push({ alerts: lowEventsOf(accountId).length, armedAfterGrant: (await alertOf(ownerKey)).armed });
+    }
+
+    // Assert: 1, 2, 3 alerts, then no more today; the alert stays armed for the next day.
+    expect(seen.map((r) => r.alerts)).toEqual([1, 2, 3, 3, 3]);
+    expect(seen.every((r) => r.armedAfterGrant)).toBe(true);
+    expect(lowMails(email)).toHaveLength(MAX_ALERTS_PER_DAY);
+  });
+
+  it("When a member's key changes endpoints or the alert, then it is 403 owner-only and nothing changes; owner and admin keys may, and any key reads", async () => {
+    // Arrange: the owner invites a member, who joins and makes a key on the keys page; an admin key from the command line.
+    const { agent: owner, ownerKey, accountId } = await ownedAccount(100);
+    const memberEmail = newEmail('member');
+    await owner.get('/members');
+    const before = mail.messages.length;
+    await owner.post('/members', { email: memberEmail });
+    const link = new URL(await mail.link(memberEmail, '/invite', before));
+    const member = new WebAgent(s.url);
+    await member.get(link.pathname + link.search);
+    expect((await member.post('/invite', { token: link.searchParams.get('token')!, password: 'member passphrase here' })).status).toBe(303);
+    const memberKey = await newKeyOf(member);
+    const { api_key: adminKey } = await s.accounts.createKey(accountId); // as `keys create --account` makes it
+    const endpoint = await json(await request(s, 'POST', '/v1/webhook_endpoints', ownerKey, { url: receiver.url, events: ['credits.low'] }));
+    // A key the member's key makes through the API is the member's too.
+    const made = await json(await request(s, 'POST', '/v1/keys', memberKey, {}));
+
+    // Act
+    const tries = [
+      await request(s, 'POST', '/v1/webhook_endpoints', memberKey, { url: receiver.url, events: ['credits.low'] }),
+      await request(s, 'PATCH', '/v1/account', memberKey, { low_balance_threshold: 101 }),
+      await request(s, 'DELETE', `/v1/webhook_endpoints/${endpoint.id}`, memberKey),
+      await request(s, 'POST', `/v1/webhook_endpoints/${endpoint.id}/deliveries/wd_none/redeliver`, memberKey),
+      await request(s, 'PATCH', '/v1/account', made.api_key as string, { low_balance_threshold: 101 }),
+    ];
+    const dashboardTries = [
+      await member.post('/webhook-endpoints/low-balance', { threshold: '101' }),
+      await member.post('/webhook-endpoints', { url: receiver.url, events: 'credits.low' }),
+      await member.post(`/webhook-endpoints/${endpoint.id}/delete`, {}),
+    ];
+    const reads = [await s.get('/v1/webhook_endpoints', memberKey), await s.get('/v1/account', memberKey)];
+    const unchanged = await alertOf(ownerKey);
+    const byAdmin = await setThreshold(adminKey, 50);
+    const byOwner = await setThreshold(ownerKey, 40);
+    await owner.get('/webhook-endpoints');
+    const byOwnerPage = await owner.post('/webhook-endpoints/low-balance', { threshold: '30' });
+
+    // Assert
+    for (const res of tries) {
+      expect(res.status).toBe(403);
+      expect(await json(res)).toMatchObject({ type: '/problems/owner-only', detail: expect.stringContaining('made by a member') });
+    }
+    expect(dashboardTries.map((r) => r.status)).toEqual([403, 403, 403]);
+    expect(reads.map((r) => r.status)).toEqual([200, 200]);
+    expect((await json(reads[0]!)).webhook_endpoints).toHaveLength(1);
+    expect(unchanged.threshold).toBeNull();
+    expect([byAdmin.status, byOwner.status]).toEqual([200, 200]);
+    expect(byOwnerPage).toMatchObject({ status: 303, location: '/webhook-endpoints?done=alert-saved' });
+    expect((await alertOf(ownerKey)).threshold).toBe(30);
   });
 });
 

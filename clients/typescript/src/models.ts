@@ -313,11 +313,11 @@ export interface ModuleUsage {
   [extra: string]: unknown;
 }
 
-/** One e-mail to the owner and one `credits.low` webhook each time the balance falls below the threshold */
+/** One e-mail to the owner and one `credits.low` webhook each time the balance falls below the threshold, at most 3 a UTC day */
 export interface LowBalanceAlert {
   /** Alert when the balance falls below this many credits; null: no alert */
   threshold: number | null;
-  /** false once an alert went out, until the balance is back at or above the threshold */
+  /** false once an alert went out, until credits added bring the balance back at or above the threshold */
   armed: boolean;
   last_alert_at: string | null;
   [extra: string]: unknown;

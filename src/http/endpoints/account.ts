@@ -8,6 +8,7 @@ import { MAX_THRESHOLD } from '../../webhooks/low-balance.js';
 import type { Component } from '../openapi/components.js';
 import { Problem } from '../problems.js';
 import { accountOf, endpoint, enumOf, json, type EndpointDeps } from './endpoint.js';
+import { requireOwnerOrAdminKey } from './webhook-endpoints.js';
 
 const USAGE_WINDOW_DAYS = 30;
 
@@ -58,9 +59,9 @@ const moduleUsage = z.object({ requests: z.int().min(0), credits: z.int() });
 
 export const lowBalanceAlertSchema = z.object({
   threshold: z.int().min(0).nullable().describe('Alert when the balance falls below this many credits; null: no alert'),
-  armed: z.boolean().describe('false once an alert went out, until the balance is back at or above the threshold'),
+  armed: z.boolean().describe('false once an alert went out, until credits added bring the balance back at or above the threshold'),
   last_alert_at: isoTime.nullable(),
-}).describe('One e-mail to the owner and one `credits.low` webhook each time the balance falls below the threshold');
+}).describe('One e-mail to the owner and one `credits.low` webhook each time the balance falls below the threshold, at most 3 a UTC day');
 
 export const accountPatchSchema = z.object({
   low_balance_threshold: z.int().min(0).max(MAX_THRESHOLD).nullable().describe('Credits; null removes the alert'),
@@ -169,13 +170,18 @@ export const accountEndpoints = [
     summary: "Change the account's settings",
     description:
       '`low_balance_threshold`: when the balance falls below it, the owner gets one e-mail and the endpoints one ' +
-      '`credits.low` webhook, and no more until the balance is back at or above it. A new threshold is checked at once.',
+      '`credits.low` webhook, and no more until credits added bring the balance back at or above it (changing the ' +
+      'threshold does not), at most 3 a UTC day. A new threshold is checked at once. An owner or admin key only ' +
+      '(docs/api.md#key-roles): a key a member made gets 403 `owner-only`.',
     request: { body: accountPatchSchema },
     responses: { 200: { description: 'The account, changed', content: json(accountSchema) } },
-    problems: ['invalid-json', 'invalid-request', 'payload-too-large', 'unsupported-media-type'],
+    problems: ['invalid-json', 'invalid-request', 'owner-only', 'payload-too-large', 'unsupported-media-type'],
     handler: async ({ res, deps, body }) => {
       const id = accountOf(res);
-      if (body.low_balance_threshold !== undefined) await deps.lowBalance.set(id, body.low_balance_threshold);
+      if (body.low_balance_threshold !== undefined) {
+        await requireOwnerOrAdminKey(deps, res, 'changes the low-balance alert');
+        await deps.lowBalance.set(id, body.low_balance_threshold);
+      }
       res.json(await accountView(deps, id));
     },
   }),

@@ -72,6 +72,15 @@ export const webhookComponents: Component[] = [
 const endpointId = z.object({ webhook_endpoint_id: z.string().describe('The endpoint') });
 const deliveryId = endpointId.extend({ delivery_id: z.string().describe('The delivery') });
 
+/**
+ * Changes to what the account sends out (endpoints, redeliveries, the low-balance alert) take an owner or admin key
+ * (docs/api.md#key-roles): any key reading them is not enough to point the account's mail and POSTs somewhere.
+ */
+export async function requireOwnerOrAdminKey(deps: EndpointDeps, res: Response, what: string): Promise<void> {
+  if (await deps.accounts.isOwnerOrAdminKey(res.locals.context.principal!)) return;
+  throw new Problem('owner-only', `Only an owner key or an admin key ${what}; this key was made by a member of the account.`);
+}
+
 /** The account's own endpoint named in the path, or 404. */
 async function own(deps: EndpointDeps, req: Request, res: Response) {
   const found = await deps.webhooks.getEndpoint(accountOf(res), String(req.params.id));
@@ -86,7 +95,8 @@ export const webhookEndpointEndpoints = [
     description:
       'The URL must be https on a public address. The answer carries the signing secret, this once. Each event is POSTed ' +
       'as JSON `{"id", "type", "created", "data"}` with `Contact-Validator-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; ' +
-      'an answer other than 2xx is tried again with back-off for 72 hours. At most 16 endpoints per account.',
+      'an answer other than 2xx is tried again with back-off for 72 hours. At most 16 endpoints per account. An owner or ' +
+      'admin key only (docs/api.md#key-roles): a key a member made gets 403 `owner-only`.',
     request: { body: newWebhookEndpointSchema },
     responses: {
       201: {
@@ -95,8 +105,9 @@ export const webhookEndpointEndpoints = [
         headers: { Location: { description: '`/v1/webhook_endpoints/{webhook_endpoint_id}`', schema: z.string() }, ...noStore },
       },
     },
-    problems: ['invalid-json', 'invalid-request', 'payload-too-large', 'unsupported-media-type', 'webhooks-not-configured'],
+    problems: ['invalid-json', 'invalid-request', 'owner-only', 'payload-too-large', 'unsupported-media-type', 'webhooks-not-configured'],
     handler: async ({ res, deps, body }) => {
+      await requireOwnerOrAdminKey(deps, res, 'adds webhook endpoints');
       try {
         const created = await deps.webhooks.createEndpoint(accountOf(res), body);
         res.status(201).location(`/v1/webhook_endpoints/${created.id}`).set('Cache-Control', 'no-store').json(created);
@@ -119,11 +130,12 @@ export const webhookEndpointEndpoints = [
   endpoint({
     method: 'delete', path: '/v1/webhook_endpoints/{webhook_endpoint_id}', security: 'secret', operationId: 'deleteWebhookEndpoint', tag: 'Webhooks',
     summary: 'Delete a webhook endpoint and its delivery log',
-    description: 'Nothing more is sent to it, retries included.',
+    description: 'Nothing more is sent to it, retries included. An owner or admin key only (docs/api.md#key-roles).',
     request: { params: endpointId },
     responses: { 204: { description: 'Deleted' } },
-    problems: ['not-found'],
+    problems: ['not-found', 'owner-only'],
     handler: async ({ req, res, deps }) => {
+      await requireOwnerOrAdminKey(deps, res, 'deletes webhook endpoints');
       if (!(await deps.webhooks.deleteEndpoint(accountOf(res), String(req.params.id)))) {
         throw new Problem('not-found', 'No such webhook endpoint on this account.');
       }
@@ -147,12 +159,14 @@ export const webhookEndpointEndpoints = [
     summary: 'Send a delivery again now',
     description:
       'Sends the same event (same `id`, a fresh signature) at once, whatever its status, and answers with the delivery as ' +
-      'that attempt left it; if it fails, it is tried again with back-off like a first delivery.',
+      'that attempt left it; if it fails, it is tried again with back-off like a first delivery. An owner or admin key ' +
+      'only (docs/api.md#key-roles).',
     request: { params: deliveryId },
     responses: { 200: { description: 'The delivery after this attempt', content: json(webhookDeliverySchema), headers: noStore } },
-    problems: ['not-found', 'webhook-delivery-busy'],
+    problems: ['not-found', 'owner-only', 'webhook-delivery-busy'],
     handler: async ({ req, res, deps }) => {
       const endpointRow = await own(deps, req, res);
+      await requireOwnerOrAdminKey(deps, res, 'sends deliveries again');
       const account = accountOf(res);
       const id = String(req.params.delivery_id);
       const after = await deps.webhooks.redeliver(account, endpointRow.id, id);

@@ -305,12 +305,12 @@ class ModuleUsage(TypedDict):
 
 
 class LowBalanceAlert(TypedDict):
-    """One e-mail to the owner and one `credits.low` webhook each time the balance falls below the threshold"""
+    """One e-mail to the owner and one `credits.low` webhook each time the balance falls below the threshold, at most 3 a UTC day"""
 
     threshold: Optional[int]
     """Alert when the balance falls below this many credits; null: no alert"""
     armed: bool
-    """false once an alert went out, until the balance is back at or above the threshold"""
+    """false once an alert went out, until credits added bring the balance back at or above the threshold"""
     last_alert_at: Optional[str]
 
 
