@@ -30,6 +30,7 @@ export const MODELS: ModelEntry[] = [
   { id: 'ValidateRequest', ts: 'ValidateRequest' },
   { id: 'ValidateRequest.options', py: 'ValidateOptions' },
   { id: 'AddressComponents', ...same('AddressComponents') },
+  { id: 'AddressLocation', ...same('AddressLocation') },
   { id: 'AddressResult', ...same('AddressResult') },
   { id: 'EmailResult', ...same('EmailResult') },
   { id: 'PhoneResult', ...same('PhoneResult') },
@@ -103,6 +104,11 @@ export const VOCABULARIES: VocabularyEntry[] = [
     goConstants: { Y: 'DPVConfirmed', N: 'DPVNotConfirmed', S: 'DPVSecondaryIgnored', D: 'DPVSecondaryMissing', '': 'DPVNone' },
     javaConstants: { '': 'NONE' },
   },
+  {
+    ids: ['AddressResult.evidence'], ...same('AddressEvidence'), pyValues: 'ADDRESS_EVIDENCE', goPrefix: 'Evidence',
+    goConstants: { none: 'EvidenceNone' },
+  },
+  { ids: ['AddressLocation.precision'], ...same('LocationPrecision'), pyValues: 'LOCATION_PRECISIONS', goPrefix: 'Precision' },
   { ids: ['EmailResult.status'], ...same('EmailStatus'), pyValues: 'EMAIL_STATUSES', goPrefix: 'Email' },
   { ids: ['EmailResult.risk'], ...same('EmailRisk'), pyValues: 'EMAIL_RISKS', goPrefix: 'Risk' },
   {

@@ -5,7 +5,17 @@ package contactvalidator
 
 import "time"
 
-// AddressStatus is a closed vocabulary of the API; a newer service may add values. `verified` delivery point confirmed; `corrected` confirmed after changing input components; `partial` building confirmed, unit missing or unknown; `plausible` well-formed and consistent, no reference data covers it; `ambiguous` several candidates; `invalid`.
+// LocationPrecision is a closed vocabulary of the API; a newer service may add values. `rooftop`: the address point's own coordinates; `parcel`: its parcel's centre (NAD Placement); `interpolated`: along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km).
+type LocationPrecision string
+
+const (
+	PrecisionRooftop      LocationPrecision = "rooftop"
+	PrecisionParcel       LocationPrecision = "parcel"
+	PrecisionInterpolated LocationPrecision = "interpolated"
+	PrecisionPostalCode   LocationPrecision = "postal_code"
+)
+
+// AddressStatus is a closed vocabulary of the API; a newer service may add values. `verified` delivery point confirmed; `corrected` confirmed by reference data after changing input components; `partial` building confirmed, unit missing or unknown; `plausible` well-formed and consistent but not confirmed (corrections made without reference data say so in `A#`/`B#`/`M#` footnotes); `ambiguous` several candidates; `invalid`.
 type AddressStatus string
 
 const (
@@ -35,6 +45,18 @@ const (
 	NextActionAccept  NextAction = "accept"
 	NextActionConfirm NextAction = "confirm"
 	NextActionFix     NextAction = "fix"
+)
+
+// AddressEvidence is a closed vocabulary of the API; a newer service may add values. What confirmed the address (docs/api.md#address-evidence): `delivery_point` (USPS data holds it), `address_point` (an address file: NAD, OpenAddresses, NAR, RRAD), `street_range` (a TIGER number range of the street: not a house), `street` (the street is known in the postal code, the number not), `postal_code` (postal code, city and state agree), `none`.
+type AddressEvidence string
+
+const (
+	EvidenceDeliveryPoint AddressEvidence = "delivery_point"
+	EvidenceAddressPoint  AddressEvidence = "address_point"
+	EvidenceStreetRange   AddressEvidence = "street_range"
+	EvidenceStreet        AddressEvidence = "street"
+	EvidencePostalCode    AddressEvidence = "postal_code"
+	EvidenceNone          AddressEvidence = "none"
 )
 
 // EmailStatus is a closed vocabulary of the API; a newer service may add values.
@@ -173,9 +195,17 @@ type AddressComponents struct {
 	DeliveryInstallation string `json:"delivery_installation,omitempty"`
 }
 
+// AddressLocation is the schema AddressLocation.
+type AddressLocation struct {
+	Lat float64 `json:"lat"`
+	Lon float64 `json:"lon"`
+	// `rooftop`: the address point's own coordinates; `parcel`: its parcel's centre (NAD Placement); `interpolated`: along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km)
+	Precision LocationPrecision `json:"precision"`
+}
+
 // AddressResult is the schema AddressResult.
 type AddressResult struct {
-	// `verified` delivery point confirmed; `corrected` confirmed after changing input components; `partial` building confirmed, unit missing or unknown; `plausible` well-formed and consistent, no reference data covers it; `ambiguous` several candidates; `invalid`
+	// `verified` delivery point confirmed; `corrected` confirmed by reference data after changing input components; `partial` building confirmed, unit missing or unknown; `plausible` well-formed and consistent but not confirmed (corrections made without reference data say so in `A#`/`B#`/`M#` footnotes); `ambiguous` several candidates; `invalid`
 	Status AddressStatus `json:"status"`
 	// Upper case, one line, postal code included
 	Standardized string `json:"standardized"`
@@ -190,6 +220,12 @@ type AddressResult struct {
 	Footnotes []string `json:"footnotes"`
 	// What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`
 	NextAction NextAction `json:"next_action"`
+	// What confirmed the address (docs/api.md#address-evidence): `delivery_point` (USPS data holds it), `address_point` (an address file: NAD, OpenAddresses, NAR, RRAD), `street_range` (a TIGER number range of the street: not a house), `street` (the street is known in the postal code, the number not), `postal_code` (postal code, city and state agree), `none`
+	Evidence AddressEvidence `json:"evidence"`
+	// Ids of the data behind `evidence`: `usps`, `nad`, `openaddresses`, `nar`, `rrad`, `tiger`, `geonames`
+	Sources []string `json:"sources"`
+	// Where it is, and how closely; null when not known (or the address is invalid)
+	Location *AddressLocation `json:"location"`
 }
 
 // EmailResult is the schema EmailResult.
@@ -198,7 +234,7 @@ type EmailResult struct {
 	Risk   EmailRisk   `json:"risk"`
 	// `pending`: the probe goes on past the budget; `skipped`: no probe was made
 	SMTP SMTPVerdict `json:"smtp"`
-	// Why the status: `syntax` (finer codes after a colon, `syntax:local_too_long`), `no_such_domain`, `no_mail_server`, `null_mx`, `mailbox_not_found`, `disabled`, `catch_all`, `mailbox_full`, `disposable`, `role`, `temp_fail`, `timeout`, `blocked`, `no_connect`, `dns_error`, `accepted`, `typo`, `not_checked`, …
+	// Why the status: `syntax` (finer codes after a colon, `syntax:local_too_long`), `no_such_domain`, `no_mail_server`, `null_mx`, `mailbox_not_found`, `disabled`, `catch_all`, `mailbox_full`, `disposable`, `role`, `temp_fail`, `timeout`, `blocked`, `no_connect`, `dns_error`, `accepted`, `typo`, `not_checked`, `reserved_domain` (example.com, `.test`, `.example`, `.invalid`, `.localhost`: never a mailbox), …
 	Reason     string `json:"reason"`
 	Normalized string `json:"normalized"`
 	// A likely intended address when the domain looks mistyped
@@ -219,7 +255,7 @@ type PhoneResult struct {
 	CarrierSource CarrierSource `json:"carrier_source"`
 	E164          string        `json:"e164"`
 	Country       string        `json:"country"`
-	// Why the number is invalid
+	// Why the number is invalid: `too_short`, `too_long`, `invalid_length`, `invalid_country_code`, `missing_country_code`, `invalid_for_region`, `not_a_number`, `empty`, `emergency_number` (`911`, `112`, …), `short_code` (`411`, an SMS short code)
 	Reason string `json:"reason,omitempty"`
 	// National format
 	National string `json:"national,omitempty"`

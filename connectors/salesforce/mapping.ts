@@ -3,7 +3,7 @@
  * record holds, and the custom fields (plus, on request, the address fields) a verdict writes back.
  */
 import { countryCodeOf, type RecordContact, type WriteBackItem } from '../../src/sync/plugin.js';
-import type { AddressComponents } from '../../src/validation/types.js';
+import type { AddressComponents, AddressLocation, AddressLocationPrecision } from '../../src/validation/types.js';
 import { VERDICT_FIELDS, fitValue, maxLengthOf } from './fields.js';
 
 export const OBJECTS = ['Contact', 'Lead'] as const;
@@ -26,6 +26,23 @@ export const FIELDS = {
     country: 'Country', email: 'Email', phone: 'Phone', mobile: 'MobilePhone',
   },
 } as const satisfies Record<SalesforceObject, Record<string, string>>;
+
+/**
+ * The standard geolocation fields of each object's address (Object Reference: Contact's Mailing address and Lead's
+ * address are compound fields with a latitude, a longitude and a geocode accuracy), written with the address.
+ */
+export const GEO_FIELDS = {
+  Contact: { latitude: 'MailingLatitude', longitude: 'MailingLongitude', accuracy: 'MailingGeocodeAccuracy' },
+  Lead: { latitude: 'Latitude', longitude: 'Longitude', accuracy: 'GeocodeAccuracy' },
+} as const satisfies Record<SalesforceObject, Record<string, string>>;
+
+/**
+ * The answer's precision as the GeocodeAccuracy picklist names it (Object Reference, "Compound Fields: Geolocation"):
+ * `Address` in the same building, `NearAddress` near it, `Block` the block's midpoint, `Zip` the ZIP code's centre.
+ */
+const GEOCODE_ACCURACY: Record<AddressLocationPrecision, string> = {
+  rooftop: 'Address', parcel: 'NearAddress', interpolated: 'Block', postal_code: 'Zip',
+};
 
 /** The fields a query selects (besides Id and SystemModstamp). */
 export function readFieldsOf(object: SalesforceObject): string[] {
@@ -72,8 +89,8 @@ export interface WriteBackMode {
  * (over the object's own address fields, or into the CV_ shadow fields). Picklist values outside our list are left
  * out, text is cut to its field's length.
  */
-export function writeBackFieldsOf(object: SalesforceObject, item: WriteBackItem, mode: WriteBackMode): Record<string, string | null> {
-  const fields: Record<string, string | null> = {};
+export function writeBackFieldsOf(object: SalesforceObject, item: WriteBackItem, mode: WriteBackMode): Record<string, string | number | null> {
+  const fields: Record<string, string | number | null> = {};
   const confirmed = item.address && (item.address.status === 'verified' || item.address.status === 'corrected');
   if (item.address) {
     fields.CV_Address_Status__c = fitValue('CV_Address_Status__c', item.address.status);
@@ -87,6 +104,8 @@ export function writeBackFieldsOf(object: SalesforceObject, item: WriteBackItem,
       fields.CV_Postal_Code__c = fitValue('CV_Postal_Code__c', parts.postalCode);
     } else if (confirmed && mode.overwriteAddress) {
       Object.assign(fields, standardizedAddressFields(object, item.address.components));
+      // Where the address is goes with it, so that the record's map pin and its address agree.
+      if (item.address.location) Object.assign(fields, geolocationFields(object, item.address.location));
     }
   }
   if (item.email) {
@@ -125,6 +144,12 @@ function standardizedAddressFields(object: SalesforceObject, c: AddressComponent
     if (values[part]) out[f[part]] = values[part].slice(0, ADDRESS_LENGTHS[part]);
   }
   return out;
+}
+
+/** The address's latitude, longitude and geocode accuracy in the object's standard fields. */
+function geolocationFields(object: SalesforceObject, location: AddressLocation): Record<string, string | number> {
+  const f = GEO_FIELDS[object];
+  return { [f.latitude]: location.lat, [f.longitude]: location.lon, [f.accuracy]: GEOCODE_ACCURACY[location.precision] };
 }
 
 /** `Contact:003…` → the object and the id; null for a key this plugin did not make. */

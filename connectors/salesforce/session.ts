@@ -176,6 +176,6 @@ function errorOf(result: SaveResult | undefined): string {
 }
 
 /** A null in the write leaves the field as it was (writeBackFieldsOf). */
-function stripNulls(fields: Record<string, string | null>): Record<string, string> {
-  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null)) as Record<string, string>;
+function stripNulls(fields: Record<string, string | number | null>): Record<string, string | number> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null)) as Record<string, string | number>;
 }

@@ -14,6 +14,8 @@ export const VERDICT_COLUMNS = [
   'cv_email_status', 'cv_email_risk', 'cv_email_smtp', 'cv_email_suggestion',
   'cv_phone_status', 'cv_phone_type', 'cv_phone_carrier', 'cv_phone_e164', 'cv_error',
   'cv_address_notes', 'cv_email_reason', 'cv_email_flags', 'cv_next_action',
+  // Issue #50: where the address is and what confirmed it (added last: a column is never moved).
+  'cv_address_lat', 'cv_address_lon', 'cv_address_precision', 'cv_address_evidence',
 ] as const;
 
 /** A footnote without its code (`A#: ZIP code 40219 added` -> `ZIP code 40219 added`): what a person reads. */
@@ -73,6 +75,8 @@ export function verdictOf(answer: ContactAnswer | null, error: string | null): (
     error,
     address ? address.footnotes.map(plainFootnote).join('; ') : null, email?.reason ?? null, emailFlags(email),
     answer?.next_action ?? null,
+    address?.location ? String(address.location.lat) : null, address?.location ? String(address.location.lon) : null,
+    address?.location?.precision ?? null, address?.evidence ?? null,
   ];
 }
 

@@ -19,7 +19,8 @@ async function* embeddedRradRecords(): AsyncGenerator<ReferenceRecord> {
   for (const row of rradRows(text)) {
     number++;
     const point = addressPointOf({ street: row.address1, unit: row.address2 || undefined, postalCode: row.zip, country: 'US', city: row.city });
-    yield 'rejected' in point ? { kind: 'rejected', record: number, reason: point.rejected } : { kind: 'point', point };
+    // RRAD keeps each point's OpenAddresses coordinates: the answer's location (`rooftop`).
+    yield 'rejected' in point ? { kind: 'rejected', record: number, reason: point.rejected } : { kind: 'point', point: { ...point, location: row.location } };
   }
 }
 

@@ -7,12 +7,18 @@
 
 import { FIELD_DEFS, type FieldKind } from '../../connectors/salesforce/fields.js';
 
-export type FieldType = 'id' | 'datetime' | 'string';
+export type FieldType = 'id' | 'datetime' | 'string' | 'double';
 export interface FieldDef { type: FieldType; length?: number; updateable: boolean; picklist?: readonly string[]; label?: string }
 export type ObjectSchema = Record<string, FieldDef>;
 
 const text = (length: number): FieldDef => ({ type: 'string', length, updateable: true });
 const system = (type: FieldType): FieldDef => ({ type, updateable: false });
+/** An address's geolocation (Object Reference, "Compound Fields: Geolocation"): two doubles and the accuracy picklist. */
+const GEOCODE_ACCURACY = ['Address', 'NearAddress', 'Block', 'Street', 'ExtendedZip', 'Zip', 'Neighborhood', 'City', 'County', 'State', 'Unknown'];
+const geolocation = (prefix: string): ObjectSchema => ({
+  [`${prefix}Latitude`]: { type: 'double', updateable: true }, [`${prefix}Longitude`]: { type: 'double', updateable: true },
+  [`${prefix}GeocodeAccuracy`]: { type: 'string', length: 40, updateable: true, picklist: GEOCODE_ACCURACY },
+});
 
 /** The custom fields of docs/connectors.md (restricted picklists, text, a datetime), as metadata/ creates them on both objects. */
 const CV_FIELDS: ObjectSchema = Object.fromEntries(Object.entries(FIELD_DEFS).map(([name, def]) => {
@@ -40,11 +46,11 @@ export const SCHEMA: Record<string, { prefix: string; fields: ObjectSchema }> = 
   ...SETUP_OBJECTS,
   Contact: {
     prefix: '003',
-    fields: { ...COMMON, MailingStreet: text(255), MailingCity: text(40), MailingState: text(80), MailingPostalCode: text(20), MailingCountry: text(80), ...CV_FIELDS },
+    fields: { ...COMMON, MailingStreet: text(255), MailingCity: text(40), MailingState: text(80), MailingPostalCode: text(20), MailingCountry: text(80), ...geolocation('Mailing'), ...CV_FIELDS },
   },
   Lead: {
     prefix: '00Q',
-    fields: { ...COMMON, Company: text(255), Street: text(255), City: text(40), State: text(80), PostalCode: text(20), Country: text(80), ...CV_FIELDS },
+    fields: { ...COMMON, Company: text(255), Street: text(255), City: text(40), State: text(80), PostalCode: text(20), Country: text(80), ...geolocation(''), ...CV_FIELDS },
   },
 };
 

@@ -172,9 +172,12 @@ function defaultErrorBody(status: number): unknown {
   return [{ message: `HTTP ${status}`, errorCode: 'UNKNOWN_EXCEPTION' }];
 }
 
+/** Fields kept as numbers (an address's latitude and longitude), not datetimes: by name, the same on every object. */
+const DOUBLE_FIELDS = new Set(Object.values(SCHEMA).flatMap(({ fields }) => Object.keys(fields).filter((f) => fields[f].type === 'double')));
+
 function present(row: Row): Record<string, Value> {
   const out: Record<string, Value> = {};
-  for (const [k, v] of Object.entries(row)) out[k] = typeof v === 'number' ? sfDateTime(v) : v;
+  for (const [k, v] of Object.entries(row)) out[k] = typeof v === 'number' && !DOUBLE_FIELDS.has(k) ? sfDateTime(v) : v;
   return out;
 }
 
@@ -481,6 +484,11 @@ function applyUpdates(state: FakeOrgState, input: Record<string, unknown>[], all
         const ms = Date.parse(String(value));
         if (Number.isNaN(ms)) return fail('INVALID_TYPE_ON_FIELD_IN_RECORD', `${canonical}: value not of required type: ${value}`, [canonical]);
         changes[canonical] = ms;
+      } else if (def.type === 'double') {
+        if (value !== null && (typeof value !== 'number' || !Number.isFinite(value))) {
+          return fail('INVALID_TYPE_ON_FIELD_IN_RECORD', `${canonical}: value not of required type: ${value}`, [canonical]);
+        }
+        changes[canonical] = value;
       } else {
         if (value !== null && typeof value !== 'string') return fail('INVALID_TYPE_ON_FIELD_IN_RECORD', `${canonical}: value not of required type`, [canonical]);
         if (value && def.picklist && !def.picklist.includes(value)) {

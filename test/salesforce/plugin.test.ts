@@ -60,7 +60,7 @@ const address = (over: Partial<AddressResult> = {}): AddressResult => ({
     primary_number: '1600', street_predirection: null, street_name: 'AMPHITHEATRE', street_suffix: 'PKWY', street_postdirection: null,
     secondary_designator: 'STE', secondary_number: '100', city: 'MOUNTAIN VIEW', state: 'CA', postal_code: '94043', plus4: '1351', country: 'US',
   },
-  footnotes: [], ...over,
+  footnotes: [], evidence: 'delivery_point', sources: ['usps'], location: { lat: 37.4224, lon: -122.0842, precision: 'rooftop' }, ...over,
 });
 const email: EmailResult = { status: 'valid', risk: 'low', smtp: 'deliverable', reason: 'accepted', normalized: 'a@example.com', suggestion: null, disposable: false, role: false, free: false };
 const phone: PhoneResult = { status: 'valid', type: 'mobile', carrier: 'Verizon Wireless', carrier_source: 'allocation', e164: '+16505550100', country: 'US' };
@@ -212,9 +212,14 @@ describe('the Salesforce connector: writing verdicts back', () => {
 
     expect(org.state.get(contact.Id as string)).toMatchObject({
       MailingStreet: '1600 AMPHITHEATRE PKWY STE 100', MailingCity: 'MOUNTAIN VIEW', MailingState: 'CA', MailingPostalCode: '94043-1351', MailingCountry: 'US',
+      // Where it is goes with the address (issue 50): the standard geolocation fields, the precision as Salesforce names it.
+      MailingLatitude: 37.4224, MailingLongitude: -122.0842, MailingGeocodeAccuracy: 'Address',
     });
     expect(org.state.get(other.Id as string)).toMatchObject({ MailingStreet: '1600 amphitheatre', MailingCity: 'mtn view', CV_Address_Status__c: 'ambiguous' });
-    expect(org.state.get(lead.Id as string)).toMatchObject({ Street: '1600 AMPHITHEATRE PKWY', City: 'MOUNTAIN VIEW', State: 'CA', PostalCode: '94043' });
+    expect(org.state.get(other.Id as string)?.MailingLatitude ?? null).toBeNull();
+    expect(org.state.get(lead.Id as string)).toMatchObject({
+      Street: '1600 AMPHITHEATRE PKWY', City: 'MOUNTAIN VIEW', State: 'CA', PostalCode: '94043', Latitude: 37.4224, Longitude: -122.0842, GeocodeAccuracy: 'Address',
+    });
     expect(org.state.calls['collections.update']).toBe(2);
   });
 

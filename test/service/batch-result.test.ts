@@ -52,12 +52,22 @@ describe.each(testDatabases)('CSV batch results on $name', (database) => {
     const created = await completed(s, apiKey, await upload(s, apiKey, csv, { query: '?smtp=false' }));
     const [head, first, second] = recordsOf(await (await s.get(`/v1/batches/${created.batch_id}/result`, apiKey)).text());
     const direct = (await (await s.post('/v1/validate', { ...row, options: { smtp: false } }, { key: apiKey })).json()) as {
-      next_action: string; address: { footnotes: string[] }; email: { reason: string; disposable: boolean; role: boolean; free: boolean };
+      next_action: string;
+      address: { footnotes: string[]; evidence: string; location: { lat: number; lon: number; precision: string } | null };
+      email: { reason: string; disposable: boolean; role: boolean; free: boolean };
     };
     const cell = (r: string[], name: string) => r[head.indexOf(name)];
 
-    // Columns are only ever added at the end (cv_next_action: issue 45).
-    expect(head.slice(-5)).toEqual(['cv_error', 'cv_address_notes', 'cv_email_reason', 'cv_email_flags', 'cv_next_action']);
+    // Columns are only ever added at the end (cv_next_action: issue 45; the location and evidence: issue 50).
+    expect(head.slice(-9)).toEqual([
+      'cv_error', 'cv_address_notes', 'cv_email_reason', 'cv_email_flags', 'cv_next_action',
+      'cv_address_lat', 'cv_address_lon', 'cv_address_precision', 'cv_address_evidence',
+    ]);
+    // The embedded RRAD point placed at its own coordinates, as /v1/validate answers it.
+    expect(direct.address.location).toMatchObject({ precision: 'rooftop' });
+    expect([cell(first, 'cv_address_lat'), cell(first, 'cv_address_lon'), cell(first, 'cv_address_precision'), cell(first, 'cv_address_evidence')])
+      .toEqual([String(direct.address.location!.lat), String(direct.address.location!.lon), 'rooftop', direct.address.evidence]);
+    expect([cell(second, 'cv_address_lat'), cell(second, 'cv_address_evidence')]).toEqual(['', 'none']); // `nobody`
     expect(cell(first, 'cv_next_action')).toBe(direct.next_action);
     expect(direct.next_action).toBe('confirm'); // a disposable, role address: the person's call
     expect(direct.address.footnotes.length).toBeGreaterThan(0);

@@ -53,6 +53,8 @@ async function failureOf(p: Promise<unknown>): Promise<ConnectorError> {
 const address = (status: AddressStatus): AddressResult => ({
   status, standardized: status === 'invalid' ? null : '1600 AMPHITHEATRE PKWY, MOUNTAIN VIEW CA 94043-1351', dpv: status === 'invalid' ? 'N' : 'Y',
   zip4: null, country: 'US', footnotes: [],
+  evidence: status === 'invalid' ? 'street' : 'address_point', sources: ['openaddresses'],
+  location: status === 'invalid' ? null : { lat: 37.4224, lon: -122.0842, precision: 'rooftop' },
   components: {
     primary_number: '1600', street_predirection: null, street_name: 'AMPHITHEATRE', street_suffix: 'PKWY', street_postdirection: null,
     secondary_designator: null, secondary_number: null, city: 'MOUNTAIN VIEW', state: 'CA', postal_code: '94043', plus4: '1351', country: 'US',
@@ -183,6 +185,19 @@ describe('the Shopify connector: reading changes', () => {
 });
 
 describe('the Shopify connector: writing verdicts back', () => {
+  it('When a confirmed address is written, then the result metafield says what confirmed it and where it is', async () => {
+    await startShop();
+    const [c] = shop.state.seedCustomers(1, () => ({ address: HOME, email: 'a@example.com' }));
+    const session = await open(shop);
+    await readAll(session);
+
+    await session.writeBack([{ key: `customer:${c.id}`, address: address('verified'), validatedAt: AT }]);
+
+    // Issue 50: the same evidence, sources and location as /v1/validate answers.
+    expect(JSON.parse(shop.state.get(c.id).metafields['contact_validator.result'].value).address)
+      .toMatchObject({ evidence: 'address_point', sources: ['openaddresses'], location: { lat: 37.4224, lon: -122.0842, precision: 'rooftop' } });
+  });
+
   it('When verdicts are written, then the metafields are set and cv- tags added, and the merchant\'s tags stay', async () => {
     await startShop();
     const [c] = shop.state.seedCustomers(1, () => ({ tags: ['VIP', 'wholesale'], address: HOME, email: 'a@example.com' }));

@@ -371,7 +371,7 @@ describe.each(testDatabases)('the dashboard on $name', (database) => {
     expect(status).toBe('completed');
     expect(result.status).toBe(200);
     expect(result.text.split('\n')[0]).toContain('cv_email_status');
-    expect(result.text.split(/\r?\n/)[0]).toMatch(/,cv_next_action$/);
+    expect(result.text.split(/\r?\n/)[0]).toMatch(/,cv_next_action,cv_address_lat,cv_address_lon,cv_address_precision,cv_address_evidence$/);
     expect(result.text).toContain('ann@example.com');
     // Each row says what to do, and the page says what the column means.
     expect(result.text.split(/\r?\n/)[1]).toMatch(/,(accept|confirm|fix)$/);

@@ -18,6 +18,12 @@ def test_when_all_three_modules_are_asked_then_each_answer_uses_the_contract_voc
     assert address["status"] in types.ADDRESS_STATUSES
     assert address["dpv"] in types.DPV_CODES
     assert address["standardized"].startswith("1600 AMPHITHEATRE PKWY")
+    # Only ZIP, city and state agree with the embedded data: the evidence says so, the location is the ZIP's centre.
+    assert address["evidence"] in types.ADDRESS_EVIDENCE and address["evidence"] == "postal_code"
+    assert address["sources"] == ["geonames"]
+    location = address["location"]
+    assert location is not None and location["precision"] in types.LOCATION_PRECISIONS and location["precision"] == "postal_code"
+    assert abs(location["lat"] - 37.41) < 0.1 and abs(location["lon"] + 122.08) < 0.1
     assert email["status"] in types.EMAIL_STATUSES and email["risk"] in types.EMAIL_RISKS
     assert email["smtp"] in types.EMAIL_SMTP_RESULTS
     assert phone["status"] == "valid" and phone["e164"] == "+14155550123"

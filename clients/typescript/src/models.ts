@@ -9,7 +9,16 @@ import type { ConnectorType, EmailReason } from './types.js';
 /** Known values plus any later addition, without losing autocompletion. */
 type Open<T extends string> = T | (string & {});
 
-/** `verified` delivery point confirmed; `corrected` confirmed after changing input components; `partial` building confirmed, unit missing or unknown; `plausible` well-formed and consistent, no reference data covers it; `ambiguous` several candidates; `invalid` */
+/** `rooftop`: the address point's own coordinates; `parcel`: its parcel's centre (NAD Placement); `interpolated`: along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km) */
+export const LocationPrecision = {
+  Rooftop: 'rooftop',
+  Parcel: 'parcel',
+  Interpolated: 'interpolated',
+  PostalCode: 'postal_code',
+} as const;
+export type LocationPrecision = Open<(typeof LocationPrecision)[keyof typeof LocationPrecision]>;
+
+/** `verified` delivery point confirmed; `corrected` confirmed by reference data after changing input components; `partial` building confirmed, unit missing or unknown; `plausible` well-formed and consistent but not confirmed (corrections made without reference data say so in `A#`/`B#`/`M#` footnotes); `ambiguous` several candidates; `invalid` */
 export const AddressStatus = {
   Verified: 'verified',
   Corrected: 'corrected',
@@ -37,6 +46,17 @@ export const NextAction = {
   Fix: 'fix',
 } as const;
 export type NextAction = Open<(typeof NextAction)[keyof typeof NextAction]>;
+
+/** What confirmed the address (docs/api.md#address-evidence): `delivery_point` (USPS data holds it), `address_point` (an address file: NAD, OpenAddresses, NAR, RRAD), `street_range` (a TIGER number range of the street: not a house), `street` (the street is known in the postal code, the number not), `postal_code` (postal code, city and state agree), `none` */
+export const AddressEvidence = {
+  DeliveryPoint: 'delivery_point',
+  AddressPoint: 'address_point',
+  StreetRange: 'street_range',
+  Street: 'street',
+  PostalCode: 'postal_code',
+  None: 'none',
+} as const;
+export type AddressEvidence = Open<(typeof AddressEvidence)[keyof typeof AddressEvidence]>;
 
 export const EmailStatus = {
   Valid: 'valid',
@@ -167,8 +187,16 @@ export interface AddressComponents {
   [extra: string]: unknown;
 }
 
+export interface AddressLocation {
+  lat: number;
+  lon: number;
+  /** `rooftop`: the address point's own coordinates; `parcel`: its parcel's centre (NAD Placement); `interpolated`: along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km) */
+  precision: LocationPrecision;
+  [extra: string]: unknown;
+}
+
 export interface AddressResult {
-  /** `verified` delivery point confirmed; `corrected` confirmed after changing input components; `partial` building confirmed, unit missing or unknown; `plausible` well-formed and consistent, no reference data covers it; `ambiguous` several candidates; `invalid` */
+  /** `verified` delivery point confirmed; `corrected` confirmed by reference data after changing input components; `partial` building confirmed, unit missing or unknown; `plausible` well-formed and consistent but not confirmed (corrections made without reference data say so in `A#`/`B#`/`M#` footnotes); `ambiguous` several candidates; `invalid` */
   status: AddressStatus;
   /** Upper case, one line, postal code included */
   standardized: string | null;
@@ -183,6 +211,12 @@ export interface AddressResult {
   footnotes: string[];
   /** What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid` */
   next_action: NextAction;
+  /** What confirmed the address (docs/api.md#address-evidence): `delivery_point` (USPS data holds it), `address_point` (an address file: NAD, OpenAddresses, NAR, RRAD), `street_range` (a TIGER number range of the street: not a house), `street` (the street is known in the postal code, the number not), `postal_code` (postal code, city and state agree), `none` */
+  evidence: AddressEvidence;
+  /** Ids of the data behind `evidence`: `usps`, `nad`, `openaddresses`, `nar`, `rrad`, `tiger`, `geonames` */
+  sources: string[];
+  /** Where it is, and how closely; null when not known (or the address is invalid) */
+  location: AddressLocation | null;
   [extra: string]: unknown;
 }
 
@@ -191,7 +225,7 @@ export interface EmailResult {
   risk: EmailRisk;
   /** `pending`: the probe goes on past the budget; `skipped`: no probe was made */
   smtp: SmtpResult;
-  /** Why the status: `syntax` (finer codes after a colon, `syntax:local_too_long`), `no_such_domain`, `no_mail_server`, `null_mx`, `mailbox_not_found`, `disabled`, `catch_all`, `mailbox_full`, `disposable`, `role`, `temp_fail`, `timeout`, `blocked`, `no_connect`, `dns_error`, `accepted`, `typo`, `not_checked`, … */
+  /** Why the status: `syntax` (finer codes after a colon, `syntax:local_too_long`), `no_such_domain`, `no_mail_server`, `null_mx`, `mailbox_not_found`, `disabled`, `catch_all`, `mailbox_full`, `disposable`, `role`, `temp_fail`, `timeout`, `blocked`, `no_connect`, `dns_error`, `accepted`, `typo`, `not_checked`, `reserved_domain` (example.com, `.test`, `.example`, `.invalid`, `.localhost`: never a mailbox), … */
   reason: EmailReason;
   normalized: string | null;
   /** A likely intended address when the domain looks mistyped */
@@ -212,7 +246,7 @@ export interface PhoneResult {
   carrier_source: CarrierSource;
   e164: string | null;
   country: string | null;
-  /** Why the number is invalid */
+  /** Why the number is invalid: `too_short`, `too_long`, `invalid_length`, `invalid_country_code`, `missing_country_code`, `invalid_for_region`, `not_a_number`, `empty`, `emergency_number` (`911`, `112`, …), `short_code` (`411`, an SMS short code) */
   reason?: string | null;
   /** National format */
   national?: string | null;

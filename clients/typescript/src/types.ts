@@ -16,6 +16,7 @@ export const EmailReason = {
   MailboxNotFound: 'mailbox_not_found', Disabled: 'disabled', CatchAll: 'catch_all', MailboxFull: 'mailbox_full',
   Disposable: 'disposable', Role: 'role', TempFail: 'temp_fail', Timeout: 'timeout', Blocked: 'blocked',
   NoConnect: 'no_connect', DnsError: 'dns_error', Accepted: 'accepted', Typo: 'typo', NotChecked: 'not_checked',
+  ReservedDomain: 'reserved_domain',
 } as const;
 export type EmailReason = Open<(typeof EmailReason)[keyof typeof EmailReason] | `syntax:${string}`>;
 

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AuthenticationError, ConflictError, ConnectionError, ContactValidator, InvalidRequestError, NextAction, NotFoundError,
-  RateLimitError, ServiceUnavailableError, verifyWebhook, WebhookSignatureError,
+  AddressEvidence, type AddressLocation, AuthenticationError, ConflictError, ConnectionError, ContactValidator, InvalidRequestError,
+  LocationPrecision, NextAction, NotFoundError, RateLimitError, ServiceUnavailableError, verifyWebhook, WebhookSignatureError,
 } from '../src/index.js';
 import { type RealService, startRealService } from './real-service.js';
 
@@ -43,6 +43,11 @@ describe('validate and the account', () => {
 
     expect(['verified', 'corrected', 'partial', 'plausible', 'ambiguous', 'invalid']).toContain(answer.address?.status);
     expect(answer.address?.standardized).toMatch(/^1600 AMPHITHEATRE PKWY MOUNTAIN VIEW CA 94043/);
+    // Only the ZIP, city and state agree with the embedded data: the ZIP's centre, typed as the models say.
+    const location: AddressLocation | null | undefined = answer.address?.location;
+    const evidence: AddressEvidence | undefined = answer.address?.evidence;
+    expect([evidence, answer.address?.sources, location?.precision]).toEqual([AddressEvidence.PostalCode, ['geonames'], LocationPrecision.PostalCode]);
+    expect(location).toMatchObject({ lat: expect.closeTo(37.41, 1), lon: expect.closeTo(-122.08, 1) });
     expect(['valid', 'invalid', 'risky', 'unknown']).toContain(answer.email?.status);
     expect(answer.phone).toMatchObject({ status: 'valid', e164: '+14155550123', country: 'US' });
     expect(answer.credits?.charged).toBeGreaterThan(0);
@@ -192,7 +197,7 @@ describe('batches', () => {
     expect(done).toMatchObject({ status: 'completed', rows_done: 2 });
     expect(progress.at(-1)).toBe('completed');
     const lines = text.trim().split(/\r\n/);
-    expect(lines[0]).toMatch(/^Street,City,State,Zip,Email,Phone,cv_address_status,.*,cv_error,cv_address_notes,cv_email_reason,cv_email_flags,cv_next_action$/);
+    expect(lines[0]).toMatch(/^Street,City,State,Zip,Email,Phone,cv_address_status,.*,cv_error,cv_address_notes,cv_email_reason,cv_email_flags,cv_next_action,cv_address_lat,cv_address_lon,cv_address_precision,cv_address_evidence$/);
     expect(lines).toHaveLength(3);
     expect(lines[2]).toContain("'+1 415 555 0101"); // OWASP formula guard on the input cell
   });

@@ -9,7 +9,7 @@ import { answerPreflight } from '../middleware/publishable-keys.js';
 import { Problem } from '../problems.js';
 import type { Component } from '../openapi/components.js';
 import {
-  ADDRESS_STATUSES, PHONE_TYPES,
+  ADDRESS_EVIDENCE, ADDRESS_STATUSES, LOCATION_PRECISIONS, PHONE_TYPES,
   type CarrierSource, type Dpv, type EmailRisk, type EmailStatus, type PhoneStatus, type SmtpVerdict,
 } from '../../validation/types.js';
 import type { DeliveryType } from '../../validation/address/north-america/index.js';
@@ -42,11 +42,20 @@ export const addressComponentsSchema = z.object({
   delivery_installation: part.optional().describe('Canada: `STN MAIN`, `SUCC CENTRE-VILLE`'),
 });
 
+export const addressLocationSchema = z.object({
+  lat: z.number().min(-90).max(90),
+  lon: z.number().min(-180).max(180),
+  precision: z.enum(LOCATION_PRECISIONS).describe(
+    "`rooftop`: the address point's own coordinates; `parcel`: its parcel's centre (NAD Placement); `interpolated`: " +
+    "along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km)",
+  ),
+});
+
 export const addressResultSchema = z.object({
   status: z.enum(ADDRESS_STATUSES).describe(
-    '`verified` delivery point confirmed; `corrected` confirmed after changing input components; `partial` building ' +
-    'confirmed, unit missing or unknown; `plausible` well-formed and consistent, no reference data covers it; ' +
-    '`ambiguous` several candidates; `invalid`',
+    '`verified` delivery point confirmed; `corrected` confirmed by reference data after changing input components; ' +
+    '`partial` building confirmed, unit missing or unknown; `plausible` well-formed and consistent but not confirmed ' +
+    '(corrections made without reference data say so in `A#`/`B#`/`M#` footnotes); `ambiguous` several candidates; `invalid`',
   ),
   standardized: z.string().nullable().describe('Upper case, one line, postal code included'),
   dpv: z.enum(DPV_CODES).describe('USPS DPV code, or "" when no reference data covers the address'),
@@ -55,6 +64,15 @@ export const addressResultSchema = z.object({
   components: addressComponentsSchema,
   footnotes: z.array(z.string()).describe('Stable-prefix codes (`A#` ZIP, `B#` city/state, `N#` standardized, …)'),
   next_action: nextActionSchema,
+  // Added for issue #50, last (see validateAnswerSchema).
+  evidence: z.enum(ADDRESS_EVIDENCE).describe(
+    'What confirmed the address (docs/api.md#address-evidence): `delivery_point` (USPS data holds it), `address_point` ' +
+    '(an address file: NAD, OpenAddresses, NAR, RRAD), `street_range` (a TIGER number range of the street: not a house), ' +
+    '`street` (the street is known in the postal code, the number not), `postal_code` (postal code, city and state ' +
+    'agree), `none`',
+  ),
+  sources: z.array(z.string()).describe('Ids of the data behind `evidence`: `usps`, `nad`, `openaddresses`, `nar`, `rrad`, `tiger`, `geonames`'),
+  location: addressLocationSchema.nullable().describe('Where it is, and how closely; null when not known (or the address is invalid)'),
 });
 
 export const emailResultSchema = z.object({
@@ -64,7 +82,8 @@ export const emailResultSchema = z.object({
   reason: z.string().describe(
     'Why the status: `syntax` (finer codes after a colon, `syntax:local_too_long`), `no_such_domain`, `no_mail_server`, ' +
     '`null_mx`, `mailbox_not_found`, `disabled`, `catch_all`, `mailbox_full`, `disposable`, `role`, `temp_fail`, ' +
-    '`timeout`, `blocked`, `no_connect`, `dns_error`, `accepted`, `typo`, `not_checked`, …',
+    '`timeout`, `blocked`, `no_connect`, `dns_error`, `accepted`, `typo`, `not_checked`, `reserved_domain` (example.com, ' +
+    '`.test`, `.example`, `.invalid`, `.localhost`: never a mailbox), …',
   ),
   normalized: z.string().nullable(),
   suggestion: z.string().nullable().describe('A likely intended address when the domain looks mistyped'),
@@ -83,7 +102,10 @@ export const phoneResultSchema = z.object({
   ),
   e164: z.string().nullable(),
   country: z.string().nullable(),
-  reason: z.string().nullable().optional().describe('Why the number is invalid'),
+  reason: z.string().nullable().optional().describe(
+    'Why the number is invalid: `too_short`, `too_long`, `invalid_length`, `invalid_country_code`, `missing_country_code`, ' +
+    '`invalid_for_region`, `not_a_number`, `empty`, `emergency_number` (`911`, `112`, …), `short_code` (`411`, an SMS short code)',
+  ),
   national: z.string().nullable().optional().describe('National format'),
   next_action: nextActionSchema,
 });
@@ -118,6 +140,9 @@ const ANSWER_EXAMPLE = {
     },
     footnotes: ['N#'],
     next_action: 'accept',
+    evidence: 'delivery_point',
+    sources: ['usps'],
+    location: { lat: 37.4224, lon: -122.0842, precision: 'rooftop' },
   },
   email: {
     status: 'valid', risk: 'low', smtp: 'deliverable', reason: 'accepted', normalized: 'someone@example.com',
@@ -143,6 +168,7 @@ export const validateComponents: Component[] = [
     }],
   }],
   [addressComponentsSchema, { id: 'AddressComponents', description: 'Absent parts are null.' }],
+  [addressLocationSchema, { id: 'AddressLocation' }],
   [addressResultSchema, { id: 'AddressResult' }],
   [emailResultSchema, { id: 'EmailResult' }],
   [phoneResultSchema, { id: 'PhoneResult' }],

@@ -14,12 +14,16 @@ elif TYPE_CHECKING:  # pragma: no cover - only type checkers read it on 3.9/3.10
     from typing_extensions import NotRequired
 
 __all__ = [
+    "LocationPrecision",
+    "LOCATION_PRECISIONS",
     "AddressStatus",
     "ADDRESS_STATUSES",
     "Dpv",
     "DPV_CODES",
     "NextAction",
     "NEXT_ACTIONS",
+    "AddressEvidence",
+    "ADDRESS_EVIDENCE",
     "EmailStatus",
     "EMAIL_STATUSES",
     "EmailRisk",
@@ -42,6 +46,7 @@ __all__ = [
     "CONNECTOR_STATUSES",
     "ValidateOptions",
     "AddressComponents",
+    "AddressLocation",
     "AddressResult",
     "EmailResult",
     "PhoneResult",
@@ -79,8 +84,13 @@ __all__ = [
 ]
 
 
+LocationPrecision = Literal["rooftop", "parcel", "interpolated", "postal_code"]
+"""`rooftop`: the address point's own coordinates; `parcel`: its parcel's centre (NAD Placement); `interpolated`: along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km)"""
+LOCATION_PRECISIONS: tuple[LocationPrecision, ...] = ("rooftop", "parcel", "interpolated", "postal_code")
+
+
 AddressStatus = Literal["verified", "corrected", "partial", "plausible", "ambiguous", "invalid"]
-"""`verified` delivery point confirmed; `corrected` confirmed after changing input components; `partial` building confirmed, unit missing or unknown; `plausible` well-formed and consistent, no reference data covers it; `ambiguous` several candidates; `invalid`"""
+"""`verified` delivery point confirmed; `corrected` confirmed by reference data after changing input components; `partial` building confirmed, unit missing or unknown; `plausible` well-formed and consistent but not confirmed (corrections made without reference data say so in `A#`/`B#`/`M#` footnotes); `ambiguous` several candidates; `invalid`"""
 ADDRESS_STATUSES: tuple[AddressStatus, ...] = ("verified", "corrected", "partial", "plausible", "ambiguous", "invalid")
 
 
@@ -92,6 +102,11 @@ DPV_CODES: tuple[Dpv, ...] = ("Y", "N", "S", "D", "")
 NextAction = Literal["accept", "confirm", "fix"]
 """What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`"""
 NEXT_ACTIONS: tuple[NextAction, ...] = ("accept", "confirm", "fix")
+
+
+AddressEvidence = Literal["delivery_point", "address_point", "street_range", "street", "postal_code", "none"]
+"""What confirmed the address (docs/api.md#address-evidence): `delivery_point` (USPS data holds it), `address_point` (an address file: NAD, OpenAddresses, NAR, RRAD), `street_range` (a TIGER number range of the street: not a house), `street` (the street is known in the postal code, the number not), `postal_code` (postal code, city and state agree), `none`"""
+ADDRESS_EVIDENCE: tuple[AddressEvidence, ...] = ("delivery_point", "address_point", "street_range", "street", "postal_code", "none")
 
 
 EmailStatus = Literal["valid", "invalid", "risky", "unknown"]
@@ -168,9 +183,16 @@ class AddressComponents(TypedDict):
     """Canada: `STN MAIN`, `SUCC CENTRE-VILLE`"""
 
 
+class AddressLocation(TypedDict):
+    lat: float
+    lon: float
+    precision: LocationPrecision
+    """`rooftop`: the address point's own coordinates; `parcel`: its parcel's centre (NAD Placement); `interpolated`: along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km)"""
+
+
 class AddressResult(TypedDict):
     status: AddressStatus
-    """`verified` delivery point confirmed; `corrected` confirmed after changing input components; `partial` building confirmed, unit missing or unknown; `plausible` well-formed and consistent, no reference data covers it; `ambiguous` several candidates; `invalid`"""
+    """`verified` delivery point confirmed; `corrected` confirmed by reference data after changing input components; `partial` building confirmed, unit missing or unknown; `plausible` well-formed and consistent but not confirmed (corrections made without reference data say so in `A#`/`B#`/`M#` footnotes); `ambiguous` several candidates; `invalid`"""
     standardized: Optional[str]
     """Upper case, one line, postal code included"""
     dpv: Dpv
@@ -184,6 +206,12 @@ class AddressResult(TypedDict):
     """Stable-prefix codes (`A#` ZIP, `B#` city/state, `N#` standardized, …)"""
     next_action: NextAction
     """What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`"""
+    evidence: AddressEvidence
+    """What confirmed the address (docs/api.md#address-evidence): `delivery_point` (USPS data holds it), `address_point` (an address file: NAD, OpenAddresses, NAR, RRAD), `street_range` (a TIGER number range of the street: not a house), `street` (the street is known in the postal code, the number not), `postal_code` (postal code, city and state agree), `none`"""
+    sources: List[str]
+    """Ids of the data behind `evidence`: `usps`, `nad`, `openaddresses`, `nar`, `rrad`, `tiger`, `geonames`"""
+    location: Optional[AddressLocation]
+    """Where it is, and how closely; null when not known (or the address is invalid)"""
 
 
 class EmailResult(TypedDict):
@@ -192,7 +220,7 @@ class EmailResult(TypedDict):
     smtp: EmailSmtp
     """`pending`: the probe goes on past the budget; `skipped`: no probe was made"""
     reason: str
-    """Why the status: `syntax` (finer codes after a colon, `syntax:local_too_long`), `no_such_domain`, `no_mail_server`, `null_mx`, `mailbox_not_found`, `disabled`, `catch_all`, `mailbox_full`, `disposable`, `role`, `temp_fail`, `timeout`, `blocked`, `no_connect`, `dns_error`, `accepted`, `typo`, `not_checked`, …"""
+    """Why the status: `syntax` (finer codes after a colon, `syntax:local_too_long`), `no_such_domain`, `no_mail_server`, `null_mx`, `mailbox_not_found`, `disabled`, `catch_all`, `mailbox_full`, `disposable`, `role`, `temp_fail`, `timeout`, `blocked`, `no_connect`, `dns_error`, `accepted`, `typo`, `not_checked`, `reserved_domain` (example.com, `.test`, `.example`, `.invalid`, `.localhost`: never a mailbox), …"""
     normalized: Optional[str]
     suggestion: Optional[str]
     """A likely intended address when the domain looks mistyped"""
@@ -212,7 +240,7 @@ class PhoneResult(TypedDict):
     e164: Optional[str]
     country: Optional[str]
     reason: NotRequired[Optional[str]]
-    """Why the number is invalid"""
+    """Why the number is invalid: `too_short`, `too_long`, `invalid_length`, `invalid_country_code`, `missing_country_code`, `invalid_for_region`, `not_a_number`, `empty`, `emergency_number` (`911`, `112`, …), `short_code` (`411`, an SMS short code)"""
     national: NotRequired[Optional[str]]
     """National format"""
     next_action: NextAction

@@ -5,7 +5,7 @@ import java.util.List;
 
 /** The schema {@code AddressResult}. */
 public record AddressResult(
-    /** {@code verified} delivery point confirmed; {@code corrected} confirmed after changing input components; {@code partial} building confirmed, unit missing or unknown; {@code plausible} well-formed and consistent, no reference data covers it; {@code ambiguous} several candidates; {@code invalid} */
+    /** {@code verified} delivery point confirmed; {@code corrected} confirmed by reference data after changing input components; {@code partial} building confirmed, unit missing or unknown; {@code plausible} well-formed and consistent but not confirmed (corrections made without reference data say so in {@code A#}/{@code B#}/{@code M#} footnotes); {@code ambiguous} several candidates; {@code invalid} */
     AddressStatus status,
     /** Upper case, one line, postal code included */
     String standardized,
@@ -19,5 +19,11 @@ public record AddressResult(
     /** Stable-prefix codes ({@code A#} ZIP, {@code B#} city/state, {@code N#} standardized, …) */
     List<String> footnotes,
     /** What to do with the answer (docs/api.md#next_action): {@code accept} it as it is; {@code confirm} it with the person (a correction, a suggestion, a guess or something not checked: {@code unknown}, {@code catch_all}, {@code partial}, …); {@code fix}: something is {@code invalid} */
-    NextAction nextAction
+    NextAction nextAction,
+    /** What confirmed the address (docs/api.md#address-evidence): {@code delivery_point} (USPS data holds it), {@code address_point} (an address file: NAD, OpenAddresses, NAR, RRAD), {@code street_range} (a TIGER number range of the street: not a house), {@code street} (the street is known in the postal code, the number not), {@code postal_code} (postal code, city and state agree), {@code none} */
+    AddressEvidence evidence,
+    /** Ids of the data behind {@code evidence}: {@code usps}, {@code nad}, {@code openaddresses}, {@code nar}, {@code rrad}, {@code tiger}, {@code geonames} */
+    List<String> sources,
+    /** Where it is, and how closely; null when not known (or the address is invalid) */
+    AddressLocation location
 ) {}

@@ -1,7 +1,7 @@
 // Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
-/** {@code verified} delivery point confirmed; {@code corrected} confirmed after changing input components; {@code partial} building confirmed, unit missing or unknown; {@code plausible} well-formed and consistent, no reference data covers it; {@code ambiguous} several candidates; {@code invalid}. A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
+/** {@code verified} delivery point confirmed; {@code corrected} confirmed by reference data after changing input components; {@code partial} building confirmed, unit missing or unknown; {@code plausible} well-formed and consistent but not confirmed (corrections made without reference data say so in {@code A#}/{@code B#}/{@code M#} footnotes); {@code ambiguous} several candidates; {@code invalid}. A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
 public enum AddressStatus implements ApiEnum {
   VERIFIED("verified"),
   CORRECTED("corrected"),

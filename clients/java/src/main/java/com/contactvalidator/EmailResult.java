@@ -7,7 +7,7 @@ public record EmailResult(
     EmailRisk risk,
     /** {@code pending}: the probe goes on past the budget; {@code skipped}: no probe was made */
     SmtpVerdict smtp,
-    /** Why the status: {@code syntax} (finer codes after a colon, {@code syntax:local_too_long}), {@code no_such_domain}, {@code no_mail_server}, {@code null_mx}, {@code mailbox_not_found}, {@code disabled}, {@code catch_all}, {@code mailbox_full}, {@code disposable}, {@code role}, {@code temp_fail}, {@code timeout}, {@code blocked}, {@code no_connect}, {@code dns_error}, {@code accepted}, {@code typo}, {@code not_checked}, … */
+    /** Why the status: {@code syntax} (finer codes after a colon, {@code syntax:local_too_long}), {@code no_such_domain}, {@code no_mail_server}, {@code null_mx}, {@code mailbox_not_found}, {@code disabled}, {@code catch_all}, {@code mailbox_full}, {@code disposable}, {@code role}, {@code temp_fail}, {@code timeout}, {@code blocked}, {@code no_connect}, {@code dns_error}, {@code accepted}, {@code typo}, {@code not_checked}, {@code reserved_domain} (example.com, {@code .test}, {@code .example}, {@code .invalid}, {@code .localhost}: never a mailbox), … */
     String reason,
     String normalized,
     /** A likely intended address when the domain looks mistyped */

@@ -10,7 +10,7 @@ public record PhoneResult(
     CarrierSource carrierSource,
     String e164,
     String country,
-    /** Why the number is invalid */
+    /** Why the number is invalid: {@code too_short}, {@code too_long}, {@code invalid_length}, {@code invalid_country_code}, {@code missing_country_code}, {@code invalid_for_region}, {@code not_a_number}, {@code empty}, {@code emergency_number} ({@code 911}, {@code 112}, …), {@code short_code} ({@code 411}, an SMS short code) */
     String reason,
     /** National format */
     String national,
