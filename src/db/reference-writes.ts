@@ -91,6 +91,14 @@ export function segmentRow(g: StreetSegmentRecord): unknown[] {
     g.from?.lat ?? null, g.from?.lon ?? null, g.to?.lat ?? null, g.to?.lon ?? null, g.source];
 }
 
+const keyIndexes = new Map<TableWrite, number[]>();
+/** The positions of a table's key columns in its rows. */
+function keyColumns(spec: TableWrite): number[] {
+  let at = keyIndexes.get(spec);
+  if (!at) keyIndexes.set(spec, (at = spec.key.map((k) => spec.columns.indexOf(k))));
+  return at;
+}
+
 /** Rows waiting to be written, per table, by natural key; the last word on a key wins: a row to upsert, or DELETED. */
 const DELETED = Symbol('deleted');
 export class PendingRows {
@@ -105,13 +113,13 @@ export class PendingRows {
 
   delete(spec: TableWrite, row: unknown[]): void {
     const key = this.set(spec, row, DELETED);
-    this.deletedKeys.set(key, spec.key.map((k) => row[spec.columns.indexOf(k)] ?? ''));
+    this.deletedKeys.set(key, keyColumns(spec).map((i) => row[i] ?? ''));
   }
 
   private set(spec: TableWrite, row: unknown[], value: unknown[] | typeof DELETED): string {
     const rows = this.tables.get(spec)!;
     let key = '';
-    for (const k of spec.key) key += `${String(row[spec.columns.indexOf(k)] ?? '')}\u0001`;
+    for (const i of keyColumns(spec)) key += `${String(row[i] ?? '')}\u0001`;
     if (!rows.has(key)) this.size++;
     rows.set(key, value);
     return key;
@@ -157,11 +165,26 @@ function statementChunks(rows: number, most: number): [number, number][] {
   return chunks;
 }
 
+const sqliteStatements = new Map<string, string>();
+
 function sqliteUpsertSql(spec: TableWrite, rows: number, keepExisting: boolean): string {
-  const n = spec.columns.length;
-  const values: string[] = [];
-  for (let r = 0; r < rows; r++) values.push(`(${spec.columns.map((_, c) => `$${r * n + c + 1}`).join(', ')})`);
-  return `INSERT INTO ${spec.table} (${spec.columns.join(', ')}) VALUES ${values.join(', ')} ${conflict(spec, keepExisting)}`;
+  const name = `${spec.table} ${rows} ${keepExisting}`;
+  let sql = sqliteStatements.get(name);
+  if (sql === undefined) {
+    const n = spec.columns.length;
+    const values: string[] = [];
+    for (let r = 0; r < rows; r++) values.push(`(${spec.columns.map((_, c) => `$${r * n + c + 1}`).join(', ')})`);
+    sql = `INSERT INTO ${spec.table} (${spec.columns.join(', ')}) VALUES ${values.join(', ')} ${conflict(spec, keepExisting)}`;
+    sqliteStatements.set(name, sql);
+  }
+  return sql;
+}
+
+/** The parameters of rows `from` to `to`, in one array. */
+function parameters(rows: readonly unknown[][], from: number, to: number): unknown[] {
+  const params: unknown[] = [];
+  for (let r = from; r < to; r++) for (const v of rows[r]) params.push(v);
+  return params;
 }
 
 export function writeSqliteBatch(db: Database, pending: PendingRows, keepExisting: boolean, trailing: readonly TrailingStatement[]): void {
@@ -170,7 +193,7 @@ export function writeSqliteBatch(db: Database, pending: PendingRows, keepExistin
     for (const [sql, params] of deletes) db.runSync(sql, params);
     for (const [spec, rows] of upserts) {
       for (const [from, to] of statementChunks(rows.length, Math.floor(SQLITE_PARAMETERS / spec.columns.length))) {
-        db.runSync(sqliteUpsertSql(spec, to - from, keepExisting), rows.slice(from, to).flat());
+        db.runSync(sqliteUpsertSql(spec, to - from, keepExisting), parameters(rows, from, to));
       }
     }
     for (const [sql, params] of trailing) db.runSync(sql, params);

@@ -10,7 +10,7 @@
  *   location    Longitude/Latitude (WGS 84 degrees) with Placement's precision, placementPrecision() below.
  * Rows without a number, a street name or a 5-digit ZIP are rejected with the reason.
  */
-import { columnReader, csvRows, type CsvColumns } from './csv-lines.js';
+import { csvRows, type CsvColumns } from './csv-lines.js';
 import { PointBuilder, coordinates } from './point-builder.js';
 import type { ByteSource, ReadOptions, ReferenceRecord } from './records.js';
 import type { LocationPrecision } from '../reference-types.js';
@@ -42,39 +42,58 @@ function houseNumber(prefix: string, number: string, suffix: string): string {
   return `${prefix}${n}${after}`;
 }
 
-export async function* readNationalAddressDatabase(input: ByteSource, options: ReadOptions = {}): AsyncGenerator<ReferenceRecord> {
-  let get: (fields: string[], name: string) => string = () => '';
-  let missing: string[] = [];
-  const onHeader = (columns: CsvColumns) => {
-    get = columnReader(columns);
-    missing = REQUIRED_COLUMNS.filter((c) => !columns.has(c));
+/** The positions of the columns the reader takes, found once from the header (-1: the file has no such column). */
+function nadColumns(columns: CsvColumns) {
+  const at = (name: string) => columns.get(name) ?? -1;
+  return {
+    missing: REQUIRED_COLUMNS.filter((c) => !columns.has(c)),
+    street: STREET_COLUMNS.map(at).filter((i) => i >= 0),
+    unit: UNIT_COLUMNS.map(at).filter((i) => i >= 0),
+    prefix: at('ADDNUM_PRE'), number: at('ADD_NUMBER'), suffix: at('ADDNUM_SUF'), name: at('ST_NAME'), zip: at('ZIP_CODE'), plus4: at('PLUS_4'),
+    city: at('POST_CITY'), lat: at('LATITUDE'), lon: at('LONGITUDE'), placement: at('PLACEMENT'),
   };
+}
+
+export async function* readNationalAddressDatabase(input: ByteSource, options: ReadOptions = {}): AsyncGenerator<ReferenceRecord> {
+  let c = nadColumns(new Map());
   const builder = new PointBuilder('US');
-  for await (const { fields, number, end } of csvRows(input, options.from, onHeader)) {
-    if (missing.length) throw Object.assign(new Error(`not a NAD file: no ${missing.join(', ')} column in its header`), { code: 'INVALID_ARGUMENT' });
-    const streetParts: string[] = [];
-    for (const c of STREET_COLUMNS) {
-      const v = get(fields, c);
-      if (v) streetParts.push(v);
-    }
-    const numberText = get(fields, 'ADD_NUMBER');
-    if (!numberText || !get(fields, 'ST_NAME')) {
+  const precisions = new Map<string, ReturnType<typeof placementPrecision>>();
+  for await (const { fields, number, end } of csvRows(input, options.from, (columns) => { c = nadColumns(columns); })) {
+    if (c.missing.length) throw Object.assign(new Error(`not a NAD file: no ${c.missing.join(', ')} column in its header`), { code: 'INVALID_ARGUMENT' });
+    const get = (i: number) => (i < 0 ? '' : (fields[i] ?? '').trim());
+    const numberText = get(c.number);
+    if (!numberText || !get(c.name)) {
       yield { kind: 'rejected', record: number, reason: 'Add_Number or St_Name empty', end };
       continue;
     }
+    let street = '';
+    for (const i of c.street) {
+      const v = get(i);
+      if (v) street = street ? `${street} ${v}` : v;
+    }
     let unit = '';
-    for (const c of UNIT_COLUMNS) if ((unit = get(fields, c))) break;
-    const zip = get(fields, 'ZIP_CODE');
-    const plus4 = get(fields, 'PLUS_4');
-    const at = coordinates(get(fields, 'LATITUDE'), get(fields, 'LONGITUDE'));
-    const precision = at && placementPrecision(get(fields, 'PLACEMENT'));
+    for (const i of c.unit) if ((unit = get(i))) break;
+    const zip = get(c.zip);
+    const plus4 = get(c.plus4);
+    const at = coordinates(get(c.lat), get(c.lon));
+    let precision: ReturnType<typeof placementPrecision> | undefined = null;
+    if (at) {
+      const placement = get(c.placement);
+      precision = precisions.get(placement);
+      if (precision === undefined) {
+        precision = placementPrecision(placement);
+        if (precisions.size < 1000) precisions.set(placement, precision);
+      }
+    }
+    const prefix = get(c.prefix);
+    const suffix = get(c.suffix);
     const point = builder.point({
-      number: houseNumber(get(fields, 'ADDNUM_PRE'), numberText, get(fields, 'ADDNUM_SUF')),
-      street: streetParts.join(' '),
+      number: prefix || suffix || numberText.includes('.') ? houseNumber(prefix, numberText, suffix) : numberText,
+      street,
       unit: unit || undefined,
-      postalCode: plus4 && /^\d{5}$/.test(zip) ? `${zip}-${plus4}` : zip,
-      city: get(fields, 'POST_CITY') || undefined,
-    }, at && precision ? { ...at, precision } : null);
+      postalCode: plus4 && zip.length === 5 ? `${zip}-${plus4}` : zip,
+      city: get(c.city) || undefined,
+    }, at && precision ? { lat: at.lat, lon: at.lon, precision } : null);
     yield 'rejected' in point ? { kind: 'rejected', record: number, reason: point.rejected, end } : { kind: 'point', point, end };
   }
 }

@@ -17,54 +17,86 @@ const PROBE_POSTAL = { US: '10001', CA: 'K1A 0B1' } as const;
 const PROBE_STREET = 'MAIN ST';
 
 type Street = { street: StreetParts; unit: string | null } | 'slow';
+
 type Postal = { postalCode: string; plus4: string | null } | { rejected: string };
 
-function remember<T>(cache: Map<string, T>, key: string, make: () => T): T {
-  let value = cache.get(key);
-  if (value === undefined) {
-    if (cache.size >= CACHE_LIMIT) cache.clear();
-    value = make();
-    cache.set(key, value);
-  }
-  return value;
-}
+/** A ZIP+4 as files write it (`94043-1300`, `940431300`): the ZIP is cached, the add-on goes with the point. */
+const ZIP_PLUS4 = /^(\d{5})-?(\d{4})$/;
 
 export class PointBuilder {
   private readonly streets = new Map<string, Street>();
   private readonly postals = new Map<string, Postal>();
-  private readonly units = new Map<string, { unit: string | null }>();
-  private readonly places = new Map<string, { city: string | null }>();
+  private readonly units = new Map<string, string | null>();
+  private readonly places = new Map<string, string | null>();
 
   constructor(private readonly country: 'US' | 'CA') {}
 
+  private probe(raw: Omit<RawAddressPoint, 'country' | 'number'>) {
+    return addressPointOf({ number: PROBE_NUMBER, country: this.country, ...raw });
+  }
+
+  private postal(code: string): Postal {
+    let postal = this.postals.get(code);
+    if (postal === undefined) {
+      if (this.postals.size >= CACHE_LIMIT) this.postals.clear();
+      const probe = this.probe({ street: PROBE_STREET, postalCode: code });
+      postal = 'rejected' in probe ? probe : { postalCode: probe.postalCode, plus4: probe.plus4 };
+      this.postals.set(code, postal);
+    }
+    return postal;
+  }
+
+  private street(text: string): Street {
+    let street = this.streets.get(text);
+    if (street === undefined) {
+      if (this.streets.size >= CACHE_LIMIT) this.streets.clear();
+      const probe = this.probe({ street: text, postalCode: PROBE_POSTAL[this.country] });
+      street = 'rejected' in probe || probe.primaryNumber !== PROBE_NUMBER ? 'slow' : { street: probe.street, unit: probe.unit };
+      this.streets.set(text, street);
+    }
+    return street;
+  }
+
+  /** The unit a unit text names; null when it holds no word (the street text's unit then stands, as in addressPointOf). */
+  private unit(text: string): string | null {
+    let unit = this.units.get(text);
+    if (unit === undefined) {
+      if (this.units.size >= CACHE_LIMIT) this.units.clear();
+      const probe = this.probe({ street: PROBE_STREET, unit: text, postalCode: PROBE_POSTAL[this.country] });
+      unit = 'rejected' in probe ? null : probe.unit;
+      this.units.set(text, unit);
+    }
+    return unit;
+  }
+
+  private place(text: string): string | null {
+    let city = this.places.get(text);
+    if (city === undefined) {
+      if (this.places.size >= CACHE_LIMIT) this.places.clear();
+      city = placeName(text);
+      this.places.set(text, city);
+    }
+    return city;
+  }
+
   /** The point of one row of a file, or why it cannot be one. */
   point(raw: Omit<RawAddressPoint, 'country'> & { number: string }, location: PointLocation | null = null): AddressPointRecord | { rejected: string } {
-    const full = () => {
+    const street = PLAIN_NUMBER.test(raw.number) ? this.street(raw.street) : 'slow';
+    const code = raw.postalCode.trim();
+    const plus = this.country === 'US' ? ZIP_PLUS4.exec(code) : null;
+    const postal = street === 'slow' ? null : this.postal(plus ? plus[1] : code);
+    // (A rejected row takes the whole path too, for addressPointOf's own reason.)
+    if (street === 'slow' || !postal || 'rejected' in postal) {
       const point = addressPointOf({ ...raw, country: this.country });
       return 'rejected' in point || !location ? point : { ...point, location };
+    }
+    const unit = (raw.unit ? this.unit(raw.unit) : null) ?? street.unit;
+    const point: AddressPointRecord = {
+      postalCode: postal.postalCode, street: street.street, primaryNumber: raw.number, unit, plus4: plus ? plus[2] : postal.plus4,
+      city: raw.city ? this.place(raw.city) : null,
     };
-    if (!PLAIN_NUMBER.test(raw.number)) return full();
-    const country = this.country;
-    const postal = remember(this.postals, raw.postalCode, (): Postal => {
-      const probe = addressPointOf({ number: PROBE_NUMBER, street: PROBE_STREET, postalCode: raw.postalCode, country });
-      return 'rejected' in probe ? probe : { postalCode: probe.postalCode, plus4: probe.plus4 };
-    });
-    if ('rejected' in postal) return postal;
-    const street = remember(this.streets, raw.street, (): Street => {
-      const probe = addressPointOf({ number: PROBE_NUMBER, street: raw.street, postalCode: PROBE_POSTAL[country], country });
-      return 'rejected' in probe || probe.primaryNumber !== PROBE_NUMBER ? 'slow' : { street: probe.street, unit: probe.unit };
-    });
-    if (street === 'slow') return full();
-    // A unit text that is no unit (no word in it) leaves the unit the street text gives, as addressPointOf does.
-    const unit = raw.unit
-      ? remember(this.units, raw.unit, () => {
-        const probe = addressPointOf({ number: PROBE_NUMBER, street: PROBE_STREET, unit: raw.unit, postalCode: PROBE_POSTAL[country], country });
-        return { unit: 'rejected' in probe ? null : probe.unit };
-      }).unit ?? street.unit
-      : street.unit;
-    const city = raw.city ? remember(this.places, raw.city, () => ({ city: placeName(raw.city) })).city : null;
-    const point: AddressPointRecord = { postalCode: postal.postalCode, street: street.street, primaryNumber: raw.number, unit, plus4: postal.plus4, city };
-    return location ? { ...point, location } : point;
+    if (location) point.location = location;
+    return point;
   }
 }
 

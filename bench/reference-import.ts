@@ -1,0 +1,93 @@
+/**
+ * bench:reference-import — `reference import` alone (issue #50: >= 150K points/s on SQLite and on PostgreSQL, the
+ * importing process under 400 MiB), at national-like size:
+ *
+ *     npm run bench:reference-import                        # 1 M synthetic NAD points
+ *     npm run bench:reference-import -- --points 4000000    # another size
+ *     npm run bench:reference-import -- --file nad.txt      # a NAD text file of your own
+ *
+ * The NAD file is written by bench/reference-data.ts (writeSyntheticNad), then imported into a fresh SQLite file and
+ * into a private PostgreSQL cluster started here with its production defaults (fsync and synchronous_commit on: the
+ * durable commits production pays; one commit per batch of 25,000 rows), each import in a process of its own, the
+ * same code as `reference import --format nad`. Per database: points/s (records over the import's own time, schema
+ * migrations excluded), the importer's peak RSS (getrusage maxRSS), and the rows the table holds afterwards. The
+ * machine's load average is printed, since its two cores are shared.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Database } from '../src/db/data-source.js';
+import { importReferenceFile } from '../src/db/reference-import.js';
+import { startPrivatePostgres } from '../test/support/fleet.js';
+import { writeSyntheticNad } from './reference-data.js';
+
+const { values } = parseArgs({
+  options: {
+    points: { type: 'string', default: '1000000' },
+    file: { type: 'string' },
+    seed: { type: 'string', default: '7' },
+    child: { type: 'boolean', default: false },
+    url: { type: 'string' },
+    format: { type: 'string', default: 'nad' },
+  },
+});
+const MiB = 1024 * 1024;
+
+interface ChildReport { seconds: number; maxRssBytes: number; read: number; loaded: number; rejected: number; rows: number }
+
+if (values.child) {
+  // The importing process: opens (and migrates) the database, then times the import alone.
+  const db = await Database.open(values.url!);
+  const t0 = performance.now();
+  const result = await importReferenceFile(db, values.format!, values.file!);
+  const seconds = (performance.now() - t0) / 1000;
+  const rows = Number((await db.all<{ n: number | string }>('SELECT COUNT(*) AS n FROM reference_points'))[0].n);
+  await db.close();
+  const report: ChildReport = { seconds, maxRssBytes: process.resourceUsage().maxRSS * 1024, read: result.read, loaded: result.loaded, rejected: result.rejected, rows };
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+  process.exit(0);
+}
+
+function runImport(url: string, file: string): Promise<ChildReport> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'reference-import.ts'), '--child', '--url', url, '--file', file], {
+      cwd: path.resolve(import.meta.dirname, '..'), stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const line = out.trim().split('\n').pop() ?? '';
+      if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line) as ChildReport);
+      else reject(new Error(`import child exited ${code}: ${out}`));
+    });
+  });
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cv-bench-import-'));
+const cluster = await startPrivatePostgres({ durable: true });
+try {
+  let file = values.file;
+  if (!file) {
+    file = path.join(dir, 'nad.txt');
+    const t0 = performance.now();
+    await writeSyntheticNad(file, Number(values.points), Number(values.seed));
+    console.error(`synthetic NAD: ${Number(values.points).toLocaleString('en-US')} points, ${(fs.statSync(file).size / MiB).toFixed(0)} MiB, written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  const runs: [string, string][] = [['SQLite', `sqlite:${path.join(dir, 'import.sqlite')}`], ['PostgreSQL', cluster.url]];
+  const settings = await cluster.settings();
+  console.log(`\nbench:reference-import, ${path.basename(file)} (${(fs.statSync(file).size / MiB).toFixed(0)} MiB), Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+  console.log('| database | records | import s | points/s | importer peak RSS | rows held | rejected |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const [name, url] of runs) {
+    const r = await runImport(url, file);
+    console.log(`| ${name}${name === 'PostgreSQL' ? ` (${settings})` : ' (WAL, synchronous=NORMAL)'} | ${r.read.toLocaleString('en-US')} | ${r.seconds.toFixed(1)} | ` +
+      `${Math.round(r.loaded / r.seconds).toLocaleString('en-US')} | ${(r.maxRssBytes / MiB).toFixed(0)} MiB | ${r.rows.toLocaleString('en-US')} | ${r.rejected} |`);
+  }
+  console.log(`\nload average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+} finally {
+  await cluster.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
