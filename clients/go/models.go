@@ -5,7 +5,7 @@ package contactvalidator
 
 import "time"
 
-// LocationPrecision is a closed vocabulary of the API; a newer service may add values. `rooftop`: the address point's own coordinates; `parcel`: its parcel's centre (NAD Placement); `interpolated`: along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km).
+// LocationPrecision is a closed vocabulary of the API; a newer service may add values. `rooftop`: on the building (NAD Placement, NAR); `parcel`: on its property (a parcel centroid, or an OpenAddresses point, which does not say where on the property it stands); `interpolated`: along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km).
 type LocationPrecision string
 
 const (
@@ -199,7 +199,7 @@ type AddressComponents struct {
 type AddressLocation struct {
 	Lat float64 `json:"lat"`
 	Lon float64 `json:"lon"`
-	// `rooftop`: the address point's own coordinates; `parcel`: its parcel's centre (NAD Placement); `interpolated`: along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km)
+	// `rooftop`: on the building (NAD Placement, NAR); `parcel`: on its property (a parcel centroid, or an OpenAddresses point, which does not say where on the property it stands); `interpolated`: along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km)
 	Precision LocationPrecision `json:"precision"`
 }
 

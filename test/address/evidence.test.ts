@@ -21,13 +21,14 @@ class StreetRangeIndex extends ReferenceIndex {
 }
 
 describe('address evidence, sources and location', () => {
-  it('When an embedded RRAD point is typed, then it is an address point of rrad, placed at the point itself', () => {
+  it('When an embedded RRAD point is typed, then it is an address point of rrad, placed at its own coordinates', () => {
     // Arrange: 6007 Applegate Lane is an RRAD row at 38.1343013, -85.6498512.
     // Act
     const r = check('6007 Applegate Ln, Louisville, KY 40219');
     // Assert
     expect([r.status, r.dpv, r.evidence, r.sources]).toEqual(['verified', 'Y', 'address_point', ['rrad']]);
-    expect(r.location).toEqual({ lat: 38.1343013, lon: -85.6498512, precision: 'rooftop' });
+    // OpenAddresses' coordinates (RRAD's): on the property, not said to be on the building.
+    expect(r.location).toEqual({ lat: 38.1343013, lon: -85.6498512, precision: 'parcel' });
   });
 
   it('When only the ZIP, city and state agree, then the evidence is the postal code, placed at its GeoNames centre', () => {

@@ -24,11 +24,11 @@ describe('honest answers of /v1/validate, as the OpenAPI description documents t
   const validate = async (body: Record<string, unknown>) =>
     conformance.check('POST', '/v1/validate', await call(service(), 'POST', '/v1/validate', { key: apiKey, ...json(body) }));
 
-  it('When an embedded address point is asked, then the answer names its evidence, source and rooftop location', async () => {
+  it('When an embedded address point is asked, then the answer names its evidence, source and its own coordinates', async () => {
     const body = await validate({ address: '6007 Applegate Ln, Louisville, KY 40219' });
     expect(body.address).toMatchObject({
       status: 'verified', dpv: 'Y', evidence: 'address_point', sources: ['rrad'],
-      location: { lat: 38.1343013, lon: -85.6498512, precision: 'rooftop' },
+      location: { lat: 38.1343013, lon: -85.6498512, precision: 'parcel' },
     });
   });
 

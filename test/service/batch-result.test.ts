@@ -64,9 +64,9 @@ describe.each(testDatabases)('CSV batch results on $name', (database) => {
       'cv_address_lat', 'cv_address_lon', 'cv_address_precision', 'cv_address_evidence',
     ]);
     // The embedded RRAD point placed at its own coordinates, as /v1/validate answers it.
-    expect(direct.address.location).toMatchObject({ precision: 'rooftop' });
+    expect(direct.address.location).toMatchObject({ precision: 'parcel' });
     expect([cell(first, 'cv_address_lat'), cell(first, 'cv_address_lon'), cell(first, 'cv_address_precision'), cell(first, 'cv_address_evidence')])
-      .toEqual([String(direct.address.location!.lat), String(direct.address.location!.lon), 'rooftop', direct.address.evidence]);
+      .toEqual([String(direct.address.location!.lat), String(direct.address.location!.lon), 'parcel', direct.address.evidence]);
     expect([cell(second, 'cv_address_lat'), cell(second, 'cv_address_evidence')]).toEqual(['', 'none']); // `nobody`
     expect(cell(first, 'cv_next_action')).toBe(direct.next_action);
     expect(direct.next_action).toBe('confirm'); // a disposable, role address: the person's call

@@ -9,7 +9,7 @@ import type { ConnectorType, EmailReason } from './types.js';
 /** Known values plus any later addition, without losing autocompletion. */
 type Open<T extends string> = T | (string & {});
 
-/** `rooftop`: the address point's own coordinates; `parcel`: its parcel's centre (NAD Placement); `interpolated`: along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km) */
+/** `rooftop`: on the building (NAD Placement, NAR); `parcel`: on its property (a parcel centroid, or an OpenAddresses point, which does not say where on the property it stands); `interpolated`: along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km) */
 export const LocationPrecision = {
   Rooftop: 'rooftop',
   Parcel: 'parcel',
@@ -190,7 +190,7 @@ export interface AddressComponents {
 export interface AddressLocation {
   lat: number;
   lon: number;
-  /** `rooftop`: the address point's own coordinates; `parcel`: its parcel's centre (NAD Placement); `interpolated`: along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km) */
+  /** `rooftop`: on the building (NAD Placement, NAR); `parcel`: on its property (a parcel centroid, or an OpenAddresses point, which does not say where on the property it stands); `interpolated`: along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km) */
   precision: LocationPrecision;
   [extra: string]: unknown;
 }

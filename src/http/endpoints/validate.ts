@@ -46,7 +46,8 @@ export const addressLocationSchema = z.object({
   lat: z.number().min(-90).max(90),
   lon: z.number().min(-180).max(180),
   precision: z.enum(LOCATION_PRECISIONS).describe(
-    "`rooftop`: the address point's own coordinates; `parcel`: its parcel's centre (NAD Placement); `interpolated`: " +
+    "`rooftop`: on the building (NAD Placement, NAR); `parcel`: on its property (a parcel centroid, or an OpenAddresses " +
+    "point, which does not say where on the property it stands); `interpolated`: " +
     "along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km)",
   ),
 });

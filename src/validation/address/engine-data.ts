@@ -38,16 +38,19 @@ export interface RradRow {
   city: string;
   state: string;
   zip: string;
-  /** The point's coordinates as OpenAddresses gives them (RRAD keeps them), or null where the row has none. */
+  /** The point's coordinates as OpenAddresses gives them (RRAD keeps them; `parcel`), or null where the row has none. */
   location: PointLocation | null;
 }
 
-/** A row's latitude and longitude, when both are numbers on the globe: the point's own place (`rooftop`). */
+/**
+ * A row's latitude and longitude, when both are numbers on the globe. RRAD's points are OpenAddresses', which does not
+ * say where on the property a point stands: `parcel`, as the OpenAddresses reader keeps them (address-points.ts).
+ */
 function pointLocationOf(lat: string, lon: string): PointLocation | null {
   const la = Number(lat);
   const lo = Number(lon);
   if (!lat || !lon || !Number.isFinite(la) || !Number.isFinite(lo) || Math.abs(la) > 90 || Math.abs(lo) > 180) return null;
-  return { lat: la, lon: lo, precision: 'rooftop' };
+  return { lat: la, lon: lo, precision: 'parcel' };
 }
 
 const RRAD_SOURCES = ['rrad'] as const;

@@ -85,7 +85,7 @@ __all__ = [
 
 
 LocationPrecision = Literal["rooftop", "parcel", "interpolated", "postal_code"]
-"""`rooftop`: the address point's own coordinates; `parcel`: its parcel's centre (NAD Placement); `interpolated`: along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km)"""
+"""`rooftop`: on the building (NAD Placement, NAR); `parcel`: on its property (a parcel centroid, or an OpenAddresses point, which does not say where on the property it stands); `interpolated`: along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km)"""
 LOCATION_PRECISIONS: tuple[LocationPrecision, ...] = ("rooftop", "parcel", "interpolated", "postal_code")
 
 
@@ -187,7 +187,7 @@ class AddressLocation(TypedDict):
     lat: float
     lon: float
     precision: LocationPrecision
-    """`rooftop`: the address point's own coordinates; `parcel`: its parcel's centre (NAD Placement); `interpolated`: along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km)"""
+    """`rooftop`: on the building (NAD Placement, NAR); `parcel`: on its property (a parcel centroid, or an OpenAddresses point, which does not say where on the property it stands); `interpolated`: along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km)"""
 
 
 class AddressResult(TypedDict):

@@ -5,6 +5,6 @@ package com.contactvalidator;
 public record AddressLocation(
     double lat,
     double lon,
-    /** {@code rooftop}: the address point's own coordinates; {@code parcel}: its parcel's centre (NAD Placement); {@code interpolated}: along a TIGER street segment by the house number; {@code postal_code}: the postal code's centre (GeoNames, about 1 km) */
+    /** {@code rooftop}: on the building (NAD Placement, NAR); {@code parcel}: on its property (a parcel centroid, or an OpenAddresses point, which does not say where on the property it stands); {@code interpolated}: along a TIGER street segment by the house number; {@code postal_code}: the postal code's centre (GeoNames, about 1 km) */
     LocationPrecision precision
 ) {}

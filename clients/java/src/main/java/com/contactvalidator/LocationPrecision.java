@@ -1,7 +1,7 @@
 // Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
-/** {@code rooftop}: the address point's own coordinates; {@code parcel}: its parcel's centre (NAD Placement); {@code interpolated}: along a TIGER street segment by the house number; {@code postal_code}: the postal code's centre (GeoNames, about 1 km). A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
+/** {@code rooftop}: on the building (NAD Placement, NAR); {@code parcel}: on its property (a parcel centroid, or an OpenAddresses point, which does not say where on the property it stands); {@code interpolated}: along a TIGER street segment by the house number; {@code postal_code}: the postal code's centre (GeoNames, about 1 km). A value this version does not know yet reads as {@link #UNRECOGNIZED}, never an error. */
 public enum LocationPrecision implements ApiEnum {
   ROOFTOP("rooftop"),
   PARCEL("parcel"),
