@@ -69,10 +69,10 @@ async function runSize(size: number): Promise<Row> {
       out.write(`${OPENADDRESSES_HEADER}\n`);
       let i = 0;
       for (const p of syntheticPoints(size)) {
-        if (!out.write(`${openAddressesLine(p)}\n`)) await new Promise((resolve) => out.once('drain', resolve));
+        if (!out.write(`${openAddressesLine(p)}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
         if (i++ % Math.max(1, Math.floor(size / 4000)) === 0) sample.push(p);
       }
-      await new Promise((resolve) => out.end(resolve));
+      await new Promise<void>((resolve) => out.end(() => resolve()));
     }
     const url = `sqlite:${path.join(dir, 'reference.sqlite')}`;
     const db = await Database.open(url);
