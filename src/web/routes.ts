@@ -26,6 +26,7 @@ import type { Connectors } from '../sync/connectors.js';
 import type { ShopifyOrders } from '../../connectors/shopify/orders.js';
 import type { Database } from '../db/data-source.js';
 import { dashboardAssets, iconRoutes } from './assets.js';
+import { SAMPLE_CSV, SAMPLE_CSV_NAME } from './sample-csv.js';
 import { orderAddressRoutes } from './order-routes.js';
 import { shopifyStoreRoutes } from './store-routes.js';
 import { batchesPage } from './pages/batches.js';
@@ -87,6 +88,7 @@ const NOTICES = {
   'confirm-sent': 'A new confirmation link is on its way.',
   'key-revoked': 'The key is revoked: requests with it are refused from now on.',
   'batch-uploaded': 'The file is uploaded; its rows are being checked.',
+  'batch-checked': 'The file is uploaded and checked: its result is ready below.',
   'batch-resumed': 'The batch goes on.',
   'batch-paused': 'A batch is paused: the account ran out of credits. What it takes to finish is shown beside it.',
   invited: 'The invitation is on its way.',
@@ -97,6 +99,26 @@ const NOTICES = {
   'signed-out': 'You are signed out.',
 } as const;
 type Notice = keyof typeof NOTICES;
+
+/** The notice after an upload, from the newest batch's state: "being checked" only while it is queued or running. */
+function uploadNotice(status: string | undefined) {
+  if (status === 'paused') return { kind: 'error' as const, text: NOTICES['batch-paused'] };
+  if (status === 'completed') return { kind: 'ok' as const, text: NOTICES['batch-checked'] };
+  // The page's script swaps in the second text when the batch finishes while the page is open.
+  if (status === 'queued' || status === 'running') return { kind: 'ok' as const, text: NOTICES['batch-uploaded'], doneText: NOTICES['batch-checked'] };
+  return null;
+}
+
+/**
+ * The upload form's labels for the API's parameter names in a refusal (the CSV reader speaks the API's words): the
+ * person reads what the form calls them, under "Columns and options".
+ */
+const FORM_LABELS: Record<string, string> = {
+  address_columns: '"Address columns"', email_column: '"E-mail column"', phone_column: '"Phone column"', country_column: '"Country column"',
+};
+export const inFormWords = (detail: string) => detail
+  .replace(/name them with address_columns, email_column or phone_column/, 'name them under "Columns and options"')
+  .replace(/\b(address_columns|email_column|phone_column|country_column)\b/g, (name) => FORM_LABELS[name]);
 
 const noticeOf = (req: Request) => {
   const code = String(req.query.done ?? '');
@@ -152,6 +174,11 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
     const host = req.get('host') ?? '';
     return !settings.publicBaseUrl && LOOPBACK_HOST.test(host) ? `${req.protocol}://${host}` : settings.baseUrl();
   };
+  /**
+   * The API's address as the person reaches it (PUBLIC_BASE_URL, else the request's own origin: the dashboard and the
+   * API are one server), for the commands the pages show. Shown to the person only, never mailed.
+   */
+  const apiBase = (req: Request) => settings.publicBaseUrl?.replace(/\/+$/, '') ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
   /** Shows a mail's link on the page when the mailer says so (development, no SMTP_URL) and the browser is this machine's. */
   const showMailLink = (req: Request, res: Response, link: string | undefined) => {
     if (link && fromThisMachine(req)) webOf(res).mailLink = link;
@@ -171,8 +198,9 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
     const body = formOf(req);
     try {
       const { email, link } = await people.signUp({ email: body.email, password: body.password }, linkBase(req), clientOf(req));
-      showMailLink(req, res, link);
-      html(res, 200, checkMailPage(webOf(res), email));
+      // A link comes back only when no relay is configured: then no message went out, and the page says so.
+      const delivery = link === undefined ? 'sent' : showMailLink(req, res, link) ? 'shown' : 'logged';
+      html(res, 200, checkMailPage(webOf(res), email, delivery));
     } catch (err) {
       if (!(err instanceof PeopleError)) throw err;
       if (err.retryAfterS) res.set('Retry-After', String(err.retryAfterS));
@@ -260,13 +288,18 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
   router.get('/', ...page, async (req, res) => {
     const id = accountOf(res);
     const to = utcDay(Date.now());
-    const [credits, days] = await Promise.all([accounts.credits(id), dailyUsage(ledger, id, to - (USAGE_DAYS - 1) * DAY_MS, to)]);
-    html(res, 200, overviewPage({ web: webOf(res), ...credits, days, packs: listPacks(settings.packPrices), flash: noticeOf(req) }));
+    const [credits, days, keys] = await Promise.all([
+      accounts.credits(id), dailyUsage(ledger, id, to - (USAGE_DAYS - 1) * DAY_MS, to), accounts.listKeys(id),
+    ]);
+    const liveKeys = keys.filter((k) => !k.revoked_at && !k.publishable).length;
+    html(res, 200, overviewPage({
+      web: webOf(res), ...credits, days, packs: listPacks(settings.packPrices), flash: noticeOf(req), baseUrl: apiBase(req), liveKeys,
+    }));
   });
 
   // API keys.
   router.get('/keys', ...page, async (req, res) => {
-    html(res, 200, keysPage({ web: webOf(res), keys: await accounts.listKeysWithCreators(accountOf(res)), flash: noticeOf(req) }));
+    html(res, 200, keysPage({ web: webOf(res), baseUrl: apiBase(req), keys: await accounts.listKeysWithCreators(accountOf(res)), flash: noticeOf(req) }));
   });
   router.post('/keys', ...action, async (req, res) => {
     const body = formOf(req);
@@ -278,14 +311,14 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
       const formNonce = /^[A-Za-z0-9_-]{22}$/.test(text(body.form_nonce)) ? text(body.form_nonce) : undefined;
       const createdBy = webOf(res).session!.userId;
       const created = await accounts.createKey(id, publishable ? { origins, phone: body.phone === 'true' } : undefined, { formNonce, createdBy, test });
-      html(res, 201, keysPage({ web: webOf(res), keys: await accounts.listKeysWithCreators(id), created: { api_key: created.api_key, publishable, test } }));
+      html(res, 201, keysPage({ web: webOf(res), baseUrl: apiBase(req), keys: await accounts.listKeysWithCreators(id), created: { api_key: created.api_key, publishable, test } }));
     } catch (err) {
       if (err instanceof DuplicateFormError) {
         const flash = { kind: 'error' as const, text: 'This form was sent again: its key was created and shown once already. Revoke it if it was not copied.' };
-        return html(res, 409, keysPage({ web: webOf(res), keys: await accounts.listKeysWithCreators(id), flash }));
+        return html(res, 409, keysPage({ web: webOf(res), baseUrl: apiBase(req), keys: await accounts.listKeysWithCreators(id), flash }));
       }
       if (!(err instanceof InvalidArgumentError)) throw err;
-      html(res, 400, keysPage({ web: webOf(res), keys: await accounts.listKeysWithCreators(id), error: err.message, origins: text(body.origins) }));
+      html(res, 400, keysPage({ web: webOf(res), baseUrl: apiBase(req), keys: await accounts.listKeysWithCreators(id), error: err.message, origins: text(body.origins) }));
     }
   });
   router.post('/keys/:id/revoke', ...action, async (req, res) => {
@@ -309,8 +342,8 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
     const list = await Promise.all(jobs.map(async (job) => ({
       ...batchView(job), to_finish: job.status === 'paused' ? costToFinish({ ...job, settings: await settingsOf(job.id) }) : null,
     })));
-    // An upload that paused at once (the credits ran out) is not announced as "being checked".
-    const flash = req.query.done === 'batch-uploaded' && list[0]?.status === 'paused' ? { kind: 'error' as const, text: NOTICES['batch-paused'] } : noticeOf(req);
+    // The upload's notice says what the newest batch is doing now: being checked only while it is not finished.
+    const flash = req.query.done === 'batch-uploaded' ? uploadNotice(list[0]?.status) : noticeOf(req);
     html(res, 200, batchesPage({
       web: webOf(res), batches: list, maxBytes: settings.batchMaxBytes, balance: credits.balance, paymentsEnabled: purchases.enabled, flash,
     }));
@@ -322,23 +355,34 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
     try {
       found = estimateFile(header, rows, columns);
     } catch (err) {
-      if (err instanceof ColumnError) throw new Problem('invalid-csv', `Line 1: ${err.message}.`, { line: 1 });
+      if (err instanceof ColumnError) throw new Problem('invalid-csv', inFormWords(`Line 1: ${err.message}.`), { line: 1 });
       if (err instanceof CsvGrammarError) throw new Problem('invalid-csv', `Line ${err.line}: ${err.message}.`, { line: err.line });
       throw err;
     }
     const { balance } = await accounts.credits(accountOf(res));
     res.json({ ...found.estimate, balance, columns: found.columns });
   });
+  router.get('/batches/sample.csv', (_req, res) => {
+    res.status(200).type('text/csv; charset=utf-8').attachment(SAMPLE_CSV_NAME).send(SAMPLE_CSV);
+  });
   // The form's token comes as its first field (or in the script's header), never in the URL: it is checked before a
   // byte of the file is stored.
   router.post('/batches', session, signedIn, async (req, res) => {
     admitUploadWhen(req, (fields) => checkCsrf(req, res, fields));
-    const created = await createFromUpload(req, accountOf(res), batches, settings.batchMaxBytes, parseBatchForm);
+    let created;
+    try {
+      created = await createFromUpload(req, accountOf(res), batches, settings.batchMaxBytes, parseBatchForm);
+    } catch (err) {
+      if (err instanceof Problem && err.code === 'invalid-csv' && err.detail) throw new Problem('invalid-csv', inFormWords(err.detail), err.extensions);
+      throw err;
+    }
     if (wantsJson(req)) res.status(202).json(created);
     else res.redirect(303, '/batches?done=batch-uploaded');
   });
   router.get('/batches/:id/status', ...page, async (req, res) => {
-    res.json(batchView(await ownBatch(req, res)));
+    // The balance rides along: the page shows the same figure as every other page while the batch charges it.
+    const [job, { balance }] = await Promise.all([ownBatch(req, res), accounts.credits(accountOf(res))]);
+    res.json({ ...batchView(job), balance });
   });
   router.get('/batches/:id/result', ...page, async (req, res) => {
     sendBatchResult(res, batches, await ownBatch(req, res), { partial: false, formulaEscape: true });

@@ -46,12 +46,12 @@ export async function sendWidget(req: Request, res: Response): Promise<void> {
 /** GET /widget/demo: the form, with the key given as ?key= when it is a publishable key. */
 export function sendDemo(req: Request, res: Response): void {
   const key = typeof req.query.key === 'string' && PUBLISHABLE_KEY.test(req.query.key) ? req.query.key : undefined;
-  sendPage(res, demoPage(key));
+  sendPage(res, demoPage(key, `${req.protocol}://${req.get('host') ?? 'localhost'}`));
 }
 
 /** POST /widget/demo: the demo form's target; it reads and keeps nothing of what was sent. */
 export function sendSubmitted(res: Response): void {
-  sendPage(res, page('Submitted', '<h1>Submitted</h1><p>The form went through. This demo keeps nothing of what was sent.</p>'));
+  sendPage(res, page('Submitted', `<h1>Submitted</h1><p>The form went through. This demo keeps nothing of what was sent.</p>${WAY_ON}`));
 }
 
 const escapeHtml = (s: string) =>
@@ -60,7 +60,7 @@ const escapeHtml = (s: string) =>
 const DEMO_STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:2rem auto;padding:0 1rem;color:#202223}
 label{display:block;margin:.6rem 0 .2rem}input,select{box-sizing:border-box;width:100%;padding:.4rem;font:inherit}
 .row{display:flex;gap:.8rem}.row>div{flex:1}button[type=submit]{margin-top:1rem;padding:.5rem 1rem;font:inherit}
-code{background:#f1f1f1;padding:0 .2rem}`;
+code{background:#f1f1f1;padding:0 .2rem}pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f1f1f1;padding:.5rem}`;
 const STYLE_HASH = `'sha256-${crypto.createHash('sha256').update(DEMO_STYLE).digest('base64')}'`;
 
 /**
@@ -82,11 +82,19 @@ function page(title: string, body: string): string {
 <title>${escapeHtml(title)}</title><style>${DEMO_STYLE}</style></head><body>${body}</body></html>`;
 }
 
-function demoPage(key: string | undefined): string {
+/** The ways on from the demo: back to the dashboard's keys, and the guide (a merchant arrives here from the dashboard). */
+const WAY_ON = `<nav aria-label="Next steps"><p><a href="/keys">Back to your API keys</a> · <a href="/docs">API reference</a></p></nav>`;
+
+function demoPage(key: string | undefined, origin: string): string {
   const intro = key
-    ? '<p>Type an address, then leave the address fields: a suggestion appears under the form when the address can be standardized.</p>'
-    : `<p>Add <code>?key=cv_pub_…</code> to this page's address: a publishable key whose origins include this page's origin
-(<code>POST /v1/keys</code> with <code>{"publishable": true, "origins": [...]}</code>). Without it the widget is not loaded.</p>`;
+    ? `<p>Type an address, then leave the address fields: a suggestion appears under the form when the address can be standardized.</p>`
+    : `<p>The widget is not loaded yet: it needs a publishable key. Create one on the dashboard's
+<a href="/keys">API keys</a> page (its sites must include this page's origin, ${escapeHtml(origin)}; <code>localhost</code>
+works for development), then open the link shown beside it, or add <code>?key=cv_pub_…</code> to this page's address.</p>`;
+  const next = key
+    ? `<h2>Next: your own page</h2><p>Add this tag to your checkout or sign-up page, with your site among the key's origins:</p>
+<pre><code>${escapeHtml(`<script src="${origin}/widget.js" data-key="${key}" defer></script>`)}</code></pre>`
+    : '';
   const script = key ? `<script src="/widget.js" data-key="${escapeHtml(key)}" data-form="#shipping" defer></script>` : '';
   return page('Address check demo', `<h1>Shipping address</h1>${intro}
 <form id="shipping" method="post" action="/widget/demo">
@@ -98,5 +106,5 @@ function demoPage(key: string | undefined): string {
 <div><label for="zip">ZIP code</label><input id="zip" name="zip" autocomplete="shipping postal-code"></div></div>
 <label for="country">Country</label><select id="country" name="country" autocomplete="shipping country"><option value="US">United States</option></select>
 <button type="submit">Continue to shipping</button>
-</form>${script}`);
+</form>${next}${WAY_ON}${script}`);
 }

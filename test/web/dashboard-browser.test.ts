@@ -79,7 +79,7 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY))(SUITE, () => {
     await page.getByRole('link', { name: 'API keys', exact: true }).first().click();
     await page.getByRole('button', { name: 'Create a secret key' }).click();
     apiKey = await page.getByTestId('new-key').inputValue();
-    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
     const res = await fetch(`${s.url}/v1/validate`, {
       method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'someone@example.com', phone: '+1 415 555 0123' }),

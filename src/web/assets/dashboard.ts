@@ -6,14 +6,21 @@
 
 const csrf = document.body.dataset.csrf ?? '';
 
-// Copy a new key to the clipboard.
+// Copy a new key, or a command shown in a box, to the clipboard.
 for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-copy]')) {
   button.addEventListener('click', async () => {
-    const input = document.getElementById(button.dataset.copy ?? '') as HTMLInputElement | null;
-    if (!input) return;
-    input.select();
+    const source = document.getElementById(button.dataset.copy ?? '');
+    if (!source) return;
+    let text: string;
+    if (source instanceof HTMLInputElement) {
+      source.select();
+      text = source.value;
+    } else {
+      getSelection()?.selectAllChildren(source);
+      text = source.textContent ?? '';
+    }
     try {
-      await navigator.clipboard.writeText(input.value);
+      await navigator.clipboard.writeText(text);
       button.textContent = 'Copied';
     } catch {
       button.textContent = 'Press Ctrl+C';
@@ -72,9 +79,12 @@ const fileInput = document.getElementById('f-file') as HTMLInputElement | null;
 if (estimate && fileInput) {
   const number = (n: number) => n.toLocaleString('en-US');
   let asked = 0;
-  const show = (text: string, short = false) => {
+  const submit = document.querySelector<HTMLButtonElement>('#upload-form button[type=submit]');
+  /** A file the service refuses is said once, here: its upload button waits for another file or other columns. */
+  const show = (text: string, short = false, refused = false) => {
     estimate.textContent = text;
     estimate.classList.toggle('short', short);
+    if (submit) submit.disabled = refused;
   };
   const price = async () => {
     const file = fileInput.files?.[0];
@@ -95,7 +105,7 @@ if (estimate && fileInput) {
       });
       const answer = (await res.json()) as { credits: number; most: number; balance: number; detail?: string };
       if (ask !== asked) return;
-      if (!res.ok) return show(answer.detail ?? `The file cannot be priced (${res.status}).`, true);
+      if (!res.ok) return show(answer.detail ?? `The file cannot be priced (${res.status}).`, true, res.status === 422 || res.status === 400);
       const range = answer.most > answer.credits ? ` (at most ${number(answer.most)})` : '';
       const text = `About ${number(answer.credits)} credits${range} for ${number(rows)} rows; balance ${number(answer.balance)}.`;
       if (answer.balance >= answer.credits) return show(text);
@@ -140,6 +150,9 @@ if (upload) {
         // not a problem document
       }
       bar.hidden = true;
+      // The one place the refusal is said: a refused file's estimate (its own refusal) is not left beside it.
+      const estimate = document.getElementById('upload-estimate');
+      if (estimate && (xhr.status === 422 || estimate.textContent === detail)) estimate.textContent = '';
       status.textContent = detail;
     });
     xhr.addEventListener('error', () => {
@@ -151,11 +164,20 @@ if (upload) {
 }
 
 // Live progress of the batches still running.
-interface BatchStatus { status: string; rows_done: number; rows_total: number; rows_failed: number; credits_charged: number }
+interface BatchStatus { status: string; rows_done: number; rows_total: number; rows_failed: number; credits_charged: number; balance?: number }
 const running = () => [...document.querySelectorAll<HTMLTableRowElement>('tr[data-batch]')]
   .filter((row) => ['queued', 'running'].includes(row.dataset.status ?? ''));
+/** Once nothing runs, the upload's "being checked" notice says the file is checked (its server-written second text). */
+function settleNotices(): void {
+  if (running().length > 0) return;
+  for (const notice of document.querySelectorAll<HTMLElement>('.flash[data-done-text]')) {
+    notice.textContent = notice.dataset.doneText ?? '';
+    delete notice.dataset.doneText;
+  }
+}
 async function poll(): Promise<void> {
   const rows = running();
+  settleNotices();
   if (rows.length === 0) return;
   for (const row of rows) {
     try {
@@ -168,6 +190,10 @@ async function poll(): Promise<void> {
         return;
       }
       row.dataset.status = b.status;
+      // One balance on the page: every place that shows it takes the figure the batch's charges left.
+      if (typeof b.balance === 'number') {
+        for (const el of document.querySelectorAll('[data-balance]')) el.textContent = b.balance.toLocaleString('en-US');
+      }
       const bar = row.querySelector('progress');
       if (bar) {
         bar.max = Math.max(1, b.rows_total);
@@ -189,6 +215,7 @@ async function poll(): Promise<void> {
       // offline for a moment: the next round asks again
     }
   }
+  settleNotices();
   setTimeout(() => void poll(), 1500);
 }
 void poll();

@@ -7,7 +7,8 @@ import type { CreditEstimate } from '../../billing/pricing.js';
 import { html } from '../html.js';
 import type { WebContext } from '../web-session.js';
 import { moreCreditsHelp } from './credits-help.js';
-import { csrfField, numberText, page, timeText } from './layout.js';
+import { SAMPLE_CSV_NAME } from '../sample-csv.js';
+import { balanceText, csrfField, numberText, page, timeText } from './layout.js';
 
 type BatchView = ReturnType<typeof batchView> & { to_finish?: CreditEstimate | null };
 
@@ -43,7 +44,7 @@ function pausedNotice(web: WebContext, b: BatchView, balance: number, paymentsEn
 
 export function batchesPage(input: {
   web: WebContext; batches: BatchView[]; maxBytes: number; balance: number; paymentsEnabled: boolean;
-  flash?: { kind: 'ok' | 'error'; text: string } | null;
+  flash?: { kind: 'ok' | 'error'; text: string; doneText?: string } | null;
 }): string {
   const { web } = input;
   const mb = Math.floor(input.maxBytes / 1024 / 1024);
@@ -51,10 +52,11 @@ export function batchesPage(input: {
     title: 'Batches', web, path: '/batches', flash: input.flash,
     body: html`<form method="post" action="/batches" enctype="multipart/form-data" class="card" id="upload-form">
   <h2>Check a CSV file</h2>
-  <p>Columns are found by their headers (address, city, state, zip, email, phone…); each row costs what its checks cost. Up to ${mb} MB.</p>
+  <p>Columns are found by their headers (address, city, state, zip, email, phone…); each row costs what its checks cost. Up to ${mb} MB.
+  No file at hand? Try <a href="/batches/sample.csv" download="${SAMPLE_CSV_NAME}">the sample CSV</a> (five contacts).</p>
   ${csrfField(web)}
   <div class="field"><label for="f-file">CSV file</label><input id="f-file" type="file" name="file" accept=".csv,text/csv" required aria-describedby="upload-estimate"></div>
-  <p id="upload-estimate" class="estimate" aria-live="polite" >Balance: ${numberText(input.balance)} ${input.balance === 1 ? 'credit' : 'credits'}.</p>
+  <p id="upload-estimate" class="estimate" aria-live="polite">Balance: ${balanceText(input.balance)} ${input.balance === 1 ? 'credit' : 'credits'}.</p>
   <details><summary>Columns and options</summary>
     <div class="field"><label for="f-address_columns">Address columns (comma-separated)</label><input id="f-address_columns" name="address_columns"></div>
     <div class="field"><label for="f-email_column">E-mail column</label><input id="f-email_column" name="email_column"></div>

@@ -3,7 +3,7 @@ import type { Pack } from '../../billing/pricing.js';
 import { html } from '../html.js';
 import type { WebContext } from '../web-session.js';
 import { moreCreditsHelp } from './credits-help.js';
-import { csrfField, numberText, page, timeText } from './layout.js';
+import { balanceText, csrfField, numberText, page, timeText } from './layout.js';
 
 export interface Receipt {
   checkout_session_id: string;
@@ -29,7 +29,7 @@ export function billingPage(input: {
   const canBuy = input.paymentsEnabled && web.session?.emailConfirmed;
   return page({
     title: 'Billing', web, path: '/billing', flash: input.flash,
-    body: html`<p>Balance: <strong data-testid="balance">${numberText(input.balance)}</strong> credits. Credits of a pack are usable for 365 days;
+    body: html`<p>Balance: ${balanceText(input.balance)} credits. Credits of a pack are usable for 365 days;
 an address check costs 1 credit in the US and Canada (3 elsewhere), an e-mail 1, a phone 2 (3 for a landline).</p>
 ${!input.paymentsEnabled ? html`<section class="card" aria-label="Getting credits">${moreCreditsHelp({ accountId: web.session!.accountId, paymentsEnabled: false, credits: 1000 })}
 <p><small>The operator sets <code>STRIPE_SECRET_KEY</code> and <code>STRIPE_WEBHOOK_SECRET</code> to sell the packs below by card.</small></p></section>`

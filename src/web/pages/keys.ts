@@ -1,7 +1,7 @@
 /** API keys: the list, a new secret, test or publishable key (shown this once, with a copy button), revocation. */
 import type { ApiKeyInfo } from '../../billing/accounts.js';
 import crypto from 'node:crypto';
-import { html } from '../html.js';
+import { html, type Html } from '../html.js';
 import type { WebContext } from '../web-session.js';
 import { csrfField, field, page, timeText } from './layout.js';
 
@@ -11,7 +11,7 @@ type KeyWithCreator = ApiKeyInfo & { creator?: { email: string | null } | null }
 const creatorText = (k: KeyWithCreator) => (!k.creator ? 'API or CLI' : k.creator.email ?? 'a removed member');
 
 /** Names this copy of the form: sent twice (a reload of the answer), it creates one key. */
-const nonceField = () => html`<input type="hidden" name="form_nonce" value="${crypto.randomBytes(16).toString('base64url')}">`;
+export const nonceField = () => html`<input type="hidden" name="form_nonce" value="${crypto.randomBytes(16).toString('base64url')}">`;
 
 /** What a key is; a test key is marked so that it is never taken for a live one. */
 function kindCell(k: KeyWithCreator) {
@@ -19,9 +19,36 @@ function kindCell(k: KeyWithCreator) {
   return k.test ? html`<span class="badge test" data-testid="test-key-badge">test</span> <small>free, offline</small>` : 'secret';
 }
 
+/**
+ * The first thing to run with a key, complete as shown: the API's address, the key, a contact worth checking. A
+ * secret or test key calls the API from a terminal; a publishable key goes into a web page, with the widget.
+ */
+export const firstCall = (baseUrl: string, key: string) => `curl -s ${baseUrl}/v1/validate \\
+  -H "Authorization: Bearer ${key}" \\
+  -H "Content-Type: application/json" \\
+  -d '{"address": "6007 Applegate Ln, Louisville, KY 40219", "email": "ann@gmial.com", "phone": "(502) 713-4410"}'`;
+export const widgetTag = (baseUrl: string, key: string) => `<script src="${baseUrl}/widget.js" data-key="${key}" defer></script>`;
+
+/** A command or snippet in its own box (it wraps there, never widening the page), with a Copy button. */
+export function copyBlock(id: string, label: string, text: string, testId: string): Html {
+  return html`<div class="copy-block"><pre class="command" id="${id}" data-testid="${testId}" aria-label="${label}"><code>${text}</code></pre>
+  <button type="button" class="secondary" data-copy="${id}" aria-label="Copy: ${label}">Copy</button></div>`;
+}
+
+function newKeyNext(baseUrl: string, created: { api_key: string; publishable: boolean }): Html {
+  if (created.publishable) {
+    return html`<p>Put this tag in your checkout or sign-up page (<a href="/widget/demo?key=${created.api_key}">try it on the demo page first</a>):</p>
+  ${copyBlock('new-key-snippet', 'the widget tag', widgetTag(baseUrl, created.api_key), 'widget-tag')}`;
+  }
+  return html`<p>Try it now, from a terminal:</p>
+  ${copyBlock('new-key-curl', 'the first call', firstCall(baseUrl, created.api_key), 'first-call')}`;
+}
+
 export function keysPage(input: {
   web: WebContext; keys: KeyWithCreator[]; created?: { api_key: string; publishable: boolean; test?: boolean } | null;
   error?: string | null; flash?: { kind: 'ok' | 'error'; text: string } | null; origins?: string;
+  /** The API's address as the person reaches it, for the commands shown. */
+  baseUrl: string;
 }): string {
   const { web, keys, created } = input;
   const live = keys.filter((k) => !k.revoked_at);
@@ -34,7 +61,7 @@ export function keysPage(input: {
   <div class="copy-row"><label class="visually-hidden" for="new-key">New API key</label>
   <input id="new-key" class="mono" readonly value="${created.api_key}" data-testid="new-key">
   <button type="button" data-copy="new-key">Copy</button></div>
-  <p><code>curl -H "Authorization: Bearer ${created.api_key.slice(0, 10)}…" …/v1/validate</code></p>
+  ${newKeyNext(input.baseUrl, created)}
 </section>` : ''}
 <div class="scroll"><table class="stack">
 <caption>${live.length} active of ${keys.length}</caption>
@@ -62,7 +89,7 @@ export function keysPage(input: {
 </form>
 <form method="post" action="/keys" class="card">
   <h2>A publishable key</h2>
-  <p>For a checkout or sign-up page (the <a href="/widget/demo">widget</a>): validation only, from your sites only.</p>
+  <p>For a checkout or sign-up page with the address-check widget (<a href="/widget/demo">its demo page</a>): validation only, from your sites only.</p>
   ${csrfField(web)}<input type="hidden" name="kind" value="publishable">${nonceField()}
   ${field({ name: 'origins', label: 'Sites (origins), comma-separated', value: input.origins ?? '', hint: 'e.g. https://shop.example.com', error: input.error, required: true })}
   <div class="field check"><input id="f-phone" type="checkbox" name="phone" value="true"><label for="f-phone">May check phone numbers</label></div>

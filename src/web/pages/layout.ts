@@ -9,6 +9,11 @@ export const NAV = [
 
 export const numberText = (n: number) => n.toLocaleString('en-US');
 export const dayText = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
+/**
+ * The account's balance, wherever a page shows it: one figure, read once per page from the ledger, and kept current by
+ * the page's script while a batch runs (every `data-balance` element gets the same number).
+ */
+export const balanceText = (n: number) => html`<strong data-balance data-testid="balance">${numberText(n)}</strong>`;
 export const timeText = (iso: string | null) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '');
 
 export interface PageInput {
@@ -18,7 +23,7 @@ export interface PageInput {
   path?: string;
   body: Html;
   /** A notice above the page (an action's outcome). */
-  flash?: { kind: 'ok' | 'error'; text: string } | null;
+  flash?: { kind: 'ok' | 'error'; text: string; doneText?: string } | null;
   /** More of the head (a page that moves on to another site by itself). */
   head?: Html;
 }
@@ -50,8 +55,8 @@ ${head ?? ''}
 ${session && !session.emailConfirmed ? html`<div class="banner" role="status"><form method="post" action="/confirm/resend">${csrfField(web)}
   Confirm your e-mail address (we sent you a link) before buying credits. <button type="submit" class="link">Send the link again</button></form></div>` : ''}
 <main id="main" tabindex="-1">
-${flash ? html`<p class="flash ${flash.kind}" role="${flash.kind === 'error' ? 'alert' : 'status'}">${flash.text}</p>` : ''}
-${web.mailLink ? html`<p class="flash ok" role="status" data-testid="mail-link">Mail is not configured (SMTP_URL), so here is the link the mail carries: <a href="${web.mailLink}">${web.mailLink}</a></p>` : ''}
+${flash ? html`<p class="flash ${flash.kind}" role="${flash.kind === 'error' ? 'alert' : 'status'}"${flash.doneText ? html` data-done-text="${flash.doneText}"` : ''}>${flash.text}</p>` : ''}
+${web.mailLink ? html`<p class="flash ok mail-link" role="status" data-testid="mail-link">Mail is not configured on this service (SMTP_URL), so no message was sent: here is the link it would carry. <a href="${web.mailLink}">${web.mailLink}</a></p>` : ''}
 <h1>${title}</h1>
 ${body}
 </main>

@@ -4,6 +4,7 @@ import type { Pack } from '../../billing/pricing.js';
 import type { UsageDay } from '../../billing/usage.js';
 import { html, type Html } from '../html.js';
 import type { WebContext } from '../web-session.js';
+import { firstSteps } from './first-steps.js';
 import { dayText, numberText, page } from './layout.js';
 
 const MODULES = ['address', 'email', 'phone'] as const;
@@ -53,25 +54,30 @@ export function usageChart(days: UsageDay[]): Html {
 
 export function overviewPage(input: {
   web: WebContext; balance: number; grants: Grant[]; days: UsageDay[]; packs: Pack[]; flash?: { kind: 'ok' | 'error'; text: string } | null;
+  /** The API's address as the person reaches it, and how many live secret or test keys the account has. */
+  baseUrl: string; liveKeys: number;
 }): string {
   const { web, balance, grants, days } = input;
   const used = days.reduce((sum, d) => sum + d.credits, 0);
   const live = grants.filter((g) => !g.expired && g.remaining > 0);
+  // No check in the window: an empty chart says nothing, the first steps say what to do.
+  const checked = days.some((d) => d.address || d.email || d.phone);
   return page({
     title: 'Overview', web, path: '/', flash: input.flash,
     body: html`<section class="stats" aria-label="Credits">
-  <div class="stat"><span class="stat-label">Balance</span><span class="stat-value" data-testid="balance">${numberText(balance)}</span><span>credits</span></div>
+  <div class="stat"><span class="stat-label">Balance</span><span class="stat-value" data-balance data-testid="balance">${numberText(balance)}</span><span>credits</span></div>
   <div class="stat"><span class="stat-label">Used, last ${days.length} days</span><span class="stat-value">${numberText(used)}</span><span>credits</span></div>
   <div class="stat"><span class="stat-label">Next expiry</span><span class="stat-value small">${live[0] ? dayText(live[0].expires_at) : '—'}</span><span>${live[0] ? `${numberText(live[0].remaining)} credits` : ''}</span></div>
 </section>
+${checked ? '' : firstSteps(web, { baseUrl: input.baseUrl, liveKeys: input.liveKeys })}
 <p><a class="button" href="/billing">Buy credits</a> <a class="button secondary" href="/keys">API keys</a></p>
 <h2>Usage</h2>
-${usageChart(days)}
+${checked ? html`${usageChart(days)}
 <details><summary>Usage as a table</summary>
 <div class="scroll"><table><caption>Checks and credits per day</caption>
 <thead><tr><th scope="col">Day</th><th scope="col">Address</th><th scope="col">E-mail</th><th scope="col">Phone</th><th scope="col">Credits</th></tr></thead>
 <tbody>${days.filter((d) => d.credits || d.address || d.email || d.phone).map((d) => html`<tr><th scope="row">${d.date}</th><td>${d.address}</td><td>${d.email}</td><td>${d.phone}</td><td>${d.credits}</td></tr>`)}</tbody>
-</table></div></details>
+</table></div></details>` : html`<p data-testid="no-usage">No check in the last ${days.length} days yet: the chart of checks per day appears with the first one.</p>`}
 <h2>Credit grants</h2>
 <div class="scroll"><table class="stack">
 <thead><tr><th scope="col">Kind</th><th scope="col">Credits</th><th scope="col">Remaining</th><th scope="col">Granted</th><th scope="col">Expires</th></tr></thead>

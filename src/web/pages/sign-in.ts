@@ -25,15 +25,24 @@ export function signUpPage(web: WebContext, freeCredits: number, state: FormStat
 }
 
 /**
- * The answer to a sign-up, the same whether the address was new or had an account already (that one gets a mail
- * saying so): the form tells nobody who has an account.
+ * How a mail's link reached the person: `sent` through the relay (SMTP_URL), `shown` on this page (no relay, a browser
+ * on the service's own machine), or `logged` only (no relay, another machine: the operator finds it in the log).
  */
-export function checkMailPage(web: WebContext, email: string): string {
-  return page({
-    title: 'Check your mail', web,
-    body: html`<p>We sent a message to <strong>${email}</strong>. Follow its link to confirm the address, then sign in.</p>
+export type MailDelivery = 'sent' | 'shown' | 'logged';
+
+/**
+ * The answer to a sign-up, the same whether the address was new or had an account already (that one gets a mail
+ * saying so): the form tells nobody who has an account. It says only what happened to the mail.
+ */
+export function checkMailPage(web: WebContext, email: string, delivery: MailDelivery): string {
+  const said = {
+    sent: html`<p>We sent a message to <strong>${email}</strong>. Follow its link to confirm the address, then sign in.</p>
 <p>Nothing came? Look in the spam folder, or <a href="/signup">sign up again</a>. <a href="/signin">Sign in</a></p>`,
-  });
+    shown: html`<p>Follow the link above to confirm <strong>${email}</strong>, then sign in. <a href="/signin">Sign in</a></p>`,
+    logged: html`<p>Mail is not configured on this service (SMTP_URL), so no message went to <strong>${email}</strong>:
+the confirmation link is in the service's log, for its operator to pass on. <a href="/signin">Sign in</a></p>`,
+  }[delivery];
+  return page({ title: delivery === 'sent' ? 'Check your mail' : 'Confirm your address', web, body: said });
 }
 
 export function signInPage(web: WebContext, state: FormState = {}, notice?: string): string {

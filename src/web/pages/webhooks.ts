@@ -7,7 +7,7 @@ import type { LowBalanceSetting } from '../../webhooks/low-balance.js';
 import type { deliveryView, endpointView } from '../../webhooks/webhooks.js';
 import { html } from '../html.js';
 import type { WebContext } from '../web-session.js';
-import { csrfField, field, numberText, page, timeText } from './layout.js';
+import { balanceText, csrfField, field, numberText, page, timeText } from './layout.js';
 
 type Endpoint = ReturnType<typeof endpointView> & { deliveries: ReturnType<typeof deliveryView>[] };
 
@@ -71,7 +71,7 @@ ${endpoints.length ? endpoints.map((e) => html`<section class="card" aria-labell
 </form>
 <form method="post" action="/webhook-endpoints/low-balance" class="card">
   <h2>Low-balance alert</h2>
-  <p>When the balance (now ${numberText(input.balance)} credits) falls below the threshold, the account's owner gets an
+  <p>When the balance (now ${balanceText(input.balance)} credits) falls below the threshold, the account's owner gets an
   e-mail and the endpoints a <code>credits.low</code> event, once, until it is back above it.
   ${alert.threshold === null ? 'No alert is set.' : html`Set at <strong data-testid="threshold">${numberText(alert.threshold)}</strong> credits${alert.armed ? '' : ' (sent; waiting for the balance to go back up)'}.`}</p>
   ${csrfField(web)}
