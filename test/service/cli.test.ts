@@ -22,6 +22,14 @@ async function runCli(args: string[], env: Record<string, string> = {}) {
   }
 }
 
+/** runCli's command, its CPU time (user + system) as bash's `time` reads it from the kernel, and its exit code. */
+async function cpuSeconds(args: string[], env: Record<string, string>): Promise<{ code: number; seconds: number }> {
+  const script = 'TIMEFORMAT="%3U %3S"; { time "$@" >/dev/null 2>&1; } 2>&1; echo "exit $?"';
+  const { stdout } = await run('bash', ['-c', script, 'timed', process.execPath, 'scripts/start.mjs', 'cli', ...args], { cwd: root, env: { ...process.env, ...env } });
+  const [user, system, , code] = stdout.trim().split(/\s+/).map(Number);
+  return { code, seconds: user + system };
+}
+
 async function cli(databaseUrl: string, ...args: string[]) {
   const { code, stdout, stderr } = await runCli(args, { DATABASE_URL: databaseUrl, BATCH_DIR: batchDir, EMAIL_NETWORK_CHECKS: 'false' });
   return code === 0
@@ -178,19 +186,24 @@ describe('the command line\'s help', () => {
     expect(usage?.stderr).toMatch(/^usage:\n {2}cli accounts create/);
   });
 
-  it('When an operator runs a command, then the compiled command line answers within a second', async () => {
+  it('When an operator runs a command, then the compiled command line answers in under 2 s of CPU', async () => {
     const env = { DATABASE_URL: `sqlite:${path.join(batchDir, 'timing.sqlite')}` };
     const account = JSON.parse((await runCli(['accounts', 'create', '--name', 'Timing'], env)).stdout).account_id;
 
-    const times: number[] = [];
+    const cpu: number[] = [];
+    const wall: number[] = [];
     for (let i = 0; i < 3; i++) {
       const started = performance.now();
-      const shown = await runCli(['credits', 'show', '--account', account], env);
-      times.push(performance.now() - started);
+      const shown = await cpuSeconds(['credits', 'show', '--account', account], env);
+      wall.push(performance.now() - started);
+      cpu.push(shown.seconds);
       expect(shown.code).toBe(0);
     }
 
-    // About 0.3 s on an idle machine (typeorm's loading is most of it); a loaded CI machine gets half a second more.
-    expect(times.sort((a, b) => a - b)[1]).toBeLessThan(1_500);
+    // The command's own CPU time, not the wall clock: that one is the machine's load's (0.3 s idle, 3 s on a loaded
+    // 2-core machine), the CPU time is the command's (0.3-0.75 s). Compiling the sources on each run, as before dist/
+    // (tsx), took 3-4 s of it.
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1];
+    expect(median(cpu), `CPU seconds (wall ${wall.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s)`).toBeLessThan(2);
   });
 });
