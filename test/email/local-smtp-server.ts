@@ -20,6 +20,8 @@ export interface LocalSmtpServer {
   port: number;
   /** Every RCPT TO address the server was given, in order. */
   recipients: string[];
+  /** Every MAIL FROM, with the EHLO/HELO name its session gave, in order: the identity an egress shows. */
+  senders: { helo: string; mailFrom: string }[];
   connections: number;
   /** Most connections open at the same time. */
   maxConcurrent: number;
@@ -29,7 +31,7 @@ export interface LocalSmtpServer {
 }
 
 export async function startLocalSmtpServer(script: RcptScript, options: { startTls?: boolean } = {}): Promise<LocalSmtpServer> {
-  const state = { recipients: [] as string[], connections: 0, secureRcpts: [] as boolean[], open: 0, maxConcurrent: 0 };
+  const state = { recipients: [] as string[], senders: [] as { helo: string; mailFrom: string }[], connections: 0, secureRcpts: [] as boolean[], open: 0, maxConcurrent: 0 };
   const greylisted = new Set<string>();
   const server = new SMTPServer({
     logger: false,
@@ -45,6 +47,10 @@ export async function startLocalSmtpServer(script: RcptScript, options: { startT
     },
     onClose() {
       state.open -= 1;
+    },
+    onMailFrom(address, session, callback) {
+      state.senders.push({ helo: session.hostNameAppearsAs, mailFrom: address.address });
+      callback();
     },
     onRcptTo(address, session, callback) {
       const recipient = address.address;
@@ -74,6 +80,7 @@ export async function startLocalSmtpServer(script: RcptScript, options: { startT
   return {
     port,
     get recipients() { return state.recipients; },
+    get senders() { return state.senders; },
     get connections() { return state.connections; },
     get maxConcurrent() { return state.maxConcurrent; },
     get secureRcpts() { return state.secureRcpts; },

@@ -9,6 +9,9 @@ describe('provider policies', () => {
     ['contoso-com.mail.protection.outlook.com', 'microsoft365', false, true],
     ['hotmail-com.olc.protection.outlook.com', 'microsoft365', false, true],
     ['mta7.am0.yahoodns.net', 'yahoo', false, false],
+    ['mx0a-00123456.pphosted.com', 'proofpoint', true, true],
+    ['mx1-eu1.ppe-hosted.com', 'proofpoint', true, true],
+    ['eu-smtp-inbound-1.mimecast.com', 'mimecast', true, true],
     ['mx.example.net', 'other', true, true],
     ['notgoogle.com', 'other', true, true],
   ])('When the MX is %s, then the provider is %s (catch-all probe %s, RCPT evidence %s)', (mx, provider, catchAllProbe, rcptIsEvidence) => {

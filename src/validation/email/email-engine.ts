@@ -9,7 +9,9 @@ import type { ConnectionLimits } from './connection-limits.js';
 import {
   hasDelegatedTld, isDisposableDomain, isFreeProviderDomain, isRoleLocalPart, isSpecialUseDomain, type EmailLists,
 } from './email-lists.js';
+import type { EgressHealth } from './egress-health.js';
 import { ExpiringCache } from './expiring-cache.js';
+import type { EgressChoice, EgressReport } from './mail-egress.js';
 import type { MailHostResolver, MailRoute } from './mail-host-resolver.js';
 import type { ResolverHealth, ResolverHealthReport } from './resolver-health.js';
 import { policyForMailHost, type MailProviderPolicy } from './mail-provider-policies.js';
@@ -41,6 +43,9 @@ export interface EmailEngineDependencies {
   limits: ConnectionLimits;
   probeSettings: MailboxProbeSettings;
   policies: readonly MailProviderPolicy[];
+  /** Which egress each provider's probes go out by (mail-egress.ts), and whether each reaches port 25. */
+  egresses: EgressChoice;
+  egressHealth: EgressHealth;
   lifetimes: ResultLifetimes;
   /** Longest a background probe (DNS and SMTP together) may run. */
   probeTimeoutMs: number;
@@ -124,6 +129,11 @@ export class EmailValidationEngine implements EmailEngine {
     return this.deps.networkChecks && !this.closed ? this.deps.resolverHealth.report() : null;
   }
 
+  /** Each egress a probe may take and what its last port 25 check found; [] while network checks are off. */
+  egressReports(): EgressReport[] {
+    return this.deps.networkChecks && !this.closed ? this.deps.egressHealth.reports() : [];
+  }
+
   /**
    * Asks the resolver about its canaries now, past the cache (the service does it once before it says it is ready, so
    * that its first /readyz already tells the truth: issue 52.5); takes at most the DNS time-out. Null while network
@@ -194,6 +204,7 @@ export class EmailValidationEngine implements EmailEngine {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.deps.egressHealth.stop();
     for (const timer of this.retryTimers) clearTimeout(timer);
     this.retryTimers.clear();
     for (const controller of this.running) controller.abort();
@@ -290,8 +301,12 @@ export class EmailValidationEngine implements EmailEngine {
         hosts: route.hosts,
         policy,
         signal,
+        egress: this.deps.egresses.forProvider(policy.provider),
       },
-      { resolver: this.deps.resolver, limits: this.deps.limits, settings: this.deps.probeSettings },
+      {
+        resolver: this.deps.resolver, limits: this.deps.limits, settings: this.deps.probeSettings,
+        egressState: (egress) => this.deps.egressHealth.state(egress),
+      },
     );
     if (outcome.kind === 'accepted' && outcome.catchAll !== null) {
       this.catchAllDomains.set(parsed.domain, outcome.catchAll, this.deps.lifetimes.catchAllMs);

@@ -5,6 +5,8 @@
 import dns from 'node:dns';
 import type { EmailEngine } from '../types.js';
 import { ConnectionLimits } from './connection-limits.js';
+import { EgressHealth } from './egress-health.js';
+import { EgressChoice, directEgress, type EgressReport, type EgressRoute } from './mail-egress.js';
 import { parseDnsServer } from './dns-wire-client.js';
 import { isDisposableDomain, loadEmailLists, type EmailLists } from './email-lists.js';
 import { EmailValidationEngine, type ResultLifetimes } from './email-engine.js';
@@ -68,17 +70,48 @@ export interface EmailEngineOptions {
   resolverHealthMs?: number;
   /** Told once per change of the resolver's health: the service logs it. */
   onResolverHealthChange?: (report: ResolverHealthReport) => void;
+  /**
+   * Ways out to the mail servers other than this host's own (SOCKS5 proxies: src/net/socks-egress.ts), by provider;
+   * default none: every probe connects from this host with `heloName` and `mailFrom`.
+   */
+  egresses?: readonly EgressRoute[];
+  /**
+   * The mail server (host name or IP literal) each egress connects to every `intervalMs` to see that it reaches port
+   * `smtpPort` (egress-health.ts); unset: never checked, every egress `unchecked`.
+   */
+  egressProbe?: { host: string; intervalMs: number };
+  /** Told once per change of an egress's state: the service logs it. */
+  onEgressChange?: (report: EgressReport) => void;
 }
 
 const DAY_MS = 86_400_000;
 
 export function createEmailEngine(options: EmailEngineOptions): EmailValidationEngine & EmailEngine {
   assertSafeIdentity(options);
+  for (const { egress } of options.egresses ?? []) assertSafeIdentity(egress);
   const now = options.now ?? Date.now;
   const lists = options.lists ?? loadEmailLists();
   const servers = (options.dnsServers?.length ? options.dnsServers : dns.getServers()).map(parseDnsServer);
   const cacheEntries = options.cacheEntries ?? 100_000;
   const resolver = new MailHostResolver({ servers, now, timeoutMs: options.dnsTimeoutMs ?? 2000, cacheEntries });
+  const egresses = new EgressChoice(options.egresses ?? [], directEgress(options.heloName, options.mailFrom));
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
+  const replyTimeoutMs = options.replyTimeoutMs ?? 10_000;
+  const egressHealth = new EgressHealth({
+    egresses: egresses.inUse(),
+    target: options.egressProbe ? { host: options.egressProbe.host, port: options.smtpPort } : null,
+    resolve: async (host) => {
+      const found = await resolver.resolveHostAddresses(host);
+      return found.kind === 'addresses' ? found.addresses : [];
+    },
+    allowPrivate: options.allowPrivate,
+    intervalMs: options.egressProbe?.intervalMs ?? 0,
+    connectTimeoutMs,
+    replyTimeoutMs,
+    now,
+    onChange: options.onEgressChange,
+  });
+  if (options.networkChecks) egressHealth.start();
   return new EmailValidationEngine({
     networkChecks: options.networkChecks,
     specialUseNamesOrdinary: options.specialUseNamesOrdinary ?? false,
@@ -110,8 +143,8 @@ export function createEmailEngine(options: EmailEngineOptions): EmailValidationE
       port: options.smtpPort,
       heloName: options.heloName,
       mailFrom: options.mailFrom,
-      connectTimeoutMs: options.connectTimeoutMs ?? 5000,
-      replyTimeoutMs: options.replyTimeoutMs ?? 10_000,
+      connectTimeoutMs,
+      replyTimeoutMs,
       startTls: options.startTls ?? true,
       allowPrivate: options.allowPrivate,
       maxMailHosts: options.maxMailHosts ?? 3,
@@ -119,6 +152,8 @@ export function createEmailEngine(options: EmailEngineOptions): EmailValidationE
       slotWaitMs: options.slotWaitMs ?? 10_000,
     },
     policies: options.policies ?? MAIL_PROVIDER_POLICIES,
+    egresses,
+    egressHealth,
     lifetimes: {
       definiteMs: 3 * DAY_MS,
       mailboxFullMs: DAY_MS,
@@ -134,7 +169,7 @@ export function createEmailEngine(options: EmailEngineOptions): EmailValidationE
 }
 
 /** Our own identity goes on the wire too: it must be as clean as any address we check. */
-function assertSafeIdentity(options: EmailEngineOptions): void {
+function assertSafeIdentity(options: Pick<EmailEngineOptions, 'heloName' | 'mailFrom'>): void {
   if (!/^[A-Za-z0-9.-]{1,253}$/.test(options.heloName)) throw new Error(`heloName "${options.heloName}" is not a host name`);
   // A single-label host name (a container's) is a fine domain for our own reverse-path, so no full syntax check.
   if (!/^[A-Za-z0-9!#$%&'*+\/=?^_`{|}~.-]{1,64}@[A-Za-z0-9.-]{1,253}$/.test(options.mailFrom)) {
@@ -146,3 +181,5 @@ export type { EmailLists } from './email-lists.js';
 export { loadEmailLists } from './email-lists.js';
 export { EmailValidationEngine } from './email-engine.js';
 export type { ResolverHealthReport } from './resolver-health.js';
+export { EgressError, type EgressFault, type EgressReport, type EgressRoute, type EgressState, type MailEgress } from './mail-egress.js';
+export { MAIL_PROVIDER_NAMES } from './mail-provider-policies.js';

@@ -26,7 +26,20 @@ export const MAIL_PROVIDER_POLICIES: readonly MailProviderPolicy[] = [
     provider: 'yahoo', mxSuffixes: ['.yahoodns.net'], catchAllProbe: false, rcptIsEvidence: false,
     why: 'Yahoo accepts every RCPT and bounces later, so its answer is not evidence: not probed at all',
   },
+  // The two big filtering gateways in front of companies' own servers: probed as RFC 5321 says, but named, so that an
+  // egress can be given to them (they keep reputation lists of their own: SMTP_EGRESS_<NAME>_PROVIDERS).
+  {
+    provider: 'proofpoint', mxSuffixes: ['.pphosted.com', '.ppe-hosted.com'], catchAllProbe: true, rcptIsEvidence: true,
+    why: 'Proofpoint (Enterprise and Essentials) gateway: probed as any server, named so that an egress can be given to it',
+  },
+  {
+    provider: 'mimecast', mxSuffixes: ['.mimecast.com', '.mimecast.co.za'], catchAllProbe: true, rcptIsEvidence: true,
+    why: 'Mimecast gateway: probed as any server, named so that an egress can be given to it',
+  },
 ];
+
+/** Every provider name an egress may be given (SMTP_EGRESS_<NAME>_PROVIDERS): the policies' and `other`. */
+export const MAIL_PROVIDER_NAMES: readonly string[] = [...MAIL_PROVIDER_POLICIES.map((p) => p.provider), 'other'];
 
 export const DEFAULT_PROVIDER_POLICY: MailProviderPolicy = {
   provider: 'other', mxSuffixes: [], catchAllProbe: true, rcptIsEvidence: true, why: 'RFC 5321 behaviour',

@@ -7,6 +7,7 @@
 import { isPubliclyRoutableAddress } from './address-guard.js';
 import { ConnectionLimitTimeoutError, ConnectionRateExceededError, type ConnectionLimits } from './connection-limits.js';
 import type { MailHost, MailHostResolver } from './mail-host-resolver.js';
+import { EgressError, directEgress, type EgressState, type MailEgress } from './mail-egress.js';
 import type { MailProviderPolicy } from './mail-provider-policies.js';
 import { classifySmtpReply, type SmtpReply, type SmtpReplyMeaning } from './smtp-reply-classifier.js';
 import { SmtpSession, SmtpTimeoutError } from './smtp-session.js';
@@ -20,10 +21,20 @@ export type ProbeOutcome =
   | { kind: 'private_address' }
   /** We have talked to this mail host as often as our manners allow this minute (connection-limits.ts). */
   | { kind: 'throttled' }
-  | { kind: 'timeout' };
+  | { kind: 'timeout' }
+  /**
+   * The egress cannot reach port 25: its proxy refused the connection by its rules, or the mail host could not be
+   * reached while the egress's last check (egress-health.ts) found port 25 closed on it.
+   */
+  | { kind: 'egress_blocked' }
+  /** The egress's proxy could not be reached or did not speak SOCKS5. */
+  | { kind: 'egress_unavailable' }
+  /** The egress's proxy refused our username and password. */
+  | { kind: 'egress_auth_failed' };
 
 export interface MailboxProbeSettings {
   port: number;
+  /** Our identity when the request names no egress (this host's own). */
   heloName: string;
   mailFrom: string;
   connectTimeoutMs: number;
@@ -45,12 +56,16 @@ export interface MailboxProbeRequest {
   hosts: readonly MailHost[];
   policy: MailProviderPolicy;
   signal: AbortSignal;
+  /** The way out for this provider (mail-egress.ts), with its EHLO name and MAIL FROM; default: this host's own. */
+  egress?: MailEgress;
 }
 
 export interface MailboxProbeDependencies {
   resolver: MailHostResolver;
   limits: ConnectionLimits;
   settings: MailboxProbeSettings;
+  /** What the egress's last check found (egress-health.ts): `blocked` turns an unreachable host into `egress_blocked`. */
+  egressState?: (egress: MailEgress) => EgressState;
 }
 
 /** A conversation either settles the question or says why the next host should be asked. */
@@ -60,6 +75,14 @@ const TLS_FAILED = Symbol('STARTTLS handshake failed');
 const CLOSING_TIMEOUT_MS = 1000;
 
 export async function probeMailbox(request: MailboxProbeRequest, deps: MailboxProbeDependencies): Promise<ProbeOutcome> {
+  const egress = request.egress ?? directEgress(deps.settings.heloName, deps.settings.mailFrom);
+  const outcome = await probeHosts({ ...request, egress }, deps);
+  // Nothing reached through an egress that cannot reach port 25 at all: the egress is to blame, not the mail host.
+  const unreachable = outcome.kind === 'no_connect' || outcome.kind === 'timeout';
+  return unreachable && deps.egressState?.(egress) === 'blocked' ? { kind: 'egress_blocked' } : outcome;
+}
+
+async function probeHosts(request: MailboxProbeRequest & { egress: MailEgress }, deps: MailboxProbeDependencies): Promise<ProbeOutcome> {
   const { settings, resolver } = deps;
   let lastFailure: ProbeOutcome | null = null;
   for (const host of request.hosts.slice(0, settings.maxMailHosts)) {
@@ -83,6 +106,8 @@ export async function probeMailbox(request: MailboxProbeRequest, deps: MailboxPr
   return lastFailure ?? { kind: 'no_connect' };
 }
 
+const EGRESS_OUTCOME = { blocked: 'egress_blocked', unavailable: 'egress_unavailable', auth: 'egress_auth_failed' } as const;
+
 /** When no host settles the question, the answer names what a server said over what a socket did. */
 const FAILURE_WEIGHT: Partial<Record<ProbeOutcome['kind'], number>> = {
   blocked: 5, temp_fail: 5, throttled: 4, timeout: 3, no_connect: 2, private_address: 1,
@@ -96,7 +121,7 @@ function moreTelling(kept: ProbeOutcome | null, next: ProbeOutcome): ProbeOutcom
 async function converseWithSlot(
   ip: string,
   hostName: string,
-  request: MailboxProbeRequest,
+  request: MailboxProbeRequest & { egress: MailEgress },
   deps: MailboxProbeDependencies,
 ): Promise<ConversationResult> {
   let release: () => void;
@@ -122,7 +147,7 @@ async function converseWithSlot(
 async function converse(
   ip: string,
   hostName: string,
-  request: MailboxProbeRequest,
+  request: MailboxProbeRequest & { egress: MailEgress },
   settings: MailboxProbeSettings,
 ): Promise<ConversationResult | typeof TLS_FAILED> {
   let session: SmtpSession | null = null;
@@ -134,6 +159,7 @@ async function converse(
       port: settings.port,
       connectTimeoutMs: settings.connectTimeoutMs,
       replyTimeoutMs: settings.replyTimeoutMs,
+      connect: request.egress.connect,
     });
     session = opened.session;
     if (request.signal.aborted) onAbort();
@@ -143,6 +169,8 @@ async function converse(
     return result;
   } catch (error) {
     if (error instanceof SmtpTimeoutError) return { final: false, outcome: { kind: 'timeout' } };
+    // The egress fails every host alike: asking the next one would only wait for the same refusal.
+    if (error instanceof EgressError) return { final: true, outcome: { kind: EGRESS_OUTCOME[error.fault] } };
     if (isSocketError(error)) return { final: false, outcome: { kind: 'no_connect' } };
     throw error;
   } finally {
@@ -156,13 +184,14 @@ async function talk(
   session: SmtpSession,
   greeting: SmtpReply,
   hostName: string,
-  request: MailboxProbeRequest,
+  request: MailboxProbeRequest & { egress: MailEgress },
   settings: MailboxProbeSettings,
 ): Promise<ConversationResult | typeof TLS_FAILED> {
   // RFC 5321 §3.1: a 554 or 421 greeting means this host will not talk; another MX may.
   if (greeting.code !== 220) return { final: false, outcome: refusal(greeting) };
 
-  const hello = await sayHello(session, settings.heloName);
+  const { heloName, mailFrom } = request.egress;
+  const hello = await sayHello(session, heloName);
   if (!isPositive(hello)) return { final: true, outcome: refusal(hello) };
   if (settings.startTls && offers(hello, 'STARTTLS')) {
     const ready = await session.command('STARTTLS');
@@ -172,12 +201,12 @@ async function talk(
       } catch {
         return TLS_FAILED;
       }
-      const again = await sayHello(session, settings.heloName);
+      const again = await sayHello(session, heloName);
       if (!isPositive(again)) return { final: true, outcome: refusal(again) };
     }
   }
 
-  const mail = await session.command(`MAIL FROM:<${settings.mailFrom}>`, 'MAIL');
+  const mail = await session.command(`MAIL FROM:<${mailFrom}>`, 'MAIL');
   if (!isPositive(mail)) return { final: true, outcome: refusal(mail) };
 
   const catchAllReply = request.catchAllProbeAddress

@@ -5,6 +5,7 @@
  */
 import net from 'node:net';
 import tls from 'node:tls';
+import { connectDirectly } from './mail-egress.js';
 import type { SmtpReply } from './smtp-reply-classifier.js';
 
 export class SmtpTimeoutError extends Error {
@@ -34,6 +35,8 @@ export interface SmtpSessionOptions {
   port: number;
   connectTimeoutMs: number;
   replyTimeoutMs: number;
+  /** Opens the TCP connection (an egress: mail-egress.ts); default: straight from this host. */
+  connect?: (host: string, port: number, timeoutMs: number) => Promise<net.Socket>;
 }
 
 export class SmtpSession {
@@ -184,21 +187,13 @@ function toReply(code: number, texts: string[]): SmtpReply {
   return { code, enhanced: Math.floor(code / 100) === Number(enhanced?.[0]) ? enhanced : null, text };
 }
 
-function connectWithTimeout(options: SmtpSessionOptions): Promise<net.Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: options.host, port: options.port });
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new SmtpTimeoutError('connection'));
-    }, options.connectTimeoutMs);
-    socket.once('connect', () => {
-      clearTimeout(timer);
-      socket.removeAllListeners('error');
-      resolve(socket);
-    });
-    socket.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
+/** The egress's connection; its time-out (ETIMEDOUT) is the session's SmtpTimeoutError, as for any other wait. */
+async function connectWithTimeout(options: SmtpSessionOptions): Promise<net.Socket> {
+  const connect = options.connect ?? connectDirectly;
+  try {
+    return await connect(options.host, options.port, options.connectTimeoutMs);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ETIMEDOUT') throw new SmtpTimeoutError('connection');
+    throw error;
+  }
 }
