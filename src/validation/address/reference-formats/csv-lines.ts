@@ -50,11 +50,25 @@ export function csvColumns(header: string): CsvColumns {
   return new Map(splitCsvLine(header.replace(/^\uFEFF/, '').replace(/\r$/, '')).map((name, i) => [name.trim().toUpperCase(), i]));
 }
 
-/** Lines (without their line break) with the offset just past each; a line holding a quoted line break is one line. */
-async function* lines(input: ByteSource, startOffset: number): AsyncGenerator<{ text: string; end: number }> {
+/**
+ * The header's columns and the rows after it; `from` goes on from a row's end (the header then comes from `from`).
+ * `onHeader` is called once, before the first row. (Lines are cut in the same generator: one async step a row.)
+ */
+export async function* csvRows(input: ByteSource, from: ReadFrom | undefined, onHeader: (columns: CsvColumns) => void): AsyncGenerator<CsvRow> {
+  let number = from ? from.record : 0;
+  let header = from !== undefined;
+  if (from) onHeader(csvColumns(from.header));
   let rest: Buffer = Buffer.alloc(0);
-  let restOffset = startOffset;
+  let restOffset = from ? from.offset : 0;
   let open = '';
+  const row = (text: string, end: number): CsvRow | null => {
+    if (!text.trim()) return null;
+    number++;
+    if (header) return { fields: splitCsvLine(text), number, end };
+    header = true;
+    onHeader(csvColumns(text));
+    return null;
+  };
   for await (const chunk of input) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     const buf = rest.length ? Buffer.concat([rest, bytes]) : bytes;
@@ -63,34 +77,16 @@ async function* lines(input: ByteSource, startOffset: number): AsyncGenerator<{ 
       let text = buf.toString('utf8', pos, nl > pos && buf[nl - 1] === 13 ? nl - 1 : nl);
       pos = nl + 1;
       if (open) { text = `${open}\n${text}`; open = ''; }
-      if (opensQuote(text)) { open = text; continue; }
-      yield { text, end: restOffset + pos };
+      if (text.includes('"') && opensQuote(text)) { open = text; continue; }
+      const r = row(text, restOffset + pos);
+      if (r) yield r;
     }
     rest = buf.subarray(pos);
     restOffset += pos;
   }
   const last = (open ? `${open}\n` : '') + rest.toString('utf8');
-  if (last) yield { text: last.replace(/\r$/, ''), end: restOffset + rest.length };
-}
-
-/**
- * The header's columns and the rows after it; `from` goes on from a row's end (the header then comes from `from`).
- * `onHeader` is called once, before the first row.
- */
-export async function* csvRows(input: ByteSource, from: ReadFrom | undefined, onHeader: (columns: CsvColumns) => void): AsyncGenerator<CsvRow> {
-  let number = from ? from.record : 0;
-  let header = from !== undefined;
-  if (from) onHeader(csvColumns(from.header));
-  for await (const { text, end } of lines(input, from ? from.offset : 0)) {
-    if (!text.trim()) continue;
-    number++;
-    if (!header) {
-      header = true;
-      onHeader(csvColumns(text));
-      continue;
-    }
-    yield { fields: splitCsvLine(text), number, end };
-  }
+  const r = last ? row(last.replace(/\r$/, ''), restOffset + rest.length) : null;
+  if (r) yield r;
 }
 
 /** The text of a column by its (upper-case) name, trimmed; '' when the file has no such column. */
