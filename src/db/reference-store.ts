@@ -11,7 +11,7 @@ import { SHIPPED_DATA_DIR, rradRows } from '../validation/address/index.js';
 import { ReferenceIndex } from '../validation/address/reference-index.js';
 import { addressPointOf } from '../validation/address/reference-records.js';
 import type { ReferenceRecord } from '../validation/address/reference-formats/index.js';
-import { EMBEDDED_RRAD_FORMAT, SAMPLE_SOURCE_SUFFIX, importRecords, type ReferenceImportResult } from './reference-import.js';
+import { EMBEDDED_RRAD_FORMAT, importRecords, type ReferenceImportResult } from './reference-import.js';
 
 async function* embeddedRradRecords(): AsyncGenerator<ReferenceRecord> {
   const text = await fs.promises.readFile(new URL('rrad-addresses-us.tsv', SHIPPED_DATA_DIR), 'utf8');
