@@ -97,17 +97,18 @@ describe('Twilio failures fall back to the offline answer', () => {
   });
 
   it('When Twilio is slower than the timeout, then the offline answer comes in about the timeout', async () => {
-    server.respond = (number) => ({ body: lineTypeAnswer(number, 'mobile'), delayMs: 2000 });
+    server.respond = (number) => ({ body: lineTypeAnswer(number, 'mobile'), delayMs: 5000 });
     const started = Date.now();
     expect(await validate(engineWith({ timeoutMs: 100 }))).toMatchObject(offline);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Well before Twilio's answer (5 s), with room for a loaded machine's delays.
+    expect(Date.now() - started).toBeLessThan(2500);
   });
 
   it('When the request budget is shorter than the timeout, then the budget cuts the call', async () => {
-    server.respond = (number) => ({ body: lineTypeAnswer(number, 'mobile'), delayMs: 2000 });
+    server.respond = (number) => ({ body: lineTypeAnswer(number, 'mobile'), delayMs: 5000 });
     const started = Date.now();
     expect(await validate(engineWith({ timeoutMs: 5000 }), US_NUMBER, 150)).toMatchObject(offline);
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(2500);
   });
 
   it('When the deadline is not a number, then the timeout alone bounds the call', async () => {

@@ -100,7 +100,9 @@ describe.each(testDatabases)('when an engine fails or runs late, on $name', (dat
       address: '1 Main St, Springfield, IL 62701', phone: '+14155550123', smtp: false,
     }, started, log);
 
-    expect(Date.now() - started).toBeLessThan(1000);
+    // The stuck engine never answers: the 100 ms budget ended the wait, not the default 2 s one (and a loaded machine
+    // has room for its delays).
+    expect(Date.now() - started).toBeLessThan(1500);
     expect(answer.phone).toMatchObject({ status: 'unknown', reason: 'timeout', carrier_source: 'none' });
     expect(answer.address?.components.postal_code).toBe('62701');
     expect(answer.credits).toEqual({ charged: 3, remaining: 7 });
