@@ -153,6 +153,24 @@ describe.each(testDatabases)('paying for a batch in the dashboard on $name', (da
     expect(uploaded).toMatchObject({ type: '/problems/invalid-csv', line: 1, detail: expect.stringMatching(/^Line 1: .*never closed/) });
   });
 
+  it('When a file whose header is over BATCH_MAX_ROW_BYTES is uploaded in the dashboard, then it is 422 invalid-csv naming line 1, as the API answers', async () => {
+    // Arrange: 40 columns of 30,000 bytes, 1.2 MB on the header line; the estimate only ever sees its first 16 KiB.
+    const agent = await signedUp();
+    const header = Array.from({ length: 40 }, (_, i) => `c${i}${'x'.repeat(30_000)}`).join(',');
+
+    // Act
+    const upload = await fetch(`${s.url}/batches`, {
+      method: 'POST', body: `${header},email\n${','.repeat(40)}ann@example.com\n`,
+      headers: { cookie: cookieOf(agent), 'x-csrf-token': agent.csrf, accept: 'application/json', 'content-type': 'text/csv' },
+    });
+
+    // Assert
+    expect(upload.status).toBe(422);
+    expect(await upload.json()).toMatchObject({
+      type: '/problems/invalid-csv', line: 1, detail: 'Line 1: the row is over 1048576 bytes (BATCH_MAX_ROW_BYTES). Nothing was charged.',
+    });
+  });
+
   it('When a browser asks for /favicon.ico or the pages name their icon, then a real icon answers', async () => {
     const ico = await fetch(`${s.url}/favicon.ico`);
     const bytes = Buffer.from(await ico.arrayBuffer());
