@@ -13,6 +13,8 @@ describe('next_action of an address', () => {
     ['plausible', ['A#: ZIP code 40219 added'], 'confirm'],
     ['plausible', ['B#: country GERMANY told from the street word FRIEDRICHSTRASSE'], 'confirm'],
     ['corrected', ['B#: city corrected from LOUISVILE to LOUISVILLE'], 'confirm'],
+    // A street mended with no reference data to confirm it is plausible (issue #52 item 4), and still the person's call.
+    ['plausible', ['M#: street corrected from PENSYLVANIA AVE to PENNSYLVANIA AVE'], 'confirm'],
     ['partial', ['DPV: the building is confirmed, the unit is missing'], 'confirm'],
     ['ambiguous', [], 'confirm'],
     ['invalid', ['C#: ZIP code 00000 does not exist'], 'fix'],
