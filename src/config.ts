@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseSecretKey } from './sync/secrets.js';
-import type { EmailEngineOptions } from './validation/email/index.js';
+import { MAIL_PROVIDER_NAMES, type EmailEngineOptions } from './validation/email/index.js';
 import type { PhoneLookupOptions } from './validation/phone/live/create-phone-lookup.js';
 import { TWILIO_LOOKUP_BASE_URL } from './validation/phone/live/twilio-lookup-provider.js';
 
@@ -81,6 +81,8 @@ const schema = z.object({
   EMAIL_SPECIAL_USE_NAMES_ORDINARY: bool.default(false),
   EMAIL_HELO_NAME: z.string().regex(/^[A-Za-z0-9.-]{1,253}$/, 'a host name').default(hostname),
   EMAIL_MAIL_FROM: z.string().regex(/^[^\s<>@]+@[A-Za-z0-9.-]+$/, 'an address').optional(),
+  SMTP_EGRESS_PROBE_HOST: z.string().regex(/^([A-Za-z0-9.-]{1,253}|\[?[0-9a-fA-F:.]+\]?)$/, 'a mail server\'s host name or IP address').optional(),
+  SMTP_EGRESS_PROBE_INTERVAL_MS: z.coerce.number().int().min(1_000).default(300_000),
   PHONE_LOOKUP_PROVIDER: z.enum(['none', 'twilio']).default('none'),
   TWILIO_ACCOUNT_SID: z.string().optional(),
   TWILIO_AUTH_TOKEN: z.string().optional(),
@@ -160,7 +162,9 @@ export interface Config {
   testKeyRequestsPerDay: number;
   validationBudgetMs: number;
   /** Handed to createEmailEngine as they are. */
-  email: Pick<EmailEngineOptions, 'networkChecks' | 'dnsServers' | 'smtpPort' | 'allowPrivate' | 'specialUseNamesOrdinary' | 'heloName' | 'mailFrom'>;
+  email: Pick<EmailEngineOptions, 'networkChecks' | 'dnsServers' | 'smtpPort' | 'allowPrivate' | 'specialUseNamesOrdinary' | 'heloName' | 'mailFrom' | 'egressProbe'>;
+  /** SMTP_EGRESS_<NAME>_*: the SOCKS5 proxies the mailbox probe goes out by (docs/email.md); [] : this host's own. */
+  smtpEgresses: SmtpEgressConfig[];
   /** Handed to createPhoneLookup as they are. */
   phone: Pick<PhoneLookupOptions, 'provider' | 'accountSid' | 'authToken' | 'baseUrl'>;
   credits: { free: number; packPrices: Map<number, number> };
@@ -243,7 +247,89 @@ export interface Config {
   };
 }
 
+export interface SmtpEgressConfig {
+  /** NAME of SMTP_EGRESS_<NAME>_URL, in lower case. */
+  name: string;
+  proxy: { host: string; port: number; username?: string; password?: string };
+  heloName: string;
+  mailFrom: string;
+  /** Provider names (mail-provider-policies.ts); null: every provider no other egress names. */
+  providers: string[] | null;
+}
+
 export class ConfigError extends Error {}
+
+const EGRESS_VARIABLE = /^SMTP_EGRESS_([A-Z0-9]+)_(URL|HELO|MAIL_FROM|PROVIDERS)$/;
+const EGRESS_SETTINGS = new Set(['SMTP_EGRESS_PROBE_HOST', 'SMTP_EGRESS_PROBE_INTERVAL_MS']);
+
+/** socks5://user:password@host:port (RFC 1928, RFC 1929; user and password percent-encoded). Not socks5h: we resolve. */
+const socksUrl = z.string().transform((text, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'expected socks5://user:password@host:port' });
+    return z.NEVER;
+  }
+  if (url.protocol !== 'socks5:' || !url.hostname || url.pathname.replace(/^\/$/, '') || url.search) {
+    ctx.addIssue({ code: 'custom', message: 'expected socks5://user:password@host:port (socks5h is refused: the service resolves the MX names itself)' });
+    return z.NEVER;
+  }
+  return {
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: url.port ? Number(url.port) : 1080,
+    ...(url.username ? { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) } : {}),
+  };
+});
+
+const EGRESS_FIELDS = {
+  URL: socksUrl,
+  HELO: z.string().regex(/^[A-Za-z0-9.-]{1,253}$/, "a host name: the egress address's reverse DNS name"),
+  MAIL_FROM: z.string().regex(/^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64}@[A-Za-z0-9.-]{1,253}$/, 'an address at a domain of the HELO name'),
+  PROVIDERS: z.string().transform((s) => s.split(',').map((x) => x.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.enum(MAIL_PROVIDER_NAMES as [string, ...string[]], { message: `one of ${MAIL_PROVIDER_NAMES.join(', ')}` })).min(1)),
+} as const;
+
+/**
+ * SMTP_EGRESS_<NAME>_URL (required), _HELO (required: the name the proxy's address resolves back to), _MAIL_FROM
+ * (default verify@<HELO>) and _PROVIDERS (default: every provider no other egress names), one set per egress. Any other
+ * SMTP_EGRESS_ variable is refused by name: a mistyped one would otherwise be a setting silently not in force.
+ */
+function smtpEgresses(env: Record<string, string>): SmtpEgressConfig[] {
+  const byName = new Map<string, Partial<Record<keyof typeof EGRESS_FIELDS, string>>>();
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(env)) {
+    if (!key.startsWith('SMTP_EGRESS_') || EGRESS_SETTINGS.has(key)) continue;
+    const match = EGRESS_VARIABLE.exec(key);
+    if (!match) {
+      problems.push(`${key}: not a setting (SMTP_EGRESS_<NAME>_URL, _HELO, _MAIL_FROM, _PROVIDERS; NAME of letters and digits)`);
+      continue;
+    }
+    byName.set(match[1], { ...byName.get(match[1]), [match[2]]: value });
+  }
+  const egresses: SmtpEgressConfig[] = [];
+  for (const [name, fields] of byName) {
+    const read = <K extends keyof typeof EGRESS_FIELDS>(field: K): z.output<(typeof EGRESS_FIELDS)[K]> | undefined => {
+      const text = fields[field];
+      if (text === undefined) return undefined;
+      const parsed = EGRESS_FIELDS[field].safeParse(text);
+      if (parsed.success) return parsed.data as z.output<(typeof EGRESS_FIELDS)[K]>;
+      problems.push(`SMTP_EGRESS_${name}_${field}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+      return undefined;
+    };
+    const proxy = read('URL');
+    const heloName = read('HELO');
+    const mailFrom = read('MAIL_FROM');
+    const providers = read('PROVIDERS');
+    if (fields.URL === undefined) problems.push(`SMTP_EGRESS_${name}_URL: missing (socks5://user:password@host:port), needed by the other SMTP_EGRESS_${name}_ settings`);
+    if (fields.HELO === undefined) problems.push(`SMTP_EGRESS_${name}_HELO: missing (the host name the egress address's reverse DNS gives)`);
+    if (proxy && heloName) egresses.push({ name: name.toLowerCase(), proxy, heloName, mailFrom: mailFrom ?? `verify@${heloName}`, providers: providers ?? null });
+  }
+  const defaults = egresses.filter((e) => e.providers === null).map((e) => `SMTP_EGRESS_${e.name.toUpperCase()}_PROVIDERS`);
+  if (defaults.length > 1) problems.push(`${defaults.join(', ')}: at most one egress may carry every provider; name the providers of the others`);
+  if (problems.length) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  return egresses.sort((a, b) => a.name.localeCompare(b.name));
+}
 
 /**
  * Reads `.env` in the working directory, or the file ENV_FILE names, into process.env, as the service and the command
@@ -309,7 +395,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       specialUseNamesOrdinary: e.EMAIL_SPECIAL_USE_NAMES_ORDINARY,
       heloName: e.EMAIL_HELO_NAME,
       mailFrom: e.EMAIL_MAIL_FROM ?? `verify@${e.EMAIL_HELO_NAME}`,
+      egressProbe: e.SMTP_EGRESS_PROBE_HOST
+        ? { host: e.SMTP_EGRESS_PROBE_HOST.replace(/^\[(.*)\]$/, '$1'), intervalMs: e.SMTP_EGRESS_PROBE_INTERVAL_MS }
+        : undefined,
     },
+    smtpEgresses: smtpEgresses(cleaned as Record<string, string>),
     phone: {
       provider: e.PHONE_LOOKUP_PROVIDER,
       accountSid: e.TWILIO_ACCOUNT_SID,

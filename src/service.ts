@@ -319,7 +319,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     publishableRateLimitPerMinute: config.publishableRateLimitPerMinute,
     testKeyRequestsPerDay: config.testKeyRequestsPerDay,
     metrics: new ServiceMetrics(db, engines.resolver), metricsToken: config.metricsToken,
-    isReady: () => ready, isDraining: () => closing !== undefined, resolverHealth: () => engines.resolver.health(), referenceState: engines.referenceState, batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
+    isReady: () => ready, isDraining: () => closing !== undefined, resolverHealth: () => engines.resolver.health(), egresses: () => engines.resolver.egresses?.() ?? [], referenceState: engines.referenceState, batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
     connectors: sync.connectors, connectorRuns: sync.runs, shopifyWebhooks: sync.shopifyWebhooks, shopifyInstall: sync.shopifyInstall,
     shopifyOrders: sync.shopifyOrders, connectorChecks: sync.checks, salesforceConnect: sync.salesforceConnect,
     shopifyWebhooksPerMinute: config.connectors.shopifyWebhooksPerMinute,

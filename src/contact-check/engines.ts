@@ -10,8 +10,9 @@ import {
   type AddressEngineWithSync, createAddressEngine, type ReferenceIndex, type ShippedAddressData,
 } from '../validation/address/index.js';
 import { type AddressAutocomplete, createAddressAutocomplete } from '../validation/address/autocomplete.js';
-import { createEmailEngine, loadEmailLists, type ResolverHealthReport } from '../validation/email/index.js';
+import { createEmailEngine, loadEmailLists, type EgressReport, type ResolverHealthReport } from '../validation/email/index.js';
 import { createGuardedHttp } from '../net/outbound-guard.js';
+import { createSocksEgress } from '../net/socks-egress.js';
 import { createPhoneEngine, createPhoneLookup, type PhoneData } from '../validation/phone/index.js';
 import type { EmailEngine, PhoneEngine } from '../validation/types.js';
 import type { Engines } from './validate-contact.js';
@@ -38,7 +39,7 @@ export interface EngineData {
   reference: ReferenceSource;
 }
 
-export type EngineSettings = Pick<Config, 'email' | 'phone' | 'outbound' | 'referenceReloadMs'>;
+export type EngineSettings = Pick<Config, 'email' | 'phone' | 'outbound' | 'referenceReloadMs'> & Partial<Pick<Config, 'smtpEgresses'>>;
 
 /** Inputs that take the engines' offline paths through their main branches (see warmUp). */
 const WARM_UP_INPUTS = {
@@ -62,12 +63,14 @@ function warmUp(address: AddressEngineWithSync, email: EmailEngine, phone: Phone
   for (const input of WARM_UP_INPUTS.phones) phone.offlineReading(input, 'US');
 }
 
-/** The e-mail engine's resolver as readiness and metrics see it. */
+/** The e-mail engine's resolver and egresses as readiness and metrics see them. */
 export interface ResolverStatus {
   /** The resolver health check's last verdict; null while network checks are off. */
   health(): Promise<ResolverHealthReport | null>;
   /** E-mail answers made `unknown` / `dns_unavailable` since start. */
   unavailableAnswers(): number;
+  /** Each egress the probe may take and whether it reaches port 25 (SMTP_EGRESS_*); [] with network checks off. */
+  egresses?(): EgressReport[];
 }
 
 export async function createEngines(
@@ -89,6 +92,12 @@ export async function createEngines(
   const email = createEmailEngine({
     ...config.email,
     lists,
+    // The SOCKS5 proxies the probe goes out by, by provider (docs/email.md); the engine only asks them for sockets.
+    egresses: (config.smtpEgresses ?? []).map(({ providers, ...egress }) => ({ egress: createSocksEgress(egress), providers })),
+    onEgressChange: ({ name, state, providers }) => {
+      if (state === 'ok') logger?.info({ egress: name, providers }, 'SMTP egress reaches port 25');
+      else logger?.warn({ egress: name, providers, state }, 'SMTP egress does not reach port 25: its probes answer egress_blocked / egress_unavailable');
+    },
     // Once per change, not per request: a resolver that denies every name makes every e-mail answer unknown.
     onResolverHealthChange: ({ healthy, canaries }) => {
       if (healthy) logger?.info({ canaries }, 'DNS resolver answers again: NXDOMAIN is believed again');
@@ -124,7 +133,7 @@ export async function createEngines(
       email: offlineEmail,
       phone: offlinePhone,
     } as Engines,
-    resolver: { health: () => email.resolverHealth(), unavailableAnswers: () => email.dnsUnavailableAnswers },
+    resolver: { health: () => email.resolverHealth(), unavailableAnswers: () => email.dnsUnavailableAnswers, egresses: () => email.egressReports() },
     referenceState: () => (building ? 'building' as const : 'loaded' as const),
     /**
      * Loads the reference data again if an import has finished since the last load (a CLI `reference import`

@@ -89,6 +89,8 @@ export interface AppDeps {
   isDraining: () => boolean;
   /** The e-mail resolver's health (null while network checks are off): /readyz says `dns: "degraded"` while it lies. */
   resolverHealth?: () => Promise<{ healthy: boolean } | null>;
+  /** Each SMTP egress and whether it reaches port 25 ([] when none is configured): /readyz's `smtp_egress`. */
+  egresses?: () => { name: string; state: string }[];
   /** `building` while a new import's reference index is built (this instance answers on the previous one). */
   referenceState?: () => 'loaded' | 'building';
 }

@@ -2,7 +2,7 @@
  * GET /metrics in Prometheus' text format (prom-client): requests by route, method and status; latency per route;
  * problems by type; modules asked for; bulk jobs and connector runs by state (read from the database at each scrape,
  * so every instance reports the fleet's); whether this instance's DNS resolver can be believed and the e-mail answers
- * made unknown while it could not; and prom-client's process metrics, event-loop lag among them.
+ * made unknown while it could not; whether each SMTP egress reaches port 25; and prom-client's process metrics, event-loop lag among them.
  * METRICS_TOKEN, when set, must be presented as a Bearer token (a scraper's secret, not an API key).
  */
 import crypto from 'node:crypto';
@@ -86,6 +86,16 @@ export class ServiceMetrics {
         collect() {
           this.reset();
           this.inc(resolver.unavailableAnswers());
+        },
+      });
+      new Gauge({
+        name: 'cv_smtp_egress_reachable',
+        help: "1 while the egress's last check reached port 25 through it (SMTP_EGRESS_PROBE_HOST), else 0; state: ok, blocked, unavailable, auth_failed, unchecked",
+        labelNames: ['egress', 'state'] as const,
+        registers: [registry],
+        collect() {
+          this.reset();
+          for (const { name, state } of resolver.egresses?.() ?? []) this.set({ egress: name, state }, state === 'ok' ? 1 : 0);
         },
       });
     }

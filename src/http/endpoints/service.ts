@@ -20,6 +20,12 @@ const readySchema = z.object({
     'network: e-mail answers are `unknown` with reason `dns_unavailable` until it recovers; the instance still serves); ' +
     '`off` with network checks off',
   ),
+  smtp_egress: z.record(z.string(), z.enum(['ok', 'blocked', 'unavailable', 'auth_failed', 'unchecked'])).optional().describe(
+    'Each way out of the mailbox probe (SMTP_EGRESS_<NAME>_*, `direct` for this host) and what its last port 25 check ' +
+    '(SMTP_EGRESS_PROBE_HOST) found: `ok`; `blocked` (port 25 cannot be reached through it: its probes answer ' +
+    '`egress_blocked`); `unavailable` (its proxy cannot be reached); `auth_failed` (its proxy refused the credentials); ' +
+    '`unchecked` (no check yet, or none configured). Absent when no egress or check is configured. The instance stays ready',
+  ),
   reference: z.enum(['loaded', 'building']).optional().describe(
     "The delivery-point reference: `loaded`; `building` while a new import's index is built (the instance answers on the " +
     'previous one until it swaps in)',
@@ -63,7 +69,10 @@ export const healthEndpoints = [
       // not the instance: it stays ready (another instance's resolver is likely no better), and says so.
       const resolver = await deps.resolverHealth?.();
       const dns = !resolver ? 'off' : resolver.healthy ? 'ok' : 'degraded';
-      res.set('Cache-Control', 'no-store').json({ status: 'ready', dns, reference: deps.referenceState?.() ?? 'loaded' });
+      // An egress that cannot reach port 25 degrades the mailbox probe through it, as a lying resolver does: said, not 503.
+      const egresses = deps.egresses?.() ?? [];
+      const smtpEgress = egresses.length ? { smtp_egress: Object.fromEntries(egresses.map((e) => [e.name, e.state])) } : {};
+      res.set('Cache-Control', 'no-store').json({ status: 'ready', dns, ...smtpEgress, reference: deps.referenceState?.() ?? 'loaded' });
     },
   }),
   endpoint({
