@@ -20,6 +20,7 @@ import { openReferenceIndexFile, ReferenceIndexWriter } from '../validation/addr
 import type { AddressPointRecord, LocationPrecision, StreetRangeRecord, StreetSegmentRecord } from '../validation/address/reference-types.js';
 import { addPointTo, addRangeTo, addSegmentTo, emptyZipStreets, indexDegrees, type NewStreetName } from '../validation/address/zip-streets.js';
 
+// (As reference-import.ts writes them; not imported from it: reference-store.ts, which it imports, reads through here.)
 const EMBEDDED_RRAD_FORMAT = 'rrad-embedded';
 const SAMPLE_SOURCE_SUFFIX = '+sample';
 /** Postal codes read per query: a few thousand rows at national density, some milliseconds of work between yields. */
