@@ -18,6 +18,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import type { Database } from './data-source.js';
 import {
   CITY_NAMES, POINTS, PendingRows, PgBulkWriter, RANGES, SEGMENTS, cityRow, pointRow, rangeRow, segmentRow, writeSqliteBatch, type TrailingStatement,
@@ -124,6 +126,21 @@ async function resumeOf(db: Database, format: string, file: string, identity: Fi
   };
 }
 
+/**
+ * A full garbage collection, for the importing process: each batch's rows live long enough to be promoted to V8's old
+ * generation, where V8 lets them pile up as garbage to several hundred MiB before it collects (measured: 414 MiB peak
+ * at 1 M points); collected after each batch, the importer stays near its live size (about 30 MiB of heap) whatever
+ * the file's size, for a few milliseconds a batch. Null where V8 does not give it.
+ */
+const collectGarbage = ((): (() => void) | null => {
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    return vm.runInNewContext('gc') as () => void;
+  } catch {
+    return null;
+  }
+})();
+
 interface ImportOptions {
   /** Rows already held are left as they are (the embedded sample never overwrites an operator's file). */
   keepExisting?: boolean;
@@ -132,6 +149,8 @@ interface ImportOptions {
   resume?: Resume | null;
   /** Records the reader gives again that the resumed import had committed (readers that cannot start at an offset). */
   skip?: number;
+  /** Collect garbage after each batch (the `reference import` process: flat memory at any size; see collectGarbage). */
+  collectEachBatch?: boolean;
 }
 
 export async function importRecords(
@@ -160,9 +179,12 @@ export async function importRecords(
     pending = new PendingRows();
     if (inflight) await inflight;
     inflight = null;
-    if (!pg) return writeSqliteBatch(db, batch, keepExisting, trailing);
-    inflight = pg.write(batch, keepExisting, trailing);
-    inflight.catch(() => undefined);
+    if (!pg) writeSqliteBatch(db, batch, keepExisting, trailing);
+    else {
+      inflight = pg.write(batch, keepExisting, trailing);
+      inflight.catch(() => undefined);
+    }
+    if (options.collectEachBatch) collectGarbage?.();
   };
   const checkpointStatement = (): TrailingStatement => [CHECKPOINT_SQL, [format, checkpoint!.file, checkpoint!.identity.size, checkpoint!.identity.mtimeMs,
     checkpoint!.identity.headSha256, byteOffset, consumed, result.read, result.loaded, result.rejected, result.deleted, startedAt, Date.now()]];
@@ -250,7 +272,7 @@ export async function importReferenceFile(
   try {
     const records = ReferenceReaders[format](stream ?? [], { from, path: absolute });
     const result = await importRecords(db, logged, filePath, records, {
-      checkpoint: { file: absolute, identity }, resume, skip: resume && !byOffset ? resume.records : 0,
+      checkpoint: { file: absolute, identity }, resume, skip: resume && !byOffset ? resume.records : 0, collectEachBatch: true,
     });
     return options.sample ? { ...result, format, sample: true } : result;
   } finally {
