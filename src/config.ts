@@ -327,6 +327,9 @@ function smtpEgresses(env: Record<string, string>): SmtpEgressConfig[] {
   }
   const defaults = egresses.filter((e) => e.providers === null).map((e) => `SMTP_EGRESS_${e.name.toUpperCase()}_PROVIDERS`);
   if (defaults.length > 1) problems.push(`${defaults.join(', ')}: at most one egress may carry every provider; name the providers of the others`);
+  const carriers = new Map<string, string[]>();
+  for (const e of egresses) for (const p of e.providers ?? []) carriers.set(p, [...(carriers.get(p) ?? []), `SMTP_EGRESS_${e.name.toUpperCase()}_PROVIDERS`]);
+  for (const [provider, names] of carriers) if (names.length > 1) problems.push(`${names.join(', ')}: ${provider} is named by more than one egress`);
   if (problems.length) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   return egresses.sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -72,6 +72,25 @@ describe.runIf(prerequisites('SMTP egress through a SOCKS5 server', ...DANTE_SER
     expect(new Set(senders.map((s) => `${s.helo} ${s.mailFrom}`))).toEqual(new Set(['out-a.verifier.test probe@out-a.verifier.test']));
   });
 
+  it('When the mail server offers STARTTLS, then the session through the proxy is upgraded before RCPT', async () => {
+    // Arrange: a second mail server, with STARTTLS (smtp-server's own test certificate)
+    const tlsRig = await startEmailTestRig(ZONE, SCRIPT, { startTls: true });
+    try {
+      const engine = tlsRig.engine({ egresses: [egress('a', proxyOf(proxyA))] });
+
+      // Act
+      const answer = await engine.validate('ann@people.test', soon());
+
+      // Assert
+      expect(answer).toMatchObject({ status: 'valid', reason: 'accepted' });
+      expect(tlsRig.smtpServer.secureRcpts.length).toBeGreaterThan(0);
+      expect(tlsRig.smtpServer.secureRcpts.every(Boolean)).toBe(true);
+      expect(tlsRig.smtpServer.senders.map((s) => s.helo)).toContain('out-a.verifier.test');
+    } finally {
+      await tlsRig.close();
+    }
+  });
+
   it('When the proxy refuses the credentials, then the answer is unknown with reason egress_unavailable:auth and no mail server is reached', async () => {
     // Arrange
     const engine = rig.engine({ egresses: [egress('a', proxyOf(proxyA, 'not-the-password'))] });

@@ -2,7 +2,7 @@
  * A real SOCKS5 server on 127.0.0.1 for the egress tests: Dante (Debian's dante-server, /usr/sbin/danted), started
  * with a generated configuration on a free loopback port. Its username method (RFC 1929) checks the system's password
  * database, so the suite makes a system account for it (only as root, as CI runs: .ci/run installs dante-server) with
- * a password of this run; `blockedPorts` are refused by a rule (SOCKS5 reply 2), as a proxy whose provider closes port
+ * a password made once per machine; `blockedPorts` are refused by a rule (SOCKS5 reply 2), as a proxy whose provider closes port
  * 25 would.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -37,18 +37,50 @@ export interface DanteServer {
 
 let accountPassword: string | undefined;
 
-/** The account Dante's username method checks, with a password made once per test file run. */
+/**
+ * The account Dante's username method checks, and its password. Test files run in parallel workers and each may start
+ * Dante: the password is made once per machine and shared through a file only root can read (linked into place in one
+ * step, so a second worker reads the first one's whole password or makes its own), and set only by its maker or when
+ * the account is new: two workers never set different ones under each other's running proxies.
+ */
 function ensureAccount(): string {
   if (accountPassword) return accountPassword;
-  try {
-    execFileSync('id', [ACCOUNT], { stdio: 'ignore' });
-  } catch {
-    execFileSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', ACCOUNT], { stdio: 'ignore' });
+  const file = path.join(os.tmpdir(), `${ACCOUNT}-password`);
+  let made = false;
+  if (!fs.existsSync(file)) {
+    const draft = `${file}.${process.pid}`;
+    fs.writeFileSync(draft, randomBytes(12).toString('hex'), { mode: 0o600 });
+    try {
+      fs.linkSync(draft, file);
+      made = true;
+    } catch {
+      // another worker made it first: its password is the one
+    } finally {
+      fs.rmSync(draft, { force: true });
+    }
   }
-  const password = randomBytes(12).toString('hex');
-  execFileSync('chpasswd', [], { input: `${ACCOUNT}:${password}\n` });
+  const password = fs.readFileSync(file, 'utf8');
+  let created = false;
+  if (!accountExists()) {
+    try {
+      execFileSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', ACCOUNT], { stdio: 'ignore' });
+      created = true;
+    } catch (error) {
+      if (!accountExists()) throw error;
+    }
+  }
+  if (made || created) execFileSync('chpasswd', [], { input: `${ACCOUNT}:${password}\n` });
   accountPassword = password;
   return password;
+}
+
+function accountExists(): boolean {
+  try {
+    execFileSync('id', [ACCOUNT], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function freePort(): Promise<number> {
