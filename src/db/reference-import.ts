@@ -170,13 +170,14 @@ export async function importRecords(
   let consumed = resume?.records ?? 0;
   let byteOffset = resume?.byteOffset ?? 0;
   let skip = options.skip ?? 0;
-  let pending = new PendingRows();
+  const repeatsAllowed = db.dialect === 'sqlite';
+  let pending = new PendingRows(repeatsAllowed);
   const pg = db.dialect === 'postgres' ? await PgBulkWriter.open(db) : null;
   // PostgreSQL writes a batch while the next one is read (the server works on the other core); SQLite writes in-process.
   let inflight: Promise<void> | null = null;
   const flush = async (trailing: TrailingStatement[]) => {
     const batch = pending;
-    pending = new PendingRows();
+    pending = new PendingRows(repeatsAllowed);
     if (inflight) await inflight;
     inflight = null;
     if (!pg) writeSqliteBatch(db, batch, keepExisting, trailing);

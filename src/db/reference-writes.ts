@@ -103,11 +103,27 @@ function keyColumns(spec: TableWrite): number[] {
 const DELETED = Symbol('deleted');
 export class PendingRows {
   readonly tables = new Map<TableWrite, Map<string, unknown[] | typeof DELETED>>([[POINTS, new Map()], [RANGES, new Map()], [CITY_NAMES, new Map()], [SEGMENTS, new Map()]]);
+  /** Rows of tables that take no deletes, in file order, when the database takes one key twice in a statement. */
+  private readonly appended = new Map<TableWrite, unknown[][]>();
   /** The key columns' values of each key marked DELETED. */
   readonly deletedKeys = new Map<string, unknown[]>();
   size = 0;
 
+  /**
+   * `repeatsAllowed`: SQLite applies a multi-row upsert row by row, so that a key twice in a batch is an insert and an
+   * update, as in two batches; the points and segments (no deletes among them) then skip the deduplication, which costs
+   * a string key and a map entry a row. PostgreSQL refuses a key twice in one INSERT … ON CONFLICT.
+   */
+  constructor(private readonly repeatsAllowed = false) {}
+
   add(spec: TableWrite, row: unknown[]): void {
+    if (this.repeatsAllowed && (spec === POINTS || spec === SEGMENTS)) {
+      let rows = this.appended.get(spec);
+      if (!rows) this.appended.set(spec, (rows = []));
+      rows.push(row);
+      this.size++;
+      return;
+    }
     this.set(spec, row, row);
   }
 
@@ -127,7 +143,7 @@ export class PendingRows {
 
   /** Per table, the rows to upsert; and the DELETE statements, with their parameters. */
   split(): { upserts: [TableWrite, unknown[][]][]; deletes: [string, unknown[]][] } {
-    const upserts: [TableWrite, unknown[][]][] = [];
+    const upserts: [TableWrite, unknown[][]][] = [...this.appended];
     const deletes: [string, unknown[]][] = [];
     for (const [spec, rows] of this.tables) {
       const all: unknown[][] = [];
