@@ -4,7 +4,7 @@
  */
 import { ConfigError, loadConfig, loadEnvironmentFile } from './config.js';
 import { createLogger } from './log.js';
-import { startService } from './service.js';
+import { type RunningService, startService } from './service.js';
 
 /**
  * What a stop may take past SHUTDOWN_GRACE_MS: the service's close waits that long for requests in flight, then up to
@@ -28,8 +28,15 @@ async function main() {
   }
   const logger = createLogger(config.logLevel);
   if (envFile) logger.info({ env_file: envFile }, 'settings read from the file, where the environment does not set them');
-  const service = await startService(config, logger);
+  // Listened for before the service starts: a stop sent while it starts (its `listening` line is out before the rest
+  // has started) waits for the start to finish, then drains, instead of killing it half-started.
+  let service: RunningService | undefined;
+  let stopAsked: string | undefined;
   const stop = (signal: string) => {
+    if (!service) {
+      stopAsked ??= signal;
+      return;
+    }
     logger.info({ signal }, 'shutting down');
     setTimeout(() => {
       logger.error({ signal, waited_ms: config.shutdownGraceMs + STOP_AFTER_GRACE_MS }, 'shutdown did not finish: exiting');
@@ -45,6 +52,8 @@ async function main() {
   };
   // SIGHUP: the terminal closed, or npm went away (scripts/start.mjs). A second signal of a kind ends the process at once.
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => stop(signal));
+  service = await startService(config, logger);
+  if (stopAsked) stop(stopAsked);
 }
 
 main().catch((err) => {
