@@ -12,8 +12,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from './data-source.js';
 import { streetSuggestionsOf } from '../validation/address/autocomplete.js';
-import { loadShippedAddressData } from '../validation/address/index.js';
-import { cityKey, type PostalIndex } from '../validation/address/postal-index.js';
+import { SHIPPED_DATA_DIR } from '../validation/address/index.js';
+import { cityKey, PostalIndex } from '../validation/address/postal-index.js';
 import { ReferenceIndex } from '../validation/address/reference-index.js';
 import { partsOfKey } from '../validation/address/street-writings.js';
 import { openReferenceIndexFile, ReferenceIndexWriter } from '../validation/address/reference-index-file.js';
@@ -142,6 +142,12 @@ async function cityNameRows(db: Database) {
   );
 }
 
+/** The shipped GeoNames ZIPs and FSAs alone (the CLI's build: not the country metadata the engine also loads). */
+function shippedPostalIndex(): PostalIndex {
+  const read = (name: string) => fs.readFileSync(new URL(name, SHIPPED_DATA_DIR), 'utf8');
+  return PostalIndex.fromText(read('us-zip-codes.tsv'), read('ca-fsa.tsv'));
+}
+
 export interface BuildProgress { postalCodes: number; points: number }
 
 /**
@@ -151,7 +157,7 @@ export interface BuildProgress { postalCodes: number; points: number }
 export async function buildReferenceIndexFile(
   db: Database, file: string, meta: Record<string, string> = {}, onBatch?: (progress: BuildProgress) => void,
   /** The postal data the autocomplete's suggestions are written with (the shipped GeoNames data when not given). */
-  postal: PostalIndex = loadShippedAddressData({ rrad: false }).postal,
+  postal: PostalIndex = shippedPostalIndex(),
 ): Promise<BuildProgress> {
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
   const partial = `${file}.${process.pid}.${Date.now()}.partial`;
