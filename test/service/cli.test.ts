@@ -95,7 +95,7 @@ describe.each(testDatabases)('the command line on $name', (database) => {
   it('When an operator runs a batch from the CLI, then the result file is written and the batch printed; without credits it stops paused', async () => {
     const db = await database.create();
     const input = path.join(batchDir, 'contacts.csv');
-    fs.writeFileSync(input, 'Street,City,State,Zip,Email\n6007 Applegate Ln,Louisville,KY,40219,ann@example.com\n,,,,\n1 Main St,Springfield,IL,62701,\n');
+    fs.writeFileSync(input, 'Street,City,State,Zip,Email\n6007 Applegate Ln,Louisville,KY,40219,ann@northwind-mail.com\n,,,,\n1 Main St,Springfield,IL,62701,\n');
     const out = path.join(batchDir, 'checked.csv');
     const partialOut = path.join(batchDir, 'partial.csv');
     const rich = (await cli(db, 'accounts', 'create', '--name', 'Rich')).out.account_id;
@@ -110,8 +110,8 @@ describe.each(testDatabases)('the command line on $name', (database) => {
     expect(done.out).toMatchObject({ status: 'completed', rows_total: 3, rows_done: 3, credits_charged: 2, out });
     const lines = fs.readFileSync(out, 'utf8').trimEnd().split('\r\n');
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toMatch(/^6007 Applegate Ln,Louisville,KY,40219,ann@example.com,verified,6007 APPLEGATE LN LOUISVILLE KY 40219,Y,/);
-    expect(lines[2]).toMatch(/,empty,,,,$/); // then the notes, reason, flags and next_action of a row not checked
+    expect(lines[1]).toMatch(/^6007 Applegate Ln,Louisville,KY,40219,ann@northwind-mail.com,verified,6007 APPLEGATE LN LOUISVILLE KY 40219,Y,/);
+    expect(lines[2]).toMatch(/,empty,,,,,,,,$/); // then the notes, reason, flags, next_action and the four address location columns of a row not checked
     expect(shown.out.balance).toBe(98);
     expect(noFile.code).toBe(2);
 
