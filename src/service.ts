@@ -159,7 +159,7 @@ export function openSync(
 ) {
   const store = new ConnectorStore(db);
   const caps = new CreditCaps(db, {
-    ownerEmailOf: owners?.ownerEmailOf ?? (async () => null), mailer: owners?.mailer ?? { send: async () => undefined, showsLinks: false, close() {} },
+    ownerEmailOf: owners?.ownerEmailOf ?? (async () => null), mailer: owners?.mailer ?? { send: async () => undefined, showsLinks: false, sends: false, close() {} },
     dashboardUrl: owners?.dashboardUrl ?? (() => ''), log: logger,
   });
   const registry = new ConnectorRegistry(createConnectorPlugins({ shopifyAdminBaseUrl: config.connectors.shopifyAdminBaseUrl }));

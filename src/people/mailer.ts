@@ -17,6 +17,8 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
   /** No relay, not production: the page may show the link a mail carried (to a request from this machine). */
   readonly showsLinks: boolean;
+  /** A relay is configured: a message sent goes out (without one it is logged, or dropped in production). */
+  readonly sends: boolean;
   close(): void;
 }
 
@@ -24,6 +26,7 @@ export function createMailer(settings: { smtpUrl?: string; mailFrom: string; log
   if (!settings.smtpUrl) {
     return {
       showsLinks: settings.logMail,
+      sends: false,
       // In production the links (a password reset's) must not reach the logs: the mail is dropped, and said so.
       async send(message) {
         if (settings.logMail) logger.warn({ to: message.to, subject: message.subject, text: message.text }, 'SMTP_URL is not set: mail written to the log');
@@ -35,6 +38,7 @@ export function createMailer(settings: { smtpUrl?: string; mailFrom: string; log
   const transport = nodemailer.createTransport(settings.smtpUrl);
   return {
     showsLinks: false,
+    sends: true,
     async send(message) {
       await transport.sendMail({ from: settings.mailFrom, to: message.to, subject: message.subject, text: message.text });
     },

@@ -387,6 +387,11 @@ export class People {
     return this.deliver({ to: email, subject, text }, kind, `${baseUrl}/signin`);
   }
 
+  /** Whether mail goes out at all: without a relay (SMTP_URL) a message is logged, or dropped in production. */
+  get mailGoesOut(): boolean {
+    return this.mailer.sends;
+  }
+
   private async deliver(message: MailMessage, purpose: string, link: string): Promise<DevelopmentLink> {
     try {
       await this.mailer.send(message);

@@ -199,7 +199,7 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
     try {
       const { email, link } = await people.signUp({ email: body.email, password: body.password }, linkBase(req), clientOf(req));
       // A link comes back only when no relay is configured: then no message went out, and the page says so.
-      const delivery = link === undefined ? 'sent' : showMailLink(req, res, link) ? 'shown' : 'logged';
+      const delivery = link === undefined ? (people.mailGoesOut ? 'sent' : 'dropped') : showMailLink(req, res, link) ? 'shown' : 'logged';
       html(res, 200, checkMailPage(webOf(res), email, delivery));
     } catch (err) {
       if (!(err instanceof PeopleError)) throw err;

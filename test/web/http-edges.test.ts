@@ -96,14 +96,15 @@ describe('the HTTP edges', () => {
       expect(forged.status).toBe(200);
     });
 
-    it('When the service runs in production without mail, then no link is ever shown on the page', async () => {
+    it('When the service runs in production without mail, then no link is ever shown on the page, and it says no message went', async () => {
       const host = `localhost:${port(production)}`;
       const email = newEmail('prod');
       const signUp = await formAt(production.url, host, '/signup', { email, password: PASSWORD });
       const reset = await formAt(production.url, host, '/forgot', { email });
 
       expect(signUp.status).toBe(200);
-      expect(signUp.text).toContain('Check your mail');
+      expect(signUp.text).toContain('Mail is not configured');
+      expect(signUp.text).not.toContain('We sent a message');
       for (const page of [signUp, reset]) {
         expect(page.text).not.toContain('token=');
         expect(mailLinkOf(page.text)).toBeUndefined();

@@ -26,9 +26,10 @@ export function signUpPage(web: WebContext, freeCredits: number, state: FormStat
 
 /**
  * How a mail's link reached the person: `sent` through the relay (SMTP_URL), `shown` on this page (no relay, a browser
- * on the service's own machine), or `logged` only (no relay, another machine: the operator finds it in the log).
+ * on the service's own machine), `logged` only (no relay, another machine: the operator finds it in the log), or
+ * `dropped` (no relay in production: the link is neither logged nor shown, as a reset link must not be).
  */
-export type MailDelivery = 'sent' | 'shown' | 'logged';
+export type MailDelivery = 'sent' | 'shown' | 'logged' | 'dropped';
 
 /**
  * The answer to a sign-up, the same whether the address was new or had an account already (that one gets a mail
@@ -41,6 +42,8 @@ export function checkMailPage(web: WebContext, email: string, delivery: MailDeli
     shown: html`<p>Follow the link above to confirm <strong>${email}</strong>, then sign in. <a href="/signin">Sign in</a></p>`,
     logged: html`<p>Mail is not configured on this service (SMTP_URL), so no message went to <strong>${email}</strong>:
 the confirmation link is in the service's log, for its operator to pass on. <a href="/signin">Sign in</a></p>`,
+    dropped: html`<p>Mail is not configured on this service (SMTP_URL), so no message went to <strong>${email}</strong>.
+Ask the service's operator to set up mail, then sign up again. <a href="/signin">Sign in</a></p>`,
   }[delivery];
   return page({ title: delivery === 'sent' ? 'Check your mail' : 'Confirm your address', web, body: said });
 }
