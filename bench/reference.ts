@@ -5,6 +5,7 @@
  *     npm run bench:reference -- --points 20000000     # one size (repeat --points for several)
  *     npm run bench:reference -- --file points.csv     # an OpenAddresses CSV of your own instead of synthetic data
  *     npm run bench:reference -- --seconds 10          # each load's length (default 10)
+ *     npm run bench:reference -- --service-builds      # the swap's index built by the service itself, not beside it
  *
  * Per size: synthetic OpenAddresses points (test/support/synthetic-reference.ts: real ZIPs and cities, runs of
  * numbers, units, ZIP+4) imported with `reference import`'s code; the index file built (streamed); every imported
@@ -22,12 +23,16 @@ import { autocannon, type AutocannonRequest } from './autocannon.js';
 import { Database } from '../src/db/data-source.js';
 import { importReferenceFile } from '../src/db/reference-import.js';
 import { buildReferenceIndexFile, referenceIndexFileOf, referenceIndexVersion } from '../src/db/reference-index-build.js';
+import { seedEmbeddedReference } from '../src/db/reference-store.js';
 import { openReferenceIndexFile } from '../src/validation/address/reference-index-file.js';
 import { OPENADDRESSES_HEADER, openAddressesLine, type SyntheticPoint, syntheticPoints } from '../test/support/synthetic-reference.js';
 import { spawnQuietService, type QuietServiceChild } from '../test/support/quiet-service.js';
 
 const { values } = parseArgs({
-  options: { points: { type: 'string', multiple: true }, file: { type: 'string' }, seconds: { type: 'string', default: '10' } },
+  options: {
+    points: { type: 'string', multiple: true }, file: { type: 'string' }, seconds: { type: 'string', default: '10' },
+    'service-builds': { type: 'boolean', default: false },
+  },
 });
 const sizes = (values.points?.length ? values.points : ['1000000', '4000000']).map(Number);
 const SECONDS = Number(values.seconds);
@@ -79,6 +84,7 @@ async function runSize(size: number): Promise<Row> {
     let started = Date.now();
     const imported = await importReferenceFile(db, 'openaddresses', csv);
     const importPerSecond = imported.loaded / ((Date.now() - started) / 1000);
+    await seedEmbeddedReference(db); // as every service's first start does: the import log's version moves then
     console.error(`${size}: imported ${imported.loaded} at ${Math.round(importPerSecond)}/s`);
     const indexDir = path.join(dir, 'index');
     const file = referenceIndexFileOf(indexDir, await referenceIndexVersion(db));
@@ -113,7 +119,9 @@ async function runSize(size: number): Promise<Row> {
     const run = await load(big.service, addresses);
     const rss = rssOf(big.service.pid);
 
-    // A swap under load: a new import lands (the log's version moves); the service builds and swaps in its index.
+    // A swap under load: a new import lands (the log's version moves) and its index is built as `reference import`
+    // builds it, in a process of its own (this one); the service sees the build under way, waits for the file, and
+    // opens it. (With --service-builds, the service builds it itself, beside its requests.)
     const writer = await Database.open(url);
     const states = new Set<string>();
     const watch = setInterval(() => {
@@ -121,11 +129,12 @@ async function runSize(size: number): Promise<Row> {
     }, 250);
     const swapStarted = Date.now();
     let swapped = 0;
-    const during = load(big.service, addresses, Math.max(SECONDS, 20));
+    const during = load(big.service, addresses, Math.max(SECONDS, values['service-builds'] ? 20 : Math.ceil(buildSeconds * 1.5)));
     await writer.run(`INSERT INTO reference_imports (format, file, records_read, records_loaded, records_rejected, records_deleted, created_at)
       VALUES ('openaddresses', 'swap', 0, 0, 0, 0, $1)`, [Date.now()]);
     const next = referenceIndexFileOf(indexDir, await referenceIndexVersion(writer));
-    while (!fs.existsSync(next) && Date.now() - swapStarted < 600_000) await new Promise((resolve) => setTimeout(resolve, 200));
+    if (!values['service-builds']) await buildReferenceIndexFile(writer, next);
+    while (!fs.existsSync(next) && Date.now() - swapStarted < 1_800_000) await new Promise((resolve) => setTimeout(resolve, 200));
     swapped = (Date.now() - swapStarted) / 1000;
     const swapRun = await during;
     clearInterval(watch);

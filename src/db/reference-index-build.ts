@@ -239,6 +239,22 @@ export interface OpenedReference {
 /** Builds in progress in this process, by file: a second ask waits for the first build. */
 const builds = new Map<string, Promise<unknown>>();
 
+/** How long a partial file may go unwritten before its build is taken for dead. */
+const PARTIAL_STALE_MS = 120_000;
+
+/** True when another process is writing this index file: a partial file of it, written to lately. */
+async function buildingElsewhere(file: string): Promise<boolean> {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file)}.`;
+  const ours = `${prefix}${process.pid}.`;
+  for (const name of await fs.promises.readdir(dir).catch(() => [] as string[])) {
+    if (!name.startsWith(prefix) || !name.endsWith('.partial') || name.startsWith(ours)) continue;
+    const at = (await fs.promises.stat(path.join(dir, name)).catch(() => null))?.mtimeMs ?? 0;
+    if (Date.now() - at < PARTIAL_STALE_MS) return true;
+  }
+  return false;
+}
+
 /** Index files of other versions in the folder, all but the newest `keep` (an instance still reading one keeps its mapping). */
 async function removeOlderFiles(dir: string, current: string, keep = 1): Promise<void> {
   const files = (await fs.promises.readdir(dir)).filter((f) => /^index-.*\.sqlite$/.test(f)).map((f) => path.join(dir, f)).filter((f) => f !== current);
@@ -267,8 +283,10 @@ export async function openReference(
   if (!fs.existsSync(file)) {
     building(true);
     try {
+      // Another process of the machine building it (`reference import`, another instance): its file, once whole.
+      while (!fs.existsSync(file) && (await buildingElsewhere(file))) await new Promise((resolve) => setTimeout(resolve, 500));
       let build = builds.get(file);
-      if (!build) {
+      if (!build && !fs.existsSync(file)) {
         builds.set(file, (build = buildReferenceIndexFile(db, file, { version }, undefined, options.postal).finally(() => builds.delete(file))));
       }
       await build;
