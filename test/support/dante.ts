@@ -2,8 +2,8 @@
  * A real SOCKS5 server on 127.0.0.1 for the egress tests: Dante (Debian's dante-server, /usr/sbin/danted), started
  * with a generated configuration on a free loopback port. Its username method (RFC 1929) checks the system's password
  * database, so the suite makes a system account for it (only as root, as CI runs: .ci/run installs dante-server) with
- * a password made once per machine; `blockedPorts` are refused by a rule (SOCKS5 reply 2), as a proxy whose provider closes port
- * 25 would.
+ * a password made once per machine, kept in a folder only root may use; `blockedPorts` are refused by a rule (SOCKS5
+ * reply 2), as a proxy whose provider closes port 25 would.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -37,19 +37,37 @@ export interface DanteServer {
 
 let accountPassword: string | undefined;
 
+const PASSWORD = /^[0-9a-f]{24}$/;
+
 /**
- * The account Dante's username method checks, and its password. Test files run in parallel workers and each may start
- * Dante: the password is made once per machine and shared through a file only root can read (linked into place in one
- * step, so a second worker reads the first one's whole password or makes its own), and set only by its maker or when
- * the account is new: two workers never set different ones under each other's running proxies.
+ * The folder that holds the shared password: made by this user (root) and writable by it alone. In the shared /tmp,
+ * anything another user put at its place first (a folder of theirs, one others may write, a symlink) is refused: what
+ * such a file says would be fed to chpasswd as root (a line `root:…` in it would set root's password), and a draft
+ * written through a planted symlink would overwrite the file it points to.
  */
-function ensureAccount(): string {
-  if (accountPassword) return accountPassword;
-  const file = path.join(os.tmpdir(), `${ACCOUNT}-password`);
+export function privateFolder(dir: string): string {
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const stat = fs.lstatSync(dir);
+  if (!stat.isDirectory() || stat.uid !== process.getuid?.() || (stat.mode & 0o077) !== 0) {
+    throw new Error(`${dir} is not a folder of this user that only it may use: refusing to keep the test account's password there`);
+  }
+  return dir;
+}
+
+/**
+ * The password every worker of this machine shares, in `dir` (a privateFolder): made once (linked into place in one
+ * step, so a second worker reads the first one's whole password or makes its own), and only ever 24 hex digits.
+ */
+export function sharedPassword(dir: string): { password: string; made: boolean } {
+  const file = path.join(privateFolder(dir), 'password');
   let made = false;
   if (!fs.existsSync(file)) {
     const draft = `${file}.${process.pid}`;
-    fs.writeFileSync(draft, randomBytes(12).toString('hex'), { mode: 0o600 });
+    fs.writeFileSync(draft, randomBytes(12).toString('hex'), { mode: 0o600, flag: 'wx' });
     try {
       fs.linkSync(draft, file);
       made = true;
@@ -60,6 +78,18 @@ function ensureAccount(): string {
     }
   }
   const password = fs.readFileSync(file, 'utf8');
+  if (!PASSWORD.test(password)) throw new Error(`${file} holds no password this suite made: remove it`);
+  return { password, made };
+}
+
+/**
+ * The account Dante's username method checks, and its password (sharedPassword): test files run in parallel workers
+ * and each may start Dante. The password is set only by its maker or when the account is new: two workers never set
+ * different ones under each other's running proxies. The account has no home and no login shell.
+ */
+function ensureAccount(): string {
+  if (accountPassword) return accountPassword;
+  const { password, made } = sharedPassword(path.join(os.tmpdir(), `${ACCOUNT}-secret`));
   let created = false;
   if (!accountExists()) {
     try {
