@@ -364,7 +364,6 @@ export async function startService(config: Config, logger: Logger = createLogger
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
       await Promise.race([drained, grace]);
       server.closeAllConnections();
-      failedAuthentications.shutdown();
       await redis?.close().catch(() => undefined);
       mailer.close();
       await bulk.schedules.stop();

@@ -22,11 +22,16 @@ const WINDOW_MS = 60_000;
  */
 const RELAXED_HIT = `SELECT $1::text, $4::int, $2::bigint FROM (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed`;
 
-/** A fixed-window counter per key in the rate_limit_counters table, advanced by one atomic upsert. */
+/**
+ * A fixed-window counter per key in the rate_limit_counters table, advanced by one atomic upsert. Rows whose window
+ * has ended are deleted once a window (an ended row reads as no row): keys an outsider chooses (addresses, shop
+ * names) would otherwise add a row each for good.
+ */
 export class DatabaseRateLimitStore implements Store {
   localKeys = false;
   prefix = 'rl:';
   private windowMs = WINDOW_MS;
+  private prunedAt = 0;
 
   constructor(private readonly db: Database) {}
 
@@ -49,7 +54,17 @@ export class DatabaseRateLimitStore implements Store {
        RETURNING hits, reset_at`,
       [this.prefix + key, now + this.windowMs, now, hits],
     );
+    if (now - this.prunedAt >= this.windowMs) await this.prune(now);
     return { totalHits: Number(rows[0].hits), resetTime: new Date(Number(rows[0].reset_at)) };
+  }
+
+  /**
+   * Deletes the ended windows (every prefix's: an ended row is the same as none to every reader). A row whose window
+   * an upsert restarts meanwhile is not deleted: the condition is checked again on the row the upsert left.
+   */
+  async prune(now = Date.now()): Promise<number> {
+    this.prunedAt = now;
+    return this.db.run(`DELETE FROM rate_limit_counters WHERE reset_at <= $1`, [now]);
   }
 
   async get(key: string): Promise<ClientRateLimitInfo | undefined> {
@@ -274,21 +289,20 @@ export function rateLimitPerKey(db: Database, perMinute: number, store: Store = 
  * checked, so what is right (a valid key, a signed delivery) is never held back by what others send.
  */
 export class RefusalCounter {
-  private readonly store: Store;
+  private readonly store: DatabaseRateLimitStore | BoundedCounts;
 
   /**
    * With a database on PostgreSQL, the counters are the fleet's (every instance counts the same key together);
-   * otherwise this process's.
+   * otherwise this process's, bounded (BoundedCounts).
    */
-  constructor(readonly perMinute: number, db: Database | undefined, prefix: string) {
+  constructor(readonly perMinute: number, db: Database | undefined, prefix: string, maxKeys = MAX_REFUSAL_KEYS) {
     if (db?.dialect === 'postgres') {
       const shared = new DatabaseRateLimitStore(db);
       shared.prefix = prefix;
       this.store = shared;
     } else {
-      this.store = new MemoryStore();
+      this.store = new BoundedCounts(maxKeys);
     }
-    this.store.init?.({ windowMs: WINDOW_MS } as Options);
   }
 
   /** Counts one refusal for `key`; returns the seconds to wait when the key is over its limit, else null. */
@@ -298,8 +312,42 @@ export class RefusalCounter {
     return Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + WINDOW_MS) - Date.now()) / 1000));
   }
 
-  shutdown(): void {
-    this.store.shutdown?.();
+  /** How many keys this process counts now (0 when the fleet's counters are in the database). */
+  get keysHeld(): number {
+    return this.store instanceof BoundedCounts ? this.store.size : 0;
+  }
+}
+
+/** The most keys this process counts refusals for in one window (a few MB at most). */
+export const MAX_REFUSAL_KEYS = 20_000;
+
+/**
+ * This process's refusal counts in one fixed window for all keys, at most `maxKeys` of them: past that, a new key
+ * counts in one shared bucket. A flood from many addresses, or naming many shops, costs bounded memory; it only makes
+ * the refusals of keys first seen during it 429 sooner (what is right is never counted).
+ */
+export class BoundedCounts {
+  private counts = new Map<string, number>();
+  private resetAt = 0;
+
+  constructor(private readonly maxKeys: number, private readonly now: () => number = Date.now) {}
+
+  /** How many keys are counted in this window (the shared bucket included). */
+  get size(): number {
+    return this.counts.size;
+  }
+
+  increment(key: string): { totalHits: number; resetTime: Date } {
+    const now = this.now();
+    if (now >= this.resetAt) {
+      this.counts = new Map();
+      this.resetAt = now + WINDOW_MS;
+    }
+    // `\0` ends no key a caller makes (addresses, shop domains, prefixed ids).
+    const bucket = this.counts.has(key) || this.counts.size < this.maxKeys ? key : '\0overflow';
+    const hits = (this.counts.get(bucket) ?? 0) + 1;
+    this.counts.set(bucket, hits);
+    return { totalHits: hits, resetTime: new Date(this.resetAt) };
   }
 }
 
