@@ -373,8 +373,8 @@ describe.each(testDatabases)('the dashboard on $name', (database) => {
     expect(result.text.split('\n')[0]).toContain('cv_email_status');
     expect(result.text.split(/\r?\n/)[0]).toMatch(/,cv_next_action,cv_address_lat,cv_address_lon,cv_address_precision,cv_address_evidence$/);
     expect(result.text).toContain('ann@example.com');
-    // Each row says what to do, and the page says what the column means.
-    expect(result.text.split(/\r?\n/)[1]).toMatch(/,(accept|confirm|fix)$/);
+    // Each row says what to do (then where the address is: lat, lon, precision, evidence), and the page says what the column means.
+    expect(result.text.split(/\r?\n/)[1]).toMatch(/,(accept|confirm|fix)(,[^,]*){4}$/);
     expect(page.text).toContain('data-testid="next-action-hint"');
   });
 
