@@ -1,4 +1,7 @@
-/** The connector plugins this service knows, by type (`salesforce`, `shopify`): adding a platform is one entry. */
+/**
+ * The connector plugins this service knows, by type: adding a platform is one entry in connectors/index.ts. The core
+ * reaches plugins only through here: by type, or by what they declare (the one that checks orders).
+ */
 import type { ConnectorPlugin } from './plugin.js';
 
 export class ConnectorRegistry {
@@ -14,5 +17,15 @@ export class ConnectorRegistry {
 
   get types(): string[] {
     return [...this.plugins.keys()];
+  }
+
+  /** Every plugin, in the order connectors/index.ts lists them (the dashboard's forms follow it). */
+  all(): ConnectorPlugin[] {
+    return [...this.plugins.values()];
+  }
+
+  /** The plugin that checks orders at purchase (`orders`), if one does: at most one store platform has the checkout extensions. */
+  ordersPlugin(): ConnectorPlugin | undefined {
+    return this.all().find((p) => p.orders);
   }
 }
