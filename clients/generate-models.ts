@@ -17,7 +17,9 @@ import { emitGo } from './codegen/emit-go.js';
 import { emitJava } from './codegen/emit-java.js';
 import { emitPython } from './codegen/emit-python.js';
 import { emitTypeScript } from './codegen/emit-typescript.js';
+import { emitTypeScriptResources } from './codegen/emit-typescript-resources.js';
 import { GENERATED_MARK, readModels } from './codegen/model-ir.js';
+import { readOperations } from './codegen/operation-ir.js';
 
 export const CLIENTS_DIR = path.dirname(fileURLToPath(import.meta.url));
 
@@ -32,12 +34,14 @@ export const GENERATED_FOLDERS = [
 /** Every generated file, by its path relative to clients/. */
 export function generateModels(document = buildOpenApiDocument()): Map<string, string> {
   const set = readModels(document as unknown as Parameters<typeof readModels>[0]);
+  const operations = readOperations(document as unknown as Parameters<typeof readOperations>[0]);
   const files = new Map<string, string>([
     ['typescript/src/models.ts', emitTypeScript(set)],
     ['python/src/contact_validator/_models.py', emitPython(set)],
     ['go/models.go', emitGo(set)],
   ]);
   for (const [name, content] of emitJava(set)) files.set(`java/src/main/java/com/contactvalidator/${name}`, content);
+  for (const [name, content] of emitTypeScriptResources(set, operations)) files.set(name, content);
   return files;
 }
 

@@ -1,7 +1,8 @@
-export { ContactValidator, Keys, type AutocompleteOptions, type ContactValidatorOptions, type ValidateOptions } from './client.js';
-export { Batches, BatchResult, type BatchSource, type CreateBatchOptions, type ResultOptions, type WaitForOptions } from './batches.js';
-export { Connectors } from './connectors.js';
-export { SIGNATURE_HEADER, verifyWebhook, WebhookEndpoints, WebhookSignatureError, type WebhookEvent } from './webhooks.js';
+export { ContactValidator, type AutocompleteOptions, type ContactValidatorOptions } from './client.js';
+export * from './resources.js';
+export { Batches, type BatchSource, type ResultOptions, type WaitForOptions } from './batches.js';
+export { BatchResult, type UploadSource } from './streams.js';
+export { SIGNATURE_HEADER, verifyWebhook, WebhookSignatureError, type WebhookEvent } from './webhooks.js';
 export { VERSION, type RequestOptions } from './transport.js';
 export * from './errors.js';
 export * from './types.js';

@@ -17,6 +17,12 @@ import {
 
 export const VERSION = '0.1.0';
 
+/** A v4 UUID: Web Crypto where it is global (Node 19+, browsers), node:crypto on Node 18. */
+export async function randomUUID(): Promise<string> {
+  if (globalThis.crypto?.randomUUID) return globalThis.crypto.randomUUID();
+  return (await import('node:crypto')).randomUUID();
+}
+
 export interface TransportOptions {
   apiKey: string;
   baseUrl: string;

@@ -1,42 +1,8 @@
 /**
- * Outgoing webhooks (docs/webhooks.md): the account's endpoints and their delivery logs, and the receiver's check of a
- * delivery's `Contact-Validator-Signature` in one call.
+ * Outgoing webhooks (docs/webhooks.md): the receiver's check of a delivery's `Contact-Validator-Signature` in one call.
+ * The endpoints and their delivery logs are a generated resource (`client.webhookEndpoints`, resources.ts).
  */
 import { ContactValidatorError } from './errors.js';
-import type { RequestOptions, Transport } from './transport.js';
-import type {
-  CreatedWebhookEndpoint, CreateWebhookEndpointRequest, WebhookDelivery, WebhookDeliveryList, WebhookEndpoint, WebhookEndpointList,
-} from './types.js';
-
-const at = (id: string) => `/v1/webhook_endpoints/${encodeURIComponent(id)}`;
-
-export class WebhookEndpoints {
-  constructor(private readonly transport: Transport) {}
-
-  /** The answer carries the endpoint's signing `secret`, this once: keep it with the receiver. */
-  create(endpoint: CreateWebhookEndpointRequest, options?: RequestOptions): Promise<CreatedWebhookEndpoint> {
-    return this.transport.json<CreatedWebhookEndpoint>({ method: 'POST', path: '/v1/webhook_endpoints', json: endpoint }, options);
-  }
-
-  async list(options?: RequestOptions): Promise<WebhookEndpoint[]> {
-    return (await this.transport.json<WebhookEndpointList>({ method: 'GET', path: '/v1/webhook_endpoints' }, options)).webhook_endpoints;
-  }
-
-  /** Deletes the endpoint and its delivery log: nothing more is sent to it. */
-  async delete(id: string, options?: RequestOptions): Promise<void> {
-    await this.transport.json<void>({ method: 'DELETE', path: at(id) }, options);
-  }
-
-  /** The endpoint's last 100 deliveries, newest first. */
-  async deliveries(id: string, options?: RequestOptions): Promise<WebhookDelivery[]> {
-    return (await this.transport.json<WebhookDeliveryList>({ method: 'GET', path: `${at(id)}/deliveries` }, options)).deliveries;
-  }
-
-  /** Sends a delivery again now; the answer is the delivery as that attempt left it. */
-  redeliver(id: string, deliveryId: string, options?: RequestOptions): Promise<WebhookDelivery> {
-    return this.transport.json<WebhookDelivery>({ method: 'POST', path: `${at(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver` }, options);
-  }
-}
 
 /** An event as a delivery carries it. */
 export interface WebhookEvent {
