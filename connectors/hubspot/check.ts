@@ -1,0 +1,93 @@
+/**
+ * The HubSpot check before a first run, and the one-click set-up. The check: the token works (a refresh token still
+ * grants one), belongs to the portal of the settings, holds the scopes a run needs (`/oauth/v1/access-tokens/{token}`,
+ * or a private app's token info), and the contact properties the write-back fills are there with our options
+ * (GET /crm/v3/properties/contacts). The set-up creates the property group and the properties missing; it changes no
+ * property that is there.
+ */
+import { ConnectorError, type CheckProblem } from '../../src/sync/plugin.js';
+import type { HubspotClient } from './client.js';
+import { CV_PROPERTIES, PROPERTY_GROUP, propertyCreateBody, propertyMismatch } from './properties.js';
+
+/** Reading and writing contacts, and creating the properties the verdicts go in. */
+export const REQUIRED_SCOPES = ['crm.objects.contacts.read', 'crm.objects.contacts.write', 'crm.schemas.contacts.write'] as const;
+
+const SET_UP_FIX =
+  'Create them with one click ("Set up the properties for me" on the dashboard\'s check page, or POST the connector\'s ' +
+  'set-up), or by hand in HubSpot (Settings → Properties → Contact properties) as connectors/hubspot/README.md lists them.';
+
+function credentialsProblem(err: unknown): CheckProblem {
+  if (!(err instanceof ConnectorError) || err.reason !== 'auth_failed') throw err;
+  return {
+    code: 'credentials_refused',
+    message: `HubSpot refused the connector's credentials (${err.platformMessage ?? err.message}).`,
+    fix: 'Connect the HubSpot account again (OAuth), or paste a current private app access token.',
+  };
+}
+
+export async function checkAccount(client: HubspotClient, portalId: number): Promise<CheckProblem[]> {
+  let info;
+  try {
+    await client.authenticate();
+    info = await client.tokenInfo();
+  } catch (err) {
+    return [credentialsProblem(err)];
+  }
+  if (info.hubId !== portalId) {
+    return [{
+      code: 'credentials_refused',
+      message: `The token belongs to HubSpot account ${info.hubId}, not to the account ${portalId} of the settings.`,
+      fix: `Set settings.portal_id to ${info.hubId}, or use a token of account ${portalId}.`,
+    }];
+  }
+  const problems: CheckProblem[] = [];
+  const granted = new Set(info.scopes);
+  const missingScopes = REQUIRED_SCOPES.filter((scope) => !granted.has(scope));
+  if (missingScopes.length) {
+    problems.push({
+      code: 'scope_missing', message: `The token lacks the scopes ${missingScopes.join(', ')}.`,
+      fix: 'Add them to the private app (Settings → Integrations → Private apps → Scopes) or to the OAuth app, then connect again.',
+    });
+  }
+  if (!granted.has('crm.objects.contacts.read') && !granted.has('crm.objects.contacts.write')) return problems;
+  let held;
+  try {
+    held = new Map((await client.contactProperties()).map((p) => [p.name, p]));
+  } catch (err) {
+    if (err instanceof ConnectorError && err.reason === 'auth_failed') return [...problems, credentialsProblem(err)];
+    throw err;
+  }
+  const missing = CV_PROPERTIES.filter((name) => !held.has(name));
+  if (missing.length) {
+    problems.push({ code: 'field_missing', message: `HubSpot contacts have no ${missing.join(', ')} properties.`, fix: SET_UP_FIX });
+  }
+  const unfit = CV_PROPERTIES.flatMap((name) => (held.has(name) ? [propertyMismatch(name, held.get(name)!)] : [])).filter((m): m is string => m !== null);
+  if (unfit.length) {
+    problems.push({
+      code: 'field_not_writable', message: `Contact properties differ from what the connector writes: ${unfit.join('; ')}.`,
+      fix: 'Delete these properties in HubSpot and let the set-up create them again, or give them the options README.md lists.',
+    });
+  }
+  return problems;
+}
+
+/** Creates the group and the properties missing; says what it did. */
+export async function setUpAccount(client: HubspotClient): Promise<string[]> {
+  await client.authenticate();
+  const done: string[] = [];
+  const groups = new Set((await client.propertyGroups()).map((g) => g.name));
+  if (!groups.has(PROPERTY_GROUP.name)) {
+    await client.createPropertyGroup({ ...PROPERTY_GROUP });
+    done.push(`Created the contact property group "${PROPERTY_GROUP.label}" (${PROPERTY_GROUP.name}).`);
+  }
+  const held = new Set((await client.contactProperties()).map((p) => p.name));
+  const created = [];
+  for (const name of CV_PROPERTIES) {
+    if (held.has(name)) continue;
+    await client.createProperty(propertyCreateBody(name));
+    created.push(name);
+  }
+  if (created.length) done.push(`Created the contact properties ${created.join(', ')}.`);
+  if (!done.length) done.push('Nothing to do: the property group and every property are there.');
+  return done;
+}
