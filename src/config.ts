@@ -107,6 +107,16 @@ const schema = z.object({
   BATCH_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
   BATCH_LEASE_MS: z.coerce.number().int().min(200).default(30_000),
   BATCH_SWEEP_MS: z.coerce.number().int().min(50).default(5_000),
+  /** How long a CSV batch waits, after its newest e-mail check was opened, for its answers (src/email-checks); 0: not at all. */
+  BATCH_EMAIL_CHECK_WAIT_MS: z.coerce.number().int().min(0).max(4 * 3_600_000).default(15 * 60_000),
+  /** The waits before each try of an answer that arrives later (issue 54.2): 1 minute doubling to 4 hours, 9 tries. */
+  EMAIL_CHECK_SCHEDULE_MS: z
+    .string()
+    .default('60000,120000,240000,480000,900000,1800000,3600000,7200000,14400000')
+    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean).map(Number))
+    .pipe(z.array(z.number().int().min(100).max(24 * 3_600_000)).min(1).max(50)),
+  EMAIL_CHECKS_MAX_PENDING_PER_ACCOUNT: z.coerce.number().int().min(0).max(1_000_000).default(1000),
+  EMAIL_CHECKS_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(5),
   CONNECTOR_SECRET_KEY: z.string().refine((s) => parseSecretKey(s) !== null, '32 bytes, as 64 hex digits or base64').optional(),
   CONNECTOR_SECRET_KEYS_PREVIOUS: z.string().optional(),
   CONNECTOR_ALLOW_PRIVATE: bool.default(false),
@@ -227,6 +237,8 @@ export interface Config {
     /** Where people reach the dashboard, for links in mail and Stripe's return pages; else the request's own origin. */
     publicBaseUrl?: string;
   };
+  /** Answers that arrive later (src/email-checks): the waits before each try, an account's cap, tries begun a second. */
+  emailChecks: { scheduleMs: number[]; maxPendingPerAccount: number; perSecond: number };
   /** CSV batches and the bulk pipeline (src/bulk, src/batches). */
   batch: {
     maxBytes: number;
@@ -242,6 +254,8 @@ export interface Config {
     overall: number;
     /** Chunks worked on at once in one process. */
     workers: number;
+    /** BATCH_EMAIL_CHECK_WAIT_MS: how long a batch waits for its e-mail answers that arrive later. */
+    emailCheckWaitMs: number;
     leaseMs: number;
     sweepMs: number;
   };
@@ -472,6 +486,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       workers: e.BATCH_WORKERS,
       leaseMs: e.BATCH_LEASE_MS,
       sweepMs: e.BATCH_SWEEP_MS,
+      emailCheckWaitMs: e.BATCH_EMAIL_CHECK_WAIT_MS,
+    },
+    emailChecks: {
+      scheduleMs: e.EMAIL_CHECK_SCHEDULE_MS, maxPendingPerAccount: e.EMAIL_CHECKS_MAX_PENDING_PER_ACCOUNT,
+      perSecond: e.EMAIL_CHECKS_PER_SECOND,
     },
   };
 }

@@ -48,6 +48,8 @@ import { People } from './people/people.js';
 import { WebSessions } from './people/sessions.js';
 import { createLogger, type Logger } from './log.js';
 import { createEngines } from './contact-check/engines.js';
+import { waitingForEmailChecks } from './email-checks/batch-wait.js';
+import { EmailChecks } from './email-checks/email-checks.js';
 import { ContactValidation } from './contact-check/validate-contact.js';
 import { testModeValidation } from './contact-check/test-mode.js';
 import { seedEmbeddedReference } from './db/reference-store.js';
@@ -70,6 +72,8 @@ export interface RunningService {
   /** The job engine: its store, runner, fleet-wide schedules (`schedules.every`) and events (`events.on`). */
   bulk: Awaited<ReturnType<typeof openBulk>>;
   inDoubt: InDoubtDebits;
+  /** Answers that arrive later (src/email-checks). */
+  emailChecks: EmailChecks;
   sync: Awaited<ReturnType<typeof openSync>>;
   /** Outgoing webhooks and the low-balance alert. */
   outgoing: ReturnType<typeof openWebhooks>;
@@ -112,7 +116,7 @@ const CONNECTOR_JOBS_PER_INSTANCE = 8;
  */
 export async function openBulk(
   config: Config, db: Database, validation: ContactValidation, ledger: CreditLedger, logger: Logger,
-  { inProcess = false } = {},
+  { inProcess = false, emailChecks }: { inProcess?: boolean; emailChecks?: EmailChecks } = {},
 ) {
   const store = new JobStore(db);
   // `inProcess`: the CLI works its own batch in the foreground, whatever the database.
@@ -132,7 +136,9 @@ export async function openBulk(
     resendAfterMs: Math.max(config.batch.leaseMs * 2, 60_000),
   });
   const events = new JobEvents(logger);
-  runner.register(BATCH_KIND, runner.recordsKind(csvSource(dir), batchTransitions(events)));
+  const csvKind = runner.recordsKind(csvSource(dir), batchTransitions(events));
+  // A batch waits (up to BATCH_EMAIL_CHECK_WAIT_MS) for its e-mail answers that arrive later, and completes with them.
+  runner.register(BATCH_KIND, emailChecks ? waitingForEmailChecks(csvKind, emailChecks, config.batch.emailCheckWaitMs) : csvKind);
   const schedules = new Schedules(db, logger, { pollMs: SCHEDULE_POLL_MS });
   const batches = new Batches(store, runner, {
     dir, retentionDays: config.batch.retentionDays, chunkRows: config.batch.chunkRows,
@@ -284,6 +290,23 @@ export function openPeople(config: Config, db: Database, accounts: Accounts, log
   return { people, mailer };
 }
 
+/** How long a check's try is held by its instance: longer than the engine's whole probe (30 s). */
+const EMAIL_CHECK_LEASE_MS = 90_000;
+/** A check's definite answer stands for later questions this long, as the engine's cache keeps definite answers. */
+const EMAIL_CHECK_ANSWER_LIFETIME_MS = 3 * 86_400_000;
+
+/** Answers that arrive later (src/email-checks): the store, the schedule of tries and its bounds, the event they end with. */
+export function openEmailChecks(
+  config: Config, db: Database, engine: ConstructorParameters<typeof EmailChecks>[1], logger: Logger,
+  notify: ConstructorParameters<typeof EmailChecks>[4],
+): EmailChecks {
+  return new EmailChecks(db, engine, {
+    scheduleMs: config.emailChecks.scheduleMs, maxPendingPerAccount: config.emailChecks.maxPendingPerAccount,
+    perTick: config.emailChecks.perSecond, maxInFlight: Math.max(config.emailChecks.perSecond * 4, 16),
+    leaseMs: EMAIL_CHECK_LEASE_MS, answerLifetimeMs: EMAIL_CHECK_ANSWER_LIFETIME_MS,
+  }, logger, notify);
+}
+
 export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningService> {
   const db = await Database.open(config.databaseUrl);
   db.checkpointInBackground(WAL_CHECKPOINT_INTERVAL_MS);
@@ -293,8 +316,12 @@ export async function startService(config: Config, logger: Logger = createLogger
   const engines = await openEngines(config, db, logger);
   ready = true;
   const inDoubt = new InDoubtDebits(ledger, logger);
-  const validation = new ContactValidation(engines, ledger, config.validationBudgetMs, inDoubt);
-  const bulk = await openBulk(config, db, validation, ledger, logger);
+  const emailChecks = openEmailChecks(config, db, engines.email, logger, (accountId, data, key) =>
+    outgoing.webhooks.emit(accountId, 'email.verified', data, key));
+  const validation = new ContactValidation(engines, ledger, config.validationBudgetMs, inDoubt, emailChecks);
+  const bulk = await openBulk(config, db, validation, ledger, logger, { emailChecks });
+  // Once a second across the fleet: the due checks are tried (at most EMAIL_CHECKS_PER_SECOND of them).
+  bulk.schedules.every('email-checks:due', '* * * * * *', () => emailChecks.tick().then(() => undefined));
   const { people, mailer } = openPeople(config, db, accounts, logger);
   let url = '';
   const sync = openSync(config, db, validation, logger, bulk, {
@@ -323,7 +350,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     connectors: sync.connectors, connectorRuns: sync.runs, shopifyWebhooks: sync.shopifyWebhooks, shopifyInstall: sync.shopifyInstall,
     shopifyOrders: sync.shopifyOrders, connectorChecks: sync.checks, salesforceConnect: sync.salesforceConnect,
     shopifyWebhooksPerMinute: config.connectors.shopifyWebhooksPerMinute,
-    people, purchases, webhooks: outgoing.webhooks, lowBalance: outgoing.lowBalance,
+    people, purchases, webhooks: outgoing.webhooks, lowBalance: outgoing.lowBalance, emailChecks,
     dashboard: {
       freeCredits: config.credits.free, packPrices: config.credits.packPrices, batchMaxBytes: config.batch.maxBytes,
       sessionMaxAgeMs: config.people.sessionMaxAgeMs, currency: config.stripe?.currency ?? 'usd',
@@ -368,6 +395,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       mailer.close();
       await bulk.schedules.stop();
       await sync.streams.stop();
+      await emailChecks.stop();
       await outgoing.stop();
       await sync.shopifyWebhooks.settle();
       await bulk.runner.stop();
@@ -378,5 +406,5 @@ export async function startService(config: Config, logger: Logger = createLogger
       logger.info('stopped');
     })());
 
-  return { url, server, db, accounts, people, ledger, purchases, bulk, sync, outgoing, inDoubt, logger, close };
+  return { url, server, db, accounts, people, ledger, purchases, bulk, sync, outgoing, inDoubt, emailChecks, logger, close };
 }

@@ -22,7 +22,7 @@ export const VERDICT_COLUMNS = [
 const plainFootnote = (note: string) => note.replace(/^[A-Z0-9]{1,4}#?:\s*/, '');
 
 /** The e-mail's flags that are set, by name, space-separated (`catch_all` from the mailbox probe's verdict). */
-function emailFlags(email: ContactAnswer['email']): string | null {
+export function emailFlags(email: Pick<NonNullable<ContactAnswer['email']>, 'disposable' | 'role' | 'free' | 'smtp'> | null): string | null {
   if (!email) return null;
   const flags = [email.disposable && 'disposable', email.role && 'role', email.free && 'free', email.smtp === 'catch_all' && 'catch_all'];
   return flags.filter(Boolean).join(' ');
@@ -98,7 +98,10 @@ export async function validateRecord(
   if (record.error) return failed(record.error);
   if (!record.input) return { key: record.key, outcome: 'empty', credits: 0, result: verdictOf(null, 'empty'), error: 'empty' };
   try {
-    const answer = await validation.validate(accountId, chargeId, record.input, Date.now(), log, { chargeOnce: true, pace });
+    // `origin`: an e-mail answer that arrives later mends this record's row (src/email-checks).
+    const answer = await validation.validate(accountId, chargeId, record.input, Date.now(), log, {
+      chargeOnce: true, pace, origin: { job: jobId, key: record.key },
+    });
     return { key: record.key, outcome: 'ok', credits: answer.credits.charged, result: verdictOf(answer, null), error: null, answer };
   } catch (err) {
     if (err instanceof EngineFailed) return failed('internal');

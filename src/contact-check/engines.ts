@@ -39,7 +39,7 @@ export interface EngineData {
   reference: ReferenceSource;
 }
 
-export type EngineSettings = Pick<Config, 'email' | 'phone' | 'outbound' | 'referenceReloadMs'> & Partial<Pick<Config, 'smtpEgresses'>>;
+export type EngineSettings = Pick<Config, 'email' | 'phone' | 'outbound' | 'referenceReloadMs'> & Partial<Pick<Config, 'smtpEgresses' | 'emailChecks'>>;
 
 /** Inputs that take the engines' offline paths through their main branches (see warmUp). */
 const WARM_UP_INPUTS = {
@@ -91,6 +91,9 @@ export async function createEngines(
   const lists = loadEmailLists();
   const email = createEmailEngine({
     ...config.email,
+    // With answers that arrive later (src/email-checks) the durable checks ask again, on their schedule: the engine's
+    // own one retry in memory would only ask the same server once more.
+    ...(config.emailChecks ? { greylistRetryMs: 0 } : {}),
     lists,
     // The SOCKS5 proxies the probe goes out by, by provider (docs/email.md); the engine only asks them for sockets.
     egresses: (config.smtpEgresses ?? []).map(({ providers, ...egress }) => ({ egress: createSocksEgress(egress), providers })),

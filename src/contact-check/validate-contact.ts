@@ -12,6 +12,7 @@ import { priceRequest, type Charge } from '../billing/pricing.js';
 import type { Logger } from '../log.js';
 import { EngineFailed, InsufficientCredits } from './errors.js';
 import { type NextAction, withNextActions } from './next-action.js';
+import type { PolicyRules } from './policies.js';
 import type {
   AddressEngine, AddressResult, Answer, EmailEngine, EmailResult, PhoneEngine, PhoneReadingForPricing, PhoneResult,
 } from '../validation/types.js';
@@ -28,6 +29,8 @@ export interface ContactInput {
   phone?: string;
   country?: string;
   smtp: boolean;
+  /** What each answer means to do (./policies.ts); absent: the fixed table (docs/api.md#next_action). */
+  policy?: PolicyRules;
 }
 
 /** A module's answer with what to do about it (./next-action.ts). */
@@ -45,6 +48,14 @@ export interface ContactAnswer {
    * earlier attempt debited: then only what this attempt refunded (zero or less). Not part of the HTTP answer.
    */
   chargedNow: number;
+}
+
+/**
+ * Answers that arrive later (src/email-checks): given a paid-for e-mail answer a retry may change, the answer to give
+ * (with its `check_id`, or the definite one another instance has had meanwhile). `origin`: the bulk record asked for.
+ */
+export interface LaterAnswers {
+  later(accountId: string, answer: EmailResult, origin: { job: string; key: string } | null, othersNextAction: NextAction | null): Promise<EmailResult>;
 }
 
 /** What the use case asks of the ledger: draw a request's charges, give them back. */
@@ -95,6 +106,8 @@ export class ContactValidation {
     private readonly budgetMs: number,
     /** Debits whose COMMIT may have landed as the database went away: refunded once it is back. */
     private readonly inDoubt?: InDoubtDebits,
+    /** Answers that arrive later; absent (test keys, the CLI): an answer that might change later stays as it is. */
+    private readonly laterAnswers?: LaterAnswers,
   ) {}
 
   /**
@@ -126,7 +139,11 @@ export class ContactValidation {
    */
   async validate(
     accountId: string, requestId: string, input: ContactInput, arrivedAtEpochMs: number, log: Logger,
-    { chargeOnce = false, settleInDoubt = !chargeOnce, pace }: { chargeOnce?: boolean; settleInDoubt?: boolean; pace?: () => Promise<void> } = {},
+    { chargeOnce = false, settleInDoubt = !chargeOnce, pace, origin = null }: {
+      chargeOnce?: boolean; settleInDoubt?: boolean; pace?: () => Promise<void>;
+      /** The bulk record asked for (its row is mended when an answer arrives later). */
+      origin?: { job: string; key: string } | null;
+    } = {},
   ): Promise<ContactAnswer> {
     const { charges, phoneRegion, phoneReading, emailAnswer } = this.price(input);
     const required = charges.reduce((sum, c) => sum + c.credits, 0);
@@ -159,12 +176,20 @@ export class ContactValidation {
     ] as const;
     // Engines whose work waited on nothing have answered already: only a promise (the network) runs against the
     // budget, and a request that has none sets no timer.
-    const [addressResult, emailResult, phoneResult] = started.some(isPending)
+    const [addressResult, emailFirst, phoneResult] = started.some(isPending)
       ? await this.withinBudget(started, deadline, email, accountId, requestId, log, debiting)
       : (started as readonly [AddressResult | null, EmailResult | null, PhoneResult | null]);
 
     const debit = await debiting;
     if (!debit.ok) throw new InsufficientCredits(debit.balance, debit.required);
+    const emailResult = emailFirst?.status === 'unknown' && input.smtp && this.laterAnswers
+      ? await this.laterAnswers.later(accountId, emailFirst, origin, withNextActions({ address: addressResult, email: null, phone: phoneResult }).next_action)
+        .catch((err: unknown) => {
+          // The answer stands without its later one: a check that cannot be stored is no reason to fail the request.
+          log.warn({ err, request_id: requestId }, 'e-mail check not opened');
+          return emailFirst;
+        })
+      : emailFirst;
 
     // docs/api.md#credits-and-prices: an e-mail result of status `unknown` is refunded.
     let refunded = 0;
@@ -178,7 +203,7 @@ export class ContactValidation {
     }
     const credits = { charged: debit.charged - refunded, remaining: debit.remaining + refunded };
     const chargedNow = (debit.repeated ? 0 : debit.charged) - refunded;
-    return { ...withNextActions({ address: addressResult, email: emailResult, phone: phoneResult }), credits, chargedNow };
+    return { ...withNextActions({ address: addressResult, email: emailResult, phone: phoneResult }, input.policy), credits, chargedNow };
   }
 
   /**

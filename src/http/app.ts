@@ -19,6 +19,7 @@ import type { ContactValidation } from '../contact-check/validate-contact.js';
 import type { AddressAutocomplete } from '../validation/address/autocomplete.js';
 import type { LowBalanceAlerts } from '../webhooks/low-balance.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
+import type { EmailChecks } from '../email-checks/email-checks.js';
 import { errorHandler } from './error-handler.js';
 import type { ServiceMetrics } from './metrics.js';
 import { ENDPOINTS } from './endpoints/index.js';
@@ -58,6 +59,8 @@ export interface AppDeps {
   /** Outgoing webhooks (src/webhooks) and the low-balance alert. */
   webhooks: Webhooks;
   lowBalance: LowBalanceAlerts;
+  /** Answers that arrive later (GET /v1/email-checks/{id}). */
+  emailChecks: Pick<EmailChecks, 'get'>;
   /** Null when the Shopify app is not configured. */
   shopifyInstall: ShopifyInstall | null;
   /** Connectors' checks and one-click set-up, for the dashboard. */

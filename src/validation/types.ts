@@ -86,6 +86,11 @@ export interface EmailResult {
   disposable: boolean;
   role: boolean;
   free: boolean;
+  /**
+   * A `temp_fail`, `throttled` or `timeout` answer the service keeps asking about: `GET /v1/email-checks/{id}` gives
+   * the answer that arrives later (src/email-checks). Absent otherwise.
+   */
+  check_id?: string;
 }
 
 export interface EmailEngine {
@@ -96,6 +101,10 @@ export interface EmailEngine {
    * are off), else null. Used for pricing; `validate` would give the same answer.
    */
   offlineAnswer?(input: string): EmailResult | null;
+  /** The address asked again for an answer arriving later; `retryAfterMs`: the wait the server asked for. */
+  recheck?(input: string): Promise<{ result: EmailResult; retryAfterMs: number | null }>;
+  /** The wait the address's last transient refusal asked for, while it holds; else null. */
+  retryHintMs?(input: string): number | null;
   /** Closes sockets, timers and background probes (graceful shutdown, tests). */
   close?(): Promise<void>;
 }

@@ -4,6 +4,8 @@
  */
 export const WEBHOOK_EVENT_TYPES = [
   'batch.completed', 'batch.paused', 'batch.failed', 'connector.run.failed', 'connector.paused', 'credits.low',
+  // An e-mail answer that arrived later (src/email-checks); added last, as every list here grows.
+  'email.verified',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -33,6 +33,7 @@ const RULES: { from: string; mayNotImport?: readonly string[]; mayImportOnly?: r
   { from: 'src/people', mayNotImport: HTTP_FACE },
   { from: 'src/net', mayNotImport: HTTP_FACE },
   { from: 'src/webhooks', mayNotImport: HTTP_FACE },
+  { from: 'src/email-checks', mayNotImport: HTTP_FACE },
   { from: 'connectors', mayNotImport: HTTP_FACE },
   // The pure engines take their data, resolvers and clocks as arguments: no database, billing, jobs, use case or HTTP.
   { from: 'src/validation', mayImportOnly: ['src/validation'] },

@@ -7,8 +7,12 @@ export interface ScriptedReply {
   message: string;
 }
 
-/** `delayMs`: accept, but only after that long (a slow server). `greylistFirst`: 451 the first time, then accept. */
-export type ScriptedRule = ScriptedReply | 'accept' | { delayMs: number } | { greylistFirst: true };
+/**
+ * `delayMs`: accept, but only after that long (a slow server). `greylistFirst`: 451 the first time, then accept.
+ * `greylistForMs`: 451 "try again in N seconds" until that long after the address was first asked (RFC 6647 §2.1, as
+ * postgrey and most greylisting servers do), then accept.
+ */
+export type ScriptedRule = ScriptedReply | 'accept' | { delayMs: number } | { greylistFirst: true } | { greylistForMs: number };
 
 export interface RcptScript {
   /** Reply for an exact address, then for any address at a domain; default: 550 5.1.1 for unknown. */
@@ -33,6 +37,7 @@ export interface LocalSmtpServer {
 export async function startLocalSmtpServer(script: RcptScript, options: { startTls?: boolean } = {}): Promise<LocalSmtpServer> {
   const state = { recipients: [] as string[], senders: [] as { helo: string; mailFrom: string }[], connections: 0, secureRcpts: [] as boolean[], open: 0, maxConcurrent: 0 };
   const greylisted = new Set<string>();
+  const firstAsked = new Map<string, number>();
   const server = new SMTPServer({
     logger: false,
     authOptional: true,
@@ -67,6 +72,12 @@ export async function startLocalSmtpServer(script: RcptScript, options: { startT
         const seenBefore = greylisted.has(recipient);
         greylisted.add(recipient);
         return reply(seenBefore ? 'accept' : { code: 451, message: '4.7.1 Greylisted, try again in a minute' });
+      }
+      if (rule && typeof rule === 'object' && 'greylistForMs' in rule) {
+        const first = firstAsked.get(recipient) ?? Date.now();
+        firstAsked.set(recipient, first);
+        const left = first + rule.greylistForMs - Date.now();
+        return reply(left <= 0 ? 'accept' : { code: 451, message: `4.7.1 Greylisted, try again in ${Math.ceil(rule.greylistForMs / 1000)} seconds` });
       }
       if (rule && typeof rule === 'object' && 'delayMs' in rule) {
         setTimeout(() => reply('accept'), rule.delayMs);

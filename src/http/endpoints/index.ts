@@ -13,9 +13,10 @@ import { shopifyOrderEndpoints } from './shopify-orders.js';
 import { validateEndpoints } from './validate.js';
 import { webhookEndpointEndpoints } from './webhook-endpoints.js';
 import { webhookEndpoints } from './webhooks.js';
+import { emailCheckEndpoints } from './email-checks.js';
 
 export const ENDPOINTS: readonly AnyEndpoint[] = [
   ...validateEndpoints, ...autocompleteEndpoints, ...accountEndpoints, ...batchEndpoints, ...connectorEndpoints, ...webhookEndpointEndpoints, ...healthEndpoints,
   ...webhookEndpoints, ...descriptionEndpoints, ...pageEndpoints, ...shopifyInstallEndpoints,
-  ...shopifyOrderEndpoints,
+  ...shopifyOrderEndpoints, ...emailCheckEndpoints,
 ];

@@ -92,6 +92,11 @@ export const emailResultSchema = z.object({
   role: z.boolean(),
   free: z.boolean(),
   next_action: nextActionSchema,
+  // Issue 54.2, last (see validateAnswerSchema).
+  check_id: z.string().optional().describe(
+    'On a `temp_fail`, `throttled` or `timeout` answer: the service asks again later; `GET /v1/email-checks/{check_id}` ' +
+    'gives the answer that arrives, as do the cache, an `email.verified` event and a batch\'s result row (docs/email.md)',
+  ),
 });
 
 export const phoneResultSchema = z.object({

@@ -59,6 +59,8 @@ export interface EmailEngineDependencies {
 }
 
 const DEFINITE: ReadonlySet<NetworkFinding['kind']> = new Set(['accepted', 'mailbox_not_found', 'disabled', 'unverifiable', 'unverified']);
+/** What a later attempt may change: a transient refusal, our own manners, a probe cut short (src/email-checks). */
+const RETRYABLE: ReadonlySet<NetworkFinding['kind']> = new Set(['temp_fail', 'throttled', 'timeout', 'pending']);
 const FROM_DNS_ALONE: ReadonlySet<NetworkFinding['kind']> = new Set([
   'no_such_domain', 'null_mx', 'no_mail_server', 'dns_error', 'dns_timeout', 'dns_unavailable', 'mail_route_only',
 ]);
@@ -101,6 +103,8 @@ function resultOf(
 export class EmailValidationEngine implements EmailEngine {
   private readonly results: ExpiringCache<NetworkFinding>;
   private readonly catchAllDomains: ExpiringCache<boolean>;
+  /** The wait the last transient refusal of an address asked for (retryHintMs), kept as long as it asked. */
+  private readonly hints: ExpiringCache<number>;
   private readonly inFlight = new Map<string, Promise<NetworkFinding>>();
   private readonly running = new Set<AbortController>();
   private readonly retryTimers = new Set<NodeJS.Timeout>();
@@ -111,6 +115,30 @@ export class EmailValidationEngine implements EmailEngine {
   constructor(private readonly deps: EmailEngineDependencies) {
     this.results = new ExpiringCache(deps.resultCacheEntries, deps.now);
     this.catchAllDomains = new ExpiringCache(deps.resultCacheEntries, deps.now);
+    this.hints = new ExpiringCache(deps.resultCacheEntries, deps.now);
+  }
+
+  /**
+   * The address asked again, for an answer that arrives later (src/email-checks): a probe under way is waited for, a
+   * cached answer a retry could not change is given, anything else is probed afresh (and cached, so that the next
+   * request finds it). `retryAfterMs`: the wait a transient refusal asked for, when it said.
+   */
+  async recheck(input: string): Promise<{ result: EmailResult; retryAfterMs: number | null }> {
+    const reading = this.read(input);
+    if ('answer' in reading) return { result: reading.answer, retryAfterMs: null };
+    if (!this.deps.networkChecks || this.closed) {
+      return { result: this.answerOf(reading, offlineFinding(reading.parsed, this.deps.lists)), retryAfterMs: null };
+    }
+    const cached = this.results.get(resultKey(reading.parsed, true));
+    const finding = cached && !RETRYABLE.has(cached.kind) ? cached : await this.startChecks(reading.parsed, true, 'retry');
+    const retryAfterMs = 'retryAfterMs' in finding ? finding.retryAfterMs ?? null : null;
+    return { result: this.answerOf(reading, finding), retryAfterMs };
+  }
+
+  /** The wait the address's last transient refusal asked for, while it holds; else null. */
+  retryHintMs(input: string): number | null {
+    const parsed = parseEmailAddress(input.trim());
+    return parsed.ok ? this.hints.get(parsed.normalized) ?? null : null;
   }
 
   async validate(input: string, options: { smtp: boolean; deadline: number }): Promise<EmailResult> {
@@ -212,6 +240,7 @@ export class EmailValidationEngine implements EmailEngine {
     await Promise.allSettled([...this.inFlight.values()]);
     this.results.clear();
     this.catchAllDomains.clear();
+    this.hints.clear();
   }
 
   private async networkFinding(parsed: ParsedEmailAddress, options: { smtp: boolean; deadline: number }): Promise<NetworkFinding> {
@@ -260,6 +289,7 @@ export class EmailValidationEngine implements EmailEngine {
       if (!this.closed && !FROM_DNS_ALONE.has(finding.kind)) {
         this.results.set(resultKey(parsed, smtp), finding, this.lifetimeOf(finding));
       }
+      if ('retryAfterMs' in finding && finding.retryAfterMs) this.hints.set(parsed.normalized, finding.retryAfterMs, finding.retryAfterMs);
       return finding;
     } finally {
       clearTimeout(timer);

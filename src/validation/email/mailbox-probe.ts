@@ -9,12 +9,13 @@ import { ConnectionLimitTimeoutError, ConnectionRateExceededError, type Connecti
 import type { MailHost, MailHostResolver } from './mail-host-resolver.js';
 import { EgressError, directEgress, type EgressState, type MailEgress } from './mail-egress.js';
 import type { MailProviderPolicy } from './mail-provider-policies.js';
-import { classifySmtpReply, type SmtpReply, type SmtpReplyMeaning } from './smtp-reply-classifier.js';
+import { classifySmtpReply, retryHintMs, type SmtpReply, type SmtpReplyMeaning } from './smtp-reply-classifier.js';
 import { SmtpSession, SmtpTimeoutError } from './smtp-session.js';
 
 export type ProbeOutcome =
   | { kind: 'accepted'; catchAll: boolean | null }
-  | { kind: Exclude<SmtpReplyMeaning, 'accepted'> }
+  /** `retryAfterMs`: how long a transient refusal said to wait (retryHintMs), when it said. */
+  | { kind: Exclude<SmtpReplyMeaning, 'accepted'>; retryAfterMs?: number }
   /** Nothing reachable: refused connections, closed sockets, no addresses for the MX names. */
   | { kind: 'no_connect' }
   /** Every address of every mail host is loopback/private/reserved and the guard is on. */
@@ -218,7 +219,7 @@ async function talk(
 
 function outcomeOfRcpt(reply: SmtpReply, catchAllReply: SmtpReply | null): ProbeOutcome {
   const meaning = classifySmtpReply(reply);
-  if (meaning !== 'accepted') return { kind: meaning };
+  if (meaning !== 'accepted') return withHint({ kind: meaning }, reply);
   if (!catchAllReply) return { kind: 'accepted', catchAll: null };
   const probeMeaning = classifySmtpReply(catchAllReply);
   // Only a definite answer about the made-up mailbox says whether the domain takes everything.
@@ -228,7 +229,13 @@ function outcomeOfRcpt(reply: SmtpReply, catchAllReply: SmtpReply | null): Probe
 
 /** A refusal before RCPT is about the session (our name, our address, our IP), never about the mailbox. */
 function refusal(reply: SmtpReply): ProbeOutcome {
-  return { kind: Math.floor(reply.code / 100) === 4 ? 'temp_fail' : 'blocked' };
+  return withHint({ kind: Math.floor(reply.code / 100) === 4 ? 'temp_fail' : 'blocked' }, reply);
+}
+
+/** A transient refusal keeps the wait it asked for, so that the answer arriving later asks again no sooner. */
+function withHint(outcome: { kind: Exclude<SmtpReplyMeaning, 'accepted'> }, reply: SmtpReply): ProbeOutcome {
+  const hint = retryHintMs(reply);
+  return hint === null ? outcome : { ...outcome, retryAfterMs: hint };
 }
 
 /** EHLO, or HELO when the server does not know EHLO (RFC 5321 §4.1.4). */

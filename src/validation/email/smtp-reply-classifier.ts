@@ -94,3 +94,20 @@ export function classifySmtpReply(reply: SmtpReply, rules: readonly SmtpReplyRul
   }
   return 'rejected';
 }
+
+/** Units a server may say its wait in (`try again in 5 minutes`, `retry after 300 seconds`, `in 300s`). */
+const WAIT_UNITS_MS: Readonly<Record<string, number>> = { s: 1000, sec: 1000, secs: 1000, second: 1000, seconds: 1000, m: 60_000, min: 60_000, mins: 60_000, minute: 60_000, minutes: 60_000, h: 3_600_000, hour: 3_600_000, hours: 3_600_000 };
+const WAIT_TEXT = /\b(?:in|after|for|wait)\s+(\d{1,6})\s*(s|secs?|seconds?|m|mins?|minutes?|h|hours?)\b/i;
+
+/**
+ * How long a transient refusal asks us to wait before asking again (RFC 6647 §2.1: a greylisting server refuses
+ * until a delay has passed; many say it: "4.7.1 Greylisted, try again in 300 seconds", "retry in 5 minutes"); null
+ * when the text says nothing we can read, or the reply is not a 4yz. Bounded to a day: a number larger is no hint.
+ */
+export function retryHintMs(reply: Pick<SmtpReply, 'code' | 'text'>): number | null {
+  if (Math.floor(reply.code / 100) !== 4) return null;
+  const match = WAIT_TEXT.exec(reply.text);
+  if (!match) return null;
+  const ms = Number(match[1]) * WAIT_UNITS_MS[match[2].toLowerCase()];
+  return ms > 0 && ms <= 86_400_000 ? ms : null;
+}

@@ -18,6 +18,7 @@ const EVENT_TEXT: Record<(typeof WEBHOOK_EVENT_TYPES)[number], string> = {
   'connector.run.failed': "a connector's run failed",
   'connector.paused': 'a connector paused',
   'credits.low': 'the balance fell below the alert threshold',
+  'email.verified': 'an e-mail answer arrived later',
 };
 
 const answerText = (d: ReturnType<typeof deliveryView>) =>
