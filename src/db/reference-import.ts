@@ -18,14 +18,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import type { Database } from './data-source.js';
+import { MAX_REJECTS_LISTED, collectGarbage, recordBatches, type RecordBatch } from './reference-batches.js';
+import { batchesFromWorker, batchesOnThisThread, type WorkerRead } from './reference-import-worker.js';
+import { PgBulkWriter, writeSqliteBatch, type TrailingStatement } from './reference-writes.js';
 import {
-  CITY_NAMES, POINTS, PendingRows, PgBulkWriter, RANGES, SEGMENTS, cityRow, pointRow, rangeRow, segmentRow, writeSqliteBatch, type TrailingStatement,
-} from './reference-writes.js';
-import {
-  REFERENCE_FORMATS, RESUMABLE_BY_OFFSET, ReferenceReaders, SOURCE_OF_FORMAT, type ReadFrom, type ReferenceFormat, type ReferenceRecord,
+  REFERENCE_FORMATS, RESUMABLE_BY_OFFSET, SOURCE_OF_FORMAT, type ReadFrom, type ReferenceFormat, type ReferenceRecord,
 } from '../validation/address/reference-formats/index.js';
 
 export interface ReferenceImportResult {
@@ -46,9 +44,6 @@ export interface ReferenceImportResult {
   resumed?: { records: number; byte_offset: number };
 }
 
-/** Rows per transaction (and so per checkpoint): large enough that a durable commit costs little per row. */
-const ROWS_PER_TRANSACTION = 25_000;
-const MAX_REJECTS_LISTED = 100;
 /** The bytes hashed to tell that a file is the one a checkpoint was written for. */
 const HEAD_BYTES = 1 << 20;
 export const EMBEDDED_RRAD_FORMAT = 'rrad-embedded';
@@ -126,21 +121,6 @@ async function resumeOf(db: Database, format: string, file: string, identity: Fi
   };
 }
 
-/**
- * A full garbage collection, for the importing process: each batch's rows live long enough to be promoted to V8's old
- * generation, where V8 lets them pile up as garbage to several hundred MiB before it collects (measured: 414 MiB peak
- * at 1 M points); collected after each batch, the importer stays near its live size (about 30 MiB of heap) whatever
- * the file's size, for a few milliseconds a batch. Null where V8 does not give it.
- */
-const collectGarbage = ((): (() => void) | null => {
-  try {
-    v8.setFlagsFromString('--expose-gc');
-    return vm.runInNewContext('gc') as () => void;
-  } catch {
-    return null;
-  }
-})();
-
 interface ImportOptions {
   /** Rows already held are left as they are (the embedded sample never overwrites an operator's file). */
   keepExisting?: boolean;
@@ -153,6 +133,12 @@ interface ImportOptions {
   collectEachBatch?: boolean;
 }
 
+/** The source id a format's points are kept under (`nad+sample` -> `nad`, the embedded RRAD -> `rrad`). */
+function sourceIdOf(format: string): string {
+  const base = format.endsWith(SAMPLE_SOURCE_SUFFIX) ? format.slice(0, -SAMPLE_SOURCE_SUFFIX.length) : format;
+  return base === EMBEDDED_RRAD_FORMAT ? 'rrad' : SOURCE_OF_FORMAT[base as ReferenceFormat] ?? base;
+}
+
 export async function importRecords(
   db: Database,
   format: string,
@@ -160,79 +146,53 @@ export async function importRecords(
   records: AsyncIterable<ReferenceRecord>,
   options: ImportOptions = {},
 ): Promise<ReferenceImportResult> {
+  const batches = recordBatches(records, { format, sourceId: sourceIdOf(format), dialect: db.dialect, skip: options.skip });
+  return writeBatches(db, format, file, batches, options);
+}
+
+/** Commits each batch with its checkpoint (the last one with the import's log line instead), one transaction each. */
+async function writeBatches(
+  db: Database,
+  format: string,
+  file: string,
+  batches: AsyncIterable<RecordBatch>,
+  options: ImportOptions,
+): Promise<ReferenceImportResult> {
   const { keepExisting = false, checkpoint, resume } = options;
   const result: ReferenceImportResult = { format, file, read: 0, loaded: 0, deleted: 0, rejected: 0, ...resume?.counts };
   if (resume) result.resumed = { records: resume.records, byte_offset: resume.byteOffset };
-  const baseFormat = format.endsWith(SAMPLE_SOURCE_SUFFIX) ? format.slice(0, -SAMPLE_SOURCE_SUFFIX.length) : format;
-  const sourceId = baseFormat === EMBEDDED_RRAD_FORMAT ? 'rrad' : SOURCE_OF_FORMAT[baseFormat as ReferenceFormat] ?? baseFormat;
   const rejects: { record: number; reason: string }[] = [];
   const startedAt = resume?.startedAt ?? Date.now();
   let consumed = resume?.records ?? 0;
   let byteOffset = resume?.byteOffset ?? 0;
-  let skip = options.skip ?? 0;
-  const repeatsAllowed = db.dialect === 'sqlite';
-  let pending = new PendingRows(repeatsAllowed);
   const pg = db.dialect === 'postgres' ? await PgBulkWriter.open(db) : null;
-  // PostgreSQL writes a batch while the next one is read (the server works on the other core); SQLite writes in-process.
+  // PostgreSQL writes a batch while the next one is taken (the server works on the other core); SQLite writes in-process.
   let inflight: Promise<void> | null = null;
-  const flush = async (trailing: TrailingStatement[]) => {
-    const batch = pending;
-    pending = new PendingRows(repeatsAllowed);
-    if (inflight) await inflight;
-    inflight = null;
-    if (!pg) writeSqliteBatch(db, batch, keepExisting, trailing);
-    else {
-      inflight = pg.write(batch, keepExisting, trailing);
-      inflight.catch(() => undefined);
-    }
-    if (options.collectEachBatch) collectGarbage?.();
-  };
   const checkpointStatement = (): TrailingStatement => [CHECKPOINT_SQL, [format, checkpoint!.file, checkpoint!.identity.size, checkpoint!.identity.mtimeMs,
     checkpoint!.identity.headSha256, byteOffset, consumed, result.read, result.loaded, result.rejected, result.deleted, startedAt, Date.now()]];
   try {
-    for await (const record of records) {
-      if (skip > 0) {
-        skip--;
-        continue;
+    for await (const batch of batches) {
+      consumed += batch.consumed;
+      if (batch.end !== null) byteOffset = batch.end;
+      result.read += batch.read;
+      result.loaded += batch.loaded;
+      result.rejected += batch.rejected;
+      result.deleted += batch.deleted;
+      for (const r of batch.rejects) if (rejects.length < MAX_REJECTS_LISTED) rejects.push(r);
+      const trailing: TrailingStatement[] = !batch.last ? (checkpoint ? [checkpointStatement()] : []) : [
+        ...(checkpoint ? [[`DELETE FROM reference_import_checkpoints WHERE format = $1 AND file = $2`, [format, checkpoint.file]] as TrailingStatement] : []),
+        [`INSERT INTO reference_imports (format, file, records_read, records_loaded, records_rejected, records_deleted, created_at)
+          VALUES ($1, $2, $3, $4, $5, $6, $7)`, [format, file, result.read, result.loaded, result.rejected, result.deleted, Date.now()]],
+      ];
+      if (inflight) await inflight;
+      inflight = null;
+      if (!pg) writeSqliteBatch(db, batch.rows, keepExisting, trailing);
+      else {
+        inflight = pg.write(batch.rows, keepExisting, trailing);
+        inflight.catch(() => undefined);
       }
-      consumed++;
-      if (record.end !== undefined) byteOffset = record.end;
-      result.read++;
-      switch (record.kind) {
-        case 'point':
-          pending.add(POINTS, pointRow(record.point, format, sourceId));
-          result.loaded++;
-          break;
-        case 'range':
-          pending.add(RANGES, rangeRow(record.range, format));
-          result.loaded++;
-          break;
-        case 'range-deleted':
-          pending.delete(RANGES, rangeRow(record.range, format));
-          result.deleted++;
-          break;
-        case 'city':
-          pending.add(CITY_NAMES, cityRow(record.city));
-          result.loaded++;
-          break;
-        case 'segment':
-          pending.add(SEGMENTS, segmentRow(record.segment));
-          result.loaded++;
-          break;
-        case 'rejected':
-          result.rejected++;
-          if (rejects.length < MAX_REJECTS_LISTED) rejects.push({ record: record.record, reason: record.reason });
-          continue;
-      }
-      if (pending.size >= ROWS_PER_TRANSACTION) await flush(checkpoint ? [checkpointStatement()] : []);
+      if (options.collectEachBatch) collectGarbage?.();
     }
-    const done: TrailingStatement[] = [[
-      `INSERT INTO reference_imports (format, file, records_read, records_loaded, records_rejected, records_deleted, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [format, file, result.read, result.loaded, result.rejected, result.deleted, Date.now()],
-    ]];
-    if (checkpoint) done.unshift([`DELETE FROM reference_import_checkpoints WHERE format = $1 AND file = $2`, [format, checkpoint.file]]);
-    await flush(done);
     if (inflight) await inflight;
   } finally {
     await (inflight as Promise<void> | null)?.catch(() => undefined);
@@ -253,7 +213,7 @@ export function isReferenceFormat(format: string): format is ReferenceFormat {
  * An import of the file that was interrupted goes on from its checkpoint (see the header).
  */
 export async function importReferenceFile(
-  db: Database, format: string, filePath: string, options: { sample?: boolean } = {},
+  db: Database, format: string, filePath: string, options: { sample?: boolean; readOn?: 'worker' | 'this-thread' } = {},
 ): Promise<ReferenceImportResult> {
   if (!isReferenceFormat(format)) {
     throw Object.assign(new Error(`unknown format "${format}"; expected one of ${REFERENCE_FORMATS.join(', ')}`), { code: 'INVALID_ARGUMENT' });
@@ -268,17 +228,14 @@ export async function importReferenceFile(
   const resume = await resumeOf(db, logged, absolute, identity);
   const byOffset = RESUMABLE_BY_OFFSET.has(format) && resume !== null && resume.byteOffset > 0;
   const from: ReadFrom | undefined = byOffset ? { offset: resume.byteOffset, header: await headerLine(absolute), record: resume.records + 1 } : undefined;
-  // (TIGER's reader opens its shapefile pair itself, by path.)
-  const stream = format === 'tiger-addrfeat' ? null : fs.createReadStream(absolute, { highWaterMark: 256 * 1024, start: from?.offset ?? 0 });
-  try {
-    const records = ReferenceReaders[format](stream ?? [], { from, path: absolute });
-    const result = await importRecords(db, logged, filePath, records, {
-      checkpoint: { file: absolute, identity }, resume, skip: resume && !byOffset ? resume.records : 0, collectEachBatch: true,
-    });
-    return options.sample ? { ...result, format, sample: true } : result;
-  } finally {
-    stream?.destroy();
-  }
+  const read: WorkerRead = {
+    reader: format, path: absolute, from, format: logged, sourceId: sourceIdOf(logged), dialect: db.dialect, skip: resume && !byOffset ? resume.records : 0,
+  };
+  // The file is read and its rows packed on a worker thread beside the writes (reference-import-worker.ts), or, for
+  // a comparison (bench/reference-import.ts --baseline), on this thread between them.
+  const batches = options.readOn === 'this-thread' ? batchesOnThisThread(read) : batchesFromWorker(read);
+  const result = await writeBatches(db, logged, filePath, batches, { checkpoint: { file: absolute, identity }, resume, collectEachBatch: true });
+  return options.sample ? { ...result, format, sample: true } : result;
 }
 
 /** One import as `reference status` lists it. */

@@ -1,7 +1,10 @@
 /**
- * How reference-import.ts writes a batch of reference rows with the import's checkpoint, in one transaction:
- * - SQLite: multi-row `INSERT … ON CONFLICT DO UPDATE` statements inside one BEGIN IMMEDIATE.
- * - PostgreSQL: COPY FROM STDIN into a temporary staging table per table (ON COMMIT DELETE ROWS: no WAL for them),
+ * The rows of reference records (pointRow …), a batch of them deduplicated (PendingRows) and packed where they were read
+ * (packRows: on the worker thread of reference-import-worker.ts), and how reference-import.ts writes a packed batch with
+ * the import's checkpoint, in one transaction:
+ * - SQLite: multi-row `INSERT … ON CONFLICT DO UPDATE` statements inside one BEGIN IMMEDIATE, their parameters bound
+ *   from the packed arrays as they are.
+ * - PostgreSQL: the packed COPY text, FROM STDIN into a temporary staging table per table (ON COMMIT DELETE ROWS: no WAL for them),
  *   then one `INSERT … SELECT … ON CONFLICT DO UPDATE` per table, on the import's own connection; durable commits as
  *   the server is set, one per batch. Measured by bench/reference-import.ts.
  * Rows of one batch are deduplicated by natural key first (an upsert may not touch one row twice); the last word wins.
@@ -11,6 +14,7 @@
  */
 import { from as copyFrom } from 'pg-copy-streams';
 import type { PoolClient } from 'pg';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Database } from './data-source.js';
 import type { TableSpec } from './upsert.js';
 import type { AddressPointRecord, StreetRangeRecord, StreetSegmentRecord } from '../validation/address/reference-types.js';
@@ -161,15 +165,32 @@ export class PendingRows {
 /** The import's own statement committed with its rows (the checkpoint, or at the end the log line). */
 export type TrailingStatement = [string, unknown[]];
 
-const conflict = (spec: TableWrite, keepExisting: boolean) =>
-  `ON CONFLICT (${spec.key.join(', ')}) ${keepExisting ? 'DO NOTHING' : `DO UPDATE SET ${spec.update}`}`;
+/**
+ * A batch's rows packed for its database where the rows were read (the worker thread of reference-import-worker.ts,
+ * or the importing thread itself): a few large arrays and strings, which a thread hands to another in one structured
+ * clone, and which the writing thread gives to its driver as they are, without a loop over the rows.
+ *   sqlite    per table, the parameters of each multi-row statement, flat (statementChunks' sizes).
+ *   copy      per table, the rows in COPY's text format (PostgreSQL).
+ */
+export interface PackedTable {
+  table: string;
+  rows: number;
+  sqlite?: unknown[][];
+  copy?: string;
+}
+export interface PackedRows {
+  deletes: [string, unknown[]][];
+  tables: PackedTable[];
+}
+
+const TABLES: ReadonlyMap<string, TableWrite> = new Map([POINTS, RANGES, CITY_NAMES, SEGMENTS].map((t) => [t.table, t]));
 
 /** SQLite allows 32,766 parameters a statement. */
 const SQLITE_PARAMETERS = 30_000;
 
 /**
- * `rows` cut into statements of `most` rows, the rest in powers of two: each size is a statement text that Database
- * prepares once and keeps, so that the sizes stay few (a prepared statement of thousands of parameters is not small).
+ * `rows` cut into statements of `most` rows, the rest in powers of two: each size is a statement text that is
+ * prepared once and kept, so that the sizes stay few (a prepared statement of thousands of parameters is not small).
  */
 function statementChunks(rows: number, most: number): [number, number][] {
   const chunks: [number, number][] = [];
@@ -181,39 +202,11 @@ function statementChunks(rows: number, most: number): [number, number][] {
   return chunks;
 }
 
-const sqliteStatements = new Map<string, string>();
-
-function sqliteUpsertSql(spec: TableWrite, rows: number, keepExisting: boolean): string {
-  const name = `${spec.table} ${rows} ${keepExisting}`;
-  let sql = sqliteStatements.get(name);
-  if (sql === undefined) {
-    const n = spec.columns.length;
-    const values: string[] = [];
-    for (let r = 0; r < rows; r++) values.push(`(${spec.columns.map((_, c) => `$${r * n + c + 1}`).join(', ')})`);
-    sql = `INSERT INTO ${spec.table} (${spec.columns.join(', ')}) VALUES ${values.join(', ')} ${conflict(spec, keepExisting)}`;
-    sqliteStatements.set(name, sql);
-  }
-  return sql;
-}
-
-/** The parameters of rows `from` to `to`, in one array. */
+/** The parameters of rows `from` to `to`, in one array (booleans as SQLite's 1 and 0). */
 function parameters(rows: readonly unknown[][], from: number, to: number): unknown[] {
   const params: unknown[] = [];
-  for (let r = from; r < to; r++) for (const v of rows[r]) params.push(v);
+  for (let r = from; r < to; r++) for (const v of rows[r]) params.push(typeof v === 'boolean' ? (v ? 1 : 0) : v);
   return params;
-}
-
-export function writeSqliteBatch(db: Database, pending: PendingRows, keepExisting: boolean, trailing: readonly TrailingStatement[]): void {
-  const { upserts, deletes } = pending.split();
-  db.immediate(() => {
-    for (const [sql, params] of deletes) db.runSync(sql, params);
-    for (const [spec, rows] of upserts) {
-      for (const [from, to] of statementChunks(rows.length, Math.floor(SQLITE_PARAMETERS / spec.columns.length))) {
-        db.runSync(sqliteUpsertSql(spec, to - from, keepExisting), parameters(rows, from, to));
-      }
-    }
-    for (const [sql, params] of trailing) db.runSync(sql, params);
-  });
 }
 
 /** A value in COPY's text format: `\N` is NULL; backslash, tab and line breaks escaped. */
@@ -222,6 +215,57 @@ function copyValue(v: unknown): string {
   if (typeof v === 'boolean') return v ? 't' : 'f';
   const s = String(v);
   return /[\\\t\n\r]/.test(s) ? s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : s;
+}
+
+function copyText(rows: readonly unknown[][]): string {
+  let text = '';
+  for (const row of rows) {
+    for (let c = 0; c < row.length; c++) text += c ? `\t${copyValue(row[c])}` : copyValue(row[c]);
+    text += '\n';
+  }
+  return text;
+}
+
+export function packRows(pending: PendingRows, dialect: 'sqlite' | 'postgres'): PackedRows {
+  const { upserts, deletes } = pending.split();
+  return {
+    deletes,
+    tables: upserts.map(([spec, rows]) => (dialect === 'sqlite'
+      ? { table: spec.table, rows: rows.length, sqlite: statementChunks(rows.length, Math.floor(SQLITE_PARAMETERS / spec.columns.length)).map(([from, to]) => parameters(rows, from, to)) }
+      : { table: spec.table, rows: rows.length, copy: copyText(rows) })),
+  };
+}
+
+const conflict = (spec: TableWrite, keepExisting: boolean) =>
+  `ON CONFLICT (${spec.key.join(', ')}) ${keepExisting ? 'DO NOTHING' : `DO UPDATE SET ${spec.update}`}`;
+
+/** Per connection, the multi-row upserts prepared so far, by table, rows and keepExisting. */
+const sqliteStatements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
+
+function sqliteUpsert(connection: BetterSqlite3.Database, spec: TableWrite, rows: number, keepExisting: boolean): BetterSqlite3.Statement {
+  let prepared = sqliteStatements.get(connection);
+  if (!prepared) sqliteStatements.set(connection, (prepared = new Map()));
+  const name = `${spec.table} ${rows} ${keepExisting}`;
+  let stmt = prepared.get(name);
+  if (!stmt) {
+    const row = `(${spec.columns.map(() => '?').join(', ')})`;
+    stmt = connection.prepare(`INSERT INTO ${spec.table} (${spec.columns.join(', ')}) VALUES ${Array(rows).fill(row).join(', ')} ${conflict(spec, keepExisting)}`);
+    prepared.set(name, stmt);
+  }
+  return stmt;
+}
+
+/** One transaction: the deletes, each table's multi-row upserts (their flat parameters bound as they come), `trailing`. */
+export function writeSqliteBatch(db: Database, packed: PackedRows, keepExisting: boolean, trailing: readonly TrailingStatement[]): void {
+  const connection = db.sqlite;
+  db.immediate(() => {
+    for (const [sql, params] of packed.deletes) db.runSync(sql, params);
+    for (const table of packed.tables) {
+      const spec = TABLES.get(table.table)!;
+      for (const params of table.sqlite ?? []) sqliteUpsert(connection, spec, params.length / spec.columns.length, keepExisting).run(params);
+    }
+    for (const [sql, params] of trailing) db.runSync(sql, params);
+  });
 }
 
 /** The import's one PostgreSQL connection, with a staging table per reference table. */
@@ -245,25 +289,23 @@ export class PgBulkWriter {
     return name;
   }
 
-  private async copy(table: string, spec: TableWrite, rows: unknown[][]): Promise<void> {
-    const lines: string[] = [];
-    for (const row of rows) lines.push(row.map(copyValue).join('\t'));
+  private async copy(table: string, spec: TableWrite, text: string): Promise<void> {
     const stream = this.client.query(copyFrom(`COPY ${table} (${spec.columns.join(', ')}) FROM STDIN`));
     await new Promise<void>((resolve, reject) => {
       stream.on('finish', resolve);
       stream.on('error', reject);
-      stream.end(`${lines.join('\n')}\n`);
+      stream.end(text);
     });
   }
 
-  async write(pending: PendingRows, keepExisting: boolean, trailing: readonly TrailingStatement[]): Promise<void> {
-    const { upserts, deletes } = pending.split();
+  async write(packed: PackedRows, keepExisting: boolean, trailing: readonly TrailingStatement[]): Promise<void> {
     await this.client.query('BEGIN');
     try {
-      for (const [sql, params] of deletes) await this.client.query(sql, params);
-      for (const [spec, rows] of upserts) {
+      for (const [sql, params] of packed.deletes) await this.client.query(sql, params);
+      for (const table of packed.tables) {
+        const spec = TABLES.get(table.table)!;
         const stage = await this.stage(spec);
-        await this.copy(stage, spec, rows);
+        await this.copy(stage, spec, table.copy ?? '');
         const columns = spec.columns.join(', ');
         await this.client.query(`INSERT INTO ${spec.table} (${columns}) SELECT ${columns} FROM ${stage} ${conflict(spec, keepExisting)}`);
       }
