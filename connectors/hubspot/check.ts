@@ -5,9 +5,10 @@
  * (GET /crm/v3/properties/contacts). The set-up creates the property group and the properties missing; it changes no
  * property that is there.
  */
-import { ConnectorError, type CheckProblem } from '../../src/sync/plugin.js';
+import { ConnectorError, type Catalog, type CatalogField, type CheckProblem } from '../../src/sync/plugin.js';
 import type { HubspotClient } from './client.js';
-import { CV_PROPERTIES, PROPERTY_GROUP, propertyCreateBody, propertyMismatch } from './properties.js';
+import { CHECKED_PROPERTIES } from './mapping.js';
+import { CV_PROPERTIES, PROPERTY_DEFS, PROPERTY_GROUP, propertyCreateBody, propertyMismatch } from './properties.js';
 
 /** Reading and writing contacts, and creating the properties the verdicts go in. */
 export const REQUIRED_SCOPES = ['crm.objects.contacts.read', 'crm.objects.contacts.write', 'crm.schemas.contacts.write'] as const;
@@ -90,4 +91,28 @@ export async function setUpAccount(client: HubspotClient): Promise<string[]> {
   if (created.length) done.push(`Created the contact properties ${created.join(', ')}.`);
   if (!done.length) done.push('Nothing to do: the property group and every property are there.');
   return done;
+}
+
+const ROLE: Record<string, CatalogField['role']> = {
+  email: 'email', phone: 'phone', mobilephone: 'phone', address: 'address', city: 'address', state: 'address', zip: 'address', country: 'address',
+};
+
+/** Contacts, with the properties a run reads (their roles), the watermark's, and the cv_ ones it writes (present or not). */
+export async function discoverAccount(client: HubspotClient): Promise<Catalog> {
+  await client.authenticate();
+  const [info, held] = await Promise.all([client.tokenInfo(), client.contactProperties()]);
+  const byName = new Map(held.map((p) => [p.name, p]));
+  const readable = info.scopes.includes('crm.objects.contacts.read') || info.scopes.includes('crm.objects.contacts.write');
+  const writable = info.scopes.includes('crm.objects.contacts.write');
+  const fields: CatalogField[] = [
+    ...CHECKED_PROPERTIES.map((name) => ({
+      name, type: byName.get(name)?.type ?? 'string', role: ROLE[name], readable, writable: false, present: byName.has(name),
+    })),
+    { name: 'lastmodifieddate', type: 'datetime', role: 'watermark' as const, readable, writable: false, present: byName.has('lastmodifieddate') },
+    ...CV_PROPERTIES.map((name) => ({
+      name, label: PROPERTY_DEFS[name].label, type: PROPERTY_DEFS[name].kind.type, role: 'verdict' as const,
+      readable, writable: writable && byName.has(name) && propertyMismatch(name, byName.get(name)!) === null, present: byName.has(name),
+    })),
+  ];
+  return { objects: [{ name: 'contacts', label: 'Contacts', readable, writable, fields }] };
 }

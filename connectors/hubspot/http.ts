@@ -40,7 +40,9 @@ export function errorOfAnswer(status: number, headers: Headers, text: string, no
   let body: HubspotErrorBody | null = null;
   try { body = JSON.parse(text) as HubspotErrorBody; } catch { /* an HTML error page */ }
   const words = body?.message ?? text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 300);
-  const code = body?.policyName ?? body?.category ?? `HTTP_${status}`;
+  // The OAuth endpoint names its refusal in `status` (`BAD_REFRESH_TOKEN`); the CRM in `category`, its limits in `policyName`.
+  const named = body?.status && body.status !== 'error' ? body.status : undefined;
+  const code = body?.policyName ?? body?.category ?? named ?? `HTTP_${status}`;
   const platformMessage = `${status} ${code}: ${words}`.trim();
   const made = (reason: ConnectorError['reason'], message: string, advice: RetryAdvice = {}) =>
     new HubspotError(reason, message, code, platformMessage, advice, status, body);

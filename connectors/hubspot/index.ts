@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import type { ConnectorContext, ConnectorPlugin } from '../../src/sync/plugin.js';
 import type { RetryPolicy } from '../../src/sync/retry.js';
+import { connectMethods, type HubspotApp } from './connect.js';
+import { webhookSpec } from './webhooks.js';
 
 /**
  * HubSpot's API hosts (`api.hubapi.com`, a data centre's `api-eu1.hubapi.com`), or loopback for a local stand-in,
@@ -17,7 +19,7 @@ const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
 
 export const hubspotSettingsSchema = z.object({
   /** The HubSpot account's id (Hub ID, shown in the account menu): webhook events name it. */
-  portal_id: z.number().int().positive(),
+  portal_id: z.coerce.number().int().positive(),
   api_base_url: z.url({ protocol: /^https?$/ }).default('https://api.hubapi.com')
     .transform((url) => url.replace(/\/+$/, ''))
     .refine((url) => {
@@ -45,6 +47,10 @@ export type HubspotCredentials = z.output<typeof hubspotCredentialsSchema>;
 export type HubspotWriteBack = z.output<typeof hubspotWriteBackSchema>;
 
 export interface HubspotPluginOptions {
+  /** The service's HubSpot app (HUBSPOT_CLIENT_ID, HUBSPOT_CLIENT_SECRET): "Connect HubSpot" and its webhooks. */
+  app?: HubspotApp | null;
+  /** Tests only: where an OAuth code is exchanged instead of https://api.hubapi.com (a local stand-in). */
+  apiBaseUrl?: string;
   retry?: Partial<RetryPolicy>;
   /** How far before the last window's end each read starts again (default 5 minutes). */
   overlapMs?: number;
@@ -63,6 +69,12 @@ export function createHubspotPlugin(options: HubspotPluginOptions = {}): Connect
     writeBackSchema: hubspotWriteBackSchema,
     urlsOf: (settings) => [settings.api_base_url],
     platformKeyOf: (settings) => String(settings.portal_id),
+    presentation: {
+      title: 'HubSpot',
+      summary: 'Contacts: addresses, e-mails and phones checked as they change, the verdicts in cv_ contact properties.',
+    },
+    connect: connectMethods({ app: options.app ?? null, apiBaseUrl: options.apiBaseUrl }),
+    webhooks: webhookSpec(options.app ?? null),
     async open(context) {
       const [client, { createSession }] = await Promise.all([clientFor(context, options), import('./session.js')]);
       await client.authenticate();
@@ -72,6 +84,10 @@ export function createHubspotPlugin(options: HubspotPluginOptions = {}): Connect
     async check(context) {
       const [client, { checkAccount }] = await Promise.all([clientFor(context, options), import('./check.js')]);
       return checkAccount(client, context.settings.portal_id);
+    },
+    async discover(context) {
+      const [client, { discoverAccount }] = await Promise.all([clientFor(context, options), import('./check.js')]);
+      return discoverAccount(client);
     },
     async setUp(context) {
       const [client, { setUpAccount }] = await Promise.all([clientFor(context, options), import('./check.js')]);

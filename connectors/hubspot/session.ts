@@ -31,10 +31,12 @@ export interface ContactsMark { since: string | null; until?: string; afterId?: 
 /** HubSpot's batch endpoints take 100 inputs a call. */
 const BATCH_SIZE = 100;
 
-export function createSession(client: HubspotClient, options: SessionOptions): ConnectorSession {
+/** The session, and `read`: the contacts a webhook named, read whole (CONTRACT-NEEDS.md 1). */
+export function createSession(client: HubspotClient, options: SessionOptions): ConnectorSession & { read(keys: string[]): Promise<PlatformRecord[]> } {
   return {
     changes: (watermark) => changes(client, options, watermark),
     writeBack: (items) => writeBack(client, items),
+    read: (keys) => readContacts(client, keys.map(idOf).filter((id): id is string => id !== null)),
   };
 }
 

@@ -8,7 +8,10 @@
  */
 import crypto from 'node:crypto';
 import { Signature } from '@hubspot/api-client/lib/src/utils/signature.js';
-import { CHECKED_PROPERTIES } from './mapping.js';
+import type { WebhookAction, WebhookEvent, WebhookRequest, WebhookSpec } from '../../src/sync/plugin.js';
+import type { HubspotApp } from './connect.js';
+import type { HubspotCredentials } from './index.js';
+import { CHECKED_PROPERTIES, keyOf } from './mapping.js';
 
 /** HubSpot's own bound on a delivery's age. */
 export const MAX_DELIVERY_AGE_MS = 5 * 60_000;
@@ -33,14 +36,16 @@ const DECODED: Record<string, string> = {
 };
 const signedUri = (uri: string) => uri.replace(/%(3A|2F|3F|40|21|24|27|28|29|2A|2C|3B)/gi, (m) => DECODED[m.toUpperCase()]);
 
+/** The signature first (a forged delivery is refused whatever its age), then the age, either way in time. */
 export function verifyDelivery(delivery: SignedDelivery, clientSecret: string, now = Date.now()): Verification {
+  if (!/^\d{10,16}$/.test(delivery.timestamp)) return 'bad_signature';
   const timestamp = Number(delivery.timestamp);
-  if (!/^\d{10,16}$/.test(delivery.timestamp) || Math.abs(now - timestamp) > MAX_DELIVERY_AGE_MS) return 'stale';
   const expected = Buffer.from(Signature.getSignature(delivery.method.toUpperCase(), 'v3', {
-    clientSecret, url: signedUri(delivery.uri), requestBody: delivery.rawBody.toString('utf8'), timestamp,
+    signature: '', clientSecret, url: signedUri(delivery.uri), requestBody: delivery.rawBody.toString('utf8'), timestamp,
   }));
   const given = Buffer.from(delivery.signature);
-  return given.length === expected.length && crypto.timingSafeEqual(given, expected) ? 'valid' : 'bad_signature';
+  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return 'bad_signature';
+  return Math.abs(now - timestamp) > MAX_DELIVERY_AGE_MS ? 'stale' : 'valid';
 }
 
 /** One event of a delivery, as HubSpot sends it. */
@@ -82,4 +87,56 @@ export function contactsByPortal(events: HubspotEvent[]): Map<number, string[]> 
     out.get(e.portalId)!.add(String(e.objectId));
   }
   return new Map([...out].map(([portal, ids]) => [portal, [...ids]]));
+}
+
+/** Deliveries of record topics are remembered a week (HubSpot retries for up to three days). */
+const REMEMBER_MS = 7 * 24 * 3_600_000;
+
+function parsed(request: WebhookRequest): unknown {
+  try { return JSON.parse(request.raw.toString('utf8')); } catch { return undefined; }
+}
+
+/**
+ * `POST /webhooks/hubspot`. With the service's HubSpot app configured, every delivery is the app's, signed with its
+ * client secret, and may hold events of many accounts: no account is claimed, each event goes to its portal's
+ * connector. Without it, a delivery is a private app's (one account): the account its first event names is claimed,
+ * so that the core gives that connector's credentials, whose `client_secret` checks it.
+ */
+export function webhookSpec(app: HubspotApp | null): WebhookSpec<HubspotCredentials> {
+  return {
+    topics: CONTACT_TOPICS,
+    headers: [
+      { name: 'X-HubSpot-Signature-v3', description: 'Base64 HMAC-SHA256 (client secret) of method, URI, raw body and timestamp', required: true },
+      { name: 'X-HubSpot-Request-Timestamp', description: 'Milliseconds since the epoch; more than 5 minutes away is refused', required: true },
+    ],
+    // 100 events of a few hundred bytes each.
+    maxBodyBytes: 256 * 1024,
+    claimedAccount(request) {
+      if (app) return null;
+      const first = eventsOf(parsed(request))[0];
+      return first ? String(first.portalId) : null;
+    },
+    verify(request, credentials) {
+      const secret = app?.clientSecret ?? (credentials && 'client_secret' in credentials ? credentials.client_secret : undefined);
+      if (!secret) return 'invalid';
+      const verdict = verifyDelivery({
+        method: request.method, uri: request.url, rawBody: request.raw,
+        signature: request.headers['x-hubspot-signature-v3'] ?? '', timestamp: request.headers['x-hubspot-request-timestamp'] ?? '',
+      }, secret, request.now);
+      return verdict === 'bad_signature' ? 'invalid' : verdict;
+    },
+    events(request) {
+      const body = parsed(request);
+      if (!Array.isArray(body)) return null;
+      return eventsOf(body).map((e): WebhookEvent => ({
+        account: String(e.portalId), topic: e.subscriptionType, dedupeKey: `${e.portalId}:${e.eventId}`, payload: e,
+      }));
+    },
+    forgetAfter: { topics: CONTACT_TOPICS, memoryMs: REMEMBER_MS },
+    handle(event) {
+      const ids = contactsByPortal([event.payload as HubspotEvent]).get(Number(event.account)) ?? [];
+      // The event names the contact, not its values: the core reads it whole in the delivery's job (CONTRACT-NEEDS.md 1).
+      return ids.length ? [{ kind: 'read', keys: ids.map(keyOf) } as unknown as WebhookAction] : [];
+    },
+  };
 }

@@ -129,3 +129,146 @@ describe('the HubSpot connector: reading and writing', () => {
     expect(h.state.crm.batchSizes.reduce((a, b) => a + b, 0)).toBe(450);
   });
 });
+
+describe('the HubSpot connector: write-back', () => {
+  it('When verdicts are written, then each goes into its cv_ property, a vocabulary\'s value into its enumeration, and an empty verdict clears the property', async () => {
+    const h = await startHub();
+    setUpProperties(h.state);
+    const [c] = h.state.crm.seed(1, person);
+    h.state.crm.contacts.get(c.id)!.properties.cv_phone_carrier = 'Old Carrier';
+    const session = await pluginFor().open(contextFor(h, { access_token: h.state.privateToken() }));
+    const outcomes = await session.writeBack([{ key: `contact:${c.id}`, address, email, phone, validatedAt: AT }]);
+    expect(outcomes).toEqual([{ key: `contact:${c.id}`, ok: true }]);
+    expect(h.state.crm.contacts.get(c.id)!.properties).toMatchObject({
+      cv_address_status: 'verified', cv_address_dpv: 'Y', cv_address_standardized: '6007 APPLEGATE LN LOUISVILLE KY 40219-1412',
+      cv_email_status: 'risky', cv_email_risk: 'medium', cv_email_suggestion: null,
+      cv_phone_status: 'valid', cv_phone_type: 'fixed_or_mobile', cv_phone_e164: '+15027134410', cv_phone_carrier: null, cv_verified_at: AT,
+      // The contact's own properties are never written.
+      email: 'p0@acme.com', address: '100 Main St',
+    });
+  });
+
+  it('When a contact was deleted, or a property is missing, then those records fail with HubSpot\'s words and the others are saved', async () => {
+    const h = await startHub();
+    setUpProperties(h.state);
+    const [a, b] = h.state.crm.seed(2, person);
+    h.state.crm.contacts.delete(b.id);
+    const session = await pluginFor().open(contextFor(h, { access_token: h.state.privateToken() }));
+    const items: WriteBackItem[] = [
+      { key: `contact:${a.id}`, email, validatedAt: AT }, { key: `contact:${b.id}`, email, validatedAt: AT }, { key: 'Lead:00Q', email, validatedAt: AT },
+    ];
+    const outcomes = await session.writeBack(items);
+    expect(outcomes[0]).toEqual({ key: `contact:${a.id}`, ok: true });
+    expect(outcomes[1]).toMatchObject({ ok: false, error: expect.stringMatching(/^OBJECT_NOT_FOUND: Could not get some CONTACT objects/) });
+    expect(outcomes[2]).toMatchObject({ ok: false, error: expect.stringMatching(/^INVALID_KEY/) });
+
+    // The properties deleted in HubSpot: the whole batch fails alike, once (not narrowed contact by contact).
+    h.state.crm.properties.delete('cv_email_status');
+    const before = h.state.crm.batchSizes.length;
+    const many = h.state.crm.seed(5, person);
+    const refused = await session.writeBack(many.map((c) => ({ key: `contact:${c.id}`, email, validatedAt: AT })));
+    expect(refused.every((o) => !o.ok && /VALIDATION_ERROR: Property values were not valid.*PROPERTY_DOESNT_EXIST/.test(o.error ?? ''))).toBe(true);
+    expect(h.state.crm.batchSizes.length - before).toBe(1);
+  });
+});
+
+describe('the HubSpot connector: rate limits', () => {
+  it('When HubSpot\'s ten-second window is full (429 TEN_SECONDLY_ROLLING), then each call waits the window HubSpot names and every contact is read', async () => {
+    const h = await startHub({ window: { max: 3, ms: 300 } });
+    h.state.crm.seed(1000, person);
+    const session = await pluginFor().open(contextFor(h, { access_token: h.state.privateToken() }));
+    const pages = await readAll(session);
+    expect(new Set(pages.flatMap((p) => p.records.map((r) => r.key))).size).toBe(1000);
+    const throttled = h.state.calls.filter((c) => c.status === 429).length;
+    expect(throttled).toBeGreaterThan(0);
+    // The waits are HubSpot's interval (X-HubSpot-RateLimit-Interval-Milliseconds), not a guess.
+    expect(sleeps.length).toBe(throttled);
+    expect(new Set(sleeps)).toEqual(new Set([300]));
+  });
+
+  it('When the daily limit is reached (429 DAILY), then the read ends rate_limited at once, and the next goes on from the watermark without losing a contact', async () => {
+    const h = await startHub();
+    h.state.crm.seed(500, person);
+    const session = await pluginFor().open(contextFor(h, { access_token: h.state.privateToken() }));
+    const read: string[] = [];
+    let watermark: Watermark = {};
+    const pages = session.changes({});
+    for (let i = 0; i < 2; i++) {
+      const { value } = await pages.next() as { value: ChangePage };
+      read.push(...value.records.map((r) => r.key));
+      watermark = value.watermark;
+    }
+    h.state.forced.push({ status: 429, policy: 'DAILY' });
+    const err = await failureOf(pages.next());
+    expect(err.reason).toBe('rate_limited');
+    expect(err.platformMessage).toMatch(/^429 DAILY: You have reached your daily limit/);
+    expect(sleeps).toEqual([]);
+
+    for (const page of await readAll(session, watermark)) read.push(...page.records.map((r) => r.key));
+    expect(read.length).toBe(500);
+    expect(new Set(read).size).toBe(500);
+  });
+});
+
+describe('the HubSpot connector: OAuth', () => {
+  it('When a connector holds an OAuth grant, then an access token is granted, renewed before it expires, and at once when HubSpot answers 401', async () => {
+    const h = await startHub({ accessTokenSeconds: 2 });
+    h.state.crm.seed(3, person);
+    const credentials = { client_id: h.state.app.clientId, client_secret: h.state.app.clientSecret, refresh_token: h.state.refreshToken() };
+    const session = await pluginFor().open(contextFor(h, credentials));
+    expect(h.state.grants).toBe(1);
+    await readAll(session);
+    expect(h.state.grants).toBe(1);
+    // Past half its life (a 2 s token): renewed before the call, which is never refused.
+    await new Promise((r) => setTimeout(r, 1100));
+    await readAll(session);
+    expect(h.state.grants).toBe(2);
+    expect(h.state.calls.filter((c) => c.status === 401)).toEqual([]);
+    // Revoked or expired early: one 401, one new grant, the call again.
+    h.state.expireAccessTokens();
+    expect((await readAll(session)).flatMap((p) => p.records)).toHaveLength(3);
+    expect(h.state.grants).toBe(3);
+    expect(h.state.calls.filter((c) => c.status === 401)).toHaveLength(1);
+  });
+
+  it('When the refresh token is refused, then opening fails auth_failed with HubSpot\'s words', async () => {
+    const h = await startHub();
+    const err = await failureOf(pluginFor().open(contextFor(h, { client_id: h.state.app.clientId, client_secret: h.state.app.clientSecret, refresh_token: 'na1-revoked' })));
+    expect(err.reason).toBe('auth_failed');
+    expect(err.platformMessage).toBe('400 BAD_REFRESH_TOKEN: missing or unknown refresh token');
+  });
+});
+
+describe('the HubSpot connector: check and set-up', () => {
+  it('When the token lacks a scope and the cv_ properties are missing, then the check names them; the set-up creates them and the check passes', async () => {
+    const h = await startHub();
+    const plugin = pluginFor();
+    const narrow = await plugin.check(contextFor(h, { access_token: h.state.privateToken(['crm.objects.contacts.read', 'crm.objects.contacts.write']) }));
+    expect(narrow.map((p) => p.code)).toEqual(['scope_missing', 'field_missing']);
+    expect(narrow[0].message).toBe('The token lacks the scopes crm.schemas.contacts.write.');
+    expect(narrow[1].message).toContain(CV_PROPERTIES.join(', '));
+
+    const context = contextFor(h, { access_token: h.state.privateToken(ALL_SCOPES) });
+    expect(await plugin.setUp!(context)).toEqual([
+      'Created the contact property group "Contact Validator" (contact_validator).',
+      `Created the contact properties ${CV_PROPERTIES.join(', ')}.`,
+    ]);
+    expect(h.state.crm.properties.get('cv_address_status')).toMatchObject({ type: 'enumeration', groupName: 'contact_validator' });
+    expect(h.state.crm.properties.get('cv_address_status')!.options.map((o) => o.value)).toEqual(['verified', 'corrected', 'partial', 'plausible', 'ambiguous', 'invalid']);
+    expect(await plugin.check(context)).toEqual([]);
+    expect(await plugin.setUp!(context)).toEqual(['Nothing to do: the property group and every property are there.']);
+
+    // A look-alike property (text where we write an enumeration) is named, not overwritten.
+    h.state.crm.properties.get('cv_phone_type')!.type = 'string';
+    expect(await plugin.check(context)).toEqual([expect.objectContaining({ code: 'field_not_writable', message: expect.stringContaining('cv_phone_type is a string property, not enumeration') })]);
+  });
+
+  it('When the token is refused or belongs to another account, then the check says so as credentials_refused', async () => {
+    const h = await startHub();
+    const plugin = pluginFor();
+    const refused = await plugin.check(contextFor(h, { access_token: 'pat-na1-unknown' }));
+    expect(refused).toEqual([expect.objectContaining({ code: 'credentials_refused', message: expect.stringContaining('401') })]);
+    const other = await plugin.check(contextFor(h, { access_token: h.state.privateToken() }, { portal_id: 1 }));
+    expect(other).toEqual([expect.objectContaining({ code: 'credentials_refused', message: `The token belongs to HubSpot account ${h.state.hubId}, not to the account 1 of the settings.` })]);
+  });
+});
