@@ -43,9 +43,17 @@ interface ConnectorJobSettings {
   connector_id: string;
   triggered_by: string;
   records?: PlatformRecord[];
+  /** A delivery that names records without carrying them (a webhook action `read`): the session reads them first. */
+  read_keys?: string[];
 }
 
 const lockKeyOf = (connectorId: string) => `connector:${connectorId}`;
+
+/** The records a delivery names, read whole by the session (a plugin whose events carry ids only must have `read`). */
+async function readRecords(session: ConnectorSession, keys: string[]): Promise<PlatformRecord[]> {
+  if (!session.read) throw new ConnectorError('api_error', 'the plugin names records in its webhooks but cannot read them (no session read)');
+  return keys.length ? session.read(keys) : [];
+}
 const newId = (prefix: string) => `${prefix}_${crypto.randomBytes(12).toString('base64url')}`;
 
 const MODULES = ['address', 'email', 'phone'] as const;
@@ -192,11 +200,12 @@ export class ConnectorRuns implements JobKind {
    * run to end): the same change detection and charge keys make a record that a run checks at the same time cost
    * nothing twice. Kept as a run (`triggered_by: webhook`) for the history.
    */
-  async deliver(connector: ConnectorRow, records: PlatformRecord[]): Promise<string> {
+  async deliver(connector: ConnectorRow, records: PlatformRecord[] | { keys: string[] }): Promise<string> {
     const jobId = newId('cjob');
     const runId = newId('run');
     this.deliveries.add(jobId);
-    await this.createJob(jobId, connector, { connector_id: connector.id, triggered_by: 'webhook', records }, undefined,
+    const carried = Array.isArray(records) ? { records } : { read_keys: records.keys };
+    await this.createJob(jobId, connector, { connector_id: connector.id, triggered_by: 'webhook', ...carried }, undefined,
       () => this.store.insertRunSteps(runId, connector, 'webhook', jobId));
     return jobId;
   }
@@ -250,13 +259,14 @@ export class ConnectorRuns implements JobKind {
       const plugin = this.registry.get(connector.type);
       if (!plugin) throw new ConnectorError('api_error', `no plugin for connector type ${connector.type}`);
       const credentials = this.secrets.open(connector.sealed);
-      if (!settings.records && this.secrets.isStale(connector.sealed)) await this.store.update(connector.id, { sealed: this.secrets.seal(credentials) });
+      if (!settings.records && !settings.read_keys && this.secrets.isStale(connector.sealed)) await this.store.update(connector.id, { sealed: this.secrets.seal(credentials) });
       opened = await openPlatformSession(plugin, {
         settings: connector.settings, credentials, writeBack: connector.writeBack, log: this.log,
       }, this.options);
       const work = { jobId: job.id, connector, session: opened.session, counts, errors, shouldStop: attempt.shouldStop, progress };
-      const outcome = settings.records
-        ? await this.workDelivery(work, settings.records)
+      const records = settings.records ?? (settings.read_keys ? await readRecords(opened.session, settings.read_keys) : undefined);
+      const outcome = records
+        ? await this.workDelivery(work, records)
         : await this.workChanges(work);
       await progress();
       if (outcome.kind === 'stopped') {
@@ -288,7 +298,7 @@ export class ConnectorRuns implements JobKind {
     this.attempts.delete(job.id);
     if (t.status !== 'paused') this.listeners.delete(job.id);
     const connectorId = settings.connector_id;
-    const delivery = settings.records !== undefined;
+    const delivery = settings.records !== undefined || settings.read_keys !== undefined;
     const capped = this.capped.get(job.id);
     this.capped.delete(job.id);
     if (t.status === 'completed' && capped) {

@@ -9,6 +9,7 @@
 import type { z } from 'zod';
 import type { OutboundFetch } from '../net/outbound-guard.js';
 import type { AddressResult, EmailResult, PhoneResult } from '../validation/types.js';
+import type { ConnectorRow } from './connector-store.js';
 import type { OrderChecks } from './order-checks.js';
 import type { OrderPort } from './order-port.js';
 
@@ -142,6 +143,11 @@ export interface ConnectorSession {
    */
   changes(watermark: Watermark): AsyncIterable<ChangePage>;
   writeBack(items: WriteBackItem[]): Promise<WriteBackOutcome[]>;
+  /**
+   * The records of these keys, read whole (a webhook action `read`: events that name records without carrying them);
+   * keys no longer on the platform are left out. Needed by a plugin whose webhooks answer `read`.
+   */
+  read?(keys: string[]): Promise<PlatformRecord[]>;
   /**
    * Subscribes the platform's webhooks to `callbackUrl` (this service's endpoint for the platform), adding those
    * missing and leaving the rest; called at the start of each run when PUBLIC_BASE_URL is set.
@@ -312,6 +318,20 @@ export interface ConnectorDraft {
 
 /** A connect step the plugin refuses, in words for the person (the form comes back with them). */
 export class ConnectRefused extends Error {}
+/** An install step refused (a bad link, a callback not signed by the platform). */
+export class InstallRefused extends ConnectRefused {}
+/** Nobody is signed in to the dashboard in this browser: sign in, then the same step goes on. */
+export class InstallNeedsSignIn extends InstallRefused {
+  constructor() {
+    super('Sign in to the dashboard as a member of the account that made this install link, then the install goes on.');
+  }
+}
+/** The person signed in is not a member of the account that made the link. */
+export class InstallForAnotherAccount extends InstallRefused {
+  constructor() {
+    super('This install link was made by another account than the one you are signed in to: nothing was changed. Sign in as a member of the account that made it, or make a link from your own account.');
+  }
+}
 
 interface ConnectMethodBase {
   /** Stable within the plugin (`token`, `oauth`, `install`): the form's `method`. */
@@ -376,10 +396,11 @@ export interface OAuthConnect extends ConnectMethodBase {
   /** Older callback paths the platform's apps list (they keep working): served beside `/connectors/{type}/callback`. */
   callbackPaths?: string[];
   /**
-   * The platform's authorize URL for this form (throws ConnectRefused for a bad one: never an open redirect), and what
-   * to carry to the callback (a login host chosen), sealed with the flow.
+   * The platform's authorize URL for this form (throws ConnectRefused for a bad one: never an open redirect), what to
+   * carry to the callback (a login host chosen), sealed with the flow, and the origin the code will be exchanged at
+   * (checked by the core as every platform URL is; a stand-in on loopback only under CONNECTOR_ALLOW_PRIVATE).
    */
-  authorize(start: OAuthStart): Promise<{ location: string; carry?: Record<string, unknown> }>;
+  authorize(start: OAuthStart): Promise<{ location: string; carry?: Record<string, unknown>; tokenOrigin: string }>;
   /**
    * The code exchanged for credentials (a refresh token), through `fetch`; the connector's draft completed (a portal
    * id the token names, as `settings`). Throws ConnectRefused with the platform's refusal.
@@ -446,8 +467,12 @@ export interface WebhookRequest {
   now: number;
 }
 
-/** A signature check's verdict: `stale` is signed but too old (a replay): acknowledged, not processed. */
-export type WebhookVerdict = 'valid' | 'invalid' | 'stale';
+/**
+ * A signature check's verdict. `valid`: signed with the claimed account's connector's credentials, so its events speak
+ * for that account alone; `valid-app`: signed with the app's own secret (HubSpot's app webhooks), so its events speak
+ * for every account they name; `stale`: signed but too old (a replay): acknowledged, not processed.
+ */
+export type WebhookVerdict = 'valid' | 'valid-app' | 'invalid' | 'stale';
 
 /** One event of a verified delivery: a delivery may hold several (HubSpot batches up to 100, each naming its portal). */
 export interface WebhookEvent {
@@ -466,6 +491,8 @@ export interface WebhookEvent {
 export type WebhookAction =
   /** Records to check (read as `changes` reads them): a job of the connector, like a run's page. */
   | { kind: 'records'; records: PlatformRecord[] }
+  /** Records named by key only: the job opens a session and reads them (`session.read`), then checks them as `records`. */
+  | { kind: 'read'; keys: string[] }
   /**
    * One of the plugin's own jobs (`jobs[job]`), stored before the delivery is answered (its failure fails the answer,
    * so that the platform's retry is taken as new); one live job per connector and `key`.
@@ -482,7 +509,8 @@ export type WebhookAction =
   | { kind: 'privacy'; forget: string[] | 'all'; subject: string | null; alsoDeleted?: () => Promise<number> };
 
 export interface WebhookHandleContext<C> {
-  connector: { id: string; accountId: string; status: string; settings: Record<string, unknown> };
+  /** The connector holding the event's account (its status as stored: a paused one's records are not checked). */
+  connector: ConnectorRow;
   credentials: C;
 }
 
@@ -490,16 +518,24 @@ export interface WebhookSpec<C = unknown> {
   /** Every topic the plugin takes (documented in the OpenAPI description; a delivery of another is acknowledged, unprocessed). */
   topics: readonly string[];
   /** The header that names the topic, and the signature's, for the OpenAPI description (`X-Shopify-Topic`). */
-  headers?: { name: string; description: string; required?: boolean }[];
+  headers?: { name: string; description: string; required?: boolean; values?: readonly string[] }[];
   /** The largest body a genuine delivery has (default 1 MiB): a larger one is refused 413 before any check. */
   maxBodyBytes?: number;
   /**
+   * Refused deliveries per source address and per claimed account per minute (0: off; default 600): past it a
+   * refusal is 429 instead of 401 until the minute ends. Counted after the signature was checked, never before.
+   */
+  refusalsPerMinute?: number;
+  /**
    * The platform account the delivery claims, read without trust before the signature is checked (Shopify's
-   * `X-Shopify-Shop-Domain`), so that the core can give `verify` that connector's credentials; null when the
-   * signature is the app's own (HubSpot's app secret, which the plugin holds itself).
+   * `X-Shopify-Shop-Domain`, HubSpot's first event's portal), so that the core can give `verify` that account's
+   * connector's credentials; null when it names none the plugin can read (nothing is then counted as refused).
    */
   claimedAccount(request: WebhookRequest): string | null;
-  /** Checks the signature, in constant time, with the claimed account's connector's credentials (null: none, or none claimed). */
+  /**
+   * Checks the signature, in constant time, with the claimed account's connector's credentials (null: no connector
+   * holds it, or none claimed) or the app's own secret the plugin holds: `valid` or `valid-app` says which signed.
+   */
   verify(request: WebhookRequest, credentials: C | null): WebhookVerdict;
   /** The events of a verified delivery; null when its body is not what the platform sends (answered 400). */
   events(request: WebhookRequest): WebhookEvent[] | null;
@@ -545,7 +581,7 @@ export interface CatalogField {
 // jobs of the plugin's own.
 
 export interface PluginJobContext {
-  connector: { id: string; accountId: string; status: string; settings: Record<string, unknown> };
+  connector: ConnectorRow;
   credentials: Record<string, unknown>;
   log: ConnectorContext<unknown, unknown, unknown>['log'];
 }

@@ -1,5 +1,5 @@
 /**
- * The platform-neutral side of webhook deliveries: a plugin's webhook module (connectors/shopify/webhooks.ts) checks a
+ * The platform-neutral side of webhook deliveries: a plugin's `webhooks` (plugin-webhooks.ts serves them) checks a
  * delivery's signature and reads its topic; this keeps the books. The connector a platform account belongs to, with
  * its credentials; a delivery's content seen once (a row in `webhook_deliveries`, forgotten after a while for the
  * topics that say so); the records a delivery carries worked on in the background, as a run; and what lifecycle and
@@ -82,16 +82,23 @@ export class WebhookDeliveries {
    * The records a delivery carries, validated and written back in the background as a job of the job engine (an active
    * connector's only): the answer does not wait for it.
    */
-  process(connector: ConnectorRow, records: PlatformRecord[]): void {
-    if (!records.length || connector.status !== 'active') return;
+  process(connector: ConnectorRow, records: PlatformRecord[] | { keys: string[] }): void {
+    if (!(Array.isArray(records) ? records : records.keys).length || connector.status !== 'active') return;
     const tracked = this.runs.deliver(connector, records).catch((err: unknown) => this.log.error({ err }, 'webhook work not queued'));
+    this.background.add(tracked);
+    void tracked.finally(() => this.background.delete(tracked));
+  }
+
+  /** A plugin's work after the answer went out (a webhook action `background`), waited for by `settle`. */
+  track(work: Promise<unknown>): void {
+    const tracked = work.catch((err: unknown) => this.log.error({ err }, 'webhook work failed'));
     this.background.add(tracked);
     void tracked.finally(() => this.background.delete(tracked));
   }
 
   /** Waits for the work of deliveries already answered to be done (a shutdown; tests). */
   async settle(): Promise<void> {
-    await Promise.allSettled([...this.background]);
+    while (this.background.size) await Promise.allSettled([...this.background]);
     await this.runs.settle();
   }
 
