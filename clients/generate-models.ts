@@ -16,6 +16,7 @@ import { buildOpenApiDocument } from '../src/http/openapi/document.js';
 import { emitGo } from './codegen/emit-go.js';
 import { emitJava } from './codegen/emit-java.js';
 import { emitPython } from './codegen/emit-python.js';
+import { emitPythonResources } from './codegen/emit-python-resources.js';
 import { emitTypeScript } from './codegen/emit-typescript.js';
 import { emitTypeScriptResources } from './codegen/emit-typescript-resources.js';
 import { GENERATED_MARK, readModels } from './codegen/model-ir.js';
@@ -42,6 +43,7 @@ export function generateModels(document = buildOpenApiDocument()): Map<string, s
   ]);
   for (const [name, content] of emitJava(set)) files.set(`java/src/main/java/com/contactvalidator/${name}`, content);
   for (const [name, content] of emitTypeScriptResources(set, operations)) files.set(name, content);
+  for (const [name, content] of emitPythonResources(set, operations)) files.set(name, content);
   return files;
 }
 

@@ -1,7 +1,7 @@
 /** The Python client's models: TypedDicts over the plain dicts the client returns, and `Literal` vocabularies. */
 import { type Field, GENERATED_MARK, type Model, type ModelSet, modelName, modelsFor, ownFields, type TypeRef, type Vocabulary } from './model-ir.js';
 
-const KEYWORDS = new Set(['from', 'class', 'def', 'import', 'global', 'lambda', 'pass', 'return', 'yield', 'in', 'is', 'not', 'or', 'and']);
+export const KEYWORDS = new Set(['from', 'class', 'def', 'import', 'global', 'lambda', 'pass', 'return', 'yield', 'in', 'is', 'not', 'or', 'and']);
 
 function docstring(text: string | undefined, indent: string): string {
   return text ? `${indent}"""${text.replace(/\\/g, '\\\\').replace(/"""/g, '\\"\\"\\"')}"""\n` : '';
@@ -9,7 +9,7 @@ function docstring(text: string | undefined, indent: string): string {
 
 const quote = (value: string) => JSON.stringify(value);
 
-function typeText(set: ModelSet, type: TypeRef): string {
+export function typeText(set: ModelSet, type: TypeRef): string {
   switch (type.kind) {
     case 'string': case 'date-time': case 'date': case 'values': return 'str';
     case 'integer': return 'int';

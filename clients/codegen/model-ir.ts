@@ -300,10 +300,22 @@ export function readModels(document: { components: { schemas: Record<string, Jso
     if (!model) throw new Error(`clients/generate-models: the document has no schema at ${entry.id}`);
     return model;
   });
+  // A component the table does not list but a listed one refers to (a new connector's create body): read too, under
+  // no name, so that each language writes it inline (or as its generic map) where it is used, rather than failing.
+  const unnamed: Model[] = [];
+  for (let added = true; added;) {
+    added = false;
+    const referenced = JSON.stringify([...models, ...unnamed]).matchAll(/"kind":"model","id":"([^"]+)"/g);
+    for (const [, id] of referenced) {
+      if (read.has(id) || found.has(id) || unnamed.some((m) => m.id === id) || !schemas[id]) continue;
+      unnamed.push(modelOf({ id }, schemas[id]));
+      added = true;
+    }
+  }
   for (const entry of VOCABULARIES) {
     if (!entry.ids.some((id) => vocabularyAt.has(id))) throw new Error(`clients/generate-models: no enum at ${entry.ids.join(', ')}`);
   }
-  return { models, vocabularies, byId: new Map(models.map((m) => [m.id, m])) };
+  return { models, vocabularies, byId: new Map([...models, ...unnamed].map((m) => [m.id, m])) };
 }
 
 /**

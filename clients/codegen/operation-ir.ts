@@ -50,6 +50,7 @@ export interface Parameter {
 }
 
 export type Body =
+  /** `schema`: the body's schema, a component's read through its `$ref`. */
   | { kind: 'json'; schema: JsonSchema; ref?: string; required: boolean }
   | { kind: 'upload'; contentType: string };
 
@@ -141,12 +142,13 @@ function answerOf(id: string, op: JsonSchema, schemas: Record<string, JsonSchema
   return fail(id, `an answer of ${Object.keys(content).join(', ')}`);
 }
 
-function bodyOf(id: string, op: JsonSchema): Body | undefined {
+function bodyOf(id: string, op: JsonSchema, schemas: Record<string, JsonSchema>): Body | undefined {
   const content: Record<string, JsonSchema> | undefined = op.requestBody?.content;
   if (!content) return undefined;
   if (content['application/json']) {
     const schema = content['application/json'].schema ?? {};
-    return { kind: 'json', schema, ref: refOf(schema), required: Boolean(op.requestBody.required) };
+    const ref = refOf(schema);
+    return { kind: 'json', schema: ref ? schemas[ref] : schema, ref, required: Boolean(op.requestBody.required) };
   }
   const upload = Object.keys(content).find((type) => type.startsWith('text/'));
   if (upload) return { kind: 'upload', contentType: upload };
@@ -184,7 +186,7 @@ export function readOperations(document: { paths: Record<string, Record<string, 
         pathParameters: order.map((name) => inPath.find((p) => p.wire === name)!),
         // Required first: they come before the optional ones in positional signatures.
         query: [...query.filter((p) => p.required), ...query.filter((p) => !p.required)],
-        body: bodyOf(id, op),
+        body: bodyOf(id, op, document.components.schemas),
         answer: answerOf(id, op, document.components.schemas),
         idempotencyKey: parameters.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'),
       });

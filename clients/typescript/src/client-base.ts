@@ -1,7 +1,7 @@
 // Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 /** The client's base: its own methods and one property per resource (`client.batches`). */
 import type { Transport } from './transport.js';
-import { RootOperations, Keys, Connectors, WebhookEndpoints } from './resources.js';
+import { RootOperations, Keys, Connectors, WebhookEndpoints, EmailChecks } from './resources.js';
 import { Batches } from './batches.js';
 
 export class ContactValidatorBase extends RootOperations {
@@ -9,6 +9,7 @@ export class ContactValidatorBase extends RootOperations {
   readonly batches: Batches;
   readonly connectors: Connectors;
   readonly webhookEndpoints: WebhookEndpoints;
+  readonly emailChecks: EmailChecks;
 
   constructor(transport: Transport) {
     super(transport);
@@ -16,5 +17,6 @@ export class ContactValidatorBase extends RootOperations {
     this.batches = new Batches(transport);
     this.connectors = new Connectors(transport);
     this.webhookEndpoints = new WebhookEndpoints(transport);
+    this.emailChecks = new EmailChecks(transport);
   }
 }

@@ -235,6 +235,8 @@ export interface EmailResult {
   free: boolean;
   /** What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid` */
   next_action: NextAction;
+  /** On a `temp_fail`, `throttled` or `timeout` answer: the service asks again later; `GET /v1/email-checks/{check_id}` gives the answer that arrives, as do the cache, an `email.verified` event and a batch's result row (docs/email.md) */
+  check_id?: string;
   [extra: string]: unknown;
 }
 
@@ -511,7 +513,7 @@ export interface ShopifyConnectorInput {
 }
 
 /** One variant per platform, told by `type` */
-export type CreateConnectorRequest = SalesforceConnectorInput | ShopifyConnectorInput;
+export type CreateConnectorRequest = SalesforceConnectorInput | ShopifyConnectorInput | { type: 'hubspot'; name: string; schedule?: string; settings: { portal_id: number; api_base_url?: string; page_size?: number; [extra: string]: unknown }; credentials: {  }; write_back?: {  }; credit_cap_monthly?: number | null };
 
 /** `settings`, `credentials` and `write_back` follow the connector's platform schemas; new credentials clear an `auth_failed` error. */
 export interface UpdateConnectorRequest {
@@ -609,13 +611,13 @@ export interface CreateWebhookEndpointRequest {
   /** https on a public address; the deliveries are POSTed there */
   url: string;
   /** The events to receive */
-  events: Array<Open<'batch.completed' | 'batch.paused' | 'batch.failed' | 'connector.run.failed' | 'connector.paused' | 'credits.low'>>;
+  events: Array<Open<'batch.completed' | 'batch.paused' | 'batch.failed' | 'connector.run.failed' | 'connector.paused' | 'credits.low' | 'email.verified'>>;
 }
 
 export interface WebhookEndpoint {
   id: string;
   url: string;
-  events: Array<Open<'batch.completed' | 'batch.paused' | 'batch.failed' | 'connector.run.failed' | 'connector.paused' | 'credits.low'>>;
+  events: Array<Open<'batch.completed' | 'batch.paused' | 'batch.failed' | 'connector.run.failed' | 'connector.paused' | 'credits.low' | 'email.verified'>>;
   created_at: string;
   [extra: string]: unknown;
 }
@@ -623,7 +625,7 @@ export interface WebhookEndpoint {
 export interface CreatedWebhookEndpoint {
   id: string;
   url: string;
-  events: Array<Open<'batch.completed' | 'batch.paused' | 'batch.failed' | 'connector.run.failed' | 'connector.paused' | 'credits.low'>>;
+  events: Array<Open<'batch.completed' | 'batch.paused' | 'batch.failed' | 'connector.run.failed' | 'connector.paused' | 'credits.low' | 'email.verified'>>;
   created_at: string;
   /** The signing secret, shown this once: `Contact-Validator-Signature` is the HMAC-SHA256 of `<t>.<raw body>` under it */
   secret: string;
@@ -640,7 +642,7 @@ export interface WebhookDelivery {
   id: string;
   /** The `id` of the body sent: the same for every attempt, and every endpoint */
   event_id: string;
-  type: Open<'batch.completed' | 'batch.paused' | 'batch.failed' | 'connector.run.failed' | 'connector.paused' | 'credits.low'>;
+  type: Open<'batch.completed' | 'batch.paused' | 'batch.failed' | 'connector.run.failed' | 'connector.paused' | 'credits.low' | 'email.verified'>;
   /** `pending`: not yet delivered, tried again at `next_attempt_at`; `failed`: given up after the retry window */
   status: Open<'pending' | 'succeeded' | 'failed'>;
   attempts: number;

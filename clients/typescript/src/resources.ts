@@ -10,12 +10,6 @@ export interface ValidateOptions extends RequestOptions {
   idempotencyKey?: string;
 }
 
-/** The options of `POST /v1/validate/batch`. */
-export interface ValidateBatchOptions extends RequestOptions {
-  /** Sent as `Idempotency-Key`; a fresh UUID by default, kept for every retry of this call. */
-  idempotencyKey?: string;
-}
-
 /** The options of `GET /v1/address/autocomplete`. */
 export interface AutocompleteAddressOptions extends RequestOptions {
   /** ISO 3166-1 alpha-2: only this country (data is held for US and CA; another country has no suggestions). */
@@ -256,6 +250,19 @@ export class WebhookEndpoints {
   }
 }
 
+/** `client.emailChecks`. */
+export class EmailChecks {
+  constructor(protected readonly transport: Transport) {}
+
+  /**
+   * GET /v1/email-checks/{check_id}: An e-mail answer that arrives later
+   * A `temp_fail`, `throttled` or `timeout` e-mail answer carries `check_id`: the service asks the mail server again on a schedule (the server's own "try again in …" respected) and keeps the definite answer here, in the cache for the next `/v1/validate`, and in an `email.verified` event. No further charge. Another account's check answers 404, exactly like a missing one.
+   */
+  async get(checkId: string, options: RequestOptions = {}): Promise<Record<string, unknown>> {
+    return this.transport.json<Record<string, unknown>>({ method: 'GET', path: `/v1/email-checks/${encodeURIComponent(checkId)}` }, options);
+  }
+}
+
 /** The client's own methods; ContactValidator (client.ts) adds the configuration. */
 export class RootOperations {
   constructor(protected readonly transport: Transport) {}
@@ -267,15 +274,6 @@ export class RootOperations {
   async validate(body: ValidateRequest, options: ValidateOptions = {}): Promise<ValidateResponse> {
     const { idempotencyKey = await randomUUID(), ...rest } = options;
     return this.transport.json<ValidateResponse>({ method: 'POST', path: `/v1/validate`, json: body, idempotencyKey }, rest);
-  }
-
-  /**
-   * POST /v1/validate/batch: Validate up to 100 contacts in one call
-   * Each contact is a /v1/validate body with an `input_id` of yours, echoed back with its answer; up to 100 contacts, checked together within one time budget, priced and charged each as /v1/validate would be, once each. A contact that cannot be answered (the credits ran out before it, an engine fault) gets its `problem` in its place and is not charged; the others are answered (HTTP 200, `failed` counts them). An `Idempotency-Key` covers the whole call: a retry replays the answer and charges nothing again. Secret keys only.
-   */
-  async validateBatch(body: Record<string, unknown>, options: ValidateBatchOptions = {}): Promise<Record<string, unknown>> {
-    const { idempotencyKey = await randomUUID(), ...rest } = options;
-    return this.transport.json<Record<string, unknown>>({ method: 'POST', path: `/v1/validate/batch`, json: body, idempotencyKey }, rest);
   }
 
   /**

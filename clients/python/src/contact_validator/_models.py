@@ -229,6 +229,8 @@ class EmailResult(TypedDict):
     free: bool
     next_action: NextAction
     """What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`"""
+    check_id: NotRequired[str]
+    """On a `temp_fail`, `throttled` or `timeout` answer: the service asks again later; `GET /v1/email-checks/{check_id}` gives the answer that arrives, as do the cache, an `email.verified` event and a batch's result row (docs/email.md)"""
 
 
 class PhoneResult(TypedDict):

@@ -1,5 +1,5 @@
-"""Outgoing webhooks (docs/webhooks.md): ``client.webhook_endpoints``, and ``verify_webhook``, the receiver's check of a
-delivery's ``Contact-Validator-Signature`` in one call."""
+"""Outgoing webhooks (docs/webhooks.md): ``verify_webhook``, the receiver's check of a delivery's
+``Contact-Validator-Signature`` in one call. ``client.webhook_endpoints`` is a generated resource (``_resources.py``)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,8 @@ import hmac
 import json
 import time
 from typing import Any, Dict, List, Optional, Sequence, Union
-from urllib.parse import quote
 
-from ._http import Transport
 from .errors import ContactValidatorError
-from .types import CreatedWebhookEndpoint, WebhookDelivery, WebhookEndpoint
 
 SIGNATURE_HEADER = "Contact-Validator-Signature"
 DEFAULT_TOLERANCE = 300
@@ -53,39 +50,3 @@ def verify_webhook(
         raise WebhookSignatureError("the signature does not verify with this secret")
     event: Dict[str, Any] = json.loads(body)
     return event
-
-
-def _id(value: str) -> str:
-    if not value:
-        raise ValueError("an id is needed")
-    return quote(str(value), safe="")
-
-
-class WebhookEndpoints:
-    """``client.webhook_endpoints``: where the account's events are sent, and what was sent."""
-
-    def __init__(self, transport: Transport) -> None:
-        self._t = transport
-
-    def create(self, *, url: str, events: Sequence[str]) -> CreatedWebhookEndpoint:
-        """``POST /v1/webhook_endpoints``: the answer carries the signing ``secret``, this once."""
-        body = {"url": url, "events": list(events)}
-        return self._t.request("POST", "/v1/webhook_endpoints", json_body=body).json()  # type: ignore[no-any-return]
-
-    def list(self) -> List[WebhookEndpoint]:
-        """``GET /v1/webhook_endpoints``, newest first, without secrets."""
-        return self._t.request("GET", "/v1/webhook_endpoints").json()["webhook_endpoints"]  # type: ignore[no-any-return]
-
-    def delete(self, endpoint_id: str) -> None:
-        """``DELETE /v1/webhook_endpoints/{id}``: the endpoint and its delivery log; nothing more is sent to it."""
-        self._t.request("DELETE", f"/v1/webhook_endpoints/{_id(endpoint_id)}")
-
-    def deliveries(self, endpoint_id: str) -> List[WebhookDelivery]:
-        """``GET /v1/webhook_endpoints/{id}/deliveries``: the last 100, newest first."""
-        path = f"/v1/webhook_endpoints/{_id(endpoint_id)}/deliveries"
-        return self._t.request("GET", path).json()["deliveries"]  # type: ignore[no-any-return]
-
-    def redeliver(self, endpoint_id: str, delivery_id: str) -> WebhookDelivery:
-        """Sends a delivery again now; the answer is the delivery as that attempt left it."""
-        path = f"/v1/webhook_endpoints/{_id(endpoint_id)}/deliveries/{_id(delivery_id)}/redeliver"
-        return self._t.request("POST", path).json()  # type: ignore[no-any-return]

@@ -16,5 +16,7 @@ public record EmailResult(
     boolean role,
     boolean free,
     /** What to do with the answer (docs/api.md#next_action): {@code accept} it as it is; {@code confirm} it with the person (a correction, a suggestion, a guess or something not checked: {@code unknown}, {@code catch_all}, {@code partial}, …); {@code fix}: something is {@code invalid} */
-    NextAction nextAction
+    NextAction nextAction,
+    /** On a {@code temp_fail}, {@code throttled} or {@code timeout} answer: the service asks again later; {@code GET /v1/email-checks/{check_id}} gives the answer that arrives, as do the cache, an {@code email.verified} event and a batch's result row (docs/email.md) */
+    String checkId
 ) {}
