@@ -77,6 +77,9 @@ export class FakeHubspotState {
     for (const t of this.accessTokens.values()) t.expiresAt = 0;
   }
 
+  /** After this many more CRM calls, every access token granted expires (revoked early, or its life shorter than told). */
+  expireTokensAfter: number | null = null;
+
   get grants() { return this.calls.filter((c) => c.path === '/oauth/v1/token' && c.status === 200).length; }
 
   /** A limit's refusal due now, or null (the window and the day are counted on every authenticated call). */
@@ -173,6 +176,10 @@ function handle(state: FakeHubspotState, req: http.IncomingMessage, url: URL, ra
   }
 
   // Everything else is the CRM: a bearer token, the limits, then the scopes.
+  if (state.expireTokensAfter !== null && state.expireTokensAfter-- <= 0) {
+    state.expireTokensAfter = null;
+    state.expireAccessTokens();
+  }
   const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
   const access = state.accessTokens.get(token);
   const grant = state.privateTokens.get(token) ?? (access && access.expiresAt > Date.now() ? access : undefined);
