@@ -138,7 +138,7 @@ export async function openBulk(
   const events = new JobEvents(logger);
   const csvKind = runner.recordsKind(csvSource(dir), batchTransitions(events));
   // A batch waits (up to BATCH_EMAIL_CHECK_WAIT_MS) for its e-mail answers that arrive later, and completes with them.
-  runner.register(BATCH_KIND, emailChecks ? waitingForEmailChecks(csvKind, emailChecks, config.batch.emailCheckWaitMs) : csvKind);
+  runner.register(BATCH_KIND, emailChecks ? waitingForEmailChecks(csvKind, emailChecks) : csvKind);
   const schedules = new Schedules(db, logger, { pollMs: SCHEDULE_POLL_MS });
   const batches = new Batches(store, runner, {
     dir, retentionDays: config.batch.retentionDays, chunkRows: config.batch.chunkRows,
@@ -303,7 +303,7 @@ export function openEmailChecks(
   return new EmailChecks(db, engine, {
     scheduleMs: config.emailChecks.scheduleMs, maxPendingPerAccount: config.emailChecks.maxPendingPerAccount,
     perTick: config.emailChecks.perSecond, maxInFlight: Math.max(config.emailChecks.perSecond * 4, 16),
-    leaseMs: EMAIL_CHECK_LEASE_MS, answerLifetimeMs: EMAIL_CHECK_ANSWER_LIFETIME_MS,
+    leaseMs: EMAIL_CHECK_LEASE_MS, answerLifetimeMs: EMAIL_CHECK_ANSWER_LIFETIME_MS, batchWaitMs: config.batch.emailCheckWaitMs,
   }, logger, notify);
 }
 

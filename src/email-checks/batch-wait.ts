@@ -12,8 +12,8 @@ import type { EmailChecks } from './email-checks.js';
 /** How often a waiting batch looks at its checks. */
 const LOOK_EVERY_MS = 250;
 
-export function waitingForEmailChecks(kind: JobKind, checks: EmailChecks, waitMs: number, now: () => number = Date.now): JobKind {
-  if (waitMs <= 0) return kind;
+export function waitingForEmailChecks(kind: JobKind, checks: EmailChecks, now: () => number = Date.now): JobKind {
+  if (checks.batchWaitMs <= 0) return kind;
   return {
     ...kind,
     async work(job: Job, chunk: Chunk, attempt: ChunkAttempt): Promise<WorkOutcome> {
@@ -21,7 +21,7 @@ export function waitingForEmailChecks(kind: JobKind, checks: EmailChecks, waitMs
       if (outcome.kind !== 'done') return outcome;
       for (;;) {
         await checks.mendJob(job.id);
-        const state = await checks.jobState(job.id, waitMs);
+        const state = await checks.jobState(job.id);
         if (state.pending === 0 || (state.waitUntil !== null && now() >= state.waitUntil)) return outcome;
         if (attempt.shouldStop()) return { kind: 'stopped' };
         await new Promise((resolve) => setTimeout(resolve, LOOK_EVERY_MS));

@@ -32,6 +32,8 @@ export interface EmailCheckSettings {
   leaseMs: number;
   /** How long a check's definite answer stands for later questions about the address on any instance. */
   answerLifetimeMs: number;
+  /** How long a CSV batch waits for its checks after the newest was opened (BATCH_EMAIL_CHECK_WAIT_MS); 0: not at all. */
+  batchWaitMs: number;
 }
 
 /** What this needs of the webhooks (src/webhooks/webhooks.ts): one event per account, delivered once by its key. */
@@ -152,10 +154,22 @@ export class EmailChecks {
     for (const row of await this.store.endedForJob(jobId)) await this.mendRecord(row);
   }
 
-  /** A job's checks as its status says them: how many are pending, and until when it waits for them (`waitMs` after the newest). */
-  async jobState(jobId: string, waitMs: number): Promise<{ pending: number; total: number; waitUntil: number | null }> {
+  /** How long a batch waits for its checks (BATCH_EMAIL_CHECK_WAIT_MS). */
+  get batchWaitMs(): number {
+    return this.settings.batchWaitMs;
+  }
+
+  /** A job's checks: how many are pending, and until when it waits for them (the wait after the newest was opened). */
+  async jobState(jobId: string): Promise<{ pending: number; total: number; waitUntil: number | null }> {
     const state = await this.store.jobState(jobId);
-    return { pending: state.pending, total: state.total, waitUntil: state.newestAt === null ? null : state.newestAt + waitMs };
+    const waitUntil = state.newestAt === null || this.settings.batchWaitMs <= 0 ? null : state.newestAt + this.settings.batchWaitMs;
+    return { pending: state.pending, total: state.total, waitUntil };
+  }
+
+  /** A batch's checks as its status says them (GET /v1/batches/{id}): the limit it waits up to, stated. */
+  async batchState(jobId: string) {
+    const { pending, total, waitUntil } = await this.jobState(jobId);
+    return { pending, answered: total - pending, wait_seconds: Math.round(this.settings.batchWaitMs / 1000), waiting_until: iso(waitUntil) };
   }
 
   private async attempt(row: EmailCheckRow): Promise<void> {

@@ -60,7 +60,7 @@ export interface AppDeps {
   webhooks: Webhooks;
   lowBalance: LowBalanceAlerts;
   /** Answers that arrive later (GET /v1/email-checks/{id}). */
-  emailChecks: Pick<EmailChecks, 'get'>;
+  emailChecks: Pick<EmailChecks, 'get' | 'batchState'>;
   /** Null when the Shopify app is not configured. */
   shopifyInstall: ShopifyInstall | null;
   /** Connectors' checks and one-click set-up, for the dashboard. */

@@ -117,6 +117,17 @@ export class ServiceMetrics {
         for (const r of rows) this.set({ status: r.status }, Number(r.n));
       },
     });
+    new Gauge({
+      name: 'cv_email_checks',
+      help: 'E-mail answers that arrive later (docs/email.md), by status (pending, done, expired), in the whole database',
+      labelNames: ['status'] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const rows = await db.all<{ status: string; n: number | string }>(`SELECT status, COUNT(*) AS n FROM email_checks GROUP BY status`);
+        for (const r of rows) this.set({ status: r.status }, Number(r.n));
+      },
+    });
   }
 
   /**

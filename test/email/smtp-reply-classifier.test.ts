@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifySmtpReply, type SmtpReplyMeaning } from '../../src/validation/email/smtp-reply-classifier.js';
+import { classifySmtpReply, retryHintMs, type SmtpReplyMeaning } from '../../src/validation/email/smtp-reply-classifier.js';
 
 describe('SMTP reply classification (code class and RFC 3463 codes first, text second)', () => {
   it.each<[number, string | null, string, SmtpReplyMeaning]>([
@@ -35,5 +35,20 @@ describe('SMTP reply classification (code class and RFC 3463 codes first, text s
     [500, '5.5.2', 'Syntax error', 'rejected'],
   ])('When the reply is %i %s "%s", then it means %s', (code, enhanced, text, meaning) => {
     expect(classifySmtpReply({ code, enhanced, text })).toBe(meaning);
+  });
+});
+
+describe('the wait a transient refusal asks for (RFC 6647 §2.1)', () => {
+  it.each<[number, string, number | null]>([
+    [451, '4.7.1 Greylisted, try again in 300 seconds', 300_000],
+    [451, '4.7.1 Please try again in 5 minutes', 300_000],
+    [450, '4.2.0 Greylisted, retry after 60s', 60_000],
+    [421, '4.7.0 Too many connections, wait 2 min', 120_000],
+    [451, '4.7.1 Temporarily deferred for 1 hour', 3_600_000],
+    [451, '4.7.1 Greylisted, see http://postgrey.schweikert.ch/help/example.com.html', null],
+    [451, 'try again in 99999 hours', null],
+    [550, '5.7.1 Blocked, try again in 300 seconds', null],
+  ])('When the reply is %i "%s", then the wait is %s ms', (code, text, ms) => {
+    expect(retryHintMs({ code, text })).toBe(ms);
   });
 });

@@ -102,6 +102,7 @@ describe('the OpenAPI description', () => {
       'PATCH /v1/account', 'POST /v1/webhook_endpoints', 'GET /v1/webhook_endpoints', 'DELETE /v1/webhook_endpoints/{webhook_endpoint_id}',
       'GET /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries',
       'POST /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries/{delivery_id}/redeliver',
+      'GET /v1/email-checks/{check_id}',
     ];
     expect(operationsOf(doc).map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual(expected.sort());
     for (const code of Object.keys(PROBLEM_TYPES)) expect(doc.components.schemas[`Problem-${code}`], code).toBeDefined();
@@ -187,6 +188,22 @@ describe('the OpenAPI description', () => {
     await conformance.check('DELETE', '/v1/keys/{key_id}', await revoke('key_missing'));
     await conformance.check('GET', '/v1/keys', await call(s, 'GET', '/v1/keys', { key: apiKey }));
     await conformance.check('GET', '/v1/account', await call(s, 'GET', '/v1/account'));
+  });
+
+  it('When the e-mail check endpoint is called every way the description lists, then each answer matches', async () => {
+    const s = service();
+    const { apiKey, accountId } = await s.newAccount(1);
+    const other = await s.newAccount(0);
+    // Network checks are off here, so no answer opens a check: one is stored as a greylisted answer would open it.
+    const id = 'ec_openapi';
+    await s.emailChecks.store.insert({
+      id, accountId, email: 'ann@example.com', firstReason: 'temp_fail', origin: null, othersNextAction: null,
+      nextAttemptAt: Date.now() + 3_600_000, createdAt: Date.now(),
+    });
+    const check = (key: string, checkId = id) => call(s, 'GET', `/v1/email-checks/${checkId}`, { key });
+    expect(await conformance.check('GET', '/v1/email-checks/{check_id}', await check(apiKey))).toMatchObject({ id, status: 'pending' });
+    await conformance.check('GET', '/v1/email-checks/{check_id}', await check(other.apiKey));
+    await conformance.check('GET', '/v1/email-checks/{check_id}', await check(apiKey, 'ec_missing'));
   });
 
   it('When the webhook endpoints and the account patch are called every way the description lists, then each answer matches', async () => {

@@ -121,6 +121,7 @@ describe.each(testDatabases)('answers that arrive later, on $name', (database) =
 
     await new Promise((r) => setTimeout(r, 1500));
     expect(receiver.received.filter((r) => r.body.data.id === first.email.check_id)).toHaveLength(1);
+    expect(await (await fetch(`${s.url}/metrics`)).text()).toMatch(/^cv_email_checks\{status="done"\} [1-9]/m);
   });
 
   it("When another account asks for a check's id, then it is the same 404 problem as a missing id", async () => {
@@ -157,7 +158,11 @@ describe.each(testDatabases)('answers that arrive later, on $name', (database) =
     const res = await upload(s, apiKey, `name,email\r\nCat,${grey('cat')}\r\nDan,${grey('dan')}\r\n`, { query: '?smtp=true' });
     expect(res.status).toBe(202);
     const { batch_id: batchId } = (await res.json()) as { batch_id: string };
+    const waiting = await waitForStatus(s, apiKey, batchId, ['running', 'completed'], 10_000);
     const batch = await waitForStatus(s, apiKey, batchId, ['completed', 'failed'], 30_000);
+    // While it waits, its status states the limit; once completed, its checks are answered.
+    if (waiting.status === 'running') expect(waiting.email_checks).toMatchObject({ wait_seconds: 900 });
+    expect(batch.email_checks).toMatchObject({ pending: 0, answered: 2, wait_seconds: 900 });
     expect(batch.status).toBe('completed');
     const tookMs = Date.now() - started;
     console.log(`[email-checks ${database.name}] batch with 2 greylisted rows completed ${tookMs} ms after upload`);

@@ -29,6 +29,15 @@ export const batchSchema = z.object({
   finished_at: isoTime.nullable(),
   expires_at: isoTime.nullable().describe('When the file and results are deleted (BATCH_RETENTION_DAYS)'),
   eta_seconds: z.int().min(0).nullable(),
+  // Issue 54.2, last (a field is never moved).
+  email_checks: z.object({
+    pending: z.int().min(0).describe('Rows whose e-mail answer the service is still asking about'),
+    answered: z.int().min(0).describe('Rows whose e-mail answer arrived later (or ran out of tries)'),
+    wait_seconds: z.int().min(0).describe('How long the batch waits for them after the newest was opened (BATCH_EMAIL_CHECK_WAIT_MS)'),
+    waiting_until: isoTime.nullable().describe('When the batch stops waiting for them; null when it has none'),
+  }).optional().describe(
+    'GET /v1/batches/{batch_id} only: its e-mail answers that arrive later (docs/batches.md#answers-that-arrive-later)',
+  ),
 });
 
 export const createdBatchSchema = batchSchema.extend({
@@ -158,7 +167,8 @@ export const batchEndpoints = [
     responses: { 200: { description: 'The batch', content: json(batchSchema), headers: noStore } },
     problems: ['not-found'],
     handler: async ({ req, res, deps }) => {
-      res.set('Cache-Control', 'no-store').json(batchView(await own(deps.batches, req, res)));
+      const job = await own(deps.batches, req, res);
+      res.set('Cache-Control', 'no-store').json({ ...batchView(job), email_checks: await deps.emailChecks.batchState(job.id) });
     },
   }),
   endpoint({

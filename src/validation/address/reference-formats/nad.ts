@@ -45,22 +45,28 @@ function houseNumber(prefix: string, number: string, suffix: string): string {
 /** The positions of the columns the reader takes, found once from the header (-1: the file has no such column). */
 function nadColumns(columns: CsvColumns) {
   const at = (name: string) => columns.get(name) ?? -1;
-  return {
-    missing: REQUIRED_COLUMNS.filter((c) => !columns.has(c)),
+  const c = {
+    missing: REQUIRED_COLUMNS.filter((name) => !columns.has(name)),
     street: STREET_COLUMNS.map(at).filter((i) => i >= 0),
     unit: UNIT_COLUMNS.map(at).filter((i) => i >= 0),
     prefix: at('ADDNUM_PRE'), number: at('ADD_NUMBER'), suffix: at('ADDNUM_SUF'), name: at('ST_NAME'), zip: at('ZIP_CODE'), plus4: at('PLUS_4'),
     city: at('POST_CITY'), lat: at('LATITUDE'), lon: at('LONGITUDE'), placement: at('PLACEMENT'),
   };
+  /** The positions the reader takes (csvRows cuts only these). */
+  const taken = [...c.street, ...c.unit, c.prefix, c.number, c.suffix, c.name, c.zip, c.plus4, c.city, c.lat, c.lon, c.placement].filter((i) => i >= 0);
+  return { ...c, taken };
 }
 
 export async function* readNationalAddressDatabase(input: ByteSource, options: ReadOptions = {}): AsyncGenerator<ReferenceRecord> {
   let c = nadColumns(new Map());
   const builder = new PointBuilder('US');
   const precisions = new Map<string, ReturnType<typeof placementPrecision>>();
-  for await (const { fields, number, end } of csvRows(input, options.from, (columns) => { c = nadColumns(columns); })) {
+  let fields: string[] = [];
+  const get = (i: number) => (i < 0 ? '' : (fields[i] ?? '').trim());
+  for await (const row of csvRows(input, options.from, (columns) => { c = nadColumns(columns); return c.taken; })) {
     if (c.missing.length) throw Object.assign(new Error(`not a NAD file: no ${c.missing.join(', ')} column in its header`), { code: 'INVALID_ARGUMENT' });
-    const get = (i: number) => (i < 0 ? '' : (fields[i] ?? '').trim());
+    ({ fields } = row);
+    const { number, end } = row;
     const numberText = get(c.number);
     if (!numberText || !get(c.name)) {
       yield { kind: 'rejected', record: number, reason: 'Add_Number or St_Name empty', end };
