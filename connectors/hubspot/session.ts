@@ -31,8 +31,7 @@ export interface ContactsMark { since: string | null; until?: string; afterId?: 
 /** HubSpot's batch endpoints take 100 inputs a call. */
 const BATCH_SIZE = 100;
 
-/** The session, and `read`: the contacts a webhook named, read whole (CONTRACT-NEEDS.md 1). */
-export function createSession(client: HubspotClient, options: SessionOptions): ConnectorSession & { read(keys: string[]): Promise<PlatformRecord[]> } {
+export function createSession(client: HubspotClient, options: SessionOptions): ConnectorSession {
   return {
     changes: (watermark) => changes(client, options, watermark),
     writeBack: (items) => writeBack(client, items),

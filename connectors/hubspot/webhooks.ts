@@ -97,10 +97,11 @@ function parsed(request: WebhookRequest): unknown {
 }
 
 /**
- * `POST /webhooks/hubspot`. With the service's HubSpot app configured, every delivery is the app's, signed with its
- * client secret, and may hold events of many accounts: no account is claimed, each event goes to its portal's
- * connector. Without it, a delivery is a private app's (one account): the account its first event names is claimed,
- * so that the core gives that connector's credentials, whose `client_secret` checks it.
+ * `POST /webhooks/hubspot`. A delivery names its portals in its events, read without trust: the first one is claimed,
+ * so that the core gives that account's connector's credentials. A private app's delivery (one account) is signed
+ * with that connector's `client_secret`: `valid`, for that account alone. The service's HubSpot app's delivery
+ * (HUBSPOT_CLIENT_SECRET) may hold events of every account that installed the app: `valid-app`, each event then going
+ * to its own portal's connector.
  */
 export function webhookSpec(app: HubspotApp | null): WebhookSpec<HubspotCredentials> {
   return {
@@ -112,18 +113,22 @@ export function webhookSpec(app: HubspotApp | null): WebhookSpec<HubspotCredenti
     // 100 events of a few hundred bytes each.
     maxBodyBytes: 256 * 1024,
     claimedAccount(request) {
-      if (app) return null;
       const first = eventsOf(parsed(request))[0];
       return first ? String(first.portalId) : null;
     },
     verify(request, credentials) {
-      const secret = app?.clientSecret ?? (credentials && 'client_secret' in credentials ? credentials.client_secret : undefined);
-      if (!secret) return 'invalid';
-      const verdict = verifyDelivery({
+      const signed = {
         method: request.method, uri: request.url, rawBody: request.raw,
         signature: request.headers['x-hubspot-signature-v3'] ?? '', timestamp: request.headers['x-hubspot-request-timestamp'] ?? '',
-      }, secret, request.now);
-      return verdict === 'bad_signature' ? 'invalid' : verdict;
+      };
+      const own = credentials && 'access_token' in credentials ? credentials.client_secret : undefined;
+      if (own) {
+        const verdict = verifyDelivery(signed, own, request.now);
+        if (verdict !== 'bad_signature') return verdict;
+      }
+      if (!app) return 'invalid';
+      const verdict = verifyDelivery(signed, app.clientSecret, request.now);
+      return verdict === 'valid' ? 'valid-app' : verdict === 'bad_signature' ? 'invalid' : verdict;
     },
     events(request) {
       const body = parsed(request);
@@ -135,8 +140,8 @@ export function webhookSpec(app: HubspotApp | null): WebhookSpec<HubspotCredenti
     forgetAfter: { topics: CONTACT_TOPICS, memoryMs: REMEMBER_MS },
     handle(event) {
       const ids = contactsByPortal([event.payload as HubspotEvent]).get(Number(event.account)) ?? [];
-      // The event names the contact, not its values: the core reads it whole in the delivery's job (CONTRACT-NEEDS.md 1).
-      return ids.length ? [{ kind: 'read', keys: ids.map(keyOf) } as unknown as WebhookAction] : [];
+      // The event names the contact, not its values: the delivery's job reads it whole (session.read).
+      return ids.length ? [{ kind: 'read', keys: ids.map(keyOf) } satisfies WebhookAction] : [];
     },
   };
 }

@@ -27,8 +27,10 @@ describe('the HubSpot connector: webhooks', () => {
     const spec = createHubspotPlugin({ app }).webhooks!;
     const events = [{ subscriptionType: 'contact.creation' as const, objectId: 1001 }];
     const good = signedDelivery(hub.state, TARGET, events);
-    expect(spec.claimedAccount(requestOf(good))).toBeNull();
-    expect(spec.verify(requestOf(good), null)).toBe('valid');
+    expect(spec.claimedAccount(requestOf(good))).toBe(String(hub.state.hubId));
+    // The app's secret signed: its events speak for every portal they name.
+    expect(spec.verify(requestOf(good), null)).toBe('valid-app');
+    expect(spec.verify(requestOf(good), { client_id: 'id', client_secret: 'x', refresh_token: 'r' })).toBe('valid-app');
 
     expect(spec.verify({ ...requestOf(good), raw: Buffer.from(good.body.replace('1001', '1002')) }, null)).toBe('invalid');
     expect(spec.verify(requestOf(good, Date.now(), `${TARGET}?x=1`), null)).toBe('invalid');
@@ -68,14 +70,17 @@ describe('the HubSpot connector: webhooks', () => {
     expect(spec.events({ ...requestOf(delivery), raw: Buffer.from('{"not":"a list"}') })).toBeNull();
   });
 
-  it('When no HubSpot app is configured, then a private app\'s delivery claims its portal and is checked with that connector\'s client secret', async () => {
+  it('When a private app\'s delivery arrives, then it claims its portal and is checked with that connector\'s client secret, app or no app', async () => {
     hub = await startFakeHubspot();
     const spec = createHubspotPlugin().webhooks!;
+    const withApp = createHubspotPlugin({ app: { clientId: 'id', clientSecret: hub.state.app.clientSecret } }).webhooks!;
     const delivery = signedDelivery(hub.state, TARGET, [{ subscriptionType: 'contact.creation', objectId: 9 }], { secret: 'private-app-secret' });
     expect(spec.claimedAccount(requestOf(delivery))).toBe(String(hub.state.hubId));
     expect(spec.verify(requestOf(delivery), { access_token: 'pat', client_secret: 'private-app-secret' })).toBe('valid');
     expect(spec.verify(requestOf(delivery), { access_token: 'pat' })).toBe('invalid');
     expect(spec.verify(requestOf(delivery), null)).toBe('invalid');
+    expect(withApp.verify(requestOf(delivery), { access_token: 'pat', client_secret: 'private-app-secret' })).toBe('valid');
+    expect(withApp.verify(requestOf(delivery), { access_token: 'pat' })).toBe('invalid');
   });
 });
 
