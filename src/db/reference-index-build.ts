@@ -10,21 +10,25 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from './data-source.js';
-import { streetSuggestionsOf } from '../validation/address/autocomplete.js';
+import { storedStreetOf, streetSuggestionsOf } from '../validation/address/autocomplete.js';
 import { SHIPPED_DATA_DIR } from '../validation/address/index.js';
 import { cityKey, PostalIndex } from '../validation/address/postal-index.js';
 import { ReferenceIndex } from '../validation/address/reference-index.js';
 import { partsOfKey } from '../validation/address/street-writings.js';
-import { openReferenceIndexFile, ReferenceIndexWriter } from '../validation/address/reference-index-file.js';
+import { FORMAT_VERSION, openReferenceIndexFileInSteps, ReferenceIndexWriter } from '../validation/address/reference-index-file.js';
 import type { AddressPointRecord, LocationPrecision, StreetRangeRecord, StreetSegmentRecord } from '../validation/address/reference-types.js';
 import { addPointTo, addRangeTo, addSegmentTo, emptyZipStreets, indexDegrees, type NewStreetName } from '../validation/address/zip-streets.js';
 
 // (As reference-import.ts writes them; not imported from it: reference-store.ts, which it imports, reads through here.)
 const EMBEDDED_RRAD_FORMAT = 'rrad-embedded';
 const SAMPLE_SOURCE_SUFFIX = '+sample';
-/** Postal codes read per query: a few thousand rows at national density, some milliseconds of work between yields. */
-const CODES_PER_BATCH = 16;
+/** Rows read per query (postal codes of a batch chosen to make about so many): some milliseconds of work between yields. */
+const ROWS_PER_QUERY = 2_000;
+const MAX_CODES_PER_BATCH = 256;
+/** The longest the build works between yields to the event loop (a postal code is never split). */
+const SLICE_MS = 8;
 
 interface PointRow {
   postal_code: string; primary_number: string; unit: string; predirection: string | null; street_name: string;
@@ -80,18 +84,73 @@ function segmentOf(r: SegmentRow): StreetSegmentRecord {
 
 /** What identifies the data: the newest import (its id and time); `0-0` before any. */
 export async function referenceIndexVersion(db: Database): Promise<string> {
-  const rows = await db.all<{ id: number | string; created_at: number | string }>(`SELECT id, created_at FROM reference_imports ORDER BY id DESC LIMIT 1`);
-  return rows.length ? `${rows[0].id}-${rows[0].created_at}` : '0-0';
+  return versionIn(db);
 }
 
+/** The index file of a version (and of the file format: a file of an older format is built again, not misread). */
 export function referenceIndexFileOf(dir: string, version: string): string {
-  return path.join(dir, `index-${version}.sqlite`);
+  return path.join(dir, `index-${version}-f${FORMAT_VERSION}.sqlite`);
 }
 
 const POINT_COLUMNS = 'postal_code, primary_number, unit, predirection, street_name, suffix, postdirection, plus4, city, source, lat, lon, precision, sources';
 
+/**
+ * The tables as they were at one moment: one read transaction held for the whole build (SQLite: a second, read-only
+ * connection to the file, whose WAL snapshot the imports' commits meanwhile leave alone; PostgreSQL: REPEATABLE READ
+ * READ ONLY on one pooled connection), so that an index never holds half of an import's batch and the rest of a
+ * later one. (An in-memory SQLite database has one connection, which nothing else writes during a load.)
+ */
+interface Snapshot {
+  dialect: Database['dialect'];
+  all<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  end(): Promise<void>;
+}
+
+async function snapshotOf(db: Database): Promise<Snapshot> {
+  if (db.dialect === 'sqlite') {
+    const name = db.sqlite.name;
+    if (name === ':memory:' || name === '') return { dialect: 'sqlite', all: (sql, params) => db.all(sql, params), end: async () => {} };
+    const conn = new BetterSqlite3(name, { readonly: true, fileMustExist: true });
+    conn.pragma('busy_timeout = 5000');
+    const statements = new Map<string, BetterSqlite3.Statement>();
+    conn.exec('BEGIN');
+    // (The queries' `$n` are in order: each a `?`.)
+    const all = async <T>(sql: string, params: readonly unknown[] = []) => {
+      let stmt = statements.get(sql);
+      if (!stmt) statements.set(sql, (stmt = conn.prepare(sql.replace(/\$\d+/g, '?'))));
+      return stmt.all(...params) as T[];
+    };
+    return {
+      dialect: 'sqlite', all,
+      end: async () => {
+        if (conn.inTransaction) conn.exec('COMMIT');
+        conn.close();
+      },
+    };
+  }
+  const runner = db.dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  } catch (err) {
+    await runner.release();
+    throw err;
+  }
+  return {
+    dialect: 'postgres',
+    all: async <T>(sql: string, params: readonly unknown[] = []) => ((await runner.query(sql, params as unknown[], true)) as { records: T[] }).records,
+    end: async () => {
+      try {
+        await runner.query('COMMIT');
+      } finally {
+        await runner.release();
+      }
+    },
+  };
+}
+
 /** The rows of these postal codes, each postal code's in the order they were written. */
-async function rowsOf(db: Database, codes: readonly string[]) {
+async function rowsOf(db: Snapshot, codes: readonly string[]) {
   const order = db.dialect === 'sqlite' ? 'rowid' : 'ctid';
   const list = codes.map((_, i) => `$${i + 1}`).join(', ');
   const points = await db.all<PointRow>(`SELECT ${POINT_COLUMNS} FROM reference_points WHERE postal_code IN (${list}) ORDER BY ${order}`, [...codes]);
@@ -112,22 +171,42 @@ function byCode<R>(rows: readonly R[], codeOf: (row: R) => string): Map<string, 
   return groups;
 }
 
-async function postalCodesOf(db: Database): Promise<string[]> {
-  const rows = await db.all<{ c: string }>(
-    `SELECT postal_code AS c FROM reference_points UNION SELECT zip AS c FROM reference_ranges UNION SELECT postal_code AS c FROM reference_segments`,
-  );
+/**
+ * The distinct postal codes of a table, one index seek each (a loose index scan: the tables' keys begin with the postal
+ * code), not a scan of its rows: some tens of milliseconds for the country's 40,000 ZIPs whatever the points.
+ */
+async function codesOfTable(db: Snapshot, table: string, column: string): Promise<string[]> {
+  const rows = await db.all<{ c: string }>(`WITH RECURSIVE t(c) AS (SELECT MIN(${column}) FROM ${table}
+    UNION ALL SELECT (SELECT MIN(${column}) FROM ${table} WHERE ${column} > t.c) FROM t WHERE t.c IS NOT NULL)
+    SELECT c FROM t WHERE c IS NOT NULL`);
+  return rows.map((r) => r.c);
+}
+
+async function postalCodesOf(db: Snapshot): Promise<string[]> {
+  const codes = new Set([
+    ...await codesOfTable(db, 'reference_points', 'postal_code'), ...await codesOfTable(db, 'reference_ranges', 'zip'),
+    ...await codesOfTable(db, 'reference_segments', 'postal_code'),
+  ]);
   // (Sorted here, as the string compare of the range queries: PostgreSQL's collation may order otherwise.)
-  return rows.map((r) => r.c).sort();
+  return [...codes].sort();
 }
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Every postal code's rows, a batch at a time: one postal code's records, grouped. */
-async function* zipsOf(db: Database) {
+/**
+ * Every postal code's rows, a batch at a time: one postal code's records, grouped; null after each batch. A batch is
+ * as many postal codes as make some ROWS_PER_QUERY rows (one query's synchronous part stays a few milliseconds at any
+ * density: 16 ZIPs of a national import are 60,000 points).
+ */
+async function* zipsOf(db: Snapshot) {
   const codes = await postalCodesOf(db);
-  for (let i = 0; i < codes.length; i += CODES_PER_BATCH) {
-    const batch = codes.slice(i, i + CODES_PER_BATCH);
+  let perBatch = 16;
+  for (let i = 0; i < codes.length;) {
+    const batch = codes.slice(i, i + perBatch);
+    i += batch.length;
     const rows = await rowsOf(db, batch);
+    const read = rows.points.length + rows.ranges.length + rows.segments.length;
+    perBatch = Math.max(1, Math.min(MAX_CODES_PER_BATCH, Math.round((batch.length * ROWS_PER_QUERY) / Math.max(1, read))));
     const points = byCode(rows.points, (r) => r.postal_code);
     const ranges = byCode(rows.ranges, (r) => r.zip);
     const segments = byCode(rows.segments, (r) => r.postal_code);
@@ -136,10 +215,16 @@ async function* zipsOf(db: Database) {
   }
 }
 
-async function cityNameRows(db: Database) {
+async function cityNameRows(db: Snapshot) {
   return db.all<{ zip: string; city: string; state: string; mailing_name: boolean | number; preferred_name: string }>(
     `SELECT zip, city, state, mailing_name, preferred_name FROM reference_city_names ORDER BY ${db.dialect === 'sqlite' ? 'rowid' : 'ctid'}`,
   );
+}
+
+/** The newest import in the snapshot (`0-0` before any): what the index holds. */
+async function versionIn(db: Pick<Snapshot, 'all'>): Promise<string> {
+  const rows = await db.all<{ id: number | string; created_at: number | string }>(`SELECT id, created_at FROM reference_imports ORDER BY id DESC LIMIT 1`);
+  return rows.length ? `${rows[0].id}-${rows[0].created_at}` : '0-0';
 }
 
 /** The shipped GeoNames ZIPs and FSAs alone (the CLI's build: not the country metadata the engine also loads). */
@@ -148,14 +233,19 @@ function shippedPostalIndex(): PostalIndex {
   return PostalIndex.fromText(read('us-zip-codes.tsv'), read('ca-fsa.tsv'));
 }
 
-export interface BuildProgress { postalCodes: number; points: number }
+export interface BuildProgress {
+  postalCodes: number; points: number;
+  /** The newest import the snapshot read holds (the index's `snapshot_version`). */
+  version?: string;
+}
 
 /**
- * Writes the index of the data as it is now to `file` (to a file beside it, renamed into place once whole: a reader
- * never sees half an index, and a build killed half-way leaves the previous one as it was).
+ * Writes the index of the data as it is now (one snapshot of the tables) to `file` (to a file beside it, renamed into
+ * place once whole: a reader never sees half an index, and a build killed half-way leaves the previous one as it was).
+ * It yields to the event loop every SLICE_MS, so that a service building one in the background keeps answering.
  */
 export async function buildReferenceIndexFile(
-  db: Database, file: string, meta: Record<string, string> = {}, onBatch?: (progress: BuildProgress) => void,
+  db: Database, file: string, meta: Record<string, string> = {}, onBatch?: (progress: BuildProgress) => void | Promise<void>,
   /** The postal data the autocomplete's suggestions are written with (the shipped GeoNames data when not given). */
   postal: PostalIndex = shippedPostalIndex(),
 ): Promise<BuildProgress> {
@@ -163,12 +253,20 @@ export async function buildReferenceIndexFile(
   const partial = `${file}.${process.pid}.${Date.now()}.partial`;
   const writer = new ReferenceIndexWriter(partial);
   const progress: BuildProgress = { postalCodes: 0, points: 0 };
+  const snapshot = await snapshotOf(db);
+  let slice = performance.now();
+  const yieldOften = async () => {
+    if (performance.now() - slice < SLICE_MS) return;
+    await yieldToLoop();
+    slice = performance.now();
+  };
   try {
-    for await (const z of zipsOf(db)) {
+    progress.version = await versionIn(snapshot);
+    for await (const z of zipsOf(snapshot)) {
       if (z === null) {
         writer.checkpoint();
-        onBatch?.(progress);
-        await yieldToLoop();
+        await onBatch?.(progress);
+        await yieldOften();
         continue;
       }
       const zip = emptyZipStreets();
@@ -193,37 +291,45 @@ export async function buildReferenceIndexFile(
         const made = streetSuggestionsOf(postal, cities, {
           postalCode: z.code, street: partsOfKey(key), numbers: [...zip.points.get(key)?.keys() ?? []], ranges: zip.ranges.get(key) ?? [],
         });
-        if (made) writer.addSuggestion(made.street.country, made.street.key, made.street);
+        if (made) writer.addSuggestion(storedStreetOf(made.street));
       }
       writer.addZip(z.code, zip, names, cities, { points, ranges: z.ranges.length });
       progress.postalCodes++;
       progress.points += points;
+      await yieldOften();
     }
-    for (const c of await cityNameRows(db)) {
+    for (const c of await cityNameRows(snapshot)) {
       writer.addCityName(c.zip, c.city, c.mailing_name === true || c.mailing_name === 1, c.state, c.preferred_name || c.city);
     }
-    writer.finish(meta);
+    await snapshot.end();
+    for (const _ of writer.finishing({ ...meta, snapshot_version: progress.version })) await yieldOften();
     await fs.promises.rename(partial, file);
     return progress;
   } catch (err) {
     writer.abandon();
+    await snapshot.end().catch(() => undefined);
     await fs.promises.rm(partial, { force: true });
     throw err;
   }
 }
 
-/** The same rows as buildReferenceIndexFile reads, into an in-memory index (small data). */
+/** The same rows as buildReferenceIndexFile reads (one snapshot), into an in-memory index (small data). */
 export async function loadReferenceRows(db: Database): Promise<ReferenceIndex> {
   const index = new ReferenceIndex();
-  for await (const z of zipsOf(db)) {
-    if (z === null) continue;
-    for (const row of z.points) index.addPoint(pointOf(row));
-    for (const row of z.ranges) index.addRange(rangeOf(row));
-    for (const row of z.segments) index.addSegment(segmentOf(row));
-  }
-  for (const c of await cityNameRows(db)) {
-    if (c.mailing_name === true || c.mailing_name === 1) index.addCityName(c.zip, c.city);
-    else index.addCityAlias(c.zip, c.city, c.state, c.preferred_name || c.city);
+  const snapshot = await snapshotOf(db);
+  try {
+    for await (const z of zipsOf(snapshot)) {
+      if (z === null) continue;
+      for (const row of z.points) index.addPoint(pointOf(row));
+      for (const row of z.ranges) index.addRange(rangeOf(row));
+      for (const row of z.segments) index.addSegment(segmentOf(row));
+    }
+    for (const c of await cityNameRows(snapshot)) {
+      if (c.mailing_name === true || c.mailing_name === 1) index.addCityName(c.zip, c.city);
+      else index.addCityAlias(c.zip, c.city, c.state, c.preferred_name || c.city);
+    }
+  } finally {
+    await snapshot.end();
   }
   return index;
 }
@@ -294,7 +400,7 @@ export async function openReference(
       building(false);
     }
   }
-  const opened = openReferenceIndexFile(file, { cachePoints: options.cachePoints });
+  const opened = await openReferenceIndexFileInSteps(file, { cachePoints: options.cachePoints });
   await removeOlderFiles(dir, file).catch(() => undefined);
   return { ...opened, kept: file };
 }

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/db/data-source.js';
-import { buildReferenceIndexFile, loadReferenceRows, openReference, referenceIndexVersion } from '../../src/db/reference-index-build.js';
+import { buildReferenceIndexFile, loadReferenceRows, openReference, referenceIndexFileOf, referenceIndexVersion } from '../../src/db/reference-index-build.js';
 import { seedEmbeddedReference } from '../../src/db/reference-store.js';
 import { createAddressEngine, rradRows, SHIPPED_DATA_DIR } from '../../src/validation/address/index.js';
 import { createAddressAutocomplete } from '../../src/validation/address/autocomplete.js';
@@ -107,10 +107,39 @@ describe.each(testDatabases)('the disk reference index on $name', (database) => 
     const first = await openReference(db, version, { dir, memoryRows: 1000 }, (on) => states.push(on));
     const again = await openReference(db, version, { dir, memoryRows: 1000 }, (on) => states.push(on));
     const small = await openReference(db, version, { dir, memoryRows: 1_000_000 });
-    expect([first.kept.endsWith(`index-${version}.sqlite`), again.kept === first.kept, small.kept]).toEqual([true, true, 'memory']);
+    expect([first.kept === referenceIndexFileOf(dir, version), again.kept === first.kept, small.kept]).toEqual([true, true, 'memory']);
     expect(states).toEqual([true, false]);
     expect(fs.readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);
     first.close();
     again.close();
+  });
+
+  it('When an import writes while an index is being built, then the index holds the data as it was when the build began', async () => {
+    // Arrange: a new number on a street of the first postal code (read first) and of the last (read last).
+    const db = await opened;
+    const before = await referenceIndexVersion(db);
+    const sorted = [...points].sort((a, b) => (a.zip < b.zip ? -1 : a.zip > b.zip ? 1 : 0));
+    const added = [sorted[0], sorted[sorted.length - 1]].map((p) => ({ ...p, number: String(Number(p.number) + 1), unit: null, plus4: null }));
+    const file = path.join(dir, 'index-snapshot.sqlite');
+    let batches = 0;
+
+    // Act: the import's rows land (and are logged) after the build's first batch.
+    const built = await buildReferenceIndexFile(db, file, {}, async () => {
+      if (batches++ === 0) await insertSyntheticPoints(db, added);
+    });
+    const later = path.join(dir, 'index-after.sqlite');
+    await buildReferenceIndexFile(db, later);
+
+    // Assert: neither new number in the first build, whichever postal code; both in the next one.
+    const dpvs = (f: string) => {
+      const disk = openReferenceIndexFile(f);
+      const dpv = added.map((p) => disk.index.lookup({
+        postalCode: p.zip, street: { predirection: p.predirection, name: p.name, suffix: p.suffix, postdirection: null }, primaryNumber: p.number, secondaryNumber: null,
+      }).dpv);
+      disk.close();
+      return dpv;
+    };
+    expect(batches).toBeGreaterThan(1);
+    expect([built.version, dpvs(file), dpvs(later)]).toEqual([before, ['N', 'N'], ['Y', 'Y']]);
   });
 });

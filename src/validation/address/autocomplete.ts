@@ -15,9 +15,10 @@
  * it is a prefix of the key's word, or the beginning of a long form whose abbreviation is the key's word.
  */
 import { CITY_WORD_ABBREVIATIONS, type PostalIndex } from './postal-index.js';
-import type { ReferenceIndex } from './reference-index.js';
+import type { ReferenceIndex, StoredStreet } from './reference-index.js';
 import { inRange } from './reference-numbers.js';
 import type { StreetParts, StreetRangeRecord } from './reference-types.js';
+import { partsOfKey } from './street-writings.js';
 import { CanadianStreetTypeBefore, DirectionalTable, StreetSuffixTable, stateOfUnlistedZip } from './tables.js';
 
 /** `address`: a delivery point (an address file's point, or a number inside a USPS range); `street`: a street of a postal code; `place`: a city, or a ZIP's place. */
@@ -48,10 +49,12 @@ export interface Entry extends AddressSuggestion {
   /** Words in the key (set by sortByKey), for ranking by the words a key adds to those typed. */
   words?: number;
   /** A street's numeric USPS street and high-rise ranges, for a number typed before it. */
-  ranges?: readonly StreetRangeRecord[];
+  ranges?: readonly NumberRange[];
   /** A city's ZIPs, for its name typed with the start of one (`Louisville KY 402`). */
   zips?: readonly string[];
 }
+
+type NumberRange = Pick<StreetRangeRecord, 'primaryLow' | 'primaryHigh' | 'primaryParity'>;
 
 /** How many keys of one run are read for one prefix: a run of thousands (`1`) is cut, its first ones ranked. */
 const SCAN_PER_PREFIX = 100;
@@ -288,6 +291,31 @@ export function streetSuggestionsOf(
   return { street: streetEntry, addresses };
 }
 
+/** A street's suggestion as the disk index stores it (reference-index-file.ts): the rest is made again when read. */
+export function storedStreetOf(street: StreetSuggestions['street']): StoredStreet {
+  const ranges = street.ranges?.map((r) => `${r.primaryLow}-${r.primaryHigh}-${r.primaryParity}`).join(' ') ?? null;
+  return { country: street.country, key: street.key, zip: street.zip!, streetKey: street.streetKey, weight: street.weight, ranges };
+}
+
+/** Stored streets made into entries, remembered (a prefix typed letter by letter reads the same rows again). */
+const STORED_ENTRIES_KEPT = 20_000;
+
+/**
+ * The suggestion of a stored street, as streetSuggestionsOf made it at the build: its text, city and state from the
+ * postal data and the postal code's place names, its key, weight and ranges as stored. Null for a street it would not
+ * suggest (none is stored).
+ */
+function storedStreetEntry(postal: PostalIndex, reference: ReferenceIndex, s: StoredStreet): (Entry & { streetKey: string }) | null {
+  const made = streetSuggestionsOf(postal, reference.localCityNamesOf(s.zip), { postalCode: s.zip, street: partsOfKey(s.streetKey), numbers: [], ranges: [] });
+  if (!made) return null;
+  const ranges = s.ranges?.split(' ').map((r): NumberRange => {
+    const [primaryLow, primaryHigh, primaryParity] = r.split('-');
+    return { primaryLow, primaryHigh, primaryParity };
+  });
+  const entry = { ...made.street, key: s.key, weight: s.weight, ranges, words: s.key.split(' ').length };
+  return entry;
+}
+
 const streetKeyOf = (s: StreetParts) => `${s.predirection ?? ''}|${s.name ?? ''}|${s.suffix ?? ''}|${s.postdirection ?? ''}`;
 
 /**
@@ -315,15 +343,24 @@ export function createAddressAutocomplete({ postal, reference }: { postal: Posta
     sortByKey(arrays.addresses);
     sortByKey(arrays.streets);
   }
+  const made = new Map<string, (Entry & { streetKey: string }) | null>();
+  const entryOfStored = (s: StoredStreet) => {
+    const id = `${s.zip}|${s.streetKey}|${s.key}`;
+    let entry = made.get(id);
+    if (entry === undefined) {
+      if (made.size >= STORED_ENTRIES_KEPT) made.clear();
+      made.set(id, (entry = storedStreetEntry(postal, reference!, s)));
+    }
+    return entry;
+  };
   /** The streets whose key starts with the prefix: from the arrays, or the disk index's sorted table. */
   const forEachStreet = (c: SuggestionCountry, prefix: string, whole: boolean, visit: (entry: Entry) => void) => {
     if (!stored) return forEachStartingWith(byCountry[c].streets, prefix, whole, visit);
     let seen = 0;
-    stored.streetsStartingWith(c, prefix, (json) => {
-      const e = JSON.parse(json) as Entry & { streetKey: string };
-      if (whole && e.key.length !== prefix.length && e.key.charCodeAt(prefix.length) !== 32) return true;
-      e.words ??= e.key.split(' ').length;
-      visit(e);
+    stored.streetsStartingWith(c, prefix, (s) => {
+      if (whole && s.key.length !== prefix.length && s.key.charCodeAt(prefix.length) !== 32) return true;
+      const e = entryOfStored(s);
+      if (e) visit(e);
       return ++seen < SCAN_PER_PREFIX;
     });
   };

@@ -10,7 +10,7 @@
  * in-memory index uses and kept in a least-recently-used cache bounded by the points it holds.
  */
 import Database from 'better-sqlite3';
-import { ReferenceIndex, slipIndexOf, type StoredSuggestions, type StreetTables } from './reference-index.js';
+import { ReferenceIndex, slipIndexOf, type StoredStreet, type StoredSuggestions, type StreetTables } from './reference-index.js';
 import { decodeZipStreets, encodeZipStreets, type NewStreetName, type ZipStreets } from './zip-streets.js';
 
 const SCHEMA = `
@@ -21,10 +21,13 @@ const SCHEMA = `
   CREATE TABLE route_zips (key TEXT PRIMARY KEY, zips TEXT NOT NULL) WITHOUT ROWID;
   CREATE TABLE slips (bucket TEXT PRIMARY KEY, names TEXT NOT NULL) WITHOUT ROWID;
   CREATE TABLE local_cities (seq INTEGER PRIMARY KEY, postal_code TEXT NOT NULL, city TEXT NOT NULL);
-  CREATE TABLE suggestions (country TEXT NOT NULL, key TEXT NOT NULL, entry TEXT NOT NULL);
+  CREATE TABLE suggestions (country TEXT NOT NULL, key TEXT NOT NULL, zip TEXT NOT NULL, street_key TEXT NOT NULL,
+    weight INTEGER NOT NULL, ranges TEXT, PRIMARY KEY (country, key, zip, street_key)) WITHOUT ROWID;
   CREATE TABLE city_names (seq INTEGER PRIMARY KEY, zip TEXT NOT NULL, city TEXT NOT NULL, mailing INTEGER NOT NULL, state TEXT NOT NULL, preferred TEXT NOT NULL);
 `;
-const FORMAT_VERSION = '1';
+export const FORMAT_VERSION = '2';
+/** Rows a step of the writer's last grouping reads before it lets the caller yield. */
+const ROWS_PER_STEP = 4_000;
 /** Postal codes per look-up table kind, in the build's scratch table. */
 const KIND = { street: 0, alike: 1, route: 2 } as const;
 
@@ -47,13 +50,17 @@ export class ReferenceIndexWriter {
     this.db.pragma('page_size = 1024');
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
+    // (The suggestions and the scratch pairs are B-trees filled in their keys' order of postal codes, not their own:
+    // a page cache of some MB keeps those inserts off the disk.)
+    this.db.pragma('cache_size = -32000');
     this.db.exec(SCHEMA);
-    this.db.exec(`CREATE TEMP TABLE pairs (kind INTEGER NOT NULL, key TEXT NOT NULL, zip TEXT NOT NULL)`);
+    // Kept sorted as they come (a B-tree, not a sort at the end): the last step reads them in order, a page at a time.
+    this.db.exec(`CREATE TEMP TABLE pairs (kind INTEGER NOT NULL, key TEXT NOT NULL, zip TEXT NOT NULL, PRIMARY KEY (kind, key, zip)) WITHOUT ROWID`);
     this.insertZip = this.db.prepare(`INSERT INTO zips (postal_code, covered, points, blob) VALUES (?, ?, ?, ?)`);
-    this.insertPair = this.db.prepare(`INSERT INTO temp.pairs (kind, key, zip) VALUES (?, ?, ?)`);
+    this.insertPair = this.db.prepare(`INSERT OR IGNORE INTO temp.pairs (kind, key, zip) VALUES (?, ?, ?)`);
     this.insertLocal = this.db.prepare(`INSERT INTO local_cities (postal_code, city) VALUES (?, ?)`);
     this.insertCity = this.db.prepare(`INSERT INTO city_names (zip, city, mailing, state, preferred) VALUES (?, ?, ?, ?, ?)`);
-    this.insertSuggestion = this.db.prepare(`INSERT INTO suggestions (country, key, entry) VALUES (?, ?, ?)`);
+    this.insertSuggestion = this.db.prepare(`INSERT OR IGNORE INTO suggestions (country, key, zip, street_key, weight, ranges) VALUES (?, ?, ?, ?, ?, ?)`);
     this.db.exec('BEGIN');
   }
 
@@ -75,9 +82,12 @@ export class ReferenceIndexWriter {
     if (covered) this.covered++;
   }
 
-  /** A street's autocomplete suggestion (autocomplete.ts's entry), by its search key. */
-  addSuggestion(country: string, key: string, entry: object): void {
-    this.insertSuggestion.run(country, key, JSON.stringify(entry));
+  /**
+   * A street's autocomplete suggestion by its search key: only what the reader cannot make again from the postal code
+   * and the street (autocomplete.ts's storedStreetEntry): its weight and its numeric USPS ranges.
+   */
+  addSuggestion(s: StoredStreet): void {
+    this.insertSuggestion.run(s.country, s.key, s.zip, s.streetKey, s.weight, s.ranges);
   }
 
   addCityName(zip: string, city: string, mailing: boolean, state: string, preferred: string): void {
@@ -90,18 +100,39 @@ export class ReferenceIndexWriter {
   }
 
   /**
-   * The tables across postal codes grouped from the scratch pairs (one sort: the one step of the build that does not
-   * yield, some seconds at national size; `reference import` builds the index in its own process for that reason).
+   * The tables across postal codes grouped from the scratch pairs, read in key order a page at a time: each step is
+   * at most ROWS_PER_STEP rows, and the caller yields between steps (a service building an index keeps answering).
+   * `finish` runs them all at once.
    */
-  finish(meta: Record<string, string>): void {
+  *finishing(meta: Record<string, string>): Generator<void> {
+    const page = this.db.prepare(`SELECT key, zip FROM temp.pairs WHERE kind = ? AND (key, zip) > (?, ?) ORDER BY key, zip LIMIT ${ROWS_PER_STEP}`).raw();
     for (const [table, kind] of [['street_zips', KIND.street], ['alike_zips', KIND.alike], ['route_zips', KIND.route]] as const) {
-      this.db.exec(`INSERT INTO ${table} (key, zips) SELECT key, group_concat(zip) FROM (SELECT key, zip FROM temp.pairs WHERE kind = ${kind} ORDER BY key, zip) GROUP BY key`);
+      const insert = this.db.prepare(`INSERT INTO ${table} (key, zips) VALUES (?, ?)`);
+      let key: string | null = null;
+      let zips: string[] = [];
+      let after: [string, string] = ['', ''];
+      for (;;) {
+        const rows = page.all(kind, ...after) as [string, string][];
+        for (const [k, zip] of rows) {
+          if (k !== key) {
+            if (key !== null) insert.run(key, zips.join(','));
+            key = k;
+            zips = [];
+          }
+          zips.push(zip);
+        }
+        if (rows.length < ROWS_PER_STEP) break;
+        after = rows[rows.length - 1];
+        yield;
+      }
+      if (key !== null) insert.run(key, zips.join(','));
+      yield;
     }
-    const slips = slipIndexOf(this.db.prepare(`SELECT key FROM street_zips`).pluck().iterate() as IterableIterator<string>);
+    // (Street names are bounded by the streets, not the points: the names of a country in memory for a moment.)
+    const slips = slipIndexOf(this.db.prepare(`SELECT key FROM street_zips`).pluck().all() as string[]);
     const insertSlip = this.db.prepare(`INSERT INTO slips (bucket, names) VALUES (?, ?)`);
     for (const [bucket, names] of slips) insertSlip.run(bucket, names.join('\n'));
-    // (One sort of the streets, some hundredths of the points: the autocomplete's prefix scans read this index.)
-    this.db.exec(`CREATE INDEX suggestions_by_key ON suggestions (country, key)`);
+    yield;
     const insertMeta = this.db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?)`);
     const all = { ...meta, format: FORMAT_VERSION, points: String(this.points), ranges: String(this.ranges), covered: String(this.covered) };
     for (const [key, value] of Object.entries(all)) insertMeta.run(key, value);
@@ -109,6 +140,10 @@ export class ReferenceIndexWriter {
     // (The scratch pairs are in the temporary database, not this file: nothing to compact.)
     this.db.exec('DROP TABLE temp.pairs');
     this.db.close();
+  }
+
+  finish(meta: Record<string, string>): void {
+    for (const _ of this.finishing(meta));
   }
 
   /** Gives up (the caller removes the file). */
@@ -149,6 +184,8 @@ export interface IndexFileOptions {
 }
 
 const EMPTY = new Set<string>();
+/** Suggestion rows read per query of a prefix scan (the autocomplete reads at most 100 per prefix). */
+const SUGGESTIONS_PAGE = 128;
 
 /** The streets of an index file: StreetTables over its blobs and tables. */
 class FileStreetTables implements StreetTables {
@@ -168,33 +205,40 @@ class FileStreetTables implements StreetTables {
     if (meta.get('format') !== FORMAT_VERSION) throw new Error(`reference index format ${meta.get('format')} is not ${FORMAT_VERSION}`);
     this.counts = { points: Number(meta.get('points')), ranges: Number(meta.get('ranges')) };
     this.coveredCount = Number(meta.get('covered'));
-    for (const [code, covered] of db.prepare(`SELECT postal_code, covered FROM zips`).raw().iterate() as IterableIterator<[string, number]>) {
-      this.codes.set(code, covered === 1);
-    }
     this.zips = new LeastRecentlyUsed(options.cachePoints ?? 50_000);
     this.blobOf = db.prepare(`SELECT blob, points FROM zips WHERE postal_code = ?`).raw();
     const listOf = (table: string) => db.prepare(`SELECT zips FROM ${table} WHERE key = ?`).pluck();
     this.zipsOf = { street: listOf('street_zips'), alike: listOf('alike_zips'), route: listOf('route_zips') };
     this.slipsOf = db.prepare(`SELECT names FROM slips WHERE bucket = ?`).pluck();
-    const startingWith = db.prepare(`SELECT key, entry FROM suggestions WHERE country = ? AND key >= ? ORDER BY country, key LIMIT ?`).raw();
+    const columns = `SELECT key, zip, street_key, weight, ranges FROM suggestions WHERE country = ?`;
+    const first = db.prepare(`${columns} AND key >= ? ORDER BY key, zip, street_key LIMIT ${SUGGESTIONS_PAGE}`).raw();
+    const next = db.prepare(`${columns} AND (key, zip, street_key) > (?, ?, ?) ORDER BY key, zip, street_key LIMIT ${SUGGESTIONS_PAGE}`).raw();
     this.suggestions = {
       streetsStartingWith(country, prefix, visit) {
-        // Pages of rows in key order, as the in-memory arrays' binary search and scan read them.
-        let from = prefix;
-        let skip = 0;
+        // Pages of rows in key order (the table's own), as the in-memory arrays' binary search and scan read them.
+        let rows = first.all(country, prefix) as [string, string, string, number, string | null][];
         for (;;) {
-          const rows = startingWith.all(country, from, 256 + skip) as [string, string][];
-          for (let i = skip; i < rows.length; i++) {
-            if (!rows[i][0].startsWith(prefix) || !visit(rows[i][1])) return;
+          for (const [key, zip, streetKey, weight, ranges] of rows) {
+            if (!key.startsWith(prefix) || !visit({ country, key, zip, streetKey, weight, ranges })) return;
           }
-          if (rows.length < 256 + skip) return;
-          const last = rows[rows.length - 1][0];
-          // (Rows of the same key as the page's last are read again next page: skip those already seen.)
-          skip = rows.filter((r) => r[0] === last).length;
-          from = last;
+          if (rows.length < SUGGESTIONS_PAGE) return;
+          const [key, zip, streetKey] = rows[rows.length - 1];
+          rows = next.all(country, key, zip, streetKey) as typeof rows;
         }
       },
     };
+  }
+
+  /** The postal codes' list, a page at a time (the opener yields between pages). */
+  *readCodes(): Generator<void> {
+    const page = this.db.prepare(`SELECT postal_code, covered FROM zips WHERE postal_code > ? ORDER BY postal_code LIMIT ${OPEN_PAGE}`).raw();
+    for (let after = '';;) {
+      const rows = page.all(after) as [string, number][];
+      for (const [code, covered] of rows) this.codes.set(code, covered === 1);
+      if (rows.length < OPEN_PAGE) return;
+      after = rows[rows.length - 1][0];
+      yield;
+    }
   }
 
   zip(postalCode: string): ZipStreets | undefined {
@@ -236,25 +280,56 @@ export interface OpenedReferenceIndex {
   close(): void;
 }
 
-export function openReferenceIndexFile(file: string, options: IndexFileOptions = {}): OpenedReferenceIndex {
+/** Rows read per page at open (the postal codes, the place names): a few milliseconds each. */
+const OPEN_PAGE = 1_000;
+
+/** Rows of a table by its `seq`, a page at a time. */
+function* pagesOf<R>(db: Database.Database, sql: string, visit: (row: R) => void): Generator<void> {
+  const page = db.prepare(`${sql} WHERE seq > ? ORDER BY seq LIMIT ${OPEN_PAGE}`).raw();
+  for (let after = 0; ;) {
+    const rows = page.all(after) as (R & unknown[])[];
+    for (const row of rows) visit(row);
+    if (rows.length < OPEN_PAGE) return;
+    after = rows[rows.length - 1][0] as number;
+    yield;
+  }
+}
+
+/**
+ * The open, a page of rows at a time: what it reads is bounded by the postal codes (their list, the address files'
+ * place names per postal code, the USPS City-State names), never by the points.
+ */
+function* opening(file: string, options: IndexFileOptions): Generator<void, OpenedReferenceIndex> {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     // Pages are read through the page cache, not copied into SQLite's: resident memory is the pages touched.
     db.pragma('mmap_size = 1099511627776');
     db.pragma('cache_size = -8000');
     const tables = new FileStreetTables(db, options);
+    yield* tables.readCodes();
     const index = new ReferenceIndex(tables);
-    for (const [postalCode, city] of db.prepare(`SELECT postal_code, city FROM local_cities ORDER BY seq`).raw().iterate() as IterableIterator<[string, string]>) {
-      index.addLocalCityName(postalCode, city);
-    }
-    const cities = db.prepare(`SELECT zip, city, mailing, state, preferred FROM city_names ORDER BY seq`).raw().iterate() as IterableIterator<[string, string, number, string, string]>;
-    for (const [zip, city, mailing, state, preferred] of cities) {
+    yield* pagesOf<[number, string, string]>(db, `SELECT seq, postal_code, city FROM local_cities`, ([, postalCode, city]) => index.addLocalCityName(postalCode, city));
+    yield* pagesOf<[number, string, string, number, string, string]>(db, `SELECT seq, zip, city, mailing, state, preferred FROM city_names`, ([, zip, city, mailing, state, preferred]) => {
       if (mailing === 1) index.addCityName(zip, city);
       else index.addCityAlias(zip, city, state, preferred);
-    }
+    });
     return { index, close: () => tables.close() };
   } catch (err) {
     db.close();
     throw err;
+  }
+}
+
+export function openReferenceIndexFile(file: string, options: IndexFileOptions = {}): OpenedReferenceIndex {
+  const steps = opening(file, options);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/** The same open, yielding to the event loop between its pages (a running service swapping in a new index). */
+export async function openReferenceIndexFileInSteps(file: string, options: IndexFileOptions = {}): Promise<OpenedReferenceIndex> {
+  const steps = opening(file, options);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }

@@ -72,11 +72,17 @@ export interface StreetTables {
 }
 
 /**
- * Street suggestions kept sorted outside the heap (autocomplete.ts's entries as JSON): each whose key starts with the
- * prefix, in key order, until `visit` says stop.
+ * A street's suggestion as the disk index keeps it: its search key and what autocomplete.ts cannot make again from the
+ * postal code and the street (its weight; its numeric USPS street and high-rise ranges, `low-high-parity` joined by
+ * spaces, or null).
  */
+export interface StoredStreet {
+  country: string; key: string; zip: string; streetKey: string; weight: number; ranges: string | null;
+}
+
+/** Street suggestions kept sorted outside the heap: each whose key starts with the prefix, in key order, until `visit` says stop. */
 export interface StoredSuggestions {
-  streetsStartingWith(country: string, prefix: string, visit: (entryJson: string) => boolean): void;
+  streetsStartingWith(country: string, prefix: string, visit: (street: StoredStreet) => boolean): void;
 }
 
 /** The streets held in memory, filled point by point. */
