@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument } from '../src/http/openapi/document.js';
 import { emitGo } from './codegen/emit-go.js';
+import { emitGoResources } from './codegen/emit-go-resources.js';
 import { emitJava } from './codegen/emit-java.js';
 import { emitPython } from './codegen/emit-python.js';
 import { emitPythonResources } from './codegen/emit-python-resources.js';
@@ -44,6 +45,7 @@ export function generateModels(document = buildOpenApiDocument()): Map<string, s
   for (const [name, content] of emitJava(set)) files.set(`java/src/main/java/com/contactvalidator/${name}`, content);
   for (const [name, content] of emitTypeScriptResources(set, operations)) files.set(name, content);
   for (const [name, content] of emitPythonResources(set, operations)) files.set(name, content);
+  for (const [name, content] of emitGoResources(set, operations)) files.set(name, content);
   return files;
 }
 

@@ -47,14 +47,8 @@ type Client struct {
 	userAgent  string
 	http       *http.Client
 
-	// Keys manages the account's API keys.
-	Keys *KeysService
-	// Batches uploads CSV files and downloads them enriched.
-	Batches *BatchesService
-	// Connectors keeps Salesforce and Shopify contacts verified.
-	Connectors *ConnectorsService
-	// WebhookEndpoints manages where the account's events are sent (VerifyWebhook checks what arrives).
-	WebhookEndpoints *WebhookEndpointsService
+	// The resources (client.Batches, …), generated with their methods (resources.go).
+	resources
 }
 
 // Option configures a Client in New.
@@ -105,10 +99,7 @@ func New(apiKey string, opts ...Option) *Client {
 		t.MaxIdleConnsPerHost = 64 // many calls in flight to one host are the normal case
 		c.http = &http.Client{Transport: t}
 	}
-	c.Keys = &KeysService{c}
-	c.Batches = &BatchesService{c}
-	c.Connectors = &ConnectorsService{c}
-	c.WebhookEndpoints = &WebhookEndpointsService{c}
+	c.initResources()
 	return c
 }
 

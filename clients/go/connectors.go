@@ -1,10 +1,6 @@
 package contactvalidator
 
-import (
-	"context"
-	"net/http"
-	"net/url"
-)
+import "context"
 
 // ConnectorType is the platform a connector syncs with.
 type ConnectorType string
@@ -35,66 +31,12 @@ type ConnectorUpdate struct {
 	WriteBack   any             `json:"write_back,omitempty"`
 }
 
-// ConnectorsService manages connectors and their runs: client.Connectors.
-type ConnectorsService struct{ c *Client }
-
-func connectorPath(id string) string { return "/v1/connectors/" + url.PathEscape(id) }
-
-// List gives the account's connectors.
-func (s *ConnectorsService) List(ctx context.Context) ([]Connector, error) {
-	var out ConnectorList
-	if err := s.c.getJSON(ctx, "/v1/connectors", nil, &out); err != nil {
-		return nil, err
-	}
-	return out.Connectors, nil
-}
-
-// Get reads one connector, with its last run and watermark.
-func (s *ConnectorsService) Get(ctx context.Context, id string) (*Connector, error) {
-	var out Connector
-	if err := s.c.getJSON(ctx, connectorPath(id), nil, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
-}
-
-// Create makes a connector (not retried after a network error: it could make two).
-func (s *ConnectorsService) Create(ctx context.Context, p ConnectorParams) (*Connector, error) {
-	var out Connector
-	if err := s.c.sendJSON(ctx, http.MethodPost, "/v1/connectors", p, &out, retryRefused, nil); err != nil {
-		return nil, err
-	}
-	return &out, nil
-}
-
-// Update changes a connector (PATCH).
-func (s *ConnectorsService) Update(ctx context.Context, id string, p ConnectorUpdate) (*Connector, error) {
-	var out Connector
-	if err := s.c.sendJSON(ctx, http.MethodPatch, connectorPath(id), p, &out, retryRefused, nil); err != nil {
-		return nil, err
-	}
-	return &out, nil
-}
-
-// Delete removes a connector with its runs.
-func (s *ConnectorsService) Delete(ctx context.Context, id string) error {
-	return s.c.sendJSON(ctx, http.MethodDelete, connectorPath(id), nil, nil, retryAll, nil)
-}
-
-// Run starts a sync now and returns its run id (409 ErrConflict, Code "connector-busy", while one runs).
+// Run starts a run now and gives its id (StartRun gives the whole answer); ErrConflict (Code "connector-busy") while
+// one runs.
 func (s *ConnectorsService) Run(ctx context.Context, id string) (string, error) {
-	var out RunStarted
-	if err := s.c.sendJSON(ctx, http.MethodPost, connectorPath(id)+"/runs", nil, &out, retryRefused, nil); err != nil {
+	started, err := s.StartRun(ctx, id)
+	if err != nil {
 		return "", err
 	}
-	return out.RunID, nil
-}
-
-// Runs lists a connector's runs, newest first.
-func (s *ConnectorsService) Runs(ctx context.Context, id string) ([]ConnectorRun, error) {
-	var out ConnectorRunList
-	if err := s.c.getJSON(ctx, connectorPath(id)+"/runs", nil, &out); err != nil {
-		return nil, err
-	}
-	return out.Runs, nil
+	return started.RunID, nil
 }

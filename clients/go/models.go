@@ -417,6 +417,8 @@ type Batch struct {
 	// When the file and results are deleted (BATCH_RETENTION_DAYS)
 	ExpiresAt  *time.Time `json:"expires_at"`
 	ETASeconds *int64     `json:"eta_seconds"`
+	// GET /v1/batches/{batch_id} only: its e-mail answers that arrive later (docs/batches.md#answers-that-arrive-later)
+	EmailChecks map[string]any `json:"email_checks,omitempty"`
 	// The columns read, as named or as detected from the header
 	Columns *BatchColumns `json:"columns,omitempty"`
 	// The delimiter detected: `,`, `;` or tab

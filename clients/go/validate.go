@@ -1,10 +1,5 @@
 package contactvalidator
 
-import (
-	"context"
-	"net/http"
-)
-
 // ValidateParams is one request to Validate: at least one of Address, Email, Phone.
 type ValidateParams struct {
 	Address string           `json:"address,omitempty"` // one line: "1600 Amphitheatre Pkwy, Mountain View, CA 94043"
@@ -31,20 +26,4 @@ type ValidateResult struct {
 	Replayed bool `json:"-"`
 }
 
-// Validate checks an address, an e-mail and/or a phone (POST /v1/validate). Every call carries a fresh Idempotency-Key,
-// the same on each of its retries, so a retry after a lost answer is answered from the first attempt and never charged
-// twice.
-func (c *Client) Validate(ctx context.Context, p ValidateParams) (*ValidateResult, error) {
-	header := http.Header{"Idempotency-Key": {newIdempotencyKey()}}
-	var out ValidateResult
-	var replayed bool
-	cl := call{method: http.MethodPost, path: "/v1/validate", policy: retryAll, header: header}
-	if err := c.encode(&cl, p); err != nil {
-		return nil, err
-	}
-	if err := c.roundTripWith(ctx, cl, &out, func(res *http.Response) { replayed = res.Header.Get("Idempotent-Replayed") == "true" }); err != nil {
-		return nil, err
-	}
-	out.Replayed = replayed
-	return &out, nil
-}
+func (r *ValidateResult) setReplayed(replayed bool) { r.Replayed = replayed }

@@ -1,7 +1,6 @@
 package contactvalidator
 
 import (
-	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
@@ -9,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -22,66 +19,10 @@ type AccountUpdate struct {
 	LowBalanceThreshold *int64 `json:"low_balance_threshold"`
 }
 
-// UpdateAccount changes the account's settings and returns the account.
-func (c *Client) UpdateAccount(ctx context.Context, p AccountUpdate) (*Account, error) {
-	var out Account
-	if err := c.sendJSON(ctx, http.MethodPatch, "/v1/account", p, &out, retryAll, nil); err != nil {
-		return nil, err
-	}
-	return &out, nil
-}
-
-// WebhookEndpointsService manages where the account's events are sent, and shows what was sent: client.WebhookEndpoints.
-type WebhookEndpointsService struct{ c *Client }
-
 // WebhookEndpointParams registers an endpoint: an https URL on a public address, and the events it receives.
 type WebhookEndpointParams struct {
 	URL    string   `json:"url"`
 	Events []string `json:"events"`
-}
-
-func webhookEndpointPath(id string) string { return "/v1/webhook_endpoints/" + url.PathEscape(id) }
-
-// Create registers an endpoint; the answer carries its signing Secret, this once (not retried after a network error).
-func (s *WebhookEndpointsService) Create(ctx context.Context, p WebhookEndpointParams) (*CreatedWebhookEndpoint, error) {
-	var out CreatedWebhookEndpoint
-	if err := s.c.sendJSON(ctx, http.MethodPost, "/v1/webhook_endpoints", p, &out, retryRefused, nil); err != nil {
-		return nil, err
-	}
-	return &out, nil
-}
-
-// List gives the account's endpoints, newest first, without secrets.
-func (s *WebhookEndpointsService) List(ctx context.Context) ([]WebhookEndpoint, error) {
-	var out WebhookEndpointList
-	if err := s.c.getJSON(ctx, "/v1/webhook_endpoints", nil, &out); err != nil {
-		return nil, err
-	}
-	return out.WebhookEndpoints, nil
-}
-
-// Delete removes an endpoint and its delivery log: nothing more is sent to it.
-func (s *WebhookEndpointsService) Delete(ctx context.Context, id string) error {
-	return s.c.sendJSON(ctx, http.MethodDelete, webhookEndpointPath(id), nil, nil, retryAll, nil)
-}
-
-// Deliveries gives an endpoint's last 100 deliveries, newest first.
-func (s *WebhookEndpointsService) Deliveries(ctx context.Context, id string) ([]WebhookDelivery, error) {
-	var out WebhookDeliveryList
-	if err := s.c.getJSON(ctx, webhookEndpointPath(id)+"/deliveries", nil, &out); err != nil {
-		return nil, err
-	}
-	return out.Deliveries, nil
-}
-
-// Redeliver sends a delivery again now and returns it as that attempt left it.
-func (s *WebhookEndpointsService) Redeliver(ctx context.Context, id, deliveryID string) (*WebhookDelivery, error) {
-	var out WebhookDelivery
-	path := webhookEndpointPath(id) + "/deliveries/" + url.PathEscape(deliveryID) + "/redeliver"
-	if err := s.c.sendJSON(ctx, http.MethodPost, path, nil, &out, retryRefused, nil); err != nil {
-		return nil, err
-	}
-	return &out, nil
 }
 
 // SignatureHeader is the header a delivery's signature comes in.

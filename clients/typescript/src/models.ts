@@ -425,6 +425,8 @@ export interface Batch {
   /** When the file and results are deleted (BATCH_RETENTION_DAYS) */
   expires_at: string | null;
   eta_seconds: number | null;
+  /** GET /v1/batches/{batch_id} only: its e-mail answers that arrive later (docs/batches.md#answers-that-arrive-later) */
+  email_checks?: { pending: number; answered: number; wait_seconds: number; waiting_until: string | null; [extra: string]: unknown };
   [extra: string]: unknown;
 }
 

@@ -392,6 +392,8 @@ class Batch(TypedDict):
     expires_at: Optional[str]
     """When the file and results are deleted (BATCH_RETENTION_DAYS)"""
     eta_seconds: Optional[int]
+    email_checks: NotRequired[Dict[str, Any]]
+    """GET /v1/batches/{batch_id} only: its e-mail answers that arrive later (docs/batches.md#answers-that-arrive-later)"""
 
 
 class BatchColumns(TypedDict):

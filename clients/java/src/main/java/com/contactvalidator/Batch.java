@@ -2,6 +2,7 @@
 package com.contactvalidator;
 
 import java.time.Instant;
+import java.util.Map;
 
 /** The schema {@code Batch}. */
 public record Batch(
@@ -21,6 +22,8 @@ public record Batch(
     /** When the file and results are deleted (BATCH_RETENTION_DAYS) */
     Instant expiresAt,
     Long etaSeconds,
+    /** GET /v1/batches/{batch_id} only: its e-mail answers that arrive later (docs/batches.md#answers-that-arrive-later) */
+    Map<String, Object> emailChecks,
     /** The columns read, as named or as detected from the header */
     BatchColumns columns,
     /** The delimiter detected: {@code ,}, {@code ;} or tab */
