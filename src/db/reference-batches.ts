@@ -1,14 +1,14 @@
 /**
  * Reference records cut into the batches an import commits, one transaction and one checkpoint each: each record
  * becomes its table's row (reference-writes.ts), and every ROWS_PER_TRANSACTION rows the batch is packed for its
- * database (packRows) with what the checkpoint records: how many records it took, where in the file the last ended,
+ * database (PendingRows) with what the checkpoint records: how many records it took, where in the file the last ended,
  * the counts. The same code runs on the worker thread that reads a file (reference-import-worker.ts) and, for records
  * from elsewhere (the shipped RRAD sample) or without a worker, on the importing thread.
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import {
-  CITY_NAMES, POINTS, PendingRows, RANGES, SEGMENTS, cityRow, packRows, pointRow, rangeRow, segmentRow, type PackedRows,
+  CITY_NAMES, POINTS, PendingRows, RANGES, SEGMENTS, cityRow, pointRow, rangeRow, segmentRow, type PackedRows,
 } from './reference-writes.js';
 import type { ReferenceRecord } from '../validation/address/reference-formats/index.js';
 
@@ -45,15 +45,13 @@ export interface BatchOptions {
 
 export async function* recordBatches(records: AsyncIterable<ReferenceRecord>, options: BatchOptions): AsyncGenerator<RecordBatch> {
   const { format, sourceId, dialect, rowsPerBatch = ROWS_PER_TRANSACTION } = options;
-  // SQLite takes a key twice in one statement (see PendingRows); PostgreSQL does not.
-  const repeatsAllowed = dialect === 'sqlite';
   let skip = options.skip ?? 0;
   let listed = 0;
-  let pending = new PendingRows(repeatsAllowed);
+  let pending = new PendingRows(dialect);
   let batch = { consumed: 0, read: 0, loaded: 0, rejected: 0, deleted: 0, end: null as number | null, rejects: [] as RecordBatch['rejects'] };
   const cut = (last: boolean): RecordBatch => {
-    const done: RecordBatch = { rows: packRows(pending, dialect), ...batch, last };
-    pending = new PendingRows(repeatsAllowed);
+    const done: RecordBatch = { rows: pending.pack(), ...batch, last };
+    pending = new PendingRows(dialect);
     batch = { consumed: 0, read: 0, loaded: 0, rejected: 0, deleted: 0, end: null, rejects: [] };
     return done;
   };

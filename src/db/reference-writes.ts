@@ -1,6 +1,6 @@
 /**
  * The rows of reference records (pointRow …), a batch of them deduplicated (PendingRows) and packed where they were read
- * (packRows: on the worker thread of reference-import-worker.ts), and how reference-import.ts writes a packed batch with
+ * (PendingRows: on the worker thread of reference-import-worker.ts), and how reference-import.ts writes a packed batch with
  * the import's checkpoint, in one transaction:
  * - SQLite: multi-row `INSERT … ON CONFLICT DO UPDATE` statements inside one BEGIN IMMEDIATE, their parameters bound
  *   from the packed arrays as they are.
@@ -103,32 +103,42 @@ function keyColumns(spec: TableWrite): number[] {
   return at;
 }
 
-/** Rows waiting to be written, per table, by natural key; the last word on a key wins: a row to upsert, or DELETED. */
+/**
+ * Rows waiting to be written, packed as they come: per table by natural key (the last word on a key wins: a row to
+ * upsert, or DELETED), or, where the database takes a key twice, appended in file order. A row is kept in the form its
+ * database takes (PostgreSQL: its COPY line; SQLite's appended tables: its values pushed onto the statement's flat
+ * parameters), so that a batch holds a few large arrays and strings, not one small array per row: rows of a batch
+ * live long enough to be promoted out of V8's young generation, and every small object promoted is collector work.
+ */
 const DELETED = Symbol('deleted');
 export class PendingRows {
-  readonly tables = new Map<TableWrite, Map<string, unknown[] | typeof DELETED>>([[POINTS, new Map()], [RANGES, new Map()], [CITY_NAMES, new Map()], [SEGMENTS, new Map()]]);
-  /** Rows of tables that take no deletes, in file order, when the database takes one key twice in a statement. */
-  private readonly appended = new Map<TableWrite, unknown[][]>();
+  private readonly keyed = new Map<TableWrite, Map<string, unknown[] | string | typeof DELETED>>();
+  /** SQLite's points and segments: full statements' parameters, and those of the rows after the last full one. */
+  private readonly appended = new Map<TableWrite, { full: unknown[][]; rest: unknown[] }>();
   /** The key columns' values of each key marked DELETED. */
-  readonly deletedKeys = new Map<string, unknown[]>();
+  private readonly deletedKeys = new Map<string, unknown[]>();
   size = 0;
 
   /**
-   * `repeatsAllowed`: SQLite applies a multi-row upsert row by row, so that a key twice in a batch is an insert and an
-   * update, as in two batches; the points and segments (no deletes among them) then skip the deduplication, which costs
-   * a string key and a map entry a row. PostgreSQL refuses a key twice in one INSERT … ON CONFLICT.
+   * SQLite applies a multi-row upsert row by row, so that a key twice in a batch is an insert and an update, as in two
+   * batches; the points and segments (no deletes among them) then skip the deduplication, which costs a string key and
+   * a map entry a row. PostgreSQL refuses a key twice in one INSERT … ON CONFLICT.
    */
-  constructor(private readonly repeatsAllowed = false) {}
+  constructor(private readonly dialect: 'sqlite' | 'postgres') {}
 
   add(spec: TableWrite, row: unknown[]): void {
-    if (this.repeatsAllowed && (spec === POINTS || spec === SEGMENTS)) {
+    if (this.dialect === 'sqlite' && (spec === POINTS || spec === SEGMENTS)) {
       let rows = this.appended.get(spec);
-      if (!rows) this.appended.set(spec, (rows = []));
-      rows.push(row);
+      if (!rows) this.appended.set(spec, (rows = { full: [], rest: [] }));
+      for (const v of row) rows.rest.push(v);
+      if (rows.rest.length >= statementRows(spec) * spec.columns.length) {
+        rows.full.push(rows.rest);
+        rows.rest = [];
+      }
       this.size++;
       return;
     }
-    this.set(spec, row, row);
+    this.set(spec, row, this.dialect === 'postgres' ? copyLine(row) : row);
   }
 
   delete(spec: TableWrite, row: unknown[]): void {
@@ -136,8 +146,9 @@ export class PendingRows {
     this.deletedKeys.set(key, keyColumns(spec).map((i) => row[i] ?? ''));
   }
 
-  private set(spec: TableWrite, row: unknown[], value: unknown[] | typeof DELETED): string {
-    const rows = this.tables.get(spec)!;
+  private set(spec: TableWrite, row: unknown[], value: unknown[] | string | typeof DELETED): string {
+    let rows = this.keyed.get(spec);
+    if (!rows) this.keyed.set(spec, (rows = new Map()));
     let key = '';
     for (const i of keyColumns(spec)) key += `${String(row[i] ?? '')}\u0001`;
     if (!rows.has(key)) this.size++;
@@ -145,20 +156,30 @@ export class PendingRows {
     return key;
   }
 
-  /** Per table, the rows to upsert; and the DELETE statements, with their parameters. */
-  split(): { upserts: [TableWrite, unknown[][]][]; deletes: [string, unknown[]][] } {
-    const upserts: [TableWrite, unknown[][]][] = [...this.appended];
-    const deletes: [string, unknown[]][] = [];
-    for (const [spec, rows] of this.tables) {
-      const all: unknown[][] = [];
+  /** The batch as its database takes it: the DELETE statements with their parameters, and each table's rows. */
+  pack(): PackedRows {
+    const packed: PackedRows = { deletes: [], tables: [] };
+    for (const [spec, { full, rest }] of this.appended) {
+      const n = spec.columns.length;
+      const sqlite = [...full];
+      for (const [from, to] of statementChunks(rest.length / n, statementRows(spec))) sqlite.push(rest.slice(from * n, to * n));
+      packed.tables.push({ table: spec.table, rows: (full.length * statementRows(spec)) + rest.length / n, sqlite });
+    }
+    for (const [spec, rows] of this.keyed) {
+      const upserts: (unknown[] | string)[] = [];
       for (const [key, row] of rows) {
         // (Deletes and upserts of one batch touch different keys: their order does not matter.)
-        if (row === DELETED) deletes.push([`DELETE FROM ${spec.table} WHERE ${spec.key.map((k, i) => `${k} = $${i + 1}`).join(' AND ')}`, this.deletedKeys.get(key)!]);
-        else all.push(row);
+        if (row === DELETED) packed.deletes.push([`DELETE FROM ${spec.table} WHERE ${spec.key.map((k, i) => `${k} = $${i + 1}`).join(' AND ')}`, this.deletedKeys.get(key)!]);
+        else upserts.push(row);
       }
-      if (all.length) upserts.push([spec, all]);
+      if (!upserts.length) continue;
+      if (this.dialect === 'postgres') packed.tables.push({ table: spec.table, rows: upserts.length, copy: `${upserts.join('\n')}\n` });
+      else {
+        const all = upserts as unknown[][];
+        packed.tables.push({ table: spec.table, rows: all.length, sqlite: statementChunks(all.length, statementRows(spec)).map(([from, to]) => parameters(all, from, to)) });
+      }
     }
-    return { upserts, deletes };
+    return packed;
   }
 }
 
@@ -187,6 +208,7 @@ const TABLES: ReadonlyMap<string, TableWrite> = new Map([POINTS, RANGES, CITY_NA
 
 /** SQLite allows 32,766 parameters a statement. */
 const SQLITE_PARAMETERS = 30_000;
+const statementRows = (spec: TableWrite) => Math.floor(SQLITE_PARAMETERS / spec.columns.length);
 
 /**
  * `rows` cut into statements of `most` rows, the rest in powers of two: each size is a statement text that is
@@ -209,31 +231,20 @@ function parameters(rows: readonly unknown[][], from: number, to: number): unkno
   return params;
 }
 
+const COPY_ESCAPED = /[\\\t\n\r]/;
+
 /** A value in COPY's text format: `\N` is NULL; backslash, tab and line breaks escaped. */
 function copyValue(v: unknown): string {
   if (v === null || v === undefined) return '\\N';
+  if (typeof v === 'number') return String(v);
   if (typeof v === 'boolean') return v ? 't' : 'f';
   const s = String(v);
-  return /[\\\t\n\r]/.test(s) ? s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : s;
+  return COPY_ESCAPED.test(s) ? s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : s;
 }
 
-function copyText(rows: readonly unknown[][]): string {
-  let text = '';
-  for (const row of rows) {
-    for (let c = 0; c < row.length; c++) text += c ? `\t${copyValue(row[c])}` : copyValue(row[c]);
-    text += '\n';
-  }
-  return text;
-}
-
-export function packRows(pending: PendingRows, dialect: 'sqlite' | 'postgres'): PackedRows {
-  const { upserts, deletes } = pending.split();
-  return {
-    deletes,
-    tables: upserts.map(([spec, rows]) => (dialect === 'sqlite'
-      ? { table: spec.table, rows: rows.length, sqlite: statementChunks(rows.length, Math.floor(SQLITE_PARAMETERS / spec.columns.length)).map(([from, to]) => parameters(rows, from, to)) }
-      : { table: spec.table, rows: rows.length, copy: copyText(rows) })),
-  };
+/** A row as one line of COPY's text format (without its line break). */
+function copyLine(row: readonly unknown[]): string {
+  return row.map(copyValue).join('\t');
 }
 
 const conflict = (spec: TableWrite, keepExisting: boolean) =>
@@ -307,7 +318,9 @@ export class PgBulkWriter {
         const stage = await this.stage(spec);
         await this.copy(stage, spec, table.copy ?? '');
         const columns = spec.columns.join(', ');
-        await this.client.query(`INSERT INTO ${spec.table} (${columns}) SELECT ${columns} FROM ${stage} ${conflict(spec, keepExisting)}`);
+        // In key order: the primary key's B-tree is then filled page after page, not at random places of it (measured
+        // on PostgreSQL 15: 100,000 rows in random order 24 µs a row, in key order 13 µs).
+        await this.client.query(`INSERT INTO ${spec.table} (${columns}) SELECT ${columns} FROM ${stage} ORDER BY ${spec.key.join(', ')} ${conflict(spec, keepExisting)}`);
       }
       for (const [sql, params] of trailing) await this.client.query(sql, params);
       await this.client.query('COMMIT');
