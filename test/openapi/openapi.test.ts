@@ -416,7 +416,8 @@ describe('the OpenAPI description', () => {
 });
 
 describe('the description of the guard, with a rate limit of 1 a minute', () => {
-  const service = useTestService(database, { ...CONNECTOR_ENV, RATE_LIMIT_PER_MINUTE: '1', SHOPIFY_WEBHOOKS_PER_MINUTE: '1' });
+  // Bad keys from one address are answered 401 up to FAILED_AUTH_PER_MINUTE (30 by default): there are more endpoints than that.
+  const service = useTestService(database, { ...CONNECTOR_ENV, RATE_LIMIT_PER_MINUTE: '1', SHOPIFY_WEBHOOKS_PER_MINUTE: '1', FAILED_AUTH_PER_MINUTE: '1000' });
 
   it('When no key or a bad one is sent, then every endpoint behind a key answers the documented 401', async () => {
     const s = service();
