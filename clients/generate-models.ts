@@ -16,6 +16,7 @@ import { buildOpenApiDocument } from '../src/http/openapi/document.js';
 import { emitGo } from './codegen/emit-go.js';
 import { emitGoResources } from './codegen/emit-go-resources.js';
 import { emitJava } from './codegen/emit-java.js';
+import { emitJavaResources } from './codegen/emit-java-resources.js';
 import { emitPython } from './codegen/emit-python.js';
 import { emitPythonResources } from './codegen/emit-python-resources.js';
 import { emitTypeScript } from './codegen/emit-typescript.js';
@@ -46,6 +47,7 @@ export function generateModels(document = buildOpenApiDocument()): Map<string, s
   for (const [name, content] of emitTypeScriptResources(set, operations)) files.set(name, content);
   for (const [name, content] of emitPythonResources(set, operations)) files.set(name, content);
   for (const [name, content] of emitGoResources(set, operations)) files.set(name, content);
+  for (const [name, content] of emitJavaResources(set, operations)) files.set(`java/src/main/java/com/contactvalidator/${name}`, content);
   return files;
 }
 

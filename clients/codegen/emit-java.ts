@@ -22,6 +22,10 @@ function camelCase(wire: string): string {
 
 const BOXED: Record<string, string> = { long: 'Long', double: 'Double', boolean: 'Boolean' };
 
+export function javaTypeText(set: ModelSet, type: TypeRef, imports: Set<string>): string {
+  return typeText(set, type, imports);
+}
+
 function typeText(set: ModelSet, type: TypeRef, imports: Set<string>): string {
   switch (type.kind) {
     case 'string': case 'date': case 'literal': case 'values': return 'String';

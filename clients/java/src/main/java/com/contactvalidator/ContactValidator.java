@@ -2,13 +2,12 @@ package com.contactvalidator;
 
 import java.net.http.HttpClient;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
- * The contact-validator client: configure it once, share it (it is thread-safe and keeps its connections).
+ * The contact-validator client: configure it once, share it (it is thread-safe and keeps its connections). Its
+ * methods and resources are generated from the OpenAPI description (ContactValidatorOperations); here is the
+ * configuration.
  *
  * <pre>{@code
  * ContactValidator client = ContactValidator.builder()
@@ -20,16 +19,14 @@ import java.util.Objects;
  * ValidationResult r = client.validate(ValidateRequest.builder().email("someone@example.com").build());
  * }</pre>
  */
-public final class ContactValidator {
+public final class ContactValidator extends ContactValidatorOperations {
   public static final String VERSION = "0.1.0";
 
-  private final Transport transport;
-  private final Keys keys;
-  private final Batches batches;
-  private final Connectors connectors;
-  private final WebhookEndpoints webhookEndpoints;
-
   private ContactValidator(Builder b) {
+    super(transportOf(b));
+  }
+
+  private static Transport transportOf(Builder b) {
     HttpClient http = b.httpClient != null ? b.httpClient : HttpClient.newBuilder()
         // HTTP/1.1: plain-http servers do not speak h2c, and a pool of keep-alive connections is what the API expects.
         .version(HttpClient.Version.HTTP_1_1)
@@ -37,11 +34,7 @@ public final class ContactValidator {
         .followRedirects(HttpClient.Redirect.NEVER)
         .build();
     String base = b.baseUrl.endsWith("/") ? b.baseUrl.substring(0, b.baseUrl.length() - 1) : b.baseUrl;
-    this.transport = new Transport(http, base, b.apiKey, b.userAgent, b.timeout, b.maxRetries);
-    this.keys = new Keys(transport);
-    this.batches = new Batches(transport);
-    this.connectors = new Connectors(transport);
-    this.webhookEndpoints = new WebhookEndpoints(transport);
+    return new Transport(http, base, b.apiKey, b.userAgent, b.timeout, b.maxRetries);
   }
 
   public static Builder builder() {
@@ -49,70 +42,11 @@ public final class ContactValidator {
   }
 
   /**
-   * {@code POST /v1/validate}: checks an address, an e-mail and/or a phone. Sent with a fresh {@code Idempotency-Key}
-   * that stays the same on every retry, so a retried call is never charged twice.
+   * {@link #autocompleteAddress(String, String, Integer)} as it was before generation: a {@code limit} of 0 leaves the
+   * service's default, 5.
    */
-  public ValidationResult validate(ValidateRequest request) {
-    Objects.requireNonNull(request, "request");
-    Transport.Call call = Transport.Call.json("POST", "/v1/validate", request.toJson()).withIdempotencyKey();
-    return transport.json(call, ValidationResult.class);
-  }
-
-  /**
-   * {@code GET /v1/address/autocomplete}: addresses and places that start with what has been typed ({@code 6007
-   * Applegate La}), best first: delivery points of the service's reference data, streets, cities and ZIPs. Free (no
-   * credits); a publishable key may call it too.
-   *
-   * @param country {@code "US"} or {@code "CA"} keeps that country's suggestions; null for both
-   * @param limit 1 to 10; 0 leaves the service's default, 5
-   */
-  public List<AddressSuggestion> autocompleteAddress(String query, String country, int limit) {
-    Objects.requireNonNull(query, "query");
-    Map<String, String> params = new LinkedHashMap<>();
-    params.put("q", query);
-    params.put("country", country);
-    params.put("limit", limit == 0 ? null : Integer.toString(limit));
-    Transport.Call call = Transport.Call.get("/v1/address/autocomplete" + Paths.query(params));
-    return transport.<AddressSuggestions>json(call, AddressSuggestions.class).suggestions();
-  }
-
-  /** {@link #autocompleteAddress(String, String, int)} with the service's defaults: both countries, 5 suggestions. */
-  public List<AddressSuggestion> autocompleteAddress(String query) {
-    return autocompleteAddress(query, null, 0);
-  }
-
-  /** {@code GET /v1/account}: the balance, the grants, the usage and the keys of the calling key's account. */
-  public Account account() {
-    return transport.json(Transport.Call.get("/v1/account"), Account.class);
-  }
-
-  /** The account's API keys. */
-  public Keys keys() {
-    return keys;
-  }
-
-  /** CSV batches: upload a file, follow it, download it enriched. */
-  public Batches batches() {
-    return batches;
-  }
-
-  /**
-   * {@code PATCH /v1/account}: the low-balance alert's threshold in credits ({@code null} removes it); the account as
-   * it is now.
-   */
-  public Account updateAccount(Long lowBalanceThreshold) {
-    String body = "{\"low_balance_threshold\":" + (lowBalanceThreshold == null ? "null" : lowBalanceThreshold.toString()) + "}";
-    return transport.json(Transport.Call.json("PATCH", "/v1/account", body), Account.class);
-  }
-
-  /** Where the account's events are sent ({@link Webhooks#verify} checks what arrives). */
-  public WebhookEndpoints webhookEndpoints() {
-    return webhookEndpoints;
-  }
-
-  /** Salesforce and Shopify connectors and their runs. */
-  public Connectors connectors() {
-    return connectors;
+  public java.util.List<AddressSuggestion> autocompleteAddress(String query, String country, int limit) {
+    return autocompleteAddress(query, country, limit == 0 ? null : Integer.valueOf(limit));
   }
 
   public static final class Builder {

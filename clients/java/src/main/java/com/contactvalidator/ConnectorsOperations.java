@@ -1,0 +1,105 @@
+// Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
+package com.contactvalidator;
+
+import com.google.gson.JsonObject;
+import java.util.List;
+import java.util.Objects;
+
+/** {@code client.connectors()}: the connectors operations (Connectors adds to them). */
+public abstract class ConnectorsOperations {
+  final Transport transport;
+
+  ConnectorsOperations(Transport transport) {
+    this.transport = transport;
+  }
+
+  /**
+   * {@code POST /v1/connectors}: Connect a CRM or a store.
+   * Every URL the connector will call must be https on a public address. Credentials are sealed with CONNECTOR_SECRET_KEY (503 while it is not set) and never returned. One shop has one connector: a shop that a connector (of any account) already connects answers 409 {@code shop-already-connected}: its account disconnects it first, or, when that connector no longer reaches the shop, the app's OAuth install moves it to your account.
+   */
+  public Connector create(ConnectorParams body) {
+    Objects.requireNonNull(body, "body");
+    Transport.Call call = Transport.Call.json("POST", "/v1/connectors", body.toJson());
+    return transport.json(call, Connector.class);
+  }
+
+  /**
+   * {@code GET /v1/connectors}: The account's connectors.
+   */
+  public List<Connector> list() {
+    Transport.Call call = Transport.Call.json("GET", "/v1/connectors", null);
+    return transport.<ConnectorList>json(call, ConnectorList.class).connectors();
+  }
+
+  /**
+   * {@code GET /v1/connectors/{connector_id}}: A connector, with its status, last run and watermark.
+   * Another account's connector answers 404, exactly like a missing one.
+   */
+  public Connector get(String connectorId) {
+    Objects.requireNonNull(connectorId, "connectorId");
+    Transport.Call call = Transport.Call.json("GET", "/v1/connectors/" + Paths.segment(connectorId), null);
+    return transport.json(call, Connector.class);
+  }
+
+  /**
+   * {@code PATCH /v1/connectors/{connector_id}}: Pause, resume or change a connector.
+   */
+  public Connector update(String connectorId, ConnectorParams body) {
+    Objects.requireNonNull(connectorId, "connectorId");
+    Objects.requireNonNull(body, "body");
+    Transport.Call call = Transport.Call.json("PATCH", "/v1/connectors/" + Paths.segment(connectorId), body.toJson());
+    return transport.json(call, Connector.class);
+  }
+
+  /**
+   * {@code DELETE /v1/connectors/{connector_id}}: Delete a connector, its runs and record hashes.
+   */
+  public void delete(String connectorId) {
+    Objects.requireNonNull(connectorId, "connectorId");
+    Transport.Call call = Transport.Call.json("DELETE", "/v1/connectors/" + Paths.segment(connectorId), null);
+    transport.json(call, null);
+  }
+
+  /**
+   * {@code POST /v1/connectors/{connector_id}/runs}: Start a run now.
+   */
+  public RunStarted startRun(String connectorId) {
+    Objects.requireNonNull(connectorId, "connectorId");
+    Transport.Call call = Transport.Call.json("POST", "/v1/connectors/" + Paths.segment(connectorId) + "/runs", null);
+    return transport.json(call, RunStarted.class);
+  }
+
+  /**
+   * {@code GET /v1/connectors/{connector_id}/runs}: A connector's runs, newest first.
+   */
+  public List<ConnectorRun> runs(String connectorId) {
+    Objects.requireNonNull(connectorId, "connectorId");
+    Transport.Call call = Transport.Call.json("GET", "/v1/connectors/" + Paths.segment(connectorId) + "/runs", null);
+    return transport.<ConnectorRunList>json(call, ConnectorRunList.class).runs();
+  }
+
+  /**
+   * {@code POST /v1/connectors/{connector_id}/check}: Check a connector before its first run.
+   * Signs in to the platform and finds what would keep a run from reading or writing: refused credentials, missing or read-only fields (Salesforce: the CV_*__c fields, field-level security), missing access scopes (Shopify), and webhooks Shopify refuses (subscribed, as each run does, when PUBLIC_BASE_URL is set). Every problem at once, each with what to do; 200 whatever it finds. Free of credits.
+   */
+  public JsonObject check(String connectorId) {
+    Objects.requireNonNull(connectorId, "connectorId");
+    Transport.Call call = Transport.Call.json("POST", "/v1/connectors/" + Paths.segment(connectorId) + "/check", null);
+    return transport.json(call, JsonObject.class);
+  }
+
+  /**
+   * {@code POST /v1/connectors/shopify/install}: A signed link that installs the Shopify app on a store.
+   * Needs SHOPIFY_API_KEY, SHOPIFY_API_SECRET and PUBLIC_BASE_URL (503 otherwise). The store is connected when its owner approves the app and Shopify calls back.
+   */
+  public JsonObject createShopifyInstallLink(Object shop, Object name, Object schedule, Object settings) {
+    String body = new Bodies.Members()
+        .put("shop", shop, true)
+        .put("name", name, true)
+        .put("schedule", schedule, true)
+        .put("settings", settings, true)
+        .json();
+    Transport.Call call = Transport.Call.json("POST", "/v1/connectors/shopify/install", body);
+    return transport.json(call, JsonObject.class);
+  }
+}
