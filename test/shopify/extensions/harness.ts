@@ -41,7 +41,9 @@ export async function openExtension(browser: Browser, bundle: string, init: Host
   const sent: string[] = [];
   page.on('pageerror', (err) => console.error(`extension page error: ${err.message}`));
   page.on('console', (msg) => { if (msg.type() === 'error') console.error(`extension console: ${msg.text()}`); });
-  page.on('request', (req) => {
+  // A call is listed once its answer has arrived, not when it leaves: a test that acts after the first call (delivers
+  // the order's webhook) must not overtake a call still on its way on a loaded machine.
+  page.on('requestfinished', (req) => {
     const url = new URL(req.url());
     if (url.origin === EXTENSION_ORIGIN || req.method() === 'OPTIONS') return;
     sent.push(describeCall(url, req.method(), req.postData() ? (req.postDataJSON() as Record<string, unknown>) : null));
