@@ -7,7 +7,7 @@
  */
 import { javaTypeText } from './emit-java.js';
 import { type Field, GENERATED_MARK, type ModelSet, modelName, pascalCase, sentence } from './model-ir.js';
-import { camelCase, docOf, methodName, type Operation, type Parameter, resourcesOf } from './operation-ir.js';
+import { camelCase, docOf, methodName, type Operation, type Parameter, plainType, resourcesOf } from './operation-ir.js';
 
 const PACKAGE = 'com.contactvalidator';
 
@@ -49,7 +49,7 @@ function bodyMembers(set: ModelSet, op: Operation, imports: Set<string>): { fiel
   if (!fields && op.body.schema.properties) {
     const required = new Set<string>(op.body.schema.required ?? []);
     fields = Object.entries<Record<string, unknown>>(op.body.schema.properties).map(([wire, s]) => ({
-      wire, type: { kind: 'unknown' }, nullable: true, required: required.has(wire), description: s.description as string | undefined,
+      wire, type: plainType(s), nullable: false, required: required.has(wire), description: s.description as string | undefined,
     }));
   }
   if (!fields || fields.length > MAX_BODY_ARGUMENTS) return undefined;

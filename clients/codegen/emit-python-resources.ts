@@ -5,7 +5,7 @@
  */
 import { KEYWORDS, typeText } from './emit-python.js';
 import { type Field, GENERATED_MARK, type ModelSet, modelName, pascalCase, sentence } from './model-ir.js';
-import { docOf, methodName, type Operation, type Parameter, resourcesOf, snakeCase } from './operation-ir.js';
+import { docOf, methodName, type Operation, type Parameter, plainType, resourcesOf, snakeCase } from './operation-ir.js';
 
 /** Resources whose hand-written subclass adds helpers that are not operations (`batches.wait`). */
 export const PY_EXTENDED: Record<string, string> = { batches: 'Batches' };
@@ -41,7 +41,7 @@ function bodyFields(set: ModelSet, op: Operation): Field[] | undefined {
   if (!properties) return undefined;
   const required = new Set<string>((op.body.schema.required as string[] | undefined) ?? []);
   return Object.entries(properties).map(([wire, schema]) => ({
-    wire, type: { kind: 'unknown' }, nullable: false, required: required.has(wire), description: schema.description as string | undefined,
+    wire, type: plainType(schema), nullable: false, required: required.has(wire), description: schema.description as string | undefined,
   }));
 }
 

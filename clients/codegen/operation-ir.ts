@@ -8,7 +8,7 @@
  * Every `/v1/` operation a key authenticates becomes a method, under a name derived from its operationId, unless the
  * tables below say otherwise: a new operation in the document is a new method on the next `npm run clients:generate`.
  */
-import { type Language, pascalCase } from './model-ir.js';
+import { type Language, pascalCase, type TypeRef } from './model-ir.js';
 
 type JsonSchema = Record<string, any>;
 
@@ -218,4 +218,16 @@ export function resourcesOf(operations: Operation[]): string[] {
 export function docOf(op: Operation): string {
   const head = `${op.method} ${op.path}`;
   return op.summary ? `${head}: ${op.summary}` : head;
+}
+
+/**
+ * The type of a body member the model table does not carry (a new operation's inline body): the plain JSON types, a
+ * list of them, else unknown. Enough for an argument's type; the model table gives more.
+ */
+export function plainType(schema: JsonSchema | undefined): TypeRef {
+  const type = Array.isArray(schema?.type) ? schema!.type.filter((t: string) => t !== 'null') : [schema?.type];
+  if (type.length !== 1) return { kind: 'unknown' };
+  if (type[0] === 'array') return { kind: 'array', items: plainType(schema!.items) };
+  if (['string', 'integer', 'number', 'boolean'].includes(type[0]) && !schema!.format) return { kind: type[0] };
+  return { kind: 'unknown' };
 }

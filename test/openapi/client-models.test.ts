@@ -1,22 +1,55 @@
 /**
- * The client libraries' models are generated from the OpenAPI description (clients/generate-models.ts): this fails when
- * the committed files differ from what the current description gives, so a change to an answer's schema cannot ship
- * without its clients. The fix is one command: `npm run clients:generate`.
+ * The client libraries' models and resource methods are generated from the OpenAPI description
+ * (clients/generate-models.ts): this fails when the committed files differ from what the current description gives, so
+ * a change to an answer's schema, or a new operation, cannot ship without its clients. The fix is one command:
+ * `npm run clients:generate`.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLIENTS_DIR, generateModels, listGenerated, writeModels } from '../../clients/generate-models.js';
-import { GENERATED_MARK } from '../../clients/codegen/model-ir.js';
+import { GENERATED_MARK, LANGUAGES } from '../../clients/codegen/model-ir.js';
+import { methodName, readOperations } from '../../clients/codegen/operation-ir.js';
 import { buildOpenApiDocument, type OpenApiDocument } from '../../src/http/openapi/document.js';
 
-const REGENERATE = 'the client models drifted from the OpenAPI description: run `npm run clients:generate` and commit';
+const REGENERATE = 'the clients drifted from the OpenAPI description: run `npm run clients:generate` and commit';
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'client-models-'));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 /** The document, to change a schema in it. */
-const editableDocument = () => buildOpenApiDocument() as OpenApiDocument & { components: Record<string, any> };
+const editableDocument = () => buildOpenApiDocument() as OpenApiDocument & { components: Record<string, any>; paths: Record<string, any> };
+
+/** The files that carry each language's resource methods. */
+const RESOURCE_FILES = {
+  ts: ['typescript/src/resources.ts'],
+  py: ['python/src/contact_validator/_resources.py'],
+  go: ['go/resources.go'],
+  java: fs.readdirSync(path.join(CLIENTS_DIR, 'java/src/main/java/com/contactvalidator'))
+    .filter((name) => name.endsWith('.java'))
+    .map((name) => `java/src/main/java/com/contactvalidator/${name}`),
+};
+
+/** A new resource with two operations, as another helper's endpoint declaration would give it. */
+function withGadgets(document: ReturnType<typeof editableDocument>) {
+  const answer = { description: 'The gadget', content: { 'application/json': { schema: { $ref: '#/components/schemas/Batch' } } } };
+  document.paths['/v1/gadgets'] = {
+    post: {
+      operationId: 'createGadget', security: [{ ApiKey: [] }], summary: 'Create a gadget',
+      parameters: [{ name: 'Idempotency-Key', in: 'header', schema: { type: 'string' } }],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { label: { type: 'string' } }, required: ['label'] } } } },
+      responses: { 201: answer },
+    },
+  };
+  document.paths['/v1/gadgets/{gadget_id}'] = {
+    get: {
+      operationId: 'getGadget', security: [{ ApiKey: [] }], summary: 'A gadget',
+      parameters: [{ name: 'gadget_id', in: 'path', required: true, schema: { type: 'string' } }, { name: 'verbose', in: 'query', schema: { type: 'string', enum: ['true', 'false'] } }],
+      responses: { 200: answer },
+    },
+  };
+  return document;
+}
 
 describe('client models generated from the OpenAPI description', () => {
   it('When the models are regenerated into a temporary folder, then every committed generated file is the same', () => {
@@ -29,6 +62,75 @@ describe('client models generated from the OpenAPI description', () => {
       const committed = fs.readFileSync(path.join(CLIENTS_DIR, file), 'utf8');
       expect(committed, `${REGENERATE} (clients/${file})`).toBe(fs.readFileSync(path.join(scratch, file), 'utf8'));
     }
+  });
+
+  it('When the committed clients are read, then each carries a method for every operation of the description', () => {
+    // Arrange
+    const operations = readOperations(buildOpenApiDocument() as unknown as Parameters<typeof readOperations>[0]);
+    expect(operations.length).toBeGreaterThan(20);
+
+    for (const language of LANGUAGES) {
+      const text = RESOURCE_FILES[language].map((file) => fs.readFileSync(path.join(CLIENTS_DIR, file), 'utf8')).join('\n');
+      for (const op of operations) {
+        // Assert: the method is there, with the operation's path.
+        const name = methodName(op, language);
+        const declared = { ts: `async ${name}(`, py: `def ${name}(`, go: `) ${name}(ctx`, java: ` ${name}(` }[language];
+        expect(text, `${REGENERATE}: ${language} has no ${name} for ${op.id}`).toContain(declared);
+        expect(text, `${REGENERATE}: ${language} does not call ${op.path}`).toContain(op.path.split('{')[0].replace(/\/$/, ''));
+      }
+    }
+  });
+
+  it('When the description gains operations, then each client gets a method with its path, parameters and key', () => {
+    // Arrange
+    const before = generateModels();
+    const document = withGadgets(editableDocument());
+
+    // Act
+    const after = generateModels(document);
+
+    // Assert: the resource files of the four clients change, the models do not.
+    const changed = [...after.keys()].filter((file) => after.get(file) !== before.get(file)).sort();
+    expect(changed).toEqual([
+      'go/resources.go',
+      'java/src/main/java/com/contactvalidator/ContactValidatorOperations.java',
+      'java/src/main/java/com/contactvalidator/Gadgets.java',
+      'python/src/contact_validator/_client_base.py',
+      'python/src/contact_validator/_resources.py',
+      'typescript/src/client-base.ts',
+      'typescript/src/resources.ts',
+    ]);
+    const ts = after.get('typescript/src/resources.ts')!;
+    expect(ts).toContain('async create(body: Record<string, unknown>, options: CreateGadgetOptions = {}): Promise<Batch>');
+    expect(ts).toContain("idempotencyKey = await randomUUID()");
+    expect(ts).toContain("async get(gadgetId: string, options: GetGadgetOptions = {}): Promise<Batch>");
+    expect(ts).toContain('path: `/v1/gadgets/${encodeURIComponent(gadgetId)}`, query: { verbose: verbose }');
+    expect(after.get('typescript/src/client-base.ts')).toContain('this.gadgets = new Gadgets(transport);');
+    const py = after.get('python/src/contact_validator/_resources.py')!;
+    expect(py).toContain('class Gadgets:');
+    expect(py).toMatch(/def create\(\s+self,\s+\*,\s+label: str,\s+idempotency_key: Optional\[str\] = None,/);
+    expect(py).toContain('headers={"Idempotency-Key": idempotency_key or str(uuid.uuid4())}');
+    expect(py).toMatch(/def get\(\s*self,\s*gadget_id: str,\s*\*,\s*verbose: Optional\[bool\] = None,\s*timeout: Optional\[float\] = None,?\s*\) -> Batch:/);
+    const go = after.get('go/resources.go')!;
+    expect(go).toContain('func (s *GadgetsService) Get(ctx context.Context, gadgetID string, p *GetGadgetParams) (*Batch, error)');
+    expect(go).toContain('\tVerbose *bool\n');
+    expect(go).toContain('func (s *GadgetsService) Create(ctx context.Context, body any) (*Batch, error)');
+    expect(go).toContain('header: http.Header{"Idempotency-Key": {newIdempotencyKey()}}');
+    const java = after.get('java/src/main/java/com/contactvalidator/Gadgets.java')!;
+    expect(java).toContain('public Batch get(String gadgetId, Boolean verbose) {');
+    expect(java).toContain('public Batch get(String gadgetId) {');
+    expect(java).toContain('public Batch create(String label) {');
+    expect(java).toContain('.withIdempotencyKey()');
+    expect(after.get('java/src/main/java/com/contactvalidator/ContactValidatorOperations.java')).toContain('public Gadgets gadgets() {');
+  });
+
+  it('When an operation has no operationId, then generation fails and names it', () => {
+    // Arrange
+    const document = withGadgets(editableDocument());
+    delete document.paths['/v1/gadgets/{gadget_id}'].get.operationId;
+
+    // Act / Assert
+    expect(() => generateModels(document)).toThrow(/GET \/v1\/gadgets\/\{gadget_id\}: no operationId/);
   });
 
   it('When a vocabulary gains a value, then the generated files of all four clients change', () => {

@@ -234,9 +234,9 @@ class Connectors:
     def create_shopify_install_link(
         self,
         *,
-        shop: Any,
-        name: Optional[Any] = NOT_GIVEN,
-        schedule: Optional[Any] = NOT_GIVEN,
+        shop: str,
+        name: Optional[str] = NOT_GIVEN,
+        schedule: Optional[str] = NOT_GIVEN,
         settings: Optional[Any] = NOT_GIVEN,
         timeout: Optional[float] = None,
     ) -> Dict[str, Any]:

@@ -92,12 +92,12 @@ public abstract class ConnectorsOperations {
    * {@code POST /v1/connectors/shopify/install}: A signed link that installs the Shopify app on a store.
    * Needs SHOPIFY_API_KEY, SHOPIFY_API_SECRET and PUBLIC_BASE_URL (503 otherwise). The store is connected when its owner approves the app and Shopify calls back.
    */
-  public JsonObject createShopifyInstallLink(Object shop, Object name, Object schedule, Object settings) {
+  public JsonObject createShopifyInstallLink(String shop, String name, String schedule, Object settings) {
     String body = new Bodies.Members()
         .put("shop", shop, true)
-        .put("name", name, true)
-        .put("schedule", schedule, true)
-        .put("settings", settings, true)
+        .put("name", name, false)
+        .put("schedule", schedule, false)
+        .put("settings", settings, false)
         .json();
     Transport.Call call = Transport.Call.json("POST", "/v1/connectors/shopify/install", body);
     return transport.json(call, JsonObject.class);
