@@ -14,6 +14,7 @@ import type { BulkRunner, JobKind } from '../bulk/runner.js';
 import { chooseColumns, ColumnError, type ColumnParameters } from './columns.js';
 import { CsvGrammarError, type CsvLayout, type CsvLimits, CsvScan, scanCsv } from './csv-file.js';
 import { columnIndexes, type CsvBatchSettings } from './csv-source.js';
+import type { PolicyRules } from '../contact-check/policies.js';
 import { resultCsv, type ResultOptions } from './result-csv.js';
 
 export const BATCH_KIND = 'csv';
@@ -21,6 +22,8 @@ export const BATCH_KIND = 'csv';
 export interface BatchOptions extends ColumnParameters {
   smtp?: boolean;
   name?: string;
+  /** What `cv_next_action` follows (docs/api.md#policies); absent: the fixed table. */
+  policyRules?: PolicyRules;
 }
 
 export interface BatchSettings {
@@ -139,6 +142,7 @@ export class Batches {
       const settings: CsvBatchSettings = {
         file, delimiter: layout.delimiter, lineEnd: layout.lineEnd, dataStart: layout.dataStart, width: layout.header.length, columns,
         at: columnIndexes({ header: layout.header, columns }), smtp: options.smtp ?? true,
+        ...(options.policyRules ? { policy: options.policyRules } : {}),
       };
       await this.store.create({
         id, accountId, kind: BATCH_KIND, name: options.name ?? null, settings: settings as unknown as Record<string, unknown>,

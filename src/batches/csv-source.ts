@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Chunk, Job } from '../bulk/job-store.js';
 import { sourceRecordOf, type SourceRecord } from '../bulk/record-pipeline.js';
+import type { PolicyRules } from '../contact-check/policies.js';
 import type { BulkSource } from '../bulk/runner.js';
 import { type ColumnChoice, countryCodeOf } from './columns.js';
 import { type Delimiter, type LineEnd, lineEndBefore, readChunkRows } from './csv-file.js';
@@ -30,6 +31,8 @@ export interface CsvBatchSettings {
   at?: ColumnIndexes;
   header?: string[];
   smtp: boolean;
+  /** The policy's rules as they were at upload (docs/api.md#policies); absent: the fixed table. */
+  policy?: PolicyRules;
 }
 
 /** The line break a batch's file is read with: kept, or for a batch made before, the one ending its header line. */
@@ -53,7 +56,7 @@ export function columnIndexes(settings: { header: string[]; columns: ColumnChoic
 
 /** One row as a source record. */
 export function recordOfRow(
-  seq: number, cells: string[], at: ColumnIndexes, smtp: boolean,
+  seq: number, cells: string[], at: ColumnIndexes, smtp: boolean, policy?: PolicyRules,
 ): SourceRecord {
   const cell = (i: number) => (i < 0 ? '' : (cells[i] ?? '').trim());
   const countryCell = cell(at.country);
@@ -67,6 +70,7 @@ export function recordOfRow(
     phone: cell(at.phone) || null,
     ...(country ? { country } : {}),
     smtp,
+    policy,
   });
 }
 
@@ -78,7 +82,7 @@ export function csvSource(batchDir: string): BulkSource {
       const at = settings.at ?? columnIndexes({ header: settings.header ?? [], columns: settings.columns });
       const lineEnd = await batchLineEnd(settings);
       for await (const { seq, cells } of readChunkRows(settings.file, settings.delimiter, chunk, lineEnd)) {
-        yield recordOfRow(seq, cells, at, settings.smtp);
+        yield recordOfRow(seq, cells, at, settings.smtp, settings.policy);
       }
     },
     keyRange(chunk: Chunk): [string, string] {

@@ -13,6 +13,8 @@ export interface ApiKeyInfo {
   publishable?: PublishableScope;
   /** A test key (`cv_test_…`, docs/api.md#test-keys): network checks off, nothing charged. */
   test: boolean;
+  /** The key's default policy (docs/api.md#policies), when it has one. */
+  policy?: string;
 }
 
 /** What a publishable key may do: validate, from these origins only, phones only if allowed. */
@@ -30,6 +32,8 @@ export interface Principal {
   publishable?: PublishableScope;
   /** Set for a test key: it validates with network checks off and charges nothing; other endpoints refuse it. */
   test?: true;
+  /** The policy its answers follow unless a request names another (docs/api.md#policies): a preset's or the account's own name. */
+  policy?: string;
 }
 
 /**
@@ -113,8 +117,8 @@ export class Accounts {
    */
   async createKey(
     accountId: string, publishable?: { origins: string[]; phone?: boolean },
-    { formNonce, createdBy, test = false }: { formNonce?: string; createdBy?: string; test?: boolean } = {},
-  ): Promise<{ key_id: string; api_key: string; publishable?: PublishableScope; test?: true }> {
+    { formNonce, createdBy, test = false, policy }: { formNonce?: string; createdBy?: string; test?: boolean; policy?: string } = {},
+  ): Promise<{ key_id: string; api_key: string; publishable?: PublishableScope; test?: true; policy?: string }> {
     if (publishable && test) throw new InvalidArgumentError('a key is publishable or a test key, not both');
     await this.get(accountId);
     let scope: PublishableScope | undefined;
@@ -131,9 +135,9 @@ export class Accounts {
     const id = newId('key');
     try {
       await this.db.run(
-        `INSERT INTO api_keys (id, account_id, key_hash, display_prefix, created_at, publishable_origins, publishable_phone, form_nonce, created_by, test)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [id, accountId, key.hash, key.displayPrefix, this.now(), scope ? JSON.stringify(scope.origins) : null, scope?.phone ? 1 : 0, formNonce ?? null, createdBy ?? null, test ? 1 : 0],
+        `INSERT INTO api_keys (id, account_id, key_hash, display_prefix, created_at, publishable_origins, publishable_phone, form_nonce, created_by, test, policy)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [id, accountId, key.hash, key.displayPrefix, this.now(), scope ? JSON.stringify(scope.origins) : null, scope?.phone ? 1 : 0, formNonce ?? null, createdBy ?? null, test ? 1 : 0, policy ?? null],
       );
     } catch (err) {
       if (formNonce && (await this.db.all(`SELECT 1 AS hit FROM api_keys WHERE form_nonce = $1`, [formNonce])).length) {
@@ -141,7 +145,9 @@ export class Accounts {
       }
       throw err;
     }
-    return { key_id: id, api_key: key.plaintext, ...(scope ? { publishable: scope } : {}), ...(test ? { test: true as const } : {}) };
+    return {
+      key_id: id, api_key: key.plaintext, ...(scope ? { publishable: scope } : {}), ...(test ? { test: true as const } : {}), ...(policy ? { policy } : {}),
+    };
   }
 
   async revokeKey(keyId: string): Promise<{ key_id: string; revoked_at: string }> {
@@ -208,9 +214,9 @@ export class Accounts {
   async listKeys(accountId: string): Promise<ApiKeyInfo[]> {
     const rows = await this.db.all<{
       id: string; display_prefix: string; created_at: number; revoked_at: number | null;
-      publishable_origins: string | null; publishable_phone: number | boolean; test: number | boolean;
+      publishable_origins: string | null; publishable_phone: number | boolean; test: number | boolean; policy: string | null;
     }>(
-      `SELECT id, display_prefix, created_at, revoked_at, publishable_origins, publishable_phone, test FROM api_keys
+      `SELECT id, display_prefix, created_at, revoked_at, publishable_origins, publishable_phone, test, policy FROM api_keys
        WHERE account_id = $1 ORDER BY created_at, id`,
       [accountId],
     );
@@ -219,6 +225,7 @@ export class Accounts {
       key_id: r.id, prefix: r.display_prefix, created_at: iso(r.created_at)!, revoked_at: iso(r.revoked_at),
       ...(r.publishable_origins ? { publishable: { origins: JSON.parse(r.publishable_origins), phone: Boolean(Number(r.publishable_phone)) } } : {}),
       test: Boolean(Number(r.test)),
+      ...(r.policy ? { policy: r.policy } : {}),
     }));
   }
 
@@ -237,8 +244,9 @@ export class Accounts {
     const rows = await this.db.all<{
       id: string; account_id: string; key_hash: string; revoked_at: number | null;
       publishable_origins: string | null; publishable_phone: number | boolean; created_by: string | null; test: number | boolean;
+      policy: string | null;
     }>(
-      `SELECT id, account_id, key_hash, revoked_at, publishable_origins, publishable_phone, created_by, test FROM api_keys WHERE key_hash = $1`,
+      `SELECT id, account_id, key_hash, revoked_at, publishable_origins, publishable_phone, created_by, test, policy FROM api_keys WHERE key_hash = $1`,
       [hash],
     );
     const row = rows[0];
@@ -249,6 +257,7 @@ export class Accounts {
     const principal: Principal = { accountId: row.account_id, keyId: row.id };
     if (row.created_by) principal.createdBy = row.created_by;
     if (Number(row.test)) principal.test = true;
+    if (row.policy) principal.policy = row.policy;
     if (row.publishable_origins) {
       principal.publishable = { origins: JSON.parse(row.publishable_origins), phone: Boolean(Number(row.publishable_phone)) };
     }

@@ -6,6 +6,7 @@
 import type { Logger } from '../log.js';
 import { contactInputOf, validateRequestSchema } from '../contact-check/contact-request.js';
 import { EngineFailed } from '../contact-check/errors.js';
+import type { PolicyRules } from '../contact-check/policies.js';
 import type { ContactAnswer, ContactInput, ContactValidation } from '../contact-check/validate-contact.js';
 import type { FinishedRecord } from './job-store.js';
 
@@ -44,6 +45,8 @@ export interface RecordFields {
   /** An ISO 3166-1 alpha-2 code, when the source knows one. */
   country?: string;
   smtp: boolean;
+  /** What `next_action` follows (docs/api.md#policies); absent: the fixed table. */
+  policy?: PolicyRules;
 }
 
 /**
@@ -63,7 +66,7 @@ export function sourceRecordOf(key: string, fields: RecordFields): SourceRecord 
     const issue = parsed.error.issues[0];
     return { key, input: null, error: `invalid_input: ${issue.path.join('.') || 'row'} ${issue.message}`.slice(0, 200) };
   }
-  return { key, input: contactInputOf(parsed.data) };
+  return { key, input: { ...contactInputOf(parsed.data), ...(fields.policy ? { policy: fields.policy } : {}) } };
 }
 
 export function verdictOf(answer: ContactAnswer | null, error: string | null): (string | null)[] {

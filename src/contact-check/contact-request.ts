@@ -26,7 +26,8 @@ const addressParts = z
   })
   .strict();
 
-export const validateRequestSchema = z
+/** The fields of one contact, unchecked as a whole (a batch call's item adds its `input_id` to them). */
+export const contactFieldsSchema = z
   .object({
     /** One line (or several, separated by commas or line breaks), or its parts. */
     address: z.union([text(1000, CONTROL_EXCEPT_LINE_BREAKS), addressParts]).nullish(),
@@ -39,11 +40,14 @@ export const validateRequestSchema = z
       .optional(),
     options: z.object({ smtp: z.boolean().optional() }).strict().optional(),
   })
-  .strict()
-  .refine((b) => b.address != null || b.email != null || b.phone != null, {
-    message: 'name at least one of address, email, phone',
-    path: [],
-  });
+  .strict();
+
+/** A contact names at least one module. */
+export const namesAModule = (b: { address?: unknown; email?: unknown; phone?: unknown }): boolean =>
+  b.address != null || b.email != null || b.phone != null;
+export const NAMES_NO_MODULE = 'name at least one of address, email, phone';
+
+export const validateRequestSchema = contactFieldsSchema.refine(namesAModule, { message: NAMES_NO_MODULE, path: [] });
 
 type ValidateRequest = z.infer<typeof validateRequestSchema>;
 

@@ -1,22 +1,13 @@
 /**
  * What a form or a clean-up should do with an answer (docs/api.md#next_action): `accept` it as it is, `confirm` it with
  * the person (we changed, guessed or could not check something), or have the person `fix` it (something is invalid).
- * One rule per module, read from the engines' closed vocabularies; the whole answer takes its most demanding module's.
+ * One rule per module, read from the engines' closed vocabularies under a policy (./policies.ts: the fixed table by
+ * default); the whole answer takes its most demanding module's.
  */
-import type { AddressResult, AddressStatus, EmailResult, EmailStatus, PhoneResult, PhoneStatus } from '../validation/types.js';
+import type { AddressResult, EmailResult, PhoneResult } from '../validation/types.js';
+import { byReason, DEFAULT_POLICY, NEXT_ACTIONS, type NextAction, type PolicyRules } from './policies.js';
 
-export const NEXT_ACTIONS = ['accept', 'confirm', 'fix'] as const;
-export type NextAction = (typeof NEXT_ACTIONS)[number];
-
-/** `plausible` is as far as the data reaches: nothing to ask unless something was changed or added (see below). */
-const BY_ADDRESS_STATUS: Record<AddressStatus, NextAction> = {
-  verified: 'accept', plausible: 'accept', corrected: 'confirm', partial: 'confirm', ambiguous: 'confirm', invalid: 'fix',
-};
-
-/** `risky` (a typo, disposable, role, catch-all, full mailbox) and `unknown` (not checked, no answer) are the person's call. */
-const BY_EMAIL_STATUS: Record<EmailStatus, NextAction> = { valid: 'accept', risky: 'confirm', unknown: 'confirm', invalid: 'fix' };
-
-const BY_PHONE_STATUS: Record<PhoneStatus, NextAction> = { valid: 'accept', unknown: 'confirm', invalid: 'fix' };
+export { NEXT_ACTIONS, type NextAction };
 
 /**
  * Footnotes `A#` (ZIP code), `B#` (city, state, province or country) and `M#` (street, house number) say a part was
@@ -25,19 +16,20 @@ const BY_PHONE_STATUS: Record<PhoneStatus, NextAction> = { valid: 'accept', unkn
  */
 const CHANGED_PARTS = /^[ABM]#/;
 
-export function addressNextAction(result: Pick<AddressResult, 'status' | 'footnotes'>): NextAction {
-  const action = BY_ADDRESS_STATUS[result.status];
-  return action === 'accept' && result.footnotes.some((f) => CHANGED_PARTS.test(f)) ? 'confirm' : action;
+/** The status's action, made more demanding by a part corrected or added (the policy's `corrections`). */
+export function addressNextAction(result: Pick<AddressResult, 'status' | 'footnotes'>, rules = DEFAULT_POLICY.address): NextAction {
+  const changed = result.footnotes.some((f) => CHANGED_PARTS.test(f));
+  return overallNextAction([rules.statuses[result.status], changed ? rules.corrections : null]);
 }
 
-/** A suggestion (`gmial.com` → `gmail.com`) is always asked about, whatever the status. */
-export function emailNextAction(result: Pick<EmailResult, 'status' | 'suggestion'>): NextAction {
-  const action = BY_EMAIL_STATUS[result.status];
-  return action === 'accept' && result.suggestion !== null ? 'confirm' : action;
+/** The reason's rule, else the status's; a suggestion (`gmial.com` → `gmail.com`) is asked about by default, whatever the status. */
+export function emailNextAction(result: Pick<EmailResult, 'status' | 'suggestion'> & { reason?: string }, rules = DEFAULT_POLICY.email): NextAction {
+  const action = byReason(rules.reasons, result.reason) ?? rules.statuses[result.status];
+  return overallNextAction([action, result.suggestion !== null ? rules.suggestion : null]);
 }
 
-export function phoneNextAction(result: Pick<PhoneResult, 'status'>): NextAction {
-  return BY_PHONE_STATUS[result.status];
+export function phoneNextAction(result: Pick<PhoneResult, 'status'> & { reason?: string | null }, rules = DEFAULT_POLICY.phone): NextAction {
+  return byReason(rules.reasons, result.reason) ?? rules.statuses[result.status];
 }
 
 const RANK: Record<NextAction, number> = { accept: 0, confirm: 1, fix: 2 };
@@ -49,11 +41,13 @@ export function overallNextAction(actions: readonly (NextAction | null)[]): Next
   return worst;
 }
 
-/** Each module's answer with its own `next_action`, and the whole answer's. */
-export function withNextActions(answer: { address: AddressResult | null; email: EmailResult | null; phone: PhoneResult | null }) {
-  const address = answer.address && { ...answer.address, next_action: addressNextAction(answer.address) };
-  const email = answer.email && { ...answer.email, next_action: emailNextAction(answer.email) };
-  const phone = answer.phone && { ...answer.phone, next_action: phoneNextAction(answer.phone) };
+/** Each module's answer with its own `next_action` under `policy` (default: the fixed table), and the whole answer's. */
+export function withNextActions(
+  answer: { address: AddressResult | null; email: EmailResult | null; phone: PhoneResult | null }, policy: PolicyRules = DEFAULT_POLICY,
+) {
+  const address = answer.address && { ...answer.address, next_action: addressNextAction(answer.address, policy.address) };
+  const email = answer.email && { ...answer.email, next_action: emailNextAction(answer.email, policy.email) };
+  const phone = answer.phone && { ...answer.phone, next_action: phoneNextAction(answer.phone, policy.phone) };
   const next_action = overallNextAction([address?.next_action ?? null, email?.next_action ?? null, phone?.next_action ?? null]);
   return { next_action, address, email, phone };
 }

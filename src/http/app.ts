@@ -16,6 +16,7 @@ import type { CreditLedger } from '../billing/ledger.js';
 import type { Database } from '../db/data-source.js';
 import type { Logger } from '../log.js';
 import type { ContactValidation } from '../contact-check/validate-contact.js';
+import { PolicyStore } from '../contact-check/policy-store.js';
 import type { AddressAutocomplete } from '../validation/address/autocomplete.js';
 import type { LowBalanceAlerts } from '../webhooks/low-balance.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
@@ -60,6 +61,8 @@ export interface AppDeps {
   webhooks: Webhooks;
   lowBalance: LowBalanceAlerts;
   /** Answers that arrive later (GET /v1/email-checks/{id}). */
+  /** Accounts' own policies (/v1/policies); by default kept in `db`. */
+  policies?: PolicyStore;
   emailChecks: Pick<EmailChecks, 'get' | 'batchState'>;
   /** Null when the Shopify app is not configured. */
   shopifyInstall: ShopifyInstall | null;
@@ -119,6 +122,7 @@ export function createApp(deps: AppDeps): express.Express {
     none: [],
   };
   let description: string | undefined;
+    policies: deps.policies ?? new PolicyStore(deps.db),
   mountEndpoints(app, ENDPOINTS, {
     ...deps,
     idempotency: new IdempotencyStore(deps.db, idempotencyLeaseMs(deps.validationBudgetMs ?? 2_000)),

@@ -2,8 +2,10 @@
  * A CSV batch's files over HTTP, for the API (./endpoints/batches.ts) and the dashboard (src/web) alike: the upload's
  * parameters, the upload made a batch, and the result streamed as a download.
  */
+import fs from 'node:fs';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
+import { POLICY_NAME, type PolicyRules } from '../contact-check/policies.js';
 import { BatchRejected, type BatchOptions, type Batches } from '../batches/batches.js';
 import type { ResultOptions } from '../batches/result-csv.js';
 import type { Job } from '../bulk/job-store.js';
@@ -20,6 +22,7 @@ export const batchParameters = z
     country_column: header.optional(),
     smtp: trueOrFalse.optional(),
     name: z.string().max(200).optional(),
+    policy: z.string().regex(POLICY_NAME, 'a policy name').optional(),
   })
   .strict();
 
@@ -33,14 +36,23 @@ const nameOfFile = (filename: string | null) => filename?.replace(/[\p{Cc}\p{Cf}
  * BATCH_MAX_FIELD_BYTES or BATCH_MAX_ROW_BYTES, is 422 and nothing is kept, queued or charged.
  */
 export async function createFromUpload(
-  req: Request, accountId: string, batches: Batches, maxBytes: number, optionsOf: (fields: Record<string, string>) => BatchOptions,
+  req: Request, accountId: string, batches: Batches, maxBytes: number,
+  optionsOf: (fields: Record<string, string>) => BatchOptions & { policy?: string },
+  /** The rules a `policy` parameter names (docs/api.md#policies); a caller without one takes no `policy`. */
+  policyNamed?: (name: string | undefined) => Promise<PolicyRules | undefined>,
 ) {
   const upload = await batches.uploadPath();
   const scan = batches.scanner();
   const { fields, filename } = await receiveUpload(req, upload, maxBytes, scan);
   try {
-    const options = optionsOf(fields);
-    return await batches.create(accountId, upload, { ...options, name: options.name ?? nameOfFile(filename) }, scan);
+    const { policy, ...options } = optionsOf(fields);
+    if (policy !== undefined && !policyNamed) throw new Problem('invalid-request', 'policy: not taken here', { errors: [{ field: 'policy', message: 'not taken here' }] });
+    // The rules are kept with the batch as they are now: a policy changed or deleted later does not change its rows.
+    const policyRules = await policyNamed?.(policy).catch(async (err: unknown) => {
+      await fs.promises.rm(upload, { force: true });
+      throw err;
+    });
+    return await batches.create(accountId, upload, { ...options, policyRules, name: options.name ?? nameOfFile(filename) }, scan);
   } catch (err) {
     if (err instanceof BatchRejected) {
       throw new Problem('invalid-csv', `Line ${err.line ?? 1}: ${err.message}. Nothing was charged.`, { line: err.line });

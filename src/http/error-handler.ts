@@ -15,8 +15,11 @@ interface HttpError {
   message?: string;
 }
 
-/** The use case's errors in the catalogue's words: each becomes a problem here and nowhere else. */
-function domainProblem(err: unknown): Problem | null {
+/**
+ * The use case's errors in the catalogue's words: each becomes a problem here and nowhere else (a request's answer, or
+ * one item's of POST /v1/validate/batch).
+ */
+export function domainProblem(err: unknown): Problem | null {
   if (err instanceof InsufficientCredits) {
     return new Problem('insufficient-credits', err.message, { balance: err.balance, required: err.required });
   }

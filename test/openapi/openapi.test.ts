@@ -15,6 +15,7 @@ import { Conformance, operationsOf } from './conformance.js';
 import { startFakeOrg } from '../salesforce/fake-org.js';
 import { BIG_JSON, batchUntil, call, json, salesforceBody, silentServer } from './http.js';
 import { provokeShopifyOrderEndpoints, sessionTokenFor } from './shopify-orders-scenarios.js';
+import { provokePolicies, provokeValidateBatch } from './validate-batch-scenarios.js';
 
 const database = testDatabases[0];
 const BATCH_MAX_BYTES = 4096;
@@ -91,7 +92,8 @@ describe('the OpenAPI description', () => {
 
   it('When it lists the endpoints, then every endpoint of the service, the problem types and the key scheme are there', () => {
     const expected = [
-      'POST /v1/validate', 'GET /v1/account', 'GET /v1/keys', 'POST /v1/keys', 'DELETE /v1/keys/{key_id}',
+      'POST /v1/validate', 'POST /v1/validate/batch', 'GET /v1/policies', 'POST /v1/policies', 'GET /v1/policies/{policy_id}',
+      'PATCH /v1/policies/{policy_id}', 'DELETE /v1/policies/{policy_id}', 'GET /v1/account', 'GET /v1/keys', 'POST /v1/keys', 'DELETE /v1/keys/{key_id}',
       'POST /v1/batches', 'GET /v1/batches', 'GET /v1/batches/{batch_id}', 'GET /v1/batches/{batch_id}/result',
       'POST /v1/batches/{batch_id}/resume', 'DELETE /v1/batches/{batch_id}', 'POST /v1/connectors', 'GET /v1/connectors',
       'GET /v1/connectors/{connector_id}', 'PATCH /v1/connectors/{connector_id}', 'DELETE /v1/connectors/{connector_id}',
@@ -165,6 +167,14 @@ describe('the OpenAPI description', () => {
       [accountId, keyId, 'conformance-2', crypto.createHash('sha256').update(body).digest('hex'), Date.now(), Date.now() + 60_000],
     );
     expect((await check(await call(s, 'POST', '/v1/validate', { key: apiKey, ...json(body), headers: { 'idempotency-key': 'conformance-2' } }))).type).toBe('/problems/idempotency-key-in-use');
+  });
+
+  it('When /v1/validate/batch is called every way the description lists, then each answer matches its documented schema', async () => {
+    await provokeValidateBatch(service(), conformance);
+  });
+
+  it('When /v1/policies and `?policy=` are called every way the description lists, then each answer matches', async () => {
+    await provokePolicies(service(), conformance);
   });
 
   it('When the account and key endpoints are called every way the description lists, then each answer matches', async () => {

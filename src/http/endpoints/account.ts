@@ -1,5 +1,7 @@
 /** The calling key's own account: balance, grants, usage, and its API keys. Nothing of any other account is reachable. */
 import { z } from 'zod';
+import { POLICY_NAME } from '../../contact-check/policies.js';
+import { requestPolicy } from './policies.js';
 import { InvalidArgumentError } from '../../billing/accounts.js';
 import type { Grant } from '../../billing/ledger.js';
 import { DAY_MS, MODULES } from '../../billing/pricing.js';
@@ -23,6 +25,8 @@ export const newKeySchema = z.object({
   origins: z.array(z.string().max(300)).max(20).optional(),
   phone: z.boolean().optional(),
   test: z.boolean().optional().describe('A test key (`cv_test_…`): validates with network checks off and charges nothing'),
+  policy: z.string().regex(POLICY_NAME).optional()
+    .describe('The policy its answers follow unless a request names another (`?policy=`): a preset or one of the account\'s (docs/api.md#policies)'),
 }).strict()
   .refine((b) => !b.publishable || (b.origins?.length ?? 0) > 0, { message: 'a publishable key needs origins', path: ['origins'] })
   .refine((b) => !(b.publishable && b.test), { message: 'a key is publishable or a test key, not both', path: ['test'] });
@@ -53,6 +57,7 @@ export const apiKeyInfoSchema = z.object({
   revoked_at: isoTime.nullable(),
   publishable: publishableScopeSchema.optional().describe('Present for a publishable key'),
   test: z.boolean().describe('A test key (`cv_test_…`, docs/api.md#test-keys)'),
+  policy: z.string().optional().describe('Its default policy, when it has one (docs/api.md#policies)'),
 });
 
 const moduleUsage = z.object({ requests: z.int().min(0), credits: z.int() });
@@ -88,6 +93,7 @@ export const createdKeySchema = z.object({
   api_key: z.string().regex(/^cv_(live|test|pub)_[0-9A-Za-z]+$/).describe('Shown this once; only its hash is kept'),
   publishable: publishableScopeSchema.optional(),
   test: z.boolean().optional().describe('`true` for a test key; absent otherwise'),
+  policy: z.string().optional().describe('Its default policy, when one was given'),
 });
 
 export const revokedKeySchema = z.object({ key_id: z.string(), revoked_at: isoTime });
@@ -219,13 +225,15 @@ export const accountEndpoints = [
     request: { body: newKeySchema, bodyRequired: false },
     responses: { 201: { description: 'The new key', content: json(createdKeySchema) } },
     problems: ['invalid-json', 'invalid-request', 'payload-too-large', 'unsupported-media-type'],
-    handler: async ({ res, deps: { accounts }, body }) => {
+    handler: async ({ res, deps: { accounts, policies }, body }) => {
       // A key made with a person's key is that person's too: removing them revokes both.
-      const createdBy = res.locals.context.principal!.createdBy;
+      const { createdBy } = res.locals.context.principal!;
+      const { policy } = body;
+      if (policy !== undefined) await requestPolicy(policies, { accountId: accountOf(res), keyId: '' }, policy);
       try {
         const created = body.publishable
-          ? await accounts.createKey(accountOf(res), { origins: body.origins ?? [], phone: body.phone }, { createdBy })
-          : await accounts.createKey(accountOf(res), undefined, { createdBy, test: body.test === true });
+          ? await accounts.createKey(accountOf(res), { origins: body.origins ?? [], phone: body.phone }, { createdBy, policy })
+          : await accounts.createKey(accountOf(res), undefined, { createdBy, test: body.test === true, policy });
         res.status(201).json(created);
       } catch (err) {
         if (err instanceof InvalidArgumentError) {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { batchView, type Batches } from '../../batches/batches.js';
 import type { Job, JobStatus } from '../../bulk/job-store.js';
 import { batchParameters, createFromUpload, sendBatchResult, trueOrFalse } from '../batch-files.js';
+import { requestPolicy } from './policies.js';
 import type { Component } from '../openapi/components.js';
 import { Problem } from '../problems.js';
 import { parseBody } from '../request-schema.js';
@@ -88,6 +89,7 @@ const PARAMETER_TEXT: Record<keyof typeof batchParameters.shape, string> = {
   country_column: 'The header of the country column',
   smtp: '`false` skips the mailbox probe for the whole file',
   name: "A label kept with the batch; by default the uploaded file's name (the form part's `filename`)",
+  policy: 'The policy `cv_next_action` follows (docs/api.md#policies): a preset or one of the account\'s; by default the key\'s default policy, else the fixed table. Its rules are kept with the batch as they are at upload',
 };
 
 /** Naming any column turns detection off; otherwise columns are found from common header names. */
@@ -145,6 +147,7 @@ export const batchEndpoints = [
     handler: async ({ req, res, deps, query }) => {
       const created = await createFromUpload(
         req, accountOf(res), deps.batches, deps.batchMaxBytes, (fields) => ({ ...query, ...parseBody(batchParameters, fields) }),
+        (policy) => requestPolicy(deps.policies, res.locals.context.principal!, policy),
       );
       res.status(202).location(`/v1/batches/${created.batch_id}`).json(created);
     },

@@ -7,8 +7,9 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import type { AppDeps } from '../app.js';
+import type { PolicyStore } from '../../contact-check/policy-store.js';
 import type { IdempotencyStore } from '../idempotency.js';
-import type { ProblemCode } from '../problems.js';
+import type { Problem, ProblemCode } from '../problems.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete' | 'options';
 
@@ -21,6 +22,7 @@ export type Security = 'secret' | 'publishable' | 'none';
 /** What the handlers are given: the application's dependencies, and what the application keeps for its routes. */
 export type EndpointDeps = AppDeps & {
   idempotency: IdempotencyStore;
+  policies: PolicyStore;
   /** The OpenAPI description as JSON, built on first use. */
   description: () => string;
 };
@@ -52,6 +54,8 @@ export interface RequestSchemas<Q extends z.ZodType, B extends z.ZodType> {
   headers?: Fields;
   /** A JSON body parsed before the handler runs (415, 400, 413 as problems; then the schema's 400). */
   body?: B;
+  /** A JSON body larger than the 16 KiB every other endpoint takes (a list of contacts), and the problem past it. */
+  bodyLimit?: { bytes: number; tooLarge: () => Problem };
   /** Default true; false: no body (or `{}`) is the same as an empty object. */
   bodyRequired?: boolean;
   /** A body the handler or the use case reads itself (raw bytes for a signature, a file, a plugin's schema): described only. */

@@ -11,12 +11,14 @@ import { descriptionEndpoints, healthEndpoints, pageEndpoints } from './service.
 import { shopifyInstallEndpoints } from './shopify-install.js';
 import { shopifyOrderEndpoints } from './shopify-orders.js';
 import { validateEndpoints } from './validate.js';
+import { validateBatchEndpoints } from './validate-batch.js';
+import { policyEndpoints } from './policies.js';
 import { webhookEndpointEndpoints } from './webhook-endpoints.js';
 import { webhookEndpoints } from './webhooks.js';
 import { emailCheckEndpoints } from './email-checks.js';
 
 export const ENDPOINTS: readonly AnyEndpoint[] = [
-  ...validateEndpoints, ...autocompleteEndpoints, ...accountEndpoints, ...batchEndpoints, ...connectorEndpoints, ...webhookEndpointEndpoints, ...healthEndpoints,
+  ...validateEndpoints, ...validateBatchEndpoints, ...autocompleteEndpoints, ...accountEndpoints, ...batchEndpoints, ...policyEndpoints, ...connectorEndpoints, ...webhookEndpointEndpoints, ...healthEndpoints,
   ...webhookEndpoints, ...descriptionEndpoints, ...pageEndpoints, ...shopifyInstallEndpoints,
   ...shopifyOrderEndpoints, ...emailCheckEndpoints,
 ];

@@ -46,7 +46,9 @@ export function mountEndpoints(
   router: Router, endpoints: readonly AnyEndpoint[], deps: EndpointDeps, guards: Record<Security, RequestHandler[]>,
 ): void {
   for (const endpoint of endpoints) {
-    const bodyReader = endpoint.request?.body ? [endpoint.request.bodyRequired === false ? optionalJson : readJson] : [];
+    const { body, bodyRequired, bodyLimit } = endpoint.request ?? {};
+    const reader = bodyLimit ? jsonBody({ limit: bodyLimit.bytes, tooLarge: bodyLimit.tooLarge }) : bodyRequired === false ? optionalJson : readJson;
+    const bodyReader = body ? [reader] : [];
     const testKeyScope = endpoint.security !== 'none' && !endpoint.testKeys ? [refuseTestKeys] : [];
     router[endpoint.method](
       expressPath(endpoint.path),

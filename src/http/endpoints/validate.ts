@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { contactInputOf, validateRequestSchema } from '../../contact-check/contact-request.js';
 import { NEXT_ACTIONS } from '../../contact-check/next-action.js';
 import { maskEmail, maskPhone } from '../../log.js';
-import { parseIdempotencyKey, type IdempotencyClaim } from '../idempotency.js';
-import { bodyFingerprint } from '../middleware/json-body.js';
+import { answerIdempotently } from '../idempotent-answer.js';
 import { answerPreflight } from '../middleware/publishable-keys.js';
 import { Problem } from '../problems.js';
 import type { Component } from '../openapi/components.js';
@@ -14,6 +13,7 @@ import {
 } from '../../validation/types.js';
 import type { DeliveryType } from '../../validation/address/north-america/index.js';
 import { endpoint, enumOf, type HandlerContext } from './endpoint.js';
+import { policyQuery, requestPolicy } from './policies.js';
 
 export const DPV_CODES = enumOf<Dpv>()(['Y', 'N', 'S', 'D', '']);
 export const EMAIL_STATUSES = enumOf<EmailStatus>()(['valid', 'invalid', 'risky', 'unknown']);
@@ -186,9 +186,9 @@ export const validateComponents: Component[] = [
   }],
 ];
 
-type Context = HandlerContext<z.ZodUnknown, typeof validateRequestSchema>;
+type Context = HandlerContext<typeof policyQuery, typeof validateRequestSchema>;
 
-async function validate({ req, res, deps, body }: Context): Promise<void> {
+async function validate({ req, res, deps, body, query }: Context): Promise<void> {
   const { idempotency } = deps;
   const input = contactInputOf(body);
   const context = res.locals.context;
@@ -203,47 +203,20 @@ async function validate({ req, res, deps, body }: Context): Promise<void> {
   if (publishable && input.phone !== undefined && !publishable.phone) {
     throw new Problem('module-not-allowed', 'This publishable key does not check phones (create it with phone: true).');
   }
-  const key = parseIdempotencyKey(req.get('idempotency-key'));
-  let claim: IdempotencyClaim | undefined;
-  if (key) {
-    const start = await idempotency.begin(principal, key, bodyFingerprint(res));
-    if (start.replay) {
-      res.status(start.status).set('Idempotent-Replayed', 'true').type('application/json').send(start.body);
-      return;
-    }
-    claim = start.claim;
-    if (claim.takenOver) context.log.warn({ request_id: context.id, ledger_id: claim.ledgerId }, 'idempotent request taken over after its lease lapsed');
-  }
-  let json: string;
-  try {
+  input.policy = await requestPolicy(deps.policies, principal, query.policy);
+  await answerIdempotently(req, res, idempotency, async ({ ledgerId, chargeOnce, keyed }) => {
     const arrivedAtEpochMs = Date.now() - (performance.now() - context.arrivedAt);
     // Keyed by the record, charged once: an attempt that takes over a crashed one is not charged for its debit again.
-    // A new record's ledger id is new, so the first attempt's debit needs no look-up (the ledger's fast way).
-    const answer = claim
-      ? await validation.validate(accountId, claim.ledgerId, input, arrivedAtEpochMs, context.log, { chargeOnce: claim.takenOver, settleInDoubt: true })
-      : await validation.validate(accountId, context.ledgerId, input, arrivedAtEpochMs, context.log);
+    const answer = keyed
+      ? await validation.validate(accountId, ledgerId, input, arrivedAtEpochMs, context.log, { chargeOnce, settleInDoubt: true })
+      : await validation.validate(accountId, ledgerId, input, arrivedAtEpochMs, context.log);
     const { next_action, address, email, phone, credits } = answer;
     // A publishable key reads nothing of the account: not even its balance.
-    json = JSON.stringify({
+    return JSON.stringify({
       next_action, address, email, phone, credits: publishable ? null : credits, request_id: context.id,
       response_ms: Math.round(performance.now() - context.arrivedAt), test,
     });
-  } catch (err) {
-    // Nothing was charged (the use case refunds on its own failures); the key is free for a retry.
-    if (key && claim) await idempotency.abandon(principal, key, claim).catch(() => undefined);
-    throw err;
-  }
-  if (key && claim) {
-    try {
-      await idempotency.complete(principal, key, claim, 200, json);
-    } catch (err) {
-      // The work is done and paid for: the caller gets its answer even if it cannot be kept for a replay.
-      context.log.error({ err, request_id: context.id }, 'idempotent answer not stored');
-      await idempotency.abandon(principal, key, claim).catch(() => undefined);
-    }
-  }
-  // Straight to Node: Express's send() would look for an ETag and freshness this answer never has.
-  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) }).end(json);
+  });
 }
 
 export const validateEndpoints = [endpoint({
@@ -267,6 +240,7 @@ export const validateEndpoints = [endpoint({
       'X-Request-Id': z.string().optional().describe('Echoed back and used as `request_id` when a safe token (`[A-Za-z0-9._:-]`, at most 64 characters); any other value is ignored and a new id given.'),
       Origin: z.string().optional().describe('Required with a publishable key: one of its origins.'),
     }),
+    query: policyQuery,
     body: validateRequestSchema,
   },
   responses: {

@@ -18,6 +18,8 @@ import { ENDPOINTS } from '../endpoints/index.js';
 import { serviceComponents } from '../endpoints/service.js';
 import { shopifyInstallComponents } from '../endpoints/shopify-install.js';
 import { validateComponents } from '../endpoints/validate.js';
+import { validateBatchComponents } from '../endpoints/validate-batch.js';
+import { policyComponents } from '../endpoints/policies.js';
 import { webhookComponents } from '../endpoints/webhook-endpoints.js';
 import type { Component } from './components.js';
 import { PROBLEM_HEADERS, problemComponentId, problemComponents, problemExample } from './problems.js';
@@ -45,7 +47,8 @@ const SECURITY_SCHEME = {
 };
 
 const TAGS = [
-  { name: 'Validate', description: 'One contact checked in one request' },
+  { name: 'Validate', description: 'A contact checked in one request, or up to 100 in one call' },
+  { name: 'Policies', description: 'Which answers mean accept, confirm or fix: the presets and the account\'s own' },
   { name: 'Account', description: "The key's own account and its API keys" },
   { name: 'Batches', description: 'CSV files validated in the background' },
   { name: 'Connectors', description: 'Salesforce orgs and Shopify stores kept verified' },
@@ -102,7 +105,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
   const connectors = connectorSchemas(options.plugins ?? createConnectorPlugins());
   const endpoints = (options.endpoints ?? ENDPOINTS).filter((e) => !e.hidden);
   const components: Component[] = [
-    ...validateComponents, ...accountComponents, ...batchComponents, ...connectors.components, ...problemComponents,
+    ...validateComponents, ...validateBatchComponents, ...policyComponents, ...accountComponents, ...batchComponents, ...connectors.components, ...problemComponents,
     ...serviceComponents, ...usageComponents, ...shopifyInstallComponents, ...webhookComponents, ...autocompleteComponents,
   ];
 

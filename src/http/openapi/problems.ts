@@ -37,6 +37,8 @@ const EXTENSIONS: Partial<Record<ProblemCode, z.ZodRawShape>> = {
   },
   'invalid-csv': { line: z.int().min(1).nullable().describe('The 1-based line at fault') },
   'batch-too-large': { max_bytes: z.int().describe('BATCH_MAX_BYTES') },
+  'too-many-contacts': { max_contacts: z.int().describe('The most contacts one POST /v1/validate/batch takes') },
+  'policy-conflict': { reason: z.enum(['name_taken', 'in_use', 'too_many']).describe('`name_taken`: the account has a policy of that name; `in_use`: a live key has it as its default; `too_many`: the account has 50') },
   'batch-not-ready': { batch_status: z.enum(BATCH_STATUSES), rows_done: z.int().min(0), rows_total: z.int().min(0) },
   'shop-already-connected': { connector_id: z.string().optional().describe("The connector that has the shop, when it is the asking account's own") },
 };
@@ -46,6 +48,8 @@ const EXAMPLE_EXTENSIONS: Partial<Record<ProblemCode, Record<string, unknown>>> 
   'insufficient-credits': { balance: 1, required: 4 },
   'invalid-csv': { line: 3 },
   'batch-too-large': { max_bytes: 104857600 },
+  'too-many-contacts': { max_contacts: 100 },
+  'policy-conflict': { reason: 'name_taken' },
   'batch-not-ready': { batch_status: 'running', rows_done: 300, rows_total: 1200 },
 };
 
