@@ -28,7 +28,12 @@ export const GO_PARAMS_NAMES: Record<string, string> = { autocompleteAddress: 'A
 const GO_PARAMS_BY_VALUE = new Set(['createBatch']);
 
 const serviceName = (resource: string) => `${pascalCase(resource)}Service`;
-const paramsName = (op: Operation) => GO_PARAMS_NAMES[op.id] ?? `${pascalCase(op.id)}Params`;
+/** Names the hand-written code already gives a type: a params struct takes another (`ValidateQueryParams`). */
+const TAKEN = new Set([...Object.values(GO_BODY_TYPES), ...Object.values(GO_ANSWER_TYPES)].map((t) => t.replace(/^\*/, '')));
+const paramsName = (op: Operation) => {
+  const name = GO_PARAMS_NAMES[op.id] ?? `${pascalCase(op.id)}Params`;
+  return TAKEN.has(name) ? `${pascalCase(op.id)}QueryParams` : name;
+};
 const argName = (p: Parameter) => {
   const name = goName(snakeCase(p.name));
   const lower = name.replace(/^[A-Z]+(?=[A-Z][a-z]|$)|^[A-Z]/, (m) => m.toLowerCase());
@@ -74,7 +79,12 @@ function method(set: ModelSet, op: Operation, uses: Set<string>): string {
   if (bodyType) args.push(`body ${bodyType}`);
   if (op.body?.kind === 'upload') args.push('file io.Reader');
   const byValue = GO_PARAMS_BY_VALUE.has(op.id);
-  if (hasParams(op)) args.push(`p ${byValue ? '' : '*'}${paramsName(op)}`);
+  // Variadic, so that an operation gaining its first optional parameter keeps the calls written before (`Validate(ctx, p)`).
+  if (hasParams(op)) {
+    const type = `${byValue ? '' : '*'}${paramsName(op)}`;
+    args.push(`params ...${type}`);
+    body.push(`var p ${type}`, 'if len(params) > 0 {', '\tp = params[0]', '}');
+  }
 
   const path = op.path.replace(/\{([^}]+)\}/g, (_, wire) => `" + url.PathEscape(${argName(op.pathParameters.find((p) => p.wire === wire)!)}) + "`);
   const pathText = `"${path}"`.replace(/ \+ ""$/, '');

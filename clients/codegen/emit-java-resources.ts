@@ -82,14 +82,16 @@ function answerType(set: ModelSet, op: Operation, imports: Set<string>): { type:
   return { type: 'JsonObject', read: (call) => `transport.json(${call}, JsonObject.class)` };
 }
 
-function methods(set: ModelSet, op: Operation, imports: Set<string>): string {
+function methods(set: ModelSet, op: Operation, imports: Set<string>, asMap = false): string {
   const name = methodName(op, 'java');
   const answer = answerType(set, op, imports);
   const returns = answer.type === 'void' ? '' : 'return ';
   const leading: Argument[] = op.pathParameters.map((p) => ({ type: 'String', name: camelCase(p.name) }));
   leading.push(...op.query.filter((p) => p.required).map((p) => ({ type: paramType(p), name: camelCase(p.name) })));
-  const members = bodyMembers(set, op, imports);
-  const bodyType = op.body?.kind === 'json' && !members ? (op.body.ref && JAVA_BODY_TYPES[op.body.ref]) || 'Object' : undefined;
+  const flat = bodyMembers(set, op, imports);
+  const members = asMap ? undefined : flat;
+  if (asMap) imports.add('java.util.Map');
+  const bodyType = op.body?.kind === 'json' && !members ? (asMap ? 'Map<String, ?>' : (op.body.ref && JAVA_BODY_TYPES[op.body.ref]) || 'Object') : undefined;
   if (members) leading.push(...members.args);
   if (bodyType) leading.push({ type: bodyType, name: 'body' });
   const paramsType = JAVA_PARAMS_TYPES[op.id];
@@ -118,7 +120,7 @@ function methods(set: ModelSet, op: Operation, imports: Set<string>): string {
     lines.push(`String body = new Bodies.Members()${puts}\n        .json();`);
     body = 'body';
   } else if (bodyType) {
-    body = bodyType === 'Object' ? 'Json.GSON.toJson(body)' : 'body.toJson()';
+    body = bodyType === 'Object' || asMap ? 'Json.GSON.toJson(body)' : 'body.toJson()';
     lines.push('Objects.requireNonNull(body, "body");');
   }
   lines.push(`Transport.Call call = Transport.Call.json("${op.method}", ${path}, ${body})${op.idempotencyKey ? '.withIdempotencyKey()' : ''};`);
@@ -151,6 +153,8 @@ function methods(set: ModelSet, op: Operation, imports: Set<string>): string {
     out += `\n  /** {@link #${name}} without ${optional.slice(n).map((p) => `{@code ${camelCase(p.name)}}`).join(', ')}. */\n`;
     out += `  public ${answer.type} ${name}(${signature(args)}) {\n    ${returns}${name}(${passed.join(', ')});\n  }\n`;
   }
+  // With several members, the body may also be given whole: a call written so keeps compiling when the body gains one.
+  if (!asMap && flat && flat.args.length >= 2) out += `\n${methods(set, op, imports, true)}`;
   return out;
 }
 

@@ -108,7 +108,11 @@ func (c *Client) Validate(ctx context.Context, body ValidateParams) (*ValidateRe
 // AutocompleteAddress: GET /v1/address/autocomplete: Suggest addresses as a person types.
 //
 // Delivery points of the loaded reference data (the embedded RRAD sample, and the OpenAddresses, NAR and USPS files an operator imported) and places of the postal data (GeoNames ZIP codes and Canadian FSAs) whose written form starts with `q`, best first. Free: no credits are charged; rate-limited per key (and per client address for a publishable key, which may call it from its origins). The reference data is the service's, the same for every account.
-func (c *Client) AutocompleteAddress(ctx context.Context, query string, p *AutocompleteParams) ([]AddressSuggestion, error) {
+func (c *Client) AutocompleteAddress(ctx context.Context, query string, params ...*AutocompleteParams) ([]AddressSuggestion, error) {
+	var p *AutocompleteParams
+	if len(params) > 0 {
+		p = params[0]
+	}
 	values := url.Values{}
 	values.Set("q", query)
 	if p != nil {
@@ -157,7 +161,11 @@ func (c *Client) UpdateAccount(ctx context.Context, body AccountUpdate) (*Accoun
 // GetUsage: GET /v1/usage: Usage per module per day.
 //
 // UTC days from `from` to `to` (inclusive, at most 366; by default the last 30), every day listed, zeros included.
-func (c *Client) GetUsage(ctx context.Context, p *GetUsageParams) ([]any, error) {
+func (c *Client) GetUsage(ctx context.Context, params ...*GetUsageParams) ([]any, error) {
+	var p *GetUsageParams
+	if len(params) > 0 {
+		p = params[0]
+	}
 	values := url.Values{}
 	if p != nil {
 		if p.From != "" {
@@ -219,7 +227,11 @@ func (s *KeysService) Revoke(ctx context.Context, keyID string) (*RevokedKey, er
 // Create: POST /v1/batches: Upload a CSV file to validate in the background.
 //
 // The file as the body (`text/csv`, streamed to disk), or the part `file` of `multipart/form-data`, at most BATCH_MAX_BYTES (100 MiB). The first line is the header, and at least one data row must follow; `,`, `;` or tab; RFC 4180 quoting. A row of more than BATCH_MAX_COLUMNS (500) columns, a field over BATCH_MAX_FIELD_BYTES (65536), or a row over BATCH_MAX_ROW_BYTES (1048576 bytes, the header line included) is found while the file streams in: 422 `invalid-csv` with its `line`, nothing kept. Each row is priced and charged like one /v1/validate request as it is processed. Parameters go in the query or as form fields.
-func (s *BatchesService) Create(ctx context.Context, file io.Reader, p BatchParams) (*Batch, error) {
+func (s *BatchesService) Create(ctx context.Context, file io.Reader, params ...BatchParams) (*Batch, error) {
+	var p BatchParams
+	if len(params) > 0 {
+		p = params[0]
+	}
 	values := url.Values{}
 	if len(p.AddressColumns) > 0 {
 		values.Set("address_columns", strings.Join(p.AddressColumns, ","))
@@ -288,7 +300,11 @@ func (s *BatchesService) Cancel(ctx context.Context, batchID string) (*Batch, er
 // GetResult: GET /v1/batches/{batch_id}/result: Download the enriched file.
 //
 // Every input column in its order and spelling, then `cv_address_status, cv_address_standardized, cv_address_dpv, cv_address_zip4, cv_email_status, cv_email_risk, cv_email_smtp, cv_email_suggestion, cv_phone_status, cv_phone_type, cv_phone_carrier, cv_phone_e164, cv_error, cv_address_notes, cv_email_reason, cv_email_flags, cv_next_action, cv_address_lat, cv_address_lon, cv_address_precision, cv_address_evidence`; rows in input order, with the input's delimiter and CRLF between rows. A cell holding a line break (CR, LF or CRLF) is quoted, so that every row is one record. A cell a spreadsheet would run as a formula is written with a leading `'` (OWASP), unless it is a plain number.
-func (s *BatchesService) GetResult(ctx context.Context, batchID string, p *GetBatchResultParams) (io.ReadCloser, error) {
+func (s *BatchesService) GetResult(ctx context.Context, batchID string, params ...*GetBatchResultParams) (io.ReadCloser, error) {
+	var p *GetBatchResultParams
+	if len(params) > 0 {
+		p = params[0]
+	}
 	values := url.Values{}
 	if p != nil {
 		if p.Partial != nil {

@@ -112,7 +112,7 @@ describe('client models generated from the OpenAPI description', () => {
     expect(py).toContain('headers={"Idempotency-Key": idempotency_key or str(uuid.uuid4())}');
     expect(py).toMatch(/def get\(\s*self,\s*gadget_id: str,\s*\*,\s*verbose: Optional\[bool\] = None,\s*timeout: Optional\[float\] = None,?\s*\) -> Batch:/);
     const go = after.get('go/resources.go')!;
-    expect(go).toContain('func (s *GadgetsService) Get(ctx context.Context, gadgetID string, p *GetGadgetParams) (*Batch, error)');
+    expect(go).toContain('func (s *GadgetsService) Get(ctx context.Context, gadgetID string, params ...*GetGadgetParams) (*Batch, error)');
     expect(go).toContain('\tVerbose *bool\n');
     expect(go).toContain('func (s *GadgetsService) Create(ctx context.Context, body any) (*Batch, error)');
     expect(go).toContain('header: http.Header{"Idempotency-Key": {newIdempotencyKey()}}');

@@ -3,6 +3,7 @@ package com.contactvalidator;
 
 import com.google.gson.JsonObject;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /** {@code client.connectors()}: the connectors operations (Connectors adds to them). */
@@ -100,6 +101,16 @@ public abstract class ConnectorsOperations {
         .put("settings", settings, false)
         .json();
     Transport.Call call = Transport.Call.json("POST", "/v1/connectors/shopify/install", body);
+    return transport.json(call, JsonObject.class);
+  }
+
+  /**
+   * {@code POST /v1/connectors/shopify/install}: A signed link that installs the Shopify app on a store.
+   * Needs SHOPIFY_API_KEY, SHOPIFY_API_SECRET and PUBLIC_BASE_URL (503 otherwise). The store is connected when its owner approves the app and Shopify calls back.
+   */
+  public JsonObject createShopifyInstallLink(Map<String, ?> body) {
+    Objects.requireNonNull(body, "body");
+    Transport.Call call = Transport.Call.json("POST", "/v1/connectors/shopify/install", Json.GSON.toJson(body));
     return transport.json(call, JsonObject.class);
   }
 }

@@ -2,6 +2,7 @@
 package com.contactvalidator;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /** {@code client.keys()}: the keys operations (Keys adds to them). */
@@ -32,6 +33,16 @@ public abstract class KeysOperations {
         .put("test", test, false)
         .json();
     Transport.Call call = Transport.Call.json("POST", "/v1/keys", body);
+    return transport.json(call, CreatedKey.class);
+  }
+
+  /**
+   * {@code POST /v1/keys}: Create an API key.
+   * The key is in the answer once, never again.
+   */
+  public CreatedKey create(Map<String, ?> body) {
+    Objects.requireNonNull(body, "body");
+    Transport.Call call = Transport.Call.json("POST", "/v1/keys", Json.GSON.toJson(body));
     return transport.json(call, CreatedKey.class);
   }
 

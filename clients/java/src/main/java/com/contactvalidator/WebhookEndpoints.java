@@ -2,6 +2,7 @@
 package com.contactvalidator;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /** {@code client.webhookEndpoints()}: the webhook endpoints operations. */
@@ -22,6 +23,16 @@ public class WebhookEndpoints {
         .put("events", events, true)
         .json();
     Transport.Call call = Transport.Call.json("POST", "/v1/webhook_endpoints", body);
+    return transport.json(call, CreatedWebhookEndpoint.class);
+  }
+
+  /**
+   * {@code POST /v1/webhook_endpoints}: Register a webhook endpoint.
+   * The URL must be https on a public address. The answer carries the signing secret, this once. Each event is POSTed as JSON {@code {"id", "type", "created", "data"}} with {@code Contact-Validator-Signature: t=&lt;unix&gt;,v1=&lt;hex HMAC-SHA256(secret, "&lt;t&gt;.&lt;raw body&gt;")&gt;}; an answer other than 2xx is tried again with back-off for 72 hours. At most 16 endpoints per account. An owner or admin key only (docs/api.md#key-roles): a key a member made gets 403 {@code owner-only}.
+   */
+  public CreatedWebhookEndpoint create(Map<String, ?> body) {
+    Objects.requireNonNull(body, "body");
+    Transport.Call call = Transport.Call.json("POST", "/v1/webhook_endpoints", Json.GSON.toJson(body));
     return transport.json(call, CreatedWebhookEndpoint.class);
   }
 
