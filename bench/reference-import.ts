@@ -5,6 +5,7 @@
  *     npm run bench:reference-import                        # 1 M synthetic NAD points
  *     npm run bench:reference-import -- --points 4000000    # another size
  *     npm run bench:reference-import -- --file nad.txt      # a NAD text file of your own
+ *     npm run bench:reference-import -- --no-baseline       # the worker path alone
  *
  * The NAD file is written by bench/reference-data.ts (writeSyntheticNad), then imported into a fresh SQLite file and
  * into a private PostgreSQL cluster started here with its production defaults (fsync and synchronous_commit on: the
@@ -13,12 +14,16 @@
  * migrations excluded), the importer's CPU seconds and points per CPU-second (the figure the machine's load does not
  * move), PostgreSQL's own CPU seconds (its process tree, exited backends included), the importer's peak RSS (getrusage maxRSS), and the rows the
  * table holds afterwards. The machine's load average is printed, since its two cores are shared.
+ * Each database is imported twice in the same run: read on the importing thread between the writes (`this thread`,
+ * the path before src/db/reference-import-worker.ts: the baseline), and read on a worker thread beside them
+ * (`worker`, what `reference import` does), the baseline first.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { Database } from '../src/db/data-source.js';
 import { importReferenceFile } from '../src/db/reference-import.js';
 import { startPrivatePostgres } from '../test/support/fleet.js';
@@ -33,6 +38,8 @@ const { values } = parseArgs({
     child: { type: 'boolean', default: false },
     url: { type: 'string' },
     format: { type: 'string', default: 'nad' },
+    'read-on': { type: 'string', default: 'worker' },
+    'no-baseline': { type: 'boolean', default: false },
   },
 });
 const MiB = 1024 * 1024;
@@ -51,7 +58,7 @@ if (values.child) {
   const db = await Database.open(values.url!);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const result = await importReferenceFile(db, values.format!, values.file!);
+  const result = await importReferenceFile(db, values.format!, values.file!, { readOn: values['read-on'] === 'this-thread' ? 'this-thread' : 'worker' });
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const rows = Number((await db.all<{ n: number | string }>('SELECT COUNT(*) AS n FROM reference_points'))[0].n);
@@ -61,9 +68,9 @@ if (values.child) {
   process.exit(0);
 }
 
-function runImport(url: string, file: string): Promise<ChildReport> {
+function runImport(url: string, file: string, readOn: string): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'reference-import.ts'), '--child', '--url', url, '--file', file], {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'reference-import.ts'), '--child', '--url', url, '--file', file, '--read-on', readOn], {
       cwd: path.resolve(import.meta.dirname, '..'), stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -87,18 +94,25 @@ try {
     await writeSyntheticNad(file, Number(values.points), Number(values.seed));
     console.error(`synthetic NAD: ${Number(values.points).toLocaleString('en-US')} points, ${(fs.statSync(file).size / MiB).toFixed(0)} MiB, written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
-  const runs: [string, string][] = [['SQLite', `sqlite:${path.join(dir, 'import.sqlite')}`], ['PostgreSQL', cluster.url]];
+  const readOns = values['no-baseline'] ? ['worker'] : ['this-thread', 'worker'];
+  const runs: [string, string, string][] = [];
+  for (const readOn of readOns) runs.push(['SQLite', `sqlite:${path.join(dir, `import-${readOn}.sqlite`)}`, readOn]);
+  for (const readOn of readOns) runs.push(['PostgreSQL', cluster.url.replace(/\/[^/]*$/, `/import_${readOn.replace('-', '_')}`), readOn]);
   const settings = await cluster.settings();
+  const admin = new pg.Client({ connectionString: cluster.url });
+  await admin.connect();
+  for (const r of readOns) await admin.query(`CREATE DATABASE import_${r.replace('-', '_')}`);
+  await admin.end();
   console.log(`\nbench:reference-import, ${path.basename(file)} (${(fs.statSync(file).size / MiB).toFixed(0)} MiB), Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
-  console.log('| database | records | import s | points/s | importer CPU s | points per importer CPU-s | server CPU s | importer peak RSS | rows held | rejected |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('| database | read on | records | import s | points/s | importer CPU s | points per importer CPU-s | server CPU s | importer peak RSS | rows held | rejected | load avg (1 min) |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-  for (const [name, url] of runs) {
+  for (const [name, url, readOn] of runs) {
     const server0 = name === 'PostgreSQL' ? serverCpuSeconds(cluster.pid()) : 0;
-    const r = await runImport(url, file);
+    const r = await runImport(url, file, readOn);
     const server = name === 'PostgreSQL' ? (serverCpuSeconds(cluster.pid()) - server0).toFixed(1) : '-';
-    console.log(`| ${name}${name === 'PostgreSQL' ? ` (${settings})` : ' (WAL, synchronous=NORMAL)'} | ${fmt(r.read)} | ${r.seconds.toFixed(1)} | ${fmt(r.loaded / r.seconds)} | ` +
-      `${r.cpuSeconds.toFixed(1)} | ${fmt(r.loaded / r.cpuSeconds)} | ${server} | ${(r.maxRssBytes / MiB).toFixed(0)} MiB | ${fmt(r.rows)} | ${r.rejected} |`);
+    console.log(`| ${name}${name === 'PostgreSQL' ? ` (${settings})` : ' (WAL, synchronous=NORMAL)'} | ${readOn === 'worker' ? 'worker' : 'this thread (baseline)'} | ${fmt(r.read)} | ${r.seconds.toFixed(1)} | ${fmt(r.loaded / r.seconds)} | ` +
+      `${r.cpuSeconds.toFixed(1)} | ${fmt(r.loaded / r.cpuSeconds)} | ${server} | ${(r.maxRssBytes / MiB).toFixed(0)} MiB | ${fmt(r.rows)} | ${r.rejected} | ${os.loadavg()[0].toFixed(2)} |`);
   }
   console.log('\n(points/s is wall time on this shared machine; points per importer CPU-second is what one free core would do on SQLite, where'
     + ' the import is in-process; on PostgreSQL the server works beside the importer, a batch written while the next is read.)');

@@ -22,6 +22,7 @@ import type { Database } from './data-source.js';
 import { MAX_REJECTS_LISTED, collectGarbage, recordBatches, type RecordBatch } from './reference-batches.js';
 import { batchesFromWorker, batchesOnThisThread, type WorkerRead } from './reference-import-worker.js';
 import { PgBulkWriter, writeSqliteBatch, type TrailingStatement } from './reference-writes.js';
+import { SAFETY_NET_WAL_PAGES, startWalCheckpointer } from './wal-checkpointer.js';
 import {
   REFERENCE_FORMATS, RESUMABLE_BY_OFFSET, SOURCE_OF_FORMAT, type ReadFrom, type ReferenceFormat, type ReferenceRecord,
 } from '../validation/address/reference-formats/index.js';
@@ -202,6 +203,31 @@ async function writeBatches(
   return result;
 }
 
+/** The page cache of an importing SQLite connection (KiB, SQLite's negative form): the primary key's B-tree grows to hundreds of MiB. */
+const IMPORT_CACHE_KIB = 32 * 1024;
+const IMPORT_CHECKPOINT_MS = 250;
+
+/**
+ * SQLite, for the time of an import: WAL checkpoints on a thread of their own (wal-checkpointer.ts; unless the
+ * connection already has one), so that a commit does not copy the WAL into the database file and sync it on the
+ * writing thread (a 25,000-row batch is some 2,000 pages, twice SQLite's automatic checkpoint: measured, a fifth of the
+ * writing thread's time went into the commits' checkpoints); and a larger page cache. Durability is the service's:
+ * WAL with synchronous=NORMAL, a committed batch (and its checkpoint) survives the process's end. Returns the undo.
+ */
+function sqliteForImport(db: Database): () => Promise<void> {
+  if (db.dialect !== 'sqlite') return async () => undefined;
+  const connection = db.sqlite;
+  const file = connection.name;
+  const cache = connection.pragma('cache_size', { simple: true }) as number;
+  connection.pragma(`cache_size = -${IMPORT_CACHE_KIB}`);
+  const own = file && file !== ':memory:' && Number(connection.pragma('wal_autocheckpoint', { simple: true })) < SAFETY_NET_WAL_PAGES
+    ? startWalCheckpointer(connection, file, IMPORT_CHECKPOINT_MS) : null;
+  return async () => {
+    await own?.stop();
+    if (connection.open) connection.pragma(`cache_size = ${cache}`);
+  };
+}
+
 export function isReferenceFormat(format: string): format is ReferenceFormat {
   return (REFERENCE_FORMATS as readonly string[]).includes(format);
 }
@@ -234,8 +260,13 @@ export async function importReferenceFile(
   // The file is read and its rows packed on a worker thread beside the writes (reference-import-worker.ts), or, for
   // a comparison (bench/reference-import.ts --baseline), on this thread between them.
   const batches = options.readOn === 'this-thread' ? batchesOnThisThread(read) : batchesFromWorker(read);
-  const result = await writeBatches(db, logged, filePath, batches, { checkpoint: { file: absolute, identity }, resume, collectEachBatch: true });
-  return options.sample ? { ...result, format, sample: true } : result;
+  const restore = sqliteForImport(db);
+  try {
+    const result = await writeBatches(db, logged, filePath, batches, { checkpoint: { file: absolute, identity }, resume, collectEachBatch: true });
+    return options.sample ? { ...result, format, sample: true } : result;
+  } finally {
+    await restore();
+  }
 }
 
 /** One import as `reference status` lists it. */
