@@ -98,6 +98,28 @@ describe('validate and the account', () => {
   });
 });
 
+describe('methods generated for operations no one wrote by hand', () => {
+  it('When the usage is asked for, then every day of the last 30 comes, today counting the calls just made', async () => {
+    // Arrange
+    await client.validate({ phone: '+14155550123' });
+    const today = new Date().toISOString().slice(0, 10);
+
+    // Act
+    const days = (await client.getUsage()) as Array<{ date: string; phone: number }>;
+
+    // Assert
+    expect(days.length).toBeGreaterThanOrEqual(30);
+    expect(days.find((day) => day.date === today)?.phone).toBeGreaterThan(0);
+    expect(await client.getUsage({ from: today, to: today })).toHaveLength(1);
+  });
+
+  it('When an e-mail check that does not exist is read, then NotFoundError with the problem', async () => {
+    const error = await client.emailChecks.get('chk_does_not_exist').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as NotFoundError).status).toBe(404);
+  });
+});
+
 describe('address autocomplete', () => {
   it('When the start of a delivery line is typed, then the delivery point comes first, free of credits', async () => {
     const before = (await client.account()).balance;
