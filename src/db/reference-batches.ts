@@ -98,12 +98,15 @@ export async function* recordBatches(records: AsyncIterable<ReferenceRecord>, op
 }
 
 /**
- * A full garbage collection, for the importing process and its reading thread: each batch's rows live long enough to
- * be promoted to V8's old generation, where V8 lets them pile up as garbage to several hundred MiB before it collects
- * (measured: 414 MiB peak at 1 M points); collected after each batch, a thread stays near its live size (tens of MiB
- * of heap) whatever the file's size, for a few milliseconds a batch. Null where V8 does not give it.
+ * A full garbage collection when the heap has grown by GC_GROWTH since the last one, for the importing process and
+ * its reading thread: each batch's rows live long enough to be promoted to V8's old generation, where V8 lets them
+ * pile up as garbage to several hundred MiB before it collects (measured: 414 MiB peak at 1 M points without). A
+ * collection after every batch cost more than its memory is worth (measured: 68 ms a collection on the importing
+ * thread, 3 µs a point); one every GC_GROWTH of growth (about two batches) keeps a thread within that of its live
+ * size, whatever the file's size, at a fraction of the cost. A no-op where V8 does not give it.
  */
-export const collectGarbage = ((): (() => void) | null => {
+const GC_GROWTH = 24 * 1024 * 1024;
+const fullCollection = ((): (() => void) | null => {
   try {
     v8.setFlagsFromString('--expose-gc');
     return vm.runInNewContext('gc') as () => void;
@@ -111,3 +114,11 @@ export const collectGarbage = ((): (() => void) | null => {
     return null;
   }
 })();
+let heapAfterCollection = 0;
+export function collectGarbage(): void {
+  if (!fullCollection) return;
+  const used = v8.getHeapStatistics().used_heap_size;
+  if (used - heapAfterCollection < GC_GROWTH) return;
+  fullCollection();
+  heapAfterCollection = v8.getHeapStatistics().used_heap_size;
+}

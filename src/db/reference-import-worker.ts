@@ -54,7 +54,7 @@ async function readInWorker(read: WorkerRead): Promise<void> {
       while (credits === 0) await new Promise<void>((resolve) => { wake = resolve; });
       credits--;
       port.postMessage({ batch } satisfies FromWorker);
-      collectGarbage?.();
+      collectGarbage();
     }
   } catch (err) {
     const e = err as { message?: string; code?: unknown };

@@ -192,7 +192,7 @@ async function writeBatches(
         inflight = pg.write(batch.rows, keepExisting, trailing);
         inflight.catch(() => undefined);
       }
-      if (options.collectEachBatch) collectGarbage?.();
+      if (options.collectEachBatch) collectGarbage();
     }
     if (inflight) await inflight;
   } finally {
