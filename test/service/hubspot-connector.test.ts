@@ -10,7 +10,7 @@ import { CV_PROPERTIES } from '../../connectors/hubspot/properties.js';
 import { json, request, runNow, spentByConnector } from '../support/connector-api.js';
 import { testDatabases } from '../support/databases.js';
 import { startTestService, type TestService } from '../support/service.js';
-import { startFakeHubspot, type FakeHubspot } from '../hubspot/fake-hubspot.js';
+import { signedDelivery, startFakeHubspot, type FakeHubspot } from '../hubspot/fake-hubspot.js';
 import { setUpProperties } from '../hubspot/properties.js';
 
 /** A US address 1, a phone 2 (no e-mail: its price depends on network checks). */
@@ -19,6 +19,16 @@ const KENTUCKY = (i: number) => ({
   address: `${100 + i} Main St`, city: 'Louisville', state: 'KY', zip: '40219', country: 'US', phone: `+1 502 713 ${String(4000 + i).padStart(4, '0')}`,
 });
 const ENV = { CONNECTOR_SECRET_KEY: 'e5'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true' };
+
+async function waitFor<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 describe.each(testDatabases)('the HubSpot connector on $name', (database) => {
   let s: TestService;
@@ -166,4 +176,60 @@ describe.each(testDatabases)('the HubSpot connector on $name', (database) => {
       await hub.close();
     }
   });
+
+  it('When HubSpot delivers signed contact events, then the contacts named are read, checked and written back within seconds, once, and forged or stale deliveries do nothing', async () => {
+    const hub = await hubspot(1005);
+    try {
+      const { apiKey } = await s.newAccount(1_000);
+      const [known] = hub.state.crm.seed(1, KENTUCKY);
+      const secret = 'private-app-client-secret';
+      const connector = await connect(s, apiKey, hub, { access_token: hub.state.privateToken(), client_secret: secret });
+      expect(await runNow(s, apiKey, connector.connector_id)).toMatchObject({ status: 'completed', records_validated: 1 });
+
+      const [created] = hub.state.crm.seed(1, (i) => KENTUCKY(50 + i), () => Date.now());
+      hub.state.crm.edit(known.id, { phone: '+1 502 713 4888' });
+      const target = `${s.url}/webhooks/hubspot`;
+      const delivery = signedDelivery(hub.state, target, [
+        { subscriptionType: 'contact.creation', objectId: created.id },
+        { subscriptionType: 'contact.propertyChange', objectId: known.id, propertyName: 'phone', propertyValue: '+1 502 713 4888' },
+        // Our own write-back's properties are never subscribed; were one delivered, it asks for nothing.
+        { subscriptionType: 'contact.propertyChange', objectId: known.id, propertyName: 'cv_phone_status', propertyValue: 'valid' },
+      ], { secret });
+      const post = (d: { body: string; headers: Record<string, string> }) => fetch(target, { method: 'POST', headers: d.headers, body: d.body });
+
+      const started = performance.now();
+      const answer = await post(delivery);
+      const answeredMs = performance.now() - started;
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual({ status: 'accepted' });
+      expect(answeredMs).toBeLessThan(1_000);
+      await waitFor('the new contact\'s verdict', () => hub.state.crm.contacts.get(created.id)!.properties.cv_phone_status ?? undefined);
+      await waitFor('the changed phone\'s verdict', () => (hub.state.crm.contacts.get(known.id)!.properties.cv_phone_e164 === '+15027134888' ? true : undefined));
+      const writtenMs = performance.now() - started;
+      console.log(`hubspot webhook on ${database.name}: answered in ${answeredMs.toFixed(0)} ms, written back in ${writtenMs.toFixed(0)} ms`);
+      expect(writtenMs).toBeLessThan(10_000);
+
+      // The same delivery again (HubSpot retries): acknowledged, not processed.
+      expect(await (await post(delivery)).json()).toEqual({ status: 'duplicate' });
+      // Signed with another secret, or altered: refused before anything is read.
+      expect((await post(signedDelivery(hub.state, target, [{ subscriptionType: 'contact.creation', objectId: created.id }], { secret: 'forged' }))).status).toBe(401);
+      expect((await post({ ...delivery, body: delivery.body.replace(created.id, known.id) })).status).toBe(401);
+      // Signed, but older than five minutes: a replay, acknowledged and not processed.
+      const old = signedDelivery(hub.state, target, [{ subscriptionType: 'contact.creation', objectId: created.id }], { secret, timestamp: Date.now() - 6 * 60_000 });
+      expect(await (await post(old)).json()).toEqual({ status: 'stale' });
+
+      const runs = await waitFor('the webhook runs ended', async () => {
+        const all = (await json(await s.get(`/v1/connectors/${connector.connector_id}/runs`, apiKey))).runs.filter((r: { triggered_by: string }) => r.triggered_by === 'webhook');
+        return all.length && all.every((r: { status: string }) => r.status !== 'running') ? all : undefined;
+      });
+      expect(runs.every((r: { status: string }) => r.status === 'completed')).toBe(true);
+      // The new contact in full (3), the changed phone alone (2): charged once each.
+      expect(runs.reduce((sum: number, r: { credits_charged: number }) => sum + r.credits_charged, 0)).toBe(PER_RECORD + 2);
+      const scheduled = await runNow(s, apiKey, connector.connector_id);
+      expect(scheduled).toMatchObject({ status: 'completed', records_validated: 0, credits_charged: 0 });
+    } finally {
+      await hub.close();
+    }
+  });
 });
+
