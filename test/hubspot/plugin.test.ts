@@ -272,3 +272,24 @@ describe('the HubSpot connector: check and set-up', () => {
     expect(other).toEqual([expect.objectContaining({ code: 'credentials_refused', message: `The token belongs to HubSpot account ${h.state.hubId}, not to the account 1 of the settings.` })]);
   });
 });
+
+describe('the HubSpot connector: discover', () => {
+  it('When the catalog is asked for, then contacts list the properties read with their roles and the cv_ ones, present or not, writable once set up', async () => {
+    const h = await startHub();
+    setUpProperties(h.state, ['cv_email_status']);
+    const plugin = pluginFor();
+    const catalog = await plugin.discover!(contextFor(h, { access_token: h.state.privateToken() }));
+    expect(catalog.objects.map((o) => [o.name, o.readable, o.writable])).toEqual([['contacts', true, true]]);
+    const fields = new Map(catalog.objects[0].fields.map((f) => [f.name, f]));
+    expect(fields.get('email')).toMatchObject({ role: 'email', readable: true, writable: false, present: true });
+    expect(fields.get('zip')).toMatchObject({ role: 'address', present: true });
+    expect(fields.get('lastmodifieddate')).toMatchObject({ role: 'watermark' });
+    expect(fields.get('cv_email_status')).toMatchObject({ role: 'verdict', type: 'enumeration', present: true, writable: true });
+    expect(fields.get('cv_phone_status')).toMatchObject({ role: 'verdict', present: false, writable: false });
+    expect([...fields.keys()].filter((n) => n.startsWith('cv_'))).toEqual(CV_PROPERTIES);
+
+    const readOnly = await plugin.discover!(contextFor(h, { access_token: h.state.privateToken(['crm.objects.contacts.read']) }));
+    expect(readOnly.objects[0]).toMatchObject({ readable: true, writable: false });
+  });
+});
+
