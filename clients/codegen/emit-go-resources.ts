@@ -3,7 +3,7 @@
  * method per operation, a params struct per operation with optional query parameters, and the resources' fields,
  * embedded in Client. The transport (client.go) does the retries and the deadline.
  */
-import { goName } from './emit-go.js';
+import { goName, goTypeText } from './emit-go.js';
 import { GENERATED_MARK, type ModelSet, modelName, pascalCase, sentence } from './model-ir.js';
 import { docOf, methodName, type Operation, type Parameter, resourcesOf, snakeCase } from './operation-ir.js';
 
@@ -132,10 +132,11 @@ function method(set: ModelSet, op: Operation, uses: Set<string>): string {
     let out: string;
     let result: string;
     if (op.answer.unwrap) {
-      const item = op.answer.unwrap.ref ? goType(set, op.answer.unwrap.ref) : 'any';
       const list = op.answer.ref && modelName(set, op.answer.ref, 'go');
-      out = list ?? `struct {\n\t\tItems []${item} \`json:"${op.answer.unwrap.wire}"\`\n\t}`;
-      returns = `([]${item}, error)`;
+      const field = list ? set.byId.get(op.answer.ref!)!.fields.find((f) => f.wire === op.answer.unwrap!.wire) : undefined;
+      const items = field ? goTypeText(set, field.type) : `[]${op.answer.unwrap.ref ? goType(set, op.answer.unwrap.ref) : 'any'}`;
+      out = list ?? `struct {\n\t\tItems ${items} \`json:"${op.answer.unwrap.wire}"\`\n\t}`;
+      returns = `(${items}, error)`;
       result = list ? `out.${goName(op.answer.unwrap.wire)}` : 'out.Items';
     } else {
       out = GO_ANSWER_TYPES[op.id] ?? goType(set, op.answer.ref);

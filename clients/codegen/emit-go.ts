@@ -17,6 +17,11 @@ function comment(text: string | undefined, indent: string): string[] {
   return text ? [`${indent}// ${text.replace(/\n/g, ' ')}`] : [];
 }
 
+/** The Go type of `type` (the resource emitter's too). */
+export function goTypeText(set: ModelSet, type: TypeRef): string {
+  return typeText(set, type);
+}
+
 function typeText(set: ModelSet, type: TypeRef): string {
   switch (type.kind) {
     case 'string': case 'date': case 'literal': case 'values': return 'string';

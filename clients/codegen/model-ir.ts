@@ -190,10 +190,42 @@ function unsupported(path: string, schema: unknown): never {
   throw new Error(`clients/generate-models: ${path} uses a schema construct the generator does not read: ${JSON.stringify(schema)}`);
 }
 
-/** Reads the document's components into models, in the order of MODELS. */
-export function readModels(document: { components: { schemas: Record<string, JsonSchema> } }): ModelSet {
+/**
+ * Names the hand-written code of each client gives its own types: a schema carried under its own name (below) never
+ * takes one of them.
+ */
+const HAND_WRITTEN_NAMES: Record<Language, string[]> = {
+  ts: ['APIError', 'BatchResult', 'BatchSource', 'Batches', 'ConnectorType', 'ContactValidator', 'ContactValidatorOptions', 'EmailReason', 'Problem', 'RequestOptions', 'UploadSource', 'WebhookEvent'],
+  py: ['BatchResult', 'Body', 'FileInput', 'JSON', 'Response', 'StreamedBody', 'Transport'],
+  go: ['AccountUpdate', 'Client', 'ConnectorParams', 'ConnectorType', 'ConnectorUpdate', 'Error', 'KeyParams', 'NetworkError', 'Option', 'ValidateOptions', 'ValidateParams', 'ValidateResult', 'WaitParams', 'WebhookEndpointParams', 'WebhookEvent'],
+  java: ['ApiEnum', 'BatchParams', 'Batches', 'Bodies', 'ConnectorParams', 'Connectors', 'ContactValidator', 'Json', 'Keys', 'Paths', 'Problem', 'Transport', 'ValidateRequest', 'Webhooks'],
+};
+
+/**
+ * The table's entries, and one for each schema an operation sends or answers that the table does not list, under the
+ * schema's own name in every language where that name is free: a new endpoint's answer is typed at once.
+ */
+function entriesWith(schemas: Record<string, JsonSchema>, operationSchemas: string[]): ModelEntry[] {
+  const taken = Object.fromEntries(LANGUAGES.map((l) => [l, new Set([
+    ...HAND_WRITTEN_NAMES[l], ...MODELS.map((m) => m[l]), ...VOCABULARIES.map((v) => v[l]),
+    ...Object.values(HAND_WRITTEN_TYPES).map((n) => n[l]),
+  ].filter(Boolean))])) as Record<Language, Set<string>>;
+  const listed = new Set(MODELS.map((m) => m.id));
+  const added: ModelEntry[] = [];
+  for (const id of operationSchemas) {
+    const schema = schemas[id];
+    if (listed.has(id) || !schema || !/^[A-Z][A-Za-z0-9]*$/.test(id) || !(schema.properties || schema.anyOf || schema.oneOf)) continue;
+    listed.add(id);
+    added.push({ id, ...Object.fromEntries(LANGUAGES.filter((l) => !taken[l].has(id)).map((l) => [l, id])) });
+  }
+  return [...MODELS, ...added];
+}
+
+/** Reads the document's components into models, in the order of MODELS (then the operations' own, see entriesWith). */
+export function readModels(document: { components: { schemas: Record<string, JsonSchema> } }, operationSchemas: string[] = []): ModelSet {
   const schemas = document.components.schemas;
-  const entries = new Map(MODELS.map((entry) => [entry.id, entry]));
+  const table = entriesWith(schemas, operationSchemas);
+  const entries = new Map(table.map((entry) => [entry.id, entry]));
   const vocabularyAt = new Map<string, Vocabulary>();
   const vocabularies: Vocabulary[] = [];
   const found = new Map<string, JsonSchema>();
@@ -292,10 +324,10 @@ export function readModels(document: { components: { schemas: Record<string, Jso
 
   // Components first (reading them finds the inline objects), then every entry in the table's order.
   const read = new Map<string, Model>();
-  for (const entry of MODELS) {
+  for (const entry of table) {
     if (schemas[entry.id]) read.set(entry.id, modelOf(entry, schemas[entry.id]));
   }
-  const models = MODELS.map((entry) => {
+  const models = table.map((entry) => {
     const model = read.get(entry.id) ?? (found.has(entry.id) ? modelOf(entry, found.get(entry.id)!) : undefined);
     if (!model) throw new Error(`clients/generate-models: the document has no schema at ${entry.id}`);
     return model;

@@ -231,3 +231,12 @@ export function plainType(schema: JsonSchema | undefined): TypeRef {
   if (['string', 'integer', 'number', 'boolean'].includes(type[0]) && !schema!.format) return { kind: type[0] };
   return { kind: 'unknown' };
 }
+
+/** The component schemas the operations send and answer, in order: the clients carry them (model-ir's entriesWith). */
+export function operationSchemas(operations: Operation[]): string[] {
+  return [...new Set(operations.flatMap((op) => [
+    op.body?.kind === 'json' ? op.body.ref : undefined,
+    op.answer.kind === 'json' ? op.answer.ref : undefined,
+    op.answer.kind === 'json' ? op.answer.unwrap?.ref : undefined,
+  ]).filter((id): id is string => Boolean(id)))];
+}

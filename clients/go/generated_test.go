@@ -27,8 +27,8 @@ func TestWhenTheUsageIsAskedForThenEveryDayComesAndTodayCountsTheCallsJustMade(t
 		t.Fatalf("%d days, want at least 30", len(days))
 	}
 	var phone float64
-	for _, d := range days {
-		if day, _ := d.(map[string]any); day["date"] == today {
+	for _, day := range days {
+		if day["date"] == today {
 			phone, _ = day["phone"].(float64)
 		}
 	}

@@ -339,6 +339,8 @@ type APIKey struct {
 	Publishable *PublishableKey `json:"publishable,omitempty"`
 	// A test key (`cv_test_…`, docs/api.md#test-keys)
 	Test bool `json:"test"`
+	// Its default policy, when it has one (docs/api.md#policies)
+	Policy string `json:"policy,omitempty"`
 }
 
 // Usage: Requests charged and credits spent per module over the window
@@ -391,6 +393,8 @@ type NewKey struct {
 	Publishable *PublishableKey `json:"publishable,omitempty"`
 	// `true` for a test key; absent otherwise
 	Test bool `json:"test,omitempty"`
+	// Its default policy, when one was given
+	Policy string `json:"policy,omitempty"`
 }
 
 // RevokedKey is the schema RevokedKey.
@@ -573,4 +577,88 @@ type FieldError struct {
 	// Dotted path of the field, or `(body)`
 	Field   string `json:"field"`
 	Message string `json:"message"`
+}
+
+// ValidateBatchRequest is the schema ValidateBatchRequest.
+type ValidateBatchRequest struct {
+	// 1 to 100 contacts, each a /v1/validate body with its `input_id`; more is 422 `too-many-contacts`
+	Contacts []map[string]any `json:"contacts"`
+}
+
+// ValidateBatchAnswer is the schema ValidateBatchAnswer.
+type ValidateBatchAnswer struct {
+	// One per contact, in the order sent
+	Results []map[string]any `json:"results"`
+	// How many results carry a `problem` instead of an answer
+	Failed int64 `json:"failed"`
+	// `charged`: the whole call; `remaining`: the balance after it
+	Credits    Credits `json:"credits"`
+	RequestID  string  `json:"request_id"`
+	ResponseMS int64   `json:"response_ms"`
+}
+
+// UsageDays is the schema UsageDays.
+type UsageDays struct {
+	Days []map[string]any `json:"days"`
+}
+
+// PolicyList is the schema PolicyList.
+type PolicyList struct {
+	// The named presets, the same on every service (`default` is the fixed table)
+	Presets []map[string]any `json:"presets"`
+	// The account's own, by name
+	Policies []Policy `json:"policies"`
+}
+
+// NewPolicyRequest: A name, the preset to start from, and any rules to change in it; rules left out are the preset's.
+type NewPolicyRequest struct {
+	Address map[string]any `json:"address,omitempty"`
+	Email   map[string]any `json:"email,omitempty"`
+	Phone   map[string]any `json:"phone,omitempty"`
+	// Unique in the account; not a preset's name
+	Name string `json:"name"`
+	// The preset whose rules the ones given change (default `default`)
+	Base string `json:"base,omitempty"`
+}
+
+// Policy is the schema Policy.
+type Policy struct {
+	Address  map[string]any `json:"address"`
+	Email    map[string]any `json:"email"`
+	Phone    map[string]any `json:"phone"`
+	PolicyID string         `json:"policy_id"`
+	Name     string         `json:"name"`
+	// The preset it was made from
+	Base      string    `json:"base"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// PolicyChanges: Rules to change; those left out keep their action.
+type PolicyChanges struct {
+	Address map[string]any `json:"address,omitempty"`
+	Email   map[string]any `json:"email,omitempty"`
+	Phone   map[string]any `json:"phone,omitempty"`
+}
+
+// ConnectorCheck is the schema ConnectorCheck.
+type ConnectorCheck struct {
+	// No problem found: the connector can run
+	Ok       bool             `json:"ok"`
+	Problems []map[string]any `json:"problems"`
+}
+
+// ShopifyInstallRequest is the schema ShopifyInstallRequest.
+type ShopifyInstallRequest struct {
+	Shop     string         `json:"shop"`
+	Name     string         `json:"name,omitempty"`
+	Schedule string         `json:"schedule,omitempty"`
+	Settings map[string]any `json:"settings,omitempty"`
+}
+
+// ShopifyInstallLink is the schema ShopifyInstallLink.
+type ShopifyInstallLink struct {
+	// Open it in the browser of the store's owner: it is valid an hour
+	InstallURL string    `json:"install_url"`
+	ExpiresAt  time.Time `json:"expires_at"`
 }

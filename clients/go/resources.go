@@ -17,6 +17,8 @@ type resources struct {
 	Keys *KeysService
 	// Batches has the batches operations.
 	Batches *BatchesService
+	// Policies has the policies operations.
+	Policies *PoliciesService
 	// Connectors has the connectors operations.
 	Connectors *ConnectorsService
 	// WebhookEndpoints has the webhook endpoints operations.
@@ -28,9 +30,22 @@ type resources struct {
 func (c *Client) initResources() {
 	c.Keys = &KeysService{c}
 	c.Batches = &BatchesService{c}
+	c.Policies = &PoliciesService{c}
 	c.Connectors = &ConnectorsService{c}
 	c.WebhookEndpoints = &WebhookEndpointsService{c}
 	c.EmailChecks = &EmailChecksService{c}
+}
+
+// ValidateQueryParams are the optional parameters of POST /v1/validate; the zero value leaves each out.
+type ValidateQueryParams struct {
+	// A preset (`default`, `signup`, `checkout`, `crm_cleanup`) or one of the account's policies; default: the key's default policy, else the fixed table (docs/api.md#policies).
+	Policy string
+}
+
+// ValidateBatchParams are the optional parameters of POST /v1/validate/batch; the zero value leaves each out.
+type ValidateBatchParams struct {
+	// A preset (`default`, `signup`, `checkout`, `crm_cleanup`) or one of the account's policies; default: the key's default policy, else the fixed table (docs/api.md#policies).
+	Policy string
 }
 
 // AutocompleteParams are the optional parameters of GET /v1/address/autocomplete; the zero value leaves each out.
@@ -63,6 +78,8 @@ type BatchParams struct {
 	SMTP *bool
 	// A label kept with the batch; by default the uploaded file's name (the form part's `filename`).
 	Name string
+	// The policy `cv_next_action` follows (docs/api.md#policies): a preset or one of the account's; by default the key's default policy, else the fixed table. Its rules are kept with the batch as they are at upload.
+	Policy string
 	// ContentType is the upload's type; text/csv by default.
 	ContentType string
 }
@@ -81,6 +98,9 @@ type KeysService struct{ c *Client }
 // BatchesService is client.Batches.
 type BatchesService struct{ c *Client }
 
+// PoliciesService is client.Policies.
+type PoliciesService struct{ c *Client }
+
 // ConnectorsService is client.Connectors.
 type ConnectorsService struct{ c *Client }
 
@@ -93,12 +113,47 @@ type EmailChecksService struct{ c *Client }
 // Validate: POST /v1/validate: Validate an address, an e-mail address and a phone number.
 //
 // Checks the modules asked for in parallel, within the time budget. Priced per module before the slow work starts (e-mail 1, US/Canadian address 1, other address 3, phone 2, landline 3); an `unknown` e-mail is refunded. A publishable key (`cv_pub_…`) may call this endpoint only, from one of its origins. A test key (`cv_test_…`) is answered by the same engines with network checks off (no DNS, SMTP or live phone look-up), is charged nothing and gets `"test": true`. `next_action` says what to do with the answer: `accept`, `confirm` or `fix`.
-func (c *Client) Validate(ctx context.Context, body ValidateParams) (*ValidateResult, error) {
-	cl := call{method: http.MethodPost, path: "/v1/validate", policy: retryAll, header: http.Header{"Idempotency-Key": {newIdempotencyKey()}}}
+func (c *Client) Validate(ctx context.Context, body ValidateParams, params ...*ValidateQueryParams) (*ValidateResult, error) {
+	var p *ValidateQueryParams
+	if len(params) > 0 {
+		p = params[0]
+	}
+	values := url.Values{}
+	if p != nil {
+		if p.Policy != "" {
+			values.Set("policy", p.Policy)
+		}
+	}
+	cl := call{method: http.MethodPost, path: "/v1/validate", policy: retryAll, query: values, header: http.Header{"Idempotency-Key": {newIdempotencyKey()}}}
 	if err := c.encode(&cl, body); err != nil {
 		return nil, err
 	}
 	var out ValidateResult
+	if err := c.roundTripWith(ctx, cl, &out, replayedInto(&out)); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// ValidateBatch: POST /v1/validate/batch: Validate up to 100 contacts in one call.
+//
+// Each contact is a /v1/validate body with an `input_id` of yours, echoed back with its answer; up to 100 contacts, checked together within one time budget, priced and charged each as /v1/validate would be, once each. A contact that cannot be answered (the credits ran out before it, an engine fault) gets its `problem` in its place and is not charged; the others are answered (HTTP 200, `failed` counts them). An `Idempotency-Key` covers the whole call: a retry replays the answer and charges nothing again. Secret keys only.
+func (c *Client) ValidateBatch(ctx context.Context, body ValidateBatchRequest, params ...*ValidateBatchParams) (*ValidateBatchAnswer, error) {
+	var p *ValidateBatchParams
+	if len(params) > 0 {
+		p = params[0]
+	}
+	values := url.Values{}
+	if p != nil {
+		if p.Policy != "" {
+			values.Set("policy", p.Policy)
+		}
+	}
+	cl := call{method: http.MethodPost, path: "/v1/validate/batch", policy: retryAll, query: values, header: http.Header{"Idempotency-Key": {newIdempotencyKey()}}}
+	if err := c.encode(&cl, body); err != nil {
+		return nil, err
+	}
+	var out ValidateBatchAnswer
 	if err := c.roundTripWith(ctx, cl, &out, replayedInto(&out)); err != nil {
 		return nil, err
 	}
@@ -161,7 +216,7 @@ func (c *Client) UpdateAccount(ctx context.Context, body AccountUpdate) (*Accoun
 // GetUsage: GET /v1/usage: Usage per module per day.
 //
 // UTC days from `from` to `to` (inclusive, at most 366; by default the last 30), every day listed, zeros included.
-func (c *Client) GetUsage(ctx context.Context, params ...*GetUsageParams) ([]any, error) {
+func (c *Client) GetUsage(ctx context.Context, params ...*GetUsageParams) ([]map[string]any, error) {
 	var p *GetUsageParams
 	if len(params) > 0 {
 		p = params[0]
@@ -176,13 +231,11 @@ func (c *Client) GetUsage(ctx context.Context, params ...*GetUsageParams) ([]any
 		}
 	}
 	cl := call{method: http.MethodGet, path: "/v1/usage", policy: retryAll, query: values}
-	var out struct {
-		Items []any `json:"days"`
-	}
+	var out UsageDays
 	if err := c.roundTripWith(ctx, cl, &out, nil); err != nil {
 		return nil, err
 	}
-	return out.Items, nil
+	return out.Days, nil
 }
 
 // List: GET /v1/keys: The account's API keys.
@@ -250,6 +303,9 @@ func (s *BatchesService) Create(ctx context.Context, file io.Reader, params ...B
 	}
 	if p.Name != "" {
 		values.Set("name", p.Name)
+	}
+	if p.Policy != "" {
+		values.Set("policy", p.Policy)
 	}
 	contentType := "text/csv"
 	if p.ContentType != "" {
@@ -328,6 +384,64 @@ func (s *BatchesService) Resume(ctx context.Context, batchID string) (*Batch, er
 		return nil, err
 	}
 	return &out, nil
+}
+
+// List: GET /v1/policies: The presets and the account's policies.
+func (s *PoliciesService) List(ctx context.Context) (*PolicyList, error) {
+	cl := call{method: http.MethodGet, path: "/v1/policies", policy: retryAll}
+	var out PolicyList
+	if err := s.c.roundTripWith(ctx, cl, &out, nil); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Create: POST /v1/policies: Make a policy of the account.
+//
+// From a preset (`base`), with the rules given changed. Its rules are kept whole: a later version's presets do not change it.
+func (s *PoliciesService) Create(ctx context.Context, body NewPolicyRequest) (*Policy, error) {
+	cl := call{method: http.MethodPost, path: "/v1/policies", policy: retryRefused}
+	if err := s.c.encode(&cl, body); err != nil {
+		return nil, err
+	}
+	var out Policy
+	if err := s.c.roundTripWith(ctx, cl, &out, nil); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Get: GET /v1/policies/{policy_id}: One policy of the account.
+func (s *PoliciesService) Get(ctx context.Context, policyID string) (*Policy, error) {
+	cl := call{method: http.MethodGet, path: "/v1/policies/" + url.PathEscape(policyID), policy: retryAll}
+	var out Policy
+	if err := s.c.roundTripWith(ctx, cl, &out, nil); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Update: PATCH /v1/policies/{policy_id}: Change a policy's rules.
+//
+// The rules given change; the others keep their action. Answers made from then on follow it (within a second on every instance).
+func (s *PoliciesService) Update(ctx context.Context, policyID string, body PolicyChanges) (*Policy, error) {
+	cl := call{method: http.MethodPatch, path: "/v1/policies/" + url.PathEscape(policyID), policy: retryRefused}
+	if err := s.c.encode(&cl, body); err != nil {
+		return nil, err
+	}
+	var out Policy
+	if err := s.c.roundTripWith(ctx, cl, &out, nil); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Delete: DELETE /v1/policies/{policy_id}: Delete a policy.
+//
+// Refused (409 `policy-conflict`, `reason` `in_use`) while a live key has it as its default.
+func (s *PoliciesService) Delete(ctx context.Context, policyID string) error {
+	cl := call{method: http.MethodDelete, path: "/v1/policies/" + url.PathEscape(policyID), policy: retryAll}
+	return s.c.roundTrip(ctx, cl, nil)
 }
 
 // Create: POST /v1/connectors: Connect a CRM or a store.
@@ -409,13 +523,13 @@ func (s *ConnectorsService) Runs(ctx context.Context, connectorID string) ([]Con
 // Check: POST /v1/connectors/{connector_id}/check: Check a connector before its first run.
 //
 // Signs in to the platform and finds what would keep a run from reading or writing: refused credentials, missing or read-only fields (Salesforce: the CV_*__c fields, field-level security), missing access scopes (Shopify), and webhooks Shopify refuses (subscribed, as each run does, when PUBLIC_BASE_URL is set). Every problem at once, each with what to do; 200 whatever it finds. Free of credits.
-func (s *ConnectorsService) Check(ctx context.Context, connectorID string) (map[string]any, error) {
+func (s *ConnectorsService) Check(ctx context.Context, connectorID string) (*ConnectorCheck, error) {
 	cl := call{method: http.MethodPost, path: "/v1/connectors/" + url.PathEscape(connectorID) + "/check", policy: retryRefused}
-	var out map[string]any
+	var out ConnectorCheck
 	if err := s.c.roundTripWith(ctx, cl, &out, nil); err != nil {
 		return nil, err
 	}
-	return out, nil
+	return &out, nil
 }
 
 // Create: POST /v1/webhook_endpoints: Register a webhook endpoint.
@@ -476,18 +590,16 @@ func (s *WebhookEndpointsService) Redeliver(ctx context.Context, webhookEndpoint
 // CreateShopifyInstallLink: POST /v1/connectors/shopify/install: A signed link that installs the Shopify app on a store.
 //
 // Needs SHOPIFY_API_KEY, SHOPIFY_API_SECRET and PUBLIC_BASE_URL (503 otherwise). The store is connected when its owner approves the app and Shopify calls back.
-func (s *ConnectorsService) CreateShopifyInstallLink(ctx context.Context, body any) (map[string]any, error) {
+func (s *ConnectorsService) CreateShopifyInstallLink(ctx context.Context, body ShopifyInstallRequest) (*ShopifyInstallLink, error) {
 	cl := call{method: http.MethodPost, path: "/v1/connectors/shopify/install", policy: retryRefused}
-	if body != nil {
-		if err := s.c.encode(&cl, body); err != nil {
-			return nil, err
-		}
+	if err := s.c.encode(&cl, body); err != nil {
+		return nil, err
 	}
-	var out map[string]any
+	var out ShopifyInstallLink
 	if err := s.c.roundTripWith(ctx, cl, &out, nil); err != nil {
 		return nil, err
 	}
-	return out, nil
+	return &out, nil
 }
 
 // Get: GET /v1/email-checks/{check_id}: An e-mail answer that arrives later.

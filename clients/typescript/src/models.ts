@@ -331,6 +331,8 @@ export interface ApiKey {
   publishable?: PublishableScope;
   /** A test key (`cv_test_…`, docs/api.md#test-keys) */
   test: boolean;
+  /** Its default policy, when it has one (docs/api.md#policies) */
+  policy?: string;
   [extra: string]: unknown;
 }
 
@@ -390,6 +392,8 @@ export interface CreateKeyRequest {
   phone?: boolean;
   /** A test key (`cv_test_…`): validates with network checks off and charges nothing */
   test?: boolean;
+  /** The policy its answers follow unless a request names another (`?policy=`): a preset or one of the account's (docs/api.md#policies) */
+  policy?: string;
 }
 
 export interface CreatedKey {
@@ -399,6 +403,8 @@ export interface CreatedKey {
   publishable?: PublishableScope;
   /** `true` for a test key; absent otherwise */
   test?: boolean;
+  /** Its default policy, when one was given */
+  policy?: string;
   [extra: string]: unknown;
 }
 
@@ -668,5 +674,87 @@ export interface FieldError {
   /** Dotted path of the field, or `(body)` */
   field: string;
   message: string;
+  [extra: string]: unknown;
+}
+
+export interface ValidateBatchRequest {
+  /** 1 to 100 contacts, each a /v1/validate body with its `input_id`; more is 422 `too-many-contacts` */
+  contacts: Array<{ address?: string | { line1: string; line2?: string; city?: string; state?: string; postal_code?: string; country?: string } | null; email?: string | null; phone?: string | null; country?: string; options?: { smtp?: boolean }; input_id: string }>;
+}
+
+export interface ValidateBatchAnswer {
+  /** One per contact, in the order sent */
+  results: Array<{ input_id: string; next_action: Open<'accept' | 'confirm' | 'fix'> | null; address: AddressResult | null; email: EmailResult | null; phone: PhoneResult | null; charged: number; problem: { type: Open<'/problems/invalid-json' | '/problems/invalid-request' | '/problems/invalid-header' | '/problems/unauthorized' | '/problems/webhook-unauthorized' | '/problems/session-token-invalid' | '/problems/webhook-signature-invalid' | '/problems/insufficient-credits' | '/problems/origin-not-allowed' | '/problems/module-not-allowed' | '/problems/csrf-failed' | '/problems/email-unconfirmed' | '/problems/owner-only' | '/problems/not-found' | '/problems/method-not-allowed' | '/problems/idempotency-key-in-use' | '/problems/payload-too-large' | '/problems/batch-too-large' | '/problems/contacts-too-large' | '/problems/too-many-contacts' | '/problems/batch-not-ready' | '/problems/batch-not-paused' | '/problems/batch-gone' | '/problems/invalid-csv' | '/problems/connector-busy' | '/problems/webhook-delivery-busy' | '/problems/shop-already-connected' | '/problems/policy-conflict' | '/problems/connectors-not-configured' | '/problems/webhooks-not-configured' | '/problems/shopify-app-not-configured' | '/problems/payments-not-configured' | '/problems/shopify-install-refused' | '/problems/unsupported-media-type' | '/problems/address-undeliverable' | '/problems/idempotency-key-reused' | '/problems/rate-limited' | '/problems/store-refused' | '/problems/internal' | '/problems/database-unavailable' | '/problems/not-ready'>; title: string; status: number; detail?: string; instance?: string; request_id?: string; balance?: number; required?: number; [extra: string]: unknown } | null; [extra: string]: unknown }>;
+  /** How many results carry a `problem` instead of an answer */
+  failed: number;
+  /** `charged`: the whole call; `remaining`: the balance after it */
+  credits: Credits;
+  request_id: string;
+  response_ms: number;
+  [extra: string]: unknown;
+}
+
+export interface UsageDays {
+  days: Array<{ date: string; address: number; email: number; phone: number; credits: number; [extra: string]: unknown }>;
+  [extra: string]: unknown;
+}
+
+export interface PolicyList {
+  /** The named presets, the same on every service (`default` is the fixed table) */
+  presets: Array<{ address: { statuses: { verified: Open<'accept' | 'confirm' | 'fix'>; plausible: Open<'accept' | 'confirm' | 'fix'>; corrected: Open<'accept' | 'confirm' | 'fix'>; partial: Open<'accept' | 'confirm' | 'fix'>; ambiguous: Open<'accept' | 'confirm' | 'fix'>; invalid: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; corrections: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; email: { statuses: { valid: Open<'accept' | 'confirm' | 'fix'>; risky: Open<'accept' | 'confirm' | 'fix'>; unknown: Open<'accept' | 'confirm' | 'fix'>; invalid: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; reasons: Record<string, Open<'accept' | 'confirm' | 'fix'>>; suggestion: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; phone: { statuses: { valid: Open<'accept' | 'confirm' | 'fix'>; unknown: Open<'accept' | 'confirm' | 'fix'>; invalid: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; reasons: Record<string, Open<'accept' | 'confirm' | 'fix'>>; [extra: string]: unknown }; name: Open<'default' | 'signup' | 'checkout' | 'crm_cleanup'>; [extra: string]: unknown }>;
+  /** The account's own, by name */
+  policies: Policy[];
+  [extra: string]: unknown;
+}
+
+/** A name, the preset to start from, and any rules to change in it; rules left out are the preset's. */
+export interface NewPolicyRequest {
+  address?: { statuses?: { verified?: Open<'accept' | 'confirm' | 'fix'>; plausible?: Open<'accept' | 'confirm' | 'fix'>; corrected?: Open<'accept' | 'confirm' | 'fix'>; partial?: Open<'accept' | 'confirm' | 'fix'>; ambiguous?: Open<'accept' | 'confirm' | 'fix'>; invalid?: Open<'accept' | 'confirm' | 'fix'> }; corrections?: Open<'accept' | 'confirm' | 'fix'> };
+  email?: { statuses?: { valid?: Open<'accept' | 'confirm' | 'fix'>; risky?: Open<'accept' | 'confirm' | 'fix'>; unknown?: Open<'accept' | 'confirm' | 'fix'>; invalid?: Open<'accept' | 'confirm' | 'fix'> }; reasons?: Record<string, Open<'accept' | 'confirm' | 'fix'>>; suggestion?: Open<'accept' | 'confirm' | 'fix'> };
+  phone?: { statuses?: { valid?: Open<'accept' | 'confirm' | 'fix'>; unknown?: Open<'accept' | 'confirm' | 'fix'>; invalid?: Open<'accept' | 'confirm' | 'fix'> }; reasons?: Record<string, Open<'accept' | 'confirm' | 'fix'>> };
+  /** Unique in the account; not a preset's name */
+  name: string;
+  /** The preset whose rules the ones given change (default `default`) */
+  base?: Open<'default' | 'signup' | 'checkout' | 'crm_cleanup'>;
+}
+
+export interface Policy {
+  address: { statuses: { verified: Open<'accept' | 'confirm' | 'fix'>; plausible: Open<'accept' | 'confirm' | 'fix'>; corrected: Open<'accept' | 'confirm' | 'fix'>; partial: Open<'accept' | 'confirm' | 'fix'>; ambiguous: Open<'accept' | 'confirm' | 'fix'>; invalid: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; corrections: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown };
+  email: { statuses: { valid: Open<'accept' | 'confirm' | 'fix'>; risky: Open<'accept' | 'confirm' | 'fix'>; unknown: Open<'accept' | 'confirm' | 'fix'>; invalid: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; reasons: Record<string, Open<'accept' | 'confirm' | 'fix'>>; suggestion: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown };
+  phone: { statuses: { valid: Open<'accept' | 'confirm' | 'fix'>; unknown: Open<'accept' | 'confirm' | 'fix'>; invalid: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; reasons: Record<string, Open<'accept' | 'confirm' | 'fix'>>; [extra: string]: unknown };
+  policy_id: string;
+  name: string;
+  /** The preset it was made from */
+  base: Open<'default' | 'signup' | 'checkout' | 'crm_cleanup'>;
+  created_at: string;
+  updated_at: string;
+  [extra: string]: unknown;
+}
+
+/** Rules to change; those left out keep their action. */
+export interface PolicyChanges {
+  address?: { statuses?: { verified?: Open<'accept' | 'confirm' | 'fix'>; plausible?: Open<'accept' | 'confirm' | 'fix'>; corrected?: Open<'accept' | 'confirm' | 'fix'>; partial?: Open<'accept' | 'confirm' | 'fix'>; ambiguous?: Open<'accept' | 'confirm' | 'fix'>; invalid?: Open<'accept' | 'confirm' | 'fix'> }; corrections?: Open<'accept' | 'confirm' | 'fix'> };
+  email?: { statuses?: { valid?: Open<'accept' | 'confirm' | 'fix'>; risky?: Open<'accept' | 'confirm' | 'fix'>; unknown?: Open<'accept' | 'confirm' | 'fix'>; invalid?: Open<'accept' | 'confirm' | 'fix'> }; reasons?: Record<string, Open<'accept' | 'confirm' | 'fix'>>; suggestion?: Open<'accept' | 'confirm' | 'fix'> };
+  phone?: { statuses?: { valid?: Open<'accept' | 'confirm' | 'fix'>; unknown?: Open<'accept' | 'confirm' | 'fix'>; invalid?: Open<'accept' | 'confirm' | 'fix'> }; reasons?: Record<string, Open<'accept' | 'confirm' | 'fix'>> };
+}
+
+export interface ConnectorCheck {
+  /** No problem found: the connector can run */
+  ok: boolean;
+  problems: Array<{ code: Open<'credentials_missing' | 'credentials_refused' | 'platform_unreachable' | 'outbound_refused' | 'object_not_accessible' | 'field_missing' | 'field_not_writable' | 'scope_missing' | 'webhook_refused'>; message: string; fix?: string; [extra: string]: unknown }>;
+  [extra: string]: unknown;
+}
+
+export interface ShopifyInstallRequest {
+  shop: string;
+  name?: string;
+  schedule?: string;
+  settings?: Record<string, unknown>;
+}
+
+export interface ShopifyInstallLink {
+  /** Open it in the browser of the store's owner: it is valid an hour */
+  install_url: string;
+  expires_at: string;
   [extra: string]: unknown;
 }

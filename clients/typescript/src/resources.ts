@@ -2,10 +2,20 @@
 /** The resources' methods, one per operation of the OpenAPI description. */
 import { type RequestOptions, type Transport, randomUUID } from './transport.js';
 import { BatchResult, type UploadSource, uploadBody } from './streams.js';
-import type { Account, AddressSuggestion, AddressSuggestions, ApiKey, Batch, BatchList, Connector, ConnectorList, ConnectorRun, ConnectorRunList, CreateConnectorRequest, CreateKeyRequest, CreateWebhookEndpointRequest, CreatedBatch, CreatedKey, CreatedWebhookEndpoint, KeyList, RevokedKey, RunStarted, UpdateAccountRequest, UpdateConnectorRequest, ValidateRequest, ValidateResponse, WebhookDelivery, WebhookDeliveryList, WebhookEndpoint, WebhookEndpointList } from './models.js';
+import type { Account, AddressSuggestion, AddressSuggestions, ApiKey, Batch, BatchList, Connector, ConnectorCheck, ConnectorList, ConnectorRun, ConnectorRunList, CreateConnectorRequest, CreateKeyRequest, CreateWebhookEndpointRequest, CreatedBatch, CreatedKey, CreatedWebhookEndpoint, KeyList, NewPolicyRequest, Policy, PolicyChanges, PolicyList, RevokedKey, RunStarted, ShopifyInstallLink, ShopifyInstallRequest, UpdateAccountRequest, UpdateConnectorRequest, UsageDays, ValidateBatchAnswer, ValidateBatchRequest, ValidateRequest, ValidateResponse, WebhookDelivery, WebhookDeliveryList, WebhookEndpoint, WebhookEndpointList } from './models.js';
 
 /** The options of `POST /v1/validate`. */
 export interface ValidateOptions extends RequestOptions {
+  /** A preset (`default`, `signup`, `checkout`, `crm_cleanup`) or one of the account's policies; default: the key's default policy, else the fixed table (docs/api.md#policies). */
+  policy?: string;
+  /** Sent as `Idempotency-Key`; a fresh UUID by default, kept for every retry of this call. */
+  idempotencyKey?: string;
+}
+
+/** The options of `POST /v1/validate/batch`. */
+export interface ValidateBatchOptions extends RequestOptions {
+  /** A preset (`default`, `signup`, `checkout`, `crm_cleanup`) or one of the account's policies; default: the key's default policy, else the fixed table (docs/api.md#policies). */
+  policy?: string;
   /** Sent as `Idempotency-Key`; a fresh UUID by default, kept for every retry of this call. */
   idempotencyKey?: string;
 }
@@ -40,6 +50,8 @@ export interface CreateBatchOptions extends RequestOptions {
   smtp?: boolean;
   /** A label kept with the batch; by default the uploaded file's name (the form part's `filename`). */
   name?: string;
+  /** The policy `cv_next_action` follows (docs/api.md#policies): a preset or one of the account's; by default the key's default policy, else the fixed table. Its rules are kept with the batch as they are at upload. */
+  policy?: string;
   /** `text/csv` by default. */
   contentType?: string;
 }
@@ -89,8 +101,8 @@ export class BatchesOperations {
    * The file as the body (`text/csv`, streamed to disk), or the part `file` of `multipart/form-data`, at most BATCH_MAX_BYTES (100 MiB). The first line is the header, and at least one data row must follow; `,`, `;` or tab; RFC 4180 quoting. A row of more than BATCH_MAX_COLUMNS (500) columns, a field over BATCH_MAX_FIELD_BYTES (65536), or a row over BATCH_MAX_ROW_BYTES (1048576 bytes, the header line included) is found while the file streams in: 422 `invalid-csv` with its `line`, nothing kept. Each row is priced and charged like one /v1/validate request as it is processed. Parameters go in the query or as form fields.
    */
   async create(source: UploadSource, options: CreateBatchOptions = {}): Promise<CreatedBatch> {
-    const { addressColumns, emailColumn, phoneColumn, countryColumn, smtp, name, contentType, ...rest } = options;
-    return this.transport.json<CreatedBatch>({ method: 'POST', path: `/v1/batches`, query: { address_columns: addressColumns?.join(','), email_column: emailColumn, phone_column: phoneColumn, country_column: countryColumn, smtp: smtp, name: name }, contentType: contentType ?? 'text/csv', ...(await uploadBody(source)) }, rest);
+    const { addressColumns, emailColumn, phoneColumn, countryColumn, smtp, name, policy, contentType, ...rest } = options;
+    return this.transport.json<CreatedBatch>({ method: 'POST', path: `/v1/batches`, query: { address_columns: addressColumns?.join(','), email_column: emailColumn, phone_column: phoneColumn, country_column: countryColumn, smtp: smtp, name: name, policy: policy }, contentType: contentType ?? 'text/csv', ...(await uploadBody(source)) }, rest);
   }
 
   /**
@@ -132,6 +144,49 @@ export class BatchesOperations {
    */
   async resume(batchId: string, options: RequestOptions = {}): Promise<Batch> {
     return this.transport.json<Batch>({ method: 'POST', path: `/v1/batches/${encodeURIComponent(batchId)}/resume` }, options);
+  }
+}
+
+/** `client.policies`. */
+export class Policies {
+  constructor(protected readonly transport: Transport) {}
+
+  /**
+   * GET /v1/policies: The presets and the account's policies
+   */
+  async list(options: RequestOptions = {}): Promise<PolicyList> {
+    return this.transport.json<PolicyList>({ method: 'GET', path: `/v1/policies` }, options);
+  }
+
+  /**
+   * POST /v1/policies: Make a policy of the account
+   * From a preset (`base`), with the rules given changed. Its rules are kept whole: a later version's presets do not change it.
+   */
+  async create(body: NewPolicyRequest, options: RequestOptions = {}): Promise<Policy> {
+    return this.transport.json<Policy>({ method: 'POST', path: `/v1/policies`, json: body }, options);
+  }
+
+  /**
+   * GET /v1/policies/{policy_id}: One policy of the account
+   */
+  async get(policyId: string, options: RequestOptions = {}): Promise<Policy> {
+    return this.transport.json<Policy>({ method: 'GET', path: `/v1/policies/${encodeURIComponent(policyId)}` }, options);
+  }
+
+  /**
+   * PATCH /v1/policies/{policy_id}: Change a policy's rules
+   * The rules given change; the others keep their action. Answers made from then on follow it (within a second on every instance).
+   */
+  async update(policyId: string, body: PolicyChanges, options: RequestOptions = {}): Promise<Policy> {
+    return this.transport.json<Policy>({ method: 'PATCH', path: `/v1/policies/${encodeURIComponent(policyId)}`, json: body }, options);
+  }
+
+  /**
+   * DELETE /v1/policies/{policy_id}: Delete a policy
+   * Refused (409 `policy-conflict`, `reason` `in_use`) while a live key has it as its default.
+   */
+  async delete(policyId: string, options: RequestOptions = {}): Promise<void> {
+    await this.transport.json<void>({ method: 'DELETE', path: `/v1/policies/${encodeURIComponent(policyId)}` }, options);
   }
 }
 
@@ -194,16 +249,16 @@ export class Connectors {
    * POST /v1/connectors/{connector_id}/check: Check a connector before its first run
    * Signs in to the platform and finds what would keep a run from reading or writing: refused credentials, missing or read-only fields (Salesforce: the CV_*__c fields, field-level security), missing access scopes (Shopify), and webhooks Shopify refuses (subscribed, as each run does, when PUBLIC_BASE_URL is set). Every problem at once, each with what to do; 200 whatever it finds. Free of credits.
    */
-  async check(connectorId: string, options: RequestOptions = {}): Promise<Record<string, unknown>> {
-    return this.transport.json<Record<string, unknown>>({ method: 'POST', path: `/v1/connectors/${encodeURIComponent(connectorId)}/check` }, options);
+  async check(connectorId: string, options: RequestOptions = {}): Promise<ConnectorCheck> {
+    return this.transport.json<ConnectorCheck>({ method: 'POST', path: `/v1/connectors/${encodeURIComponent(connectorId)}/check` }, options);
   }
 
   /**
    * POST /v1/connectors/shopify/install: A signed link that installs the Shopify app on a store
    * Needs SHOPIFY_API_KEY, SHOPIFY_API_SECRET and PUBLIC_BASE_URL (503 otherwise). The store is connected when its owner approves the app and Shopify calls back.
    */
-  async createShopifyInstallLink(body: Record<string, unknown>, options: RequestOptions = {}): Promise<Record<string, unknown>> {
-    return this.transport.json<Record<string, unknown>>({ method: 'POST', path: `/v1/connectors/shopify/install`, json: body }, options);
+  async createShopifyInstallLink(body: ShopifyInstallRequest, options: RequestOptions = {}): Promise<ShopifyInstallLink> {
+    return this.transport.json<ShopifyInstallLink>({ method: 'POST', path: `/v1/connectors/shopify/install`, json: body }, options);
   }
 }
 
@@ -272,8 +327,17 @@ export class RootOperations {
    * Checks the modules asked for in parallel, within the time budget. Priced per module before the slow work starts (e-mail 1, US/Canadian address 1, other address 3, phone 2, landline 3); an `unknown` e-mail is refunded. A publishable key (`cv_pub_…`) may call this endpoint only, from one of its origins. A test key (`cv_test_…`) is answered by the same engines with network checks off (no DNS, SMTP or live phone look-up), is charged nothing and gets `"test": true`. `next_action` says what to do with the answer: `accept`, `confirm` or `fix`.
    */
   async validate(body: ValidateRequest, options: ValidateOptions = {}): Promise<ValidateResponse> {
-    const { idempotencyKey = await randomUUID(), ...rest } = options;
-    return this.transport.json<ValidateResponse>({ method: 'POST', path: `/v1/validate`, json: body, idempotencyKey }, rest);
+    const { policy, idempotencyKey = await randomUUID(), ...rest } = options;
+    return this.transport.json<ValidateResponse>({ method: 'POST', path: `/v1/validate`, query: { policy: policy }, json: body, idempotencyKey }, rest);
+  }
+
+  /**
+   * POST /v1/validate/batch: Validate up to 100 contacts in one call
+   * Each contact is a /v1/validate body with an `input_id` of yours, echoed back with its answer; up to 100 contacts, checked together within one time budget, priced and charged each as /v1/validate would be, once each. A contact that cannot be answered (the credits ran out before it, an engine fault) gets its `problem` in its place and is not charged; the others are answered (HTTP 200, `failed` counts them). An `Idempotency-Key` covers the whole call: a retry replays the answer and charges nothing again. Secret keys only.
+   */
+  async validateBatch(body: ValidateBatchRequest, options: ValidateBatchOptions = {}): Promise<ValidateBatchAnswer> {
+    const { policy, idempotencyKey = await randomUUID(), ...rest } = options;
+    return this.transport.json<ValidateBatchAnswer>({ method: 'POST', path: `/v1/validate/batch`, query: { policy: policy }, json: body, idempotencyKey }, rest);
   }
 
   /**
@@ -307,6 +371,6 @@ export class RootOperations {
    */
   async getUsage(options: GetUsageOptions = {}): Promise<unknown[]> {
     const { from, to, ...rest } = options;
-    return (await this.transport.json<{ days: unknown[] }>({ method: 'GET', path: `/v1/usage`, query: { from: from, to: to } }, rest)).days;
+    return (await this.transport.json<UsageDays>({ method: 'GET', path: `/v1/usage`, query: { from: from, to: to } }, rest)).days;
   }
 }

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ._http import Transport
-from ._resources import Connectors, EmailChecks, Keys, WebhookEndpoints, _RootOperations
+from ._resources import Connectors, EmailChecks, Keys, Policies, WebhookEndpoints, _RootOperations
 from .resources import Batches
 
 
@@ -13,6 +13,7 @@ class _ContactValidatorBase(_RootOperations):
         self._transport = transport
         self.keys = Keys(transport)
         self.batches = Batches(transport)
+        self.policies = Policies(transport)
         self.connectors = Connectors(transport)
         self.webhook_endpoints = WebhookEndpoints(transport)
         self.email_checks = EmailChecks(transport)

@@ -81,6 +81,16 @@ __all__ = [
     "WebhookDelivery",
     "WebhookDeliveryList",
     "FieldError",
+    "ValidateBatchRequest",
+    "ValidateBatchAnswer",
+    "UsageDays",
+    "PolicyList",
+    "NewPolicyRequest",
+    "Policy",
+    "PolicyChanges",
+    "ConnectorCheck",
+    "ShopifyInstallRequest",
+    "ShopifyInstallLink",
 ]
 
 
@@ -318,6 +328,8 @@ class ApiKey(TypedDict):
     """Present for a publishable key"""
     test: bool
     """A test key (`cv_test_…`, docs/api.md#test-keys)"""
+    policy: NotRequired[str]
+    """Its default policy, when it has one (docs/api.md#policies)"""
 
 
 class Usage(TypedDict):
@@ -368,6 +380,8 @@ class NewApiKey(TypedDict):
     publishable: NotRequired[PublishableScope]
     test: NotRequired[bool]
     """`true` for a test key; absent otherwise"""
+    policy: NotRequired[str]
+    """Its default policy, when one was given"""
 
 
 class RevokedKey(TypedDict):
@@ -538,3 +552,81 @@ class FieldError(TypedDict):
     field: str
     """Dotted path of the field, or `(body)`"""
     message: str
+
+
+class ValidateBatchRequest(TypedDict):
+    contacts: List[Dict[str, Any]]
+    """1 to 100 contacts, each a /v1/validate body with its `input_id`; more is 422 `too-many-contacts`"""
+
+
+class ValidateBatchAnswer(TypedDict):
+    results: List[Dict[str, Any]]
+    """One per contact, in the order sent"""
+    failed: int
+    """How many results carry a `problem` instead of an answer"""
+    credits: Credits
+    """`charged`: the whole call; `remaining`: the balance after it"""
+    request_id: str
+    response_ms: int
+
+
+class UsageDays(TypedDict):
+    days: List[Dict[str, Any]]
+
+
+class PolicyList(TypedDict):
+    presets: List[Dict[str, Any]]
+    """The named presets, the same on every service (`default` is the fixed table)"""
+    policies: List[Policy]
+    """The account's own, by name"""
+
+
+class NewPolicyRequest(TypedDict):
+    """A name, the preset to start from, and any rules to change in it; rules left out are the preset's."""
+
+    address: NotRequired[Dict[str, Any]]
+    email: NotRequired[Dict[str, Any]]
+    phone: NotRequired[Dict[str, Any]]
+    name: str
+    """Unique in the account; not a preset's name"""
+    base: NotRequired[str]
+    """The preset whose rules the ones given change (default `default`)"""
+
+
+class Policy(TypedDict):
+    address: Dict[str, Any]
+    email: Dict[str, Any]
+    phone: Dict[str, Any]
+    policy_id: str
+    name: str
+    base: str
+    """The preset it was made from"""
+    created_at: str
+    updated_at: str
+
+
+class PolicyChanges(TypedDict):
+    """Rules to change; those left out keep their action."""
+
+    address: NotRequired[Dict[str, Any]]
+    email: NotRequired[Dict[str, Any]]
+    phone: NotRequired[Dict[str, Any]]
+
+
+class ConnectorCheck(TypedDict):
+    ok: bool
+    """No problem found: the connector can run"""
+    problems: List[Dict[str, Any]]
+
+
+class ShopifyInstallRequest(TypedDict):
+    shop: str
+    name: NotRequired[str]
+    schedule: NotRequired[str]
+    settings: NotRequired[Dict[str, Any]]
+
+
+class ShopifyInstallLink(TypedDict):
+    install_url: str
+    """Open it in the browser of the store's owner: it is valid an hour"""
+    expires_at: str

@@ -9,7 +9,7 @@ from typing import IO, Any, Dict, List, Literal, Optional, Sequence, Union
 
 from ._http import Transport
 from ._streams import NOT_GIVEN, BatchResult, FileInput, _joined, _members, _segment, download, upload_body
-from .types import Account, AddressSuggestion, AddressSuggestions, ApiKey, Batch, BatchList, Connector, ConnectorList, ConnectorRun, ConnectorRunList, CreatedWebhookEndpoint, KeyList, NewApiKey, NewBatch, NewRun, RevokedKey, ValidateOptions, Validation, WebhookDelivery, WebhookDeliveryList, WebhookEndpoint, WebhookEndpointList
+from .types import Account, AddressSuggestion, AddressSuggestions, ApiKey, Batch, BatchList, Connector, ConnectorCheck, ConnectorList, ConnectorRun, ConnectorRunList, CreatedWebhookEndpoint, KeyList, NewApiKey, NewBatch, NewRun, Policy, PolicyList, RevokedKey, ShopifyInstallLink, UsageDays, ValidateBatchAnswer, ValidateOptions, Validation, WebhookDelivery, WebhookDeliveryList, WebhookEndpoint, WebhookEndpointList
 
 
 class Keys:
@@ -29,13 +29,20 @@ class Keys:
         origins: Optional[List[str]] = NOT_GIVEN,
         phone: Optional[bool] = NOT_GIVEN,
         test: Optional[bool] = NOT_GIVEN,
+        policy: Optional[str] = NOT_GIVEN,
         timeout: Optional[float] = None,
     ) -> NewApiKey:
         """``POST /v1/keys``: Create an API key.
 
         The key is in the answer once, never again.
         """
-        body = _members({"publishable": publishable, "origins": origins, "phone": phone, "test": test})
+        body = _members({
+            "publishable": publishable,
+            "origins": origins,
+            "phone": phone,
+            "test": test,
+            "policy": policy,
+        })
         return self._t.request("POST", "/v1/keys", json_body=body, timeout=timeout).json()  # type: ignore[no-any-return]
 
     def revoke(self, key_id: str, *, timeout: Optional[float] = None) -> RevokedKey:
@@ -63,6 +70,7 @@ class _BatchesOperations:
         country_column: Optional[str] = None,
         smtp: Optional[bool] = None,
         name: Optional[str] = None,
+        policy: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> NewBatch:
         """``POST /v1/batches``: Upload a CSV file to validate in the background.
@@ -79,7 +87,7 @@ class _BatchesOperations:
             "/v1/batches",
             body=upload_body(file),
             content_type=content_type,
-            query={"address_columns": _joined(address_columns), "email_column": email_column, "phone_column": phone_column, "country_column": country_column, "smtp": smtp, "name": name},
+            query={"address_columns": _joined(address_columns), "email_column": email_column, "phone_column": phone_column, "country_column": country_column, "smtp": smtp, "name": name, "policy": policy},
             timeout=timeout,
         ).json()  # type: ignore[no-any-return]
 
@@ -135,6 +143,69 @@ class _BatchesOperations:
         A batch paused for want of credits also goes on by itself once the account has enough.
         """
         return self._t.request("POST", f"/v1/batches/{_segment(batch_id)}/resume", timeout=timeout).json()  # type: ignore[no-any-return]
+
+
+class Policies:
+    """``client.policies``."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def list(self, *, timeout: Optional[float] = None) -> PolicyList:
+        """``GET /v1/policies``: The presets and the account's policies."""
+        return self._t.request("GET", "/v1/policies", timeout=timeout).json()  # type: ignore[no-any-return]
+
+    def create(
+        self,
+        *,
+        name: str,
+        address: Optional[Dict[str, Any]] = NOT_GIVEN,
+        email: Optional[Dict[str, Any]] = NOT_GIVEN,
+        phone: Optional[Dict[str, Any]] = NOT_GIVEN,
+        base: Optional[str] = NOT_GIVEN,
+        timeout: Optional[float] = None,
+    ) -> Policy:
+        """``POST /v1/policies``: Make a policy of the account.
+
+        From a preset (`base`), with the rules given changed. Its rules are kept whole: a later version's presets do not
+        change it.
+        """
+        body = _members({
+            "address": address,
+            "email": email,
+            "phone": phone,
+            "name": name,
+            "base": base,
+        }, nullable=("name",))
+        return self._t.request("POST", "/v1/policies", json_body=body, timeout=timeout).json()  # type: ignore[no-any-return]
+
+    def get(self, policy_id: str, *, timeout: Optional[float] = None) -> Policy:
+        """``GET /v1/policies/{policy_id}``: One policy of the account."""
+        return self._t.request("GET", f"/v1/policies/{_segment(policy_id)}", timeout=timeout).json()  # type: ignore[no-any-return]
+
+    def update(
+        self,
+        policy_id: str,
+        *,
+        address: Optional[Dict[str, Any]] = NOT_GIVEN,
+        email: Optional[Dict[str, Any]] = NOT_GIVEN,
+        phone: Optional[Dict[str, Any]] = NOT_GIVEN,
+        timeout: Optional[float] = None,
+    ) -> Policy:
+        """``PATCH /v1/policies/{policy_id}``: Change a policy's rules.
+
+        The rules given change; the others keep their action. Answers made from then on follow it (within a second on
+        every instance).
+        """
+        body = _members({"address": address, "email": email, "phone": phone})
+        return self._t.request("PATCH", f"/v1/policies/{_segment(policy_id)}", json_body=body, timeout=timeout).json()  # type: ignore[no-any-return]
+
+    def delete(self, policy_id: str, *, timeout: Optional[float] = None) -> None:
+        """``DELETE /v1/policies/{policy_id}``: Delete a policy.
+
+        Refused (409 `policy-conflict`, `reason` `in_use`) while a live key has it as its default.
+        """
+        self._t.request("DELETE", f"/v1/policies/{_segment(policy_id)}", timeout=timeout)
 
 
 class Connectors:
@@ -221,7 +292,7 @@ class Connectors:
         """``GET /v1/connectors/{connector_id}/runs``: A connector's runs, newest first."""
         return self._t.request("GET", f"/v1/connectors/{_segment(connector_id)}/runs", timeout=timeout).json()["runs"]  # type: ignore[no-any-return]
 
-    def check(self, connector_id: str, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+    def check(self, connector_id: str, *, timeout: Optional[float] = None) -> ConnectorCheck:
         """``POST /v1/connectors/{connector_id}/check``: Check a connector before its first run.
 
         Signs in to the platform and finds what would keep a run from reading or writing: refused credentials, missing
@@ -237,9 +308,9 @@ class Connectors:
         shop: str,
         name: Optional[str] = NOT_GIVEN,
         schedule: Optional[str] = NOT_GIVEN,
-        settings: Optional[Any] = NOT_GIVEN,
+        settings: Optional[Dict[str, Any]] = NOT_GIVEN,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> ShopifyInstallLink:
         """``POST /v1/connectors/shopify/install``: A signed link that installs the Shopify app on a store.
 
         Needs SHOPIFY_API_KEY, SHOPIFY_API_SECRET and PUBLIC_BASE_URL (503 otherwise). The store is connected when its
@@ -352,6 +423,7 @@ class _RootOperations:
         country: Optional[str] = NOT_GIVEN,
         options: Optional[ValidateOptions] = NOT_GIVEN,
         *,
+        policy: Optional[str] = None,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> Validation:
@@ -374,6 +446,34 @@ class _RootOperations:
             "POST",
             "/v1/validate",
             json_body=body,
+            query={"policy": policy},
+            headers={"Idempotency-Key": idempotency_key or str(uuid.uuid4())},
+            idempotent=True,
+            timeout=timeout,
+        ).json()  # type: ignore[no-any-return]
+
+    def validate_batch(
+        self,
+        *,
+        contacts: List[Dict[str, Any]],
+        policy: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> ValidateBatchAnswer:
+        """``POST /v1/validate/batch``: Validate up to 100 contacts in one call.
+
+        Each contact is a /v1/validate body with an `input_id` of yours, echoed back with its answer; up to 100
+        contacts, checked together within one time budget, priced and charged each as /v1/validate would be, once each.
+        A contact that cannot be answered (the credits ran out before it, an engine fault) gets its `problem` in its
+        place and is not charged; the others are answered (HTTP 200, `failed` counts them). An `Idempotency-Key` covers
+        the whole call: a retry replays the answer and charges nothing again. Secret keys only.
+        """
+        body = _members({"contacts": contacts}, nullable=("contacts",))
+        return self._transport.request(
+            "POST",
+            "/v1/validate/batch",
+            json_body=body,
+            query={"policy": policy},
             headers={"Idempotency-Key": idempotency_key or str(uuid.uuid4())},
             idempotent=True,
             timeout=timeout,

@@ -13,5 +13,7 @@ public record ApiKey(
     /** Present for a publishable key */
     Publishable publishable,
     /** A test key ({@code cv_test_…}, docs/api.md#test-keys) */
-    boolean test
+    boolean test,
+    /** Its default policy, when it has one (docs/api.md#policies) */
+    String policy
 ) {}

@@ -1,7 +1,6 @@
 // Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
-import com.google.gson.JsonObject;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -83,17 +82,17 @@ public abstract class ConnectorsOperations {
    * {@code POST /v1/connectors/{connector_id}/check}: Check a connector before its first run.
    * Signs in to the platform and finds what would keep a run from reading or writing: refused credentials, missing or read-only fields (Salesforce: the CV_*__c fields, field-level security), missing access scopes (Shopify), and webhooks Shopify refuses (subscribed, as each run does, when PUBLIC_BASE_URL is set). Every problem at once, each with what to do; 200 whatever it finds. Free of credits.
    */
-  public JsonObject check(String connectorId) {
+  public ConnectorCheck check(String connectorId) {
     Objects.requireNonNull(connectorId, "connectorId");
     Transport.Call call = Transport.Call.json("POST", "/v1/connectors/" + Paths.segment(connectorId) + "/check", null);
-    return transport.json(call, JsonObject.class);
+    return transport.json(call, ConnectorCheck.class);
   }
 
   /**
    * {@code POST /v1/connectors/shopify/install}: A signed link that installs the Shopify app on a store.
    * Needs SHOPIFY_API_KEY, SHOPIFY_API_SECRET and PUBLIC_BASE_URL (503 otherwise). The store is connected when its owner approves the app and Shopify calls back.
    */
-  public JsonObject createShopifyInstallLink(String shop, String name, String schedule, Object settings) {
+  public ShopifyInstallLink createShopifyInstallLink(String shop, String name, String schedule, Map<String, Object> settings) {
     String body = new Bodies.Members()
         .put("shop", shop, true)
         .put("name", name, false)
@@ -101,16 +100,16 @@ public abstract class ConnectorsOperations {
         .put("settings", settings, false)
         .json();
     Transport.Call call = Transport.Call.json("POST", "/v1/connectors/shopify/install", body);
-    return transport.json(call, JsonObject.class);
+    return transport.json(call, ShopifyInstallLink.class);
   }
 
   /**
    * {@code POST /v1/connectors/shopify/install}: A signed link that installs the Shopify app on a store.
    * Needs SHOPIFY_API_KEY, SHOPIFY_API_SECRET and PUBLIC_BASE_URL (503 otherwise). The store is connected when its owner approves the app and Shopify calls back.
    */
-  public JsonObject createShopifyInstallLink(Map<String, ?> body) {
+  public ShopifyInstallLink createShopifyInstallLink(Map<String, ?> body) {
     Objects.requireNonNull(body, "body");
     Transport.Call call = Transport.Call.json("POST", "/v1/connectors/shopify/install", Json.GSON.toJson(body));
-    return transport.json(call, JsonObject.class);
+    return transport.json(call, ShopifyInstallLink.class);
   }
 }

@@ -13,6 +13,7 @@ public abstract class ContactValidatorOperations {
   final Transport transport;
   private final Keys keys;
   private final Batches batches;
+  private final Policies policies;
   private final Connectors connectors;
   private final WebhookEndpoints webhookEndpoints;
   private final EmailChecks emailChecks;
@@ -21,6 +22,7 @@ public abstract class ContactValidatorOperations {
     this.transport = transport;
     this.keys = new Keys(transport);
     this.batches = new Batches(transport);
+    this.policies = new Policies(transport);
     this.connectors = new Connectors(transport);
     this.webhookEndpoints = new WebhookEndpoints(transport);
     this.emailChecks = new EmailChecks(transport);
@@ -34,6 +36,11 @@ public abstract class ContactValidatorOperations {
   /** The batches operations. */
   public Batches batches() {
     return batches;
+  }
+
+  /** The policies operations. */
+  public Policies policies() {
+    return policies;
   }
 
   /** The connectors operations. */
@@ -55,10 +62,36 @@ public abstract class ContactValidatorOperations {
    * {@code POST /v1/validate}: Validate an address, an e-mail address and a phone number.
    * Checks the modules asked for in parallel, within the time budget. Priced per module before the slow work starts (e-mail 1, US/Canadian address 1, other address 3, phone 2, landline 3); an {@code unknown} e-mail is refunded. A publishable key ({@code cv_pub_…}) may call this endpoint only, from one of its origins. A test key ({@code cv_test_…}) is answered by the same engines with network checks off (no DNS, SMTP or live phone look-up), is charged nothing and gets {@code "test": true}. {@code next_action} says what to do with the answer: {@code accept}, {@code confirm} or {@code fix}.
    */
-  public ValidationResult validate(ValidateRequest body) {
+  public ValidationResult validate(ValidateRequest body, String policy) {
+    Map<String, String> parameters = new LinkedHashMap<>();
+    parameters.put("policy", policy);
     Objects.requireNonNull(body, "body");
-    Transport.Call call = Transport.Call.json("POST", "/v1/validate", body.toJson()).withIdempotencyKey();
+    Transport.Call call = Transport.Call.json("POST", "/v1/validate" + Paths.query(parameters), body.toJson()).withIdempotencyKey();
     return transport.json(call, ValidationResult.class);
+  }
+
+  /** {@link #validate} without {@code policy}. */
+  public ValidationResult validate(ValidateRequest body) {
+    return validate(body, null);
+  }
+
+  /**
+   * {@code POST /v1/validate/batch}: Validate up to 100 contacts in one call.
+   * Each contact is a /v1/validate body with an {@code input_id} of yours, echoed back with its answer; up to 100 contacts, checked together within one time budget, priced and charged each as /v1/validate would be, once each. A contact that cannot be answered (the credits ran out before it, an engine fault) gets its {@code problem} in its place and is not charged; the others are answered (HTTP 200, {@code failed} counts them). An {@code Idempotency-Key} covers the whole call: a retry replays the answer and charges nothing again. Secret keys only.
+   */
+  public ValidateBatchAnswer validateBatch(List<Map<String, Object>> contacts, String policy) {
+    Map<String, String> parameters = new LinkedHashMap<>();
+    parameters.put("policy", policy);
+    String body = new Bodies.Members()
+        .put("contacts", contacts, true)
+        .json();
+    Transport.Call call = Transport.Call.json("POST", "/v1/validate/batch" + Paths.query(parameters), body).withIdempotencyKey();
+    return transport.json(call, ValidateBatchAnswer.class);
+  }
+
+  /** {@link #validateBatch} without {@code policy}. */
+  public ValidateBatchAnswer validateBatch(List<Map<String, Object>> contacts) {
+    return validateBatch(contacts, null);
   }
 
   /**

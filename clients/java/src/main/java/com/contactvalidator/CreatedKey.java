@@ -8,5 +8,7 @@ public record CreatedKey(
     String apiKey,
     Publishable publishable,
     /** {@code true} for a test key; absent otherwise */
-    Boolean test
+    Boolean test,
+    /** Its default policy, when one was given */
+    String policy
 ) {}

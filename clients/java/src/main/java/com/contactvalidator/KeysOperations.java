@@ -25,12 +25,13 @@ public abstract class KeysOperations {
    * {@code POST /v1/keys}: Create an API key.
    * The key is in the answer once, never again.
    */
-  public CreatedKey create(Boolean publishable, List<String> origins, Boolean phone, Boolean test) {
+  public CreatedKey create(Boolean publishable, List<String> origins, Boolean phone, Boolean test, String policy) {
     String body = new Bodies.Members()
         .put("publishable", publishable, false)
         .put("origins", origins, false)
         .put("phone", phone, false)
         .put("test", test, false)
+        .put("policy", policy, false)
         .json();
     Transport.Call call = Transport.Call.json("POST", "/v1/keys", body);
     return transport.json(call, CreatedKey.class);
