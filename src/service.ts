@@ -14,17 +14,15 @@ import { JobStore } from './bulk/job-store.js';
 import { Schedules } from './bulk/schedules.js';
 import { BulkRunner } from './bulk/runner.js';
 import { createConnectorPlugins } from '../connectors/index.js';
-import { SalesforceConnect } from '../connectors/salesforce/connect.js';
 import { UsedFlowNonces } from './sync/flow-nonces.js';
-import { ShopifyInstall } from '../connectors/shopify/install.js';
-import { ShopifyOrders } from '../connectors/shopify/orders.js';
+import { ConnectFlows } from './sync/connect-flows.js';
 import { ConnectorChecks } from './sync/connector-check.js';
 import { CreditCaps, type CreditCapDeps } from './sync/credit-caps.js';
 import { RealtimeStreams } from './sync/realtime-streams.js';
 import { StreamStore } from './sync/stream-store.js';
-import { ShopifyWebhooks } from '../connectors/shopify/webhooks.js';
 import { OrderChecks, type OrderMail } from './sync/order-checks.js';
-import { ORDER_JOB_KIND, OrderJobs } from './sync/order-jobs.js';
+import { PLUGIN_JOB_KIND, PluginJobs } from './sync/plugin-jobs.js';
+import { PluginWebhooks } from './sync/plugin-webhooks.js';
 import { ConnectorStore } from './sync/connector-store.js';
 import { CONNECTOR_JOB_KIND, ConnectorRuns } from './sync/connector-runs.js';
 import { Connectors } from './sync/connectors.js';
@@ -168,7 +166,8 @@ export function openSync(
     ownerEmailOf: owners?.ownerEmailOf ?? (async () => null), mailer: owners?.mailer ?? { send: async () => undefined, showsLinks: false, sends: false, close() {} },
     dashboardUrl: owners?.dashboardUrl ?? (() => ''), log: logger,
   });
-  const registry = new ConnectorRegistry(createConnectorPlugins({ shopifyAdminBaseUrl: config.connectors.shopifyAdminBaseUrl }));
+  // Each plugin reads its own options (an app's client id, a test's stand-in) from the connectors' configuration.
+  const registry = new ConnectorRegistry(createConnectorPlugins(config.connectors));
   const secrets = new SecretBox(config.connectors.secretKey, config.connectors.previousKeys);
   const runs = new ConnectorRuns(store, bulk.store, bulk.runner, registry, secrets, validation, bulk.events, logger, {
     perJob: config.batch.perJob, slots: bulk.runner.slots, gate: bulk.runner.gate, allowPrivate: config.connectors.allowPrivate,
@@ -185,13 +184,13 @@ export function openSync(
   const orderChecks = buyers ? new OrderChecks(db, store, secrets, validation, buyers.mailer, buyers.linkSecret, logger, {
     outbound: config.outbound, allowPrivate: config.connectors.allowPrivate, baseUrl: buyers.baseUrl, caps,
   }) : null;
-  // An order's check is a job of the engine, stored before its delivery is answered (src/sync/order-jobs.ts).
-  const orderJobs = new OrderJobs(bulk.store, bulk.runner, logger);
-  bulk.runner.register(ORDER_JOB_KIND, orderJobs);
-  const shopifyOrders = orderChecks ? new ShopifyOrders(orderChecks, { adminBaseUrl: config.connectors.shopifyAdminBaseUrl }, orderJobs) : null;
-  const shopifyWebhooks = new ShopifyWebhooks(new WebhookDeliveries(db, store, secrets, runs, logger), logger, shopifyOrders ?? undefined);
-  const app = config.connectors.shopifyApp;
-  const shopifyInstall = app ? new ShopifyInstall({ ...app, adminBaseUrl: config.connectors.shopifyAdminBaseUrl }, connectors) : null;
+  // Orders checked at purchase: the port of the one plugin that checks them, built with the core's order services.
+  const orders = orderChecks ? registry.ordersPlugin()?.orders?.(orderChecks) ?? null : null;
+  // A plugin's own work (an order's check) is a job of the engine, stored before its delivery is answered.
+  const pluginJobs = new PluginJobs(bulk.store, bulk.runner, store, registry, secrets, logger);
+  bulk.runner.register(PLUGIN_JOB_KIND, pluginJobs);
+  const webhooks = new PluginWebhooks(registry, new WebhookDeliveries(db, store, secrets, runs, logger), pluginJobs, logger);
+  const connect = new ConnectFlows(registry, connectors, secrets, new UsedFlowNonces(db), config.connectors.allowPrivate);
   const checks = new ConnectorChecks({
     registry, secrets, log: logger,
     options: { outbound: config.outbound, allowPrivate: config.connectors.allowPrivate, publicBaseUrl: config.connectors.publicBaseUrl },
@@ -205,9 +204,7 @@ export function openSync(
     pollMs: config.connectors.streamPollMs, leaseMs: config.connectors.leaseMs, retryBaseMs: config.connectors.streamRetryMs,
     allowPrivate: config.connectors.allowPrivate, outbound: config.outbound,
   });
-  const salesforceApp = config.connectors.salesforceApp;
-  const salesforceConnect = salesforceApp ? new SalesforceConnect(salesforceApp, secrets, config.connectors.allowPrivate, new UsedFlowNonces(db)) : null;
-  return { store, registry, runs, scheduler, connectors, shopifyWebhooks, shopifyInstall, orderChecks, shopifyOrders, checks, salesforceConnect, streams };
+  return { store, registry, runs, scheduler, connectors, webhooks, connect, orderChecks, orders, checks, streams };
 }
 
 /** What the webhooks need of the fleet's schedules (src/bulk/schedules.ts). */
@@ -347,9 +344,8 @@ export async function startService(config: Config, logger: Logger = createLogger
     testKeyRequestsPerDay: config.testKeyRequestsPerDay,
     metrics: new ServiceMetrics(db, engines.resolver), metricsToken: config.metricsToken,
     isReady: () => ready, isDraining: () => closing !== undefined, resolverHealth: () => engines.resolver.health(), egresses: () => engines.resolver.egresses?.() ?? [], referenceState: engines.referenceState, batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
-    connectors: sync.connectors, connectorRuns: sync.runs, shopifyWebhooks: sync.shopifyWebhooks, shopifyInstall: sync.shopifyInstall,
-    shopifyOrders: sync.shopifyOrders, connectorChecks: sync.checks, salesforceConnect: sync.salesforceConnect,
-    shopifyWebhooksPerMinute: config.connectors.shopifyWebhooksPerMinute,
+    connectors: sync.connectors, connectorRuns: sync.runs, pluginWebhooks: sync.webhooks, connect: sync.connect,
+    orders: sync.orders, connectorChecks: sync.checks,
     people, purchases, webhooks: outgoing.webhooks, lowBalance: outgoing.lowBalance, emailChecks,
     dashboard: {
       freeCredits: config.credits.free, packPrices: config.credits.packPrices, batchMaxBytes: config.batch.maxBytes,
@@ -397,7 +393,8 @@ export async function startService(config: Config, logger: Logger = createLogger
       await sync.streams.stop();
       await emailChecks.stop();
       await outgoing.stop();
-      await sync.shopifyWebhooks.settle();
+      await sync.webhooks.settle();
+      await sync.orders?.settle();
       await bulk.runner.stop();
       await bulk.events.settle();
       await engines.close();

@@ -1,72 +1,32 @@
 /**
- * "Connect Salesforce" from the dashboard: the OAuth 2.0 web-server flow with PKCE (RFC 7636; Salesforce Help, "OAuth 2.0
- * Web Server Flow for Web App Integration"), the story:
- * 1. A signed-in person sends the form (name, login host, objects, options). The login host is one of Salesforce's
- *    (production `login.salesforce.com`, sandbox `test.salesforce.com`, or the org's My Domain): never another site, so
- *    the form cannot be made an open redirect. A state nonce and a PKCE verifier are made; they, the form and the
- *    person's session are sealed (AES-GCM, the connectors' key) into a short-lived HttpOnly cookie, and the browser goes
- *    to Salesforce's authorize page with the state and the verifier's challenge.
- * 2. Salesforce sends the browser back with a code and the state. The cookie is opened; the state must be its nonce
- *    and the session the same person's (CSRF: a callback from another browser or session is refused); the code is
- *    exchanged, with the verifier, for a refresh token, through the outbound guard. The flow's nonce is used once: it
- *    is remembered (in the database, for the fleet) until the flow expires, and a replay of the callback with the same
- *    cookie is refused before any code is exchanged (else it would make a second connector).
- * 3. The connector is created with the app's client id and secret and the refresh token as its credentials, sealed
- *    like every connector's; each of its sessions is a refresh-token grant.
+ * How a person connects Salesforce from the dashboard (the core serves both: src/sync/connect-flows.ts):
+ * - "Connect Salesforce", the OAuth 2.0 web-server flow with PKCE (RFC 7636; Salesforce Help, "OAuth 2.0 Web Server
+ *   Flow for Web App Integration"). The login host is one of Salesforce's (production `login.salesforce.com`, sandbox
+ *   `test.salesforce.com`, or the org's My Domain): never another site, so the form cannot be made an open redirect.
+ *   The core makes the state and the verifier and keeps them sealed in a cookie bound to the session; here the
+ *   authorize URL is made and the code exchanged (jsforce's OAuth2, through the outbound guard) for a refresh token.
+ *   The connector's credentials are the app's client id and secret and that refresh token; each session is a
+ *   refresh-token grant.
+ * - A connected app's client credentials, typed into a form.
  */
-import crypto from 'node:crypto';
 import { checkPlatformUrl, UnsafeUrl } from '../../src/sync/platform-url.js';
-import { createGuardedHttp } from '../../src/sync/plugin.js';
-import type { SecretBox } from '../../src/sync/secrets.js';
+import { ConnectRefused, type ConnectMethod, type FormField } from '../../src/sync/plugin.js';
 import { guardedTransport } from './transport.js';
+
+export { ConnectRefused };
 
 export interface SalesforceApp {
   clientId: string;
   clientSecret: string;
 }
 
-/** This service's callback as the connected app lists it. */
+/** This service's callback as the connected app lists it (the core's `/connectors/{type}/callback`). */
 export const CALLBACK_PATH = '/connectors/salesforce/callback';
 
-export class ConnectRefused extends Error {}
-
-export const CONNECT_COOKIE = 'cv_sf_connect';
 export const LOGIN_HOSTS = { production: 'https://login.salesforce.com', sandbox: 'https://test.salesforce.com' } as const;
-const FLOW_TTL_MS = 10 * 60_000;
 /** Salesforce's own login and My Domain hosts (`acme.my.salesforce.com`, `acme--uat.sandbox.my.salesforce.com`). */
 const SALESFORCE_HOST = /^(?:[a-z0-9-]+\.)*(?:salesforce\.com|force\.com)$/i;
 const LOCAL_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|10(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2})$/;
-
-/** What the form asked for, carried through Salesforce's pages in the sealed cookie. */
-export interface ConnectRequest {
-  name: string;
-  loginUrl: string;
-  schedule: string;
-  settings: Record<string, unknown>;
-  writeBack: Record<string, unknown>;
-}
-
-/** The flows' nonces already used (src/sync/flow-nonces.ts): true the first time only. */
-export interface FlowNonceBook {
-  useOnce(purpose: string, nonce: string, expiresAt: number): Promise<boolean>;
-}
-
-/** The signed-in person: their account, and their session (the flow is bound to it). */
-export interface Who { accountId: string; sessionHash: string }
-
-interface Flow extends ConnectRequest {
-  nonce: string;
-  verifier: string;
-  session: string;
-  account: string;
-  expires: number;
-}
-
-const same = (a: string, b: string) => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && crypto.timingSafeEqual(x, y);
-};
 
 /**
  * The login URL a person chose: production, sandbox, or a My Domain (a name, a host or an https URL). Only
@@ -96,74 +56,78 @@ export async function loginUrlOf(environment: string, myDomain: string, allowPri
   return url.origin;
 }
 
-export class SalesforceConnect {
-  constructor(
-    private readonly app: SalesforceApp,
-    private readonly secrets: SecretBox,
-    /** CONNECTOR_ALLOW_PRIVATE (tests): the login host may be a local org on loopback. */
-    private readonly allowPrivate: boolean,
-    private readonly usedNonces: FlowNonceBook,
-    private readonly now: () => number = Date.now,
-  ) {}
+/** The options both Salesforce forms share: objects, real time, where the standardized values go. */
+const OPTIONS: FormField[] = [
+  {
+    name: 'objects', target: 'settings.objects', label: 'Records to check', kind: 'multi', initial: ['Contact', 'Lead'],
+    choices: [{ value: 'Contact', label: 'Contacts' }, { value: 'Lead', label: 'Leads' }],
+  },
+  { name: 'realtime', target: 'settings.realtime', label: 'Check new and changed records within seconds (Change Data Capture)', kind: 'checkbox' },
+  {
+    name: 'write_mode', target: 'flow.write_mode', label: 'Standardized address, e-mail and phone', kind: 'select', initial: 'fields',
+    choices: [
+      { value: 'fields', label: 'Only the verdict fields (CV_…_Status__c)', sets: { 'write_back.overwrite_address': false, 'write_back.shadow_fields': false } },
+      { value: 'shadow', label: 'Beside the typed ones, in CV_ shadow fields', sets: { 'write_back.overwrite_address': false, 'write_back.shadow_fields': true } },
+      { value: 'overwrite', label: 'Over the typed address when it is confirmed', sets: { 'write_back.overwrite_address': true, 'write_back.shadow_fields': false } },
+    ],
+  },
+];
 
-  /** jsforce's OAuth2 client for the login host (jsforce, a large package, is loaded when a person connects, not at start). */
-  private async oauth2(loginUrl: string, baseUrl: string) {
-    const { default: jsforce } = await import('jsforce');
-    const redirectUri = new URL(CALLBACK_PATH, baseUrl).toString();
-    return new jsforce.OAuth2({ loginUrl, clientId: this.app.clientId, clientSecret: this.app.clientSecret, redirectUri });
-  }
+/** jsforce's OAuth2 client for the login host (jsforce, a large package, is loaded when a person connects, not at start). */
+async function oauth2(app: SalesforceApp, loginUrl: string, redirectUri: string) {
+  const { default: jsforce } = await import('jsforce');
+  return new jsforce.OAuth2({ loginUrl, clientId: app.clientId, clientSecret: app.clientSecret, redirectUri });
+}
 
-  /**
-   * Step 1: where to send the browser, and the sealed cookie that carries the flow to the callback. `baseUrl` is this
-   * service as the browser (and the connected app's callback URL) reaches it.
-   */
-  async start(who: Who, request: ConnectRequest, baseUrl: string): Promise<{ location: string; cookie: string }> {
-    const nonce = crypto.randomBytes(32).toString('base64url');
-    const verifier = crypto.randomBytes(48).toString('base64url');
-    const challenge = crypto.createHash('sha256').update(verifier).digest('base64url');
-    const flow: Flow = { ...request, nonce, verifier, session: who.sessionHash, account: who.accountId, expires: this.now() + FLOW_TTL_MS };
-    const sealed = this.secrets.seal(flow);
-    const location = (await this.oauth2(request.loginUrl, baseUrl)).getAuthorizationUrl({
-      scope: 'api refresh_token', state: nonce, code_challenge: challenge, prompt: 'login consent',
-    });
-    return { location, cookie: `${sealed.keyId}.${sealed.secret}` };
-  }
-
-  /** Step 2: the callback checked against the cookie and the session, and the code exchanged for a refresh token. */
-  async finish(
-    query: Record<string, string>, cookie: string | undefined, who: Who, baseUrl: string,
-  ): Promise<{ request: ConnectRequest; credentials: { client_id: string; client_secret: string; refresh_token: string } }> {
-    const flow = this.open(cookie);
-    if (!flow || !query.state || !same(query.state, flow.nonce)) throw new ConnectRefused('This answer from Salesforce does not match the connection this browser started: start again.');
-    if (flow.session !== who.sessionHash || flow.account !== who.accountId) throw new ConnectRefused('The connection was started in another session: start again.');
-    if (flow.expires < this.now()) throw new ConnectRefused('The connection took too long: start again.');
-    if (!(await this.usedNonces.useOnce('salesforce-connect', flow.nonce, flow.expires))) {
-      throw new ConnectRefused('This answer from Salesforce was already used: the connection it started is made or refused already. Start again to connect another org.');
-    }
-    if (query.error) throw new ConnectRefused(`Salesforce did not give access (${query.error_description || query.error}).`);
-    if (!query.code) throw new ConnectRefused('Salesforce sent no authorization code: start again.');
-    const guard = createGuardedHttp({ privateOrigins: this.allowPrivate ? [flow.loginUrl] : [] });
-    try {
-      const oauth2 = await this.oauth2(flow.loginUrl, baseUrl);
-      oauth2._transport = guardedTransport(guard.fetch);
-      const token = await oauth2.requestToken(query.code, { code_verifier: flow.verifier }).catch((err: Error) => {
-        throw new ConnectRefused(`Salesforce refused the authorization code (${err.name}: ${err.message.slice(0, 200)}): start again.`);
-      });
-      if (!token.refresh_token) throw new ConnectRefused('Salesforce gave no refresh token: add the "refresh_token" scope to the connected app.');
-      const { nonce: _n, verifier: _v, session: _s, account: _a, expires: _e, ...request } = flow;
-      return { request, credentials: { client_id: this.app.clientId, client_secret: this.app.clientSecret, refresh_token: token.refresh_token } };
-    } finally {
-      await guard.close();
-    }
-  }
-
-  private open(cookie: string | undefined): Flow | null {
-    const [keyId, secret] = (cookie ?? '').split('.');
-    if (!keyId || !secret) return null;
-    try {
-      return this.secrets.open<Flow>({ keyId, secret });
-    } catch {
-      return null;
-    }
-  }
+/** The ways to connect Salesforce: the OAuth flow when the service holds a connected app, and the client-credentials form. */
+export function salesforceConnect(app: SalesforceApp | null): ConnectMethod[] {
+  return [
+    {
+      kind: 'oauth', id: 'connect', title: 'Connect Salesforce', submit: 'Connect Salesforce',
+      description: 'Sign in to Salesforce as the user the connector should work as (a dedicated integration user is best) and allow access.',
+      unavailable: () => (app ? null : "The operator has not set up the Salesforce app (SALESFORCE_CLIENT_ID, SALESFORCE_CLIENT_SECRET): use a connected app's client credentials instead."),
+      fields: [
+        {
+          name: 'environment', target: 'flow.environment', label: 'Org', kind: 'radio', initial: 'production',
+          choices: [
+            { value: 'production', label: 'Production (login.salesforce.com)' }, { value: 'sandbox', label: 'Sandbox (test.salesforce.com)' },
+            { value: 'mydomain', label: 'My Domain' },
+          ],
+        },
+        { name: 'my_domain', target: 'flow.my_domain', label: 'My Domain host', kind: 'text', hint: 'acme.my.salesforce.com, when the org signs in on its My Domain' },
+        ...OPTIONS,
+      ],
+      async authorize({ redirectUri, state, codeChallenge, flow, allowPrivate }) {
+        const loginUrl = await loginUrlOf(String(flow.environment ?? ''), String(flow.my_domain ?? ''), allowPrivate);
+        const location = (await oauth2(app!, loginUrl, redirectUri)).getAuthorizationUrl({
+          scope: 'api refresh_token', state, ...(codeChallenge ? { code_challenge: codeChallenge } : {}), prompt: 'login consent',
+        });
+        return { location, carry: { loginUrl }, tokenOrigin: loginUrl };
+      },
+      async exchange({ code, codeVerifier, redirectUri, carried, fetch }) {
+        const loginUrl = String(carried.loginUrl);
+        const client = await oauth2(app!, loginUrl, redirectUri);
+        client._transport = guardedTransport(fetch);
+        const token = await client.requestToken(code, codeVerifier ? { code_verifier: codeVerifier } : {}).catch((err: Error) => {
+          throw new ConnectRefused(`Salesforce refused the authorization code (${err.name}: ${err.message.slice(0, 200)}): start again.`);
+        });
+        if (!token.refresh_token) throw new ConnectRefused('Salesforce gave no refresh token: add the "refresh_token" scope to the connected app.');
+        return {
+          credentials: { client_id: app!.clientId, client_secret: app!.clientSecret, refresh_token: token.refresh_token },
+          settings: { login_url: loginUrl },
+        };
+      },
+    },
+    {
+      kind: 'form', id: 'credentials', title: 'Salesforce with a connected app', submit: 'Add the Salesforce connector',
+      description: 'The client-credentials flow of your own connected app, with its run-as user.',
+      unavailable: () => null,
+      fields: [
+        { name: 'login_url', target: 'settings.login_url', label: 'My Domain URL', kind: 'url', hint: 'https://acme.my.salesforce.com', required: true },
+        { name: 'client_id', target: 'credentials.client_id', label: 'Consumer key', kind: 'text', required: true },
+        { name: 'client_secret', target: 'credentials.client_secret', label: 'Consumer secret', kind: 'secret', required: true },
+        ...OPTIONS,
+      ],
+    },
+  ];
 }

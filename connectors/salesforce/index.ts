@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import { z } from 'zod';
 import type { ConnectorContext, ConnectorPlugin } from '../../src/sync/plugin.js';
 import type { RetryPolicy } from '../../src/sync/retry.js';
+import { salesforceConnect, type SalesforceApp } from './connect.js';
 import { OBJECTS } from './mapping.js';
 
 export const salesforceSettingsSchema = z.object({
@@ -62,6 +63,8 @@ export type SalesforceCredentials = z.output<typeof salesforceCredentialsSchema>
 export type SalesforceWriteBack = z.output<typeof salesforceWriteBackSchema>;
 
 export interface SalesforcePluginOptions {
+  /** The service's connected app (SALESFORCE_CLIENT_ID, SALESFORCE_CLIENT_SECRET): "Connect Salesforce" is offered. */
+  app?: SalesforceApp | null;
   retry?: Partial<RetryPolicy>;
   /** How far before the watermark each read starts again (default 5 minutes). */
   overlapMs?: number;
@@ -73,6 +76,8 @@ export function createSalesforcePlugin(
 ): ConnectorPlugin<SalesforceSettings, SalesforceCredentials, SalesforceWriteBack> {
   return {
     type: 'salesforce',
+    presentation: { title: 'Salesforce', summary: 'Contacts and Leads of an org, in real time with Change Data Capture' },
+    connect: salesforceConnect(options.app ?? null),
     settingsSchema: salesforceSettingsSchema,
     credentialsSchema: salesforceCredentialsSchema,
     writeBackSchema: salesforceWriteBackSchema,

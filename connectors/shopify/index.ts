@@ -4,9 +4,13 @@
  * `contact_validator` namespace and `cv-…` tags. Webhook deliveries map to the same records (`recordsOfDelivery`).
  */
 import { z } from 'zod';
+import type { OrderChecks } from '../../src/sync/order-checks.js';
 import type { ConnectorContext, ConnectorPlugin } from '../../src/sync/plugin.js';
 import type { RetryPolicy } from '../../src/sync/retry.js';
 import { RESOURCES, recordsOfDelivery, type ShopifyResource } from './mapping.js';
+import { shopifyInstallMethod, type ShopifyAppSettings } from './install.js';
+import { ShopifyOrders } from './orders.js';
+import { ORDER_CHECK_JOB, shopifyWebhooks } from './webhooks.js';
 
 export const shopifySettingsSchema = z.object({
   /** The shop's permanent domain (`example.myshopify.com`); `https://` and a trailing slash are dropped. */
@@ -45,6 +49,10 @@ export type ShopifyCredentials = z.output<typeof shopifyCredentialsSchema>;
 export type ShopifyWriteBack = z.output<typeof shopifyWriteBackSchema>;
 
 export interface ShopifyPluginOptions {
+  /** The Shopify app (SHOPIFY_API_KEY, SHOPIFY_API_SECRET, PUBLIC_BASE_URL): its OAuth install is offered. */
+  app?: Omit<ShopifyAppSettings, 'adminBaseUrl'> | null;
+  /** SHOPIFY_WEBHOOKS_PER_MINUTE: refused deliveries per source address and per shop per minute (default 600). */
+  webhookRefusalsPerMinute?: number;
   /** Tests only (SHOPIFY_ADMIN_BASE_URL, e.g. `http://127.0.0.1:PORT`): every Admin API call goes there instead of `https://{shop}`. */
   adminBaseUrl?: string;
   retry?: Partial<RetryPolicy>;
@@ -67,8 +75,40 @@ export function requiredScopes(resources: ShopifyResource[], writeBack: ShopifyW
 export function createShopifyPlugin(
   options: ShopifyPluginOptions = {},
 ): ConnectorPlugin<ShopifySettings, ShopifyCredentials, ShopifyWriteBack> {
+  // The order checks at purchase, once the service built them (`orders`): the webhooks and the job reach them.
+  let orders: ShopifyOrders | null = null;
   return {
     type: 'shopify',
+    presentation: {
+      title: 'Shopify',
+      summary: 'customers and orders of a store, and its orders checked at purchase',
+      links: [{ label: 'Checkout and orders', path: 'store' }],
+    },
+    connect: [
+      shopifyInstallMethod(options.app ? { ...options.app, adminBaseUrl: options.adminBaseUrl } : null),
+      {
+        kind: 'form', id: 'token', title: 'Shopify with a custom app', submit: 'Add the Shopify connector',
+        description: "A custom app made in the store's admin, with the customer and order scopes.",
+        unavailable: () => null,
+        fields: [
+          { name: 'shop', target: 'settings.shop', label: 'Store', kind: 'text', hint: 'example.myshopify.com', required: true, lowercase: true },
+          { name: 'access_token', target: 'credentials.access_token', label: 'Admin API access token', kind: 'secret', hint: 'shpat_…', required: true },
+          { name: 'api_secret', target: 'credentials.api_secret', label: 'API secret key', kind: 'secret', hint: 'signs the webhooks', required: true },
+        ],
+      },
+    ],
+    webhooks: { ...shopifyWebhooks(() => orders), refusalsPerMinute: options.webhookRefusalsPerMinute },
+    jobs: {
+      [ORDER_CHECK_JOB]: async ({ connector, credentials }, payload) => {
+        // An instance that checks no orders (the CLI's) gives the job back for one that does.
+        if (!orders) throw new Error('this instance checks no orders at purchase');
+        await orders.created({ connector, credentials }, payload);
+      },
+    },
+    orders(services: OrderChecks) {
+      orders = new ShopifyOrders(services, { adminBaseUrl: options.adminBaseUrl });
+      return orders;
+    },
     settingsSchema: shopifySettingsSchema,
     credentialsSchema: shopifyCredentialsSchema,
     writeBackSchema: shopifyWriteBackSchema,

@@ -13,10 +13,13 @@
  * Why the person: Shopify answers an app the shop approved already without a prompt, to whoever of the shop's staff
  * opens the authorize page, so a link alone proves nothing about who wants the shop where. And a shop whose connector
  * belongs to another account and still reaches the shop is never moved by an install (src/sync/connectors.ts).
+ * The core serves the steps (src/sync/connect-flows.ts) at the paths the app lists: `shopifyInstallMethod`.
  */
 import crypto from 'node:crypto';
-import type { Connectors } from '../../src/sync/connectors.js';
-import { createGuardedHttp, type PlatformFetch } from '../../src/sync/plugin.js';
+import {
+  createGuardedHttp, InstallForAnotherAccount, InstallNeedsSignIn, InstallRefused, type AppInstallConnect, type InstallContext,
+  type PlatformFetch,
+} from '../../src/sync/plugin.js';
 
 export interface ShopifyAppSettings {
   apiKey: string;
@@ -28,19 +31,7 @@ export interface ShopifyAppSettings {
   adminBaseUrl?: string;
 }
 
-export class InstallRefused extends Error {}
-/** Nobody is signed in to the dashboard in this browser: sign in, then the same step goes on. */
-export class InstallNeedsSignIn extends InstallRefused {
-  constructor() {
-    super('Sign in to the dashboard as a member of the account that made this install link, then the install goes on.');
-  }
-}
-/** The person signed in is not a member of the account that made the link. */
-export class InstallForAnotherAccount extends InstallRefused {
-  constructor() {
-    super('This install link was made by another account than the one you are signed in to: nothing was changed. Sign in as a member of the account that made it, or make a link from your own account.');
-  }
-}
+export { InstallForAnotherAccount, InstallNeedsSignIn, InstallRefused };
 
 /** The person in the browser: signed in to the dashboard (src/people), a member of `accountId`. */
 export interface Installer { accountId: string; userId: string }
@@ -72,7 +63,6 @@ export class ShopifyInstall {
 
   constructor(
     private readonly app: ShopifyAppSettings,
-    private readonly connectors: Connectors,
     /** The token exchange's way out: by default the outbound guard (the shop's own admin, or the configured base URL). */
     private readonly exchange?: PlatformFetch,
     private readonly now: () => number = Date.now,
@@ -147,7 +137,7 @@ export class ShopifyInstall {
    * Step 3: the callback checked, and the install handed to the core: it refuses a shop another account's connector
    * still reaches before the code is exchanged, and otherwise exchanges it and connects the shop.
    */
-  async callback(query: Record<string, string>, cookie: string | undefined, who: Installer | null) {
+  async callback(query: Record<string, string>, cookie: string | undefined, who: Installer | null, connect: InstallContext['connect']) {
     if (!this.verifyQuery(query)) throw new InstallRefused("the callback is not signed by Shopify with this app's secret");
     const age = this.now() / 1000 - Number(query.timestamp);
     if (!Number.isFinite(age) || Math.abs(age) > CALLBACK_MAX_AGE_S) throw new InstallRefused('the callback is too old');
@@ -159,8 +149,8 @@ export class ShopifyInstall {
     const link = this.readLink(token ?? '');
     if (link.account !== who.accountId) throw new InstallForAnotherAccount();
     if (link.shop !== query.shop) throw new InstallRefused('the callback is for another shop');
-    return this.connectors.connectByInstall(link.account, {
-      type: 'shopify', name: link.name, ...(link.schedule ? { schedule: link.schedule } : {}), settings: { ...link.settings, shop: link.shop },
+    return connect(link.account, {
+      name: link.name, ...(link.schedule ? { schedule: link.schedule } : {}), settings: { ...link.settings, shop: link.shop },
     }, {
       credentials: async () => ({ access_token: await this.tokenFor(link.shop, query.code), api_secret: this.app.apiSecret }),
       holderReaches: (credentials) => this.reaches(link.shop, credentials),
@@ -216,4 +206,32 @@ export class ShopifyInstall {
     if (typeof accessToken !== 'string' || !accessToken) throw new InstallRefused('Shopify gave no access token');
     return accessToken;
   }
+}
+
+/** The install as the core serves it (`connect` of kind `install`), at the paths Shopify's app lists. */
+export function shopifyInstallMethod(app: ShopifyAppSettings | null, options: { exchange?: PlatformFetch; now?: () => number } = {}): AppInstallConnect {
+  const install = app ? new ShopifyInstall(app, options.exchange, options.now) : null;
+  const configured = () => {
+    if (!install) throw new InstallRefused('The Shopify app is not set up on this service.');
+    return install;
+  };
+  return {
+    kind: 'install', id: 'install', title: 'Install the Shopify app', submit: 'Install on Shopify',
+    description: 'This browser goes on to Shopify, where you approve the app on the store; its customers and orders are then ' +
+      'checked. The install link works only for a person signed in to this account, and never moves a store another account ' +
+      'has connected: that account disconnects it first.',
+    unavailable: () => (install ? null : "The operator has not set up the Shopify app (SHOPIFY_API_KEY, SHOPIFY_API_SECRET, PUBLIC_BASE_URL): use a custom app's token instead."),
+    fields: [
+      { name: 'shop', target: 'settings.shop', label: 'Store', kind: 'text', hint: 'example.myshopify.com', required: true, lowercase: true },
+    ],
+    cookie: { name: STATE_COOKIE, path: '/shopify' },
+    paths: { install: '/shopify/install', callback: '/shopify/callback' },
+    link: (accountId, draft) => configured().link(accountId, {
+      shop: String(draft.settings.shop ?? ''), ...(draft.name ? { name: draft.name } : {}),
+      ...(draft.schedule ? { schedule: draft.schedule } : {}),
+      ...(Object.keys(draft.settings).some((k) => k !== 'shop') ? { settings: draft.settings } : {}),
+    }),
+    authorize: ({ query, cookie: _none }, { who }) => configured().authorize(query.shop ?? '', query.link ?? '', who),
+    callback: ({ query, cookie }, { who, connect }) => configured().callback(query, cookie, who, connect),
+  };
 }

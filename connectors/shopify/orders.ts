@@ -11,7 +11,9 @@
  */
 import type { ConnectorRow } from '../../src/sync/connector-store.js';
 import { addressHash, InsufficientCredits, type ContactAnswer, type OrderChecks } from '../../src/sync/order-checks.js';
-import type { OrderJobs } from '../../src/sync/order-jobs.js';
+import {
+  OrderNotFound, OrderWriteRefused, type AddressCorrection, type BuyerAnswer, type ConfirmOutcome, type DoubtReason, type OrderPort,
+} from '../../src/sync/order-port.js';
 import type { CheckoutCount, ReleaseReason, ShopOrder } from '../../src/sync/order-book.js';
 import type { RecordContact } from '../../src/sync/plugin.js';
 import type { ShopifyClient } from './client.js';
@@ -20,40 +22,12 @@ import { addressOfRest, contactOf, keyOf, parseKey, type MailingAddress } from '
 import { assessRisk, doubtful, undeliverable } from './order-risk.js';
 import { readSessionToken } from './session-token.js';
 
-export { SessionTokenRefused } from './session-token.js';
+export { OrderNotFound, OrderWriteRefused, SessionTokenRefused } from '../../src/sync/order-port.js';
 
 /** The handle of our holds: one per fulfillment order, released by id (never another app's). */
 const HOLD_HANDLE = 'contact-validator-address';
 
-/** Why the buyer is asked about an address: the fact recorded on the order, in the extension's words. */
-export type DoubtReason = 'undeliverable' | 'ambiguous' | 'unit_missing';
 const DOUBTS: [string, DoubtReason][] = [['address_undeliverable', 'undeliverable'], ['address_ambiguous', 'ambiguous'], ['address_unit_missing', 'unit_missing']];
-
-/** A correction as the buyer gives it (Shopify's MailingAddressInput names). */
-export interface AddressCorrection {
-  address1: string; address2?: string | null; city: string; provinceCode?: string | null; zip: string; countryCode: string;
-}
-
-export type BuyerAnswer = { action: 'confirm' } | { action: 'correct'; address: AddressCorrection };
-
-export interface ConfirmOutcome {
-  status: 'confirmed' | 'corrected' | 'undeliverable';
-  /** The address as checked (a correction's), for the buyer to see what was understood. */
-  address: ContactAnswer['address'];
-  released: boolean;
-}
-
-/**
- * No such order among the connector's checked orders, or one the caller cannot be tied to: another store's, another
- * buyer's and a missing one read the same, word for word (the message names no order), so no answer tells them apart.
- */
-export class OrderNotFound extends Error {
-  constructor(message = 'no such order of this store was checked') {
-    super(message);
-  }
-}
-/** The store refused a write (Shopify's user errors), with its words. */
-export class OrderWriteRefused extends Error {}
 
 interface StoreAccess { connector: ConnectorRow; credentials: Record<string, unknown> }
 
@@ -65,31 +39,21 @@ export function orderContactOf(p: Record<string, unknown>): { contact: RecordCon
   return { contact: contactOf(text(p.email) || text(p.contact_email), p.phone, address), address };
 }
 
-export class ShopifyOrders {
+export class ShopifyOrders implements OrderPort {
+  readonly type = 'shopify';
+
   constructor(
     private readonly checks: OrderChecks,
     private readonly options: ShopifyPluginOptions = {},
-    /** The job engine's order checks (src/sync/order-jobs.ts); absent, `accept` checks in the background here. */
-    private readonly jobs?: OrderJobs,
-  ) {
-    jobs?.handle((connectorId, payload) => this.checkOrder(connectorId, payload));
-  }
+  ) {}
 
   /**
-   * `orders/create` as delivered: stored as a job of the job engine (with `jobs`) before the delivery is answered, so
-   * that an instance dying before or during the check leaves it to another; without, checked in the background here.
+   * Whether an `orders/create` of this order is checked: an order's GID, an active connector. The core then stores
+   * its check as a job of the plugin (`order-check`: `created`) before the delivery is answered, so that an instance
+   * dying before or during the check leaves it to another.
    */
-  async accept(access: StoreAccess, payload: Record<string, unknown>): Promise<void> {
-    const gid = text(payload.admin_graphql_api_id);
-    if (!parseKey(keyOf('orders', gid)) || access.connector.status !== 'active') return;
-    if (this.jobs) await this.jobs.enqueue(access.connector, gid, payload);
-    else this.track(this.created(access, payload));
-  }
-
-  /** The job's check: the connector as it is now (a deleted one checks nothing). */
-  private async checkOrder(connectorId: string, payload: Record<string, unknown>): Promise<void> {
-    const access = await this.checks.connector({ id: connectorId });
-    if (access) await this.created(access, payload);
+  accepts(connector: ConnectorRow, gid: string): boolean {
+    return parseKey(keyOf('orders', gid)) !== null && connector.status === 'active';
   }
 
   /**
@@ -275,7 +239,6 @@ export class ShopifyOrders {
   }
 
   async settle(): Promise<void> {
-    await this.jobs?.settle();
     await this.checks.settle();
   }
 

@@ -14,8 +14,10 @@ export interface SessionToken {
   customer: string | null;
 }
 
-/** Not a session token of a shop this service knows: answered 401, whatever the reason. */
-export class SessionTokenRefused extends Error {}
+import { SessionTokenRefused } from '../../src/sync/order-port.js';
+
+/** Not a session token of a shop this service knows: answered 401, whatever the reason (the core's refusal). */
+export { SessionTokenRefused };
 
 const SHOP = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
 

@@ -1,58 +1,46 @@
 /**
- * Shopify webhook deliveries (docs/connectors.md), the story: a shop has one connector (a unique index), so a delivery costs
- * one HMAC at most (base64 HMAC-SHA256 of the raw body with the connector's `api_secret`, `X-Shopify-Hmac-Sha256`),
- * checked in constant time before a byte is parsed; a shop that no connector knows, or a signature its connector's
- * secret does not make, is refused. A signed delivery triggered too long ago (`X-Shopify-Triggered-At`) is a replay:
- * acknowledged, not processed. A delivery whose signed content (topic, shop, raw body) was already seen is
- * acknowledged and not processed again, whatever its `X-Shopify-Webhook-Id` (a header nobody signs). The answer goes
- * out once an order's check at purchase is stored as a job of the job engine; the records a delivery carries are
- * queued as a job of their own alongside (one lost to a crash is caught by the next scheduled sync, which reads by
- * `updated_at`).
+ * Shopify's webhook deliveries (docs/connectors.md), as the core's `POST /webhooks/shopify` takes them
+ * (src/sync/plugin-webhooks.ts). A shop has one connector (a unique index), so a delivery costs one HMAC at most
+ * (base64 HMAC-SHA256 of the raw body with the connector's `api_secret`, `X-Shopify-Hmac-Sha256`), compared in
+ * constant time before a byte is parsed. A signed delivery triggered too long ago (`X-Shopify-Triggered-At`) is a
+ * replay: acknowledged, not processed. A delivery is the same event as another when its signed content (shop, topic,
+ * raw body) is, whatever its `X-Shopify-Webhook-Id` (a header nobody signs).
  *
- * Topics: `customers/create`, `customers/update`, `orders/create` validate the records they carry; `app/uninstalled`
- * pauses the connector and erases its access token; the mandatory privacy topics delete what we keep of the customer
- * (`customers/redact`) or the shop (`shop/redact`) and record that we did, as `customers/data_request` is recorded.
- * The books (the connector of a shop, content seen once, background work, records forgotten) are the core's
- * (src/sync/webhook-deliveries.ts); what a Shopify delivery means is here.
+ * Topics, each in one place: `customers/create` and `customers/update` check the records they carry; `orders/create`
+ * is the order's check at purchase, one job of the plugin (orders.ts: check, risk, hold, the buyer's mail; its record's
+ * tags and metafields come with the next sync, whose check of it is free), or the record checked when this service
+ * checks no orders at purchase; `orders/updated` re-checks a changed shipping address; `app/uninstalled` pauses the
+ * connector and erases its access token; the privacy topics forget what we keep of a customer or the shop and record
+ * that we did, as `customers/data_request` is recorded.
  */
 import crypto from 'node:crypto';
-import type { ConnectorContext } from '../../src/sync/plugin.js';
-import type { WebhookDeliveries } from '../../src/sync/webhook-deliveries.js';
+import type { ConnectorRow } from '../../src/sync/connector-store.js';
+import type { WebhookAction, WebhookEvent, WebhookRequest, WebhookSpec } from '../../src/sync/plugin.js';
+import type { ShopifyCredentials } from './index.js';
 import { recordsOfDelivery } from './mapping.js';
 import type { ShopifyOrders } from './orders.js';
 
-export interface Delivery {
-  topic: string;
-  shop: string;
-  hmac: string;
-  /** `X-Shopify-Triggered-At`: when Shopify triggered the delivery (kept the same on its retries); empty if absent. */
-  triggeredAt: string;
-  raw: Buffer;
-}
+export const SHOPIFY_TOPICS = [
+  'customers/create', 'customers/update', 'orders/create', 'orders/updated', 'app/uninstalled',
+  'customers/data_request', 'customers/redact', 'shop/redact',
+] as const;
 
-export type DeliveryAnswer =
-  | { status: 'unauthorized' }
-  | { status: 'malformed' }
-  | { status: 'duplicate' }
-  | { status: 'stale' }
-  | { status: 'accepted'; topic: string };
-
-const RECORD_TOPICS = ['customers/create', 'customers/update', 'orders/create'];
-/** Topics of the orders checked at purchase (orders.ts): remembered like the record topics. */
-const ORDER_TOPICS = ['orders/create', 'orders/updated'];
-const PRIVACY_TOPICS = new Set(['customers/data_request', 'customers/redact', 'shop/redact']);
+/** The topics whose records are checked as the sync checks them. */
+const RECORD_TOPICS = new Set(['customers/create', 'customers/update']);
+/** The order check at purchase: one job of the plugin per order (orders.ts). */
+export const ORDER_CHECK_JOB = 'order-check';
 
 /**
  * Shopify retries a failed delivery 8 times over 4 hours with its original payload and trigger time (shopify.dev
  * changelog, "Updates to webhook retry mechanism", 2024-09): a delivery triggered longer ago than this is no retry.
  */
 export const REPLAY_WINDOW_MS = 6 * 60 * 60_000;
-/**
- * How long a record topic's signed content is remembered: well past the window, since the trigger time is a header
- * nobody signs. The lifecycle and privacy topics (an uninstall, a redaction) are few and remembered for good: a
- * replay of one must never pause or erase a shop's connector again.
- */
-const RECORD_DELIVERY_MEMORY = { topics: [...new Set([...RECORD_TOPICS, ...ORDER_TOPICS])], memoryMs: 7 * 24 * 60 * 60_000 };
+
+/** A shop's permanent domain: anything else is no shop, refused without any cryptography. */
+const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]{0,60}\.myshopify\.com$/;
+
+const header = (request: WebhookRequest, name: string) => (request.headers[name] ?? '').trim();
+const shopOf = (request: WebhookRequest) => header(request, 'x-shopify-shop-domain').toLowerCase();
 
 /** Constant-time comparison of a presented base64 HMAC with the expected one. */
 function sameSignature(presented: string, expected: Buffer): boolean {
@@ -60,106 +48,93 @@ function sameSignature(presented: string, expected: Buffer): boolean {
   return given.length === expected.length && crypto.timingSafeEqual(given, expected);
 }
 
-type Signer = NonNullable<Awaited<ReturnType<WebhookDeliveries['connectorOf']>>>;
+/** Triggered longer ago than Shopify retries (or far in the future). An absent or unreadable time is let through to the content check. */
+function stale(request: WebhookRequest): boolean {
+  const at = Date.parse(header(request, 'x-shopify-triggered-at'));
+  return Number.isFinite(at) && Math.abs(request.now - at) > REPLAY_WINDOW_MS;
+}
 
-export class ShopifyWebhooks {
-  constructor(
-    private readonly deliveries: WebhookDeliveries,
-    private readonly log: ConnectorContext<unknown, unknown, unknown>['log'],
-    /** Orders checked at purchase: risk, holds, the buyer's confirmation (absent: records only). */
-    private readonly orders?: ShopifyOrders,
-  ) {}
+const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
-  /** The connector of the shop, if its secret signed the body; else null. */
-  private async signer(delivery: Delivery): Promise<Signer | null> {
-    if (!delivery.hmac || !delivery.shop) return null;
-    const found = await this.deliveries.connectorOf('shopify', delivery.shop.toLowerCase());
-    const secret = found?.credentials.api_secret;
-    if (!found || typeof secret !== 'string' || !secret) return null;
-    const expected = crypto.createHmac('sha256', secret).update(delivery.raw).digest();
-    return sameSignature(delivery.hmac, expected) ? found : null;
+/** What a customer's or a shop's privacy topic asks: the records to forget, and whom it is about. */
+function privacy(event: WebhookEvent, orders: ShopifyOrders | null, connector: ConnectorRow): WebhookAction[] {
+  const payload = (event.payload ?? {}) as Record<string, unknown>;
+  if (event.topic === 'shop/redact') {
+    return [
+      { kind: 'privacy', forget: 'all', subject: null, alsoDeleted: async () => (await orders?.forget(connector, 'all')) ?? 0 },
+      { kind: 'release', reason: 'the shop asked for its data to be erased', keep: {}, resetWatermark: true },
+    ];
   }
+  const customer = (payload.customer ?? {}) as { id?: number | string };
+  const subject = customer.id === undefined ? null : `gid://shopify/Customer/${customer.id}`;
+  if (event.topic === 'customers/data_request') return [{ kind: 'privacy', forget: [], subject }];
+  const orderGids = (Array.isArray(payload.orders_to_redact) ? payload.orders_to_redact as (number | string)[] : [])
+    .map((id) => `gid://shopify/Order/${id}`);
+  return [{
+    kind: 'privacy', forget: [...(subject ? [`customer:${subject}`] : []), ...orderGids.map((gid) => `order:${gid}`)], subject,
+    alsoDeleted: async () => (await orders?.forget(connector, orderGids)) ?? 0,
+  }];
+}
 
-  /** Triggered longer ago than Shopify retries (or far in the future): a replay. An absent or unreadable time is let through to the content check. */
-  private stale(triggeredAt: string): boolean {
-    const at = Date.parse(triggeredAt);
-    return Number.isFinite(at) && Math.abs(this.deliveries.now() - at) > REPLAY_WINDOW_MS;
-  }
-
-  async receive(delivery: Delivery): Promise<DeliveryAnswer> {
-    const signer = await this.signer(delivery);
-    if (!signer) return { status: 'unauthorized' };
-    const { connector, credentials } = signer;
-    if (this.stale(delivery.triggeredAt)) {
-      this.log.warn({ connector_id: connector.id, topic: delivery.topic, triggered_at: delivery.triggeredAt.slice(0, 40) }, 'stale webhook delivery ignored');
-      return { status: 'stale' };
-    }
-    let payload: unknown;
-    try {
-      payload = JSON.parse(delivery.raw.toString('utf8'));
-    } catch {
-      return { status: 'malformed' };
-    }
-    // The shop's, not the connector's: an install that moves the shop to a new connector does not make old content new.
-    const content = crypto.createHash('sha256')
-      .update(`${delivery.shop.toLowerCase()}\n${delivery.topic}\n`).update(delivery.raw).digest('base64url');
-    const seen = `shopify:${content}`;
-    if (!(await this.deliveries.firstSeen(seen, connector, delivery.topic, RECORD_DELIVERY_MEMORY))) {
-      return { status: 'duplicate' };
-    }
-
-    if (RECORD_TOPICS.includes(delivery.topic)) {
-      this.deliveries.process(connector, recordsOfDelivery(delivery.topic, payload));
-    }
-    if (this.orders && ORDER_TOPICS.includes(delivery.topic) && payload && typeof payload === 'object') {
-      const order = payload as Record<string, unknown>;
-      if (delivery.topic === 'orders/create') {
-        // The order's check is stored as a job before the answer goes out, so it survives this instance. Not stored
-        // (the database went away): the answer is an error, and Shopify's retry of the delivery is taken as new.
-        await this.orders.accept(signer, order).catch(async (err: unknown) => {
-          await this.deliveries.unsee(seen).catch(() => undefined);
-          throw err;
-        });
-      } else {
-        this.orders.track(this.orders.updated(signer, order));
+/** Shopify's webhooks; `orders()` is the plugin's order checks once the service built them (null: none, the CLI). */
+export function shopifyWebhooks(orders: () => ShopifyOrders | null): WebhookSpec<ShopifyCredentials> {
+  return {
+    topics: SHOPIFY_TOPICS,
+    headers: [
+      { name: 'X-Shopify-Topic', description: 'The topic', required: true, values: SHOPIFY_TOPICS },
+      { name: 'X-Shopify-Shop-Domain', description: '`example.myshopify.com`', required: true },
+      { name: 'X-Shopify-Hmac-Sha256', description: 'Base64 HMAC-SHA256 of the raw body', required: true },
+      { name: 'X-Shopify-Webhook-Id', description: 'The delivery id', required: true },
+      { name: 'X-Shopify-Triggered-At', description: 'When Shopify triggered the delivery (ISO 8601); its retries keep it' },
+    ],
+    maxBodyBytes: 1024 * 1024,
+    claimedAccount: (request) => (SHOP_DOMAIN.test(shopOf(request)) ? shopOf(request) : null),
+    verify(request, credentials) {
+      const hmac = header(request, 'x-shopify-hmac-sha256');
+      const secret = credentials?.api_secret;
+      if (!hmac || typeof secret !== 'string' || !secret) return 'invalid';
+      if (!sameSignature(hmac, crypto.createHmac('sha256', secret).update(request.raw).digest())) return 'invalid';
+      return stale(request) ? 'stale' : 'valid';
+    },
+    events(request) {
+      let payload: unknown;
+      try {
+        payload = JSON.parse(request.raw.toString('utf8'));
+      } catch {
+        return null;
       }
-    } else if (delivery.topic === 'app/uninstalled') {
-      // The app was removed from the shop: its access token is erased (the secret stays, for privacy deliveries).
-      const { access_token: _erased, ...rest } = credentials;
-      await this.deliveries.release(connector, 'the app was uninstalled from the shop; its access token is erased', rest);
-    } else if (PRIVACY_TOPICS.has(delivery.topic)) {
-      await this.privacy(signer, delivery, payload as Record<string, unknown>);
-    }
-    return { status: 'accepted', topic: delivery.topic };
-  }
-
-  private async privacy({ connector }: Signer, delivery: Delivery, payload: Record<string, unknown>): Promise<void> {
-    let keys: string[] = [];
-    let subject: string | null = null;
-    if (delivery.topic === 'customers/redact' || delivery.topic === 'customers/data_request') {
-      const customer = (payload.customer ?? {}) as { id?: number | string };
-      subject = customer.id === undefined ? null : `gid://shopify/Customer/${customer.id}`;
-      if (delivery.topic === 'customers/redact') {
-        const orders = Array.isArray(payload.orders_to_redact) ? payload.orders_to_redact as (number | string)[] : [];
-        keys = [...(subject ? [`customer:${subject}`] : []), ...orders.map((id) => `order:gid://shopify/Order/${id}`)];
+      const shop = shopOf(request);
+      const topic = header(request, 'x-shopify-topic');
+      // The shop's, not the connector's: an install that moves the shop to a new connector does not make old content new.
+      const dedupeKey = crypto.createHash('sha256').update(`${shop}\n${topic}\n`).update(request.raw).digest('base64url');
+      return [{ account: shop, topic, dedupeKey, payload }];
+    },
+    // A record topic's content is remembered a week, well past the replay window (the trigger time is a header nobody
+    // signs). The lifecycle and privacy topics are few and remembered for good: a replay must never pause or erase a
+    // shop's connector again.
+    forgetAfter: { topics: ['customers/create', 'customers/update', 'orders/create', 'orders/updated'], memoryMs: 7 * 24 * 60 * 60_000 },
+    handle(event, { connector, credentials }) {
+      const checks = orders();
+      const payload = event.payload && typeof event.payload === 'object' ? event.payload as Record<string, unknown> : null;
+      if (RECORD_TOPICS.has(event.topic)) return [{ kind: 'records', records: recordsOfDelivery(event.topic, event.payload) }];
+      if (event.topic === 'orders/create') {
+        if (!checks) return [{ kind: 'records', records: recordsOfDelivery(event.topic, event.payload) }];
+        const gid = text(payload?.admin_graphql_api_id);
+        // Stored as a job before the answer goes out, so that it survives this instance.
+        return checks.accepts(connector, gid) ? [{ kind: 'job', job: ORDER_CHECK_JOB, key: gid, payload: payload! }] : [];
       }
-    }
-    let deleted = 0;
-    if (delivery.topic === 'shop/redact') {
-      deleted = await this.deliveries.forgetRecords(connector, 'all');
-      deleted += await this.orders?.forget(connector, 'all') ?? 0;
-      await this.deliveries.release(connector, 'the shop asked for its data to be erased', {}, { resetWatermark: true });
-    }
-    deleted += await this.deliveries.forgetRecords(connector, keys);
-    deleted += await this.orders?.forget(connector, keys.filter((k) => k.startsWith('order:')).map((k) => k.slice('order:'.length))) ?? 0;
-    // What we keep of a customer is the hash of each checked value and a write-back owed, never the values
-    // themselves: a data request has nothing more to report than that, and is recorded.
-    await this.deliveries.recordPrivacyRequest({ connector, platformKey: delivery.shop, topic: delivery.topic, subject, recordsDeleted: deleted });
-  }
-
-  /** Waits for the work of deliveries already answered (a shutdown; tests). */
-  async settle(): Promise<void> {
-    await this.deliveries.settle();
-    await this.orders?.settle();
-  }
+      if (event.topic === 'orders/updated') {
+        return checks && payload ? [{ kind: 'background', run: () => checks.updated({ connector, credentials }, payload) }] : [];
+      }
+      if (event.topic === 'app/uninstalled') {
+        // The app was removed from the shop: its access token is erased (the secret stays, for privacy deliveries).
+        const { access_token: _erased, ...rest } = credentials as Record<string, unknown>;
+        return [{ kind: 'release', reason: 'the app was uninstalled from the shop; its access token is erased', keep: rest }];
+      }
+      if (event.topic === 'customers/data_request' || event.topic === 'customers/redact' || event.topic === 'shop/redact') {
+        return privacy(event, checks, connector);
+      }
+      return [];
+    },
+  };
 }

@@ -9,9 +9,9 @@ import type { Purchases } from '../billing/purchases.js';
 import type { Batches } from '../batches/batches.js';
 import type { ConnectorRuns } from '../sync/connector-runs.js';
 import type { Connectors } from '../sync/connectors.js';
-import type { ShopifyInstall } from '../../connectors/shopify/install.js';
-import type { ShopifyWebhooks } from '../../connectors/shopify/webhooks.js';
-import type { ShopifyOrders } from '../../connectors/shopify/orders.js';
+import type { ConnectFlows } from '../sync/connect-flows.js';
+import type { OrderPort } from '../sync/order-port.js';
+import type { PluginWebhooks } from '../sync/plugin-webhooks.js';
 import type { CreditLedger } from '../billing/ledger.js';
 import type { Database } from '../db/data-source.js';
 import type { Logger } from '../log.js';
@@ -50,26 +50,23 @@ export interface AppDeps {
   batches: Batches;
   connectors: Connectors;
   connectorRuns: ConnectorRuns;
-  shopifyWebhooks: ShopifyWebhooks;
-  /** Orders checked at purchase: the buyer's answers, the extensions' reports (null without connectors' mail and links). */
-  shopifyOrders?: ShopifyOrders | null;
-  /** SHOPIFY_WEBHOOKS_PER_MINUTE: refused deliveries per source address and per shop per minute (0: off; default 600). */
-  shopifyWebhooksPerMinute?: number;
+  /** Every plugin's webhook deliveries (POST /webhooks/{type}). */
+  pluginWebhooks: PluginWebhooks;
+  /** Every plugin's ways to connect: forms, OAuth flows, app installs (the dashboard's and the install endpoints). */
+  connect: ConnectFlows;
+  /** Orders checked at purchase, the port of the plugin that checks them (null: none, or no mail and links). */
+  orders?: OrderPort | null;
   /** Credit packs through Stripe Checkout (disabled, not absent, when Stripe is not configured). */
   purchases: Purchases;
   /** Outgoing webhooks (src/webhooks) and the low-balance alert. */
   webhooks: Webhooks;
   lowBalance: LowBalanceAlerts;
-  /** Answers that arrive later (GET /v1/email-checks/{id}). */
   /** Accounts' own policies (/v1/policies); by default kept in `db`. */
   policies?: PolicyStore;
-  emailChecks: Pick<EmailChecks, 'get' | 'batchState'>;
-  /** Null when the Shopify app is not configured. */
-  shopifyInstall: ShopifyInstall | null;
+  /** Answers that arrive later (GET /v1/email-checks/{id}). */
+  emailChecks: Pick<EmailChecks, 'get'>;
   /** Connectors' checks and one-click set-up, for the dashboard. */
   connectorChecks: DashboardDeps['connectorChecks'];
-  /** Null when SALESFORCE_CLIENT_ID / SALESFORCE_CLIENT_SECRET are not set. */
-  salesforceConnect: DashboardDeps['salesforceConnect'];
   /** BATCH_MAX_BYTES: the largest CSV file a batch takes. */
   batchMaxBytes: number;
   logger: Logger;
@@ -122,18 +119,18 @@ export function createApp(deps: AppDeps): express.Express {
     none: [],
   };
   let description: string | undefined;
-    policies: deps.policies ?? new PolicyStore(deps.db),
   mountEndpoints(app, ENDPOINTS, {
     ...deps,
     idempotency: new IdempotencyStore(deps.db, idempotencyLeaseMs(deps.validationBudgetMs ?? 2_000)),
+    policies: deps.policies ?? new PolicyStore(deps.db),
     description: () => (description ??= JSON.stringify(buildOpenApiDocument())),
   }, guards);
   const dashboard = dashboardRoutes(app, {
     people: deps.people, accounts: deps.accounts, ledger: deps.ledger, batches: deps.batches, connectors: deps.connectors,
     connectorRuns: deps.connectorRuns, purchases: deps.purchases, settings: deps.dashboard,
-    connectorChecks: deps.connectorChecks, salesforceConnect: deps.salesforceConnect, shopifyInstall: deps.shopifyInstall,
+    connectorChecks: deps.connectorChecks, connect: deps.connect,
     webhooks: deps.webhooks, lowBalance: deps.lowBalance,
-    shopifyOrders: deps.shopifyOrders, db: deps.db,
+    orders: deps.orders, db: deps.db,
   });
 
   // 405 with Allow (RFC 9110 §15.5.6) for a known path, from the same declarations and the dashboard's routes.

@@ -1,5 +1,5 @@
 /**
- * What the core gives a store plugin for the orders it checks at purchase (connectors/shopify/orders.ts): the order
+ * What the core gives a store plugin for the orders it checks at purchase (its order port, order-port.ts): the order
  * books, the connector of a platform account or id with its credentials, one check of an order's contact charged
  * once per order (its edits and re-checks cost nothing more), the guarded way out to the platform, mail to the buyer,
  * and the signed link of the buyer's confirmation page. The plugin says what an order means; this keeps the books.
@@ -79,7 +79,13 @@ export class OrderChecks {
    * month, as a run's stop tells them; the runs pause the connector).
    */
   async capReached(connector: ConnectorRow): Promise<boolean> {
-    return (await this.options.caps?.reached(connector)) != null;
+    const capped = await this.options.caps?.reached(connector);
+    if (!capped) return false;
+    // The runs' and deliveries' rule: the connector pauses at its cap until the month turns or the cap is raised.
+    await this.store.update(connector.id, {
+      status: 'paused', reason: 'credit_cap_reached', reasonDetail: `${capped.spent} of the connector's ${capped.cap} credits this month are used`,
+    });
+    return true;
   }
 
   /**

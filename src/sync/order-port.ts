@@ -48,6 +48,8 @@ export interface OrderAddress {
 }
 
 export interface OrderPort {
+  /** The plugin's type: its connectors are the stores whose orders are checked. */
+  readonly type: string;
   /** The buyer's answer, authenticated by the platform's session token (its signed-in customer's orders only). */
   answerWithSessionToken(token: string, orderId: string, answer: BuyerAnswer): Promise<ConfirmOutcome>;
   /** Whether the extension should ask the buyer about the order's address, and why. */

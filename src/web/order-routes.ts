@@ -1,13 +1,13 @@
 /**
  * The buyer's page about a doubtful delivery address (docs/shopify.md): GET shows the order's address from the store,
- * POST confirms it or writes the correction (connectors/shopify/orders.ts). Thin, as the dashboard's routes are: the
+ * POST confirms it or writes the correction (the order port of the plugin that checks orders, src/sync/order-port.ts). Thin, as the dashboard's routes are: the
  * signed link names the store and the order, the pre-session CSRF token guards the forms, and each client address may
  * answer a few times a minute.
  */
 import type { Request, RequestHandler, Response, Router } from 'express';
-import { OrderNotFound, OrderWriteRefused, type ShopifyOrders } from '../../connectors/shopify/orders.js';
+import { OrderNotFound, OrderWriteRefused, type OrderPort } from '../sync/order-port.js';
 import type { Database } from '../db/data-source.js';
-import { perClient } from '../http/endpoints/shopify-orders.js';
+import { perClient } from '../http/endpoints/order-endpoints.js';
 import { orderAddressDonePage, orderAddressPage, orderLinkProblemPage } from './pages/order-address.js';
 import { webOf } from './web-session.js';
 
@@ -18,7 +18,7 @@ const FIELDS = ['address1', 'address2', 'city', 'province_code', 'zip', 'country
 const text = (v: unknown) => (typeof v === 'string' ? v.trim().slice(0, 200) : '');
 
 export function orderAddressRoutes(
-  router: Router, orders: ShopifyOrders | null | undefined, db: Database,
+  router: Router, orders: OrderPort | null | undefined, db: Database,
   { session, form, csrf }: { session: RequestHandler; form: RequestHandler; csrf: RequestHandler },
 ): void {
   const limited = perClient(db, PER_MINUTE, 'rlorderpage:');

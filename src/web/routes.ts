@@ -23,12 +23,12 @@ import { parseBody } from '../http/request-schema.js';
 import { PeopleError, type People } from '../people/people.js';
 import type { ConnectorRuns } from '../sync/connector-runs.js';
 import type { Connectors } from '../sync/connectors.js';
-import type { ShopifyOrders } from '../../connectors/shopify/orders.js';
+import type { OrderPort } from '../sync/order-port.js';
 import type { Database } from '../db/data-source.js';
 import { dashboardAssets, iconRoutes } from './assets.js';
 import { SAMPLE_CSV, SAMPLE_CSV_NAME } from './sample-csv.js';
 import { orderAddressRoutes } from './order-routes.js';
-import { shopifyStoreRoutes } from './store-routes.js';
+import { storeRoutes } from './store-routes.js';
 import { batchesPage } from './pages/batches.js';
 import { billingPage, type Receipt } from './pages/billing.js';
 import { keysPage } from './pages/keys.js';
@@ -56,13 +56,13 @@ export interface DashboardDeps {
   connectors: Connectors;
   connectorRuns: ConnectorRuns;
   connectorChecks: ConnectorPageDeps['checks'];
-  salesforceConnect: ConnectorPageDeps['salesforceConnect'];
-  shopifyInstall: ConnectorPageDeps['shopifyInstall'];
+  /** Every plugin's ways to connect, rendered from their declarations. */
+  connect: ConnectorPageDeps['connect'];
   purchases: PackPurchases;
   webhooks: WebhookPageDeps['webhooks'];
   lowBalance: WebhookPageDeps['lowBalance'];
   /** Orders checked at purchase: the buyer's address page, the store's settings and proof. */
-  shopifyOrders?: ShopifyOrders | null;
+  orders?: OrderPort | null;
   db: Database;
   settings: {
     freeCredits: number;
@@ -187,7 +187,7 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
 
   dashboardAssets(router);
   iconRoutes(router);
-  orderAddressRoutes(router, deps.shopifyOrders, deps.db, { session, form, csrf });
+  orderAddressRoutes(router, deps.orders, deps.db, { session, form, csrf });
 
   // Signing up, in and out.
   router.get('/signup', session, (_req, res) => {
@@ -207,9 +207,10 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
       html(res, err.code === 'sign-up-limited' ? 429 : 400, signUpPage(webOf(res), settings.freeCredits, { values: { email: text(body.email) }, errors: { [err.field ?? 'email']: err.message } }));
     }
   });
-  // A page that needs a person (the Shopify install) sends them here with `next`: signed in, they go on there.
+  // A page that needs a person (an app's install) sends them here with `next`: signed in, they go on there.
+  const installSteps = deps.connect.offers().flatMap(({ method }) => (method.kind === 'install' ? [method.paths.install, method.paths.callback] : []));
   router.get('/signin', session, (req, res) => {
-    const next = nextAfterSignIn(req.query.next);
+    const next = nextAfterSignIn(req.query.next, installSteps);
     if (webOf(res).session) return res.redirect(303, next ?? '/');
     html(res, 200, signInPage(webOf(res), next ? { values: { next } } : {}, noticeOf(req)?.text));
   });
@@ -220,11 +221,11 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
       const { token } = await people.signIn({ email: body.email, password: body.password }, clientOf(req));
       if (previous) await people.sessions.end(previous.idHash);
       startSession(res, token);
-      res.redirect(303, nextAfterSignIn(body.next) ?? '/');
+      res.redirect(303, nextAfterSignIn(body.next, installSteps) ?? '/');
     } catch (err) {
       if (!(err instanceof PeopleError)) throw err;
       if (err.retryAfterS) res.set('Retry-After', String(err.retryAfterS));
-      const next = nextAfterSignIn(body.next) ?? '';
+      const next = nextAfterSignIn(body.next, installSteps) ?? '';
       html(res, err.code === 'sign-in-limited' ? 429 : 401, signInPage(webOf(res), { values: { email: text(body.email), next }, message: err.message }));
     }
   });
@@ -394,11 +395,11 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
   });
 
   connectorRoutes(router, { page, action }, {
-    connectors, connectorRuns, checks: deps.connectorChecks, salesforceConnect: deps.salesforceConnect, shopifyInstall: deps.shopifyInstall,
+    connectors, connectorRuns, checks: deps.connectorChecks, connect: deps.connect,
     allowPrivate: settings.connectorsAllowPrivate ?? false, baseUrl: settings.baseUrl,
   });
 
-  shopifyStoreRoutes(router, { page, action }, { connectors, orders: deps.shopifyOrders });
+  storeRoutes(router, { page, action }, { connectors, orders: deps.orders });
   webhookRoutes(router, { page, action }, { webhooks: deps.webhooks, lowBalance: deps.lowBalance, accounts });
 
   // Billing.

@@ -4,7 +4,7 @@
  */
 import { SignJWT } from 'jose';
 import { expect } from 'vitest';
-import { OrderWriteRefused } from '../../connectors/shopify/orders.js';
+import { OrderWriteRefused } from '../../src/sync/order-port.js';
 import type { TestService } from '../support/service.js';
 import type { Conformance } from './conformance.js';
 import { BIG_JSON, call, json } from './http.js';
@@ -47,7 +47,7 @@ export async function provokeShopifyOrderEndpoints(s: TestService, conformance: 
   expect((await answer({ body: 'confirm', type: 'text/plain' })).type).toBe('/problems/unsupported-media-type');
   const nowhere = { address1: '1 Zzyzx Nowhere Rd', city: 'Nowhere', province_code: 'KY', zip: '99999', country_code: 'US' };
   expect((await answer(json({ order_id: gid, action: 'correct', address: nowhere }))).type).toBe('/problems/address-undeliverable');
-  const orders = s.sync.shopifyOrders!;
+  const orders = s.sync.orders!;
   const { answerWithSessionToken, questionWithSessionToken } = orders;
   try {
     Object.assign(orders, { questionWithSessionToken: async () => { throw new Error('injected fault'); } });

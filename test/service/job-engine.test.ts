@@ -179,7 +179,7 @@ describe.each(testDatabases)('a webhook delivery for a connector whose URL is re
     try {
       // Act
       const answer = await deliver(s.url, signedDelivery('customers/update', { id: 7, admin_graphql_api_id: 'gid://shopify/Customer/7', email: 'ann@example.com' }, { shop, secret: 'the-secret' }));
-      await s.sync.shopifyWebhooks.settle();
+      await s.sync.webhooks.settle();
       const [run] = await s.sync.store.runs(id, 1);
 
       // Assert

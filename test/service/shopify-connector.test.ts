@@ -189,7 +189,7 @@ describe.each(testDatabases)('the Shopify connector on $name', (database) => {
       const elapsed = performance.now() - started;
       const replay = await deliver(s.url, delivery);
       const written = await waitFor('the metafield', async () => shop.state.metafield(customer.id, 'phone_status'));
-      await s.sync.shopifyWebhooks.settle();
+      await s.sync.webhooks.settle();
       const runs = (await json(await s.get(`/v1/connectors/${connectorId}/runs`, apiKey))).runs.filter((r: { triggered_by: string }) => r.triggered_by === 'webhook');
 
       expect(first.status).toBe(200);
@@ -213,11 +213,11 @@ describe.each(testDatabases)('the Shopify connector on $name', (database) => {
       const payload = customerPayload(customer);
       const before = await webhookRuns();
       const first = await deliver(s.url, sign('customers/update', payload, { webhookId: crypto.randomUUID() }));
-      await s.sync.shopifyWebhooks.settle();
+      await s.sync.webhooks.settle();
 
       // Act
       const replay = await deliver(s.url, sign('customers/update', payload, { webhookId: crypto.randomUUID() }));
-      await s.sync.shopifyWebhooks.settle();
+      await s.sync.webhooks.settle();
 
       // Assert
       expect(await json(first)).toEqual({ status: 'accepted' });
@@ -233,7 +233,7 @@ describe.each(testDatabases)('the Shopify connector on $name', (database) => {
       // Act
       const stale = await deliver(s.url, sign('customers/update', customerPayload(old), { triggeredAt: hoursAgo(7) }));
       const retry = await deliver(s.url, sign('customers/update', customerPayload(retried), { triggeredAt: hoursAgo(3) }));
-      await s.sync.shopifyWebhooks.settle();
+      await s.sync.webhooks.settle();
 
       // Assert: 200 either way (a 4xx would only make Shopify retry), and only the retry is worked on.
       expect(stale.status).toBe(200);
@@ -256,14 +256,14 @@ describe.each(testDatabases)('the Shopify connector on $name', (database) => {
         expect(res.status).toBe(401);
         expect(await problemOf(res)).toMatchObject({ type: '/problems/webhook-unauthorized' });
       }
-      await s.sync.shopifyWebhooks.settle();
+      await s.sync.webhooks.settle();
       expect(shop.state.metafield(customer.id, 'phone_status')).toBeUndefined();
     });
 
     it('When the privacy topics arrive, then what we keep of the customer or the shop is deleted and the request recorded', async () => {
       const [customer] = shop.state.seedCustomers(1, () => ({ phone: '+1 502 713 4446', address: KENTUCKY(8) }));
       await deliver(s.url, sign('customers/update', customerPayload(customer)));
-      await s.sync.shopifyWebhooks.settle();
+      await s.sync.webhooks.settle();
       const kept = async () => Number((await s.db.all<{ n: number | string }>(
         `SELECT COUNT(*) AS n FROM connector_records WHERE connector_id = $1 AND record_key = $2`, [connectorId, `customer:${customer.id}`],
       ))[0].n);

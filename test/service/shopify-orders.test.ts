@@ -53,8 +53,26 @@ describe.each(testDatabases)('Shopify orders checked at purchase on $name', (dat
     deliver(s.url, signedDelivery(topic, orderPayload(order, options.customer ?? null), { shop: domain, secret: options.secret ?? SECRET, triggeredAt: options.triggeredAt, hmac: options.hmac }));
 
   async function settled() {
-    await s.sync.shopifyWebhooks.settle();
+    await s.sync.webhooks.settle();
   }
+
+  it('When one orders/create delivery arrives, then it becomes one job, the order check, and no record job beside it', async () => {
+    // Arrange
+    const { apiKey, accountId } = await s.newAccount(1000);
+    const domain = 'one-job.myshopify.com';
+    await connect(apiKey, domain);
+    const [order] = shop.state.seedOrders(1, () => ({ email: 'buyer@example.com', address: GOOD }));
+
+    // Act
+    const answer = await send(domain, 'orders/create', order);
+    await settled();
+
+    // Assert: topics live in one list each (connectors/shopify/webhooks.ts): orders/create is the order's check alone.
+    expect(answer.status).toBe(200);
+    const jobs = await s.db.all<{ kind: string }>(`SELECT kind FROM bulk_jobs WHERE account_id = $1`, [accountId]);
+    expect(jobs.map((j) => j.kind)).toEqual(['order-check']);
+    expect(shop.state.resource(order.id).riskAssessments).toHaveLength(1);
+  });
 
   it('When an order with an undeliverable address, a disposable e-mail and a VoIP-free phone arrives, then one HIGH risk assessment, a hold, one charge and a mail', async () => {
     // Arrange

@@ -82,7 +82,7 @@ describe.each(testDatabases)('Shopify webhooks under attack on $name', (database
     const statuses: number[] = [];
     for (let i = 0; i < 30; i++) statuses.push((await connect(s, (await s.newAccount(0)).apiKey, shop, `secret-${i}`)).status);
     // The core's delivery books open the shop's connector's seal (src/sync/webhook-deliveries.ts).
-    const secrets = (s.sync.shopifyWebhooks as unknown as { deliveries: { secrets: SecretBox } }).deliveries.secrets;
+    const secrets = (s.sync.webhooks as unknown as { deliveries: { secrets: SecretBox } }).deliveries.secrets;
     const open = secrets.open.bind(secrets);
     let opened = 0;
     Object.assign(secrets, { open: (...args: Parameters<SecretBox['open']>) => { opened++; return open(...args); } });

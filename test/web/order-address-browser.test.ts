@@ -55,7 +55,7 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY))(SUITE, () => {
     const [order] = shop.state.seedOrders(1, () => ({ email, address: NOWHERE }));
     const body = signedDelivery('orders/create', orderPayload(order), { shop: DOMAIN, secret: SECRET });
     expect((await deliver(s.url, body)).status).toBe(200);
-    await s.sync.shopifyWebhooks.settle();
+    await s.sync.webhooks.settle();
     expect(shop.state.resource(order.id).fulfillmentOrders[0].status).toBe('ON_HOLD');
     return { order, link: await mail.link(email, '/orders/address') };
   }

@@ -8,8 +8,8 @@ import { batchEndpoints } from './batches.js';
 import { connectorEndpoints } from './connectors.js';
 import type { AnyEndpoint } from './endpoint.js';
 import { descriptionEndpoints, healthEndpoints, pageEndpoints } from './service.js';
-import { shopifyInstallEndpoints } from './shopify-install.js';
-import { shopifyOrderEndpoints } from './shopify-orders.js';
+import { installEndpoints } from './install.js';
+import { orderEndpoints } from './order-endpoints.js';
 import { validateEndpoints } from './validate.js';
 import { validateBatchEndpoints } from './validate-batch.js';
 import { policyEndpoints } from './policies.js';
@@ -19,6 +19,6 @@ import { emailCheckEndpoints } from './email-checks.js';
 
 export const ENDPOINTS: readonly AnyEndpoint[] = [
   ...validateEndpoints, ...validateBatchEndpoints, ...autocompleteEndpoints, ...accountEndpoints, ...batchEndpoints, ...policyEndpoints, ...connectorEndpoints, ...webhookEndpointEndpoints, ...healthEndpoints,
-  ...webhookEndpoints, ...descriptionEndpoints, ...pageEndpoints, ...shopifyInstallEndpoints,
-  ...shopifyOrderEndpoints, ...emailCheckEndpoints,
+  ...webhookEndpoints, ...descriptionEndpoints, ...pageEndpoints, ...installEndpoints,
+  ...orderEndpoints, ...emailCheckEndpoints,
 ];

@@ -16,7 +16,7 @@ import { connectorSchemas } from '../endpoints/connectors.js';
 import type { AnyEndpoint, Content, Fields, RequestSchemas } from '../endpoints/endpoint.js';
 import { ENDPOINTS } from '../endpoints/index.js';
 import { serviceComponents } from '../endpoints/service.js';
-import { shopifyInstallComponents } from '../endpoints/shopify-install.js';
+import { installComponents } from '../endpoints/install.js';
 import { validateComponents } from '../endpoints/validate.js';
 import { validateBatchComponents } from '../endpoints/validate-batch.js';
 import { policyComponents } from '../endpoints/policies.js';
@@ -106,7 +106,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
   const endpoints = (options.endpoints ?? ENDPOINTS).filter((e) => !e.hidden);
   const components: Component[] = [
     ...validateComponents, ...validateBatchComponents, ...policyComponents, ...accountComponents, ...batchComponents, ...connectors.components, ...problemComponents,
-    ...serviceComponents, ...usageComponents, ...shopifyInstallComponents, ...webhookComponents, ...autocompleteComponents,
+    ...serviceComponents, ...usageComponents, ...installComponents, ...webhookComponents, ...autocompleteComponents,
   ];
 
   const registry = z.registry<{ id: string }>();

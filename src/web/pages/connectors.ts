@@ -1,8 +1,9 @@
 /**
  * Connectors: each one's state and last runs, with "run now", pause / resume and its check; and the forms that add one
- * without JSON: Connect Salesforce (the OAuth web-server flow), a Salesforce connected app's client credentials, the
- * Shopify app's install link, and a Shopify custom app's token.
+ * without JSON, one per way to connect each plugin declares (its `connect`: a token form, an OAuth flow, an app's
+ * install link), rendered from the declared fields. No platform is named here.
  */
+import type { ConnectMethod, ConnectorPlugin, FormField } from '../../sync/plugin.js';
 import { html, type Html } from '../html.js';
 import type { WebContext } from '../web-session.js';
 import { csrfField, field, numberText, page, timeText } from './layout.js';
@@ -19,9 +20,9 @@ export interface ConnectorSummary {
     records_read: number; records_validated: number; records_written: number; credits_charged: number; message: string | null }>;
 }
 
-/** Which form a refused submission came from, what it held, and what was wrong. */
+/** Which form a refused submission came from (`<type>-<method>`), what it held, and what was wrong. */
 export interface FormState {
-  form: 'salesforce-connect' | 'salesforce' | 'shopify-install' | 'shopify';
+  form: string;
   values: Record<string, string>;
   error: string;
 }
@@ -30,10 +31,8 @@ export interface ConnectorsPageInput {
   web: WebContext;
   connectors: ConnectorSummary[];
   flash?: { kind: 'ok' | 'error'; text: string } | null;
-  /** SALESFORCE_CLIENT_ID and SECRET are set: Connect Salesforce is offered. */
-  salesforceConnect: boolean;
-  /** The Shopify app is set up (SHOPIFY_API_KEY, SHOPIFY_API_SECRET, PUBLIC_BASE_URL): its install link is offered. */
-  shopifyInstall: boolean;
+  /** Every plugin's ways to connect, in the registry's order. */
+  offers: { plugin: ConnectorPlugin; method: ConnectMethod }[];
   refused?: FormState | null;
 }
 
@@ -50,94 +49,77 @@ function select(id: string, name: string, label: string, options: readonly (read
 const checkbox = (id: string, name: string, value: string, label: string | Html, checked: boolean) =>
   html`<div class="field check"><input id="${id}" type="checkbox" name="${name}" value="${value}"${checked ? html` checked` : ''}><label for="${id}">${label}</label></div>`;
 
-/** The Salesforce options both Salesforce forms share: objects, real time, where the standardized values go, schedule. */
-function salesforceOptions(prefix: string, values: Record<string, string>): Html {
-  const objects = (values.objects ?? 'Contact,Lead').split(',');
-  return html`<fieldset><legend>Records to check</legend>
-  ${checkbox(`${prefix}-contact`, 'objects', 'Contact', 'Contacts', objects.includes('Contact'))}
-  ${checkbox(`${prefix}-lead`, 'objects', 'Lead', 'Leads', objects.includes('Lead'))}
-  </fieldset>
-  ${checkbox(`${prefix}-realtime`, 'realtime', 'true', 'Check new and changed records within seconds (Change Data Capture)', values.realtime === 'true')}
-  <div class="field"><label for="${prefix}-write">Standardized address, e-mail and phone</label>
-  <select id="${prefix}-write" name="write_mode">
-    <option value="fields"${values.write_mode === 'fields' || !values.write_mode ? html` selected` : ''}>Only the verdict fields (CV_…_Status__c)</option>
-    <option value="shadow"${values.write_mode === 'shadow' ? html` selected` : ''}>Beside the typed ones, in CV_ shadow fields</option>
-    <option value="overwrite"${values.write_mode === 'overwrite' ? html` selected` : ''}>Over the typed address when it is confirmed</option>
-  </select></div>
-  ${select(`${prefix}-schedule`, 'schedule', 'Also read every change', SCHEDULES, values.schedule)}`;
+const initialText = (f: FormField) => (typeof f.initial === 'string' ? f.initial : Array.isArray(f.initial) ? f.initial.join(',') : f.initial === true ? 'true' : '');
+
+/** One declared field, with the value typed before (a refused form) or its initial one; a secret is never shown again. */
+function formField(prefix: string, f: FormField, values: Record<string, string> | null): Html {
+  const id = `${prefix}-${f.name}`;
+  const value = values ? values[f.name] ?? '' : initialText(f);
+  switch (f.kind) {
+    case 'checkbox':
+      return checkbox(id, f.name, 'true', f.label, value === 'true');
+    case 'multi': {
+      const chosen = value.split(',');
+      return html`<fieldset><legend>${f.label}</legend>
+  ${(f.choices ?? []).map((c) => checkbox(`${id}-${c.value.toLowerCase()}`, f.name, c.value, c.label, chosen.includes(c.value)))}
+  </fieldset>`;
+    }
+    case 'radio':
+      return html`<fieldset><legend>${f.label}</legend>
+  ${(f.choices ?? []).map((c) => html`<div class="field check"><input id="${id}-${c.value}" type="radio" name="${f.name}" value="${c.value}"${(value || initialText(f)) === c.value ? html` checked` : ''}><label for="${id}-${c.value}">${c.label}</label></div>`)}
+  </fieldset>`;
+    case 'select':
+      return select(id, f.name, f.label, (f.choices ?? []).map((c) => [c.value, c.label] as const), value || initialText(f));
+    default:
+      return field({
+        id, name: f.name, label: f.label, ...(f.hint ? { hint: f.hint } : {}), ...(f.required ? { required: true } : {}),
+        ...(f.kind === 'secret' ? { type: 'password', autocomplete: 'off' } : { value, ...(f.kind === 'url' ? { type: 'url' } : {}) }),
+        ...(f.name.endsWith('_id') ? { autocomplete: 'off' } : {}),
+      });
+  }
 }
 
-function refusedFor(input: ConnectorsPageInput, form: FormState['form']) {
-  return input.refused?.form === form ? input.refused : null;
-}
-
-function formError(refused: FormState | null): Html | string {
-  return refused ? html`<p class="error" role="alert">${refused.error}</p>` : '';
+/** The form of one way to connect one platform, or what its operator must set up when it is not offered. */
+function connectForm(input: ConnectorsPageInput, plugin: ConnectorPlugin, method: ConnectMethod): Html {
+  const { web } = input;
+  const prefix = `${plugin.type}-${method.id}`;
+  const refused = input.refused?.form === prefix ? input.refused : null;
+  const title = plugin.presentation?.title ?? plugin.type;
+  const unavailable = method.unavailable();
+  const values = refused?.values ?? null;
+  return html`<form method="post" action="/connectors/${plugin.type}/connect" class="card" data-testid="${prefix}">
+  <h3>${method.title}</h3>
+  ${unavailable ? html`<p>${unavailable}</p>` : html`${method.description ? html`<p>${method.description}</p>` : ''}
+  ${csrfField(web)}<input type="hidden" name="method" value="${method.id}">${refused ? html`<p class="error" role="alert">${refused.error}</p>` : ''}
+  ${field({ id: `${prefix}-name`, name: 'name', label: 'Name', value: values?.name ?? title, required: method.kind !== 'install' })}
+  ${method.fields.map((f) => formField(prefix, f, values))}
+  ${select(`${prefix}-schedule`, 'schedule', 'Read every change', SCHEDULES, values?.schedule)}
+  <button type="submit">${method.submit ?? method.title}</button>`}
+</form>`;
 }
 
 function addForms(input: ConnectorsPageInput): Html {
-  const { web } = input;
-  const sfc = refusedFor(input, 'salesforce-connect');
-  const sf = refusedFor(input, 'salesforce');
-  const shi = refusedFor(input, 'shopify-install');
-  const sh = refusedFor(input, 'shopify');
-  const environment = sfc?.values.environment ?? 'production';
   return html`<h2>Add a connector</h2>
 <div class="columns">
-<form method="post" action="/connectors/salesforce/connect" class="card" data-testid="salesforce-connect">
-  <h3>Connect Salesforce</h3>
-  ${input.salesforceConnect ? html`<p>Sign in to Salesforce as the user the connector should work as (a dedicated integration user is best) and allow access.</p>
-  ${csrfField(web)}${formError(sfc)}
-  ${field({ id: 'sfc-name', name: 'name', label: 'Name', value: sfc?.values.name ?? 'Salesforce', required: true })}
-  <fieldset><legend>Org</legend>
-  ${[['production', 'Production (login.salesforce.com)'], ['sandbox', 'Sandbox (test.salesforce.com)'], ['mydomain', 'My Domain']].map(([value, label]) => html`<div class="field check"><input id="sfc-env-${value}" type="radio" name="environment" value="${value}"${environment === value ? html` checked` : ''}><label for="sfc-env-${value}">${label}</label></div>`)}
-  ${field({ id: 'sfc-my_domain', name: 'my_domain', label: 'My Domain host', value: sfc?.values.my_domain ?? '', hint: 'acme.my.salesforce.com, when the org signs in on its My Domain' })}
-  </fieldset>
-  ${salesforceOptions('sfc', sfc?.values ?? {})}
-  <button type="submit">Connect Salesforce</button>` : html`<p>The operator has not set up the Salesforce app (<code>SALESFORCE_CLIENT_ID</code>,
-  <code>SALESFORCE_CLIENT_SECRET</code>): use a connected app's client credentials instead.</p>`}
-</form>
-<form method="post" action="/connectors/new" class="card" data-testid="salesforce-credentials">
-  <h3>Salesforce with a connected app</h3>
-  <p>The client-credentials flow of your own connected app, with its run-as user.</p>
-  ${csrfField(web)}<input type="hidden" name="type" value="salesforce">${formError(sf)}
-  ${field({ id: 'sf-name', name: 'name', label: 'Name', value: sf?.values.name ?? 'Salesforce', required: true })}
-  ${field({ id: 'sf-login_url', name: 'login_url', label: 'My Domain URL', value: sf?.values.login_url ?? '', hint: 'https://acme.my.salesforce.com', required: true })}
-  ${field({ id: 'sf-client_id', name: 'client_id', label: 'Consumer key', value: sf?.values.client_id ?? '', required: true, autocomplete: 'off' })}
-  ${field({ id: 'sf-client_secret', name: 'client_secret', label: 'Consumer secret', type: 'password', required: true, autocomplete: 'off' })}
-  ${salesforceOptions('sf', sf?.values ?? {})}
-  <button type="submit">Add the Salesforce connector</button>
-</form>
-<form method="post" action="/connectors/shopify/install" class="card" data-testid="shopify-install">
-  <h3>Install the Shopify app</h3>
-  ${input.shopifyInstall ? html`<p>This browser goes on to Shopify, where you approve the app on the store; its customers and orders are then
-  checked. The install link works only for a person signed in to this account, and never moves a store another account
-  has connected: that account disconnects it first.</p>
-  ${csrfField(web)}${formError(shi)}
-  ${field({ id: 'shi-shop', name: 'shop', label: 'Store', value: shi?.values.shop ?? '', hint: 'example.myshopify.com', required: true })}
-  ${field({ id: 'shi-name', name: 'name', label: 'Name', value: shi?.values.name ?? '' })}
-  <button type="submit">Install on Shopify</button>` : html`<p>The operator has not set up the Shopify app (<code>SHOPIFY_API_KEY</code>,
-  <code>SHOPIFY_API_SECRET</code>, <code>PUBLIC_BASE_URL</code>): use a custom app's token instead.</p>`}
-</form>
-<form method="post" action="/connectors/new" class="card" data-testid="shopify-token">
-  <h3>Shopify with a custom app</h3>
-  <p>A custom app made in the store's admin, with the customer and order scopes.</p>
-  ${csrfField(web)}<input type="hidden" name="type" value="shopify">${formError(sh)}
-  ${field({ id: 'sh-name', name: 'name', label: 'Name', value: sh?.values.name ?? 'Shopify', required: true })}
-  ${field({ id: 'sh-shop', name: 'shop', label: 'Store', value: sh?.values.shop ?? '', hint: 'example.myshopify.com', required: true })}
-  ${field({ id: 'sh-access_token', name: 'access_token', label: 'Admin API access token', type: 'password', hint: 'shpat_…', required: true, autocomplete: 'off' })}
-  ${field({ id: 'sh-api_secret', name: 'api_secret', label: 'API secret key', type: 'password', hint: 'signs the webhooks', required: true, autocomplete: 'off' })}
-  ${select('sh-schedule', 'schedule', 'Read every change', SCHEDULES, sh?.values.schedule)}
-  <button type="submit">Add the Shopify connector</button>
-</form>
+${input.offers.map(({ plugin, method }) => connectForm(input, plugin, method))}
 </div>`;
 }
+
+/** The platforms' titles and summaries, as one phrase (`Salesforce (Contacts and Leads …), Shopify (…)`). */
+function platformsText(offers: ConnectorsPageInput['offers']): string {
+  const plugins = [...new Map(offers.map(({ plugin }) => [plugin.type, plugin])).values()];
+  return plugins.map((p) => `${p.presentation?.title ?? p.type}${p.presentation?.summary ? ` (${p.presentation.summary})` : ''}`).join(', ') || 'the platforms you connect';
+}
+
+/** The pages of a plugin's own a connector of this type links to (a store's checkout and orders). */
+const linksOf = (offers: ConnectorsPageInput['offers'], type: string) =>
+  offers.find(({ plugin }) => plugin.type === type)?.plugin.presentation?.links ?? [];
 
 export function connectorsPage(input: ConnectorsPageInput): string {
   const { web } = input;
   return page({
     title: 'Connectors', web, path: '/connectors', flash: input.flash,
-    body: html`<p>Connectors keep the contacts of a Salesforce org or a Shopify store checked, and write the verdicts back.
+    body: html`<p>Connectors keep the contacts of ${platformsText(input.offers)} checked, and write the verdicts back.
 The API does the same (<a href="/docs">API reference</a>).</p>
 ${input.connectors.length === 0 ? html`<p>No connector yet.</p>` : input.connectors.map((c) => html`<section class="card" aria-labelledby="c-${c.connector_id}">
   <h2 id="c-${c.connector_id}">${c.name} <small>${c.type}</small></h2>
@@ -145,7 +127,7 @@ ${input.connectors.length === 0 ? html`<p>No connector yet.</p>` : input.connect
   <div class="actions">
     <form method="post" action="/connectors/${c.connector_id}/run">${csrfField(web)}<button type="submit"${c.status !== 'active' ? html` disabled` : ''}>Run now</button></form>
     <form method="post" action="/connectors/${c.connector_id}/${c.status === 'paused' ? 'resume' : 'pause'}">${csrfField(web)}<button type="submit" class="secondary">${c.status === 'paused' ? 'Resume' : 'Pause'}</button></form>
-    <a href="/connectors/${c.connector_id}/check">Check the set-up</a>${c.type === 'shopify' ? html` · <a href="/connectors/${c.connector_id}/store">Checkout and orders</a>` : ''}
+    <a href="/connectors/${c.connector_id}/check">Check the set-up</a>${linksOf(input.offers, c.type).map((l) => html` · <a href="/connectors/${c.connector_id}/${l.path}">${l.label}</a>`)}
   </div>
   ${c.runs.length === 0 ? html`<p>No run yet.</p>` : html`<div class="scroll"><table class="stack"><caption>Last runs</caption>
   <thead><tr><th scope="col">Started</th><th scope="col">By</th><th scope="col">State</th><th scope="col">Read</th><th scope="col">Checked</th><th scope="col">Written</th><th scope="col">Credits</th></tr></thead>
@@ -156,7 +138,7 @@ ${addForms(input)}`,
   });
 }
 
-/** The step between a form and another site (Salesforce's or Shopify's pages): the dashboard's forms may only post to itself. */
+/** The step between a form and another site (the platform's own pages): the dashboard's forms may only post to itself. */
 export function continuePage(web: WebContext, title: string, location: string, to: string): string {
   return page({
     title, web, path: '/connectors',

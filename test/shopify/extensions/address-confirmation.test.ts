@@ -65,7 +65,7 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY)).each(testDatabases)(`${SUI
     const { service } = suite();
     const res = await deliver(service.url, signedDelivery('orders/create', orderPayload(order, buyers.get(order.id) ?? null), { shop: domain, secret: SECRET }));
     expect(res.status).toBe(200);
-    await service.sync.shopifyWebhooks.settle();
+    await service.sync.webhooks.settle();
   }
 
   /** The order's page as its buyer sees it: the session token names them when they are signed in (`sub`). */

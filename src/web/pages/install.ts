@@ -1,6 +1,6 @@
 /**
- * The pages a person's browser meets on the Shopify app's install (GET /shopify/install, GET /shopify/callback): sign
- * in first, the install refused (and why, with nothing changed), the store connected. The API's callers get the same
+ * The pages a person's browser meets on an app's install (a plugin's `install`: GET /shopify/install, GET
+ * /shopify/callback): sign in first, the install refused (and why, with nothing changed), the account connected. The API's callers get the same
  * outcomes as RFC 9457 problems instead.
  */
 import { html } from '../html.js';
@@ -8,9 +8,9 @@ import type { WebContext } from '../web-session.js';
 import { page } from './layout.js';
 
 /** Nobody is signed in: the install goes on from `next` (this very step) once the person has signed in. */
-export function installSignInPage(web: WebContext, next: string): string {
+export function installSignInPage(web: WebContext, next: string, platform: string): string {
   return page({
-    title: 'Sign in to install the Shopify app', web,
+    title: `Sign in to install the ${platform} app`, web,
     body: html`<p>An install link connects a store to the account that made it. Sign in to the dashboard as a member of
 that account; the install goes on right after.</p>
 <p><a href="/signin?next=${encodeURIComponent(next)}" data-testid="sign-in-to-install">Sign in and continue</a></p>`,
@@ -25,10 +25,10 @@ export function installRefusedPage(web: WebContext, title: string, message: stri
   });
 }
 
-export function installedPage(web: WebContext, shop: string, connectorId: string): string {
+export function installedPage(web: WebContext, account: string, connectorId: string): string {
   return page({
     title: 'Connected', web,
-    body: html`<p>Your store ${shop} is connected (connector ${connectorId}). Its customers and orders are checked on
+    body: html`<p>Your store ${account} is connected (connector ${connectorId}). Its contacts are checked on
 schedule; you can close this page.</p><p><a href="/connectors/${connectorId}/check">Check the connector</a></p>`,
   });
 }

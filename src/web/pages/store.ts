@@ -1,5 +1,5 @@
 /**
- * A Shopify store's checkout and orders (docs/shopify.md): its settings (the checkout extension's warn or block, the
+ * A store's checkout and orders (docs/shopify.md): its settings (the checkout extension's warn or block, the
  * fulfillment hold on or off) and the proof of the last 30 days: what the extension showed and what buyers did, and
  * what became of the orders checked at purchase.
  */
@@ -34,7 +34,7 @@ const ROWS: [keyof StoreProof['counts'] | 'checked' | 'held' | 'released', strin
   ['released', 'Holds released'],
 ];
 
-export function shopifyStorePage({ web, connector: c, proof, days, saved }: StorePageInput): string {
+export function storePage({ web, connector: c, proof, days, saved }: StorePageInput): string {
   const value = (key: (typeof ROWS)[number][0]) =>
     key === 'checked' ? proof.ordersChecked : key === 'held' ? proof.ordersHeld : key === 'released' ? proof.ordersReleased : proof.counts[key];
   return page({

@@ -7,7 +7,7 @@
 import type { RequestHandler, Response } from 'express';
 import { ipKeyGenerator, MemoryStore, rateLimit } from 'express-rate-limit';
 import { z } from 'zod';
-import { OrderNotFound, OrderWriteRefused, SessionTokenRefused, type ShopifyOrders } from '../../../connectors/shopify/orders.js';
+import { OrderNotFound, OrderWriteRefused, SessionTokenRefused, type OrderPort } from '../../sync/order-port.js';
 import { CHECKOUT_COUNTS } from '../../sync/order-book.js';
 import type { Database } from '../../db/data-source.js';
 import { DatabaseRateLimitStore } from '../middleware/rate-limit.js';
@@ -86,10 +86,10 @@ function sessionTokenOf(authorization: string | undefined): string {
   return token!;
 }
 
-const ordersOf = (deps: EndpointDeps): ShopifyOrders => {
-  // The service always wires them (src/service.ts); an application without them is a wiring fault.
-  if (!deps.shopifyOrders) throw new Error('the order checks are not wired');
-  return deps.shopifyOrders;
+const ordersOf = (deps: EndpointDeps): OrderPort => {
+  // The service always wires them (src/service.ts), through the registry; an application without them is a wiring fault.
+  if (!deps.orders) throw new Error('the order checks are not wired');
+  return deps.orders;
 };
 
 /** The use case's refusals as problems. */
@@ -110,7 +110,7 @@ const preflight = (path: string, operationId: string, methods: string) => endpoi
   handler: ({ res }: { res: Response }) => { res.set('Access-Control-Max-Age', '600').status(204).end(); },
 });
 
-export const shopifyOrderEndpoints = [
+export const orderEndpoints = [
   endpoint({
     method: 'post', path: '/shopify/orders/address-confirmation', security: 'none', operationId: 'answerShopifyAddressConfirmation', tag: 'Connectors',
     summary: "The buyer confirms or corrects an order's shipping address (thank-you / order-status extension)",
