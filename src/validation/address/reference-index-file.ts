@@ -25,7 +25,7 @@ const SCHEMA = `
     weight INTEGER NOT NULL, ranges TEXT, PRIMARY KEY (country, key, zip, street_key)) WITHOUT ROWID;
   CREATE TABLE city_names (seq INTEGER PRIMARY KEY, zip TEXT NOT NULL, city TEXT NOT NULL, mailing INTEGER NOT NULL, state TEXT NOT NULL, preferred TEXT NOT NULL);
 `;
-export const FORMAT_VERSION = '2';
+export const FORMAT_VERSION = '3';
 /** Rows a step of the writer's last grouping reads before it lets the caller yield. */
 const ROWS_PER_STEP = 4_000;
 /** Postal codes per look-up table kind, in the build's scratch table. */

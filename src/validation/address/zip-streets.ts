@@ -4,9 +4,9 @@
  * from one compressed blob of the disk index (reference-index-file.ts), so every look-up reads the same maps whichever
  * way the data came.
  *
- * The blob is JSON deflated: street keys once, then per street its numbers in insertion order (a canonical number as
- * its difference from the numeric one before it, which turns a run of house numbers into a run of small equal figures
- * that deflate keeps in a few bits), and units, add-ons, sources and coordinates only where a point has them.
+ * The blob is bytes (encodeZipStreets): street keys once, then per street its numbers in insertion order (a canonical
+ * number as its difference from the numeric one before it, which turns a run of house numbers into a run of small
+ * equal figures), and units, add-ons, sources and coordinates only where a point has them; deflated when smaller.
  */
 import zlib from 'node:zlib';
 import { normalizeUnit, type PointEntry } from './reference-numbers.js';
@@ -120,25 +120,6 @@ export function indexDegrees(degrees: number): number {
   return Math.round(degrees * MICRO) / MICRO;
 }
 
-type Sparse<T> = Record<number, T>;
-/** One street's points: key index, sampled, numbers, then what only some numbers have (0 where none has it). */
-type EncodedStreet = [
-  key: number, sampled: 0 | 1, numbers: (number | string)[], plus4: Sparse<string> | 0, units: Sparse<string[]> | 0,
-  unitPlus4: Sparse<[string, string][]> | 0, sources: Sparse<string[]> | 0, locations: Sparse<[number, number, number]> | 0,
-];
-type EncodedRange = [key: number, ...fields: (string | null)[]];
-type EncodedSegment = [key: number, from: string, to: string, parity: string, source: string, ends: number[] | 0];
-interface EncodedZip {
-  /** Street keys, in the order the structure first met them. */
-  k: string[];
-  p: EncodedStreet[];
-  r: EncodedRange[];
-  g: EncodedSegment[];
-  /** streetsByName and otherWritings in their insertion order: [name, key indexes] and [writing, names]. */
-  n: [string, number[]][];
-  w: [string, string[]][];
-}
-
 const RANGE_FIELDS = ['recordType', 'primaryLow', 'primaryHigh', 'primaryParity', 'secondaryDesignator', 'secondaryLow', 'secondaryHigh',
   'secondaryParity', 'plus4Low', 'plus4High'] as const;
 
@@ -147,84 +128,300 @@ function partsOf(key: string) {
   return { predirection: predirection || null, name: name || null, suffix: suffix || null, postdirection: postdirection || null };
 }
 
+/** Bytes written as varints (LEB128, by arithmetic: values up to 2^53) and length-prefixed UTF-8 strings. */
+class ByteWriter {
+  private buffer = Buffer.allocUnsafe(1024);
+  length = 0;
+
+  private room(n: number): void {
+    if (this.length + n <= this.buffer.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + n));
+    this.buffer.copy(bigger, 0, 0, this.length);
+    this.buffer = bigger;
+  }
+
+  uint(v: number): void {
+    this.room(8);
+    while (v >= 128) {
+      this.buffer[this.length++] = (v % 128) | 128;
+      v = Math.floor(v / 128);
+    }
+    this.buffer[this.length++] = v;
+  }
+
+  /** A signed integer, zigzagged: small either side of 0 in one byte. */
+  int(v: number): void {
+    this.uint(v >= 0 ? v * 2 : -v * 2 - 1);
+  }
+
+  string(s: string): void {
+    const bytes = Buffer.byteLength(s);
+    this.uint(bytes);
+    this.room(bytes);
+    this.length += this.buffer.write(s, this.length);
+  }
+
+  /** A string or null: its length plus one, 0 for null. */
+  nullable(s: string | null): void {
+    if (s === null) this.uint(0);
+    else {
+      const bytes = Buffer.byteLength(s);
+      this.uint(bytes + 1);
+      this.room(bytes);
+      this.length += this.buffer.write(s, this.length);
+    }
+  }
+
+  bytes(): Buffer {
+    return this.buffer.subarray(0, this.length);
+  }
+}
+
+class ByteReader {
+  private at = 0;
+
+  constructor(private readonly buffer: Buffer) {}
+
+  uint(): number {
+    let v = 0;
+    let scale = 1;
+    for (;;) {
+      const b = this.buffer[this.at++];
+      v += (b & 127) * scale;
+      if (b < 128) return v;
+      scale *= 128;
+    }
+  }
+
+  int(): number {
+    const z = this.uint();
+    return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+  }
+
+  private text(bytes: number): string {
+    const s = this.buffer.toString('utf8', this.at, this.at + bytes);
+    this.at += bytes;
+    return s;
+  }
+
+  string(): string {
+    return this.text(this.uint());
+  }
+
+  nullable(): string | null {
+    const n = this.uint();
+    return n === 0 ? null : this.text(n - 1);
+  }
+}
+
+/** What a house number has besides itself, one bit each (its flags byte). */
+const HAS = { plus4: 1, units: 2, unitPlus4: 4, sources: 8, location: 16, text: 32 } as const;
+/** The blob's first byte: its layout, and whether the rest is deflated (whichever is smaller). */
+const BLOB = { raw: 1, deflated: 2 } as const;
+
+/** A ZIP+4 add-on (four figures: a number below 10,000 in two bytes), or any other writing as a string. */
+function writePlus4(w: ByteWriter, plus4: string): void {
+  if (/^\d{4}$/.test(plus4)) w.uint(Number(plus4) + 1);
+  else {
+    w.uint(0);
+    w.string(plus4);
+  }
+}
+
+function readPlus4(r: ByteReader): string {
+  const n = r.uint();
+  return n === 0 ? r.string() : String(n - 1).padStart(4, '0');
+}
+
+/**
+ * One postal code's streets as bytes: street keys once; per street its house numbers in insertion order, each a
+ * flags byte and its difference from the numeric one before it (a run of house numbers is a run of `2`s), then only
+ * what that number has: ZIP+4, units, units' add-ons, sources (by index into the blob's own list), coordinates (1e-7
+ * degree, as the difference from the point before: neighbours are close); the USPS ranges, TIGER sides and the ways
+ * names are written after. Deflated when that is smaller (the street names, the runs).
+ */
 export function encodeZipStreets(zip: ZipStreets): Buffer {
   const keys: string[] = [];
   const keyIndex = new Map<string, number>();
   const indexOf = (key: string) => entryOf(keyIndex, key, () => keys.push(key) - 1);
-  const out: EncodedZip = { k: keys, p: [], r: [], g: [], n: [], w: [] };
+  const sourceIndex = new Map<string, number>();
+  const sourceOf = (source: string) => entryOf(sourceIndex, source, () => sourceIndex.size);
+  for (const key of zip.points.keys()) indexOf(key);
+  for (const key of zip.ranges.keys()) indexOf(key);
+  for (const key of zip.segments.keys()) indexOf(key);
+  for (const set of zip.streetsByName.values()) for (const key of set) indexOf(key);
+
+  const body = new ByteWriter();
+  let lat = 0;
+  let lon = 0;
+  body.uint(zip.points.size);
   for (const [key, numbers] of zip.points) {
-    const street: EncodedStreet = [indexOf(key), zip.sampled.has(key) ? 1 : 0, [], 0, 0, 0, 0, 0];
+    body.uint(indexOf(key));
+    body.uint(zip.sampled.has(key) ? 1 : 0);
+    body.uint(numbers.size);
     let previous = 0;
-    let i = 0;
     for (const [number, entry] of numbers) {
-      if (CANONICAL.test(number)) {
+      const canonical = CANONICAL.test(number);
+      const at = entry.location;
+      const flags = (entry.plus4 ? HAS.plus4 : 0) | (entry.units.size ? HAS.units : 0) | (entry.unitPlus4.size ? HAS.unitPlus4 : 0)
+        | (entry.sources?.length ? HAS.sources : 0) | (at ? HAS.location : 0) | (canonical ? 0 : HAS.text);
+      body.uint(flags);
+      if (canonical) {
         const n = Number(number);
-        street[2].push(n - previous);
+        body.int(n - previous);
         previous = n;
       } else {
-        street[2].push(number);
+        body.string(number);
       }
-      if (entry.plus4) ((street[3] ||= {}))[i] = entry.plus4;
-      if (entry.units.size) ((street[4] ||= {}))[i] = [...entry.units];
-      if (entry.unitPlus4.size) ((street[5] ||= {}))[i] = [...entry.unitPlus4];
-      if (entry.sources?.length) ((street[6] ||= {}))[i] = [...entry.sources];
-      const at = entry.location;
-      if (at) ((street[7] ||= {}))[i] = [Math.round(at.lat * MICRO), Math.round(at.lon * MICRO), PRECISIONS.indexOf(at.precision)];
-      i++;
+      if (entry.plus4) writePlus4(body, entry.plus4);
+      if (entry.units.size) {
+        body.uint(entry.units.size);
+        for (const unit of entry.units) body.string(unit);
+      }
+      if (entry.unitPlus4.size) {
+        body.uint(entry.unitPlus4.size);
+        for (const [unit, plus4] of entry.unitPlus4) {
+          body.string(unit);
+          writePlus4(body, plus4);
+        }
+      }
+      if (entry.sources?.length) {
+        body.uint(entry.sources.length);
+        for (const source of entry.sources) body.uint(sourceOf(source));
+      }
+      if (at) {
+        const a = Math.round(at.lat * MICRO);
+        const o = Math.round(at.lon * MICRO);
+        body.int(a - lat);
+        body.int(o - lon);
+        body.uint(PRECISIONS.indexOf(at.precision));
+        lat = a;
+        lon = o;
+      }
     }
-    out.p.push(street);
   }
+  let ranges = 0;
+  for (const list of zip.ranges.values()) ranges += list.length;
+  body.uint(ranges);
   for (const [key, list] of zip.ranges) {
-    for (const r of list) out.r.push([indexOf(key), ...RANGE_FIELDS.map((f) => r[f])]);
+    for (const r of list) {
+      body.uint(indexOf(key));
+      for (const f of RANGE_FIELDS) body.nullable(r[f]);
+    }
   }
+  let segments = 0;
+  for (const list of zip.segments.values()) segments += list.length;
+  body.uint(segments);
   for (const [key, list] of zip.segments) {
     for (const s of list) {
-      const ends = s.from && s.to ? [s.from.lat, s.from.lon, s.to.lat, s.to.lon].map((d) => Math.round(d * MICRO)) : 0;
-      out.g.push([indexOf(key), s.fromNumber, s.toNumber, s.parity, s.source, ends]);
+      body.uint(indexOf(key));
+      body.string(s.fromNumber);
+      body.string(s.toNumber);
+      body.string(s.parity);
+      body.uint(sourceOf(s.source));
+      body.uint(s.from && s.to ? 1 : 0);
+      if (s.from && s.to) for (const d of [s.from.lat, s.from.lon, s.to.lat, s.to.lon]) body.int(Math.round(d * MICRO));
     }
   }
-  for (const [name, set] of zip.streetsByName) out.n.push([name, [...set].map(indexOf)]);
-  for (const [writing, names] of zip.otherWritings) out.w.push([writing, [...names]]);
-  return zlib.deflateRawSync(JSON.stringify(out));
+  body.uint(zip.streetsByName.size);
+  for (const [name, set] of zip.streetsByName) {
+    body.string(name);
+    body.uint(set.size);
+    for (const key of set) body.uint(indexOf(key));
+  }
+  body.uint(zip.otherWritings.size);
+  for (const [writing, names] of zip.otherWritings) {
+    body.string(writing);
+    body.uint(names.size);
+    for (const name of names) body.string(name);
+  }
+
+  // (The lists the body's indexes point into, first.)
+  const head = new ByteWriter();
+  head.uint(keys.length);
+  for (const key of keys) head.string(key);
+  head.uint(sourceIndex.size);
+  for (const source of sourceIndex.keys()) head.string(source);
+  const raw = Buffer.concat([head.bytes(), body.bytes()]);
+  const deflated = zlib.deflateRawSync(raw);
+  return deflated.length < raw.length
+    ? Buffer.concat([Buffer.of(BLOB.deflated), deflated])
+    : Buffer.concat([Buffer.of(BLOB.raw), raw]);
 }
 
 export function decodeZipStreets(postalCode: string, blob: Uint8Array): ZipStreets {
-  const e = JSON.parse(zlib.inflateRawSync(blob).toString('utf8')) as EncodedZip;
+  const bytes = Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
+  const r = new ByteReader(bytes[0] === BLOB.deflated ? zlib.inflateRawSync(bytes.subarray(1)) : bytes.subarray(1));
+  const keys: string[] = [];
+  for (let n = r.uint(); n > 0; n--) keys.push(r.string());
+  const sources: string[] = [];
+  for (let n = r.uint(); n > 0; n--) sources.push(r.string());
   const zip = emptyZipStreets();
-  for (const [k, sampled, numbers, plus4, units, unitPlus4, sources, locations] of e.p) {
-    const key = e.k[k];
+  let lat = 0;
+  let lon = 0;
+  for (let streets = r.uint(); streets > 0; streets--) {
+    const key = keys[r.uint()];
+    const sampled = r.uint() === 1;
     const map = new Map<string, PointEntry>();
     let previous = 0;
-    numbers.forEach((n, i) => {
+    for (let count = r.uint(); count > 0; count--) {
+      const flags = r.uint();
       let number: string;
-      if (typeof n === 'number') number = String((previous += n));
-      else number = n;
-      const entry: PointEntry = {
-        units: new Set(units ? units[i] ?? [] : []),
-        plus4: (plus4 && plus4[i]) || null,
-        unitPlus4: new Map(unitPlus4 ? unitPlus4[i] ?? [] : []),
-      };
-      if (sources && sources[i]) entry.sources = sources[i];
-      const at = locations ? locations[i] : undefined;
-      if (at) entry.location = { lat: at[0] / MICRO, lon: at[1] / MICRO, precision: PRECISIONS[at[2]] };
+      if (flags & HAS.text) number = r.string();
+      else number = String((previous += r.int()));
+      const entry: PointEntry = { units: new Set(), plus4: null, unitPlus4: new Map() };
+      if (flags & HAS.plus4) entry.plus4 = readPlus4(r);
+      if (flags & HAS.units) for (let n = r.uint(); n > 0; n--) entry.units.add(r.string());
+      if (flags & HAS.unitPlus4) {
+        for (let n = r.uint(); n > 0; n--) {
+          const unit = r.string();
+          entry.unitPlus4.set(unit, readPlus4(r));
+        }
+      }
+      if (flags & HAS.sources) {
+        const list: string[] = [];
+        for (let n = r.uint(); n > 0; n--) list.push(sources[r.uint()]);
+        entry.sources = list;
+      }
+      if (flags & HAS.location) {
+        lat += r.int();
+        lon += r.int();
+        entry.location = { lat: lat / MICRO, lon: lon / MICRO, precision: PRECISIONS[r.uint()] };
+      }
       map.set(number, entry);
-    });
+    }
     zip.points.set(key, map);
     if (sampled) zip.sampled.add(key);
   }
-  for (const [k, ...fields] of e.r) {
-    const r = { zip: postalCode, street: partsOf(e.k[k]) } as StreetRangeRecord;
-    RANGE_FIELDS.forEach((f, i) => ((r as unknown as Record<string, string | null>)[f] = fields[i]));
-    entryOf(zip.ranges, e.k[k], () => [] as StreetRangeRecord[]).push(r);
+  for (let n = r.uint(); n > 0; n--) {
+    const key = keys[r.uint()];
+    const range = { zip: postalCode, street: partsOf(key) } as StreetRangeRecord;
+    for (const f of RANGE_FIELDS) (range as unknown as Record<string, string | null>)[f] = r.nullable();
+    entryOf(zip.ranges, key, () => [] as StreetRangeRecord[]).push(range);
   }
-  for (const [k, fromNumber, toNumber, parity, source, ends] of e.g) {
-    const d = ends ? ends.map((v) => v / MICRO) : null;
-    entryOf(zip.segments, e.k[k], () => [] as StreetSegmentRecord[]).push({
-      postalCode, street: partsOf(e.k[k]), fromNumber, toNumber, parity: parity as StreetSegmentRecord['parity'], source,
+  for (let n = r.uint(); n > 0; n--) {
+    const key = keys[r.uint()];
+    const fromNumber = r.string();
+    const toNumber = r.string();
+    const parity = r.string() as StreetSegmentRecord['parity'];
+    const source = sources[r.uint()];
+    const d = r.uint() === 1 ? [r.int(), r.int(), r.int(), r.int()].map((v) => v / MICRO) : null;
+    entryOf(zip.segments, key, () => [] as StreetSegmentRecord[]).push({
+      postalCode, street: partsOf(key), fromNumber, toNumber, parity, source,
       from: d ? { lat: d[0], lon: d[1] } : null, to: d ? { lat: d[2], lon: d[3] } : null,
     });
   }
-  for (const [name, ks] of e.n) zip.streetsByName.set(name, new Set(ks.map((k) => e.k[k])));
-  for (const [writing, names] of e.w) zip.otherWritings.set(writing, new Set(names));
+  for (let n = r.uint(); n > 0; n--) {
+    const name = r.string();
+    const set = new Set<string>();
+    for (let k = r.uint(); k > 0; k--) set.add(keys[r.uint()]);
+    zip.streetsByName.set(name, set);
+  }
+  for (let n = r.uint(); n > 0; n--) {
+    const writing = r.string();
+    const names = new Set<string>();
+    for (let k = r.uint(); k > 0; k--) names.add(r.string());
+    zip.otherWritings.set(writing, names);
+  }
   return zip;
 }
