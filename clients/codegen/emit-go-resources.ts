@@ -132,8 +132,9 @@ function method(set: ModelSet, op: Operation, uses: Set<string>): string {
     let out: string;
     let result: string;
     if (op.answer.unwrap) {
+      const unwrap = op.answer.unwrap;
       const list = op.answer.ref && modelName(set, op.answer.ref, 'go');
-      const field = list ? set.byId.get(op.answer.ref!)!.fields.find((f) => f.wire === op.answer.unwrap!.wire) : undefined;
+      const field = list ? set.byId.get(op.answer.ref!)!.fields.find((f) => f.wire === unwrap.wire) : undefined;
       const items = field ? goTypeText(set, field.type) : `[]${op.answer.unwrap.ref ? goType(set, op.answer.unwrap.ref) : 'any'}`;
       out = list ?? `struct {\n\t\tItems ${items} \`json:"${op.answer.unwrap.wire}"\`\n\t}`;
       returns = `(${items}, error)`;

@@ -124,7 +124,7 @@ function parameterOf(operationId: string, raw: JsonSchema): Parameter {
 
 function answerOf(id: string, op: JsonSchema, schemas: Record<string, JsonSchema>): Answer {
   const [status, response] = Object.entries<JsonSchema>(op.responses ?? {}).find(([code]) => code.startsWith('2')) ?? [];
-  if (!status) return fail(id, 'no 2xx answer');
+  if (!status || !response) return fail(id, 'no 2xx answer');
   const content: Record<string, JsonSchema> = response.content ?? {};
   if (status === '204' || !Object.keys(content).length) return { kind: 'none' };
   if (content['application/json']) {

@@ -589,7 +589,7 @@ func (s *WebhookEndpointsService) Redeliver(ctx context.Context, webhookEndpoint
 
 // CreateShopifyInstallLink: POST /v1/connectors/shopify/install: A signed link that installs the Shopify app on a store.
 //
-// Needs SHOPIFY_API_KEY, SHOPIFY_API_SECRET and PUBLIC_BASE_URL (503 otherwise). The store is connected when its owner approves the app and Shopify calls back.
+// Needs the Shopify app configured (503 otherwise: The operator has not set up the Shopify app (SHOPIFY_API_KEY, SHOPIFY_API_SECRET, PUBLIC_BASE_URL): use a custom app's token instead.). The store is connected when its owner approves the app and Shopify calls back.
 func (s *ConnectorsService) CreateShopifyInstallLink(ctx context.Context, body ShopifyInstallRequest) (*ShopifyInstallLink, error) {
 	cl := call{method: http.MethodPost, path: "/v1/connectors/shopify/install", policy: retryRefused}
 	if err := s.c.encode(&cl, body); err != nil {

@@ -255,7 +255,7 @@ export class Connectors {
 
   /**
    * POST /v1/connectors/shopify/install: A signed link that installs the Shopify app on a store
-   * Needs SHOPIFY_API_KEY, SHOPIFY_API_SECRET and PUBLIC_BASE_URL (503 otherwise). The store is connected when its owner approves the app and Shopify calls back.
+   * Needs the Shopify app configured (503 otherwise: The operator has not set up the Shopify app (SHOPIFY_API_KEY, SHOPIFY_API_SECRET, PUBLIC_BASE_URL): use a custom app's token instead.). The store is connected when its owner approves the app and Shopify calls back.
    */
   async createShopifyInstallLink(body: ShopifyInstallRequest, options: RequestOptions = {}): Promise<ShopifyInstallLink> {
     return this.transport.json<ShopifyInstallLink>({ method: 'POST', path: `/v1/connectors/shopify/install`, json: body }, options);

@@ -90,7 +90,7 @@ public abstract class ConnectorsOperations {
 
   /**
    * {@code POST /v1/connectors/shopify/install}: A signed link that installs the Shopify app on a store.
-   * Needs SHOPIFY_API_KEY, SHOPIFY_API_SECRET and PUBLIC_BASE_URL (503 otherwise). The store is connected when its owner approves the app and Shopify calls back.
+   * Needs the Shopify app configured (503 otherwise: The operator has not set up the Shopify app (SHOPIFY_API_KEY, SHOPIFY_API_SECRET, PUBLIC_BASE_URL): use a custom app's token instead.). The store is connected when its owner approves the app and Shopify calls back.
    */
   public ShopifyInstallLink createShopifyInstallLink(String shop, String name, String schedule, Map<String, Object> settings) {
     String body = new Bodies.Members()
@@ -105,7 +105,7 @@ public abstract class ConnectorsOperations {
 
   /**
    * {@code POST /v1/connectors/shopify/install}: A signed link that installs the Shopify app on a store.
-   * Needs SHOPIFY_API_KEY, SHOPIFY_API_SECRET and PUBLIC_BASE_URL (503 otherwise). The store is connected when its owner approves the app and Shopify calls back.
+   * Needs the Shopify app configured (503 otherwise: The operator has not set up the Shopify app (SHOPIFY_API_KEY, SHOPIFY_API_SECRET, PUBLIC_BASE_URL): use a custom app's token instead.). The store is connected when its owner approves the app and Shopify calls back.
    */
   public ShopifyInstallLink createShopifyInstallLink(Map<String, ?> body) {
     Objects.requireNonNull(body, "body");
