@@ -10,8 +10,11 @@ import { docOf, methodName, type Operation, type Parameter, plainType, resources
 /** Resources whose hand-written subclass adds helpers that are not operations (`batches.wait`). */
 export const PY_EXTENDED: Record<string, string> = { batches: 'Batches' };
 
-/** Operations whose body members may be given by position too (`client.validate("1600 Amphitheatre…")`). */
-export const PY_POSITIONAL_BODY = new Set(['validate']);
+/**
+ * Body members that may be given by position too (`client.validate("1600 Amphitheatre…")`), in their order: a fixed
+ * list, so that a member the schema gains (anywhere) is keyword-only and the positions stay.
+ */
+export const PY_POSITIONAL_BODY: Record<string, string[]> = { validate: ['address', 'email', 'phone', 'country', 'options'] };
 
 const className = (resource: string) => (PY_EXTENDED[resource] ? `_${pascalCase(resource)}Operations` : pascalCase(resource));
 
@@ -80,10 +83,11 @@ function method(set: ModelSet, op: Operation, self: string): string {
       if (f.nullable) type = `Optional[${type}]`;
       return f.required ? `${argName(f.wire)}: ${type}` : `${argName(f.wire)}: ${f.nullable ? type : `Optional[${type}]`} = NOT_GIVEN`;
     });
-    const required = args.filter((a) => !a.includes(' = '));
-    const optional = args.filter((a) => a.includes(' = '));
-    if (PY_POSITIONAL_BODY.has(op.id)) positional.push(...required, ...optional);
-    else keyword.push(...required, ...optional);
+    const byPosition = PY_POSITIONAL_BODY[op.id] ?? [];
+    const at = (wire: string) => args[fields.findIndex((f) => f.wire === wire)];
+    positional.push(...byPosition.filter((wire) => fields.some((f) => f.wire === wire)).map(at));
+    const rest = fields.filter((f) => !byPosition.includes(f.wire)).map((f) => at(f.wire));
+    keyword.push(...rest.filter((a) => !a.includes(' = ')), ...rest.filter((a) => a.includes(' = ')));
     // A member that may be null (or must be there) is sent as null when given None; another given None is left out.
     const nullable = fields.filter((f) => f.nullable || f.required).map((f) => JSON.stringify(f.wire));
     const members = fields.map((f) => `${JSON.stringify(f.wire)}: ${argName(f.wire)}`);
