@@ -151,7 +151,9 @@ export function connectorRoutes(router: Router, guards: { page: RequestHandler[]
   router.get('/connectors/:id/check', ...guards.page, async (req, res) => {
     const connector = await ownConnector(req, res);
     const done = String(req.query.done ?? '');
-    const flash = Object.hasOwn(NOTICES, done) ? { kind: 'ok' as const, text: NOTICES[done as keyof typeof NOTICES] } : null;
+    const notice = done === 'connected' ? `${titleOf(connector.type)} is connected. Here is what the connector still needs, if anything.`
+      : Object.hasOwn(NOTICES, done) ? NOTICES[done as keyof typeof NOTICES] : null;
+    const flash = notice ? { kind: 'ok' as const, text: notice } : null;
     res.status(200).type('html').send(connectorCheckPage({
       web: webOf(res), connector: { connector_id: connector.id, name: connector.name, type: connector.type },
       result: await checks.check(connector), canSetUp: checks.canSetUp(connector), flash,

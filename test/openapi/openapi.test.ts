@@ -36,6 +36,10 @@ const NOT_PROVOKED: Record<string, string> = {
   'GET /shopify/install 500': 'internal: signs and checks a link with the app secret, with no part to make fail',
   'GET /shopify/callback 500': "internal: not provoked (a failing token exchange answers 400 with Shopify's status)",
   'GET /metrics 500': 'internal: prom-client renders counters it holds; its only outside part, the database gauges, fails as 503',
+  // Every plugin's webhook endpoint is the one handler (src/http/endpoints/webhooks.ts, webhookEndpointsOf): its
+  // statuses are provoked through /webhooks/shopify here, and HubSpot's signed deliveries in its own suites.
+  ...Object.fromEntries(['200', '400', '413', '429', '500', '503'].map((status) => [`POST /webhooks/hubspot ${status}`,
+    'the same generated handler as POST /webhooks/shopify, provoked there; HubSpot deliveries: test/service/hubspot-*'])),
 };
 const whyNotProvoked = (entry: string) => NOT_PROVOKED[entry];
 

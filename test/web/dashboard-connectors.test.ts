@@ -85,10 +85,10 @@ describe.each(testDatabases)('the Connectors pages on $name', (database) => {
 
     const elsewhere = await other.get(path);
     const noCookie = await (async () => {
-      const cookie = agent.cookies.get('cv_sf_connect');
-      agent.cookies.delete('cv_sf_connect');
+      const cookie = agent.cookies.get('cv_connect');
+      agent.cookies.delete('cv_connect');
       const res = await agent.get(path);
-      agent.cookies.set('cv_sf_connect', cookie!);
+      agent.cookies.set('cv_connect', cookie!);
       return res;
     })();
 
@@ -103,12 +103,12 @@ describe.each(testDatabases)('the Connectors pages on $name', (database) => {
     const answer = await connect(agent);
     const location = continueTo(answer.text);
     const { path } = await consent(location);
-    const flowCookie = agent.cookies.get('cv_sf_connect')!;
+    const flowCookie = agent.cookies.get('cv_connect')!;
     const first = await agent.get(path);
     // The replay: the same cookie sent again, with the same callback, and with a fresh code under the same state.
-    agent.cookies.set('cv_sf_connect', flowCookie);
+    agent.cookies.set('cv_connect', flowCookie);
     const sameCallback = await agent.get(path);
-    agent.cookies.set('cv_sf_connect', flowCookie);
+    agent.cookies.set('cv_connect', flowCookie);
     const { path: freshCode } = await consent(location);
     const tokenCallsBefore = org.state.calls.token ?? 0;
     const replayed = await agent.get(freshCode);
