@@ -7,4 +7,6 @@ type KeyParams struct {
 	Phone       bool     `json:"phone,omitempty"`   // a publishable key that may check phones
 	// Test asks for a test key ("cv_test_…"): it validates with network checks off and is never charged.
 	Test bool `json:"test,omitempty"`
+	// Policy is the policy the key's answers follow unless a request names another: a preset or one of the account's.
+	Policy string `json:"policy,omitempty"`
 }

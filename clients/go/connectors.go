@@ -19,6 +19,8 @@ type ConnectorParams struct {
 	Settings    any           `json:"settings,omitempty"`
 	Credentials any           `json:"credentials,omitempty"`
 	WriteBack   any           `json:"write_back,omitempty"`
+	// CreditCapMonthly is how many credits the connector may take each calendar month (UTC); nil: no cap.
+	CreditCapMonthly *int64 `json:"credit_cap_monthly,omitempty"`
 }
 
 // ConnectorUpdate changes a connector; zero fields are left as they are.
@@ -29,6 +31,8 @@ type ConnectorUpdate struct {
 	Settings    any             `json:"settings,omitempty"`
 	Credentials any             `json:"credentials,omitempty"` // new credentials clear an auth_failed error
 	WriteBack   any             `json:"write_back,omitempty"`
+	// CreditCapMonthly changes the connector's monthly credit cap; nil leaves it.
+	CreditCapMonthly *int64 `json:"credit_cap_monthly,omitempty"`
 }
 
 // Run starts a run now and gives its id (StartRun gives the whole answer); ErrConflict (Code "connector-busy") while

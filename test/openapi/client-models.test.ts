@@ -11,6 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CLIENTS_DIR, generateModels, listGenerated, writeModels } from '../../clients/generate-models.js';
 import { GENERATED_MARK, LANGUAGES } from '../../clients/codegen/model-ir.js';
 import { methodName, readOperations } from '../../clients/codegen/operation-ir.js';
+import { GO_BODY_TYPES } from '../../clients/codegen/emit-go-resources.js';
+import { JAVA_BODY_TYPES } from '../../clients/codegen/emit-java-resources.js';
 import { buildOpenApiDocument, type OpenApiDocument } from '../../src/http/openapi/document.js';
 
 const REGENERATE = 'the clients drifted from the OpenAPI description: run `npm run clients:generate` and commit';
@@ -78,6 +80,33 @@ describe('client models generated from the OpenAPI description', () => {
         expect(text, `${REGENERATE}: ${language} has no ${name} for ${op.id}`).toContain(declared);
         expect(text, `${REGENERATE}: ${language} does not call ${op.path}`).toContain(op.path.split('{')[0].replace(/\/$/, ''));
       }
+    }
+  });
+
+  it('When a body schema gains a member, then the hand-written request types of Go and Java are found to lack it', () => {
+    // Arrange: the members each body schema has (every variant's, for a union).
+    const schemas = buildOpenApiDocument().components.schemas as Record<string, any>;
+    const members = (id: string): string[] => {
+      const schema = schemas[id];
+      const variants = schema.anyOf ?? schema.oneOf;
+      if (variants) return [...new Set<string>(variants.flatMap((v: { $ref: string }) => members(v.$ref.split('/').pop()!)))];
+      return Object.keys(schema.properties);
+    };
+    const goSource = fs.readdirSync(path.join(CLIENTS_DIR, 'go')).filter((f) => f.endsWith('.go') && !f.endsWith('_test.go'))
+      .map((f) => fs.readFileSync(path.join(CLIENTS_DIR, 'go', f), 'utf8')).join('\n');
+    const goTags = (type: string) => {
+      const body = new RegExp(`type ${type.replace('*', '')} struct \\{([\\s\\S]*?)\\n\\}`).exec(goSource)?.[1] ?? '';
+      return [...body.matchAll(/json:"([^",]+)/g)].map((m) => m[1]);
+    };
+
+    // Act / Assert: each hand-written type sends every member (Go by its JSON tags, Java's builder by name).
+    for (const [id, type] of Object.entries(GO_BODY_TYPES)) {
+      expect(goTags(type), `clients/go: ${type} lacks members of ${id}`).toEqual(expect.arrayContaining(members(id)));
+    }
+    for (const [id, type] of Object.entries(JAVA_BODY_TYPES)) {
+      const source = fs.readFileSync(path.join(CLIENTS_DIR, `java/src/main/java/com/contactvalidator/${type}.java`), 'utf8');
+      const missing = members(id).filter((wire) => !source.includes(`"${wire}"`));
+      expect(missing, `clients/java: ${type} lacks members of ${id}`).toEqual([]);
     }
   });
 

@@ -62,6 +62,12 @@ public final class ConnectorParams {
       return this;
     }
 
+    /** Credits the connector may take each calendar month (UTC); reached, it pauses ({@code credit_cap_reached}). */
+    public Builder creditCapMonthly(long credits) {
+      body.put("credit_cap_monthly", credits);
+      return this;
+    }
+
     /** {@link ConnectorStatus#PAUSED} or {@link ConnectorStatus#ACTIVE} (update only). */
     public Builder status(ConnectorStatus status) {
       body.put("status", status.value());
