@@ -76,7 +76,26 @@ export function createSalesforcePlugin(
 ): ConnectorPlugin<SalesforceSettings, SalesforceCredentials, SalesforceWriteBack> {
   return {
     type: 'salesforce',
-    presentation: { title: 'Salesforce', summary: 'Contacts and Leads of an org, in real time with Change Data Capture' },
+    presentation: {
+      title: 'Salesforce', summary: 'Contacts and Leads of an org, in real time with Change Data Capture',
+      manualSteps: [
+        "Deploy the fields and the permission set from the service's folder: `cd connectors/salesforce/metadata && sf project deploy start --manifest package.xml --target-org <alias>`",
+        'Assign the permission set: `sf org assign permset --name Contact_Validator_Integration --on-behalf-of <user> --target-org <alias>`',
+        'For real time, select Contact and Lead under Setup → Change Data Capture.',
+      ],
+      examples: {
+        create: {
+          type: 'salesforce', name: 'Production org', schedule: '*/15 * * * *',
+          settings: { login_url: 'https://acme.my.salesforce.com', api_version: '62.0', objects: ['Contact', 'Lead'] },
+          credentials: { client_id: '3MVG9…', client_secret: '…' },
+          write_back: { overwrite_address: false },
+        },
+        check: { ok: false, problems: [{
+          code: 'field_missing', message: 'Contact has no Contact.CV_Email_Risk__c, Contact.CV_Phone_Carrier__c (or the run-as user cannot see it).',
+          fix: 'Deploy connectors/salesforce/metadata to the org (sf project deploy start --manifest package.xml) and assign the permission set Contact_Validator_Integration to the run-as user.',
+        }] },
+      },
+    },
     connect: salesforceConnect(options.app ?? null),
     settingsSchema: salesforceSettingsSchema,
     credentialsSchema: salesforceCredentialsSchema,

@@ -29,7 +29,7 @@ export class PlatformAccountTaken extends Error {
       ? `Connector ${connectorId} of this account already connects this shop: change that one instead.`
       : 'Another connector already connects this shop. Its account must disconnect it first; if that connector can no ' +
         "longer reach the shop (the app was uninstalled, or the shop refuses its token), installing the app " +
-        '(POST /v1/connectors/shopify/install) moves the shop to this account.');
+        '(POST /v1/connectors/{type}/install) moves the shop to this account.');
   }
 }
 

@@ -269,6 +269,13 @@ export interface PluginPresentation {
   summary?: string;
   /** Pages of the plugin's own beside the check (Shopify's checkout and orders page): `/connectors/{id}/{path}`. */
   links?: { label: string; path: string }[];
+  /**
+   * What an admin does by hand instead of the one-click set-up, one step each, shown on the check page (text;
+   * `backticks` mark a command).
+   */
+  manualSteps?: string[];
+  /** A create body (POST /v1/connectors) and a check answer for the API description's examples. */
+  examples?: { create?: Record<string, unknown>; check?: { ok: boolean; problems: CheckProblem[] } };
 }
 
 /**

@@ -53,6 +53,7 @@ export function connectorRoutes(router: Router, guards: { page: RequestHandler[]
   };
   const fields = (req: Request) => (req.body ?? {}) as Record<string, unknown>;
   const titleOf = (type: string) => connect.offers().find(({ plugin }) => plugin.type === type)?.plugin.presentation?.title ?? type;
+  const stepsOf = (type: string) => connect.offers().find(({ plugin }) => plugin.type === type)?.plugin.presentation?.manualSteps;
   const basicsOf = (type: string, body: Record<string, unknown>): FormBasics => ({ name: text(body.name) || titleOf(type), schedule: scheduleOf(body) });
 
   async function render(req: Request, res: Response, status: number, refused: FormState | null = null) {
@@ -156,7 +157,7 @@ export function connectorRoutes(router: Router, guards: { page: RequestHandler[]
     const flash = notice ? { kind: 'ok' as const, text: notice } : null;
     res.status(200).type('html').send(connectorCheckPage({
       web: webOf(res), connector: { connector_id: connector.id, name: connector.name, type: connector.type },
-      result: await checks.check(connector), canSetUp: checks.canSetUp(connector), flash,
+      result: await checks.check(connector), canSetUp: checks.canSetUp(connector), flash, manualSteps: stepsOf(connector.type),
     }));
   });
   router.post('/connectors/:id/setup', ...guards.action, async (req, res) => {
@@ -164,7 +165,7 @@ export function connectorRoutes(router: Router, guards: { page: RequestHandler[]
     const { done, check } = await checks.setUp(connector);
     res.status(200).type('html').send(connectorCheckPage({
       web: webOf(res), connector: { connector_id: connector.id, name: connector.name, type: connector.type }, result: check,
-      canSetUp: checks.canSetUp(connector), done,
+      canSetUp: checks.canSetUp(connector), done, manualSteps: stepsOf(connector.type),
     }));
   });
 

@@ -69,7 +69,7 @@ export const connectorSchema = z.object({
   last_run: runSchema.nullable(),
   created_at: isoTime,
   updated_at: isoTime,
-  realtime: connectorStreamSchema.nullable().describe('The change stream of a connector with `settings.realtime` (Salesforce Change Data Capture); null without real time'),
+  realtime: connectorStreamSchema.nullable().describe('The change stream of a connector with `settings.realtime` (a platform\'s change stream, such as Change Data Capture); null without real time'),
 });
 
 export const connectorListSchema = z.object({ connectors: z.array(connectorSchema) });
@@ -101,15 +101,10 @@ function createBodyOf(plugin: ConnectorPlugin<unknown, unknown, unknown>) {
   });
 }
 
-const SALESFORCE_EXAMPLE = {
-  type: 'salesforce', name: 'Production org', schedule: '*/15 * * * *',
-  settings: { login_url: 'https://acme.my.salesforce.com', api_version: '62.0', objects: ['Contact', 'Lead'] },
-  credentials: { client_id: '3MVG9…', client_secret: '…' },
-  write_back: { overwrite_address: false },
-};
-
 export function connectorSchemas(plugins: ConnectorPlugin<unknown, unknown, unknown>[]) {
   const bodies = plugins.map((plugin) => [plugin, createBodyOf(plugin)] as const);
+  // The first plugin that gives a check example (its words are a platform's: the description shows one).
+  const checkExample = plugins.map((p) => p.presentation?.examples?.check).find(Boolean);
   const [first, ...rest] = bodies.map(([, body]) => body);
   const createBody = rest.length ? z.union([first, ...rest]) : first;
   const components: Component[] = [
@@ -117,7 +112,7 @@ export function connectorSchemas(plugins: ConnectorPlugin<unknown, unknown, unkn
       [plugin.settingsSchema, { id: `${title(plugin.type)}Settings` }],
       [plugin.credentialsSchema, { id: `${title(plugin.type)}Credentials`, description: 'Write-only: stored encrypted, never returned' }],
       [plugin.writeBackSchema, { id: `${title(plugin.type)}WriteBack` }],
-      [body, { id: `Create${title(plugin.type)}Connector`, ...(plugin.type === 'salesforce' ? { examples: [SALESFORCE_EXAMPLE] } : {}) }],
+      [body, { id: `Create${title(plugin.type)}Connector`, ...(plugin.presentation?.examples?.create ? { examples: [plugin.presentation.examples.create] } : {}) }],
     ]),
     ...(rest.length ? [[createBody, { id: 'CreateConnectorRequest', description: 'One variant per platform, told by `type`' }] as Component] : []),
     [patchSchema, {
@@ -133,10 +128,7 @@ export function connectorSchemas(plugins: ConnectorPlugin<unknown, unknown, unkn
     [runStartedSchema, { id: 'RunStarted' }],
     [connectorCheckSchema, {
       id: 'ConnectorCheck',
-      examples: [{ ok: false, problems: [{
-        code: 'field_missing', message: 'Contact has no Contact.CV_Email_Risk__c, Contact.CV_Phone_Carrier__c (or the run-as user cannot see it).',
-        fix: 'Deploy connectors/salesforce/metadata to the org (sf project deploy start --manifest package.xml) and assign the permission set Contact_Validator_Integration to the run-as user.',
-      }] }],
+      ...(checkExample ? { examples: [checkExample] } : {}),
     }],
   ];
   /** The description shows the core's create schema as the plugins' variants. */
@@ -265,8 +257,8 @@ export const connectorEndpoints = [
     summary: 'Check a connector before its first run',
     description:
       'Signs in to the platform and finds what would keep a run from reading or writing: refused credentials, ' +
-      'missing or read-only fields (Salesforce: the CV_*__c fields, field-level security), missing access scopes ' +
-      '(Shopify), and webhooks Shopify refuses (subscribed, as each run does, when PUBLIC_BASE_URL is set). Every ' +
+      'missing or read-only fields (the verdict fields the plugin writes, their field-level security), missing access scopes, ' +
+      'and webhooks the platform refuses (subscribed, as each run does, when PUBLIC_BASE_URL is set). Every ' +
       'problem at once, each with what to do; 200 whatever it finds. Free of credits.',
     request: { params: connectorId },
     responses: { 200: { description: 'The problems found, none when `ok`', content: json(connectorCheckSchema), headers: noStore } },

@@ -29,8 +29,8 @@ const DEFAULT_REFUSALS_PER_MINUTE = 600;
 
 export const webhookAnswerSchema = z.object({
   status: z.enum(['accepted', 'duplicate', 'stale']).describe(
-    '`duplicate`: signed content (shop, topic, body) already seen, acknowledged and not processed again; ' +
-    '`stale`: triggered more than 6 hours ago (a replay: Shopify retries for 4 hours), acknowledged and not processed',
+    '`duplicate`: signed content (account, topic, body) already seen, acknowledged and not processed again; ' +
+    '`stale`: signed but older than the platform retries (a replay), acknowledged and not processed',
   ),
 });
 

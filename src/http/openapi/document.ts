@@ -51,7 +51,7 @@ const TAGS = [
   { name: 'Policies', description: 'Which answers mean accept, confirm or fix: the presets and the account\'s own' },
   { name: 'Account', description: "The key's own account and its API keys" },
   { name: 'Batches', description: 'CSV files validated in the background' },
-  { name: 'Connectors', description: 'Salesforce orgs and Shopify stores kept verified' },
+  { name: 'Connectors', description: 'CRM and store accounts kept verified, one plugin per platform' },
   { name: 'Webhooks', description: 'Signed events sent to your endpoints: batches, connectors, a low balance' },
   { name: 'Service', description: 'Health, problem types, this description' },
 ];

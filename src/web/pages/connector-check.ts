@@ -1,7 +1,7 @@
 /**
  * A connector's check (POST /v1/connectors/{id}/check, as a page): what keeps it from working, each with what to do, and for a
- * platform the service can set up itself (Salesforce's fields and permission set) a button that does it; the manual
- * steps stay beside it for admins who deploy their own metadata.
+ * platform the service can set up itself (its plugin's `setUp`) a button that does it; the plugin's manual steps stay
+ * beside it for admins who deploy their own metadata.
  */
 import type { CheckResult } from '../../sync/connector-check.js';
 import { html } from '../html.js';
@@ -17,6 +17,8 @@ export interface ConnectorCheckPageInput {
   /** What the set-up just did. */
   done?: string[];
   flash?: { kind: 'ok' | 'error'; text: string } | null;
+  /** The plugin's manual steps (its `presentation.manualSteps`), beside the one-click set-up. */
+  manualSteps?: string[];
 }
 
 const FIXABLE = new Set(['field_missing', 'field_not_writable', 'object_not_accessible']);
@@ -35,12 +37,8 @@ ${result.ok ? html`<p class="flash ok" role="status" data-testid="check-ok">Ever
   <p>The connected user can create the fields and the permission set now (an admin's rights are needed).</p>
   <button type="submit">Set up the fields for me</button></form>` : ''}
 </section>`}
-${connector.type === 'salesforce' ? html`<details class="card"><summary>The manual steps</summary>
-  <ol>
-    <li>Deploy the fields and the permission set from the service's folder: <code>cd connectors/salesforce/metadata &amp;&amp; sf project deploy start --manifest package.xml --target-org &lt;alias&gt;</code></li>
-    <li>Assign the permission set: <code>sf org assign permset --name Contact_Validator_Integration --on-behalf-of &lt;user&gt; --target-org &lt;alias&gt;</code></li>
-    <li>For real time, select Contact and Lead under Setup → Change Data Capture.</li>
-  </ol></details>` : ''}
+${input.manualSteps?.length ? html`<details class="card"><summary>The manual steps</summary>
+  <ol>${input.manualSteps.map((step) => html`<li>${step.split('`').map((part, i) => (i % 2 ? html`<code>${part}</code>` : part))}</li>`)}</ol></details>` : ''}
 <p><a href="/connectors">Back to the connectors</a> · <a href="/connectors/${connector.connector_id}/check">Check again</a></p>`,
   });
 }
