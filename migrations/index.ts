@@ -24,6 +24,7 @@ import { UsedFlowNonces1765200000000 } from './1765200000000-UsedFlowNonces.js';
 import { LowBalanceDailyLimit1765260000000 } from './1765260000000-LowBalanceDailyLimit.js';
 import { EmailChecks1765300000000 } from './1765300000000-EmailChecks.js';
 import { Policies1765310000000 } from './1765310000000-Policies.js';
+import { MailHostManners1765330000000 } from './1765330000000-MailHostManners.js';
 
 export const migrations = [
   Billing1763790000000, ReferenceData1763800000000, ReferencePointCity1763810000000, ReferenceImportLog1763820000000,
@@ -33,5 +34,5 @@ export const migrations = [
   TestKeys1764920000000, Webhooks1764940000000, ConnectorStreams1764950000000, ConnectorCreditCap1764951000000,
   ShopOrders1764965000000, IdempotencyLease1764975000000, LedgerRequestIndex1765000000000,
   ReferencePointLocation1765100000000, UsedFlowNonces1765200000000, LowBalanceDailyLimit1765260000000,
-  EmailChecks1765300000000, Policies1765310000000,
+  EmailChecks1765300000000, Policies1765310000000, MailHostManners1765330000000,
 ];

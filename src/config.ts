@@ -117,6 +117,9 @@ const schema = z.object({
     .pipe(z.array(z.number().int().min(100).max(24 * 3_600_000)).min(1).max(50)),
   EMAIL_CHECKS_MAX_PENDING_PER_ACCOUNT: z.coerce.number().int().min(0).max(1_000_000).default(1000),
   EMAIL_CHECKS_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(5),
+  /** A mail host that says 421 (or a 4.7.x about us) is left alone this long, doubled per refusal in a row, at most the max. */
+  EMAIL_HOST_SLOWDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  EMAIL_HOST_SLOWDOWN_MAX_MS: z.coerce.number().int().min(100).max(24 * 3_600_000).default(900_000),
   CONNECTOR_SECRET_KEY: z.string().refine((s) => parseSecretKey(s) !== null, '32 bytes, as 64 hex digits or base64').optional(),
   CONNECTOR_SECRET_KEYS_PREVIOUS: z.string().optional(),
   CONNECTOR_ALLOW_PRIVATE: bool.default(false),
@@ -172,7 +175,7 @@ export interface Config {
   testKeyRequestsPerDay: number;
   validationBudgetMs: number;
   /** Handed to createEmailEngine as they are. */
-  email: Pick<EmailEngineOptions, 'networkChecks' | 'dnsServers' | 'smtpPort' | 'allowPrivate' | 'specialUseNamesOrdinary' | 'heloName' | 'mailFrom' | 'egressProbe'>;
+  email: Pick<EmailEngineOptions, 'networkChecks' | 'dnsServers' | 'smtpPort' | 'allowPrivate' | 'specialUseNamesOrdinary' | 'heloName' | 'mailFrom' | 'egressProbe' | 'hostSlowdownMs' | 'hostSlowdownMaxMs'>;
   /** SMTP_EGRESS_<NAME>_*: the SOCKS5 proxies the mailbox probe goes out by (docs/email.md); [] : this host's own. */
   smtpEgresses: SmtpEgressConfig[];
   /** Handed to createPhoneLookup as they are. */
@@ -412,6 +415,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       specialUseNamesOrdinary: e.EMAIL_SPECIAL_USE_NAMES_ORDINARY,
       heloName: e.EMAIL_HELO_NAME,
       mailFrom: e.EMAIL_MAIL_FROM ?? `verify@${e.EMAIL_HELO_NAME}`,
+      hostSlowdownMs: e.EMAIL_HOST_SLOWDOWN_MS,
+      hostSlowdownMaxMs: Math.max(e.EMAIL_HOST_SLOWDOWN_MAX_MS, e.EMAIL_HOST_SLOWDOWN_MS),
       egressProbe: e.SMTP_EGRESS_PROBE_HOST
         ? { host: e.SMTP_EGRESS_PROBE_HOST.replace(/^\[(.*)\]$/, '$1'), intervalMs: e.SMTP_EGRESS_PROBE_INTERVAL_MS }
         : undefined,

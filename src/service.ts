@@ -48,6 +48,7 @@ import { createLogger, type Logger } from './log.js';
 import { createEngines } from './contact-check/engines.js';
 import { waitingForEmailChecks } from './email-checks/batch-wait.js';
 import { EmailChecks } from './email-checks/email-checks.js';
+import { FleetHostManners } from './email-checks/fleet-host-manners.js';
 import { ContactValidation } from './contact-check/validate-contact.js';
 import { testModeValidation } from './contact-check/test-mode.js';
 import { seedEmbeddedReference } from './db/reference-store.js';
@@ -313,6 +314,8 @@ export async function startService(config: Config, logger: Logger = createLogger
   const engines = await openEngines(config, db, logger);
   ready = true;
   const inDoubt = new InDoubtDebits(ledger, logger);
+  // Per-server manners: a mail host's slow-down is written for the fleet, and the fleet's read every second.
+  const hostManners = new FleetHostManners(db, engines.mailHosts, logger);
   const emailChecks = openEmailChecks(config, db, engines.email, logger, (accountId, data, key) =>
     outgoing.webhooks.emit(accountId, 'email.verified', data, key));
   const validation = new ContactValidation(engines, ledger, config.validationBudgetMs, inDoubt, emailChecks);
@@ -376,6 +379,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   logger.info({ url, database: db.dialect }, 'listening');
   await bulk.runner.start();
   await bulk.schedules.start();
+  hostManners.start();
   sync.streams.start();
   outgoing.start();
 
@@ -392,6 +396,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       await bulk.schedules.stop();
       await sync.streams.stop();
       await emailChecks.stop();
+      await hostManners.stop();
       await outgoing.stop();
       await sync.webhooks.settle();
       await sync.orders?.settle();

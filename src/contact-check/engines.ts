@@ -10,7 +10,9 @@ import {
   type AddressEngineWithSync, createAddressEngine, type ReferenceIndex, type ShippedAddressData,
 } from '../validation/address/index.js';
 import { type AddressAutocomplete, createAddressAutocomplete } from '../validation/address/autocomplete.js';
-import { createEmailEngine, loadEmailLists, type EgressReport, type ResolverHealthReport } from '../validation/email/index.js';
+import {
+  createEmailEngine, loadEmailLists, type EgressReport, type HostMannersState, type ResolverHealthReport,
+} from '../validation/email/index.js';
 import { createGuardedHttp } from '../net/outbound-guard.js';
 import { createSocksEgress } from '../net/socks-egress.js';
 import { createPhoneEngine, createPhoneLookup, type PhoneData } from '../validation/phone/index.js';
@@ -71,6 +73,8 @@ export interface ResolverStatus {
   unavailableAnswers(): number;
   /** Each egress the probe may take and whether it reaches port 25 (SMTP_EGRESS_*); [] with network checks off. */
   egresses?(): EgressReport[];
+  /** Mail hosts slowed down now (a 421, a 4.7.x about us), and the slow-downs this instance decided since start. */
+  mailHosts?(): { slowed: HostMannersState[]; slowdowns: number };
 }
 
 export async function createEngines(
@@ -81,6 +85,7 @@ export async function createEngines(
   close(): Promise<void>; reloadReference(): Promise<boolean>; resolver: ResolverStatus; addressSuggestions: Pick<AddressAutocomplete, 'suggest'>;
   /** `building` while a new import's index is built (the previous one still answers), else `loaded`. */
   referenceState(): 'loaded' | 'building';
+  mailHosts: { onChange(listener: (state: HostMannersState) => void): void; learn(state: HostMannersState): void };
   /** The same engines with every network check off (no DNS, SMTP or live phone look-up): what test keys are answered with. */
   offline: Engines;
 }> {
@@ -89,7 +94,13 @@ export async function createEngines(
   let building = false;
   const setBuilding = (on: boolean) => { building = on; };
   const lists = loadEmailLists();
+  // The engine's slow-downs go to whoever listens (the fleet's table, src/email-checks/fleet-host-manners.ts).
+  let mannersListener: ((state: HostMannersState) => void) | undefined;
   const email = createEmailEngine({
+    onHostMannersChange: (state) => {
+      logger?.info({ host: state.host, level: state.level, slow_until: new Date(state.slowUntil).toISOString() }, 'mail host slowed down: it asked us to come less often');
+      mannersListener?.(state);
+    },
     ...config.email,
     // With answers that arrive later (src/email-checks) the durable checks ask again, on their schedule: the engine's
     // own one retry in memory would only ask the same server once more.
@@ -136,7 +147,15 @@ export async function createEngines(
       email: offlineEmail,
       phone: offlinePhone,
     } as Engines,
-    resolver: { health: () => email.resolverHealth(), unavailableAnswers: () => email.dnsUnavailableAnswers, egresses: () => email.egressReports() },
+    resolver: {
+      health: () => email.resolverHealth(), unavailableAnswers: () => email.dnsUnavailableAnswers, egresses: () => email.egressReports(),
+      mailHosts: () => email.mailHostManners(),
+    },
+    /** Per-server manners: told of the engine's slow-downs, and taught the fleet's. */
+    mailHosts: {
+      onChange: (listener: (state: HostMannersState) => void) => { mannersListener = listener; },
+      learn: (state: HostMannersState) => email.learnMailHost(state),
+    },
     referenceState: () => (building ? 'building' as const : 'loaded' as const),
     /**
      * Loads the reference data again if an import has finished since the last load (a CLI `reference import`

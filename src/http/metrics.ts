@@ -89,6 +89,26 @@ export class ServiceMetrics {
         },
       });
       new Gauge({
+        name: 'cv_smtp_host_slowed_seconds',
+        help: 'Mail hosts slowed down now because they said 421 or a 4.7.x about us (at most 50, longest first): seconds until the next probe may connect',
+        labelNames: ['host'] as const,
+        registers: [registry],
+        collect() {
+          this.reset();
+          const now = Date.now();
+          for (const { host, slowUntil } of resolver.mailHosts?.().slowed.slice(0, 50) ?? []) this.set({ host }, Math.max(0, (slowUntil - now) / 1000));
+        },
+      });
+      new Counter({
+        name: 'cv_smtp_host_slowdowns_total',
+        help: 'Slow-downs this instance decided (a mail host said 421 or a 4.7.x about us)',
+        registers: [registry],
+        collect() {
+          this.reset();
+          this.inc(resolver.mailHosts?.().slowdowns ?? 0);
+        },
+      });
+      new Gauge({
         name: 'cv_smtp_egress_reachable',
         help: "1 while the egress's last check reached port 25 through it (SMTP_EGRESS_PROBE_HOST), else 0; state: ok, blocked, unavailable, auth_failed, unchecked",
         labelNames: ['egress', 'state'] as const,

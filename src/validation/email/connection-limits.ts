@@ -36,6 +36,8 @@ export class ConnectionLimits {
     private readonly maxInFlight: number,
     private readonly maxPerHostPerMinute = Infinity,
     private readonly now: () => number = Date.now,
+    /** Connections a host may have at once, given the normal cap (host-manners.ts: one while it is slowed down). */
+    private readonly perHostLimit: (host: string, normal: number) => number = (_host, normal) => normal,
   ) {}
 
   /**
@@ -65,7 +67,7 @@ export class ConnectionLimits {
   }
 
   private canTake(host: string): boolean {
-    return this.inFlight < this.maxInFlight && (this.perHost.get(host) ?? 0) < this.maxPerHost;
+    return this.inFlight < this.maxInFlight && (this.perHost.get(host) ?? 0) < this.perHostLimit(host, this.maxPerHost);
   }
 
   private startsInLastMinute(host: string): number[] {

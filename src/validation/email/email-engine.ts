@@ -10,6 +10,7 @@ import {
   hasDelegatedTld, isDisposableDomain, isFreeProviderDomain, isRoleLocalPart, isSpecialUseDomain, type EmailLists,
 } from './email-lists.js';
 import type { EgressHealth } from './egress-health.js';
+import type { HostManners, HostMannersState } from './host-manners.js';
 import { ExpiringCache } from './expiring-cache.js';
 import type { EgressChoice, EgressReport } from './mail-egress.js';
 import type { MailHostResolver, MailRoute } from './mail-host-resolver.js';
@@ -41,6 +42,8 @@ export interface EmailEngineDependencies {
   /** Whether the resolver's NXDOMAIN is to be believed (it takes the same resolver). */
   resolverHealth: ResolverHealth;
   limits: ConnectionLimits;
+  /** How often each mail host lets us come (host-manners.ts). */
+  manners: HostManners;
   probeSettings: MailboxProbeSettings;
   policies: readonly MailProviderPolicy[];
   /** Which egress each provider's probes go out by (mail-egress.ts), and whether each reaches port 25. */
@@ -150,6 +153,16 @@ export class EmailValidationEngine implements EmailEngine {
     const finding = await this.networkFinding(parsed, { smtp: probe, deadline: options.deadline });
     if (finding.kind === 'dns_unavailable') this.dnsUnavailableAnswers++;
     return this.answerOf(reading, finding);
+  }
+
+  /** Mail hosts slowed down now (a 421, a 4.7.x about us), longest first; and slow-downs decided since start. */
+  mailHostManners(): { slowed: HostMannersState[]; slowdowns: number } {
+    return { slowed: this.deps.manners.slowed(), slowdowns: this.deps.manners.slowdowns };
+  }
+
+  /** A slow-down another instance decided (the service reads the fleet's from the database). */
+  learnMailHost(state: HostMannersState): void {
+    this.deps.manners.learn(state);
   }
 
   /** What the resolver health check last found; null while network checks are off (no resolver is asked). */
@@ -336,6 +349,7 @@ export class EmailValidationEngine implements EmailEngine {
       {
         resolver: this.deps.resolver, limits: this.deps.limits, settings: this.deps.probeSettings,
         egressState: (egress) => this.deps.egressHealth.state(egress),
+        manners: this.deps.manners,
       },
     );
     if (outcome.kind === 'accepted' && outcome.catchAll !== null) {

@@ -6,6 +6,7 @@ import dns from 'node:dns';
 import type { EmailEngine } from '../types.js';
 import { ConnectionLimits } from './connection-limits.js';
 import { EgressHealth } from './egress-health.js';
+import { HostManners, type HostMannersState } from './host-manners.js';
 import { EgressChoice, directEgress, type EgressReport, type EgressRoute } from './mail-egress.js';
 import { parseDnsServer } from './dns-wire-client.js';
 import { isDisposableDomain, loadEmailLists, type EmailLists } from './email-lists.js';
@@ -82,6 +83,14 @@ export interface EmailEngineOptions {
   egressProbe?: { host: string; intervalMs: number };
   /** Told once per change of an egress's state: the service logs it. */
   onEgressChange?: (report: EgressReport) => void;
+  /**
+   * A mail host that answers 421 (or a 4.7.x about us) is not asked again for this long, doubled with each refusal in a
+   * row, at most `hostSlowdownMaxMs` (host-manners.ts); defaults 30000 and 900000.
+   */
+  hostSlowdownMs?: number;
+  hostSlowdownMaxMs?: number;
+  /** Told of each slow-down (and recovery) this engine decides: the service shares it with the fleet. */
+  onHostMannersChange?: (state: HostMannersState) => void;
 }
 
 const DAY_MS = 86_400_000;
@@ -112,6 +121,9 @@ export function createEmailEngine(options: EmailEngineOptions): EmailValidationE
     onChange: options.onEgressChange,
   });
   if (options.networkChecks) egressHealth.start();
+  const manners = new HostManners({
+    baseMs: options.hostSlowdownMs ?? 30_000, maxMs: options.hostSlowdownMaxMs ?? 900_000, now, onChange: options.onHostMannersChange,
+  });
   return new EmailValidationEngine({
     networkChecks: options.networkChecks,
     specialUseNamesOrdinary: options.specialUseNamesOrdinary ?? false,
@@ -138,7 +150,9 @@ export function createEmailEngine(options: EmailEngineOptions): EmailValidationE
       options.maxProbesInFlight ?? 50,
       options.maxConnectionsPerHostPerMinute ?? 60,
       now,
+      (host, normal) => manners.concurrencyFor(host, normal),
     ),
+    manners,
     probeSettings: {
       port: options.smtpPort,
       heloName: options.heloName,
@@ -183,3 +197,4 @@ export { EmailValidationEngine } from './email-engine.js';
 export type { ResolverHealthReport } from './resolver-health.js';
 export { EgressError, type EgressFault, type EgressReport, type EgressRoute, type EgressState, type MailEgress } from './mail-egress.js';
 export { MAIL_PROVIDER_NAMES } from './mail-provider-policies.js';
+export type { HostMannersState } from './host-manners.js';

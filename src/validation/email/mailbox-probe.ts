@@ -11,6 +11,7 @@ import { EgressError, directEgress, type EgressState, type MailEgress } from './
 import type { MailProviderPolicy } from './mail-provider-policies.js';
 import { classifySmtpReply, retryHintMs, type SmtpReply, type SmtpReplyMeaning } from './smtp-reply-classifier.js';
 import { SmtpSession, SmtpTimeoutError } from './smtp-session.js';
+import { slowDownAsked, type HostManners } from './host-manners.js';
 
 export type ProbeOutcome =
   | { kind: 'accepted'; catchAll: boolean | null }
@@ -20,8 +21,11 @@ export type ProbeOutcome =
   | { kind: 'no_connect' }
   /** Every address of every mail host is loopback/private/reserved and the guard is on. */
   | { kind: 'private_address' }
-  /** We have talked to this mail host as often as our manners allow this minute (connection-limits.ts). */
-  | { kind: 'throttled' }
+  /**
+   * We have talked to this mail host as often as our manners allow this minute (connection-limits.ts), or it asked us
+   * to come back later (host-manners.ts): `retryAfterMs`, how long until it may be asked again.
+   */
+  | { kind: 'throttled'; retryAfterMs?: number }
   | { kind: 'timeout' }
   /**
    * The egress cannot reach port 25: its proxy refused the connection by its rules, or the mail host could not be
@@ -67,10 +71,15 @@ export interface MailboxProbeDependencies {
   settings: MailboxProbeSettings;
   /** What the egress's last check found (egress-health.ts): `blocked` turns an unreachable host into `egress_blocked`. */
   egressState?: (egress: MailEgress) => EgressState;
+  /** How often each mail host lets us come (host-manners.ts): the next probe to a host that said 421 waits. */
+  manners?: HostManners;
 }
 
-/** A conversation either settles the question or says why the next host should be asked. */
-type ConversationResult = { final: true; outcome: ProbeOutcome } | { final: false; outcome: ProbeOutcome };
+/**
+ * A conversation either settles the question or says why the next host should be asked; `slowDown`: the host asked us
+ * to come less often (a 421, a 4.7.x about us), with the wait it named.
+ */
+type ConversationResult = { final: boolean; outcome: ProbeOutcome; slowDown?: { hintMs: number | null } | null };
 const TLS_FAILED = Symbol('STARTTLS handshake failed');
 /** RSET and QUIT come after the answer: a server slow to acknowledge them does not hold the answer up for long. */
 const CLOSING_TIMEOUT_MS = 1000;
@@ -125,6 +134,10 @@ async function converseWithSlot(
   request: MailboxProbeRequest & { egress: MailEgress },
   deps: MailboxProbeDependencies,
 ): Promise<ConversationResult> {
+  // A host that asked us to come back later is not asked before then, by any probe (host-manners.ts).
+  const wait = deps.manners?.waitMs(ip) ?? 0;
+  if (wait > deps.settings.slotWaitMs) return { final: false, outcome: { kind: 'throttled', retryAfterMs: wait } };
+  if (wait > 0 && !(await pause(wait, request.signal))) return { final: false, outcome: { kind: 'timeout' } };
   let release: () => void;
   try {
     release = await deps.limits.acquire(ip, deps.settings.slotWaitMs);
@@ -134,12 +147,14 @@ async function converseWithSlot(
     throw error;
   }
   try {
-    const result = await converse(ip, hostName, request, deps.settings);
+    let result = await converse(ip, hostName, request, deps.settings);
     // A server that offers STARTTLS but cannot finish the handshake is asked again in plain text: the probe
     // carries nothing secret, and RFC 3207 §4.1 leaves the client free to go on without TLS.
-    if (result !== TLS_FAILED) return result;
-    const plain = await converse(ip, hostName, request, { ...deps.settings, startTls: false });
-    return plain === TLS_FAILED ? { final: false, outcome: { kind: 'no_connect' } } : plain;
+    if (result === TLS_FAILED) result = await converse(ip, hostName, request, { ...deps.settings, startTls: false });
+    if (result === TLS_FAILED) return { final: false, outcome: { kind: 'no_connect' } };
+    if (result.slowDown) deps.manners?.refused(ip, result.slowDown.hintMs);
+    else if (result.final) deps.manners?.answered(ip);
+    return result;
   } finally {
     release();
   }
@@ -189,11 +204,11 @@ async function talk(
   settings: MailboxProbeSettings,
 ): Promise<ConversationResult | typeof TLS_FAILED> {
   // RFC 5321 §3.1: a 554 or 421 greeting means this host will not talk; another MX may.
-  if (greeting.code !== 220) return { final: false, outcome: refusal(greeting) };
+  if (greeting.code !== 220) return { final: false, outcome: refusal(greeting), slowDown: slowDownAsked(greeting) };
 
   const { heloName, mailFrom } = request.egress;
   const hello = await sayHello(session, heloName);
-  if (!isPositive(hello)) return { final: true, outcome: refusal(hello) };
+  if (!isPositive(hello)) return { final: true, outcome: refusal(hello), slowDown: slowDownAsked(hello) };
   if (settings.startTls && offers(hello, 'STARTTLS')) {
     const ready = await session.command('STARTTLS');
     if (ready.code === 220) {
@@ -208,13 +223,28 @@ async function talk(
   }
 
   const mail = await session.command(`MAIL FROM:<${mailFrom}>`, 'MAIL');
-  if (!isPositive(mail)) return { final: true, outcome: refusal(mail) };
+  if (!isPositive(mail)) return { final: true, outcome: refusal(mail), slowDown: slowDownAsked(mail) };
 
   const catchAllReply = request.catchAllProbeAddress
     ? await session.command(`RCPT TO:<${request.catchAllProbeAddress}>`, 'RCPT')
     : null;
   const reply = await session.command(`RCPT TO:<${request.address}>`, 'RCPT');
-  return { final: true, outcome: outcomeOfRcpt(reply, catchAllReply) };
+  return { final: true, outcome: outcomeOfRcpt(reply, catchAllReply), slowDown: slowDownAsked(reply) };
+}
+
+/** Waits `ms`, or less when the probe is given up on (false then). */
+function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      resolve(ok);
+    };
+    const onAbort = () => done(false);
+    const timer = setTimeout(() => done(true), ms);
+    signal.addEventListener('abort', onAbort);
+  });
 }
 
 function outcomeOfRcpt(reply: SmtpReply, catchAllReply: SmtpReply | null): ProbeOutcome {
