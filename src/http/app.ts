@@ -64,7 +64,7 @@ export interface AppDeps {
   /** Accounts' own policies (/v1/policies); by default kept in `db`. */
   policies?: PolicyStore;
   /** Answers that arrive later (GET /v1/email-checks/{id}). */
-  emailChecks: Pick<EmailChecks, 'get'>;
+  emailChecks: Pick<EmailChecks, 'get' | 'batchState'>;
   /** Connectors' checks and one-click set-up, for the dashboard. */
   connectorChecks: DashboardDeps['connectorChecks'];
   /** BATCH_MAX_BYTES: the largest CSV file a batch takes. */
