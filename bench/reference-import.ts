@@ -6,6 +6,7 @@
  *     npm run bench:reference-import -- --points 4000000    # another size
  *     npm run bench:reference-import -- --file nad.txt      # a NAD text file of your own
  *     npm run bench:reference-import -- --no-baseline       # the worker path alone
+ *     npm run bench:reference-import -- --against eeed51d   # and the importer as it was at a revision, too
  *
  * The NAD file is written by bench/reference-data.ts (writeSyntheticNad), then imported into a fresh SQLite file and
  * into a private PostgreSQL cluster started here with its production defaults (fsync and synchronous_commit on: the
@@ -28,6 +29,7 @@ import { Database } from '../src/db/data-source.js';
 import { importReferenceFile } from '../src/db/reference-import.js';
 import { startPrivatePostgres } from '../test/support/fleet.js';
 import { treeCpuSeconds } from './process-usage.js';
+import { checkOut } from './git-worktree.js';
 import { writeSyntheticNad } from './reference-data.js';
 
 const { values } = parseArgs({
@@ -40,6 +42,7 @@ const { values } = parseArgs({
     format: { type: 'string', default: 'nad' },
     'read-on': { type: 'string', default: 'worker' },
     'no-baseline': { type: 'boolean', default: false },
+    against: { type: 'string' },
   },
 });
 const MiB = 1024 * 1024;
@@ -68,10 +71,13 @@ if (values.child) {
   process.exit(0);
 }
 
-function runImport(url: string, file: string, readOn: string): Promise<ChildReport> {
+/** `readOn` a revision (`--against`): that checkout's own bench child, which reads where the code then did. */
+function runImport(url: string, file: string, readOn: string, checkout?: string): Promise<ChildReport> {
+  const root = checkout ?? path.resolve(import.meta.dirname, '..');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'reference-import.ts'), '--child', '--url', url, '--file', file, '--read-on', readOn], {
-      cwd: path.resolve(import.meta.dirname, '..'), stdio: ['ignore', 'pipe', 'inherit'],
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/reference-import.ts'), '--child', '--url', url, '--file', file,
+      ...(checkout ? [] : ['--read-on', readOn])], {
+      cwd: root, stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
     child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
@@ -94,14 +100,16 @@ try {
     await writeSyntheticNad(file, Number(values.points), Number(values.seed));
     console.error(`synthetic NAD: ${Number(values.points).toLocaleString('en-US')} points, ${(fs.statSync(file).size / MiB).toFixed(0)} MiB, written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
-  const readOns = values['no-baseline'] ? ['worker'] : ['this-thread', 'worker'];
+  const readOns = [...(values.against ? [`at ${values.against}`] : []), ...(values['no-baseline'] ? ['worker'] : ['this-thread', 'worker'])];
+  const checkout = values.against ? checkOut(values.against) : undefined;
+  const dbName = (readOn: string) => `import_${readOn.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}`;
   const runs: [string, string, string][] = [];
-  for (const readOn of readOns) runs.push(['SQLite', `sqlite:${path.join(dir, `import-${readOn}.sqlite`)}`, readOn]);
-  for (const readOn of readOns) runs.push(['PostgreSQL', cluster.url.replace(/\/[^/]*$/, `/import_${readOn.replace('-', '_')}`), readOn]);
+  for (const readOn of readOns) runs.push(['SQLite', `sqlite:${path.join(dir, `${dbName(readOn)}.sqlite`)}`, readOn]);
+  for (const readOn of readOns) runs.push(['PostgreSQL', cluster.url.replace(/\/[^/]*$/, `/${dbName(readOn)}`), readOn]);
   const settings = await cluster.settings();
   const admin = new pg.Client({ connectionString: cluster.url });
   await admin.connect();
-  for (const r of readOns) await admin.query(`CREATE DATABASE import_${r.replace('-', '_')}`);
+  for (const r of readOns) await admin.query(`CREATE DATABASE ${dbName(r)}`);
   await admin.end();
   console.log(`\nbench:reference-import, ${path.basename(file)} (${(fs.statSync(file).size / MiB).toFixed(0)} MiB), Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
   console.log('| database | read on | records | import s | points/s | importer CPU s | points per importer CPU-s | server CPU s | importer peak RSS | rows held | rejected | load avg (1 min) |');
@@ -109,9 +117,9 @@ try {
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
   for (const [name, url, readOn] of runs) {
     const server0 = name === 'PostgreSQL' ? serverCpuSeconds(cluster.pid()) : 0;
-    const r = await runImport(url, file, readOn);
+    const r = await runImport(url, file, readOn, readOn.startsWith('at ') ? checkout : undefined);
     const server = name === 'PostgreSQL' ? (serverCpuSeconds(cluster.pid()) - server0).toFixed(1) : '-';
-    console.log(`| ${name}${name === 'PostgreSQL' ? ` (${settings})` : ' (WAL, synchronous=NORMAL)'} | ${readOn === 'worker' ? 'worker' : 'this thread (baseline)'} | ${fmt(r.read)} | ${r.seconds.toFixed(1)} | ${fmt(r.loaded / r.seconds)} | ` +
+    console.log(`| ${name}${name === 'PostgreSQL' ? ` (${settings})` : ' (WAL, synchronous=NORMAL)'} | ${readOn === 'worker' ? 'worker' : readOn === 'this-thread' ? 'this thread (baseline)' : `this thread, code ${readOn}`} | ${fmt(r.read)} | ${r.seconds.toFixed(1)} | ${fmt(r.loaded / r.seconds)} | ` +
       `${r.cpuSeconds.toFixed(1)} | ${fmt(r.loaded / r.cpuSeconds)} | ${server} | ${(r.maxRssBytes / MiB).toFixed(0)} MiB | ${fmt(r.rows)} | ${r.rejected} | ${os.loadavg()[0].toFixed(2)} |`);
   }
   console.log('\n(points/s is wall time on this shared machine; points per importer CPU-second is what one free core would do on SQLite, where'
