@@ -17,6 +17,8 @@ export const VERDICT_COLUMNS = [
   'cv_address_notes', 'cv_email_reason', 'cv_email_flags', 'cv_next_action',
   // Issue #50: where the address is and what confirmed it (added last: a column is never moved).
   'cv_address_lat', 'cv_address_lon', 'cv_address_precision', 'cv_address_evidence',
+  // Issue #55: what the answer changed, part by part, and a missing unit.
+  'cv_address_changes',
 ] as const;
 
 /** A footnote without its code (`A#: ZIP code 40219 added` -> `ZIP code 40219 added`): what a person reads. */
@@ -27,6 +29,16 @@ export function emailFlags(email: Pick<NonNullable<ContactAnswer['email']>, 'dis
   if (!email) return null;
   const flags = [email.disposable && 'disposable', email.role && 'role', email.free && 'free', email.smtp === 'catch_all' && 'catch_all'];
   return flags.filter(Boolean).join(' ');
+}
+
+/**
+ * The parts the answer changed, in words a spreadsheet shows (`city spell_corrected (Louisvile → LOUISVILLE); postal_code
+ * inferred (40219); unit missing`); empty when nothing changed.
+ */
+export function addressChangesText(address: Pick<NonNullable<ContactAnswer['address']>, 'changes' | 'missing_unit'>): string {
+  const changed = (address.changes ?? []).filter((c) => c.change !== 'none').map((c) =>
+    `${c.name} ${c.change} (${c.input !== null && c.input !== c.value ? `${c.input} → ${c.value}` : c.value})`);
+  return [...changed, ...(address.missing_unit ? ['unit missing'] : [])].join('; ');
 }
 
 /** What a source yields: a stable key (it sorts in the source's order), and the contact or why there is none. */
@@ -80,6 +92,7 @@ export function verdictOf(answer: ContactAnswer | null, error: string | null): (
     answer?.next_action ?? null,
     address?.location ? String(address.location.lat) : null, address?.location ? String(address.location.lon) : null,
     address?.location?.precision ?? null, address?.evidence ?? null,
+    address ? addressChangesText(address) : null,
   ];
 }
 

@@ -16,10 +16,27 @@ export { NEXT_ACTIONS, type NextAction };
  */
 const CHANGED_PARTS = /^[ABM]#/;
 
-/** The status's action, made more demanding by a part corrected or added (the policy's `corrections`). */
-export function addressNextAction(result: Pick<AddressResult, 'status' | 'footnotes'>, rules = DEFAULT_POLICY.address): NextAction {
+/** Why an address answer is more than `accept`: its status's rule, a part corrected or added, or a missing unit. */
+export type AddressActionReason = `status:${AddressResult['status']}` | 'corrections' | 'missing_unit';
+
+/**
+ * The status's action, made more demanding by a part corrected or added (the policy's `corrections`) and by a missing
+ * unit (`missing_unit`), with the rule that decided it (of the most demanding, the most telling); no reason for `accept`.
+ */
+export function addressVerdict(
+  result: Pick<AddressResult, 'status' | 'footnotes' | 'missing_unit'>, rules = DEFAULT_POLICY.address,
+): { action: NextAction; reason: AddressActionReason | null } {
   const changed = result.footnotes.some((f) => CHANGED_PARTS.test(f));
-  return overallNextAction([rules.statuses[result.status], changed ? rules.corrections : null]);
+  const rulesMet: [NextAction, AddressActionReason][] = [[rules.statuses[result.status], `status:${result.status}`]];
+  if (changed) rulesMet.push([rules.corrections, 'corrections']);
+  if (result.missing_unit) rulesMet.push([rules.missing_unit ?? 'confirm', 'missing_unit']);
+  const action = overallNextAction(rulesMet.map(([a]) => a));
+  // The most telling rule first: a missing unit, then a part changed, then the status (which a `D` makes `partial`).
+  return { action, reason: action === 'accept' ? null : [...rulesMet].reverse().find(([a]) => a === action)![1] };
+}
+
+export function addressNextAction(result: Pick<AddressResult, 'status' | 'footnotes' | 'missing_unit'>, rules = DEFAULT_POLICY.address): NextAction {
+  return addressVerdict(result, rules).action;
 }
 
 /** The reason's rule, else the status's; a suggestion (`gmial.com` → `gmail.com`) is asked about by default, whatever the status. */
@@ -45,7 +62,8 @@ export function overallNextAction(actions: readonly (NextAction | null)[]): Next
 export function withNextActions(
   answer: { address: AddressResult | null; email: EmailResult | null; phone: PhoneResult | null }, policy: PolicyRules = DEFAULT_POLICY,
 ) {
-  const address = answer.address && { ...answer.address, next_action: addressNextAction(answer.address, policy.address) };
+  const verdict = answer.address && addressVerdict(answer.address, policy.address);
+  const address = answer.address && { ...answer.address, next_action: verdict!.action, next_action_reason: verdict!.reason };
   const email = answer.email && { ...answer.email, next_action: emailNextAction(answer.email, policy.email) };
   const phone = answer.phone && { ...answer.phone, next_action: phoneNextAction(answer.phone, policy.phone) };
   const next_action = overallNextAction([address?.next_action ?? null, email?.next_action ?? null, phone?.next_action ?? null]);

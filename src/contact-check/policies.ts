@@ -15,6 +15,8 @@ export interface AddressRules {
   statuses: Record<AddressStatus, NextAction>;
   /** A part corrected or added from the rest (an `A#` ZIP code, `B#` city/state/country or `M#` street footnote). */
   corrections: NextAction;
+  /** The building has units and none was given (`missing_unit`, USPS DPV `D`). */
+  missing_unit: NextAction;
 }
 
 export interface EmailRules {
@@ -43,6 +45,7 @@ const DEFAULT: PolicyRules = {
   address: {
     statuses: { verified: 'accept', plausible: 'accept', corrected: 'confirm', partial: 'confirm', ambiguous: 'confirm', invalid: 'fix' },
     corrections: 'confirm',
+    missing_unit: 'confirm',
   },
   // `risky` (a typo, disposable, role, catch-all, full mailbox) and `unknown` (not checked, no answer) are the person's call.
   email: { statuses: { valid: 'accept', risky: 'confirm', unknown: 'confirm', invalid: 'fix' }, reasons: {}, suggestion: 'confirm' },
@@ -58,7 +61,7 @@ const DEFAULT: PolicyRules = {
 export const PRESETS = {
   default: DEFAULT,
   signup: {
-    address: { statuses: { ...DEFAULT.address.statuses, partial: 'accept' }, corrections: 'confirm' },
+    address: { statuses: { ...DEFAULT.address.statuses, partial: 'accept' }, corrections: 'confirm', missing_unit: 'accept' },
     email: {
       statuses: { ...DEFAULT.email.statuses, unknown: 'accept' },
       reasons: { disposable: 'fix', role: 'accept', catch_all: 'accept' }, suggestion: 'confirm',
@@ -71,7 +74,7 @@ export const PRESETS = {
     phone: { statuses: { ...DEFAULT.phone.statuses, unknown: 'accept' }, reasons: {} },
   },
   crm_cleanup: {
-    address: { statuses: { ...DEFAULT.address.statuses, corrected: 'accept' }, corrections: 'accept' },
+    address: { statuses: { ...DEFAULT.address.statuses, corrected: 'accept' }, corrections: 'accept', missing_unit: 'confirm' },
     email: { statuses: DEFAULT.email.statuses, reasons: { role: 'accept', disposable: 'fix' }, suggestion: 'confirm' },
     phone: DEFAULT.phone,
   },
@@ -97,7 +100,9 @@ const PHONE_STATUS_KEYS = Object.keys(DEFAULT.phone.statuses) as PhoneStatus[];
 
 /** Rules as a caller writes them: any part left out comes from the policy's base. */
 export const policyRulesInputSchema = z.object({
-  address: z.object({ statuses: statuses(ADDRESS_STATUS_KEYS).optional(), corrections: action.optional() }).strict().optional(),
+  address: z.object({
+    statuses: statuses(ADDRESS_STATUS_KEYS).optional(), corrections: action.optional(), missing_unit: action.optional(),
+  }).strict().optional(),
   email: z.object({ statuses: statuses(EMAIL_STATUS_KEYS).optional(), reasons: reasons.optional(), suggestion: action.optional() }).strict().optional(),
   phone: z.object({ statuses: statuses(PHONE_STATUS_KEYS).optional(), reasons: reasons.optional() }).strict().optional(),
 }).strict();
@@ -114,6 +119,8 @@ export function rulesWith(base: PolicyRules, changes: PolicyRulesInput): PolicyR
     address: {
       statuses: { ...base.address.statuses, ...defined(a?.statuses) },
       corrections: a?.corrections ?? base.address.corrections,
+      // A policy kept before `missing_unit` existed reads it as the fixed table does.
+      missing_unit: a?.missing_unit ?? base.address.missing_unit ?? DEFAULT.address.missing_unit,
     },
     email: {
       statuses: { ...base.email.statuses, ...defined(e?.statuses) },

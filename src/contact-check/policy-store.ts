@@ -36,7 +36,7 @@ export const MAX_POLICIES_PER_ACCOUNT = 50;
 const CACHE_TTL_MS = 1_000;
 
 const stored = (r: Row): StoredPolicy => ({
-  policy_id: r.id, name: r.name, base: r.base as PresetName, rules: JSON.parse(r.rules) as PolicyRules,
+  policy_id: r.id, name: r.name, base: r.base as PresetName, rules: rulesWith(JSON.parse(r.rules) as PolicyRules, {}),
   created_at: new Date(Number(r.created_at)).toISOString(), updated_at: new Date(Number(r.updated_at)).toISOString(),
 });
 
@@ -108,7 +108,7 @@ export class PolicyStore {
     if (hit && hit.until > this.now()) return hit.rules;
     const [row] = await this.db.all<{ rules: string }>(
       `SELECT rules FROM policies WHERE account_id = $1 AND name = $2`, [accountId, name]);
-    const rules = row ? JSON.parse(row.rules) as PolicyRules : null;
+    const rules = row ? rulesWith(JSON.parse(row.rules) as PolicyRules, {}) : null;
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(cacheKey, { rules, until: this.now() + CACHE_TTL_MS });
     return rules;

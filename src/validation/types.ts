@@ -3,6 +3,7 @@
  * Engines are pure: they take their data, resolvers and clocks as arguments and import nothing from HTTP, the
  * database or process.env.
  */
+import type { ComponentChangeEntry } from './address/component-changes.js';
 
 // ---- address ---------------------------------------------------------------------------------------------------
 
@@ -54,6 +55,12 @@ export interface AddressResult {
   sources: string[];
   /** Where it is, and how closely: the point's own coordinates, along the street, or the postal code's centre; or null. */
   location: AddressLocation | null;
+  /** What changed, part by part (./address/component-changes.ts); set by the engine on every answer it gives. */
+  changes?: ComponentChangeEntry[];
+  /** The building has units and none was given (USPS DPV `D`). */
+  missing_unit?: boolean;
+  /** 0 to 1: how far the evidence reaches, less what was changed to reach it. */
+  match_score?: number;
 }
 
 /**

@@ -24,6 +24,7 @@ const policyRulesSchema = z.object({
   address: z.object({
     statuses: byStatus(ADDRESS.statuses).describe('The action of each `status`'),
     corrections: action.describe('When a part was corrected or added from the rest (an `A#`, `B#` or `M#` footnote): the answer is at least this demanding'),
+    missing_unit: action.describe('When the building has units and none was given (`missing_unit`): at least this demanding'),
   }),
   email: z.object({
     statuses: byStatus(EMAIL.statuses),

@@ -1,7 +1,8 @@
 /** POST /v1/validate: the request schema, the answer's shape, and the handler (with Idempotency-Key replay). */
 import { z } from 'zod';
 import { contactInputOf, validateRequestSchema } from '../../contact-check/contact-request.js';
-import { NEXT_ACTIONS } from '../../contact-check/next-action.js';
+import { NEXT_ACTIONS, type AddressActionReason } from '../../contact-check/next-action.js';
+import { CHANGED_COMPONENT_NAMES, COMPONENT_CHANGES } from '../../validation/address/component-changes.js';
 import { maskEmail, maskPhone } from '../../log.js';
 import { answerIdempotently } from '../idempotent-answer.js';
 import { answerPreflight } from '../middleware/publishable-keys.js';
@@ -52,6 +53,20 @@ export const addressLocationSchema = z.object({
   ),
 });
 
+export const componentChangeSchema = z.object({
+  name: z.enum(CHANGED_COMPONENT_NAMES).describe('`street`: predirection, name, suffix and postdirection; `unit`: designator and number'),
+  value: z.string().describe('As the answer writes it'),
+  input: z.string().nullable().describe('As the text wrote it, where known: the part before its correction, or the value found as written; null when added'),
+  change: z.enum(COMPONENT_CHANGES).describe(
+    '`none`; `inferred`: added from the rest (a ZIP code from the city, a country from the text); `replaced`: another value put in ' +
+    'its place (a ZIP code of another place); `spell_corrected`: a spelling slip mended (`Louisvile`); `unconfirmed`: kept as written, not confirmed by reference data',
+  ),
+});
+
+const ADDRESS_ACTION_REASONS = [
+  'missing_unit', 'corrections', ...ADDRESS_STATUSES.map((s) => `status:${s}` as const),
+] as const satisfies readonly AddressActionReason[];
+
 export const addressResultSchema = z.object({
   status: z.enum(ADDRESS_STATUSES).describe(
     '`verified` delivery point confirmed; `corrected` confirmed by reference data after changing input components; ' +
@@ -74,6 +89,13 @@ export const addressResultSchema = z.object({
   ),
   sources: z.array(z.string()).describe('Ids of the data behind `evidence`: `usps`, `nad`, `openaddresses`, `nar`, `rrad`, `tiger`, `geonames`'),
   location: addressLocationSchema.nullable().describe('Where it is, and how closely; null when not known (or the address is invalid)'),
+  // Added for issue #55, last (see validateAnswerSchema).
+  changes: z.array(componentChangeSchema).describe('What changed, part by part (docs/api.md#what-changed): each part the answer has, as written and as answered'),
+  missing_unit: z.boolean().describe('The building has units and none was given (USPS DPV `D`): ask for the unit (`next_action` `confirm`, `next_action_reason` `missing_unit`)'),
+  match_score: z.number().min(0).max(1).describe('0 to 1: how far the evidence reaches (`delivery_point` 1 … `none` 0.2), less 0.05 a part inferred or spell-corrected, 0.1 a part replaced or a missing unit; 0 when `invalid`'),
+  next_action_reason: z.enum(ADDRESS_ACTION_REASONS).nullable().describe(
+    'Which rule made `next_action` more than `accept`: `missing_unit`, `corrections` (a part corrected or added), or `status:<status>`; null for `accept`',
+  ),
 });
 
 export const emailResultSchema = z.object({
@@ -149,6 +171,18 @@ const ANSWER_EXAMPLE = {
     evidence: 'delivery_point',
     sources: ['usps'],
     location: { lat: 37.4224, lon: -122.0842, precision: 'rooftop' },
+    changes: [
+      { name: 'primary_number', value: '1600', input: '1600', change: 'none' },
+      { name: 'street', value: 'AMPHITHEATRE PKWY', input: null, change: 'none' },
+      { name: 'city', value: 'MOUNTAIN VIEW', input: 'Mountain View', change: 'none' },
+      { name: 'state', value: 'CA', input: 'CA', change: 'none' },
+      { name: 'postal_code', value: '94043', input: '94043', change: 'none' },
+      { name: 'plus4', value: '1351', input: null, change: 'inferred' },
+      { name: 'country', value: 'US', input: null, change: 'inferred' },
+    ],
+    missing_unit: false,
+    match_score: 0.9,
+    next_action_reason: null,
   },
   email: {
     status: 'valid', risk: 'low', smtp: 'deliverable', reason: 'accepted', normalized: 'someone@example.com',
@@ -175,6 +209,7 @@ export const validateComponents: Component[] = [
   }],
   [addressComponentsSchema, { id: 'AddressComponents', description: 'Absent parts are null.' }],
   [addressLocationSchema, { id: 'AddressLocation' }],
+  [componentChangeSchema, { id: 'AddressComponentChange' }],
   [addressResultSchema, { id: 'AddressResult' }],
   [emailResultSchema, { id: 'EmailResult' }],
   [phoneResultSchema, { id: 'PhoneResult' }],

@@ -16,6 +16,7 @@ import {
   LETTER_OR_FIGURE, withoutContacts, withoutFieldLabels, withoutMarkup, withoutOtherScriptAtEdges, withoutPlaceholderFields,
 } from './input-cleaning.js';
 import { lastLineMovedToTheEnd, orderedLastLine, zipAfterCity } from './last-line-order.js';
+import { withChanges } from './component-changes.js';
 import { validateNorthAmerican } from './north-america/index.js';
 import { type CountryMetadata, validateOtherCountry } from './other-countries/index.js';
 import { type ParsedAddress, parseNorthAmericanAddress } from './parser/index.js';
@@ -59,11 +60,12 @@ export function createAddressEngine(deps: AddressEngineDeps): AddressEngineWithS
       }
     },
     validateSync(input, options) {
+      // Every answer says what changed, part by part (./component-changes.ts), from what the steps said.
       try {
-        return validateSync(data, input, options);
+        return withChanges(validateSync(data, input, options), input);
       } catch (err) {
         // Never an exception to the caller: an engine fault is an invalid answer that says so.
-        return invalidAnswer(options.country ?? null, `E#: the address could not be checked (${(err as Error).message})`);
+        return withChanges(invalidAnswer(options.country ?? null, `E#: the address could not be checked (${(err as Error).message})`), input);
       }
     },
     validate(input, options) {

@@ -81,6 +81,10 @@ ${input.batches.length === 0 ? html`<p>No batch yet.</p>` : html`<div class="scr
 </tr>`)}</tbody></table></div>
 <p class="hint" data-testid="next-action-hint">In the result, <code>cv_next_action</code> says what to do with each row:
 <strong>accept</strong> (good as it is), <strong>confirm</strong> (we corrected, suggested or could not check something:
-look at it or ask the person), <strong>fix</strong> (something is invalid). Sort or filter on it to start with the rows that need you.</p>`}`,
+look at it or ask the person), <strong>fix</strong> (something is invalid). Sort or filter on it to start with the rows that need you.</p>
+<p class="hint" data-testid="address-changes-hint"><code>cv_address_changes</code> says what the check changed in each address, part by part:
+<strong>spell_corrected</strong> (a slip mended: <code>city spell_corrected (LOUISVILE → LOUISVILLE)</code>), <strong>replaced</strong>
+(another ZIP code or city put in), <strong>inferred</strong> (added from the rest), <strong>unconfirmed</strong> (kept as written, no data
+to confirm it), and <strong>unit missing</strong> when the building has units and the row gives none.</p>`}`,
   });
 }
