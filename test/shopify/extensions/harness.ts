@@ -4,7 +4,7 @@
  * global installed first (extension-host.ts), then runs its target. Every call the extension makes to the service is
  * recorded in `sent`, one short line each.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { launchChromium } from '../../support/chromium.js';
 import type { TestDatabase } from '../../support/databases.js';
@@ -41,13 +41,15 @@ export async function openExtension(browser: Browser, bundle: string, init: Host
   const sent: string[] = [];
   page.on('pageerror', (err) => console.error(`extension page error: ${err.message}`));
   page.on('console', (msg) => { if (msg.type() === 'error') console.error(`extension console: ${msg.text()}`); });
-  // A call is listed once its answer has arrived, not when it leaves: a test that acts after the first call (delivers
-  // the order's webhook) must not overtake a call still on its way on a loaded machine.
-  page.on('requestfinished', (req) => {
+  // A call is listed once it has ended (answered, or failed: the service down), not when it leaves: a test that acts
+  // after the first call (delivers the order's webhook) must not overtake a call still on its way on a loaded machine.
+  const list = (req: Request) => {
     const url = new URL(req.url());
     if (url.origin === EXTENSION_ORIGIN || req.method() === 'OPTIONS') return;
     sent.push(describeCall(url, req.method(), req.postData() ? (req.postDataJSON() as Record<string, unknown>) : null));
-  });
+  };
+  page.on('requestfinished', list);
+  page.on('requestfailed', list);
   await page.route(`${EXTENSION_ORIGIN}/**`, (route) => {
     const isBundle = route.request().url().endsWith('/extension.js');
     return route.fulfill({
