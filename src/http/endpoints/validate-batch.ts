@@ -86,7 +86,11 @@ function refuseTooMany(req: Request, _res: Response, next: (err?: unknown) => vo
 type Context = HandlerContext<typeof policyQuery, typeof validateBatchRequestSchema>;
 
 /** One contact's place in the answer: its verdict, or its problem. */
-function itemOf(inputId: string, outcome: PromiseSettledResult<ContactAnswer>): z.input<typeof batchItemSchema> {
+type BatchItem = Omit<z.input<typeof batchItemSchema>, 'address' | 'problem'> & {
+  address: ContactAnswer['address']; problem: (Record<string, unknown> & { status: number }) | null;
+};
+
+function itemOf(inputId: string, outcome: PromiseSettledResult<ContactAnswer>): BatchItem {
   if (outcome.status === 'fulfilled') {
     const { next_action, address, email, phone, credits } = outcome.value;
     return { input_id: inputId, next_action, address, email, phone, charged: credits.charged, problem: null };
@@ -94,7 +98,7 @@ function itemOf(inputId: string, outcome: PromiseSettledResult<ContactAnswer>): 
   const err = outcome.reason;
   const problem = err instanceof Problem ? err : domainProblem(err)
     ?? (isDatabaseUnavailable(err) ? new Problem('database-unavailable') : new Problem('internal', 'An unexpected error occurred; it has been logged with the request id.'));
-  return { input_id: inputId, next_action: null, address: null, email: null, phone: null, charged: 0, problem: problemBody(problem) as never };
+  return { input_id: inputId, next_action: null, address: null, email: null, phone: null, charged: 0, problem: problemBody(problem) as BatchItem['problem'] };
 }
 
 async function validateBatch({ req, res, deps, body, query }: Context): Promise<void> {
