@@ -226,6 +226,14 @@ type AddressResult struct {
 	Sources []string `json:"sources"`
 	// Where it is, and how closely; null when not known (or the address is invalid)
 	Location *AddressLocation `json:"location"`
+	// What changed, part by part (docs/api.md#what-changed): each part the answer has, as written and as answered
+	Changes []map[string]any `json:"changes"`
+	// The building has units and none was given (USPS DPV `D`): ask for the unit (`next_action` `confirm`, `next_action_reason` `missing_unit`)
+	MissingUnit bool `json:"missing_unit"`
+	// 0 to 1: how far the evidence reaches (`delivery_point` 1 … `none` 0.2), less 0.05 a part inferred or spell-corrected, 0.1 a part replaced or a missing unit; 0 when `invalid`
+	MatchScore float64 `json:"match_score"`
+	// Which rule made `next_action` more than `accept`: `missing_unit`, `corrections` (a part corrected or added), or `status:<status>`; null for `accept`
+	NextActionReason string `json:"next_action_reason"`
 }
 
 // EmailResult is the schema EmailResult.
@@ -504,7 +512,7 @@ type Connector struct {
 	LastRun          *ConnectorRun `json:"last_run"`
 	CreatedAt        time.Time     `json:"created_at"`
 	UpdatedAt        time.Time     `json:"updated_at"`
-	// The change stream of a connector with `settings.realtime` (Salesforce Change Data Capture); null without real time
+	// The change stream of a connector with `settings.realtime` (a platform's change stream, such as Change Data Capture); null without real time
 	Realtime *ConnectorStream `json:"realtime"`
 }
 

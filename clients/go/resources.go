@@ -355,7 +355,7 @@ func (s *BatchesService) Cancel(ctx context.Context, batchID string) (*Batch, er
 
 // GetResult: GET /v1/batches/{batch_id}/result: Download the enriched file.
 //
-// Every input column in its order and spelling, then `cv_address_status, cv_address_standardized, cv_address_dpv, cv_address_zip4, cv_email_status, cv_email_risk, cv_email_smtp, cv_email_suggestion, cv_phone_status, cv_phone_type, cv_phone_carrier, cv_phone_e164, cv_error, cv_address_notes, cv_email_reason, cv_email_flags, cv_next_action, cv_address_lat, cv_address_lon, cv_address_precision, cv_address_evidence`; rows in input order, with the input's delimiter and CRLF between rows. A cell holding a line break (CR, LF or CRLF) is quoted, so that every row is one record. A cell a spreadsheet would run as a formula is written with a leading `'` (OWASP), unless it is a plain number.
+// Every input column in its order and spelling, then `cv_address_status, cv_address_standardized, cv_address_dpv, cv_address_zip4, cv_email_status, cv_email_risk, cv_email_smtp, cv_email_suggestion, cv_phone_status, cv_phone_type, cv_phone_carrier, cv_phone_e164, cv_error, cv_address_notes, cv_email_reason, cv_email_flags, cv_next_action, cv_address_lat, cv_address_lon, cv_address_precision, cv_address_evidence, cv_address_changes`; rows in input order, with the input's delimiter and CRLF between rows. A cell holding a line break (CR, LF or CRLF) is quoted, so that every row is one record. A cell a spreadsheet would run as a formula is written with a leading `'` (OWASP), unless it is a plain number.
 func (s *BatchesService) GetResult(ctx context.Context, batchID string, params ...*GetBatchResultParams) (io.ReadCloser, error) {
 	var p *GetBatchResultParams
 	if len(params) > 0 {
@@ -522,7 +522,7 @@ func (s *ConnectorsService) Runs(ctx context.Context, connectorID string) ([]Con
 
 // Check: POST /v1/connectors/{connector_id}/check: Check a connector before its first run.
 //
-// Signs in to the platform and finds what would keep a run from reading or writing: refused credentials, missing or read-only fields (Salesforce: the CV_*__c fields, field-level security), missing access scopes (Shopify), and webhooks Shopify refuses (subscribed, as each run does, when PUBLIC_BASE_URL is set). Every problem at once, each with what to do; 200 whatever it finds. Free of credits.
+// Signs in to the platform and finds what would keep a run from reading or writing: refused credentials, missing or read-only fields (the verdict fields the plugin writes, their field-level security), missing access scopes, and webhooks the platform refuses (subscribed, as each run does, when PUBLIC_BASE_URL is set). Every problem at once, each with what to do; 200 whatever it finds. Free of credits.
 func (s *ConnectorsService) Check(ctx context.Context, connectorID string) (*ConnectorCheck, error) {
 	cl := call{method: http.MethodPost, path: "/v1/connectors/" + url.PathEscape(connectorID) + "/check", policy: retryRefused}
 	var out ConnectorCheck

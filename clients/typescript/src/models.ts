@@ -217,6 +217,14 @@ export interface AddressResult {
   sources: string[];
   /** Where it is, and how closely; null when not known (or the address is invalid) */
   location: AddressLocation | null;
+  /** What changed, part by part (docs/api.md#what-changed): each part the answer has, as written and as answered */
+  changes: Array<{ name: Open<'primary_number' | 'street' | 'unit' | 'city' | 'state' | 'postal_code' | 'plus4' | 'country'>; value: string; input: string | null; change: Open<'none' | 'inferred' | 'replaced' | 'spell_corrected' | 'unconfirmed'>; [extra: string]: unknown }>;
+  /** The building has units and none was given (USPS DPV `D`): ask for the unit (`next_action` `confirm`, `next_action_reason` `missing_unit`) */
+  missing_unit: boolean;
+  /** 0 to 1: how far the evidence reaches (`delivery_point` 1 … `none` 0.2), less 0.05 a part inferred or spell-corrected, 0.1 a part replaced or a missing unit; 0 when `invalid` */
+  match_score: number;
+  /** Which rule made `next_action` more than `accept`: `missing_unit`, `corrections` (a part corrected or added), or `status:<status>`; null for `accept` */
+  next_action_reason: Open<'missing_unit' | 'corrections' | 'status:verified' | 'status:corrected' | 'status:partial' | 'status:plausible' | 'status:ambiguous' | 'status:invalid'> | null;
   [extra: string]: unknown;
 }
 
@@ -594,7 +602,7 @@ export interface Connector {
   last_run: ConnectorRun | null;
   created_at: string;
   updated_at: string;
-  /** The change stream of a connector with `settings.realtime` (Salesforce Change Data Capture); null without real time */
+  /** The change stream of a connector with `settings.realtime` (a platform's change stream, such as Change Data Capture); null without real time */
   realtime: ConnectorStream | null;
   [extra: string]: unknown;
 }
@@ -701,7 +709,7 @@ export interface UsageDays {
 
 export interface PolicyList {
   /** The named presets, the same on every service (`default` is the fixed table) */
-  presets: Array<{ address: { statuses: { verified: Open<'accept' | 'confirm' | 'fix'>; plausible: Open<'accept' | 'confirm' | 'fix'>; corrected: Open<'accept' | 'confirm' | 'fix'>; partial: Open<'accept' | 'confirm' | 'fix'>; ambiguous: Open<'accept' | 'confirm' | 'fix'>; invalid: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; corrections: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; email: { statuses: { valid: Open<'accept' | 'confirm' | 'fix'>; risky: Open<'accept' | 'confirm' | 'fix'>; unknown: Open<'accept' | 'confirm' | 'fix'>; invalid: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; reasons: Record<string, Open<'accept' | 'confirm' | 'fix'>>; suggestion: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; phone: { statuses: { valid: Open<'accept' | 'confirm' | 'fix'>; unknown: Open<'accept' | 'confirm' | 'fix'>; invalid: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; reasons: Record<string, Open<'accept' | 'confirm' | 'fix'>>; [extra: string]: unknown }; name: Open<'default' | 'signup' | 'checkout' | 'crm_cleanup'>; [extra: string]: unknown }>;
+  presets: Array<{ address: { statuses: { verified: Open<'accept' | 'confirm' | 'fix'>; plausible: Open<'accept' | 'confirm' | 'fix'>; corrected: Open<'accept' | 'confirm' | 'fix'>; partial: Open<'accept' | 'confirm' | 'fix'>; ambiguous: Open<'accept' | 'confirm' | 'fix'>; invalid: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; corrections: Open<'accept' | 'confirm' | 'fix'>; missing_unit: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; email: { statuses: { valid: Open<'accept' | 'confirm' | 'fix'>; risky: Open<'accept' | 'confirm' | 'fix'>; unknown: Open<'accept' | 'confirm' | 'fix'>; invalid: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; reasons: Record<string, Open<'accept' | 'confirm' | 'fix'>>; suggestion: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; phone: { statuses: { valid: Open<'accept' | 'confirm' | 'fix'>; unknown: Open<'accept' | 'confirm' | 'fix'>; invalid: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; reasons: Record<string, Open<'accept' | 'confirm' | 'fix'>>; [extra: string]: unknown }; name: Open<'default' | 'signup' | 'checkout' | 'crm_cleanup'>; [extra: string]: unknown }>;
   /** The account's own, by name */
   policies: Policy[];
   [extra: string]: unknown;
@@ -709,7 +717,7 @@ export interface PolicyList {
 
 /** A name, the preset to start from, and any rules to change in it; rules left out are the preset's. */
 export interface NewPolicyRequest {
-  address?: { statuses?: { verified?: Open<'accept' | 'confirm' | 'fix'>; plausible?: Open<'accept' | 'confirm' | 'fix'>; corrected?: Open<'accept' | 'confirm' | 'fix'>; partial?: Open<'accept' | 'confirm' | 'fix'>; ambiguous?: Open<'accept' | 'confirm' | 'fix'>; invalid?: Open<'accept' | 'confirm' | 'fix'> }; corrections?: Open<'accept' | 'confirm' | 'fix'> };
+  address?: { statuses?: { verified?: Open<'accept' | 'confirm' | 'fix'>; plausible?: Open<'accept' | 'confirm' | 'fix'>; corrected?: Open<'accept' | 'confirm' | 'fix'>; partial?: Open<'accept' | 'confirm' | 'fix'>; ambiguous?: Open<'accept' | 'confirm' | 'fix'>; invalid?: Open<'accept' | 'confirm' | 'fix'> }; corrections?: Open<'accept' | 'confirm' | 'fix'>; missing_unit?: Open<'accept' | 'confirm' | 'fix'> };
   email?: { statuses?: { valid?: Open<'accept' | 'confirm' | 'fix'>; risky?: Open<'accept' | 'confirm' | 'fix'>; unknown?: Open<'accept' | 'confirm' | 'fix'>; invalid?: Open<'accept' | 'confirm' | 'fix'> }; reasons?: Record<string, Open<'accept' | 'confirm' | 'fix'>>; suggestion?: Open<'accept' | 'confirm' | 'fix'> };
   phone?: { statuses?: { valid?: Open<'accept' | 'confirm' | 'fix'>; unknown?: Open<'accept' | 'confirm' | 'fix'>; invalid?: Open<'accept' | 'confirm' | 'fix'> }; reasons?: Record<string, Open<'accept' | 'confirm' | 'fix'>> };
   /** Unique in the account; not a preset's name */
@@ -719,7 +727,7 @@ export interface NewPolicyRequest {
 }
 
 export interface Policy {
-  address: { statuses: { verified: Open<'accept' | 'confirm' | 'fix'>; plausible: Open<'accept' | 'confirm' | 'fix'>; corrected: Open<'accept' | 'confirm' | 'fix'>; partial: Open<'accept' | 'confirm' | 'fix'>; ambiguous: Open<'accept' | 'confirm' | 'fix'>; invalid: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; corrections: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown };
+  address: { statuses: { verified: Open<'accept' | 'confirm' | 'fix'>; plausible: Open<'accept' | 'confirm' | 'fix'>; corrected: Open<'accept' | 'confirm' | 'fix'>; partial: Open<'accept' | 'confirm' | 'fix'>; ambiguous: Open<'accept' | 'confirm' | 'fix'>; invalid: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; corrections: Open<'accept' | 'confirm' | 'fix'>; missing_unit: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown };
   email: { statuses: { valid: Open<'accept' | 'confirm' | 'fix'>; risky: Open<'accept' | 'confirm' | 'fix'>; unknown: Open<'accept' | 'confirm' | 'fix'>; invalid: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; reasons: Record<string, Open<'accept' | 'confirm' | 'fix'>>; suggestion: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown };
   phone: { statuses: { valid: Open<'accept' | 'confirm' | 'fix'>; unknown: Open<'accept' | 'confirm' | 'fix'>; invalid: Open<'accept' | 'confirm' | 'fix'>; [extra: string]: unknown }; reasons: Record<string, Open<'accept' | 'confirm' | 'fix'>>; [extra: string]: unknown };
   policy_id: string;
@@ -733,7 +741,7 @@ export interface Policy {
 
 /** Rules to change; those left out keep their action. */
 export interface PolicyChanges {
-  address?: { statuses?: { verified?: Open<'accept' | 'confirm' | 'fix'>; plausible?: Open<'accept' | 'confirm' | 'fix'>; corrected?: Open<'accept' | 'confirm' | 'fix'>; partial?: Open<'accept' | 'confirm' | 'fix'>; ambiguous?: Open<'accept' | 'confirm' | 'fix'>; invalid?: Open<'accept' | 'confirm' | 'fix'> }; corrections?: Open<'accept' | 'confirm' | 'fix'> };
+  address?: { statuses?: { verified?: Open<'accept' | 'confirm' | 'fix'>; plausible?: Open<'accept' | 'confirm' | 'fix'>; corrected?: Open<'accept' | 'confirm' | 'fix'>; partial?: Open<'accept' | 'confirm' | 'fix'>; ambiguous?: Open<'accept' | 'confirm' | 'fix'>; invalid?: Open<'accept' | 'confirm' | 'fix'> }; corrections?: Open<'accept' | 'confirm' | 'fix'>; missing_unit?: Open<'accept' | 'confirm' | 'fix'> };
   email?: { statuses?: { valid?: Open<'accept' | 'confirm' | 'fix'>; risky?: Open<'accept' | 'confirm' | 'fix'>; unknown?: Open<'accept' | 'confirm' | 'fix'>; invalid?: Open<'accept' | 'confirm' | 'fix'> }; reasons?: Record<string, Open<'accept' | 'confirm' | 'fix'>>; suggestion?: Open<'accept' | 'confirm' | 'fix'> };
   phone?: { statuses?: { valid?: Open<'accept' | 'confirm' | 'fix'>; unknown?: Open<'accept' | 'confirm' | 'fix'>; invalid?: Open<'accept' | 'confirm' | 'fix'> }; reasons?: Record<string, Open<'accept' | 'confirm' | 'fix'>> };
 }

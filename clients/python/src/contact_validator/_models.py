@@ -222,6 +222,14 @@ class AddressResult(TypedDict):
     """Ids of the data behind `evidence`: `usps`, `nad`, `openaddresses`, `nar`, `rrad`, `tiger`, `geonames`"""
     location: Optional[AddressLocation]
     """Where it is, and how closely; null when not known (or the address is invalid)"""
+    changes: List[Dict[str, Any]]
+    """What changed, part by part (docs/api.md#what-changed): each part the answer has, as written and as answered"""
+    missing_unit: bool
+    """The building has units and none was given (USPS DPV `D`): ask for the unit (`next_action` `confirm`, `next_action_reason` `missing_unit`)"""
+    match_score: float
+    """0 to 1: how far the evidence reaches (`delivery_point` 1 … `none` 0.2), less 0.05 a part inferred or spell-corrected, 0.1 a part replaced or a missing unit; 0 when `invalid`"""
+    next_action_reason: Optional[str]
+    """Which rule made `next_action` more than `accept`: `missing_unit`, `corrections` (a part corrected or added), or `status:<status>`; null for `accept`"""
 
 
 class EmailResult(TypedDict):
@@ -489,7 +497,7 @@ class Connector(TypedDict):
     created_at: str
     updated_at: str
     realtime: Optional[ConnectorStream]
-    """The change stream of a connector with `settings.realtime` (Salesforce Change Data Capture); null without real time"""
+    """The change stream of a connector with `settings.realtime` (a platform's change stream, such as Change Data Capture); null without real time"""
 
 
 class ConnectorList(TypedDict):

@@ -2,6 +2,7 @@
 package com.contactvalidator;
 
 import java.util.List;
+import java.util.Map;
 
 /** The schema {@code AddressResult}. */
 public record AddressResult(
@@ -25,5 +26,13 @@ public record AddressResult(
     /** Ids of the data behind {@code evidence}: {@code usps}, {@code nad}, {@code openaddresses}, {@code nar}, {@code rrad}, {@code tiger}, {@code geonames} */
     List<String> sources,
     /** Where it is, and how closely; null when not known (or the address is invalid) */
-    AddressLocation location
+    AddressLocation location,
+    /** What changed, part by part (docs/api.md#what-changed): each part the answer has, as written and as answered */
+    List<Map<String, Object>> changes,
+    /** The building has units and none was given (USPS DPV {@code D}): ask for the unit ({@code next_action} {@code confirm}, {@code next_action_reason} {@code missing_unit}) */
+    boolean missingUnit,
+    /** 0 to 1: how far the evidence reaches ({@code delivery_point} 1 … {@code none} 0.2), less 0.05 a part inferred or spell-corrected, 0.1 a part replaced or a missing unit; 0 when {@code invalid} */
+    double matchScore,
+    /** Which rule made {@code next_action} more than {@code accept}: {@code missing_unit}, {@code corrections} (a part corrected or added), or {@code status:&lt;status&gt;}; null for {@code accept} */
+    String nextActionReason
 ) {}

@@ -27,6 +27,6 @@ public record Connector(
     ConnectorRun lastRun,
     Instant createdAt,
     Instant updatedAt,
-    /** The change stream of a connector with {@code settings.realtime} (Salesforce Change Data Capture); null without real time */
+    /** The change stream of a connector with {@code settings.realtime} (a platform's change stream, such as Change Data Capture); null without real time */
     ConnectorStream realtime
 ) {}

@@ -80,7 +80,7 @@ public abstract class ConnectorsOperations {
 
   /**
    * {@code POST /v1/connectors/{connector_id}/check}: Check a connector before its first run.
-   * Signs in to the platform and finds what would keep a run from reading or writing: refused credentials, missing or read-only fields (Salesforce: the CV_*__c fields, field-level security), missing access scopes (Shopify), and webhooks Shopify refuses (subscribed, as each run does, when PUBLIC_BASE_URL is set). Every problem at once, each with what to do; 200 whatever it finds. Free of credits.
+   * Signs in to the platform and finds what would keep a run from reading or writing: refused credentials, missing or read-only fields (the verdict fields the plugin writes, their field-level security), missing access scopes, and webhooks the platform refuses (subscribed, as each run does, when PUBLIC_BASE_URL is set). Every problem at once, each with what to do; 200 whatever it finds. Free of credits.
    */
   public ConnectorCheck check(String connectorId) {
     Objects.requireNonNull(connectorId, "connectorId");
