@@ -135,6 +135,10 @@ const schema = z.object({
   SHOPIFY_ADMIN_BASE_URL: z.string().url().optional(),
   SALESFORCE_CLIENT_ID: z.string().optional(),
   SALESFORCE_CLIENT_SECRET: z.string().optional(),
+  HUBSPOT_CLIENT_ID: z.string().optional(),
+  HUBSPOT_CLIENT_SECRET: z.string().optional(),
+  HUBSPOT_SCOPES: z.string().optional(),
+  HUBSPOT_API_BASE_URL: z.string().url().optional(),
   SHOPIFY_API_KEY: z.string().optional(),
   SHOPIFY_API_SECRET: z.string().optional(),
   SHOPIFY_SCOPES: z.string().default('read_customers,write_customers,read_orders,write_orders,write_merchant_managed_fulfillment_orders'),
@@ -203,6 +207,9 @@ export interface Config {
     shopifyApp: { apiKey: string; apiSecret: string; scopes: string; publicBaseUrl: string } | null;
     /** The connected app of the dashboard's "Connect Salesforce" (SALESFORCE_CLIENT_ID, SALESFORCE_CLIENT_SECRET). */
     salesforceApp: { clientId: string; clientSecret: string } | null;
+    /** The HubSpot app of "Connect HubSpot" and its webhooks (HUBSPOT_CLIENT_ID, HUBSPOT_CLIENT_SECRET, HUBSPOT_SCOPES);
+     * tests only: apiBaseUrl (HUBSPOT_API_BASE_URL), where an OAuth code is exchanged instead of api.hubapi.com. */
+    hubspot: { app: { clientId: string; clientSecret: string; scopes?: string } | null; apiBaseUrl?: string };
     /** Where Shopify reaches this service (webhook subscriptions are registered only when it is set). */
     publicBaseUrl?: string;
     /** Refused webhook deliveries per shop per minute before that shop's deliveries are answered 429; 0: off. */
@@ -448,6 +455,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       salesforceApp: e.SALESFORCE_CLIENT_ID && e.SALESFORCE_CLIENT_SECRET
         ? { clientId: e.SALESFORCE_CLIENT_ID, clientSecret: e.SALESFORCE_CLIENT_SECRET }
         : null,
+      hubspot: {
+        app: e.HUBSPOT_CLIENT_ID && e.HUBSPOT_CLIENT_SECRET
+          ? { clientId: e.HUBSPOT_CLIENT_ID, clientSecret: e.HUBSPOT_CLIENT_SECRET, ...(e.HUBSPOT_SCOPES ? { scopes: e.HUBSPOT_SCOPES } : {}) }
+          : null,
+        apiBaseUrl: e.HUBSPOT_API_BASE_URL,
+      },
       publicBaseUrl: e.PUBLIC_BASE_URL,
       shopifyWebhooksPerMinute: e.SHOPIFY_WEBHOOKS_PER_MINUTE,
     },
