@@ -78,7 +78,8 @@ function startWorker(read: WorkerRead): Worker {
   const options = { workerData: { referenceImport: read } };
   if (!url.pathname.endsWith('.ts')) return new Worker(url, options);
   const tsx = createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs');
-  const execArgv = process.execArgv.filter((a, i, all) => !a.includes('tsx') && !(a === '--import' && all[i + 1]?.includes('tsx')));
+  // (tsx's own flags dropped with their values: `--require <preflight>`, `--import <loader>`, `--import=<loader>`.)
+  const execArgv = process.execArgv.filter((a, i, all) => !a.includes('tsx') && !((a === '--import' || a === '--require' || a === '-r') && all[i + 1]?.includes('tsx')));
   return new Worker(`import(${JSON.stringify(pathToFileURL(tsx).href)}).then((api) => { api.register(); return import(${JSON.stringify(url.href)}); })`,
     { ...options, eval: true, execArgv });
 }
