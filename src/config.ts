@@ -124,6 +124,8 @@ const schema = z.object({
   CONNECTOR_SECRET_KEYS_PREVIOUS: z.string().optional(),
   CONNECTOR_ALLOW_PRIVATE: bool.default(false),
   CONNECTOR_LEASE_MS: z.coerce.number().int().min(200).default(60_000),
+  /** How long a connector's check may wait for its platform before it answers `platform_unreachable`. */
+  CONNECTOR_CHECK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
   CONNECTOR_STREAM_POLL_MS: z.coerce.number().int().min(50).default(5_000),
   CONNECTOR_STREAM_RETRY_MS: z.coerce.number().int().min(50).default(5_000),
   WEBHOOKS_ALLOW_PRIVATE: bool.default(false),
@@ -198,7 +200,7 @@ export interface Config {
   referenceIndex: { dir: string; memoryRows: number };
   /** Connectors (src/sync): the key credentials are sealed with (and older ones still opened), SSRF, the lease of a connector's jobs. */
   connectors: {
-    secretKey: Buffer | null; previousKeys: Buffer[]; allowPrivate: boolean; leaseMs: number;
+    secretKey: Buffer | null; previousKeys: Buffer[]; allowPrivate: boolean; leaseMs: number; checkTimeoutMs: number;
     /** Change streams (settings.realtime): how often each instance looks for them, and the first wait after a drop. */
     streamPollMs: number; streamRetryMs: number;
     /** Tests only: every Shopify Admin API call goes to this base URL instead of `https://{shop}`. */
@@ -446,6 +448,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       previousKeys: previousKeys(e.CONNECTOR_SECRET_KEYS_PREVIOUS),
       allowPrivate: e.CONNECTOR_ALLOW_PRIVATE,
       leaseMs: e.CONNECTOR_LEASE_MS,
+      checkTimeoutMs: e.CONNECTOR_CHECK_TIMEOUT_MS,
       streamPollMs: e.CONNECTOR_STREAM_POLL_MS,
       streamRetryMs: e.CONNECTOR_STREAM_RETRY_MS,
       shopifyAdminBaseUrl: e.SHOPIFY_ADMIN_BASE_URL,

@@ -174,6 +174,7 @@ export function openSync(
     perJob: config.batch.perJob, slots: bulk.runner.slots, gate: bulk.runner.gate, allowPrivate: config.connectors.allowPrivate,
     outbound: config.outbound,
     publicBaseUrl: config.connectors.publicBaseUrl,
+    checkTimeoutMs: config.connectors.checkTimeoutMs,
     caps,
   });
   bulk.runner.register(CONNECTOR_JOB_KIND, runs, {
@@ -194,7 +195,10 @@ export function openSync(
   const connect = new ConnectFlows(registry, connectors, secrets, new UsedFlowNonces(db), config.connectors.allowPrivate);
   const checks = new ConnectorChecks({
     registry, secrets, log: logger,
-    options: { outbound: config.outbound, allowPrivate: config.connectors.allowPrivate, publicBaseUrl: config.connectors.publicBaseUrl },
+    options: {
+      outbound: config.outbound, allowPrivate: config.connectors.allowPrivate, publicBaseUrl: config.connectors.publicBaseUrl,
+      checkTimeoutMs: config.connectors.checkTimeoutMs,
+    },
   });
   // Real time: the stream's records go through the webhook deliveries' path (a job each, kept in the database before
   // the replay id moves on); a drop starts a catch-up run.

@@ -49,6 +49,8 @@ export interface GuardedHttp {
   fetch: OutboundFetch;
   /** Closes the pooled connections (a connector run's own guard, at the end of the run). */
   close(): Promise<void>;
+  /** Ends every connection at once, requests in flight included (work given up on, a platform that never answers). */
+  destroy(): Promise<void>;
 }
 
 const DEFAULT_PORT: Record<string, string> = { 'http:': '80', 'https:': '443' };
@@ -132,7 +134,7 @@ export function createGuardedHttp(policy: OutboundPolicy = {}): GuardedHttp {
     }
     return response;
   };
-  return { fetch: guardedFetch, close: () => agent.close() };
+  return { fetch: guardedFetch, close: () => agent.close(), destroy: () => agent.destroy() };
 }
 
 /** The guard's refusal behind an error (undici wraps a connect error as `fetch failed` with it as the cause). */

@@ -8,7 +8,7 @@ import type { Logger } from '../log.js';
 import { refusalIn, type OutboundPolicy } from '../net/outbound-guard.js';
 import { tenantSafeText } from '../net/tenant-safe-text.js';
 import type { ConnectorRow } from './connector-store.js';
-import { OPEN_TIMEOUT_MS, platformGuard, within } from './platform-access.js';
+import { CHECK_TIMEOUT_MS, OPEN_TIMEOUT_MS, platformGuard, within } from './platform-access.js';
 import { checkPlatformUrl, UnsafeUrl } from './platform-url.js';
 import { ConnectorError, type CheckContext, type CheckProblem, type ConnectorPlugin } from './plugin.js';
 import type { ConnectorRegistry } from './registry.js';
@@ -23,7 +23,7 @@ export interface CheckDeps {
   registry: ConnectorRegistry;
   secrets: SecretBox;
   log: Logger;
-  options: { outbound: OutboundPolicy; allowPrivate: boolean; publicBaseUrl?: string };
+  options: { outbound: OutboundPolicy; allowPrivate: boolean; publicBaseUrl?: string; checkTimeoutMs?: number };
 }
 
 const result = (problems: CheckProblem[]): CheckResult => ({
@@ -50,7 +50,7 @@ function problemOf(err: unknown): CheckProblem {
 
 /** The plugin's context for a connector (its credentials opened, through the guard), or the problem that keeps it from one. */
 async function withPlatform<T>(
-  deps: CheckDeps, connector: ConnectorRow, what: string,
+  deps: CheckDeps, connector: ConnectorRow, what: string, timeoutMs: number,
   work: (plugin: ConnectorPlugin, context: CheckContext<unknown, unknown, unknown>) => Promise<T>,
 ): Promise<T | CheckResult> {
   const plugin = deps.registry.get(connector.type);
@@ -74,22 +74,25 @@ async function withPlatform<T>(
   }
   const { publicBaseUrl } = deps.options;
   const http = platformGuard(deps.options, urls);
+  let gaveUp = false;
   try {
     return await within(work(plugin, {
       settings: connector.settings, credentials: credentials.data, writeBack: connector.writeBack, log: deps.log, fetch: http.fetch,
       ...(publicBaseUrl ? { webhookUrl: new URL(`/webhooks/${connector.type}`, publicBaseUrl).toString() } : {}),
-    }), OPEN_TIMEOUT_MS, what);
+    }), timeoutMs, what);
   } catch (err) {
+    gaveUp = true;
     if (!refusalIn(err) && !(err instanceof ConnectorError)) deps.log.error({ err, connector_id: connector.id }, `connector ${what} failed`);
     return result([problemOf(err)]);
   } finally {
-    await http.close().catch(() => undefined);
+    // A graceful close would wait for the request the platform never answers.
+    await (gaveUp ? http.destroy() : http.close()).catch(() => undefined);
   }
 }
 
 export async function checkConnector(deps: CheckDeps, connector: ConnectorRow): Promise<CheckResult> {
-  const checked = await withPlatform(deps, connector, 'the check', async (plugin, context) => result(await plugin.check(context)));
-  return checked;
+  const timeoutMs = deps.options.checkTimeoutMs ?? CHECK_TIMEOUT_MS;
+  return withPlatform(deps, connector, 'the check', timeoutMs, async (plugin, context) => result(await plugin.check(context)));
 }
 
 /** What the one-click set-up did, and the check after it (what is left, with its manual fix). */
@@ -108,7 +111,7 @@ export function canSetUp(registry: ConnectorRegistry, connector: ConnectorRow): 
  * run needs and it may create (plugin.setUp), then the check runs again and tells what is left.
  */
 export async function setUpConnector(deps: CheckDeps, connector: ConnectorRow): Promise<SetUpResult> {
-  const done = await withPlatform(deps, connector, 'the set-up', async (plugin, context) => {
+  const done = await withPlatform(deps, connector, 'the set-up', OPEN_TIMEOUT_MS, async (plugin, context) => {
     if (!plugin.setUp) throw new ConnectorError('api_error', `${connector.type} connectors are set up by hand`);
     return plugin.setUp(context);
   });

@@ -100,6 +100,8 @@ export interface ConnectorRunOptions {
   outbound: OutboundPolicy;
   /** PUBLIC_BASE_URL: where platforms reach this service; webhooks are subscribed only when it is set. */
   publicBaseUrl?: string;
+  /** CONNECTOR_CHECK_TIMEOUT_MS: how long a check waits for its platform (connector-check.ts). */
+  checkTimeoutMs?: number;
   /** Connectors' monthly credit caps (credit-caps.ts): a run stops before the record that would pass one. */
   caps?: CreditCaps;
 }

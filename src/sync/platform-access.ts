@@ -6,8 +6,14 @@ import { createGuardedHttp, type GuardedHttp, type OutboundPolicy } from '../net
 import { checkPlatformUrl } from './platform-url.js';
 import { ConnectorError, type ConnectorContext, type ConnectorPlugin, type ConnectorSession } from './plugin.js';
 
-/** How long opening a platform session (its login), or a connector's check, may take before it fails. */
+/** How long opening a platform session (its login), or the one-click set-up, may take before it fails. */
 export const OPEN_TIMEOUT_MS = 60_000;
+
+/**
+ * How long a connector's check may take by default (CONNECTOR_CHECK_TIMEOUT_MS): someone waits for it on a page or a
+ * call, and a platform that does not answer in this time is the check's answer (`platform_unreachable`).
+ */
+export const CHECK_TIMEOUT_MS = 8_000;
 
 /** The work, or a ConnectorError once `ms` have passed (a platform that accepts the connection and never answers). */
 export async function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
@@ -53,7 +59,8 @@ export async function openPlatformSession(
     }
     return { session, http };
   } catch (err) {
-    await http.close().catch(() => undefined);
+    // A login given up on may still be in flight: a graceful close would wait for it.
+    await http.destroy().catch(() => undefined);
     throw err;
   }
 }

@@ -2,6 +2,7 @@
  * POST /v1/connectors/{id}/check (docs/connectors.md, "Checking a connector"): the real service on SQLite and PostgreSQL,
  * the real jsforce and @shopify/shopify-api clients, a local org (describe) and a local store (access scopes).
  */
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, request } from '../support/connector-api.js';
 import { testDatabases } from '../support/databases.js';
@@ -176,5 +177,51 @@ describe('the connector check with PUBLIC_BASE_URL', () => {
       ['CUSTOMERS_CREATE', 'https://cv.example.com/webhooks/shopify'],
       ['CUSTOMERS_UPDATE', 'https://cv.example.com/webhooks/shopify'],
     ]);
+  });
+});
+
+describe('the connector check of a platform that never answers', () => {
+  const database = testDatabases[0];
+  let silent: Server;
+  const held = new Set<Socket>();
+  let accepted = 0;
+  let s: TestService;
+  beforeAll(async () => {
+    // Accepts every connection, reads the request, and answers nothing: a login that hangs.
+    silent = createServer((socket) => { accepted += 1; held.add(socket); socket.on('close', () => held.delete(socket)); socket.resume(); });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    s = await startTestService(await database.create(), { ...ENV, CONNECTOR_CHECK_TIMEOUT_MS: '1000' });
+  });
+  afterAll(async () => {
+    await s?.close();
+    for (const socket of held) socket.destroy();
+    await new Promise((resolve) => silent?.close(resolve));
+    await database.dropAll();
+  });
+
+  it('When the login never answers, then the check answers platform_unreachable once its time is up', async () => {
+    const { apiKey } = await s.newAccount(0);
+    const { port } = silent.address() as AddressInfo;
+    const created = await request(s, 'POST', '/v1/connectors', apiKey, {
+      type: 'salesforce', name: 'Silent org', settings: { login_url: `http://127.0.0.1:${port}`, objects: ['Contact'] },
+      credentials: { client_id: 'id', client_secret: 'secret' },
+    });
+    const id = (await json(created)).connector_id as string;
+
+    const started = performance.now();
+    const res = await request(s, 'POST', `/v1/connectors/${id}/check`, apiKey);
+    const tookMs = performance.now() - started;
+
+    // The bound is the service's own (1 s here, 8 s by default), not the platform's nor the caller's: generous margin.
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({
+      ok: false,
+      problems: [{ code: 'platform_unreachable', message: expect.stringContaining('longer than 1 s'), fix: expect.any(String) }],
+    });
+    expect(tookMs).toBeGreaterThanOrEqual(900);
+    expect(tookMs).toBeLessThan(6_000);
+    // The login was sent, and the connection given up with the check (not left open to the silent platform).
+    expect(accepted).toBeGreaterThan(0);
+    await expect.poll(() => held.size, { timeout: 5_000 }).toBe(0);
   });
 });
