@@ -67,6 +67,16 @@ export class FakeCrm {
     return this.lastStamp;
   }
 
+  /**
+   * Resolves once every stamp given so far is in the past. Stamps run ahead of the clock when many writes share a
+   * millisecond (a batch update); a run that starts before then ends its window (`lastmodifieddate < now`) short of
+   * them and reads them the next time, as it would with HubSpot's own index lag. A test that wants them read in its
+   * next run waits for this first.
+   */
+  async settled(): Promise<void> {
+    while (Date.now() <= this.lastStamp) await new Promise((resolve) => setTimeout(resolve, Math.max(1, this.lastStamp + 1 - Date.now())));
+  }
+
   /** Contacts made an hour ago, a millisecond apart (unless `at` says when), as an import would have left them. */
   seed(count: number, make: (i: number) => Record<string, string>, at?: (i: number) => number): FakeContact[] {
     const out: FakeContact[] = [];

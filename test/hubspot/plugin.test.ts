@@ -105,7 +105,7 @@ describe('the HubSpot connector: reading and writing', () => {
 
     h.state.crm.edit(seeded[42].id, { phone: '+1 502 555 0101' });
     // A window ends before the millisecond its read starts: an edit of that very millisecond is the next window's.
-    await new Promise((r) => setTimeout(r, 5));
+    await h.state.crm.settled();
     const next = await readAll(session, watermark);
     expect(next.flatMap((p) => p.records.map((r) => r.key))).toEqual([`contact:${seeded[42].id}`]);
   }, 60_000);
