@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Publishable keys (docs/api.md#publishable-keys): a key a store may show in its pages, that only validates, only for requests from its
+ * Publishable keys (docs/account.md#publishable-keys): a key a store may show in its pages, that only validates, only for requests from its
  * origins. `publishable_origins` holds them (JSON; null for a secret key); `publishable_phone` lets it check phones.
  */
 export class PublishableKeys1763860000000 implements MigrationInterface {

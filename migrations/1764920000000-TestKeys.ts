@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Test keys (docs/api.md#test-keys): `cv_test_…` keys that validate with the real engines, network checks off, and
+ * Test keys (docs/account.md#test-keys): `cv_test_…` keys that validate with the real engines, network checks off, and
  * charge nothing. `test` marks them (1; 0 for every other key), so that authentication knows without reading the key.
  */
 export class TestKeys1764920000000 implements MigrationInterface {

@@ -175,9 +175,9 @@ export interface Config {
   failedAuthPerMinute: number;
   /** TRUST_PROXY: which proxies' X-Forwarded-For / -Proto to believe (express's `trust proxy`); false: none. */
   trustProxy: false | number | string[];
-  /** Requests per client address per minute behind publishable keys (docs/api.md#publishable-keys); 0: off. */
+  /** Requests per client address per minute behind publishable keys (docs/account.md#publishable-keys); 0: off. */
   publishableRateLimitPerMinute: number;
-  /** Requests per account per 24 hours with its test keys (docs/api.md#test-keys); 0: off. */
+  /** Requests per account per 24 hours with its test keys (docs/account.md#test-keys); 0: off. */
   testKeyRequestsPerDay: number;
   validationBudgetMs: number;
   /** Handed to createEmailEngine as they are. */

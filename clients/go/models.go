@@ -288,7 +288,7 @@ type ValidateAnswer struct {
 	Credits    *Credits `json:"credits"`
 	RequestID  string   `json:"request_id"`
 	ResponseMS int64    `json:"response_ms"`
-	// true when a test key (`cv_test_…`) asked: network checks off, nothing charged (docs/api.md#test-keys)
+	// true when a test key (`cv_test_…`) asked: network checks off, nothing charged (docs/account.md#test-keys)
 	Test bool `json:"test"`
 	// The most demanding of the modules asked: `fix` if one says fix, else `confirm` if one says confirm, else `accept`
 	NextAction NextAction `json:"next_action"`
@@ -345,7 +345,7 @@ type APIKey struct {
 	RevokedAt *time.Time `json:"revoked_at"`
 	// Present for a publishable key
 	Publishable *PublishableKey `json:"publishable,omitempty"`
-	// A test key (`cv_test_…`, docs/api.md#test-keys)
+	// A test key (`cv_test_…`, docs/account.md#test-keys)
 	Test bool `json:"test"`
 	// Its default policy, when it has one (docs/api.md#policies)
 	Policy string `json:"policy,omitempty"`

@@ -200,7 +200,7 @@ func (c *Client) Account(ctx context.Context) (*Account, error) {
 
 // UpdateAccount: PATCH /v1/account: Change the account's settings.
 //
-// `low_balance_threshold`: when the balance falls below it, the owner gets one e-mail and the endpoints one `credits.low` webhook, and no more until credits added bring the balance back at or above it (changing the threshold does not), at most 3 a UTC day. A new threshold is checked at once. An owner or admin key only (docs/api.md#key-roles): a key a member made gets 403 `owner-only`.
+// `low_balance_threshold`: when the balance falls below it, the owner gets one e-mail and the endpoints one `credits.low` webhook, and no more until credits added bring the balance back at or above it (changing the threshold does not), at most 3 a UTC day. A new threshold is checked at once. An owner or admin key only (docs/account.md#key-roles): a key a member made gets 403 `owner-only`.
 func (c *Client) UpdateAccount(ctx context.Context, body AccountUpdate) (*Account, error) {
 	cl := call{method: http.MethodPatch, path: "/v1/account", policy: retryRefused}
 	if err := c.encode(&cl, body); err != nil {
@@ -534,7 +534,7 @@ func (s *ConnectorsService) Check(ctx context.Context, connectorID string) (*Con
 
 // Create: POST /v1/webhook_endpoints: Register a webhook endpoint.
 //
-// The URL must be https on a public address. The answer carries the signing secret, this once. Each event is POSTed as JSON `{"id", "type", "created", "data"}` with `Contact-Validator-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; an answer other than 2xx is tried again with back-off for 72 hours. At most 16 endpoints per account. An owner or admin key only (docs/api.md#key-roles): a key a member made gets 403 `owner-only`.
+// The URL must be https on a public address. The answer carries the signing secret, this once. Each event is POSTed as JSON `{"id", "type", "created", "data"}` with `Contact-Validator-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; an answer other than 2xx is tried again with back-off for 72 hours. At most 16 endpoints per account. An owner or admin key only (docs/account.md#key-roles): a key a member made gets 403 `owner-only`.
 func (s *WebhookEndpointsService) Create(ctx context.Context, body WebhookEndpointParams) (*CreatedWebhookEndpoint, error) {
 	cl := call{method: http.MethodPost, path: "/v1/webhook_endpoints", policy: retryRefused}
 	if err := s.c.encode(&cl, body); err != nil {
@@ -559,7 +559,7 @@ func (s *WebhookEndpointsService) List(ctx context.Context) ([]WebhookEndpoint, 
 
 // Delete: DELETE /v1/webhook_endpoints/{webhook_endpoint_id}: Delete a webhook endpoint and its delivery log.
 //
-// Nothing more is sent to it, retries included. An owner or admin key only (docs/api.md#key-roles).
+// Nothing more is sent to it, retries included. An owner or admin key only (docs/account.md#key-roles).
 func (s *WebhookEndpointsService) Delete(ctx context.Context, webhookEndpointID string) error {
 	cl := call{method: http.MethodDelete, path: "/v1/webhook_endpoints/" + url.PathEscape(webhookEndpointID), policy: retryAll}
 	return s.c.roundTrip(ctx, cl, nil)
@@ -577,7 +577,7 @@ func (s *WebhookEndpointsService) Deliveries(ctx context.Context, webhookEndpoin
 
 // Redeliver: POST /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries/{delivery_id}/redeliver: Send a delivery again now.
 //
-// Sends the same event (same `id`, a fresh signature) at once, whatever its status, and answers with the delivery as that attempt left it; if it fails, it is tried again with back-off like a first delivery. An owner or admin key only (docs/api.md#key-roles).
+// Sends the same event (same `id`, a fresh signature) at once, whatever its status, and answers with the delivery as that attempt left it; if it fails, it is tried again with back-off like a first delivery. An owner or admin key only (docs/account.md#key-roles).
 func (s *WebhookEndpointsService) Redeliver(ctx context.Context, webhookEndpointID string, deliveryID string) (*WebhookDelivery, error) {
 	cl := call{method: http.MethodPost, path: "/v1/webhook_endpoints/" + url.PathEscape(webhookEndpointID) + "/deliveries/" + url.PathEscape(deliveryID) + "/redeliver", policy: retryRefused}
 	var out WebhookDelivery

@@ -9,9 +9,9 @@ export interface ApiKeyInfo {
   prefix: string;
   created_at: string;
   revoked_at: string | null;
-  /** A publishable key's origins and whether it may check phones (docs/api.md#publishable-keys); absent for a secret key. */
+  /** A publishable key's origins and whether it may check phones (docs/account.md#publishable-keys); absent for a secret key. */
   publishable?: PublishableScope;
-  /** A test key (`cv_test_…`, docs/api.md#test-keys): network checks off, nothing charged. */
+  /** A test key (`cv_test_…`, docs/account.md#test-keys): network checks off, nothing charged. */
   test: boolean;
   /** The key's default policy (docs/api.md#policies), when it has one. */
   policy?: string;
@@ -111,8 +111,8 @@ export class Accounts {
   }
 
   /**
-   * A secret key, or with `publishable` a key for web pages (docs/api.md#publishable-keys), or with `test` a key of test
-   * mode (docs/api.md#test-keys); the key is shown this once. `createdBy`: the person who made it (the dashboard's, or
+   * A secret key, or with `publishable` a key for web pages (docs/account.md#publishable-keys), or with `test` a key of test
+   * mode (docs/account.md#test-keys); the key is shown this once. `createdBy`: the person who made it (the dashboard's, or
    * the person behind the key that asks through the API), none for the CLI.
    */
   async createKey(
@@ -167,7 +167,7 @@ export class Accounts {
   }
 
   /**
-   * Whether the key may change what the account sends out (webhook endpoints, the low-balance alert; docs/api.md#key-roles):
+   * Whether the key may change what the account sends out (webhook endpoints, the low-balance alert; docs/account.md#key-roles):
    * an owner key (made by the account's owner, in the dashboard or through the API with an owner key) or an admin key
    * (made by the command line, or through the API with an admin key: no person behind it). A key a member made may not,
    * nor may a publishable or test key.

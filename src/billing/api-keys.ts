@@ -1,6 +1,6 @@
 /**
- * API key format: `cv_live_` (secret), `cv_test_` (a secret key of test mode, docs/api.md#test-keys) or `cv_pub_`
- * (publishable, docs/api.md#publishable-keys) + 32 random base62 characters + 6 base62 characters of CRC-32 over the rest (the GitHub
+ * API key format: `cv_live_` (secret), `cv_test_` (a secret key of test mode, docs/account.md#test-keys) or `cv_pub_`
+ * (publishable, docs/account.md#publishable-keys) + 32 random base62 characters + 6 base62 characters of CRC-32 over the rest (the GitHub
  * token scheme): a malformed or mistyped key is refused without touching the database, and a key leaked into a
  * public place can be recognised by scanners. Keys are shown once and stored only as a SHA-256 hash.
  */

@@ -129,7 +129,7 @@ export async function createEngines(
   // Built on the first suggestion asked for (sorting the postal data's places takes about half a second, which a
   // service nobody asks for suggestions should not pay at start), and again with each reload once built.
   let autocomplete: AddressAutocomplete | undefined;
-  // Test mode (docs/api.md#test-keys): the same lists, tables and reference data, and nothing that leaves the machine,
+  // Test mode (docs/account.md#test-keys): the same lists, tables and reference data, and nothing that leaves the machine,
   // so that its answers are the same every time and for every client's tests.
   const offlineEmail = createEmailEngine({ ...config.email, lists, networkChecks: false });
   const offlinePhone = createPhoneEngine({ data: data.phone });

@@ -1,5 +1,5 @@
 /**
- * Test mode (docs/api.md#test-keys): the same use case, priced the same way, with the engines' network checks off
+ * Test mode (docs/account.md#test-keys): the same use case, priced the same way, with the engines' network checks off
  * (no DNS, no SMTP, no live phone look-up: answers are the same every time) and a ledger that moves nothing, so that
  * `credits.charged` is 0, the balance is what it was, and the ledger holds no entry for the request.
  */

@@ -45,7 +45,7 @@ export interface AppDeps {
   validationBudgetMs?: number;
   /** Address suggestions as a person types (GET /v1/address/autocomplete), from the loaded reference and postal data. */
   addressSuggestions: Pick<AddressAutocomplete, 'suggest'>;
-  /** What test keys are answered with (docs/api.md#test-keys): network checks off, nothing charged. */
+  /** What test keys are answered with (docs/account.md#test-keys): network checks off, nothing charged. */
   testValidation: ContactValidation;
   batches: Batches;
   connectors: Connectors;
@@ -73,9 +73,9 @@ export interface AppDeps {
   rateLimitPerMinute: number;
   /** Where the per-key counts live (Redis, PostgreSQL or memory: rate-limit.ts perKeyStore); default by the database. */
   rateLimitStore?: Store;
-  /** Per client address behind publishable keys (docs/api.md#publishable-keys). */
+  /** Per client address behind publishable keys (docs/account.md#publishable-keys). */
   publishableRateLimitPerMinute: number;
-  /** Requests per account per 24 hours with its test keys (docs/api.md#test-keys); 0 or absent: no daily cap. */
+  /** Requests per account per 24 hours with its test keys (docs/account.md#test-keys); 0 or absent: no daily cap. */
   testKeyRequestsPerDay?: number;
   failedAuthentications: FailedAuthenticationLimiter;
   /** TRUST_PROXY: whose X-Forwarded-For / -Proto to believe (the client address of every limit, https for cookies). */

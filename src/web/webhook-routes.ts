@@ -2,7 +2,7 @@
  * The dashboard's Webhooks page (docs/webhooks.md): add an endpoint (its secret shown once), delete one, send a
  * delivery again, set the low-balance threshold. Every form is CSRF-checked (`action`); every id is looked up within
  * the session's account, another account's answered like a missing one. Members see the page; only the owner changes
- * what the account sends out (docs/api.md#key-roles holds the API's side of the same rule).
+ * what the account sends out (docs/account.md#key-roles holds the API's side of the same rule).
  */
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { Accounts } from '../billing/accounts.js';

@@ -1,5 +1,5 @@
 /**
- * Publishable keys (docs/api.md#publishable-keys): a key a store may put in its pages. It only validates, only from its origins (CORS
+ * Publishable keys (docs/account.md#publishable-keys): a key a store may put in its pages. It only validates, only from its origins (CORS
  * for those alone), is rate-limited per client address too, and reads nothing of the account.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
- * Test keys (docs/api.md#test-keys) through the real service on SQLite and PostgreSQL: made by the command line, the
+ * Test keys (docs/account.md#test-keys) through the real service on SQLite and PostgreSQL: made by the command line, the
  * API and the dashboard's form; the documented fixed inputs give their documented answers (the table is read from
- * docs/api.md); nothing is charged and the ledger holds nothing; every endpoint but /v1/validate refuses them; they
+ * docs/account.md); nothing is charged and the ledger holds nothing; every endpoint but /v1/validate refuses them; they
  * are rate-limited like a live key; and with the network checks on for live keys, a test key asks no DNS, SMTP or
  * Twilio server.
  */
@@ -34,10 +34,10 @@ interface FixedInput {
   modules: { module: 'address' | 'email' | 'phone'; status: string; reason?: string }[];
 }
 
-/** The fixed inputs table of docs/api.md#test-keys, as the guide shows it to client authors. */
+/** The fixed inputs table of docs/account.md#test-keys, as the guide shows it to client authors. */
 function documentedFixedInputs(): FixedInput[] {
-  const guide = fs.readFileSync(path.join(root, 'docs/api.md'), 'utf8');
-  const section = guide.slice(guide.indexOf('**Fixed inputs.**'), guide.indexOf('## CSV batches'));
+  const guide = fs.readFileSync(path.join(root, 'docs/account.md'), 'utf8');
+  const section = guide.slice(guide.indexOf('**Fixed inputs.**'));
   return section.split('\n').filter((line) => line.startsWith('| `{')).map((line) => {
     const [body, nextAction, answer] = line.slice(2, -2).split(' | ');
     const modules = [...answer.matchAll(/(address|email|phone) `(\w+)`(?: \(`([^`]+)`\))?/g)].map(([, module, status, reason]) => ({

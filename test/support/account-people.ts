@@ -1,7 +1,7 @@
 /**
  * An account with people, made through the people use case as the dashboard makes it (no mail relay: the links come
  * back, as in development): its owner signs up and confirms, invites a member, who joins; each makes a key. A member's
- * key is refused where an owner or admin key is needed (docs/api.md#key-roles).
+ * key is refused where an owner or admin key is needed (docs/account.md#key-roles).
  */
 import type { TestService } from './service.js';
 

@@ -280,7 +280,7 @@ export interface ValidateResponse {
   credits: Credits | null;
   request_id: string;
   response_ms: number;
-  /** true when a test key (`cv_test_…`) asked: network checks off, nothing charged (docs/api.md#test-keys) */
+  /** true when a test key (`cv_test_…`) asked: network checks off, nothing charged (docs/account.md#test-keys) */
   test: boolean;
   /** The most demanding of the modules asked: `fix` if one says fix, else `confirm` if one says confirm, else `accept` */
   next_action: NextAction;
@@ -337,7 +337,7 @@ export interface ApiKey {
   revoked_at: string | null;
   /** Present for a publishable key */
   publishable?: PublishableScope;
-  /** A test key (`cv_test_…`, docs/api.md#test-keys) */
+  /** A test key (`cv_test_…`, docs/account.md#test-keys) */
   test: boolean;
   /** Its default policy, when it has one (docs/api.md#policies) */
   policy?: string;

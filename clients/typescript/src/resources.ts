@@ -268,7 +268,7 @@ export class WebhookEndpoints {
 
   /**
    * POST /v1/webhook_endpoints: Register a webhook endpoint
-   * The URL must be https on a public address. The answer carries the signing secret, this once. Each event is POSTed as JSON `{"id", "type", "created", "data"}` with `Contact-Validator-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; an answer other than 2xx is tried again with back-off for 72 hours. At most 16 endpoints per account. An owner or admin key only (docs/api.md#key-roles): a key a member made gets 403 `owner-only`.
+   * The URL must be https on a public address. The answer carries the signing secret, this once. Each event is POSTed as JSON `{"id", "type", "created", "data"}` with `Contact-Validator-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; an answer other than 2xx is tried again with back-off for 72 hours. At most 16 endpoints per account. An owner or admin key only (docs/account.md#key-roles): a key a member made gets 403 `owner-only`.
    */
   async create(body: CreateWebhookEndpointRequest, options: RequestOptions = {}): Promise<CreatedWebhookEndpoint> {
     return this.transport.json<CreatedWebhookEndpoint>({ method: 'POST', path: `/v1/webhook_endpoints`, json: body }, options);
@@ -283,7 +283,7 @@ export class WebhookEndpoints {
 
   /**
    * DELETE /v1/webhook_endpoints/{webhook_endpoint_id}: Delete a webhook endpoint and its delivery log
-   * Nothing more is sent to it, retries included. An owner or admin key only (docs/api.md#key-roles).
+   * Nothing more is sent to it, retries included. An owner or admin key only (docs/account.md#key-roles).
    */
   async delete(webhookEndpointId: string, options: RequestOptions = {}): Promise<void> {
     await this.transport.json<void>({ method: 'DELETE', path: `/v1/webhook_endpoints/${encodeURIComponent(webhookEndpointId)}` }, options);
@@ -298,7 +298,7 @@ export class WebhookEndpoints {
 
   /**
    * POST /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries/{delivery_id}/redeliver: Send a delivery again now
-   * Sends the same event (same `id`, a fresh signature) at once, whatever its status, and answers with the delivery as that attempt left it; if it fails, it is tried again with back-off like a first delivery. An owner or admin key only (docs/api.md#key-roles).
+   * Sends the same event (same `id`, a fresh signature) at once, whatever its status, and answers with the delivery as that attempt left it; if it fails, it is tried again with back-off like a first delivery. An owner or admin key only (docs/account.md#key-roles).
    */
   async redeliver(webhookEndpointId: string, deliveryId: string, options: RequestOptions = {}): Promise<WebhookDelivery> {
     return this.transport.json<WebhookDelivery>({ method: 'POST', path: `/v1/webhook_endpoints/${encodeURIComponent(webhookEndpointId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver` }, options);
@@ -359,7 +359,7 @@ export class RootOperations {
 
   /**
    * PATCH /v1/account: Change the account's settings
-   * `low_balance_threshold`: when the balance falls below it, the owner gets one e-mail and the endpoints one `credits.low` webhook, and no more until credits added bring the balance back at or above it (changing the threshold does not), at most 3 a UTC day. A new threshold is checked at once. An owner or admin key only (docs/api.md#key-roles): a key a member made gets 403 `owner-only`.
+   * `low_balance_threshold`: when the balance falls below it, the owner gets one e-mail and the endpoints one `credits.low` webhook, and no more until credits added bring the balance back at or above it (changing the threshold does not), at most 3 a UTC day. A new threshold is checked at once. An owner or admin key only (docs/account.md#key-roles): a key a member made gets 403 `owner-only`.
    */
   async updateAccount(body: UpdateAccountRequest, options: RequestOptions = {}): Promise<Account> {
     return this.transport.json<Account>({ method: 'PATCH', path: `/v1/account`, json: body }, options);

@@ -56,7 +56,7 @@ export const apiKeyInfoSchema = z.object({
   created_at: isoTime,
   revoked_at: isoTime.nullable(),
   publishable: publishableScopeSchema.optional().describe('Present for a publishable key'),
-  test: z.boolean().describe('A test key (`cv_test_…`, docs/api.md#test-keys)'),
+  test: z.boolean().describe('A test key (`cv_test_…`, docs/account.md#test-keys)'),
   policy: z.string().optional().describe('Its default policy, when it has one (docs/api.md#policies)'),
 });
 
@@ -178,7 +178,7 @@ export const accountEndpoints = [
       '`low_balance_threshold`: when the balance falls below it, the owner gets one e-mail and the endpoints one ' +
       '`credits.low` webhook, and no more until credits added bring the balance back at or above it (changing the ' +
       'threshold does not), at most 3 a UTC day. A new threshold is checked at once. An owner or admin key only ' +
-      '(docs/api.md#key-roles): a key a member made gets 403 `owner-only`.',
+      '(docs/account.md#key-roles): a key a member made gets 403 `owner-only`.',
     request: { body: accountPatchSchema },
     responses: { 200: { description: 'The account, changed', content: json(accountSchema) } },
     problems: ['invalid-json', 'invalid-request', 'owner-only', 'payload-too-large', 'unsupported-media-type'],

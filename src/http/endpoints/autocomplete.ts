@@ -56,7 +56,7 @@ export const autocompleteEndpoints = [endpoint({
   method: 'get',
   path: '/v1/address/autocomplete',
   security: 'publishable',
-  // Free, offline and the same for every account: a test key's client tests may use it (docs/api.md#test-keys).
+  // Free, offline and the same for every account: a test key's client tests may use it (docs/account.md#test-keys).
   testKeys: true,
   operationId: 'autocompleteAddress',
   tag: 'Validate',

@@ -152,7 +152,7 @@ export const validateAnswerSchema = z.object({
   credits: creditsSchema.nullable().describe('null for a publishable key, which reads nothing of the account'),
   request_id: z.string(),
   response_ms: z.int().min(0),
-  test: z.boolean().describe('true when a test key (`cv_test_…`) asked: network checks off, nothing charged (docs/api.md#test-keys)'),
+  test: z.boolean().describe('true when a test key (`cv_test_…`) asked: network checks off, nothing charged (docs/account.md#test-keys)'),
   next_action: nextActionSchema.describe('The most demanding of the modules asked: `fix` if one says fix, else `confirm` if one says confirm, else `accept`'),
 });
 
@@ -233,7 +233,7 @@ async function validate({ req, res, deps, body, query }: Context): Promise<void>
 
   const principal = context.principal!;
   const { accountId, publishable, test = false } = principal;
-  // A test key: the same use case with network checks off and nothing charged (docs/api.md#test-keys).
+  // A test key: the same use case with network checks off and nothing charged (docs/account.md#test-keys).
   const validation = test ? deps.testValidation : deps.validation;
   if (publishable && input.phone !== undefined && !publishable.phone) {
     throw new Problem('module-not-allowed', 'This publishable key does not check phones (create it with phone: true).');

@@ -74,7 +74,7 @@ const deliveryId = endpointId.extend({ delivery_id: z.string().describe('The del
 
 /**
  * Changes to what the account sends out (endpoints, redeliveries, the low-balance alert) take an owner or admin key
- * (docs/api.md#key-roles): any key reading them is not enough to point the account's mail and POSTs somewhere.
+ * (docs/account.md#key-roles): any key reading them is not enough to point the account's mail and POSTs somewhere.
  */
 export async function requireOwnerOrAdminKey(deps: EndpointDeps, res: Response, what: string): Promise<void> {
   if (await deps.accounts.isOwnerOrAdminKey(res.locals.context.principal!)) return;
@@ -96,7 +96,7 @@ export const webhookEndpointEndpoints = [
       'The URL must be https on a public address. The answer carries the signing secret, this once. Each event is POSTed ' +
       'as JSON `{"id", "type", "created", "data"}` with `Contact-Validator-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`; ' +
       'an answer other than 2xx is tried again with back-off for 72 hours. At most 16 endpoints per account. An owner or ' +
-      'admin key only (docs/api.md#key-roles): a key a member made gets 403 `owner-only`.',
+      'admin key only (docs/account.md#key-roles): a key a member made gets 403 `owner-only`.',
     request: { body: newWebhookEndpointSchema },
     responses: {
       201: {
@@ -130,7 +130,7 @@ export const webhookEndpointEndpoints = [
   endpoint({
     method: 'delete', path: '/v1/webhook_endpoints/{webhook_endpoint_id}', security: 'secret', operationId: 'deleteWebhookEndpoint', tag: 'Webhooks',
     summary: 'Delete a webhook endpoint and its delivery log',
-    description: 'Nothing more is sent to it, retries included. An owner or admin key only (docs/api.md#key-roles).',
+    description: 'Nothing more is sent to it, retries included. An owner or admin key only (docs/account.md#key-roles).',
     request: { params: endpointId },
     responses: { 204: { description: 'Deleted' } },
     problems: ['not-found', 'owner-only'],
@@ -160,7 +160,7 @@ export const webhookEndpointEndpoints = [
     description:
       'Sends the same event (same `id`, a fresh signature) at once, whatever its status, and answers with the delivery as ' +
       'that attempt left it; if it fails, it is tried again with back-off like a first delivery. An owner or admin key ' +
-      'only (docs/api.md#key-roles).',
+      'only (docs/account.md#key-roles).',
     request: { params: deliveryId },
     responses: { 200: { description: 'The delivery after this attempt', content: json(webhookDeliverySchema), headers: noStore } },
     problems: ['not-found', 'owner-only', 'webhook-delivery-busy'],

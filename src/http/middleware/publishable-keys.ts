@@ -1,5 +1,5 @@
 /**
- * Publishable keys in web pages (docs/api.md#publishable-keys): CORS for their origins alone, and nothing but the
+ * Publishable keys in web pages (docs/account.md#publishable-keys): CORS for their origins alone, and nothing but the
  * endpoints declared `publishable` (POST /v1/validate, GET /v1/address/autocomplete).
  * - A preflight (OPTIONS) carries no key: it is answered the same for every origin (the Fetch standard's CORS
  *   preflight only asks whether the method and headers may be sent), so a probe learns nothing of which shops use the

@@ -1,5 +1,5 @@
 /**
- * Test keys (docs/api.md#test-keys), beside the per-key rate limit every key has:
+ * Test keys (docs/account.md#test-keys), beside the per-key rate limit every key has:
  * - they answer only the endpoints declared with `testKeys: true` (POST /v1/validate, and GET
  *   /v1/address/autocomplete, which is free and reads only the service's own reference data): everything else reads or
  *   changes the account's live data (its balance, keys, batches, connectors, webhooks), which a key handed to a CI

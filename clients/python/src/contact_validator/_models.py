@@ -283,7 +283,7 @@ class Validation(TypedDict):
     request_id: str
     response_ms: int
     test: bool
-    """true when a test key (`cv_test_…`) asked: network checks off, nothing charged (docs/api.md#test-keys)"""
+    """true when a test key (`cv_test_…`) asked: network checks off, nothing charged (docs/account.md#test-keys)"""
     next_action: NextAction
     """The most demanding of the modules asked: `fix` if one says fix, else `confirm` if one says confirm, else `accept`"""
 
@@ -335,7 +335,7 @@ class ApiKey(TypedDict):
     publishable: NotRequired[PublishableScope]
     """Present for a publishable key"""
     test: bool
-    """A test key (`cv_test_…`, docs/api.md#test-keys)"""
+    """A test key (`cv_test_…`, docs/account.md#test-keys)"""
     policy: NotRequired[str]
     """Its default policy, when it has one (docs/api.md#policies)"""
 

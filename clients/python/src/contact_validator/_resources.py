@@ -344,8 +344,8 @@ class WebhookEndpoints:
         The URL must be https on a public address. The answer carries the signing secret, this once. Each event is
         POSTed as JSON `{"id", "type", "created", "data"}` with `Contact-Validator-Signature: t=<unix>,v1=<hex
         HMAC-SHA256(secret, "<t>.<raw body>")>`; an answer other than 2xx is tried again with back-off for 72 hours. At
-        most 16 endpoints per account. An owner or admin key only (docs/api.md#key-roles): a key a member made gets 403
-        `owner-only`.
+        most 16 endpoints per account. An owner or admin key only (docs/account.md#key-roles): a key a member made gets
+        403 `owner-only`.
         """
         body = _members({"url": url, "events": events}, nullable=("url", "events",))
         return self._t.request("POST", "/v1/webhook_endpoints", json_body=body, timeout=timeout).json()  # type: ignore[no-any-return]
@@ -357,7 +357,7 @@ class WebhookEndpoints:
     def delete(self, webhook_endpoint_id: str, *, timeout: Optional[float] = None) -> None:
         """``DELETE /v1/webhook_endpoints/{webhook_endpoint_id}``: Delete a webhook endpoint and its delivery log.
 
-        Nothing more is sent to it, retries included. An owner or admin key only (docs/api.md#key-roles).
+        Nothing more is sent to it, retries included. An owner or admin key only (docs/account.md#key-roles).
         """
         self._t.request("DELETE", f"/v1/webhook_endpoints/{_segment(webhook_endpoint_id)}", timeout=timeout)
 
@@ -385,7 +385,7 @@ class WebhookEndpoints:
 
         Sends the same event (same `id`, a fresh signature) at once, whatever its status, and answers with the delivery
         as that attempt left it; if it fails, it is tried again with back-off like a first delivery. An owner or admin
-        key only (docs/api.md#key-roles).
+        key only (docs/account.md#key-roles).
         """
         return self._t.request(
             "POST",
@@ -521,7 +521,7 @@ class _RootOperations:
         `low_balance_threshold`: when the balance falls below it, the owner gets one e-mail and the endpoints one
         `credits.low` webhook, and no more until credits added bring the balance back at or above it (changing the
         threshold does not), at most 3 a UTC day. A new threshold is checked at once. An owner or admin key only
-        (docs/api.md#key-roles): a key a member made gets 403 `owner-only`.
+        (docs/account.md#key-roles): a key a member made gets 403 `owner-only`.
         """
         body = _members({"low_balance_threshold": low_balance_threshold}, nullable=("low_balance_threshold",))
         return self._transport.request("PATCH", "/v1/account", json_body=body, timeout=timeout).json()  # type: ignore[no-any-return]

@@ -12,7 +12,7 @@ public record ApiKey(
     Instant revokedAt,
     /** Present for a publishable key */
     Publishable publishable,
-    /** A test key ({@code cv_test_…}, docs/api.md#test-keys) */
+    /** A test key ({@code cv_test_…}, docs/account.md#test-keys) */
     boolean test,
     /** Its default policy, when it has one (docs/api.md#policies) */
     String policy

@@ -128,7 +128,7 @@ public abstract class ContactValidatorOperations {
 
   /**
    * {@code PATCH /v1/account}: Change the account's settings.
-   * {@code low_balance_threshold}: when the balance falls below it, the owner gets one e-mail and the endpoints one {@code credits.low} webhook, and no more until credits added bring the balance back at or above it (changing the threshold does not), at most 3 a UTC day. A new threshold is checked at once. An owner or admin key only (docs/api.md#key-roles): a key a member made gets 403 {@code owner-only}.
+   * {@code low_balance_threshold}: when the balance falls below it, the owner gets one e-mail and the endpoints one {@code credits.low} webhook, and no more until credits added bring the balance back at or above it (changing the threshold does not), at most 3 a UTC day. A new threshold is checked at once. An owner or admin key only (docs/account.md#key-roles): a key a member made gets 403 {@code owner-only}.
    */
   public Account updateAccount(Long lowBalanceThreshold) {
     String body = new Bodies.Members()

@@ -10,7 +10,7 @@ public record ValidationResult(
     Credits credits,
     String requestId,
     long responseMs,
-    /** true when a test key ({@code cv_test_…}) asked: network checks off, nothing charged (docs/api.md#test-keys) */
+    /** true when a test key ({@code cv_test_…}) asked: network checks off, nothing charged (docs/account.md#test-keys) */
     boolean test,
     /** The most demanding of the modules asked: {@code fix} if one says fix, else {@code confirm} if one says confirm, else {@code accept} */
     NextAction nextAction

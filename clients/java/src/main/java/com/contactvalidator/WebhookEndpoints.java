@@ -15,7 +15,7 @@ public class WebhookEndpoints {
 
   /**
    * {@code POST /v1/webhook_endpoints}: Register a webhook endpoint.
-   * The URL must be https on a public address. The answer carries the signing secret, this once. Each event is POSTed as JSON {@code {"id", "type", "created", "data"}} with {@code Contact-Validator-Signature: t=&lt;unix&gt;,v1=&lt;hex HMAC-SHA256(secret, "&lt;t&gt;.&lt;raw body&gt;")&gt;}; an answer other than 2xx is tried again with back-off for 72 hours. At most 16 endpoints per account. An owner or admin key only (docs/api.md#key-roles): a key a member made gets 403 {@code owner-only}.
+   * The URL must be https on a public address. The answer carries the signing secret, this once. Each event is POSTed as JSON {@code {"id", "type", "created", "data"}} with {@code Contact-Validator-Signature: t=&lt;unix&gt;,v1=&lt;hex HMAC-SHA256(secret, "&lt;t&gt;.&lt;raw body&gt;")&gt;}; an answer other than 2xx is tried again with back-off for 72 hours. At most 16 endpoints per account. An owner or admin key only (docs/account.md#key-roles): a key a member made gets 403 {@code owner-only}.
    */
   public CreatedWebhookEndpoint create(String url, List<String> events) {
     String body = new Bodies.Members()
@@ -28,7 +28,7 @@ public class WebhookEndpoints {
 
   /**
    * {@code POST /v1/webhook_endpoints}: Register a webhook endpoint.
-   * The URL must be https on a public address. The answer carries the signing secret, this once. Each event is POSTed as JSON {@code {"id", "type", "created", "data"}} with {@code Contact-Validator-Signature: t=&lt;unix&gt;,v1=&lt;hex HMAC-SHA256(secret, "&lt;t&gt;.&lt;raw body&gt;")&gt;}; an answer other than 2xx is tried again with back-off for 72 hours. At most 16 endpoints per account. An owner or admin key only (docs/api.md#key-roles): a key a member made gets 403 {@code owner-only}.
+   * The URL must be https on a public address. The answer carries the signing secret, this once. Each event is POSTed as JSON {@code {"id", "type", "created", "data"}} with {@code Contact-Validator-Signature: t=&lt;unix&gt;,v1=&lt;hex HMAC-SHA256(secret, "&lt;t&gt;.&lt;raw body&gt;")&gt;}; an answer other than 2xx is tried again with back-off for 72 hours. At most 16 endpoints per account. An owner or admin key only (docs/account.md#key-roles): a key a member made gets 403 {@code owner-only}.
    */
   public CreatedWebhookEndpoint create(Map<String, ?> body) {
     Objects.requireNonNull(body, "body");
@@ -46,7 +46,7 @@ public class WebhookEndpoints {
 
   /**
    * {@code DELETE /v1/webhook_endpoints/{webhook_endpoint_id}}: Delete a webhook endpoint and its delivery log.
-   * Nothing more is sent to it, retries included. An owner or admin key only (docs/api.md#key-roles).
+   * Nothing more is sent to it, retries included. An owner or admin key only (docs/account.md#key-roles).
    */
   public void delete(String webhookEndpointId) {
     Objects.requireNonNull(webhookEndpointId, "webhookEndpointId");
@@ -65,7 +65,7 @@ public class WebhookEndpoints {
 
   /**
    * {@code POST /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries/{delivery_id}/redeliver}: Send a delivery again now.
-   * Sends the same event (same {@code id}, a fresh signature) at once, whatever its status, and answers with the delivery as that attempt left it; if it fails, it is tried again with back-off like a first delivery. An owner or admin key only (docs/api.md#key-roles).
+   * Sends the same event (same {@code id}, a fresh signature) at once, whatever its status, and answers with the delivery as that attempt left it; if it fails, it is tried again with back-off like a first delivery. An owner or admin key only (docs/account.md#key-roles).
    */
   public WebhookDelivery redeliver(String webhookEndpointId, String deliveryId) {
     Objects.requireNonNull(webhookEndpointId, "webhookEndpointId");
