@@ -119,6 +119,10 @@ export function createSalesforcePlugin(
       const [client, { setUpOrg }] = await Promise.all([clientFor(context, options), import('./setup.js')]);
       return setUpOrg(client, { objects: context.settings.objects, shadowFields: context.writeBack.shadow_fields });
     },
+    async discover(context) {
+      const [client, { discoverOrg }] = await Promise.all([clientFor(context, options), import('./discover.js')]);
+      return discoverOrg(client, { objects: context.settings.objects, shadowFields: context.writeBack.shadow_fields });
+    },
     async check(context) {
       const [client, { checkOrg }] = await Promise.all([clientFor(context, options), import('./check.js')]);
       return checkOrg(client, {

@@ -129,6 +129,11 @@ export function createShopifyPlugin(
         writeMetafields: writeBack.metafields,
       });
     },
+    async discover(context) {
+      const [client, { discoverStore }] = await Promise.all([clientFor(context, options), import('./discover.js')]);
+      const { settings, writeBack } = context;
+      return discoverStore(client, { resources: settings.resources, metafields: writeBack.metafields, tags: writeBack.tags });
+    },
     async check(context) {
       const [client, { checkStore }] = await Promise.all([clientFor(context, options), import('./check.js')]);
       const { settings, writeBack, webhookUrl } = context;

@@ -10,7 +10,7 @@ import { tenantSafeText } from '../net/tenant-safe-text.js';
 import type { ConnectorRow } from './connector-store.js';
 import { CHECK_TIMEOUT_MS, OPEN_TIMEOUT_MS, platformGuard, within } from './platform-access.js';
 import { checkPlatformUrl, UnsafeUrl } from './platform-url.js';
-import { ConnectorError, type CheckContext, type CheckProblem, type ConnectorPlugin } from './plugin.js';
+import { ConnectorError, type Catalog, type CheckContext, type CheckProblem, type ConnectorPlugin } from './plugin.js';
 import type { ConnectorRegistry } from './registry.js';
 import type { SecretBox } from './secrets.js';
 
@@ -95,6 +95,18 @@ export async function checkConnector(deps: CheckDeps, connector: ConnectorRow): 
   return withPlatform(deps, connector, 'the check', timeoutMs, async (plugin, context) => result(await plugin.check(context)));
 }
 
+/**
+ * What the connector reads and writes on its platform (the plugin's `discover`: its objects and fields, present or
+ * not, readable and writable by these credentials), for the check page; null when the plugin does not say. Signs in as
+ * the check does, within the same time; a failure is the problem that kept it from discovering.
+ */
+export async function discoverConnector(deps: CheckDeps, connector: ConnectorRow): Promise<{ catalog: Catalog | null; problems: CheckProblem[] }> {
+  if (!deps.registry.get(connector.type)?.discover) return { catalog: null, problems: [] };
+  const timeoutMs = deps.options.checkTimeoutMs ?? CHECK_TIMEOUT_MS;
+  const found = await withPlatform(deps, connector, 'the discover', timeoutMs, async (plugin, context) => plugin.discover!(context));
+  return 'objects' in found ? { catalog: found, problems: [] } : { catalog: null, problems: found.problems };
+}
+
 /** What the one-click set-up did, and the check after it (what is left, with its manual fix). */
 export interface SetUpResult {
   done: string[];
@@ -129,6 +141,10 @@ export class ConnectorChecks {
 
   setUp(connector: ConnectorRow): Promise<SetUpResult> {
     return setUpConnector(this.deps, connector);
+  }
+
+  discover(connector: ConnectorRow): Promise<{ catalog: Catalog | null; problems: CheckProblem[] }> {
+    return discoverConnector(this.deps, connector);
   }
 
   canSetUp(connector: ConnectorRow): boolean {

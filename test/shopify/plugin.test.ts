@@ -316,6 +316,43 @@ describe('the Shopify connector: writing verdicts back', () => {
   });
 });
 
+describe('the Shopify connector: discover', () => {
+  const contextFor = (s: FakeShop, writeBack: object = {}) => ({
+    settings: shopifySettingsSchema.parse({ shop: s.state.shop }), log,
+    credentials: shopifyCredentialsSchema.parse({ access_token: s.state.accessToken, api_secret: 'app-secret' }),
+    writeBack: shopifyWriteBackSchema.parse(writeBack), fetch: createGuardedHttp({ privateOrigins: [s.url] }).fetch,
+  });
+
+  it('When the app may read customers but not write orders, then discover says so per resource, with the fields read and written', async () => {
+    await startShop({ scopes: ['write_customers', 'read_orders'] });
+
+    const catalog = await pluginFor(shop).discover!(contextFor(shop));
+
+    expect(catalog.objects.map((o) => [o.name, o.readable, o.writable])).toEqual([['customers', true, true], ['orders', true, false]]);
+    const customers = catalog.objects[0].fields;
+    expect(customers.find((f) => f.name === 'email')).toEqual({ name: 'email', type: 'String', role: 'email', readable: true, writable: false, present: true });
+    expect(customers.find((f) => f.name === 'defaultAddress.zip')).toMatchObject({ role: 'address', readable: true });
+    expect(customers.find((f) => f.name === 'updatedAt')).toMatchObject({ role: 'watermark' });
+    expect(customers.filter((f) => f.role === 'verdict').map((f) => f.name)).toEqual([
+      'metafields.contact_validator.address_status', 'metafields.contact_validator.email_status', 'metafields.contact_validator.phone_status',
+      'metafields.contact_validator.validated_at', 'metafields.contact_validator.result', 'tags: cv-address-invalid', 'tags: cv-email-invalid', 'tags: cv-phone-invalid',
+    ]);
+    const orders = catalog.objects[1].fields;
+    expect(orders.find((f) => f.name === 'shippingAddress.address1')).toMatchObject({ role: 'address' });
+    expect(orders.filter((f) => f.role === 'verdict').every((f) => f.readable && !f.writable)).toBe(true);
+    expect(orders.some((f) => f.name === 'tags: cv-address-review')).toBe(true);
+  });
+
+  it('When write-back is off, then discover lists only what is read', async () => {
+    await startShop({ scopes: ['read_customers', 'read_orders'] });
+
+    const catalog = await pluginFor(shop).discover!(contextFor(shop, { tags: false, metafields: false }));
+
+    expect(catalog.objects.flatMap((o) => o.fields).some((f) => f.role === 'verdict')).toBe(false);
+    expect(catalog.objects.every((o) => o.readable && !o.writable)).toBe(true);
+  });
+});
+
 describe('the Shopify connector: limits and failures', () => {
   it('When the cost bucket is empty, then the THROTTLED answer is waited out from throttleStatus and the query sent again', async () => {
     await startShop({ restoreRate: 50, refillInRealTime: false });

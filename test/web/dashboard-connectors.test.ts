@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
 import { startFakeOrg, USERS, type FakeOrg } from '../salesforce/fake-org.js';
 import { answerConsent } from '../salesforce/fake-org-oauth.js';
-import { signedUpPerson, useServiceWithMail, type WebAgent } from './web-agent.js';
+import { catalogRowOf, signedUpPerson, useServiceWithMail, type WebAgent } from './web-agent.js';
 
 const PASSWORD = 'a long enough passphrase';
 const PUBLIC_BASE = 'https://validator.example.com';
@@ -69,10 +69,15 @@ describe.each(testDatabases)('the Connectors pages on $name', (database) => {
     expect(checked.text).toContain('Salesforce is connected.');
     expect(checked.text).toContain('Lead has no Lead.CV_Email__c');
     expect(checked.text).toContain('Set up the fields for me');
+    // What it reads and writes (the plugin's discover): the org's own fields with their use, the missing one said so.
+    expect(catalogRowOf(checked.text, 'Lead', 'Email')).toMatch(/^Email \S+ e-mail read yes yes yes$/);
+    expect(catalogRowOf(checked.text, 'Lead', 'SystemModstamp')).toMatch(/^SystemModstamp \S+ changes paged by yes yes (yes|no)$/);
+    expect(catalogRowOf(checked.text, 'Lead', 'CV_Email__c')).toBe('CV_Email__c string verdict written missing no no');
 
     const setUp = await agent.post(`/connectors/${id}/setup`, {});
     expect(setUp.text).toContain('created the field Lead.CV_Email__c (CV Email)');
     expect(setUp.text).toContain('data-testid="check-ok"');
+    expect(catalogRowOf(setUp.text, 'Lead', 'CV_Email__c')).toMatch(/^CV_Email__c \S+ verdict written yes yes yes$/);
     // The connected admin's session made the fields: the connector works as the admin who consented.
     expect([...org.state.sessionUsers.values()]).toContain(USERS.admin);
   });

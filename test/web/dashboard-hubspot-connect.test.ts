@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
 import { startFakeHubspot, type FakeHubspot } from '../hubspot/fake-hubspot.js';
 import { setUpProperties } from '../hubspot/properties.js';
-import { signedUpPerson, useServiceWithMail } from './web-agent.js';
+import { catalogRowOf, signedUpPerson, useServiceWithMail } from './web-agent.js';
 
 const PASSWORD = 'a long enough passphrase';
 const PUBLIC_BASE = 'https://validator.example.com';
@@ -63,6 +63,10 @@ describe.each(testDatabases)('Connect HubSpot from the dashboard on $name', (dat
     expect(checked.status).toBe(200);
     expect(checked.text).toContain('HubSpot is connected.');
     expect(checked.text).toContain('data-testid="check-ok"');
+    // What it reads and writes (the plugin's discover): the contact properties read, and the cv_ ones written.
+    expect(catalogRowOf(checked.text, 'contacts', 'email')).toMatch(/^email \S+ e-mail read yes yes no$/);
+    expect(catalogRowOf(checked.text, 'contacts', 'lastmodifieddate')).toBe('lastmodifieddate datetime changes paged by yes yes no');
+    expect(catalogRowOf(checked.text, 'contacts', 'cv_phone_status')).toBe('cv_phone_status enumeration verdict written yes yes yes');
     expect(hub.state.grants).toBeGreaterThanOrEqual(1);
   });
 

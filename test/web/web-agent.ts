@@ -69,6 +69,16 @@ export class WebAgent {
 
 let counter = 0;
 /** A new address for each person a test makes. */
+/**
+ * A row of the check page's "What it reads and writes" (the plugin's discover): the cells of `field` in the table of
+ * `object`, as words (`CV_Email__c string verdict written missing no no`); '' when the page has no such row.
+ */
+export function catalogRowOf(page: string, object: string, field: string): string {
+  const table = page.split(`data-object="${object}"`)[1]?.split('</table>')[0] ?? '';
+  const row = table.split(`<tr data-field="${field}">`)[1]?.split('</tr>')[0] ?? '';
+  return row.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
 export const newEmail = (tag: string) => `${tag}-${++counter}-${Date.now()}@example.com`;
 
 /** Signs up, follows the mailed confirmation link, and signs in: a new account signs in once its address is confirmed. */
