@@ -265,6 +265,8 @@ function close(kind: 'address' | 'email', focus: Field | undefined): void {
 const config = {
   key: script?.dataset.key ?? '',
   api: (script?.dataset.api || (script?.src ? new URL(script.src, location.href).origin : '')).replace(/\/+$/, ''),
+  /** data-policy: the policy the answers follow (a preset or one of the account's); else the key's default. */
+  policy: script?.dataset.policy ?? '',
 };
 
 let checks = 0;
@@ -362,7 +364,7 @@ async function check(): Promise<void> {
   const abort = new AbortController();
   const timeout = setTimeout(() => abort.abort(), TIMEOUT_MS);
   try {
-    const res = await fetch(`${config.api}/v1/validate`, {
+    const res = await fetch(`${config.api}/v1/validate${config.policy ? `?policy=${encodeURIComponent(config.policy)}` : ''}`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${config.key}`, 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
@@ -400,6 +402,8 @@ function onFocusOut(event: { target: unknown }): void {
 if (!/^cv_pub_[0-9A-Za-z]+$/.test(config.key)) {
   // A secret key (cv_live_) in a page would be readable by anyone: the widget refuses to send it.
   debug('data-key must be a publishable key (cv_pub_…); the widget is off');
+} else if (config.policy && !/^[a-z0-9][a-z0-9_-]{0,39}$/.test(config.policy)) {
+  debug('data-policy must be a policy name (checkout, signup, or one of the account\'s); the widget is off');
 } else if (!/^https?:\/\//.test(config.api)) {
   debug('no API address (data-api or the script\'s own URL); the widget is off');
 } else {

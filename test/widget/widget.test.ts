@@ -229,6 +229,26 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY))(SUITE, () => {
     await page.close();
   });
 
+  it('When the script names a policy (data-policy), then its checks follow it: crm_cleanup takes a corrected address without asking', async () => {
+    const s = service();
+    const key = await publishableKey(s, [storeOrigin]);
+    storeScript = `<script src="${s.url}/widget.js" data-key="${key}" data-policy="crm_cleanup" defer></script>`;
+    const { page } = await openPage(`${storeOrigin}/cart`);
+    await typeAddress(page, { Street: '6007 applegate lane', City: 'Louisvile', State: 'KY', ZIP: '40219' });
+
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/validate' && r.request().method() === 'POST');
+    await page.getByLabel('Note').focus();
+    const response = await answered;
+    const answer = (await response.json()) as { next_action: string; address: { status: string } };
+
+    // The same address that asks "Did you mean" under the key's default (the test before) is accepted as corrected.
+    expect(new URL(response.url()).searchParams.get('policy')).toBe('crm_cleanup');
+    expect(answer).toMatchObject({ next_action: 'accept', address: { status: 'corrected' } });
+    await page.waitForTimeout(300);
+    expect(await page.locator('.cvw-address').count()).toBe(0);
+    await page.close();
+  });
+
   for (const [situation, api] of [
     ['nothing listens on the API port', () => closedPort()],
     ['the API accepts connections and never answers', () => hangingServer()],
