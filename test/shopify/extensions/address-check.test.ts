@@ -84,6 +84,21 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY)).each(testDatabases)(`${SUI
     await page.close();
   });
 
+  it('When the block names a policy (crm_cleanup), then the check follows it: a corrected address is taken without a prompt', async () => {
+    const { page, sent } = await open({ shippingAddress: MISSPELT, settings: { api_url: service().url, publishable_key: suite().key, policy: 'crm_cleanup' } });
+    const misnamed = await open({ shippingAddress: MISSPELT, settings: { api_url: service().url, publishable_key: suite().key, policy: 'Not A Policy' } });
+
+    await eventually(() => sent.length).toBe(2);
+    await page.waitForTimeout(300);
+
+    // The same address that prompts under the key's default (above) is accepted; a setting that names no policy turns the block off.
+    expect(sent).toEqual(['GET /v1/checkout/settings', 'validate 6007 applegate lane (policy crm_cleanup)']);
+    expect(await page.locator('s-banner').count()).toBe(0);
+    expect(misnamed.sent.filter((s) => s.startsWith('validate'))).toEqual([]);
+    await page.close();
+    await misnamed.page.close();
+  });
+
   it('When the address differs only in case, punctuation and ZIP+4, then nothing is shown', async () => {
     const { page, sent } = await open({ shippingAddress: COSMETIC });
 

@@ -26,7 +26,10 @@ export async function publishableKeyFor(s: TestService): Promise<{ apiKey: strin
 }
 
 function describeCall(url: URL, method: string, body: Record<string, unknown> | null): string {
-  if (url.pathname === '/v1/validate') return `validate ${(body?.address as { line1?: string } | undefined)?.line1}`;
+  if (url.pathname === '/v1/validate') {
+    const policy = url.searchParams.get('policy');
+    return `validate ${(body?.address as { line1?: string } | undefined)?.line1}${policy ? ` (policy ${policy})` : ''}`;
+  }
   if (url.pathname === '/v1/checkout/events') return `event ${body?.event}`;
   if (url.pathname === '/v1/address/autocomplete') return `autocomplete ${url.searchParams.get('q')}`;
   return `${method} ${url.pathname}${body ? ` ${body.action}` : ''}`;

@@ -14,6 +14,8 @@ export interface Service {
   api: string;
   /** The store's publishable key (`cv_pub_…`); empty where only the session token is used. */
   key: string;
+  /** The policy the address check follows (the block's *Policy* setting); empty: the key's own default. */
+  policy?: string;
 }
 
 /**
@@ -32,7 +34,10 @@ export function serviceOf(settings: Record<string, unknown> | undefined, needsKe
   const loopback = url.hostname === 'localhost' || url.hostname === '127.0.0.1';
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) return null;
   if (needsKey && !/^cv_pub_\w+$/.test(key)) return null;
-  return { api: `${url.origin}${url.pathname}`.replace(/\/+$/, ''), key };
+  const policy = typeof settings?.policy === 'string' ? settings.policy.trim() : '';
+  // (A policy that is no policy name would make every check a 400: the extension stays off instead, as the widget does.)
+  if (policy && !/^[a-z0-9][a-z0-9_-]{0,39}$/.test(policy)) return null;
+  return { api: `${url.origin}${url.pathname}`.replace(/\/+$/, ''), key, ...(policy ? { policy } : {}) };
 }
 
 /** A fetch that gives up after TIMEOUT_MS or when `signal` aborts; null instead of an error. */
@@ -58,7 +63,7 @@ const jsonHeaders = (bearer: string) => ({ Authorization: `Bearer ${bearer}`, 'C
 
 /** POST /v1/validate with the address alone (no e-mail, no phone: one credit), or null. */
 export async function checkAddress(s: Service, address: Record<string, string>, signal?: AbortSignal): Promise<AddressAnswer | null> {
-  const answer = await call<{ address?: AddressAnswer | null }>(`${s.api}/v1/validate`, {
+  const answer = await call<{ address?: AddressAnswer | null }>(`${s.api}/v1/validate${s.policy ? `?policy=${encodeURIComponent(s.policy)}` : ''}`, {
     method: 'POST', headers: jsonHeaders(s.key), body: JSON.stringify({ address, options: { smtp: false } }),
   }, signal);
   const result = answer?.status === 200 ? answer.body?.address : null;
