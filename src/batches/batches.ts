@@ -15,7 +15,7 @@ import { chooseColumns, ColumnError, type ColumnParameters } from './columns.js'
 import { CsvGrammarError, type CsvLayout, type CsvLimits, CsvScan, scanCsv } from './csv-file.js';
 import { columnIndexes, type CsvBatchSettings } from './csv-source.js';
 import type { PolicyRules } from '../contact-check/policies.js';
-import { resultCsv, type ResultOptions } from './result-csv.js';
+import { resultCsv, resultPreview, type ResultOptions, type ResultPreview } from './result-csv.js';
 
 export const BATCH_KIND = 'csv';
 
@@ -176,6 +176,12 @@ export class Batches {
     if (job.status === 'canceled') return 'gone';
     if (job.status !== 'completed' && !options.partial) return 'not_ready';
     return resultCsv(this.store, job.id, job.settings as unknown as CsvBatchSettings, options);
+  }
+
+  /** The first rows done that need a person (next action confirm or fix), for the dashboard's batch page; null once canceled. */
+  async preview(job: Job, limit = 25, scan = 20_000): Promise<ResultPreview | null> {
+    if (job.status === 'canceled') return null;
+    return resultPreview(this.store, job.id, job.settings as unknown as CsvBatchSettings, limit, scan);
   }
 
   /** Cancels and deletes the batch's files and results; false if the account has no such batch. */

@@ -68,6 +68,31 @@ async function* resultRows(store: JobStore, jobId: string, settings: CsvBatchSet
   }
 }
 
+/** The rows of a result a person should look at first: those whose `cv_next_action` is `confirm` or `fix`. */
+export interface ResultPreview {
+  rows: { row: number; verdict: Partial<Record<(typeof VERDICT_COLUMNS)[number], string>> }[];
+  /** Rows read to find them (done rows only), and whether that was every row of the file. */
+  scanned: number;
+  complete: boolean;
+}
+
+/**
+ * The first `limit` rows of the result that need a person (confirm or fix), their verdict columns by name, reading at
+ * most `scan` rows of the file (a page stays quick whatever the batch's size: the file has the rest).
+ */
+export async function resultPreview(store: JobStore, jobId: string, settings: CsvBatchSettings, limit: number, scan: number): Promise<ResultPreview> {
+  const preview: ResultPreview = { rows: [], scanned: 0, complete: true };
+  let first = true;
+  for await (const cells of resultRows(store, jobId, settings, { partial: true, formulaEscape: false })) {
+    if (first) { first = false; continue; }
+    if (preview.scanned >= scan || preview.rows.length >= limit) { preview.complete = false; break; }
+    preview.scanned++;
+    const verdict = Object.fromEntries(VERDICT_COLUMNS.map((c, i) => [c, cells[cells.length - VERDICT_COLUMNS.length + i] ?? ''])) as ResultPreview['rows'][number]['verdict'];
+    if (verdict.cv_next_action === 'confirm' || verdict.cv_next_action === 'fix') preview.rows.push({ row: preview.scanned, verdict });
+  }
+  return preview;
+}
+
 /**
  * The result as a stream of CSV text, CRLF between rows. A cell holding any line break, a lone LF or CR included, is
  * quoted (RFC 4180 §2.6): csv-stringify by itself quotes only the record delimiter (CRLF), and a lone LF left bare

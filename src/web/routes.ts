@@ -29,7 +29,7 @@ import { dashboardAssets, iconRoutes } from './assets.js';
 import { SAMPLE_CSV, SAMPLE_CSV_NAME } from './sample-csv.js';
 import { orderAddressRoutes } from './order-routes.js';
 import { storeRoutes } from './store-routes.js';
-import { batchesPage } from './pages/batches.js';
+import { batchPage, batchesPage } from './pages/batches.js';
 import { billingPage, type Receipt } from './pages/billing.js';
 import { keysPage } from './pages/keys.js';
 import { membersPage } from './pages/members.js';
@@ -384,6 +384,10 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
     // The balance rides along: the page shows the same figure as every other page while the batch charges it.
     const [job, { balance }] = await Promise.all([ownBatch(req, res), accounts.credits(accountOf(res))]);
     res.json({ ...batchView(job), balance });
+  });
+  router.get('/batches/:id', ...page, async (req, res) => {
+    const job = await ownBatch(req, res);
+    html(res, 200, batchPage({ web: webOf(res), batch: batchView(job), preview: await batches.preview(job) }));
   });
   router.get('/batches/:id/result', ...page, async (req, res) => {
     sendBatchResult(res, batches, await ownBatch(req, res), { partial: false, formulaEscape: true });

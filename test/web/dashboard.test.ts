@@ -147,6 +147,7 @@ describe.each(testDatabases)('the dashboard on $name', (database) => {
       attacker.post(`/keys/${keyId}/revoke`, {}),
       attacker.get(`/batches/${batch.batch_id}/status`, { accept: 'application/json' }),
       attacker.get(`/batches/${batch.batch_id}/result`),
+      attacker.get(`/batches/${batch.batch_id}`),
       attacker.post(`/batches/${batch.batch_id}/resume`, {}),
       attacker.post(`/connectors/${connector.connector_id}/run`, {}),
       attacker.post(`/connectors/${connector.connector_id}/pause`, {}),
@@ -154,7 +155,7 @@ describe.each(testDatabases)('the dashboard on $name', (database) => {
       attacker.post(`/members/${member.user_id}/resend`, {}),
     ]);
 
-    expect(answers.map((a) => a.status)).toEqual([404, 404, 404, 404, 404, 404, 404, 404]);
+    expect(answers.map((a) => a.status)).toEqual([404, 404, 404, 404, 404, 404, 404, 404, 404]);
     expect((await s.accounts.authenticate(apiKey))?.keyId).toBe(keyId);
     expect((await s.sync.connectors.get(accountId, connector.connector_id))?.status).toBe('active');
     expect(await s.sync.connectors.runs(connector.connector_id)).toEqual([]);
@@ -378,6 +379,39 @@ describe.each(testDatabases)('the dashboard on $name', (database) => {
     expect(result.text.split(/\r?\n/)[1]).toMatch(/,(accept|confirm|fix)(,[^,]*){5}$/);
     expect(page.text).toContain('data-testid="next-action-hint"');
     expect(page.text).toContain('data-testid="address-changes-hint"');
+  });
+
+  it('When a batch is done, then its page lists the rows to look at (confirm, fix) with what changed in each address', async () => {
+    const { agent } = await signedUp('batch-rows');
+    await agent.get('/batches');
+    const form = new FormData();
+    form.append('smtp', 'false');
+    form.append('file', new Blob([
+      'street,city,state,zip\n6007 applegate lane,Louisvile,KY,40219\n6007 Applegate Ln,Louisville,KY,40219\n1 Nowhere Rd,Springfield,ZZ,00000\n',
+    ], { type: 'text/csv' }), 'addresses.csv');
+    const res = await fetch(`${s.url}/batches`, {
+      method: 'POST', body: form,
+      headers: { cookie: `cv_session=${agent.cookies.get('cv_session')}`, 'x-csrf-token': agent.csrf, accept: 'application/json' },
+    });
+    const created = (await res.json()) as { batch_id: string };
+    let status = '';
+    for (let i = 0; i < 100 && status !== 'completed'; i++) {
+      status = (JSON.parse((await agent.get(`/batches/${created.batch_id}/status`, { accept: 'application/json' })).text) as { status: string }).status;
+      if (status !== 'completed') await new Promise((r) => setTimeout(r, 100));
+    }
+
+    const list = await agent.get('/batches');
+    const detail = await agent.get(`/batches/${created.batch_id}`);
+    const cells = (row: number) => (detail.text.split(`<tr data-row="${row}">`)[1]?.split('</tr>')[0] ?? '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+
+    expect(status).toBe('completed');
+    expect(list.text).toContain(`href="/batches/${created.batch_id}"`);
+    expect(detail.status).toBe(200);
+    // The misspelt city is mended (confirm), the address that does not exist is to fix; the right one is not listed.
+    expect(cells(1)).toMatch(/^1 confirm corrected 6007 APPLEGATE LN.* city spell_corrected \(LOUISVILE → LOUISVILLE\)/);
+    expect(cells(3)).toMatch(/^3 fix invalid/);
+    expect(cells(2)).toBe('');
+    expect(detail.text).toContain(`href="/batches/${created.batch_id}/result"`);
   });
 
   it('When the dashboard script is fetched, then it is far under 200 KB', async () => {

@@ -203,13 +203,14 @@ async function poll(): Promise<void> {
       if (state) state.textContent = `${b.status} · ${b.rows_done.toLocaleString('en-US')} / ${b.rows_total.toLocaleString('en-US')} rows${b.rows_failed ? ` · ${b.rows_failed} failed` : ''}`;
       const credits = row.querySelector('.batch-credits');
       if (credits) credits.textContent = b.credits_charged.toLocaleString('en-US');
-      const result = row.querySelector('.batch-result');
+      // (The download takes the place of a Resume form; the link to the batch's page beside it stays.)
+      const result = row.querySelector('.batch-result .batch-download');
       if (result && b.status === 'completed' && !result.querySelector('a')) {
         const link = document.createElement('a');
         link.href = `/batches/${encodeURIComponent(row.dataset.batch ?? '')}/result`;
         link.setAttribute('download', '');
         link.textContent = 'Download CSV';
-        result.replaceChildren(link);
+        result.replaceChildren(link, document.createTextNode(' · '));
       }
     } catch {
       // offline for a moment: the next round asks again

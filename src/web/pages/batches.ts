@@ -3,6 +3,7 @@
  * download, and a paused batch's reason, what finishing it costs, how to get the credits, and Resume.
  */
 import type { batchView } from '../../batches/batches.js';
+import type { ResultPreview } from '../../batches/result-csv.js';
 import type { CreditEstimate } from '../../billing/pricing.js';
 import { html } from '../html.js';
 import type { WebContext } from '../web-session.js';
@@ -77,7 +78,7 @@ ${input.batches.length === 0 ? html`<p>No batch yet.</p>` : html`<div class="scr
   <td data-label="Progress"><progress max="${Math.max(1, b.rows_total)}" value="${b.rows_done}" aria-label="Rows done of ${b.name ?? b.batch_id}"></progress>
     <span class="batch-state">${stateText(b)}</span></td>
   <td class="batch-credits" data-label="Credits">${numberText(b.credits_charged)}</td>
-  <td class="batch-result" data-label="Result">${b.status === 'completed' ? html`<a href="/batches/${b.batch_id}/result" download>Download CSV</a>` : b.status === 'paused' ? resumeForm(web, b) : ''}</td>
+  <td class="batch-result" data-label="Result"><span class="batch-download">${b.status === 'completed' ? html`<a href="/batches/${b.batch_id}/result" download>Download CSV</a> · ` : b.status === 'paused' ? resumeForm(web, b) : ''}</span><a href="/batches/${b.batch_id}" aria-label="Rows to look at in ${b.name ?? b.batch_id}">Rows to look at</a></td>
 </tr>`)}</tbody></table></div>
 <p class="hint" data-testid="next-action-hint">In the result, <code>cv_next_action</code> says what to do with each row:
 <strong>accept</strong> (good as it is), <strong>confirm</strong> (we corrected, suggested or could not check something:
@@ -86,5 +87,35 @@ look at it or ask the person), <strong>fix</strong> (something is invalid). Sort
 <strong>spell_corrected</strong> (a slip mended: <code>city spell_corrected (LOUISVILE → LOUISVILLE)</code>), <strong>replaced</strong>
 (another ZIP code or city put in), <strong>inferred</strong> (added from the rest), <strong>unconfirmed</strong> (kept as written, no data
 to confirm it), and <strong>unit missing</strong> when the building has units and the row gives none.</p>`}`,
+  });
+}
+
+const statusOf = (v: ResultPreview['rows'][number]['verdict'], module: 'address' | 'email' | 'phone') => v[`cv_${module}_status`] || '–';
+
+/**
+ * One batch: its state, and the first rows a person should look at (next action confirm or fix, in file order), each
+ * with what the check changed in its address (`cv_address_changes`) and the modules' statuses; the CSV has every row.
+ */
+export function batchPage(input: { web: WebContext; batch: BatchView; preview: ResultPreview | null }): string {
+  const { web, batch: b, preview } = input;
+  const rows = preview?.rows ?? [];
+  return page({
+    title: `Batch: ${b.name ?? b.batch_id}`, web, path: '/batches',
+    body: html`<section class="card" aria-labelledby="batch-title"><h2 id="batch-title">${b.name ?? b.batch_id}</h2>
+  <p><span class="batch-state">${stateText(b)}</span> · ${numberText(b.credits_charged)} credits charged · uploaded ${timeText(b.created_at)}</p>
+  ${b.status === 'completed' ? html`<p><a href="/batches/${b.batch_id}/result" download>Download the result (CSV)</a></p>` : ''}
+</section>
+<h2>Rows to look at</h2>
+${preview === null ? html`<p>The batch was canceled; its rows are deleted.</p>`
+    : rows.length === 0 ? html`<p data-testid="preview-none">No row ${preview.complete ? '' : `among the first ${numberText(preview.scanned)} checked `}needs you: every one is <strong>accept</strong>.</p>`
+    : html`<p>The first ${numberText(rows.length)} rows whose <code>cv_next_action</code> is <strong>confirm</strong> or <strong>fix</strong>${preview.complete ? '' : `, among the first ${numberText(preview.scanned)} rows checked`}; the CSV has them all.</p>
+<div class="scroll"><table class="stack" data-testid="preview">
+<thead><tr><th scope="col">Row</th><th scope="col">Next</th><th scope="col">Address</th><th scope="col">What changed</th><th scope="col">E-mail</th><th scope="col">Phone</th></tr></thead>
+<tbody>${rows.map(({ row, verdict: v }) => html`<tr data-row="${row}"><td data-label="Row">${numberText(row)}</td><td data-label="Next"><strong>${v.cv_next_action}</strong></td>
+  <td data-label="Address">${statusOf(v, 'address')}${v.cv_address_standardized ? html`<br><small>${v.cv_address_standardized}</small>` : ''}</td>
+  <td data-label="What changed">${v.cv_address_changes ? v.cv_address_changes.split('; ').map((c, i) => html`${i ? html`<br>` : ''}${c}`) : '–'}</td>
+  <td data-label="E-mail">${statusOf(v, 'email')}${v.cv_email_suggestion ? html`<br><small>did you mean ${v.cv_email_suggestion}?</small>` : ''}</td>
+  <td data-label="Phone">${statusOf(v, 'phone')}</td></tr>`)}</tbody></table></div>`}
+<p><a href="/batches">Back to the batches</a></p>`,
   });
 }
