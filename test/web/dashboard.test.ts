@@ -349,12 +349,12 @@ describe.each(testDatabases)('the dashboard on $name', (database) => {
     expect(res.text).toContain('Confirm your e-mail address');
   });
 
-  it('When a person uploads a CSV in the dashboard, then the batch runs and its result downloads', async () => {
-    const { agent } = await signedUp('batch');
+  /** A CSV uploaded through the dashboard's form (its session and CSRF token), and its status once done (10 s at most). */
+  async function uploadAndWait(agent: WebAgent, csv: string, name: string) {
     await agent.get('/batches');
     const form = new FormData();
     form.append('smtp', 'false');
-    form.append('file', new Blob([CSV], { type: 'text/csv' }), 'contacts.csv');
+    form.append('file', new Blob([csv], { type: 'text/csv' }), name);
     const res = await fetch(`${s.url}/batches`, {
       method: 'POST', body: form,
       headers: { cookie: `cv_session=${agent.cookies.get('cv_session')}`, 'x-csrf-token': agent.csrf, accept: 'application/json' },
@@ -365,6 +365,12 @@ describe.each(testDatabases)('the dashboard on $name', (database) => {
       status = (JSON.parse((await agent.get(`/batches/${created.batch_id}/status`, { accept: 'application/json' })).text) as { status: string }).status;
       if (status !== 'completed') await new Promise((r) => setTimeout(r, 100));
     }
+    return { res, created, status };
+  }
+
+  it('When a person uploads a CSV in the dashboard, then the batch runs and its result downloads', async () => {
+    const { agent } = await signedUp('batch');
+    const { res, created, status } = await uploadAndWait(agent, CSV, 'contacts.csv');
     const result = await agent.get(`/batches/${created.batch_id}/result`);
     const page = await agent.get('/batches');
 
@@ -383,22 +389,8 @@ describe.each(testDatabases)('the dashboard on $name', (database) => {
 
   it('When a batch is done, then its page lists the rows to look at (confirm, fix) with what changed in each address', async () => {
     const { agent } = await signedUp('batch-rows');
-    await agent.get('/batches');
-    const form = new FormData();
-    form.append('smtp', 'false');
-    form.append('file', new Blob([
-      'street,city,state,zip\n6007 applegate lane,Louisvile,KY,40219\n6007 Applegate Ln,Louisville,KY,40219\n1 Nowhere Rd,Springfield,ZZ,00000\n',
-    ], { type: 'text/csv' }), 'addresses.csv');
-    const res = await fetch(`${s.url}/batches`, {
-      method: 'POST', body: form,
-      headers: { cookie: `cv_session=${agent.cookies.get('cv_session')}`, 'x-csrf-token': agent.csrf, accept: 'application/json' },
-    });
-    const created = (await res.json()) as { batch_id: string };
-    let status = '';
-    for (let i = 0; i < 100 && status !== 'completed'; i++) {
-      status = (JSON.parse((await agent.get(`/batches/${created.batch_id}/status`, { accept: 'application/json' })).text) as { status: string }).status;
-      if (status !== 'completed') await new Promise((r) => setTimeout(r, 100));
-    }
+    const { created, status } = await uploadAndWait(agent,
+      'street,city,state,zip\n6007 applegate lane,Louisvile,KY,40219\n6007 Applegate Ln,Louisville,KY,40219\n1 Nowhere Rd,Springfield,ZZ,00000\n', 'addresses.csv');
 
     const list = await agent.get('/batches');
     const detail = await agent.get(`/batches/${created.batch_id}`);
