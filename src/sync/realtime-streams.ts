@@ -59,6 +59,11 @@ export class RealtimeStreams {
   private ticking?: Promise<void>;
   private stopped = false;
 
+  /** Whether this instance holds the connector's stream now (its lease, and a subscription or one being made). */
+  holds(connectorId: string): boolean {
+    return this.held.has(connectorId);
+  }
+
   constructor(
     private readonly connectors: ConnectorStore,
     private readonly streams: StreamStore,
