@@ -10,8 +10,13 @@ import { SalesforceError, type SalesforceClient } from './client.js';
 import { PERMISSION_SET, SHADOW_FIELDS, VERDICT_FIELDS } from './fields.js';
 import { FIELDS, readFieldsOf, type SalesforceObject } from './mapping.js';
 
-interface DescribeField { name: string; updateable: boolean }
-interface DescribeSObjectResult { name: string; updateable: boolean; fields: DescribeField[] }
+/** An object's describe as the check and the discover read it. */
+export interface DescribeField { name: string; label?: string; type?: string; updateable: boolean }
+export interface DescribeSObjectResult { name: string; label?: string; updateable: boolean; fields: DescribeField[] }
+
+/** A describe refused because the run-as user cannot reach the object (not the credentials, not the org's health). */
+export const objectNotAccessible = (err: unknown): err is SalesforceError =>
+  err instanceof SalesforceError && /^(NOT_FOUND|INSUFFICIENT_ACCESS|ERROR_HTTP_40[34])/.test(err.errorCode);
 
 const DEPLOY_FIX =
   'Set up the fields with one click on the dashboard\'s Connectors page (it creates them and the permission set through ' +
@@ -50,7 +55,7 @@ export async function checkOrg(client: SalesforceClient, options: OrgCheckOption
       described = await client.get<DescribeSObjectResult>(`/sobjects/${object}/describe`);
     } catch (err) {
       if (err instanceof SalesforceError && err.reason === 'auth_failed') return [credentialsProblem(err)];
-      if (err instanceof SalesforceError && /^(NOT_FOUND|INSUFFICIENT_ACCESS|ERROR_HTTP_40[34])/.test(err.errorCode)) {
+      if (objectNotAccessible(err)) {
         problems.push({
           code: 'object_not_accessible', message: `The run-as user cannot reach ${object} records (${err.platformMessage}).`, fix: ASSIGN_FIX,
         });

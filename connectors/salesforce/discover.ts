@@ -4,12 +4,10 @@
  * it writes, present or not, editable or not (field-level security). One describe an object, as the check makes.
  */
 import type { Catalog, CatalogField, CatalogObject } from '../../src/sync/plugin.js';
-import { SalesforceError, type SalesforceClient } from './client.js';
+import { objectNotAccessible, type DescribeSObjectResult } from './check.js';
+import type { SalesforceClient } from './client.js';
 import { FIELD_DEFS, SHADOW_FIELDS, VERDICT_FIELDS } from './fields.js';
 import { FIELDS, type SalesforceObject } from './mapping.js';
-
-interface DescribeField { name: string; label?: string; type?: string; updateable: boolean }
-interface DescribeSObjectResult { name: string; label?: string; updateable: boolean; fields: DescribeField[] }
 
 const ROLES: Record<string, CatalogField['role']> = {
   street: 'address', city: 'address', state: 'address', postalCode: 'address', country: 'address', email: 'email', phone: 'phone', mobile: 'phone',
@@ -24,7 +22,7 @@ export async function discoverOrg(client: SalesforceClient, options: { objects: 
       described = await client.get<DescribeSObjectResult>(`/sobjects/${object}/describe`);
     } catch (err) {
       // (An object the run-as user cannot reach is listed as not readable; refused credentials and the rest throw.)
-      if (!(err instanceof SalesforceError && /^(NOT_FOUND|INSUFFICIENT_ACCESS|ERROR_HTTP_40[34])/.test(err.errorCode))) throw err;
+      if (!objectNotAccessible(err)) throw err;
     }
     const held = new Map((described?.fields ?? []).map((f) => [f.name, f]));
     const field = (name: string, role: CatalogField['role'], label?: string): CatalogField => {

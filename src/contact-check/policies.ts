@@ -86,8 +86,7 @@ export const DEFAULT_POLICY: PolicyRules = DEFAULT;
 
 export const isPresetName = (name: string): name is PresetName => Object.hasOwn(PRESETS, name);
 
-/** A policy's name: a preset's, or an account's own (lower case, digits, `_` and `-`, not a preset's). */
-export const POLICY_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+export { POLICY_NAME } from './policy-name.js';
 
 const action = z.enum(NEXT_ACTIONS);
 const reasons = z.record(z.string().regex(/^[a-z_]+(:[a-z_]+)?$/, 'a reason code such as `role` or `syntax:missing_at`').max(60), action);

@@ -91,20 +91,20 @@ async function withPlatform<T>(
 }
 
 export async function checkConnector(deps: CheckDeps, connector: ConnectorRow): Promise<CheckResult> {
-  const timeoutMs = deps.options.checkTimeoutMs ?? CHECK_TIMEOUT_MS;
-  return withPlatform(deps, connector, 'the check', timeoutMs, async (plugin, context) => result(await plugin.check(context)));
+  return withPlatform(deps, connector, 'the check', checkTimeout(deps), async (plugin, context) => result(await plugin.check(context)));
 }
+
+const checkTimeout = (deps: CheckDeps) => deps.options.checkTimeoutMs ?? CHECK_TIMEOUT_MS;
 
 /**
  * What the connector reads and writes on its platform (the plugin's `discover`: its objects and fields, present or
- * not, readable and writable by these credentials), for the check page; null when the plugin does not say. Signs in as
- * the check does, within the same time; a failure is the problem that kept it from discovering.
+ * not, readable and writable by these credentials), for the check page; null when the plugin does not say, or could
+ * not (the check beside it names why). Signs in as the check does, within the same time.
  */
-export async function discoverConnector(deps: CheckDeps, connector: ConnectorRow): Promise<{ catalog: Catalog | null; problems: CheckProblem[] }> {
-  if (!deps.registry.get(connector.type)?.discover) return { catalog: null, problems: [] };
-  const timeoutMs = deps.options.checkTimeoutMs ?? CHECK_TIMEOUT_MS;
-  const found = await withPlatform(deps, connector, 'the discover', timeoutMs, async (plugin, context) => plugin.discover!(context));
-  return 'objects' in found ? { catalog: found, problems: [] } : { catalog: null, problems: found.problems };
+export async function discoverConnector(deps: CheckDeps, connector: ConnectorRow): Promise<Catalog | null> {
+  if (!deps.registry.get(connector.type)?.discover) return null;
+  const found = await withPlatform(deps, connector, 'the discover', checkTimeout(deps), async (plugin, context) => plugin.discover!(context));
+  return 'objects' in found ? found : null;
 }
 
 /** What the one-click set-up did, and the check after it (what is left, with its manual fix). */
@@ -143,7 +143,7 @@ export class ConnectorChecks {
     return setUpConnector(this.deps, connector);
   }
 
-  discover(connector: ConnectorRow): Promise<{ catalog: Catalog | null; problems: CheckProblem[] }> {
+  discover(connector: ConnectorRow): Promise<Catalog | null> {
     return discoverConnector(this.deps, connector);
   }
 

@@ -156,7 +156,7 @@ export function connectorRoutes(router: Router, guards: { page: RequestHandler[]
       : Object.hasOwn(NOTICES, done) ? NOTICES[done as keyof typeof NOTICES] : null;
     const flash = notice ? { kind: 'ok' as const, text: notice } : null;
     // (The check and the discover sign in apart, at once; a discover that fails says nothing the check does not.)
-    const [result, { catalog }] = await Promise.all([checks.check(connector), checks.discover(connector)]);
+    const [result, catalog] = await Promise.all([checks.check(connector), checks.discover(connector)]);
     res.status(200).type('html').send(connectorCheckPage({
       web: webOf(res), connector: { connector_id: connector.id, name: connector.name, type: connector.type },
       result, canSetUp: checks.canSetUp(connector), flash, manualSteps: stepsOf(connector.type), catalog,
@@ -165,7 +165,7 @@ export function connectorRoutes(router: Router, guards: { page: RequestHandler[]
   router.post('/connectors/:id/setup', ...guards.action, async (req, res) => {
     const connector = await ownConnector(req, res);
     const { done, check } = await checks.setUp(connector);
-    const { catalog } = await checks.discover(connector);
+    const catalog = await checks.discover(connector);
     res.status(200).type('html').send(connectorCheckPage({
       web: webOf(res), connector: { connector_id: connector.id, name: connector.name, type: connector.type }, result: check,
       canSetUp: checks.canSetUp(connector), done, manualSteps: stepsOf(connector.type), catalog,

@@ -17,6 +17,7 @@ import type {
   BrowserDocument, BrowserElement, ButtonElement, ElementClass, InputElement, ScriptElement, SelectElement, TextAreaElement,
 } from './browser-api.js';
 import { attachAutocomplete } from './autocomplete.js';
+import { POLICY_NAME } from '../contact-check/policy-name.js';
 
 // The browser's globals (see browser-api.ts for why they are declared here).
 declare const document: BrowserDocument;
@@ -402,7 +403,7 @@ function onFocusOut(event: { target: unknown }): void {
 if (!/^cv_pub_[0-9A-Za-z]+$/.test(config.key)) {
   // A secret key (cv_live_) in a page would be readable by anyone: the widget refuses to send it.
   debug('data-key must be a publishable key (cv_pub_…); the widget is off');
-} else if (config.policy && !/^[a-z0-9][a-z0-9_-]{0,39}$/.test(config.policy)) {
+} else if (config.policy && !POLICY_NAME.test(config.policy)) {
   debug('data-policy must be a policy name (checkout, signup, or one of the account\'s); the widget is off');
 } else if (!/^https?:\/\//.test(config.api)) {
   debug('no API address (data-api or the script\'s own URL); the widget is off');

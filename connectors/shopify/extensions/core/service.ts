@@ -35,7 +35,8 @@ export function serviceOf(settings: Record<string, unknown> | undefined, needsKe
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) return null;
   if (needsKey && !/^cv_pub_\w+$/.test(key)) return null;
   const policy = typeof settings?.policy === 'string' ? settings.policy.trim() : '';
-  // (A policy that is no policy name would make every check a 400: the extension stays off instead, as the widget does.)
+  // (A policy that is no policy name would make every check a 400: the extension stays off instead, as the widget does.
+  // The pattern is the service's POLICY_NAME, src/contact-check/policy-name.ts: an extension is built from its own folder.)
   if (policy && !/^[a-z0-9][a-z0-9_-]{0,39}$/.test(policy)) return null;
   return { api: `${url.origin}${url.pathname}`.replace(/\/+$/, ''), key, ...(policy ? { policy } : {}) };
 }
