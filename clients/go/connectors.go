@@ -21,6 +21,9 @@ type ConnectorParams struct {
 	WriteBack   any           `json:"write_back,omitempty"`
 	// CreditCapMonthly is how many credits the connector may take each calendar month (UTC); nil: no cap.
 	CreditCapMonthly *int64 `json:"credit_cap_monthly,omitempty"`
+	// Policy is the policy every answer's next_action follows (a preset such as "crm_cleanup", or one of the
+	// account's, GET /v1/policies); "": the fixed table.
+	Policy string `json:"policy,omitempty"`
 }
 
 // ConnectorUpdate changes a connector; zero fields are left as they are.
@@ -33,6 +36,8 @@ type ConnectorUpdate struct {
 	WriteBack   any             `json:"write_back,omitempty"`
 	// CreditCapMonthly changes the connector's monthly credit cap; nil leaves it.
 	CreditCapMonthly *int64 `json:"credit_cap_monthly,omitempty"`
+	// Policy changes the policy the connector's answers follow; "" leaves it.
+	Policy string `json:"policy,omitempty"`
 }
 
 // Run starts a run now and gives its id (StartRun gives the whole answer); ErrConflict (Code "connector-busy") while

@@ -4,8 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The body of {@code POST /v1/connectors} (type, name, schedule, settings, credentials, write_back) or of
- * {@code PATCH /v1/connectors/{id}} (any of name, schedule, settings, credentials, write_back, status). Settings,
+ * The body of {@code POST /v1/connectors} (type, name, schedule, settings, credentials, write_back, policy) or of
+ * {@code PATCH /v1/connectors/{id}} (any of name, schedule, settings, credentials, write_back, policy, status). Settings,
  * credentials and write-back differ per platform, so they are maps with the service's member names
  * ({@code login_url}, {@code access_token}, {@code overwrite_address}, ...).
  */
@@ -65,6 +65,16 @@ public final class ConnectorParams {
     /** Credits the connector may take each calendar month (UTC); reached, it pauses ({@code credit_cap_reached}). */
     public Builder creditCapMonthly(long credits) {
       body.put("credit_cap_monthly", credits);
+      return this;
+    }
+
+    /**
+     * The policy every answer's {@code next_action} follows, and so what is written on the platform: a preset
+     * ({@code default}, {@code signup}, {@code checkout}, {@code crm_cleanup}) or one of the account's
+     * ({@code client.policies().list()}); not set: the fixed table.
+     */
+    public Builder policy(String policy) {
+      body.put("policy", policy);
       return this;
     }
 
