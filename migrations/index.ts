@@ -25,6 +25,7 @@ import { LowBalanceDailyLimit1765260000000 } from './1765260000000-LowBalanceDai
 import { EmailChecks1765300000000 } from './1765300000000-EmailChecks.js';
 import { Policies1765310000000 } from './1765310000000-Policies.js';
 import { MailHostManners1765330000000 } from './1765330000000-MailHostManners.js';
+import { ConnectorPolicy1765340000000 } from './1765340000000-ConnectorPolicy.js';
 
 export const migrations = [
   Billing1763790000000, ReferenceData1763800000000, ReferencePointCity1763810000000, ReferenceImportLog1763820000000,
@@ -35,4 +36,5 @@ export const migrations = [
   ShopOrders1764965000000, IdempotencyLease1764975000000, LedgerRequestIndex1765000000000,
   ReferencePointLocation1765100000000, UsedFlowNonces1765200000000, LowBalanceDailyLimit1765260000000,
   EmailChecks1765300000000, Policies1765310000000, MailHostManners1765330000000,
+  ConnectorPolicy1765340000000,
 ];

@@ -49,6 +49,7 @@ import { createEngines } from './contact-check/engines.js';
 import { waitingForEmailChecks } from './email-checks/batch-wait.js';
 import { EmailChecks } from './email-checks/email-checks.js';
 import { FleetHostManners } from './email-checks/fleet-host-manners.js';
+import { PolicyStore } from './contact-check/policy-store.js';
 import { ContactValidation } from './contact-check/validate-contact.js';
 import { testModeValidation } from './contact-check/test-mode.js';
 import { seedEmbeddedReference } from './db/reference-store.js';
@@ -163,6 +164,8 @@ export function openSync(
   owners?: Omit<CreditCapDeps, 'log'>,
 ) {
   const store = new ConnectorStore(db);
+  // One store (and its second's cache) for the API's requests and the connectors' runs.
+  const policies = new PolicyStore(db);
   const caps = new CreditCaps(db, {
     ownerEmailOf: owners?.ownerEmailOf ?? (async () => null), mailer: owners?.mailer ?? { send: async () => undefined, showsLinks: false, sends: false, close() {} },
     dashboardUrl: owners?.dashboardUrl ?? (() => ''), log: logger,
@@ -175,14 +178,14 @@ export function openSync(
     outbound: config.outbound,
     publicBaseUrl: config.connectors.publicBaseUrl,
     checkTimeoutMs: config.connectors.checkTimeoutMs,
-    caps,
+    caps, policies,
   });
   bulk.runner.register(CONNECTOR_JOB_KIND, runs, {
     queue: bulk.connectorLane, workers: CONNECTOR_JOBS_PER_INSTANCE, leaseMs: config.connectors.leaseMs,
   });
   const scheduler = new ConnectorScheduler(store, runs, logger, caps);
   scheduler.register(bulk.schedules);
-  const connectors = new Connectors(store, registry, secrets, config.connectors.allowPrivate, caps);
+  const connectors = new Connectors(store, registry, secrets, config.connectors.allowPrivate, policies, caps);
   const orderChecks = buyers ? new OrderChecks(db, store, secrets, validation, buyers.mailer, buyers.linkSecret, logger, {
     outbound: config.outbound, allowPrivate: config.connectors.allowPrivate, baseUrl: buyers.baseUrl, caps,
   }) : null;
@@ -209,7 +212,7 @@ export function openSync(
     pollMs: config.connectors.streamPollMs, leaseMs: config.connectors.leaseMs, retryBaseMs: config.connectors.streamRetryMs,
     allowPrivate: config.connectors.allowPrivate, outbound: config.outbound,
   });
-  return { store, registry, runs, scheduler, connectors, webhooks, connect, orderChecks, orders, checks, streams };
+  return { store, registry, runs, scheduler, connectors, webhooks, connect, orderChecks, orders, checks, streams, policies };
 }
 
 /** What the webhooks need of the fleet's schedules (src/bulk/schedules.ts). */
@@ -352,7 +355,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     metrics: new ServiceMetrics(db, engines.resolver), metricsToken: config.metricsToken,
     isReady: () => ready, isDraining: () => closing !== undefined, resolverHealth: () => engines.resolver.health(), egresses: () => engines.resolver.egresses?.() ?? [], referenceState: engines.referenceState, batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
     connectors: sync.connectors, connectorRuns: sync.runs, pluginWebhooks: sync.webhooks, connect: sync.connect,
-    orders: sync.orders, connectorChecks: sync.checks,
+    orders: sync.orders, connectorChecks: sync.checks, policies: sync.policies,
     people, purchases, webhooks: outgoing.webhooks, lowBalance: outgoing.lowBalance, emailChecks,
     dashboard: {
       freeCredits: config.credits.free, packPrices: config.credits.packPrices, batchMaxBytes: config.batch.maxBytes,

@@ -503,6 +503,8 @@ type Connector struct {
 	// The platform's settings, defaults filled in
 	Settings  map[string]any `json:"settings"`
 	WriteBack map[string]any `json:"write_back"`
+	// The policy every answer's `next_action` follows, and so the next action each plugin writes beside the statuses: a preset or one of the account's (docs/api.md#policies); null: the fixed table
+	Policy string `json:"policy"`
 	// Where reading stopped, per stream; opaque
 	Watermark map[string]any `json:"watermark"`
 	// What the connector's records may take each calendar month (UTC); null: no cap

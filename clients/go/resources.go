@@ -438,7 +438,7 @@ func (s *PoliciesService) Update(ctx context.Context, policyID string, body Poli
 
 // Delete: DELETE /v1/policies/{policy_id}: Delete a policy.
 //
-// Refused (409 `policy-conflict`, `reason` `in_use`) while a live key has it as its default.
+// Refused (409 `policy-conflict`, `reason` `in_use`) while a live key has it as its default or a connector follows it.
 func (s *PoliciesService) Delete(ctx context.Context, policyID string) error {
 	cl := call{method: http.MethodDelete, path: "/v1/policies/" + url.PathEscape(policyID), policy: retryAll}
 	return s.c.roundTrip(ctx, cl, nil)

@@ -7,7 +7,7 @@
  */
 import { newId } from '../billing/api-keys.js';
 import type { Database } from '../db/data-source.js';
-import { isPresetName, PRESETS, rulesWith, type PolicyRules, type PolicyRulesInput, type PresetName } from './policies.js';
+import { isPresetName, PRESET_NAMES, PRESETS, rulesWith, type PolicyRules, type PolicyRulesInput, type PresetName } from './policies.js';
 
 export interface StoredPolicy {
   policy_id: string;
@@ -29,6 +29,10 @@ export class PolicyRefused extends Error {
     super(message);
   }
 }
+
+/** Why a name is no policy of the account, in words that say where the names are (a request's, a key's, a connector's). */
+export const unknownPolicyMessage = (name: string) =>
+  `no policy named "${name}" (a preset: ${PRESET_NAMES.join(', ')}, or one of GET /v1/policies)`;
 
 /** At most this many policies an account (a form, a store, a clean-up each: a handful is the real use). */
 export const MAX_POLICIES_PER_ACCOUNT = 50;
@@ -86,15 +90,21 @@ export class PolicyStore {
     return this.get(accountId, policyId);
   }
 
-  /** False when there is no such policy; refused while a live key names it as its default. */
+  /** False when there is no such policy; refused while a live key names it as its default, or a connector names it. */
   async remove(accountId: string, policyId: string): Promise<boolean> {
     const policy = await this.get(accountId, policyId);
     if (!policy) return false;
-    const users = await this.db.all<{ id: string }>(
-      `SELECT id FROM api_keys WHERE account_id = $1 AND policy = $2 AND revoked_at IS NULL`, [accountId, policy.name]);
-    if (users.length) {
-      throw new PolicyRefused('in_use', `Key${users.length > 1 ? 's' : ''} ${users.map((u) => u.id).join(', ')} use${users.length > 1 ? '' : 's'} "${policy.name}" as default; revoke ${users.length > 1 ? 'them' : 'it'} or make new keys first.`);
-    }
+    const [keys, connectors] = await Promise.all([
+      this.db.all<{ id: string }>(`SELECT id FROM api_keys WHERE account_id = $1 AND policy = $2 AND revoked_at IS NULL`, [accountId, policy.name]),
+      this.db.all<{ id: string }>(`SELECT id FROM connectors WHERE account_id = $1 AND policy = $2 ORDER BY id`, [accountId, policy.name]),
+    ]);
+    const many = (rows: unknown[]) => rows.length > 1;
+    const ids = (rows: { id: string }[]) => rows.map((r) => r.id).join(', ');
+    const users = [
+      ...(keys.length ? [`Key${many(keys) ? 's' : ''} ${ids(keys)} use${many(keys) ? '' : 's'} "${policy.name}" as default; revoke ${many(keys) ? 'them' : 'it'} or make new keys first.`] : []),
+      ...(connectors.length ? [`Connector${many(connectors) ? 's' : ''} ${ids(connectors)} use${many(connectors) ? '' : 's'} "${policy.name}"; give ${many(connectors) ? 'them' : 'it'} another policy first (PATCH /v1/connectors/{id}).`] : []),
+    ];
+    if (users.length) throw new PolicyRefused('in_use', users.join(' '));
     await this.db.run(`DELETE FROM policies WHERE account_id = $1 AND id = $2`, [accountId, policyId]);
     this.cache.delete(`${accountId}\n${policy.name}`);
     return true;

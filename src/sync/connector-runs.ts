@@ -22,7 +22,9 @@ import type { Steps } from '../db/transaction-steps.js';
 import type { Logger } from '../log.js';
 import { refusalIn, type OutboundPolicy } from '../net/outbound-guard.js';
 import { tenantSafeText } from '../net/tenant-safe-text.js';
+import type { PolicyRules } from '../contact-check/policies.js';
 import type { ContactAnswer, ContactValidation } from '../contact-check/validate-contact.js';
+import { connectorRules, type PolicyLookup } from './connector-policy.js';
 import { checkConnector, type CheckResult } from './connector-check.js';
 import { openPlatformSession } from './platform-access.js';
 import type { ConnectorRow, ConnectorStore, RecordState, RunCounts } from './connector-store.js';
@@ -68,6 +70,8 @@ interface AttemptWork {
   errors: { key: string; error: string }[];
   shouldStop: () => boolean;
   progress: () => Promise<void>;
+  /** The connector's policy's rules, read as the attempt began (undefined: the fixed table). */
+  policy?: PolicyRules;
 }
 
 /** A page's records validated: what is due of each, and the answers, waiting to be written back. */
@@ -104,6 +108,8 @@ export interface ConnectorRunOptions {
   checkTimeoutMs?: number;
   /** Connectors' monthly credit caps (credit-caps.ts): a run stops before the record that would pass one. */
   caps?: CreditCaps;
+  /** The account's policies: a connector's `policy` names the rules its answers' `next_action` follow. */
+  policies: PolicyLookup;
 }
 
 /**
@@ -265,7 +271,8 @@ export class ConnectorRuns implements JobKind {
       opened = await openPlatformSession(plugin, {
         settings: connector.settings, credentials, writeBack: connector.writeBack, log: this.log,
       }, this.options);
-      const work = { jobId: job.id, connector, session: opened.session, counts, errors, shouldStop: attempt.shouldStop, progress };
+      const policy = await connectorRules(this.options.policies, connector);
+      const work = { jobId: job.id, connector, session: opened.session, counts, errors, shouldStop: attempt.shouldStop, progress, policy };
       const records = settings.records ?? (settings.read_keys ? await readRecords(opened.session, settings.read_keys) : undefined);
       const outcome = records
         ? await this.workDelivery(work, records)
@@ -360,7 +367,7 @@ export class ConnectorRuns implements JobKind {
       for (const r of page.records) seen.add(r.key);
       counts.records_read = seen.size;
       const budget = await this.capBudget(connector);
-      const validated = await this.validatePage(connector, page.records, counts, errors, shouldStop, budget);
+      const validated = await this.validatePage(connector, page.records, counts, errors, shouldStop, budget, work.policy);
       await writing;
       const done = validated.outcome.kind === 'done';
       writing = this.writePage(connector, session, validated, counts, errors)
@@ -394,7 +401,7 @@ export class ConnectorRuns implements JobKind {
     const { jobId, connector, session, counts, errors, shouldStop } = work;
     counts.records_read = records.length;
     if (await this.stoppedByCap(jobId, connector)) return { kind: 'done' };
-    const validated = await this.validatePage(connector, records, counts, errors, shouldStop, await this.capBudget(connector));
+    const validated = await this.validatePage(connector, records, counts, errors, shouldStop, await this.capBudget(connector), work.policy);
     await this.writePage(connector, session, validated, counts, errors);
     if (validated.outcome.kind === 'paused' || shouldStop()) return validated.outcome;
     // Done, or stopped by the cap's budget: a cap reached now pauses the connector as the job ends.
@@ -416,10 +423,11 @@ export class ConnectorRuns implements JobKind {
    * One page's records: those whose checked input changed are validated (and paid for). Under a credit cap (`budget`,
    * the credits left this month) they are validated one at a time and the page stops once the budget is spent: a
    * record's price is known only as it is charged, so the record that reaches the cap may pass it by its own price.
+   * Every answer's `next_action` follows `policy` (the connector's; absent: the fixed table).
    */
   private async validatePage(
     connector: ConnectorRow, records: PlatformRecord[], counts: RunCounts,
-    errors: { key: string; error: string }[], shouldStop: () => boolean, budget = Infinity,
+    errors: { key: string; error: string }[], shouldStop: () => boolean, budget = Infinity, policy?: PolicyRules,
   ): Promise<ValidatedPage> {
     const states = await this.store.recordStates(connector.id, records.map((r) => r.key));
     const due: { record: SourceRecord; chargeId: string; hashes: Record<Module, string | null>; modules: Module[] }[] = [];
@@ -443,7 +451,7 @@ export class ConnectorRuns implements JobKind {
       // Only the modules due, through the same request schema as a CSV row or a /v1/validate body.
       const only = (m: Module) => (modules.includes(m) ? r.contact[m] ?? null : null);
       const record = sourceRecordOf(r.key, {
-        address: only('address'), email: only('email'), phone: only('phone'), country: r.contact.country, smtp: true,
+        address: only('address'), email: only('email'), phone: only('phone'), country: r.contact.country, smtp: true, policy,
       });
       const owed = modules.flatMap((m) => (before?.[m]?.startsWith(RECHECK) ? [before[m]] : []));
       const again = r.reverify !== undefined ? [`reverify:${r.reverify}`] : [];

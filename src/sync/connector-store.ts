@@ -24,6 +24,8 @@ export interface ConnectorRow {
   schedule: string;
   settings: Record<string, unknown>;
   writeBack: Record<string, unknown>;
+  /** The policy its answers' `next_action` follow, by name (a preset's or the account's own); null: the fixed table. */
+  policy: string | null;
   sealed: Sealed;
   watermark: Record<string, unknown>;
   lastRunId: string | null;
@@ -73,7 +75,7 @@ const RECORD_STATES: TableSpec = {
 };
 
 const COLUMNS = `id, account_id, type, name, status, reason, reason_detail, schedule, settings, write_back, secret,
-  secret_key_id, watermark, last_run_id, next_run_at, created_at, updated_at, stream_status, stream_detail`;
+  secret_key_id, watermark, last_run_id, next_run_at, created_at, updated_at, stream_status, stream_detail, policy`;
 
 function connectorOf(r: Record<string, unknown>): ConnectorRow {
   return {
@@ -81,6 +83,7 @@ function connectorOf(r: Record<string, unknown>): ConnectorRow {
     status: r.status as ConnectorStatus, reason: (r.reason as string | null) ?? null,
     reasonDetail: (r.reason_detail as string | null) ?? null, schedule: String(r.schedule),
     settings: JSON.parse(String(r.settings)), writeBack: JSON.parse(String(r.write_back)),
+    policy: (r.policy as string | null) ?? null,
     sealed: { secret: String(r.secret), keyId: String(r.secret_key_id) }, watermark: JSON.parse(String(r.watermark)),
     lastRunId: (r.last_run_id as string | null) ?? null,
     nextRunAt: r.next_run_at === null || r.next_run_at === undefined ? null : Number(r.next_run_at), createdAt: Number(r.created_at), updatedAt: Number(r.updated_at),
@@ -110,16 +113,16 @@ export class ConnectorStore {
   ) {}
 
   async insert(
-    c: Omit<ConnectorRow, 'createdAt' | 'updatedAt' | 'lastRunId' | 'watermark' | 'reason' | 'reasonDetail' | 'stream'>,
+    c: Omit<ConnectorRow, 'createdAt' | 'updatedAt' | 'lastRunId' | 'watermark' | 'reason' | 'reasonDetail' | 'stream' | 'policy'> & { policy?: string | null },
     platformKey: string | null,
   ): Promise<void> {
     const at = this.now();
     await this.db.run(
       `INSERT INTO connectors (id, account_id, type, name, status, schedule, settings, write_back, secret, secret_key_id,
-         watermark, platform_key, next_run_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, '{}', $12, $13, $11, $11)`,
+         watermark, platform_key, next_run_at, created_at, updated_at, policy)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, '{}', $12, $13, $11, $11, $14)`,
       [c.id, c.accountId, c.type, c.name, c.status, c.schedule, JSON.stringify(c.settings), JSON.stringify(c.writeBack),
-        c.sealed.secret, c.sealed.keyId, at, platformKey, c.nextRunAt],
+        c.sealed.secret, c.sealed.keyId, at, platformKey, c.nextRunAt, c.policy ?? null],
     );
   }
 
@@ -159,7 +162,7 @@ export class ConnectorStore {
     return (await this.db.all<Record<string, unknown>>(`SELECT ${COLUMNS} FROM connectors ORDER BY id`)).map(connectorOf);
   }
 
-  async update(id: string, changes: Partial<Pick<ConnectorRow, 'name' | 'status' | 'reason' | 'reasonDetail' | 'schedule' | 'nextRunAt' | 'settings' | 'writeBack' | 'sealed' | 'watermark'>>): Promise<void> {
+  async update(id: string, changes: Partial<Pick<ConnectorRow, 'name' | 'status' | 'reason' | 'reasonDetail' | 'schedule' | 'nextRunAt' | 'settings' | 'writeBack' | 'policy' | 'sealed' | 'watermark'>>): Promise<void> {
     const sets: string[] = [];
     const params: unknown[] = [id];
     const set = (column: string, value: unknown) => {
@@ -174,6 +177,7 @@ export class ConnectorStore {
     if (changes.nextRunAt !== undefined) set('next_run_at', changes.nextRunAt);
     if (changes.settings !== undefined) set('settings', JSON.stringify(changes.settings));
     if (changes.writeBack !== undefined) set('write_back', JSON.stringify(changes.writeBack));
+    if (changes.policy !== undefined) set('policy', changes.policy);
     if (changes.watermark !== undefined) set('watermark', JSON.stringify(changes.watermark));
     if (changes.sealed !== undefined) {
       set('secret', changes.sealed.secret);

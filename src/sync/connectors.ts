@@ -11,6 +11,8 @@ import type { ConnectorRegistry } from './registry.js';
 import { checkPlatformUrl, UnsafeUrl } from './platform-url.js';
 import type { SecretBox } from './secrets.js';
 import type { CreditCaps } from './credit-caps.js';
+import { POLICY_NAME, PRESET_NAMES } from '../contact-check/policies.js';
+import { unknownPolicyMessage, type PolicyStore } from '../contact-check/policy-store.js';
 
 /** A field problem in a connector body: answered 400 with `errors`, like any schema failure. */
 export class ConnectorInvalid extends Error {
@@ -59,6 +61,10 @@ const schedule = z.string().trim().max(100).refine(isCronExpression, 'a cron exp
 const creditCap = z.int().min(1).max(1_000_000_000).nullable()
   .describe('Credits the connector may take each calendar month (UTC); reached, it pauses (`credit_cap_reached`) and the owner is mailed');
 
+/** The policy the connector's answers follow (src/contact-check/policies.ts), by name; null: the fixed table. */
+const policy = z.string().regex(POLICY_NAME, 'a policy name: a preset or one of GET /v1/policies').nullable()
+  .describe("The policy every answer's `next_action` follows, and so what is written on the platform: a preset (`default`, `signup`, `checkout`, `crm_cleanup`) or one of the account's (GET /v1/policies); null: the fixed table (docs/api.md#next_action)");
+
 export const createSchema = z.object({
   type: z.string(),
   name: z.string().trim().min(1).max(200),
@@ -67,6 +73,7 @@ export const createSchema = z.object({
   credentials: z.record(z.string(), z.unknown()),
   write_back: z.record(z.string(), z.unknown()).default({}),
   credit_cap_monthly: creditCap.optional(),
+  policy: policy.optional(),
 }).strict();
 
 export const patchSchema = z.object({
@@ -77,6 +84,7 @@ export const patchSchema = z.object({
   credentials: z.record(z.string(), z.unknown()).optional(),
   write_back: z.record(z.string(), z.unknown()).optional(),
   credit_cap_monthly: creditCap.optional(),
+  policy: policy.optional(),
 }).strict();
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -111,6 +119,7 @@ export class Connectors {
     private readonly registry: ConnectorRegistry,
     private readonly secrets: SecretBox,
     private readonly allowPrivate: boolean,
+    private readonly policies: Pick<PolicyStore, 'rulesNamed' | 'list'>,
     private readonly caps?: CreditCaps,
   ) {}
 
@@ -119,7 +128,7 @@ export class Connectors {
     const cap = (await this.caps?.state(c)) ?? { cap: null, spent: 0 };
     return {
       connector_id: c.id, type: c.type, name: c.name, status: c.status, reason: c.reason, reason_detail: c.reasonDetail,
-      schedule: c.schedule, settings: c.settings, write_back: c.writeBack, watermark: c.watermark,
+      schedule: c.schedule, settings: c.settings, write_back: c.writeBack, policy: c.policy, watermark: c.watermark,
       credit_cap_monthly: cap.cap, credits_this_month: cap.spent,
       last_run: lastRun ? runView(lastRun) : null, created_at: iso(c.createdAt), updated_at: iso(c.updatedAt),
       realtime: c.settings.realtime === true ? realtimeView(c) : null,
@@ -130,6 +139,18 @@ export class Connectors {
     const plugin = this.registry.get(type);
     if (!plugin) throw new ConnectorInvalid([{ field: 'type', message: `one of ${this.registry.types.join(', ')}` }]);
     return plugin;
+  }
+
+  /** A policy a body names, refused when the account has none so named (a preset's name, or one of its own). */
+  private async checkedPolicy(accountId: string, name: string | null | undefined): Promise<void> {
+    if (name && !(await this.policies.rulesNamed(accountId, name))) {
+      throw new ConnectorInvalid([{ field: 'policy', message: unknownPolicyMessage(name) }]);
+    }
+  }
+
+  /** The names a connector's policy may take in this account: the presets, then the account's own. */
+  async policyNames(accountId: string): Promise<string[]> {
+    return [...PRESET_NAMES, ...(await this.policies.list(accountId)).map((p) => p.name)];
   }
 
   /** The plugin's parse of settings, credentials and write-back, and the SSRF check of its URLs. */
@@ -164,6 +185,7 @@ export class Connectors {
     const parsed = createSchema.safeParse(body);
     if (!parsed.success) throw new ConnectorInvalid(issuesOf('', parsed.error));
     const { type, name } = parsed.data;
+    await this.checkedPolicy(accountId, parsed.data.policy);
     const checked = await this.checked(type, { settings: parsed.data.settings, credentials: parsed.data.credentials, write_back: parsed.data.write_back });
     const id = `conn_${crypto.randomBytes(12).toString('base64url')}`;
     const platformKey = this.platformKeyOf(type, checked.settings);
@@ -171,7 +193,7 @@ export class Connectors {
     await this.store.insert({
       id, accountId, type, name, status: 'active', schedule: parsed.data.schedule, nextRunAt: nextCronTime(parsed.data.schedule, Date.now()),
       settings: checked.settings,
-      writeBack: checked.writeBack, sealed: this.secrets.seal(checked.credentials),
+      writeBack: checked.writeBack, policy: parsed.data.policy ?? null, sealed: this.secrets.seal(checked.credentials),
     }, platformKey).catch((err: unknown) => this.takenMeanwhile(err, accountId, id, type, platformKey));
     if (parsed.data.credit_cap_monthly) await this.caps?.setCap(id, parsed.data.credit_cap_monthly);
     return this.view((await this.store.get(id))!);
@@ -244,6 +266,7 @@ export class Connectors {
     const parsed = patchSchema.safeParse(body);
     if (!parsed.success) throw new ConnectorInvalid(issuesOf('', parsed.error));
     const p = parsed.data;
+    await this.checkedPolicy(connector.accountId, p.policy);
     const checked = await this.checked(connector.type, {
       settings: p.settings ?? connector.settings, credentials: p.credentials, write_back: p.write_back ?? connector.writeBack,
     });
@@ -260,6 +283,7 @@ export class Connectors {
       nextRunAt: p.schedule === undefined ? undefined : nextCronTime(p.schedule, Date.now()),
       settings: p.settings ? checked.settings : undefined,
       writeBack: p.write_back ? checked.writeBack : undefined,
+      policy: p.policy,
       sealed: checked.credentials ? this.secrets.seal(checked.credentials) : undefined,
       // Resuming (or new credentials) clears the reason of a pause or an error.
       ...(p.status ? { status: p.status, reason: null, reasonDetail: null } : {}),

@@ -7,11 +7,15 @@
  * platform, the platform knows the rest).
  */
 import type { z } from 'zod';
+import type { NextAction } from '../contact-check/policies.js';
 import type { OutboundFetch } from '../net/outbound-guard.js';
 import type { AddressResult, EmailResult, PhoneResult } from '../validation/types.js';
 import type { ConnectorRow } from './connector-store.js';
 import type { OrderChecks } from './order-checks.js';
 import type { OrderPort } from './order-port.js';
+
+/** For plugins: what each module's answer says to do (`accept`, `confirm`, `fix`: docs/api.md#next_action), the values a next-action field takes. */
+export { NEXT_ACTIONS, type NextAction } from '../contact-check/policies.js';
 
 /** For plugins: a country field as the ISO code the engines take (null: leave its text in the address). */
 export { countryCodeOf } from '../validation/country-codes.js';
@@ -90,13 +94,19 @@ export interface ChangePage {
   /** The watermark once this page is done: the core saves it after the page's records are validated and written. */
   watermark: Watermark;
 }
+/**
+ * A module's verdict as it is written back: the engine's answer, and what to do with it under the connector's policy
+ * (`next_action`; absent only in a write-back owed since before connectors had policies: leave the platform's as it is).
+ */
+export type WrittenVerdict<T> = T & { next_action?: NextAction };
+
 
 /** The verdicts to write onto one record: only the modules validated in this run are present. */
 export interface WriteBackItem {
   key: string;
-  address?: AddressResult;
-  email?: EmailResult;
-  phone?: PhoneResult;
+  address?: WrittenVerdict<AddressResult>;
+  email?: WrittenVerdict<EmailResult>;
+  phone?: WrittenVerdict<PhoneResult>;
   validatedAt: string;
 }
 

@@ -13,7 +13,7 @@ const DISPOSABLE = { email: 'info@mailinator.com' };
 const UNCHECKED = { email: 'jane.doe@acme-mail.com' };
 
 describe.each(testDatabases)('policies on $name', (database) => {
-  const current = useTestService(database, { BATCH_SWEEP_MS: '100' });
+  const current = useTestService(database, { BATCH_SWEEP_MS: '100', CONNECTOR_SECRET_KEY: 'd4'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true' });
   let service: TestService;
   beforeAll(async () => {
     service = current();
@@ -127,5 +127,44 @@ describe.each(testDatabases)('policies on $name', (database) => {
     expect(await lastColumn(plain)).toEqual(['confirm']);
     expect(wrong.status).toBe(400);
     expect((await problemOf(wrong)).errors).toEqual([expect.objectContaining({ field: 'policy' })]);
+  });
+
+  it('When a connector names a policy, then it is shown and changed, an unknown one is refused on the field, and the policy cannot be deleted while a connector names it', async () => {
+    const { apiKey } = await service.newAccount(50);
+    const policy = await (await service.post('/v1/policies', { name: 'crm', base: 'crm_cleanup' }, { key: apiKey })).json() as Json;
+    const body = (portal: number, named: Json) => ({
+      type: 'hubspot', name: `CRM ${portal}`, settings: { portal_id: portal, api_base_url: 'http://127.0.0.1:9' }, credentials: { access_token: 'pat-x' }, ...named,
+    });
+    const patch = (id: string, changes: Json) => fetch(`${service.url}/v1/connectors/${id}`, {
+      method: 'PATCH', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(changes),
+    });
+    const remove = () => fetch(`${service.url}/v1/policies/${policy.policy_id}`, { method: 'DELETE', headers: { authorization: `Bearer ${apiKey}` } });
+
+    const plain = await (await service.post('/v1/connectors', body(1, {}), { key: apiKey })).json() as Json;
+    const following = await (await service.post('/v1/connectors', body(2, { policy: 'crm' }), { key: apiKey })).json() as Json;
+    const unknown = await service.post('/v1/connectors', body(3, { policy: 'strict' }), { key: apiKey });
+    const changed = await patch(plain.connector_id, { policy: 'checkout' });
+    const wrongPatch = await patch(plain.connector_id, { policy: 'nope' });
+    const refused = await remove();
+
+    expect(plain.policy).toBeNull();
+    expect(following.policy).toBe('crm');
+    expect(unknown.status).toBe(400);
+    expect(await problemOf(unknown)).toMatchObject({
+      type: '/problems/invalid-request',
+      errors: [{ field: 'policy', message: 'no policy named "strict" (a preset: default, signup, checkout, crm_cleanup, or one of GET /v1/policies)' }],
+    });
+    expect(((await changed.json()) as Json).policy).toBe('checkout');
+    expect(wrongPatch.status).toBe(400);
+    expect((await problemOf(wrongPatch)).errors).toEqual([expect.objectContaining({ field: 'policy' })]);
+    expect(((await (await service.get(`/v1/connectors/${plain.connector_id}`, apiKey)).json()) as Json).policy).toBe('checkout');
+    expect(refused.status).toBe(409);
+    expect(await problemOf(refused)).toMatchObject({
+      reason: 'in_use', detail: `Connector ${following.connector_id} uses "crm"; give it another policy first (PATCH /v1/connectors/{id}).`,
+    });
+
+    // Back to the fixed table: the policy is free to go.
+    expect(((await (await patch(following.connector_id, { policy: null })).json()) as Json).policy).toBeNull();
+    expect((await remove()).status).toBe(204);
   });
 });

@@ -496,6 +496,8 @@ export interface SalesforceConnectorInput {
   write_back?: SalesforceWriteBack;
   /** Credits the connector may take each calendar month (UTC); reached, it pauses (`credit_cap_reached`) and the owner is mailed */
   credit_cap_monthly?: number | null;
+  /** The policy every answer's `next_action` follows, and so what is written on the platform: a preset (`default`, `signup`, `checkout`, `crm_cleanup`) or one of the account's (GET /v1/policies); null: the fixed table (docs/api.md#next_action) */
+  policy?: string | null;
 }
 
 export interface ShopifySettings {
@@ -526,10 +528,12 @@ export interface ShopifyConnectorInput {
   write_back?: ShopifyWriteBack;
   /** Credits the connector may take each calendar month (UTC); reached, it pauses (`credit_cap_reached`) and the owner is mailed */
   credit_cap_monthly?: number | null;
+  /** The policy every answer's `next_action` follows, and so what is written on the platform: a preset (`default`, `signup`, `checkout`, `crm_cleanup`) or one of the account's (GET /v1/policies); null: the fixed table (docs/api.md#next_action) */
+  policy?: string | null;
 }
 
 /** One variant per platform, told by `type` */
-export type CreateConnectorRequest = SalesforceConnectorInput | ShopifyConnectorInput | { type: 'hubspot'; name: string; schedule?: string; settings: { portal_id: number; api_base_url?: string; page_size?: number; [extra: string]: unknown }; credentials: {  }; write_back?: {  }; credit_cap_monthly?: number | null };
+export type CreateConnectorRequest = SalesforceConnectorInput | ShopifyConnectorInput | { type: 'hubspot'; name: string; schedule?: string; settings: { portal_id: number; api_base_url?: string; page_size?: number; [extra: string]: unknown }; credentials: {  }; write_back?: {  }; credit_cap_monthly?: number | null; policy?: string | null };
 
 /** `settings`, `credentials` and `write_back` follow the connector's platform schemas; new credentials clear an `auth_failed` error. */
 export interface UpdateConnectorRequest {
@@ -541,6 +545,8 @@ export interface UpdateConnectorRequest {
   write_back?: Record<string, unknown>;
   /** Credits the connector may take each calendar month (UTC); reached, it pauses (`credit_cap_reached`) and the owner is mailed */
   credit_cap_monthly?: number | null;
+  /** The policy every answer's `next_action` follows, and so what is written on the platform: a preset (`default`, `signup`, `checkout`, `crm_cleanup`) or one of the account's (GET /v1/policies); null: the fixed table (docs/api.md#next_action) */
+  policy?: string | null;
 }
 
 export interface RunError {
@@ -593,6 +599,8 @@ export interface Connector {
   /** The platform's settings, defaults filled in */
   settings: Record<string, unknown>;
   write_back: Record<string, unknown>;
+  /** The policy every answer's `next_action` follows, and so the next action each plugin writes beside the statuses: a preset or one of the account's (docs/api.md#policies); null: the fixed table */
+  policy: string | null;
   /** Where reading stopped, per stream; opaque */
   watermark: Record<string, unknown>;
   /** What the connector's records may take each calendar month (UTC); null: no cap */

@@ -183,7 +183,7 @@ export class Policies {
 
   /**
    * DELETE /v1/policies/{policy_id}: Delete a policy
-   * Refused (409 `policy-conflict`, `reason` `in_use`) while a live key has it as its default.
+   * Refused (409 `policy-conflict`, `reason` `in_use`) while a live key has it as its default or a connector follows it.
    */
   async delete(policyId: string, options: RequestOptions = {}): Promise<void> {
     await this.transport.json<void>({ method: 'DELETE', path: `/v1/policies/${encodeURIComponent(policyId)}` }, options);

@@ -63,6 +63,9 @@ export const connectorSchema = z.object({
   schedule: z.string().describe('A cron expression'),
   settings: z.record(z.string(), z.unknown()).describe("The platform's settings, defaults filled in"),
   write_back: z.record(z.string(), z.unknown()),
+  policy: z.string().nullable().describe(
+    "The policy every answer's `next_action` follows, and so the next action each plugin writes beside the statuses: a preset or one of the account's (docs/api.md#policies); null: the fixed table",
+  ),
   watermark: z.record(z.string(), z.unknown()).describe('Where reading stopped, per stream; opaque'),
   credit_cap_monthly: z.int().min(1).nullable().describe("What the connector's records may take each calendar month (UTC); null: no cap"),
   credits_this_month: count.describe("What the connector's records took this calendar month (UTC)"),

@@ -9,7 +9,7 @@ import type { Principal } from '../../billing/accounts.js';
 import {
   DEFAULT_POLICY, NEXT_ACTIONS, POLICY_NAME, PRESET_NAMES, PRESETS, policyRulesInputSchema, type PolicyRules,
 } from '../../contact-check/policies.js';
-import { PolicyRefused, type PolicyStore, type StoredPolicy } from '../../contact-check/policy-store.js';
+import { PolicyRefused, unknownPolicyMessage, type PolicyStore, type StoredPolicy } from '../../contact-check/policy-store.js';
 import type { Component } from '../openapi/components.js';
 import { Problem } from '../problems.js';
 import { accountOf, endpoint, json } from './endpoint.js';
@@ -80,7 +80,7 @@ export async function requestPolicy(policies: PolicyStore, principal: Principal,
   if (name === undefined) return undefined;
   const rules = await policies.rulesNamed(principal.accountId, name);
   if (!rules) {
-    const message = `no policy named "${name}" (a preset: ${PRESET_NAMES.join(', ')}, or one of GET /v1/policies)`;
+    const message = unknownPolicyMessage(name);
     throw new Problem('invalid-request', `policy: ${message}`, { errors: [{ field: 'policy', message }] });
   }
   return rules;
@@ -160,7 +160,7 @@ export const policyEndpoints = [
   endpoint({
     method: 'delete', path: '/v1/policies/{policy_id}', security: 'secret', operationId: 'deletePolicy', tag: 'Policies',
     summary: 'Delete a policy',
-    description: 'Refused (409 `policy-conflict`, `reason` `in_use`) while a live key has it as its default.',
+    description: 'Refused (409 `policy-conflict`, `reason` `in_use`) while a live key has it as its default or a connector follows it.',
     request: idParam,
     responses: { 204: { description: 'Deleted' } },
     problems: ['not-found', 'policy-conflict'],

@@ -487,6 +487,8 @@ class Connector(TypedDict):
     settings: Dict[str, Any]
     """The platform's settings, defaults filled in"""
     write_back: Dict[str, Any]
+    policy: Optional[str]
+    """The policy every answer's `next_action` follows, and so the next action each plugin writes beside the statuses: a preset or one of the account's (docs/api.md#policies); null: the fixed table"""
     watermark: Dict[str, Any]
     """Where reading stopped, per stream; opaque"""
     credit_cap_monthly: Optional[int]

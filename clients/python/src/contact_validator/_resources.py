@@ -203,7 +203,8 @@ class Policies:
     def delete(self, policy_id: str, *, timeout: Optional[float] = None) -> None:
         """``DELETE /v1/policies/{policy_id}``: Delete a policy.
 
-        Refused (409 `policy-conflict`, `reason` `in_use`) while a live key has it as its default.
+        Refused (409 `policy-conflict`, `reason` `in_use`) while a live key has it as its default or a connector follows
+        it.
         """
         self._t.request("DELETE", f"/v1/policies/{_segment(policy_id)}", timeout=timeout)
 
@@ -224,6 +225,7 @@ class Connectors:
         schedule: Optional[str] = NOT_GIVEN,
         write_back: Optional[Any] = NOT_GIVEN,
         credit_cap_monthly: Optional[int] = NOT_GIVEN,
+        policy: Optional[str] = NOT_GIVEN,
         timeout: Optional[float] = None,
     ) -> Connector:
         """``POST /v1/connectors``: Connect a CRM or a store.
@@ -241,7 +243,8 @@ class Connectors:
             "credentials": credentials,
             "write_back": write_back,
             "credit_cap_monthly": credit_cap_monthly,
-        }, nullable=("type", "name", "settings", "credentials", "credit_cap_monthly",))
+            "policy": policy,
+        }, nullable=("type", "name", "settings", "credentials", "credit_cap_monthly", "policy",))
         return self._t.request("POST", "/v1/connectors", json_body=body, timeout=timeout).json()  # type: ignore[no-any-return]
 
     def list(self, *, timeout: Optional[float] = None) -> List[Connector]:
@@ -266,6 +269,7 @@ class Connectors:
         credentials: Optional[Dict[str, Any]] = NOT_GIVEN,
         write_back: Optional[Dict[str, Any]] = NOT_GIVEN,
         credit_cap_monthly: Optional[int] = NOT_GIVEN,
+        policy: Optional[str] = NOT_GIVEN,
         timeout: Optional[float] = None,
     ) -> Connector:
         """``PATCH /v1/connectors/{connector_id}``: Pause, resume or change a connector."""
@@ -277,7 +281,8 @@ class Connectors:
             "credentials": credentials,
             "write_back": write_back,
             "credit_cap_monthly": credit_cap_monthly,
-        }, nullable=("credit_cap_monthly",))
+            "policy": policy,
+        }, nullable=("credit_cap_monthly", "policy",))
         return self._t.request("PATCH", f"/v1/connectors/{_segment(connector_id)}", json_body=body, timeout=timeout).json()  # type: ignore[no-any-return]
 
     def delete(self, connector_id: str, *, timeout: Optional[float] = None) -> None:

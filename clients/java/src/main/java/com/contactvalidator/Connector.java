@@ -18,6 +18,8 @@ public record Connector(
     /** The platform's settings, defaults filled in */
     Map<String, Object> settings,
     Map<String, Object> writeBack,
+    /** The policy every answer's {@code next_action} follows, and so the next action each plugin writes beside the statuses: a preset or one of the account's (docs/api.md#policies); null: the fixed table */
+    String policy,
     /** Where reading stopped, per stream; opaque */
     Map<String, Object> watermark,
     /** What the connector's records may take each calendar month (UTC); null: no cap */

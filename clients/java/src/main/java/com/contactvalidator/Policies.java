@@ -83,7 +83,7 @@ public class Policies {
 
   /**
    * {@code DELETE /v1/policies/{policy_id}}: Delete a policy.
-   * Refused (409 {@code policy-conflict}, {@code reason} {@code in_use}) while a live key has it as its default.
+   * Refused (409 {@code policy-conflict}, {@code reason} {@code in_use}) while a live key has it as its default or a connector follows it.
    */
   public void delete(String policyId) {
     Objects.requireNonNull(policyId, "policyId");
