@@ -653,7 +653,7 @@ type PolicyChanges struct {
 
 // ConnectorCheck is the schema ConnectorCheck.
 type ConnectorCheck struct {
-	// No problem found: the connector can run
+	// No problem keeps the connector from running (warnings may remain)
 	Ok       bool             `json:"ok"`
 	Problems []map[string]any `json:"problems"`
 }

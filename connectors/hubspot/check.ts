@@ -8,7 +8,10 @@
 import { ConnectorError, type Catalog, type CatalogField, type CheckProblem } from '../../src/sync/plugin.js';
 import type { HubspotClient } from './client.js';
 import { CHECKED_PROPERTIES } from './mapping.js';
-import { CV_PROPERTIES, PROPERTY_DEFS, PROPERTY_GROUP, propertyCreateBody, propertyMismatch } from './properties.js';
+import {
+  CV_PROPERTIES, OPTIONAL_PROPERTIES, PROPERTY_DEFS, PROPERTY_GROUP, propertyCreateBody, propertyMismatch, REQUIRED_PROPERTIES, type CvProperty,
+  type HubspotProperty,
+} from './properties.js';
 
 /** Reading and writing contacts, and creating the properties the verdicts go in. */
 export const REQUIRED_SCOPES = ['crm.objects.contacts.read', 'crm.objects.contacts.write', 'crm.schemas.contacts.write'] as const;
@@ -58,15 +61,25 @@ export async function checkAccount(client: HubspotClient, portalId: number): Pro
     if (err instanceof ConnectorError && err.reason === 'auth_failed') return [...problems, credentialsProblem(err)];
     throw err;
   }
-  const missing = CV_PROPERTIES.filter((name) => !held.has(name));
+  return [...problems, ...propertyProblems(held, REQUIRED_PROPERTIES, ''), ...propertyProblems(held, OPTIONAL_PROPERTIES, OPTIONAL_NOTE)];
+}
+
+/** The optional properties' problems are warnings: runs write the rest, and these once they are there as we make them. */
+const OPTIONAL_NOTE = ': runs write every verdict without them, and the next actions once they are there';
+
+/** What HubSpot lacks of these properties, or holds otherwise than we make them: one problem of each kind. */
+function propertyProblems(held: Map<string, HubspotProperty>, names: readonly CvProperty[], note: string): CheckProblem[] {
+  const warning = note ? { severity: 'warning' as const } : {};
+  const problems: CheckProblem[] = [];
+  const missing = names.filter((name) => !held.has(name));
   if (missing.length) {
-    problems.push({ code: 'field_missing', message: `HubSpot contacts have no ${missing.join(', ')} properties.`, fix: SET_UP_FIX });
+    problems.push({ code: 'field_missing', message: `HubSpot contacts have no ${missing.join(', ')} properties${note}.`, fix: SET_UP_FIX, ...warning });
   }
-  const unfit = CV_PROPERTIES.flatMap((name) => (held.has(name) ? [propertyMismatch(name, held.get(name)!)] : [])).filter((m): m is string => m !== null);
+  const unfit = names.flatMap((name) => (held.has(name) ? [propertyMismatch(name, held.get(name)!)] : [])).filter((m): m is string => m !== null);
   if (unfit.length) {
     problems.push({
-      code: 'field_not_writable', message: `Contact properties differ from what the connector writes: ${unfit.join('; ')}.`,
-      fix: 'Delete these properties in HubSpot and let the set-up create them again, or give them the options README.md lists.',
+      code: 'field_not_writable', message: `Contact properties differ from what the connector writes: ${unfit.join('; ')}${note}.`,
+      fix: 'Delete these properties in HubSpot and let the set-up create them again, or give them the options README.md lists.', ...warning,
     });
   }
   return problems;

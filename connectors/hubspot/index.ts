@@ -4,7 +4,7 @@
  * official client (@hubspot/api-client 13.5.0, pinned: 13.x is the last major that runs on Node 20; 14 needs Node 22).
  */
 import { z } from 'zod';
-import type { ConnectorContext, ConnectorPlugin } from '../../src/sync/plugin.js';
+import { KnownFields, type ConnectorContext, type ConnectorPlugin } from '../../src/sync/plugin.js';
 import type { RetryPolicy } from '../../src/sync/retry.js';
 import { connectMethods, type HubspotApp } from './connect.js';
 import { webhookSpec } from './webhooks.js';
@@ -59,9 +59,16 @@ export interface HubspotPluginOptions {
   /** The least time between two searches (default 220 ms: HubSpot's search API takes about five a second). */
   searchIntervalMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** How long the optional properties an account holds are kept before they are read again (default 10 minutes). */
+  knownPropertiesTtlMs?: number;
 }
 
+/** Whose properties these are: one portal, at one API host. */
+const accountKey = (settings: HubspotSettings) => `${settings.api_base_url} ${settings.portal_id}`;
+
 export function createHubspotPlugin(options: HubspotPluginOptions = {}): ConnectorPlugin<HubspotSettings, HubspotCredentials, HubspotWriteBack> {
+  // The next-action properties an account holds, read once a while (not at every delivery's session).
+  const known = new KnownFields(options.knownPropertiesTtlMs);
   return {
     type: 'hubspot',
     settingsSchema: hubspotSettingsSchema,
@@ -76,10 +83,13 @@ export function createHubspotPlugin(options: HubspotPluginOptions = {}): Connect
     connect: connectMethods({ app: options.app ?? null, apiBaseUrl: options.apiBaseUrl }),
     webhooks: webhookSpec(options.app ?? null),
     async open(context) {
-      const [client, { createSession }] = await Promise.all([clientFor(context, options), import('./session.js')]);
+      const [client, { createSession }, { writableOptional }] = await Promise.all([clientFor(context, options), import('./session.js'), import('./properties.js')]);
       await client.authenticate();
       context.log.info({ portalId: context.settings.portal_id }, 'hubspot session opened');
-      return createSession(client, { pageSize: context.settings.page_size, overlapMs: options.overlapMs ?? 5 * 60_000 });
+      return createSession(client, {
+        pageSize: context.settings.page_size, overlapMs: options.overlapMs ?? 5 * 60_000,
+        writableOptional: () => known.of(accountKey(context.settings), 'contacts', async () => writableOptional(await client.contactProperties())),
+      });
     },
     async check(context) {
       const [client, { checkAccount }] = await Promise.all([clientFor(context, options), import('./check.js')]);
@@ -91,7 +101,11 @@ export function createHubspotPlugin(options: HubspotPluginOptions = {}): Connect
     },
     async setUp(context) {
       const [client, { setUpAccount }] = await Promise.all([clientFor(context, options), import('./check.js')]);
-      return setUpAccount(client);
+      try {
+        return await setUpAccount(client);
+      } finally {
+        known.forget(accountKey(context.settings));
+      }
     },
   };
 }

@@ -20,6 +20,8 @@ export interface SessionOptions {
   pageSize: number;
   /** How far before the last window's end the next one starts (HubSpot's search index lags its writes by seconds). */
   overlapMs: number;
+  /** The optional properties the account holds as we make them (properties.ts writableOptional), kept a while. */
+  writableOptional(): Promise<ReadonlySet<string>>;
 }
 
 /**
@@ -34,7 +36,7 @@ const BATCH_SIZE = 100;
 export function createSession(client: HubspotClient, options: SessionOptions): ConnectorSession {
   return {
     changes: (watermark) => changes(client, options, watermark),
-    writeBack: (items) => writeBack(client, items),
+    writeBack: async (items) => writeBack(client, items, items.length ? await options.writableOptional() : new Set()),
     read: (keys) => readContacts(client, keys.map(idOf).filter((id): id is string => id !== null)),
   };
 }
@@ -88,12 +90,12 @@ export async function readContacts(client: HubspotClient, ids: string[]): Promis
   return records;
 }
 
-async function writeBack(client: HubspotClient, items: WriteBackItem[]): Promise<WriteBackOutcome[]> {
+async function writeBack(client: HubspotClient, items: WriteBackItem[], optional: ReadonlySet<string>): Promise<WriteBackOutcome[]> {
   const outcomes: WriteBackOutcome[] = items.map((item) => ({ key: item.key, ok: false, error: 'NOT_SENT: not written' }));
   const inputs: { index: number; id: string; properties: Record<string, string> }[] = [];
   items.forEach((item, index) => {
     const id = idOf(item.key);
-    if (id) inputs.push({ index, id, properties: propertiesOf(item) });
+    if (id) inputs.push({ index, id, properties: propertiesOf(item, optional) });
     else outcomes[index].error = `INVALID_KEY: ${item.key} is not a contact of this connector`;
   });
   for (let start = 0; start < inputs.length; start += BATCH_SIZE) {

@@ -15,6 +15,7 @@ import type { ConnectorRegistry } from './registry.js';
 import type { SecretBox } from './secrets.js';
 
 export interface CheckResult {
+  /** No problem keeps a run from working (warnings may remain). */
   ok: boolean;
   problems: CheckProblem[];
 }
@@ -27,7 +28,7 @@ export interface CheckDeps {
 }
 
 const result = (problems: CheckProblem[]): CheckResult => ({
-  ok: problems.length === 0,
+  ok: problems.every((p) => p.severity === 'warning'),
   // Platform text reaches a tenant here: one short plain line.
   problems: problems.map((p) => ({ ...p, message: tenantSafeText(p.message, 500) })),
 });

@@ -17,6 +17,9 @@ import type { OrderPort } from './order-port.js';
 /** For plugins: what each module's answer says to do (`accept`, `confirm`, `fix`: docs/api.md#next_action), the values a next-action field takes. */
 export { NEXT_ACTIONS, type NextAction } from '../contact-check/policies.js';
 
+/** For plugins: the optional fields an account has, kept a while per account (known-fields.ts). */
+export { KnownFields } from './known-fields.js';
+
 /** For plugins: a country field as the ISO code the engines take (null: leave its text in the address). */
 export { countryCodeOf } from '../validation/country-codes.js';
 
@@ -94,12 +97,12 @@ export interface ChangePage {
   /** The watermark once this page is done: the core saves it after the page's records are validated and written. */
   watermark: Watermark;
 }
+
 /**
  * A module's verdict as it is written back: the engine's answer, and what to do with it under the connector's policy
  * (`next_action`; absent only in a write-back owed since before connectors had policies: leave the platform's as it is).
  */
 export type WrittenVerdict<T> = T & { next_action?: NextAction };
-
 
 /** The verdicts to write onto one record: only the modules validated in this run are present. */
 export interface WriteBackItem {
@@ -193,6 +196,11 @@ export interface CheckProblem {
   code: CheckProblemCode;
   message: string;
   fix?: string;
+  /**
+   * `warning`: runs work, but something optional is not written (a field a newer version writes, which a platform set
+   * up before lacks: written once it is there); absent: it keeps a run from working.
+   */
+  severity?: 'warning';
 }
 
 export interface CheckContext<S, C, W> extends ConnectorContext<S, C, W> {

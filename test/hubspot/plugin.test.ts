@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   createHubspotPlugin, hubspotCredentialsSchema, hubspotSettingsSchema, hubspotWriteBackSchema, type HubspotPluginOptions,
 } from '../../connectors/hubspot/index.js';
-import { CV_PROPERTIES } from '../../connectors/hubspot/properties.js';
+import { CV_PROPERTIES, OPTIONAL_PROPERTIES, REQUIRED_PROPERTIES } from '../../connectors/hubspot/properties.js';
 import { createGuardedHttp } from '../../src/net/outbound-guard.js';
 import { ConnectorError, type ChangePage, type ConnectorSession, type Watermark, type WriteBackItem } from '../../src/sync/plugin.js';
 import type { AddressResult, EmailResult, PhoneResult } from '../../src/validation/types.js';
@@ -239,14 +239,45 @@ describe('the HubSpot connector: OAuth', () => {
   });
 });
 
+describe('the HubSpot connector: next actions', () => {
+  it('When an account was set up before the next-action properties, then verdicts are written without them and the check warns; once set up, each module\'s next action goes beside its status', async () => {
+    const h = await startHub();
+    setUpProperties(h.state, REQUIRED_PROPERTIES);
+    const [c] = h.state.crm.seed(1, person);
+    const plugin = pluginFor();
+    const context = contextFor(h, { access_token: h.state.privateToken(ALL_SCOPES) });
+    const item = (at: string): WriteBackItem => ({
+      key: `contact:${c.id}`, address: { ...address, next_action: 'accept' }, email: { ...email, next_action: 'confirm' }, phone: { ...phone, next_action: 'fix' }, validatedAt: at,
+    });
+
+    const before = await (await plugin.open(context)).writeBack([item(AT)]);
+    const writtenBefore = { ...h.state.crm.contacts.get(c.id)!.properties };
+    const warned = await plugin.check(context);
+    const done = await plugin.setUp!(context);
+    const after = await (await plugin.open(context)).writeBack([item('2026-11-25T10:00:00.000Z')]);
+
+    expect(before).toEqual([{ key: `contact:${c.id}`, ok: true }]);
+    expect(writtenBefore).toMatchObject({ cv_email_status: 'risky', cv_phone_status: 'valid', cv_verified_at: AT });
+    expect(OPTIONAL_PROPERTIES.map((name) => writtenBefore[name] ?? null)).toEqual([null, null, null]);
+    expect(warned).toEqual([expect.objectContaining({ code: 'field_missing', severity: 'warning', message: expect.stringContaining(OPTIONAL_PROPERTIES.join(', ')) })]);
+    expect(done).toEqual([`Created the contact properties ${OPTIONAL_PROPERTIES.join(', ')}.`]);
+    expect(after).toEqual([{ key: `contact:${c.id}`, ok: true }]);
+    expect(h.state.crm.properties.get('cv_email_next_action')!.options.map((o) => o.value)).toEqual(['accept', 'confirm', 'fix']);
+    expect(h.state.crm.contacts.get(c.id)!.properties).toMatchObject({
+      cv_address_next_action: 'accept', cv_email_next_action: 'confirm', cv_phone_next_action: 'fix', cv_email_status: 'risky',
+    });
+  });
+});
+
 describe('the HubSpot connector: check and set-up', () => {
   it('When the token lacks a scope and the cv_ properties are missing, then the check names them; the set-up creates them and the check passes', async () => {
     const h = await startHub();
     const plugin = pluginFor();
     const narrow = await plugin.check(contextFor(h, { access_token: h.state.privateToken(['crm.objects.contacts.read', 'crm.objects.contacts.write']) }));
-    expect(narrow.map((p) => p.code)).toEqual(['scope_missing', 'field_missing']);
+    expect(narrow.map((p) => [p.code, p.severity])).toEqual([['scope_missing', undefined], ['field_missing', undefined], ['field_missing', 'warning']]);
     expect(narrow[0].message).toBe('The token lacks the scopes crm.schemas.contacts.write.');
-    expect(narrow[1].message).toContain(CV_PROPERTIES.join(', '));
+    expect(narrow[1].message).toBe(`HubSpot contacts have no ${REQUIRED_PROPERTIES.join(', ')} properties.`);
+    expect(narrow[2].message).toBe('HubSpot contacts have no cv_address_next_action, cv_email_next_action, cv_phone_next_action properties: runs write every verdict without them, and the next actions once they are there.');
 
     const context = contextFor(h, { access_token: h.state.privateToken(ALL_SCOPES) });
     expect(await plugin.setUp!(context)).toEqual([

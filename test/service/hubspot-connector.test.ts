@@ -6,7 +6,7 @@
  * credits pause and resume.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CV_PROPERTIES } from '../../connectors/hubspot/properties.js';
+import { OPTIONAL_PROPERTIES, REQUIRED_PROPERTIES } from '../../connectors/hubspot/properties.js';
 import { json, request, runNow, spentByConnector } from '../support/connector-api.js';
 import { testDatabases } from '../support/databases.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -49,10 +49,10 @@ describe.each(testDatabases)('the HubSpot connector on $name', (database) => {
     return hub;
   }
 
-  async function connect(s: TestService, apiKey: string, hub: FakeHubspot, credentials: object, settings: object = {}) {
+  async function connect(s: TestService, apiKey: string, hub: FakeHubspot, credentials: object, settings: object = {}, policy?: string) {
     const res = await request(s, 'POST', '/v1/connectors', apiKey, {
       type: 'hubspot', name: 'CRM', schedule: '0 3 * * *',
-      settings: { portal_id: hub.state.hubId, api_base_url: hub.url, page_size: 100, ...settings }, credentials,
+      settings: { portal_id: hub.state.hubId, api_base_url: hub.url, page_size: 100, ...settings }, credentials, ...(policy ? { policy } : {}),
     });
     if (res.status !== 201) throw new Error(`not created: ${res.status} ${await res.text()}`);
     return json(res);
@@ -71,7 +71,10 @@ describe.each(testDatabases)('the HubSpot connector on $name', (database) => {
 
       const before = await json(await request(s, 'POST', `/v1/connectors/${connector.connector_id}/check`, apiKey));
       expect(before.ok).toBe(false);
-      expect(before.problems).toEqual([expect.objectContaining({ code: 'field_missing', message: expect.stringContaining(CV_PROPERTIES.join(', ')) })]);
+      expect(before.problems).toEqual([
+        expect.objectContaining({ code: 'field_missing', message: expect.stringContaining(REQUIRED_PROPERTIES.join(', ')) }),
+        expect.objectContaining({ code: 'field_missing', severity: 'warning', message: expect.stringContaining(OPTIONAL_PROPERTIES.join(', ')) }),
+      ]);
       setUpProperties(hub.state);
       expect(await json(await request(s, 'POST', `/v1/connectors/${connector.connector_id}/check`, apiKey))).toEqual({ ok: true, problems: [] });
 
@@ -98,6 +101,50 @@ describe.each(testDatabases)('the HubSpot connector on $name', (database) => {
       expect(await s.ledger.balance(accountId)).toBe(10_000 - first.credits_charged - 2);
     } finally {
       await hub.close();
+    }
+  });
+
+  it('When a connector follows a policy, then the next action written beside each status is the policy\'s, where the fixed table says otherwise, on runs and on webhook deliveries', async () => {
+    const [fixed, following] = [await hubspot(1006), await hubspot(1007)];
+    try {
+      const { apiKey } = await s.newAccount(1_000);
+      // Offline, this e-mail is `unknown` (`not_checked`): `confirm` by the fixed table, `accept` at a checkout.
+      const contact = (i: number) => ({ ...KENTUCKY(i), email: `jane.doe${i}@acme-mail.com` });
+      const [a] = fixed.state.crm.seed(1, contact);
+      const [b] = following.state.crm.seed(1, contact);
+      await request(s, 'POST', '/v1/policies', apiKey, { name: 'shop', base: 'checkout' });
+      const secret = 'private-app-client-secret';
+      const plain = await connect(s, apiKey, fixed, { access_token: fixed.state.privateToken() });
+      const shop = await connect(s, apiKey, following, { access_token: following.state.privateToken(), client_secret: secret }, {}, 'shop');
+
+      await runNow(s, apiKey, plain.connector_id);
+      await runNow(s, apiKey, shop.connector_id);
+      const [created] = following.state.crm.seed(1, (i) => contact(60 + i), () => Date.now());
+      const delivered = await fetch(`${s.url}/webhooks/hubspot`, {
+        method: 'POST', ...signedDelivery(following.state, `${s.url}/webhooks/hubspot`, [{ subscriptionType: 'contact.creation', objectId: created.id }], { secret }),
+      });
+      const byWebhook = await waitFor('the delivered contact\'s next action', () => following.state.crm.contacts.get(created.id)!.properties.cv_email_next_action ?? undefined);
+
+      const nextActions = (hub: FakeHubspot, id: string) => {
+        const p = hub.state.crm.contacts.get(id)!.properties;
+        return { email: p.cv_email_status, address: p.cv_address_next_action, email_next: p.cv_email_next_action, phone: p.cv_phone_next_action };
+      };
+      expect(plain.policy).toBeNull();
+      expect(shop.policy).toBe('shop');
+      expect(nextActions(fixed, a.id)).toEqual({ email: 'unknown', address: 'accept', email_next: 'confirm', phone: 'accept' });
+      expect(nextActions(following, b.id)).toEqual({ email: 'unknown', address: 'accept', email_next: 'accept', phone: 'accept' });
+      expect(delivered.status).toBe(200);
+      expect(byWebhook).toBe('accept');
+
+      // A policy given later is read at the next run: what that run checks follows it.
+      await request(s, 'PATCH', `/v1/connectors/${plain.connector_id}`, apiKey, { policy: 'checkout' });
+      fixed.state.crm.edit(a.id, { email: 'jane.doe.new@acme-mail.com' });
+      await fixed.state.crm.settled();
+      expect(await runNow(s, apiKey, plain.connector_id)).toMatchObject({ status: 'completed', records_validated: 1 });
+      expect(nextActions(fixed, a.id).email_next).toBe('accept');
+    } finally {
+      await fixed.close();
+      await following.close();
     }
   });
 

@@ -755,9 +755,9 @@ export interface PolicyChanges {
 }
 
 export interface ConnectorCheck {
-  /** No problem found: the connector can run */
+  /** No problem keeps the connector from running (warnings may remain) */
   ok: boolean;
-  problems: Array<{ code: Open<'credentials_missing' | 'credentials_refused' | 'platform_unreachable' | 'outbound_refused' | 'object_not_accessible' | 'field_missing' | 'field_not_writable' | 'scope_missing' | 'webhook_refused'>; message: string; fix?: string; [extra: string]: unknown }>;
+  problems: Array<{ code: Open<'credentials_missing' | 'credentials_refused' | 'platform_unreachable' | 'outbound_refused' | 'object_not_accessible' | 'field_missing' | 'field_not_writable' | 'scope_missing' | 'webhook_refused'>; message: string; fix?: string; severity?: Open<'warning'>; [extra: string]: unknown }>;
   [extra: string]: unknown;
 }
 

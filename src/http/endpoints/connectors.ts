@@ -84,11 +84,14 @@ export const CHECK_PROBLEM_CODES = enumOf<CheckProblemCode>()([
   'field_missing', 'field_not_writable', 'scope_missing', 'webhook_refused',
 ]);
 export const connectorCheckSchema = z.object({
-  ok: z.boolean().describe('No problem found: the connector can run'),
+  ok: z.boolean().describe('No problem keeps the connector from running (warnings may remain)'),
   problems: z.array(z.object({
     code: z.enum(CHECK_PROBLEM_CODES),
     message: z.string().describe('What is wrong, naming the fields, scopes or topics concerned'),
     fix: z.string().optional().describe('What to do about it'),
+    severity: z.enum(['warning']).optional().describe(
+      '`warning`: runs work, but something optional is not written (a field a newer version writes that the platform lacks: written once it is there); absent: the problem keeps runs from working',
+    ),
   })),
 });
 

@@ -43,17 +43,19 @@ const FIXABLE = new Set(['field_missing', 'field_not_writable', 'object_not_acce
 export function connectorCheckPage(input: ConnectorCheckPageInput): string {
   const { web, connector, result } = input;
   const fixable = input.canSetUp && result.problems.some((p) => FIXABLE.has(p.code));
+  // Warnings (an optional field missing) keep nothing from running: said beside the ready note, or marked optional.
+  const problem = (p: CheckResult['problems'][number]) => html`<li><strong>${p.message}</strong>${p.fix ? html`<br>${p.fix}` : ''} <small class="mono">${p.code}${p.severity === 'warning' ? ' · optional' : ''}</small></li>`;
   return page({
     title: `Check: ${connector.name}`, web, path: '/connectors', flash: input.flash,
     body: html`${input.done?.length ? html`<section class="card" aria-labelledby="done-title"><h2 id="done-title">Set up</h2>
   <ul data-testid="setup-done">${input.done.map((d) => html`<li>${d}</li>`)}</ul></section>` : ''}
-${result.ok ? html`<p class="flash ok" role="status" data-testid="check-ok">Everything a run needs is there: the connector is ready.</p>`
-    : html`<section class="card" aria-labelledby="problems-title"><h2 id="problems-title">What is missing</h2>
-  <ul data-testid="check-problems">${result.problems.map((p) => html`<li><strong>${p.message}</strong>${p.fix ? html`<br>${p.fix}` : ''} <small class="mono">${p.code}</small></li>`)}</ul>
+${result.ok ? html`<p class="flash ok" role="status" data-testid="check-ok">Everything a run needs is there: the connector is ready.</p>` : ''}
+${result.problems.length ? html`<section class="card" aria-labelledby="problems-title"><h2 id="problems-title">${result.ok ? 'Worth adding' : 'What is missing'}</h2>
+  <ul data-testid="check-problems">${result.problems.map(problem)}</ul>
   ${fixable ? html`<form method="post" action="/connectors/${connector.connector_id}/setup">${csrfField(web)}
   <p>The connected user can create the fields and the permission set now (an admin's rights are needed).</p>
   <button type="submit">Set up the fields for me</button></form>` : ''}
-</section>`}
+</section>` : ''}
 ${input.catalog ? catalogCard(input.catalog) : ''}
 ${input.manualSteps?.length ? html`<details class="card"><summary>The manual steps</summary>
   <ol>${input.manualSteps.map((step) => html`<li>${step.split('`').map((part, i) => (i % 2 ? html`<code>${part}</code>` : part))}</li>`)}</ol></details>` : ''}

@@ -625,7 +625,7 @@ class PolicyChanges(TypedDict):
 
 class ConnectorCheck(TypedDict):
     ok: bool
-    """No problem found: the connector can run"""
+    """No problem keeps the connector from running (warnings may remain)"""
     problems: List[Dict[str, Any]]
 
 

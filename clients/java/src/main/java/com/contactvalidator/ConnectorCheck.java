@@ -6,7 +6,7 @@ import java.util.Map;
 
 /** The schema {@code ConnectorCheck}. */
 public record ConnectorCheck(
-    /** No problem found: the connector can run */
+    /** No problem keeps the connector from running (warnings may remain) */
     boolean ok,
     List<Map<String, Object>> problems
 ) {}
