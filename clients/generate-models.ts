@@ -22,7 +22,7 @@ import { emitPythonResources } from './codegen/emit-python-resources.js';
 import { emitTypeScript } from './codegen/emit-typescript.js';
 import { emitTypeScriptResources } from './codegen/emit-typescript-resources.js';
 import { GENERATED_MARK, readModels } from './codegen/model-ir.js';
-import { operationSchemas, readOperations } from './codegen/operation-ir.js';
+import { operationSchemas, readOperations, resourcesOf } from './codegen/operation-ir.js';
 
 export const CLIENTS_DIR = path.dirname(fileURLToPath(import.meta.url));
 
@@ -37,7 +37,7 @@ export const GENERATED_FOLDERS = [
 /** Every generated file, by its path relative to clients/. */
 export function generateModels(document = buildOpenApiDocument()): Map<string, string> {
   const operations = readOperations(document as unknown as Parameters<typeof readOperations>[0]);
-  const set = readModels(document as unknown as Parameters<typeof readModels>[0], operationSchemas(operations));
+  const set = readModels(document as unknown as Parameters<typeof readModels>[0], operationSchemas(operations), resourcesOf(operations));
   const files = new Map<string, string>([
     ['typescript/src/models.ts', emitTypeScript(set)],
     ['python/src/contact_validator/_models.py', emitPython(set)],

@@ -205,10 +205,12 @@ const HAND_WRITTEN_NAMES: Record<Language, string[]> = {
  * The table's entries, and one for each schema an operation sends or answers that the table does not list, under the
  * schema's own name in every language where that name is free: a new endpoint's answer is typed at once.
  */
-function entriesWith(schemas: Record<string, JsonSchema>, operationSchemas: string[]): ModelEntry[] {
+function entriesWith(schemas: Record<string, JsonSchema>, operationSchemas: string[], resources: string[]): ModelEntry[] {
+  // A resource's class takes its name too (`client.feedback` is the class Feedback; Go's is FeedbackService).
+  const resourceNames = (l: Language) => resources.map((r) => `${pascalCase(r)}${l === 'go' ? 'Service' : ''}`);
   const taken = Object.fromEntries(LANGUAGES.map((l) => [l, new Set([
     ...HAND_WRITTEN_NAMES[l], ...MODELS.map((m) => m[l]), ...VOCABULARIES.map((v) => v[l]),
-    ...Object.values(HAND_WRITTEN_TYPES).map((n) => n[l]),
+    ...Object.values(HAND_WRITTEN_TYPES).map((n) => n[l]), ...resourceNames(l),
   ].filter(Boolean))])) as Record<Language, Set<string>>;
   const listed = new Set(MODELS.map((m) => m.id));
   const added: ModelEntry[] = [];
@@ -222,9 +224,11 @@ function entriesWith(schemas: Record<string, JsonSchema>, operationSchemas: stri
 }
 
 /** Reads the document's components into models, in the order of MODELS (then the operations' own, see entriesWith). */
-export function readModels(document: { components: { schemas: Record<string, JsonSchema> } }, operationSchemas: string[] = []): ModelSet {
+export function readModels(
+  document: { components: { schemas: Record<string, JsonSchema> } }, operationSchemas: string[] = [], resources: string[] = [],
+): ModelSet {
   const schemas = document.components.schemas;
-  const table = entriesWith(schemas, operationSchemas);
+  const table = entriesWith(schemas, operationSchemas, resources);
   const entries = new Map(table.map((entry) => [entry.id, entry]));
   const vocabularyAt = new Map<string, Vocabulary>();
   const vocabularies: Vocabulary[] = [];
