@@ -5,7 +5,7 @@
  */
 import { goName, goTypeText } from './emit-go.js';
 import { GENERATED_MARK, type ModelSet, modelName, pascalCase, sentence } from './model-ir.js';
-import { docOf, methodName, type Operation, type Parameter, resourcesOf, snakeCase } from './operation-ir.js';
+import { docOf, methodName, type Operation, pagedList, pagerName, type Parameter, resourcesOf, snakeCase } from './operation-ir.js';
 
 /**
  * The hand-written Go types of request bodies (the schemas' Go shapes predate generation: `*KeyParams` may be nil).
@@ -69,6 +69,48 @@ function setQuery(p: Parameter, value: string, optional: boolean): string[] {
   }
 }
 
+/** The statements that make `values`, the query, from the arguments and `p` (a pointer, nil-checked, when `pointer`). */
+function queryStatements(op: Operation, pointer: boolean, uses: Set<string>): string[] {
+  const lines = ['values := url.Values{}'];
+  for (const p of op.query.filter((x) => x.required)) lines.push(...setQuery(p, argName(p), false));
+  const optional = op.query.filter((x) => !x.required);
+  if (optional.length) {
+    if (pointer) lines.push('if p != nil {');
+    for (const p of optional) lines.push(...setQuery(p, `p.${fieldName(p)}`, true).map((l) => (pointer ? `\t${l}` : l)));
+    if (pointer) lines.push('}');
+  }
+  uses.add('net/url');
+  if (op.query.some((p) => p.kind === 'integer' || p.kind === 'boolean')) uses.add('strconv');
+  if (op.query.some((p) => p.kind === 'list')) uses.add('strings');
+  return lines;
+}
+
+/** The Go shape of a list answer: the type to decode (a model, or a struct of the items), the items' type and field. */
+function listShape(set: ModelSet, op: Operation, paged = false): { out: string; items: string; field: string } {
+  const answer = op.answer.kind === 'json' && op.answer.unwrap ? op.answer : fail(op);
+  const unwrap = answer.unwrap!;
+  const list = answer.ref && modelName(set, answer.ref, 'go');
+  const member = list ? set.byId.get(answer.ref!)!.fields.find((f) => f.wire === unwrap.wire) : undefined;
+  const items = member ? goTypeText(set, member.type) : `[]${unwrap.ref ? goType(set, unwrap.ref) : 'any'}`;
+  if (list) return { out: list, items, field: goName(unwrap.wire) };
+  const pages = paged ? '\n\tHasMore bool `json:"has_more"`\n\tNextStartingAfter string `json:"next_starting_after"`' : '';
+  return { out: `struct {\n\tItems ${items} \`json:"${unwrap.wire}"\`${pages}\n}`, items, field: 'Items' };
+}
+
+const fail = (op: Operation): never => {
+  throw new Error(`clients/generate-models: operation ${op.id}: not a list answer`);
+};
+
+/** The call's fields: method, path, retry policy, and `query: values` when it has a query. */
+function callFields(op: Operation): string[] {
+  const path = op.path.replace(/\{([^}]+)\}/g, (_, wire) => `" + url.PathEscape(${argName(op.pathParameters.find((p) => p.wire === wire)!)}) + "`);
+  const pathText = `"${path}"`.replace(/ \+ ""$/, '');
+  const fields = [`method: http.Method${op.method[0]}${op.method.slice(1).toLowerCase()}`, `path: ${pathText}`];
+  fields.push(`policy: ${op.method === 'GET' || op.method === 'DELETE' || op.idempotencyKey ? 'retryAll' : 'retryRefused'}`);
+  if (op.query.length) fields.push('query: values');
+  return fields;
+}
+
 function method(set: ModelSet, op: Operation, uses: Set<string>): string {
   const receiver = op.resource ? `(s *${serviceName(op.resource)})` : '(c *Client)';
   const client = op.resource ? 's.c' : 'c';
@@ -86,24 +128,8 @@ function method(set: ModelSet, op: Operation, uses: Set<string>): string {
     body.push(`var p ${type}`, 'if len(params) > 0 {', '\tp = params[0]', '}');
   }
 
-  const path = op.path.replace(/\{([^}]+)\}/g, (_, wire) => `" + url.PathEscape(${argName(op.pathParameters.find((p) => p.wire === wire)!)}) + "`);
-  const pathText = `"${path}"`.replace(/ \+ ""$/, '');
-  const fields = [`method: http.Method${op.method[0]}${op.method.slice(1).toLowerCase()}`, `path: ${pathText}`];
-  fields.push(`policy: ${op.method === 'GET' || op.method === 'DELETE' || op.idempotencyKey ? 'retryAll' : 'retryRefused'}`);
-  if (op.query.length) {
-    body.push('values := url.Values{}');
-    for (const p of op.query.filter((x) => x.required)) body.push(...setQuery(p, argName(p), false));
-    const optional = op.query.filter((x) => !x.required);
-    if (optional.length) {
-      if (!byValue) body.push('if p != nil {');
-      for (const p of optional) body.push(...setQuery(p, `p.${fieldName(p)}`, true).map((l) => (byValue ? l : `\t${l}`)));
-      if (!byValue) body.push('}');
-    }
-    fields.push('query: values');
-    uses.add('net/url');
-    if (op.query.some((p) => p.kind === 'integer' || p.kind === 'boolean')) uses.add('strconv');
-    if (op.query.some((p) => p.kind === 'list')) uses.add('strings');
-  }
+  const fields = callFields(op);
+  if (op.query.length) body.push(...queryStatements(op, !byValue, uses));
   if (op.pathParameters.length) uses.add('net/url');
   if (op.idempotencyKey) fields.push('header: http.Header{"Idempotency-Key": {newIdempotencyKey()}}');
   if (op.body?.kind === 'upload') {
@@ -132,13 +158,10 @@ function method(set: ModelSet, op: Operation, uses: Set<string>): string {
     let out: string;
     let result: string;
     if (op.answer.unwrap) {
-      const unwrap = op.answer.unwrap;
-      const list = op.answer.ref && modelName(set, op.answer.ref, 'go');
-      const field = list ? set.byId.get(op.answer.ref!)!.fields.find((f) => f.wire === unwrap.wire) : undefined;
-      const items = field ? goTypeText(set, field.type) : `[]${op.answer.unwrap.ref ? goType(set, op.answer.unwrap.ref) : 'any'}`;
-      out = list ?? `struct {\n\t\tItems ${items} \`json:"${op.answer.unwrap.wire}"\`\n\t}`;
-      returns = `(${items}, error)`;
-      result = list ? `out.${goName(op.answer.unwrap.wire)}` : 'out.Items';
+      const shape = listShape(set, op);
+      out = shape.out.replace(/\n/g, '\n\t');
+      returns = `(${shape.items}, error)`;
+      result = `out.${shape.field}`;
     } else {
       out = GO_ANSWER_TYPES[op.id] ?? goType(set, op.answer.ref);
       const map = out.startsWith('map[');
@@ -152,6 +175,43 @@ function method(set: ModelSet, op: Operation, uses: Set<string>): string {
   }
   const doc = [`// ${methodName(op, 'go')}: ${docOf(op)}.`.replace(/\.\.$/, '.'), ...(op.description ? [`// ${sentence(op.description)}`] : [])];
   return `${doc.join('\n//\n')}\nfunc ${receiver} ${methodName(op, 'go')}(${args.join(', ')}) ${returns} {\n${body.map((l) => `\t${l}`).join('\n')}\n}\n`;
+}
+
+/**
+ * The method that walks every page of a paged list (`ListAll`): an *Iter (pages.go) whose Next asks for the next page,
+ * after the last item's id, only once the one before is used up. Its arguments are the list method's; each page is
+ * one call with the same parameters (Limit the page's size), the client's timeout and retries.
+ */
+function pager(set: ModelSet, op: Operation, uses: Set<string>): string {
+  if (!hasParams(op) || GO_PARAMS_BY_VALUE.has(op.id)) throw new Error(`clients/generate-models: the paged list ${op.id} has no params struct`);
+  const receiver = op.resource ? `(s *${serviceName(op.resource)})` : '(c *Client)';
+  const client = op.resource ? 's.c' : 'c';
+  const args = ['ctx context.Context', ...op.pathParameters.map((p) => `${argName(p)} string`)];
+  args.push(...op.query.filter((p) => p.required).map((p) => `${argName(p)} ${requiredType(p)}`), `params ...*${paramsName(op)}`);
+  const shape = listShape(set, op, true);
+  const item = shape.items.replace(/^\[\]/, '');
+  // Each page is the list method's call on a copy of the params whose StartingAfter is the cursor.
+  const lines = [
+    `var p ${paramsName(op)}`,
+    'if len(params) > 0 && params[0] != nil {',
+    '\tp = *params[0]',
+    '}',
+    `return newIter(ctx, p.StartingAfter, func(ctx context.Context, after string) ([]${item}, bool, string, error) {`,
+    '\tp.StartingAfter = after',
+    ...queryStatements(op, false, uses).map((l) => `\t${l}`),
+    `\tcl := call{${callFields(op).join(', ')}}`,
+    `\tvar out ${shape.out.replace(/\n/g, '\n\t')}`,
+    `\tif err := ${client}.roundTripWith(ctx, cl, &out, nil); err != nil {`,
+    '\t\treturn nil, false, "", err',
+    '\t}',
+    `\treturn out.${shape.field}, out.HasMore, out.NextStartingAfter, nil`,
+    '})',
+  ];
+  const doc = [
+    `// ${pagerName(op, 'go')}: ${op.method} ${op.path}, every page: the items of ${methodName(op, 'go')} one at a time, for a loop on Next.`,
+    '// A page (Limit items) is fetched when Next reaches it, after the last item\'s id; each page is one call with these params.',
+  ];
+  return `${doc.join('\n')}\nfunc ${receiver} ${pagerName(op, 'go')}(${args.join(', ')}) *Iter[${item}] {\n${lines.map((l) => `\t${l}`).join('\n')}\n}\n`;
 }
 
 /** resources.go. */
@@ -169,7 +229,10 @@ export function emitGoResources(set: ModelSet, operations: Operation[]): Map<str
   for (const r of resources) {
     parts.push(`// ${serviceName(r)} is client.${pascalCase(r)}.\ntype ${serviceName(r)} struct{ c *Client }\n`);
   }
-  for (const op of operations) parts.push(method(set, op, uses));
+  for (const op of operations) {
+    parts.push(method(set, op, uses));
+    if (pagedList(op)) parts.push(pager(set, op, uses));
+  }
   const imports = [...uses].sort().map((u) => `\t"${u}"`).join('\n');
   const text = `// ${GENERATED_MARK}\n\npackage contactvalidator\n\nimport (\n${imports}\n)\n\n${parts.join('\n')}`;
   return new Map([['go/resources.go', text]]);

@@ -7,7 +7,7 @@
  */
 import { javaTypeText } from './emit-java.js';
 import { type Field, GENERATED_MARK, type ModelSet, modelName, pascalCase, sentence } from './model-ir.js';
-import { camelCase, docOf, methodName, type Operation, type Parameter, plainType, resourcesOf } from './operation-ir.js';
+import { camelCase, docOf, methodName, type Operation, pagedList, pagerName, type Parameter, plainType, resourcesOf } from './operation-ir.js';
 
 const PACKAGE = 'com.contactvalidator';
 
@@ -158,6 +158,66 @@ function methods(set: ModelSet, op: Operation, imports: Set<string>, asMap = fal
   return out;
 }
 
+/**
+ * The method that walks every page of a paged list (`listAll`): a PagedIterable (hand-written) whose iterator asks for
+ * the next page, after the last item's id, only once the one before is used up. Its arguments are the list method's
+ * (`startingAfter` the first cursor), with the same overloads; each page is one call with them (`limit` its size).
+ */
+function pager(set: ModelSet, op: Operation, imports: Set<string>): string {
+  const list = pagedList(op)!;
+  if (op.body || JAVA_PARAMS_TYPES[op.id]) throw new Error(`clients/generate-models: the paged list ${op.id} has a body or a params type`);
+  const name = pagerName(op, 'java');
+  const leading: Argument[] = op.pathParameters.map((p) => ({ type: 'String', name: camelCase(p.name) }));
+  leading.push(...op.query.filter((p) => p.required).map((p) => ({ type: paramType(p), name: camelCase(p.name) })));
+  const optional = op.query.filter((p) => !p.required);
+  const pageModel = op.answer.kind === 'json' && op.answer.ref ? modelName(set, op.answer.ref, 'java') : undefined;
+  const itemModel = list.ref ? modelName(set, list.ref, 'java') : undefined;
+  const item = pageModel && itemModel ? itemModel : 'JsonElement';
+  imports.add('java.util.LinkedHashMap');
+  imports.add('java.util.Map');
+  if (op.query.some((p) => p.kind === 'list')) imports.add('java.util.List');
+
+  const lines: string[] = [];
+  for (const p of op.pathParameters) lines.push(`Objects.requireNonNull(${camelCase(p.name)}, "${camelCase(p.name)}");`);
+  const startingAfter = camelCase(op.query.find((p) => p.wire === 'starting_after')!.name);
+  lines.push(`return new PagedIterable<>(${startingAfter}, after -> {`);
+  lines.push('  Map<String, String> parameters = new LinkedHashMap<>();');
+  for (const p of op.query) {
+    const value = p.wire === 'starting_after' ? 'after' : camelCase(p.name);
+    const text = p.kind === 'list' ? `String.join(",", ${value})` : p.kind === 'string' ? value : `${value}.toString()`;
+    lines.push(`  parameters.put("${p.wire}", ${p.kind === 'string' ? text : `${value} == null ? null : ${text}`});`);
+  }
+  const path = `"${op.path.replace(/\{([^}]+)\}/g, (_, wire) => `" + Paths.segment(${camelCase(op.pathParameters.find((p) => p.wire === wire)!.name)}) + "`)}"`.replace(/ \+ ""$/, '');
+  lines.push(`  Transport.Call call = Transport.Call.json("${op.method}", ${path} + Paths.query(parameters), null);`);
+  if (item !== 'JsonElement') {
+    lines.push(`  ${pageModel} page = transport.<${pageModel}>json(call, ${pageModel}.class);`);
+    lines.push(`  return new PagedIterable.Page<>(page.${camelCase(list.wire)}(), page.hasMore(), page.nextStartingAfter());`);
+  } else {
+    imports.add('com.google.gson.JsonElement');
+    imports.add('com.google.gson.JsonObject');
+    lines.push('  JsonObject page = transport.<JsonObject>json(call, JsonObject.class);');
+    lines.push('  JsonElement next = page.get("next_starting_after");');
+    lines.push(`  return new PagedIterable.Page<>(page.getAsJsonArray("${list.wire}").asList(), page.get("has_more").getAsBoolean(), next == null || next.isJsonNull() ? null : next.getAsString());`);
+  }
+  lines.push('});');
+
+  const doc = javadoc([
+    `{@code ${op.method} ${op.path}}, every page: the items of {@link #${methodName(op, 'java')}} one at a time, for a for-each loop or {@code stream()}.`,
+    'A page ({@code limit} items) is fetched when the iteration reaches it, after the last item\'s id; each page is one call with these arguments.',
+  ], '  ');
+  const signature = (args: Argument[]) => args.map((a) => `${a.type} ${a.name}`).join(', ');
+  const all = [...leading, ...optional.map((p) => ({ type: paramType(p), name: camelCase(p.name) }))];
+  const returns = `PagedIterable<${item}>`;
+  let out = `${doc}  public ${returns} ${name}(${signature(all)}) {\n${lines.map((l) => `    ${l}\n`).join('')}  }\n`;
+  for (let n = optional.length - 1; n >= 0; n--) {
+    const args = [...leading, ...optional.slice(0, n).map((p) => ({ type: paramType(p), name: camelCase(p.name) }))];
+    const passed = [...args.map((a) => a.name), ...optional.slice(n).map(() => 'null')];
+    out += `\n  /** {@link #${name}} without ${optional.slice(n).map((p) => `{@code ${camelCase(p.name)}}`).join(', ')}. */\n`;
+    out += `  public ${returns} ${name}(${signature(args)}) {\n    return ${name}(${passed.join(', ')});\n  }\n`;
+  }
+  return out;
+}
+
 function file(imports: Set<string>, body: string): string {
   imports.add('java.util.Objects');
   const lines = [...imports].sort().map((i) => `import ${i};`).join('\n');
@@ -172,13 +232,15 @@ export function emitJavaResources(set: ModelSet, operations: Operation[]): Map<s
     const imports = new Set<string>();
     const name = className(resource);
     const extended = JAVA_EXTENDED.has(resource);
-    const body = operations.filter((op) => op.resource === resource).map((op) => methods(set, op, imports)).join('\n');
+    const body = operations.filter((op) => op.resource === resource)
+      .flatMap((op) => [methods(set, op, imports), ...(pagedList(op) ? [pager(set, op, imports)] : [])]).join('\n');
     const head = `/** {@code client.${camelCase(resource)}()}: the ${resource.replace(/_/g, ' ')} operations${extended ? ` (${publicClass(resource)} adds to them)` : ''}. */\n` +
       `public ${extended ? 'abstract ' : ''}class ${name} {\n  final Transport transport;\n\n  ${name}(Transport transport) {\n    this.transport = transport;\n  }\n\n`;
     files.set(`${name}.java`, file(imports, `${head}${body}}\n`));
   }
   const imports = new Set<string>();
-  const root = operations.filter((op) => !op.resource).map((op) => methods(set, op, imports)).join('\n');
+  const root = operations.filter((op) => !op.resource)
+    .flatMap((op) => [methods(set, op, imports), ...(pagedList(op) ? [pager(set, op, imports)] : [])]).join('\n');
   let head = '/** The client\'s own methods and its resources; ContactValidator adds the configuration. */\npublic abstract class ContactValidatorOperations {\n  final Transport transport;\n';
   for (const r of resources) head += `  private final ${publicClass(r)} ${camelCase(r)};\n`;
   head += '\n  ContactValidatorOperations(Transport transport) {\n    this.transport = transport;\n';

@@ -5,7 +5,7 @@
  */
 import { KEYWORDS, typeText } from './emit-python.js';
 import { type Field, GENERATED_MARK, type ModelSet, modelName, pascalCase, sentence } from './model-ir.js';
-import { docOf, methodName, type Operation, type Parameter, plainType, resourcesOf, snakeCase } from './operation-ir.js';
+import { docOf, methodName, type Operation, pagedList, pagerName, type Parameter, plainType, resourcesOf, snakeCase } from './operation-ir.js';
 
 /** Resources whose hand-written subclass adds helpers that are not operations (`batches.wait`). */
 export const PY_EXTENDED: Record<string, string> = { batches: 'Batches' };
@@ -67,6 +67,34 @@ function wrapped(head: string, items: string[], tail: string, indent: number): s
   if (indent + one.length <= 110) return one;
   const pad = ' '.repeat(indent + 4);
   return `${head}\n${items.map((i) => `${pad}${i},\n`).join('')}${' '.repeat(indent)}${tail}`;
+}
+
+/**
+ * The generator that walks every page of a paged list (`list_all`): it asks for the next page, after the last item's
+ * id, only once the loop has used up the one before; each page is one call, with `limit` as its size and the same
+ * timeout and retries. Its arguments are the list method's.
+ */
+function pager(set: ModelSet, op: Operation, self: string): string {
+  const list = pagedList(op)!;
+  const listed = method(set, op, self);
+  // The list method's signature and request, with the generator's name and type, and the cursor as a variable.
+  const signature = listed.slice(0, listed.indexOf(':\n') + 2)
+    .replace(`def ${methodName(op, 'py')}(`, `def ${pagerName(op, 'py')}(`)
+    .replace(/-> List\[([^\n]*)\]:\n$/, '-> Iterator[$1]:\n');
+  const request = /return (self\.[\s\S]*?\))\.json\(\)\[/.exec(listed)![1].replace('"starting_after": starting_after', '"starting_after": after');
+  const page = op.answer.kind === 'json' && op.answer.ref && modelName(set, op.answer.ref, 'py');
+  const first = `\`\`${op.method} ${op.path}\`\`, every page: one item at a time.`;
+  const doc = wrap(`The items of \`\`${methodName(op, 'py')}\`\`, as a generator: a page (\`\`limit\`\` items) is fetched when the loop reaches it, after the last item's id; each page is one call with these arguments.`, '        ');
+  const lines = [
+    'after = starting_after',
+    'while True:',
+    `    page${page ? `: ${page}` : ''} = ${request.replace(/\n/g, '\n    ')}.json()`,
+    `    yield from page[${JSON.stringify(list.wire)}]`,
+    '    if not page["has_more"] or not page["next_starting_after"]:',
+    '        return',
+    '    after = page["next_starting_after"]',
+  ];
+  return `${signature}        """${first}\n\n${doc}\n        """\n${lines.map((l) => `        ${l}\n`).join('')}`;
 }
 
 function method(set: ModelSet, op: Operation, self: string): string {
@@ -161,16 +189,22 @@ const header = (what: string) => `# ${GENERATED_MARK}\n"""${what}"""\n\nfrom __f
 export function emitPythonResources(set: ModelSet, operations: Operation[]): Map<string, string> {
   const resources = resourcesOf(operations);
   let out = header('The resources\' methods, one per operation of the OpenAPI description.');
-  out += 'import os\nimport uuid\nfrom typing import IO, Any, Dict, List, Literal, Optional, Sequence, Union\n\n';
+  out += 'import os\nimport uuid\nfrom typing import IO, Any, Dict, Iterator, List, Literal, Optional, Sequence, Union\n\n';
   out += 'from ._http import Transport\nfrom ._streams import NOT_GIVEN, BatchResult, FileInput, _joined, _members, _segment, download, upload_body\n';
   out += `from .types import ${usedTypes(set, operations).join(', ')}\n\n`;
   for (const resource of resources) {
     out += `\nclass ${className(resource)}:\n    """\`\`client.${resource}\`\`."""\n\n    def __init__(self, transport: Transport) -> None:\n        self._t = transport\n`;
-    for (const op of operations.filter((o) => o.resource === resource)) out += `\n${method(set, op, '_t')}`;
+    for (const op of operations.filter((o) => o.resource === resource)) {
+      out += `\n${method(set, op, '_t')}`;
+      if (pagedList(op)) out += `\n${pager(set, op, '_t')}`;
+    }
     out += '\n';
   }
   out += '\nclass _RootOperations:\n    """The client\'s own methods; ``ContactValidator`` adds the configuration."""\n\n    _transport: Transport\n';
-  for (const op of operations.filter((o) => !o.resource)) out += `\n${method(set, op, '_transport')}`;
+  for (const op of operations.filter((o) => !o.resource)) {
+    out += `\n${method(set, op, '_transport')}`;
+    if (pagedList(op)) out += `\n${pager(set, op, '_transport')}`;
+  }
 
   let base = header('The client\'s base: its own methods and one attribute per resource (``client.batches``).');
   const plain = resources.filter((r) => !PY_EXTENDED[r]);

@@ -4,7 +4,7 @@
  * and the deadline; src/streams.ts turns an upload source into a body and a text answer into a BatchResult.
  */
 import { type ModelSet, GENERATED_MARK, modelName, pascalCase, sentence } from './model-ir.js';
-import { camelCase, docOf, methodName, type Operation, type Parameter, resourcesOf } from './operation-ir.js';
+import { camelCase, docOf, methodName, type Operation, pagedList, pagerName, type Parameter, resourcesOf } from './operation-ir.js';
 
 /** Resources whose hand-written subclass adds helpers that are not operations (`batches.waitFor`): module and class. */
 export const TS_EXTENDED: Record<string, { module: string; name: string }> = {
@@ -39,11 +39,58 @@ function optionsInterface(op: Operation): string {
   return `/** The options of \`${op.method} ${op.path}\`. */\nexport interface ${optionsName(op)} extends RequestOptions {\n${members.join('')}}\n\n`;
 }
 
-function method(set: ModelSet, op: Operation): string {
+/** The call's method, path and query; `values` replaces a query parameter's variable (`starting_after: after`). */
+function callFields(op: Operation, values: Record<string, string> = {}): string[] {
+  const path = '`' + op.path.replace(/\{([^}]+)\}/g, (_, wire) => `\${encodeURIComponent(${op.pathParameters.find((p) => p.wire === wire)!.name})}`) + '`';
+  const call = [`method: '${op.method}'`, `path: ${path}`];
+  if (op.query.length) {
+    const value = (p: Parameter) => values[p.wire] ?? (p.kind === 'list' ? `${p.name}?.join(',')` : p.name);
+    call.push(`query: { ${op.query.map((p) => `${p.wire}: ${value(p)}`).join(', ')} }`);
+  }
+  return call;
+}
+
+/** The leading arguments: path parameters, required query parameters, the body. */
+function leadingArguments(set: ModelSet, op: Operation): string[] {
   const args = op.pathParameters.map((p) => `${p.name}: string`);
   args.push(...op.query.filter((p) => p.required).map((p) => `${p.name}: ${paramType(p)}`));
   if (op.body?.kind === 'json') args.push(`body: ${tsType(set, op.body.ref)}${op.body.required ? '' : ' = {}'}`);
   if (op.body?.kind === 'upload') args.push('source: UploadSource');
+  return args;
+}
+
+/**
+ * The method that walks every page of a paged list (`listAll`): an async generator asking for the next page, after
+ * the last item's id, only once the loop has used up the one before; each page is one call, with the options'
+ * `limit` as its size and the same timeout, signal and retries.
+ */
+function pager(set: ModelSet, op: Operation): string {
+  const list = pagedList(op)!;
+  const item = list.ref ? tsType(set, list.ref) : 'unknown';
+  const type = (op.answer.kind === 'json' && op.answer.ref && modelName(set, op.answer.ref, 'ts'))
+    || `{ ${list.wire}: ${item}[]; has_more: boolean; next_starting_after: string | null }`;
+  const startingAfter = op.query.find((p) => p.wire === 'starting_after')!;
+  const optional = op.query.filter((p) => !p.required).map((p) => p.name);
+  const lines = [
+    `const { ${optional.join(', ')}, ...rest } = options;`,
+    `let after = ${startingAfter.name};`,
+    'for (;;) {',
+    `  const page = await this.transport.json<${type}>({ ${callFields(op, { starting_after: 'after' }).join(', ')} }, rest);`,
+    `  yield* page.${list.wire};`,
+    '  if (!page.has_more || !page.next_starting_after) return;',
+    '  after = page.next_starting_after;',
+    '}',
+  ];
+  const args = [...leadingArguments(set, op), `options: ${ownOptions(op) ? optionsName(op) : 'RequestOptions'} = {}`];
+  const doc = comment([
+    `${op.method} ${op.path}, every page: one item at a time, for \`for await\`.`,
+    `The items of \`${methodName(op, 'ts')}\`: a page (\`limit\` items) is fetched when the loop reaches it, after the last item's id; each page is one call with these options.`,
+  ], '  ');
+  return `${doc}  async *${pagerName(op, 'ts')}(${args.join(', ')}): AsyncGenerator<${item}, void, undefined> {\n${lines.map((l) => `    ${l}\n`).join('')}  }\n`;
+}
+
+function method(set: ModelSet, op: Operation): string {
+  const args = leadingArguments(set, op);
   args.push(ownOptions(op) ? `options: ${optionsName(op)} = {}` : 'options: RequestOptions = {}');
 
   const optional = op.query.filter((p) => !p.required);
@@ -52,11 +99,7 @@ function method(set: ModelSet, op: Operation): string {
   const lines: string[] = [];
   if (picked.length) lines.push(`const { ${picked.join(', ')}, ...rest } = options;`);
   const rest = picked.length ? 'rest' : 'options';
-  const path = '`' + op.path.replace(/\{([^}]+)\}/g, (_, wire) => `\${encodeURIComponent(${op.pathParameters.find((p) => p.wire === wire)!.name})}`) + '`';
-  const call = [`method: '${op.method}'`, `path: ${path}`];
-  if (op.query.length) {
-    call.push(`query: { ${op.query.map((p) => `${p.wire}: ${p.kind === 'list' ? `${p.name}?.join(',')` : p.name}`).join(', ')} }`);
-  }
+  const call = callFields(op);
   if (op.body?.kind === 'json') call.push('json: body');
   if (op.body?.kind === 'upload') call.push(`contentType: contentType ?? '${op.body.contentType}'`, '...(await uploadBody(source))');
   if (op.idempotencyKey) call.push('idempotencyKey');
@@ -112,12 +155,18 @@ export function emitTypeScriptResources(set: ModelSet, operations: Operation[]):
   for (const op of operations) out += optionsInterface(op);
   for (const resource of resources) {
     out += `/** \`client.${camelCase(resource)}\`. */\nexport class ${generatedClassName(resource)} {\n  constructor(protected readonly transport: Transport) {}\n`;
-    for (const op of operations.filter((o) => o.resource === resource)) out += `\n${method(set, op)}`;
+    for (const op of operations.filter((o) => o.resource === resource)) {
+      out += `\n${method(set, op)}`;
+      if (pagedList(op)) out += `\n${pager(set, op)}`;
+    }
     out += '}\n\n';
   }
   out += '/** The client\'s own methods; ContactValidator (client.ts) adds the configuration. */\nexport class RootOperations {\n';
   out += '  constructor(protected readonly transport: Transport) {}\n';
-  for (const op of root) out += `\n${method(set, op)}`;
+  for (const op of root) {
+    out += `\n${method(set, op)}`;
+    if (pagedList(op)) out += `\n${pager(set, op)}`;
+  }
   out += '}\n';
 
   const extended = resources.filter((r) => TS_EXTENDED[r]);

@@ -8,7 +8,7 @@
  * Every `/v1/` operation a key authenticates becomes a method, under a name derived from its operationId, unless the
  * tables below say otherwise: a new operation in the document is a new method on the next `npm run clients:generate`.
  */
-import { type Language, pascalCase, type TypeRef } from './model-ir.js';
+import { type Language, LANGUAGES, pascalCase, type TypeRef } from './model-ir.js';
 
 type JsonSchema = Record<string, any>;
 
@@ -40,6 +40,9 @@ export const PARAMETER_NAMES: Record<string, string> = { 'autocompleteAddress.q'
 /** Query parameters that take several values joined with commas: the clients take a list. */
 export const LIST_PARAMETERS = new Set(['createBatch.address_columns']);
 
+/** The members a paged list answers beside its items, sorted and joined. */
+const PAGE_MEMBERS = 'has_more,next_starting_after';
+
 export interface Parameter {
   wire: string;
   /** The name in the client (camelCase; each language spells it its own way). */
@@ -55,7 +58,8 @@ export type Body =
   | { kind: 'upload'; contentType: string };
 
 export type Answer =
-  | { kind: 'json'; ref?: string; unwrap?: { wire: string; ref?: string } }
+  /** `unwrap`: a list answer given as its items; `paged`: with `has_more` and `next_starting_after` (docs/api.md#lists). */
+  | { kind: 'json'; ref?: string; unwrap?: { wire: string; ref?: string; paged: boolean } }
   | { kind: 'download' }
   | { kind: 'none' };
 
@@ -130,11 +134,13 @@ function answerOf(id: string, op: JsonSchema, schemas: Record<string, JsonSchema
   if (content['application/json']) {
     const ref = refOf(content['application/json'].schema);
     const schema = ref ? schemas[ref] : undefined;
-    // A list answer ({ "batches": [...] }, one member, an array) is given as the list: the document pages nothing
-    // yet (each list is the latest 100), so there is no cursor to follow.
+    // A list answer ({ "batches": [...] }, one member an array, beside it at most the paging members of
+    // docs/api.md#lists) is given as the list: its page, `paged` when a cursor follows it.
     const members = Object.entries<JsonSchema>(schema?.properties ?? {});
-    if (members.length === 1 && members[0][1].type === 'array') {
-      return { kind: 'json', ref, unwrap: { wire: members[0][0], ref: refOf(members[0][1].items) } };
+    const arrays = members.filter(([, m]) => m.type === 'array');
+    const others = members.filter(([, m]) => m.type !== 'array').map(([name]) => name).sort().join(',');
+    if (arrays.length === 1 && (others === '' || others === PAGE_MEMBERS)) {
+      return { kind: 'json', ref, unwrap: { wire: arrays[0][0], ref: refOf(arrays[0][1].items), paged: others !== '' } };
     }
     return { kind: 'json', ref };
   }
@@ -197,8 +203,38 @@ export function readOperations(document: { paths: Record<string, Record<string, 
     const key = `${op.resource}.${op.name}`;
     if (seen.has(key)) fail(op.id, `a second method named ${key}: give it a name in METHOD_NAMES`);
     seen.add(key);
+    // A paged list follows its cursor: `starting_after` in the query, `next_starting_after` in the answer.
+    if (pagedList(op) && !op.query.some((p) => p.wire === 'starting_after' && !p.required)) {
+      fail(op.id, 'a paged answer without an optional starting_after parameter');
+    }
+  }
+  for (const language of LANGUAGES) {
+    for (const op of operations.filter(pagedList)) {
+      const name = pagerName(op, language);
+      const other = operations.find((o) => o.resource === op.resource && methodName(o, language) === name);
+      if (other) fail(op.id, `its ${language} method ${name} that walks every page has the name of ${other.id}'s`);
+    }
   }
   return operations;
+}
+
+/** The list an operation answers a page of, when a cursor follows it (`has_more`, `next_starting_after`). */
+export function pagedList(op: Operation): { wire: string; ref?: string } | undefined {
+  return op.answer.kind === 'json' && op.answer.unwrap?.paged ? op.answer.unwrap : undefined;
+}
+
+/** What the auto-paging method of a paged list adds to the list method's name (`list` → `listAll`, `runs` → `runsAll`). */
+const PAGER_SUFFIX = 'All';
+
+/**
+ * The name in `language` of the method that walks every page of a paged list (`listAll`, `list_all`, `ListAll`,
+ * `runsAll`): the list method's name and `All`.
+ */
+export function pagerName(op: Operation, language: Language): string {
+  const name = `${METHOD_NAMES[op.id]?.[language] ?? op.name}${PAGER_SUFFIX}`;
+  if (language === 'py') return snakeCase(name);
+  if (language === 'go') return name[0].toUpperCase() + name.slice(1);
+  return name;
 }
 
 /** The method's name in `language`: the table's, else the derived one, spelled as the language spells methods. */

@@ -28,3 +28,15 @@ func Example() {
 	}
 	fmt.Println(res.Address.Status, res.Email.Status, res.Phone.Type)
 }
+
+func ExampleBatchesService_ListAll() {
+	client := cv.New(os.Getenv("CV_API_KEY"))
+	it := client.Batches.ListAll(context.Background(), &cv.ListBatchesParams{Limit: 50})
+	for it.Next() {
+		b := it.Current()
+		fmt.Println(b.BatchID, b.Status)
+	}
+	if err := it.Err(); err != nil {
+		log.Fatal(err)
+	}
+}

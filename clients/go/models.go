@@ -242,7 +242,7 @@ type EmailResult struct {
 	Risk   EmailRisk   `json:"risk"`
 	// `pending`: the probe goes on past the budget; `skipped`: no probe was made
 	SMTP SMTPVerdict `json:"smtp"`
-	// Why the status: `syntax` (finer codes after a colon, `syntax:local_too_long`), `no_such_domain`, `no_mail_server`, `null_mx`, `mailbox_not_found`, `disabled`, `catch_all`, `mailbox_full`, `disposable`, `role`, `temp_fail`, `timeout`, `blocked`, `no_connect`, `dns_error`, `accepted`, `typo`, `not_checked`, `reserved_domain` (example.com, `.test`, `.example`, `.invalid`, `.localhost`: never a mailbox), …
+	// Why the status: `syntax` (finer codes after a colon, `syntax:local_too_long`), `no_such_domain`, `no_mail_server`, `null_mx`, `mailbox_not_found`, `disabled`, `catch_all`, `mailbox_full`, `disposable`, `role`, `temp_fail`, `timeout`, `blocked`, `no_connect`, `dns_error`, `accepted`, `typo`, `not_checked`, `reserved_domain` (example.com, `.test`, `.example`, `.invalid`, `.localhost`: never a mailbox), `bounced` (the account reported a hard bounce, `POST /v1/feedback`), …
 	Reason     string `json:"reason"`
 	Normalized string `json:"normalized"`
 	// A likely intended address when the domain looks mistyped
@@ -254,6 +254,8 @@ type EmailResult struct {
 	NextAction NextAction `json:"next_action"`
 	// On a `temp_fail`, `throttled` or `timeout` answer: the service asks again later; `GET /v1/email-checks/{check_id}` gives the answer that arrives, as do the cache, an `email.verified` event and a batch's result row (docs/email.md)
 	CheckID string `json:"check_id,omitempty"`
+	// On a catch-all answer, once the account has told outcomes of its mail (`POST /v1/feedback`): how likely a mail to the domain is delivered (docs/email.md#feedback)
+	CatchAllScore map[string]any `json:"catch_all_score,omitempty"`
 }
 
 // PhoneResult is the schema PhoneResult.
@@ -448,8 +450,12 @@ type BatchColumns struct {
 
 // BatchList is the schema BatchList.
 type BatchList struct {
-	// Newest first, the latest 100
+	// Newest first, a page (docs/api.md#lists)
 	Batches []Batch `json:"batches"`
+	// Whether older items follow this page
+	HasMore bool `json:"has_more"`
+	// While `has_more`: the last item's id, to send as `starting_after` for the next page; else null
+	NextStartingAfter string `json:"next_starting_after"`
 }
 
 // RunError is the schema ConnectorRun.errors[].
@@ -525,8 +531,12 @@ type ConnectorList struct {
 
 // ConnectorRunList is the schema ConnectorRunList.
 type ConnectorRunList struct {
-	// Newest first
+	// Newest first, a page (docs/api.md#lists)
 	Runs []ConnectorRun `json:"runs"`
+	// Whether older items follow this page
+	HasMore bool `json:"has_more"`
+	// While `has_more`: the last item's id, to send as `starting_after` for the next page; else null
+	NextStartingAfter string `json:"next_starting_after"`
 }
 
 // RunStarted is the schema RunStarted.
@@ -578,8 +588,12 @@ type WebhookDelivery struct {
 
 // WebhookDeliveryList is the schema WebhookDeliveryList.
 type WebhookDeliveryList struct {
-	// Newest first, at most 100
+	// Newest first, a page (docs/api.md#lists)
 	Deliveries []WebhookDelivery `json:"deliveries"`
+	// Whether older items follow this page
+	HasMore bool `json:"has_more"`
+	// While `has_more`: the last item's id, to send as `starting_after` for the next page; else null
+	NextStartingAfter string `json:"next_starting_after"`
 }
 
 // FieldError is the schema FieldError.
@@ -671,4 +685,25 @@ type ShopifyInstallLink struct {
 	// Open it in the browser of the store's owner: it is valid an hour
 	InstallURL string    `json:"install_url"`
 	ExpiresAt  time.Time `json:"expires_at"`
+}
+
+// Feedback is the schema Feedback.
+type Feedback struct {
+	// The address the mail went to
+	Email string `json:"email"`
+	// `bounced`: a hard bounce (5xx: no such mailbox); `delivered`; `complained`: delivered, and marked as spam
+	Outcome string `json:"outcome"`
+}
+
+// FeedbackRecorded is the schema FeedbackRecorded.
+type FeedbackRecorded struct {
+	// The address, normalized as the answers normalize it
+	Email   string `json:"email"`
+	Outcome string `json:"outcome"`
+	// Its domain, in lower-case A-labels
+	Domain string `json:"domain"`
+	// The account's outcomes at the domain, one per address (its latest)
+	DomainOutcomes map[string]any `json:"domain_outcomes"`
+	// What the domain's catch-all answers now carry (docs/email.md#feedback)
+	CatchAllScore map[string]any `json:"catch_all_score"`
 }

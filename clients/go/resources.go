@@ -25,6 +25,8 @@ type resources struct {
 	WebhookEndpoints *WebhookEndpointsService
 	// EmailChecks has the email checks operations.
 	EmailChecks *EmailChecksService
+	// Feedback has the feedback operations.
+	Feedback *FeedbackService
 }
 
 func (c *Client) initResources() {
@@ -34,6 +36,7 @@ func (c *Client) initResources() {
 	c.Connectors = &ConnectorsService{c}
 	c.WebhookEndpoints = &WebhookEndpointsService{c}
 	c.EmailChecks = &EmailChecksService{c}
+	c.Feedback = &FeedbackService{c}
 }
 
 // ValidateQueryParams are the optional parameters of POST /v1/validate; the zero value leaves each out.
@@ -84,12 +87,36 @@ type BatchParams struct {
 	ContentType string
 }
 
+// ListBatchesParams are the optional parameters of GET /v1/batches; the zero value leaves each out.
+type ListBatchesParams struct {
+	// How many items at most (1-100, default 100).
+	Limit int
+	// The id of the last item of the page before: the page that follows it (older items).
+	StartingAfter string
+}
+
 // GetBatchResultParams are the optional parameters of GET /v1/batches/{batch_id}/result; the zero value leaves each out.
 type GetBatchResultParams struct {
 	// `true`: the rows done so far, before the batch has completed.
 	Partial *bool
 	// `false`: cells as they are, without the leading `'` (for a CRM import, where it would corrupt phone numbers). Such a file must not be opened in a spreadsheet: a cell starting with `=` would run there.
 	FormulaEscape *bool
+}
+
+// ListConnectorRunsParams are the optional parameters of GET /v1/connectors/{connector_id}/runs; the zero value leaves each out.
+type ListConnectorRunsParams struct {
+	// How many items at most (1-100, default 50).
+	Limit int
+	// The id of the last item of the page before: the page that follows it (older items).
+	StartingAfter string
+}
+
+// ListWebhookDeliveriesParams are the optional parameters of GET /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries; the zero value leaves each out.
+type ListWebhookDeliveriesParams struct {
+	// How many items at most (1-100, default 100).
+	Limit int
+	// The id of the last item of the page before: the page that follows it (older items).
+	StartingAfter string
 }
 
 // KeysService is client.Keys.
@@ -109,6 +136,9 @@ type WebhookEndpointsService struct{ c *Client }
 
 // EmailChecksService is client.EmailChecks.
 type EmailChecksService struct{ c *Client }
+
+// FeedbackService is client.Feedback.
+type FeedbackService struct{ c *Client }
 
 // Validate: POST /v1/validate: Validate an address, an e-mail address and a phone number.
 //
@@ -320,13 +350,51 @@ func (s *BatchesService) Create(ctx context.Context, file io.Reader, params ...B
 }
 
 // List: GET /v1/batches: The account's batches, newest first.
-func (s *BatchesService) List(ctx context.Context) ([]Batch, error) {
-	cl := call{method: http.MethodGet, path: "/v1/batches", policy: retryAll}
+func (s *BatchesService) List(ctx context.Context, params ...*ListBatchesParams) ([]Batch, error) {
+	var p *ListBatchesParams
+	if len(params) > 0 {
+		p = params[0]
+	}
+	values := url.Values{}
+	if p != nil {
+		if p.Limit != 0 {
+			values.Set("limit", strconv.Itoa(p.Limit))
+		}
+		if p.StartingAfter != "" {
+			values.Set("starting_after", p.StartingAfter)
+		}
+	}
+	cl := call{method: http.MethodGet, path: "/v1/batches", policy: retryAll, query: values}
 	var out BatchList
 	if err := s.c.roundTripWith(ctx, cl, &out, nil); err != nil {
 		return nil, err
 	}
 	return out.Batches, nil
+}
+
+// ListAll: GET /v1/batches, every page: the items of List one at a time, for a loop on Next.
+// A page (Limit items) is fetched when Next reaches it, after the last item's id; each page is one call with these params.
+func (s *BatchesService) ListAll(ctx context.Context, params ...*ListBatchesParams) *Iter[Batch] {
+	var p ListBatchesParams
+	if len(params) > 0 && params[0] != nil {
+		p = *params[0]
+	}
+	return newIter(ctx, p.StartingAfter, func(ctx context.Context, after string) ([]Batch, bool, string, error) {
+		p.StartingAfter = after
+		values := url.Values{}
+		if p.Limit != 0 {
+			values.Set("limit", strconv.Itoa(p.Limit))
+		}
+		if p.StartingAfter != "" {
+			values.Set("starting_after", p.StartingAfter)
+		}
+		cl := call{method: http.MethodGet, path: "/v1/batches", policy: retryAll, query: values}
+		var out BatchList
+		if err := s.c.roundTripWith(ctx, cl, &out, nil); err != nil {
+			return nil, false, "", err
+		}
+		return out.Batches, out.HasMore, out.NextStartingAfter, nil
+	})
 }
 
 // Get: GET /v1/batches/{batch_id}: A batch's status and progress.
@@ -511,13 +579,51 @@ func (s *ConnectorsService) StartRun(ctx context.Context, connectorID string) (*
 }
 
 // Runs: GET /v1/connectors/{connector_id}/runs: A connector's runs, newest first.
-func (s *ConnectorsService) Runs(ctx context.Context, connectorID string) ([]ConnectorRun, error) {
-	cl := call{method: http.MethodGet, path: "/v1/connectors/" + url.PathEscape(connectorID) + "/runs", policy: retryAll}
+func (s *ConnectorsService) Runs(ctx context.Context, connectorID string, params ...*ListConnectorRunsParams) ([]ConnectorRun, error) {
+	var p *ListConnectorRunsParams
+	if len(params) > 0 {
+		p = params[0]
+	}
+	values := url.Values{}
+	if p != nil {
+		if p.Limit != 0 {
+			values.Set("limit", strconv.Itoa(p.Limit))
+		}
+		if p.StartingAfter != "" {
+			values.Set("starting_after", p.StartingAfter)
+		}
+	}
+	cl := call{method: http.MethodGet, path: "/v1/connectors/" + url.PathEscape(connectorID) + "/runs", policy: retryAll, query: values}
 	var out ConnectorRunList
 	if err := s.c.roundTripWith(ctx, cl, &out, nil); err != nil {
 		return nil, err
 	}
 	return out.Runs, nil
+}
+
+// RunsAll: GET /v1/connectors/{connector_id}/runs, every page: the items of Runs one at a time, for a loop on Next.
+// A page (Limit items) is fetched when Next reaches it, after the last item's id; each page is one call with these params.
+func (s *ConnectorsService) RunsAll(ctx context.Context, connectorID string, params ...*ListConnectorRunsParams) *Iter[ConnectorRun] {
+	var p ListConnectorRunsParams
+	if len(params) > 0 && params[0] != nil {
+		p = *params[0]
+	}
+	return newIter(ctx, p.StartingAfter, func(ctx context.Context, after string) ([]ConnectorRun, bool, string, error) {
+		p.StartingAfter = after
+		values := url.Values{}
+		if p.Limit != 0 {
+			values.Set("limit", strconv.Itoa(p.Limit))
+		}
+		if p.StartingAfter != "" {
+			values.Set("starting_after", p.StartingAfter)
+		}
+		cl := call{method: http.MethodGet, path: "/v1/connectors/" + url.PathEscape(connectorID) + "/runs", policy: retryAll, query: values}
+		var out ConnectorRunList
+		if err := s.c.roundTripWith(ctx, cl, &out, nil); err != nil {
+			return nil, false, "", err
+		}
+		return out.Runs, out.HasMore, out.NextStartingAfter, nil
+	})
 }
 
 // Check: POST /v1/connectors/{connector_id}/check: Check a connector before its first run.
@@ -566,13 +672,51 @@ func (s *WebhookEndpointsService) Delete(ctx context.Context, webhookEndpointID 
 }
 
 // Deliveries: GET /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries: An endpoint's deliveries, newest first.
-func (s *WebhookEndpointsService) Deliveries(ctx context.Context, webhookEndpointID string) ([]WebhookDelivery, error) {
-	cl := call{method: http.MethodGet, path: "/v1/webhook_endpoints/" + url.PathEscape(webhookEndpointID) + "/deliveries", policy: retryAll}
+func (s *WebhookEndpointsService) Deliveries(ctx context.Context, webhookEndpointID string, params ...*ListWebhookDeliveriesParams) ([]WebhookDelivery, error) {
+	var p *ListWebhookDeliveriesParams
+	if len(params) > 0 {
+		p = params[0]
+	}
+	values := url.Values{}
+	if p != nil {
+		if p.Limit != 0 {
+			values.Set("limit", strconv.Itoa(p.Limit))
+		}
+		if p.StartingAfter != "" {
+			values.Set("starting_after", p.StartingAfter)
+		}
+	}
+	cl := call{method: http.MethodGet, path: "/v1/webhook_endpoints/" + url.PathEscape(webhookEndpointID) + "/deliveries", policy: retryAll, query: values}
 	var out WebhookDeliveryList
 	if err := s.c.roundTripWith(ctx, cl, &out, nil); err != nil {
 		return nil, err
 	}
 	return out.Deliveries, nil
+}
+
+// DeliveriesAll: GET /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries, every page: the items of Deliveries one at a time, for a loop on Next.
+// A page (Limit items) is fetched when Next reaches it, after the last item's id; each page is one call with these params.
+func (s *WebhookEndpointsService) DeliveriesAll(ctx context.Context, webhookEndpointID string, params ...*ListWebhookDeliveriesParams) *Iter[WebhookDelivery] {
+	var p ListWebhookDeliveriesParams
+	if len(params) > 0 && params[0] != nil {
+		p = *params[0]
+	}
+	return newIter(ctx, p.StartingAfter, func(ctx context.Context, after string) ([]WebhookDelivery, bool, string, error) {
+		p.StartingAfter = after
+		values := url.Values{}
+		if p.Limit != 0 {
+			values.Set("limit", strconv.Itoa(p.Limit))
+		}
+		if p.StartingAfter != "" {
+			values.Set("starting_after", p.StartingAfter)
+		}
+		cl := call{method: http.MethodGet, path: "/v1/webhook_endpoints/" + url.PathEscape(webhookEndpointID) + "/deliveries", policy: retryAll, query: values}
+		var out WebhookDeliveryList
+		if err := s.c.roundTripWith(ctx, cl, &out, nil); err != nil {
+			return nil, false, "", err
+		}
+		return out.Deliveries, out.HasMore, out.NextStartingAfter, nil
+	})
 }
 
 // Redeliver: POST /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries/{delivery_id}/redeliver: Send a delivery again now.
@@ -612,4 +756,19 @@ func (s *EmailChecksService) Get(ctx context.Context, checkID string) (map[strin
 		return nil, err
 	}
 	return out, nil
+}
+
+// Send: POST /v1/feedback: Tell what became of a mail.
+//
+// A hard bounce makes the address `invalid` (`reason` `bounced`) in this account's answers from now on; the outcomes of a domain's addresses give its catch-all answers a `catch_all_score`. One outcome per address, the latest standing: telling the same thing twice counts once. Free. Kept in this account alone, never shared.
+func (s *FeedbackService) Send(ctx context.Context, body Feedback) (*FeedbackRecorded, error) {
+	cl := call{method: http.MethodPost, path: "/v1/feedback", policy: retryRefused}
+	if err := s.c.encode(&cl, body); err != nil {
+		return nil, err
+	}
+	var out FeedbackRecorded
+	if err := s.c.roundTripWith(ctx, cl, &out, nil); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLIENTS_DIR, generateModels, listGenerated, writeModels } from '../../clients/generate-models.js';
 import { GENERATED_MARK, LANGUAGES } from '../../clients/codegen/model-ir.js';
-import { methodName, readOperations } from '../../clients/codegen/operation-ir.js';
+import { methodName, pagedList, pagerName, readOperations } from '../../clients/codegen/operation-ir.js';
 import { GO_BODY_TYPES } from '../../clients/codegen/emit-go-resources.js';
 import { JAVA_BODY_TYPES } from '../../clients/codegen/emit-java-resources.js';
 import { buildOpenApiDocument, type OpenApiDocument } from '../../src/http/openapi/document.js';
@@ -79,8 +79,69 @@ describe('client models generated from the OpenAPI description', () => {
         const declared = { ts: `async ${name}(`, py: `def ${name}(`, go: `) ${name}(ctx`, java: ` ${name}(` }[language];
         expect(text, `${REGENERATE}: ${language} has no ${name} for ${op.id}`).toContain(declared);
         expect(text, `${REGENERATE}: ${language} does not call ${op.path}`).toContain(op.path.split('{')[0].replace(/\/$/, ''));
+        if (!pagedList(op)) continue;
+        // A paged list also has the method that walks every page (`listAll`).
+        const pager = pagerName(op, language);
+        const walks = { ts: `async *${pager}(`, py: `def ${pager}(`, go: `) ${pager}(ctx`, java: ` ${pager}(` }[language];
+        expect(text, `${REGENERATE}: ${language} has no ${pager} for ${op.id}`).toContain(walks);
       }
     }
+  });
+
+  it('When the description is read, then the three growing lists are paged and each has a method that walks every page', () => {
+    // Arrange / Act
+    const operations = readOperations(buildOpenApiDocument() as unknown as Parameters<typeof readOperations>[0]);
+    const paged = operations.filter((op) => pagedList(op));
+
+    // Assert
+    expect(paged.map((op) => op.id).sort()).toEqual(['listBatches', 'listConnectorRuns', 'listWebhookDeliveries']);
+    expect(paged.map((op) => pagerName(op, 'ts'))).toEqual(expect.arrayContaining(['listAll', 'runsAll', 'deliveriesAll']));
+    expect(paged.map((op) => pagerName(op, 'py'))).toEqual(expect.arrayContaining(['list_all', 'runs_all', 'deliveries_all']));
+    expect(paged.map((op) => pagerName(op, 'go'))).toEqual(expect.arrayContaining(['ListAll', 'RunsAll', 'DeliveriesAll']));
+  });
+
+  it('When the description gains a paged list, then each client gets the list method and one that walks every page', () => {
+    // Arrange: GET /v1/gadgets, a page of batches (the BatchList schema) after a cursor.
+    const document = withGadgets(editableDocument());
+    document.paths['/v1/gadgets'].get = {
+      operationId: 'listGadgets', security: [{ ApiKey: [] }], summary: 'The gadgets',
+      parameters: [
+        { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100 } },
+        { name: 'starting_after', in: 'query', schema: { type: 'string' } },
+      ],
+      responses: { 200: { description: 'A page', content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchList' } } } } },
+    };
+
+    // Act
+    const after = generateModels(document);
+
+    // Assert: the page is the list method's answer; the walk follows the cursor, one page per step.
+    const ts = after.get('typescript/src/resources.ts')!;
+    expect(ts).toContain('async list(options: ListGadgetsOptions = {}): Promise<Batch[]>');
+    expect(ts).toContain('async *listAll(options: ListGadgetsOptions = {}): AsyncGenerator<Batch, void, undefined>');
+    expect(ts).toContain('path: `/v1/gadgets`, query: { limit: limit, starting_after: after } }, rest);');
+    expect(ts).toContain('if (!page.has_more || !page.next_starting_after) return;');
+    const py = after.get('python/src/contact_validator/_resources.py')!;
+    expect(py).toMatch(/def list_all\(\s*self,\s*\*,\s*limit: Optional\[int\] = None,\s*starting_after: Optional\[str\] = None,\s*timeout: Optional\[float\] = None,?\s*\) -> Iterator\[Batch\]:/);
+    expect(py).toContain('query={"limit": limit, "starting_after": after}');
+    const go = after.get('go/resources.go')!;
+    expect(go).toContain('func (s *GadgetsService) List(ctx context.Context, params ...*ListGadgetsParams) ([]Batch, error)');
+    expect(go).toContain('func (s *GadgetsService) ListAll(ctx context.Context, params ...*ListGadgetsParams) *Iter[Batch]');
+    expect(go).toContain('return out.Batches, out.HasMore, out.NextStartingAfter, nil');
+    const java = after.get('java/src/main/java/com/contactvalidator/Gadgets.java')!;
+    expect(java).toContain('public PagedIterable<Batch> listAll(Integer limit, String startingAfter) {');
+    expect(java).toContain('public PagedIterable<Batch> listAll() {');
+    expect(java).toContain('parameters.put("starting_after", after);');
+  });
+
+  it('When a paged list takes no starting_after, then generation fails and names it', () => {
+    // Arrange
+    const document = editableDocument();
+    const operation = document.paths['/v1/batches'].get;
+    operation.parameters = operation.parameters.filter((p: { name: string }) => p.name !== 'starting_after');
+
+    // Act / Assert
+    expect(() => generateModels(document)).toThrow(/listBatches: a paged answer without an optional starting_after/);
   });
 
   it('When a body schema gains a member, then the hand-written request types of Go and Java are found to lack it', () => {

@@ -81,6 +81,49 @@ def test_when_batches_are_listed_then_the_newest_comes_first(client: ContactVali
     assert client.batches.get(first["batch_id"])["name"] == "older"
 
 
+def test_when_more_batches_than_a_page_are_walked_then_each_comes_once_newest_first_a_page_per_request(
+    service, client: ContactValidator,
+) -> None:
+    # Arrange: five more batches, and the account's whole list read as one page.
+    csv = b"Email\nsomeone@example.com\n"
+    created = [client.batches.create(csv, name=f"page {i}", smtp=False)["batch_id"] for i in range(5)]
+    whole = client.batches.list(limit=100)
+    assert len(whole) < 100
+    forwarded = service.counts()["forwarded"]
+
+    # Act: pages of two.
+    walked = list(client.batches.list_all(limit=2))
+
+    # Assert: every batch once, in the list's order (newest first), one request per page.
+    ids = [b["batch_id"] for b in walked]
+    assert ids == [b["batch_id"] for b in whole]
+    assert len(set(ids)) == len(ids)
+    assert set(ids[:5]) == set(created)
+    assert all(a["created_at"] >= b["created_at"] for a, b in zip(walked, walked[1:]))
+    assert service.counts()["forwarded"] - forwarded == -(-len(whole) // 2)
+
+
+def test_when_list_all_is_left_after_its_first_item_then_one_page_was_fetched(service, client: ContactValidator) -> None:
+    # Arrange: nothing is fetched before the first item is asked for.
+    forwarded = service.counts()["forwarded"]
+    walk = client.batches.list_all(limit=2)
+    assert service.counts()["forwarded"] == forwarded
+
+    # Act
+    first = next(walk)
+    walk.close()
+
+    # Assert
+    assert service.counts()["forwarded"] - forwarded == 1
+    assert first["batch_id"] == client.batches.list(limit=1)[0]["batch_id"]
+
+
+def test_when_list_all_starts_after_an_id_that_is_not_a_batch_then_invalid_request_error_names_it(client: ContactValidator) -> None:
+    with pytest.raises(InvalidRequestError) as caught:
+        next(client.batches.list_all(starting_after="batch_made_up"))
+    assert [e["field"] for e in caught.value.errors] == ["starting_after"]
+
+
 def test_when_a_batch_is_canceled_then_its_result_is_gone(client: ContactValidator) -> None:
     created = client.batches.create(b"Email\n" + b"someone@example.com\n" * 2000, smtp=False)
 

@@ -1,7 +1,7 @@
 // Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 /** The client's base: its own methods and one property per resource (`client.batches`). */
 import type { Transport } from './transport.js';
-import { RootOperations, Keys, Policies, Connectors, WebhookEndpoints, EmailChecks } from './resources.js';
+import { RootOperations, Keys, Policies, Connectors, WebhookEndpoints, EmailChecks, Feedback } from './resources.js';
 import { Batches } from './batches.js';
 
 export class ContactValidatorBase extends RootOperations {
@@ -11,6 +11,7 @@ export class ContactValidatorBase extends RootOperations {
   readonly connectors: Connectors;
   readonly webhookEndpoints: WebhookEndpoints;
   readonly emailChecks: EmailChecks;
+  readonly feedback: Feedback;
 
   constructor(transport: Transport) {
     super(transport);
@@ -20,5 +21,6 @@ export class ContactValidatorBase extends RootOperations {
     this.connectors = new Connectors(transport);
     this.webhookEndpoints = new WebhookEndpoints(transport);
     this.emailChecks = new EmailChecks(transport);
+    this.feedback = new Feedback(transport);
   }
 }

@@ -233,7 +233,7 @@ export interface EmailResult {
   risk: EmailRisk;
   /** `pending`: the probe goes on past the budget; `skipped`: no probe was made */
   smtp: SmtpResult;
-  /** Why the status: `syntax` (finer codes after a colon, `syntax:local_too_long`), `no_such_domain`, `no_mail_server`, `null_mx`, `mailbox_not_found`, `disabled`, `catch_all`, `mailbox_full`, `disposable`, `role`, `temp_fail`, `timeout`, `blocked`, `no_connect`, `dns_error`, `accepted`, `typo`, `not_checked`, `reserved_domain` (example.com, `.test`, `.example`, `.invalid`, `.localhost`: never a mailbox), … */
+  /** Why the status: `syntax` (finer codes after a colon, `syntax:local_too_long`), `no_such_domain`, `no_mail_server`, `null_mx`, `mailbox_not_found`, `disabled`, `catch_all`, `mailbox_full`, `disposable`, `role`, `temp_fail`, `timeout`, `blocked`, `no_connect`, `dns_error`, `accepted`, `typo`, `not_checked`, `reserved_domain` (example.com, `.test`, `.example`, `.invalid`, `.localhost`: never a mailbox), `bounced` (the account reported a hard bounce, `POST /v1/feedback`), … */
   reason: EmailReason;
   normalized: string | null;
   /** A likely intended address when the domain looks mistyped */
@@ -245,6 +245,8 @@ export interface EmailResult {
   next_action: NextAction;
   /** On a `temp_fail`, `throttled` or `timeout` answer: the service asks again later; `GET /v1/email-checks/{check_id}` gives the answer that arrives, as do the cache, an `email.verified` event and a batch's result row (docs/email.md) */
   check_id?: string;
+  /** On a catch-all answer, once the account has told outcomes of its mail (`POST /v1/feedback`): how likely a mail to the domain is delivered (docs/email.md#feedback) */
+  catch_all_score?: { score: number; outcomes: number; [extra: string]: unknown };
   [extra: string]: unknown;
 }
 
@@ -462,8 +464,12 @@ export interface CreatedBatch extends Batch {
 }
 
 export interface BatchList {
-  /** Newest first, the latest 100 */
+  /** Newest first, a page (docs/api.md#lists) */
   batches: Batch[];
+  /** Whether older items follow this page */
+  has_more: boolean;
+  /** While `has_more`: the last item's id, to send as `starting_after` for the next page; else null */
+  next_starting_after: string | null;
   [extra: string]: unknown;
 }
 
@@ -562,7 +568,7 @@ export interface ConnectorRun {
   reason: Open<'credits_exhausted' | 'auth_failed' | 'rate_limited' | 'api_error' | 'uninstalled' | 'credit_cap_reached'> | null;
   /** The platform's own words, for the operator */
   message: string | null;
-  triggered_by: Open<'schedule' | 'api' | 'cli' | 'webhook' | 'dashboard' | 'stream_dropped'>;
+  triggered_by: Open<'schedule' | 'api' | 'cli' | 'webhook' | 'dashboard' | 'stream_dropped' | 'email_check'>;
   started_at: string;
   finished_at: string | null;
   /** Distinct records read */
@@ -621,8 +627,12 @@ export interface ConnectorList {
 }
 
 export interface ConnectorRunList {
-  /** Newest first */
+  /** Newest first, a page (docs/api.md#lists) */
   runs: ConnectorRun[];
+  /** Whether older items follow this page */
+  has_more: boolean;
+  /** While `has_more`: the last item's id, to send as `starting_after` for the next page; else null */
+  next_starting_after: string | null;
   [extra: string]: unknown;
 }
 
@@ -681,8 +691,12 @@ export interface WebhookDelivery {
 }
 
 export interface WebhookDeliveryList {
-  /** Newest first, at most 100 */
+  /** Newest first, a page (docs/api.md#lists) */
   deliveries: WebhookDelivery[];
+  /** Whether older items follow this page */
+  has_more: boolean;
+  /** While `has_more`: the last item's id, to send as `starting_after` for the next page; else null */
+  next_starting_after: string | null;
   [extra: string]: unknown;
 }
 
@@ -772,5 +786,18 @@ export interface ShopifyInstallLink {
   /** Open it in the browser of the store's owner: it is valid an hour */
   install_url: string;
   expires_at: string;
+  [extra: string]: unknown;
+}
+
+export interface FeedbackRecorded {
+  /** The address, normalized as the answers normalize it */
+  email: string;
+  outcome: Open<'bounced' | 'delivered' | 'complained'>;
+  /** Its domain, in lower-case A-labels */
+  domain: string;
+  /** The account's outcomes at the domain, one per address (its latest) */
+  domain_outcomes: { delivered: number; bounced: number; complained: number; [extra: string]: unknown };
+  /** What the domain's catch-all answers now carry (docs/email.md#feedback) */
+  catch_all_score: { score: number; outcomes: number; [extra: string]: unknown };
   [extra: string]: unknown;
 }

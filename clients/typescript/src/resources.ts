@@ -2,7 +2,7 @@
 /** The resources' methods, one per operation of the OpenAPI description. */
 import { type RequestOptions, type Transport, randomUUID } from './transport.js';
 import { BatchResult, type UploadSource, uploadBody } from './streams.js';
-import type { Account, AddressSuggestion, AddressSuggestions, ApiKey, Batch, BatchList, Connector, ConnectorCheck, ConnectorList, ConnectorRun, ConnectorRunList, CreateConnectorRequest, CreateKeyRequest, CreateWebhookEndpointRequest, CreatedBatch, CreatedKey, CreatedWebhookEndpoint, KeyList, NewPolicyRequest, Policy, PolicyChanges, PolicyList, RevokedKey, RunStarted, ShopifyInstallLink, ShopifyInstallRequest, UpdateAccountRequest, UpdateConnectorRequest, UsageDays, ValidateBatchAnswer, ValidateBatchRequest, ValidateRequest, ValidateResponse, WebhookDelivery, WebhookDeliveryList, WebhookEndpoint, WebhookEndpointList } from './models.js';
+import type { Account, AddressSuggestion, AddressSuggestions, ApiKey, Batch, BatchList, Connector, ConnectorCheck, ConnectorList, ConnectorRun, ConnectorRunList, CreateConnectorRequest, CreateKeyRequest, CreateWebhookEndpointRequest, CreatedBatch, CreatedKey, CreatedWebhookEndpoint, FeedbackRecorded, KeyList, NewPolicyRequest, Policy, PolicyChanges, PolicyList, RevokedKey, RunStarted, ShopifyInstallLink, ShopifyInstallRequest, UpdateAccountRequest, UpdateConnectorRequest, UsageDays, ValidateBatchAnswer, ValidateBatchRequest, ValidateRequest, ValidateResponse, WebhookDelivery, WebhookDeliveryList, WebhookEndpoint, WebhookEndpointList } from './models.js';
 
 /** The options of `POST /v1/validate`. */
 export interface ValidateOptions extends RequestOptions {
@@ -56,12 +56,36 @@ export interface CreateBatchOptions extends RequestOptions {
   contentType?: string;
 }
 
+/** The options of `GET /v1/batches`. */
+export interface ListBatchesOptions extends RequestOptions {
+  /** How many items at most (1-100, default 100). */
+  limit?: number;
+  /** The id of the last item of the page before: the page that follows it (older items). */
+  startingAfter?: string;
+}
+
 /** The options of `GET /v1/batches/{batch_id}/result`. */
 export interface GetBatchResultOptions extends RequestOptions {
   /** `true`: the rows done so far, before the batch has completed. */
   partial?: boolean;
   /** `false`: cells as they are, without the leading `'` (for a CRM import, where it would corrupt phone numbers). Such a file must not be opened in a spreadsheet: a cell starting with `=` would run there. */
   formulaEscape?: boolean;
+}
+
+/** The options of `GET /v1/connectors/{connector_id}/runs`. */
+export interface ListConnectorRunsOptions extends RequestOptions {
+  /** How many items at most (1-100, default 50). */
+  limit?: number;
+  /** The id of the last item of the page before: the page that follows it (older items). */
+  startingAfter?: string;
+}
+
+/** The options of `GET /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries`. */
+export interface ListWebhookDeliveriesOptions extends RequestOptions {
+  /** How many items at most (1-100, default 100). */
+  limit?: number;
+  /** The id of the last item of the page before: the page that follows it (older items). */
+  startingAfter?: string;
 }
 
 /** `client.keys`. */
@@ -108,8 +132,24 @@ export class BatchesOperations {
   /**
    * GET /v1/batches: The account's batches, newest first
    */
-  async list(options: RequestOptions = {}): Promise<Batch[]> {
-    return (await this.transport.json<BatchList>({ method: 'GET', path: `/v1/batches` }, options)).batches;
+  async list(options: ListBatchesOptions = {}): Promise<Batch[]> {
+    const { limit, startingAfter, ...rest } = options;
+    return (await this.transport.json<BatchList>({ method: 'GET', path: `/v1/batches`, query: { limit: limit, starting_after: startingAfter } }, rest)).batches;
+  }
+
+  /**
+   * GET /v1/batches, every page: one item at a time, for `for await`.
+   * The items of `list`: a page (`limit` items) is fetched when the loop reaches it, after the last item's id; each page is one call with these options.
+   */
+  async *listAll(options: ListBatchesOptions = {}): AsyncGenerator<Batch, void, undefined> {
+    const { limit, startingAfter, ...rest } = options;
+    let after = startingAfter;
+    for (;;) {
+      const page = await this.transport.json<BatchList>({ method: 'GET', path: `/v1/batches`, query: { limit: limit, starting_after: after } }, rest);
+      yield* page.batches;
+      if (!page.has_more || !page.next_starting_after) return;
+      after = page.next_starting_after;
+    }
   }
 
   /**
@@ -241,8 +281,24 @@ export class Connectors {
   /**
    * GET /v1/connectors/{connector_id}/runs: A connector's runs, newest first
    */
-  async runs(connectorId: string, options: RequestOptions = {}): Promise<ConnectorRun[]> {
-    return (await this.transport.json<ConnectorRunList>({ method: 'GET', path: `/v1/connectors/${encodeURIComponent(connectorId)}/runs` }, options)).runs;
+  async runs(connectorId: string, options: ListConnectorRunsOptions = {}): Promise<ConnectorRun[]> {
+    const { limit, startingAfter, ...rest } = options;
+    return (await this.transport.json<ConnectorRunList>({ method: 'GET', path: `/v1/connectors/${encodeURIComponent(connectorId)}/runs`, query: { limit: limit, starting_after: startingAfter } }, rest)).runs;
+  }
+
+  /**
+   * GET /v1/connectors/{connector_id}/runs, every page: one item at a time, for `for await`.
+   * The items of `runs`: a page (`limit` items) is fetched when the loop reaches it, after the last item's id; each page is one call with these options.
+   */
+  async *runsAll(connectorId: string, options: ListConnectorRunsOptions = {}): AsyncGenerator<ConnectorRun, void, undefined> {
+    const { limit, startingAfter, ...rest } = options;
+    let after = startingAfter;
+    for (;;) {
+      const page = await this.transport.json<ConnectorRunList>({ method: 'GET', path: `/v1/connectors/${encodeURIComponent(connectorId)}/runs`, query: { limit: limit, starting_after: after } }, rest);
+      yield* page.runs;
+      if (!page.has_more || !page.next_starting_after) return;
+      after = page.next_starting_after;
+    }
   }
 
   /**
@@ -292,8 +348,24 @@ export class WebhookEndpoints {
   /**
    * GET /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries: An endpoint's deliveries, newest first
    */
-  async deliveries(webhookEndpointId: string, options: RequestOptions = {}): Promise<WebhookDelivery[]> {
-    return (await this.transport.json<WebhookDeliveryList>({ method: 'GET', path: `/v1/webhook_endpoints/${encodeURIComponent(webhookEndpointId)}/deliveries` }, options)).deliveries;
+  async deliveries(webhookEndpointId: string, options: ListWebhookDeliveriesOptions = {}): Promise<WebhookDelivery[]> {
+    const { limit, startingAfter, ...rest } = options;
+    return (await this.transport.json<WebhookDeliveryList>({ method: 'GET', path: `/v1/webhook_endpoints/${encodeURIComponent(webhookEndpointId)}/deliveries`, query: { limit: limit, starting_after: startingAfter } }, rest)).deliveries;
+  }
+
+  /**
+   * GET /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries, every page: one item at a time, for `for await`.
+   * The items of `deliveries`: a page (`limit` items) is fetched when the loop reaches it, after the last item's id; each page is one call with these options.
+   */
+  async *deliveriesAll(webhookEndpointId: string, options: ListWebhookDeliveriesOptions = {}): AsyncGenerator<WebhookDelivery, void, undefined> {
+    const { limit, startingAfter, ...rest } = options;
+    let after = startingAfter;
+    for (;;) {
+      const page = await this.transport.json<WebhookDeliveryList>({ method: 'GET', path: `/v1/webhook_endpoints/${encodeURIComponent(webhookEndpointId)}/deliveries`, query: { limit: limit, starting_after: after } }, rest);
+      yield* page.deliveries;
+      if (!page.has_more || !page.next_starting_after) return;
+      after = page.next_starting_after;
+    }
   }
 
   /**
@@ -315,6 +387,19 @@ export class EmailChecks {
    */
   async get(checkId: string, options: RequestOptions = {}): Promise<Record<string, unknown>> {
     return this.transport.json<Record<string, unknown>>({ method: 'GET', path: `/v1/email-checks/${encodeURIComponent(checkId)}` }, options);
+  }
+}
+
+/** `client.feedback`. */
+export class Feedback {
+  constructor(protected readonly transport: Transport) {}
+
+  /**
+   * POST /v1/feedback: Tell what became of a mail
+   * A hard bounce makes the address `invalid` (`reason` `bounced`) in this account's answers from now on; the outcomes of a domain's addresses give its catch-all answers a `catch_all_score`. One outcome per address, the latest standing: telling the same thing twice counts once. Free. Kept in this account alone, never shared.
+   */
+  async send(body: Record<string, unknown>, options: RequestOptions = {}): Promise<FeedbackRecorded> {
+    return this.transport.json<FeedbackRecorded>({ method: 'POST', path: `/v1/feedback`, json: body }, options);
   }
 }
 

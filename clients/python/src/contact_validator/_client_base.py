@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ._http import Transport
-from ._resources import Connectors, EmailChecks, Keys, Policies, WebhookEndpoints, _RootOperations
+from ._resources import Connectors, EmailChecks, Feedback, Keys, Policies, WebhookEndpoints, _RootOperations
 from .resources import Batches
 
 
@@ -17,3 +17,4 @@ class _ContactValidatorBase(_RootOperations):
         self.connectors = Connectors(transport)
         self.webhook_endpoints = WebhookEndpoints(transport)
         self.email_checks = EmailChecks(transport)
+        self.feedback = Feedback(transport)

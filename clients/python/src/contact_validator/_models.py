@@ -91,6 +91,7 @@ __all__ = [
     "ConnectorCheck",
     "ShopifyInstallRequest",
     "ShopifyInstallLink",
+    "FeedbackRecorded",
 ]
 
 
@@ -238,7 +239,7 @@ class EmailResult(TypedDict):
     smtp: EmailSmtp
     """`pending`: the probe goes on past the budget; `skipped`: no probe was made"""
     reason: str
-    """Why the status: `syntax` (finer codes after a colon, `syntax:local_too_long`), `no_such_domain`, `no_mail_server`, `null_mx`, `mailbox_not_found`, `disabled`, `catch_all`, `mailbox_full`, `disposable`, `role`, `temp_fail`, `timeout`, `blocked`, `no_connect`, `dns_error`, `accepted`, `typo`, `not_checked`, `reserved_domain` (example.com, `.test`, `.example`, `.invalid`, `.localhost`: never a mailbox), …"""
+    """Why the status: `syntax` (finer codes after a colon, `syntax:local_too_long`), `no_such_domain`, `no_mail_server`, `null_mx`, `mailbox_not_found`, `disabled`, `catch_all`, `mailbox_full`, `disposable`, `role`, `temp_fail`, `timeout`, `blocked`, `no_connect`, `dns_error`, `accepted`, `typo`, `not_checked`, `reserved_domain` (example.com, `.test`, `.example`, `.invalid`, `.localhost`: never a mailbox), `bounced` (the account reported a hard bounce, `POST /v1/feedback`), …"""
     normalized: Optional[str]
     suggestion: Optional[str]
     """A likely intended address when the domain looks mistyped"""
@@ -249,6 +250,8 @@ class EmailResult(TypedDict):
     """What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`"""
     check_id: NotRequired[str]
     """On a `temp_fail`, `throttled` or `timeout` answer: the service asks again later; `GET /v1/email-checks/{check_id}` gives the answer that arrives, as do the cache, an `email.verified` event and a batch's result row (docs/email.md)"""
+    catch_all_score: NotRequired[Dict[str, Any]]
+    """On a catch-all answer, once the account has told outcomes of its mail (`POST /v1/feedback`): how likely a mail to the domain is delivered (docs/email.md#feedback)"""
 
 
 class PhoneResult(TypedDict):
@@ -437,7 +440,11 @@ class NewBatch(Batch):
 
 class BatchList(TypedDict):
     batches: List[Batch]
-    """Newest first, the latest 100"""
+    """Newest first, a page (docs/api.md#lists)"""
+    has_more: bool
+    """Whether older items follow this page"""
+    next_starting_after: Optional[str]
+    """While `has_more`: the last item's id, to send as `starting_after` for the next page; else null"""
 
 
 class RunError(TypedDict):
@@ -508,7 +515,11 @@ class ConnectorList(TypedDict):
 
 class ConnectorRunList(TypedDict):
     runs: List[ConnectorRun]
-    """Newest first"""
+    """Newest first, a page (docs/api.md#lists)"""
+    has_more: bool
+    """Whether older items follow this page"""
+    next_starting_after: Optional[str]
+    """While `has_more`: the last item's id, to send as `starting_after` for the next page; else null"""
 
 
 class NewRun(TypedDict):
@@ -555,7 +566,11 @@ class WebhookDelivery(TypedDict):
 
 class WebhookDeliveryList(TypedDict):
     deliveries: List[WebhookDelivery]
-    """Newest first, at most 100"""
+    """Newest first, a page (docs/api.md#lists)"""
+    has_more: bool
+    """Whether older items follow this page"""
+    next_starting_after: Optional[str]
+    """While `has_more`: the last item's id, to send as `starting_after` for the next page; else null"""
 
 
 class FieldError(TypedDict):
@@ -640,3 +655,15 @@ class ShopifyInstallLink(TypedDict):
     install_url: str
     """Open it in the browser of the store's owner: it is valid an hour"""
     expires_at: str
+
+
+class FeedbackRecorded(TypedDict):
+    email: str
+    """The address, normalized as the answers normalize it"""
+    outcome: str
+    domain: str
+    """Its domain, in lower-case A-labels"""
+    domain_outcomes: Dict[str, Any]
+    """The account's outcomes at the domain, one per address (its latest)"""
+    catch_all_score: Dict[str, Any]
+    """What the domain's catch-all answers now carry (docs/email.md#feedback)"""

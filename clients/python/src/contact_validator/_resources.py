@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import os
 import uuid
-from typing import IO, Any, Dict, List, Literal, Optional, Sequence, Union
+from typing import IO, Any, Dict, Iterator, List, Literal, Optional, Sequence, Union
 
 from ._http import Transport
 from ._streams import NOT_GIVEN, BatchResult, FileInput, _joined, _members, _segment, download, upload_body
-from .types import Account, AddressSuggestion, AddressSuggestions, ApiKey, Batch, BatchList, Connector, ConnectorCheck, ConnectorList, ConnectorRun, ConnectorRunList, CreatedWebhookEndpoint, KeyList, NewApiKey, NewBatch, NewRun, Policy, PolicyList, RevokedKey, ShopifyInstallLink, UsageDays, ValidateBatchAnswer, ValidateOptions, Validation, WebhookDelivery, WebhookDeliveryList, WebhookEndpoint, WebhookEndpointList
+from .types import Account, AddressSuggestion, AddressSuggestions, ApiKey, Batch, BatchList, Connector, ConnectorCheck, ConnectorList, ConnectorRun, ConnectorRunList, CreatedWebhookEndpoint, FeedbackRecorded, KeyList, NewApiKey, NewBatch, NewRun, Policy, PolicyList, RevokedKey, ShopifyInstallLink, UsageDays, ValidateBatchAnswer, ValidateOptions, Validation, WebhookDelivery, WebhookDeliveryList, WebhookEndpoint, WebhookEndpointList
 
 
 class Keys:
@@ -91,9 +91,45 @@ class _BatchesOperations:
             timeout=timeout,
         ).json()  # type: ignore[no-any-return]
 
-    def list(self, *, timeout: Optional[float] = None) -> List[Batch]:
+    def list(
+        self,
+        *,
+        limit: Optional[int] = None,
+        starting_after: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> List[Batch]:
         """``GET /v1/batches``: The account's batches, newest first."""
-        return self._t.request("GET", "/v1/batches", timeout=timeout).json()["batches"]  # type: ignore[no-any-return]
+        return self._t.request(
+            "GET",
+            "/v1/batches",
+            query={"limit": limit, "starting_after": starting_after},
+            timeout=timeout,
+        ).json()["batches"]  # type: ignore[no-any-return]
+
+    def list_all(
+        self,
+        *,
+        limit: Optional[int] = None,
+        starting_after: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[Batch]:
+        """``GET /v1/batches``, every page: one item at a time.
+
+        The items of ``list``, as a generator: a page (``limit`` items) is fetched when the loop reaches it, after the
+        last item's id; each page is one call with these arguments.
+        """
+        after = starting_after
+        while True:
+            page: BatchList = self._t.request(
+                "GET",
+                "/v1/batches",
+                query={"limit": limit, "starting_after": after},
+                timeout=timeout,
+            ).json()
+            yield from page["batches"]
+            if not page["has_more"] or not page["next_starting_after"]:
+                return
+            after = page["next_starting_after"]
 
     def get(self, batch_id: str, *, timeout: Optional[float] = None) -> Batch:
         """``GET /v1/batches/{batch_id}``: A batch's status and progress.
@@ -293,9 +329,47 @@ class Connectors:
         """``POST /v1/connectors/{connector_id}/runs``: Start a run now."""
         return self._t.request("POST", f"/v1/connectors/{_segment(connector_id)}/runs", timeout=timeout).json()  # type: ignore[no-any-return]
 
-    def runs(self, connector_id: str, *, timeout: Optional[float] = None) -> List[ConnectorRun]:
+    def runs(
+        self,
+        connector_id: str,
+        *,
+        limit: Optional[int] = None,
+        starting_after: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> List[ConnectorRun]:
         """``GET /v1/connectors/{connector_id}/runs``: A connector's runs, newest first."""
-        return self._t.request("GET", f"/v1/connectors/{_segment(connector_id)}/runs", timeout=timeout).json()["runs"]  # type: ignore[no-any-return]
+        return self._t.request(
+            "GET",
+            f"/v1/connectors/{_segment(connector_id)}/runs",
+            query={"limit": limit, "starting_after": starting_after},
+            timeout=timeout,
+        ).json()["runs"]  # type: ignore[no-any-return]
+
+    def runs_all(
+        self,
+        connector_id: str,
+        *,
+        limit: Optional[int] = None,
+        starting_after: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[ConnectorRun]:
+        """``GET /v1/connectors/{connector_id}/runs``, every page: one item at a time.
+
+        The items of ``runs``, as a generator: a page (``limit`` items) is fetched when the loop reaches it, after the
+        last item's id; each page is one call with these arguments.
+        """
+        after = starting_after
+        while True:
+            page: ConnectorRunList = self._t.request(
+                "GET",
+                f"/v1/connectors/{_segment(connector_id)}/runs",
+                query={"limit": limit, "starting_after": after},
+                timeout=timeout,
+            ).json()
+            yield from page["runs"]
+            if not page["has_more"] or not page["next_starting_after"]:
+                return
+            after = page["next_starting_after"]
 
     def check(self, connector_id: str, *, timeout: Optional[float] = None) -> ConnectorCheck:
         """``POST /v1/connectors/{connector_id}/check``: Check a connector before its first run.
@@ -370,14 +444,43 @@ class WebhookEndpoints:
         self,
         webhook_endpoint_id: str,
         *,
+        limit: Optional[int] = None,
+        starting_after: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> List[WebhookDelivery]:
         """``GET /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries``: An endpoint's deliveries, newest first."""
         return self._t.request(
             "GET",
             f"/v1/webhook_endpoints/{_segment(webhook_endpoint_id)}/deliveries",
+            query={"limit": limit, "starting_after": starting_after},
             timeout=timeout,
         ).json()["deliveries"]  # type: ignore[no-any-return]
+
+    def deliveries_all(
+        self,
+        webhook_endpoint_id: str,
+        *,
+        limit: Optional[int] = None,
+        starting_after: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[WebhookDelivery]:
+        """``GET /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries``, every page: one item at a time.
+
+        The items of ``deliveries``, as a generator: a page (``limit`` items) is fetched when the loop reaches it, after
+        the last item's id; each page is one call with these arguments.
+        """
+        after = starting_after
+        while True:
+            page: WebhookDeliveryList = self._t.request(
+                "GET",
+                f"/v1/webhook_endpoints/{_segment(webhook_endpoint_id)}/deliveries",
+                query={"limit": limit, "starting_after": after},
+                timeout=timeout,
+            ).json()
+            yield from page["deliveries"]
+            if not page["has_more"] or not page["next_starting_after"]:
+                return
+            after = page["next_starting_after"]
 
     def redeliver(
         self,
@@ -414,6 +517,23 @@ class EmailChecks:
         404, exactly like a missing one.
         """
         return self._t.request("GET", f"/v1/email-checks/{_segment(check_id)}", timeout=timeout).json()  # type: ignore[no-any-return]
+
+
+class Feedback:
+    """``client.feedback``."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def send(self, *, email: str, outcome: str, timeout: Optional[float] = None) -> FeedbackRecorded:
+        """``POST /v1/feedback``: Tell what became of a mail.
+
+        A hard bounce makes the address `invalid` (`reason` `bounced`) in this account's answers from now on; the
+        outcomes of a domain's addresses give its catch-all answers a `catch_all_score`. One outcome per address, the
+        latest standing: telling the same thing twice counts once. Free. Kept in this account alone, never shared.
+        """
+        body = _members({"email": email, "outcome": outcome}, nullable=("email", "outcome",))
+        return self._t.request("POST", "/v1/feedback", json_body=body, timeout=timeout).json()  # type: ignore[no-any-return]
 
 
 class _RootOperations:

@@ -5,6 +5,10 @@ import java.util.List;
 
 /** The schema {@code BatchList}. */
 public record BatchList(
-    /** Newest first, the latest 100 */
-    List<Batch> batches
+    /** Newest first, a page (docs/api.md#lists) */
+    List<Batch> batches,
+    /** Whether older items follow this page */
+    boolean hasMore,
+    /** While {@code has_more}: the last item's id, to send as {@code starting_after} for the next page; else null */
+    String nextStartingAfter
 ) {}

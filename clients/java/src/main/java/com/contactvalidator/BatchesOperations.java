@@ -51,9 +51,47 @@ public abstract class BatchesOperations {
   /**
    * {@code GET /v1/batches}: The account's batches, newest first.
    */
-  public List<Batch> list() {
-    Transport.Call call = Transport.Call.json("GET", "/v1/batches", null);
+  public List<Batch> list(Integer limit, String startingAfter) {
+    Map<String, String> parameters = new LinkedHashMap<>();
+    parameters.put("limit", limit == null ? null : limit.toString());
+    parameters.put("starting_after", startingAfter);
+    Transport.Call call = Transport.Call.json("GET", "/v1/batches" + Paths.query(parameters), null);
     return transport.<BatchList>json(call, BatchList.class).batches();
+  }
+
+  /** {@link #list} without {@code startingAfter}. */
+  public List<Batch> list(Integer limit) {
+    return list(limit, null);
+  }
+
+  /** {@link #list} without {@code limit}, {@code startingAfter}. */
+  public List<Batch> list() {
+    return list(null, null);
+  }
+
+  /**
+   * {@code GET /v1/batches}, every page: the items of {@link #list} one at a time, for a for-each loop or {@code stream()}.
+   * A page ({@code limit} items) is fetched when the iteration reaches it, after the last item's id; each page is one call with these arguments.
+   */
+  public PagedIterable<Batch> listAll(Integer limit, String startingAfter) {
+    return new PagedIterable<>(startingAfter, after -> {
+      Map<String, String> parameters = new LinkedHashMap<>();
+      parameters.put("limit", limit == null ? null : limit.toString());
+      parameters.put("starting_after", after);
+      Transport.Call call = Transport.Call.json("GET", "/v1/batches" + Paths.query(parameters), null);
+      BatchList page = transport.<BatchList>json(call, BatchList.class);
+      return new PagedIterable.Page<>(page.batches(), page.hasMore(), page.nextStartingAfter());
+    });
+  }
+
+  /** {@link #listAll} without {@code startingAfter}. */
+  public PagedIterable<Batch> listAll(Integer limit) {
+    return listAll(limit, null);
+  }
+
+  /** {@link #listAll} without {@code limit}, {@code startingAfter}. */
+  public PagedIterable<Batch> listAll() {
+    return listAll(null, null);
   }
 
   /**

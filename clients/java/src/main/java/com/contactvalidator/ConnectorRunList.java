@@ -5,6 +5,10 @@ import java.util.List;
 
 /** The schema {@code ConnectorRunList}. */
 public record ConnectorRunList(
-    /** Newest first */
-    List<ConnectorRun> runs
+    /** Newest first, a page (docs/api.md#lists) */
+    List<ConnectorRun> runs,
+    /** Whether older items follow this page */
+    boolean hasMore,
+    /** While {@code has_more}: the last item's id, to send as {@code starting_after} for the next page; else null */
+    String nextStartingAfter
 ) {}

@@ -1,6 +1,7 @@
 // Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -72,10 +73,49 @@ public abstract class ConnectorsOperations {
   /**
    * {@code GET /v1/connectors/{connector_id}/runs}: A connector's runs, newest first.
    */
-  public List<ConnectorRun> runs(String connectorId) {
+  public List<ConnectorRun> runs(String connectorId, Integer limit, String startingAfter) {
     Objects.requireNonNull(connectorId, "connectorId");
-    Transport.Call call = Transport.Call.json("GET", "/v1/connectors/" + Paths.segment(connectorId) + "/runs", null);
+    Map<String, String> parameters = new LinkedHashMap<>();
+    parameters.put("limit", limit == null ? null : limit.toString());
+    parameters.put("starting_after", startingAfter);
+    Transport.Call call = Transport.Call.json("GET", "/v1/connectors/" + Paths.segment(connectorId) + "/runs" + Paths.query(parameters), null);
     return transport.<ConnectorRunList>json(call, ConnectorRunList.class).runs();
+  }
+
+  /** {@link #runs} without {@code startingAfter}. */
+  public List<ConnectorRun> runs(String connectorId, Integer limit) {
+    return runs(connectorId, limit, null);
+  }
+
+  /** {@link #runs} without {@code limit}, {@code startingAfter}. */
+  public List<ConnectorRun> runs(String connectorId) {
+    return runs(connectorId, null, null);
+  }
+
+  /**
+   * {@code GET /v1/connectors/{connector_id}/runs}, every page: the items of {@link #runs} one at a time, for a for-each loop or {@code stream()}.
+   * A page ({@code limit} items) is fetched when the iteration reaches it, after the last item's id; each page is one call with these arguments.
+   */
+  public PagedIterable<ConnectorRun> runsAll(String connectorId, Integer limit, String startingAfter) {
+    Objects.requireNonNull(connectorId, "connectorId");
+    return new PagedIterable<>(startingAfter, after -> {
+      Map<String, String> parameters = new LinkedHashMap<>();
+      parameters.put("limit", limit == null ? null : limit.toString());
+      parameters.put("starting_after", after);
+      Transport.Call call = Transport.Call.json("GET", "/v1/connectors/" + Paths.segment(connectorId) + "/runs" + Paths.query(parameters), null);
+      ConnectorRunList page = transport.<ConnectorRunList>json(call, ConnectorRunList.class);
+      return new PagedIterable.Page<>(page.runs(), page.hasMore(), page.nextStartingAfter());
+    });
+  }
+
+  /** {@link #runsAll} without {@code startingAfter}. */
+  public PagedIterable<ConnectorRun> runsAll(String connectorId, Integer limit) {
+    return runsAll(connectorId, limit, null);
+  }
+
+  /** {@link #runsAll} without {@code limit}, {@code startingAfter}. */
+  public PagedIterable<ConnectorRun> runsAll(String connectorId) {
+    return runsAll(connectorId, null, null);
   }
 
   /**

@@ -17,6 +17,7 @@ public abstract class ContactValidatorOperations {
   private final Connectors connectors;
   private final WebhookEndpoints webhookEndpoints;
   private final EmailChecks emailChecks;
+  private final Feedback feedback;
 
   ContactValidatorOperations(Transport transport) {
     this.transport = transport;
@@ -26,6 +27,7 @@ public abstract class ContactValidatorOperations {
     this.connectors = new Connectors(transport);
     this.webhookEndpoints = new WebhookEndpoints(transport);
     this.emailChecks = new EmailChecks(transport);
+    this.feedback = new Feedback(transport);
   }
 
   /** The keys operations. */
@@ -56,6 +58,11 @@ public abstract class ContactValidatorOperations {
   /** The email checks operations. */
   public EmailChecks emailChecks() {
     return emailChecks;
+  }
+
+  /** The feedback operations. */
+  public Feedback feedback() {
+    return feedback;
   }
 
   /**

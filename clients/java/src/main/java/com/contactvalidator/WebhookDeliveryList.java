@@ -5,6 +5,10 @@ import java.util.List;
 
 /** The schema {@code WebhookDeliveryList}. */
 public record WebhookDeliveryList(
-    /** Newest first, at most 100 */
-    List<WebhookDelivery> deliveries
+    /** Newest first, a page (docs/api.md#lists) */
+    List<WebhookDelivery> deliveries,
+    /** Whether older items follow this page */
+    boolean hasMore,
+    /** While {@code has_more}: the last item's id, to send as {@code starting_after} for the next page; else null */
+    String nextStartingAfter
 ) {}

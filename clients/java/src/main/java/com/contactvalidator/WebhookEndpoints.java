@@ -1,6 +1,7 @@
 // Generated from the OpenAPI description (GET /v1/openapi.json) by clients/generate-models.ts; do not edit.
 package com.contactvalidator;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -57,10 +58,49 @@ public class WebhookEndpoints {
   /**
    * {@code GET /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries}: An endpoint's deliveries, newest first.
    */
-  public List<WebhookDelivery> deliveries(String webhookEndpointId) {
+  public List<WebhookDelivery> deliveries(String webhookEndpointId, Integer limit, String startingAfter) {
     Objects.requireNonNull(webhookEndpointId, "webhookEndpointId");
-    Transport.Call call = Transport.Call.json("GET", "/v1/webhook_endpoints/" + Paths.segment(webhookEndpointId) + "/deliveries", null);
+    Map<String, String> parameters = new LinkedHashMap<>();
+    parameters.put("limit", limit == null ? null : limit.toString());
+    parameters.put("starting_after", startingAfter);
+    Transport.Call call = Transport.Call.json("GET", "/v1/webhook_endpoints/" + Paths.segment(webhookEndpointId) + "/deliveries" + Paths.query(parameters), null);
     return transport.<WebhookDeliveryList>json(call, WebhookDeliveryList.class).deliveries();
+  }
+
+  /** {@link #deliveries} without {@code startingAfter}. */
+  public List<WebhookDelivery> deliveries(String webhookEndpointId, Integer limit) {
+    return deliveries(webhookEndpointId, limit, null);
+  }
+
+  /** {@link #deliveries} without {@code limit}, {@code startingAfter}. */
+  public List<WebhookDelivery> deliveries(String webhookEndpointId) {
+    return deliveries(webhookEndpointId, null, null);
+  }
+
+  /**
+   * {@code GET /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries}, every page: the items of {@link #deliveries} one at a time, for a for-each loop or {@code stream()}.
+   * A page ({@code limit} items) is fetched when the iteration reaches it, after the last item's id; each page is one call with these arguments.
+   */
+  public PagedIterable<WebhookDelivery> deliveriesAll(String webhookEndpointId, Integer limit, String startingAfter) {
+    Objects.requireNonNull(webhookEndpointId, "webhookEndpointId");
+    return new PagedIterable<>(startingAfter, after -> {
+      Map<String, String> parameters = new LinkedHashMap<>();
+      parameters.put("limit", limit == null ? null : limit.toString());
+      parameters.put("starting_after", after);
+      Transport.Call call = Transport.Call.json("GET", "/v1/webhook_endpoints/" + Paths.segment(webhookEndpointId) + "/deliveries" + Paths.query(parameters), null);
+      WebhookDeliveryList page = transport.<WebhookDeliveryList>json(call, WebhookDeliveryList.class);
+      return new PagedIterable.Page<>(page.deliveries(), page.hasMore(), page.nextStartingAfter());
+    });
+  }
+
+  /** {@link #deliveriesAll} without {@code startingAfter}. */
+  public PagedIterable<WebhookDelivery> deliveriesAll(String webhookEndpointId, Integer limit) {
+    return deliveriesAll(webhookEndpointId, limit, null);
+  }
+
+  /** {@link #deliveriesAll} without {@code limit}, {@code startingAfter}. */
+  public PagedIterable<WebhookDelivery> deliveriesAll(String webhookEndpointId) {
+    return deliveriesAll(webhookEndpointId, null, null);
   }
 
   /**

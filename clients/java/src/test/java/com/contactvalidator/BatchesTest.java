@@ -12,7 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -25,9 +29,11 @@ class BatchesTest {
       + "1 Infinite Loop,Cupertino,CA,95014,bad address,+1 415 555 0101\n";
 
   static ContactValidator client;
+  static TestService service;
 
   @BeforeAll
   static void start(TestService s) {
+    service = s;
     client = s.client().build();
   }
 
@@ -77,6 +83,58 @@ class BatchesTest {
         assertEquals(3, new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\r\n").length);
       }
     }
+  }
+
+  @Test
+  void whenMoreBatchesThanAPageAreWalked_thenEachComesOnceNewestFirstAPagePerRequest() throws Exception {
+    // Arrange: five more batches, and the account's whole list read as one page.
+    Set<String> created = new HashSet<>();
+    byte[] csv = "Email\nsomeone@example.com\n".getBytes(StandardCharsets.UTF_8);
+    for (int i = 0; i < 5; i++) {
+      created.add(client.batches().create(csv, BatchParams.builder().name("page " + i).smtp(false).build()).batchId());
+    }
+    List<Batch> whole = client.batches().list(100);
+    assertTrue(whole.size() < 100, whole.size() + " batches");
+    int forwarded = service.counts().get("forwarded").getAsInt();
+
+    // Act: pages of two.
+    List<Batch> walked = new ArrayList<>();
+    for (Batch b : client.batches().listAll(2)) walked.add(b);
+
+    // Assert: every batch once, in the list's order (newest first), one request per page.
+    List<String> ids = walked.stream().map(Batch::batchId).toList();
+    assertEquals(whole.stream().map(Batch::batchId).toList(), ids);
+    assertEquals(ids.size(), new HashSet<>(ids).size());
+    assertEquals(created, new HashSet<>(ids.subList(0, 5)));
+    for (int i = 1; i < walked.size(); i++) {
+      assertTrue(!walked.get(i).createdAt().isAfter(walked.get(i - 1).createdAt()), "item " + i + " is newer than the one before");
+    }
+    assertEquals((whole.size() + 1) / 2, service.counts().get("forwarded").getAsInt() - forwarded);
+  }
+
+  @Test
+  void whenAStreamOfListAllStopsAtItsFirstItem_thenOnePageWasFetched() throws Exception {
+    // Arrange: nothing is fetched before the stream is run.
+    int forwarded = service.counts().get("forwarded").getAsInt();
+    Stream<Batch> stream = client.batches().listAll(2).stream();
+    assertEquals(forwarded, service.counts().get("forwarded").getAsInt());
+
+    // Act
+    Batch first = stream.findFirst().orElseThrow();
+
+    // Assert
+    assertEquals(1, service.counts().get("forwarded").getAsInt() - forwarded);
+    assertEquals(client.batches().list(1).get(0).batchId(), first.batchId());
+  }
+
+  @Test
+  void whenListAllStartsAfterAnIdThatIsNotABatch_thenInvalidRequestNamesStartingAfter() {
+    Iterator<Batch> walk = client.batches().listAll(null, "batch_made_up").iterator();
+
+    InvalidRequestException e = assertThrows(InvalidRequestException.class, walk::hasNext);
+
+    assertEquals(400, e.statusCode());
+    assertEquals("starting_after", e.fieldErrors().get(0).field());
   }
 
   @Test
