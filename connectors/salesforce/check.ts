@@ -7,12 +7,19 @@
  */
 import { ConnectorError, type CheckProblem } from '../../src/sync/plugin.js';
 import { SalesforceError, type SalesforceClient } from './client.js';
-import { PERMISSION_SET, SHADOW_FIELDS, VERDICT_FIELDS } from './fields.js';
+import { OPTIONAL_FIELDS, PERMISSION_SET, REQUIRED_FIELDS, SHADOW_FIELDS } from './fields.js';
 import { FIELDS, readFieldsOf, type SalesforceObject } from './mapping.js';
 
 /** An object's describe as the check and the discover read it. */
 export interface DescribeField { name: string; label?: string; type?: string; updateable: boolean }
 export interface DescribeSObjectResult { name: string; label?: string; updateable: boolean; fields: DescribeField[] }
+
+/** The optional CV_ fields (the next actions) the run-as user may edit on an object, as its describe shows them. */
+export async function writableOptionalFields(client: SalesforceClient, object: SalesforceObject): Promise<string[]> {
+  const described = await client.get<DescribeSObjectResult>(`/sobjects/${object}/describe`);
+  const editable = new Set(described.fields.filter((f) => f.updateable).map((f) => f.name));
+  return OPTIONAL_FIELDS.filter((name) => editable.has(name));
+}
 
 /** A describe refused because the run-as user cannot reach the object (not the credentials, not the org's health). */
 export const objectNotAccessible = (err: unknown): err is SalesforceError =>
@@ -73,7 +80,7 @@ function objectProblems(object: SalesforceObject, described: DescribeSObjectResu
   const fields = new Map(described.fields.map((f) => [f.name, f]));
   const absent = (names: readonly string[]) => names.filter((name) => !fields.has(name));
   const readOnly = (names: readonly string[]) => names.filter((name) => fields.has(name) && !fields.get(name)!.updateable);
-  const custom: string[] = [...VERDICT_FIELDS, ...(options.shadowFields ? SHADOW_FIELDS : [])];
+  const custom: string[] = [...REQUIRED_FIELDS, ...(options.shadowFields ? SHADOW_FIELDS : [])];
   const f = FIELDS[object];
   const address = options.overwriteAddress && !options.shadowFields ? [f.street, f.city, f.state, f.postalCode] : [];
   const problems: CheckProblem[] = [];
@@ -96,6 +103,15 @@ function objectProblems(object: SalesforceObject, described: DescribeSObjectResu
   if (locked.length) {
     problems.push({ code: 'field_not_writable', message: `The run-as user cannot edit ${list(object, locked)}.`, fix: ASSIGN_FIX });
   }
+  // The next-action fields came after the first metadata: an org without them runs, and gets them written once it has them.
+  const missingOptional = absent(OPTIONAL_FIELDS);
+  if (missingOptional.length) {
+    problems.push({ code: 'field_missing', severity: 'warning', message: `${object} has no ${list(object, missingOptional)} (or the run-as user cannot see it)${OPTIONAL_NOTE}.`, fix: DEPLOY_FIX });
+  }
+  const lockedOptional = readOnly(OPTIONAL_FIELDS);
+  if (lockedOptional.length) {
+    problems.push({ code: 'field_not_writable', severity: 'warning', message: `The run-as user cannot edit ${list(object, lockedOptional)}${OPTIONAL_NOTE}.`, fix: ASSIGN_FIX });
+  }
   const lockedAddress = [...absent(address), ...readOnly(address)];
   if (lockedAddress.length) {
     problems.push({
@@ -107,4 +123,5 @@ function objectProblems(object: SalesforceObject, described: DescribeSObjectResu
   return problems;
 }
 
-const list = (object: string, names: string[]) => names.map((name) => `${object}.${name}`).join(', ');
+const OPTIONAL_NOTE = ': runs write every verdict without it, and the next actions once it is there';
+const list = (object: string, names: readonly string[]) => names.map((name) => `${object}.${name}`).join(', ');

@@ -4,6 +4,7 @@
  * a test fails when it drifts), the one-click set-up (setup.ts) creates the same fields through the Tooling API, and
  * the write-back cuts text to these lengths.
  */
+import { NEXT_ACTIONS } from '../../src/contact-check/policies.js';
 import { ADDRESS_STATUSES, PHONE_TYPES } from '../../src/validation/types.js';
 
 export type FieldKind =
@@ -17,10 +18,20 @@ export interface CustomFieldDef {
   kind: FieldKind;
   /** Written only in the "shadow fields" mode (write_back.shadow_fields): the standardized values beside the typed ones. */
   shadow?: boolean;
+  /**
+   * Added after orgs deployed the first metadata: written only where the object has it and the run-as user may edit it
+   * (a field a save names and the org lacks fails the whole record), and the check warns rather than blocks.
+   */
+  optional?: true;
 }
 
 const text = (length: number) => ({ type: 'Text', length }) as const;
 const picklist = (values: readonly string[]) => ({ type: 'Picklist', values }) as const;
+
+const nextAction = (module: string) => ({
+  label: `CV ${module} Next Action`, kind: picklist(NEXT_ACTIONS), optional: true,
+  description: `What to do with the ${module === 'Email' ? 'e-mail' : module.toLowerCase()} under the connector's policy: accept, confirm or fix.`,
+}) as const;
 
 /** The verdict fields (always written, for the modules checked) and the shadow fields, in the order of the metadata. */
 export const FIELD_DEFS = {
@@ -33,6 +44,9 @@ export const FIELD_DEFS = {
   CV_Phone_Type__c: { label: 'CV Phone Type', kind: picklist(PHONE_TYPES), description: 'The line type.' },
   CV_Phone_Carrier__c: { label: 'CV Phone Carrier', kind: text(100), description: 'The carrier, when known.' },
   CV_Validated_At__c: { label: 'CV Verified At', kind: { type: 'DateTime' }, description: 'When the record was last verified.' },
+  CV_Address_Next_Action__c: nextAction('Address'),
+  CV_Email_Next_Action__c: nextAction('Email'),
+  CV_Phone_Next_Action__c: nextAction('Phone'),
   CV_Street__c: { label: 'CV Street', kind: text(255), shadow: true, description: 'The standardized street (shadow fields mode).' },
   CV_City__c: { label: 'CV City', kind: text(40), shadow: true, description: 'The standardized city (shadow fields mode).' },
   CV_State__c: { label: 'CV State', kind: text(80), shadow: true, description: 'The standardized state or province (shadow fields mode).' },
@@ -43,9 +57,13 @@ export const FIELD_DEFS = {
 
 export type CustomField = keyof typeof FIELD_DEFS;
 
-/** The fields every write-back may set; the shadow ones only in that mode. */
+/** The fields every write-back may set (the optional ones where the object has them); the shadow ones only in that mode. */
 export const VERDICT_FIELDS = (Object.keys(FIELD_DEFS) as CustomField[]).filter((f) => !(FIELD_DEFS[f] as CustomFieldDef).shadow);
 export const SHADOW_FIELDS = (Object.keys(FIELD_DEFS) as CustomField[]).filter((f) => (FIELD_DEFS[f] as CustomFieldDef).shadow);
+/** The next-action fields: written where present, warned of where not. */
+export const OPTIONAL_FIELDS = VERDICT_FIELDS.filter((f) => (FIELD_DEFS[f] as CustomFieldDef).optional);
+/** What every run needs: the check blocks without them. */
+export const REQUIRED_FIELDS = VERDICT_FIELDS.filter((f) => !(FIELD_DEFS[f] as CustomFieldDef).optional);
 
 export const PERMISSION_SET = 'Contact_Validator_Integration';
 

@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import type { ConnectorContext, ConnectorPlugin } from '../../src/sync/plugin.js';
+import { KnownFields, type ConnectorContext, type ConnectorPlugin } from '../../src/sync/plugin.js';
 import type { RetryPolicy } from '../../src/sync/retry.js';
 import { salesforceConnect, type SalesforceApp } from './connect.js';
 import { OBJECTS } from './mapping.js';
@@ -69,11 +69,18 @@ export interface SalesforcePluginOptions {
   /** How far before the watermark each read starts again (default 5 minutes). */
   overlapMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** How long the optional fields an org's objects have are kept before they are described again (default 10 minutes). */
+  knownFieldsTtlMs?: number;
 }
+
+/** Whose fields these are: an org, as one run-as user sees it (field-level security). */
+const orgKey = (client: { instanceUrl: string; userId: string | null }) => `${client.instanceUrl} ${client.userId ?? ''}`;
 
 export function createSalesforcePlugin(
   options: SalesforcePluginOptions = {},
 ): ConnectorPlugin<SalesforceSettings, SalesforceCredentials, SalesforceWriteBack> {
+  // The next-action fields each org's objects have, described once a while (not at every delivery's session).
+  const known = new KnownFields(options.knownFieldsTtlMs);
   return {
     type: 'salesforce',
     presentation: {
@@ -103,7 +110,7 @@ export function createSalesforcePlugin(
     urlsOf: (settings) => [settings.login_url],
     async open(context) {
       const { settings, writeBack, log } = context;
-      const [client, { createSession }] = await Promise.all([clientFor(context, options), import('./session.js')]);
+      const [client, { createSession }, { writableOptionalFields }] = await Promise.all([clientFor(context, options), import('./session.js'), import('./check.js')]);
       await client.authenticate();
       log.info({ instanceUrl: client.instanceUrl, apiVersion: settings.api_version }, 'salesforce session opened');
       return createSession(client, {
@@ -111,13 +118,18 @@ export function createSalesforcePlugin(
         pageSize: settings.page_size,
         writeMode: { overwriteAddress: writeBack.overwrite_address, shadowFields: writeBack.shadow_fields },
         overlapMs: options.overlapMs ?? 5 * 60_000,
+        writableOptional: (object) => known.of(orgKey(client), object, () => writableOptionalFields(client, object)),
         ...(settings.realtime ? { realtime: { fetch: context.fetch, log } } : {}),
         ...(settings.reverify_after_days ? { reverifyAfterDays: settings.reverify_after_days } : {}),
       });
     },
     async setUp(context) {
       const [client, { setUpOrg }] = await Promise.all([clientFor(context, options), import('./setup.js')]);
-      return setUpOrg(client, { objects: context.settings.objects, shadowFields: context.writeBack.shadow_fields });
+      try {
+        return await setUpOrg(client, { objects: context.settings.objects, shadowFields: context.writeBack.shadow_fields });
+      } finally {
+        if (client.instanceUrl) known.forget(orgKey(client));
+      }
     },
     async discover(context) {
       const [client, { discoverOrg }] = await Promise.all([clientFor(context, options), import('./discover.js')]);

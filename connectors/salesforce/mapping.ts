@@ -4,7 +4,7 @@
  */
 import { countryCodeOf, type RecordContact, type WriteBackItem } from '../../src/sync/plugin.js';
 import type { AddressComponents, AddressLocation, AddressLocationPrecision } from '../../src/validation/types.js';
-import { VERDICT_FIELDS, fitValue, maxLengthOf } from './fields.js';
+import { VERDICT_FIELDS, fitValue, maxLengthOf, type CustomField } from './fields.js';
 
 export const OBJECTS = ['Contact', 'Lead'] as const;
 
@@ -85,17 +85,25 @@ export interface WriteBackMode {
 }
 
 /**
- * The fields one verdict writes: those of the modules present, the time, and the standardized values if asked
- * (over the object's own address fields, or into the CV_ shadow fields). Picklist values outside our list are left
- * out, text is cut to its field's length.
+ * The fields one verdict writes: those of the modules present, their next actions where the object has those fields
+ * (`optional`: the optional fields the run-as user may edit), the time, and the standardized values if asked (over the
+ * object's own address fields, or into the CV_ shadow fields). Picklist values outside our list are left out, text is
+ * cut to its field's length.
  */
-export function writeBackFieldsOf(object: SalesforceObject, item: WriteBackItem, mode: WriteBackMode): Record<string, string | number | null> {
+export function writeBackFieldsOf(
+  object: SalesforceObject, item: WriteBackItem, mode: WriteBackMode, optional: ReadonlySet<string> = new Set(),
+): Record<string, string | number | null> {
   const fields: Record<string, string | number | null> = {};
+  // A write-back owed since before next actions leaves the field as it is.
+  const nextAction = (name: CustomField, action: string | undefined) => {
+    if (optional.has(name) && action) fields[name] = fitValue(name, action);
+  };
   const confirmed = item.address && (item.address.status === 'verified' || item.address.status === 'corrected');
   if (item.address) {
     fields.CV_Address_Status__c = fitValue('CV_Address_Status__c', item.address.status);
     fields.CV_Address_DPV__c = fitValue('CV_Address_DPV__c', item.address.dpv);
     fields.CV_Address_Standardized__c = fitValue('CV_Address_Standardized__c', item.address.standardized);
+    nextAction('CV_Address_Next_Action__c', item.address.next_action);
     if (confirmed && mode.shadowFields) {
       const parts = addressParts(item.address.components);
       fields.CV_Street__c = fitValue('CV_Street__c', parts.street);
@@ -111,12 +119,14 @@ export function writeBackFieldsOf(object: SalesforceObject, item: WriteBackItem,
   if (item.email) {
     fields.CV_Email_Status__c = fitValue('CV_Email_Status__c', item.email.status);
     fields.CV_Email_Risk__c = fitValue('CV_Email_Risk__c', item.email.risk);
+    nextAction('CV_Email_Next_Action__c', item.email.next_action);
     if (mode.shadowFields) fields.CV_Email__c = fitValue('CV_Email__c', item.email.suggestion ?? item.email.normalized);
   }
   if (item.phone) {
     fields.CV_Phone_Status__c = fitValue('CV_Phone_Status__c', item.phone.status);
     fields.CV_Phone_Type__c = fitValue('CV_Phone_Type__c', item.phone.type);
     fields.CV_Phone_Carrier__c = fitValue('CV_Phone_Carrier__c', item.phone.carrier);
+    nextAction('CV_Phone_Next_Action__c', item.phone.next_action);
     if (mode.shadowFields) fields.CV_Phone_E164__c = fitValue('CV_Phone_E164__c', item.phone.e164);
   }
   fields.CV_Validated_At__c = item.validatedAt;

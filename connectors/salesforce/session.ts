@@ -19,6 +19,8 @@ export interface SessionOptions {
   realtime?: { fetch: PlatformFetch; log: ListenOptions['log'] };
   /** How far before the last SystemModstamp a read starts again: a long transaction commits with an earlier stamp. */
   overlapMs: number;
+  /** The optional CV_ fields (the next actions) the run-as user may edit on an object (check.ts), kept a while. */
+  writableOptional(object: SalesforceObject): Promise<ReadonlySet<string>>;
 }
 
 /** Where reading one object stopped: the last record read, in the order of the query. */
@@ -149,9 +151,10 @@ async function writeBack(client: SalesforceClient, options: SessionOptions, item
     byObject.set(parsed.object, [...(byObject.get(parsed.object) ?? []), i]);
   });
   for (const [object, indexes] of byObject) {
+    const optional = await options.writableOptional(object);
     for (let start = 0; start < indexes.length; start += COLLECTION_SIZE) {
       const chunk = indexes.slice(start, start + COLLECTION_SIZE);
-      const fields = chunk.map((i) => writeBackFieldsOf(object, items[i], options.writeMode));
+      const fields = chunk.map((i) => writeBackFieldsOf(object, items[i], options.writeMode, optional));
       const records = chunk.map((i, n) => ({ attributes: { type: object }, id: parseKey(items[i].key)!.id, ...fields[n] }));
       // allOrNone false: one record refused (a validation rule) does not roll back the others.
       const results = await client.patch<SaveResult[]>('/composite/sobjects', { allOrNone: false, records });

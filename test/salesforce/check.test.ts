@@ -112,7 +112,7 @@ describe('the one-click set-up of an org', () => {
       'created the field Contact.CV_Email_Status__c (CV Email Status)',
       'created the field Lead.CV_Phone_Type__c (CV Phone Type)',
       'created the permission set Contact_Validator_Integration',
-      'gave Contact_Validator_Integration read and edit on 30 CV_ fields',
+      'gave Contact_Validator_Integration read and edit on 36 CV_ fields',
       'assigned Contact_Validator_Integration to the connected user',
     ]);
     expect(await check(org)).toEqual([]);
@@ -122,7 +122,7 @@ describe('the one-click set-up of an org', () => {
   it('When it runs again, then it changes nothing; with shadow fields asked, it creates only those missing', async () => {
     org = await startFakeOrg();
     org.state.missingFields.add('Contact.CV_Street__c');
-    expect(await setUp(org)).toContain('gave Contact_Validator_Integration read and edit on 29 CV_ fields');
+    expect(await setUp(org)).toContain('gave Contact_Validator_Integration read and edit on 35 CV_ fields');
 
     expect(await setUp(org)).toEqual([]);
     expect(await setUp(org, { shadow_fields: true })).toEqual([

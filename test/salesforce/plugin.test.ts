@@ -198,6 +198,40 @@ describe('the Salesforce connector: writing verdicts back', () => {
     expect(org.state.calls['collections.update']).toBe(1);
   });
 
+  it('When the org deployed the metadata before the next-action fields, then verdicts are written without them and the check warns; once set up, each module\'s next action goes beside its status', async () => {
+    await startOrg();
+    const older = ['Contact.CV_Address_Next_Action__c', 'Contact.CV_Email_Next_Action__c', 'Contact.CV_Phone_Next_Action__c'];
+    for (const field of older) org.state.missingFields.add(field);
+    const [a] = org.state.seed('Contact', 1);
+    const context = {
+      settings: salesforceSettingsSchema.parse({ login_url: org.url, objects: ['Contact'] }),
+      credentials: { client_id: org.state.clientId, client_secret: org.state.clientSecret },
+      writeBack: salesforceWriteBackSchema.parse({}), log, fetch: createGuardedHttp({ privateOrigins: [org.url] }).fetch,
+    };
+    const item = (at: string): WriteBackItem => ({
+      key: `Contact:${a.Id}`, address: { ...address(), next_action: 'confirm' }, email: { ...email, next_action: 'accept' }, phone: { ...phone, next_action: 'fix' }, validatedAt: at,
+    });
+
+    const before = await (await plugin.open(context)).writeBack([item('2026-11-25T08:00:00.000Z')]);
+    const writtenBefore = { ...org.state.get(a.Id as string) };
+    const warned = await plugin.check(context);
+    const done = await plugin.setUp!(context);
+    const after = await (await plugin.open(context)).writeBack([item('2026-11-25T09:00:00.000Z')]);
+
+    expect(before).toEqual([{ key: `Contact:${a.Id}`, ok: true }]);
+    expect(writtenBefore).toMatchObject({ CV_Address_Status__c: 'corrected', CV_Email_Status__c: 'valid', CV_Phone_Status__c: 'valid' });
+    expect(['CV_Address_Next_Action__c', 'CV_Email_Next_Action__c', 'CV_Phone_Next_Action__c'].map((name) => writtenBefore[name] ?? null)).toEqual([null, null, null]);
+    expect(warned).toEqual([{
+      code: 'field_missing', severity: 'warning', fix: expect.any(String),
+      message: 'Contact has no Contact.CV_Address_Next_Action__c, Contact.CV_Email_Next_Action__c, Contact.CV_Phone_Next_Action__c (or the run-as user cannot see it): runs write every verdict without it, and the next actions once it is there.',
+    }]);
+    expect(done).toEqual(expect.arrayContaining(['created the field Contact.CV_Email_Next_Action__c (CV Email Next Action)']));
+    expect(after).toEqual([{ key: `Contact:${a.Id}`, ok: true }]);
+    expect(org.state.get(a.Id as string)).toMatchObject({
+      CV_Address_Next_Action__c: 'confirm', CV_Email_Next_Action__c: 'accept', CV_Phone_Next_Action__c: 'fix', CV_Validated_At__c: '2026-11-25T09:00:00.000+0000',
+    });
+  });
+
   it('When overwrite_address is on, then a verified or corrected address replaces the object\'s address fields, and others do not', async () => {
     await startOrg();
     const [contact, other] = org.state.seed('Contact', 2, () => ({ MailingStreet: '1600 amphitheatre', MailingCity: 'mtn view', MailingCountry: 'US' }));

@@ -130,6 +130,35 @@ describe.each(testDatabases)('the Salesforce connector on $name', (database) => 
     expect(org.state.get(contacts[10].Id as string)!.CV_Phone_Status__c).toBe('valid');
   });
 
+  it('When a connector follows a policy, then the next action written beside each status is the policy\'s where the fixed table says otherwise', async () => {
+    const s = service();
+    const { apiKey } = await s.newAccount(1_000);
+    const [plainOrg, followingOrg] = [await startFakeOrg(), await startFakeOrg()];
+    try {
+      // Offline, this e-mail is `unknown` (`not_checked`): `confirm` by the fixed table, `accept` at a checkout.
+      const contact = { MailingStreet: '100 Main St', MailingCity: 'Louisville', MailingState: 'KY', MailingPostalCode: '40219', MailingCountry: 'United States', Email: 'jane.doe@acme-mail.com', Phone: '(502) 713-4010' };
+      const [a] = plainOrg.state.seed('Contact', 1, () => contact);
+      const [b] = followingOrg.state.seed('Contact', 1, () => contact);
+      const body = (o: FakeOrg, policy?: string) => connectorBody(o, { settings: { login_url: o.url, objects: ['Contact'] }, ...(policy ? { policy } : {}) });
+      const plain = await json(await request(s, 'POST', '/v1/connectors', apiKey, body(plainOrg)));
+      const following = await json(await request(s, 'POST', '/v1/connectors', apiKey, body(followingOrg, 'checkout')));
+
+      const runs = [await runNow(s, apiKey, plain.connector_id), await runNow(s, apiKey, following.connector_id)];
+
+      const nextActions = (o: FakeOrg, id: unknown) => {
+        const r = o.state.get(id as string)!;
+        return [r.CV_Email_Status__c, r.CV_Address_Next_Action__c, r.CV_Email_Next_Action__c, r.CV_Phone_Next_Action__c];
+      };
+      expect(runs.map((r) => [r.status, r.records_written])).toEqual([['completed', 1], ['completed', 1]]);
+      expect(following.policy).toBe('checkout');
+      expect(nextActions(plainOrg, a.Id)).toEqual(['unknown', 'accept', 'confirm', 'accept']);
+      expect(nextActions(followingOrg, b.Id)).toEqual(['unknown', 'accept', 'accept', 'accept']);
+    } finally {
+      await plainOrg.close();
+      await followingOrg.close();
+    }
+  });
+
   it('When the session expires or the API answers 503 once, then the run re-authenticates or retries and completes', async () => {
     const s = service();
     const { apiKey } = await s.newAccount(10_000);
