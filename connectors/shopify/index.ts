@@ -38,7 +38,7 @@ export const shopifyCredentialsSchema = z.union([
 ]);
 
 export const shopifyWriteBackSchema = z.object({
-  /** `cv-address-invalid`, `cv-email-invalid`, `cv-phone-invalid`, and `cv-address-review` on orders. */
+  /** `cv-address-invalid`, `cv-email-invalid`, `cv-phone-invalid`, each module's `-confirm`/`-fix`, and `cv-address-review` on orders. */
   tags: z.boolean().default(true),
   /** `contact_validator.*` metafields on the customer or order. */
   metafields: z.boolean().default(true),

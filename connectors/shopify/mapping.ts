@@ -118,25 +118,43 @@ export function metafieldsOf(gid: string, item: WriteBackItem): MetafieldInput[]
   return out;
 }
 
-/** The tags this connector owns: only these are ever added or removed (the merchant's own are never touched). */
+/**
+ * The tags this connector owns: only these are ever added or removed (the merchant's own are never touched). Each
+ * module's `-confirm` and `-fix` tags say what a person should do with it under the connector's policy (its
+ * `next_action`; `accept` has none).
+ */
 export const TAGS = {
   address: 'cv-address-invalid',
   email: 'cv-email-invalid',
   phone: 'cv-phone-invalid',
   review: 'cv-address-review',
+  address_confirm: 'cv-address-confirm',
+  address_fix: 'cv-address-fix',
+  email_confirm: 'cv-email-confirm',
+  email_fix: 'cv-email-fix',
+  phone_confirm: 'cv-phone-confirm',
+  phone_fix: 'cv-phone-fix',
 } as const;
 
+const MODULES = ['address', 'email', 'phone'] as const;
+
 /**
- * The tags a verdict adds and removes: a module's `-invalid` tag follows its status (only for the modules validated
- * now); an order's `cv-address-review` follows an invalid or ambiguous shipping address.
+ * The tags a verdict adds and removes, for the modules validated now: a module's `-invalid` tag follows its status,
+ * its `-confirm` or `-fix` tag its next action (both go once it is `accept`; a write-back owed since before next
+ * actions leaves them as they are); an order's `cv-address-review` follows an invalid or ambiguous shipping address.
  */
 export function tagChangesOf(resource: ShopifyResource, item: WriteBackItem): { add: string[]; remove: string[] } {
   const add: string[] = [];
   const remove: string[] = [];
   const follow = (tag: string, on: boolean) => (on ? add : remove).push(tag);
-  if (item.address) follow(TAGS.address, item.address.status === 'invalid');
-  if (item.email) follow(TAGS.email, item.email.status === 'invalid');
-  if (item.phone) follow(TAGS.phone, item.phone.status === 'invalid');
+  for (const m of MODULES) {
+    const verdict = item[m];
+    if (!verdict) continue;
+    follow(TAGS[m], verdict.status === 'invalid');
+    if (!verdict.next_action) continue;
+    follow(TAGS[`${m}_confirm`], verdict.next_action === 'confirm');
+    follow(TAGS[`${m}_fix`], verdict.next_action === 'fix');
+  }
   if (item.address && resource === 'orders') follow(TAGS.review, item.address.status === 'invalid' || item.address.status === 'ambiguous');
   return { add, remove };
 }

@@ -84,7 +84,8 @@ describe.each(testDatabases)('the Shopify connector on $name', (database) => {
     expect(c.metafields['contact_validator.phone_status'].value).toBe('valid');
     expect(c.metafields['contact_validator.validated_at']).toBeTruthy();
     expect(JSON.parse(c.metafields['contact_validator.result'].value)).toMatchObject({ phone: { status: 'valid' } });
-    expect(c.tags).toEqual(['vip']); // the merchant's tag untouched, nothing invalid to flag
+    // The merchant's tag untouched; nothing invalid to flag, and the e-mail (not checked offline) is the fixed table's `confirm`.
+    expect(c.tags).toEqual(['vip', 'cv-email-confirm']);
     expect(order.tags).toEqual(expect.arrayContaining(['cv-address-review']));
     expect(flagged.tags).toEqual(expect.arrayContaining(['cv-phone-invalid']));
     // Our metafield and tag writes moved every updatedAt: read again, and dropped by change detection.
@@ -139,6 +140,37 @@ describe.each(testDatabases)('the Shopify connector on $name', (database) => {
       expect(paused).toMatchObject({ status: 'paused', reason: 'credits_exhausted', records_validated: 2 });
       expect(waiting).toMatchObject({ status: 'paused', reason: 'credits_exhausted' });
       expect(resumed).toMatchObject({ status: 'completed', records_validated: 3, credits_charged: 3 * PER_RECORD });
+    } finally {
+      await local.close();
+      await localShop.close();
+    }
+  });
+
+  it('When a connector follows a policy, then the next-action tags are the policy\'s: the same customer the fixed table tags to confirm is accepted at a checkout', async () => {
+    const { apiKey } = await s.newAccount(1_000);
+    const localShop = await startFakeShop({ shop: 'policy.myshopify.com', restoreRate: 1000 });
+    const local = await startTestService(url, { CONNECTOR_SECRET_KEY: 'd4'.repeat(32), CONNECTOR_ALLOW_PRIVATE: 'true', SHOPIFY_ADMIN_BASE_URL: localShop.url });
+    try {
+      // Offline, this e-mail is `unknown` (`not_checked`): `confirm` by the fixed table, `accept` at a checkout.
+      const [customer] = localShop.state.seedCustomers(1, () => ({ email: 'jane.doe@acme-mail.com', phone: '+1 502 713 4321', address: KENTUCKY(3), tags: ['vip'] }));
+      const connectShop = async (policy?: string) => json(await request(local, 'POST', '/v1/connectors', apiKey, {
+        type: 'shopify', name: 'Policy store', settings: { shop: 'policy.myshopify.com', resources: ['customers'] },
+        credentials: { access_token: localShop.state.accessToken, api_secret: SECRET }, ...(policy ? { policy } : {}),
+      }));
+
+      const plain = await connectShop();
+      await runNow(local, apiKey, plain.connector_id);
+      const byFixedTable = [...localShop.state.get(customer.id).tags];
+      // One shop, one connector: the store connected again, following the checkout preset, checks the customer anew.
+      await request(local, 'DELETE', `/v1/connectors/${plain.connector_id}`, apiKey);
+      const following = await connectShop('checkout');
+      await runNow(local, apiKey, following.connector_id);
+      const atCheckout = [...localShop.state.get(customer.id).tags];
+
+      expect(byFixedTable).toEqual(['vip', 'cv-email-confirm']);
+      expect(following.policy).toBe('checkout');
+      expect(atCheckout).toEqual(['vip']);
+      expect(JSON.parse(localShop.state.get(customer.id).metafields['contact_validator.result'].value).email).toMatchObject({ status: 'unknown', next_action: 'accept' });
     } finally {
       await local.close();
       await localShop.close();

@@ -247,6 +247,27 @@ describe('the Shopify connector: writing verdicts back', () => {
     expect(shop.state.get(c.id).tags).toEqual(['Email-Invalid']);
   });
 
+  it('When a module needs a person, then its -confirm or -fix tag follows its next action, goes once it is accept, and the merchant\'s look-alikes stay', async () => {
+    await startShop();
+    const [c] = shop.state.seedCustomers(1, () => ({ tags: ['VIP', 'CV-Email-Confirm-Later'], address: HOME, email: 'a@example.com' }));
+    const session = await open(shop);
+    await readAll(session);
+    const write = (actions: { address: string; email: string; phone?: string }) => session.writeBack([{
+      key: `customer:${c.id}`, validatedAt: AT,
+      address: { ...address('corrected'), next_action: actions.address as 'confirm' }, email: { ...email('risky'), next_action: actions.email as 'confirm' },
+      ...(actions.phone ? { phone: { ...phone('invalid'), next_action: actions.phone as 'fix' } } : {}),
+    }]);
+
+    await write({ address: 'confirm', email: 'confirm', phone: 'fix' });
+    const asked = [...shop.state.get(c.id).tags];
+    await write({ address: 'accept', email: 'fix' });
+    const answered = [...shop.state.get(c.id).tags];
+
+    expect(asked).toEqual(['VIP', 'CV-Email-Confirm-Later', 'cv-address-confirm', 'cv-email-confirm', 'cv-phone-invalid', 'cv-phone-fix']);
+    // The phone was not validated this time: its tags stay as they were.
+    expect(answered).toEqual(['VIP', 'CV-Email-Confirm-Later', 'cv-phone-invalid', 'cv-phone-fix', 'cv-email-fix']);
+  });
+
   it('When an order\'s shipping address is ambiguous, then it gets cv-address-review, and loses it once verified', async () => {
     await startShop();
     const [order] = shop.state.seedOrders(1, () => ({ address: HOME, tags: ['gift'] }));
@@ -336,6 +357,7 @@ describe('the Shopify connector: discover', () => {
     expect(customers.filter((f) => f.role === 'verdict').map((f) => f.name)).toEqual([
       'metafields.contact_validator.address_status', 'metafields.contact_validator.email_status', 'metafields.contact_validator.phone_status',
       'metafields.contact_validator.validated_at', 'metafields.contact_validator.result', 'tags: cv-address-invalid', 'tags: cv-email-invalid', 'tags: cv-phone-invalid',
+      'tags: cv-address-confirm', 'tags: cv-address-fix', 'tags: cv-email-confirm', 'tags: cv-email-fix', 'tags: cv-phone-confirm', 'tags: cv-phone-fix',
     ]);
     const orders = catalog.objects[1].fields;
     expect(orders.find((f) => f.name === 'shippingAddress.address1')).toMatchObject({ role: 'address' });
