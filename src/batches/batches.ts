@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { DAY_MS } from '../billing/pricing.js';
 import type { Job, JobStore, JobSummary } from '../bulk/job-store.js';
+import type { Page, PageQuery } from '../db/pages.js';
 import type { JobEvents } from '../bulk/job-events.js';
 import type { BulkRunner, JobKind } from '../bulk/runner.js';
 import { chooseColumns, ColumnError, type ColumnParameters } from './columns.js';
@@ -167,8 +168,9 @@ export class Batches {
     return this.store.getOwn(accountId, id, BATCH_KIND);
   }
 
-  async list(accountId: string, limit = 100): Promise<JobSummary[]> {
-    return this.store.list(accountId, BATCH_KIND, limit);
+  /** The account's batches, newest first, a page at a time (docs/api.md#lists). */
+  list(accountId: string, page: PageQuery = { limit: 100 }): Promise<Page<JobSummary>> {
+    return this.store.list(accountId, BATCH_KIND, page);
   }
 
   /** The result stream, or why not: `not_ready` (not completed and no `partial`), `gone` (canceled: files deleted). */

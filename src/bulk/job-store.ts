@@ -5,6 +5,7 @@
  * process, or several service instances on one PostgreSQL) agree without any other coordination.
  */
 import type { Database } from '../db/data-source.js';
+import { keysetPage, type Page, type PageQuery } from '../db/pages.js';
 import { all, run, runSteps, type Steps } from '../db/transaction-steps.js';
 
 export type JobStatus = 'queued' | 'running' | 'paused' | 'completed' | 'failed' | 'canceled';
@@ -157,12 +158,12 @@ export class JobStore {
   }
 
   /** The account's latest jobs, without their settings (a list needs none of them). */
-  async list(accountId: string, kind: string, limit: number): Promise<JobSummary[]> {
-    const rows = await this.db.all<Record<string, unknown>>(
-      `SELECT ${SUMMARY_COLUMNS} FROM bulk_jobs WHERE account_id = $1 AND kind = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
-      [accountId, kind, limit],
-    );
-    return rows.map(summaryOf);
+  /** The account's jobs of a kind, newest first, a page at a time (src/db/pages.ts). */
+  async list(accountId: string, kind: string, page: PageQuery): Promise<Page<JobSummary>> {
+    const found = await keysetPage<Record<string, unknown>>(this.db, {
+      table: 'bulk_jobs', columns: SUMMARY_COLUMNS, where: 'account_id = $1 AND kind = $2', params: [accountId, kind], time: 'created_at',
+    }, page);
+    return { items: found.items.map(summaryOf), hasMore: found.hasMore };
   }
 
   /**

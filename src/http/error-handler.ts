@@ -5,6 +5,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { EngineFailed, InsufficientCredits } from '../contact-check/errors.js';
 import { isDatabaseUnavailable } from '../db/data-source.js';
+import { UnknownCursor } from '../db/pages.js';
 import type { RequestContext } from './middleware/request-context.js';
 import { Problem, problemBody } from './problems.js';
 
@@ -24,6 +25,7 @@ export function domainProblem(err: unknown): Problem | null {
     return new Problem('insufficient-credits', err.message, { balance: err.balance, required: err.required });
   }
   if (err instanceof EngineFailed) return new Problem('internal', err.message);
+  if (err instanceof UnknownCursor) return new Problem('invalid-request', err.message, { errors: [{ field: 'starting_after', message: err.message }] });
   return null;
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Database } from '../db/data-source.js';
 import crypto from 'node:crypto';
+import { keysetPage, type Page, type PageQuery } from '../db/pages.js';
 import { all, run, runSteps, type Steps } from '../db/transaction-steps.js';
 import { upsertSql, type TableSpec } from '../db/upsert.js';
 import type { Sealed } from './secrets.js';
@@ -300,12 +301,12 @@ export class ConnectorStore {
     return rows[0] ? runOf(rows[0]) : null;
   }
 
-  async runs(connectorId: string, limit: number): Promise<RunRow[]> {
-    const rows = await this.db.all<Record<string, unknown>>(
-      `SELECT ${RUN_COLUMNS} FROM connector_runs WHERE connector_id = $1 ORDER BY started_at DESC, id DESC LIMIT $2`,
-      [connectorId, limit],
-    );
-    return rows.map(runOf);
+  /** A connector's runs, newest first, a page at a time (src/db/pages.ts). */
+  async runs(connectorId: string, page: PageQuery): Promise<Page<RunRow>> {
+    const found = await keysetPage<Record<string, unknown>>(this.db, {
+      table: 'connector_runs', columns: RUN_COLUMNS, where: 'connector_id = $1', params: [connectorId], time: 'started_at',
+    }, page);
+    return { items: found.items.map(runOf), hasMore: found.hasMore };
   }
 
   async recordStates(connectorId: string, keys: string[]): Promise<Map<string, RecordState>> {

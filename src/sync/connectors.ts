@@ -6,6 +6,7 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import { isCronExpression, nextCronTime } from '../bulk/schedules.js';
+import type { PageQuery } from '../db/pages.js';
 import type { ConnectorRow, ConnectorStore, RunRow } from './connector-store.js';
 import type { ConnectorRegistry } from './registry.js';
 import { checkPlatformUrl, UnsafeUrl } from './platform-url.js';
@@ -299,7 +300,9 @@ export class Connectors {
     return this.store.delete(accountId, id);
   }
 
-  async runs(connectorId: string, limit = 50) {
-    return (await this.store.runs(connectorId, limit)).map(runView);
+  /** A connector's runs, newest first, a page at a time (docs/api.md#lists). */
+  async runs(connectorId: string, page: PageQuery = { limit: 50 }) {
+    const found = await this.store.runs(connectorId, page);
+    return { items: found.items.map(runView), hasMore: found.hasMore };
   }
 }

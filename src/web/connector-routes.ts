@@ -37,6 +37,7 @@ const NOTICES = {
   'run-busy': 'A run of this connector is already in progress.',
   paused: 'The connector is paused.',
   resumed: 'The connector is active again.',
+  'policy-saved': "The connector's policy is saved: its next runs follow it.",
 } as const;
 
 const FLOW_MAX_AGE_S = FLOW_TTL_MS / 1000;
@@ -56,12 +57,13 @@ export function connectorRoutes(router: Router, guards: { page: RequestHandler[]
   const stepsOf = (type: string) => connect.offers().find(({ plugin }) => plugin.type === type)?.plugin.presentation?.manualSteps;
   const basicsOf = (type: string, body: Record<string, unknown>): FormBasics => ({ name: text(body.name) || titleOf(type), schedule: scheduleOf(body) });
 
-  async function render(req: Request, res: Response, status: number, refused: FormState | null = null) {
-    const listed = await connectors.list(accountOf(res));
-    const withRuns = await Promise.all(listed.map(async (c) => ({ ...c, runs: await connectors.runs(c.connector_id, 5) })));
+  async function render(req: Request, res: Response, status: number, refused: FormState | null = null, failed: string | null = null) {
+    const [listed, policies] = await Promise.all([connectors.list(accountOf(res)), connectors.policyNames(accountOf(res))]);
+    const withRuns = await Promise.all(listed.map(async (c) => ({ ...c, runs: (await connectors.runs(c.connector_id, { limit: 5 })).items })));
     const done = String(req.query.done ?? '');
-    const flash = Object.hasOwn(NOTICES, done) ? { kind: 'ok' as const, text: NOTICES[done as keyof typeof NOTICES] } : null;
-    res.status(status).type('html').send(connectorsPage({ web: webOf(res), connectors: withRuns, flash, refused, offers: connect.offers() }));
+    const flash = failed ? { kind: 'error' as const, text: failed }
+      : Object.hasOwn(NOTICES, done) ? { kind: 'ok' as const, text: NOTICES[done as keyof typeof NOTICES] } : null;
+    res.status(status).type('html').send(connectorsPage({ web: webOf(res), connectors: withRuns, flash, refused, offers: connect.offers(), policies }));
   }
   const ownConnector = async (req: Request, res: Response) => {
     const connector = await connectors.get(accountOf(res), String(req.params.id));
@@ -175,6 +177,17 @@ export function connectorRoutes(router: Router, guards: { page: RequestHandler[]
   router.post('/connectors/:id/run', ...guards.action, async (req, res) => {
     const started = await connectorRuns.start(await ownConnector(req, res), 'dashboard', { resumePaused: true });
     res.redirect(303, `/connectors?done=${started ? 'run-started' : 'run-busy'}`);
+  });
+  // The policy its answers follow: a name the account has (the select lists them), or none (the fixed table).
+  router.post('/connectors/:id/policy', ...guards.action, async (req, res) => {
+    const connector = await ownConnector(req, res);
+    try {
+      await connectors.update(connector, { policy: text(fields(req).policy) || null });
+    } catch (err) {
+      if (!(err instanceof ConnectorInvalid)) throw err;
+      return render(req, res, 400, null, refusal(err));
+    }
+    res.redirect(303, '/connectors?done=policy-saved');
   });
   for (const [verb, status, notice] of [['pause', 'paused', 'paused'], ['resume', 'active', 'resumed']] as const) {
     router.post(`/connectors/:id/${verb}`, ...guards.action, async (req, res) => {

@@ -337,7 +337,7 @@ export function dashboardRoutes(app: express.Express, deps: DashboardDeps): Rout
   };
   router.get('/batches', ...page, async (req, res) => {
     const id = accountOf(res);
-    const [jobs, credits] = await Promise.all([batches.list(id), accounts.credits(id)]);
+    const [{ items: jobs }, credits] = await Promise.all([batches.list(id), accounts.credits(id)]);
     // The list has no settings (a job's can be large); a paused batch's columns are read for its cost to finish.
     const settingsOf = async (jobId: string) => (await batches.get(id, jobId))?.settings ?? {};
     const list = await Promise.all(jobs.map(async (job) => ({

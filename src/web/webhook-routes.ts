@@ -40,7 +40,7 @@ export function webhookRoutes(router: Router, guards: { page: RequestHandler[]; 
   async function render(req: Request, res: Response, status: number, extra: Partial<Parameters<typeof webhooksPage>[0]> = {}) {
     const id = accountOf(res);
     const [list, alert, credits] = await Promise.all([webhooks.listEndpoints(id), lowBalance.get(id), accounts.credits(id)]);
-    const endpoints = await Promise.all(list.map(async (e) => ({ ...e, deliveries: (await webhooks.deliveries(id, e.id, DELIVERIES_SHOWN)) ?? [] })));
+    const endpoints = await Promise.all(list.map(async (e) => ({ ...e, deliveries: (await webhooks.deliveries(id, e.id, { limit: DELIVERIES_SHOWN }))?.items ?? [] })));
     const done = String(req.query.done ?? '');
     const flash = Object.hasOwn(NOTICES, done) ? { kind: 'ok' as const, text: NOTICES[done as keyof typeof NOTICES] } : null;
     res.status(status).type('html').send(webhooksPage({ web: webOf(res), endpoints, alert, balance: credits.balance, flash, ...extra }));

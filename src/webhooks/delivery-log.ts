@@ -6,6 +6,7 @@
  * so a restart loses no retry.
  */
 import type { Database } from '../db/data-source.js';
+import { keysetPage, type Page, type PageQuery } from '../db/pages.js';
 import type { WebhookEventType } from './events.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -126,12 +127,11 @@ export class DeliveryLog {
   }
 
   /** An endpoint's deliveries, newest first. */
-  async list(accountId: string, endpointId: string, limit: number): Promise<DeliveryRow[]> {
-    const rows = await this.db.all<Record<string, unknown>>(
-      `SELECT ${COLUMNS} FROM webhook_endpoint_deliveries WHERE endpoint_id = $1 AND account_id = $2
-       ORDER BY created_at DESC, id DESC LIMIT $3`,
-      [endpointId, accountId, limit],
-    );
-    return rows.map(deliveryOf);
+  /** An endpoint's deliveries, newest first, a page at a time (src/db/pages.ts). */
+  async list(accountId: string, endpointId: string, page: PageQuery): Promise<Page<DeliveryRow>> {
+    const found = await keysetPage<Record<string, unknown>>(this.db, {
+      table: 'webhook_endpoint_deliveries', columns: COLUMNS, where: 'endpoint_id = $1 AND account_id = $2', params: [endpointId, accountId], time: 'created_at',
+    }, page);
+    return { items: found.items.map(deliveryOf), hasMore: found.hasMore };
   }
 }

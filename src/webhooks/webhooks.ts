@@ -7,6 +7,7 @@
  */
 import crypto from 'node:crypto';
 import type { Database } from '../db/data-source.js';
+import type { PageQuery } from '../db/pages.js';
 import type { Logger } from '../log.js';
 import { checkPlatformUrl, UnsafeUrl } from '../sync/platform-url.js';
 import { backoffMs } from '../sync/retry.js';
@@ -114,9 +115,10 @@ export class Webhooks {
   }
 
   /** An endpoint's deliveries, newest first; null when the account has no such endpoint. */
-  async deliveries(accountId: string, endpointId: string, limit = DELIVERY_LIST_LIMIT) {
+  async deliveries(accountId: string, endpointId: string, page: PageQuery = { limit: DELIVERY_LIST_LIMIT }) {
     if (!(await this.endpoints.getOwn(accountId, endpointId))) return null;
-    return (await this.log.list(accountId, endpointId, Math.min(limit, DELIVERY_LIST_LIMIT))).map(deliveryView);
+    const found = await this.log.list(accountId, endpointId, { ...page, limit: Math.min(page.limit, DELIVERY_LIST_LIMIT) });
+    return { items: found.items.map(deliveryView), hasMore: found.hasMore };
   }
 
   /**

@@ -180,7 +180,7 @@ describe.each(testDatabases)('a webhook delivery for a connector whose URL is re
       // Act
       const answer = await deliver(s.url, signedDelivery('customers/update', { id: 7, admin_graphql_api_id: 'gid://shopify/Customer/7', email: 'ann@example.com' }, { shop, secret: 'the-secret' }));
       await s.sync.webhooks.settle();
-      const [run] = await s.sync.store.runs(id, 1);
+      const { items: [run] } = await s.sync.store.runs(id, { limit: 1 });
 
       // Assert
       expect(answer.status, await answer.clone().text()).toBe(200);

@@ -158,7 +158,7 @@ describe.each(testDatabases)('the dashboard on $name', (database) => {
     expect(answers.map((a) => a.status)).toEqual([404, 404, 404, 404, 404, 404, 404, 404, 404]);
     expect((await s.accounts.authenticate(apiKey))?.keyId).toBe(keyId);
     expect((await s.sync.connectors.get(accountId, connector.connector_id))?.status).toBe('active');
-    expect(await s.sync.connectors.runs(connector.connector_id)).toEqual([]);
+    expect((await s.sync.connectors.runs(connector.connector_id)).items).toEqual([]);
     expect((await s.people.members(accountId)).map((m) => m.user_id)).toContain(member.user_id);
     for (const path of ['/', '/keys', '/batches', '/connectors', '/billing', '/members']) {
       const page = await attacker.get(path);

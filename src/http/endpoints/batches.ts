@@ -4,6 +4,7 @@
  */
 import type { Request, Response } from 'express';
 import { z } from 'zod';
+import { pageAnswer, pageMembers, pageOf, pageQuery } from './list-page.js';
 import { batchView, type Batches } from '../../batches/batches.js';
 import type { Job, JobStatus } from '../../bulk/job-store.js';
 import { batchParameters, createFromUpload, sendBatchResult, trueOrFalse } from '../batch-files.js';
@@ -51,7 +52,7 @@ export const createdBatchSchema = batchSchema.extend({
   delimiter: z.string().describe('The delimiter detected: `,`, `;` or tab'),
 });
 
-export const batchListSchema = z.object({ batches: z.array(batchSchema).describe('Newest first, the latest 100') });
+export const batchListSchema = z.object({ batches: z.array(batchSchema).describe('Newest first, a page (docs/api.md#lists)'), ...pageMembers });
 
 const csvFile = z.string().meta({ contentMediaType: 'text/csv' });
 /**
@@ -155,11 +156,12 @@ export const batchEndpoints = [
   endpoint({
     method: 'get', path: '/v1/batches', security: 'secret', operationId: 'listBatches', tag: 'Batches',
     summary: "The account's batches, newest first",
+    request: { query: pageQuery(100) },
     responses: { 200: { description: 'The batches', content: json(batchListSchema), headers: noStore } },
-    problems: [],
-    handler: async ({ res, deps }) => {
-      const list = await deps.batches.list(accountOf(res));
-      res.set('Cache-Control', 'no-store').json({ batches: list.map((job) => batchView(job)) });
+    problems: ['invalid-request'],
+    handler: async ({ res, query, deps }) => {
+      const page = await deps.batches.list(accountOf(res), pageOf(query));
+      res.set('Cache-Control', 'no-store').json({ batches: page.items.map((job) => batchView(job)), ...pageAnswer(page, (job) => job.id) });
     },
   }),
   endpoint({

@@ -6,6 +6,7 @@
  */
 import type { Request, Response } from 'express';
 import { z } from 'zod';
+import { pageAnswer, pageMembers, pageOf, pageQuery } from './list-page.js';
 import type { ConnectorRow, ConnectorStatus, RunStatus } from '../../sync/connector-store.js';
 import { ConnectorInvalid, createSchema, patchSchema, PlatformAccountTaken, type Connectors } from '../../sync/connectors.js';
 import type { CheckProblemCode, ConnectorFailureReason, ConnectorPlugin } from '../../sync/plugin.js';
@@ -76,7 +77,7 @@ export const connectorSchema = z.object({
 });
 
 export const connectorListSchema = z.object({ connectors: z.array(connectorSchema) });
-export const runListSchema = z.object({ runs: z.array(runSchema).describe('Newest first') });
+export const runListSchema = z.object({ runs: z.array(runSchema).describe('Newest first, a page (docs/api.md#lists)'), ...pageMembers });
 export const runStartedSchema = z.object({ run_id: z.string() });
 
 export const CHECK_PROBLEM_CODES = enumOf<CheckProblemCode>()([
@@ -277,12 +278,13 @@ export const connectorEndpoints = [
   endpoint({
     method: 'get', path: '/v1/connectors/{connector_id}/runs', security: 'secret', operationId: 'listConnectorRuns', tag: 'Connectors',
     summary: "A connector's runs, newest first",
-    request: { params: connectorId },
+    request: { params: connectorId, query: pageQuery(50) },
     responses: { 200: { description: 'The runs', content: json(runListSchema), headers: noStore } },
-    problems: ['not-found'],
-    handler: async ({ req, res, deps: { connectors } }) => {
+    problems: ['not-found', 'invalid-request'],
+    handler: async ({ req, res, query, deps: { connectors } }) => {
       const connector = await own(connectors, req, res);
-      res.set('Cache-Control', 'no-store').json({ runs: await connectors.runs(connector.id) });
+      const page = await connectors.runs(connector.id, pageOf(query));
+      res.set('Cache-Control', 'no-store').json({ runs: page.items, ...pageAnswer(page, (r) => r.run_id) });
     },
   }),
 ];

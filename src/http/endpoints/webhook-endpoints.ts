@@ -4,6 +4,7 @@
  */
 import type { Request, Response } from 'express';
 import { z } from 'zod';
+import { pageAnswer, pageMembers, pageOf, pageQuery } from './list-page.js';
 import { SecretKeyMissing } from '../../sync/secrets.js';
 import type { DeliveryStatus } from '../../webhooks/delivery-log.js';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events.js';
@@ -49,7 +50,7 @@ export const webhookDeliverySchema = z.object({
   next_attempt_at: isoTime.nullable(),
 });
 
-export const webhookDeliveryListSchema = z.object({ deliveries: z.array(webhookDeliverySchema).describe('Newest first, at most 100') });
+export const webhookDeliveryListSchema = z.object({ deliveries: z.array(webhookDeliverySchema).describe('Newest first, a page (docs/api.md#lists)'), ...pageMembers });
 
 const ENDPOINT_EXAMPLE = { id: 'we_Qm2n8RcT0aZk4LxV7pYw', url: 'https://example.com/hooks/contact-validator', events: ['batch.completed', 'credits.low'], created_at: '2026-11-27T07:00:00.000Z' };
 
@@ -145,12 +146,13 @@ export const webhookEndpointEndpoints = [
   endpoint({
     method: 'get', path: '/v1/webhook_endpoints/{webhook_endpoint_id}/deliveries', security: 'secret', operationId: 'listWebhookDeliveries', tag: 'Webhooks',
     summary: "An endpoint's deliveries, newest first",
-    request: { params: endpointId },
+    request: { params: endpointId, query: pageQuery(100) },
     responses: { 200: { description: 'The delivery log', content: json(webhookDeliveryListSchema), headers: noStore } },
-    problems: ['not-found'],
-    handler: async ({ req, res, deps }) => {
+    problems: ['not-found', 'invalid-request'],
+    handler: async ({ req, res, query, deps }) => {
       const endpointRow = await own(deps, req, res);
-      res.set('Cache-Control', 'no-store').json({ deliveries: await deps.webhooks.deliveries(accountOf(res), endpointRow.id) });
+      const page = (await deps.webhooks.deliveries(accountOf(res), endpointRow.id, pageOf(query)))!;
+      res.set('Cache-Control', 'no-store').json({ deliveries: page.items, ...pageAnswer(page, (d) => d.id) });
     },
   }),
   endpoint({
