@@ -26,6 +26,8 @@ import { EmailChecks1765300000000 } from './1765300000000-EmailChecks.js';
 import { Policies1765310000000 } from './1765310000000-Policies.js';
 import { MailHostManners1765330000000 } from './1765330000000-MailHostManners.js';
 import { ConnectorPolicy1765340000000 } from './1765340000000-ConnectorPolicy.js';
+import { LaterWriteBacks1765350000000 } from './1765350000000-LaterWriteBacks.js';
+import { EmailFeedback1765360000000 } from './1765360000000-EmailFeedback.js';
 
 export const migrations = [
   Billing1763790000000, ReferenceData1763800000000, ReferencePointCity1763810000000, ReferenceImportLog1763820000000,
@@ -36,5 +38,5 @@ export const migrations = [
   ShopOrders1764965000000, IdempotencyLease1764975000000, LedgerRequestIndex1765000000000,
   ReferencePointLocation1765100000000, UsedFlowNonces1765200000000, LowBalanceDailyLimit1765260000000,
   EmailChecks1765300000000, Policies1765310000000, MailHostManners1765330000000,
-  ConnectorPolicy1765340000000,
+  ConnectorPolicy1765340000000, LaterWriteBacks1765350000000, EmailFeedback1765360000000,
 ];

@@ -24,6 +24,9 @@ import { OrderChecks, type OrderMail } from './sync/order-checks.js';
 import { PLUGIN_JOB_KIND, PluginJobs } from './sync/plugin-jobs.js';
 import { PluginWebhooks } from './sync/plugin-webhooks.js';
 import { ConnectorStore } from './sync/connector-store.js';
+import { LaterAnswers } from './sync/later-answers.js';
+import { EmailFeedback } from './email-feedback/feedback.js';
+import { EmailCheckStore } from './email-checks/email-check-store.js';
 import { CONNECTOR_JOB_KIND, ConnectorRuns } from './sync/connector-runs.js';
 import { Connectors } from './sync/connectors.js';
 import { ConnectorRegistry } from './sync/registry.js';
@@ -173,17 +176,19 @@ export function openSync(
   // Each plugin reads its own options (an app's client id, a test's stand-in) from the connectors' configuration.
   const registry = new ConnectorRegistry(createConnectorPlugins(config.connectors));
   const secrets = new SecretBox(config.connectors.secretKey, config.connectors.previousKeys);
+  // E-mail answers that arrived later for connectors' records: the runs write them back (the second write-back).
+  const laterAnswers = new LaterAnswers(new EmailCheckStore(db));
   const runs = new ConnectorRuns(store, bulk.store, bulk.runner, registry, secrets, validation, bulk.events, logger, {
     perJob: config.batch.perJob, slots: bulk.runner.slots, gate: bulk.runner.gate, allowPrivate: config.connectors.allowPrivate,
     outbound: config.outbound,
     publicBaseUrl: config.connectors.publicBaseUrl,
     checkTimeoutMs: config.connectors.checkTimeoutMs,
-    caps, policies,
+    caps, policies, laterAnswers,
   });
   bulk.runner.register(CONNECTOR_JOB_KIND, runs, {
     queue: bulk.connectorLane, workers: CONNECTOR_JOBS_PER_INSTANCE, leaseMs: config.connectors.leaseMs,
   });
-  const scheduler = new ConnectorScheduler(store, runs, logger, caps);
+  const scheduler = new ConnectorScheduler(store, runs, logger, caps, Date.now, laterAnswers);
   scheduler.register(bulk.schedules);
   const connectors = new Connectors(store, registry, secrets, config.connectors.allowPrivate, policies, caps);
   const orderChecks = buyers ? new OrderChecks(db, store, secrets, validation, buyers.mailer, buyers.linkSecret, logger, {
@@ -325,7 +330,9 @@ export async function startService(config: Config, logger: Logger = createLogger
   const hostManners = new FleetHostManners(db, engines.mailHosts, logger);
   const emailChecks = openEmailChecks(config, db, engines.email, logger, (accountId, data, key) =>
     outgoing.webhooks.emit(accountId, 'email.verified', data, key));
-  const validation = new ContactValidation(engines, ledger, config.validationBudgetMs, inDoubt, emailChecks);
+  // What accounts tell of their mail (POST /v1/feedback): their answers learn from it.
+  const feedback = new EmailFeedback(db);
+  const validation = new ContactValidation(engines, ledger, config.validationBudgetMs, inDoubt, emailChecks, feedback);
   const bulk = await openBulk(config, db, validation, ledger, logger, { emailChecks });
   // Once a second across the fleet: the due checks are tried (at most EMAIL_CHECKS_PER_SECOND of them).
   bulk.schedules.every('email-checks:due', '* * * * * *', () => emailChecks.tick().then(() => undefined));
@@ -356,7 +363,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     isReady: () => ready, isDraining: () => closing !== undefined, resolverHealth: () => engines.resolver.health(), egresses: () => engines.resolver.egresses?.() ?? [], referenceState: engines.referenceState, batches: bulk.batches, batchMaxBytes: config.batch.maxBytes,
     connectors: sync.connectors, connectorRuns: sync.runs, pluginWebhooks: sync.webhooks, connect: sync.connect,
     orders: sync.orders, connectorChecks: sync.checks, policies: sync.policies,
-    people, purchases, webhooks: outgoing.webhooks, lowBalance: outgoing.lowBalance, emailChecks,
+    people, purchases, webhooks: outgoing.webhooks, lowBalance: outgoing.lowBalance, emailChecks, feedback,
     dashboard: {
       freeCredits: config.credits.free, packPrices: config.credits.packPrices, batchMaxBytes: config.batch.maxBytes,
       sessionMaxAgeMs: config.people.sessionMaxAgeMs, currency: config.stripe?.currency ?? 'usd',

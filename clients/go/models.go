@@ -687,8 +687,8 @@ type ShopifyInstallLink struct {
 	ExpiresAt  time.Time `json:"expires_at"`
 }
 
-// Feedback is the schema Feedback.
-type Feedback struct {
+// FeedbackReport is the schema FeedbackReport.
+type FeedbackReport struct {
 	// The address the mail went to
 	Email string `json:"email"`
 	// `bounced`: a hard bounce (5xx: no such mailbox); `delivered`; `complained`: delivered, and marked as spam

@@ -761,7 +761,7 @@ func (s *EmailChecksService) Get(ctx context.Context, checkID string) (map[strin
 // Send: POST /v1/feedback: Tell what became of a mail.
 //
 // A hard bounce makes the address `invalid` (`reason` `bounced`) in this account's answers from now on; the outcomes of a domain's addresses give its catch-all answers a `catch_all_score`. One outcome per address, the latest standing: telling the same thing twice counts once. Free. Kept in this account alone, never shared.
-func (s *FeedbackService) Send(ctx context.Context, body Feedback) (*FeedbackRecorded, error) {
+func (s *FeedbackService) Send(ctx context.Context, body FeedbackReport) (*FeedbackRecorded, error) {
 	cl := call{method: http.MethodPost, path: "/v1/feedback", policy: retryRefused}
 	if err := s.c.encode(&cl, body); err != nil {
 		return nil, err

@@ -58,6 +58,11 @@ export interface LaterAnswers {
   later(accountId: string, answer: EmailResult, origin: { job: string; key: string } | null, othersNextAction: NextAction | null): Promise<EmailResult>;
 }
 
+/** What the account told of its mail (src/email-feedback): an e-mail answer as its feedback makes it. */
+export interface FeedbackLookup {
+  amend(accountId: string, answer: EmailResult): Promise<EmailResult>;
+}
+
 /** What the use case asks of the ledger: draw a request's charges, give them back. */
 export type ContactLedger = Pick<CreditLedger, 'debit' | 'refund' | 'refundDraws'> & Partial<Pick<CreditLedger, 'mayCover'>>;
 
@@ -108,6 +113,8 @@ export class ContactValidation {
     private readonly inDoubt?: InDoubtDebits,
     /** Answers that arrive later; absent (test keys, the CLI): an answer that might change later stays as it is. */
     private readonly laterAnswers?: LaterAnswers,
+    /** The account's feedback (a bounce reported, a catch-all domain's outcomes); absent: answers as the probe gave them. */
+    private readonly feedback?: FeedbackLookup,
   ) {}
 
   /**
@@ -182,7 +189,7 @@ export class ContactValidation {
 
     const debit = await debiting;
     if (!debit.ok) throw new InsufficientCredits(debit.balance, debit.required);
-    const emailResult = emailFirst?.status === 'unknown' && input.smtp && this.laterAnswers
+    const emailProbed = emailFirst?.status === 'unknown' && input.smtp && this.laterAnswers
       ? await this.laterAnswers.later(accountId, emailFirst, origin, withNextActions({ address: addressResult, email: null, phone: phoneResult }).next_action)
         .catch((err: unknown) => {
           // The answer stands without its later one: a check that cannot be stored is no reason to fail the request.
@@ -190,6 +197,12 @@ export class ContactValidation {
           return emailFirst;
         })
       : emailFirst;
+    const emailResult = emailProbed && this.feedback
+      ? await this.feedback.amend(accountId, emailProbed).catch((err: unknown) => {
+        log.warn({ err, request_id: requestId }, 'e-mail feedback not read');
+        return emailProbed;
+      })
+      : emailProbed;
 
     // docs/api.md#credits-and-prices: an e-mail result of status `unknown` is refunded.
     let refunded = 0;

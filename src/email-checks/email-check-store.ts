@@ -33,6 +33,8 @@ export interface EmailCheckRow {
 
 const COLUMNS = `id, account_id, email, status, attempts, first_reason, result, origin_job, origin_key, origin,
   next_attempt_at, created_at, finished_at`;
+/** Ids (or keys) per statement: far under either database's parameter limit. */
+const IDS_PER_STATEMENT = 500;
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 function rowOf(r: Record<string, unknown>): EmailCheckRow {
@@ -160,16 +162,65 @@ export class EmailCheckStore {
     await this.db.run(`UPDATE email_checks SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2`, [id, owner]);
   }
 
-  /** Mends a bulk record's row (its `cv_*` values) once its e-mail's answer has come. */
-  async patchRecord(jobId: string, key: string, patch: (row: (string | null)[]) => (string | null)[]): Promise<void> {
+  /** Active connectors with answered checks not yet written onto their records, at most `limit`. */
+  async owedConnectors(limit: number): Promise<string[]> {
+    const rows = await this.db.all<{ id: string }>(
+      `SELECT DISTINCT e.origin_job AS id FROM email_checks e JOIN connectors c ON c.id = e.origin_job
+       WHERE e.status = 'done' AND e.written_at IS NULL AND c.status = 'active' LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** A connector's records' answered checks not yet written onto the platform (the second write-back), oldest first. */
+  async unwritten(jobId: string, limit: number): Promise<EmailCheckRow[]> {
+    const rows = await this.db.all(
+      `SELECT ${COLUMNS} FROM email_checks WHERE origin_job = $1 AND status = 'done' AND written_at IS NULL
+       ORDER BY finished_at, id LIMIT $2`,
+      [jobId, limit],
+    );
+    return rows.map(rowOf);
+  }
+
+  /** Checks whose second write-back is over: `written`, or the platform's reason it was given up. */
+  async markWritten(ids: readonly string[], outcome: string, at: number): Promise<void> {
+    for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
+      const chunk = ids.slice(i, i + IDS_PER_STATEMENT);
+      await this.db.run(
+        `UPDATE email_checks SET written_at = $1, write_outcome = $2 WHERE written_at IS NULL AND id IN (${chunk.map((_, j) => `$${j + 3}`).join(', ')})`,
+        [at, outcome.slice(0, 200), ...chunk],
+      );
+    }
+  }
+
+  /**
+   * The records' checks asked before `before` (answered or not), except `keep`: their e-mail was checked again since,
+   * and that answer is what the platform holds; theirs is never written.
+   */
+  async supersede(jobId: string, keys: readonly string[], before: number, keep: readonly string[], at: number): Promise<void> {
+    for (let i = 0; i < keys.length; i += IDS_PER_STATEMENT) {
+      const chunk = keys.slice(i, i + IDS_PER_STATEMENT);
+      const kept = keep.length ? ` AND id NOT IN (${keep.map((_, j) => `$${j + 4 + chunk.length}`).join(', ')})` : '';
+      await this.db.run(
+        `UPDATE email_checks SET written_at = $2, write_outcome = 'superseded'
+         WHERE origin_job = $1 AND written_at IS NULL AND created_at < $3
+           AND origin_key IN (${chunk.map((_, j) => `$${j + 4}`).join(', ')})${kept}`,
+        [jobId, at, before, ...chunk, ...keep],
+      );
+    }
+  }
+
+  /** Mends a bulk record's row (its `cv_*` values) once its e-mail's answer has come; false while there is no such row. */
+  async patchRecord(jobId: string, key: string, patch: (row: (string | null)[]) => (string | null)[]): Promise<boolean> {
     const rows = await this.db.all<{ result: string }>(
       `SELECT result FROM bulk_records WHERE job_id = $1 AND record_key = $2`, [jobId, key],
     );
-    if (!rows[0]) return;
+    if (!rows[0]) return false;
     const before = rows[0].result;
     const after = JSON.stringify(patch(JSON.parse(before) as (string | null)[]));
     if (after !== before) {
       await this.db.run(`UPDATE bulk_records SET result = $3 WHERE job_id = $1 AND record_key = $2`, [jobId, key, after]);
     }
+    return true;
   }
 }

@@ -146,7 +146,10 @@ export class EmailChecks {
     if (!row.origin || !row.result) return;
     const result = row.result;
     const whole = overallNextAction([(row.othersNextAction as NextAction | null) ?? null, emailNextAction(result)]);
-    await this.store.patchRecord(row.origin.job, row.origin.key, (cells) => mendedRow(cells, result, whole));
+    // A batch's row mended is its answer delivered; a connector's record has none here (src/sync/later-answers.ts writes it).
+    if (await this.store.patchRecord(row.origin.job, row.origin.key, (cells) => mendedRow(cells, result, whole))) {
+      await this.store.markWritten([row.id], 'mended', this.now());
+    }
   }
 
   /** Mends the rows of a job's ended checks (a check may end before its record's row is kept). */

@@ -17,6 +17,7 @@ import type { Database } from '../db/data-source.js';
 import type { Logger } from '../log.js';
 import type { ContactValidation } from '../contact-check/validate-contact.js';
 import { PolicyStore } from '../contact-check/policy-store.js';
+import { EmailFeedback } from '../email-feedback/feedback.js';
 import type { AddressAutocomplete } from '../validation/address/autocomplete.js';
 import type { LowBalanceAlerts } from '../webhooks/low-balance.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
@@ -63,6 +64,8 @@ export interface AppDeps {
   lowBalance: LowBalanceAlerts;
   /** Accounts' own policies (/v1/policies); by default kept in `db`. */
   policies?: PolicyStore;
+  /** What accounts tell of their mail (POST /v1/feedback); by default kept in `db`. */
+  feedback?: EmailFeedback;
   /** Answers that arrive later (GET /v1/email-checks/{id}). */
   emailChecks: Pick<EmailChecks, 'get' | 'batchState'>;
   /** Connectors' checks and one-click set-up, for the dashboard. */
@@ -123,6 +126,7 @@ export function createApp(deps: AppDeps): express.Express {
     ...deps,
     idempotency: new IdempotencyStore(deps.db, idempotencyLeaseMs(deps.validationBudgetMs ?? 2_000)),
     policies: deps.policies ?? new PolicyStore(deps.db),
+    feedback: deps.feedback ?? new EmailFeedback(deps.db),
     description: () => (description ??= JSON.stringify(buildOpenApiDocument())),
   }, guards);
   const dashboard = dashboardRoutes(app, {

@@ -26,6 +26,7 @@ import type { PolicyRules } from '../contact-check/policies.js';
 import type { ContactAnswer, ContactValidation } from '../contact-check/validate-contact.js';
 import { connectorRules, type PolicyLookup } from './connector-policy.js';
 import { checkConnector, type CheckResult } from './connector-check.js';
+import type { LaterAnswers } from './later-answers.js';
 import { openPlatformSession } from './platform-access.js';
 import type { ConnectorRow, ConnectorStore, RecordState, RunCounts } from './connector-store.js';
 import { ConnectorError, type ConnectorSession, type PlatformRecord, type WriteBackItem, type WriteBackOutcome } from './plugin.js';
@@ -47,6 +48,8 @@ interface ConnectorJobSettings {
   records?: PlatformRecord[];
   /** A delivery that names records without carrying them (a webhook action `read`): the session reads them first. */
   read_keys?: string[];
+  /** Only the answers that arrived later (src/sync/later-answers.ts): written back, nothing read or validated. */
+  later?: boolean;
 }
 
 const lockKeyOf = (connectorId: string) => `connector:${connectorId}`;
@@ -110,6 +113,8 @@ export interface ConnectorRunOptions {
   caps?: CreditCaps;
   /** The account's policies: a connector's `policy` names the rules its answers' `next_action` follow. */
   policies: PolicyLookup;
+  /** E-mail answers that arrived later for the connectors' records: every run writes them back (the second write-back). */
+  laterAnswers?: LaterAnswers;
 }
 
 /**
@@ -218,6 +223,18 @@ export class ConnectorRuns implements JobKind {
     return jobId;
   }
 
+  /**
+   * A run that writes back the e-mail answers that arrived later (a look once a second finds the connectors owed
+   * some): under the connector's lock, so that it never races a run writing the same records; false while a run of
+   * the connector is under way (that run, or the next look, writes them).
+   */
+  async startLater(connector: ConnectorRow): Promise<boolean> {
+    const runId = newId('run');
+    const jobId = newId('cjob');
+    return this.createJob(jobId, connector, { connector_id: connector.id, triggered_by: 'email_check', later: true },
+      lockKeyOf(connector.id), () => this.store.insertRunSteps(runId, connector, 'email_check', jobId));
+  }
+
   private async createJob(
     jobId: string, connector: ConnectorRow, settings: ConnectorJobSettings, lockKey: string | undefined,
     then: () => Steps<void>,
@@ -274,9 +291,11 @@ export class ConnectorRuns implements JobKind {
       const policy = await connectorRules(this.options.policies, connector);
       const work = { jobId: job.id, connector, session: opened.session, counts, errors, shouldStop: attempt.shouldStop, progress, policy };
       const records = settings.records ?? (settings.read_keys ? await readRecords(opened.session, settings.read_keys) : undefined);
-      const outcome = records
-        ? await this.workDelivery(work, records)
-        : await this.workChanges(work);
+      const outcome = settings.later
+        ? await this.writeLater(work)
+        : records
+          ? await this.workDelivery(work, records)
+          : await this.workChanges(work);
       await progress();
       if (outcome.kind === 'stopped') {
         // Another runner takes the job over (a shutdown, a lost lease): this run ends here, the next goes on.
@@ -307,7 +326,8 @@ export class ConnectorRuns implements JobKind {
     this.attempts.delete(job.id);
     if (t.status !== 'paused') this.listeners.delete(job.id);
     const connectorId = settings.connector_id;
-    const delivery = settings.records !== undefined || settings.read_keys !== undefined;
+    // A delivery, or the later answers' run: neither is the connector's sync, whose end settles its state.
+    const delivery = settings.records !== undefined || settings.read_keys !== undefined || settings.later === true;
     const capped = this.capped.get(job.id);
     this.capped.delete(job.id);
     if (t.status === 'completed' && capped) {
@@ -350,6 +370,7 @@ export class ConnectorRuns implements JobKind {
         .catch((err: unknown) => this.log.warn({ err: (err as Error).message, connector_id: connector.id }, 'webhooks not subscribed'));
     }
     await this.retryPendingWrites(connector, session, counts, errors);
+    await this.writeLater(work);
 
     const seen = new Set<string>();
     let outcome: FlowOutcome = { kind: 'done' };
@@ -518,6 +539,10 @@ export class ConnectorRuns implements JobKind {
       else states2.push({ key, state: { ...hashes, ...owedChecks(again, validatedAt), pendingWrite: null }, error: null });
     }
     const saved = new Map((items.length ? await session.writeBack(items) : []).map((o) => [o.key, shownOutcome(o)]));
+    // Their e-mail checked now: an older check's answer, arriving later, never overwrites this one.
+    const emailed = items.filter((i) => i.email).map((i) => i.key);
+    const kept = items.flatMap((i) => (i.email?.check_id ? [i.email.check_id] : []));
+    await this.options.laterAnswers?.supersede(connector.id, emailed, Date.now(), kept);
     for (const item of items) {
       const o = saved.get(item.key);
       const ok = o?.ok ?? false;
@@ -534,6 +559,16 @@ export class ConnectorRuns implements JobKind {
     }
     if (states2.length) await this.store.saveRecordStates(connector.id, states2);
     return checkAgain.size > 0;
+  }
+
+  /** The e-mail answers that arrived later for the connector's records, written back (later-answers.ts); free. */
+  private async writeLater(work: AttemptWork): Promise<FlowOutcome> {
+    if (!this.options.laterAnswers) return { kind: 'done' };
+    const { written, failed } = await this.options.laterAnswers.write(work.connector.id, work.session, work.policy ?? null);
+    work.counts.records_written += written;
+    work.counts.records_failed += failed.length;
+    work.errors.push(...failed);
+    return { kind: 'done' };
   }
 
   /** Write-backs an earlier run validated and paid for but could not save: tried again, never charged again. */

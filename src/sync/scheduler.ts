@@ -13,9 +13,12 @@ import type { Logger } from '../log.js';
 import type { ConnectorStore } from './connector-store.js';
 import type { ConnectorRuns } from './connector-runs.js';
 import type { CreditCaps } from './credit-caps.js';
+import type { LaterAnswers } from './later-answers.js';
 
 /** The tick's name in `job_schedules`, and how often it looks (every second: schedules may name seconds). */
 export const CONNECTORS_DUE_TICK = 'connectors:due';
+/** The look for connectors owed the e-mail answers that arrived later (later-answers.ts), once a second too. */
+export const CONNECTORS_LATER_TICK = 'connectors:later';
 const EVERY_SECOND = '* * * * * *';
 
 export class ConnectorScheduler {
@@ -25,11 +28,27 @@ export class ConnectorScheduler {
     private readonly log: Logger,
     private readonly caps?: CreditCaps,
     private readonly now: () => number = Date.now,
+    private readonly later?: LaterAnswers,
   ) {}
 
   /** Registers the tick with the fleet's schedules. */
   register(schedules: Schedules): void {
     schedules.every(CONNECTORS_DUE_TICK, EVERY_SECOND, async () => { await this.startDue(); });
+    if (this.later) schedules.every(CONNECTORS_LATER_TICK, EVERY_SECOND, async () => { await this.startLater(); });
+  }
+
+  /** Starts a run of each active connector owed later e-mail answers, unless one of its runs is under way. */
+  async startLater(): Promise<string[]> {
+    const started: string[] = [];
+    for (const id of (await this.later?.owed()) ?? []) {
+      try {
+        const connector = await this.store.get(id);
+        if (connector?.status === 'active' && (await this.runs.startLater(connector))) started.push(id);
+      } catch (err) {
+        this.log.error({ err, connector_id: id }, 'later write-back run not started');
+      }
+    }
+    return started;
   }
 
   /** Starts the runs of the connectors due now; returns the ids of those started. */

@@ -98,6 +98,11 @@ export interface EmailResult {
    * the answer that arrives later (src/email-checks). Absent otherwise.
    */
   check_id?: string;
+  /**
+   * On a catch-all answer of an account that has told outcomes of its mail (`POST /v1/feedback`): how likely a mail to
+   * the domain is delivered, and how many outcomes that rests on (src/email-feedback). Absent otherwise.
+   */
+  catch_all_score?: { score: number; outcomes: number };
 }
 
 export interface EmailEngine {

@@ -108,7 +108,7 @@ describe('the OpenAPI description', () => {
       'PATCH /v1/account', 'POST /v1/webhook_endpoints', 'GET /v1/webhook_endpoints', 'DELETE /v1/webhook_endpoints/{webhook_endpoint_id}',
       'GET /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries',
       'POST /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries/{delivery_id}/redeliver',
-      'GET /v1/email-checks/{check_id}',
+      'GET /v1/email-checks/{check_id}', 'POST /v1/feedback',
     ];
     expect(operationsOf(doc).map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual(expected.sort());
     for (const code of Object.keys(PROBLEM_TYPES)) expect(doc.components.schemas[`Problem-${code}`], code).toBeDefined();
@@ -220,6 +220,19 @@ describe('the OpenAPI description', () => {
     await conformance.check('GET', '/v1/email-checks/{check_id}', await check(apiKey, 'ec_missing'));
   });
 
+  it('When the feedback endpoint is called every way the description lists, then each answer matches', async () => {
+    const s = service();
+    const { apiKey } = await s.newAccount(1);
+    const tell = (body: { body: string; type: string }) => call(s, 'POST', '/v1/feedback', { key: apiKey, ...body });
+    const path = '/v1/feedback';
+    expect(await conformance.check('POST', path, await tell(json({ email: 'ann@example.com', outcome: 'bounced' }))))
+      .toMatchObject({ email: 'ann@example.com', domain_outcomes: { bounced: 1 } });
+    expect((await conformance.check('POST', path, await tell(json({ email: 'ann', outcome: 'bounced' })))).type).toBe('/problems/invalid-request');
+    expect((await conformance.check('POST', path, await tell(json('{')))).type).toBe('/problems/invalid-json');
+    expect((await conformance.check('POST', path, await tell(BIG_JSON))).type).toBe('/problems/payload-too-large');
+    expect((await conformance.check('POST', path, await tell({ body: 'x', type: 'text/plain' }))).type).toBe('/problems/unsupported-media-type');
+  });
+
   it('When the webhook endpoints and the account patch are called every way the description lists, then each answer matches', async () => {
     const s = service();
     const { apiKey } = await s.newAccount(10);
@@ -254,6 +267,11 @@ describe('the OpenAPI description', () => {
         await new Promise((r) => setTimeout(r, 30));
       }
       await conformance.check('GET', '/v1/webhook_endpoints/{webhook_endpoint_id}/deliveries', await logOf(ok.id, other.apiKey));
+      const paged = await conformance.check('GET', '/v1/webhook_endpoints/{webhook_endpoint_id}/deliveries',
+        await call(s, 'GET', `/v1/webhook_endpoints/${ok.id}/deliveries?limit=1`, { key: apiKey }));
+      expect(paged.deliveries).toHaveLength(1);
+      expect((await conformance.check('GET', '/v1/webhook_endpoints/{webhook_endpoint_id}/deliveries',
+        await call(s, 'GET', `/v1/webhook_endpoints/${ok.id}/deliveries?starting_after=wd_missing`, { key: apiKey }))).type).toBe('/problems/invalid-request');
       const redeliver = (endpointId: string, id: string) => call(s, 'POST', `/v1/webhook_endpoints/${endpointId}/deliveries/${id}/redeliver`, { key: apiKey });
       const redelivered = '/v1/webhook_endpoints/{webhook_endpoint_id}/deliveries/{delivery_id}/redeliver';
       expect((await conformance.check('POST', redelivered, await redeliver(ok.id, delivered[0]!.id))).attempts).toBe(2);
@@ -308,6 +326,8 @@ describe('the OpenAPI description', () => {
 
     await batchUntil(s, apiKey, done.batch_id, ['completed']);
     await conformance.check('GET', '/v1/batches', await call(s, 'GET', '/v1/batches', { key: apiKey }));
+    expect((await conformance.check('GET', '/v1/batches', await call(s, 'GET', '/v1/batches?limit=1', { key: apiKey }))).has_more).toBe(true);
+    expect((await conformance.check('GET', '/v1/batches', await call(s, 'GET', '/v1/batches?limit=500', { key: apiKey }))).type).toBe('/problems/invalid-request');
     await conformance.check('GET', '/v1/batches/{batch_id}', await one(done.batch_id));
     await conformance.check('GET', '/v1/batches/{batch_id}', await one(done.batch_id, poor.apiKey));
     expect(await conformance.check('GET', '/v1/batches/{batch_id}/result', await result(done.batch_id))).toMatch(/cv_address_status/);
@@ -360,6 +380,7 @@ describe('the OpenAPI description', () => {
       await conformance.check('POST', runs, await call(s, 'POST', '/v1/connectors/conn_missing/runs', { key: apiKey }));
       await conformance.check('GET', runs, await call(s, 'GET', `/v1/connectors/${id}/runs`, { key: apiKey }));
       await conformance.check('GET', runs, await call(s, 'GET', '/v1/connectors/conn_missing/runs', { key: apiKey }));
+      expect((await conformance.check('GET', runs, await call(s, 'GET', `/v1/connectors/${id}/runs?starting_after=run_missing`, { key: apiKey }))).type).toBe('/problems/invalid-request');
       // The check, against an org that answers (the silent one would hold it for a minute).
       const answering = await startFakeOrg();
       try {

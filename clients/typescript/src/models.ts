@@ -789,6 +789,13 @@ export interface ShopifyInstallLink {
   [extra: string]: unknown;
 }
 
+export interface FeedbackReport {
+  /** The address the mail went to */
+  email: string;
+  /** `bounced`: a hard bounce (5xx: no such mailbox); `delivered`; `complained`: delivered, and marked as spam */
+  outcome: Open<'bounced' | 'delivered' | 'complained'>;
+}
+
 export interface FeedbackRecorded {
   /** The address, normalized as the answers normalize it */
   email: string;

@@ -2,7 +2,7 @@
 /** The resources' methods, one per operation of the OpenAPI description. */
 import { type RequestOptions, type Transport, randomUUID } from './transport.js';
 import { BatchResult, type UploadSource, uploadBody } from './streams.js';
-import type { Account, AddressSuggestion, AddressSuggestions, ApiKey, Batch, BatchList, Connector, ConnectorCheck, ConnectorList, ConnectorRun, ConnectorRunList, CreateConnectorRequest, CreateKeyRequest, CreateWebhookEndpointRequest, CreatedBatch, CreatedKey, CreatedWebhookEndpoint, FeedbackRecorded, KeyList, NewPolicyRequest, Policy, PolicyChanges, PolicyList, RevokedKey, RunStarted, ShopifyInstallLink, ShopifyInstallRequest, UpdateAccountRequest, UpdateConnectorRequest, UsageDays, ValidateBatchAnswer, ValidateBatchRequest, ValidateRequest, ValidateResponse, WebhookDelivery, WebhookDeliveryList, WebhookEndpoint, WebhookEndpointList } from './models.js';
+import type { Account, AddressSuggestion, AddressSuggestions, ApiKey, Batch, BatchList, Connector, ConnectorCheck, ConnectorList, ConnectorRun, ConnectorRunList, CreateConnectorRequest, CreateKeyRequest, CreateWebhookEndpointRequest, CreatedBatch, CreatedKey, CreatedWebhookEndpoint, FeedbackRecorded, FeedbackReport, KeyList, NewPolicyRequest, Policy, PolicyChanges, PolicyList, RevokedKey, RunStarted, ShopifyInstallLink, ShopifyInstallRequest, UpdateAccountRequest, UpdateConnectorRequest, UsageDays, ValidateBatchAnswer, ValidateBatchRequest, ValidateRequest, ValidateResponse, WebhookDelivery, WebhookDeliveryList, WebhookEndpoint, WebhookEndpointList } from './models.js';
 
 /** The options of `POST /v1/validate`. */
 export interface ValidateOptions extends RequestOptions {
@@ -398,7 +398,7 @@ export class Feedback {
    * POST /v1/feedback: Tell what became of a mail
    * A hard bounce makes the address `invalid` (`reason` `bounced`) in this account's answers from now on; the outcomes of a domain's addresses give its catch-all answers a `catch_all_score`. One outcome per address, the latest standing: telling the same thing twice counts once. Free. Kept in this account alone, never shared.
    */
-  async send(body: Record<string, unknown>, options: RequestOptions = {}): Promise<FeedbackRecorded> {
+  async send(body: FeedbackReport, options: RequestOptions = {}): Promise<FeedbackRecorded> {
     return this.transport.json<FeedbackRecorded>({ method: 'POST', path: `/v1/feedback`, json: body }, options);
   }
 }

@@ -22,7 +22,7 @@ type StopReason = ConnectorFailureReason | 'credits_exhausted' | 'uninstalled' |
 export const STOP_REASONS = enumOf<StopReason>()(['credits_exhausted', 'auth_failed', 'rate_limited', 'api_error', 'uninstalled', 'credit_cap_reached']);
 /** A connector's own pause beside its runs' reasons: its shop kept by an older connector, or claimed by an install. */
 export const CONNECTOR_REASONS = [...STOP_REASONS, 'shop_already_connected', 'shop_claimed'] as const;
-export const RUN_TRIGGERS = ['schedule', 'api', 'cli', 'webhook', 'dashboard', 'stream_dropped'] as const;
+export const RUN_TRIGGERS = ['schedule', 'api', 'cli', 'webhook', 'dashboard', 'stream_dropped', 'email_check'] as const;
 
 const isoTime = z.iso.datetime();
 const count = z.int().min(0);

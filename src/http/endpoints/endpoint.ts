@@ -8,6 +8,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import type { AppDeps } from '../app.js';
 import type { PolicyStore } from '../../contact-check/policy-store.js';
+import type { EmailFeedback } from '../../email-feedback/feedback.js';
 import type { IdempotencyStore } from '../idempotency.js';
 import type { Problem, ProblemCode } from '../problems.js';
 
@@ -23,6 +24,7 @@ export type Security = 'secret' | 'publishable' | 'none';
 export type EndpointDeps = AppDeps & {
   idempotency: IdempotencyStore;
   policies: PolicyStore;
+  feedback: EmailFeedback;
   /** The OpenAPI description as JSON, built on first use. */
   description: () => string;
 };

@@ -16,9 +16,10 @@ import { policyEndpoints } from './policies.js';
 import { webhookEndpointEndpoints } from './webhook-endpoints.js';
 import { webhookEndpoints } from './webhooks.js';
 import { emailCheckEndpoints } from './email-checks.js';
+import { feedbackEndpoints } from './feedback.js';
 
 export const ENDPOINTS: readonly AnyEndpoint[] = [
   ...validateEndpoints, ...validateBatchEndpoints, ...autocompleteEndpoints, ...accountEndpoints, ...batchEndpoints, ...policyEndpoints, ...connectorEndpoints, ...webhookEndpointEndpoints, ...healthEndpoints,
   ...webhookEndpoints, ...descriptionEndpoints, ...pageEndpoints, ...installEndpoints,
-  ...orderEndpoints, ...emailCheckEndpoints,
+  ...orderEndpoints, ...emailCheckEndpoints, ...feedbackEndpoints,
 ];

@@ -106,7 +106,8 @@ export const emailResultSchema = z.object({
     'Why the status: `syntax` (finer codes after a colon, `syntax:local_too_long`), `no_such_domain`, `no_mail_server`, ' +
     '`null_mx`, `mailbox_not_found`, `disabled`, `catch_all`, `mailbox_full`, `disposable`, `role`, `temp_fail`, ' +
     '`timeout`, `blocked`, `no_connect`, `dns_error`, `accepted`, `typo`, `not_checked`, `reserved_domain` (example.com, ' +
-    '`.test`, `.example`, `.invalid`, `.localhost`: never a mailbox), …',
+    '`.test`, `.example`, `.invalid`, `.localhost`: never a mailbox), `bounced` (the account reported a hard bounce, ' +
+    '`POST /v1/feedback`), …',
   ),
   normalized: z.string().nullable(),
   suggestion: z.string().nullable().describe('A likely intended address when the domain looks mistyped'),
@@ -118,6 +119,13 @@ export const emailResultSchema = z.object({
   check_id: z.string().optional().describe(
     'On a `temp_fail`, `throttled` or `timeout` answer: the service asks again later; `GET /v1/email-checks/{check_id}` ' +
     'gives the answer that arrives, as do the cache, an `email.verified` event and a batch\'s result row (docs/email.md)',
+  ),
+  // Issue 54.4, last.
+  catch_all_score: z.object({
+    score: z.number().min(0).max(1).describe('(delivered + 1) / (delivered + bounced + 2) over the account\'s outcomes at the domain'),
+    outcomes: z.int().min(0).describe('How many outcomes the score rests on'),
+  }).optional().describe(
+    'On a catch-all answer, once the account has told outcomes of its mail (`POST /v1/feedback`): how likely a mail to the domain is delivered (docs/email.md#feedback)',
   ),
 });
 

@@ -20,6 +20,7 @@ import { installComponents } from '../endpoints/install.js';
 import { validateComponents } from '../endpoints/validate.js';
 import { validateBatchComponents } from '../endpoints/validate-batch.js';
 import { policyComponents } from '../endpoints/policies.js';
+import { feedbackComponents } from '../endpoints/feedback.js';
 import { webhookComponents } from '../endpoints/webhook-endpoints.js';
 import type { Component } from './components.js';
 import { PROBLEM_HEADERS, problemComponentId, problemComponents, problemExample } from './problems.js';
@@ -105,7 +106,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
   const connectors = connectorSchemas(options.plugins ?? createConnectorPlugins());
   const endpoints = (options.endpoints ?? ENDPOINTS).filter((e) => !e.hidden);
   const components: Component[] = [
-    ...validateComponents, ...validateBatchComponents, ...policyComponents, ...accountComponents, ...batchComponents, ...connectors.components, ...problemComponents,
+    ...validateComponents, ...validateBatchComponents, ...feedbackComponents, ...policyComponents, ...accountComponents, ...batchComponents, ...connectors.components, ...problemComponents,
     ...serviceComponents, ...usageComponents, ...installComponents, ...webhookComponents, ...autocompleteComponents,
   ];
 

@@ -91,6 +91,7 @@ __all__ = [
     "ConnectorCheck",
     "ShopifyInstallRequest",
     "ShopifyInstallLink",
+    "FeedbackReport",
     "FeedbackRecorded",
 ]
 
@@ -655,6 +656,13 @@ class ShopifyInstallLink(TypedDict):
     install_url: str
     """Open it in the browser of the store's owner: it is valid an hour"""
     expires_at: str
+
+
+class FeedbackReport(TypedDict):
+    email: str
+    """The address the mail went to"""
+    outcome: str
+    """`bounced`: a hard bounce (5xx: no such mailbox); `delivered`; `complained`: delivered, and marked as spam"""
 
 
 class FeedbackRecorded(TypedDict):
