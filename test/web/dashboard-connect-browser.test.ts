@@ -1,6 +1,7 @@
 /**
  * Connect Salesforce in a real browser (Debian's Chromium, playwright-core): the Connectors page's form, Salesforce's consent
- * page (the local org's), the way back with the code, the check with its missing fields, and the one-click set-up.
+ * page (the local org's), the way back with the code, the check with its missing fields, the one-click set-up, and the
+ * policy the connector follows chosen on its card.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,7 +38,7 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY))(SUITE, () => {
     await testDatabases[0].dropAll();
   });
 
-  it('When a person connects Salesforce and allows access, then the check lists the missing fields and one click sets them up', async () => {
+  it('When a person connects Salesforce and allows access, then the check lists the missing fields, one click sets them up, and the card chooses the policy', async () => {
     const { agent } = await signedUpPerson(s.url, mail, 'browser-sf', 'a long enough passphrase');
     const context = await browser.newContext();
     await context.addCookies([...agent.cookies].map(([name, value]) => ({ name, value, url: s.url })));
@@ -70,6 +71,22 @@ describe.runIf(prerequisites(SUITE, CHROMIUM_BINARY))(SUITE, () => {
     expect(connector.settings).toMatchObject({ login_url: org.url, realtime: true });
     expect(org.state.oauth.authorizeRequests[0].get('code_challenge')).toMatch(/^[\w-]{43}$/);
     expect([...org.state.sessionUsers.values()]).toContain(USERS.admin);
+
+    // The connector's policy: the fixed table at first; the presets and the account's own policies to choose from.
+    await s.sync.policies.create(connector.accountId, 'field-sales', 'crm_cleanup', { email: { reasons: { role: 'confirm' } } });
+    await page.reload();
+    const policyForm = page.getByTestId(`policy-${connector.id}`);
+    const select = policyForm.getByLabel('Policy');
+    await expect(select.inputValue()).resolves.toBe('');
+    const offered = await select.locator('option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
+    await select.selectOption('field-sales');
+    await policyForm.getByRole('button', { name: 'Save the policy' }).click();
+    await page.waitForURL(`${s.url}/connectors?done=policy-saved`);
+
+    expect(offered).toEqual(['', 'default', 'signup', 'checkout', 'crm_cleanup', 'field-sales']);
+    await expect(page.getByText("The connector's policy is saved: its next runs follow it.").isVisible()).resolves.toBe(true);
+    await expect(page.getByTestId(`policy-${connector.id}`).getByLabel('Policy').inputValue()).resolves.toBe('field-sales');
+    expect((await s.sync.store.get(connector.id))!.policy).toBe('field-sales');
     await context.close();
   });
 });

@@ -162,6 +162,30 @@ describe.each(testDatabases)('the Connectors pages on $name', (database) => {
     expect(checked.text).toContain('data-testid="check-ok"');
   });
 
+  it('When a person saves a connector\'s policy, then a name the account has is kept, none is the fixed table, and an unknown one is refused on the page', async () => {
+    const { agent } = await person('policy');
+    await agent.get('/connectors');
+    const made = await agent.post('/connectors/new', { type: 'shopify', name: 'Policy store', shop: 'policy-form.myshopify.com', access_token: 'shpat_policy', api_secret: 'hush' });
+    const id = /\/connectors\/(conn_[\w-]+)\/check/.exec(made.location ?? '')![1];
+    await agent.get('/connectors');
+
+    const saved = await agent.post(`/connectors/${id}/policy`, { policy: 'checkout' });
+    const kept = (await started().s.sync.store.get(id))!.policy;
+    const unknown = await agent.post(`/connectors/${id}/policy`, { policy: 'nope' });
+    const cleared = await agent.post(`/connectors/${id}/policy`, { policy: '' });
+    const forged = await agent.post(`/connectors/${id}/policy`, { policy: 'signup' }, { csrf: false });
+
+    expect(saved.status).toBe(303);
+    expect(saved.location).toBe('/connectors?done=policy-saved');
+    expect(kept).toBe('checkout');
+    expect(unknown.status).toBe(400);
+    expect(unknown.text).toContain('role="alert"');
+    expect(unknown.text).toContain('policy: no policy named &quot;nope&quot;');
+    expect(cleared.status).toBe(303);
+    expect(forged.status).toBe(403);
+    expect((await started().s.sync.store.get(id))!.policy).toBeNull();
+  });
+
   it('When a person asks for the Shopify install link, then the page moves on to this service\'s signed install link', async () => {
     const { agent } = await person('shopify-install');
     await agent.get('/connectors');

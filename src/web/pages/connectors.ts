@@ -1,5 +1,6 @@
 /**
- * Connectors: each one's state and last runs, with "run now", pause / resume and its check; and the forms that add one
+ * Connectors: each one's state and last runs, with "run now", pause / resume, its check and the policy its answers
+ * follow (the presets and the account's own, docs/connectors.md#policy); and the forms that add one
  * without JSON, one per way to connect each plugin declares (its `connect`: a token form, an OAuth flow, an app's
  * install link), rendered from the declared fields. No platform is named here.
  */
@@ -16,6 +17,8 @@ export interface ConnectorSummary {
   reason: string | null;
   schedule: string;
   settings?: Record<string, unknown>;
+  /** The policy its answers' next actions follow; null: the fixed table. */
+  policy?: string | null;
   runs: Array<{ run_id: string; status: string; triggered_by: string; started_at: string | null; finished_at: string | null;
     records_read: number; records_validated: number; records_written: number; credits_charged: number; message: string | null }>;
 }
@@ -34,6 +37,8 @@ export interface ConnectorsPageInput {
   /** Every plugin's ways to connect, in the registry's order. */
   offers: { plugin: ConnectorPlugin; method: ConnectMethod }[];
   refused?: FormState | null;
+  /** The policies a connector may follow: the presets, then the account's own. */
+  policies?: string[];
 }
 
 export const SCHEDULES = [
@@ -77,6 +82,17 @@ function formField(prefix: string, f: FormField, values: Record<string, string> 
         ...(f.name.endsWith('_id') ? { autocomplete: 'off' } : {}),
       });
   }
+}
+
+/** What a connector's next actions follow: the fixed table (no policy), a preset or one of the account's policies. */
+function policyForm(input: ConnectorsPageInput, c: ConnectorSummary): Html {
+  const choices: [string, string][] = [['', 'The fixed table (no policy)'], ...(input.policies ?? []).map((name): [string, string] => [name, name])];
+  // A policy no longer listed (deleted meanwhile) still shows as the connector's.
+  if (c.policy && !choices.some(([name]) => name === c.policy)) choices.push([c.policy, c.policy]);
+  return html`<form method="post" action="/connectors/${c.connector_id}/policy" data-testid="policy-${c.connector_id}">${csrfField(input.web)}
+    ${select(`policy-${c.connector_id}`, 'policy', 'Policy', choices, c.policy ?? '')}
+    <p class="hint">What each answer's next action follows, and so what is written beside the statuses (<a href="/docs">presets and the account's policies</a>).</p>
+    <button type="submit" class="secondary">Save the policy</button></form>`;
 }
 
 /** The form of one way to connect one platform, or what its operator must set up when it is not offered. */
@@ -129,6 +145,7 @@ ${input.connectors.length === 0 ? html`<p>No connector yet.</p>` : input.connect
     <form method="post" action="/connectors/${c.connector_id}/${c.status === 'paused' ? 'resume' : 'pause'}">${csrfField(web)}<button type="submit" class="secondary">${c.status === 'paused' ? 'Resume' : 'Pause'}</button></form>
     <a href="/connectors/${c.connector_id}/check">Check the set-up</a>${linksOf(input.offers, c.type).map((l) => html` · <a href="/connectors/${c.connector_id}/${l.path}">${l.label}</a>`)}
   </div>
+  ${policyForm(input, c)}
   ${c.runs.length === 0 ? html`<p>No run yet.</p>` : html`<div class="scroll"><table class="stack"><caption>Last runs</caption>
   <thead><tr><th scope="col">Started</th><th scope="col">By</th><th scope="col">State</th><th scope="col">Read</th><th scope="col">Checked</th><th scope="col">Written</th><th scope="col">Credits</th></tr></thead>
   <tbody>${c.runs.map((r) => html`<tr><td data-label="Started">${timeText(r.started_at)}</td><td data-label="By">${r.triggered_by}</td><td data-label="State">${r.status}${r.message ? html`<br><small>${r.message}</small>` : ''}</td>
