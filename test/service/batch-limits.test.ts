@@ -147,7 +147,7 @@ describe('hostile CSV uploads', () => {
     expect(times).toHaveLength(200);
     expect(p99(times), `p99 of the other account's /v1/validate (${alone.toFixed(1)} ms without uploads)`).toBeLessThan(Math.max(P99_MS, SLOWDOWN * alone));
     // Nothing kept: no batch, no file.
-    expect(await list.json()).toEqual({ batches: [] });
+    expect(await list.json()).toEqual({ batches: [], has_more: false, next_starting_after: null });
     expect(fs.readdirSync(path.join(batchDir, 'uploads'))).toEqual([]);
     const slowest = [0, 1, 2].map((i) => Math.max(...rounds.map((r) => r[i].ms)).toFixed(0));
     console.log(`hostile uploads, ${rounds.length} round(s): slowest answers ${slowest.join(' / ')} ms; peak RSS ${peak.toFixed(0)} MiB `
