@@ -28,8 +28,8 @@ export interface DomainOutcomes {
 }
 
 const FEEDBACK: TableSpec = { table: 'email_feedback', columns: ['account_id', 'email', 'domain', 'outcome', 'updated_at'], key: ['account_id', 'email'] };
-/** How long an instance trusts its knowledge that an account has told nothing (feedback shows elsewhere within it). */
-const NONE_TTL_MS = 1_000;
+/** How long an instance trusts what it knows of whether an account has told anything (feedback shows elsewhere within it). */
+const TOLD_TTL_MS = 1_000;
 
 export function catchAllScore(o: DomainOutcomes): CatchAllScore {
   const delivered = o.delivered + o.complained;
@@ -37,15 +37,15 @@ export function catchAllScore(o: DomainOutcomes): CatchAllScore {
 }
 
 export class EmailFeedback {
-  /** Accounts known to have told nothing, until when: their answers skip the lookups. */
-  private readonly silent = new Map<string, number>();
+  /** Whether an account has told anything, known until when: an account that has not skips the lookups. */
+  private readonly told = new Map<string, { any: boolean; until: number }>();
 
   constructor(private readonly db: Database, private readonly now: () => number = Date.now) {}
 
   /** Keeps an outcome for a normalized address (`local@domain`, the domain in lower-case A-labels). */
   async record(accountId: string, email: string, domain: string, outcome: FeedbackOutcome): Promise<DomainOutcomes> {
     await this.db.run(upsertSql(FEEDBACK, 1), [accountId, email, domain, outcome, this.now()]);
-    this.silent.delete(accountId);
+    this.told.delete(accountId);
     return this.outcomes(accountId, domain);
   }
 
@@ -63,13 +63,7 @@ export class EmailFeedback {
    * domain's score. Unchanged (and no query beyond a cached one) for an account that has told nothing.
    */
   async amend(accountId: string, result: EmailResult): Promise<EmailResult> {
-    if (!result.normalized || (this.silent.get(accountId) ?? 0) > this.now()) return result;
-    const [any] = await this.db.all(`SELECT 1 AS x FROM email_feedback WHERE account_id = $1 LIMIT 1`, [accountId]);
-    if (!any) {
-      if (this.silent.size > 10_000) this.silent.clear();
-      this.silent.set(accountId, this.now() + NONE_TTL_MS);
-      return result;
-    }
+    if (!result.normalized || !(await this.hasTold(accountId))) return result;
     const [told] = await this.db.all<{ outcome: FeedbackOutcome }>(
       `SELECT outcome FROM email_feedback WHERE account_id = $1 AND email = $2`, [accountId, result.normalized]);
     if (told?.outcome === 'bounced') {
@@ -79,5 +73,15 @@ export class EmailFeedback {
     if (result.smtp !== 'catch_all') return result;
     const domain = result.normalized.slice(result.normalized.lastIndexOf('@') + 1);
     return { ...result, catch_all_score: catchAllScore(await this.outcomes(accountId, domain)) };
+  }
+
+  /** Whether the account has told any outcome: one query a second per instance, whatever the answer. */
+  private async hasTold(accountId: string): Promise<boolean> {
+    const known = this.told.get(accountId);
+    if (known && known.until > this.now()) return known.any;
+    const rows = await this.db.all(`SELECT 1 AS x FROM email_feedback WHERE account_id = $1 LIMIT 1`, [accountId]);
+    if (this.told.size > 10_000) this.told.clear();
+    this.told.set(accountId, { any: rows.length > 0, until: this.now() + TOLD_TTL_MS });
+    return rows.length > 0;
   }
 }

@@ -46,7 +46,7 @@ export class LaterAnswers {
     for (const check of owed) byKey.set(check.origin!.key, check);
     const items: WriteBackItem[] = [...byKey.values()].map((c) => ({
       key: c.origin!.key,
-      email: { ...c.result!, next_action: emailNextAction(c.result!, policy?.email) } as EmailResult,
+      email: { ...c.result!, next_action: emailNextAction(c.result!, policy?.email) },
       validatedAt: new Date(c.finishedAt ?? this.now()).toISOString(),
     }));
     const outcomes = new Map((await session.writeBack(items)).map((o) => [o.key, o]));
