@@ -242,7 +242,7 @@ func TestBatchLifecycle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(rows) != 3 || rows[0][0] != "Street" || rows[0][len(rows[0])-1] != "cv_address_changes" {
+		if len(rows) != 3 || rows[0][0] != "Street" || rows[0][len(rows[0])-1] != "cv_feedback" {
 			t.Fatalf("result (partial=%v): %q", partial, rows)
 		}
 		if rows[1][5] != "'+1 415 555 0123" {

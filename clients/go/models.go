@@ -446,6 +446,8 @@ type BatchColumns struct {
 	Email   string   `json:"email"`
 	Phone   string   `json:"phone"`
 	Country string   `json:"country"`
+	// The feedback column (docs/batches.md#feedback)
+	Feedback string `json:"feedback"`
 }
 
 // BatchList is the schema BatchList.

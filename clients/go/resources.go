@@ -77,6 +77,8 @@ type BatchParams struct {
 	PhoneColumn string
 	// The header of the country column.
 	CountryColumn string
+	// The header of a column telling what became of mail sent to the row's address (`bounced`, `delivered`, `complained`, or a mailing tool's words for them), recorded as the account's feedback before the row is checked (docs/batches.md#feedback); by default a column named `feedback`, `email outcome`, `delivery status`… Naming it leaves the detection of the other columns as it is.
+	FeedbackColumn string
 	// `false` skips the mailbox probe for the whole file.
 	SMTP *bool
 	// A label kept with the batch; by default the uploaded file's name (the form part's `filename`).
@@ -328,6 +330,9 @@ func (s *BatchesService) Create(ctx context.Context, file io.Reader, params ...B
 	if p.CountryColumn != "" {
 		values.Set("country_column", p.CountryColumn)
 	}
+	if p.FeedbackColumn != "" {
+		values.Set("feedback_column", p.FeedbackColumn)
+	}
 	if p.SMTP != nil {
 		values.Set("smtp", strconv.FormatBool(*p.SMTP))
 	}
@@ -423,7 +428,7 @@ func (s *BatchesService) Cancel(ctx context.Context, batchID string) (*Batch, er
 
 // GetResult: GET /v1/batches/{batch_id}/result: Download the enriched file.
 //
-// Every input column in its order and spelling, then `cv_address_status, cv_address_standardized, cv_address_dpv, cv_address_zip4, cv_email_status, cv_email_risk, cv_email_smtp, cv_email_suggestion, cv_phone_status, cv_phone_type, cv_phone_carrier, cv_phone_e164, cv_error, cv_address_notes, cv_email_reason, cv_email_flags, cv_next_action, cv_address_lat, cv_address_lon, cv_address_precision, cv_address_evidence, cv_address_changes`; rows in input order, with the input's delimiter and CRLF between rows. A cell holding a line break (CR, LF or CRLF) is quoted, so that every row is one record. A cell a spreadsheet would run as a formula is written with a leading `'` (OWASP), unless it is a plain number.
+// Every input column in its order and spelling, then `cv_address_status, cv_address_standardized, cv_address_dpv, cv_address_zip4, cv_email_status, cv_email_risk, cv_email_smtp, cv_email_suggestion, cv_phone_status, cv_phone_type, cv_phone_carrier, cv_phone_e164, cv_error, cv_address_notes, cv_email_reason, cv_email_flags, cv_next_action, cv_address_lat, cv_address_lon, cv_address_precision, cv_address_evidence, cv_address_changes, cv_feedback`; rows in input order, with the input's delimiter and CRLF between rows. A cell holding a line break (CR, LF or CRLF) is quoted, so that every row is one record. A cell a spreadsheet would run as a formula is written with a leading `'` (OWASP), unless it is a plain number.
 func (s *BatchesService) GetResult(ctx context.Context, batchID string, params ...*GetBatchResultParams) (io.ReadCloser, error) {
 	var p *GetBatchResultParams
 	if len(params) > 0 {

@@ -154,7 +154,7 @@ export class Batches {
       await this.runner.enqueue(layout.chunks.map((_, idx) => ({ jobId: id, idx, kind: BATCH_KIND })));
       return {
         ...batchView(job, this.now()),
-        columns: { address: columns.address, email: columns.email, phone: columns.phone, country: columns.country },
+        columns: { address: columns.address, email: columns.email, phone: columns.phone, country: columns.country, feedback: columns.feedback ?? null },
         delimiter: layout.delimiter,
       };
     } catch (err) {

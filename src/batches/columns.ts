@@ -13,6 +13,11 @@ export interface ColumnChoice {
   email: string | null;
   phone: string | null;
   country: string | null;
+  /**
+   * What became of mail sent to the row's address (`bounced`, `delivered`, `complained`: docs/batches.md#feedback),
+   * recorded as the account's feedback before the row is checked. Absent in batches made before it.
+   */
+  feedback?: string | null;
 }
 
 /** What the caller named; any given turns detection off for all (the caller knows the file). */
@@ -21,6 +26,8 @@ export interface ColumnParameters {
   email_column?: string;
   phone_column?: string;
   country_column?: string;
+  /** Named or not, it leaves the detection of the others as it is: it is no contact column. */
+  feedback_column?: string;
 }
 
 export class ColumnError extends Error {}
@@ -42,6 +49,8 @@ const ADDRESS_PARTS = {
 } as const;
 const COUNTRY_NAMES = ['country', 'country code', 'country region', 'country name', 'countrycode', 'nation'];
 const EMAIL_NAMES = ['email', 'e mail', 'email address', 'e mail address', 'mail', 'emailaddress'];
+/** The outcome columns of a mailing tool's export, found whatever the caller named (docs/batches.md#feedback). */
+const FEEDBACK_NAMES = ['feedback', 'email feedback', 'e mail feedback', 'email outcome', 'e mail outcome', 'mail outcome', 'delivery outcome', 'delivery status', 'bounce status'];
 const PHONE_NAMES = ['phone', 'mobile', 'telephone', 'phone number', 'tel', 'cell', 'mobile phone', 'cell phone', 'telephone number', 'mobile number', 'phone 1', 'phone1'];
 
 type Role = keyof typeof ADDRESS_PARTS | 'country' | 'email' | 'phone';
@@ -63,6 +72,21 @@ function roleOf(header: string): { role: Role; prefixed: boolean } | null {
 
 /** The columns of the header, detected or as named; throws ColumnError when none is usable. */
 export function chooseColumns(header: string[], params: ColumnParameters): ColumnChoice {
+  return { ...contactColumns(header, params), feedback: feedbackColumn(header, params.feedback_column) };
+}
+
+/** The feedback column: the one named (ColumnError when the header has none of that name), or the first one found. */
+function feedbackColumn(header: string[], named: string | undefined): string | null {
+  if (named !== undefined) {
+    const wanted = named.trim();
+    const hit = header.find((h) => h === wanted) ?? header.find((h) => h.trim().toLowerCase() === wanted.toLowerCase());
+    if (hit === undefined) throw new ColumnError(`the header has no column "${wanted.slice(0, 100)}"`);
+    return hit;
+  }
+  return header.find((h) => FEEDBACK_NAMES.includes(normalize(h))) ?? null;
+}
+
+function contactColumns(header: string[], params: ColumnParameters): Omit<ColumnChoice, 'feedback'> {
   const named = params.address_columns ?? params.email_column ?? params.phone_column ?? params.country_column;
   if (named !== undefined) {
     // The header is read once into two maps, exact and case-folded, first column winning: looking every name up in the
@@ -80,7 +104,7 @@ export function chooseColumns(header: string[], params: ColumnParameters): Colum
       if (hit === undefined) throw new ColumnError(`the header has no column "${wanted.slice(0, 100)}"`);
       return hit;
     };
-    const choice: ColumnChoice = {
+    const choice = {
       address: params.address_columns ? params.address_columns.split(',').filter((s) => s.trim()).map(find) : [],
       email: params.email_column ? find(params.email_column) : null,
       phone: params.phone_column ? find(params.phone_column) : null,
@@ -103,7 +127,7 @@ export function chooseColumns(header: string[], params: ColumnParameters): Colum
   const pick = (role: Role) => byRole.get(role)?.header ?? null;
   const parts = (['street', 'line2', 'city', 'state', 'postal'] as const).map(pick).filter((h): h is string => h !== null);
   const full = pick('full');
-  const choice: ColumnChoice = {
+  const choice = {
     address: full ? [full] : parts.length && pick('street') ? parts : [],
     email: pick('email'),
     phone: pick('phone'),

@@ -51,6 +51,7 @@ export function columnIndexes(settings: { header: string[]; columns: ColumnChoic
     email: at(settings.columns.email),
     phone: at(settings.columns.phone),
     country: at(settings.columns.country),
+    feedback: at(settings.columns.feedback ?? null),
   };
 }
 
@@ -71,7 +72,7 @@ export function recordOfRow(
     ...(country ? { country } : {}),
     smtp,
     policy,
-  });
+  }, cell(at.feedback ?? -1) || undefined);
 }
 
 /** `batchDir`: the folder (BATCH_DIR) holding one folder per batch, deleted with the batch. */

@@ -19,6 +19,8 @@ export const VERDICT_COLUMNS = [
   'cv_address_lat', 'cv_address_lon', 'cv_address_precision', 'cv_address_evidence',
   // Issue #55: what the answer changed, part by part, and a missing unit.
   'cv_address_changes',
+  // Issue #54: what became of the row's feedback cell (docs/batches.md#feedback).
+  'cv_feedback',
 ] as const;
 
 /** A footnote without its code (`A#: ZIP code 40219 added` -> `ZIP code 40219 added`): what a person reads. */
@@ -47,6 +49,8 @@ export interface SourceRecord {
   /** null: nothing to check (`cv_error` = `empty`), or the reason the record cannot be checked in `error`. */
   input: ContactInput | null;
   error?: string;
+  /** What the record tells of mail sent to its address, as written (a CSV upload's feedback column). */
+  feedback?: string;
 }
 
 /** What a source makes of one record's fields: the body a /v1/validate request would send. */
@@ -66,8 +70,9 @@ export interface RecordFields {
  * schema as a /v1/validate body: a field too long, or holding control characters, makes the record `failed` with the
  * schema's words in `cv_error` (`invalid_input: email at most 512 characters`), charged nothing.
  */
-export function sourceRecordOf(key: string, fields: RecordFields): SourceRecord {
-  if (!fields.address && !fields.email && !fields.phone) return { key, input: null };
+export function sourceRecordOf(key: string, fields: RecordFields, feedback?: string): SourceRecord {
+  const told = feedback ? { feedback } : {};
+  if (!fields.address && !fields.email && !fields.phone) return { key, input: null, ...told };
   const body = {
     address: fields.address || null, email: fields.email || null, phone: fields.phone || null,
     ...(fields.country ? { country: fields.country } : {}),
@@ -76,12 +81,18 @@ export function sourceRecordOf(key: string, fields: RecordFields): SourceRecord 
   const parsed = validateRequestSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { key, input: null, error: `invalid_input: ${issue.path.join('.') || 'row'} ${issue.message}`.slice(0, 200) };
+    return { key, input: null, error: `invalid_input: ${issue.path.join('.') || 'row'} ${issue.message}`.slice(0, 200), ...told };
   }
-  return { key, input: { ...contactInputOf(parsed.data), ...(fields.policy ? { policy: fields.policy } : {}) } };
+  return { key, input: { ...contactInputOf(parsed.data), ...(fields.policy ? { policy: fields.policy } : {}) }, ...told };
 }
 
-export function verdictOf(answer: ContactAnswer | null, error: string | null): (string | null)[] {
+/**
+ * What became of a record's feedback cell (`cv_feedback`): `recorded`, `unknown_outcome` (no word of the vocabulary),
+ * `no_email` (the record has no address to tell it of); null when it had none.
+ */
+export type FeedbackNote = 'recorded' | 'unknown_outcome' | 'no_email' | null;
+
+export function verdictOf(answer: ContactAnswer | null, error: string | null, feedback: FeedbackNote = null): (string | null)[] {
   const { address, email, phone } = answer ?? { address: null, email: null, phone: null };
   return [
     address?.status ?? null, address?.standardized ?? null, address?.dpv ?? null, address?.zip4 ?? null,
@@ -93,6 +104,7 @@ export function verdictOf(answer: ContactAnswer | null, error: string | null): (
     address?.location ? String(address.location.lat) : null, address?.location ? String(address.location.lon) : null,
     address?.location?.precision ?? null, address?.evidence ?? null,
     address ? addressChangesText(address) : null,
+    feedback,
   ];
 }
 
@@ -110,15 +122,16 @@ export async function validateRecord(
   validation: ContactValidation, accountId: string, jobId: string, record: SourceRecord, log: Logger,
   { chargeId = recordChargeId(jobId, record.key), pace }: { chargeId?: string; pace?: () => Promise<void> } = {},
 ): Promise<FinishedRecord & { answer?: ContactAnswer }> {
-  const failed = (error: string) => ({ key: record.key, outcome: 'failed' as const, credits: 0, result: verdictOf(null, error), error });
+  const told = record.input?.email ? await validation.tell(accountId, record.input.email, record.feedback) : record.feedback ? 'no_email' : null;
+  const failed = (error: string) => ({ key: record.key, outcome: 'failed' as const, credits: 0, result: verdictOf(null, error, told), error });
   if (record.error) return failed(record.error);
-  if (!record.input) return { key: record.key, outcome: 'empty', credits: 0, result: verdictOf(null, 'empty'), error: 'empty' };
+  if (!record.input) return { key: record.key, outcome: 'empty', credits: 0, result: verdictOf(null, 'empty', told), error: 'empty' };
   try {
     // `origin`: an e-mail answer that arrives later mends this record's row (src/email-checks).
     const answer = await validation.validate(accountId, chargeId, record.input, Date.now(), log, {
       chargeOnce: true, pace, origin: { job: jobId, key: record.key },
     });
-    return { key: record.key, outcome: 'ok', credits: answer.credits.charged, result: verdictOf(answer, null), error: null, answer };
+    return { key: record.key, outcome: 'ok', credits: answer.credits.charged, result: verdictOf(answer, null, told), error: null, answer };
   } catch (err) {
     if (err instanceof EngineFailed) return failed('internal');
     throw err;

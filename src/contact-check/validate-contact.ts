@@ -13,6 +13,8 @@ import type { Logger } from '../log.js';
 import { EngineFailed, InsufficientCredits } from './errors.js';
 import { type NextAction, withNextActions } from './next-action.js';
 import type { PolicyRules } from './policies.js';
+import { feedbackOutcomeOf, type FeedbackOutcome } from '../email-feedback/feedback.js';
+import { parseEmailAddress } from '../validation/email/syntax.js';
 import type {
   AddressEngine, AddressResult, Answer, EmailEngine, EmailResult, PhoneEngine, PhoneReadingForPricing, PhoneResult,
 } from '../validation/types.js';
@@ -61,6 +63,8 @@ export interface LaterAnswers {
 /** What the account told of its mail (src/email-feedback): an e-mail answer as its feedback makes it. */
 export interface FeedbackLookup {
   amend(accountId: string, answer: EmailResult): Promise<EmailResult>;
+  /** Keeps an outcome for a normalized address (`local@domain`, the domain in lower-case A-labels). */
+  record(accountId: string, email: string, domain: string, outcome: FeedbackOutcome): Promise<unknown>;
 }
 
 /** What the use case asks of the ledger: draw a request's charges, give them back. */
@@ -144,6 +148,22 @@ export class ContactValidation {
    * so that bulk work can let interactive requests through between records. Throws InsufficientCredits (nothing
    * charged), EngineFailed (refunded in full), or the database's own error when it cannot be reached (src/db).
    */
+  /**
+   * Keeps what a bulk record tells of mail sent to its address (a CSV upload's feedback column), before the record is
+   * checked, so that its answer already learns from it: `recorded`, `unknown_outcome` (not a word of the vocabulary),
+   * `no_email` (no address to tell it of); null when it tells nothing. Telling it again (a chunk attempted again) keeps
+   * the same one row.
+   */
+  async tell(accountId: string, email: string, told: string | undefined): Promise<'recorded' | 'unknown_outcome' | 'no_email' | null> {
+    if (!told) return null;
+    const outcome = feedbackOutcomeOf(told);
+    if (!outcome) return 'unknown_outcome';
+    const parsed = parseEmailAddress(email.trim());
+    if (!parsed.ok || !this.feedback) return 'no_email';
+    await this.feedback.record(accountId, parsed.normalized, parsed.domain, outcome);
+    return 'recorded';
+  }
+
   async validate(
     accountId: string, requestId: string, input: ContactInput, arrivedAtEpochMs: number, log: Logger,
     { chargeOnce = false, settleInDoubt = !chargeOnce, pace, origin = null }: {
@@ -189,20 +209,25 @@ export class ContactValidation {
 
     const debit = await debiting;
     if (!debit.ok) throw new InsufficientCredits(debit.balance, debit.required);
-    const emailProbed = emailFirst?.status === 'unknown' && input.smtp && this.laterAnswers
-      ? await this.laterAnswers.later(accountId, emailFirst, origin, withNextActions({ address: addressResult, email: null, phone: phoneResult }).next_action)
+    // The account's feedback first: an address it has seen bounce is `invalid` now, and no later answer is waited for.
+    const emailTold = emailFirst && this.feedback
+      ? await this.feedback.amend(accountId, emailFirst).catch((err: unknown) => {
+        log.warn({ err, request_id: requestId }, 'e-mail feedback not read');
+        return emailFirst;
+      })
+      : emailFirst;
+    const emailLater = emailTold?.status === 'unknown' && input.smtp && this.laterAnswers
+      ? await this.laterAnswers.later(accountId, emailTold, origin, withNextActions({ address: addressResult, email: null, phone: phoneResult }).next_action)
         .catch((err: unknown) => {
           // The answer stands without its later one: a check that cannot be stored is no reason to fail the request.
           log.warn({ err, request_id: requestId }, 'e-mail check not opened');
-          return emailFirst;
+          return emailTold;
         })
-      : emailFirst;
-    const emailResult = emailProbed && this.feedback
-      ? await this.feedback.amend(accountId, emailProbed).catch((err: unknown) => {
-        log.warn({ err, request_id: requestId }, 'e-mail feedback not read');
-        return emailProbed;
-      })
-      : emailProbed;
+      : emailTold;
+    // A definite answer another instance had meanwhile learns from the feedback too (a catch-all domain's score).
+    const emailResult = emailLater && emailLater !== emailTold && emailLater.status !== 'unknown' && this.feedback
+      ? await this.feedback.amend(accountId, emailLater).catch(() => emailLater)
+      : emailLater;
 
     // docs/api.md#credits-and-prices: an e-mail result of status `unknown` is refunded.
     let refunded = 0;

@@ -13,6 +13,22 @@ import type { EmailResult } from '../validation/types.js';
 export const FEEDBACK_OUTCOMES = ['bounced', 'delivered', 'complained'] as const;
 export type FeedbackOutcome = (typeof FEEDBACK_OUTCOMES)[number];
 
+/**
+ * The words a mailing tool's export writes for an outcome (Mailchimp's `cleaned`, SendGrid's `bounce` and `spamreport`,
+ * Postmark's `HardBounce` and `SpamComplaint`), lower-cased with spaces, `_` and `-` removed. A soft bounce is not a
+ * hard one, and is no outcome here.
+ */
+const OUTCOME_WORDS = new Map<string, FeedbackOutcome>(Object.entries({
+  bounced: 'bounced', bounce: 'bounced', hardbounce: 'bounced', hardbounced: 'bounced', cleaned: 'bounced',
+  delivered: 'delivered', delivery: 'delivered', opened: 'delivered', clicked: 'delivered',
+  complained: 'complained', complaint: 'complained', spam: 'complained', spamreport: 'complained', spamcomplaint: 'complained', abuse: 'complained',
+} as const));
+
+/** The outcome a cell of a CSV upload tells (`Hard Bounce` -> `bounced`), or null when it tells none we know. */
+export function feedbackOutcomeOf(text: string): FeedbackOutcome | null {
+  return OUTCOME_WORDS.get(text.toLowerCase().replace(/[\s_-]+/g, '')) ?? null;
+}
+
 /** How likely a mail to a catch-all domain is delivered, from the account's outcomes there. */
 export interface CatchAllScore {
   /** (delivered + 1) / (delivered + bounced + 2): 0.5 with no outcome, towards 1 as deliveries come, 0 as bounces do. */

@@ -20,6 +20,7 @@ export const batchParameters = z
     email_column: header.optional(),
     phone_column: header.optional(),
     country_column: header.optional(),
+    feedback_column: header.optional(),
     smtp: trueOrFalse.optional(),
     name: z.string().max(200).optional(),
     policy: z.string().regex(POLICY_NAME, 'a policy name').optional(),

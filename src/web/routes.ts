@@ -115,10 +115,11 @@ function uploadNotice(status: string | undefined) {
  */
 const FORM_LABELS: Record<string, string> = {
   address_columns: '"Address columns"', email_column: '"E-mail column"', phone_column: '"Phone column"', country_column: '"Country column"',
+  feedback_column: '"Feedback column"',
 };
 export const inFormWords = (detail: string) => detail
   .replace(/name them with address_columns, email_column or phone_column/, 'name them under "Columns and options"')
-  .replace(/\b(address_columns|email_column|phone_column|country_column)\b/g, (name) => FORM_LABELS[name]);
+  .replace(/\b(address_columns|email_column|phone_column|country_column|feedback_column)\b/g, (name) => FORM_LABELS[name]);
 
 const noticeOf = (req: Request) => {
   const code = String(req.query.done ?? '');

@@ -50,6 +50,7 @@ describe('finding the contact columns of a header', () => {
       email: 'Email',
       phone: 'Phone',
       country: 'Default Address Country Code',
+      feedback: null,
     });
   });
 
@@ -57,19 +58,26 @@ describe('finding the contact columns of a header', () => {
     const header = ['Full Name', 'Mailing Street', 'Mailing City', 'Mailing State/Province', 'Mailing Zip/Postal Code', 'Mailing Country', 'E-mail', 'Mobile'];
     expect(chooseColumns(header, {})).toEqual({
       address: ['Mailing Street', 'Mailing City', 'Mailing State/Province', 'Mailing Zip/Postal Code'],
-      email: 'E-mail', phone: 'Mobile', country: 'Mailing Country',
+      email: 'E-mail', phone: 'Mobile', country: 'Mailing Country', feedback: null,
     });
   });
 
   it('When the header has one ADDRESS column, then it is the whole address', () => {
-    expect(chooseColumns(['ADDRESS', 'TELEPHONE'], {})).toEqual({ address: ['ADDRESS'], email: null, phone: 'TELEPHONE', country: null });
+    expect(chooseColumns(['ADDRESS', 'TELEPHONE'], {})).toEqual({ address: ['ADDRESS'], email: null, phone: 'TELEPHONE', country: null, feedback: null });
   });
 
   it('When columns are named, then exactly those are used, in the order given', () => {
     const header = ['Zip', 'Line', 'Town', 'Mail'];
     expect(chooseColumns(header, { address_columns: 'Line,Town,Zip', email_column: 'mail' })).toEqual({
-      address: ['Line', 'Town', 'Zip'], email: 'Mail', phone: null, country: null,
+      address: ['Line', 'Town', 'Zip'], email: 'Mail', phone: null, country: null, feedback: null,
     });
+  });
+
+  it('When a mailing tool\'s outcome column is there, then it is the feedback column, named or not, and the others are found as before', () => {
+    expect(chooseColumns(['Email', 'Bounce Status'], {})).toMatchObject({ email: 'Email', feedback: 'Bounce Status' });
+    expect(chooseColumns(['Email', 'Result'], { feedback_column: 'result' })).toMatchObject({ email: 'Email', feedback: 'Result' });
+    expect(chooseColumns(['Mail', 'Outcome'], { email_column: 'Mail' })).toMatchObject({ email: 'Mail', feedback: null });
+    expect(() => chooseColumns(['Email'], { feedback_column: 'Outcome' })).toThrow(ColumnError);
   });
 
   it.each([

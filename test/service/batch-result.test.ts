@@ -59,10 +59,10 @@ describe.each(testDatabases)('CSV batch results on $name', (database) => {
     const cell = (r: string[], name: string) => r[head.indexOf(name)];
 
     // Columns are only ever added at the end (cv_next_action: issue 45; the location and evidence: issue 50; the
-    // changes: issue 55).
-    expect(head.slice(-10)).toEqual([
+    // changes: issue 55; the feedback: issue 54).
+    expect(head.slice(-11)).toEqual([
       'cv_error', 'cv_address_notes', 'cv_email_reason', 'cv_email_flags', 'cv_next_action',
-      'cv_address_lat', 'cv_address_lon', 'cv_address_precision', 'cv_address_evidence', 'cv_address_changes',
+      'cv_address_lat', 'cv_address_lon', 'cv_address_precision', 'cv_address_evidence', 'cv_address_changes', 'cv_feedback',
     ]);
     // The embedded RRAD point placed at its own coordinates, as /v1/validate answers it.
     expect(direct.address.location).toMatchObject({ precision: 'parcel' });

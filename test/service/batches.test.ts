@@ -84,7 +84,7 @@ describe.each(testDatabases)('CSV batches on $name', (database) => {
       'cv_address_zip4', 'cv_email_status', 'cv_email_risk', 'cv_email_smtp', 'cv_email_suggestion', 'cv_phone_status',
       'cv_phone_type', 'cv_phone_carrier', 'cv_phone_e164', 'cv_error', 'cv_address_notes', 'cv_email_reason', 'cv_email_flags',
       'cv_next_action', 'cv_address_lat', 'cv_address_lon', 'cv_address_precision', 'cv_address_evidence',
-      'cv_address_changes']);
+      'cv_address_changes', 'cv_feedback']);
     expect(rows.slice(1).map((r) => r[0])).toEqual(['Ann', 'Bob', 'Empty', 'Cy', 'Dee']);
     // The same engines and vocabularies as /v1/validate.
     expect(rows[1].slice(7, 11)).toEqual([direct.address.status, direct.address.standardized, direct.address.dpv, direct.address.zip4 ?? '']);

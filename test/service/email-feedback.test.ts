@@ -5,37 +5,18 @@
  * the same outcome told twice counts once; a malformed address or outcome is a 400 problem.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANARY_ZONE } from '../email/email-test-rig.js';
-import { startLocalDnsServer, type LocalDnsServer } from '../email/local-dns-server.js';
-import { startLocalSmtpServer, type LocalSmtpServer } from '../email/local-smtp-server.js';
+import { startFeedbackService } from '../email/feedback-rig.js';
 import { testDatabases } from '../support/databases.js';
-import { problemOf, startTestService, type TestService } from '../support/service.js';
-
-const ZONE = {
-  ...CANARY_ZONE,
-  'mail.test': { MX: [{ exchange: 'mx.mail.test', priority: 10 }] },
-  'mx.mail.test': { A: ['127.0.0.1'] },
-  'catchall.test': { MX: [{ exchange: 'mx.catchall.test', priority: 10 }] },
-  'mx.catchall.test': { A: ['127.0.0.1'] },
-};
+import { problemOf, type TestService } from '../support/service.js';
 
 describe.each(testDatabases)('feedback on $name', (database) => {
-  let dns: LocalDnsServer;
-  let smtp: LocalSmtpServer;
+  let rig: Awaited<ReturnType<typeof startFeedbackService>>;
   let s: TestService;
   beforeAll(async () => {
-    dns = await startLocalDnsServer(ZONE);
-    smtp = await startLocalSmtpServer({ byAddress: { 'ann@mail.test': 'accept' }, byDomain: { 'catchall.test': 'accept' } });
-    s = await startTestService(await database.create(), {
-      EMAIL_NETWORK_CHECKS: 'true', EMAIL_DNS_SERVERS: dns.address, EMAIL_SMTP_PORT: String(smtp.port),
-      EMAIL_SMTP_ALLOW_PRIVATE: 'true', EMAIL_SPECIAL_USE_NAMES_ORDINARY: 'true',
-    });
+    rig = await startFeedbackService(database, ['ann@mail.test']);
+    s = rig.service;
   });
-  afterAll(async () => {
-    await s?.close();
-    await database.dropAll();
-    await Promise.all([smtp?.close(), dns?.close()]);
-  });
+  afterAll(async () => rig?.close());
 
   async function emailOf(key: string, email: string) {
     const res = await s.post('/v1/validate', { email, options: { smtp: true } }, { key });

@@ -378,11 +378,11 @@ describe.each(testDatabases)('the dashboard on $name', (database) => {
     expect(status).toBe('completed');
     expect(result.status).toBe(200);
     expect(result.text.split('\n')[0]).toContain('cv_email_status');
-    expect(result.text.split(/\r?\n/)[0]).toMatch(/,cv_next_action,cv_address_lat,cv_address_lon,cv_address_precision,cv_address_evidence,cv_address_changes$/);
+    expect(result.text.split(/\r?\n/)[0]).toMatch(/,cv_next_action,cv_address_lat,cv_address_lon,cv_address_precision,cv_address_evidence,cv_address_changes,cv_feedback$/);
     expect(result.text).toContain('ann@example.com');
-    // Each row says what to do (then where the address is: lat, lon, precision, evidence; then what changed), and the
+    // Each row says what to do (then where the address is: lat, lon, precision, evidence; what changed; feedback), and the
     // page says what the columns mean.
-    expect(result.text.split(/\r?\n/)[1]).toMatch(/,(accept|confirm|fix)(,[^,]*){5}$/);
+    expect(result.text.split(/\r?\n/)[1]).toMatch(/,(accept|confirm|fix)(,[^,]*){6}$/);
     expect(page.text).toContain('data-testid="next-action-hint"');
     expect(page.text).toContain('data-testid="address-changes-hint"');
   });

@@ -33,7 +33,7 @@ def test_when_a_file_path_is_uploaded_then_the_batch_completes_and_its_result_do
     out = tmp_path / "checked.csv"
     size = client.batches.result(created["batch_id"], file=out)
     data = out.read_bytes()
-    assert size == len(data) and data.split(b"\r\n")[0].endswith(b"cv_phone_e164,cv_error,cv_address_notes,cv_email_reason,cv_email_flags,cv_next_action,cv_address_lat,cv_address_lon,cv_address_precision,cv_address_evidence,cv_address_changes")
+    assert size == len(data) and data.split(b"\r\n")[0].endswith(b"cv_phone_e164,cv_error,cv_address_notes,cv_email_reason,cv_email_flags,cv_next_action,cv_address_lat,cv_address_lon,cv_address_precision,cv_address_evidence,cv_address_changes,cv_feedback")
     assert not (tmp_path / "checked.csv.part").exists()
 
 

@@ -453,6 +453,8 @@ export interface BatchColumns {
   email: string | null;
   phone: string | null;
   country: string | null;
+  /** The feedback column (docs/batches.md#feedback) */
+  feedback: string | null;
   [extra: string]: unknown;
 }
 

@@ -46,6 +46,8 @@ export interface CreateBatchOptions extends RequestOptions {
   phoneColumn?: string;
   /** The header of the country column. */
   countryColumn?: string;
+  /** The header of a column telling what became of mail sent to the row's address (`bounced`, `delivered`, `complained`, or a mailing tool's words for them), recorded as the account's feedback before the row is checked (docs/batches.md#feedback); by default a column named `feedback`, `email outcome`, `delivery status`… Naming it leaves the detection of the other columns as it is. */
+  feedbackColumn?: string;
   /** `false` skips the mailbox probe for the whole file. */
   smtp?: boolean;
   /** A label kept with the batch; by default the uploaded file's name (the form part's `filename`). */
@@ -125,8 +127,8 @@ export class BatchesOperations {
    * The file as the body (`text/csv`, streamed to disk), or the part `file` of `multipart/form-data`, at most BATCH_MAX_BYTES (100 MiB). The first line is the header, and at least one data row must follow; `,`, `;` or tab; RFC 4180 quoting. A row of more than BATCH_MAX_COLUMNS (500) columns, a field over BATCH_MAX_FIELD_BYTES (65536), or a row over BATCH_MAX_ROW_BYTES (1048576 bytes, the header line included) is found while the file streams in: 422 `invalid-csv` with its `line`, nothing kept. Each row is priced and charged like one /v1/validate request as it is processed. Parameters go in the query or as form fields.
    */
   async create(source: UploadSource, options: CreateBatchOptions = {}): Promise<CreatedBatch> {
-    const { addressColumns, emailColumn, phoneColumn, countryColumn, smtp, name, policy, contentType, ...rest } = options;
-    return this.transport.json<CreatedBatch>({ method: 'POST', path: `/v1/batches`, query: { address_columns: addressColumns?.join(','), email_column: emailColumn, phone_column: phoneColumn, country_column: countryColumn, smtp: smtp, name: name, policy: policy }, contentType: contentType ?? 'text/csv', ...(await uploadBody(source)) }, rest);
+    const { addressColumns, emailColumn, phoneColumn, countryColumn, feedbackColumn, smtp, name, policy, contentType, ...rest } = options;
+    return this.transport.json<CreatedBatch>({ method: 'POST', path: `/v1/batches`, query: { address_columns: addressColumns?.join(','), email_column: emailColumn, phone_column: phoneColumn, country_column: countryColumn, feedback_column: feedbackColumn, smtp: smtp, name: name, policy: policy }, contentType: contentType ?? 'text/csv', ...(await uploadBody(source)) }, rest);
   }
 
   /**
@@ -170,7 +172,7 @@ export class BatchesOperations {
 
   /**
    * GET /v1/batches/{batch_id}/result: Download the enriched file
-   * Every input column in its order and spelling, then `cv_address_status, cv_address_standardized, cv_address_dpv, cv_address_zip4, cv_email_status, cv_email_risk, cv_email_smtp, cv_email_suggestion, cv_phone_status, cv_phone_type, cv_phone_carrier, cv_phone_e164, cv_error, cv_address_notes, cv_email_reason, cv_email_flags, cv_next_action, cv_address_lat, cv_address_lon, cv_address_precision, cv_address_evidence, cv_address_changes`; rows in input order, with the input's delimiter and CRLF between rows. A cell holding a line break (CR, LF or CRLF) is quoted, so that every row is one record. A cell a spreadsheet would run as a formula is written with a leading `'` (OWASP), unless it is a plain number.
+   * Every input column in its order and spelling, then `cv_address_status, cv_address_standardized, cv_address_dpv, cv_address_zip4, cv_email_status, cv_email_risk, cv_email_smtp, cv_email_suggestion, cv_phone_status, cv_phone_type, cv_phone_carrier, cv_phone_e164, cv_error, cv_address_notes, cv_email_reason, cv_email_flags, cv_next_action, cv_address_lat, cv_address_lon, cv_address_precision, cv_address_evidence, cv_address_changes, cv_feedback`; rows in input order, with the input's delimiter and CRLF between rows. A cell holding a line break (CR, LF or CRLF) is quoted, so that every row is one record. A cell a spreadsheet would run as a formula is written with a leading `'` (OWASP), unless it is a plain number.
    */
   async result(batchId: string, options: GetBatchResultOptions = {}): Promise<BatchResult> {
     const { partial, formulaEscape, ...rest } = options;

@@ -219,7 +219,7 @@ describe('batches', () => {
     expect(done).toMatchObject({ status: 'completed', rows_done: 2 });
     expect(progress.at(-1)).toBe('completed');
     const lines = text.trim().split(/\r\n/);
-    expect(lines[0]).toMatch(/^Street,City,State,Zip,Email,Phone,cv_address_status,.*,cv_error,cv_address_notes,cv_email_reason,cv_email_flags,cv_next_action,cv_address_lat,cv_address_lon,cv_address_precision,cv_address_evidence,cv_address_changes$/);
+    expect(lines[0]).toMatch(/^Street,City,State,Zip,Email,Phone,cv_address_status,.*,cv_error,cv_address_notes,cv_email_reason,cv_email_flags,cv_next_action,cv_address_lat,cv_address_lon,cv_address_precision,cv_address_evidence,cv_address_changes,cv_feedback$/);
     expect(lines).toHaveLength(3);
     expect(lines[2]).toContain("'+1 415 555 0101"); // OWASP formula guard on the input cell
   });

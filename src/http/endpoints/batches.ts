@@ -48,6 +48,7 @@ export const createdBatchSchema = batchSchema.extend({
     email: z.string().nullable(),
     phone: z.string().nullable(),
     country: z.string().nullable(),
+    feedback: z.string().nullable().describe('The feedback column (docs/batches.md#feedback)'),
   }).describe('The columns read, as named or as detected from the header'),
   delimiter: z.string().describe('The delimiter detected: `,`, `;` or tab'),
 });
@@ -76,7 +77,7 @@ export const batchComponents: Component[] = [
     id: 'CreatedBatch',
     examples: [{
       ...BATCH_EXAMPLE, status: 'queued', rows_done: 0, credits_charged: 0, started_at: null, eta_seconds: null,
-      columns: { address: ['Street', 'City', 'State', 'Zip'], email: 'Email', phone: 'Phone', country: null }, delimiter: ',',
+      columns: { address: ['Street', 'City', 'State', 'Zip'], email: 'Email', phone: 'Phone', country: null, feedback: null }, delimiter: ',',
     }],
   }],
   [batchListSchema, { id: 'BatchList' }],
@@ -88,6 +89,7 @@ const PARAMETER_TEXT: Record<keyof typeof batchParameters.shape, string> = {
   email_column: 'The header of the e-mail column',
   phone_column: 'The header of the phone column',
   country_column: 'The header of the country column',
+  feedback_column: 'The header of a column telling what became of mail sent to the row\'s address (`bounced`, `delivered`, `complained`, or a mailing tool\'s words for them), recorded as the account\'s feedback before the row is checked (docs/batches.md#feedback); by default a column named `feedback`, `email outcome`, `delivery status`… Naming it leaves the detection of the other columns as it is',
   smtp: '`false` skips the mailbox probe for the whole file',
   name: "A label kept with the batch; by default the uploaded file's name (the form part's `filename`)",
   policy: 'The policy `cv_next_action` follows (docs/api.md#policies): a preset or one of the account\'s; by default the key\'s default policy, else the fixed table. Its rules are kept with the batch as they are at upload',
@@ -183,7 +185,7 @@ export const batchEndpoints = [
       'Every input column in its order and spelling, then `cv_address_status, cv_address_standardized, cv_address_dpv, ' +
       'cv_address_zip4, cv_email_status, cv_email_risk, cv_email_smtp, cv_email_suggestion, cv_phone_status, ' +
       'cv_phone_type, cv_phone_carrier, cv_phone_e164, cv_error, cv_address_notes, cv_email_reason, cv_email_flags, cv_next_action, ' +
-      'cv_address_lat, cv_address_lon, cv_address_precision, cv_address_evidence, cv_address_changes`; ' +
+      'cv_address_lat, cv_address_lon, cv_address_precision, cv_address_evidence, cv_address_changes, cv_feedback`; ' +
       'rows in input order, with the input\'s delimiter and CRLF between rows. A cell holding a line break (CR, LF or ' +
       'CRLF) is quoted, so that every row is one record. A cell a spreadsheet would run as a formula is written with a ' +
       'leading `\'` (OWASP), unless it is a plain number.',

@@ -62,6 +62,7 @@ export function batchesPage(input: {
     <div class="field"><label for="f-address_columns">Address columns (comma-separated)</label><input id="f-address_columns" name="address_columns"></div>
     <div class="field"><label for="f-email_column">E-mail column</label><input id="f-email_column" name="email_column"></div>
     <div class="field"><label for="f-phone_column">Phone column</label><input id="f-phone_column" name="phone_column"></div>
+    <div class="field"><label for="f-feedback_column">Feedback column (bounced, delivered, complained)</label><input id="f-feedback_column" name="feedback_column"></div>
     <div class="field check"><input id="f-smtp" type="checkbox" name="smtp" value="true" checked><label for="f-smtp">Ask mail servers about each mailbox</label></div>
   </details>
   <button type="submit">Upload and check</button>

@@ -430,6 +430,8 @@ class BatchColumns(TypedDict):
     email: Optional[str]
     phone: Optional[str]
     country: Optional[str]
+    feedback: Optional[str]
+    """The feedback column (docs/batches.md#feedback)"""
 
 
 class NewBatch(Batch):

@@ -68,6 +68,7 @@ class _BatchesOperations:
         email_column: Optional[str] = None,
         phone_column: Optional[str] = None,
         country_column: Optional[str] = None,
+        feedback_column: Optional[str] = None,
         smtp: Optional[bool] = None,
         name: Optional[str] = None,
         policy: Optional[str] = None,
@@ -87,7 +88,7 @@ class _BatchesOperations:
             "/v1/batches",
             body=upload_body(file),
             content_type=content_type,
-            query={"address_columns": _joined(address_columns), "email_column": email_column, "phone_column": phone_column, "country_column": country_column, "smtp": smtp, "name": name, "policy": policy},
+            query={"address_columns": _joined(address_columns), "email_column": email_column, "phone_column": phone_column, "country_column": country_column, "feedback_column": feedback_column, "smtp": smtp, "name": name, "policy": policy},
             timeout=timeout,
         ).json()  # type: ignore[no-any-return]
 
@@ -159,10 +160,10 @@ class _BatchesOperations:
         Every input column in its order and spelling, then `cv_address_status, cv_address_standardized, cv_address_dpv,
         cv_address_zip4, cv_email_status, cv_email_risk, cv_email_smtp, cv_email_suggestion, cv_phone_status,
         cv_phone_type, cv_phone_carrier, cv_phone_e164, cv_error, cv_address_notes, cv_email_reason, cv_email_flags,
-        cv_next_action, cv_address_lat, cv_address_lon, cv_address_precision, cv_address_evidence, cv_address_changes`;
-        rows in input order, with the input's delimiter and CRLF between rows. A cell holding a line break (CR, LF or
-        CRLF) is quoted, so that every row is one record. A cell a spreadsheet would run as a formula is written with a
-        leading `'` (OWASP), unless it is a plain number.
+        cv_next_action, cv_address_lat, cv_address_lon, cv_address_precision, cv_address_evidence, cv_address_changes,
+        cv_feedback`; rows in input order, with the input's delimiter and CRLF between rows. A cell holding a line break
+        (CR, LF or CRLF) is quoted, so that every row is one record. A cell a spreadsheet would run as a formula is
+        written with a leading `'` (OWASP), unless it is a plain number.
         """
         return download(self._t.request(
             "GET",

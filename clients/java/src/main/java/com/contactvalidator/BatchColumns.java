@@ -9,5 +9,7 @@ public record BatchColumns(
     List<String> address,
     String email,
     String phone,
-    String country
+    String country,
+    /** The feedback column (docs/batches.md#feedback) */
+    String feedback
 ) {}

@@ -74,6 +74,16 @@ public final class BatchParams {
     }
 
     /**
+     * The column telling what became of mail sent to each row's address ({@code bounced}, {@code delivered},
+     * {@code complained}), recorded as the account's feedback before the row is checked; naming it leaves the other
+     * columns detected.
+     */
+    public Builder feedbackColumn(String header) {
+      query.put("feedback_column", header);
+      return this;
+    }
+
+    /**
      * The upload's media type: {@code text/csv} (the default); the service also takes {@code application/csv},
      * {@code text/plain} and {@code application/vnd.ms-excel}, and answers 415 to anything else.
      */
