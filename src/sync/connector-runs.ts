@@ -13,6 +13,8 @@
  * per (connector, record, input); the page's verdicts are written back, and only then does the watermark move.
  */
 import crypto from 'node:crypto';
+import { z } from 'zod';
+import { JobSettings } from '../bulk/job-settings.js';
 import type { JobEvents } from '../bulk/job-events.js';
 import type { Job, JobStore } from '../bulk/job-store.js';
 import { type FlowOutcome, processRecords, Slots, type TurnGate } from '../bulk/process-records.js';
@@ -51,6 +53,20 @@ interface ConnectorJobSettings {
   /** Only the answers that arrived later (src/sync/later-answers.ts): written back, nothing read or validated. */
   later?: boolean;
 }
+
+const recordSchema: z.ZodType<PlatformRecord> = z.looseObject({
+  key: z.string(),
+  contact: z.looseObject({ address: z.string().optional(), email: z.string().optional(), phone: z.string().optional(), country: z.string().optional() }),
+  chargeKey: z.string().optional(),
+  reverify: z.string().optional(),
+});
+const CONNECTOR_SETTINGS = new JobSettings<ConnectorJobSettings>(CONNECTOR_JOB_KIND, z.looseObject({
+  connector_id: z.string(),
+  triggered_by: z.string(),
+  records: z.array(recordSchema).optional(),
+  read_keys: z.array(z.string()).optional(),
+  later: z.boolean().optional(),
+}));
 
 const lockKeyOf = (connectorId: string) => `connector:${connectorId}`;
 
@@ -241,7 +257,7 @@ export class ConnectorRuns implements JobKind {
   ): Promise<boolean> {
     const created = await this.jobs.create({
       id: jobId, accountId: connector.accountId, kind: CONNECTOR_JOB_KIND, name: connector.name,
-      settings: settings as unknown as Record<string, unknown>, rowsTotal: 0, expiresAt: Date.now() + JOB_RETENTION_MS,
+      settings: CONNECTOR_SETTINGS.stored(settings), rowsTotal: 0, expiresAt: Date.now() + JOB_RETENTION_MS,
       chunks: [{ firstSeq: 0, rowCount: 0, byteStart: 0, byteEnd: 0 }], lockKey,
     }, then);
     if (created) await this.runner.enqueue([{ jobId, idx: 0, kind: CONNECTOR_JOB_KIND }]);
@@ -266,7 +282,7 @@ export class ConnectorRuns implements JobKind {
 
   /** One attempt at a connector's job (the engine's JobKind): its run begins, and ends by the transition that follows. */
   async work(job: Job, _chunk: unknown, attempt: ChunkAttempt): Promise<WorkOutcome> {
-    const settings = job.settings as unknown as ConnectorJobSettings;
+    const settings = CONNECTOR_SETTINGS.of(job);
     const connector = await this.store.get(settings.connector_id);
     if (!connector) return { kind: 'failed', reason: 'api_error', message: 'the connector was deleted' };
     const runId = await this.store.beginAttempt(job.id, connector, settings.triggered_by, attempt.id);
@@ -321,7 +337,7 @@ export class ConnectorRuns implements JobKind {
    * sees the run ended sees the connector as the run left it; then the events.
    */
   async transitioned(job: Job, t: JobTransition): Promise<void> {
-    const settings = job.settings as unknown as ConnectorJobSettings;
+    const settings = CONNECTOR_SETTINGS.of(job);
     const runId = this.attempts.get(job.id) ?? (await this.store.currentRun(job.id));
     this.attempts.delete(job.id);
     if (t.status !== 'paused') this.listeners.delete(job.id);
