@@ -33,7 +33,7 @@ import { openPlatformSession } from './platform-access.js';
 import type { ConnectorRow, ConnectorStore, RecordState, RunCounts } from './connector-store.js';
 import { ConnectorError, type ConnectorSession, type PlatformRecord, type WriteBackItem, type WriteBackOutcome } from './plugin.js';
 import type { ConnectorRegistry } from './registry.js';
-import type { SecretBox } from './secrets.js';
+import type { SecretBox } from '../kit/secrets.js';
 import type { CreditCaps, CapState } from './credit-caps.js';
 
 /** The engine's kind of a connector's jobs. */

@@ -14,7 +14,7 @@ import type { Job, JobStore } from '../bulk/job-store.js';
 import type { BulkRunner, JobKind, WorkOutcome } from '../bulk/runner.js';
 import type { ConnectorRow, ConnectorStore } from './connector-store.js';
 import type { ConnectorRegistry } from './registry.js';
-import type { SecretBox } from './secrets.js';
+import type { SecretBox } from '../kit/secrets.js';
 
 /**
  * The engine's kind of these jobs. The first plugin job was an order's check, and jobs stored before the kind was
