@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseSecretKey } from './sync/secrets.js';
+import { parseSecretKey } from './kit/secrets.js';
 import { MAIL_PROVIDER_NAMES, type EmailEngineOptions } from './validation/email/index.js';
 import type { PhoneLookupOptions } from './validation/phone/live/create-phone-lookup.js';
 import { TWILIO_LOOKUP_BASE_URL } from './validation/phone/live/twilio-lookup-provider.js';

@@ -31,7 +31,7 @@ import { CONNECTOR_JOB_KIND, ConnectorRuns } from './sync/connector-runs.js';
 import { Connectors } from './sync/connectors.js';
 import { ConnectorRegistry } from './sync/registry.js';
 import { ConnectorScheduler } from './sync/scheduler.js';
-import { SecretBox } from './sync/secrets.js';
+import { SecretBox } from './kit/secrets.js';
 import { WebhookDeliveries } from './sync/webhook-deliveries.js';
 import { forwardJobEvents, type JobEventSource } from './webhooks/job-events.js';
 import { LowBalanceAlerts } from './webhooks/low-balance.js';

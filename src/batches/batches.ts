@@ -14,11 +14,11 @@ import type { JobEvents } from '../bulk/job-events.js';
 import type { BulkRunner, JobKind } from '../bulk/runner.js';
 import { chooseColumns, ColumnError, type ColumnParameters } from './columns.js';
 import { CsvGrammarError, type CsvLayout, type CsvLimits, CsvScan, scanCsv } from './csv-file.js';
-import { columnIndexes, type CsvBatchSettings } from './csv-source.js';
+import { BATCH_KIND, columnIndexes, CSV_SETTINGS, type CsvBatchSettings } from './csv-source.js';
 import type { PolicyRules } from '../contact-check/policies.js';
 import { resultCsv, resultPreview, type ResultOptions, type ResultPreview } from './result-csv.js';
 
-export const BATCH_KIND = 'csv';
+export { BATCH_KIND };
 
 export interface BatchOptions extends ColumnParameters {
   smtp?: boolean;
@@ -146,7 +146,7 @@ export class Batches {
         ...(options.policyRules ? { policy: options.policyRules } : {}),
       };
       await this.store.create({
-        id, accountId, kind: BATCH_KIND, name: options.name ?? null, settings: settings as unknown as Record<string, unknown>,
+        id, accountId, kind: BATCH_KIND, name: options.name ?? null, settings: CSV_SETTINGS.stored(settings),
         rowsTotal: layout.rowsTotal, expiresAt: this.now() + this.settings.retentionDays * DAY_MS, chunks: layout.chunks,
       });
       // The answer says how the batch stands as it is accepted (docs/batches.md: queued); the runner may take it at once.
@@ -177,13 +177,13 @@ export class Batches {
   result(job: Job, options: ResultOptions): Readable | 'not_ready' | 'gone' {
     if (job.status === 'canceled') return 'gone';
     if (job.status !== 'completed' && !options.partial) return 'not_ready';
-    return resultCsv(this.store, job.id, job.settings as unknown as CsvBatchSettings, options);
+    return resultCsv(this.store, job.id, CSV_SETTINGS.of(job), options);
   }
 
   /** The first rows done that need a person (next action confirm or fix), for the dashboard's batch page; null once canceled. */
   async preview(job: Job, limit = 25, scan = 20_000): Promise<ResultPreview | null> {
     if (job.status === 'canceled') return null;
-    return resultPreview(this.store, job.id, job.settings as unknown as CsvBatchSettings, limit, scan);
+    return resultPreview(this.store, job.id, CSV_SETTINGS.of(job), limit, scan);
   }
 
   /** Cancels and deletes the batch's files and results; false if the account has no such batch. */

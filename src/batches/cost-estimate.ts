@@ -7,7 +7,7 @@ import { estimateCredits, type CreditEstimate, type RowModules } from '../billin
 import type { Job } from '../bulk/job-store.js';
 import { chooseColumns, type ColumnChoice, type ColumnParameters } from './columns.js';
 import { csvGrammarError, sniffDelimiter } from './csv-file.js';
-import type { CsvBatchSettings } from './csv-source.js';
+import { columnChoiceSchema } from './csv-source.js';
 
 export const modulesOf = (columns: ColumnChoice): RowModules => ({
   address: columns.address.length > 0, email: columns.email !== null, phone: columns.phone !== null,
@@ -15,9 +15,9 @@ export const modulesOf = (columns: ColumnChoice): RowModules => ({
 
 /** The rows a batch has still to check and what they will cost, from the columns it reads and what it charged so far. */
 export function costToFinish(job: Pick<Job, 'settings' | 'rowsTotal' | 'rowsDone' | 'creditsCharged'>): CreditEstimate | null {
-  const columns = (job.settings as unknown as Partial<CsvBatchSettings>).columns;
-  if (!columns) return null;
-  return estimateCredits(job.rowsTotal - job.rowsDone, modulesOf(columns), { rows: job.rowsDone, credits: job.creditsCharged });
+  const columns = columnChoiceSchema.safeParse(job.settings.columns);
+  if (!columns.success) return null;
+  return estimateCredits(job.rowsTotal - job.rowsDone, modulesOf(columns.data), { rows: job.rowsDone, credits: job.creditsCharged });
 }
 
 /**

@@ -5,6 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
+import { JobSettings } from '../bulk/job-settings.js';
 import type { Chunk, Job } from '../bulk/job-store.js';
 import { sourceRecordOf, type SourceRecord } from '../bulk/record-pipeline.js';
 import type { PolicyRules } from '../contact-check/policies.js';
@@ -12,8 +14,8 @@ import type { BulkSource } from '../bulk/runner.js';
 import { type ColumnChoice, countryCodeOf } from './columns.js';
 import { type Delimiter, type LineEnd, lineEndBefore, readChunkRows } from './csv-file.js';
 
-/** Positions of the chosen columns in a row (-1: none). */
-export type ColumnIndexes = ReturnType<typeof columnIndexes>;
+/** Positions of the chosen columns in a row (-1: none); no `feedback` in batches made before it. */
+export type ColumnIndexes = Omit<ReturnType<typeof columnIndexes>, 'feedback'> & { feedback?: number };
 
 /**
  * What a CSV batch's job keeps in its settings: not the header, which stays in the file (bounded by the upload's
@@ -34,6 +36,29 @@ export interface CsvBatchSettings {
   /** The policy's rules as they were at upload (docs/api.md#policies); absent: the fixed table. */
   policy?: PolicyRules;
 }
+
+/** The job kind of CSV batches (src/bulk's bulk_jobs.kind). */
+export const BATCH_KIND = 'csv';
+
+const columnsAt = z.int().min(-1);
+export const columnChoiceSchema: z.ZodType<ColumnChoice> = z.object({
+  address: z.array(z.string()), email: z.string().nullable(), phone: z.string().nullable(), country: z.string().nullable(),
+  feedback: z.string().nullable().optional(),
+});
+
+/** A CSV batch's settings, checked as they are stored and read (loose: a key of an older release is kept as it was). */
+export const CSV_SETTINGS = new JobSettings<CsvBatchSettings>(BATCH_KIND, z.looseObject({
+  file: z.string(),
+  delimiter: z.enum([',', ';', '\t']),
+  dataStart: z.int().min(0),
+  lineEnd: z.enum(['\r\n', '\n', '\r']).optional(),
+  width: z.int().min(0).optional(),
+  columns: columnChoiceSchema,
+  at: z.object({ address: z.array(columnsAt), email: columnsAt, phone: columnsAt, country: columnsAt, feedback: columnsAt.optional() }).optional(),
+  header: z.array(z.string()).optional(),
+  smtp: z.boolean(),
+  policy: z.custom<PolicyRules>((v) => typeof v === 'object' && v !== null).optional(),
+}));
 
 /** The line break a batch's file is read with: kept, or for a batch made before, the one ending its header line. */
 export async function batchLineEnd(settings: CsvBatchSettings): Promise<LineEnd> {
@@ -79,7 +104,7 @@ export function recordOfRow(
 export function csvSource(batchDir: string): BulkSource {
   return {
     async *records(job: Job, chunk: Chunk) {
-      const settings = job.settings as unknown as CsvBatchSettings;
+      const settings = CSV_SETTINGS.of(job);
       const at = settings.at ?? columnIndexes({ header: settings.header ?? [], columns: settings.columns });
       const lineEnd = await batchLineEnd(settings);
       for await (const { seq, cells } of readChunkRows(settings.file, settings.delimiter, chunk, lineEnd)) {

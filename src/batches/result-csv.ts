@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { JobStore } from '../bulk/job-store.js';
-import { VERDICT_COLUMNS } from '../bulk/record-pipeline.js';
+import { VERDICT_COLUMNS } from './verdict.js';
 import { readAllRows, readHeader } from './csv-file.js';
 import { batchLineEnd, type CsvBatchSettings, rowKey } from './csv-source.js';
 

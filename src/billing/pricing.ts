@@ -13,6 +13,13 @@ export const MODULE_PRICES = {
   phoneLandline: 3,
 } as const;
 
+/** The prices in one line, as the API's description quotes them: `e-mail 1, US/Canadian address 1, other address 3, …`. */
+export function modulePricesText(): string {
+  const p = MODULE_PRICES;
+  return `e-mail ${p.email}, US/Canadian address ${p.addressDomestic}, other address ${p.addressInternational}, ` +
+    `phone ${p.phone}, landline ${p.phoneLandline}`;
+}
+
 const DOMESTIC_ADDRESS_COUNTRIES = new Set(['US', 'CA']);
 
 export interface PricedModules {

@@ -8,40 +8,11 @@ import { contactInputOf, validateRequestSchema } from '../contact-check/contact-
 import { EngineFailed } from '../contact-check/errors.js';
 import type { PolicyRules } from '../contact-check/policies.js';
 import type { ContactAnswer, ContactInput, ContactValidation } from '../contact-check/validate-contact.js';
+import { verdictOf } from '../batches/verdict.js';
 import type { FinishedRecord } from './job-store.js';
 
-export const VERDICT_COLUMNS = [
-  'cv_address_status', 'cv_address_standardized', 'cv_address_dpv', 'cv_address_zip4',
-  'cv_email_status', 'cv_email_risk', 'cv_email_smtp', 'cv_email_suggestion',
-  'cv_phone_status', 'cv_phone_type', 'cv_phone_carrier', 'cv_phone_e164', 'cv_error',
-  'cv_address_notes', 'cv_email_reason', 'cv_email_flags', 'cv_next_action',
-  // Issue #50: where the address is and what confirmed it (added last: a column is never moved).
-  'cv_address_lat', 'cv_address_lon', 'cv_address_precision', 'cv_address_evidence',
-  // Issue #55: what the answer changed, part by part, and a missing unit.
-  'cv_address_changes',
-  // Issue #54: what became of the row's feedback cell (docs/batches.md#feedback).
-  'cv_feedback',
-] as const;
-
-/** A footnote without its code (`A#: ZIP code 40219 added` -> `ZIP code 40219 added`): what a person reads. */
-const plainFootnote = (note: string) => note.replace(/^[A-Z0-9]{1,4}#?:\s*/, '');
-
-/** The e-mail's flags that are set, by name, space-separated (`catch_all` from the mailbox probe's verdict). */
-export function emailFlags(email: Pick<NonNullable<ContactAnswer['email']>, 'disposable' | 'role' | 'free' | 'smtp'> | null): string | null {
-  if (!email) return null;
-  const flags = [email.disposable && 'disposable', email.role && 'role', email.free && 'free', email.smtp === 'catch_all' && 'catch_all'];
-  return flags.filter(Boolean).join(' ');
-}
-
-/**
- * The parts the answer changed, in words a spreadsheet shows (`city spell_corrected (Louisvile → LOUISVILLE); postal_code
- * inferred (40219); unit missing`); empty when nothing changed.
- */
-export function addressChangesText(address: Pick<NonNullable<ContactAnswer['address']>, 'changes' | 'missing_unit'>): string {
-  const changed = (address.changes ?? []).filter((c) => c.change !== 'none').map((c) =>
-    `${c.name} ${c.change} (${c.input !== null && c.input !== c.value ? `${c.input} → ${c.value}` : c.value})`);
-  return [...changed, ...(address.missing_unit ? ['unit missing'] : [])].join('; ');
-}
+// The flat verdict's columns are declared by name in src/batches/verdict.ts; re-exported for the sinks that read them.
+export { addressChangesText, emailFlags, VERDICT_COLUMNS, verdictOf } from '../batches/verdict.js';
 
 /** What a source yields: a stable key (it sorts in the source's order), and the contact or why there is none. */
 export interface SourceRecord {
@@ -84,28 +55,6 @@ export function sourceRecordOf(key: string, fields: RecordFields, feedback?: str
     return { key, input: null, error: `invalid_input: ${issue.path.join('.') || 'row'} ${issue.message}`.slice(0, 200), ...told };
   }
   return { key, input: { ...contactInputOf(parsed.data), ...(fields.policy ? { policy: fields.policy } : {}) }, ...told };
-}
-
-/**
- * What became of a record's feedback cell (`cv_feedback`): `recorded`, `unknown_outcome` (no word of the vocabulary),
- * `no_email` (the record has no address to tell it of); null when it had none.
- */
-export type FeedbackNote = 'recorded' | 'unknown_outcome' | 'no_email' | null;
-
-export function verdictOf(answer: ContactAnswer | null, error: string | null, feedback: FeedbackNote = null): (string | null)[] {
-  const { address, email, phone } = answer ?? { address: null, email: null, phone: null };
-  return [
-    address?.status ?? null, address?.standardized ?? null, address?.dpv ?? null, address?.zip4 ?? null,
-    email?.status ?? null, email?.risk ?? null, email?.smtp ?? null, email?.suggestion ?? null,
-    phone?.status ?? null, phone?.type ?? null, phone?.carrier ?? null, phone?.e164 ?? null,
-    error,
-    address ? address.footnotes.map(plainFootnote).join('; ') : null, email?.reason ?? null, emailFlags(email),
-    answer?.next_action ?? null,
-    address?.location ? String(address.location.lat) : null, address?.location ? String(address.location.lon) : null,
-    address?.location?.precision ?? null, address?.evidence ?? null,
-    address ? addressChangesText(address) : null,
-    feedback,
-  ];
 }
 
 /** The ledger's request id of a bulk record: one per (job, record), whatever the attempt. */

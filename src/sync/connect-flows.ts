@@ -15,13 +15,13 @@
 import crypto from 'node:crypto';
 import { createGuardedHttp } from '../net/outbound-guard.js';
 import type { Connectors } from './connectors.js';
-import { checkPlatformUrl, UnsafeUrl } from './platform-url.js';
+import { checkPlatformUrl, UnsafeUrl } from '../net/platform-url.js';
 import {
   ConnectRefused, type AppInstallConnect, type ConnectMethod, type ConnectorDraft, type ConnectorPlugin, type ConnectPerson,
   type FormField, type InstallContext, type InstallRequest, type OAuthConnect,
 } from './plugin.js';
 import type { ConnectorRegistry } from './registry.js';
-import type { SecretBox } from './secrets.js';
+import type { SecretBox } from '../kit/secrets.js';
 
 /** The flows' nonces already used (src/sync/flow-nonces.ts): true the first time only. */
 export interface FlowNonceBook {

@@ -9,10 +9,10 @@ import { refusalIn, type OutboundPolicy } from '../net/outbound-guard.js';
 import { tenantSafeText } from '../net/tenant-safe-text.js';
 import type { ConnectorRow } from './connector-store.js';
 import { CHECK_TIMEOUT_MS, OPEN_TIMEOUT_MS, platformGuard, within } from './platform-access.js';
-import { checkPlatformUrl, UnsafeUrl } from './platform-url.js';
+import { checkPlatformUrl, UnsafeUrl } from '../net/platform-url.js';
 import { ConnectorError, type Catalog, type CheckContext, type CheckProblem, type ConnectorPlugin } from './plugin.js';
 import type { ConnectorRegistry } from './registry.js';
-import type { SecretBox } from './secrets.js';
+import type { SecretBox } from '../kit/secrets.js';
 
 export interface CheckResult {
   /** No problem keeps a run from working (warnings may remain). */

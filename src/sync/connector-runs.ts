@@ -11,28 +11,33 @@
  * for the modules whose checked input changed since it was last validated (a hash per module, so our own write-back
  * never triggers another validation), through the same request schema and record pipeline as a CSV row, charged once
  * per (connector, record, input); the page's verdicts are written back, and only then does the watermark move.
+ *
+ * Here: starting jobs, one attempt and its run's end. The flows are connector-flows.ts (a run's changes, a webhook's
+ * records) and `ConnectorPages.writeLater` (answers that arrived later), over connector-pages.ts's shared page work.
  */
 import crypto from 'node:crypto';
+import { z } from 'zod';
+import { JobSettings } from '../bulk/job-settings.js';
 import type { JobEvents } from '../bulk/job-events.js';
 import type { Job, JobStore } from '../bulk/job-store.js';
-import { type FlowOutcome, processRecords, Slots, type TurnGate } from '../bulk/process-records.js';
-import { sourceRecordOf, validateRecord, type SourceRecord } from '../bulk/record-pipeline.js';
 import type { BulkRunner, ChunkAttempt, JobKind, JobTransition, WorkOutcome } from '../bulk/runner.js';
 import type { Steps } from '../db/transaction-steps.js';
 import type { Logger } from '../log.js';
-import { refusalIn, type OutboundPolicy } from '../net/outbound-guard.js';
+import { refusalIn } from '../net/outbound-guard.js';
 import { tenantSafeText } from '../net/tenant-safe-text.js';
-import type { PolicyRules } from '../contact-check/policies.js';
-import type { ContactAnswer, ContactValidation } from '../contact-check/validate-contact.js';
-import { connectorRules, type PolicyLookup } from './connector-policy.js';
+import type { ContactValidation } from '../contact-check/validate-contact.js';
+import { connectorRules } from './connector-policy.js';
 import { checkConnector, type CheckResult } from './connector-check.js';
-import type { LaterAnswers } from './later-answers.js';
 import { openPlatformSession } from './platform-access.js';
-import type { ConnectorRow, ConnectorStore, RecordState, RunCounts } from './connector-store.js';
-import { ConnectorError, type ConnectorSession, type PlatformRecord, type WriteBackItem, type WriteBackOutcome } from './plugin.js';
+import type { ConnectorRow, ConnectorStore, RunCounts } from './connector-store.js';
+import { ConnectorError, type ConnectorSession, type PlatformRecord } from './plugin.js';
 import type { ConnectorRegistry } from './registry.js';
-import type { SecretBox } from './secrets.js';
-import type { CreditCaps, CapState } from './credit-caps.js';
+import type { SecretBox } from '../kit/secrets.js';
+import { ConnectorPages, type ConnectorRunOptions } from './connector-pages.js';
+import { workChanges, workDelivery } from './connector-flows.js';
+
+export type { ConnectorRunOptions };
+export { inputHashes } from './connector-pages.js';
 
 /** The engine's kind of a connector's jobs. */
 export const CONNECTOR_JOB_KIND = 'connector';
@@ -52,6 +57,20 @@ interface ConnectorJobSettings {
   later?: boolean;
 }
 
+const recordSchema: z.ZodType<PlatformRecord> = z.looseObject({
+  key: z.string(),
+  contact: z.looseObject({ address: z.string().optional(), email: z.string().optional(), phone: z.string().optional(), country: z.string().optional() }),
+  chargeKey: z.string().optional(),
+  reverify: z.string().optional(),
+});
+const CONNECTOR_SETTINGS = new JobSettings<ConnectorJobSettings>(CONNECTOR_JOB_KIND, z.looseObject({
+  connector_id: z.string(),
+  triggered_by: z.string(),
+  records: z.array(recordSchema).optional(),
+  read_keys: z.array(z.string()).optional(),
+  later: z.boolean().optional(),
+}));
+
 const lockKeyOf = (connectorId: string) => `connector:${connectorId}`;
 
 /** The records a delivery names, read whole by the session (a plugin whose events carry ids only must have `read`). */
@@ -60,93 +79,6 @@ async function readRecords(session: ConnectorSession, keys: string[]): Promise<P
   return keys.length ? session.read(keys) : [];
 }
 const newId = (prefix: string) => `${prefix}_${crypto.randomBytes(12).toString('base64url')}`;
-
-const MODULES = ['address', 'email', 'phone'] as const;
-type Module = (typeof MODULES)[number];
-const PENDING_WRITES_PER_RUN = 1_000;
-/** What one attempt works with. */
-interface AttemptWork {
-  jobId: string;
-  connector: ConnectorRow;
-  session: ConnectorSession;
-  counts: RunCounts;
-  errors: { key: string; error: string }[];
-  shouldStop: () => boolean;
-  progress: () => Promise<void>;
-  /** The connector's policy's rules, read as the attempt began (undefined: the fixed table). */
-  policy?: PolicyRules;
-}
-
-/** A page's records validated: what is due of each, and the answers, waiting to be written back. */
-interface ValidatedPage {
-  outcome: FlowOutcome;
-  byKey: Map<string, { record: SourceRecord; chargeId: string; hashes: Record<Module, string | null>; modules: Module[] }>;
-  answers: Map<string, ContactAnswer>;
-}
-
-/** The next item is asked for as soon as one is given: the platform reads page N+1 while page N is worked on. */
-async function* readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
-  const iterator = source[Symbol.asyncIterator]();
-  let next = iterator.next();
-  for (;;) {
-    const item = await next;
-    if (item.done) return;
-    next = iterator.next();
-    next.catch(() => undefined); // awaited on the next turn of the loop
-    yield item.value;
-  }
-}
-
-export interface ConnectorRunOptions {
-  perJob: number;
-  slots: Slots;
-  gate: TurnGate;
-  /** CONNECTOR_ALLOW_PRIVATE (tests): a connector's own configured origins may be on loopback; nothing else may. */
-  allowPrivate: boolean;
-  /** The outbound guard's policy every platform request goes through (the operator's listed origins). */
-  outbound: OutboundPolicy;
-  /** PUBLIC_BASE_URL: where platforms reach this service; webhooks are subscribed only when it is set. */
-  publicBaseUrl?: string;
-  /** CONNECTOR_CHECK_TIMEOUT_MS: how long a check waits for its platform (connector-check.ts). */
-  checkTimeoutMs?: number;
-  /** Connectors' monthly credit caps (credit-caps.ts): a run stops before the record that would pass one. */
-  caps?: CreditCaps;
-  /** The account's policies: a connector's `policy` names the rules its answers' `next_action` follow. */
-  policies: PolicyLookup;
-  /** E-mail answers that arrived later for the connectors' records: every run writes them back (the second write-back). */
-  laterAnswers?: LaterAnswers;
-}
-
-/**
- * Kept in place of a module's input hash while its check is owed: no hash equals it, so the record is due again, and
- * it carries the time of the check it replaces, so that the check again is charged anew (the owed one was refunded).
- */
-const RECHECK = 'recheck:';
-
-/**
- * Modules whose answer says nothing of the record, only of this service: an e-mail `unknown` / `dns_unavailable`
- * (our resolver denies names that exist). Not written back, no hash kept: the record is checked again.
- */
-function modulesToCheckAgain(answer: ContactAnswer, modules: readonly Module[]): Module[] {
-  return modules.filter((m) => m === 'email' && answer.email?.reason === 'dns_unavailable');
-}
-
-const digest = (text: string) => crypto.createHash('sha256').update(text).digest('base64url').slice(0, 22);
-
-/** The hash of each module's checked input (the country counts for the address and the phone); null when absent. */
-export function inputHashes(contact: PlatformRecord['contact']): Record<Module, string | null> {
-  const country = contact.country ?? '';
-  return {
-    address: contact.address ? digest(`${contact.address}\u0000${country}`) : null,
-    email: contact.email ? digest(contact.email) : null,
-    phone: contact.phone ? digest(`${contact.phone}\u0000${country}`) : null,
-  };
-}
-
-/** The RECHECK marks of the modules whose check is owed, in place of their hashes. */
-function owedChecks(modules: readonly Module[], validatedAt: string): Partial<Record<Module, string>> {
-  return Object.fromEntries(modules.map((m) => [m, `${RECHECK}${validatedAt}`]));
-}
 
 /**
  * What a tenant is shown of a failure: the guard's refusal (our words), the platform's error code and message, or our
@@ -159,16 +91,13 @@ function failureOf(err: unknown): { reason: ConnectorError['reason']; message: s
   return { reason: 'api_error', message: tenantSafeText((err as Error).message), known: false };
 }
 
-/** A record's write-back outcome with the platform's reason as a tenant may see it. */
-const shownOutcome = (o: WriteBackOutcome): WriteBackOutcome => (o.error ? { ...o, error: tenantSafeText(o.error) } : o);
-
 export class ConnectorRuns implements JobKind {
   /** The attempt's run of each job worked here (the run a transition ends). */
   private readonly attempts = new Map<string, string>();
   /** Who hears a job's counts after each page (the command line's progress). */
   private readonly listeners = new Map<string, (counts: RunCounts) => void>();
-  /** Jobs whose attempt stopped at the connector's monthly credit cap: their completion pauses the connector. */
-  private readonly capped = new Map<string, CapState>();
+  /** The page work every flow shares. */
+  private readonly pages: ConnectorPages;
   /** Delivery jobs started here and not yet seen ended (`settle`). */
   private readonly deliveries = new Set<string>();
 
@@ -182,7 +111,9 @@ export class ConnectorRuns implements JobKind {
     private readonly events: JobEvents,
     private readonly log: Logger,
     private readonly options: ConnectorRunOptions,
-  ) {}
+  ) {
+    this.pages = new ConnectorPages(store, validation, log, options);
+  }
 
   /**
    * Starts a run: a job of the connector, with its first run waiting for the runner; returns the run's and the job's
@@ -241,7 +172,7 @@ export class ConnectorRuns implements JobKind {
   ): Promise<boolean> {
     const created = await this.jobs.create({
       id: jobId, accountId: connector.accountId, kind: CONNECTOR_JOB_KIND, name: connector.name,
-      settings: settings as unknown as Record<string, unknown>, rowsTotal: 0, expiresAt: Date.now() + JOB_RETENTION_MS,
+      settings: CONNECTOR_SETTINGS.stored(settings), rowsTotal: 0, expiresAt: Date.now() + JOB_RETENTION_MS,
       chunks: [{ firstSeq: 0, rowCount: 0, byteStart: 0, byteEnd: 0 }], lockKey,
     }, then);
     if (created) await this.runner.enqueue([{ jobId, idx: 0, kind: CONNECTOR_JOB_KIND }]);
@@ -266,7 +197,7 @@ export class ConnectorRuns implements JobKind {
 
   /** One attempt at a connector's job (the engine's JobKind): its run begins, and ends by the transition that follows. */
   async work(job: Job, _chunk: unknown, attempt: ChunkAttempt): Promise<WorkOutcome> {
-    const settings = job.settings as unknown as ConnectorJobSettings;
+    const settings = CONNECTOR_SETTINGS.of(job);
     const connector = await this.store.get(settings.connector_id);
     if (!connector) return { kind: 'failed', reason: 'api_error', message: 'the connector was deleted' };
     const runId = await this.store.beginAttempt(job.id, connector, settings.triggered_by, attempt.id);
@@ -292,10 +223,10 @@ export class ConnectorRuns implements JobKind {
       const work = { jobId: job.id, connector, session: opened.session, counts, errors, shouldStop: attempt.shouldStop, progress, policy };
       const records = settings.records ?? (settings.read_keys ? await readRecords(opened.session, settings.read_keys) : undefined);
       const outcome = settings.later
-        ? await this.writeLater(work)
+        ? await this.pages.writeLater(work)
         : records
-          ? await this.workDelivery(work, records)
-          : await this.workChanges(work);
+          ? await workDelivery(this.pages, work, records)
+          : await workChanges(this.pages, work);
       await progress();
       if (outcome.kind === 'stopped') {
         // Another runner takes the job over (a shutdown, a lost lease): this run ends here, the next goes on.
@@ -321,15 +252,15 @@ export class ConnectorRuns implements JobKind {
    * sees the run ended sees the connector as the run left it; then the events.
    */
   async transitioned(job: Job, t: JobTransition): Promise<void> {
-    const settings = job.settings as unknown as ConnectorJobSettings;
+    const settings = CONNECTOR_SETTINGS.of(job);
     const runId = this.attempts.get(job.id) ?? (await this.store.currentRun(job.id));
     this.attempts.delete(job.id);
     if (t.status !== 'paused') this.listeners.delete(job.id);
     const connectorId = settings.connector_id;
     // A delivery, or the later answers' run: neither is the connector's sync, whose end settles its state.
     const delivery = settings.records !== undefined || settings.read_keys !== undefined || settings.later === true;
-    const capped = this.capped.get(job.id);
-    this.capped.delete(job.id);
+    const capped = this.pages.capped.get(job.id);
+    this.pages.capped.delete(job.id);
     if (t.status === 'completed' && capped) {
       // Stopped at its monthly cap: paused until the month turns or the cap is raised (the scheduler looks).
       const detail = `${capped.spent} of the connector's ${capped.cap} credits this month are used`;
@@ -361,228 +292,8 @@ export class ConnectorRuns implements JobKind {
     if (delivery && t.status !== 'paused') await this.jobs.endedSettings(job.id, { ...settings, records: [] });
   }
 
-  /** The platform's changes since the watermark, a page at a time; the watermark moves once a page is written. */
-  private async workChanges(work: AttemptWork): Promise<FlowOutcome> {
-    const { jobId, connector, session, counts, errors, shouldStop, progress } = work;
-    if (this.options.publicBaseUrl && session.ensureWebhooks) {
-      // A failed subscription does not stop the sync: the schedule still reads every change.
-      await session.ensureWebhooks(new URL(`/webhooks/${connector.type}`, this.options.publicBaseUrl).toString())
-        .catch((err: unknown) => this.log.warn({ err: (err as Error).message, connector_id: connector.id }, 'webhooks not subscribed'));
-    }
-    await this.retryPendingWrites(connector, session, counts, errors);
-    await this.writeLater(work);
-
-    const seen = new Set<string>();
-    let outcome: FlowOutcome = { kind: 'done' };
-    // A page is validated while the one before it is written back and the next one is read: the run waits on the
-    // platform's API, not on both in turn. The watermark moves only once its page is written.
-    let writing: Promise<void> | null = null;
-    // Once a page owes a record a check, the watermark stays before it: the next run reads the record again.
-    let owesChecks = false;
-    for await (const page of readAhead(session.changes(connector.watermark))) {
-      if (shouldStop()) {
-        outcome = { kind: 'stopped' };
-        break;
-      }
-      if (await this.stoppedByCap(jobId, connector)) break;
-      for (const r of page.records) seen.add(r.key);
-      counts.records_read = seen.size;
-      const budget = await this.capBudget(connector);
-      const validated = await this.validatePage(connector, page.records, counts, errors, shouldStop, budget, work.policy);
-      await writing;
-      const done = validated.outcome.kind === 'done';
-      writing = this.writePage(connector, session, validated, counts, errors)
-        .then((owes) => {
-          owesChecks ||= owes;
-          return done && !owesChecks ? this.store.update(connector.id, { watermark: page.watermark }) : undefined;
-        })
-        .then(progress);
-      writing.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
-      if (!done) {
-        // Stopped by the cap's budget rather than told to stop: the job ends paused by the cap, its watermark kept.
-        const byCap = validated.outcome.kind === 'stopped' && !shouldStop() && (await this.stoppedByCap(jobId, connector, 0.5));
-        outcome = byCap ? { kind: 'done' } : validated.outcome;
-        break;
-      }
-    }
-    await writing;
-    if (outcome.kind === 'done' && !this.capped.has(jobId)) await this.stoppedByCap(jobId, connector, 0.5);
-    return outcome;
-  }
-
-  /** Whether the connector's monthly cap leaves no room for `next` credits; the job then ends paused by it. */
-  private async stoppedByCap(jobId: string, connector: ConnectorRow, next = 1): Promise<boolean> {
-    const capped = await this.options.caps?.reached(connector, next);
-    if (capped) this.capped.set(jobId, capped);
-    return Boolean(capped);
-  }
-
-  /** The records a webhook delivered: validated and written back. */
-  private async workDelivery(work: AttemptWork, records: PlatformRecord[]): Promise<FlowOutcome> {
-    const { jobId, connector, session, counts, errors, shouldStop } = work;
-    counts.records_read = records.length;
-    if (await this.stoppedByCap(jobId, connector)) return { kind: 'done' };
-    const validated = await this.validatePage(connector, records, counts, errors, shouldStop, await this.capBudget(connector), work.policy);
-    await this.writePage(connector, session, validated, counts, errors);
-    if (validated.outcome.kind === 'paused' || shouldStop()) return validated.outcome;
-    // Done, or stopped by the cap's budget: a cap reached now pauses the connector as the job ends.
-    return (await this.stoppedByCap(jobId, connector, 0.5)) || validated.outcome.kind === 'done' ? { kind: 'done' } : validated.outcome;
-  }
-
   /** Whether the connector can run (credentials, fields, permissions, webhooks): connector-check.ts. */
   check(connector: ConnectorRow): Promise<CheckResult> {
     return checkConnector({ registry: this.registry, secrets: this.secrets, log: this.log, options: this.options }, connector);
-  }
-
-  /** The credits the connector may still take this month (Infinity without a cap). */
-  private async capBudget(connector: ConnectorRow): Promise<number> {
-    const state = await this.options.caps?.state(connector);
-    return state?.cap == null ? Infinity : Math.max(0, state.cap - state.spent);
-  }
-
-  /**
-   * One page's records: those whose checked input changed are validated (and paid for). Under a credit cap (`budget`,
-   * the credits left this month) they are validated one at a time and the page stops once the budget is spent: a
-   * record's price is known only as it is charged, so the record that reaches the cap may pass it by its own price.
-   * Every answer's `next_action` follows `policy` (the connector's; absent: the fixed table).
-   */
-  private async validatePage(
-    connector: ConnectorRow, records: PlatformRecord[], counts: RunCounts,
-    errors: { key: string; error: string }[], shouldStop: () => boolean, budget = Infinity, policy?: PolicyRules,
-  ): Promise<ValidatedPage> {
-    const states = await this.store.recordStates(connector.id, records.map((r) => r.key));
-    const due: { record: SourceRecord; chargeId: string; hashes: Record<Module, string | null>; modules: Module[] }[] = [];
-    const cleared: { key: string; state: RecordState; error: null }[] = [];
-    const inPage = new Set<string>();
-    for (const r of records) {
-      if (inPage.has(r.key)) continue; // the platform gave it twice in one page
-      inPage.add(r.key);
-      const hashes = inputHashes(r.contact);
-      const before = states.get(r.key);
-      // A record due for re-verification is checked in full, changed or not.
-      const modules = MODULES.filter((m) => hashes[m] !== null && (r.reverify !== undefined || hashes[m] !== (before?.[m] ?? null)));
-      if (!modules.length) {
-        counts.records_skipped++;
-        // A value removed: remember it, so that the same value typed again is checked again. Nothing to charge.
-        if (before && MODULES.some((m) => hashes[m] !== before[m])) {
-          cleared.push({ key: r.key, state: { ...hashes, pendingWrite: before.pendingWrite }, error: null });
-        }
-        continue;
-      }
-      // Only the modules due, through the same request schema as a CSV row or a /v1/validate body.
-      const only = (m: Module) => (modules.includes(m) ? r.contact[m] ?? null : null);
-      const record = sourceRecordOf(r.key, {
-        address: only('address'), email: only('email'), phone: only('phone'), country: r.contact.country, smtp: true, policy,
-      });
-      const owed = modules.flatMap((m) => (before?.[m]?.startsWith(RECHECK) ? [before[m]] : []));
-      const again = r.reverify !== undefined ? [`reverify:${r.reverify}`] : [];
-      const chargeId = r.chargeKey ? `${connector.id}:${r.chargeKey}` : `${connector.id}:${r.key}:${[modules.map((m) => hashes[m]).join('.'), ...owed, ...again].join(':')}`;
-      due.push({ record, chargeId, hashes, modules });
-    }
-    if (cleared.length) await this.store.saveRecordStates(connector.id, cleared);
-    if (!due.length) return { outcome: { kind: 'done' }, byKey: new Map(), answers: new Map() };
-
-    const byKey = new Map(due.map((d) => [d.record.key, d]));
-    const answers = new Map<string, ContactAnswer>();
-    let chargedInPage = 0;
-    const outcome = await processRecords(due.map((d) => d.record), {
-      jobSlots: new Slots(budget === Infinity ? this.options.perJob : 1),
-      slots: this.options.slots,
-      validate: async (record) => {
-        const finished = await validateRecord(this.validation, connector.accountId, connector.id, record, this.log, {
-          chargeId: byKey.get(record.key)!.chargeId, pace: () => this.options.gate.pass(),
-        });
-        if (finished.answer) {
-          answers.set(record.key, finished.answer);
-          // What the ledger moved now, counted as it moves (a run that fails before the write-back paid for it all
-          // the same): a record an earlier run paid for, validated again, is not paid for twice nor counted twice.
-          counts.credits_charged += finished.answer.chargedNow;
-          chargedInPage += finished.answer.chargedNow;
-        } else {
-          counts.records_failed++;
-          errors.push({ key: record.key, error: finished.error ?? 'failed' });
-        }
-        return finished;
-      },
-      keep: async () => true,
-      shouldStop: () => shouldStop() || chargedInPage >= budget,
-    });
-    return { outcome, byKey, answers };
-  }
-
-  /**
-   * One page's verdicts written back, and the new hashes kept (a failed save is owed, tried again without charge).
-   * True when a module's check is owed (modulesToCheckAgain): the run then keeps the watermark where it is, so that
-   * the next run reads the record again.
-   */
-  private async writePage(
-    connector: ConnectorRow, session: ConnectorSession, { byKey, answers }: ValidatedPage, counts: RunCounts,
-    errors: { key: string; error: string }[],
-  ): Promise<boolean> {
-    const validatedAt = new Date().toISOString();
-    const items: WriteBackItem[] = [];
-    const states2: { key: string; state: RecordState; error: string | null }[] = [];
-    const checkAgain = new Map<string, Module[]>();
-    for (const [key, answer] of answers) {
-      counts.records_validated++;
-      const item: WriteBackItem = { key, validatedAt };
-      const { modules, hashes } = byKey.get(key)!;
-      const again = modulesToCheckAgain(answer, modules);
-      for (const m of modules) {
-        if (answer[m] && !again.includes(m)) (item as unknown as Record<string, unknown>)[m] = answer[m];
-      }
-      if (again.length) {
-        checkAgain.set(key, again);
-        errors.push({ key, error: `${again.join(', ')} not checked (DNS unavailable): checked again on the next run` });
-      }
-      if (again.length < modules.length) items.push(item);
-      else states2.push({ key, state: { ...hashes, ...owedChecks(again, validatedAt), pendingWrite: null }, error: null });
-    }
-    const saved = new Map((items.length ? await session.writeBack(items) : []).map((o) => [o.key, shownOutcome(o)]));
-    // Their e-mail checked now: an older check's answer, arriving later, never overwrites this one.
-    const emailed = items.filter((i) => i.email).map((i) => i.key);
-    const kept = items.flatMap((i) => (i.email?.check_id ? [i.email.check_id] : []));
-    await this.options.laterAnswers?.supersede(connector.id, emailed, Date.now(), kept);
-    for (const item of items) {
-      const o = saved.get(item.key);
-      const ok = o?.ok ?? false;
-      if (ok) counts.records_written++;
-      else {
-        counts.records_failed++;
-        errors.push({ key: item.key, error: o?.error ?? 'not written' });
-      }
-      // Validated and paid for: its hashes are kept either way; a failed save is owed, tried again without charge.
-      // A write that changed a checked field (the standardized address) is the record's new baseline.
-      const hashes = o?.ok && o.written ? inputHashes(o.written) : byKey.get(item.key)!.hashes;
-      const owed = owedChecks(checkAgain.get(item.key) ?? [], validatedAt);
-      states2.push({ key: item.key, state: { ...hashes, ...owed, pendingWrite: ok ? null : JSON.stringify(item) }, error: ok ? null : o?.error ?? 'not written' });
-    }
-    if (states2.length) await this.store.saveRecordStates(connector.id, states2);
-    return checkAgain.size > 0;
-  }
-
-  /** The e-mail answers that arrived later for the connector's records, written back (later-answers.ts); free. */
-  private async writeLater(work: AttemptWork): Promise<FlowOutcome> {
-    if (!this.options.laterAnswers) return { kind: 'done' };
-    const { written, failed } = await this.options.laterAnswers.write(work.connector.id, work.session, work.policy ?? null);
-    work.counts.records_written += written;
-    work.counts.records_failed += failed.length;
-    work.errors.push(...failed);
-    return { kind: 'done' };
-  }
-
-  /** Write-backs an earlier run validated and paid for but could not save: tried again, never charged again. */
-  private async retryPendingWrites(connector: ConnectorRow, session: ConnectorSession, counts: RunCounts, errors: { key: string; error: string }[]) {
-    const owed = await this.store.pendingWrites(connector.id, PENDING_WRITES_PER_RUN);
-    if (!owed.length) return;
-    const outcomes = (await session.writeBack(owed.map((o) => JSON.parse(o.item) as WriteBackItem))).map(shownOutcome);
-    for (const o of outcomes) {
-      if (o.ok) counts.records_written++;
-      else {
-        counts.records_failed++;
-        errors.push({ key: o.key, error: o.error ?? 'not written' });
-      }
-      await this.store.clearPendingWrite(connector.id, o.key, o.error ?? null, !o.ok);
-    }
   }
 }

@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import { keysetPage, type Page, type PageQuery } from '../db/pages.js';
 import { all, run, runSteps, type Steps } from '../db/transaction-steps.js';
 import { upsertSql, type TableSpec } from '../db/upsert.js';
-import type { Sealed } from './secrets.js';
+import type { Sealed } from '../kit/secrets.js';
 
 export type ConnectorStatus = 'active' | 'paused' | 'error';
 export type RunStatus = 'running' | 'completed' | 'failed' | 'paused';

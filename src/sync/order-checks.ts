@@ -13,9 +13,9 @@ import type { ConnectorRow, ConnectorStore } from './connector-store.js';
 import type { CreditCaps } from './credit-caps.js';
 import { OrderBook } from './order-book.js';
 import { platformGuard } from './platform-access.js';
-import { checkPlatformUrl } from './platform-url.js';
+import { checkPlatformUrl } from '../net/platform-url.js';
 import type { RecordContact } from './plugin.js';
-import type { SecretBox } from './secrets.js';
+import type { SecretBox } from '../kit/secrets.js';
 
 export { InsufficientCredits } from '../contact-check/errors.js';
 export type { ContactAnswer } from '../contact-check/validate-contact.js';

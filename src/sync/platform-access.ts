@@ -3,7 +3,7 @@
  * time limit for what a platform could hold forever (a login that never answers).
  */
 import { createGuardedHttp, type GuardedHttp, type OutboundPolicy } from '../net/outbound-guard.js';
-import { checkPlatformUrl } from './platform-url.js';
+import { checkPlatformUrl } from '../net/platform-url.js';
 import { ConnectorError, type ConnectorContext, type ConnectorPlugin, type ConnectorSession } from './plugin.js';
 
 /** How long opening a platform session (its login), or the one-click set-up, may take before it fails. */

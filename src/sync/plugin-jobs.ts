@@ -7,12 +7,14 @@
  * and each of its steps is taken in the order books once).
  */
 import crypto from 'node:crypto';
+import { z } from 'zod';
+import { JobSettings } from '../bulk/job-settings.js';
 import type { Logger } from '../log.js';
 import type { Job, JobStore } from '../bulk/job-store.js';
 import type { BulkRunner, JobKind, WorkOutcome } from '../bulk/runner.js';
 import type { ConnectorRow, ConnectorStore } from './connector-store.js';
 import type { ConnectorRegistry } from './registry.js';
-import type { SecretBox } from './secrets.js';
+import type { SecretBox } from '../kit/secrets.js';
 
 /**
  * The engine's kind of these jobs. The first plugin job was an order's check, and jobs stored before the kind was
@@ -27,6 +29,12 @@ const SETTLE_POLL_MS = 50;
 
 /** The stored settings (`order_key` and `order`: the names of the jobs stored before, kept). */
 interface PluginJobSettings { connector_id: string; job?: string; order_key: string; order: Record<string, unknown> }
+
+const endedSchema = z.looseObject({ connector_id: z.string(), job: z.string().optional(), order_key: z.string() });
+/** A plugin job's settings while it lives: the payload as delivered, for the plugin's handler. */
+const PLUGIN_SETTINGS = new JobSettings<PluginJobSettings>(PLUGIN_JOB_KIND, endedSchema.extend({ order: z.record(z.string(), z.unknown()) }));
+/** Once it has ended, the payload is dropped (`transitioned`): what is left. */
+const ENDED_SETTINGS = new JobSettings<Omit<PluginJobSettings, 'order'>>(PLUGIN_JOB_KIND, endedSchema);
 
 export class PluginJobs implements JobKind {
   /** Jobs stored here and not yet seen ended (`settle`). */
@@ -53,7 +61,7 @@ export class PluginJobs implements JobKind {
     const lock = job === FIRST_JOB ? `order:${connector.id}:${key}` : `${job}:${connector.id}:${key}`;
     const created = await this.jobs.create({
       id: jobId, accountId: connector.accountId, kind: PLUGIN_JOB_KIND, name: key,
-      settings: settings as unknown as Record<string, unknown>, rowsTotal: 0, expiresAt: Date.now() + JOB_RETENTION_MS,
+      settings: PLUGIN_SETTINGS.stored(settings), rowsTotal: 0, expiresAt: Date.now() + JOB_RETENTION_MS,
       chunks: [{ firstSeq: 0, rowCount: 0, byteStart: 0, byteEnd: 0 }], lockKey: lock,
     });
     if (!created) return;
@@ -62,7 +70,7 @@ export class PluginJobs implements JobKind {
   }
 
   async work(job: Job): Promise<WorkOutcome> {
-    const settings = job.settings as unknown as PluginJobSettings;
+    const settings = PLUGIN_SETTINGS.of(job);
     const name = settings.job ?? FIRST_JOB;
     const connector = await this.connectors.get(settings.connector_id);
     // A connector deleted since: nothing to do.
@@ -82,8 +90,8 @@ export class PluginJobs implements JobKind {
 
   /** Once the job has ended, the payload as delivered (a buyer's contact) is not kept: the plugin's books say the rest. */
   async transitioned(job: Job): Promise<void> {
-    const { connector_id: connectorId, job: name, order_key: key } = job.settings as unknown as PluginJobSettings;
-    await this.jobs.endedSettings(job.id, { connector_id: connectorId, ...(name && name !== FIRST_JOB ? { job: name } : {}), order_key: key });
+    const { connector_id: connectorId, job: name, order_key: key } = ENDED_SETTINGS.of(job);
+    await this.jobs.endedSettings(job.id, ENDED_SETTINGS.stored({ connector_id: connectorId, ...(name && name !== FIRST_JOB ? { job: name } : {}), order_key: key }));
   }
 
   /** Waits until the jobs stored here have ended (a shutdown; tests). */

@@ -14,10 +14,10 @@ import { tenantSafeText } from '../net/tenant-safe-text.js';
 import type { GuardedHttp, OutboundPolicy } from '../net/outbound-guard.js';
 import type { ConnectorRow, ConnectorStore } from './connector-store.js';
 import { OPEN_TIMEOUT_MS, platformGuard, within } from './platform-access.js';
-import { checkPlatformUrl } from './platform-url.js';
+import { checkPlatformUrl } from '../net/platform-url.js';
 import type { ChangeStream, ConnectorSession, PlatformRecord, StreamPosition } from './plugin.js';
 import type { ConnectorRegistry } from './registry.js';
-import type { SecretBox } from './secrets.js';
+import type { SecretBox } from '../kit/secrets.js';
 import type { StreamStore } from './stream-store.js';
 
 /** What the streams need of the runs: records validated and written back, and a run now (the fallback). */

@@ -11,7 +11,7 @@ import type { Logger } from '../log.js';
 import type { ConnectorRow, ConnectorStore } from './connector-store.js';
 import type { ConnectorRuns } from './connector-runs.js';
 import type { PlatformRecord } from './plugin.js';
-import type { SecretBox } from './secrets.js';
+import type { SecretBox } from '../kit/secrets.js';
 
 const PURGE_EVERY_MS = 60 * 60_000;
 

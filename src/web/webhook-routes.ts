@@ -7,7 +7,7 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { Accounts } from '../billing/accounts.js';
 import { Problem } from '../http/problems.js';
-import { SecretKeyMissing } from '../sync/secrets.js';
+import { SecretKeyMissing } from '../kit/secrets.js';
 import { MAX_THRESHOLD, type LowBalanceAlerts } from '../webhooks/low-balance.js';
 import { WebhookEndpointInvalid, type Webhooks } from '../webhooks/webhooks.js';
 import { webhooksPage } from './pages/webhooks.js';

@@ -3,7 +3,7 @@
  * names the account: one account never reaches another's endpoints.
  */
 import type { Database } from '../db/data-source.js';
-import type { Sealed } from '../sync/secrets.js';
+import type { Sealed } from '../kit/secrets.js';
 import type { WebhookEventType } from './events.js';
 
 export interface EndpointRow {

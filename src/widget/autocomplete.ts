@@ -12,8 +12,7 @@
  * As the rest of the widget, it never blocks the form: a failed or slow request shows nothing, and the form submits
  * whatever the list is doing. Suggestions are written with textContent: data, never markup.
  */
-import type { BrowserDocument, BrowserElement, BrowserEvent } from './browser-api.js';
-import type { AddressGroup, Field } from './widget.js';
+import type { AddressGroup, BrowserDocument, BrowserElement, BrowserEvent, Field } from './browser-api.js';
 
 declare const document: BrowserDocument;
 

@@ -82,3 +82,10 @@ export interface ElementClass<E> {
   new (): E;
   readonly prototype: E;
 }
+
+/** A form field the script reads: a text input, a select or a text area. */
+export type Field = InputElement | SelectElement | TextAreaElement;
+/** What a field of an address is, as the script tells it from its name, autocomplete token or label. */
+export type AddressRole = 'line1' | 'line2' | 'city' | 'state' | 'postal_code' | 'country';
+/** The fields of one address on the page (widget.ts finds them; autocomplete.ts fills them). */
+export type AddressGroup = Partial<Record<AddressRole, Field>>;

@@ -14,7 +14,8 @@
  */
 
 import type {
-  BrowserDocument, BrowserElement, ButtonElement, ElementClass, InputElement, ScriptElement, SelectElement, TextAreaElement,
+  AddressGroup, AddressRole, BrowserDocument, BrowserElement, ButtonElement, ElementClass, Field, InputElement, ScriptElement,
+  SelectElement, TextAreaElement,
 } from './browser-api.js';
 import { attachAutocomplete } from './autocomplete.js';
 import { POLICY_NAME } from '../contact-check/policy-name.js';
@@ -31,9 +32,7 @@ const DEBOUNCE_MS = 350;
 const MAX_CHECKS = 12;
 const PREFIX = 'cvw';
 
-type AddressRole = 'line1' | 'line2' | 'city' | 'state' | 'postal_code' | 'country';
 type Role = AddressRole | 'email';
-export type Field = InputElement | SelectElement | TextAreaElement;
 type AddressParts = Partial<Record<AddressRole, string>>;
 
 /** The answer's `next_action` decides what the shopper sees: nothing (`accept`), an offer (`confirm`), a note (`fix`). */
@@ -134,12 +133,11 @@ function fieldsIn(root: BrowserElement | BrowserDocument): Partial<Record<Role, 
   return found;
 }
 
+
 /**
  * The address group a field belongs to: the nearest ancestor holding a street line and a city or postal code. A form
  * with a billing and a shipping address usually wraps each; the field's own group is the one checked.
  */
-export type AddressGroup = Partial<Record<AddressRole, Field>>;
-
 function addressGroupOf(field: Field): AddressGroup | undefined {
   const root = scopeRoot();
   for (let node = field.parentElement; node; node = node.parentElement) {

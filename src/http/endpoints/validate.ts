@@ -2,149 +2,60 @@
 import { z } from 'zod';
 import { contactInputOf, validateRequestSchema } from '../../contact-check/contact-request.js';
 import { NEXT_ACTIONS, type AddressActionReason } from '../../contact-check/next-action.js';
-import { CHANGED_COMPONENT_NAMES, COMPONENT_CHANGES } from '../../validation/address/component-changes.js';
+import { modulePricesText } from '../../billing/pricing.js';
 import { maskEmail, maskPhone } from '../../log.js';
 import { answerIdempotently } from '../idempotent-answer.js';
 import { answerPreflight } from '../middleware/publishable-keys.js';
 import { Problem } from '../problems.js';
 import type { Component } from '../openapi/components.js';
 import {
-  ADDRESS_EVIDENCE, ADDRESS_STATUSES, LOCATION_PRECISIONS, PHONE_TYPES,
-  type CarrierSource, type Dpv, type EmailRisk, type EmailStatus, type PhoneStatus, type SmtpVerdict,
+  ADDRESS_STATUSES, addressComponentsSchema, addressLocationSchema, addressResultSchema as addressEngineSchema,
+  componentChangeSchema, emailResultSchema as emailEngineSchema, phoneResultSchema as phoneEngineSchema,
 } from '../../validation/types.js';
-import type { DeliveryType } from '../../validation/address/north-america/index.js';
-import { endpoint, enumOf, type HandlerContext } from './endpoint.js';
+import { endpoint, type HandlerContext } from './endpoint.js';
 import { policyQuery, requestPolicy } from './policies.js';
 
-export const DPV_CODES = enumOf<Dpv>()(['Y', 'N', 'S', 'D', '']);
-export const EMAIL_STATUSES = enumOf<EmailStatus>()(['valid', 'invalid', 'risky', 'unknown']);
-export const EMAIL_RISKS = enumOf<EmailRisk>()(['low', 'medium', 'high']);
-export const SMTP_VERDICTS = enumOf<SmtpVerdict>()(
-  ['deliverable', 'undeliverable', 'catch_all', 'mailbox_full', 'disabled', 'unknown', 'pending', 'skipped'],
-);
-export const PHONE_STATUSES = enumOf<PhoneStatus>()(['valid', 'invalid', 'unknown']);
-export const CARRIER_SOURCES = enumOf<CarrierSource>()(['live', 'allocation', 'none']);
-const DELIVERY_TYPES = enumOf<DeliveryType>()(['street', 'po_box', 'rural_route', 'highway_contract', 'military', 'general_delivery']);
-
-const part = z.string().nullable();
+export { addressComponentsSchema };
 
 export const nextActionSchema = z.enum(NEXT_ACTIONS).describe(
   'What to do with the answer (docs/api.md#next_action): `accept` it as it is; `confirm` it with the person (a ' +
   'correction, a suggestion, a guess or something not checked: `unknown`, `catch_all`, `partial`, …); `fix`: something is `invalid`',
 );
 
-export const addressComponentsSchema = z.object({
-  primary_number: part, street_predirection: part, street_name: part, street_suffix: part, street_postdirection: part,
-  secondary_designator: part, secondary_number: part, city: part, state: part, postal_code: part, plus4: part, country: part,
-  extra_secondaries: z.array(z.string()).optional().describe('US/Canada: units Pub 28 keeps off the delivery line (`BLDG A`, `FL 3`)'),
-  urbanization: part.optional().describe("Puerto Rico's `URB` name"),
-  delivery_type: z.enum(DELIVERY_TYPES).nullable().optional().describe('US/Canada: what the delivery line is'),
-  county: part.optional().describe("US: the ZIP code's county (GeoNames)"),
-  delivery_installation: part.optional().describe('Canada: `STN MAIN`, `SUCC CENTRE-VILLE`'),
-});
-
-export const addressLocationSchema = z.object({
-  lat: z.number().min(-90).max(90),
-  lon: z.number().min(-180).max(180),
-  precision: z.enum(LOCATION_PRECISIONS).describe(
-    "`rooftop`: on the building (NAD Placement, NAR); `parcel`: on its property (a parcel centroid, or an OpenAddresses " +
-    "point, which does not say where on the property it stands); `interpolated`: " +
-    "along a TIGER street segment by the house number; `postal_code`: the postal code's centre (GeoNames, about 1 km)",
-  ),
-});
-
-export const componentChangeSchema = z.object({
-  name: z.enum(CHANGED_COMPONENT_NAMES).describe('`street`: predirection, name, suffix and postdirection; `unit`: designator and number'),
-  value: z.string().describe('As the answer writes it'),
-  input: z.string().nullable().describe('As the text wrote it, where known: the part before its correction, or the value found as written; null when added'),
-  change: z.enum(COMPONENT_CHANGES).describe(
-    '`none`; `inferred`: added from the rest (a ZIP code from the city, a country from the text); `replaced`: another value put in ' +
-    'its place (a ZIP code of another place); `spell_corrected`: a spelling slip mended (`Louisvile`); `unconfirmed`: kept as written, not confirmed by reference data',
-  ),
-});
+/**
+ * An engine's answer schema (../../validation/types.ts) as the HTTP answer sends it: `next_action` put after the field
+ * `after` (where it stood before later fields were added), then `more` (new keys go last; a key the engine has keeps
+ * its place). A field added to an engine's schema thus reaches the answer, the OpenAPI document and the clients.
+ */
+function withNextAction<S extends z.ZodRawShape, M extends z.ZodRawShape = Record<never, never>>(
+  schema: z.ZodObject<S>, after: keyof S & string, more?: M,
+) {
+  const shape: Record<string, z.core.$ZodType> = {};
+  for (const [key, field] of Object.entries(schema.shape)) {
+    shape[key] = field;
+    if (key === after) shape.next_action = nextActionSchema;
+  }
+  return z.object({ ...shape, ...more } as Omit<S, keyof M> & { next_action: typeof nextActionSchema } & M);
+}
 
 const ADDRESS_ACTION_REASONS = [
   'missing_unit', 'corrections', ...ADDRESS_STATUSES.map((s) => `status:${s}` as const),
 ] as const satisfies readonly AddressActionReason[];
 
-export const addressResultSchema = z.object({
-  status: z.enum(ADDRESS_STATUSES).describe(
-    '`verified` delivery point confirmed; `corrected` confirmed by reference data after changing input components; ' +
-    '`partial` building confirmed, unit missing or unknown; `plausible` well-formed and consistent but not confirmed ' +
-    '(corrections made without reference data say so in `A#`/`B#`/`M#` footnotes); `ambiguous` several candidates; `invalid`',
-  ),
-  standardized: z.string().nullable().describe('Upper case, one line, postal code included'),
-  dpv: z.enum(DPV_CODES).describe('USPS DPV code, or "" when no reference data covers the address'),
-  zip4: z.string().nullable().describe('`12345-6789` when the reference data gives the add-on'),
-  country: z.string().nullable().describe('ISO 3166-1 alpha-2'),
-  components: addressComponentsSchema,
-  footnotes: z.array(z.string()).describe('Stable-prefix codes (`A#` ZIP, `B#` city/state, `N#` standardized, …)'),
-  next_action: nextActionSchema,
-  // Added for issue #50, last (see validateAnswerSchema).
-  evidence: z.enum(ADDRESS_EVIDENCE).describe(
-    'What confirmed the address (docs/api.md#address-evidence): `delivery_point` (USPS data holds it), `address_point` ' +
-    '(an address file: NAD, OpenAddresses, NAR, RRAD), `street_range` (a TIGER number range of the street: not a house), ' +
-    '`street` (the street is known in the postal code, the number not), `postal_code` (postal code, city and state ' +
-    'agree), `none`',
-  ),
-  sources: z.array(z.string()).describe('Ids of the data behind `evidence`: `usps`, `nad`, `openaddresses`, `nar`, `rrad`, `tiger`, `geonames`'),
-  location: addressLocationSchema.nullable().describe('Where it is, and how closely; null when not known (or the address is invalid)'),
-  // Added for issue #55, last (see validateAnswerSchema).
-  changes: z.array(componentChangeSchema).describe('What changed, part by part (docs/api.md#what-changed): each part the answer has, as written and as answered'),
-  missing_unit: z.boolean().describe('The building has units and none was given (USPS DPV `D`): ask for the unit (`next_action` `confirm`, `next_action_reason` `missing_unit`)'),
-  match_score: z.number().min(0).max(1).describe('0 to 1: how far the evidence reaches (`delivery_point` 1 … `none` 0.2), less 0.05 a part inferred or spell-corrected, 0.1 a part replaced or a missing unit; 0 when `invalid`'),
+const engineAddress = addressEngineSchema.shape;
+/** The address answer: the engine's, with what component-changes.ts sets on every answer required (issue #55). */
+export const addressResultSchema = withNextAction(addressEngineSchema, 'footnotes', {
+  changes: engineAddress.changes.unwrap(),
+  missing_unit: engineAddress.missing_unit.unwrap(),
+  match_score: engineAddress.match_score.unwrap(),
   next_action_reason: z.enum(ADDRESS_ACTION_REASONS).nullable().describe(
     'Which rule made `next_action` more than `accept`: `missing_unit`, `corrections` (a part corrected or added), or `status:<status>`; null for `accept`',
   ),
 });
 
-export const emailResultSchema = z.object({
-  status: z.enum(EMAIL_STATUSES),
-  risk: z.enum(EMAIL_RISKS),
-  smtp: z.enum(SMTP_VERDICTS).describe('`pending`: the probe goes on past the budget; `skipped`: no probe was made'),
-  reason: z.string().describe(
-    'Why the status: `syntax` (finer codes after a colon, `syntax:local_too_long`), `no_such_domain`, `no_mail_server`, ' +
-    '`null_mx`, `mailbox_not_found`, `disabled`, `catch_all`, `mailbox_full`, `disposable`, `role`, `temp_fail`, ' +
-    '`timeout`, `blocked`, `no_connect`, `dns_error`, `accepted`, `typo`, `not_checked`, `reserved_domain` (example.com, ' +
-    '`.test`, `.example`, `.invalid`, `.localhost`: never a mailbox), `bounced` (the account reported a hard bounce, ' +
-    '`POST /v1/feedback`), …',
-  ),
-  normalized: z.string().nullable(),
-  suggestion: z.string().nullable().describe('A likely intended address when the domain looks mistyped'),
-  disposable: z.boolean(),
-  role: z.boolean(),
-  free: z.boolean(),
-  next_action: nextActionSchema,
-  // Issue 54.2, last (see validateAnswerSchema).
-  check_id: z.string().optional().describe(
-    'On a `temp_fail`, `throttled` or `timeout` answer: the service asks again later; `GET /v1/email-checks/{check_id}` ' +
-    'gives the answer that arrives, as do the cache, an `email.verified` event and a batch\'s result row (docs/email.md)',
-  ),
-  // Issue 54.4, last.
-  catch_all_score: z.object({
-    score: z.number().min(0).max(1).describe('(delivered + 1) / (delivered + bounced + 2) over the account\'s outcomes at the domain'),
-    outcomes: z.int().min(0).describe('How many outcomes the score rests on'),
-  }).optional().describe(
-    'On a catch-all answer, once the account has told outcomes of its mail (`POST /v1/feedback`): how likely a mail to the domain is delivered (docs/email.md#feedback)',
-  ),
-});
+export const emailResultSchema = withNextAction(emailEngineSchema, 'free');
 
-export const phoneResultSchema = z.object({
-  status: z.enum(PHONE_STATUSES),
-  type: z.enum(PHONE_TYPES),
-  carrier: z.string().nullable(),
-  carrier_source: z.enum(CARRIER_SOURCES).describe(
-    '`live`: current carrier from a live look-up; `allocation`: original holder of the number block; `none`',
-  ),
-  e164: z.string().nullable(),
-  country: z.string().nullable(),
-  reason: z.string().nullable().optional().describe(
-    'Why the number is invalid: `too_short`, `too_long`, `invalid_length`, `invalid_country_code`, `missing_country_code`, ' +
-    '`invalid_for_region`, `not_a_number`, `empty`, `emergency_number` (`911`, `112`, …), `short_code` (`411`, an SMS short code)',
-  ),
-  national: z.string().nullable().optional().describe('National format'),
-  next_action: nextActionSchema,
-});
+export const phoneResultSchema = withNextAction(phoneEngineSchema, 'national');
 
 export const creditsSchema = z.object({
   charged: z.int().min(0),
@@ -272,7 +183,7 @@ export const validateEndpoints = [endpoint({
   summary: 'Validate an address, an e-mail address and a phone number',
   description:
     'Checks the modules asked for in parallel, within the time budget. Priced per module before the slow work starts ' +
-    '(e-mail 1, US/Canadian address 1, other address 3, phone 2, landline 3); an `unknown` e-mail is refunded. ' +
+    `(${modulePricesText()}); an \`unknown\` e-mail is refunded. ` +
     'A publishable key (`cv_pub_…`) may call this endpoint only, from one of its origins. A test key (`cv_test_…`) ' +
     'is answered by the same engines with network checks off (no DNS, SMTP or live phone look-up), is charged nothing ' +
     'and gets `"test": true`. `next_action` says what to do with the answer: `accept`, `confirm` or `fix`.',

@@ -5,7 +5,7 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { pageAnswer, pageMembers, pageOf, pageQuery } from './list-page.js';
-import { SecretKeyMissing } from '../../sync/secrets.js';
+import { SecretKeyMissing } from '../../kit/secrets.js';
 import type { DeliveryStatus } from '../../webhooks/delivery-log.js';
 import { WEBHOOK_EVENT_TYPES } from '../../webhooks/events.js';
 import { WebhookEndpointInvalid } from '../../webhooks/webhooks.js';

@@ -7,24 +7,14 @@
  * unconfirmed. Also the `missing_unit` signal (the building has units and none was given: USPS DPV `D`) and a match
  * score. Pure: the same answer and text give the same changes.
  */
-import type { AddressEvidence, AddressResult } from '../types.js';
+import {
+  CHANGED_COMPONENT_NAMES, COMPONENT_CHANGES,
+  type AddressEvidence, type AddressResult, type ChangedComponentName, type ComponentChange, type ComponentChangeEntry,
+} from '../types.js';
 
-export const COMPONENT_CHANGES = ['none', 'inferred', 'replaced', 'spell_corrected', 'unconfirmed'] as const;
-export type ComponentChange = (typeof COMPONENT_CHANGES)[number];
-
-export const CHANGED_COMPONENT_NAMES = [
-  'primary_number', 'street', 'unit', 'city', 'state', 'postal_code', 'plus4', 'country',
-] as const;
-export type ChangedComponentName = (typeof CHANGED_COMPONENT_NAMES)[number];
-
-export interface ComponentChangeEntry {
-  name: ChangedComponentName;
-  /** As the answer writes it (upper case, standardized). */
-  value: string;
-  /** As the text wrote it, where the answer knows: a corrected part's, or the value found as written; null when added or not found. */
-  input: string | null;
-  change: ComponentChange;
-}
+// The vocabulary and the entry's shape are declared with the answer's schema (../types.ts).
+export { CHANGED_COMPONENT_NAMES, COMPONENT_CHANGES };
+export type { ChangedComponentName, ComponentChange, ComponentChangeEntry };
 
 /** A footnote's part and what it did to it: `corrected from X to Y`, `X added`, `replaced by`. */
 const FOOTNOTE_PARTS: { pattern: RegExp; name: ChangedComponentName; change: 'corrected' | 'inferred' | 'replaced' }[] = [

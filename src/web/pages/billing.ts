@@ -1,5 +1,5 @@
 /** Billing: the packs on sale with their prices, buying one through Stripe Checkout, and the receipts. */
-import type { Pack } from '../../billing/pricing.js';
+import { MODULE_PRICES, type Pack } from '../../billing/pricing.js';
 import { html } from '../html.js';
 import type { WebContext } from '../web-session.js';
 import { moreCreditsHelp } from './credits-help.js';
@@ -18,6 +18,8 @@ export interface Receipt {
   note: string | null;
 }
 
+/** `1 credit`, `3 credits`. */
+const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
 const money = (amount: number | string, currency = 'usd') =>
   Number(amount).toLocaleString('en-US', { style: 'currency', currency: currency.toUpperCase() });
 
@@ -30,7 +32,7 @@ export function billingPage(input: {
   return page({
     title: 'Billing', web, path: '/billing', flash: input.flash,
     body: html`<p>Balance: ${balanceText(input.balance)} credits. Credits of a pack are usable for 365 days;
-an address check costs 1 credit in the US and Canada (3 elsewhere), an e-mail 1, a phone 2 (3 for a landline).</p>
+an address check costs ${credits(MODULE_PRICES.addressDomestic)} in the US and Canada (${MODULE_PRICES.addressInternational} elsewhere), an e-mail ${MODULE_PRICES.email}, a phone ${MODULE_PRICES.phone} (${MODULE_PRICES.phoneLandline} for a landline).</p>
 ${!input.paymentsEnabled ? html`<section class="card" aria-label="Getting credits">${moreCreditsHelp({ accountId: web.session!.accountId, paymentsEnabled: false, credits: 1000 })}
 <p><small>The operator sets <code>STRIPE_SECRET_KEY</code> and <code>STRIPE_WEBHOOK_SECRET</code> to sell the packs below by card.</small></p></section>`
   : !web.session?.emailConfirmed ? html`<p class="flash error" role="status">Confirm your e-mail address to buy credits (see the link we sent).</p>` : ''}

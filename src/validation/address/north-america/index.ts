@@ -3,7 +3,7 @@
  * through PostalIndex; Canadian postal-code letter rules and first letter per province), then against the reference
  * data for DPV and ZIP+4, and written out the postal way (USPS Pub 28; Canada Post addressing guide).
  */
-import type { AddressComponents, AddressResult, AddressStatus, Dpv } from '../../types.js';
+import type { AddressComponents, AddressResult, AddressStatus, DeliveryType, Dpv } from '../../types.js';
 import { AddressFootnotes as F } from '../footnotes.js';
 import type { ParsedAddress } from '../parser/index.js';
 import { lineWithoutNumber, villageSetAside } from '../parser/territory-forms.js';
@@ -35,7 +35,7 @@ export interface NorthAmericanComponents extends AddressComponents {
   delivery_installation: string | null;
 }
 
-export type DeliveryType = 'street' | 'po_box' | 'rural_route' | 'highway_contract' | 'military' | 'general_delivery';
+export type { DeliveryType } from '../../types.js';
 
 /** Delivery lines that are no delivery point without a number: a street or highway, a PO Box. */
 const NEEDS_NUMBER: ReadonlySet<ParsedAddress['kind']> = new Set(['street', 'highway', 'po_box']);
