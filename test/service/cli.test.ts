@@ -111,7 +111,7 @@ describe.each(testDatabases)('the command line on $name', (database) => {
     const lines = fs.readFileSync(out, 'utf8').trimEnd().split('\r\n');
     expect(lines).toHaveLength(4);
     expect(lines[1]).toMatch(/^6007 Applegate Ln,Louisville,KY,40219,ann@northwind-mail.com,verified,6007 APPLEGATE LN LOUISVILLE KY 40219,Y,/);
-    expect(lines[2]).toMatch(/,empty,,,,,,,,,$/); // then the notes, reason, flags, next_action , the four address location columns and the address changes of a row not checked
+    expect(lines[2]).toMatch(/,empty,,,,,,,,,,$/); // then the notes, reason, flags, next_action, the four address location columns, the address changes and the feedback of a row not checked
     expect(shown.out.balance).toBe(98);
     expect(noFile.code).toBe(2);
 
