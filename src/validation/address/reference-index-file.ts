@@ -191,11 +191,13 @@ const SUGGESTIONS_PAGE = 128;
 class FileStreetTables implements StreetTables {
   readonly counts: { points: number; ranges: number };
   readonly coveredCount: number;
-  private readonly codes = new Map<string, boolean>();
+  /** Postal code -> covered (undefined until asked: read from its row then, one lookup). */
+  private readonly codes = new Map<string, boolean | undefined>();
   private readonly zips: LeastRecentlyUsed<ZipStreets>;
   /** (Weighed in postal codes: some 200,000 of them, about 10 MB.) */
   private readonly lists = new LeastRecentlyUsed<ReadonlySet<string>>(200_000);
   private readonly blobOf: Database.Statement;
+  private readonly coveredOf: Database.Statement;
   private readonly zipsOf: Record<'street' | 'alike' | 'route', Database.Statement>;
   private readonly slipsOf: Database.Statement;
   readonly suggestions: StoredSuggestions;
@@ -207,6 +209,7 @@ class FileStreetTables implements StreetTables {
     this.coveredCount = Number(meta.get('covered'));
     this.zips = new LeastRecentlyUsed(options.cachePoints ?? 50_000);
     this.blobOf = db.prepare(`SELECT blob, points FROM zips WHERE postal_code = ?`).raw();
+    this.coveredOf = db.prepare(`SELECT covered FROM zips WHERE postal_code = ?`).pluck();
     const listOf = (table: string) => db.prepare(`SELECT zips FROM ${table} WHERE key = ?`).pluck();
     this.zipsOf = { street: listOf('street_zips'), alike: listOf('alike_zips'), route: listOf('route_zips') };
     this.slipsOf = db.prepare(`SELECT names FROM slips WHERE bucket = ?`).pluck();
@@ -229,14 +232,18 @@ class FileStreetTables implements StreetTables {
     };
   }
 
-  /** The postal codes' list, a page at a time (the opener yields between pages). */
+  /**
+   * The postal codes' list, a page at a time (the opener yields between pages), from the primary key's index alone:
+   * reading `covered` with it scanned the table's leaf pages, which hold the blobs' first bytes (the open touched
+   * pages in proportion to the points). Whether a postal code is covered is read from its row when first asked.
+   */
   *readCodes(): Generator<void> {
-    const page = this.db.prepare(`SELECT postal_code, covered FROM zips WHERE postal_code > ? ORDER BY postal_code LIMIT ${OPEN_PAGE}`).raw();
+    const page = this.db.prepare(`SELECT postal_code FROM zips WHERE postal_code > ? ORDER BY postal_code LIMIT ${OPEN_PAGE}`).pluck();
     for (let after = '';;) {
-      const rows = page.all(after) as [string, number][];
-      for (const [code, covered] of rows) this.codes.set(code, covered === 1);
-      if (rows.length < OPEN_PAGE) return;
-      after = rows[rows.length - 1][0];
+      const codes = page.all(after) as string[];
+      for (const code of codes) this.codes.set(code, undefined);
+      if (codes.length < OPEN_PAGE) return;
+      after = codes[codes.length - 1];
       yield;
     }
   }
@@ -250,7 +257,15 @@ class FileStreetTables implements StreetTables {
   }
 
   postalCodes(): Iterable<string> { return this.codes.keys(); }
-  covers(postalCode: string): boolean { return this.codes.get(postalCode) === true; }
+  covers(postalCode: string): boolean {
+    let covered = this.codes.get(postalCode);
+    if (covered === undefined) {
+      if (!this.codes.has(postalCode)) return false;
+      covered = this.coveredOf.get(postalCode) === 1;
+      this.codes.set(postalCode, covered);
+    }
+    return covered;
+  }
 
   private list(kind: 'street' | 'alike' | 'route', key: string): ReadonlySet<string> | undefined {
     const set = this.lists.get(`${kind}\u0001${key}`, () => {
